@@ -1,0 +1,154 @@
+/*
+ * case/case.h — the case file: one JSON file that says everything needed to
+ * run a kernel (kernel source, entry point, defines, dispatch size, bindings
+ * with their initial contents, push constants, expected outputs).  The
+ * simulator, the Vulkan backend, `wavelab test` and the tests all read it
+ * through this module, so the same case runs the same way everywhere.
+ *
+ * The format is documented in docs/case-format.md; this header is its C face.
+ * A loaded case owns all of its memory: case_destroy() frees it.
+ */
+#ifndef WAVELAB_CASE_H
+#define WAVELAB_CASE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Element types of bindings, push constants and expectations. */
+#define CASE_TYPE_LIST(X) \
+    X(U8, "u8", 1, 0, 0)   \
+    X(I8, "i8", 1, 1, 0)   \
+    X(U16, "u16", 2, 0, 0) \
+    X(I16, "i16", 2, 1, 0) \
+    X(U32, "u32", 4, 0, 0) \
+    X(I32, "i32", 4, 1, 0) \
+    X(U64, "u64", 8, 0, 0) \
+    X(I64, "i64", 8, 1, 0) \
+    X(F16, "f16", 2, 1, 1) \
+    X(F32, "f32", 4, 1, 1) \
+    X(F64, "f64", 8, 1, 1)
+
+typedef enum case_type {
+#define X(id, name, size, is_signed, is_float) CASE_TYPE_##id,
+    CASE_TYPE_LIST(X)
+#undef X
+    CASE_TYPE_COUNT
+} case_type;
+
+/* Name ("u32"), byte size, signedness and float-ness of an element type. */
+const char *case_type_name(case_type t);
+size_t case_type_size(case_type t);
+int case_type_is_float(case_type t);
+int case_type_is_signed(case_type t);
+
+typedef enum case_kind {
+    CASE_KIND_STORAGE_BUFFER,
+    CASE_KIND_UNIFORM_BUFFER,
+    CASE_KIND_STORAGE_TEXEL_BUFFER,
+    CASE_KIND_UNIFORM_TEXEL_BUFFER,
+    CASE_KIND_COUNT
+} case_kind;
+
+const char *case_kind_name(case_kind k); /* "storage_buffer", ... */
+
+typedef enum case_compare {
+    CASE_COMPARE_EXACT,   /* bytes equal (floats: bit-exact, but +0 == -0 is NOT equal) */
+    CASE_COMPARE_ULP,     /* floats within `tolerance` units in the last place */
+    CASE_COMPARE_EPSILON, /* |a - b| <= tolerance */
+    CASE_COMPARE_SORTED   /* equal as multisets: both sorted, then exact */
+} case_compare;
+
+typedef struct case_binding {
+    uint32_t set, binding;
+    case_kind kind;
+    case_type type;
+    char format[16];  /* texel buffers: Vulkan/SPIR-V format name, e.g. "r32ui", "rgba32f"; else "" */
+    size_t count;     /* number of elements of `type` */
+    size_t size;      /* bytes = count * case_type_size(type) */
+    uint8_t *bytes;   /* initial contents, `size` bytes, little-endian */
+} case_binding;
+
+typedef struct case_expect {
+    uint32_t set, binding;
+    case_type type;          /* taken from the binding with the same set/binding */
+    case_compare compare;
+    double tolerance;        /* ULP count or epsilon */
+    size_t count;            /* elements in `bytes` (may be fewer than the binding holds) */
+    uint8_t *bytes;
+} case_expect;
+
+typedef struct case_define {
+    char *name;
+    char *value;
+} case_define;
+
+typedef struct wl_case {
+    char *path;        /* the case file as given */
+    char *dir;         /* its directory: every relative path is resolved against it */
+    char *kernel;      /* kernel path, already resolved against dir */
+    char *language;    /* "glsl" or "hlsl" (from "language" or the kernel's extension) */
+    char *entry;       /* default "main" */
+    case_define *defines;
+    int define_count;
+    uint32_t groups[3];       /* workgroup count; default [1,1,1] */
+    uint32_t subgroup_size;   /* 0 when the case does not say */
+    case_type push_type;
+    uint8_t *push_constants;  /* NULL when absent */
+    size_t push_size;
+    case_binding *bindings;
+    int binding_count;
+    case_expect *expects;
+    int expect_count;
+} wl_case;
+
+typedef enum case_status {
+    CASE_OK = 0,
+    CASE_ERR_IO,       /* cannot read the file */
+    CASE_ERR_JSON,     /* not JSON */
+    CASE_ERR_FIELD,    /* a field is missing, of the wrong type or out of range */
+    CASE_ERR_NOMEM
+} case_status;
+
+/*
+ * Loads a case file.  On success *out owns a new case (free with
+ * case_destroy).  On failure returns the status and writes one message into
+ * err, always naming the file and the field: "cases/x.json: bindings[2].type:
+ * unknown type \"u33\" (expected one of u8 i8 ...)".
+ */
+case_status case_load(const char *path, wl_case **out, char *err, size_t err_size);
+
+/* Same, from JSON text held in memory; `path` is used for messages and to resolve relative paths. */
+case_status case_parse(const char *json_text, const char *path, wl_case **out, char *err, size_t err_size);
+
+void case_destroy(wl_case *c);
+
+/* The binding with this set and binding number, or NULL. */
+const case_binding *case_find_binding(const wl_case *c, uint32_t set, uint32_t binding);
+
+/*
+ * Compares `actual` (the binding's final bytes, `actual_size` bytes) with an
+ * expectation.  Returns 1 when it holds.  When not, writes a message naming
+ * the first differing element, its expected and actual values, and the number
+ * of differing elements into msg, and stores the first differing element
+ * index into *first_bad (may be NULL).
+ */
+int case_expect_check(const case_expect *e, const uint8_t *actual, size_t actual_size,
+                      char *msg, size_t msg_size, size_t *first_bad);
+
+/*
+ * The documented random fill (docs/case-format.md): a splitmix64 stream from
+ * `seed`; element i takes the i-th output.  Integers: min + (x % (max-min+1));
+ * floats: min + (max-min) * (x >> 11) * 2^-53, rounded to the element type.
+ * Exposed so tests and other tools produce the same bytes.
+ */
+uint64_t case_splitmix64(uint64_t *state);
+
+/* Formats one element as JSON text that round-trips exactly (floats with %.17g / %.9g,
+ * NaN and infinities as the strings "nan", "inf", "-inf").  Returns chars written. */
+int case_format_element(case_type t, const uint8_t *element, char *buf, size_t buf_size);
+
+/* Half-precision helpers shared by every module (IEEE binary16, round to nearest even). */
+float case_half_to_float(uint16_t h);
+uint16_t case_float_to_half(float f);
+
+#endif

@@ -1,0 +1,353 @@
+/*
+ * isa/compile.c — kernel source to SPIR-V with glslang's C interface, in
+ * process, and SPIR-V validation/disassembly with SPIRV-Tools.
+ *
+ * Also the post-compilation HLSL corrections: glslang 12's HLSL front end
+ * departs from HLSL in places (docs/quirks.md, "HLSL through glslang").  The
+ * ones that can be corrected by rewriting the module are corrected here; the
+ * rest are warned about with the source line.
+ */
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <glslang/Include/glslang_c_interface.h>
+#include <glslang/Public/resource_limits_c.h>
+#include <spirv-tools/libspirv.h>
+#include <spirv/unified1/spirv.h>
+
+#include "isa/isa.h"
+
+static void append(char *buf, size_t size, const char *fmt, ...)
+{
+    if (!buf || !size)
+        return;
+    size_t len = strlen(buf);
+    if (len + 1 >= size)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf + len, size - len, fmt, ap);
+    va_end(ap);
+}
+
+static char *read_text_file(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    if (fseek(f, 0, SEEK_END) != 0) {
+        fclose(f);
+        return NULL;
+    }
+    long n = ftell(f);
+    if (n < 0) {
+        fclose(f);
+        return NULL;
+    }
+    rewind(f);
+    char *s = malloc((size_t)n + 1);
+    if (s && fread(s, 1, (size_t)n, f) != (size_t)n) {
+        free(s);
+        s = NULL;
+    }
+    if (s)
+        s[n] = 0;
+    fclose(f);
+    return s;
+}
+
+static bool ends_with(const char *s, const char *suffix)
+{
+    size_t a = strlen(s), b = strlen(suffix);
+    return a >= b && strcmp(s + a - b, suffix) == 0;
+}
+
+/*
+ * glslang's log lines look like "ERROR: 0:12: 'x' : undeclared identifier"
+ * (or "ERROR: file:12: ...").  Rewrites each into "path:12: error: ...".
+ */
+static void convert_log(const char *log, const char *path, char *err, size_t err_size)
+{
+    const char *p = log;
+    while (p && *p) {
+        const char *eol = strchr(p, '\n');
+        size_t n = eol ? (size_t)(eol - p) : strlen(p);
+        char line[1024];
+        if (n >= sizeof line)
+            n = sizeof line - 1;
+        memcpy(line, p, n);
+        line[n] = 0;
+        p = eol ? eol + 1 : NULL;
+        const char *kind = NULL, *rest = line;
+        if (strncmp(line, "ERROR: ", 7) == 0) {
+            kind = "error";
+            rest = line + 7;
+        } else if (strncmp(line, "WARNING: ", 9) == 0) {
+            kind = "warning";
+            rest = line + 9;
+        }
+        if (!kind || !*rest)
+            continue;
+        /* "<string>:<line>: message" where <string> is a number or a name */
+        const char *c1 = strchr(rest, ':');
+        if (c1 && isdigit((unsigned char)c1[1])) {
+            char *end;
+            long ln = strtol(c1 + 1, &end, 10);
+            if (*end == ':') {
+                while (*++end == ' ')
+                    ;
+                append(err, err_size, "%s:%ld: %s: %s\n", path, ln, kind, end);
+                continue;
+            }
+        }
+        if (strstr(rest, "compilation terminated") || strstr(rest, "compilation errors"))
+            continue;
+        append(err, err_size, "%s: %s: %s\n", path, kind, rest);
+    }
+}
+
+/* ---- HLSL corrections on the SPIR-V words ---- */
+
+static bool is_scan_arith(SpvOp op)
+{
+    switch (op) {
+    case SpvOpGroupNonUniformIAdd: case SpvOpGroupNonUniformFAdd:
+    case SpvOpGroupNonUniformIMul: case SpvOpGroupNonUniformFMul:
+        return true;
+    default:
+        return false;
+    }
+}
+
+static bool is_group_op(SpvOp op)
+{
+    return (op >= SpvOpGroupNonUniformElect && op <= SpvOpGroupNonUniformQuadSwap) ||
+           op == SpvOpGroupNonUniformRotateKHR;
+}
+
+/*
+ * HLSL's WavePrefixSum/WavePrefixProduct are exclusive scans; glslang 12
+ * emits InclusiveScan.  In HLSL no other source construct produces an
+ * inclusive arithmetic scan (WavePrefixCountBits is a BallotBitCount), so
+ * every InclusiveScan IAdd/FAdd/IMul/FMul came from WavePrefix* and is
+ * rewritten to ExclusiveScan.
+ *
+ * HLSL 2021 (and DXC) short-circuit `c ? a : b`; glslang evaluates both arms
+ * and selects, so a wave operation in an arm runs with lanes that should not
+ * take part.  That cannot be undone safely after compilation: warn with the
+ * source line whenever an OpSelect chooses a wave operation's result.
+ */
+static void fix_hlsl(uint32_t *w, size_t n, const char *path, char *warnings, size_t wsize)
+{
+    uint32_t bound = n > 3 ? w[3] : 0;
+    uint8_t *from_wave = bound ? calloc(bound, 1) : NULL;
+    uint32_t line = 0;
+    for (size_t i = 5; i < n;) {
+        uint32_t wc = w[i] >> 16;
+        SpvOp op = (SpvOp)(w[i] & 0xffff);
+        if (wc == 0 || i + wc > n)
+            break;
+        if (op == SpvOpLine && wc >= 3)
+            line = w[i + 2];
+        else if (op == SpvOpNoLine)
+            line = 0;
+        if (is_scan_arith(op) && wc >= 5 && w[i + 4] == SpvGroupOperationInclusiveScan)
+            w[i + 4] = SpvGroupOperationExclusiveScan;
+        if (from_wave && is_group_op(op) && wc >= 3 && w[i + 2] < bound)
+            from_wave[w[i + 2]] = 1;
+        if (from_wave && op == SpvOpSelect && wc >= 6) {
+            uint32_t a = w[i + 4], b = w[i + 5];
+            if ((a < bound && from_wave[a]) || (b < bound && from_wave[b])) {
+                if (line)
+                    append(warnings, wsize,
+                           "%s:%u: warning: wave operation inside `?:`: glslang evaluates both arms, "
+                           "so the wave operation sees lanes that HLSL 2021/DXC would exclude; "
+                           "use an if statement (docs/quirks.md)\n", path, line);
+                else
+                    append(warnings, wsize,
+                           "%s: warning: wave operation inside `?:` (word %zu): glslang evaluates both arms; "
+                           "use an if statement (docs/quirks.md)\n", path, i);
+            }
+        }
+        i += wc;
+    }
+    free(from_wave);
+}
+
+static int glslang_users;
+
+isa_status isa_compile(const isa_compile_options *opt, uint32_t **words, size_t *word_count,
+                       char *err, size_t err_size, char *warnings, size_t warnings_size)
+{
+    if (err && err_size)
+        err[0] = 0;
+    *words = NULL;
+    *word_count = 0;
+    const char *path = opt->path ? opt->path : "<source>";
+    char *owned = NULL;
+    const char *text = opt->source;
+    if (!text) {
+        owned = read_text_file(path);
+        if (!owned) {
+            append(err, err_size, "%s: cannot read kernel source\n", path);
+            return ISA_ERR_IO;
+        }
+        text = owned;
+    }
+    bool hlsl;
+    if (opt->language)
+        hlsl = strcmp(opt->language, "hlsl") == 0;
+    else
+        hlsl = ends_with(path, ".hlsl");
+    const char *entry = opt->entry && *opt->entry ? opt->entry : "main";
+
+    /* The preamble carries the defines.  glslang 12's C interface cannot name
+     * an HLSL entry point, so a non-"main" entry is renamed to main by the
+     * preprocessor (docs/quirks.md). */
+    size_t pre_len = 64;
+    for (int i = 0; i < opt->define_count; i++)
+        pre_len += strlen(opt->defines[i].name) + strlen(opt->defines[i].value ? opt->defines[i].value : "") + 16;
+    pre_len += strlen(entry) + 32;
+    char *preamble = malloc(pre_len);
+    if (!preamble) {
+        free(owned);
+        return ISA_ERR_NOMEM;
+    }
+    preamble[0] = 0;
+    for (int i = 0; i < opt->define_count; i++)
+        append(preamble, pre_len, "#define %s %s\n", opt->defines[i].name,
+               opt->defines[i].value ? opt->defines[i].value : "");
+    if (hlsl && strcmp(entry, "main") != 0)
+        append(preamble, pre_len, "#define %s main\n", entry);
+    else if (!hlsl && strcmp(entry, "main") != 0) {
+        append(err, err_size, "%s: GLSL kernels must use the entry point \"main\" (case asks for \"%s\")\n", path, entry);
+        free(preamble);
+        free(owned);
+        return ISA_ERR_COMPILE;
+    }
+
+    if (glslang_users++ == 0)
+        glslang_initialize_process();
+
+    glslang_input_t input = {
+        .language = hlsl ? GLSLANG_SOURCE_HLSL : GLSLANG_SOURCE_GLSL,
+        .stage = GLSLANG_STAGE_COMPUTE,
+        .client = GLSLANG_CLIENT_VULKAN,
+        .client_version = GLSLANG_TARGET_VULKAN_1_1,
+        .target_language = GLSLANG_TARGET_SPV,
+        .target_language_version = GLSLANG_TARGET_SPV_1_3,
+        .code = text,
+        .default_version = hlsl ? 500 : 450,
+        .default_profile = GLSLANG_NO_PROFILE,
+        .force_default_version_and_profile = 0,
+        .forward_compatible = 0,
+        .messages = GLSLANG_MSG_DEFAULT_BIT | GLSLANG_MSG_SPV_RULES_BIT | GLSLANG_MSG_VULKAN_RULES_BIT |
+                    GLSLANG_MSG_DEBUG_INFO_BIT |
+                    (hlsl ? GLSLANG_MSG_READ_HLSL_BIT | GLSLANG_MSG_HLSL_LEGALIZATION_BIT |
+                                GLSLANG_MSG_HLSL_ENABLE_16BIT_TYPES_BIT
+                          : 0),
+        .resource = glslang_default_resource(),
+    };
+    isa_status st = ISA_OK;
+    glslang_shader_t *shader = glslang_shader_create(&input);
+    glslang_program_t *program = NULL;
+    glslang_shader_set_preamble(shader, preamble);
+    if (!glslang_shader_preprocess(shader, &input) || !glslang_shader_parse(shader, &input)) {
+        convert_log(glslang_shader_get_info_log(shader), path, err, err_size);
+        if (!err || !err[0])
+            append(err, err_size, "%s: error: glslang rejected the kernel\n", path);
+        st = ISA_ERR_COMPILE;
+        goto done;
+    }
+    program = glslang_program_create();
+    glslang_program_add_shader(program, shader);
+    if (!glslang_program_link(program, input.messages)) {
+        convert_log(glslang_program_get_info_log(program), path, err, err_size);
+        if (!err || !err[0])
+            append(err, err_size, "%s: error: glslang could not link the kernel\n", path);
+        st = ISA_ERR_COMPILE;
+        goto done;
+    }
+    glslang_spv_options_t spv = {
+        .generate_debug_info = true,
+        .disable_optimizer = !opt->optimize,
+        .validate = false,
+    };
+    glslang_program_SPIRV_generate_with_options(program, GLSLANG_STAGE_COMPUTE, &spv);
+    size_t n = glslang_program_SPIRV_get_size(program);
+    const char *msgs = glslang_program_SPIRV_get_messages(program);
+    if (msgs && *msgs)
+        convert_log(msgs, path, warnings, warnings_size);
+    if (n < 5) {
+        append(err, err_size, "%s: error: glslang produced no SPIR-V\n", path);
+        st = ISA_ERR_COMPILE;
+        goto done;
+    }
+    *words = malloc(n * sizeof(uint32_t));
+    if (!*words) {
+        st = ISA_ERR_NOMEM;
+        goto done;
+    }
+    glslang_program_SPIRV_get(program, *words);
+    *word_count = n;
+    if (hlsl)
+        fix_hlsl(*words, n, path, warnings, warnings_size);
+done:
+    if (program)
+        glslang_program_delete(program);
+    glslang_shader_delete(shader);
+    free(preamble);
+    free(owned);
+    return st;
+}
+
+isa_status isa_validate(const uint32_t *words, size_t word_count, char *err, size_t err_size)
+{
+    spv_context ctx = spvContextCreate(SPV_ENV_VULKAN_1_1);
+    spv_const_binary_t bin = {words, word_count};
+    spv_diagnostic diag = NULL;
+    spv_result_t r = spvValidate(ctx, &bin, &diag);
+    isa_status st = ISA_OK;
+    if (r != SPV_SUCCESS) {
+        st = ISA_ERR_INVALID;
+        if (err && err_size) {
+            if (diag)
+                snprintf(err, err_size, "invalid SPIR-V at word %zu: %s", diag->position.index,
+                         diag->error ? diag->error : "(no message)");
+            else
+                snprintf(err, err_size, "invalid SPIR-V (validator result %d)", (int)r);
+        }
+    }
+    spvDiagnosticDestroy(diag);
+    spvContextDestroy(ctx);
+    return st;
+}
+
+char *isa_disassemble_spirv(const uint32_t *words, size_t word_count, char *err, size_t err_size)
+{
+    spv_context ctx = spvContextCreate(SPV_ENV_VULKAN_1_1);
+    spv_text text = NULL;
+    spv_diagnostic diag = NULL;
+    spv_result_t r = spvBinaryToText(ctx, words, word_count,
+                                     SPV_BINARY_TO_TEXT_OPTION_FRIENDLY_NAMES | SPV_BINARY_TO_TEXT_OPTION_INDENT,
+                                     &text, &diag);
+    char *out = NULL;
+    if (r == SPV_SUCCESS && text) {
+        out = malloc(text->length + 1);
+        if (out) {
+            memcpy(out, text->str, text->length);
+            out[text->length] = 0;
+        }
+    } else if (err && err_size) {
+        snprintf(err, err_size, "cannot disassemble SPIR-V at word %zu: %s", diag ? diag->position.index : 0,
+                 diag && diag->error ? diag->error : "(no message)");
+    }
+    spvTextDestroy(text);
+    spvDiagnosticDestroy(diag);
+    spvContextDestroy(ctx);
+    return out;
+}

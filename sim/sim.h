@@ -1,0 +1,107 @@
+/*
+ * sim/sim.h — the wave machine: runs an isa_program over a grid of
+ * workgroups, wave by wave, with exact exec-mask and subgroup semantics.
+ *
+ * Schedule (deterministic, documented in docs/design.md): workgroups run one
+ * after another in linear order (x fastest); inside a workgroup, waves run in
+ * index order, each until it reaches a barrier or ends; when every live wave
+ * waits at the barrier all are released.  Atomics therefore happen in a fixed
+ * order: workgroup, then wave, then lane index.
+ *
+ * Memory is the caller's: sim_run reads and writes the buffers in place.
+ */
+#ifndef WAVELAB_SIM_H
+#define WAVELAB_SIM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "isa/isa.h"
+
+#define SIM_MIN_WAVE 4
+#define SIM_MAX_WAVE 64
+
+typedef struct sim_buffer {
+    uint32_t set, binding;
+    uint8_t *data;      /* caller owns; updated in place */
+    size_t size;        /* bytes */
+} sim_buffer;
+
+typedef struct sim_config {
+    uint32_t wave_size;           /* power of two, SIM_MIN_WAVE..SIM_MAX_WAVE */
+    uint32_t groups[3];           /* workgroup count */
+    uint64_t instruction_budget;  /* wave instructions per dispatch before a "runaway" fault; 0 = 1e9 */
+    const uint8_t *push;          /* push constant bytes (may be NULL) */
+    size_t push_size;
+    sim_buffer *buffers;
+    int buffer_count;
+} sim_config;
+
+typedef struct sim_stats {
+#define X(name, meaning) uint64_t name;
+#include "sim/counters.def"
+#undef X
+    uint64_t by_class[ISA_CLASS_COUNT];   /* wave instructions by class */
+    uint64_t by_op[ISA_OP_COUNT];         /* wave instructions by opcode */
+    uint64_t *inst_executions;            /* per program instruction (code_count entries) */
+    uint64_t *inst_lanes;                 /* active lanes summed per program instruction */
+    uint32_t inst_count;
+} sim_stats;
+
+typedef enum sim_fault_kind {
+    SIM_FAULT_NONE = 0,
+    SIM_FAULT_OUT_OF_BOUNDS,   /* buffer, texel buffer, shared or private memory */
+    SIM_FAULT_DEADLOCK,        /* waves of a workgroup at different barriers, or some ended while others wait */
+    SIM_FAULT_BUDGET,          /* instruction budget exhausted: a runaway kernel */
+    SIM_FAULT_MISSING_BINDING, /* the kernel uses a binding the case does not provide */
+    SIM_FAULT_UNSUPPORTED      /* an operation the model cannot perform with these operands */
+} sim_fault_kind;
+
+const char *sim_fault_kind_name(sim_fault_kind k);
+
+/* Where something happened: enough to find it in the listing and the source. */
+typedef struct sim_location {
+    uint32_t pc;            /* instruction index in the program */
+    uint32_t line;          /* source line, 0 when unknown */
+    uint32_t spirv_word;
+    uint32_t group[3];      /* workgroup id */
+    uint32_t wave;          /* wave index inside the workgroup */
+    int32_t lane;           /* lane, -1 when not lane specific */
+    int64_t address;        /* byte offset in the slot, -1 when none */
+    int32_t slot;           /* isa_program slot, -1 when none */
+} sim_location;
+
+typedef struct sim_event {
+    sim_location where;
+    char message[256];
+} sim_event;
+
+#define SIM_MAX_EVENTS 64
+
+typedef struct sim_result {
+    sim_stats stats;
+    sim_fault_kind fault;
+    sim_event fault_event;               /* valid when fault != NONE */
+    sim_event events[SIM_MAX_EVENTS];    /* first undefined-behaviour reports */
+    int event_count;                     /* stored in events[] (the total is stats.undefined_events) */
+} sim_result;
+
+typedef enum sim_status {
+    SIM_OK = 0,       /* ran to the end */
+    SIM_FAULT,        /* stopped by a kernel fault: see result->fault_event */
+    SIM_ERR_CONFIG,   /* bad configuration (wave size, missing buffer, ...): message in result->fault_event */
+    SIM_ERR_NOMEM
+} sim_status;
+
+/*
+ * Runs one dispatch.  `result` is filled (caller provides it; free its
+ * per-instruction arrays with sim_result_free).
+ */
+sim_status sim_run(const isa_program *prog, const sim_config *cfg, sim_result *result);
+
+void sim_result_free(sim_result *r);
+
+/* Formats a location as "pc 12 (line 7, word 345), workgroup (1,0,0) wave 2 lane 5, slot 'out' address 0x40". */
+void sim_location_format(const isa_program *prog, const sim_location *loc, char *buf, size_t size);
+
+#endif
