@@ -1,0 +1,24 @@
+/*
+ * cli/cli.h — the `wavelab` command's subcommands.  main.c parses the
+ * subcommand name and hands argc/argv (argv[0] = the subcommand) to one of
+ * these.  Each returns the process exit code: 0 ok, 1 fault/failure/mismatch,
+ * 2 bad input or usage (run/run.h).
+ */
+#ifndef WAVELAB_CLI_H
+#define WAVELAB_CLI_H
+
+#include <stdio.h>
+
+int cli_cmd_run(int argc, char **argv);      /* cli/main.c: run a case on the simulator (or --backend vulkan) */
+int cli_cmd_test(int argc, char **argv);     /* cli/main.c: run every case with an expect */
+int cli_cmd_compile(int argc, char **argv);  /* cli/main.c */
+int cli_cmd_disasm(int argc, char **argv);   /* cli/main.c */
+int cli_cmd_bench(int argc, char **argv);    /* cli/bench.c */
+
+/* cli/vulkan.c (the Vulkan backend's commands) */
+int cli_cmd_devices(int argc, char **argv);
+int cli_cmd_check(int argc, char **argv);
+/* `wavelab run CASE --backend vulkan ...`: argv as given to cli_cmd_run. */
+int cli_cmd_run_vulkan(int argc, char **argv);
+
+#endif
