@@ -180,7 +180,10 @@ typedef struct isa_slot {
     uint32_t set, binding;     /* buffers and texel buffers */
     isa_format format;         /* texel buffers: format declared in SPIR-V (unknown allowed for uniform texel) */
     isa_type texel_type;       /* texel buffers: the sampled type's component type */
-    uint32_t static_size;      /* workgroup / private: bytes; buffers: the smallest size the layout needs */
+    uint32_t static_size;      /* workgroup / private: bytes of this variable; buffers: the smallest size the layout needs */
+    uint32_t base;             /* workgroup / private: byte offset of this variable inside the workgroup's shared
+                                * area (workgroup_bytes) or the lane's private area (private_bytes).  Addresses in
+                                * instructions are relative to the variable: bounds are checked against static_size. */
     int readonly;              /* NonWritable, uniform buffers, uniform texel buffers */
     int written;               /* the kernel stores or atomically writes it */
     char name[48];             /* the variable's name in the source, where known */
