@@ -109,6 +109,9 @@ typedef enum case_status {
     CASE_ERR_NOMEM
 } case_status;
 
+/* A one-line description of a status ("cannot read the case file", ...). */
+const char *case_status_str(case_status s);
+
 /*
  * Loads a case file.  On success *out owns a new case (free with
  * case_destroy).  On failure returns the status and writes one message into
