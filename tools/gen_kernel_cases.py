@@ -250,6 +250,167 @@ def gen_000():
 
 
 # --------------------------------------------------------------------------
+# article 003: wave intrinsics tricks
+
+class Rng:
+    """A splitmix64 stream for data that is written out explicitly."""
+
+    def __init__(self, seed):
+        self.g = splitmix64_stream(seed)
+
+    def int(self, lo, hi):
+        return lo + next(self.g) % (hi - lo + 1)
+
+
+def pair_cases(folder, stem, hlsl_file, variants, make):
+    """One case per (language, variant): GLSL files stem_<variant>.comp,
+    HLSL entry points from `variants` [(variant, entry)]."""
+    for variant, entry in variants:
+        for lang in ("glsl", "hlsl"):
+            case = {}
+            if lang == "glsl":
+                case["kernel"] = "%s_%s.comp" % (stem, variant)
+            else:
+                case["kernel"] = hlsl_file
+                case["entry"] = entry
+            case.update(make())
+            write_case("%s/%s_%s%s.json" % (folder, stem, "hlsl_" if lang == "hlsl" else "", variant), case)
+
+
+def gen_003():
+    folder = "003_wave_tricks"
+
+    # (1) WaveActiveAllTrue branch: f(x) = (x mod 1024)^2 on both paths.
+    r = Rng(3001)
+    data = []
+    for i in range(1024):
+        block = i // 256
+        if block == 0:
+            x = r.int(0, 1023)                       # every wave fast
+        elif block == 1:
+            x = r.int(1024, 5000) if i % 16 == 5 else r.int(0, 1023)   # fast only at wave 4
+        elif block == 2:
+            x = r.int(0, 5000) if r.int(0, 1) else r.int(0, 1023)    # mixed
+        else:
+            x = r.int(1024, 5000)                    # every wave slow
+        data.append(x)
+    out = [((x & 1023) ** 2) & MASK32 for x in data]
+
+    def make1():
+        return {"groups": [len(data) // 64, 1, 1],
+                "bindings": [binding(0, "u32", data=data),
+                             binding(1, "u32", count=len(data), fill={"value": 0})],
+                "expect": [expect(1, out)]}
+    pair_cases(folder, "all_true_branch", "all_true_branch.hlsl",
+               [("naive", "CSNaive"), ("wave", "CSWave")], make1)
+
+    # (2)+(3, one item per lane) one-lane atomic with a prefix count.
+    n = 512
+    values = random_fill("u32", n, 3002, 0, 99)
+    adders = [i for i in range(n) if values[i] % 3 == 0]
+
+    def make2():
+        return {"groups": [n // 64, 1, 1],
+                "bindings": [binding(0, "u32", count=n, fill={"random": {"seed": 3002, "min": 0, "max": 99}}),
+                             binding(1, "u32", data=[0]),
+                             binding(2, "u32", count=len(adders), fill={"value": 0})],
+                "expect": [expect(1, [len(adders)]), expect(2, adders, "sorted")]}
+    pair_cases(folder, "one_lane_atomic", "one_lane_atomic.hlsl",
+               [("naive", "CSNaive"), ("wave", "CSWave")], make2)
+
+    # (3) several items per lane: exclusive prefix sum, one atomic per wave.
+    counts = random_fill("u32", n, 3003, 0, 5)
+    items = [(t << 4) | k for t in range(n) for k in range(counts[t])]
+
+    def make3():
+        return {"groups": [n // 64, 1, 1],
+                "bindings": [binding(0, "u32", count=n, fill={"random": {"seed": 3003, "min": 0, "max": 5}}),
+                             binding(1, "u32", data=[0]),
+                             binding(2, "u32", count=len(items), fill={"value": 0})],
+                "expect": [expect(1, [len(items)]), expect(2, items, "sorted")]}
+    pair_cases(folder, "prefix_sum_writes", "prefix_sum_writes.hlsl",
+               [("naive", "CSNaive"), ("wave", "CSWave")], make3)
+
+    # (4) scalarization over light types.
+    r = Rng(3004)
+    lights = []
+    for i in range(n):
+        g = i // 64
+        if g == 0:
+            t = 2                                    # one type in the whole group
+        elif g == 1:
+            t = (i // 4) % 4                         # uniform in each 4 lanes
+        elif g == 2:
+            t = (i // 16 * 3) % 4                    # uniform in each 16 lanes
+        elif g == 3:
+            t = 3 if i % 32 == 31 else 1             # one odd lane per 32
+        else:
+            t = r.int(0, 3)
+        lights.append((t, r.int(0, MASK32)))
+
+    def calc(t, p):
+        if t == 0:
+            return (p * 3 + 1) & MASK32
+        if t == 1:
+            return p ^ 0x5A5A5A5A
+        if t == 2:
+            return ((p >> 3) + p * 7) & MASK32
+        return (p * p + 11) & MASK32
+    out4 = [calc(t, p) for t, p in lights]
+
+    def make4():
+        return {"groups": [n // 64, 1, 1],
+                "bindings": [binding(0, "u32", data=[v for l in lights for v in l]),
+                             binding(1, "u32", count=n, fill={"value": 0})],
+                "expect": [expect(1, out4)]}
+    pair_cases(folder, "scalarization", "scalarization.hlsl",
+               [("naive", "CSNaive"), ("scalarized", "CSScalarized"),
+                ("scalarized_fast", "CSScalarizedFast")], make4)
+
+    # (6) several waves per group, groupshared cache, one atomic per wave.
+    num_groups, num_inputs = 2, 20
+    src = random_fill("u32", 128, 3006, 0, 1000)
+    cache = [(v * 3 + 1) & MASK32 for v in src]
+    r = Rng(3016)
+    item_counts = [0, 1, 3, 4, 5, 31, 32, 33, 64, 65, 127, 128, 129, 200, 255, 7, 63, 16, 2, 100]
+    assert len(item_counts) == num_inputs
+    inputs = [(r.int(0, 127), c, r.int(1, 9), 0) for c in item_counts]
+    per_input = []
+    for start, count, scale, _ in inputs:
+        acc = 0
+        for j in range(count):
+            acc = (acc + cache[(start + j) % 128] * scale) & MASK32
+        per_input.append(acc)
+    total = sum(per_input) & MASK32
+
+    def make6():
+        return {"defines": {"NUM_GROUPS": str(num_groups), "NUM_INPUTS": str(num_inputs)},
+                "groups": [num_groups, 1, 1],
+                "bindings": [binding(0, "u32", count=128, fill={"random": {"seed": 3006, "min": 0, "max": 1000}}),
+                             binding(1, "u32", data=[v for t in inputs for v in t]),
+                             binding(2, "u32", data=[0]),
+                             binding(3, "u32", count=num_inputs, fill={"value": 0})],
+                "expect": [expect(2, [total]), expect(3, per_input)]}
+    pair_cases(folder, "multi_wave_groups", "multi_wave_groups.hlsl",
+               [("naive", "CSNaive"), ("wave", "CSWave")], make6)
+
+    # (7) indirect dispatch arguments.
+    n7 = 512
+    items7 = random_fill("u32", n7, 3007, 1, 20)
+    total7 = sum(items7)
+    for lang in ("glsl", "hlsl"):
+        case = {"kernel": "indirect_args.comp" if lang == "glsl" else "indirect_args.hlsl"}
+        if lang == "hlsl":
+            case["entry"] = "CSMain"
+        case.update({"groups": [n7 // 128, 1, 1],
+                     "bindings": [binding(0, "u32", count=n7, fill={"random": {"seed": 3007, "min": 1, "max": 20}}),
+                                  binding(1, "u32", data=[0]),
+                                  binding(2, "u32", data=[0, 0, 0])],
+                     "expect": [expect(1, [total7]), expect(2, [1 + (total7 >> 8), 1, 1])]})
+        write_case("%s/indirect_args%s.json" % (folder, "_hlsl" if lang == "hlsl" else ""), case)
+
+
+# --------------------------------------------------------------------------
 
 def main():
     gen_000()
