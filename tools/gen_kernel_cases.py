@@ -411,6 +411,50 @@ def gen_003():
 
 
 # --------------------------------------------------------------------------
+# article 001: stream compaction
+
+def gen_001():
+    folder = "001_compaction"
+    n, groups, threshold = 600, 5, 400     # 5 groups of 128: the last one is partly past the end
+    r = Rng(1001)
+    values = []
+    for i in range(n):
+        g = i // 128
+        if g == 0:
+            v = r.int(0, threshold - 1)                  # all visible
+        elif g == 1:
+            v = r.int(threshold, 999)                    # none visible: waves with no survivor
+        elif g == 3:
+            v = r.int(0, threshold - 1) if i % 8 == 3 else r.int(threshold, 999)   # 1 in 8
+        else:
+            v = r.int(0, 999)                            # about 40 %
+        values.append(v)
+    visible = [i for i in range(n) if values[i] < threshold]
+    group_counts = [sum(1 for i in visible if i // 128 == g) for g in range(groups)]
+    variants = [("naive", "CSNaive"), ("lds", "CSLds"), ("wave", "CSWave"), ("wave_global", "CSWaveGlobal")]
+    for variant, entry in variants:
+        for lang in ("glsl", "hlsl"):
+            case = {}
+            if lang == "glsl":
+                case["kernel"] = "compaction_%s.comp" % variant
+            else:
+                case["kernel"] = "compaction.hlsl"
+                case["entry"] = entry
+            case["defines"] = {"NUM_ELEMENTS": str(n)}
+            case["groups"] = [groups, 1, 1]
+            b = [binding(0, "u32", data=values),
+                 binding(1, "u32", data=[0]),
+                 binding(2, "u32", count=len(visible), fill={"value": 0})]
+            e = [expect(1, [len(visible)]), expect(2, visible, "sorted")]
+            if variant in ("lds", "wave"):
+                b.append(binding(3, "u32", count=groups, fill={"value": 0}))
+                e.append(expect(3, group_counts))
+            case["bindings"] = b
+            case["expect"] = e
+            write_case("%s/compaction_%s%s.json" % (folder, "hlsl_" if lang == "hlsl" else "", variant), case)
+
+
+# --------------------------------------------------------------------------
 
 def main():
     gen_000()
