@@ -1,0 +1,1059 @@
+/*
+ * sim/exec.c — the executor: sim_run() binds the program's memory slots to
+ * the caller's buffers, checks the program once, then runs every workgroup
+ * wave by wave under the documented schedule (sim/sim.h) and gathers the
+ * statistics.  The hot loop (run_wave) dispatches once per wave instruction
+ * and loops over lanes inside; the ALU families live here, memory, cross-lane
+ * operations, GLSL.std.450 math and conversions in their own files.
+ *
+ * Contract with the lowering (isa/lower.c):
+ *   - mask register 0 is the entry mask: before a wave runs, masks[0] holds
+ *     the lanes that exist and every other mask is 0; the lowering starts the
+ *     program with `BLOCK a=0`, which moves it into exec;
+ *   - the last instruction is END (checked), so pc never runs off the code;
+ *   - registers start at 0 in every lane, then constants and built-ins are
+ *     written; bools are 0/1 and are read through their lowest bit.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/sim_internal.h"
+
+#define DEFAULT_BUDGET 1000000000ull
+
+/* ------------------------------------------------------------ names */
+
+const char *sim_fault_kind_name(sim_fault_kind k)
+{
+    switch (k) {
+    case SIM_FAULT_NONE: return "none";
+    case SIM_FAULT_OUT_OF_BOUNDS: return "out_of_bounds";
+    case SIM_FAULT_DEADLOCK: return "deadlock";
+    case SIM_FAULT_BUDGET: return "budget";
+    case SIM_FAULT_MISSING_BINDING: return "missing_binding";
+    case SIM_FAULT_UNSUPPORTED: return "unsupported";
+    }
+    return "?";
+}
+
+void sim_location_format(const isa_program *prog, const sim_location *loc, char *buf, size_t size)
+{
+    if (!buf || size == 0)
+        return;
+    int n = snprintf(buf, size, "pc %u (line %u, word %u), workgroup (%u,%u,%u) wave %u", loc->pc, loc->line,
+                     loc->spirv_word, loc->group[0], loc->group[1], loc->group[2], loc->wave);
+    if (n < 0 || (size_t)n >= size)
+        return;
+    if (loc->lane >= 0) {
+        int m = snprintf(buf + n, size - (size_t)n, " lane %d", loc->lane);
+        if (m < 0 || (size_t)(n + m) >= size)
+            return;
+        n += m;
+    }
+    if (loc->slot >= 0) {
+        const char *name = (prog && (uint32_t)loc->slot < prog->slot_count) ? prog->slots[loc->slot].name : "";
+        int m;
+        if (name[0])
+            m = snprintf(buf + n, size - (size_t)n, ", slot '%s'", name);
+        else
+            m = snprintf(buf + n, size - (size_t)n, ", slot %d", loc->slot);
+        if (m < 0 || (size_t)(n + m) >= size)
+            return;
+        n += m;
+    }
+    if (loc->address >= 0)
+        snprintf(buf + n, size - (size_t)n, " address 0x%llx", (unsigned long long)loc->address);
+}
+
+void sim_result_free(sim_result *r)
+{
+    if (!r)
+        return;
+    free(r->stats.inst_executions);
+    free(r->stats.inst_lanes);
+    r->stats.inst_executions = NULL;
+    r->stats.inst_lanes = NULL;
+    r->stats.inst_count = 0;
+}
+
+/* ------------------------------------------------------------ reports */
+
+void sim_location_at(const sim_ctx *ctx, const sim_wave *w, uint32_t pc, int32_t lane, sim_location *loc)
+{
+    memset(loc, 0, sizeof *loc);
+    loc->pc = pc;
+    if (ctx->prog && pc < ctx->prog->code_count) {
+        loc->line = ctx->prog->code[pc].line;
+        loc->spirv_word = ctx->prog->code[pc].spirv_word;
+    }
+    memcpy(loc->group, ctx->group, sizeof loc->group);
+    loc->wave = w ? w->index : 0;
+    loc->lane = lane;
+    loc->address = -1;
+    loc->slot = -1;
+}
+
+void sim_report_undefined(sim_ctx *ctx, const sim_wave *w, uint32_t pc, int32_t lane, const char *fmt, ...)
+{
+    sim_result *r = ctx->result;
+    r->stats.undefined_events++;
+    if (r->event_count >= SIM_MAX_EVENTS)
+        return;
+    sim_event *ev = &r->events[r->event_count++];
+    sim_location_at(ctx, w, pc, lane, &ev->where);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(ev->message, sizeof ev->message, fmt, ap);
+    va_end(ap);
+}
+
+int sim_fault(sim_ctx *ctx, const sim_wave *w, uint32_t pc, sim_fault_kind kind, int32_t lane, int32_t slot,
+              int64_t address, const char *fmt, ...)
+{
+    sim_result *r = ctx->result;
+    r->fault = kind;
+    sim_location_at(ctx, w, pc, lane, &r->fault_event.where);
+    r->fault_event.where.slot = slot;
+    r->fault_event.where.address = address;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(r->fault_event.message, sizeof r->fault_event.message, fmt, ap);
+    va_end(ap);
+    return 1;
+}
+
+/* Reports an undefined event in every lane of `lanes` (rare path). */
+static void report_lanes(sim_ctx *ctx, const sim_wave *w, uint32_t pc, uint64_t lanes, const char *what)
+{
+    while (lanes) {
+        int l = __builtin_ctzll(lanes);
+        lanes &= lanes - 1;
+        sim_report_undefined(ctx, w, pc, l, "%s (%s)", what, isa_op_name((isa_op)ctx->prog->code[pc].op));
+    }
+}
+
+static sim_status config_error(sim_result *r, sim_fault_kind kind, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static sim_status config_error(sim_result *r, sim_fault_kind kind, const char *fmt, ...)
+{
+    r->fault = kind;
+    memset(&r->fault_event.where, 0, sizeof r->fault_event.where);
+    r->fault_event.where.lane = -1;
+    r->fault_event.where.slot = -1;
+    r->fault_event.where.address = -1;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(r->fault_event.message, sizeof r->fault_event.message, fmt, ap);
+    va_end(ap);
+    return SIM_ERR_CONFIG;
+}
+
+/* ------------------------------------------------------------ program check */
+
+/* A malformed program (a lowering bug) must never corrupt memory: every
+ * register, mask, slot and jump target is checked once here. */
+static int check_program(sim_ctx *ctx)
+{
+    const isa_program *p = ctx->prog;
+    char what[96];
+    if (p->code_count == 0 || p->code[p->code_count - 1].op != ISA_OP_END)
+        return sim_fault(ctx, NULL, p->code_count ? p->code_count - 1 : 0, SIM_FAULT_UNSUPPORTED, -1, -1, -1,
+                         "malformed program: the last instruction is not END");
+    if (p->mask_count < 1)
+        return sim_fault(ctx, NULL, 0, SIM_FAULT_UNSUPPORTED, -1, -1, -1,
+                         "malformed program: no mask register (mask 0 is the entry mask)");
+    for (uint32_t i = 0; i < p->const_count; i++)
+        if (p->consts[i].reg >= p->reg_count)
+            return sim_fault(ctx, NULL, 0, SIM_FAULT_UNSUPPORTED, -1, -1, -1,
+                             "malformed program: constant register r%u out of range", p->consts[i].reg);
+    for (uint32_t i = 0; i < p->builtin_count; i++)
+        if (p->builtins[i].reg >= p->reg_count || p->builtins[i].builtin >= ISA_BI_COUNT)
+            return sim_fault(ctx, NULL, 0, SIM_FAULT_UNSUPPORTED, -1, -1, -1,
+                             "malformed program: built-in register r%u out of range", p->builtins[i].reg);
+
+    for (uint32_t pc = 0; pc < p->code_count; pc++) {
+        const isa_inst *in = &p->code[pc];
+        /* registers read or written: field, span; masks; slot; jump */
+        struct { char name; uint32_t r; uint64_t span; } regs[5];
+        int nregs = 0;
+        uint32_t mask_ops[2];
+        int nmasks = 0;
+        int uses_slot = 0, jumps = 0;
+        unsigned n = in->count ? in->count : 1;
+#define REG(field, sp) (regs[nregs].name = #field[0], regs[nregs].r = in->field, regs[nregs].span = (sp), nregs++)
+#define MASK(field) (mask_ops[nmasks++] = in->field)
+        if (in->op >= ISA_OP_COUNT)
+            return sim_fault(ctx, NULL, pc, SIM_FAULT_UNSUPPORTED, -1, -1, -1, "malformed program: opcode %u",
+                             in->op);
+        switch ((isa_op)in->op) {
+        case ISA_OP_MOV: case ISA_OP_INEG: case ISA_OP_NOT: case ISA_OP_BITREV: case ISA_OP_BITCNT:
+        case ISA_OP_FINDLSB: case ISA_OP_FINDUMSB: case ISA_OP_FINDSMSB: case ISA_OP_SABS: case ISA_OP_SSIGN:
+        case ISA_OP_FNEG: case ISA_OP_ISNAN: case ISA_OP_ISINF: case ISA_OP_CVT:
+        case ISA_OP_VOTE_ALL: case ISA_OP_VOTE_ANY: case ISA_OP_VOTE_EQ: case ISA_OP_BCAST_FIRST:
+        case ISA_OP_QUAD_SWAP: case ISA_OP_WAVE_OP:
+            REG(d, 1); REG(a, 1);
+            break;
+        case ISA_OP_MOVM:
+            REG(d, 1); REG(a, 1); MASK(b);
+            break;
+        case ISA_OP_SELECT: case ISA_OP_BFEU: case ISA_OP_BFES: case ISA_OP_FMA:
+            REG(d, 1); REG(a, 1); REG(b, 1); REG(c, 1);
+            break;
+        case ISA_OP_BFI:
+            REG(d, 1); REG(a, 1); REG(b, 1); REG(c, 1); REG(e, 1);
+            break;
+        case ISA_OP_FMATH: {
+            unsigned inputs, input_regs, outputs;
+            if (!sim_fmath_shape(in->imm, &inputs, &input_regs, &outputs))
+                break; /* reported as unsupported when (and if) it runs */
+            REG(d, outputs);
+            REG(a, input_regs);
+            if (inputs > 1) REG(b, 1);
+            if (inputs > 2) REG(c, 1);
+            break;
+        }
+        case ISA_OP_VEXTRACT:
+            if (in->imm < 1 || in->imm > (int64_t)p->reg_count)
+                return sim_fault(ctx, NULL, pc, SIM_FAULT_UNSUPPORTED, -1, -1, -1,
+                                 "malformed program: vextract length %lld", (long long)in->imm);
+            REG(d, 1); REG(a, (uint64_t)in->imm); REG(b, 1);
+            break;
+        case ISA_OP_VINSERT:
+            if (in->imm < 1 || in->imm > (int64_t)p->reg_count)
+                return sim_fault(ctx, NULL, pc, SIM_FAULT_UNSUPPORTED, -1, -1, -1,
+                                 "malformed program: vinsert length %lld", (long long)in->imm);
+            REG(d, (uint64_t)in->imm); REG(a, 1); REG(b, 1);
+            break;
+        case ISA_OP_ELECT:
+            REG(d, 1);
+            break;
+        case ISA_OP_BCAST: case ISA_OP_SHUFFLE: case ISA_OP_SHUFFLE_XOR: case ISA_OP_SHUFFLE_UP:
+        case ISA_OP_SHUFFLE_DN: case ISA_OP_QUAD_BCAST:
+            REG(d, 1); REG(a, 1); REG(b, 1);
+            break;
+        case ISA_OP_BALLOT:
+            REG(d, 4); REG(a, 1);
+            break;
+        case ISA_OP_INV_BALLOT: case ISA_OP_BALLOT_CNT: case ISA_OP_BALLOT_LSB: case ISA_OP_BALLOT_MSB:
+            REG(d, 1); REG(a, 4);
+            break;
+        case ISA_OP_BALLOT_BIT:
+            REG(d, 1); REG(a, 4); REG(b, 1);
+            break;
+        case ISA_OP_LOAD:
+            REG(d, n); if (in->a != ISA_NO_REG) REG(a, 1); uses_slot = 1;
+            break;
+        case ISA_OP_STORE:
+            REG(b, n); if (in->a != ISA_NO_REG) REG(a, 1); uses_slot = 1;
+            break;
+        case ISA_OP_ATOMIC:
+            if (in->a != ISA_NO_REG) REG(a, 1);
+            if (in->imm2 != ISA_RED_STORE || in->d != ISA_NO_REG) REG(d, 1);
+            if (in->imm2 != ISA_RED_LOAD) REG(b, 1);
+            if (in->imm2 == ISA_RED_CMPXCHG) REG(c, 1);
+            uses_slot = 1;
+            break;
+        case ISA_OP_IMG_READ:
+            REG(d, 4); REG(a, 1); uses_slot = 1;
+            break;
+        case ISA_OP_IMG_WRITE:
+            REG(a, 1); REG(b, 4); uses_slot = 1;
+            break;
+        case ISA_OP_ARRAY_LEN:
+            if (in->imm2 <= 0)
+                return sim_fault(ctx, NULL, pc, SIM_FAULT_UNSUPPORTED, -1, -1, -1,
+                                 "malformed program: array_len stride %lld", (long long)in->imm2);
+            REG(d, 1); uses_slot = 1;
+            break;
+        case ISA_OP_IMG_SIZE:
+            REG(d, 1); uses_slot = 1;
+            break;
+        case ISA_OP_BLOCK: case ISA_OP_LOOP:
+            MASK(a); jumps = 1;
+            break;
+        case ISA_OP_MASK_COND: case ISA_OP_MASK_CASE:
+            MASK(d); REG(a, 1);
+            break;
+        case ISA_OP_MASK_EXEC:
+            MASK(d);
+            break;
+        case ISA_OP_MASK_OR: case ISA_OP_MASK_ANDN:
+            MASK(d); MASK(a);
+            break;
+        case ISA_OP_BARRIER: case ISA_OP_END:
+            break;
+        default: /* two-operand ALU */
+            REG(d, 1); REG(a, 1); REG(b, 1);
+            break;
+        }
+#undef REG
+#undef MASK
+        for (int i = 0; i < nregs; i++)
+            if (regs[i].r == ISA_NO_REG || (uint64_t)regs[i].r + regs[i].span > p->reg_count) {
+                snprintf(what, sizeof what, "operand %c = %u (span %llu) outside %u registers", regs[i].name,
+                         regs[i].r, (unsigned long long)regs[i].span, p->reg_count);
+                return sim_fault(ctx, NULL, pc, SIM_FAULT_UNSUPPORTED, -1, -1, -1, "malformed program: %s %s",
+                                 isa_op_name((isa_op)in->op), what);
+            }
+        for (int i = 0; i < nmasks; i++)
+            if (mask_ops[i] >= p->mask_count)
+                return sim_fault(ctx, NULL, pc, SIM_FAULT_UNSUPPORTED, -1, -1, -1,
+                                 "malformed program: %s mask %u outside %u masks", isa_op_name((isa_op)in->op),
+                                 mask_ops[i], p->mask_count);
+        if (uses_slot && in->slot >= p->slot_count)
+            return sim_fault(ctx, NULL, pc, SIM_FAULT_UNSUPPORTED, -1, -1, -1,
+                             "malformed program: %s slot %u outside %u slots", isa_op_name((isa_op)in->op), in->slot,
+                             p->slot_count);
+        if (jumps && (in->imm < 0 || in->imm >= (int64_t)p->code_count))
+            return sim_fault(ctx, NULL, pc, SIM_FAULT_UNSUPPORTED, -1, -1, -1,
+                             "malformed program: %s target %lld outside the code", isa_op_name((isa_op)in->op),
+                             (long long)in->imm);
+        if (in->op == ISA_OP_WAVE_OP && (in->imm2 & 0xff) == ISA_GROUP_CLUSTERED) {
+            int64_t cs = in->imm2 >> 8;
+            if (cs < 1 || (cs & (cs - 1)))
+                return sim_fault(ctx, NULL, pc, SIM_FAULT_UNSUPPORTED, -1, -1, -1,
+                                 "malformed program: cluster size %lld is not a power of two", (long long)cs);
+        }
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------ slots */
+
+static sim_status bind_slots(sim_ctx *ctx)
+{
+    const isa_program *p = ctx->prog;
+    const sim_config *cfg = ctx->cfg;
+    int workgroup_slots = 0, private_slots = 0;
+    for (uint32_t s = 0; s < p->slot_count; s++) {
+        workgroup_slots += p->slots[s].space == ISA_SPACE_WORKGROUP;
+        private_slots += p->slots[s].space == ISA_SPACE_PRIVATE;
+    }
+    size_t wg_off = 0, priv_off = 0;
+    for (uint32_t s = 0; s < p->slot_count; s++) {
+        const isa_slot *sl = &p->slots[s];
+        sim_slot_mem *m = &ctx->slots[s];
+        switch (sl->space) {
+        case ISA_SPACE_STORAGE: case ISA_SPACE_UNIFORM:
+        case ISA_SPACE_STORAGE_TEXEL: case ISA_SPACE_UNIFORM_TEXEL: {
+            int found = 0;
+            for (int b = 0; b < cfg->buffer_count; b++)
+                if (cfg->buffers[b].set == sl->set && cfg->buffers[b].binding == sl->binding) {
+                    m->data = cfg->buffers[b].data;
+                    m->size = cfg->buffers[b].data ? cfg->buffers[b].size : 0;
+                    found = 1;
+                    break;
+                }
+            if (!found) {
+                config_error(ctx->result, SIM_FAULT_MISSING_BINDING,
+                             "missing binding: the kernel uses %s buffer '%s' at set %u binding %u, "
+                             "which the case does not provide",
+                             isa_space_name(sl->space), sl->name, sl->set, sl->binding);
+                ctx->result->fault_event.where.slot = (int32_t)s;
+                return SIM_ERR_CONFIG;
+            }
+            break;
+        }
+        case ISA_SPACE_PUSH:
+            m->data = (uint8_t *)(uintptr_t)cfg->push; /* read only: the lowering never stores to it */
+            m->size = cfg->push ? cfg->push_size : 0;
+            break;
+        case ISA_SPACE_WORKGROUP:
+            /* each workgroup slot has its own zeroed bytes; a lone slot of
+             * unknown size takes the program's whole workgroup_bytes */
+            m->size = sl->static_size ? sl->static_size : (workgroup_slots == 1 ? p->workgroup_bytes : 0);
+            m->private_offset = wg_off;
+            wg_off += (m->size + 15) & ~(size_t)15;
+            break;
+        case ISA_SPACE_PRIVATE:
+            m->size = sl->static_size ? sl->static_size : (private_slots == 1 ? p->private_bytes : 0);
+            m->private_offset = priv_off;
+            priv_off += (m->size + 15) & ~(size_t)15;
+            break;
+        }
+    }
+    ctx->workgroup_mem_size = wg_off;
+    ctx->private_lane_bytes = priv_off;
+    return SIM_OK;
+}
+
+/* ------------------------------------------------------------ waves */
+
+static void set_lane_masks(sim_wave *w, uint32_t W, uint64_t exec)
+{
+    for (uint32_t l = 0; l < W; l++)
+        w->lane_mask[l] = 0 - ((exec >> l) & 1);
+}
+
+static uint32_t builtin_value(const sim_ctx *ctx, const sim_wave *w, uint32_t lane, isa_builtin b, unsigned comp)
+{
+    const isa_program *p = ctx->prog;
+    uint32_t W = ctx->wave_size;
+    uint32_t index = w->index * W + lane;
+    uint32_t local[3] = {index % p->local_size[0], (index / p->local_size[0]) % p->local_size[1],
+                         index / (p->local_size[0] * p->local_size[1])};
+    unsigned c = comp < 3 ? comp : 0;
+    /* 128-bit subgroup masks: only word 0 and 1 can be nonzero (W <= 64) */
+    uint64_t below = lane ? (~0ull >> (64 - lane)) : 0;     /* lanes < lane */
+    uint64_t in_wave = W == 64 ? ~0ull : ((1ull << W) - 1);
+    uint64_t mask = 0;
+    switch (b) {
+    case ISA_BI_GLOBAL_ID: return comp < 3 ? ctx->group[c] * p->local_size[c] + local[c] : 0;
+    case ISA_BI_LOCAL_ID: return comp < 3 ? local[c] : 0;
+    case ISA_BI_WORKGROUP_ID: return comp < 3 ? ctx->group[c] : 0;
+    case ISA_BI_NUM_WORKGROUPS: return comp < 3 ? ctx->cfg->groups[c] : 0;
+    case ISA_BI_WORKGROUP_SIZE: return comp < 3 ? p->local_size[c] : 0;
+    case ISA_BI_LOCAL_INDEX: return index;
+    case ISA_BI_SUBGROUP_SIZE: return W;
+    case ISA_BI_SUBGROUP_LOCAL_ID: return lane;
+    case ISA_BI_SUBGROUP_ID: return w->index;
+    case ISA_BI_NUM_SUBGROUPS: return ctx->waves_per_group;
+    case ISA_BI_EQ_MASK: mask = 1ull << lane; break;
+    case ISA_BI_GE_MASK: mask = in_wave & ~below; break;
+    case ISA_BI_GT_MASK: mask = in_wave & ~below & ~(1ull << lane); break;
+    case ISA_BI_LE_MASK: mask = below | (1ull << lane); break;
+    case ISA_BI_LT_MASK: mask = below; break;
+    case ISA_BI_COUNT: break;
+    }
+    return comp == 0 ? (uint32_t)mask : comp == 1 ? (uint32_t)(mask >> 32) : 0;
+}
+
+static void start_wave(sim_ctx *ctx, sim_wave *w, uint32_t index)
+{
+    const isa_program *p = ctx->prog;
+    uint32_t W = ctx->wave_size;
+    uint32_t first = index * W;
+    uint32_t lanes = ctx->local_count - first < W ? ctx->local_count - first : W;
+    w->index = index;
+    w->live = lanes == 64 ? ~0ull : ((1ull << lanes) - 1);
+    w->exec = w->live;
+    w->pc = 0;
+    w->state = SIM_WAVE_READY;
+    memset(w->regs, 0, (size_t)p->reg_count * W * sizeof(uint64_t));
+    memset(w->masks, 0, (size_t)p->mask_count * sizeof(uint64_t));
+    w->masks[0] = w->live; /* the entry mask, by contract with the lowering */
+    if (ctx->private_lane_bytes)
+        memset(w->private_mem, 0, ctx->private_lane_bytes * W);
+    for (uint32_t i = 0; i < p->const_count; i++) {
+        uint64_t *r = sim_reg(ctx, w, p->consts[i].reg);
+        for (uint32_t l = 0; l < W; l++)
+            r[l] = p->consts[i].bits;
+    }
+    for (uint32_t i = 0; i < p->builtin_count; i++) {
+        uint64_t *r = sim_reg(ctx, w, p->builtins[i].reg);
+        for (uint32_t l = 0; l < W; l++)
+            r[l] = builtin_value(ctx, w, l, (isa_builtin)p->builtins[i].builtin, p->builtins[i].component);
+    }
+    set_lane_masks(w, W, w->exec);
+}
+
+/* ------------------------------------------------------------ the hot loop */
+
+typedef enum wave_stop { WAVE_STOP_BARRIER, WAVE_STOP_END, WAVE_STOP_FAULT } wave_stop;
+
+static inline uint64_t bit_reverse64(uint64_t x)
+{
+    x = ((x >> 1) & 0x5555555555555555ull) | ((x & 0x5555555555555555ull) << 1);
+    x = ((x >> 2) & 0x3333333333333333ull) | ((x & 0x3333333333333333ull) << 2);
+    x = ((x >> 4) & 0x0F0F0F0F0F0F0F0Full) | ((x & 0x0F0F0F0F0F0F0F0Full) << 4);
+    x = ((x >> 8) & 0x00FF00FF00FF00FFull) | ((x & 0x00FF00FF00FF00FFull) << 8);
+    x = ((x >> 16) & 0x0000FFFF0000FFFFull) | ((x & 0x0000FFFF0000FFFFull) << 16);
+    return (x >> 32) | (x << 32);
+}
+
+static inline uint64_t low_bits(uint64_t count) { return count >= 64 ? ~0ull : ((1ull << count) - 1); }
+
+static inline double fmod_floor(double x, double y)
+{
+    double r = fmod(x, y);
+    if (r != 0 && ((r < 0) != (y < 0)))
+        r += y;
+    return r;
+}
+static inline float fmod_floorf(float x, float y)
+{
+    float r = fmodf(x, y);
+    if (r != 0 && ((r < 0) != (y < 0)))
+        r += y;
+    return r;
+}
+
+#define LANES for (uint32_t l = 0; l < W; l++)
+#define PUT(value) SIM_PUT(D, l, lm, value)
+
+/* Integer bodies see x, y (and z) as the type's value extended to 64 bits. */
+#define INT_U2(expr) LANES { uint64_t x = SIM_ZX(A[l], sh), y = SIM_ZX(B[l], sh); PUT(expr); }
+#define INT_S2(expr) LANES { int64_t x = SIM_SX(A[l], sh), y = SIM_SX(B[l], sh); PUT(expr); }
+#define INT_U1(expr) LANES { uint64_t x = SIM_ZX(A[l], sh); PUT(expr); }
+#define INT_S1(expr) LANES { int64_t x = SIM_SX(A[l], sh); PUT(expr); }
+#define RAW2(expr) LANES { uint64_t x = A[l], y = B[l]; PUT(expr); }
+
+/* Float bodies: one template per precision; f16 computes in float and rounds. */
+#define FLOAT2(expr_f, expr_d) \
+    switch (type) { \
+    case ISA_TYPE_F16: LANES { float x = sim_f16(A[l]), y = sim_f16(B[l]); PUT(sim_f16_bits(expr_f)); } break; \
+    case ISA_TYPE_F32: LANES { float x = sim_f32(A[l]), y = sim_f32(B[l]); PUT(sim_f32_bits(expr_f)); } break; \
+    case ISA_TYPE_F64: LANES { double x = sim_f64(A[l]), y = sim_f64(B[l]); PUT(sim_f64_bits(expr_d)); } break; \
+    default: goto bad_type; }
+#define FLOAT_TEST2(expr) \
+    switch (type) { \
+    case ISA_TYPE_F16: LANES { float x = sim_f16(A[l]), y = sim_f16(B[l]); PUT(expr); } break; \
+    case ISA_TYPE_F32: LANES { float x = sim_f32(A[l]), y = sim_f32(B[l]); PUT(expr); } break; \
+    case ISA_TYPE_F64: LANES { double x = sim_f64(A[l]), y = sim_f64(B[l]); PUT(expr); } break; \
+    default: goto bad_type; }
+#define FLOAT_TEST1(expr) \
+    switch (type) { \
+    case ISA_TYPE_F16: LANES { float x = sim_f16(A[l]); PUT(expr); } break; \
+    case ISA_TYPE_F32: LANES { float x = sim_f32(A[l]); PUT(expr); } break; \
+    case ISA_TYPE_F64: LANES { double x = sim_f64(A[l]); PUT(expr); } break; \
+    default: goto bad_type; }
+
+/*
+ * Runs wave w until it reaches a barrier, ends, or faults.  pc, exec, the
+ * budget and the instruction pointer live in locals; they are written back
+ * to the wave before anything that can stop it.
+ */
+static wave_stop run_wave(sim_ctx *ctx, sim_wave *w)
+{
+    const isa_program *prog = ctx->prog;
+    const isa_inst *code = prog->code;
+    const uint32_t W = ctx->wave_size;
+    uint64_t *const regs = w->regs;
+    uint64_t *const masks = w->masks;
+    const uint64_t *const lm = w->lane_mask;
+    uint64_t *const inst_exec = ctx->result->stats.inst_executions;
+    uint64_t *const inst_lanes = ctx->result->stats.inst_lanes;
+    uint32_t pc = w->pc;
+    uint64_t exec = w->exec;
+    uint64_t exec_lanes = (uint64_t)__builtin_popcountll(exec);
+    uint64_t budget_left = ctx->budget_left;
+    wave_stop stop;
+
+#define SAVE() (w->pc = pc, w->exec = exec, ctx->budget_left = budget_left)
+#define R(field) (regs + (size_t)in->field * W)
+
+    for (;;) {
+        const isa_inst *in = &code[pc];
+        if (__builtin_expect(budget_left == 0, 0)) {
+            SAVE();
+            sim_fault(ctx, w, pc, SIM_FAULT_BUDGET, -1, -1, -1,
+                      "runaway kernel: budget %llu wave instructions exhausted at pc %u, workgroup (%u,%u,%u), "
+                      "wave %u",
+                      (unsigned long long)ctx->budget, pc, ctx->group[0], ctx->group[1], ctx->group[2], w->index);
+            return WAVE_STOP_FAULT;
+        }
+        budget_left--;
+        inst_exec[pc]++;
+        inst_lanes[pc] += exec_lanes;
+
+        const isa_type type = (isa_type)in->type;
+        const unsigned bits = sim_type_bits(type);
+        const unsigned sh = 64 - bits;
+        switch ((isa_op)in->op) {
+        /* ---- moves ---- */
+        case ISA_OP_MOV: {
+            uint64_t *D = R(d); const uint64_t *A = R(a);
+            LANES PUT(A[l]);
+            break;
+        }
+        case ISA_OP_MOVM: {
+            uint64_t *D = R(d); const uint64_t *A = R(a);
+            uint64_t m = masks[in->b];
+            LANES { uint64_t k = 0 - ((m >> l) & 1); D[l] = (A[l] & k) | (D[l] & ~k); }
+            break;
+        }
+        case ISA_OP_SELECT: {
+            uint64_t *D = R(d); const uint64_t *A = R(a), *B = R(b), *C = R(c);
+            LANES { uint64_t k = 0 - (A[l] & 1); PUT((B[l] & k) | (C[l] & ~k)); }
+            break;
+        }
+        /* ---- integer: wrapping ops work on all 64 bits ---- */
+        case ISA_OP_IADD: { uint64_t *D = R(d); const uint64_t *A = R(a), *B = R(b); RAW2(x + y); break; }
+        case ISA_OP_ISUB: { uint64_t *D = R(d); const uint64_t *A = R(a), *B = R(b); RAW2(x - y); break; }
+        case ISA_OP_IMUL: { uint64_t *D = R(d); const uint64_t *A = R(a), *B = R(b); RAW2(x * y); break; }
+        case ISA_OP_AND: { uint64_t *D = R(d); const uint64_t *A = R(a), *B = R(b); RAW2(x & y); break; }
+        case ISA_OP_OR: { uint64_t *D = R(d); const uint64_t *A = R(a), *B = R(b); RAW2(x | y); break; }
+        case ISA_OP_XOR: { uint64_t *D = R(d); const uint64_t *A = R(a), *B = R(b); RAW2(x ^ y); break; }
+        case ISA_OP_SHL: {
+            uint64_t *D = R(d); const uint64_t *A = R(a), *B = R(b);
+            RAW2(x << (y & (bits - 1)));
+            break;
+        }
+        case ISA_OP_INEG: { uint64_t *D = R(d); const uint64_t *A = R(a); LANES PUT(0 - A[l]); break; }
+        case ISA_OP_NOT: {
+            uint64_t *D = R(d); const uint64_t *A = R(a);
+            uint64_t flip = type == ISA_TYPE_BOOL ? 1 : ~0ull; /* bools stay 0/1 */
+            LANES PUT(A[l] ^ flip);
+            break;
+        }
+        /* ---- integer: width and signedness matter ---- */
+        case ISA_OP_UDIV: case ISA_OP_UMOD: {
+            uint64_t *D = R(d); const uint64_t *A = R(a), *B = R(b);
+            uint64_t zero = 0;
+            if (in->op == ISA_OP_UDIV) {
+                LANES { uint64_t x = SIM_ZX(A[l], sh), y = SIM_ZX(B[l], sh);
+                        zero |= (uint64_t)(y == 0) << l; PUT(y ? x / y : ~0ull); }
+            } else {
+                LANES { uint64_t x = SIM_ZX(A[l], sh), y = SIM_ZX(B[l], sh);
+                        zero |= (uint64_t)(y == 0) << l; PUT(y ? x % y : 0); }
+            }
+            if (zero & exec)
+                report_lanes(ctx, w, pc, zero & exec, "integer division by zero");
+            break;
+        }
+        case ISA_OP_SDIV: case ISA_OP_SREM: case ISA_OP_SMOD: {
+            /* x / -1 is computed as 0 - x: INT_MIN / -1 wraps to INT_MIN, never traps */
+            uint64_t *D = R(d); const uint64_t *A = R(a), *B = R(b);
+            uint64_t zero = 0;
+            isa_op op = (isa_op)in->op;
+            LANES {
+                int64_t x = SIM_SX(A[l], sh), y = SIM_SX(B[l], sh);
+                uint64_t r;
+                zero |= (uint64_t)(y == 0) << l;
+                if (y == 0)
+                    r = op == ISA_OP_SDIV ? ~0ull : 0;
+                else if (y == -1)
+                    r = op == ISA_OP_SDIV ? 0 - (uint64_t)x : 0;
+                else if (op == ISA_OP_SDIV)
+                    r = (uint64_t)(x / y);
+                else {
+                    int64_t m = x % y;
+                    if (op == ISA_OP_SMOD && m != 0 && ((m < 0) != (y < 0)))
+                        m += y;
+                    r = (uint64_t)m;
+                }
+                PUT(r);
+            }
+            if (zero & exec)
+                report_lanes(ctx, w, pc, zero & exec, "integer division by zero");
+            break;
+        }
+        case ISA_OP_SHRL: { uint64_t *D = R(d); const uint64_t *A = R(a), *B = R(b); INT_U2(x >> (y & (bits - 1))); break; }
+        case ISA_OP_SHRA: {
+            uint64_t *D = R(d); const uint64_t *A = R(a), *B = R(b);
+            LANES { int64_t x = SIM_SX(A[l], sh); PUT((uint64_t)(x >> (B[l] & (bits - 1)))); }
+            break;
+        }
+        case ISA_OP_BFI: case ISA_OP_BFEU: case ISA_OP_BFES: {
+            /* offset + count beyond the width: undefined, reported; bfi keeps a, bfe gives 0 */
+            uint64_t *D = R(d); const uint64_t *A = R(a), *B = R(b), *C = R(c);
+            const uint64_t *E = in->op == ISA_OP_BFI ? R(e) : NULL;
+            uint64_t bad = 0;
+            isa_op op = (isa_op)in->op;
+            LANES {
+                uint64_t x = SIM_ZX(A[l], sh), r;
+                uint64_t off = op == ISA_OP_BFI ? (uint32_t)C[l] : (uint32_t)B[l];
+                uint64_t cnt = op == ISA_OP_BFI ? (uint32_t)E[l] : (uint32_t)C[l];
+                if (off + cnt > bits) {
+                    bad |= 1ull << l;
+                    r = op == ISA_OP_BFI ? x : 0;
+                } else if (cnt == 0) {
+                    r = op == ISA_OP_BFI ? x : 0;
+                } else if (op == ISA_OP_BFI) {
+                    uint64_t m = low_bits(cnt) << off;
+                    r = (x & ~m) | ((B[l] << off) & m);
+                } else {
+                    r = (x >> off) & low_bits(cnt);
+                    if (op == ISA_OP_BFES)
+                        r = (uint64_t)SIM_SX(r, 64 - cnt);
+                }
+                PUT(r);
+            }
+            if (bad & exec)
+                report_lanes(ctx, w, pc, bad & exec, "bit field offset + count exceeds the width");
+            break;
+        }
+        case ISA_OP_BITREV: { uint64_t *D = R(d); const uint64_t *A = R(a); INT_U1(bit_reverse64(x) >> sh); break; }
+        case ISA_OP_BITCNT: { uint64_t *D = R(d); const uint64_t *A = R(a); INT_U1(__builtin_popcountll(x)); break; }
+        case ISA_OP_FINDLSB: {
+            uint64_t *D = R(d); const uint64_t *A = R(a);
+            INT_U1(x ? (uint64_t)__builtin_ctzll(x) : ~0ull);
+            break;
+        }
+        case ISA_OP_FINDUMSB: {
+            uint64_t *D = R(d); const uint64_t *A = R(a);
+            INT_U1(x ? (uint64_t)(63 - __builtin_clzll(x)) : ~0ull);
+            break;
+        }
+        case ISA_OP_FINDSMSB: {
+            uint64_t *D = R(d); const uint64_t *A = R(a);
+            INT_S1(((x < 0 ? ~x : x) ? (uint64_t)(63 - __builtin_clzll((uint64_t)(x < 0 ? ~x : x))) : ~0ull));
+            break;
+        }
+        case ISA_OP_UMULHI: {
+            uint64_t *D = R(d); const uint64_t *A = R(a), *B = R(b);
+            INT_U2((uint64_t)(((unsigned __int128)x * y) >> bits));
+            break;
+        }
+        case ISA_OP_SMULHI: {
+            uint64_t *D = R(d); const uint64_t *A = R(a), *B = R(b);
+            INT_S2((uint64_t)(((__int128)x * y) >> bits));
+            break;
+        }
+        case ISA_OP_IADDC: {
+            uint64_t *D = R(d); const uint64_t *A = R(a), *B = R(b);
+            INT_U2((uint64_t)(((unsigned __int128)x + y) >> bits));
+            break;
+        }
+        case ISA_OP_ISUBB: { uint64_t *D = R(d); const uint64_t *A = R(a), *B = R(b); INT_U2(x < y); break; }
+        case ISA_OP_UMIN: { uint64_t *D = R(d); const uint64_t *A = R(a), *B = R(b); INT_U2(x < y ? x : y); break; }
+        case ISA_OP_UMAX: { uint64_t *D = R(d); const uint64_t *A = R(a), *B = R(b); INT_U2(x > y ? x : y); break; }
+        case ISA_OP_SMIN: { uint64_t *D = R(d); const uint64_t *A = R(a), *B = R(b); INT_S2(x < y ? x : y); break; }
+        case ISA_OP_SMAX: { uint64_t *D = R(d); const uint64_t *A = R(a), *B = R(b); INT_S2(x > y ? x : y); break; }
+        case ISA_OP_SABS: { uint64_t *D = R(d); const uint64_t *A = R(a); INT_S1(x < 0 ? 0 - (uint64_t)x : (uint64_t)x); break; }
+        case ISA_OP_SSIGN: { uint64_t *D = R(d); const uint64_t *A = R(a); INT_S1((int64_t)(x > 0) - (int64_t)(x < 0)); break; }
+        case ISA_OP_IEQ: { uint64_t *D = R(d); const uint64_t *A = R(a), *B = R(b); INT_U2(x == y); break; }
+        case ISA_OP_INE: { uint64_t *D = R(d); const uint64_t *A = R(a), *B = R(b); INT_U2(x != y); break; }
+        case ISA_OP_ULT: { uint64_t *D = R(d); const uint64_t *A = R(a), *B = R(b); INT_U2(x < y); break; }
+        case ISA_OP_ULE: { uint64_t *D = R(d); const uint64_t *A = R(a), *B = R(b); INT_U2(x <= y); break; }
+        case ISA_OP_SLT: { uint64_t *D = R(d); const uint64_t *A = R(a), *B = R(b); INT_S2(x < y); break; }
+        case ISA_OP_SLE: { uint64_t *D = R(d); const uint64_t *A = R(a), *B = R(b); INT_S2(x <= y); break; }
+        /* ---- float ---- */
+        case ISA_OP_FADD: { uint64_t *D = R(d); const uint64_t *A = R(a), *B = R(b); FLOAT2(x + y, x + y); break; }
+        case ISA_OP_FSUB: { uint64_t *D = R(d); const uint64_t *A = R(a), *B = R(b); FLOAT2(x - y, x - y); break; }
+        case ISA_OP_FMUL: { uint64_t *D = R(d); const uint64_t *A = R(a), *B = R(b); FLOAT2(x * y, x * y); break; }
+        case ISA_OP_FDIV: { uint64_t *D = R(d); const uint64_t *A = R(a), *B = R(b); FLOAT2(x / y, x / y); break; }
+        case ISA_OP_FREM: { uint64_t *D = R(d); const uint64_t *A = R(a), *B = R(b); FLOAT2(fmodf(x, y), fmod(x, y)); break; }
+        case ISA_OP_FMOD: {
+            uint64_t *D = R(d); const uint64_t *A = R(a), *B = R(b);
+            FLOAT2(fmod_floorf(x, y), fmod_floor(x, y));
+            break;
+        }
+        case ISA_OP_FMIN: { uint64_t *D = R(d); const uint64_t *A = R(a), *B = R(b); FLOAT2(fminf(x, y), fmin(x, y)); break; }
+        case ISA_OP_FMAX: { uint64_t *D = R(d); const uint64_t *A = R(a), *B = R(b); FLOAT2(fmaxf(x, y), fmax(x, y)); break; }
+        case ISA_OP_FNEG: {
+            uint64_t *D = R(d); const uint64_t *A = R(a);
+            if (!isa_type_is_float(type))
+                goto bad_type;
+            uint64_t sign = 1ull << (bits - 1);
+            LANES PUT(A[l] ^ sign);
+            break;
+        }
+        case ISA_OP_FMA: {
+            uint64_t *D = R(d); const uint64_t *A = R(a), *B = R(b), *C = R(c);
+            switch (type) {
+            case ISA_TYPE_F16: /* exact product in double, one rounding to half (see docs/quirks.md) */
+                LANES PUT(sim_f16_bits_d(fma((double)sim_f16(A[l]), (double)sim_f16(B[l]), (double)sim_f16(C[l]))));
+                break;
+            case ISA_TYPE_F32: LANES PUT(sim_f32_bits(fmaf(sim_f32(A[l]), sim_f32(B[l]), sim_f32(C[l])))); break;
+            case ISA_TYPE_F64: LANES PUT(sim_f64_bits(fma(sim_f64(A[l]), sim_f64(B[l]), sim_f64(C[l])))); break;
+            default: goto bad_type;
+            }
+            break;
+        }
+        case ISA_OP_FOEQ: { uint64_t *D = R(d); const uint64_t *A = R(a), *B = R(b); FLOAT_TEST2(x == y); break; }
+        case ISA_OP_FONE: { uint64_t *D = R(d); const uint64_t *A = R(a), *B = R(b); FLOAT_TEST2(x < y || x > y); break; }
+        case ISA_OP_FOLT: { uint64_t *D = R(d); const uint64_t *A = R(a), *B = R(b); FLOAT_TEST2(x < y); break; }
+        case ISA_OP_FOLE: { uint64_t *D = R(d); const uint64_t *A = R(a), *B = R(b); FLOAT_TEST2(x <= y); break; }
+        case ISA_OP_FUEQ: { uint64_t *D = R(d); const uint64_t *A = R(a), *B = R(b); FLOAT_TEST2(!(x < y || x > y)); break; }
+        case ISA_OP_FUNE: { uint64_t *D = R(d); const uint64_t *A = R(a), *B = R(b); FLOAT_TEST2(!(x == y)); break; }
+        case ISA_OP_FULT: { uint64_t *D = R(d); const uint64_t *A = R(a), *B = R(b); FLOAT_TEST2(!(x >= y)); break; }
+        case ISA_OP_FULE: { uint64_t *D = R(d); const uint64_t *A = R(a), *B = R(b); FLOAT_TEST2(!(x > y)); break; }
+        case ISA_OP_ISNAN: { uint64_t *D = R(d); const uint64_t *A = R(a); FLOAT_TEST1(x != x); break; }
+        case ISA_OP_ISINF: { uint64_t *D = R(d); const uint64_t *A = R(a); FLOAT_TEST1(isinf(x) != 0); break; }
+        case ISA_OP_FMATH:
+            if (sim_exec_fmath(ctx, w, in, pc, exec))
+                goto fault;
+            break;
+        case ISA_OP_CVT:
+            if (sim_exec_cvt(ctx, w, in, pc, exec))
+                goto fault;
+            break;
+        case ISA_OP_VEXTRACT: {
+            uint64_t *D = R(d); const uint64_t *B = R(b);
+            uint64_t bad = 0, n = (uint64_t)in->imm;
+            LANES {
+                uint64_t k = (uint32_t)B[l];
+                bad |= (uint64_t)(k >= n) << l;
+                PUT(k < n ? regs[((size_t)in->a + k) * W + l] : 0);
+            }
+            if (bad & exec)
+                report_lanes(ctx, w, pc, bad & exec, "vector index out of range on extract");
+            break;
+        }
+        case ISA_OP_VINSERT: {
+            const uint64_t *A = R(a), *B = R(b);
+            uint64_t bad = 0, n = (uint64_t)in->imm;
+            LANES {
+                uint64_t k = (uint32_t)B[l];
+                if (!((exec >> l) & 1))
+                    continue;
+                if (k >= n)
+                    bad |= 1ull << l;
+                else
+                    regs[((size_t)in->d + k) * W + l] = A[l];
+            }
+            if (bad)
+                report_lanes(ctx, w, pc, bad, "vector index out of range on insert");
+            break;
+        }
+        /* ---- cross-lane ---- */
+        case ISA_OP_ELECT: case ISA_OP_VOTE_ALL: case ISA_OP_VOTE_ANY: case ISA_OP_VOTE_EQ: case ISA_OP_BCAST:
+        case ISA_OP_BCAST_FIRST: case ISA_OP_BALLOT: case ISA_OP_INV_BALLOT: case ISA_OP_BALLOT_BIT:
+        case ISA_OP_BALLOT_CNT: case ISA_OP_BALLOT_LSB: case ISA_OP_BALLOT_MSB: case ISA_OP_SHUFFLE:
+        case ISA_OP_SHUFFLE_XOR: case ISA_OP_SHUFFLE_UP: case ISA_OP_SHUFFLE_DN: case ISA_OP_QUAD_BCAST:
+        case ISA_OP_QUAD_SWAP: case ISA_OP_WAVE_OP:
+            if (sim_exec_xlane(ctx, w, in, pc, exec))
+                goto fault;
+            break;
+        /* ---- memory ---- */
+        case ISA_OP_LOAD: case ISA_OP_STORE: case ISA_OP_ATOMIC: case ISA_OP_IMG_READ: case ISA_OP_IMG_WRITE:
+        case ISA_OP_ARRAY_LEN: case ISA_OP_IMG_SIZE:
+            if (sim_exec_memory(ctx, w, in, pc, exec))
+                goto fault;
+            break;
+        /* ---- exec masks and control ---- */
+        case ISA_OP_BLOCK:
+            exec = masks[in->a];
+            masks[in->a] = 0;
+            exec_lanes = (uint64_t)__builtin_popcountll(exec);
+            set_lane_masks(w, W, exec);
+            if (exec == 0) {
+                pc = (uint32_t)in->imm;
+                continue;
+            }
+            break;
+        case ISA_OP_MASK_COND: {
+            const uint64_t *A = R(a);
+            uint64_t m = 0, want = in->imm ? 0 : 1;
+            if (type == ISA_TYPE_BOOL || type == ISA_TYPE_NONE) {
+                LANES m |= (uint64_t)((A[l] & 1) == want) << l;
+            } else {
+                LANES m |= (uint64_t)((SIM_ZX(A[l], sh) != 0) == want) << l;
+            }
+            masks[in->d] = exec & m;
+            break;
+        }
+        case ISA_OP_MASK_EXEC:
+            masks[in->d] = exec;
+            break;
+        case ISA_OP_MASK_CASE: {
+            const uint64_t *A = R(a);
+            uint64_t m = 0, v = SIM_ZX((uint64_t)in->imm, sh);
+            LANES m |= (uint64_t)(SIM_ZX(A[l], sh) == v) << l;
+            masks[in->d] = exec & m;
+            break;
+        }
+        case ISA_OP_MASK_OR: masks[in->d] |= masks[in->a]; break;
+        case ISA_OP_MASK_ANDN: masks[in->d] &= ~masks[in->a]; break;
+        case ISA_OP_LOOP:
+            if (masks[in->a]) {
+                pc = (uint32_t)in->imm;
+                continue;
+            }
+            break;
+        case ISA_OP_BARRIER:
+            pc++;
+            stop = WAVE_STOP_BARRIER;
+            goto out;
+        case ISA_OP_END:
+            stop = WAVE_STOP_END;
+            goto out;
+        case ISA_OP_COUNT:
+            goto bad_type;
+        }
+        pc++;
+    }
+
+bad_type:
+    SAVE();
+    sim_fault(ctx, w, pc, SIM_FAULT_UNSUPPORTED, -1, -1, -1, "%s is not defined for type '%s'",
+              isa_op_name((isa_op)code[pc].op), isa_type_name((isa_type)code[pc].type));
+    return WAVE_STOP_FAULT;
+fault:
+    SAVE();
+    return WAVE_STOP_FAULT;
+out:
+    SAVE();
+    return stop;
+#undef SAVE
+#undef R
+}
+
+/* ------------------------------------------------------------ schedule */
+
+static const char *wave_state_where(const sim_wave *w, char *buf, size_t size)
+{
+    if (w->state == SIM_WAVE_ENDED)
+        snprintf(buf, size, "wave %u ended", w->index);
+    else
+        snprintf(buf, size, "wave %u waits at the barrier at pc %u", w->index, w->pc - 1);
+    return buf;
+}
+
+/* Runs the current workgroup; returns 0 or 1 on a fault. */
+static int run_workgroup(sim_ctx *ctx)
+{
+    sim_result *r = ctx->result;
+    uint32_t nw = ctx->waves_per_group;
+    if (ctx->workgroup_mem_size)
+        memset(ctx->workgroup_mem, 0, ctx->workgroup_mem_size);
+    for (uint32_t k = 0; k < nw; k++)
+        start_wave(ctx, &ctx->waves[k], k);
+    r->stats.waves += nw;
+    r->stats.workgroups++;
+
+    for (;;) {
+        uint32_t ended = 0, waiting = 0;
+        for (uint32_t k = 0; k < nw; k++) {
+            sim_wave *w = &ctx->waves[k];
+            if (w->state == SIM_WAVE_READY) {
+                wave_stop s = run_wave(ctx, w);
+                if (s == WAVE_STOP_FAULT)
+                    return 1;
+                w->state = s == WAVE_STOP_END ? SIM_WAVE_ENDED : SIM_WAVE_BARRIER;
+            }
+            ended += w->state == SIM_WAVE_ENDED;
+            waiting += w->state == SIM_WAVE_BARRIER;
+        }
+        if (waiting == 0)
+            return 0;
+        /* every live wave waits: they must all wait at the same barrier */
+        int same = 1;
+        uint32_t first_pc = 0;
+        int have = 0;
+        for (uint32_t k = 0; k < nw; k++) {
+            const sim_wave *w = &ctx->waves[k];
+            if (w->state != SIM_WAVE_BARRIER)
+                continue;
+            if (!have)
+                first_pc = w->pc, have = 1;
+            else if (w->pc != first_pc)
+                same = 0;
+        }
+        if (ended || !same) {
+            char msg[sizeof r->fault_event.message];
+            size_t n = (size_t)snprintf(msg, sizeof msg, "barrier deadlock in workgroup (%u,%u,%u): ",
+                                        ctx->group[0], ctx->group[1], ctx->group[2]);
+            const sim_wave *at = NULL;
+            for (uint32_t k = 0; k < nw && n < sizeof msg; k++) {
+                char one[80];
+                const sim_wave *w = &ctx->waves[k];
+                if (!at && w->state == SIM_WAVE_BARRIER)
+                    at = w;
+                n += (size_t)snprintf(msg + n, sizeof msg - n, "%s%s", k ? "; " : "",
+                                      wave_state_where(w, one, sizeof one));
+            }
+            sim_fault(ctx, at, at ? at->pc - 1 : 0, SIM_FAULT_DEADLOCK, -1, -1, -1, "%s", msg);
+            return 1;
+        }
+        r->stats.barriers++;
+        for (uint32_t k = 0; k < nw; k++)
+            if (ctx->waves[k].state == SIM_WAVE_BARRIER)
+                ctx->waves[k].state = SIM_WAVE_READY;
+    }
+}
+
+static void finish_stats(const isa_program *p, sim_stats *s)
+{
+    for (uint32_t pc = 0; pc < p->code_count; pc++) {
+        const isa_inst *in = &p->code[pc];
+        uint64_t n = s->inst_executions[pc];
+        s->wave_instructions += n;
+        s->lane_operations += s->inst_lanes[pc];
+        if (in->op < ISA_OP_COUNT)
+            s->by_op[in->op] += n;
+        s->by_class[in->cls < ISA_CLASS_COUNT ? in->cls : isa_op_class((isa_op)in->op)] += n;
+        if (in->op == ISA_OP_ATOMIC)
+            s->atomic_lane_ops += s->inst_lanes[pc];
+    }
+}
+
+sim_status sim_run(const isa_program *prog, const sim_config *cfg, sim_result *result)
+{
+    memset(result, 0, sizeof *result);
+    result->fault_event.where.lane = -1;
+    result->fault_event.where.slot = -1;
+    result->fault_event.where.address = -1;
+    if (!prog || !cfg)
+        return config_error(result, SIM_FAULT_NONE, "no program or no configuration");
+    uint32_t W = cfg->wave_size;
+    if (W < SIM_MIN_WAVE || W > SIM_MAX_WAVE || (W & (W - 1)))
+        return config_error(result, SIM_FAULT_NONE, "wave size %u is not a power of two from %u to %u", W,
+                            SIM_MIN_WAVE, SIM_MAX_WAVE);
+    if (cfg->groups[0] < 1 || cfg->groups[1] < 1 || cfg->groups[2] < 1)
+        return config_error(result, SIM_FAULT_NONE, "workgroup count (%u,%u,%u) has a zero dimension",
+                            cfg->groups[0], cfg->groups[1], cfg->groups[2]);
+    uint64_t local = (uint64_t)prog->local_size[0] * prog->local_size[1] * prog->local_size[2];
+    if (local < 1 || local > (1u << 20))
+        return config_error(result, SIM_FAULT_NONE, "workgroup size (%u,%u,%u) is not supported",
+                            prog->local_size[0], prog->local_size[1], prog->local_size[2]);
+    if (cfg->buffer_count < 0 || (cfg->buffer_count > 0 && !cfg->buffers))
+        return config_error(result, SIM_FAULT_NONE, "bad buffer list");
+
+    sim_ctx ctx;
+    memset(&ctx, 0, sizeof ctx);
+    ctx.prog = prog;
+    ctx.cfg = cfg;
+    ctx.result = result;
+    ctx.wave_size = W;
+    ctx.local_count = (uint32_t)local;
+    ctx.waves_per_group = (uint32_t)((local + W - 1) / W);
+    ctx.budget = cfg->instruction_budget ? cfg->instruction_budget : DEFAULT_BUDGET;
+    ctx.budget_left = ctx.budget;
+
+    sim_stats *st = &result->stats;
+    st->inst_count = prog->code_count;
+    st->inst_executions = calloc(prog->code_count ? prog->code_count : 1, sizeof(uint64_t));
+    st->inst_lanes = calloc(prog->code_count ? prog->code_count : 1, sizeof(uint64_t));
+    ctx.slots = calloc(prog->slot_count ? prog->slot_count : 1, sizeof *ctx.slots);
+    if (!st->inst_executions || !st->inst_lanes || !ctx.slots) {
+        free(ctx.slots);
+        sim_result_free(result);
+        return SIM_ERR_NOMEM;
+    }
+
+    sim_status status = bind_slots(&ctx);
+    if (status != SIM_OK) {
+        free(ctx.slots);
+        return status;
+    }
+    if (check_program(&ctx)) {
+        free(ctx.slots);
+        return SIM_FAULT;
+    }
+
+    /* wave state for one workgroup, reused by every workgroup */
+    uint32_t nw = ctx.waves_per_group;
+    size_t reg_slots = (size_t)prog->reg_count * W;
+    ctx.waves = calloc(nw, sizeof *ctx.waves);
+    uint64_t *reg_mem = calloc(reg_slots * nw + 1, sizeof(uint64_t));
+    uint64_t *mask_mem = calloc((size_t)prog->mask_count * nw + 1, sizeof(uint64_t));
+    uint8_t *priv_mem = calloc(ctx.private_lane_bytes * W * nw + 1, 1);
+    ctx.workgroup_mem = calloc(ctx.workgroup_mem_size + 1, 1);
+    if (!ctx.waves || !reg_mem || !mask_mem || !priv_mem || !ctx.workgroup_mem) {
+        status = SIM_ERR_NOMEM;
+        goto done;
+    }
+    for (uint32_t k = 0; k < nw; k++) {
+        ctx.waves[k].regs = reg_mem + reg_slots * k;
+        ctx.waves[k].masks = mask_mem + (size_t)prog->mask_count * k;
+        ctx.waves[k].private_mem = priv_mem + ctx.private_lane_bytes * W * k;
+    }
+    for (uint32_t s = 0; s < prog->slot_count; s++)
+        if (prog->slots[s].space == ISA_SPACE_WORKGROUP)
+            ctx.slots[s].data = ctx.workgroup_mem + ctx.slots[s].private_offset;
+
+    for (uint32_t z = 0; z < cfg->groups[2] && status == SIM_OK; z++)
+        for (uint32_t y = 0; y < cfg->groups[1] && status == SIM_OK; y++)
+            for (uint32_t x = 0; x < cfg->groups[0]; x++) {
+                ctx.group[0] = x, ctx.group[1] = y, ctx.group[2] = z;
+                if (run_workgroup(&ctx)) {
+                    status = SIM_FAULT;
+                    break;
+                }
+            }
+    finish_stats(prog, st);
+
+done:
+    free(ctx.waves);
+    free(reg_mem);
+    free(mask_mem);
+    free(priv_mem);
+    free(ctx.workgroup_mem);
+    free(ctx.slots);
+    return status;
+}

@@ -1,0 +1,178 @@
+/*
+ * sim/sim_internal.h — private to sim/: the state of one dispatch and of one
+ * wave, the helpers that read a register slot as a typed value, and the
+ * handlers the executor's hot loop (sim/exec.c) calls for the instruction
+ * families that live in their own files (memory, cross-lane, GLSL math,
+ * conversions).
+ *
+ * Every handler receives the wave, the instruction, its pc and the exec mask
+ * of that instruction; it loops over lanes itself (dispatch once per wave
+ * instruction, never per lane) and returns 0, or nonzero when it stopped the
+ * run with a fault already written into ctx->result.
+ */
+#ifndef WAVELAB_SIM_INTERNAL_H
+#define WAVELAB_SIM_INTERNAL_H
+
+#include <stdint.h>
+#include <string.h>
+
+#include "isa/isa.h"
+#include "sim/sim.h"
+
+typedef enum sim_wave_state {
+    SIM_WAVE_READY,    /* can run */
+    SIM_WAVE_BARRIER,  /* waits at the BARRIER at pc - 1 */
+    SIM_WAVE_ENDED
+} sim_wave_state;
+
+typedef struct sim_wave {
+    uint64_t *regs;             /* reg_count * W slots: register r, lane l at regs[r * W + l] */
+    uint64_t *masks;            /* mask_count wave masks */
+    uint8_t *private_mem;       /* W lanes * ctx->private_lane_bytes */
+    uint64_t lane_mask[SIM_MAX_WAVE]; /* all ones where the lane is in exec: predicated writes */
+    uint64_t exec;
+    uint64_t live;              /* lanes that exist (a partial last wave has fewer) */
+    uint32_t pc;
+    uint32_t index;             /* wave index inside the workgroup */
+    sim_wave_state state;
+} sim_wave;
+
+/* Where one program slot lives during the dispatch. */
+typedef struct sim_slot_mem {
+    uint8_t *data;              /* NULL when size is 0 (or the push block is absent) */
+    size_t size;                /* bytes (private: per lane) */
+    size_t private_offset;      /* private slots: offset inside a lane's private block */
+} sim_slot_mem;
+
+typedef struct sim_ctx {
+    const isa_program *prog;
+    const sim_config *cfg;
+    sim_result *result;
+    uint32_t wave_size;
+    uint32_t local_count;        /* invocations per workgroup */
+    uint32_t waves_per_group;
+    uint32_t group[3];           /* current workgroup id */
+    uint64_t budget_left;        /* wave instructions still allowed */
+    uint64_t budget;             /* the configured total, for messages */
+    sim_slot_mem *slots;         /* prog->slot_count entries */
+    uint8_t *workgroup_mem;      /* all WORKGROUP slots, zeroed per workgroup */
+    size_t workgroup_mem_size;
+    size_t private_lane_bytes;   /* all PRIVATE slots of one lane */
+    sim_wave *waves;             /* waves_per_group, reused by every workgroup */
+} sim_ctx;
+
+/* ---------------------------------------------------------- typed reads */
+
+/* Bits of a value of type t in its 64-bit slot (bool: 1, none: 64). */
+static inline unsigned sim_type_bits(isa_type t)
+{
+    switch (t) {
+    case ISA_TYPE_BOOL: return 1;
+    case ISA_TYPE_U8: case ISA_TYPE_I8: return 8;
+    case ISA_TYPE_U16: case ISA_TYPE_I16: case ISA_TYPE_F16: return 16;
+    case ISA_TYPE_U32: case ISA_TYPE_I32: case ISA_TYPE_F32: return 32;
+    default: return 64;
+    }
+}
+
+/* Zero- and sign-extension of the low (64 - sh) bits: sh = 64 - bits. */
+#define SIM_ZX(x, sh) (((uint64_t)(x) << (sh)) >> (sh))
+#define SIM_SX(x, sh) ((int64_t)((uint64_t)(x) << (sh)) >> (sh))
+
+static inline float sim_f32(uint64_t v)
+{
+    uint32_t u = (uint32_t)v;
+    float f;
+    memcpy(&f, &u, 4);
+    return f;
+}
+static inline uint64_t sim_f32_bits(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    return u;
+}
+static inline double sim_f64(uint64_t v)
+{
+    double d;
+    memcpy(&d, &v, 8);
+    return d;
+}
+static inline uint64_t sim_f64_bits(double d)
+{
+    uint64_t u;
+    memcpy(&u, &d, 8);
+    return u;
+}
+/* f16: IEEE binary16 in the low 16 bits; arithmetic is done in float and
+ * rounded back, which is exact for + - * / sqrt (24 >= 2 * 11 + 2 bits). */
+static inline float sim_f16(uint64_t v)
+{
+    uint16_t u = (uint16_t)v;
+    _Float16 h;
+    memcpy(&h, &u, 2);
+    return (float)h;
+}
+static inline uint64_t sim_f16_bits(float f)
+{
+    _Float16 h = (_Float16)f;
+    uint16_t u;
+    memcpy(&u, &h, 2);
+    return u;
+}
+static inline uint64_t sim_f16_bits_d(double d)
+{
+    _Float16 h = (_Float16)d;
+    uint16_t u;
+    memcpy(&u, &h, 2);
+    return u;
+}
+
+/* A float slot as double (exact for f16/f32/f64), and back with one rounding. */
+static inline double sim_float_get(isa_type t, uint64_t v)
+{
+    return t == ISA_TYPE_F16 ? (double)sim_f16(v) : t == ISA_TYPE_F32 ? (double)sim_f32(v) : sim_f64(v);
+}
+static inline uint64_t sim_float_put(isa_type t, double d)
+{
+    return t == ISA_TYPE_F16 ? sim_f16_bits_d(d) : t == ISA_TYPE_F32 ? sim_f32_bits((float)d) : sim_f64_bits(d);
+}
+
+/* Predicated write of lane l: only lanes whose lane mask is all ones change. */
+#define SIM_PUT(dst, l, lm, value) \
+    ((dst)[l] = (((uint64_t)(value)) & (lm)[l]) | ((dst)[l] & ~(lm)[l]))
+
+static inline uint64_t *sim_reg(const sim_ctx *ctx, const sim_wave *w, uint32_t r)
+{
+    return w->regs + (size_t)r * ctx->wave_size;
+}
+
+/* ---------------------------------------------------------- reports */
+
+void sim_location_at(const sim_ctx *ctx, const sim_wave *w, uint32_t pc, int32_t lane, sim_location *loc);
+
+/* An undefined-behaviour event: counted, and stored while there is room.
+ * `lane` is -1 when the event is not lane specific. */
+void sim_report_undefined(sim_ctx *ctx, const sim_wave *w, uint32_t pc, int32_t lane, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+
+/* Stops the run with a fault at pc (lane, slot, address may be -1); returns 1. */
+int sim_fault(sim_ctx *ctx, const sim_wave *w, uint32_t pc, sim_fault_kind kind, int32_t lane, int32_t slot,
+              int64_t address, const char *fmt, ...) __attribute__((format(printf, 8, 9)));
+
+/* ---------------------------------------------------------- handlers */
+
+int sim_exec_memory(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t pc, uint64_t exec);
+int sim_exec_xlane(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t pc, uint64_t exec);
+int sim_exec_fmath(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t pc, uint64_t exec);
+int sim_exec_cvt(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t pc, uint64_t exec);
+
+/* Operand counts of FMATH instruction `glsl` (GLSL.std.450 number): register
+ * inputs read from a.. and results written from d.. (vector ones occupy
+ * consecutive registers).  Returns 0 for an instruction the model lacks. */
+int sim_fmath_shape(int64_t glsl, unsigned *inputs, unsigned *input_regs, unsigned *outputs);
+
+/* Name of a GLSL.std.450 instruction number, or NULL. */
+const char *sim_glsl_name(int64_t glsl);
+
+#endif
