@@ -455,6 +455,121 @@ def gen_001():
 
 
 # --------------------------------------------------------------------------
+# article 002: 9x9 neighbourhood from a 16x16 LDS tile, fp32 and fp16
+
+def neighborhood(radiance, width, height, rnd, mode):
+    """Per pixel (mean.rgb, weight, variance.rgb, 0) as the kernel computes them.
+    rnd: f32 or f16, the arithmetic's precision.
+    mode "source":     every operation rounded, in source order (the expectation);
+         "contracted": every a*b+c of the source fused (one rounding), as HLSL
+                       compilers do (glslang's HLSL path emits Fma, DXC mad) and
+                       as SPIR-V allows where NoContraction is absent."""
+    weights = [1.0, 0.875, 0.625, 0.375, 0.125]
+
+    def fma(a, b, c):        # a*b is exact in binary64 for binary32/16 inputs
+        return rnd(a * b + c)
+
+    out = []
+    for y in range(height):
+        for x in range(width):
+            mean = [0.0] * 3
+            var = [0.0] * 3
+            accw = 0.0
+            for j in range(-4, 5):
+                for i in range(-4, 5):
+                    sx = min(max(x + i, 0), width - 1)
+                    sy = min(max(y + j, 0), height - 1)
+                    r = radiance[sy * width + sx]
+                    wi, wj = weights[abs(i)], weights[abs(j)]
+                    weight = rnd(wi * wj)
+                    if mode == "contracted":
+                        accw = fma(wi, wj, accw)
+                        for c in range(3):
+                            mean[c] = fma(r[c], weight, mean[c])
+                            var[c] = fma(rnd(r[c] * r[c]), weight, var[c])
+                    else:
+                        accw = rnd(accw + weight)
+                        for c in range(3):
+                            mean[c] = rnd(mean[c] + rnd(r[c] * weight))
+                            var[c] = rnd(var[c] + rnd(rnd(r[c] * r[c]) * weight))
+            for c in range(3):
+                mean[c] = rnd(mean[c] / accw)
+                var[c] = rnd(var[c] / accw)
+                if mode == "contracted":
+                    var[c] = abs(fma(-mean[c], mean[c], var[c]))
+                else:
+                    var[c] = abs(rnd(var[c] - rnd(mean[c] * mean[c])))
+            out.append((mean + [accw], var + [0.0]))
+    return out
+
+
+def f32_bits(x):
+    return struct.unpack("<I", struct.pack("<f", x))[0]
+
+
+def ulp_distance(a, b, rnd):
+    if rnd is f16:
+        return f16_ulp_distance(a, b)
+    def key(v):
+        h = f32_bits(v)
+        return -(h & 0x7FFFFFFF) if h & 0x80000000 else h
+    return abs(key(a) - key(b))
+
+
+NEIGHBORHOOD_TOLERANCE = {}
+
+
+def gen_002():
+    """Tolerance per output buffer: N = 2*d + 3 ulp, d = the largest distance (in
+    ulp of the output type) between the source-order evaluation (the expectation)
+    and the fully contracted one over this case's data; 2*d for other
+    contraction choices, +3 for Vulkan's 2.5-ulp OpFDiv."""
+    folder = "002_lds_fp16"
+    width, height = 24, 16
+    seed, lo, hi = 2002, 0.0625, 4.0
+    texels = random_fill("f16", 4 * width * height, seed, lo, hi)
+    assert all(v >= 2.0 ** -14 for v in texels)   # no binary16 subnormals
+    radiance = [texels[4 * p: 4 * p + 3] for p in range(width * height)]
+    for prec, rnd in (("fp32", f32), ("fp16", f16)):
+        src = neighborhood(radiance, width, height, rnd, "source")
+        alt = neighborhood(radiance, width, height, rnd, "contracted")
+        outs = []
+        for k in range(2):   # 0: moments (mean.rgb, weight), 1: variance (variance.rgb, 0)
+            e = [v for px in src for v in px[k]]
+            a = [v for px in alt for v in px[k]]
+            d = max(ulp_distance(x, y, rnd) for x, y in zip(e, a))
+            outs.append((e, 2 * d + 3))
+            NEIGHBORHOOD_TOLERANCE[(prec, ("moments", "variance")[k])] = (d, 2 * d + 3)
+        for lang in ("glsl", "hlsl"):
+            for layout in ("split", "interleaved"):
+                case = {}
+                if lang == "glsl":
+                    case["kernel"] = "neighborhood_%s.comp" % prec
+                else:
+                    case["kernel"] = "neighborhood.hlsl"
+                    case["entry"] = "CSMain"
+                defines = {"WIDTH": str(width), "HEIGHT": str(height)}
+                if layout == "interleaved":
+                    defines["INTERLEAVED"] = "1"
+                if lang == "hlsl" and prec == "fp16":
+                    defines["USE_FP16"] = "1"
+                case["defines"] = defines
+                case["groups"] = [width // 8, height // 8, 1]
+                out_type = "f32" if prec == "fp32" else "f16"
+                case["bindings"] = [
+                    binding(0, "f16", count=4 * width * height,
+                            fill={"random": {"seed": seed, "min": lo, "max": hi}}),
+                    binding(1, out_type, count=4 * width * height, fill={"value": 0}),
+                    binding(2, out_type, count=4 * width * height, fill={"value": 0}),
+                ]
+                case["expect"] = [expect(1, outs[0][0], {"ulp": outs[0][1]}),
+                                  expect(2, outs[1][0], {"ulp": outs[1][1]})]
+                write_case("%s/neighborhood_%s%s_%s.json" % (folder, "hlsl_" if lang == "hlsl" else "", prec, layout), case)
+    if not CHECK:
+        print("002 (d, ulp tolerance):", NEIGHBORHOOD_TOLERANCE)
+
+
+# --------------------------------------------------------------------------
 
 def main():
     gen_000()
