@@ -361,6 +361,28 @@ static const char *i128_text(case_i128 v, char buf[48])
     return buf;
 }
 
+/* The shortest "%.Ng" text that reads back as the same double: messages
+ * say 0.1, not 0.10000000000000001.  Returned by value so that it can sit in
+ * a printf argument list (C11 keeps the temporary to the end of the call). */
+typedef struct number_text {
+    char s[32];
+} number_text;
+
+static number_text shortest(double d)
+{
+    number_text t;
+    if (d == floor(d) && fabs(d) < 1e17) { /* integers in full: 70000, not 7e+04 */
+        snprintf(t.s, sizeof t.s, "%.0f", d);
+        return t;
+    }
+    for (int precision = 1; precision <= 17; precision++) {
+        snprintf(t.s, sizeof t.s, "%.*g", precision, d);
+        if (strtod(t.s, NULL) == d || isnan(d))
+            break;
+    }
+    return t;
+}
+
 /* "0..255", "-128..127", "65504" etc.: the range of a type, for messages. */
 static const char *type_range_text(case_type t, char buf[112])
 {
@@ -582,11 +604,11 @@ static case_status read_uint(parser *p, const cJSON *v, uint64_t min, uint64_t m
         return fail(p, "expected an integer, got %s", json_kind(v));
     double d = v->valuedouble;
     if (!isfinite(d) || d != floor(d))
-        return fail(p, "expected an integer, got %.17g", d);
+        return fail(p, "expected an integer, got %s", shortest(d).s);
     if (d < (double)min)
-        return fail(p, "%.17g is too small (at least %" PRIu64 ")", d, min);
+        return fail(p, "%s is too small (at least %" PRIu64 ")", shortest(d).s, min);
     if (d > (double)max)
-        return fail(p, "%.17g is too large (at most %" PRIu64 ")", d, max);
+        return fail(p, "%s is too large (at most %" PRIu64 ")", shortest(d).s, max);
     *out = (uint64_t)d;
     return CASE_OK;
 }
@@ -640,11 +662,11 @@ static case_status read_integer(parser *p, const cJSON *v, case_type t, case_i12
     if (cJSON_IsNumber(v)) {
         double d = v->valuedouble;
         if (!isfinite(d) || d != floor(d))
-            return fail(p, "expected an integer for %s, got %.17g", case_type_name(t), d);
+            return fail(p, "expected an integer for %s, got %s", case_type_name(t), shortest(d).s);
         if (d < (double)lo || d > (double)hi)
-            return fail(p, "%.17g is out of range (%s)", d, type_range_text(t, range));
+            return fail(p, "%s is out of range (%s)", shortest(d).s, type_range_text(t, range));
         if (fabs(d) > CASE_EXACT_INT_LIMIT)
-            return fail(p, "%.17g is above 2^53, where JSON numbers lose precision: write it as a "
+            return fail(p, "%.0f is above 2^53, where JSON numbers lose precision: write it as a "
                            "decimal string such as \"%.0f\"", d, d);
         value = (case_i128)d;
     } else if (cJSON_IsString(v) && v->valuestring && takes_strings) {
@@ -705,7 +727,7 @@ static case_status read_element(parser *p, const cJSON *v, case_type t, uint8_t 
         double d;
         TRY(read_double(p, v, 1, &d));
         if (!store_float(t, d, dst))
-            return fail(p, "%.17g is out of range (%s); write \"inf\" for infinity", d, type_range_text(t, range));
+            return fail(p, "%s is out of range (%s); write \"inf\" for infinity", shortest(d).s, type_range_text(t, range));
         return CASE_OK;
     }
     if (cJSON_IsArray(v))
@@ -811,7 +833,7 @@ static case_status fill_iota(parser *p, const cJSON *iota, case_binding *b)
             volatile double offset = (double)i * step;
             double value = start + offset;
             if (!isfinite(value) || !store_float(b->type, value, b->bytes + i * size))
-                return fail(p, "element %zu would be %.17g, out of range (%s)", i, value,
+                return fail(p, "element %zu would be %s, out of range (%s)", i, shortest(value).s,
                             type_range_text(b->type, range));
         }
         return CASE_OK;
@@ -852,11 +874,11 @@ static case_status fill_random(parser *p, const cJSON *random, case_binding *b)
         TRY(read_double_param(p, random, "min", 1, 0.0, &min));
         TRY(read_double_param(p, random, "max", 1, 0.0, &max));
         if (!store_float(b->type, min, probe))
-            return fail_at(p, "min", "%.17g is out of range (%s)", min, type_range_text(b->type, range));
+            return fail_at(p, "min", "%s is out of range (%s)", shortest(min).s, type_range_text(b->type, range));
         if (!store_float(b->type, max, probe))
-            return fail_at(p, "max", "%.17g is out of range (%s)", max, type_range_text(b->type, range));
+            return fail_at(p, "max", "%s is out of range (%s)", shortest(max).s, type_range_text(b->type, range));
         if (max < min)
-            return fail_at(p, "max", "%.17g is less than min %.17g", max, min);
+            return fail_at(p, "max", "%s is less than min %s", shortest(max).s, shortest(min).s);
         double span = max - min;
         if (!isfinite(span))
             return fail_at(p, "max", "max - min overflows a double");
@@ -1075,7 +1097,7 @@ static case_status read_compare(parser *p, const cJSON *v, case_expect *e)
             size_t inner = path_enter_key(p, "epsilon");
             s = read_double(p, eps, 0, &e->tolerance);
             if (s == CASE_OK && !(e->tolerance >= 0.0))
-                s = fail(p, "%.17g is negative (must be >= 0)", e->tolerance);
+                s = fail(p, "%s is negative (must be >= 0)", shortest(e->tolerance).s);
             path_leave(p, inner);
         }
     } else {
@@ -1169,18 +1191,10 @@ static case_status read_expects(parser *p, const cJSON *root, wl_case *c)
 /* Top-level fields                                                           */
 /* ------------------------------------------------------------------------- */
 
-/* Shortest "%.Ng" text that reads back as the same double. */
+/* Integers below 1e17 in full, others in the shortest text that reads back the same. */
 static void format_define_number(double d, char *buf, size_t size)
 {
-    if (d == floor(d) && fabs(d) < 9.2e18) {
-        snprintf(buf, size, "%lld", (long long)d);
-        return;
-    }
-    for (int precision = 1; precision <= 17; precision++) {
-        snprintf(buf, size, "%.*g", precision, d);
-        if (strtod(buf, NULL) == d)
-            return;
-    }
+    snprintf(buf, size, "%s", shortest(d).s);
 }
 
 static case_status read_defines(parser *p, const cJSON *root, wl_case *c)
@@ -1778,8 +1792,8 @@ int case_expect_check(const case_expect *e, const uint8_t *actual, size_t actual
         format_bits(e->type, first_want, want_text, sizeof want_text);
         format_bits(e->type, first_got, got_text, sizeof got_text);
         switch (e->compare) {
-        case CASE_COMPARE_ULP: snprintf(mode, sizeof mode, "within %.17g ulp", e->tolerance); break;
-        case CASE_COMPARE_EPSILON: snprintf(mode, sizeof mode, "within %.17g", e->tolerance); break;
+        case CASE_COMPARE_ULP: snprintf(mode, sizeof mode, "within %s ulp", shortest(e->tolerance).s); break;
+        case CASE_COMPARE_EPSILON: snprintf(mode, sizeof mode, "within %s", shortest(e->tolerance).s); break;
         case CASE_COMPARE_SORTED: snprintf(mode, sizeof mode, "sorted"); break;
         default: snprintf(mode, sizeof mode, "exact"); break;
         }
