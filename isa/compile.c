@@ -276,6 +276,7 @@ isa_status isa_compile(const isa_compile_options *opt, uint32_t **words, size_t 
         .generate_debug_info = true,
         .disable_optimizer = !opt->optimize,
         .validate = false,
+        .optimize_size = true, /* glslang runs spirv-opt for GLSL only when optimizing for size */
     };
     glslang_program_SPIRV_generate_with_options(program, GLSLANG_STAGE_COMPUTE, &spv);
     size_t n = glslang_program_SPIRV_get_size(program);

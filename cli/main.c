@@ -1,0 +1,646 @@
+/*
+ * cli/main.c — the `wavelab` command: subcommand dispatch, and the
+ * simulator-side subcommands run, test, compile and disasm.
+ *
+ * Exit codes (docs/cli.md): 0 success; 1 a kernel fault, a failed
+ * expectation or a mismatch; 2 bad input (usage, case file, kernel source,
+ * SPIR-V, unsupported feature).
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cjson/cJSON.h>
+
+#include "case/case.h"
+#include "cli/cli.h"
+#include "isa/isa.h"
+#include "run/run.h"
+#include "sim/sim.h"
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: wavelab COMMAND [ARGS]\n"
+            "\n"
+            "  run CASE [--wave N] [--dump OUT.json] [--budget N] [--quiet] [--backend sim|vulkan]\n"
+            "        run a case on the simulator (or a Vulkan device) and print a summary\n"
+            "  test DIR|CASE... [--wave N | --waves N,N,...] [--jobs N]\n"
+            "        run every case with an \"expect\"; ends with 'N passed, N failed'\n"
+            "  compile CASE|KERNEL [--entry NAME] [--spirv OUT.spv] [--disasm]\n"
+            "        compile a kernel with glslang, validate it, print or save the SPIR-V\n"
+            "  disasm CASE|KERNEL [--entry NAME]\n"
+            "        print the lowered wave-ISA program\n"
+            "  bench [--seconds S] [--wave N]\n"
+            "        measure wave instructions per second on an ALU and a memory kernel\n"
+            "  devices\n"
+            "        list Vulkan devices\n"
+            "  check CASE [--wave N] [--device NAME|INDEX]\n"
+            "        run a case on the simulator and a Vulkan device and compare every binding\n"
+            "\n"
+            "exit codes: 0 ok, 1 fault/failure/mismatch, 2 bad input, 3 skipped (device cannot run the case)\n");
+}
+
+/* ------------------------------------------------------------ options */
+
+static int parse_uint(const char *s, uint64_t max, uint64_t *out)
+{
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 0);
+    if (errno || end == s || *end || v > max || s[0] == '-')
+        return 0;
+    *out = v;
+    return 1;
+}
+
+static int ends_with(const char *s, const char *suffix)
+{
+    size_t a = strlen(s), b = strlen(suffix);
+    return a >= b && strcmp(s + a - b, suffix) == 0;
+}
+
+/* A kernel given directly (not a case): a minimal case in memory. */
+static wl_case *case_for_kernel(const char *path, const char *entry, char *err, size_t err_size)
+{
+    char json[2048];
+    cJSON *o = cJSON_CreateObject();
+    const char *slash = strrchr(path, '/');
+    cJSON_AddStringToObject(o, "kernel", slash ? slash + 1 : path);
+    if (entry)
+        cJSON_AddStringToObject(o, "entry", entry);
+    char *text = cJSON_PrintUnformatted(o);
+    cJSON_Delete(o);
+    if (!text)
+        return NULL;
+    snprintf(json, sizeof json, "%s", text);
+    free(text);
+    /* the pseudo case file sits next to the kernel so the kernel path resolves */
+    char fake[4096];
+    if (slash)
+        snprintf(fake, sizeof fake, "%.*s/<kernel>.json", (int)(slash - path), path);
+    else
+        snprintf(fake, sizeof fake, "<kernel>.json");
+    wl_case *c = NULL;
+    if (case_parse(json, fake, &c, err, err_size) != CASE_OK)
+        return NULL;
+    return c;
+}
+
+static wl_case *load_case_or_kernel(const char *path, const char *entry, char *err, size_t err_size)
+{
+    if (ends_with(path, ".json")) {
+        wl_case *c = NULL;
+        if (case_load(path, &c, err, err_size) != CASE_OK)
+            return NULL;
+        return c;
+    }
+    return case_for_kernel(path, entry, err, err_size);
+}
+
+/* ------------------------------------------------------------ summary and dump */
+
+static void print_summary(const wl_case *c, const run_output *out, FILE *f)
+{
+    const isa_program *p = out->prog;
+    const sim_stats *s = &out->result.stats;
+    uint32_t local = p->local_size[0] * p->local_size[1] * p->local_size[2];
+    fprintf(f, "wavelab run %s\n", c->path);
+    fprintf(f, "  kernel       %s (%s, entry %s)\n", c->kernel, c->language, c->entry);
+    fprintf(f, "  dispatch     %u x %u x %u workgroups of %u x %u x %u = %u invocations each\n", c->groups[0],
+            c->groups[1], c->groups[2], p->local_size[0], p->local_size[1], p->local_size[2], local);
+    fprintf(f, "  wave size    %u: %u waves per workgroup%s\n", out->wave_size, (local + out->wave_size - 1) / out->wave_size,
+            local % out->wave_size ? " (the last one partial)" : "");
+    fprintf(f, "  program      %u instructions, %u registers, %u bytes shared memory\n", p->code_count, p->reg_count,
+            p->workgroup_bytes);
+    fprintf(f, "  executed     %" PRIu64 " workgroups, %" PRIu64 " waves, %" PRIu64 " wave instructions, %" PRIu64
+            " lane operations",
+            s->workgroups, s->waves, s->wave_instructions, s->lane_operations);
+    if (s->wave_instructions)
+        fprintf(f, " (%.1f%% of lanes active)",
+                100.0 * (double)s->lane_operations / ((double)s->wave_instructions * out->wave_size));
+    fprintf(f, "\n  by class    ");
+    for (int k = 0; k < ISA_CLASS_COUNT; k++)
+        if (s->by_class[k])
+            fprintf(f, " %s %" PRIu64, isa_class_name((isa_class)k), s->by_class[k]);
+    fprintf(f, "\n");
+    if (s->barriers || s->atomic_lane_ops)
+        fprintf(f, "  sync         %" PRIu64 " barriers, %" PRIu64 " atomic lane operations\n", s->barriers,
+                s->atomic_lane_ops);
+    if (s->undefined_events) {
+        fprintf(f, "  undefined    %" PRIu64 " event(s); the first:\n", s->undefined_events);
+        for (int i = 0; i < out->result.event_count && i < 8; i++) {
+            char where[512];
+            sim_location_format(p, &out->result.events[i].where, where, sizeof where);
+            fprintf(f, "               %s: %s\n", where, out->result.events[i].message);
+        }
+    }
+}
+
+static cJSON *binding_json(const case_binding *b, const uint8_t *data)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddNumberToObject(o, "set", b->set);
+    cJSON_AddNumberToObject(o, "binding", b->binding);
+    cJSON_AddStringToObject(o, "type", case_type_name(b->type));
+    cJSON *arr = cJSON_AddArrayToObject(o, "data");
+    size_t es = case_type_size(b->type);
+    char buf[64];
+    for (size_t i = 0; i < b->count; i++) {
+        case_format_element(b->type, data + i * es, buf, sizeof buf);
+        cJSON_AddItemToArray(arr, cJSON_CreateRaw(buf));
+    }
+    return o;
+}
+
+static cJSON *location_json(const isa_program *p, const sim_location *l)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddNumberToObject(o, "pc", l->pc);
+    cJSON_AddNumberToObject(o, "line", l->line);
+    cJSON_AddNumberToObject(o, "spirv_word", l->spirv_word);
+    cJSON *g = cJSON_AddArrayToObject(o, "workgroup");
+    for (int k = 0; k < 3; k++)
+        cJSON_AddItemToArray(g, cJSON_CreateNumber(l->group[k]));
+    cJSON_AddNumberToObject(o, "wave", l->wave);
+    cJSON_AddNumberToObject(o, "lane", l->lane);
+    if (l->slot >= 0 && (uint32_t)l->slot < p->slot_count)
+        cJSON_AddStringToObject(o, "slot", p->slots[l->slot].name);
+    cJSON_AddNumberToObject(o, "address", (double)l->address);
+    return o;
+}
+
+static cJSON *stats_json(const run_output *out)
+{
+    const sim_stats *s = &out->result.stats;
+    const isa_program *p = out->prog;
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddNumberToObject(o, "wave_size", out->wave_size);
+#define X(name, meaning) cJSON_AddNumberToObject(o, #name, (double)s->name);
+#include "sim/counters.def"
+#undef X
+    /* instructions by class and by opcode */
+    cJSON *ins = cJSON_AddObjectToObject(o, "instructions");
+    cJSON_AddNumberToObject(ins, "total", (double)s->wave_instructions);
+    cJSON *cls = cJSON_AddObjectToObject(ins, "by_class");
+    for (int k = 0; k < ISA_CLASS_COUNT; k++)
+        cJSON_AddNumberToObject(cls, isa_class_name((isa_class)k), (double)s->by_class[k]);
+    cJSON *ops = cJSON_AddObjectToObject(ins, "by_opcode");
+    for (int k = 0; k < ISA_OP_COUNT; k++)
+        if (s->by_op[k])
+            cJSON_AddNumberToObject(ops, isa_op_name((isa_op)k), (double)s->by_op[k]);
+    cJSON *per = cJSON_AddArrayToObject(o, "per_instruction");
+    for (uint32_t i = 0; i < s->inst_count && s->inst_executions; i++) {
+        if (!s->inst_executions[i])
+            continue;
+        cJSON *e = cJSON_CreateObject();
+        char text[256];
+        isa_inst_format(p, &p->code[i], text, sizeof text);
+        cJSON_AddNumberToObject(e, "pc", i);
+        cJSON_AddStringToObject(e, "text", text);
+        cJSON_AddNumberToObject(e, "line", p->code[i].line);
+        cJSON_AddNumberToObject(e, "executions", (double)s->inst_executions[i]);
+        cJSON_AddNumberToObject(e, "active_lanes", (double)s->inst_lanes[i]);
+        cJSON_AddItemToArray(per, e);
+    }
+    return o;
+}
+
+static int write_dump(const char *path, const wl_case *c, const run_output *out, char *err, size_t err_size)
+{
+    cJSON *root = cJSON_CreateObject();
+    cJSON_AddStringToObject(root, "case", c->path);
+    cJSON_AddStringToObject(root, "backend", "sim");
+    cJSON *arr = cJSON_AddArrayToObject(root, "bindings");
+    for (int i = 0; i < c->binding_count; i++)
+        cJSON_AddItemToArray(arr, binding_json(&c->bindings[i], out->data[i]));
+    cJSON_AddItemToObject(root, "stats", stats_json(out));
+    if (out->result.fault != SIM_FAULT_NONE) {
+        cJSON *f = cJSON_AddObjectToObject(root, "fault");
+        cJSON_AddStringToObject(f, "kind", sim_fault_kind_name(out->result.fault));
+        cJSON_AddStringToObject(f, "message", out->result.fault_event.message);
+        cJSON_AddItemToObject(f, "where", location_json(out->prog, &out->result.fault_event.where));
+    }
+    cJSON *ev = cJSON_AddArrayToObject(root, "undefined");
+    for (int i = 0; i < out->result.event_count; i++) {
+        cJSON *e = cJSON_CreateObject();
+        cJSON_AddStringToObject(e, "message", out->result.events[i].message);
+        cJSON_AddItemToObject(e, "where", location_json(out->prog, &out->result.events[i].where));
+        cJSON_AddItemToArray(ev, e);
+    }
+    char *text = cJSON_Print(root);
+    cJSON_Delete(root);
+    if (!text) {
+        snprintf(err, err_size, "out of memory writing %s", path);
+        return 0;
+    }
+    FILE *f = fopen(path, "w");
+    int ok = f && fputs(text, f) >= 0 && fputc('\n', f) != EOF;
+    if (f && fclose(f) != 0)
+        ok = 0;
+    free(text);
+    if (!ok)
+        snprintf(err, err_size, "%s: cannot write: %s", path, strerror(errno));
+    return ok;
+}
+
+static void print_fault(const run_output *out, FILE *f)
+{
+    char where[512];
+    sim_location_format(out->prog, &out->result.fault_event.where, where, sizeof where);
+    fprintf(f, "fault: %s: %s\n  at %s\n", sim_fault_kind_name(out->result.fault), out->result.fault_event.message,
+            where);
+}
+
+/* ------------------------------------------------------------ run */
+
+int cli_cmd_run(int argc, char **argv)
+{
+    const char *case_path = NULL, *dump = NULL;
+    uint64_t wave = 0, budget = 0;
+    int quiet = 0;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--backend") == 0 && i + 1 < argc) {
+            if (strcmp(argv[i + 1], "vulkan") == 0)
+                return cli_cmd_run_vulkan(argc, argv);
+            if (strcmp(argv[i + 1], "sim") != 0) {
+                fprintf(stderr, "wavelab run: --backend: expected sim or vulkan, got \"%s\"\n", argv[i + 1]);
+                return RUN_EXIT_BAD_INPUT;
+            }
+            i++;
+        } else if (strcmp(argv[i], "--wave") == 0 && i + 1 < argc) {
+            if (!parse_uint(argv[++i], 1024, &wave)) {
+                fprintf(stderr, "wavelab run: --wave: \"%s\" is not a wave size\n", argv[i]);
+                return RUN_EXIT_BAD_INPUT;
+            }
+        } else if (strcmp(argv[i], "--budget") == 0 && i + 1 < argc) {
+            if (!parse_uint(argv[++i], UINT64_MAX, &budget)) {
+                fprintf(stderr, "wavelab run: --budget: \"%s\" is not a count\n", argv[i]);
+                return RUN_EXIT_BAD_INPUT;
+            }
+        } else if (strcmp(argv[i], "--dump") == 0 && i + 1 < argc) {
+            dump = argv[++i];
+        } else if (strcmp(argv[i], "--quiet") == 0) {
+            quiet = 1;
+        } else if (argv[i][0] == '-' || case_path) {
+            fprintf(stderr, "wavelab run: unexpected argument \"%s\"\n", argv[i]);
+            usage(stderr);
+            return RUN_EXIT_BAD_INPUT;
+        } else {
+            case_path = argv[i];
+        }
+    }
+    if (!case_path) {
+        fprintf(stderr, "wavelab run: no case file given\n");
+        usage(stderr);
+        return RUN_EXIT_BAD_INPUT;
+    }
+    char err[4096];
+    wl_case *c = load_case_or_kernel(case_path, NULL, err, sizeof err);
+    if (!c) {
+        fprintf(stderr, "%s\n", err);
+        return RUN_EXIT_BAD_INPUT;
+    }
+    run_options opt = {.wave_size = (uint32_t)wave, .instruction_budget = budget};
+    run_output out;
+    int rc = run_case_sim(c, &opt, &out, err, sizeof err);
+    if (out.warnings[0])
+        fputs(out.warnings, stderr);
+    if (rc == RUN_EXIT_BAD_INPUT) {
+        fprintf(stderr, "%s\n", err);
+        run_output_free(&out);
+        case_destroy(c);
+        return rc;
+    }
+    if (!quiet)
+        print_summary(c, &out, stdout);
+    if (rc == RUN_EXIT_FAIL)
+        print_fault(&out, stderr);
+    else if (run_check_expects(c, out.data, quiet ? NULL : stdout) > 0)
+        rc = RUN_EXIT_FAIL;
+    if (dump && !write_dump(dump, c, &out, err, sizeof err)) {
+        fprintf(stderr, "%s\n", err);
+        rc = RUN_EXIT_BAD_INPUT;
+    }
+    run_output_free(&out);
+    case_destroy(c);
+    return rc;
+}
+
+/* ------------------------------------------------------------ test */
+
+typedef struct test_job {
+    char *path;
+    uint32_t wave;
+    int rc;        /* 0 pass, 1 fail, 2 bad input, -1 skipped (no expect) */
+    char *log;     /* what to print for it */
+} test_job;
+
+typedef struct test_pool {
+    test_job *jobs;
+    size_t count;
+    size_t next;
+    pthread_mutex_t lock;
+} test_pool;
+
+static void run_one_test(test_job *j)
+{
+    char err[4096];
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *log = open_memstream(&buf, &len);
+    wl_case *c = NULL;
+    if (case_load(j->path, &c, err, sizeof err) != CASE_OK) {
+        fprintf(log, "FAIL  %s: %s\n", j->path, err);
+        j->rc = RUN_EXIT_BAD_INPUT;
+    } else if (c->expect_count == 0) {
+        j->rc = -1;
+    } else {
+        run_options opt = {.wave_size = j->wave};
+        run_output out;
+        int rc = run_case_sim(c, &opt, &out, err, sizeof err);
+        if (rc == RUN_EXIT_BAD_INPUT) {
+            fprintf(log, "FAIL  %s (wave %u): %s\n", j->path, out.wave_size, err);
+        } else if (rc == RUN_EXIT_FAIL) {
+            char where[512];
+            sim_location_format(out.prog, &out.result.fault_event.where, where, sizeof where);
+            fprintf(log, "FAIL  %s (wave %u): %s: %s at %s\n", j->path, out.wave_size,
+                    sim_fault_kind_name(out.result.fault), out.result.fault_event.message, where);
+        } else {
+            char *ebuf = NULL;
+            size_t elen = 0;
+            FILE *elog = open_memstream(&ebuf, &elen);
+            int failures = run_check_expects(c, out.data, elog);
+            fclose(elog);
+            if (failures) {
+                rc = RUN_EXIT_FAIL;
+                fprintf(log, "FAIL  %s (wave %u)\n%s", j->path, out.wave_size, ebuf);
+            } else {
+                fprintf(log, "PASS  %s (wave %u)\n", j->path, out.wave_size);
+            }
+            free(ebuf);
+        }
+        j->rc = rc;
+        run_output_free(&out);
+    }
+    case_destroy(c);
+    fclose(log);
+    j->log = buf;
+}
+
+static void *test_worker(void *arg)
+{
+    test_pool *pool = arg;
+    for (;;) {
+        pthread_mutex_lock(&pool->lock);
+        size_t k = pool->next++;
+        pthread_mutex_unlock(&pool->lock);
+        if (k >= pool->count)
+            return NULL;
+        run_one_test(&pool->jobs[k]);
+    }
+}
+
+static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+/* Collects *.json case files under dir (recursively, sorted). */
+static int collect_cases(const char *path, char ***list, size_t *n, size_t *cap)
+{
+    struct stat st;
+    if (stat(path, &st) != 0) {
+        fprintf(stderr, "wavelab test: %s: %s\n", path, strerror(errno));
+        return 0;
+    }
+    if (!S_ISDIR(st.st_mode)) {
+        if (*n == *cap) {
+            *cap = *cap ? *cap * 2 : 64;
+            *list = realloc(*list, *cap * sizeof **list);
+        }
+        (*list)[(*n)++] = strdup(path);
+        return 1;
+    }
+    DIR *d = opendir(path);
+    if (!d) {
+        fprintf(stderr, "wavelab test: %s: %s\n", path, strerror(errno));
+        return 0;
+    }
+    char **names = NULL;
+    size_t nn = 0, nc = 0;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (e->d_name[0] == '.')
+            continue;
+        if (nn == nc) {
+            nc = nc ? nc * 2 : 32;
+            names = realloc(names, nc * sizeof *names);
+        }
+        names[nn++] = strdup(e->d_name);
+    }
+    closedir(d);
+    qsort(names, nn, sizeof *names, cmp_str);
+    int ok = 1;
+    for (size_t i = 0; i < nn; i++) {
+        char full[4096];
+        snprintf(full, sizeof full, "%s/%s", path, names[i]);
+        struct stat s2;
+        if (stat(full, &s2) == 0 && (S_ISDIR(s2.st_mode) || ends_with(names[i], ".json")))
+            ok &= collect_cases(full, list, n, cap);
+        free(names[i]);
+    }
+    free(names);
+    return ok;
+}
+
+int cli_cmd_test(int argc, char **argv)
+{
+    char **paths = NULL;
+    size_t npaths = 0, cap = 0;
+    uint32_t waves[16];
+    int nwaves = 0;
+    uint64_t jobs = 0;
+    for (int i = 1; i < argc; i++) {
+        if ((strcmp(argv[i], "--wave") == 0 || strcmp(argv[i], "--waves") == 0) && i + 1 < argc) {
+            char *list = strdup(argv[++i]);
+            for (char *tok = strtok(list, ","); tok; tok = strtok(NULL, ",")) {
+                uint64_t w;
+                if (!parse_uint(tok, 1024, &w) || nwaves == 16) {
+                    fprintf(stderr, "wavelab test: --waves: \"%s\" is not a wave size\n", tok);
+                    free(list);
+                    return RUN_EXIT_BAD_INPUT;
+                }
+                waves[nwaves++] = (uint32_t)w;
+            }
+            free(list);
+        } else if (strcmp(argv[i], "--jobs") == 0 && i + 1 < argc) {
+            if (!parse_uint(argv[++i], 256, &jobs)) {
+                fprintf(stderr, "wavelab test: --jobs: \"%s\" is not a count\n", argv[i]);
+                return RUN_EXIT_BAD_INPUT;
+            }
+        } else if (argv[i][0] == '-') {
+            fprintf(stderr, "wavelab test: unexpected option \"%s\"\n", argv[i]);
+            return RUN_EXIT_BAD_INPUT;
+        } else if (!collect_cases(argv[i], &paths, &npaths, &cap)) {
+            return RUN_EXIT_BAD_INPUT;
+        }
+    }
+    if (npaths == 0) {
+        fprintf(stderr, "wavelab test: no case files given\n");
+        return RUN_EXIT_BAD_INPUT;
+    }
+    if (nwaves == 0)
+        waves[nwaves++] = 0; /* the case's own subgroup_size, else 32 */
+    test_pool pool = {.count = npaths * (size_t)nwaves};
+    pool.jobs = calloc(pool.count, sizeof *pool.jobs);
+    pthread_mutex_init(&pool.lock, NULL);
+    for (size_t i = 0; i < npaths; i++)
+        for (int k = 0; k < nwaves; k++) {
+            pool.jobs[i * (size_t)nwaves + (size_t)k].path = paths[i];
+            pool.jobs[i * (size_t)nwaves + (size_t)k].wave = waves[k];
+        }
+    if (!jobs) {
+        long n = sysconf(_SC_NPROCESSORS_ONLN);
+        jobs = n > 0 ? (uint64_t)n : 1;
+    }
+    if (jobs > pool.count)
+        jobs = pool.count;
+    pthread_t threads[256];
+    for (uint64_t t = 0; t < jobs; t++)
+        pthread_create(&threads[t], NULL, test_worker, &pool);
+    for (uint64_t t = 0; t < jobs; t++)
+        pthread_join(threads[t], NULL);
+    /* print in case order, whatever order the threads finished in */
+    int passed = 0, failed = 0, bad = 0;
+    for (size_t k = 0; k < pool.count; k++) {
+        test_job *j = &pool.jobs[k];
+        if (j->log)
+            fputs(j->log, stdout);
+        if (j->rc == 0)
+            passed++;
+        else if (j->rc > 0)
+            failed++;
+        if (j->rc == RUN_EXIT_BAD_INPUT)
+            bad++;
+        free(j->log);
+    }
+    printf("%d passed, %d failed\n", passed, failed);
+    for (size_t i = 0; i < npaths; i++)
+        free(paths[i]);
+    free(paths);
+    free(pool.jobs);
+    pthread_mutex_destroy(&pool.lock);
+    (void)bad;
+    return failed ? RUN_EXIT_FAIL : RUN_EXIT_OK;
+}
+
+/* ------------------------------------------------------------ compile / disasm */
+
+static int compile_common(int argc, char **argv, const char *cmd, int disasm_isa)
+{
+    const char *path = NULL, *spv_out = NULL, *entry = NULL;
+    int show_spirv = 0;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--spirv") == 0 && i + 1 < argc)
+            spv_out = argv[++i];
+        else if (strcmp(argv[i], "--entry") == 0 && i + 1 < argc)
+            entry = argv[++i];
+        else if (strcmp(argv[i], "--disasm") == 0)
+            show_spirv = 1;
+        else if (argv[i][0] == '-' || path) {
+            fprintf(stderr, "wavelab %s: unexpected argument \"%s\"\n", cmd, argv[i]);
+            return RUN_EXIT_BAD_INPUT;
+        } else
+            path = argv[i];
+    }
+    if (!path) {
+        fprintf(stderr, "wavelab %s: no case or kernel given\n", cmd);
+        return RUN_EXIT_BAD_INPUT;
+    }
+    char err[8192];
+    wl_case *c = load_case_or_kernel(path, entry, err, sizeof err);
+    if (!c) {
+        fprintf(stderr, "%s\n", err);
+        return RUN_EXIT_BAD_INPUT;
+    }
+    uint32_t *words = NULL;
+    size_t n = 0;
+    char warnings[4096] = "";
+    err[0] = 0;
+    isa_status st = run_compile_case(c, &words, &n, err, sizeof err, warnings, sizeof warnings);
+    fputs(warnings, stderr);
+    int rc = RUN_EXIT_OK;
+    if (st != ISA_OK) {
+        fprintf(stderr, "%s", err);
+        if (err[0] && err[strlen(err) - 1] != '\n')
+            fputc('\n', stderr);
+        rc = RUN_EXIT_BAD_INPUT;
+        goto done;
+    }
+    if (spv_out) {
+        FILE *f = fopen(spv_out, "wb");
+        if (!f || fwrite(words, 4, n, f) != n || fclose(f) != 0) {
+            fprintf(stderr, "%s: cannot write: %s\n", spv_out, strerror(errno));
+            rc = RUN_EXIT_BAD_INPUT;
+            goto done;
+        }
+    }
+    if (show_spirv) {
+        char *text = isa_disassemble_spirv(words, n, err, sizeof err);
+        if (!text) {
+            fprintf(stderr, "%s\n", err);
+            rc = RUN_EXIT_BAD_INPUT;
+            goto done;
+        }
+        fputs(text, stdout);
+        free(text);
+    }
+    if (disasm_isa) {
+        isa_program *p = NULL;
+        st = isa_lower(words, n, c->entry, &p, err, sizeof err);
+        if (st != ISA_OK) {
+            fprintf(stderr, "%s: %s: %s\n", c->kernel, isa_status_str(st), err);
+            rc = RUN_EXIT_BAD_INPUT;
+            goto done;
+        }
+        isa_program_print(p, stdout);
+        isa_program_destroy(p);
+    } else if (!show_spirv && !spv_out) {
+        printf("%s: ok, %zu SPIR-V words (valid)\n", c->kernel, n);
+    }
+done:
+    free(words);
+    case_destroy(c);
+    return rc;
+}
+
+int cli_cmd_compile(int argc, char **argv) { return compile_common(argc, argv, "compile", 0); }
+int cli_cmd_disasm(int argc, char **argv) { return compile_common(argc, argv, "disasm", 1); }
+
+/* ------------------------------------------------------------ main */
+
+int main(int argc, char **argv)
+{
+    if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0) {
+        usage(argc < 2 ? stderr : stdout);
+        return argc < 2 ? RUN_EXIT_BAD_INPUT : RUN_EXIT_OK;
+    }
+    static const struct {
+        const char *name;
+        int (*fn)(int, char **);
+    } cmds[] = {
+        {"run", cli_cmd_run},         {"test", cli_cmd_test},       {"compile", cli_cmd_compile},
+        {"disasm", cli_cmd_disasm},   {"bench", cli_cmd_bench},     {"devices", cli_cmd_devices},
+        {"check", cli_cmd_check},
+    };
+    for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
+        if (strcmp(argv[1], cmds[i].name) == 0)
+            return cmds[i].fn(argc - 1, argv + 1);
+    fprintf(stderr, "wavelab: unknown command \"%s\"\n", argv[1]);
+    usage(stderr);
+    return RUN_EXIT_BAD_INPUT;
+}
