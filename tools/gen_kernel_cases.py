@@ -570,6 +570,91 @@ def gen_002():
 
 
 # --------------------------------------------------------------------------
+# article 004: thread-group ID swizzling
+
+def tiled_group_order(grid_w, grid_h, n):
+    """The launch order thread-group tiling along X simulates, from the
+    article's description: the grid is cut into column tiles n groups wide (the
+    last one narrower), each tile is walked row by row, tile after tile.
+    Returns the group (x, y) that the i-th launched group processes."""
+    order = []
+    for tile_x0 in range(0, grid_w, n):
+        width = min(n, grid_w - tile_x0)
+        for y in range(grid_h):
+            for x in range(tile_x0, tile_x0 + width):
+                order.append((x, y))
+    return order
+
+
+def gen_004():
+    folder = "004_swizzle"
+    taps, spacing, n = 5, 8, 16
+    sizes = [(21, 3), (9, 5)]       # 168x24: one full tile + a 5-wide one; 72x40: narrower than N
+    for gw, gh in sizes:
+        order = tiled_group_order(gw, gh, n)
+        assert sorted(order) == [(x, y) for x in range(gw) for y in range(gh)]   # a bijection
+        w, h = 8 * gw, 8 * gh
+        seed = 4000 + gw
+        img = random_fill("u32", w * h, seed, 0, 65535)
+        out = []
+        for y in range(h):
+            for x in range(w):
+                acc = 0
+                for j in range(taps):
+                    for i in range(taps):
+                        px = min(max(x + (i - taps // 2) * spacing, 0), w - 1)
+                        py = min(max(y + (j - taps // 2) * spacing, 0), h - 1)
+                        acc += img[py * w + px] * (1 + i + taps * j)
+                out.append(acc & MASK32)
+        for variant, entry in (("row_major", "CSRowMajor"), ("tiled", "CSTiled")):
+            for lang in ("glsl", "hlsl"):
+                case = {}
+                if lang == "glsl":
+                    case["kernel"] = "swizzle_%s.comp" % variant
+                else:
+                    case["kernel"] = "swizzle.hlsl"
+                    case["entry"] = entry
+                case["groups"] = [gw, gh, 1]
+                case["push_constants"] = {"type": "u32", "data": [gw, gh, w, h]}
+                case["bindings"] = [binding(0, "u32", count=w * h, fill={"random": {"seed": seed, "min": 0, "max": 65535}}),
+                                    binding(1, "u32", count=w * h, fill={"value": 0})]
+                case["expect"] = [expect(1, out)]
+                write_case("%s/swizzle_%s%s_%dx%d.json" % (folder, "hlsl_" if lang == "hlsl" else "", variant, w, h), case)
+    # 2560x1440 for the memory study: no expectation (the output is the same for
+    # both; compare them with `wavelab run --dump`).
+    gw, gh = 2560 // 8, 1440 // 8
+    for variant in ("row_major", "tiled"):
+        case = {"kernel": "swizzle_%s.comp" % variant,
+                "groups": [gw, gh, 1],
+                "push_constants": {"type": "u32", "data": [gw, gh, 2560, 1440]},
+                "bindings": [binding(0, "u32", count=2560 * 1440, fill={"random": {"seed": 4440, "min": 0, "max": 65535}}),
+                             binding(1, "u32", count=2560 * 1440, fill={"value": 0})]}
+        write_case("%s/swizzle_%s_1440p.json" % (folder, variant), case)
+
+
+# --------------------------------------------------------------------------
+# HLSL quirk: wave operation under ?: (HLSL 2021 short-circuit semantics)
+
+def gen_hlsl_quirks():
+    r = Rng(9001)
+    n = 256
+    values = []
+    for i in range(n):
+        v = r.int(0, 999)
+        if i % 4 == 2:
+            v &= ~1          # an even value in every 4 lanes
+        values.append(v)
+    flags = [1 if v & 1 else 2 for v in values]
+    counts = [0 if v & 1 else 7 for v in values]
+    case = {"kernel": "ternary_wave.hlsl", "entry": "CSMain", "groups": [n // 64, 1, 1],
+            "bindings": [binding(0, "u32", data=values),
+                         binding(1, "u32", count=n, fill={"value": 0}),
+                         binding(2, "u32", count=n, fill={"value": 0})],
+            "expect": [expect(1, flags), expect(2, counts)]}
+    write_case("hlsl_quirks/ternary_wave.json", case)
+
+
+# --------------------------------------------------------------------------
 
 def main():
     gen_000()
