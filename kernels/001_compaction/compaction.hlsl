@@ -31,7 +31,13 @@ groupshared uint sharedBase;
 
 bool IsVisible(uint id)
 {
-    return id < NUM_ELEMENTS && Values[id] < THRESHOLD;
+    // Not `id < NUM_ELEMENTS && Values[id] < THRESHOLD`: glslang 12 evaluates
+    // both operands of && in HLSL (HLSL 2021 and DXC short-circuit scalar &&),
+    // so the load would run past the end of Values.
+    bool visible = false;
+    if (id < NUM_ELEMENTS)
+        visible = Values[id] < THRESHOLD;
+    return visible;
 }
 
 // Writes the group's list out: the stand-in for DispatchMesh(shared.meshletCount, 1, 1, shared).
