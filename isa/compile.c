@@ -141,11 +141,46 @@ static bool is_group_op(SpvOp op)
  * take part.  That cannot be undone safely after compilation: warn with the
  * source line whenever an OpSelect chooses a wave operation's result.
  */
+static bool has_result(SpvOp op, uint32_t wc)
+{
+    /* instructions with (result type, result id) that can take part in data flow */
+    if (wc < 3)
+        return false;
+    if (op == SpvOpLoad || op == SpvOpSelect || op == SpvOpLogicalAnd || op == SpvOpLogicalOr || op == SpvOpPhi ||
+        op == SpvOpImageRead || op == SpvOpImageFetch || op == SpvOpCompositeExtract || op == SpvOpExtInst)
+        return true;
+    return (op >= SpvOpSNegate && op <= SpvOpBitCount) || (op >= SpvOpConvertFToU && op <= SpvOpBitcast) ||
+           (op >= SpvOpAny && op <= SpvOpFUnordGreaterThanEqual) || is_group_op(op);
+}
+
+static void warn_at(char *warnings, size_t wsize, const char *path, uint32_t line, size_t word, const char *what)
+{
+    if (line)
+        append(warnings, wsize, "%s:%u: warning: %s (docs/quirks.md)\n", path, line, what);
+    else
+        append(warnings, wsize, "%s: warning: %s (SPIR-V word %zu; docs/quirks.md)\n", path, what, word);
+}
+
+/*
+ * HLSL's WavePrefixSum/WavePrefixProduct are exclusive scans; glslang 12
+ * emits InclusiveScan.  In HLSL no other source construct produces an
+ * inclusive arithmetic scan (WavePrefixCountBits is a BallotBitCount), so
+ * every InclusiveScan IAdd/FAdd/IMul/FMul came from WavePrefix* and is
+ * rewritten to ExclusiveScan.
+ *
+ * HLSL 2021 (and DXC) short-circuit `&&`, `||` and `?:`; glslang evaluates
+ * both operands (the older HLSL rule) and combines them with
+ * OpLogicalAnd/OpLogicalOr/OpSelect.  A wave operation in the skipped operand
+ * then sees lanes it should not, and a buffer read there happens for lanes
+ * that HLSL 2021 guards (out of bounds in wavelab, a fault).  That cannot be
+ * undone safely after compilation: warn with the source line.
+ */
 static void fix_hlsl(uint32_t *w, size_t n, const char *path, char *warnings, size_t wsize)
 {
     uint32_t bound = n > 3 ? w[3] : 0;
-    uint8_t *from_wave = bound ? calloc(bound, 1) : NULL;
-    uint32_t line = 0;
+    /* per id: 1 = a wave operation's result flows into it, 2 = a memory read does */
+    uint8_t *flow = bound ? calloc(bound, 1) : NULL;
+    uint32_t line = 0, last_warned_line = UINT32_MAX;
     for (size_t i = 5; i < n;) {
         uint32_t wc = w[i] >> 16;
         SpvOp op = (SpvOp)(w[i] & 0xffff);
@@ -157,26 +192,40 @@ static void fix_hlsl(uint32_t *w, size_t n, const char *path, char *warnings, si
             line = 0;
         if (is_scan_arith(op) && wc >= 5 && w[i + 4] == SpvGroupOperationInclusiveScan)
             w[i + 4] = SpvGroupOperationExclusiveScan;
-        if (from_wave && is_group_op(op) && wc >= 3 && w[i + 2] < bound)
-            from_wave[w[i + 2]] = 1;
-        if (from_wave && op == SpvOpSelect && wc >= 6) {
-            uint32_t a = w[i + 4], b = w[i + 5];
-            if ((a < bound && from_wave[a]) || (b < bound && from_wave[b])) {
-                if (line)
-                    append(warnings, wsize,
-                           "%s:%u: warning: wave operation inside `?:`: glslang evaluates both arms, "
-                           "so the wave operation sees lanes that HLSL 2021/DXC would exclude; "
-                           "use an if statement (docs/quirks.md)\n", path, line);
-                else
-                    append(warnings, wsize,
-                           "%s: warning: wave operation inside `?:` (word %zu): glslang evaluates both arms; "
-                           "use an if statement (docs/quirks.md)\n", path, i);
+        if (flow && has_result(op, wc) && w[i + 2] < bound) {
+            uint8_t f = 0;
+            for (uint32_t k = 3; k < wc; k++)
+                if (w[i + k] < bound)
+                    f |= flow[w[i + k]];
+            if (is_group_op(op))
+                f |= 1;
+            if (op == SpvOpLoad || op == SpvOpImageRead || op == SpvOpImageFetch)
+                f |= 2;
+            const char *what = NULL;
+            if (op == SpvOpSelect && wc >= 6 && ((w[i + 4] < bound && (flow[w[i + 4]] & 1)) ||
+                                                 (w[i + 5] < bound && (flow[w[i + 5]] & 1))))
+                what = "wave operation inside `?:`: glslang evaluates both arms, so the wave operation sees lanes "
+                       "that HLSL 2021/DXC would exclude; use an if statement";
+            else if ((op == SpvOpLogicalAnd || op == SpvOpLogicalOr) && wc >= 5 && w[i + 4] < bound && flow[w[i + 4]])
+                what = (flow[w[i + 4]] & 1)
+                           ? "wave operation on the right of `&&`/`||`: glslang does not short-circuit HLSL, so it "
+                             "runs for every lane; use an if statement"
+                           : "memory read on the right of `&&`/`||`: glslang does not short-circuit HLSL, so it "
+                             "happens even when the left side decides (an out-of-bounds read the guard was meant to "
+                             "prevent); use an if statement";
+            if (what && line != last_warned_line) {
+                warn_at(warnings, wsize, path, line, i, what);
+                last_warned_line = line;
             }
+            flow[w[i + 2]] = f;
         }
         i += wc;
     }
-    free(from_wave);
+    free(flow);
 }
+
+/* isa/glslang_entry.cpp: names the HLSL entry point (glslang 12's C interface cannot). */
+void isa_glslang_set_entry_point(glslang_shader_t *shader, const char *name);
 
 static int glslang_users;
 
@@ -205,9 +254,7 @@ isa_status isa_compile(const isa_compile_options *opt, uint32_t **words, size_t 
         hlsl = ends_with(path, ".hlsl");
     const char *entry = opt->entry && *opt->entry ? opt->entry : "main";
 
-    /* The preamble carries the defines.  glslang 12's C interface cannot name
-     * an HLSL entry point, so a non-"main" entry is renamed to main by the
-     * preprocessor (docs/quirks.md). */
+    /* The preamble carries the defines. */
     size_t pre_len = 64;
     for (int i = 0; i < opt->define_count; i++)
         pre_len += strlen(opt->defines[i].name) + strlen(opt->defines[i].value ? opt->defines[i].value : "") + 16;
@@ -221,9 +268,7 @@ isa_status isa_compile(const isa_compile_options *opt, uint32_t **words, size_t 
     for (int i = 0; i < opt->define_count; i++)
         append(preamble, pre_len, "#define %s %s\n", opt->defines[i].name,
                opt->defines[i].value ? opt->defines[i].value : "");
-    if (hlsl && strcmp(entry, "main") != 0)
-        append(preamble, pre_len, "#define %s main\n", entry);
-    else if (!hlsl && strcmp(entry, "main") != 0) {
+    if (!hlsl && strcmp(entry, "main") != 0) {
         append(err, err_size, "%s: GLSL kernels must use the entry point \"main\" (case asks for \"%s\")\n", path, entry);
         free(preamble);
         free(owned);
@@ -256,6 +301,8 @@ isa_status isa_compile(const isa_compile_options *opt, uint32_t **words, size_t 
     glslang_shader_t *shader = glslang_shader_create(&input);
     glslang_program_t *program = NULL;
     glslang_shader_set_preamble(shader, preamble);
+    if (hlsl)
+        isa_glslang_set_entry_point(shader, entry);
     if (!glslang_shader_preprocess(shader, &input) || !glslang_shader_parse(shader, &input)) {
         convert_log(glslang_shader_get_info_log(shader), path, err, err_size);
         if (!err || !err[0])
@@ -297,6 +344,7 @@ isa_status isa_compile(const isa_compile_options *opt, uint32_t **words, size_t 
     *word_count = n;
     if (hlsl)
         fix_hlsl(*words, n, path, warnings, warnings_size);
+
 done:
     if (program)
         glslang_program_delete(program);

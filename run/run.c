@@ -59,7 +59,7 @@ void run_output_free(run_output *out)
 }
 
 /* Checks that the case provides what the kernel declares, with the right kind. */
-static int bindings_fit(const wl_case *c, const isa_program *p, char *err, size_t err_size)
+static int bindings_fit(const wl_case *c, isa_program *p, char *err, size_t err_size)
 {
     for (uint32_t s = 0; s < p->slot_count; s++) {
         const isa_slot *sl = &p->slots[s];
@@ -86,6 +86,13 @@ static int bindings_fit(const wl_case *c, const isa_program *p, char *err, size_
                          "declares %s", c->path, sl->set, sl->binding, b->format, isa_format_name(sl->format));
                 return 0;
             }
+            if (f == ISA_FORMAT_UNKNOWN) {
+                snprintf(err, err_size, "%s: bindings (set %u binding %u).format: \"%s\" is not a texel format the "
+                         "simulator converts", c->path, sl->set, sl->binding, b->format);
+                return 0;
+            }
+            /* a sampled texel buffer declares no format in SPIR-V: the buffer view's (the case's) applies */
+            p->slots[s].format = f;
         }
         if (b->size < sl->static_size) {
             snprintf(err, err_size, "%s: bindings (set %u binding %u): %zu bytes, but the kernel's layout of '%s' needs "
