@@ -2691,6 +2691,23 @@ static void lower_terminator(lower *L, block *b)
     }
 }
 
+/* Module-scope Private variables with an initialiser: stored when each lane starts. */
+static void init_private_variables(lower *L)
+{
+    for (uint32_t id = 1; id < L->bound && !L->failed; id++) {
+        id_info *d = &L->ids[id];
+        if (d->kind != K_PTR || d->slot < 0 || d->storage != SpvStorageClassPrivate)
+            continue;
+        uint32_t wc = L->w[d->word] >> 16;
+        if (wc < 5)
+            continue;
+        uint32_t init = L->w[d->word + 4];
+        L->cur_word = d->word;
+        CHECK_ID(L, init);
+        access(L, true, L->ids[init].type, d->slot, ISA_NO_REG, 0, val(L, init), 0);
+    }
+}
+
 static bool lower_function(lower *L)
 {
     uint32_t nb = L->nblocks;
@@ -2782,6 +2799,8 @@ static bool lower_function(lower *L)
         skip_fix[k] = L->p->code_count;
         isa_inst *in = emit(L, ISA_OP_BLOCK, ISA_TYPE_NONE);
         in->a = b->mask;
+        if (bi == 0)
+            init_private_variables(L);
         for (uint32_t i = b->first; i < b->end && !L->failed;) {
             uint32_t wc = L->w[i] >> 16;
             SpvOp op = (SpvOp)(L->w[i] & 0xffff);
