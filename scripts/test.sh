@@ -9,6 +9,11 @@ jobs="$(nproc)"
 
 cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build build -j"$jobs" >/dev/null
+# generated documentation must be current
+if ! ./build/wavelab isa | diff -u docs/isa.md - >/dev/null; then
+  echo "docs/isa.md is out of date: run 'build/wavelab isa > docs/isa.md'" >&2
+  exit 1
+fi
 (cd build && ctest --output-on-failure -j"$jobs")
 ./build/wavelab test kernels --waves 4,8,16,32,64
 
