@@ -1263,11 +1263,20 @@ END_TEST
 /* Files                                                                      */
 /* ------------------------------------------------------------------------- */
 
-/* tests/cases/bad/, found from the source root (ctest runs there; WAVELAB_ROOT says where it is otherwise). */
+/* tests/cases/bad/NAME: from WAVELAB_ROOT (ctest sets it), else next to this
+ * source file (CMake compiles it by its absolute path), else from the cwd. */
 static void fixture_path(const char *name, char *out, size_t size)
 {
     const char *root = getenv("WAVELAB_ROOT");
-    snprintf(out, size, "%s/tests/cases/bad/%s", root && *root ? root : ".", name);
+    if (root && *root) {
+        snprintf(out, size, "%s/tests/cases/bad/%s", root, name);
+        return;
+    }
+    const char *source = __FILE__, *slash = strrchr(source, '/');
+    if (slash)
+        snprintf(out, size, "%.*s/cases/bad/%s", (int)(slash - source), source, name);
+    else
+        snprintf(out, size, "tests/cases/bad/%s", name);
 }
 
 START_TEST(test_case_bad_fixture_files_fail_with_their_field)
