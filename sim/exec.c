@@ -251,7 +251,7 @@ static int check_program(sim_ctx *ctx)
             break;
         case ISA_OP_ATOMIC:
             if (in->a != ISA_NO_REG) REG(a, 1);
-            if (in->imm2 != ISA_RED_STORE || in->d != ISA_NO_REG) REG(d, 1);
+            if (in->d != ISA_NO_REG) REG(d, 1); /* the old value may be unused */
             if (in->imm2 != ISA_RED_LOAD) REG(b, 1);
             if (in->imm2 == ISA_RED_CMPXCHG) REG(c, 1);
             uses_slot = 1;
