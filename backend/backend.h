@@ -1,0 +1,253 @@
+/*
+ * backend/backend.h — the Vulkan backend: runs a case's kernel (the same
+ * SPIR-V the simulator lowers) on a real Vulkan device and reads every binding
+ * back, with timestamps and the driver's pipeline statistics.
+ *
+ * Vulkan is reached through volk: there is no link-time dependency on the
+ * loader.  On a machine without one, vkb_context_create() returns
+ * VKB_ERR_NO_LOADER and everything else in wavelab keeps working.
+ *
+ * This header does not include the Vulkan headers: flags are plain integers
+ * with the same bit values as Vulkan's (VkSubgroupFeatureFlags,
+ * VkShaderStageFlags), and VkResult is passed as an int.
+ *
+ * Ownership: every _create has its _destroy; outputs that hold memory are
+ * released with their _free function.  Error messages are written into a
+ * caller buffer (err, err_size) and always name the Vulkan call and the
+ * VkResult when a Vulkan call failed.
+ */
+#ifndef WAVELAB_BACKEND_H
+#define WAVELAB_BACKEND_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "case/case.h"
+
+typedef enum vkb_status {
+    VKB_OK = 0,
+    VKB_ERR_NO_LOADER,   /* no Vulkan loader on this machine (volkInitialize failed) */
+    VKB_ERR_NO_DEVICE,   /* no physical device, or none matches the requested one */
+    VKB_ERR_VULKAN,      /* a Vulkan call failed: the message names the call and the VkResult */
+    VKB_ERR_DEVICE_LOST, /* VK_ERROR_DEVICE_LOST while running */
+    VKB_ERR_TIMEOUT,     /* the dispatch did not finish in time; the device was abandoned */
+    VKB_ERR_WAVE_SIZE,   /* the device cannot run the requested wave (subgroup) size */
+    VKB_ERR_UNSUPPORTED, /* the device lacks an operation, feature, format or limit the case needs */
+    VKB_ERR_INPUT,       /* the case or the SPIR-V is malformed, or they do not match each other */
+    VKB_ERR_NOMEM
+} vkb_status;
+
+/* A short fixed description of a status ("no Vulkan loader", ...). */
+const char *vkb_status_str(vkb_status s);
+
+/* The name of a VkResult value ("VK_ERROR_DEVICE_LOST"), or "VkResult(N)" for unknown values
+ * (the returned pointer then refers to a static buffer). */
+const char *vkb_result_name(int vk_result);
+
+/* Subgroup operation classes: bit values equal VkSubgroupFeatureFlagBits. */
+#define VKB_SUBGROUP_OP_LIST(X)                    \
+    X(BASIC, "basic", 0x001)                        \
+    X(VOTE, "vote", 0x002)                          \
+    X(ARITHMETIC, "arithmetic", 0x004)              \
+    X(BALLOT, "ballot", 0x008)                      \
+    X(SHUFFLE, "shuffle", 0x010)                    \
+    X(SHUFFLE_RELATIVE, "shuffle_relative", 0x020)  \
+    X(CLUSTERED, "clustered", 0x040)                \
+    X(QUAD, "quad", 0x080)                          \
+    X(PARTITIONED_NV, "partitioned_nv", 0x100)      \
+    X(ROTATE, "rotate", 0x200)                      \
+    X(ROTATE_CLUSTERED, "rotate_clustered", 0x400)
+
+enum {
+#define X(id, name, bit) VKB_SUBGROUP_##id = bit,
+    VKB_SUBGROUP_OP_LIST(X)
+#undef X
+};
+
+/* Writes the names of the set bits of `ops` (VKB_SUBGROUP_*), space separated, into buf. */
+void vkb_subgroup_ops_format(uint32_t ops, char *buf, size_t size);
+/* Writes the names of the set bits of a VkShaderStageFlags value ("compute fragment ...") into buf. */
+void vkb_shader_stages_format(uint32_t stages, char *buf, size_t size);
+
+/* ------------------------------------------------------------- context */
+
+typedef struct vkb_context vkb_context;
+
+/*
+ * Loads the Vulkan loader, creates an instance and lists the physical
+ * devices.  On success *out owns a new context (free with
+ * vkb_context_destroy) — possibly with zero devices.  On failure *out is NULL
+ * and err says why: VKB_ERR_NO_LOADER when no loader could be loaded.
+ */
+vkb_status vkb_context_create(vkb_context **out, char *err, size_t err_size);
+void vkb_context_destroy(vkb_context *ctx);
+
+int vkb_device_count(const vkb_context *ctx);
+
+typedef struct vkb_device_info {
+    char name[256];
+    char type[16];              /* "discrete", "integrated", "virtual", "cpu", "other" */
+    uint32_t vendor_id, device_id;
+    char driver_name[256];      /* VkPhysicalDeviceDriverProperties; "" when not exposed */
+    char driver_info[256];
+    uint32_t api_version;       /* VK_MAKE_API_VERSION packed */
+    uint32_t driver_version;    /* vendor specific packing */
+    int usable;                 /* 0 when the device (or the loader) is older than Vulkan 1.1 */
+
+    /* subgroups */
+    uint32_t subgroup_size;          /* the default size */
+    uint32_t min_subgroup_size, max_subgroup_size; /* equal to subgroup_size without size control */
+    int subgroup_size_control;       /* VK_EXT_subgroup_size_control / Vulkan 1.3 feature */
+    int compute_full_subgroups;      /* REQUIRE_FULL_SUBGROUPS allowed for compute */
+    uint32_t required_subgroup_size_stages; /* VkShaderStageFlags */
+    uint32_t max_compute_workgroup_subgroups;
+    uint32_t subgroup_stages;        /* VkShaderStageFlags with subgroup operations */
+    uint32_t subgroup_ops;           /* VKB_SUBGROUP_* */
+    int subgroup_extended_types;     /* subgroup operations on 8/16/64-bit integers and float16 */
+
+    /* arithmetic types and storage */
+    int float16, float64, int8, int16, int64;
+    int int64_atomics;               /* shaderBufferInt64Atomics */
+    int float32_atomic_add;          /* VK_EXT_shader_atomic_float shaderBufferFloat32AtomicAdd */
+    int storage_buffer_8bit, uniform_and_storage_buffer_8bit, storage_push_constant_8;
+    int storage_buffer_16bit, uniform_and_storage_buffer_16bit, storage_push_constant_16;
+    int vulkan_memory_model;
+
+    /* limits */
+    uint32_t max_compute_shared_memory_size;
+    uint32_t max_compute_workgroup_invocations;
+    uint32_t max_compute_workgroup_size[3];
+    uint32_t max_compute_workgroup_count[3];
+    uint32_t max_push_constants_size;
+    uint32_t max_storage_buffer_range, max_uniform_buffer_range, max_texel_buffer_elements;
+
+    /* timing and counters */
+    uint32_t compute_queue_family;
+    float timestamp_period;          /* nanoseconds per tick */
+    uint32_t timestamp_valid_bits;   /* on the compute queue family; 0 = no timestamps there */
+    int pipeline_executable_properties; /* VK_KHR_pipeline_executable_properties usable */
+    int performance_query;           /* VK_KHR_performance_query present */
+    uint32_t performance_counter_count; /* counters listed for the compute queue family */
+} vkb_device_info;
+
+/* Copies the properties of device `index` into *info.  Returns VKB_ERR_NO_DEVICE for a bad index. */
+vkb_status vkb_device_info_get(const vkb_context *ctx, int index, vkb_device_info *info);
+
+/*
+ * Chooses a device: NULL or "" = the first one; a decimal number = that
+ * index; anything else = the first device whose name contains it (ASCII case
+ * insensitive).  Returns VKB_ERR_NO_DEVICE with a message listing the
+ * devices when nothing matches.
+ */
+vkb_status vkb_device_find(const vkb_context *ctx, const char *spec, int *index, char *err, size_t err_size);
+
+/* ------------------------------------------------------------- kernels */
+
+#define VKB_MAX_RESOURCES 64
+#define VKB_MAX_CAPABILITIES 64
+
+typedef struct vkb_resource {
+    uint32_t set, binding;
+    case_kind kind;
+    int used;                 /* loaded, stored, accessed or passed to a function in some function body */
+    char format[16];          /* texel buffers: the SPIR-V image format name ("r32ui"), "" for Unknown */
+    char name[48];
+} vkb_resource;
+
+/* What a kernel needs from a device, read from its SPIR-V. */
+typedef struct vkb_kernel_info {
+    char entry[64];
+    uint32_t local_size[3];
+    uint32_t capabilities[VKB_MAX_CAPABILITIES]; /* SpvCapability values declared */
+    int capability_count;
+    uint32_t subgroup_ops;            /* VKB_SUBGROUP_* implied by the capabilities */
+    int subgroup_extended_types;      /* a subgroup operation works on an 8/16/64-bit integer or f16 */
+    uint32_t push_constant_bytes;     /* bytes the push-constant block spans; 0 when none */
+    uint32_t shared_bytes_lower_bound;/* Workgroup variables, tightly packed (drivers may add padding) */
+    vkb_resource resources[VKB_MAX_RESOURCES];
+    int resource_count;
+} vkb_kernel_info;
+
+/*
+ * Reads the entry point (`entry`, or the only GLCompute entry point when that
+ * name is not found / NULL), its workgroup size, capabilities, descriptor
+ * resources and push-constant size from SPIR-V.  Returns VKB_ERR_INPUT with
+ * the word offset on malformed input.
+ */
+vkb_status vkb_kernel_scan(const uint32_t *words, size_t word_count, const char *entry,
+                           vkb_kernel_info *out, char *err, size_t err_size);
+
+/* Name of a SPIR-V capability that wavelab checks ("GroupNonUniformClustered"), or NULL. */
+const char *vkb_capability_name(uint32_t capability);
+
+/*
+ * Says whether device `index` can run this kernel at this wave size (0 = the
+ * device's default).  Returns VKB_OK, VKB_ERR_WAVE_SIZE (the message names the
+ * sizes the device supports) or VKB_ERR_UNSUPPORTED (the message names the
+ * missing operation, feature or limit).  `c` may be NULL (bindings unchecked).
+ */
+vkb_status vkb_check_support(const vkb_context *ctx, int index, const vkb_kernel_info *kernel,
+                             const wl_case *c, uint32_t wave_size, char *err, size_t err_size);
+
+/* ------------------------------------------------------------- running */
+
+typedef struct vkb_run_options {
+    uint32_t wave_size;   /* required subgroup size; 0 = the case's subgroup_size, else the device's default */
+    uint32_t repeat;      /* timed dispatches; 0 = 1 */
+    uint32_t warmup;      /* untimed dispatches before them */
+    uint32_t timeout_ms;  /* per dispatch fence wait; 0 = 10000 */
+} vkb_run_options;
+
+typedef struct vkb_statistic {
+    char executable[64];   /* the pipeline executable's name */
+    char name[64];
+    char description[192];
+    char value[48];        /* formatted */
+    double number;         /* the value as a number (booleans 0/1) */
+} vkb_statistic;
+
+typedef struct vkb_run_output {
+    char device_name[256];
+    uint32_t wave_size;          /* the subgroup size the pipeline ran with */
+    int wave_size_required;      /* 1 when set as a required subgroup size */
+    int full_subgroups;          /* 1 when REQUIRE_FULL_SUBGROUPS was set */
+    char memory_note[128];       /* which memory the buffers live in */
+
+    int binding_count;
+    uint8_t **data;              /* final bytes of each case binding, same order and sizes as c->bindings */
+
+    /* timing: from timestamps around each dispatch */
+    int timing_available;
+    char timing_note[192];       /* why not, when not */
+    uint32_t sample_count;
+    double *samples_us;          /* one per timed dispatch */
+    double median_us, min_us, max_us;
+    double host_median_us;       /* submit to fence signalled, on the host clock */
+
+    /* driver statistics (VK_KHR_pipeline_executable_properties) */
+    int stat_count;
+    vkb_statistic *stats;
+    char stats_note[192];        /* "not available: ..." when stat_count is 0 */
+    char counters_note[192];     /* VK_KHR_performance_query */
+} vkb_run_output;
+
+/*
+ * Runs one case on device `index`: creates a logical device, one buffer per
+ * case binding (host-visible coherent memory, initial contents from the
+ * case; texel buffers through a VkBufferView of the binding's format),
+ * descriptor sets from the bindings' set/binding/kind, push constants, and a
+ * compute pipeline from `spirv` with the required subgroup size.  Runs
+ * warmup + repeat dispatches, re-uploading the initial contents before each,
+ * and reads back every binding after the last.
+ *
+ * Returns VKB_OK and fills *out (release with vkb_run_output_free, whatever
+ * the return value).  VKB_ERR_WAVE_SIZE / VKB_ERR_UNSUPPORTED mean the device
+ * cannot run this case; VKB_ERR_INPUT that the case and kernel disagree.
+ */
+vkb_status vkb_run_case(vkb_context *ctx, int index, const wl_case *c, const uint32_t *spirv,
+                        size_t word_count, const vkb_run_options *opt, vkb_run_output *out,
+                        char *err, size_t err_size);
+
+void vkb_run_output_free(vkb_run_output *out);
+
+#endif

@@ -1,0 +1,735 @@
+/*
+ * cli/vulkan.c — the Vulkan backend's commands:
+ *
+ *   wavelab devices [--device D]
+ *   wavelab check CASE [--wave N] [--device D] [--machine M] [--repeat N] [--quiet]
+ *   wavelab run CASE --backend vulkan [--wave N] [--device D] [--repeat N] [--warmup N] [--dump OUT.json] [--quiet]
+ *
+ * Exit codes (docs/backend.md): 0 ok / agree, 1 differ / failed expectation /
+ * device fault, 2 bad input / no Vulkan loader or device, 3 skipped: the
+ * device cannot run this case (wave size, subgroup operation, feature,
+ * format, limit), with "SKIP: <reason>" on stdout.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend/backend.h"
+#include "case/case.h"
+#include "cli/cli.h"
+#include "run/run.h"
+
+enum { EXIT_SKIPPED = 3 };
+
+#define MAX_MISMATCHES 8
+
+typedef struct vk_args {
+    const char *case_path;
+    const char *device;
+    const char *dump;
+    const char *machine;
+    uint32_t wave;
+    uint32_t repeat;
+    uint32_t warmup;
+    int quiet;
+} vk_args;
+
+/* 1 when `option` is one of the space-separated names in `allowed`. */
+static int option_allowed(const char *allowed, const char *option)
+{
+    size_t n = strlen(option);
+    for (const char *p = allowed; (p = strstr(p, option)) != NULL; p += n)
+        if ((p == allowed || p[-1] == ' ') && (p[n] == ' ' || p[n] == 0))
+            return 1;
+    return 0;
+}
+
+static int parse_count(const char *s, uint32_t max, uint32_t *out)
+{
+    char *end;
+    errno = 0;
+    unsigned long v = strtoul(s, &end, 10);
+    if (errno || end == s || *end || v > max || s[0] == '-')
+        return 0;
+    *out = (uint32_t)v;
+    return 1;
+}
+
+/* Parses the options common to the three commands; `allowed` lists the option names this command takes. */
+static int parse_args(const char *cmd, int argc, char **argv, const char *allowed, vk_args *a)
+{
+    memset(a, 0, sizeof *a);
+    for (int i = 1; i < argc; i++) {
+        const char *o = argv[i];
+        int takes_value = !strcmp(o, "--wave") || !strcmp(o, "--device") || !strcmp(o, "--dump") ||
+                          !strcmp(o, "--machine") || !strcmp(o, "--repeat") || !strcmp(o, "--warmup") ||
+                          !strcmp(o, "--backend");
+        if (o[0] == '-' && (!option_allowed(allowed, o) || (takes_value && i + 1 >= argc))) {
+            fprintf(stderr, "wavelab %s: %s \"%s\"\n", cmd,
+                    takes_value && i + 1 >= argc ? "missing value after" : "unexpected option", o);
+            return 0;
+        }
+        if (!strcmp(o, "--quiet")) {
+            a->quiet = 1;
+        } else if (!strcmp(o, "--backend")) {
+            i++; /* `run --backend vulkan`: main.c already chose us */
+        } else if (!strcmp(o, "--device")) {
+            a->device = argv[++i];
+        } else if (!strcmp(o, "--dump")) {
+            a->dump = argv[++i];
+        } else if (!strcmp(o, "--machine")) {
+            a->machine = argv[++i];
+        } else if (!strcmp(o, "--wave")) {
+            if (!parse_count(argv[++i], 1024, &a->wave) || a->wave == 0) {
+                fprintf(stderr, "wavelab %s: --wave: \"%s\" is not a wave size\n", cmd, argv[i]);
+                return 0;
+            }
+        } else if (!strcmp(o, "--repeat")) {
+            if (!parse_count(argv[++i], 1000000, &a->repeat) || a->repeat == 0) {
+                fprintf(stderr, "wavelab %s: --repeat: \"%s\" is not a positive count\n", cmd, argv[i]);
+                return 0;
+            }
+        } else if (!strcmp(o, "--warmup")) {
+            if (!parse_count(argv[++i], 1000000, &a->warmup)) {
+                fprintf(stderr, "wavelab %s: --warmup: \"%s\" is not a count\n", cmd, argv[i]);
+                return 0;
+            }
+        } else if (a->case_path) {
+            fprintf(stderr, "wavelab %s: unexpected argument \"%s\"\n", cmd, o);
+            return 0;
+        } else {
+            a->case_path = o;
+        }
+    }
+    return 1;
+}
+
+/* Opens the Vulkan context and picks the device; prints the reason and returns 0 when there is none. */
+static int open_device(const char *cmd, const char *spec, vkb_context **ctx, int *index)
+{
+    char err[2048];
+    vkb_status st = vkb_context_create(ctx, err, sizeof err);
+    if (st != VKB_OK) {
+        fprintf(stderr, "wavelab %s: %s\n", cmd, err);
+        return 0;
+    }
+    st = vkb_device_find(*ctx, spec, index, err, sizeof err);
+    if (st != VKB_OK) {
+        fprintf(stderr, "wavelab %s: %s\n", cmd, err);
+        vkb_context_destroy(*ctx);
+        *ctx = NULL;
+        return 0;
+    }
+    return 1;
+}
+
+/* Exit code for a backend status. */
+static int exit_code_of(vkb_status st)
+{
+    switch (st) {
+    case VKB_OK: return RUN_EXIT_OK;
+    case VKB_ERR_WAVE_SIZE:
+    case VKB_ERR_UNSUPPORTED: return EXIT_SKIPPED;
+    case VKB_ERR_DEVICE_LOST:
+    case VKB_ERR_TIMEOUT:
+    case VKB_ERR_VULKAN: return RUN_EXIT_FAIL;
+    default: return RUN_EXIT_BAD_INPUT;
+    }
+}
+
+/* ------------------------------------------------------------- devices */
+
+static const char *yes_no(int v)
+{
+    return v ? "yes" : "no";
+}
+
+static void print_device(int index, const vkb_device_info *d)
+{
+    char ops[256], stages[256], req_stages[256];
+    vkb_subgroup_ops_format(d->subgroup_ops, ops, sizeof ops);
+    vkb_shader_stages_format(d->subgroup_stages, stages, sizeof stages);
+    vkb_shader_stages_format(d->required_subgroup_size_stages, req_stages, sizeof req_stages);
+    printf("device %d: %s\n", index, d->name);
+    printf("  type                %s, vendor 0x%04x, device 0x%04x\n", d->type, d->vendor_id, d->device_id);
+    printf("  driver              %s%s%s (driver version 0x%08x)\n", d->driver_name[0] ? d->driver_name : "(not exposed)",
+           d->driver_info[0] ? " — " : "", d->driver_info, d->driver_version);
+    printf("  Vulkan              %u.%u.%u\n", (d->api_version >> 22) & 0x7f, (d->api_version >> 12) & 0x3ff,
+           d->api_version & 0xfff);
+    if (!d->usable) {
+        printf("  (older than Vulkan 1.1 or no compute queue: wavelab cannot use it)\n");
+        return;
+    }
+    printf("  subgroup size       %u (min %u, max %u)\n", d->subgroup_size, d->min_subgroup_size, d->max_subgroup_size);
+    printf("  size control        %s; full subgroups %s; required-size stages: %s; max %u subgroups per workgroup\n",
+           yes_no(d->subgroup_size_control), yes_no(d->compute_full_subgroups), req_stages,
+           d->max_compute_workgroup_subgroups);
+    printf("  subgroup stages     %s\n", stages);
+    printf("  subgroup operations %s\n", ops);
+    printf("  subgroup ext. types %s (8/16/64-bit integers and float16 in subgroup operations)\n",
+           yes_no(d->subgroup_extended_types));
+    printf("  arithmetic types    float16 %s, float64 %s, int8 %s, int16 %s, int64 %s, int64 atomics %s, "
+           "float32 atomic add %s\n",
+           yes_no(d->float16), yes_no(d->float64), yes_no(d->int8), yes_no(d->int16), yes_no(d->int64),
+           yes_no(d->int64_atomics), yes_no(d->float32_atomic_add));
+    printf("  8/16-bit storage    storage buffer %s/%s, uniform %s/%s, push constant %s/%s\n",
+           yes_no(d->storage_buffer_8bit), yes_no(d->storage_buffer_16bit), yes_no(d->uniform_and_storage_buffer_8bit),
+           yes_no(d->uniform_and_storage_buffer_16bit), yes_no(d->storage_push_constant_8),
+           yes_no(d->storage_push_constant_16));
+    printf("  shared memory       %u bytes per workgroup\n", d->max_compute_shared_memory_size);
+    printf("  workgroups          %u invocations, size %u x %u x %u, count %u x %u x %u\n",
+           d->max_compute_workgroup_invocations, d->max_compute_workgroup_size[0], d->max_compute_workgroup_size[1],
+           d->max_compute_workgroup_size[2], d->max_compute_workgroup_count[0], d->max_compute_workgroup_count[1],
+           d->max_compute_workgroup_count[2]);
+    printf("  push constants      %u bytes\n", d->max_push_constants_size);
+    if (d->timestamp_valid_bits)
+        printf("  timestamps          yes: period %g ns, %u valid bits on queue family %u\n", d->timestamp_period,
+               d->timestamp_valid_bits, d->compute_queue_family);
+    else
+        printf("  timestamps          not available on the compute queue (family %u)\n", d->compute_queue_family);
+    printf("  pipeline statistics %s\n", d->pipeline_executable_properties
+                                             ? "yes (VK_KHR_pipeline_executable_properties)"
+                                             : "not available (no VK_KHR_pipeline_executable_properties)");
+    if (d->performance_query)
+        printf("  performance query   VK_KHR_performance_query: %u counters (not collected by wavelab)\n",
+               d->performance_counter_count);
+    else
+        printf("  performance query   not available (no VK_KHR_performance_query)\n");
+}
+
+int cli_cmd_devices(int argc, char **argv)
+{
+    vk_args a;
+    if (!parse_args("devices", argc, argv, "--device", &a))
+        return RUN_EXIT_BAD_INPUT;
+    if (a.case_path) {
+        fprintf(stderr, "wavelab devices: unexpected argument \"%s\"\n", a.case_path);
+        return RUN_EXIT_BAD_INPUT;
+    }
+    vkb_context *ctx;
+    int index;
+    if (!open_device("devices", a.device, &ctx, &index))
+        return RUN_EXIT_BAD_INPUT;
+    for (int i = 0; i < vkb_device_count(ctx); i++) {
+        if (a.device && i != index)
+            continue;
+        vkb_device_info info;
+        vkb_device_info_get(ctx, i, &info);
+        print_device(i, &info);
+    }
+    vkb_context_destroy(ctx);
+    return RUN_EXIT_OK;
+}
+
+/* ------------------------------------------------------------- shared by run and check */
+
+static void print_timing(const vkb_run_output *o, FILE *f)
+{
+    if (o->timing_available)
+        fprintf(f, "  device time  median %.3f us, min %.3f, max %.3f over %u dispatch%s (timestamps); host %.1f us "
+                   "submit-to-fence\n",
+                o->median_us, o->min_us, o->max_us, o->sample_count, o->sample_count == 1 ? "" : "es",
+                o->host_median_us);
+    else
+        fprintf(f, "  device time  %s; host %.1f us submit-to-fence (median of %u)\n", o->timing_note,
+                o->host_median_us, o->sample_count);
+}
+
+static void print_statistics(const vkb_run_output *o, FILE *f)
+{
+    if (!o->stat_count) {
+        fprintf(f, "  statistics   %s\n", o->stats_note);
+    } else {
+        for (int i = 0; i < o->stat_count; i++)
+            fprintf(f, "  statistic    %s: %s = %s\n", o->stats[i].executable, o->stats[i].name, o->stats[i].value);
+    }
+    fprintf(f, "  counters     %s\n", o->counters_note);
+}
+
+/* Compiles the case's kernel; prints the error and returns NULL when it fails. */
+static uint32_t *compile_case(const char *cmd, const wl_case *c, size_t *words)
+{
+    char err[8192], warnings[4096] = "";
+    uint32_t *spirv = NULL;
+    isa_status st = run_compile_case(c, &spirv, words, err, sizeof err, warnings, sizeof warnings);
+    if (warnings[0])
+        fputs(warnings, stderr);
+    if (st != ISA_OK) {
+        fprintf(stderr, "wavelab %s: %s\n", cmd, err);
+        free(spirv);
+        return NULL;
+    }
+    return spirv;
+}
+
+/* ------------------------------------------------------------- run --backend vulkan */
+
+static void json_string(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; *s; s++) {
+        unsigned char ch = (unsigned char)*s;
+        if (ch == '"' || ch == '\\')
+            fprintf(f, "\\%c", ch);
+        else if (ch < 0x20)
+            fprintf(f, "\\u%04x", ch);
+        else
+            fputc(ch, f);
+    }
+    fputc('"', f);
+}
+
+static int write_dump(const char *path, const wl_case *c, const vkb_device_info *d, const vkb_run_output *o)
+{
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        fprintf(stderr, "wavelab run: %s: cannot write: %s\n", path, strerror(errno));
+        return 0;
+    }
+    fprintf(f, "{\n  \"case\": ");
+    json_string(f, c->path);
+    fprintf(f, ",\n  \"backend\": \"vulkan\",\n  \"bindings\": [");
+    for (int i = 0; i < c->binding_count; i++) {
+        const case_binding *b = &c->bindings[i];
+        size_t es = case_type_size(b->type);
+        fprintf(f, "%s\n    {\"set\": %u, \"binding\": %u, \"type\": \"%s\", \"data\": [", i ? "," : "", b->set,
+                b->binding, case_type_name(b->type));
+        for (size_t k = 0; k < b->count; k++) {
+            char text[64];
+            case_format_element(b->type, o->data[i] + k * es, text, sizeof text);
+            fprintf(f, "%s%s", k ? ", " : "", text);
+        }
+        fprintf(f, "]}");
+    }
+    fprintf(f, "\n  ],\n  \"device\": {\"name\": ");
+    json_string(f, d->name);
+    fprintf(f, ", \"driver\": ");
+    json_string(f, d->driver_name);
+    fprintf(f, ", \"driver_info\": ");
+    json_string(f, d->driver_info);
+    fprintf(f, ", \"api_version\": \"%u.%u.%u\", \"wave_size\": %u, \"wave_size_required\": %s, "
+               "\"full_subgroups\": %s, \"memory\": ",
+            (d->api_version >> 22) & 0x7f, (d->api_version >> 12) & 0x3ff, d->api_version & 0xfff, o->wave_size,
+            o->wave_size_required ? "true" : "false", o->full_subgroups ? "true" : "false");
+    json_string(f, o->memory_note);
+    fprintf(f, "},\n  \"timing\": {\"available\": %s", o->timing_available ? "true" : "false");
+    if (o->timing_available) {
+        fprintf(f, ", \"unit\": \"us\", \"median\": %.6g, \"min\": %.6g, \"max\": %.6g, \"samples\": [", o->median_us,
+                o->min_us, o->max_us);
+        for (uint32_t i = 0; i < o->sample_count; i++)
+            fprintf(f, "%s%.6g", i ? ", " : "", o->samples_us[i]);
+        fprintf(f, "]");
+    } else {
+        fprintf(f, ", \"note\": ");
+        json_string(f, o->timing_note);
+    }
+    fprintf(f, ", \"host_median_us\": %.6g},\n  \"statistics\": [", o->host_median_us);
+    for (int i = 0; i < o->stat_count; i++) {
+        fprintf(f, "%s\n    {\"executable\": ", i ? "," : "");
+        json_string(f, o->stats[i].executable);
+        fprintf(f, ", \"name\": ");
+        json_string(f, o->stats[i].name);
+        fprintf(f, ", \"value\": %.17g, \"description\": ", o->stats[i].number);
+        json_string(f, o->stats[i].description);
+        fprintf(f, "}");
+    }
+    fprintf(f, "%s],\n  \"statistics_note\": ", o->stat_count ? "\n  " : "");
+    json_string(f, o->stat_count ? "" : o->stats_note);
+    fprintf(f, ",\n  \"counters_note\": ");
+    json_string(f, o->counters_note);
+    fprintf(f, "\n}\n");
+    int ok = !ferror(f);
+    if (fclose(f) != 0)
+        ok = 0;
+    if (!ok)
+        fprintf(stderr, "wavelab run: %s: cannot write: %s\n", path, strerror(errno));
+    return ok;
+}
+
+int cli_cmd_run_vulkan(int argc, char **argv)
+{
+    vk_args a;
+    if (!parse_args("run", argc, argv, "--backend --wave --device --repeat --warmup --dump --quiet --machine", &a))
+        return RUN_EXIT_BAD_INPUT;
+    if (!a.case_path) {
+        fprintf(stderr, "wavelab run: no case file given\n");
+        return RUN_EXIT_BAD_INPUT;
+    }
+    char err[4096];
+    wl_case *c = NULL;
+    if (case_load(a.case_path, &c, err, sizeof err) != CASE_OK) {
+        fprintf(stderr, "%s\n", err);
+        return RUN_EXIT_BAD_INPUT;
+    }
+    vkb_context *ctx = NULL;
+    int index = 0, rc = RUN_EXIT_BAD_INPUT;
+    size_t words = 0;
+    uint32_t *spirv = NULL;
+    vkb_run_output out = {0};
+    if (!open_device("run", a.device, &ctx, &index))
+        goto done;
+    if (!(spirv = compile_case("run", c, &words)))
+        goto done;
+    vkb_run_options opt = {.wave_size = a.wave, .repeat = a.repeat, .warmup = a.warmup};
+    vkb_status st = vkb_run_case(ctx, index, c, spirv, words, &opt, &out, err, sizeof err);
+    if (st != VKB_OK) {
+        rc = exit_code_of(st);
+        if (rc == EXIT_SKIPPED)
+            printf("SKIP: %s\n", err);
+        else
+            fprintf(stderr, "wavelab run: %s\n", err);
+        goto done;
+    }
+    vkb_device_info info;
+    vkb_device_info_get(ctx, index, &info);
+    if (!a.quiet) {
+        printf("wavelab run %s --backend vulkan\n", c->path);
+        printf("  device       %s (%s)\n", info.name, info.driver_info[0] ? info.driver_info : info.driver_name);
+        printf("  dispatch     %u x %u x %u workgroups\n", c->groups[0], c->groups[1], c->groups[2]);
+        printf("  wave size    %u (%s%s)\n", out.wave_size,
+               out.wave_size_required ? "required subgroup size" : "the device's choice",
+               out.full_subgroups ? ", full subgroups" : "");
+        printf("  memory       %s\n", out.memory_note);
+        print_timing(&out, stdout);
+        print_statistics(&out, stdout);
+    }
+    rc = run_check_expects(c, out.data, a.quiet ? NULL : stdout) > 0 ? RUN_EXIT_FAIL : RUN_EXIT_OK;
+    if (a.dump && !write_dump(a.dump, c, &info, &out))
+        rc = RUN_EXIT_BAD_INPUT;
+done:
+    vkb_run_output_free(&out);
+    free(spirv);
+    vkb_context_destroy(ctx);
+    case_destroy(c);
+    return rc;
+}
+
+/* ------------------------------------------------------------- check */
+
+/* Order-preserving integer key of a float's bits: adjacent floats differ by 1 (for ULP distance). */
+static int64_t float_key(case_type t, const uint8_t *p)
+{
+    if (t == CASE_TYPE_F16) {
+        uint16_t h;
+        memcpy(&h, p, 2);
+        return h & 0x8000 ? -(int64_t)(h & 0x7fff) : (int64_t)h;
+    }
+    if (t == CASE_TYPE_F32) {
+        uint32_t x;
+        memcpy(&x, p, 4);
+        return x & 0x80000000u ? -(int64_t)(x & 0x7fffffffu) : (int64_t)x;
+    }
+    uint64_t x;
+    memcpy(&x, p, 8);
+    int64_t mag = (int64_t)(x & 0x7fffffffffffffffull);
+    return x >> 63 ? -mag : mag;
+}
+
+static double element_value(case_type t, const uint8_t *p)
+{
+    switch (t) {
+    case CASE_TYPE_F16: {
+        uint16_t h;
+        memcpy(&h, p, 2);
+        return case_half_to_float(h);
+    }
+    case CASE_TYPE_F32: {
+        float f;
+        memcpy(&f, p, 4);
+        return f;
+    }
+    case CASE_TYPE_F64: {
+        double d;
+        memcpy(&d, p, 8);
+        return d;
+    }
+    default: {
+        uint64_t bits = 0;
+        size_t es = case_type_size(t);
+        memcpy(&bits, p, es);
+        if (case_type_is_signed(t) && es < 8 && (bits >> (es * 8 - 1)) & 1)
+            bits |= ~0ull << (es * 8);
+        return case_type_is_signed(t) ? (double)(int64_t)bits : (double)bits;
+    }
+    }
+}
+
+/* 1 when element a (simulator) and b (device) agree under the compare mode. */
+static int elements_agree(case_type t, const uint8_t *a, const uint8_t *b, case_compare mode, double tolerance)
+{
+    size_t es = case_type_size(t);
+    if (!case_type_is_float(t))
+        return memcmp(a, b, es) == 0;
+    double x = element_value(t, a), y = element_value(t, b);
+    if (isnan(x) || isnan(y))
+        return isnan(x) && isnan(y); /* NaN payloads differ between implementations */
+    switch (mode) {
+    case CASE_COMPARE_ULP: {
+        int64_t d = float_key(t, a) - float_key(t, b);
+        return (double)(d < 0 ? -d : d) <= tolerance;
+    }
+    case CASE_COMPARE_EPSILON: return fabs(x - y) <= tolerance || x == y;
+    default: return memcmp(a, b, es) == 0;
+    }
+}
+
+static case_type sort_type;
+static int compare_elements(const void *pa, const void *pb)
+{
+    double x = element_value(sort_type, pa), y = element_value(sort_type, pb);
+    if (isnan(x) || isnan(y))
+        return isnan(x) - isnan(y);
+    if (x != y)
+        return x < y ? -1 : 1;
+    return memcmp(pa, pb, case_type_size(sort_type)); /* -0 before +0, stable by bits */
+}
+
+typedef struct grid {
+    uint32_t local[3];
+    uint32_t groups[3];
+    uint32_t wave;
+} grid;
+
+/* Describes element i as the invocation that would write it if the kernel writes one element per invocation. */
+static void describe_invocation(const grid *g, size_t i, char *buf, size_t size)
+{
+    uint64_t gx = (uint64_t)g->local[0] * g->groups[0], gy = (uint64_t)g->local[1] * g->groups[1];
+    uint64_t gz = (uint64_t)g->local[2] * g->groups[2];
+    if ((uint64_t)i >= gx * gy * gz || !g->local[0] || !g->wave) {
+        snprintf(buf, size, "beyond the %" PRIu64 " invocations of the dispatch", gx * gy * gz);
+        return;
+    }
+    uint64_t id[3] = {i % gx, (i / gx) % gy, i / (gx * gy)};
+    uint32_t wg[3], loc[3];
+    for (int k = 0; k < 3; k++) {
+        wg[k] = (uint32_t)(id[k] / g->local[k]);
+        loc[k] = (uint32_t)(id[k] % g->local[k]);
+    }
+    uint32_t local_index = loc[0] + g->local[0] * (loc[1] + g->local[1] * loc[2]);
+    snprintf(buf, size, "workgroup (%u,%u,%u) local (%u,%u,%u) wave %u lane %u", wg[0], wg[1], wg[2], loc[0], loc[1],
+             loc[2], local_index / g->wave, local_index % g->wave);
+}
+
+/* Compares one binding; prints up to `*budget` mismatches; returns the number of differing elements. */
+static size_t compare_binding(const wl_case *c, int bi, const uint8_t *sim, const uint8_t *dev, const grid *g,
+                              int *budget, int quiet, int *note_printed)
+{
+    const case_binding *b = &c->bindings[bi];
+    case_compare mode = CASE_COMPARE_EXACT;
+    double tolerance = 0;
+    for (int e = 0; e < c->expect_count; e++)
+        if (c->expects[e].set == b->set && c->expects[e].binding == b->binding) {
+            mode = c->expects[e].compare;
+            tolerance = c->expects[e].tolerance;
+            break;
+        }
+    size_t es = case_type_size(b->type);
+    const uint8_t *x = sim, *y = dev;
+    uint8_t *sorted_sim = NULL, *sorted_dev = NULL;
+    if (mode == CASE_COMPARE_SORTED && b->size) {
+        sorted_sim = malloc(b->size);
+        sorted_dev = malloc(b->size);
+        if (sorted_sim && sorted_dev) {
+            memcpy(sorted_sim, sim, b->size);
+            memcpy(sorted_dev, dev, b->size);
+            sort_type = b->type;
+            qsort(sorted_sim, b->count, es, compare_elements);
+            qsort(sorted_dev, b->count, es, compare_elements);
+            x = sorted_sim;
+            y = sorted_dev;
+        }
+    }
+    size_t bad = 0;
+    for (size_t i = 0; i < b->count; i++) {
+        if (elements_agree(b->type, x + i * es, y + i * es, mode, tolerance))
+            continue;
+        bad++;
+        if (*budget > 0 && !quiet) {
+            (*budget)--;
+            char sv[64], dv[64], where[160] = "";
+            case_format_element(b->type, x + i * es, sv, sizeof sv);
+            case_format_element(b->type, y + i * es, dv, sizeof dv);
+            if (mode != CASE_COMPARE_SORTED) {
+                if (!*note_printed) {
+                    printf("  (element i <-> global invocation i if the kernel writes one element per invocation, "
+                           "x fastest; wave size %u)\n",
+                           g->wave);
+                    *note_printed = 1;
+                }
+                describe_invocation(g, i, where, sizeof where);
+            } else {
+                snprintf(where, sizeof where, "position in sorted order");
+            }
+            printf("  set %u binding %u [%zu]: simulator %s, device %s  (%s)\n", b->set, b->binding, i, sv, dv, where);
+        }
+    }
+    free(sorted_sim);
+    free(sorted_dev);
+    return bad;
+}
+
+static const char *compare_name(case_compare m)
+{
+    switch (m) {
+    case CASE_COMPARE_ULP: return "ulp";
+    case CASE_COMPARE_EPSILON: return "epsilon";
+    case CASE_COMPARE_SORTED: return "sorted";
+    default: return "exact";
+    }
+}
+
+int cli_cmd_check(int argc, char **argv)
+{
+    vk_args a;
+    if (!parse_args("check", argc, argv, "--wave --device --machine --repeat --warmup --quiet", &a))
+        return RUN_EXIT_BAD_INPUT;
+    if (!a.case_path) {
+        fprintf(stderr, "wavelab check: no case file given\n");
+        return RUN_EXIT_BAD_INPUT;
+    }
+    char err[4096];
+    wl_case *c = NULL;
+    if (case_load(a.case_path, &c, err, sizeof err) != CASE_OK) {
+        fprintf(stderr, "%s\n", err);
+        return RUN_EXIT_BAD_INPUT;
+    }
+    vkb_context *ctx = NULL;
+    int index = 0, rc = RUN_EXIT_BAD_INPUT, sim_ran = 0;
+    size_t words = 0;
+    uint32_t *spirv = NULL;
+    vkb_run_output dev = {0};
+    run_output sim;
+    memset(&sim, 0, sizeof sim);
+    if (!open_device("check", a.device, &ctx, &index))
+        goto done;
+    vkb_device_info info;
+    vkb_device_info_get(ctx, index, &info);
+    if (!(spirv = compile_case("check", c, &words)))
+        goto done;
+
+    /* the device's verdict first: a case it cannot run is a skip, whatever the simulator says */
+    uint32_t wave = a.wave ? a.wave : c->subgroup_size ? c->subgroup_size : info.subgroup_size;
+    vkb_kernel_info kernel;
+    vkb_status st = vkb_kernel_scan(spirv, words, c->entry, &kernel, err, sizeof err);
+    if (st == VKB_OK)
+        st = vkb_check_support(ctx, index, &kernel, c, wave, err, sizeof err);
+    if (st != VKB_OK) {
+        rc = exit_code_of(st);
+        if (rc == EXIT_SKIPPED)
+            printf("SKIP: %s\n", err);
+        else
+            fprintf(stderr, "wavelab check: %s\n", err);
+        goto done;
+    }
+
+    run_options sim_opt = {.wave_size = wave};
+    int sim_rc = run_case_sim(c, &sim_opt, &sim, err, sizeof err);
+    sim_ran = 1;
+    if (sim.warnings[0] && !a.quiet)
+        fputs(sim.warnings, stderr);
+    if (sim_rc == RUN_EXIT_BAD_INPUT) {
+        fprintf(stderr, "wavelab check: simulator: %s\n", err);
+        rc = RUN_EXIT_BAD_INPUT;
+        goto done;
+    }
+
+    vkb_run_options opt = {.wave_size = wave, .repeat = a.repeat, .warmup = a.warmup};
+    st = vkb_run_case(ctx, index, c, spirv, words, &opt, &dev, err, sizeof err);
+    if (st != VKB_OK) {
+        rc = exit_code_of(st);
+        if (rc == EXIT_SKIPPED)
+            printf("SKIP: %s\n", err);
+        else
+            fprintf(stderr, "wavelab check: device: %s\n", err);
+        goto done;
+    }
+
+    if (!a.quiet) {
+        printf("wavelab check %s\n", c->path);
+        printf("  wave size    %u on both; device %s (%s)%s\n", wave, info.name,
+               info.driver_info[0] ? info.driver_info : info.driver_name,
+               dev.wave_size_required ? ", required subgroup size" : "");
+        if (a.machine)
+            printf("  machine      %s (the preset changes the model's statistics, not its outputs)\n", a.machine);
+    }
+    if (sim_rc == RUN_EXIT_FAIL) {
+        char where[512];
+        sim_location_format(sim.prog, &sim.result.fault_event.where, where, sizeof where);
+        printf("DIFFER: the simulator stopped with a fault (%s: %s at %s); the device ran to the end\n",
+               sim_fault_kind_name(sim.result.fault), sim.result.fault_event.message, where);
+        rc = RUN_EXIT_FAIL;
+        goto done;
+    }
+
+    grid g = {.wave = wave};
+    for (int k = 0; k < 3; k++) {
+        g.local[k] = sim.prog ? sim.prog->local_size[k] : kernel.local_size[k];
+        g.groups[k] = c->groups[k];
+    }
+    int budget = MAX_MISMATCHES, note = 0;
+    size_t total_bad = 0;
+    int bad_bindings = 0;
+    for (int i = 0; i < c->binding_count; i++) {
+        size_t bad = compare_binding(c, i, sim.data[i], dev.data[i], &g, &budget, a.quiet, &note);
+        const case_binding *b = &c->bindings[i];
+        case_compare mode = CASE_COMPARE_EXACT;
+        double tol = 0;
+        for (int e = 0; e < c->expect_count; e++)
+            if (c->expects[e].set == b->set && c->expects[e].binding == b->binding) {
+                mode = c->expects[e].compare;
+                tol = c->expects[e].tolerance;
+                break;
+            }
+        if (!a.quiet) {
+            char how[64];
+            if (mode == CASE_COMPARE_ULP || mode == CASE_COMPARE_EPSILON)
+                snprintf(how, sizeof how, "%s %g", compare_name(mode), tol);
+            else
+                snprintf(how, sizeof how, "%s", case_type_is_float(b->type) || mode == CASE_COMPARE_SORTED
+                                                    ? compare_name(mode)
+                                                    : "bit-exact");
+            printf("  set %u binding %u  %-20s %-4s x %-7zu %-12s %s\n", b->set, b->binding, case_kind_name(b->kind),
+                   case_type_name(b->type), b->count, how,
+                   bad ? "DIFFER" : "agree");
+            if (bad)
+                printf("               %zu of %zu elements differ\n", bad, b->count);
+        }
+        total_bad += bad;
+        bad_bindings += bad != 0;
+    }
+    if (!a.quiet) {
+        if (total_bad > MAX_MISMATCHES)
+            printf("  (first %d mismatches shown)\n", MAX_MISMATCHES);
+        print_timing(&dev, stdout);
+        print_statistics(&dev, stdout);
+        printf("  simulator    %u registers per lane, %" PRIu64 " waves, %" PRIu64 " wave instructions, %u bytes "
+               "shared memory\n",
+               sim.prog ? sim.prog->reg_count : 0, sim.result.stats.waves, sim.result.stats.wave_instructions,
+               sim.prog ? sim.prog->workgroup_bytes : 0);
+        if (c->expect_count) {
+            int sim_fail = run_check_expects(c, sim.data, NULL), dev_fail = run_check_expects(c, dev.data, NULL);
+            printf("  expectations simulator %d failed, device %d failed (of %d)\n", sim_fail, dev_fail,
+                   c->expect_count);
+        }
+    }
+    if (total_bad) {
+        printf("DIFFER: %d of %d bindings differ (%zu elements) between the simulator and %s at wave %u\n",
+               bad_bindings, c->binding_count, total_bad, info.name, wave);
+        rc = RUN_EXIT_FAIL;
+    } else {
+        printf("AGREE: all %d bindings match between the simulator and %s at wave %u\n", c->binding_count, info.name,
+               wave);
+        rc = RUN_EXIT_OK;
+    }
+done:
+    if (sim_ran)
+        run_output_free(&sim);
+    vkb_run_output_free(&dev);
+    free(spirv);
+    vkb_context_destroy(ctx);
+    case_destroy(c);
+    return rc;
+}

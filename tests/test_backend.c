@@ -1,0 +1,829 @@
+/*
+ * tests/test_backend.c — the Vulkan backend: SPIR-V scanning (no device
+ * needed), then, on a Vulkan device (lavapipe in CI), one case per binding
+ * kind and element type with outputs checked against values computed here,
+ * the wave-size and unsupported-operation errors, repeats and timing, and the
+ * `wavelab check` cross-check of every case in kernels/.
+ *
+ * Device tests pass trivially, printing "skipped: no Vulkan loader/device:
+ * <reason>", only when the loader cannot be loaded or lists no device.
+ */
+#include <check.h>
+#include <dirent.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+#include "backend/backend.h"
+#include "isa/isa.h"
+
+/* Element sizes straight from the case contract's type table (no dependency on case.c). */
+static size_t type_size(case_type t)
+{
+    static const size_t sizes[] = {
+#define X(id, name, size, is_signed, is_float) size,
+        CASE_TYPE_LIST(X)
+#undef X
+    };
+    return sizes[t];
+}
+
+static const char *root(void)
+{
+    const char *r = getenv("WAVELAB_ROOT");
+    return r && *r ? r : ".";
+}
+
+/* ------------------------------------------------------------- a case built in C */
+
+typedef struct test_case {
+    wl_case c;
+    case_binding b[4];
+    char kernel[1024];
+} test_case;
+
+static void tc_init(test_case *t, const char *kernel_file, uint32_t groups_x)
+{
+    memset(t, 0, sizeof *t);
+    snprintf(t->kernel, sizeof t->kernel, "%s/tests/backend/%s", root(), kernel_file);
+    t->c.kernel = t->kernel;
+    t->c.path = t->kernel;
+    t->c.entry = (char *)"main";
+    t->c.language = (char *)"glsl";
+    t->c.groups[0] = groups_x;
+    t->c.groups[1] = t->c.groups[2] = 1;
+    t->c.push_type = CASE_TYPE_U32;
+    t->c.bindings = t->b;
+}
+
+static case_binding *tc_bind(test_case *t, uint32_t set, uint32_t binding, case_kind kind, case_type type,
+                             const char *format, size_t count)
+{
+    case_binding *b = &t->b[t->c.binding_count++];
+    b->set = set;
+    b->binding = binding;
+    b->kind = kind;
+    b->type = type;
+    snprintf(b->format, sizeof b->format, "%s", format ? format : "");
+    b->count = count;
+    b->size = count * type_size(type);
+    b->bytes = calloc(b->size ? b->size : 1, 1);
+    ck_assert_ptr_nonnull(b->bytes);
+    return b;
+}
+
+static void tc_free(test_case *t)
+{
+    for (int i = 0; i < t->c.binding_count; i++)
+        free(t->b[i].bytes);
+}
+
+static uint32_t *compile(const char *kernel, const isa_define *defines, int define_count, size_t *words)
+{
+    char err[4096] = "", warnings[1024] = "";
+    isa_compile_options opt = {
+        .path = kernel, .language = "glsl", .defines = defines, .define_count = define_count, .optimize = 1};
+    uint32_t *spirv = NULL;
+    isa_status st = isa_compile(&opt, &spirv, words, err, sizeof err, warnings, sizeof warnings);
+    ck_assert_msg(st == ISA_OK, "compile %s: %s", kernel, err);
+    return spirv;
+}
+
+/* ------------------------------------------------------------- the device fixture */
+
+static vkb_context *ctx;
+static int device = -1;
+static char skip_reason[1024];
+
+static void device_setup(void)
+{
+    char err[1024] = "";
+    skip_reason[0] = 0;
+    device = -1;
+    vkb_status st = vkb_context_create(&ctx, err, sizeof err);
+    if (st != VKB_OK) {
+        snprintf(skip_reason, sizeof skip_reason, "%s", err);
+        return;
+    }
+    if (vkb_device_count(ctx) == 0) {
+        snprintf(skip_reason, sizeof skip_reason, "the Vulkan loader lists no device");
+        return;
+    }
+    /* lavapipe when present: the expectations below (wave 8) are written for it */
+    if (vkb_device_find(ctx, "llvmpipe", &device, err, sizeof err) != VKB_OK)
+        device = 0;
+}
+
+static void device_teardown(void)
+{
+    vkb_context_destroy(ctx);
+    ctx = NULL;
+}
+
+#define SKIP_WITHOUT_DEVICE()                                                    \
+    do {                                                                         \
+        if (device < 0) {                                                        \
+            printf("%s: skipped: no Vulkan loader/device: %s\n", __func__, skip_reason); \
+            return;                                                              \
+        }                                                                        \
+    } while (0)
+
+static uint32_t device_wave(void)
+{
+    vkb_device_info info;
+    ck_assert_int_eq(vkb_device_info_get(ctx, device, &info), VKB_OK);
+    return info.subgroup_size;
+}
+
+/* Runs a test case on the device; returns the status, err holds the message. */
+static vkb_status tc_run(test_case *t, const isa_define *defines, int define_count, const vkb_run_options *opt,
+                         vkb_run_output *out, char *err, size_t err_size)
+{
+    size_t words = 0;
+    uint32_t *spirv = compile(t->kernel, defines, define_count, &words);
+    vkb_status st = vkb_run_case(ctx, device, &t->c, spirv, words, opt, out, err, err_size);
+    free(spirv);
+    return st;
+}
+
+/* ------------------------------------------------------------- element helpers */
+
+static uint16_t half_from_float(float f)
+{
+    /* exact for the small values used here (normal numbers with few mantissa bits) */
+    uint32_t x;
+    memcpy(&x, &f, 4);
+    uint32_t sign = (x >> 16) & 0x8000u;
+    int exp = (int)((x >> 23) & 0xff) - 127 + 15;
+    uint32_t mant = (x >> 13) & 0x3ffu;
+    if ((x & 0x7fffffffu) == 0)
+        return (uint16_t)sign;
+    return (uint16_t)(sign | ((uint32_t)exp << 10) | mant);
+}
+
+static void put_element(case_type t, uint8_t *p, double v)
+{
+    uint64_t bits = 0;
+    if (t == CASE_TYPE_F16) {
+        uint16_t h = half_from_float((float)v);
+        memcpy(p, &h, 2);
+        return;
+    }
+    if (t == CASE_TYPE_F32) {
+        float f = (float)v;
+        memcpy(p, &f, 4);
+        return;
+    }
+    if (t == CASE_TYPE_F64) {
+        memcpy(p, &v, 8);
+        return;
+    }
+    bits = (uint64_t)(int64_t)v;
+    memcpy(p, &bits, type_size(t)); /* little-endian host */
+}
+
+/* ------------------------------------------------------------- tests without a device */
+
+START_TEST(test_backend_status_names_are_distinct)
+{
+    ck_assert_str_eq(vkb_result_name(-4), "VK_ERROR_DEVICE_LOST");
+    ck_assert_str_eq(vkb_result_name(2), "VK_TIMEOUT");
+    ck_assert_str_eq(vkb_result_name(12345), "VkResult(12345)");
+    ck_assert_str_ne(vkb_status_str(VKB_ERR_WAVE_SIZE), vkb_status_str(VKB_ERR_UNSUPPORTED));
+    char buf[128];
+    vkb_subgroup_ops_format(VKB_SUBGROUP_BASIC | VKB_SUBGROUP_CLUSTERED, buf, sizeof buf);
+    ck_assert_str_eq(buf, "basic clustered");
+    vkb_shader_stages_format(0x20, buf, sizeof buf);
+    ck_assert_str_eq(buf, "compute");
+}
+END_TEST
+
+START_TEST(test_backend_scan_reads_size_resources_and_push_bytes)
+{
+    char path[1200];
+    snprintf(path, sizeof path, "%s/tests/backend/push_constants.comp", root());
+    size_t words = 0;
+    uint32_t *spirv = compile(path, NULL, 0, &words);
+    vkb_kernel_info k;
+    char err[512] = "";
+    ck_assert_int_eq(vkb_kernel_scan(spirv, words, "main", &k, err, sizeof err), VKB_OK);
+    ck_assert_str_eq(k.entry, "main");
+    ck_assert_uint_eq(k.local_size[0], 8);
+    ck_assert_uint_eq(k.local_size[1], 1);
+    ck_assert_uint_eq(k.push_constant_bytes, 8);
+    ck_assert_int_eq(k.resource_count, 1);
+    ck_assert_int_eq(k.resources[0].kind, CASE_KIND_STORAGE_BUFFER);
+    ck_assert_int_eq(k.resources[0].used, 1);
+    free(spirv);
+}
+END_TEST
+
+START_TEST(test_backend_scan_clustered_kernel_needs_clustered_ops)
+{
+    char path[1200];
+    snprintf(path, sizeof path, "%s/tests/backend/clustered.comp", root());
+    size_t words = 0;
+    uint32_t *spirv = compile(path, NULL, 0, &words);
+    vkb_kernel_info k;
+    char err[512] = "";
+    ck_assert_int_eq(vkb_kernel_scan(spirv, words, NULL, &k, err, sizeof err), VKB_OK);
+    ck_assert(k.subgroup_ops & VKB_SUBGROUP_CLUSTERED);
+    free(spirv);
+}
+END_TEST
+
+START_TEST(test_backend_scan_texel_buffers_have_kind_and_format)
+{
+    char path[1200];
+    snprintf(path, sizeof path, "%s/tests/backend/storage_texel.comp", root());
+    isa_define defs[] = {{"FMT", "rgba32f"}, {"IMG", "imageBuffer"}, {"VEC", "vec4"}};
+    size_t words = 0;
+    uint32_t *spirv = compile(path, defs, 3, &words);
+    vkb_kernel_info k;
+    char err[512] = "";
+    ck_assert_int_eq(vkb_kernel_scan(spirv, words, "main", &k, err, sizeof err), VKB_OK);
+    ck_assert_int_eq(k.resource_count, 1);
+    ck_assert_int_eq(k.resources[0].kind, CASE_KIND_STORAGE_TEXEL_BUFFER);
+    ck_assert_str_eq(k.resources[0].format, "rgba32f");
+    free(spirv);
+
+    snprintf(path, sizeof path, "%s/tests/backend/uniform_texel.comp", root());
+    isa_define defs2[] = {{"SAMPLER", "usamplerBuffer"}, {"OUT_T", "uint"}};
+    spirv = compile(path, defs2, 2, &words);
+    ck_assert_int_eq(vkb_kernel_scan(spirv, words, "main", &k, err, sizeof err), VKB_OK);
+    ck_assert_int_eq(k.resource_count, 2);
+    int texel = k.resources[0].kind == CASE_KIND_UNIFORM_TEXEL_BUFFER || k.resources[1].kind == CASE_KIND_UNIFORM_TEXEL_BUFFER;
+    ck_assert(texel);
+    free(spirv);
+}
+END_TEST
+
+START_TEST(test_backend_scan_garbage_is_an_input_error)
+{
+    uint32_t junk[8] = {0x07230203, 0x10300, 0, 100, 0, 0xffff0011, 0, 0};
+    vkb_kernel_info k;
+    char err[256] = "";
+    ck_assert_int_eq(vkb_kernel_scan(junk, 8, NULL, &k, err, sizeof err), VKB_ERR_INPUT);
+    ck_assert_ptr_nonnull(strstr(err, "word 5"));
+    ck_assert_int_eq(vkb_kernel_scan(junk, 3, NULL, &k, err, sizeof err), VKB_ERR_INPUT);
+}
+END_TEST
+
+/* ------------------------------------------------------------- device tests */
+
+START_TEST(test_backend_devices_include_one_with_subgroup_size_8)
+{
+    SKIP_WITHOUT_DEVICE();
+    int found = 0;
+    for (int i = 0; i < vkb_device_count(ctx); i++) {
+        vkb_device_info info;
+        ck_assert_int_eq(vkb_device_info_get(ctx, i, &info), VKB_OK);
+        ck_assert(info.name[0]);
+        printf("device %d: %s, subgroup size %u (%u..%u), ops 0x%x\n", i, info.name, info.subgroup_size,
+               info.min_subgroup_size, info.max_subgroup_size, info.subgroup_ops);
+        if (info.subgroup_size == 8)
+            found = 1;
+    }
+    if (!found) {
+        printf("%s: skipped: no device with subgroup size 8 (lavapipe) on this machine\n", __func__);
+        return;
+    }
+    vkb_device_info info;
+    vkb_device_info_get(ctx, device, &info);
+    ck_assert_uint_eq(info.subgroup_size, 8);
+    ck_assert(info.subgroup_ops & VKB_SUBGROUP_BASIC);
+    ck_assert_uint_gt(info.max_compute_shared_memory_size, 0);
+}
+END_TEST
+
+START_TEST(test_backend_device_find_by_index_and_name)
+{
+    SKIP_WITHOUT_DEVICE();
+    char err[1024] = "";
+    int i = -1;
+    ck_assert_int_eq(vkb_device_find(ctx, "0", &i, err, sizeof err), VKB_OK);
+    ck_assert_int_eq(i, 0);
+    ck_assert_int_eq(vkb_device_find(ctx, NULL, &i, err, sizeof err), VKB_OK);
+    ck_assert_int_eq(i, 0);
+    ck_assert_int_eq(vkb_device_find(ctx, "no such gpu anywhere", &i, err, sizeof err), VKB_ERR_NO_DEVICE);
+    ck_assert_ptr_nonnull(strstr(err, "no such gpu anywhere"));
+    ck_assert_int_eq(vkb_device_find(ctx, "999", &i, err, sizeof err), VKB_ERR_NO_DEVICE);
+}
+END_TEST
+
+/* Storage buffers of every element type: b[i] = a[i] + i. */
+static const struct {
+    const char *glsl;
+    case_type type;
+} storage_types[] = {
+    {"uint8_t", CASE_TYPE_U8},   {"int8_t", CASE_TYPE_I8},       {"uint16_t", CASE_TYPE_U16},
+    {"int16_t", CASE_TYPE_I16},  {"uint", CASE_TYPE_U32},        {"int", CASE_TYPE_I32},
+    {"uint64_t", CASE_TYPE_U64}, {"int64_t", CASE_TYPE_I64},     {"float16_t", CASE_TYPE_F16},
+    {"float", CASE_TYPE_F32},    {"double", CASE_TYPE_F64},
+};
+
+START_TEST(test_backend_storage_buffer_each_type_adds_index)
+{
+    SKIP_WITHOUT_DEVICE();
+    const size_t n = 32;
+    case_type t = storage_types[_i].type;
+    test_case tc;
+    tc_init(&tc, "storage_type.comp", (uint32_t)(n / 8));
+    case_binding *in = tc_bind(&tc, 0, 0, CASE_KIND_STORAGE_BUFFER, t, NULL, n);
+    tc_bind(&tc, 0, 1, CASE_KIND_STORAGE_BUFFER, t, NULL, n);
+    int is_float = t == CASE_TYPE_F16 || t == CASE_TYPE_F32 || t == CASE_TYPE_F64;
+    size_t es = type_size(t);
+    for (size_t i = 0; i < n; i++)
+        put_element(t, in->bytes + i * es, is_float ? (double)i * 0.5 + 0.25 : (double)(i * 37 + 250));
+    isa_define defs[] = {{"T", storage_types[_i].glsl}};
+    vkb_run_output out;
+    char err[1024] = "";
+    vkb_status st = tc_run(&tc, defs, 1, NULL, &out, err, sizeof err);
+    if (st == VKB_ERR_UNSUPPORTED) {
+        printf("%s[%s]: skipped: %s\n", __func__, storage_types[_i].glsl, err);
+        vkb_run_output_free(&out);
+        tc_free(&tc);
+        return;
+    }
+    ck_assert_msg(st == VKB_OK, "%s: %s", storage_types[_i].glsl, err);
+    ck_assert_int_eq(out.binding_count, 2);
+    for (size_t i = 0; i < n; i++) {
+        uint8_t want[8] = {0};
+        if (is_float)
+            put_element(t, want, (double)i * 0.5 + 0.25 + (double)i);
+        else {
+            uint64_t v = (uint64_t)(i * 37 + 250) + i;
+            memcpy(want, &v, es);
+        }
+        ck_assert_msg(memcmp(out.data[1] + i * es, want, es) == 0, "%s element %zu differs", storage_types[_i].glsl, i);
+        ck_assert_msg(memcmp(out.data[0] + i * es, in->bytes + i * es, es) == 0, "input changed");
+    }
+    vkb_run_output_free(&out);
+    tc_free(&tc);
+}
+END_TEST
+
+START_TEST(test_backend_uniform_buffer_is_read_by_every_invocation)
+{
+    SKIP_WITHOUT_DEVICE();
+    test_case tc;
+    tc_init(&tc, "uniform_buffer.comp", 2);
+    case_binding *u = tc_bind(&tc, 0, 0, CASE_KIND_UNIFORM_BUFFER, CASE_TYPE_U32, NULL, 16);
+    tc_bind(&tc, 1, 3, CASE_KIND_STORAGE_BUFFER, CASE_TYPE_U32, NULL, 16);
+    for (uint32_t i = 0; i < 16; i++)
+        ((uint32_t *)u->bytes)[i] = 100 + i * i;
+    vkb_run_output out;
+    char err[1024] = "";
+    ck_assert_msg(tc_run(&tc, NULL, 0, NULL, &out, err, sizeof err) == VKB_OK, "%s", err);
+    for (uint32_t i = 0; i < 16; i++)
+        ck_assert_uint_eq(((uint32_t *)out.data[1])[i], (100 + i * i) * 2 + 1);
+    vkb_run_output_free(&out);
+    tc_free(&tc);
+}
+END_TEST
+
+/* Storage texel buffers of each format: every component + 1 in place. */
+static const struct {
+    const char *format, *image, *vec;
+    case_type type;
+    unsigned comps;
+} storage_texel_formats[] = {
+    {"r32ui", "uimageBuffer", "uvec4", CASE_TYPE_U32, 1},   {"r32i", "iimageBuffer", "ivec4", CASE_TYPE_I32, 1},
+    {"r32f", "imageBuffer", "vec4", CASE_TYPE_F32, 1},      {"rg32ui", "uimageBuffer", "uvec4", CASE_TYPE_U32, 2},
+    {"rg32i", "iimageBuffer", "ivec4", CASE_TYPE_I32, 2},   {"rg32f", "imageBuffer", "vec4", CASE_TYPE_F32, 2},
+    {"rgba32ui", "uimageBuffer", "uvec4", CASE_TYPE_U32, 4}, {"rgba32i", "iimageBuffer", "ivec4", CASE_TYPE_I32, 4},
+    {"rgba32f", "imageBuffer", "vec4", CASE_TYPE_F32, 4},   {"r16f", "imageBuffer", "vec4", CASE_TYPE_F16, 1},
+    {"rgba16f", "imageBuffer", "vec4", CASE_TYPE_F16, 4},   {"r16ui", "uimageBuffer", "uvec4", CASE_TYPE_U16, 1},
+    {"r8ui", "uimageBuffer", "uvec4", CASE_TYPE_U8, 1},     {"rgba8ui", "uimageBuffer", "uvec4", CASE_TYPE_U8, 4},
+    {"rgba8", "imageBuffer", "vec4", CASE_TYPE_U8, 4},
+};
+
+START_TEST(test_backend_storage_texel_buffer_each_format_adds_one)
+{
+    SKIP_WITHOUT_DEVICE();
+    const unsigned texels = 8;
+    __typeof__(storage_texel_formats[0]) f = storage_texel_formats[_i];
+    size_t n = (size_t)texels * f.comps, es = type_size(f.type);
+    int unorm = strcmp(f.format, "rgba8") == 0;
+    int is_float = f.type == CASE_TYPE_F16 || f.type == CASE_TYPE_F32;
+    test_case tc;
+    tc_init(&tc, "storage_texel.comp", texels / 4);
+    case_binding *b = tc_bind(&tc, 0, 0, CASE_KIND_STORAGE_TEXEL_BUFFER, f.type, f.format, n);
+    for (size_t i = 0; i < n; i++)
+        put_element(f.type, b->bytes + i * es, is_float ? (double)i * 0.25 : (double)(i * 3 % 200));
+    isa_define defs[] = {{"FMT", f.format}, {"IMG", f.image}, {"VEC", f.vec}};
+    vkb_run_output out;
+    char err[1024] = "";
+    vkb_status st = tc_run(&tc, defs, 3, NULL, &out, err, sizeof err);
+    if (st == VKB_ERR_UNSUPPORTED) {
+        printf("%s[%s]: skipped: %s\n", __func__, f.format, err);
+    } else {
+        ck_assert_msg(st == VKB_OK, "%s: %s", f.format, err);
+        for (size_t i = 0; i < n; i++) {
+            uint8_t want[8] = {0};
+            if (unorm)
+                want[0] = 255; /* x/255 + 1.0 saturates to 1.0 */
+            else
+                put_element(f.type, want, is_float ? (double)i * 0.25 + 1.0 : (double)(i * 3 % 200 + 1));
+            ck_assert_msg(memcmp(out.data[0] + i * es, want, es) == 0, "%s component %zu differs", f.format, i);
+        }
+    }
+    vkb_run_output_free(&out);
+    tc_free(&tc);
+}
+END_TEST
+
+/* Uniform texel buffers of several formats: o[i] = texel(i).x * 5 + i. */
+static const struct {
+    const char *format, *sampler, *out_glsl;
+    case_type type, out_type;
+    unsigned comps;
+} uniform_texel_formats[] = {
+    {"r32ui", "usamplerBuffer", "uint", CASE_TYPE_U32, CASE_TYPE_U32, 1},
+    {"r32i", "isamplerBuffer", "int", CASE_TYPE_I32, CASE_TYPE_I32, 1},
+    {"r32f", "samplerBuffer", "float", CASE_TYPE_F32, CASE_TYPE_F32, 1},
+    {"rgba32f", "samplerBuffer", "float", CASE_TYPE_F32, CASE_TYPE_F32, 4},
+    {"rgba32ui", "usamplerBuffer", "uint", CASE_TYPE_U32, CASE_TYPE_U32, 4},
+    {"r16f", "samplerBuffer", "float", CASE_TYPE_F16, CASE_TYPE_F32, 1},
+    {"rgba8ui", "usamplerBuffer", "uint", CASE_TYPE_U8, CASE_TYPE_U32, 4},
+    {"rgba8", "samplerBuffer", "float", CASE_TYPE_U8, CASE_TYPE_F32, 4},
+};
+
+START_TEST(test_backend_uniform_texel_buffer_each_format_is_fetched)
+{
+    SKIP_WITHOUT_DEVICE();
+    const unsigned texels = 8;
+    __typeof__(uniform_texel_formats[0]) f = uniform_texel_formats[_i];
+    size_t n = (size_t)texels * f.comps, es = type_size(f.type);
+    int is_float = f.type == CASE_TYPE_F16 || f.type == CASE_TYPE_F32;
+    test_case tc;
+    tc_init(&tc, "uniform_texel.comp", texels / 4);
+    case_binding *src = tc_bind(&tc, 0, 0, CASE_KIND_UNIFORM_TEXEL_BUFFER, f.type, f.format, n);
+    tc_bind(&tc, 0, 1, CASE_KIND_STORAGE_BUFFER, f.out_type, NULL, texels);
+    for (size_t i = 0; i < n; i++)
+        put_element(f.type, src->bytes + i * es, is_float ? (double)i * 0.5 : (double)(i * 51 % 256));
+    isa_define defs[] = {{"SAMPLER", f.sampler}, {"OUT_T", f.out_glsl}};
+    vkb_run_output out;
+    char err[1024] = "";
+    vkb_status st = tc_run(&tc, defs, 2, NULL, &out, err, sizeof err);
+    if (st == VKB_ERR_UNSUPPORTED) {
+        printf("%s[%s]: skipped: %s\n", __func__, f.format, err);
+    } else {
+        ck_assert_msg(st == VKB_OK, "%s: %s", f.format, err);
+        for (size_t t = 0; t < texels; t++) {
+            size_t first = t * f.comps; /* component x of texel t */
+            if (f.out_type == CASE_TYPE_F32) {
+                double x;
+                if (f.type == CASE_TYPE_U8)
+                    x = (double)(first * 51 % 256) / 255.0;
+                else
+                    x = (double)first * 0.5;
+                float got;
+                memcpy(&got, out.data[1] + t * 4, 4);
+                ck_assert_msg(fabs(got - (x * 5 + (double)t)) < 1e-5, "%s texel %zu: %g", f.format, t, got);
+            } else {
+                uint32_t got;
+                memcpy(&got, out.data[1] + t * 4, 4);
+                ck_assert_uint_eq(got, (uint32_t)(first * 51 % 256) * 5 + (uint32_t)t);
+            }
+        }
+    }
+    vkb_run_output_free(&out);
+    tc_free(&tc);
+}
+END_TEST
+
+START_TEST(test_backend_push_constants_reach_the_kernel)
+{
+    SKIP_WITHOUT_DEVICE();
+    test_case tc;
+    tc_init(&tc, "push_constants.comp", 2);
+    tc_bind(&tc, 0, 0, CASE_KIND_STORAGE_BUFFER, CASE_TYPE_U32, NULL, 16);
+    uint32_t push[2] = {7, 1000};
+    tc.c.push_constants = (uint8_t *)push;
+    tc.c.push_size = sizeof push;
+    vkb_run_output out;
+    char err[1024] = "";
+    ck_assert_msg(tc_run(&tc, NULL, 0, NULL, &out, err, sizeof err) == VKB_OK, "%s", err);
+    for (uint32_t i = 0; i < 16; i++)
+        ck_assert_uint_eq(((uint32_t *)out.data[0])[i], i * 7 + 1000);
+    vkb_run_output_free(&out);
+    tc_free(&tc);
+}
+END_TEST
+
+START_TEST(test_backend_subgroup_kernel_runs_at_the_device_wave)
+{
+    SKIP_WITHOUT_DEVICE();
+    uint32_t wave = device_wave();
+    test_case tc;
+    tc_init(&tc, "subgroup.comp", 2);
+    tc_bind(&tc, 0, 0, CASE_KIND_STORAGE_BUFFER, CASE_TYPE_U32, NULL, 32);
+    vkb_run_options opt = {.wave_size = wave};
+    vkb_run_output out;
+    char err[1024] = "";
+    ck_assert_msg(tc_run(&tc, NULL, 0, &opt, &out, err, sizeof err) == VKB_OK, "%s", err);
+    ck_assert_uint_eq(out.wave_size, wave);
+    uint32_t lane_sum = wave * (wave - 1) / 2;
+    for (uint32_t i = 0; i < 32; i++)
+        ck_assert_uint_eq(((uint32_t *)out.data[0])[i], wave * 1000 + lane_sum);
+    vkb_run_output_free(&out);
+    tc_free(&tc);
+}
+END_TEST
+
+START_TEST(test_backend_unsupported_wave_size_names_the_supported_sizes)
+{
+    SKIP_WITHOUT_DEVICE();
+    vkb_device_info info;
+    vkb_device_info_get(ctx, device, &info);
+    uint32_t bad = info.max_subgroup_size * 2; /* always outside min..max */
+    test_case tc;
+    tc_init(&tc, "subgroup.comp", 2);
+    tc_bind(&tc, 0, 0, CASE_KIND_STORAGE_BUFFER, CASE_TYPE_U32, NULL, 32);
+    vkb_run_options opt = {.wave_size = bad};
+    vkb_run_output out;
+    char err[1024] = "", want[64];
+    ck_assert_int_eq(tc_run(&tc, NULL, 0, &opt, &out, err, sizeof err), VKB_ERR_WAVE_SIZE);
+    printf("%s: %s\n", __func__, err);
+    snprintf(want, sizeof want, "wave size %u", bad);
+    ck_assert_ptr_nonnull(strstr(err, want));
+    if (info.subgroup_size_control)
+        snprintf(want, sizeof want, "%u..%u", info.min_subgroup_size, info.max_subgroup_size);
+    else
+        snprintf(want, sizeof want, "only subgroup size %u", info.subgroup_size);
+    ck_assert_ptr_nonnull(strstr(err, want));
+    vkb_run_output_free(&out);
+    tc_free(&tc);
+}
+END_TEST
+
+START_TEST(test_backend_clustered_ops_on_a_device_without_them_are_unsupported)
+{
+    SKIP_WITHOUT_DEVICE();
+    vkb_device_info info;
+    vkb_device_info_get(ctx, device, &info);
+    test_case tc;
+    tc_init(&tc, "clustered.comp", 1);
+    tc_bind(&tc, 0, 0, CASE_KIND_STORAGE_BUFFER, CASE_TYPE_U32, NULL, 8);
+    vkb_run_output out;
+    char err[1024] = "";
+    vkb_status st = tc_run(&tc, NULL, 0, NULL, &out, err, sizeof err);
+    if (info.subgroup_ops & VKB_SUBGROUP_CLUSTERED) {
+        ck_assert_msg(st == VKB_OK, "%s", err);
+        printf("%s: the device supports clustered operations; ran instead\n", __func__);
+    } else {
+        ck_assert_int_eq(st, VKB_ERR_UNSUPPORTED);
+        ck_assert_ptr_nonnull(strstr(err, "clustered"));
+        printf("%s: %s\n", __func__, err);
+    }
+    vkb_run_output_free(&out);
+    tc_free(&tc);
+}
+END_TEST
+
+START_TEST(test_backend_missing_binding_is_an_input_error)
+{
+    SKIP_WITHOUT_DEVICE();
+    test_case tc;
+    tc_init(&tc, "storage_type.comp", 1);
+    tc_bind(&tc, 0, 1, CASE_KIND_STORAGE_BUFFER, CASE_TYPE_U32, NULL, 8); /* binding 0 missing */
+    isa_define defs[] = {{"T", "uint"}};
+    vkb_run_output out;
+    char err[1024] = "";
+    ck_assert_int_eq(tc_run(&tc, defs, 1, NULL, &out, err, sizeof err), VKB_ERR_INPUT);
+    ck_assert_ptr_nonnull(strstr(err, "set 0 binding 0"));
+    vkb_run_output_free(&out);
+
+    /* and a kind mismatch: the kernel's storage buffer given as a uniform buffer */
+    tc_free(&tc);
+    tc_init(&tc, "storage_type.comp", 1);
+    tc_bind(&tc, 0, 0, CASE_KIND_UNIFORM_BUFFER, CASE_TYPE_U32, NULL, 8);
+    tc_bind(&tc, 0, 1, CASE_KIND_STORAGE_BUFFER, CASE_TYPE_U32, NULL, 8);
+    ck_assert_int_eq(tc_run(&tc, defs, 1, NULL, &out, err, sizeof err), VKB_ERR_INPUT);
+    ck_assert_ptr_nonnull(strstr(err, "uniform_buffer"));
+    vkb_run_output_free(&out);
+    tc_free(&tc);
+}
+END_TEST
+
+START_TEST(test_backend_repeats_reupload_inputs_and_time_each_dispatch)
+{
+    SKIP_WITHOUT_DEVICE();
+    test_case tc;
+    tc_init(&tc, "inplace.comp", 4);
+    case_binding *b = tc_bind(&tc, 0, 0, CASE_KIND_STORAGE_BUFFER, CASE_TYPE_U32, NULL, 32);
+    for (uint32_t i = 0; i < 32; i++)
+        ((uint32_t *)b->bytes)[i] = i * 10;
+    vkb_run_options opt = {.repeat = 5, .warmup = 2};
+    vkb_run_output out;
+    char err[1024] = "";
+    ck_assert_msg(tc_run(&tc, NULL, 0, &opt, &out, err, sizeof err) == VKB_OK, "%s", err);
+    for (uint32_t i = 0; i < 32; i++)
+        ck_assert_uint_eq(((uint32_t *)out.data[0])[i], i * 10 + 1);
+    ck_assert_uint_eq(out.sample_count, 5);
+    if (out.timing_available) {
+        ck_assert(out.min_us <= out.median_us && out.median_us <= out.max_us);
+        ck_assert(out.min_us >= 0);
+    } else {
+        ck_assert_ptr_nonnull(strstr(out.timing_note, "not available"));
+    }
+    ck_assert(out.stat_count > 0 || strstr(out.stats_note, "not available"));
+    ck_assert(out.counters_note[0]);
+    printf("%s: median %.2f us (min %.2f, max %.2f); statistics: %s; memory: %s\n", __func__, out.median_us,
+           out.min_us, out.max_us, out.stat_count ? "yes" : out.stats_note, out.memory_note);
+    vkb_run_output_free(&out);
+    tc_free(&tc);
+}
+END_TEST
+
+/* ------------------------------------------------------------- the `wavelab check` command */
+
+static int run_command(const char *cmd, char *output, size_t size)
+{
+    FILE *p = popen(cmd, "r");
+    ck_assert_ptr_nonnull(p);
+    size_t len = 0;
+    output[0] = 0;
+    char chunk[512];
+    while (fgets(chunk, sizeof chunk, p)) {
+        size_t n = strlen(chunk);
+        if (len + n + 1 < size) {
+            memcpy(output + len, chunk, n + 1);
+            len += n;
+        }
+    }
+    int status = pclose(p);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+}
+
+static const char *binary(void)
+{
+    const char *b = getenv("WAVELAB_BIN");
+    return b && *b ? b : NULL;
+}
+
+START_TEST(test_backend_check_command_exit_codes)
+{
+    SKIP_WITHOUT_DEVICE();
+    if (!binary()) {
+        printf("%s: skipped: WAVELAB_BIN is not set (run through ctest)\n", __func__);
+        return;
+    }
+    static const struct {
+        const char *file, *args;
+        int exit_code;
+    } rows[] = {
+        {"agree.json", "--wave 8", 0},
+        {"clustered.json", "--wave 8", 3},
+        {"agree.json", "--wave 1024", 3},
+        {"does-not-exist.json", "", 2},
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        char cmd[2048], output[16384];
+        snprintf(cmd, sizeof cmd, "'%s' check '%s/tests/backend/cases/%s' %s 2>&1", binary(), root(), rows[i].file,
+                 rows[i].args);
+        int code = run_command(cmd, output, sizeof output);
+        printf("$ %s -> %d\n%s", cmd, code, output);
+        if (i == 0 && code == 2 && strstr(output, "not implemented")) {
+            printf("%s: skipped: the simulator is not finished\n", __func__);
+            return;
+        }
+        ck_assert_msg(code == rows[i].exit_code, "%s: exit %d, expected %d:\n%s", cmd, code, rows[i].exit_code, output);
+    }
+}
+END_TEST
+
+/* Collects kernels/ **.json, sorted, into list (up to max). */
+static int collect_cases(const char *dir, char (*list)[1024], int count, int max)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return count;
+    struct dirent *e;
+    while ((e = readdir(d)) && count < max) {
+        if (e->d_name[0] == '.')
+            continue;
+        char path[1024];
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        struct stat sb;
+        if (stat(path, &sb) != 0)
+            continue;
+        if (S_ISDIR(sb.st_mode))
+            count = collect_cases(path, list, count, max);
+        else if (strlen(e->d_name) > 5 && !strcmp(e->d_name + strlen(e->d_name) - 5, ".json"))
+            snprintf(list[count++], 1024, "%s", path);
+    }
+    closedir(d);
+    return count;
+}
+
+static int compare_paths(const void *a, const void *b)
+{
+    return strcmp((const char *)a, (const char *)b);
+}
+
+START_TEST(test_backend_every_kernel_case_agrees_with_the_simulator_at_wave_8)
+{
+    SKIP_WITHOUT_DEVICE();
+    if (!binary()) {
+        printf("%s: skipped: WAVELAB_BIN is not set (run through ctest)\n", __func__);
+        return;
+    }
+    if (device_wave() != 8) {
+        printf("%s: skipped: the chosen device (%d) does not run wave 8; lavapipe does\n", __func__, device);
+        return;
+    }
+    enum { MAX_CASES = 512 };
+    char(*cases)[1024] = calloc(MAX_CASES, 1024);
+    ck_assert_ptr_nonnull(cases);
+    char dir[1100];
+    snprintf(dir, sizeof dir, "%s/kernels", root());
+    int n = collect_cases(dir, cases, 0, MAX_CASES);
+    qsort(cases, (size_t)n, 1024, compare_paths);
+    int agreed = 0, skipped = 0, failed = 0;
+    static char output[65536];
+    static char failures[65536];
+    failures[0] = 0;
+    for (int i = 0; i < n; i++) {
+        char cmd[2300];
+        snprintf(cmd, sizeof cmd, "'%s' check '%s' --wave 8 --device llvmpipe 2>&1", binary(), cases[i]);
+        int code = run_command(cmd, output, sizeof output);
+        const char *rel = cases[i] + strlen(root()) + 1;
+        if (code == 0) {
+            agreed++;
+            printf("agree  %s\n", rel);
+        } else if (code == 3) {
+            skipped++;
+            const char *reason = strstr(output, "SKIP: ");
+            char line[512];
+            snprintf(line, sizeof line, "%.500s", reason ? reason + 6 : output);
+            line[strcspn(line, "\n")] = 0;
+            printf("skip   %s: %s\n", rel, line);
+        } else {
+            failed++;
+            printf("FAIL   %s (exit %d)\n%s\n", rel, code, output);
+            size_t len = strlen(failures);
+            snprintf(failures + len, sizeof failures - len, "%s (exit %d)\n", rel, code);
+        }
+    }
+    printf("%s: %d cases: %d agree, %d skipped, %d failed\n", __func__, n, agreed, skipped, failed);
+    free(cases);
+    ck_assert_msg(failed == 0, "cases that differ or fail:\n%s", failures);
+}
+END_TEST
+
+static Suite *backend_suite(void)
+{
+    Suite *s = suite_create("backend");
+    TCase *scan = tcase_create("scan");
+    tcase_add_test(scan, test_backend_status_names_are_distinct);
+    tcase_add_test(scan, test_backend_scan_reads_size_resources_and_push_bytes);
+    tcase_add_test(scan, test_backend_scan_clustered_kernel_needs_clustered_ops);
+    tcase_add_test(scan, test_backend_scan_texel_buffers_have_kind_and_format);
+    tcase_add_test(scan, test_backend_scan_garbage_is_an_input_error);
+    suite_add_tcase(s, scan);
+
+    TCase *dev = tcase_create("device");
+    tcase_set_timeout(dev, 600);
+    tcase_add_checked_fixture(dev, device_setup, device_teardown);
+    tcase_add_test(dev, test_backend_devices_include_one_with_subgroup_size_8);
+    tcase_add_test(dev, test_backend_device_find_by_index_and_name);
+    tcase_add_loop_test(dev, test_backend_storage_buffer_each_type_adds_index, 0,
+                        (int)(sizeof storage_types / sizeof storage_types[0]));
+    tcase_add_test(dev, test_backend_uniform_buffer_is_read_by_every_invocation);
+    tcase_add_loop_test(dev, test_backend_storage_texel_buffer_each_format_adds_one, 0,
+                        (int)(sizeof storage_texel_formats / sizeof storage_texel_formats[0]));
+    tcase_add_loop_test(dev, test_backend_uniform_texel_buffer_each_format_is_fetched, 0,
+                        (int)(sizeof uniform_texel_formats / sizeof uniform_texel_formats[0]));
+    tcase_add_test(dev, test_backend_push_constants_reach_the_kernel);
+    tcase_add_test(dev, test_backend_subgroup_kernel_runs_at_the_device_wave);
+    tcase_add_test(dev, test_backend_unsupported_wave_size_names_the_supported_sizes);
+    tcase_add_test(dev, test_backend_clustered_ops_on_a_device_without_them_are_unsupported);
+    tcase_add_test(dev, test_backend_missing_binding_is_an_input_error);
+    tcase_add_test(dev, test_backend_repeats_reupload_inputs_and_time_each_dispatch);
+    tcase_add_test(dev, test_backend_check_command_exit_codes);
+    tcase_add_test(dev, test_backend_every_kernel_case_agrees_with_the_simulator_at_wave_8);
+    suite_add_tcase(s, dev);
+    return s;
+}
+
+int main(void)
+{
+    /* Prefer lavapipe alone when it is installed and nothing else was chosen: the other Mesa
+     * drivers print errors on machines without their hardware. */
+    const char *lvp = "/usr/share/vulkan/icd.d/lvp_icd.x86_64.json";
+    struct stat sb;
+    if (!getenv("VK_DRIVER_FILES") && !getenv("VK_ICD_FILENAMES") && stat(lvp, &sb) == 0) {
+        setenv("VK_DRIVER_FILES", lvp, 1);
+        setenv("VK_ICD_FILENAMES", lvp, 1);
+    }
+    SRunner *sr = srunner_create(backend_suite());
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
