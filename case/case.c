@@ -1628,6 +1628,8 @@ static int format_bits(case_type t, uint64_t bits, char *buf, size_t buf_size)
     return case_format_element(t, element, buf, buf_size);
 }
 
+/* Like snprintf, returns the length of the whole text even when buf_size cuts
+ * it short (so a NULL buffer of size 0 measures it). */
 int case_format_element(case_type t, const uint8_t *element, char *buf, size_t buf_size)
 {
     if ((unsigned)t >= CASE_TYPE_COUNT || !element)
