@@ -1144,6 +1144,7 @@ START_TEST(test_memory_private_and_workgroup_are_zeroed_and_separate)
     ck_assert_int_eq(sim_run(&b.p, &cfg, &res), SIM_OK);
     for (uint32_t i = 0; i < 16; i++)
         ck_assert_uint_eq(data[i], i % local);
+    sim_result_free(&res);
     /* out of bounds in private memory names the per-lane size */
     b.code[1].imm = 8;
     ck_assert_int_eq(sim_run(&b.p, &cfg, &res), SIM_FAULT);
