@@ -327,12 +327,9 @@ static sim_status bind_slots(sim_ctx *ctx)
 {
     const isa_program *p = ctx->prog;
     const sim_config *cfg = ctx->cfg;
-    int workgroup_slots = 0, private_slots = 0;
-    for (uint32_t s = 0; s < p->slot_count; s++) {
-        workgroup_slots += p->slots[s].space == ISA_SPACE_WORKGROUP;
-        private_slots += p->slots[s].space == ISA_SPACE_PRIVATE;
-    }
-    size_t wg_off = 0, priv_off = 0;
+    /* workgroup and private variables live at isa_slot.base inside the
+     * workgroup's shared area / the lane's private area */
+    size_t wg_size = p->workgroup_bytes, priv_size = p->private_bytes;
     for (uint32_t s = 0; s < p->slot_count; s++) {
         const isa_slot *sl = &p->slots[s];
         sim_slot_mem *m = &ctx->slots[s];
@@ -362,21 +359,21 @@ static sim_status bind_slots(sim_ctx *ctx)
             m->size = cfg->push ? cfg->push_size : 0;
             break;
         case ISA_SPACE_WORKGROUP:
-            /* each workgroup slot has its own zeroed bytes; a lone slot of
-             * unknown size takes the program's whole workgroup_bytes */
-            m->size = sl->static_size ? sl->static_size : (workgroup_slots == 1 ? p->workgroup_bytes : 0);
-            m->private_offset = wg_off;
-            wg_off += (m->size + 15) & ~(size_t)15;
+            m->size = sl->static_size;
+            m->area_offset = sl->base;
+            if ((size_t)sl->base + sl->static_size > wg_size)
+                wg_size = (size_t)sl->base + sl->static_size;
             break;
         case ISA_SPACE_PRIVATE:
-            m->size = sl->static_size ? sl->static_size : (private_slots == 1 ? p->private_bytes : 0);
-            m->private_offset = priv_off;
-            priv_off += (m->size + 15) & ~(size_t)15;
+            m->size = sl->static_size;
+            m->area_offset = sl->base;
+            if ((size_t)sl->base + sl->static_size > priv_size)
+                priv_size = (size_t)sl->base + sl->static_size;
             break;
         }
     }
-    ctx->workgroup_mem_size = wg_off;
-    ctx->private_lane_bytes = priv_off;
+    ctx->workgroup_mem_size = wg_size;
+    ctx->private_lane_bytes = priv_size;
     return SIM_OK;
 }
 
@@ -1035,7 +1032,7 @@ sim_status sim_run(const isa_program *prog, const sim_config *cfg, sim_result *r
     }
     for (uint32_t s = 0; s < prog->slot_count; s++)
         if (prog->slots[s].space == ISA_SPACE_WORKGROUP)
-            ctx.slots[s].data = ctx.workgroup_mem + ctx.slots[s].private_offset;
+            ctx.slots[s].data = ctx.workgroup_mem + ctx.slots[s].area_offset;
 
     for (uint32_t z = 0; z < cfg->groups[2] && status == SIM_OK; z++)
         for (uint32_t y = 0; y < cfg->groups[1] && status == SIM_OK; y++)

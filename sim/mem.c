@@ -31,7 +31,7 @@ static inline uint8_t *slot_base(const sim_ctx *ctx, const sim_wave *w, uint32_t
 {
     const sim_slot_mem *m = &ctx->slots[s];
     if (ctx->prog->slots[s].space == ISA_SPACE_PRIVATE)
-        return w->private_mem + ctx->private_lane_bytes * l + m->private_offset;
+        return w->private_mem + ctx->private_lane_bytes * l + m->area_offset;
     return m->data;
 }
 

@@ -41,7 +41,7 @@ typedef struct sim_wave {
 typedef struct sim_slot_mem {
     uint8_t *data;              /* NULL when size is 0 (or the push block is absent) */
     size_t size;                /* bytes (private: per lane) */
-    size_t private_offset;      /* private slots: offset inside a lane's private block */
+    size_t area_offset;      /* workgroup / private slots: isa_slot.base, the offset inside the shared area or a lane's private area */
 } sim_slot_mem;
 
 typedef struct sim_ctx {

@@ -1125,6 +1125,9 @@ START_TEST(test_memory_private_and_workgroup_are_zeroed_and_separate)
     uint32_t out = b_slot(&b, ISA_SPACE_STORAGE, 0, 0, 0, 0, "out");
     uint32_t priv = b_slot(&b, ISA_SPACE_PRIVATE, 0, 0, 8, 0, "tmp");
     uint32_t lds = b_slot(&b, ISA_SPACE_WORKGROUP, 0, 0, 4, 0, "sum");
+    b.slots[lds].base = 12;          /* a variable inside the shared area */
+    b.p.workgroup_bytes = 16;
+    b.p.private_bytes = 8;
     b_emit(&b, I(.op = ISA_OP_BLOCK, .a = 0));
     b_emit(&b, I(.op = ISA_OP_LOAD, .type = ISA_TYPE_U32, .d = 5, .a = ISA_NO_REG, .imm = 4, .slot = (uint16_t)priv)); /* 0 */
     b_emit(&b, I(.op = ISA_OP_STORE, .type = ISA_TYPE_U32, .b = 0, .a = ISA_NO_REG, .imm = 4, .slot = (uint16_t)priv));
