@@ -1,0 +1,196 @@
+/*
+ * tests/test_determinism.c — the same case gives the same bytes and the same
+ * statistics on every run and at any host thread count.
+ *
+ * Every case under kernels/ is run once on this thread (the reference), then
+ * again on 1 and on 3 concurrent host threads; final buffers, every counter,
+ * the per-class, per-opcode and per-instruction statistics and the
+ * undefined-behaviour events must all be identical to the reference.
+ */
+#include <check.h>
+#include <dirent.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "case/case.h"
+#include "run/run.h"
+
+#define MAX_CASES 256
+
+static char *case_paths[MAX_CASES];
+static int case_count;
+
+static void collect(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    struct dirent *e;
+    while ((e = readdir(d)) && case_count < MAX_CASES) {
+        if (e->d_name[0] == '.')
+            continue;
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        size_t n = strlen(e->d_name);
+        if (n > 5 && strcmp(e->d_name + n - 5, ".json") == 0) {
+            /* the 1440p study cases are large: they belong to the memory benchmarks */
+            if (!strstr(e->d_name, "1440p"))
+                case_paths[case_count++] = strdup(path);
+        } else {
+            collect(path);
+        }
+    }
+    closedir(d);
+}
+
+typedef struct outcome {
+    int rc;
+    size_t nbytes;
+    uint8_t *bytes;     /* every binding's final contents, concatenated */
+    sim_stats stats;    /* per-instruction arrays copied */
+    uint64_t *inst;     /* executions then lanes */
+    uint32_t inst_count;
+    int event_count;
+    char events[SIM_MAX_EVENTS][256];
+} outcome;
+
+static void run_case(const char *path, uint32_t wave, outcome *o)
+{
+    memset(o, 0, sizeof *o);
+    char err[4096];
+    wl_case *c = NULL;
+    ck_assert_msg(case_load(path, &c, err, sizeof err) == CASE_OK, "%s", err);
+    run_options opt = {.wave_size = wave};
+    run_output out;
+    o->rc = run_case_sim(c, &opt, &out, err, sizeof err);
+    if (o->rc != RUN_EXIT_BAD_INPUT) {
+        for (int i = 0; i < c->binding_count; i++)
+            o->nbytes += c->bindings[i].size;
+        o->bytes = malloc(o->nbytes + 1);
+        size_t at = 0;
+        for (int i = 0; i < c->binding_count; i++) {
+            memcpy(o->bytes + at, out.data[i], c->bindings[i].size);
+            at += c->bindings[i].size;
+        }
+        o->stats = out.result.stats;
+        o->inst_count = out.result.stats.inst_count;
+        o->inst = malloc(2 * (o->inst_count + 1) * sizeof *o->inst);
+        if (o->inst_count) {
+            memcpy(o->inst, out.result.stats.inst_executions, o->inst_count * sizeof *o->inst);
+            memcpy(o->inst + o->inst_count, out.result.stats.inst_lanes, o->inst_count * sizeof *o->inst);
+        }
+        o->stats.inst_executions = o->stats.inst_lanes = NULL;
+        o->event_count = out.result.event_count;
+        for (int i = 0; i < o->event_count; i++)
+            snprintf(o->events[i], sizeof o->events[i], "%s@%u/%d", out.result.events[i].message,
+                     out.result.events[i].where.pc, out.result.events[i].where.lane);
+    }
+    run_output_free(&out);
+    case_destroy(c);
+}
+
+static void outcome_free(outcome *o)
+{
+    free(o->bytes);
+    free(o->inst);
+}
+
+static int outcomes_equal(const outcome *a, const outcome *b, char *why, size_t n)
+{
+    if (a->rc != b->rc)
+        return snprintf(why, n, "exit %d vs %d", a->rc, b->rc), 0;
+    if (a->nbytes != b->nbytes || (a->nbytes && memcmp(a->bytes, b->bytes, a->nbytes)))
+        return snprintf(why, n, "output bytes differ"), 0;
+#define X(name, meaning)                                                                             \
+    if (a->stats.name != b->stats.name)                                                             \
+        return snprintf(why, n, #name " differs: %llu vs %llu", (unsigned long long)a->stats.name, \
+                        (unsigned long long)b->stats.name), 0;
+#include "sim/counters.def"
+#undef X
+    if (memcmp(a->stats.by_class, b->stats.by_class, sizeof a->stats.by_class) != 0 ||
+        memcmp(a->stats.by_op, b->stats.by_op, sizeof a->stats.by_op) != 0)
+        return snprintf(why, n, "instruction counts differ"), 0;
+    if (a->inst_count != b->inst_count ||
+        (a->inst_count && memcmp(a->inst, b->inst, 2 * a->inst_count * sizeof *a->inst)))
+        return snprintf(why, n, "per-instruction statistics differ"), 0;
+    if (a->event_count != b->event_count || memcmp(a->events, b->events, sizeof a->events))
+        return snprintf(why, n, "undefined-behaviour events differ"), 0;
+    return 1;
+}
+
+typedef struct job {
+    int first, step;
+    uint32_t wave;
+    outcome *results;
+} job;
+
+static void *worker(void *arg)
+{
+    job *j = arg;
+    for (int i = j->first; i < case_count; i += j->step)
+        run_case(case_paths[i], j->wave, &j->results[i]);
+    return NULL;
+}
+
+static void check_threads(uint32_t wave, int threads)
+{
+    outcome *ref = calloc((size_t)case_count, sizeof *ref);
+    outcome *par = calloc((size_t)case_count, sizeof *par);
+    for (int i = 0; i < case_count; i++)
+        run_case(case_paths[i], wave, &ref[i]);
+    pthread_t t[8];
+    job jobs[8];
+    for (int k = 0; k < threads; k++) {
+        jobs[k] = (job){k, threads, wave, par};
+        pthread_create(&t[k], NULL, worker, &jobs[k]);
+    }
+    for (int k = 0; k < threads; k++)
+        pthread_join(t[k], NULL);
+    for (int i = 0; i < case_count; i++) {
+        char why[128];
+        ck_assert_msg(outcomes_equal(&ref[i], &par[i], why, sizeof why), "%s at wave %u on %d threads: %s",
+                      case_paths[i], wave, threads, why);
+        outcome_free(&ref[i]);
+        outcome_free(&par[i]);
+    }
+    free(ref);
+    free(par);
+}
+
+START_TEST(test_determinism_every_kernel_on_one_thread_matches_a_second_run)
+{
+    ck_assert_int_gt(case_count, 0);
+    check_threads(8, 1);
+}
+END_TEST
+
+START_TEST(test_determinism_every_kernel_on_three_threads_matches_one_thread)
+{
+    ck_assert_int_gt(case_count, 0);
+    check_threads(32, 3);
+    check_threads(64, 3);
+}
+END_TEST
+
+int main(void)
+{
+    const char *root = getenv("WAVELAB_ROOT");
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s/kernels", root ? root : ".");
+    collect(dir);
+    Suite *s = suite_create("determinism");
+    TCase *tc = tcase_create("runs");
+    tcase_set_timeout(tc, 600);
+    tcase_add_test(tc, test_determinism_every_kernel_on_one_thread_matches_a_second_run);
+    tcase_add_test(tc, test_determinism_every_kernel_on_three_threads_matches_one_thread);
+    suite_add_tcase(s, tc);
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    for (int i = 0; i < case_count; i++)
+        free(case_paths[i]);
+    return failed ? 1 : 0;
+}
