@@ -66,13 +66,12 @@ typedef struct sim_ctx {
 /* Bits of a value of type t in its 64-bit slot (bool: 1, none: 64). */
 static inline unsigned sim_type_bits(isa_type t)
 {
-    switch (t) {
-    case ISA_TYPE_BOOL: return 1;
-    case ISA_TYPE_U8: case ISA_TYPE_I8: return 8;
-    case ISA_TYPE_U16: case ISA_TYPE_I16: case ISA_TYPE_F16: return 16;
-    case ISA_TYPE_U32: case ISA_TYPE_I32: case ISA_TYPE_F32: return 32;
-    default: return 64;
-    }
+    static const unsigned char bits[ISA_TYPE_COUNT] = {
+#define X(id, name, size) [ISA_TYPE_##id] = ISA_TYPE_##id == ISA_TYPE_BOOL ? 1 : (size) ? 8 * (size) : 64,
+        ISA_TYPE_LIST(X)
+#undef X
+    };
+    return t < ISA_TYPE_COUNT ? bits[t] : 64;
 }
 
 /* Zero- and sign-extension of the low (64 - sh) bits: sh = 64 - bits. */
