@@ -33,7 +33,7 @@ typedef struct vk_args {
     const char *machine;
     uint32_t wave;
     uint32_t repeat;
-    uint32_t warmup;
+    uint32_t warmup;  /* default 1: the first dispatch pays for pipeline compilation and thread start-up */
     int quiet;
 } vk_args;
 
@@ -62,6 +62,7 @@ static int parse_count(const char *s, uint32_t max, uint32_t *out)
 static int parse_args(const char *cmd, int argc, char **argv, const char *allowed, vk_args *a)
 {
     memset(a, 0, sizeof *a);
+    a->warmup = 1;
     for (int i = 1; i < argc; i++) {
         const char *o = argv[i];
         int takes_value = !strcmp(o, "--wave") || !strcmp(o, "--device") || !strcmp(o, "--dump") ||
@@ -515,7 +516,7 @@ static void describe_invocation(const grid *g, size_t i, char *buf, size_t size)
 
 /* Compares one binding; prints up to `*budget` mismatches; returns the number of differing elements. */
 static size_t compare_binding(const wl_case *c, int bi, const uint8_t *sim, const uint8_t *dev, const grid *g,
-                              int *budget, int quiet, int *note_printed)
+                              int *budget, char *report, size_t report_size)
 {
     const case_binding *b = &c->bindings[bi];
     case_compare mode = CASE_COMPARE_EXACT;
@@ -547,23 +548,23 @@ static size_t compare_binding(const wl_case *c, int bi, const uint8_t *sim, cons
         if (elements_agree(b->type, x + i * es, y + i * es, mode, tolerance))
             continue;
         bad++;
-        if (*budget > 0 && !quiet) {
+        if (*budget > 0) {
             (*budget)--;
             char sv[64], dv[64], where[160] = "";
             case_format_element(b->type, x + i * es, sv, sizeof sv);
             case_format_element(b->type, y + i * es, dv, sizeof dv);
-            if (mode != CASE_COMPARE_SORTED) {
-                if (!*note_printed) {
-                    printf("  (element i <-> global invocation i if the kernel writes one element per invocation, "
-                           "x fastest; wave size %u)\n",
-                           g->wave);
-                    *note_printed = 1;
-                }
+            if (mode != CASE_COMPARE_SORTED)
                 describe_invocation(g, i, where, sizeof where);
-            } else {
+            else
                 snprintf(where, sizeof where, "position in sorted order");
+            char ulps[48] = "";
+            if (case_type_is_float(b->type)) {
+                int64_t d = float_key(b->type, x + i * es) - float_key(b->type, y + i * es);
+                snprintf(ulps, sizeof ulps, ", %" PRId64 " ulp", d < 0 ? -d : d);
             }
-            printf("  set %u binding %u [%zu]: simulator %s, device %s  (%s)\n", b->set, b->binding, i, sv, dv, where);
+            size_t len = strlen(report);
+            snprintf(report + len, report_size - len, "      [%zu] simulator %s, device %s%s  (%s)\n", i, sv, dv, ulps,
+                     where);
         }
     }
     free(sorted_sim);
@@ -669,11 +670,13 @@ int cli_cmd_check(int argc, char **argv)
         g.local[k] = sim.prog ? sim.prog->local_size[k] : kernel.local_size[k];
         g.groups[k] = c->groups[k];
     }
-    int budget = MAX_MISMATCHES, note = 0;
+    int budget = MAX_MISMATCHES;
     size_t total_bad = 0;
     int bad_bindings = 0;
+    int note_printed = 0;
     for (int i = 0; i < c->binding_count; i++) {
-        size_t bad = compare_binding(c, i, sim.data[i], dev.data[i], &g, &budget, a.quiet, &note);
+        char report[MAX_MISMATCHES * 256] = "";
+        size_t bad = compare_binding(c, i, sim.data[i], dev.data[i], &g, &budget, report, sizeof report);
         const case_binding *b = &c->bindings[i];
         case_compare mode = CASE_COMPARE_EXACT;
         double tol = 0;
@@ -694,8 +697,14 @@ int cli_cmd_check(int argc, char **argv)
             printf("  set %u binding %u  %-20s %-4s x %-7zu %-12s %s\n", b->set, b->binding, case_kind_name(b->kind),
                    case_type_name(b->type), b->count, how,
                    bad ? "DIFFER" : "agree");
+            if (bad && mode != CASE_COMPARE_SORTED && !note_printed) {
+                printf("      (element i is placed at global invocation i, x fastest: that holds when the kernel "
+                       "writes one element per invocation; wave size %u)\n",
+                       wave);
+                note_printed = 1;
+            }
             if (bad)
-                printf("               %zu of %zu elements differ\n", bad, b->count);
+                printf("      %zu of %zu elements differ%s\n%s", bad, b->count, report[0] ? "; the first:" : "", report);
         }
         total_bad += bad;
         bad_bindings += bad != 0;

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include "backend/backend.h"
 #include "isa/isa.h"
@@ -678,6 +679,7 @@ START_TEST(test_backend_check_command_exit_codes)
         int exit_code;
     } rows[] = {
         {"agree.json", "--wave 8", 0},
+        {"kinds.json", "--wave 8", 0},
         {"clustered.json", "--wave 8", 3},
         {"agree.json", "--wave 1024", 3},
         {"does-not-exist.json", "", 2},
@@ -693,7 +695,43 @@ START_TEST(test_backend_check_command_exit_codes)
             return;
         }
         ck_assert_msg(code == rows[i].exit_code, "%s: exit %d, expected %d:\n%s", cmd, code, rows[i].exit_code, output);
+        if (code == 3)
+            ck_assert_msg(strstr(output, "SKIP: "), "a skip must say why:\n%s", output);
     }
+}
+END_TEST
+
+START_TEST(test_backend_run_vulkan_dump_has_every_binding)
+{
+    SKIP_WITHOUT_DEVICE();
+    if (!binary()) {
+        printf("%s: skipped: WAVELAB_BIN is not set (run through ctest)\n", __func__);
+        return;
+    }
+    char dump[] = "/tmp/wavelab-test-backend-XXXXXX";
+    int fd = mkstemp(dump);
+    ck_assert_int_ge(fd, 0);
+    close(fd);
+    char cmd[2048], output[16384];
+    snprintf(cmd, sizeof cmd, "'%s' run '%s/tests/backend/cases/kinds.json' --backend vulkan --repeat 3 --dump '%s' 2>&1",
+             binary(), root(), dump);
+    int code = run_command(cmd, output, sizeof output);
+    printf("$ %s -> %d\n%s", cmd, code, output);
+    ck_assert_msg(code == 0, "exit %d:\n%s", code, output);
+    ck_assert_ptr_nonnull(strstr(output, "device time"));
+    FILE *f = fopen(dump, "r");
+    ck_assert_ptr_nonnull(f);
+    static char text[65536];
+    size_t n = fread(text, 1, sizeof text - 1, f);
+    text[n] = 0;
+    fclose(f);
+    unlink(dump);
+    ck_assert_ptr_nonnull(strstr(text, "\"backend\": \"vulkan\""));
+    ck_assert_ptr_nonnull(strstr(text, "{\"set\": 1, \"binding\": 2, \"type\": \"f32\", \"data\": [101, 101.5, 102,"));
+    ck_assert_ptr_nonnull(strstr(text, "{\"set\": 0, \"binding\": 0, \"type\": \"u32\", \"data\": [10, 20, 30, 40]}"));
+    /* rgba32ui texel i = (i*3+100, v[i%4], lane, workgroup): texel 9 is (127, 20, 1, 1) */
+    ck_assert_ptr_nonnull(strstr(text, "127, 20, 1, 1"));
+    ck_assert_ptr_nonnull(strstr(text, "\"timing\""));
 }
 END_TEST
 
@@ -806,6 +844,7 @@ static Suite *backend_suite(void)
     tcase_add_test(dev, test_backend_missing_binding_is_an_input_error);
     tcase_add_test(dev, test_backend_repeats_reupload_inputs_and_time_each_dispatch);
     tcase_add_test(dev, test_backend_check_command_exit_codes);
+    tcase_add_test(dev, test_backend_run_vulkan_dump_has_every_binding);
     tcase_add_test(dev, test_backend_every_kernel_case_agrees_with_the_simulator_at_wave_8);
     suite_add_tcase(s, dev);
     return s;
