@@ -1411,13 +1411,22 @@ static case_status read_kernel(parser *p, const cJSON *root, wl_case *c)
 static case_status read_case(parser *p, const cJSON *root, wl_case *c)
 {
     static const char *const keys[] = {"description", "kernel", "language", "entry", "defines", "groups",
-                                       "subgroup_size", "push_constants", "bindings", "expect", NULL};
+                                       "subgroup_size", "push_constants", "bindings", "expect", "known_failure",
+                                       NULL};
     if (!cJSON_IsObject(root))
         return fail(p, "expected a JSON object at the top level, got %s", json_kind(root));
     TRY(check_keys(p, root, keys));
     const cJSON *description = field(root, "description");
     if (description && !cJSON_IsString(description))
         return fail_at(p, "description", "expected a string, got %s", json_kind(description));
+    const cJSON *known = field(root, "known_failure");
+    if (known) {
+        if (!cJSON_IsString(known) || !known->valuestring[0])
+            return fail_at(p, "known_failure", "expected a non-empty string (the reason), got %s", json_kind(known));
+        c->known_failure = dup_string(known->valuestring);
+        if (!c->known_failure)
+            return fail_nomem(p);
+    }
     TRY(read_kernel(p, root, c));
     TRY(read_defines(p, root, c));
     TRY(read_groups(p, root, c));
@@ -1592,6 +1601,7 @@ void case_destroy(wl_case *c)
     free(c->kernel);
     free(c->language);
     free(c->entry);
+    free(c->known_failure);
     for (int i = 0; i < c->define_count; i++) {
         free(c->defines[i].name);
         free(c->defines[i].value);

@@ -85,7 +85,7 @@ static int bench_one(const char *name, const char *source, uint32_t wave, double
     sim_config cfg = {.wave_size = wave, .groups = {groups, 1, 1}, .buffers = bufs, .buffer_count = 2};
     uint64_t insts = 0, lanes = 0;
     int runs = 0;
-    double t0 = now_seconds(), t;
+    double t0 = now_seconds(), t = 0;
     do {
         sim_result r;
         if (sim_run(p, &cfg, &r) != SIM_OK) {
