@@ -3,6 +3,7 @@
  * classes and meanings of instructions, types, formats, built-ins; the
  * program's destructor and its listing.
  */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -39,21 +40,27 @@ const char *isa_status_str(isa_status s)
     return "?";
 }
 
+static char op_lower[ISA_OP_COUNT][16];
+static pthread_once_t op_lower_once = PTHREAD_ONCE_INIT;
+
+static void make_lower_names(void)
+{
+    for (int op = 0; op < ISA_OP_COUNT; op++) {
+        size_t i = 0;
+        for (; op_names[op][i] && i + 1 < sizeof op_lower[op]; i++) {
+            char ch = op_names[op][i];
+            op_lower[op][i] = (ch >= 'A' && ch <= 'Z') ? (char)(ch - 'A' + 'a') : ch;
+        }
+        op_lower[op][i] = 0;
+    }
+}
+
 const char *isa_op_name(isa_op op)
 {
-    /* lower case copies, made once */
-    static char lower[ISA_OP_COUNT][16];
     if (op >= ISA_OP_COUNT)
         return "?";
-    if (!lower[op][0]) {
-        size_t i = 0;
-        for (; op_names[op][i] && i + 1 < sizeof lower[op]; i++) {
-            char ch = op_names[op][i];
-            lower[op][i] = (ch >= 'A' && ch <= 'Z') ? (char)(ch - 'A' + 'a') : ch;
-        }
-        lower[op][i] = 0;
-    }
-    return lower[op];
+    pthread_once(&op_lower_once, make_lower_names); /* callable from several threads at once */
+    return op_lower[op];
 }
 
 const char *isa_op_meaning(isa_op op) { return op < ISA_OP_COUNT ? op_meanings[op] : "?"; }
