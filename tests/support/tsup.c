@@ -1,0 +1,141 @@
+/*
+ * tests/support/tsup.c — see tsup.h.
+ */
+#include "tests/support/tsup.h"
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+isa_status tsup_build(const char *source, const char *path, const char *language, const char *entry,
+                      isa_program **out, char *msg, size_t msg_size, char *warnings, size_t warnings_size)
+{
+    *out = NULL;
+    if (msg && msg_size)
+        msg[0] = 0;
+    if (warnings && warnings_size)
+        warnings[0] = 0;
+    isa_compile_options o = {
+        .path = path ? path : "kernel",
+        .source = source,
+        .language = language,
+        .entry = entry,
+        .optimize = 1,
+    };
+    uint32_t *words = NULL;
+    size_t n = 0;
+    char err[4096] = "";
+    isa_status st = isa_compile(&o, &words, &n, err, sizeof err, warnings, warnings_size);
+    if (st != ISA_OK) {
+        snprintf(msg, msg_size, "compile: %s: %s", isa_status_str(st), err);
+        return st;
+    }
+    st = isa_validate(words, n, err, sizeof err);
+    if (st != ISA_OK) {
+        snprintf(msg, msg_size, "validate: %s", err);
+        free(words);
+        return st;
+    }
+    st = isa_lower(words, n, entry, out, err, sizeof err);
+    if (st != ISA_OK)
+        snprintf(msg, msg_size, "lower: %s: %s", isa_status_str(st), err);
+    free(words);
+    return st;
+}
+
+uint32_t tsup_rand(uint32_t *state)
+{
+    *state = *state * 1664525u + 1013904223u;
+    return (*state >> 8) | (*state << 24);
+}
+
+char *tsup_temp_dir(void)
+{
+    const char *base = getenv("TMPDIR");
+    char tmpl[4096];
+    snprintf(tmpl, sizeof tmpl, "%s/wavelab-test-XXXXXX", base && *base ? base : "/tmp");
+    if (!mkdtemp(tmpl))
+        return NULL;
+    return strdup(tmpl);
+}
+
+char *tsup_write_file(const char *dir, const char *name, const char *text)
+{
+    size_t n = strlen(dir) + strlen(name) + 2;
+    char *path = malloc(n);
+    if (!path)
+        return NULL;
+    snprintf(path, n, "%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    if (!f || fputs(text, f) < 0) {
+        if (f)
+            fclose(f);
+        free(path);
+        return NULL;
+    }
+    fclose(f);
+    return path;
+}
+
+void tsup_remove_dir(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (d) {
+        struct dirent *e;
+        while ((e = readdir(d))) {
+            if (e->d_name[0] == '.')
+                continue;
+            char path[4096];
+            snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+            unlink(path);
+        }
+        closedir(d);
+    }
+    rmdir(dir);
+}
+
+const char *tsup_bin(void)
+{
+    const char *b = getenv("WAVELAB_BIN");
+    return b && *b ? b : "build/wavelab";
+}
+
+const char *tsup_root(void)
+{
+    const char *r = getenv("WAVELAB_ROOT");
+    return r && *r ? r : ".";
+}
+
+int tsup_run_cli(const char *args, char **output)
+{
+    if (output)
+        *output = NULL;
+    char *dir = tsup_temp_dir();
+    if (!dir)
+        return -1;
+    char log[4096], cmd[16384];
+    snprintf(log, sizeof log, "%s/output.txt", dir);
+    snprintf(cmd, sizeof cmd, "'%s' %s >'%s' 2>&1", tsup_bin(), args, log);
+    int status = system(cmd);
+    int rc = status != -1 && WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    if (output) {
+        FILE *f = fopen(log, "rb");
+        if (f) {
+            fseek(f, 0, SEEK_END);
+            long n = ftell(f);
+            rewind(f);
+            char *s = malloc(n > 0 ? (size_t)n + 1 : 1);
+            size_t got = s && n > 0 ? fread(s, 1, (size_t)n, f) : 0;
+            if (s)
+                s[got] = 0;
+            *output = s;
+            fclose(f);
+        }
+    }
+    tsup_remove_dir(dir);
+    free(dir);
+    return rc;
+}

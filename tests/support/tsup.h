@@ -1,0 +1,48 @@
+/*
+ * tests/support/tsup.h — small helpers shared by the test executables
+ * (compiled into every one of them): kernel text to a lowered program, a
+ * fixed pseudo-random stream, temporary files, and running the `wavelab`
+ * command with its output captured.
+ */
+#ifndef WAVELAB_TSUP_H
+#define WAVELAB_TSUP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "isa/isa.h"
+
+/*
+ * Compiles `source` (language "glsl" or "hlsl", entry NULL = "main", optimizer
+ * on), validates and lowers it.  On success *out owns a new program (free
+ * with isa_program_destroy) and returns ISA_OK; otherwise msg says which
+ * step failed and why.  `warnings` (may be NULL) gets the compiler warnings.
+ */
+isa_status tsup_build(const char *source, const char *path, const char *language, const char *entry,
+                      isa_program **out, char *msg, size_t msg_size, char *warnings, size_t warnings_size);
+
+/* A 32-bit LCG (Numerical Recipes constants), upper bits returned: reproducible test inputs. */
+uint32_t tsup_rand(uint32_t *state);
+
+/* Makes a fresh temporary directory (mkdtemp); returns a malloc'd path or NULL. */
+char *tsup_temp_dir(void);
+
+/* Writes `text` to dir/name; returns a malloc'd full path, or NULL. */
+char *tsup_write_file(const char *dir, const char *name, const char *text);
+
+/* Removes a temporary directory made by tsup_temp_dir and the plain files in it. */
+void tsup_remove_dir(const char *dir);
+
+/*
+ * Runs "$WAVELAB_BIN args" through the shell with stdout and stderr captured
+ * together.  Returns the exit status (-1 when it could not run or was killed)
+ * and *output (malloc'd, caller frees; may be NULL).  args are shell words:
+ * quote paths yourself.
+ */
+int tsup_run_cli(const char *args, char **output);
+
+/* The wavelab binary (env WAVELAB_BIN, else build/wavelab) and repository root (env WAVELAB_ROOT, else "."). */
+const char *tsup_bin(void);
+const char *tsup_root(void);
+
+#endif
