@@ -44,6 +44,12 @@ void isa_inst_format(const isa_program *p, const isa_inst *in, char *buf, size_t
     case ISA_OP_MASK_COND:
         snprintf(buf, size, "%-5s %-14s m%u = exec & (%s%s)", isa_class_name(cls), name, in->d, in->imm ? "!" : "", a);
         return;
+    case ISA_OP_BRANCH:
+        snprintf(buf, size, "%-5s %-14s m%u |= exec & %s, m%u |= exec & !%s", isa_class_name(cls), name, in->d, a, in->e, a);
+        return;
+    case ISA_OP_JOIN:
+        snprintf(buf, size, "%-5s %-14s m%u |= exec", isa_class_name(cls), name, in->d);
+        return;
     case ISA_OP_MASK_EXEC:
         snprintf(buf, size, "%-5s %-14s m%u = exec", isa_class_name(cls), name, in->d);
         return;

@@ -89,6 +89,8 @@ typedef struct block {
     int order;                /* position in the layout, -1 when unreachable */
     uint32_t start_pc, body_pc;
     bool visited;
+    bool fallthrough;         /* runs with its only predecessor's lanes, which is laid out just before it:
+                               * no mask, no BLOCK, no edge instruction */
 } block;
 
 typedef struct lower {
@@ -2616,6 +2618,20 @@ static void phi_copies(lower *L, block *from, block *to, uint32_t edge)
     }
 }
 
+static bool has_phis(lower *L, const block *b)
+{
+    for (uint32_t i = b->first; i < b->end;) {
+        uint32_t wc = L->w[i] >> 16;
+        SpvOp op = (SpvOp)(L->w[i] & 0xffff);
+        if (op == SpvOpPhi)
+            return true;
+        if (op != SpvOpLine && op != SpvOpNoLine && op != SpvOpExtInst)
+            return false;
+        i += wc;
+    }
+    return false;
+}
+
 static void edge_to(lower *L, block *from, uint32_t label, uint32_t edge_mask)
 {
     block *to = block_of(L, label);
@@ -2636,6 +2652,14 @@ static void lower_terminator(lower *L, block *b)
     const uint32_t *o = w + b->term + 1;
     switch (op) {
     case SpvOpBranch: {
+        block *to = block_of(L, o[0]);
+        if (!L->failed && to->fallthrough)
+            return;
+        if (!L->failed && !has_phis(L, to)) {
+            isa_inst *in = emit(L, ISA_OP_JOIN, ISA_TYPE_NONE);
+            in->d = to->mask;
+            return;
+        }
         uint32_t m = new_mask(L);
         isa_inst *in = emit(L, ISA_OP_MASK_EXEC, ISA_TYPE_NONE);
         in->d = m;
@@ -2644,6 +2668,14 @@ static void lower_terminator(lower *L, block *b)
     }
     case SpvOpBranchConditional: {
         uint32_t c = val(L, o[0]);
+        block *tt = block_of(L, o[1]), *ft = block_of(L, o[2]);
+        if (!L->failed && !has_phis(L, tt) && !has_phis(L, ft)) {
+            isa_inst *in = emit(L, ISA_OP_BRANCH, ISA_TYPE_BOOL);
+            in->d = tt->mask;
+            in->e = ft->mask;
+            in->a = c;
+            return;
+        }
         uint32_t mt = new_mask(L), mf = new_mask(L);
         isa_inst *in = emit(L, ISA_OP_MASK_COND, ISA_TYPE_BOOL);
         in->d = mt;
@@ -2784,6 +2816,32 @@ static bool lower_function(lower *L)
         if (b->is_loop)
             closes[L->block_of_label[b->merge] - 1] = L->layout[k] + 1;
     }
+    /* straight-line continuations need no exec-mask work (see block.fallthrough) */
+    uint32_t *npred = calloc(L->nblocks, sizeof *npred);
+    bool *is_merge = calloc(L->nblocks, sizeof *is_merge);
+    if (!npred || !is_merge) {
+        free(npred);
+        free(is_merge);
+        free(closes);
+        free(skip_fix);
+        fail(L, ISA_ERR_NOMEM, "out of memory");
+        return false;
+    }
+    for (uint32_t k = 0; k < L->nlayout; k++) {
+        block *b = &L->blocks[L->layout[k]];
+        for (uint32_t s = 0; s < b->nsucc; s++)
+            npred[L->block_of_label[b->succ[s]] - 1]++;
+        if (b->merge)
+            is_merge[L->block_of_label[b->merge] - 1] = true;
+    }
+    for (uint32_t k = 1; k < L->nlayout; k++) {
+        uint32_t bi = L->layout[k];
+        block *b = &L->blocks[bi], *prev = &L->blocks[L->layout[k - 1]];
+        b->fallthrough = npred[bi] == 1 && !closes[bi] && !is_merge[bi] && !b->is_loop && !has_phis(L, b) &&
+                         (SpvOp)(L->w[prev->term] & 0xffff) == SpvOpBranch && L->w[prev->term + 1] == b->label;
+    }
+    free(npred);
+    free(is_merge);
     for (uint32_t k = 0; k < L->nlayout && !L->failed; k++) {
         uint32_t bi = L->layout[k];
         block *b = &L->blocks[bi];
@@ -2796,9 +2854,12 @@ static bool lower_function(lower *L)
             in->imm = h->body_pc;
         }
         b->body_pc = L->p->code_count;
-        skip_fix[k] = L->p->code_count;
-        isa_inst *in = emit(L, ISA_OP_BLOCK, ISA_TYPE_NONE);
-        in->a = b->mask;
+        skip_fix[k] = UINT32_MAX;
+        if (!b->fallthrough) {
+            skip_fix[k] = L->p->code_count;
+            isa_inst *in = emit(L, ISA_OP_BLOCK, ISA_TYPE_NONE);
+            in->a = b->mask;
+        }
         if (bi == 0)
             init_private_variables(L);
         for (uint32_t i = b->first; i < b->end && !L->failed;) {
@@ -2822,11 +2883,18 @@ static bool lower_function(lower *L)
      * only); any other block skips to the next block */
     for (uint32_t k = 0; k < L->nlayout && !L->failed; k++) {
         block *b = &L->blocks[L->layout[k]];
+        if (skip_fix[k] == UINT32_MAX)
+            continue;
         uint32_t target;
-        if (b->merge)
+        if (b->merge) {
             target = block_of(L, b->merge)->body_pc;
-        else
-            target = k + 1 < L->nlayout ? L->blocks[L->layout[k + 1]].start_pc : L->p->code_count - 1;
+        } else {
+            /* the next block that decides for itself: a skipped block's fallthrough successors are skipped too */
+            uint32_t n = k + 1;
+            while (n < L->nlayout && L->blocks[L->layout[n]].fallthrough)
+                n++;
+            target = n < L->nlayout ? L->blocks[L->layout[n]].start_pc : L->p->code_count - 1;
+        }
         L->p->code[skip_fix[k]].imm = target;
     }
     free(closes);

@@ -277,8 +277,11 @@ static int check_program(sim_ctx *ctx)
         case ISA_OP_MASK_COND: case ISA_OP_MASK_CASE:
             MASK(d); REG(a, 1);
             break;
-        case ISA_OP_MASK_EXEC:
+        case ISA_OP_MASK_EXEC: case ISA_OP_JOIN:
             MASK(d);
+            break;
+        case ISA_OP_BRANCH:
+            MASK(d); MASK(e); REG(a, 1);
             break;
         case ISA_OP_MASK_OR: case ISA_OP_MASK_ANDN:
             MASK(d); MASK(a);
@@ -827,6 +830,17 @@ static wave_stop run_wave(sim_ctx *ctx, sim_wave *w)
         case ISA_OP_MASK_EXEC:
             masks[in->d] = exec;
             break;
+        case ISA_OP_JOIN:
+            masks[in->d] |= exec;
+            break;
+        case ISA_OP_BRANCH: {
+            const uint64_t *A = R(a);
+            uint64_t m = 0;
+            LANES m |= (A[l] & 1) << l;
+            masks[in->d] |= exec & m;
+            masks[in->e] |= exec & ~m;
+            break;
+        }
         case ISA_OP_MASK_CASE: {
             const uint64_t *A = R(a);
             uint64_t m = 0, v = SIM_ZX((uint64_t)in->imm, sh);
