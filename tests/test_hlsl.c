@@ -1,0 +1,414 @@
+/*
+ * tests/test_hlsl.c — HLSL wave intrinsics through glslang's HLSL front end,
+ * checked against HLSL's meaning (as DXC implements it), computed here.
+ *
+ * glslang 12 departs from HLSL in places (docs/quirks.md): WavePrefixSum /
+ * WavePrefixProduct come out inclusive (isa/compile.c rewrites them to the
+ * exclusive scans HLSL means); `c ? WaveOp(x) : y` and `a && Buffer[i]`
+ * evaluate both sides (isa_compile warns with the source line).  Tests that
+ * record what glslang does where it differs from DXC say so in their name.
+ */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "isa/isa.h"
+#include "sim/sim.h"
+#include "tests/support/tsup.h"
+
+#define SENTINEL 0xDEADBEEFu
+#define NOUT 15
+
+static const uint32_t wave_sizes[] = {4, 8, 16, 32, 64};
+
+static isa_program *build_hlsl(const char *src, char *warnings, size_t wsize)
+{
+    char msg[8192];
+    isa_program *prog = NULL;
+    isa_status st = tsup_build(src, "kernel.hlsl", "hlsl", "main", &prog, msg, sizeof msg, warnings, wsize);
+    ck_assert_msg(st == ISA_OK, "%s\n%s", msg, src);
+    return prog;
+}
+
+static sim_status run2(const isa_program *prog, uint32_t W, uint32_t *in, size_t in_n, uint32_t *out, size_t out_n,
+                       sim_result *res)
+{
+    sim_buffer bufs[2] = {{0, 0, (uint8_t *)in, in_n * 4}, {0, 1, (uint8_t *)out, out_n * 4}};
+    sim_config cfg = {.wave_size = W, .groups = {1, 1, 1}, .buffers = bufs, .buffer_count = 2};
+    return sim_run(prog, &cfg, res);
+}
+
+static uint32_t f32_bits(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
+
+/* ------------------------------------------------------------ the wave intrinsics */
+
+static const char *intrinsics_src =
+    "[[vk::binding(0, 0)]] StructuredBuffer<uint> inw;\n"
+    "[[vk::binding(1, 0)]] RWStructuredBuffer<uint> outw;\n"
+    "void body(uint gi) {\n"
+    "    uint x = inw[gi];\n"
+    "    float f = float(x % 8u) * 0.5;\n"
+    "    uint o = gi * 15u;\n"
+    "    outw[o + 0u] = WavePrefixSum(x);\n"
+    "    outw[o + 1u] = WavePrefixProduct(x % 3u + 1u);\n"
+    "    outw[o + 2u] = asuint(WavePrefixSum(f));\n"
+    "    outw[o + 3u] = WavePrefixCountBits((x & 1u) != 0u);\n"
+    "    outw[o + 4u] = WaveActiveSum(x);\n"
+    "    outw[o + 5u] = WaveActiveAllTrue(x < 50u) ? 1u : 0u;\n"
+    "    outw[o + 6u] = WaveActiveAnyTrue(x == 7u) ? 1u : 0u;\n"
+    "    uint4 b = WaveActiveBallot((x & 1u) != 0u);\n"
+    "    outw[o + 7u] = b.x;\n"
+    "    outw[o + 8u] = b.y;\n"
+    "    outw[o + 9u] = WaveReadLaneAt(x, 1);\n"
+    "    outw[o + 10u] = WaveReadLaneFirst(x);\n"
+    "    outw[o + 11u] = WaveIsFirstLane() ? 1u : 0u;\n"
+    "    outw[o + 12u] = WaveGetLaneIndex();\n"
+    "    outw[o + 13u] = WaveGetLaneCount();\n"
+    "    outw[o + 14u] = WaveActiveCountBits(x > 3u);\n"
+    "}\n"
+    "[numthreads(64, 1, 1)]\n"
+    "void main(uint gi : SV_GroupIndex) {\n"
+    "    if (ODD_ONLY == 0 || (WaveGetLaneIndex() & 1u) == 1u)\n"
+    "        body(gi);\n"
+    "}\n";
+
+/* HLSL's meaning of every output for one wave; lanes not in `active` keep the sentinel. */
+static void hlsl_reference(const uint32_t *x, uint32_t W, uint64_t active, uint32_t *expect)
+{
+    uint32_t first = (uint32_t)__builtin_ctzll(active);
+    uint32_t sum = 0, all = 1, any = 0, count_gt3 = 0;
+    uint64_t ballot = 0;
+    for (uint32_t l = 0; l < W; l++)
+        if ((active >> l) & 1) {
+            sum += x[l];
+            all &= x[l] < 50u;
+            any |= x[l] == 7u;
+            ballot |= (uint64_t)(x[l] & 1u) << l;
+            count_gt3 += x[l] > 3u;
+        }
+    uint32_t psum = 0, pprod = 1, pbits = 0;
+    float pf = 0.0f;
+    for (uint32_t l = 0; l < W; l++) {
+        uint32_t *e = &expect[l * NOUT];
+        if (!((active >> l) & 1)) {
+            for (int k = 0; k < NOUT; k++)
+                e[k] = SENTINEL;
+            continue;
+        }
+        /* exclusive prefixes: what the lanes before this one hold (HLSL's WavePrefix*) */
+        e[0] = psum;
+        e[1] = pprod;
+        e[2] = f32_bits(pf);
+        e[3] = pbits;
+        e[4] = sum;
+        e[5] = all;
+        e[6] = any;
+        e[7] = (uint32_t)ballot;
+        e[8] = (uint32_t)(ballot >> 32);
+        e[9] = x[1];
+        e[10] = x[first];
+        e[11] = l == first;
+        e[12] = l;
+        e[13] = W;
+        e[14] = count_gt3;
+        psum += x[l];
+        pprod *= x[l] % 3u + 1u;
+        pf += (float)(x[l] % 8u) * 0.5f;
+        pbits += x[l] & 1u;
+    }
+}
+
+static void check_intrinsics(int odd_only)
+{
+    char src[8192], warnings[4096];
+    snprintf(src, sizeof src, "#define ODD_ONLY %d\n%s", odd_only, intrinsics_src);
+    isa_program *prog = build_hlsl(src, warnings, sizeof warnings);
+    for (size_t wi = 0; wi < sizeof wave_sizes / sizeof wave_sizes[0]; wi++) {
+        uint32_t W = wave_sizes[wi], in[64], out[64 * NOUT], expect[64 * NOUT];
+        for (uint32_t i = 0; i < 64; i++)
+            in[i] = (i * 37u + 11u) % 61u;
+        for (size_t i = 0; i < 64 * NOUT; i++)
+            out[i] = SENTINEL;
+        sim_result res;
+        ck_assert_int_eq(run2(prog, W, in, 64, out, 64 * NOUT, &res), SIM_OK);
+        ck_assert_uint_eq(res.stats.undefined_events, 0);
+        uint64_t lanes = W == 64 ? ~0ull : (1ull << W) - 1;
+        uint64_t active = odd_only ? lanes & 0xaaaaaaaaaaaaaaaaull : lanes;
+        for (uint32_t w0 = 0; w0 < 64; w0 += W)
+            hlsl_reference(in + w0, W, active, expect + w0 * NOUT);
+        for (size_t i = 0; i < 64 * NOUT; i++)
+            ck_assert_msg(out[i] == expect[i], "W=%u lane %zu output %zu: expected 0x%08x (HLSL), got 0x%08x", W,
+                          i / NOUT, i % NOUT, expect[i], out[i]);
+        sim_result_free(&res);
+    }
+    isa_program_destroy(prog);
+}
+
+START_TEST(test_hlsl_wave_intrinsics_all_lanes_match_hlsl) { check_intrinsics(0); }
+END_TEST
+
+START_TEST(test_hlsl_wave_intrinsics_odd_lanes_match_hlsl) { check_intrinsics(1); }
+END_TEST
+
+/* ------------------------------------------------------------ quad reads */
+
+START_TEST(test_hlsl_quad_reads_match_hlsl_quad_layout)
+{
+    static const char *src =
+        "[[vk::binding(0, 0)]] StructuredBuffer<uint> inw;\n"
+        "[[vk::binding(1, 0)]] RWStructuredBuffer<uint> outw;\n"
+        "[numthreads(64, 1, 1)]\n"
+        "void main(uint gi : SV_GroupIndex) {\n"
+        "    uint x = inw[gi];\n"
+        "    outw[gi * 4u + 0u] = QuadReadAcrossX(x);\n"
+        "    outw[gi * 4u + 1u] = QuadReadAcrossY(x);\n"
+        "    outw[gi * 4u + 2u] = QuadReadAcrossDiagonal(x);\n"
+        "    outw[gi * 4u + 3u] = QuadReadLaneAt(x, 2);\n"
+        "}\n";
+    isa_program *prog = build_hlsl(src, NULL, 0);
+    for (size_t wi = 0; wi < sizeof wave_sizes / sizeof wave_sizes[0]; wi++) {
+        uint32_t in[64], out[256];
+        for (uint32_t i = 0; i < 64; i++)
+            in[i] = 100u + i;
+        sim_result res;
+        ck_assert_int_eq(run2(prog, wave_sizes[wi], in, 64, out, 256, &res), SIM_OK);
+        /* HLSL's quad: lanes 0 1 / 2 3; X swaps within a row (^1), Y within a column (^2), diagonal ^3 */
+        for (uint32_t i = 0; i < 64; i++) {
+            ck_assert_uint_eq(out[i * 4 + 0], in[i ^ 1u]);
+            ck_assert_uint_eq(out[i * 4 + 1], in[i ^ 2u]);
+            ck_assert_uint_eq(out[i * 4 + 2], in[i ^ 3u]);
+            ck_assert_uint_eq(out[i * 4 + 3], in[(i & ~3u) + 2u]);
+        }
+        sim_result_free(&res);
+    }
+    isa_program_destroy(prog);
+}
+END_TEST
+
+/* ------------------------------------------------------------ the ?: quirk */
+
+static int line_of(const char *src, const char *needle)
+{
+    const char *p = strstr(src, needle);
+    ck_assert_ptr_nonnull(p);
+    int line = 1;
+    for (const char *q = src; q < p; q++)
+        line += *q == '\n';
+    return line;
+}
+
+START_TEST(test_hlsl_ternary_wave_op_warns_with_line_and_if_form_gives_hlsl2021)
+{
+    static const char *src =
+        "[[vk::binding(0, 0)]] StructuredBuffer<uint> inw;\n"
+        "[[vk::binding(1, 0)]] RWStructuredBuffer<uint> outw;\n"
+        "[numthreads(64, 1, 1)]\n"
+        "void main(uint gi : SV_GroupIndex) {\n"
+        "    uint x = inw[gi];\n"
+        "    outw[gi] = (x & 1u) != 0u ? WaveActiveSum(x) : 0u; // TERNARY\n"
+        "    uint y = 0u;\n"
+        "    if ((x & 1u) != 0u)\n"
+        "        y = WaveActiveSum(x);\n"
+        "    outw[64u + gi] = y;\n"
+        "}\n";
+    char warnings[4096], want[64];
+    isa_program *prog = build_hlsl(src, warnings, sizeof warnings);
+    snprintf(want, sizeof want, "kernel.hlsl:%d: warning:", line_of(src, "// TERNARY"));
+    ck_assert_msg(strstr(warnings, want) && strstr(warnings, "?:"), "expected '%s' about ?: in:\n%s", want, warnings);
+    /* exactly one warning: the if statement is fine */
+    const char *eol = strchr(strstr(warnings, want), '\n');
+    ck_assert_msg(eol == NULL || strstr(eol, "warning:") == NULL, "more than one warning:\n%s", warnings);
+    for (size_t wi = 0; wi < sizeof wave_sizes / sizeof wave_sizes[0]; wi++) {
+        uint32_t W = wave_sizes[wi], in[64], out[128];
+        for (uint32_t i = 0; i < 64; i++)
+            in[i] = (i * 7u + 3u) % 13u;
+        sim_result res;
+        ck_assert_int_eq(run2(prog, W, in, 64, out, 128, &res), SIM_OK);
+        for (uint32_t w0 = 0; w0 < 64; w0 += W) {
+            uint32_t all = 0, odd = 0;
+            for (uint32_t l = w0; l < w0 + W; l++) {
+                all += in[l];
+                odd += (in[l] & 1u) ? in[l] : 0u;
+            }
+            for (uint32_t l = w0; l < w0 + W; l++) {
+                /* glslang: both arms evaluated, the sum runs over every lane (documented, warned) */
+                ck_assert_uint_eq(out[l], (in[l] & 1u) ? all : 0u);
+                /* the if statement: HLSL 2021 / DXC meaning, only the lanes that take the branch */
+                ck_assert_uint_eq(out[64 + l], (in[l] & 1u) ? odd : 0u);
+            }
+        }
+        sim_result_free(&res);
+    }
+    isa_program_destroy(prog);
+}
+END_TEST
+
+/* ------------------------------------------------------------ the && quirk */
+
+START_TEST(test_hlsl_and_guarded_buffer_read_warns_and_reads_anyway)
+{
+    static const char *src =
+        "[[vk::binding(0, 0)]] StructuredBuffer<uint> inw;\n"
+        "[[vk::binding(1, 0)]] RWStructuredBuffer<uint> outw;\n"
+        "[numthreads(64, 1, 1)]\n"
+        "void main(uint gi : SV_GroupIndex) {\n"
+        "    uint n = outw[0];\n"
+        "    if (gi < n && inw[gi] != 0u) // GUARD\n"
+        "        outw[1u + gi] = 1u;\n"
+        "}\n";
+    char warnings[4096], want[64];
+    isa_program *prog = build_hlsl(src, warnings, sizeof warnings);
+    snprintf(want, sizeof want, "kernel.hlsl:%d: warning:", line_of(src, "// GUARD"));
+    ck_assert_msg(strstr(warnings, want) && strstr(warnings, "memory read"), "expected '%s' in:\n%s", want, warnings);
+    /* inw has 16 elements: HLSL 2021 never reads past n = 16; glslang's code does, so the model faults */
+    uint32_t in[16], out[65] = {16};
+    for (int i = 0; i < 16; i++)
+        in[i] = (uint32_t)i & 1u;
+    sim_result res;
+    ck_assert_int_eq(run2(prog, 32, in, 16, out, 65, &res), SIM_FAULT);
+    ck_assert_int_eq(res.fault, SIM_FAULT_OUT_OF_BOUNDS);
+    ck_assert_int_eq(res.fault_event.where.lane, 16);
+    sim_result_free(&res);
+    isa_program_destroy(prog);
+
+    /* the nested-if form is what HLSL 2021 means: no warning, no fault */
+    static const char *fixed =
+        "[[vk::binding(0, 0)]] StructuredBuffer<uint> inw;\n"
+        "[[vk::binding(1, 0)]] RWStructuredBuffer<uint> outw;\n"
+        "[numthreads(64, 1, 1)]\n"
+        "void main(uint gi : SV_GroupIndex) {\n"
+        "    uint n = outw[0];\n"
+        "    if (gi < n)\n"
+        "        if (inw[gi] != 0u)\n"
+        "            outw[1u + gi] = 1u;\n"
+        "}\n";
+    prog = build_hlsl(fixed, warnings, sizeof warnings);
+    ck_assert_msg(strstr(warnings, "warning") == NULL, "%s", warnings);
+    memset(out, 0, sizeof out);
+    out[0] = 16;
+    ck_assert_int_eq(run2(prog, 32, in, 16, out, 65, &res), SIM_OK);
+    for (int i = 0; i < 64; i++)
+        ck_assert_uint_eq(out[1 + i], i < 16 ? (uint32_t)i & 1u : 0u);
+    sim_result_free(&res);
+    isa_program_destroy(prog);
+}
+END_TEST
+
+/* ------------------------------------------------------------ where glslang differs from DXC: recorded */
+
+static isa_status compile_only(const char *src, char *err, size_t err_size, uint32_t **words, size_t *n)
+{
+    isa_compile_options o = {.path = "kernel.hlsl", .source = src, .language = "hlsl", .entry = "main", .optimize = 1};
+    char warnings[2048];
+    return isa_compile(&o, words, n, err, err_size, warnings, sizeof warnings);
+}
+
+static int has_opcode(const uint32_t *w, size_t n, uint32_t opcode)
+{
+    for (size_t i = 5; i < n;) {
+        uint32_t wc = w[i] >> 16;
+        if ((w[i] & 0xffff) == opcode)
+            return 1;
+        i += wc ? wc : 1;
+    }
+    return 0;
+}
+
+START_TEST(test_hlsl_glslang_rejects_wave_match_and_multiprefix)
+{
+    static const char *const srcs[] = {
+        "RWStructuredBuffer<uint> o;\n[numthreads(64,1,1)] void main(uint gi : SV_GroupIndex) { o[gi] = WaveMatch(o[gi]).x; }\n",
+        "RWStructuredBuffer<uint> o;\n[numthreads(64,1,1)] void main(uint gi : SV_GroupIndex) "
+        "{ o[gi] = WaveMultiPrefixSum(o[gi], uint4(1,0,0,0)); }\n",
+        "RWStructuredBuffer<uint> o;\n[numthreads(64,1,1)] void main(uint gi : SV_GroupIndex) "
+        "{ o[gi] = WaveMultiPrefixCountBits(o[gi] != 0, uint4(1,0,0,0)); }\n",
+    };
+    for (size_t i = 0; i < sizeof srcs / sizeof srcs[0]; i++) {
+        char err[4096];
+        uint32_t *w = NULL;
+        size_t n = 0;
+        ck_assert_int_eq(compile_only(srcs[i], err, sizeof err, &w, &n), ISA_ERR_COMPILE);
+        ck_assert_msg(strstr(err, "kernel.hlsl:2: error:") && strstr(err, "no matching overloaded function"), "%s", err);
+        free(w);
+    }
+}
+END_TEST
+
+START_TEST(test_hlsl_glslang_read_lane_at_is_a_shuffle_so_nonuniform_index_works_per_lane)
+{
+    /* DXC requires a uniform index (it emits OpGroupNonUniformBroadcast); glslang emits a shuffle */
+    static const char *src =
+        "[[vk::binding(0, 0)]] StructuredBuffer<uint> inw;\n"
+        "[[vk::binding(1, 0)]] RWStructuredBuffer<uint> outw;\n"
+        "[numthreads(64, 1, 1)]\n"
+        "void main(uint gi : SV_GroupIndex) { outw[gi] = WaveReadLaneAt(inw[gi], WaveGetLaneIndex() ^ 1u); }\n";
+    char err[4096];
+    uint32_t *w = NULL;
+    size_t n = 0;
+    ck_assert_int_eq(compile_only(src, err, sizeof err, &w, &n), ISA_OK);
+    ck_assert(has_opcode(w, n, 345 /* OpGroupNonUniformShuffle */));
+    ck_assert(!has_opcode(w, n, 337 /* OpGroupNonUniformBroadcast */));
+    free(w);
+    isa_program *prog = build_hlsl(src, NULL, 0);
+    uint32_t in[64], out[64];
+    for (uint32_t i = 0; i < 64; i++)
+        in[i] = 300u + i;
+    sim_result res;
+    ck_assert_int_eq(run2(prog, 16, in, 64, out, 64, &res), SIM_OK);
+    for (uint32_t i = 0; i < 64; i++)
+        ck_assert_uint_eq(out[i], in[i ^ 1u]);
+    sim_result_free(&res);
+    isa_program_destroy(prog);
+}
+END_TEST
+
+START_TEST(test_hlsl_glslang_uint64_wave_sum_becomes_double)
+{
+    /* DXC: a 64-bit integer sum.  glslang 12 picks the double overload of WaveActiveSum /
+     * WavePrefixSum for uint64_t: an FAdd on doubles (exact only below 2^53), and
+     * integer operations on the result give invalid SPIR-V. */
+    static const char *src =
+        "RWStructuredBuffer<uint> o;\n"
+        "[numthreads(64, 1, 1)]\n"
+        "void main(uint gi : SV_GroupIndex) { uint64_t x = o[gi]; o[gi] = uint(WaveActiveSum(x)); }\n";
+    char err[4096];
+    uint32_t *w = NULL;
+    size_t n = 0;
+    ck_assert_int_eq(compile_only(src, err, sizeof err, &w, &n), ISA_OK);
+    ck_assert(has_opcode(w, n, 350 /* OpGroupNonUniformFAdd */));
+    ck_assert(!has_opcode(w, n, 349 /* OpGroupNonUniformIAdd */));
+    free(w);
+}
+END_TEST
+
+static Suite *hlsl_suite(void)
+{
+    Suite *s = suite_create("hlsl");
+    TCase *t = tcase_create("wave");
+    tcase_set_timeout(t, 300);
+    tcase_add_test(t, test_hlsl_wave_intrinsics_all_lanes_match_hlsl);
+    tcase_add_test(t, test_hlsl_wave_intrinsics_odd_lanes_match_hlsl);
+    tcase_add_test(t, test_hlsl_quad_reads_match_hlsl_quad_layout);
+    tcase_add_test(t, test_hlsl_ternary_wave_op_warns_with_line_and_if_form_gives_hlsl2021);
+    tcase_add_test(t, test_hlsl_and_guarded_buffer_read_warns_and_reads_anyway);
+    tcase_add_test(t, test_hlsl_glslang_rejects_wave_match_and_multiprefix);
+    tcase_add_test(t, test_hlsl_glslang_read_lane_at_is_a_shuffle_so_nonuniform_index_works_per_lane);
+    tcase_add_test(t, test_hlsl_glslang_uint64_wave_sum_becomes_double);
+    suite_add_tcase(s, t);
+    return s;
+}
+
+int main(void)
+{
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    SRunner *sr = srunner_create(hlsl_suite());
+    srunner_run_all(sr, CK_NORMAL);
+    int failures = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    fprintf(stderr, "test_hlsl: %.1f s\n", (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) * 1e-9);
+    return failures ? 1 : 0;
+}
