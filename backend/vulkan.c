@@ -452,9 +452,10 @@ vkb_status vkb_context_create(vkb_context **out, char *err, size_t err_size)
     uint32_t count = 0;
     r = vkEnumeratePhysicalDevices(ctx->instance, &count, NULL);
     if (r != VK_SUCCESS) {
-        snprintf(err, err_size, "vkEnumeratePhysicalDevices failed: %s", vkb_result_name(r));
+        /* e.g. VK_ERROR_INITIALIZATION_FAILED when the only installed driver finds no hardware */
+        snprintf(err, err_size, "vkEnumeratePhysicalDevices failed: %s (no usable Vulkan device)", vkb_result_name(r));
         vkb_context_destroy(ctx);
-        return VKB_ERR_VULKAN;
+        return VKB_ERR_NO_DEVICE;
     }
     if (count) {
         VkPhysicalDevice *pd = calloc(count, sizeof *pd);
