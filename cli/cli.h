@@ -14,6 +14,16 @@ int cli_cmd_test(int argc, char **argv);     /* cli/main.c: run every case with 
 int cli_cmd_compile(int argc, char **argv);  /* cli/main.c */
 int cli_cmd_disasm(int argc, char **argv);   /* cli/main.c */
 int cli_cmd_bench(int argc, char **argv);    /* cli/bench.c */
+int cli_cmd_machines(int argc, char **argv); /* cli/explain.c: list machine presets */
+int cli_cmd_explain(int argc, char **argv);  /* cli/explain.c: LDS banks, L2 per workgroup, launch order */
+
+/* cli/explain.c: loads machine preset `machine`, creates a memory model for
+ * case c and puts it in opt->memory (and the machine's default wave size in
+ * opt->wave_size when neither the option nor the case gives one).  Returns 0,
+ * or prints the error and returns RUN_EXIT_BAD_INPUT.  Free with mem_model_destroy. */
+struct run_options;
+struct wl_case;
+int cli_memory_open(const char *machine, int threads, const struct wl_case *c, struct run_options *opt);
 
 /* cli/vulkan.c (the Vulkan backend's commands) */
 int cli_cmd_devices(int argc, char **argv);

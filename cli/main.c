@@ -22,6 +22,7 @@
 #include "cli/cli.h"
 #include "isa/isa.h"
 #include "run/run.h"
+#include "sim/memmodel.h"
 #include "sim/sim.h"
 
 static void usage(FILE *f)
@@ -29,7 +30,8 @@ static void usage(FILE *f)
     fprintf(f,
             "usage: wavelab COMMAND [ARGS]\n"
             "\n"
-            "  run CASE [--wave N] [--dump OUT.json] [--budget N] [--quiet] [--backend sim|vulkan]\n"
+            "  run CASE [--wave N] [--dump OUT.json] [--budget N] [--time] [--quiet] [--backend sim|vulkan]\n"
+            "      [--machine NAME|FILE [--memory-threads 1|2]]\n"
             "        run a case on the simulator (or a Vulkan device) and print a summary\n"
             "  test DIR|CASE... [--wave N | --waves N,N,...] [--jobs N]\n"
             "        run every case with an \"expect\"; ends with 'N passed, N failed'\n"
@@ -39,6 +41,11 @@ static void usage(FILE *f)
             "        print the lowered wave-ISA program\n"
             "  bench [--seconds S] [--wave N]\n"
             "        measure wave instructions per second on an ALU and a memory kernel\n"
+            "  machines\n"
+            "        list the machine presets (machines/*.json)\n"
+            "  explain CASE [--machine NAME|FILE] [--wave N] --lds [--instruction PC] [--wave-index K] |\n"
+            "      --l2 | --launch-order [--order linear|tiled:N] [--svg OUT.svg]\n"
+            "        explain LDS bank conflicts, L2 hits per workgroup or the launch order (text and SVG)\n"
             "  isa\n"
             "        print the wave ISA's instruction table (Markdown)\n"
             "  devices\n"
@@ -197,6 +204,8 @@ static cJSON *stats_json(const run_output *out)
     for (int k = 0; k < ISA_OP_COUNT; k++)
         if (s->by_op[k])
             cJSON_AddNumberToObject(ops, isa_op_name((isa_op)k), (double)s->by_op[k]);
+    if (out->memory)
+        cJSON_AddItemToObject(o, "memory", (cJSON *)mem_model_json(out->memory, p));
     cJSON *per = cJSON_AddArrayToObject(o, "per_instruction");
     for (uint32_t i = 0; i < s->inst_count && s->inst_executions; i++) {
         if (!s->inst_executions[i])
@@ -264,9 +273,9 @@ static void print_fault(const run_output *out, FILE *f)
 
 int cli_cmd_run(int argc, char **argv)
 {
-    const char *case_path = NULL, *dump = NULL;
-    uint64_t wave = 0, budget = 0;
-    int quiet = 0;
+    const char *case_path = NULL, *dump = NULL, *machine = NULL;
+    uint64_t wave = 0, budget = 0, memory_threads = 1;
+    int quiet = 0, show_time = 0;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--backend") == 0 && i + 1 < argc) {
             if (strcmp(argv[i + 1], "vulkan") == 0)
@@ -288,8 +297,17 @@ int cli_cmd_run(int argc, char **argv)
             }
         } else if (strcmp(argv[i], "--dump") == 0 && i + 1 < argc) {
             dump = argv[++i];
+        } else if (strcmp(argv[i], "--machine") == 0 && i + 1 < argc) {
+            machine = argv[++i];
+        } else if (strcmp(argv[i], "--memory-threads") == 0 && i + 1 < argc) {
+            if (!parse_uint(argv[++i], 2, &memory_threads) || memory_threads < 1) {
+                fprintf(stderr, "wavelab run: --memory-threads: expected 1 or 2, got \"%s\"\n", argv[i]);
+                return RUN_EXIT_BAD_INPUT;
+            }
         } else if (strcmp(argv[i], "--quiet") == 0) {
             quiet = 1;
+        } else if (strcmp(argv[i], "--time") == 0) {
+            show_time = 1;
         } else if (argv[i][0] == '-' || case_path) {
             fprintf(stderr, "wavelab run: unexpected argument \"%s\"\n", argv[i]);
             usage(stderr);
@@ -310,6 +328,10 @@ int cli_cmd_run(int argc, char **argv)
         return RUN_EXIT_BAD_INPUT;
     }
     run_options opt = {.wave_size = (uint32_t)wave, .instruction_budget = budget};
+    if (machine && cli_memory_open(machine, (int)memory_threads, c, &opt) != 0) {
+        case_destroy(c);
+        return RUN_EXIT_BAD_INPUT;
+    }
     run_output out;
     int rc = run_case_sim(c, &opt, &out, err, sizeof err);
     if (out.warnings[0])
@@ -322,6 +344,11 @@ int cli_cmd_run(int argc, char **argv)
     }
     if (!quiet)
         print_summary(c, &out, stdout);
+    if (show_time)
+        printf("  host time    compile %.3f ms, lower %.3f ms, dispatch %.3f ms\n", out.compile_seconds * 1e3,
+               out.lower_seconds * 1e3, out.dispatch_seconds * 1e3);
+    if (!quiet && out.memory)
+        mem_model_print(out.memory, out.prog, stdout);
     if (rc == RUN_EXIT_FAIL)
         print_fault(&out, stderr);
     else if (run_check_expects(c, out.data, quiet ? NULL : stdout) > 0)
@@ -331,6 +358,7 @@ int cli_cmd_run(int argc, char **argv)
         rc = RUN_EXIT_BAD_INPUT;
     }
     run_output_free(&out);
+    mem_model_destroy(opt.memory);
     case_destroy(c);
     return rc;
 }
@@ -676,6 +704,7 @@ int main(int argc, char **argv)
         {"run", cli_cmd_run},         {"test", cli_cmd_test},       {"compile", cli_cmd_compile},
         {"disasm", cli_cmd_disasm},   {"bench", cli_cmd_bench},     {"devices", cli_cmd_devices},
         {"check", cli_cmd_check},     {"isa", cli_cmd_isa},
+        {"machines", cli_cmd_machines}, {"explain", cli_cmd_explain},
     };
     for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
         if (strcmp(argv[1], cmds[i].name) == 0)

@@ -4,8 +4,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "run/run.h"
+
+static double seconds_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+#include "sim/memmodel.h"
 
 isa_status run_compile_case(const wl_case *c, uint32_t **words, size_t *word_count, char *err, size_t err_size,
                             char *warnings, size_t warnings_size)
@@ -114,12 +123,16 @@ int run_case_sim(const wl_case *c, const run_options *opt, run_output *out, char
                  SIM_MAX_WAVE);
         return RUN_EXIT_BAD_INPUT;
     }
+    double t0 = seconds_now();
     isa_status st = run_compile_case(c, &out->spirv, &out->spirv_words, err, err_size, out->warnings,
                                      sizeof out->warnings);
+    out->compile_seconds = seconds_now() - t0;
     if (st != ISA_OK)
         return RUN_EXIT_BAD_INPUT;
     char lerr[1024];
+    t0 = seconds_now();
     st = isa_lower(out->spirv, out->spirv_words, c->entry, &out->prog, lerr, sizeof lerr);
+    out->lower_seconds = seconds_now() - t0;
     if (st != ISA_OK) {
         snprintf(err, err_size, "%s: %s: %s", c->kernel, isa_status_str(st), lerr);
         return RUN_EXIT_BAD_INPUT;
@@ -157,7 +170,20 @@ int run_case_sim(const wl_case *c, const run_options *opt, run_output *out, char
         .buffers = bufs,
         .buffer_count = c->binding_count,
     };
+    if (opt && opt->memory) {
+        if (mem_model_begin(opt->memory, out->prog, cfg.groups, wave, err, err_size) != MEM_OK) {
+            free(bufs);
+            return RUN_EXIT_BAD_INPUT;
+        }
+        cfg.mem_trace = mem_model_trace(opt->memory);
+    }
+    t0 = seconds_now();
     out->status = sim_run(out->prog, &cfg, &out->result);
+    out->dispatch_seconds = seconds_now() - t0;
+    if (opt && opt->memory) {
+        mem_model_end(opt->memory, &out->result.stats);
+        out->memory = opt->memory;
+    }
     free(bufs);
     switch (out->status) {
     case SIM_OK: return RUN_EXIT_OK;

@@ -27,6 +27,7 @@ isa_status run_compile_case(const wl_case *c, uint32_t **words, size_t *word_cou
 typedef struct run_options {
     uint32_t wave_size;          /* 0: the case's subgroup_size, else 32 */
     uint64_t instruction_budget; /* 0: default */
+    struct mem_model *memory;    /* optional memory model fed by the run's trace (sim/memmodel.h); caller owns */
 } run_options;
 
 typedef struct run_output {
@@ -38,6 +39,10 @@ typedef struct run_output {
     sim_status status;
     sim_result result;
     char warnings[4096];         /* compile-time warnings (HLSL quirks, ...) */
+    struct mem_model *memory;    /* run_options.memory after mem_model_end, or NULL (not owned) */
+    double compile_seconds;      /* host wall time: glslang + validation */
+    double lower_seconds;        /* host wall time: lowering */
+    double dispatch_seconds;     /* host wall time: sim_run (never part of any statistic) */
 } run_output;
 
 /*

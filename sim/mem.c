@@ -182,7 +182,49 @@ static int atomic(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t pc, ui
     return 0;
 }
 
+static int exec_memory(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t pc, uint64_t exec);
+
+/* With a trace sink: the per-lane addresses are taken before the access (a
+ * load may overwrite its address register) and reported after it succeeded. */
+static int exec_memory_traced(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t pc, uint64_t exec)
+{
+    const uint32_t W = ctx->wave_size;
+    const isa_op op = (isa_op)in->op;
+    if (op == ISA_OP_ARRAY_LEN || op == ISA_OP_IMG_SIZE)
+        return exec_memory(ctx, w, in, pc, exec);
+    uint64_t addr[SIM_MAX_WAVE];
+    sim_mem_access a = {.wave = w->index, .pc = pc, .op = in->op, .cls = in->cls, .slot = in->slot,
+                        .space = (uint8_t)ctx->prog->slots[in->slot].space, .wave_size = W, .exec = exec,
+                        .addr = addr};
+    a.group_linear = ctx->group[0] + ctx->cfg->groups[0] * (ctx->group[1] + ctx->cfg->groups[1] * ctx->group[2]);
+    if (op == ISA_OP_IMG_READ || op == ISA_OP_IMG_WRITE) {
+        unsigned comps, bytes;
+        isa_type ftype;
+        int unorm;
+        slot_format(&ctx->prog->slots[in->slot], &comps, &bytes, &ftype, &unorm);
+        const uint64_t *A = sim_reg(ctx, w, in->a);
+        LANES addr[l] = (uint64_t)(uint32_t)A[l] * bytes;
+        a.elem_bytes = (uint16_t)bytes, a.count = 1;
+    } else {
+        const uint64_t *A = in->a == ISA_NO_REG ? NULL : sim_reg(ctx, w, in->a);
+        LANES addr[l] = (A ? A[l] : 0) + (uint64_t)in->imm;
+        a.elem_bytes = (uint16_t)isa_type_size((isa_type)in->type);
+        a.count = op == ISA_OP_ATOMIC ? 1 : in->count ? in->count : 1;
+    }
+    if (exec_memory(ctx, w, in, pc, exec))
+        return 1;
+    ctx->cfg->mem_trace->access(ctx->cfg->mem_trace->user, &a);
+    return 0;
+}
+
 int sim_exec_memory(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t pc, uint64_t exec)
+{
+    if (__builtin_expect(ctx->cfg->mem_trace != NULL, 0))
+        return exec_memory_traced(ctx, w, in, pc, exec);
+    return exec_memory(ctx, w, in, pc, exec);
+}
+
+static int exec_memory(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t pc, uint64_t exec)
 {
     const uint32_t W = ctx->wave_size;
     const isa_slot *sl = &ctx->prog->slots[in->slot];

@@ -27,6 +27,32 @@ typedef struct sim_buffer {
     size_t size;        /* bytes */
 } sim_buffer;
 
+/*
+ * One executed memory wave instruction (LOAD, STORE, ATOMIC, IMG_READ,
+ * IMG_WRITE of any class, LDS included), handed to an optional trace sink
+ * after it completed.  The memory model (sim/memmodel.h) consumes these; the
+ * executor's results never depend on the sink.
+ */
+typedef struct sim_mem_access {
+    uint32_t group_linear;     /* x + y*gx + z*gx*gy */
+    uint32_t wave;             /* wave index inside the workgroup */
+    uint32_t pc;
+    uint16_t op;               /* isa_op */
+    uint8_t cls;               /* isa_class as lowered (VMEM, SMEM, LDS) */
+    uint8_t space;             /* isa_space of the slot */
+    uint16_t slot;
+    uint16_t elem_bytes;       /* bytes of one component (texels: bytes of one texel) */
+    uint16_t count;            /* consecutive components per lane (texels: 1) */
+    uint32_t wave_size;
+    uint64_t exec;             /* lanes that accessed memory */
+    const uint64_t *addr;      /* per lane byte address of the first component, in the slot (wave_size entries) */
+} sim_mem_access;
+
+typedef struct sim_mem_trace {
+    void (*access)(void *user, const sim_mem_access *a);
+    void *user;
+} sim_mem_trace;
+
 typedef struct sim_config {
     uint32_t wave_size;           /* power of two, SIM_MIN_WAVE..SIM_MAX_WAVE */
     uint32_t groups[3];           /* workgroup count */
@@ -35,6 +61,7 @@ typedef struct sim_config {
     size_t push_size;
     sim_buffer *buffers;
     int buffer_count;
+    const sim_mem_trace *mem_trace; /* optional: called once per executed memory wave instruction; NULL = none */
 } sim_config;
 
 typedef struct sim_stats {

@@ -1,0 +1,316 @@
+/*
+ * sim/machine.c — the machine preset loader (machines/NAME.json).
+ *
+ * A preset is untrusted input: every problem becomes MEM_ERR_PRESET with the
+ * file and the field named, never an assert.  The required numeric fields are
+ * listed once in MACHINE_FIELDS; each must also have an entry in "sources"
+ * (the public document the number comes from).
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cjson/cJSON.h>
+
+#include "sim/machine.h"
+
+const char *mem_status_str(mem_status s)
+{
+    switch (s) {
+    case MEM_OK: return "ok";
+    case MEM_ERR_IO: return "cannot read the preset";
+    case MEM_ERR_PRESET: return "malformed preset";
+    case MEM_ERR_NOMEM: return "out of memory";
+    }
+    return "unknown status";
+}
+
+/* X(field, min, max): the required unsigned fields of a preset. */
+#define MACHINE_FIELDS(X) \
+    X(default_wave, 1, 1024) X(compute_units, 1, 1u << 20) X(simds_per_cu, 1, 64) X(simd_lanes, 1, 1024) \
+    X(max_waves_per_simd, 1, 1024) X(max_workgroups_per_cu, 1, 1024) X(vgprs_per_simd_lane, 1, 1u << 20) \
+    X(vgpr_granule, 1, 1024) X(max_vgprs_per_wave, 1, 1u << 16) X(sgprs_per_simd, 0, 1u << 20) \
+    X(sgpr_granule, 0, 1024) X(max_sgprs_per_wave, 0, 1u << 16) X(lds_bytes_per_cu, 0, 1u << 30) \
+    X(lds_banks, 1, 1024) X(lds_bank_bytes, 1, 64) X(lds_lanes_per_cycle, 1, 1024) \
+    X(cache_line_bytes, 1, 1u << 16) X(sector_bytes, 1, 1u << 16) X(l2_hit_latency, 0, 1u << 20) \
+    X(dram_latency, 0, 1u << 20)
+
+static int fail(char *err, size_t size, const char *file, const char *field, const char *what)
+{
+    snprintf(err, size, "%s: field '%s': %s", file, field, what);
+    return 0;
+}
+
+static int get_uint(const cJSON *o, const char *file, const char *prefix, const char *field, uint64_t min,
+                    uint64_t max, uint64_t *out, char *err, size_t size)
+{
+    char full[96];
+    snprintf(full, sizeof full, "%s%s", prefix, field);
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, field);
+    if (!v)
+        return fail(err, size, file, full, "missing");
+    if (!cJSON_IsNumber(v) || v->valuedouble != (double)(uint64_t)v->valuedouble || v->valuedouble < 0)
+        return fail(err, size, file, full, "not a non-negative integer");
+    uint64_t x = (uint64_t)v->valuedouble;
+    if (x < min || x > max) {
+        char what[96];
+        snprintf(what, sizeof what, "%llu is out of range %llu..%llu", (unsigned long long)x,
+                 (unsigned long long)min, (unsigned long long)max);
+        return fail(err, size, file, full, what);
+    }
+    *out = x;
+    return 1;
+}
+
+static int is_pow2(uint64_t x) { return x && !(x & (x - 1)); }
+
+static int parse_cache(const cJSON *o, const char *file, const char *name, mem_cache_geometry *c, char *err,
+                       size_t size)
+{
+    char prefix[16];
+    snprintf(prefix, sizeof prefix, "%s.", name);
+    if (!cJSON_IsObject(o))
+        return fail(err, size, file, name, "not an object");
+    uint64_t bytes, ways, line, sector = 0;
+    if (!get_uint(o, file, prefix, "bytes", 1, 1ull << 40, &bytes, err, size) ||
+        !get_uint(o, file, prefix, "ways", 1, 1024, &ways, err, size) ||
+        !get_uint(o, file, prefix, "line_bytes", 4, 1u << 16, &line, err, size))
+        return 0;
+    if (cJSON_GetObjectItemCaseSensitive(o, "sector_bytes") &&
+        !get_uint(o, file, prefix, "sector_bytes", 4, 1u << 16, &sector, err, size))
+        return 0;
+    char full[96];
+    if (!is_pow2(line)) {
+        snprintf(full, sizeof full, "%sline_bytes", prefix);
+        return fail(err, size, file, full, "not a power of two");
+    }
+    if (sector == 0)
+        sector = line;
+    if (!is_pow2(sector) || sector > line || line / sector > 32) {
+        snprintf(full, sizeof full, "%ssector_bytes", prefix);
+        return fail(err, size, file, full, "must be a power of two dividing line_bytes into at most 32 sectors");
+    }
+    if (bytes % (ways * line)) {
+        snprintf(full, sizeof full, "%sbytes", prefix);
+        return fail(err, size, file, full, "not a multiple of ways * line_bytes");
+    }
+    const cJSON *pol = cJSON_GetObjectItemCaseSensitive(o, "policy");
+    snprintf(full, sizeof full, "%spolicy", prefix);
+    if (!cJSON_IsString(pol) || strcmp(pol->valuestring, "lru") != 0)
+        return fail(err, size, file, full, "must be \"lru\" (the only policy modelled)");
+    const cJSON *hash = cJSON_GetObjectItemCaseSensitive(o, "set_hash");
+    snprintf(full, sizeof full, "%sset_hash", prefix);
+    if (!cJSON_IsString(hash) || (strcmp(hash->valuestring, "modulo") && strcmp(hash->valuestring, "xor")))
+        return fail(err, size, file, full, "must be \"modulo\" or \"xor\"");
+    c->bytes = bytes;
+    c->ways = (uint32_t)ways;
+    c->line_bytes = (uint32_t)line;
+    c->sector_bytes = (uint32_t)sector;
+    c->set_hash = strcmp(hash->valuestring, "xor") == 0 ? MEM_HASH_XOR : MEM_HASH_MODULO;
+    return 1;
+}
+
+static int has_source(const cJSON *sources, const char *field)
+{
+    const cJSON *s = cJSON_GetObjectItemCaseSensitive(sources, field);
+    return cJSON_IsString(s) && s->valuestring[0];
+}
+
+static int parse_root(const cJSON *root, const char *file, mem_machine *m, char *err, size_t size)
+{
+    if (!cJSON_IsObject(root))
+        return fail(err, size, file, "(top level)", "not a JSON object");
+    const cJSON *name = cJSON_GetObjectItemCaseSensitive(root, "name");
+    if (!cJSON_IsString(name) || !name->valuestring[0] || strlen(name->valuestring) >= sizeof m->name)
+        return fail(err, size, file, "name", "missing or not a short string");
+    snprintf(m->name, sizeof m->name, "%s", name->valuestring);
+    const cJSON *desc = cJSON_GetObjectItemCaseSensitive(root, "description");
+    if (desc && !cJSON_IsString(desc))
+        return fail(err, size, file, "description", "not a string");
+    if (desc)
+        snprintf(m->description, sizeof m->description, "%s", desc->valuestring);
+    const cJSON *sources = cJSON_GetObjectItemCaseSensitive(root, "sources");
+    if (!cJSON_IsObject(sources))
+        return fail(err, size, file, "sources", "missing: every number needs its public source");
+
+    uint64_t v;
+#define X(field, lo, hi) \
+    if (!get_uint(root, file, "", #field, lo, hi, &v, err, size)) \
+        return 0; \
+    if (!has_source(sources, #field)) \
+        return fail(err, size, file, "sources." #field, "missing: say where the number comes from"); \
+    m->field = (uint32_t)v;
+    MACHINE_FIELDS(X)
+#undef X
+
+    const cJSON *ws = cJSON_GetObjectItemCaseSensitive(root, "wave_sizes");
+    if (!cJSON_IsArray(ws) || cJSON_GetArraySize(ws) < 1 || cJSON_GetArraySize(ws) > MEM_MAX_WAVE_SIZES)
+        return fail(err, size, file, "wave_sizes", "must be an array of 1 to 4 wave sizes");
+    const cJSON *e;
+    int found_default = 0;
+    cJSON_ArrayForEach(e, ws) {
+        if (!cJSON_IsNumber(e) || e->valuedouble < 4 || e->valuedouble > 64 || !is_pow2((uint64_t)e->valuedouble) ||
+            e->valuedouble != (double)(uint64_t)e->valuedouble)
+            return fail(err, size, file, "wave_sizes", "each must be a power of two from 4 to 64");
+        m->wave_sizes[m->wave_size_count++] = (uint32_t)e->valuedouble;
+        found_default |= (uint32_t)e->valuedouble == m->default_wave;
+    }
+    if (!has_source(sources, "wave_sizes"))
+        return fail(err, size, file, "sources.wave_sizes", "missing: say where the number comes from");
+    if (!found_default)
+        return fail(err, size, file, "default_wave", "not one of wave_sizes");
+    if (!is_pow2(m->lds_banks) || !is_pow2(m->lds_bank_bytes))
+        return fail(err, size, file, "lds_banks", "lds_banks and lds_bank_bytes must be powers of two");
+    if (!is_pow2(m->cache_line_bytes) || !is_pow2(m->sector_bytes) || m->sector_bytes > m->cache_line_bytes)
+        return fail(err, size, file, "sector_bytes", "cache_line_bytes and sector_bytes must be powers of two, "
+                                                    "sector_bytes <= cache_line_bytes");
+
+    const cJSON *d = cJSON_GetObjectItemCaseSensitive(root, "dram_bytes_per_cycle");
+    if (!cJSON_IsNumber(d) || !(d->valuedouble > 0))
+        return fail(err, size, file, "dram_bytes_per_cycle", "missing or not a positive number");
+    m->dram_bytes_per_cycle = d->valuedouble;
+    const cJSON *clk = cJSON_GetObjectItemCaseSensitive(root, "clock_mhz");
+    if (!cJSON_IsNumber(clk) || !(clk->valuedouble > 0))
+        return fail(err, size, file, "clock_mhz", "missing or not a positive number");
+    m->clock_mhz = clk->valuedouble;
+    if (!has_source(sources, "dram_bytes_per_cycle") || !has_source(sources, "clock_mhz"))
+        return fail(err, size, file, "sources", "dram_bytes_per_cycle and clock_mhz need their sources");
+
+    const cJSON *l2bw = cJSON_GetObjectItemCaseSensitive(root, "l2_bytes_per_cycle");
+    if (l2bw) {
+        if (!cJSON_IsNumber(l2bw) || !(l2bw->valuedouble > 0))
+            return fail(err, size, file, "l2_bytes_per_cycle", "not a positive number");
+        if (!has_source(sources, "l2_bytes_per_cycle"))
+            return fail(err, size, file, "sources.l2_bytes_per_cycle", "missing: say where the number comes from");
+        m->l2_bytes_per_cycle = l2bw->valuedouble;
+    }
+    const cJSON *l2 = cJSON_GetObjectItemCaseSensitive(root, "l2");
+    if (!l2)
+        return fail(err, size, file, "l2", "missing");
+    if (!parse_cache(l2, file, "l2", &m->l2, err, size))
+        return 0;
+    if (!has_source(sources, "l2"))
+        return fail(err, size, file, "sources.l2", "missing: say where the number comes from");
+    if (m->l2.line_bytes != m->cache_line_bytes || m->l2.sector_bytes != m->sector_bytes)
+        return fail(err, size, file, "l2.line_bytes", "l2 line and sector sizes must equal cache_line_bytes and "
+                                                      "sector_bytes (the coalescer's granules)");
+    if (m->cache_line_bytes / m->sector_bytes > 16)
+        return fail(err, size, file, "sector_bytes", "at most 16 sectors per line");
+    const cJSON *l1 = cJSON_GetObjectItemCaseSensitive(root, "l1");
+    if (l1 && !cJSON_IsNull(l1)) {
+        if (!parse_cache(l1, file, "l1", &m->l1, err, size))
+            return 0;
+        if (m->l1.line_bytes != m->cache_line_bytes || m->l1.sector_bytes != m->sector_bytes)
+            return fail(err, size, file, "l1.line_bytes", "l1 line and sector sizes must equal cache_line_bytes and "
+                                                          "sector_bytes");
+        if (!has_source(sources, "l1"))
+            return fail(err, size, file, "sources.l1", "missing: say where the number comes from");
+    }
+    return 1;
+}
+
+mem_status mem_machine_parse(const char *json_text, const char *file, mem_machine *out, char *err, size_t err_size)
+{
+    memset(out, 0, sizeof *out);
+    cJSON *root = cJSON_Parse(json_text);
+    if (!root) {
+        const char *at = cJSON_GetErrorPtr();
+        snprintf(err, err_size, "%s: not valid JSON near \"%.20s\"", file, at ? at : "");
+        return MEM_ERR_PRESET;
+    }
+    int ok = parse_root(root, file, out, err, err_size);
+    cJSON_Delete(root);
+    if (!ok)
+        return MEM_ERR_PRESET;
+    snprintf(out->path, sizeof out->path, "%s", file);
+    return MEM_OK;
+}
+
+static char *read_file(const char *path, char *err, size_t err_size)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        snprintf(err, err_size, "%s: cannot open: %s", path, strerror(errno));
+        return NULL;
+    }
+    size_t cap = 4096, n = 0;
+    char *buf = malloc(cap);
+    for (size_t got; buf && (got = fread(buf + n, 1, cap - n - 1, f)) > 0;) {
+        n += got;
+        if (cap - n < 2) {
+            char *nb = realloc(buf, cap * 2);
+            if (!nb) {
+                free(buf);
+                buf = NULL;
+            }
+            buf = nb, cap *= 2;
+        }
+    }
+    fclose(f);
+    if (!buf)
+        snprintf(err, err_size, "%s: out of memory", path);
+    else
+        buf[n] = 0;
+    return buf;
+}
+
+const char *mem_machine_dir(char *buf, size_t size)
+{
+    const char *root = getenv("WAVELAB_ROOT");
+    char probe[PATH_MAX + 32];
+    if (root && root[0]) {
+        snprintf(buf, size, "%s/machines", root);
+        return buf;
+    }
+    char exe[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n > 0) {
+        exe[n] = 0;
+        for (int up = 0; up < 2; up++) { /* build/wavelab -> ../machines; build/tests/x -> ../../machines */
+            char *slash = strrchr(exe, '/');
+            if (!slash)
+                break;
+            *slash = 0;
+            snprintf(probe, sizeof probe, "%s/../machines", exe);
+            if (access(probe, R_OK) == 0) {
+                snprintf(buf, size, "%s", probe);
+                return buf;
+            }
+        }
+    }
+    if (access("machines", R_OK) == 0) {
+        snprintf(buf, size, "machines");
+        return buf;
+    }
+    return NULL;
+}
+
+mem_status mem_machine_load(const char *name_or_path, mem_machine *out, char *err, size_t err_size)
+{
+    char path[PATH_MAX + 64];
+    size_t len = strlen(name_or_path);
+    memset(out, 0, sizeof *out);
+    if (strchr(name_or_path, '/') || (len > 5 && strcmp(name_or_path + len - 5, ".json") == 0)) {
+        snprintf(path, sizeof path, "%s", name_or_path);
+    } else {
+        char dir[PATH_MAX];
+        if (!mem_machine_dir(dir, sizeof dir)) {
+            snprintf(err, err_size, "machine '%s': no machines/ folder found (set WAVELAB_ROOT)", name_or_path);
+            return MEM_ERR_IO;
+        }
+        snprintf(path, sizeof path, "%s/%s.json", dir, name_or_path);
+        if (access(path, R_OK) != 0) {
+            snprintf(err, err_size, "machine '%s': no preset %s (see `wavelab machines`)", name_or_path, path);
+            return MEM_ERR_IO;
+        }
+    }
+    char *text = read_file(path, err, err_size);
+    if (!text)
+        return MEM_ERR_IO;
+    mem_status st = mem_machine_parse(text, path, out, err, err_size);
+    free(text);
+    return st;
+}

@@ -1,0 +1,90 @@
+/*
+ * sim/machine.h — machine presets: the numbers of one GPU (or CPU device)
+ * that the memory model, the occupancy calculation and the time estimate
+ * read.  Presets are data: machines/NAME.json, every number citing its public
+ * source in a "sources" object keyed by field (docs/memory.md lists the
+ * fields).  This header is the module's public face for other modules
+ * (register allocation reads the register-file fields from here).
+ */
+#ifndef WAVELAB_MACHINE_H
+#define WAVELAB_MACHINE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define MEM_MAX_WAVE_SIZES 4
+
+typedef enum mem_status {
+    MEM_OK = 0,
+    MEM_ERR_IO,       /* cannot read the preset file or find the named preset */
+    MEM_ERR_PRESET,   /* malformed preset: the message names the file and field */
+    MEM_ERR_NOMEM
+} mem_status;
+
+const char *mem_status_str(mem_status s);
+
+typedef enum mem_set_hash {
+    MEM_HASH_MODULO,  /* set = line index mod sets */
+    MEM_HASH_XOR      /* set = (line ^ line / sets ^ line / sets^2) mod sets: folds higher address bits in */
+} mem_set_hash;
+
+/* One cache level: capacity, associativity, line and sector size, LRU. */
+typedef struct mem_cache_geometry {
+    uint64_t bytes;        /* 0: the level is absent */
+    uint32_t ways;
+    uint32_t line_bytes;
+    uint32_t sector_bytes; /* fill granule inside a line (= line_bytes when not sectored) */
+    mem_set_hash set_hash;
+} mem_cache_geometry;
+
+typedef struct mem_machine {
+    char name[64];
+    char description[256];
+    char path[512];                 /* the file it came from */
+    uint32_t wave_sizes[MEM_MAX_WAVE_SIZES];
+    uint32_t wave_size_count;
+    uint32_t default_wave;
+    uint32_t compute_units;         /* CUs / SMs */
+    uint32_t simds_per_cu;          /* SIMDs / SM sub-partitions */
+    uint32_t simd_lanes;            /* lanes executed per cycle by one SIMD */
+    uint32_t max_waves_per_simd;
+    uint32_t max_workgroups_per_cu;
+    uint32_t vgprs_per_simd_lane;   /* 32-bit vector registers per lane per SIMD */
+    uint32_t vgpr_granule;
+    uint32_t max_vgprs_per_wave;
+    uint32_t sgprs_per_simd;
+    uint32_t sgpr_granule;
+    uint32_t max_sgprs_per_wave;    /* 0: no scalar register file (NVIDIA-like parts) */
+    uint32_t lds_bytes_per_cu;
+    uint32_t lds_banks;
+    uint32_t lds_bank_bytes;
+    uint32_t lds_lanes_per_cycle;   /* lanes the LDS serves per pass (a GCN wave64 is served in halves of 32) */
+    uint32_t cache_line_bytes;
+    uint32_t sector_bytes;
+    mem_cache_geometry l1;          /* per CU; bytes 0 when the preset has no "l1" */
+    mem_cache_geometry l2;
+    double dram_bytes_per_cycle;    /* at clock_mhz */
+    double l2_bytes_per_cycle;      /* optional ("l2_bytes_per_cycle"): L2 bandwidth for the estimate; 0 = not limited */
+    double clock_mhz;
+    uint32_t l2_hit_latency;        /* cycles */
+    uint32_t dram_latency;          /* cycles */
+} mem_machine;
+
+/*
+ * Parses a preset from JSON text; `file` names it in messages.  Every field
+ * is required except "l1" and "description"; "sources" must hold an entry for
+ * every numeric field present.  Returns MEM_OK, or MEM_ERR_PRESET with
+ * "FILE: field 'NAME': what is wrong" in err.
+ */
+mem_status mem_machine_parse(const char *json_text, const char *file, mem_machine *out, char *err, size_t err_size);
+
+/* Loads a preset by file path (contains '/' or ends in .json) or by name:
+ * machines/NAME.json under $WAVELAB_ROOT, next to the executable's parent
+ * folder, or under the current directory. */
+mem_status mem_machine_load(const char *name_or_path, mem_machine *out, char *err, size_t err_size);
+
+/* The folder that holds the presets (as searched by mem_machine_load), or
+ * NULL; writes into buf. */
+const char *mem_machine_dir(char *buf, size_t size);
+
+#endif

@@ -1,0 +1,978 @@
+/*
+ * sim/memmodel.c — the memory hierarchy model (see sim/memmodel.h for the
+ * schedule and docs/memory.md for what it models and ignores).
+ *
+ * Data flow:  trace sink (executor thread)
+ *               LDS instruction   -> bank passes, counted at once
+ *               global instruction-> coalesced into requests (line, sector mask)
+ *                                    appended to the current workgroup's wave stream
+ *               new workgroup id  -> the previous ones are complete: publish them
+ *             replay (same thread, or a second one)
+ *               launch in order onto CUs, step the resident waves, L1 -> L2 -> DRAM
+ *
+ * A stream is an array of 64-bit words per wave: a header word per
+ * instruction (bit 63 set: kind, request count, pc) followed by its requests
+ * (line index << 16 | sector mask).
+ */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "sim/memmodel.h"
+
+#define MAX_GROUPS (1u << 24)
+
+enum { KIND_READ, KIND_WRITE, KIND_ATOMIC };
+
+/* ------------------------------------------------------------ caches */
+
+struct mem_cache {
+    uint32_t sets, ways, sector_bytes, line_bytes;
+    mem_set_hash hash;
+    uint64_t *tag;      /* line + 1; 0 = invalid */
+    uint64_t *stamp;    /* last use, for LRU */
+    uint16_t *valid;    /* sector masks */
+    uint16_t *dirty;
+    uint64_t clock;
+};
+
+mem_cache *mem_cache_create(const mem_cache_geometry *g)
+{
+    if (!g->bytes || !g->ways || !g->line_bytes || g->bytes % ((uint64_t)g->ways * g->line_bytes))
+        return NULL;
+    mem_cache *c = calloc(1, sizeof *c);
+    if (!c)
+        return NULL;
+    c->sets = (uint32_t)(g->bytes / ((uint64_t)g->ways * g->line_bytes));
+    c->ways = g->ways;
+    c->line_bytes = g->line_bytes;
+    c->sector_bytes = g->sector_bytes ? g->sector_bytes : g->line_bytes;
+    c->hash = g->set_hash;
+    size_t n = (size_t)c->sets * c->ways;
+    c->tag = calloc(n, sizeof *c->tag);
+    c->stamp = calloc(n, sizeof *c->stamp);
+    c->valid = calloc(n, sizeof *c->valid);
+    c->dirty = calloc(n, sizeof *c->dirty);
+    if (!c->tag || !c->stamp || !c->valid || !c->dirty) {
+        mem_cache_destroy(c);
+        return NULL;
+    }
+    return c;
+}
+
+void mem_cache_destroy(mem_cache *c)
+{
+    if (!c)
+        return;
+    free(c->tag);
+    free(c->stamp);
+    free(c->valid);
+    free(c->dirty);
+    free(c);
+}
+
+static inline uint32_t cache_set(const mem_cache *c, uint64_t line)
+{
+    if (c->hash == MEM_HASH_XOR)
+        line ^= line / c->sets ^ line / c->sets / c->sets;
+    return (uint32_t)(line % c->sets);
+}
+
+/*
+ * One request: returns the sectors of `smask` that hit.  Missing sectors are
+ * filled (write: marked dirty).  A miss on the line evicts the least recently
+ * used way (an invalid way first); *evicted_dirty gets its dirty sectors and
+ * *evicted 1 when a valid line left.
+ */
+static uint32_t cache_request(mem_cache *c, uint64_t line, uint32_t smask, int write, uint32_t *evicted_dirty,
+                              int *evicted)
+{
+    uint64_t *tag = c->tag + (size_t)cache_set(c, line) * c->ways;
+    size_t base = (size_t)(tag - c->tag);
+    uint64_t key = line + 1, now = ++c->clock;
+    for (uint32_t w = 0; w < c->ways; w++)
+        if (tag[w] == key) {
+            uint32_t hit = c->valid[base + w] & smask;
+            c->valid[base + w] |= (uint16_t)smask;
+            if (write)
+                c->dirty[base + w] |= (uint16_t)smask;
+            c->stamp[base + w] = now;
+            return hit;
+        }
+    uint32_t victim = 0;
+    for (uint32_t w = 0; w < c->ways; w++) {
+        if (!tag[w]) {
+            victim = w;
+            break;
+        }
+        if (c->stamp[base + w] < c->stamp[base + victim])
+            victim = w;
+    }
+    if (tag[victim]) {
+        *evicted = 1;
+        *evicted_dirty = (uint32_t)__builtin_popcount(c->dirty[base + victim]);
+    }
+    tag[victim] = key;
+    c->valid[base + victim] = (uint16_t)smask;
+    c->dirty[base + victim] = write ? (uint16_t)smask : 0;
+    c->stamp[base + victim] = now;
+    return 0;
+}
+
+int mem_cache_access(mem_cache *c, uint64_t address, int is_write)
+{
+    uint32_t ed = 0;
+    int ev = 0;
+    uint64_t line = address / c->line_bytes;
+    uint32_t sector = (uint32_t)(address % c->line_bytes) / c->sector_bytes;
+    return cache_request(c, line, 1u << sector, is_write, &ed, &ev) != 0;
+}
+
+static uint64_t cache_dirty_sectors(const mem_cache *c)
+{
+    uint64_t n = 0;
+    for (size_t i = 0; i < (size_t)c->sets * c->ways; i++)
+        if (c->tag[i])
+            n += (uint64_t)__builtin_popcount(c->dirty[i]);
+    return n;
+}
+
+/* ------------------------------------------------------------ LDS */
+
+static uint32_t lds_group_passes(const mem_machine *m, const uint64_t *addr, uint64_t exec, uint32_t first,
+                                 uint32_t count, uint32_t bytes)
+{
+    uint64_t words[SIM_MAX_WAVE * 8];
+    uint32_t n = 0;
+    const uint32_t bb = m->lds_bank_bytes;
+    for (uint32_t l = first; l < first + count; l++) {
+        if (!((exec >> l) & 1))
+            continue;
+        uint64_t w0 = addr[l] / bb, w1 = (addr[l] + (bytes ? bytes : 1) - 1) / bb;
+        for (uint64_t w = w0; w <= w1 && n < sizeof words / sizeof words[0]; w++)
+            words[n++] = w;
+    }
+    /* distinct words per bank: sort, skip duplicates, count per bank */
+    for (uint32_t i = 1; i < n; i++) {
+        uint64_t v = words[i];
+        uint32_t j = i;
+        for (; j > 0 && words[j - 1] > v; j--)
+            words[j] = words[j - 1];
+        words[j] = v;
+    }
+    uint32_t per_bank[1024] = {0}, worst = 0;
+    const uint32_t banks = m->lds_banks <= 1024 ? m->lds_banks : 1024;
+    for (uint32_t i = 0; i < n; i++) {
+        if (i && words[i] == words[i - 1])
+            continue;
+        uint32_t b = (uint32_t)(words[i] % banks);
+        if (++per_bank[b] > worst)
+            worst = per_bank[b];
+    }
+    return worst;
+}
+
+uint32_t mem_lds_cycles(const mem_machine *m, uint32_t wave_size, uint64_t exec, const uint64_t *addr,
+                        uint32_t bytes_per_lane, uint32_t *ideal, uint32_t *max_passes)
+{
+    uint32_t words_per_lane = bytes_per_lane > m->lds_bank_bytes ? bytes_per_lane / m->lds_bank_bytes : 1;
+    uint32_t group = m->lds_lanes_per_cycle / words_per_lane;
+    if (group < 1)
+        group = 1;
+    uint32_t cycles = 0, groups = 0, worst = 0;
+    for (uint32_t first = 0; first < wave_size; first += group) {
+        uint32_t count = first + group <= wave_size ? group : wave_size - first;
+        uint64_t gmask = (count >= 64 ? ~0ull : ((1ull << count) - 1)) << first;
+        if (!(exec & gmask))
+            continue;
+        uint32_t p = lds_group_passes(m, addr, exec, first, count, bytes_per_lane);
+        cycles += p;
+        groups++;
+        if (p > worst)
+            worst = p;
+    }
+    if (ideal)
+        *ideal = groups;
+    if (max_passes)
+        *max_passes = worst;
+    return cycles;
+}
+
+/* ------------------------------------------------------------ the model */
+
+typedef struct u64vec {
+    uint64_t *v;
+    size_t n, cap;
+} u64vec;
+
+static int vec_push(u64vec *v, uint64_t x)
+{
+    if (v->n == v->cap) {
+        size_t cap = v->cap ? v->cap * 2 : 256;
+        uint64_t *nv = realloc(v->v, cap * sizeof *nv);
+        if (!nv)
+            return 0;
+        v->v = nv, v->cap = cap;
+    }
+    v->v[v->n++] = x;
+    return 1;
+}
+
+/* A resident workgroup during the replay. */
+typedef struct resident {
+    uint32_t group;
+    uint64_t *rec;      /* offsets[wpg + 1] then the streams; NULL = no global accesses */
+    size_t *cursor;     /* per wave, index into rec */
+} resident;
+
+struct mem_model {
+    mem_machine machine;
+    mem_model_options opt;
+    sim_mem_trace trace;
+    /* the dispatch */
+    const isa_program *prog;
+    uint32_t wave_size, waves_per_group, groups[3], group_count, workgroups_per_cu;
+    uint32_t sectors_per_line;
+    /* producer side */
+    uint32_t cur_group;           /* the workgroup whose streams are being recorded */
+    int have_cur;
+    u64vec *cur_waves;            /* waves_per_group streams */
+    uint64_t **records;           /* per group (linear id), published when complete */
+    int failed;                   /* out of memory while recording: statistics incomplete */
+    /* LDS capture for explain */
+    uint64_t **capture;           /* per pc: [exec, bytes, group, addr[W]] */
+    uint32_t code_count;          /* the program may be gone when the model is destroyed */
+    /* shared with the replay */
+    pthread_mutex_t lock;
+    pthread_cond_t more;
+    uint32_t complete;            /* groups [0, complete) are recorded */
+    int final;
+    pthread_t thread;
+    int threaded;
+    /* replay side */
+    uint32_t *order;
+    uint32_t next_launch, rr_cu;
+    resident *res;                /* compute_units * workgroups_per_cu */
+    uint32_t *res_count;          /* per CU */
+    size_t *cursors;
+    mem_cache *l2;
+    mem_cache **l1;
+    uint64_t step;
+    int replay_done;
+    /* results */
+    mem_stats stats;
+    mem_inst_stats *inst;         /* per pc; LDS fields written by the producer, the rest by the replay */
+    mem_group_stats *group;
+    mem_estimate estimate;
+    int ended;
+};
+
+const char *mem_unit_name(mem_unit u)
+{
+    static const char *names[MEM_UNIT_COUNT] = {"valu", "salu", "lds", "memory", "l2", "dram"};
+    return u < MEM_UNIT_COUNT ? names[u] : "?";
+}
+
+static void sink_access(void *user, const sim_mem_access *a);
+
+mem_status mem_model_create(const mem_model_options *opt, mem_model **out)
+{
+    *out = NULL;
+    if (!opt || !opt->machine)
+        return MEM_ERR_PRESET;
+    mem_model *m = calloc(1, sizeof *m);
+    if (!m)
+        return MEM_ERR_NOMEM;
+    m->machine = *opt->machine;
+    m->opt = *opt;
+    m->opt.machine = &m->machine;
+    m->trace.access = sink_access;
+    m->trace.user = m;
+    pthread_mutex_init(&m->lock, NULL);
+    pthread_cond_init(&m->more, NULL);
+    *out = m;
+    return MEM_OK;
+}
+
+static void free_dispatch(mem_model *m)
+{
+    if (m->records)
+        for (uint32_t g = 0; g < m->group_count; g++)
+            free(m->records[g]);
+    free(m->records);
+    m->records = NULL;
+    if (m->cur_waves)
+        for (uint32_t k = 0; k < m->waves_per_group; k++)
+            free(m->cur_waves[k].v);
+    free(m->cur_waves);
+    m->cur_waves = NULL;
+    if (m->capture)
+        for (uint32_t pc = 0; pc < m->code_count; pc++)
+            free(m->capture[pc]);
+    free(m->capture);
+    m->capture = NULL;
+    free(m->order);
+    free(m->res);
+    free(m->res_count);
+    free(m->cursors);
+    m->order = NULL, m->res = NULL, m->res_count = NULL, m->cursors = NULL;
+    mem_cache_destroy(m->l2);
+    m->l2 = NULL;
+    if (m->l1)
+        for (uint32_t c = 0; c < m->machine.compute_units; c++)
+            mem_cache_destroy(m->l1[c]);
+    free(m->l1);
+    m->l1 = NULL;
+    free(m->inst);
+    free(m->group);
+    m->inst = NULL, m->group = NULL;
+}
+
+void mem_model_destroy(mem_model *m)
+{
+    if (!m)
+        return;
+    if (m->threaded) {
+        pthread_mutex_lock(&m->lock);
+        m->final = 1;
+        pthread_cond_broadcast(&m->more);
+        pthread_mutex_unlock(&m->lock);
+        pthread_join(m->thread, NULL);
+        m->threaded = 0;
+    }
+    free_dispatch(m);
+    pthread_mutex_destroy(&m->lock);
+    pthread_cond_destroy(&m->more);
+    free(m);
+}
+
+const sim_mem_trace *mem_model_trace(mem_model *m) { return &m->trace; }
+const mem_machine *mem_model_machine(const mem_model *m) { return &m->machine; }
+const mem_stats *mem_model_stats(const mem_model *m) { return &m->stats; }
+const mem_estimate *mem_model_estimate(const mem_model *m) { return &m->estimate; }
+uint32_t mem_model_workgroups_per_cu(const mem_model *m) { return m->workgroups_per_cu; }
+
+const mem_inst_stats *mem_model_inst_stats(const mem_model *m, uint32_t *inst_count)
+{
+    *inst_count = m->prog ? m->prog->code_count : 0;
+    return m->inst;
+}
+
+const mem_group_stats *mem_model_group_stats(const mem_model *m, uint32_t *group_count, uint32_t groups[3])
+{
+    *group_count = m->group_count;
+    if (groups)
+        memcpy(groups, m->groups, sizeof m->groups);
+    return m->group;
+}
+
+double mem_stats_l2_hit_rate(const mem_stats *s)
+{
+    uint64_t h = s->l2_read_hits + s->l2_write_hits + s->l2_atomic_hits;
+    uint64_t t = h + s->l2_read_misses + s->l2_write_misses + s->l2_atomic_misses;
+    return t ? (double)h / (double)t : 0.0;
+}
+
+double mem_stats_l2_read_hit_rate(const mem_stats *s)
+{
+    uint64_t t = s->l2_read_hits + s->l2_read_misses;
+    return t ? (double)s->l2_read_hits / (double)t : 0.0;
+}
+
+/* ------------------------------------------------------------ replay */
+
+static void issue_instruction(mem_model *m, uint32_t cu, uint32_t group, const uint64_t *w, size_t *cursor)
+{
+    uint64_t h = w[*cursor];
+    uint32_t kind = (uint32_t)(h >> 32) & 0xff, nreq = (uint32_t)(h >> 40) & 0x7fffff, pc = (uint32_t)h;
+    mem_stats *s = &m->stats;
+    mem_inst_stats *is = &m->inst[pc];
+    mem_group_stats *gs = &m->group[group];
+    const uint32_t sb = m->machine.sector_bytes;
+    for (uint32_t r = 0; r < nreq; r++) {
+        uint64_t q = w[*cursor + 1 + r];
+        uint64_t line = q >> 16;
+        uint32_t smask = (uint32_t)q & 0xffff;
+        if (kind == KIND_READ && m->l1) {
+            uint32_t ed = 0;
+            int ev = 0;
+            uint32_t hit = cache_request(m->l1[cu], line, smask, 0, &ed, &ev);
+            uint32_t nh = (uint32_t)__builtin_popcount(hit);
+            s->l1_read_hits += nh;
+            s->l1_read_misses += (uint32_t)__builtin_popcount(smask) - nh;
+            is->l1_hits += nh;
+            is->l1_misses += (uint32_t)__builtin_popcount(smask) - nh;
+            smask &= ~hit;
+            if (!smask)
+                continue;
+        }
+        uint32_t ed = 0;
+        int ev = 0;
+        uint32_t hit = cache_request(m->l2, line, smask, kind != KIND_READ, &ed, &ev);
+        uint64_t nh = (uint64_t)__builtin_popcount(hit), nm = (uint64_t)__builtin_popcount(smask) - nh;
+        s->l2_evictions += (uint64_t)ev;
+        s->dram_bytes_written += (uint64_t)ed * sb;
+        switch (kind) {
+        case KIND_READ:
+            s->l2_read_hits += nh, s->l2_read_misses += nm;
+            gs->l2_read_hits += nh, gs->l2_read_misses += nm;
+            s->dram_bytes_read += nm * sb, is->dram_bytes_read += nm * sb;
+            break;
+        case KIND_WRITE: s->l2_write_hits += nh, s->l2_write_misses += nm; break;
+        default:
+            s->l2_atomic_hits += nh, s->l2_atomic_misses += nm;
+            s->dram_bytes_read += nm * sb, is->dram_bytes_read += nm * sb;
+            break;
+        }
+        gs->l2_hits += nh, gs->l2_misses += nm;
+        is->l2_hits += nh, is->l2_misses += nm;
+    }
+    *cursor += 1 + nreq;
+}
+
+/* Launches groups onto free CU slots; returns 0 when the next group to launch
+ * is not recorded yet (the replay must wait for the executor). */
+static int launch(mem_model *m, uint32_t complete, int final)
+{
+    const uint32_t C = m->machine.compute_units, occ = m->workgroups_per_cu;
+    while (m->next_launch < m->group_count) {
+        uint32_t cu = UINT32_MAX;
+        for (uint32_t i = 0; i < C; i++) {
+            uint32_t c = (m->rr_cu + i) % C;
+            if (m->res_count[c] < occ) {
+                cu = c;
+                break;
+            }
+        }
+        if (cu == UINT32_MAX)
+            return 1;
+        uint32_t g = m->order[m->next_launch];
+        if (g >= complete && !final)
+            return 0;
+        resident *r = &m->res[(size_t)cu * occ + m->res_count[cu]++];
+        r->group = g;
+        r->rec = m->records[g];
+        m->records[g] = NULL;
+        for (uint32_t k = 0; k < m->waves_per_group; k++)
+            r->cursor[k] = r->rec ? (size_t)r->rec[k] : 0;
+        m->group[g].cu = cu;
+        m->group[g].launch_order = m->next_launch;
+        m->group[g].launch_step = (uint32_t)m->step;
+        m->next_launch++;
+        m->rr_cu = (cu + 1) % C;
+    }
+    return 1;
+}
+
+static void replay_advance(mem_model *m, uint32_t complete, int final)
+{
+    const uint32_t C = m->machine.compute_units, occ = m->workgroups_per_cu, W = m->waves_per_group;
+    while (!m->replay_done) {
+        if (!launch(m, complete, final))
+            return;
+        uint32_t live = 0;
+        for (uint32_t c = 0; c < C; c++)
+            live += m->res_count[c];
+        if (!live) {
+            m->replay_done = 1;
+            break;
+        }
+        for (uint32_t c = 0; c < C; c++)
+            for (uint32_t i = 0; i < m->res_count[c]; i++) {
+                resident *r = &m->res[(size_t)c * occ + i];
+                if (!r->rec)
+                    continue;
+                for (uint32_t k = 0; k < W; k++)
+                    if (r->cursor[k] < r->rec[k + 1])
+                        issue_instruction(m, c, r->group, r->rec, &r->cursor[k]);
+            }
+        for (uint32_t c = 0; c < C; c++) {
+            uint32_t kept = 0;
+            for (uint32_t i = 0; i < m->res_count[c]; i++) {
+                resident *r = &m->res[(size_t)c * occ + i];
+                int done = 1;
+                for (uint32_t k = 0; k < W && r->rec && done; k++)
+                    done = r->cursor[k] >= r->rec[k + 1];
+                if (done) {
+                    m->group[r->group].end_step = (uint32_t)m->step;
+                    free(r->rec);
+                    r->rec = NULL;
+                    continue;
+                }
+                resident *dst = &m->res[(size_t)c * occ + kept++];
+                if (dst != r) { /* keep launch order; swap cursor arrays */
+                    size_t *tmp = dst->cursor;
+                    dst->group = r->group, dst->rec = r->rec;
+                    memcpy(tmp, r->cursor, W * sizeof *tmp);
+                    r->rec = NULL;
+                }
+            }
+            m->res_count[c] = kept;
+        }
+        m->step++;
+    }
+    m->stats.replay_steps = m->step;
+}
+
+static void *replay_thread(void *arg)
+{
+    mem_model *m = arg;
+    for (;;) {
+        pthread_mutex_lock(&m->lock);
+        uint32_t complete = m->complete;
+        int final = m->final;
+        pthread_mutex_unlock(&m->lock);
+        replay_advance(m, complete, final);
+        if (m->replay_done || final)
+            break;
+        pthread_mutex_lock(&m->lock);
+        while (m->complete == complete && !m->final)
+            pthread_cond_wait(&m->more, &m->lock);
+        pthread_mutex_unlock(&m->lock);
+    }
+    return NULL;
+}
+
+/* ------------------------------------------------------------ recording */
+
+/* Publishes the current group's streams as one record; groups up to `upto` are complete. */
+static void publish(mem_model *m, uint32_t upto)
+{
+    if (m->have_cur) {
+        const uint32_t W = m->waves_per_group;
+        size_t total = 0;
+        for (uint32_t k = 0; k < W; k++)
+            total += m->cur_waves[k].n;
+        uint64_t *rec = NULL;
+        if (total) {
+            rec = malloc((W + 1 + total) * sizeof *rec);
+            if (!rec) {
+                m->failed = 1;
+            } else {
+                size_t at = W + 1;
+                for (uint32_t k = 0; k < W; k++) {
+                    rec[k] = at;
+                    memcpy(rec + at, m->cur_waves[k].v, m->cur_waves[k].n * sizeof *rec);
+                    at += m->cur_waves[k].n;
+                }
+                rec[W] = at;
+            }
+        }
+        for (uint32_t k = 0; k < W; k++)
+            m->cur_waves[k].n = 0;
+        m->records[m->cur_group] = rec;
+        m->have_cur = 0;
+    }
+    if (m->threaded) {
+        pthread_mutex_lock(&m->lock);
+        m->complete = upto;
+        pthread_cond_signal(&m->more);
+        pthread_mutex_unlock(&m->lock);
+    } else {
+        m->complete = upto;
+        replay_advance(m, upto, 0);
+    }
+}
+
+static void record_lds(mem_model *m, const sim_mem_access *a)
+{
+    uint32_t ideal = 0, worst = 0, bytes = (uint32_t)a->elem_bytes * a->count;
+    uint32_t cycles = mem_lds_cycles(&m->machine, a->wave_size, a->exec, a->addr, bytes, &ideal, &worst);
+    mem_stats *s = &m->stats;
+    s->lds_instructions++;
+    s->lds_cycles += cycles;
+    s->lds_ideal_cycles += ideal;
+    s->lds_bank_conflict_cycles += cycles - ideal;
+    mem_inst_stats *is = &m->inst[a->pc];
+    is->lds_cycles += cycles;
+    is->lds_conflict_cycles += cycles - ideal;
+    if (worst > is->lds_max_passes)
+        is->lds_max_passes = worst;
+    m->group[a->group_linear].lds_cycles += cycles;
+    m->group[a->group_linear].lds_conflict_cycles += cycles - ideal;
+    if (a->wave == m->opt.capture_wave && !m->capture[a->pc]) {
+        uint64_t *c = malloc((3 + a->wave_size) * sizeof *c);
+        if (c) {
+            c[0] = a->exec, c[1] = bytes, c[2] = a->group_linear;
+            memcpy(c + 3, a->addr, a->wave_size * sizeof *c);
+            m->capture[a->pc] = c;
+        }
+    }
+}
+
+/* Coalesces the active lanes into (line, sector mask) requests appended to the wave's stream. */
+static void record_global(mem_model *m, const sim_mem_access *a)
+{
+    const isa_slot *sl = &m->prog->slots[a->slot];
+    const uint64_t base = (uint64_t)(sl->set * 64u + sl->binding + 1) << 36; /* bindings never share lines */
+    const uint32_t lb = m->machine.cache_line_bytes, sb = m->machine.sector_bytes;
+    const uint64_t bytes = (uint64_t)a->elem_bytes * (a->count ? a->count : 1);
+    uint64_t req[SIM_MAX_WAVE * 4];
+    uint32_t n = 0;
+    for (uint32_t l = 0; l < a->wave_size; l++) {
+        if (!((a->exec >> l) & 1))
+            continue;
+        uint64_t lo = base + a->addr[l], hi = lo + (bytes ? bytes : 1) - 1;
+        for (uint64_t s = lo / sb; s <= hi / sb; s++) {
+            uint64_t line = s * sb / lb;
+            uint32_t bit = 1u << (uint32_t)(s * sb % lb / sb);
+            uint32_t i = n;
+            while (i > 0 && (req[i - 1] >> 16) != line)
+                i--;
+            if (i > 0)
+                req[i - 1] |= bit;
+            else if (n < sizeof req / sizeof req[0])
+                req[n++] = line << 16 | bit;
+        }
+    }
+    uint32_t kind = a->op == ISA_OP_ATOMIC ? KIND_ATOMIC
+                    : (a->op == ISA_OP_STORE || a->op == ISA_OP_IMG_WRITE) ? KIND_WRITE
+                                                                           : KIND_READ;
+    u64vec *v = &m->cur_waves[a->wave];
+    int ok = vec_push(v, 1ull << 63 | (uint64_t)n << 40 | (uint64_t)kind << 32 | a->pc);
+    uint64_t sectors = 0;
+    for (uint32_t i = 0; i < n && ok; i++) {
+        ok = vec_push(v, req[i]);
+        sectors += (uint64_t)__builtin_popcount((uint32_t)req[i] & 0xffff);
+    }
+    if (!ok)
+        m->failed = 1;
+    m->stats.global_instructions++;
+    m->stats.global_lines += n;
+    m->stats.global_sectors += sectors;
+    m->inst[a->pc].lines += n;
+    m->inst[a->pc].sectors += sectors;
+}
+
+static void sink_access(void *user, const sim_mem_access *a)
+{
+    mem_model *m = user;
+    if (a->group_linear >= m->group_count || a->wave >= m->waves_per_group || a->pc >= m->prog->code_count ||
+        a->slot >= m->prog->slot_count)
+        return; /* not the dispatch mem_model_begin described */
+    m->inst[a->pc].executions++;
+    if (a->cls == ISA_CLASS_LDS || a->space == ISA_SPACE_WORKGROUP) {
+        record_lds(m, a);
+        return;
+    }
+    if (a->space == ISA_SPACE_PUSH || a->space == ISA_SPACE_PRIVATE) {
+        m->stats.global_unmodelled++;
+        return;
+    }
+    if (!m->have_cur || a->group_linear != m->cur_group) {
+        if (m->have_cur || a->group_linear > m->complete)
+            publish(m, a->group_linear);
+        m->cur_group = a->group_linear;
+        m->have_cur = 1;
+    }
+    record_global(m, a);
+}
+
+/* ------------------------------------------------------------ begin / end */
+
+mem_status mem_model_begin(mem_model *m, const isa_program *prog, const uint32_t groups[3], uint32_t wave_size,
+                           char *err, size_t err_size)
+{
+    const mem_machine *mc = &m->machine;
+    free_dispatch(m);
+    memset(&m->stats, 0, sizeof m->stats);
+    memset(&m->estimate, 0, sizeof m->estimate);
+    m->prog = prog;
+    m->code_count = prog->code_count;
+    m->wave_size = wave_size;
+    memcpy(m->groups, groups, sizeof m->groups);
+    uint64_t count = (uint64_t)groups[0] * groups[1] * groups[2];
+    uint64_t local = (uint64_t)prog->local_size[0] * prog->local_size[1] * prog->local_size[2];
+    if (count == 0 || count > MAX_GROUPS || local == 0) {
+        snprintf(err, err_size, "memory model: %llu workgroups: the model handles 1 to %u",
+                 (unsigned long long)count, MAX_GROUPS);
+        return MEM_ERR_PRESET;
+    }
+    m->group_count = (uint32_t)count;
+    m->waves_per_group = (uint32_t)((local + wave_size - 1) / wave_size);
+    /* occupancy: the tightest of wave slots, LDS, the workgroup limit and registers */
+    uint64_t occ = mc->max_workgroups_per_cu;
+    uint64_t by_waves = (uint64_t)mc->simds_per_cu * mc->max_waves_per_simd / m->waves_per_group;
+    if (by_waves < occ)
+        occ = by_waves;
+    if (prog->workgroup_bytes && mc->lds_bytes_per_cu / prog->workgroup_bytes < occ)
+        occ = mc->lds_bytes_per_cu / prog->workgroup_bytes;
+    if (m->opt.vgprs_per_lane) {
+        uint32_t g = mc->vgpr_granule ? mc->vgpr_granule : 1;
+        uint64_t per_wave = (m->opt.vgprs_per_lane + g - 1) / g * g;
+        uint64_t waves_per_simd = per_wave ? mc->vgprs_per_simd_lane / per_wave : mc->max_waves_per_simd;
+        if (waves_per_simd > mc->max_waves_per_simd)
+            waves_per_simd = mc->max_waves_per_simd;
+        uint64_t by_regs = waves_per_simd * mc->simds_per_cu / m->waves_per_group;
+        if (by_regs < occ)
+            occ = by_regs;
+    }
+    if (occ == 0) {
+        snprintf(err, err_size,
+                 "memory model: a workgroup of %u waves and %u bytes of shared memory does not fit on one CU of "
+                 "machine '%s'",
+                 m->waves_per_group, prog->workgroup_bytes, mc->name);
+        return MEM_ERR_PRESET;
+    }
+    m->workgroups_per_cu = (uint32_t)occ;
+    m->stats.replay_workgroups_per_cu = occ;
+    m->sectors_per_line = mc->cache_line_bytes / mc->sector_bytes;
+
+    size_t slots = (size_t)mc->compute_units * occ;
+    m->records = calloc(count, sizeof *m->records);
+    m->cur_waves = calloc(m->waves_per_group, sizeof *m->cur_waves);
+    m->capture = calloc(prog->code_count + 1, sizeof *m->capture);
+    m->order = malloc(count * sizeof *m->order);
+    m->res = calloc(slots, sizeof *m->res);
+    m->res_count = calloc(mc->compute_units, sizeof *m->res_count);
+    m->cursors = calloc(slots * m->waves_per_group, sizeof *m->cursors);
+    m->inst = calloc(prog->code_count + 1, sizeof *m->inst);
+    m->group = calloc(count, sizeof *m->group);
+    m->l2 = mem_cache_create(&mc->l2);
+    if (mc->l1.bytes) {
+        m->l1 = calloc(mc->compute_units, sizeof *m->l1);
+        for (uint32_t c = 0; m->l1 && c < mc->compute_units; c++)
+            if (!(m->l1[c] = mem_cache_create(&mc->l1)))
+                goto nomem;
+    }
+    if (!m->records || !m->cur_waves || !m->capture || !m->order || !m->res || !m->res_count || !m->cursors ||
+        !m->inst || !m->group || !m->l2 || (mc->l1.bytes && !m->l1))
+        goto nomem;
+    for (size_t i = 0; i < slots; i++)
+        m->res[i].cursor = m->cursors + i * m->waves_per_group;
+    if (m->opt.launch_order && m->opt.launch_order_count == count) {
+        uint8_t *seen = calloc(count, 1);
+        if (!seen)
+            goto nomem;
+        for (uint32_t i = 0; i < count; i++) {
+            uint32_t g = m->opt.launch_order[i];
+            if (g >= count || seen[g]) {
+                free(seen);
+                snprintf(err, err_size, "memory model: the launch order is not a permutation of the %u workgroups "
+                         "(entry %u)", m->group_count, i);
+                return MEM_ERR_PRESET;
+            }
+            seen[g] = 1;
+            m->order[i] = g;
+        }
+        free(seen);
+    } else {
+        for (uint32_t i = 0; i < count; i++)
+            m->order[i] = i;
+    }
+    m->next_launch = m->rr_cu = 0;
+    m->step = 0;
+    m->replay_done = 0;
+    m->complete = 0;
+    m->final = 0;
+    m->have_cur = 0;
+    m->failed = 0;
+    m->ended = 0;
+    if (m->opt.threads >= 2) {
+        if (pthread_create(&m->thread, NULL, replay_thread, m) == 0)
+            m->threaded = 1;
+    }
+    return MEM_OK;
+nomem:
+    snprintf(err, err_size, "memory model: out of memory");
+    return MEM_ERR_NOMEM;
+}
+
+static void compute_estimate(mem_model *m, const sim_stats *x)
+{
+    const mem_machine *mc = &m->machine;
+    mem_estimate *e = &m->estimate;
+    double cus = mc->compute_units, simds = (double)mc->compute_units * mc->simds_per_cu;
+    double passes = (double)((m->wave_size + mc->simd_lanes - 1) / mc->simd_lanes);
+    if (x) {
+        double valu = (double)(x->by_class[ISA_CLASS_VALU] + x->by_class[ISA_CLASS_XLANE]);
+        double salu = (double)(x->by_class[ISA_CLASS_SALU] + x->by_class[ISA_CLASS_EXEC] +
+                               x->by_class[ISA_CLASS_BRANCH] + x->by_class[ISA_CLASS_SYNC]);
+        e->unit_cycles[MEM_UNIT_VALU] = valu * passes / simds;
+        e->unit_cycles[MEM_UNIT_SALU] = salu / simds;
+    }
+    const mem_stats *s = &m->stats;
+    e->unit_cycles[MEM_UNIT_LDS] = (double)s->lds_cycles / cus;
+    e->unit_cycles[MEM_UNIT_MEMORY] = (double)s->global_lines / cus;
+    uint64_t l2_sectors = s->l2_read_hits + s->l2_read_misses + s->l2_write_hits + s->l2_write_misses +
+                          s->l2_atomic_hits + s->l2_atomic_misses;
+    if (mc->l2_bytes_per_cycle > 0)
+        e->unit_cycles[MEM_UNIT_L2] = (double)l2_sectors * mc->sector_bytes / mc->l2_bytes_per_cycle;
+    e->unit_cycles[MEM_UNIT_DRAM] = (double)(s->dram_bytes_read + s->dram_bytes_written) / mc->dram_bytes_per_cycle;
+    e->cycles = 0;
+    e->bound_unit = MEM_UNIT_VALU;
+    for (int u = 0; u < MEM_UNIT_COUNT; u++)
+        if (e->unit_cycles[u] > e->cycles)
+            e->cycles = e->unit_cycles[u], e->bound_unit = (mem_unit)u;
+    for (int u = 0; u < MEM_UNIT_COUNT; u++)
+        e->percent_of_peak[u] = e->cycles > 0 ? 100.0 * e->unit_cycles[u] / e->cycles : 0;
+    e->microseconds = e->cycles / mc->clock_mhz;
+}
+
+void mem_model_end(mem_model *m, const sim_stats *exec_stats)
+{
+    if (!m->prog || m->ended)
+        return;
+    m->ended = 1;
+    if (m->have_cur)
+        publish(m, m->cur_group + 1);
+    if (m->threaded) {
+        pthread_mutex_lock(&m->lock);
+        m->complete = m->group_count;
+        m->final = 1;
+        pthread_cond_broadcast(&m->more);
+        pthread_mutex_unlock(&m->lock);
+        pthread_join(m->thread, NULL);
+        m->threaded = 0;
+    } else {
+        m->complete = m->group_count;
+        replay_advance(m, m->group_count, 1);
+    }
+    m->stats.dram_bytes_written += cache_dirty_sectors(m->l2) * m->machine.sector_bytes;
+    compute_estimate(m, exec_stats);
+}
+
+int mem_model_lds_capture(const mem_model *m, uint32_t pc, uint64_t *exec, uint64_t *addr, uint32_t *bytes_per_lane,
+                          uint32_t *group_linear)
+{
+    if (!m->capture || !m->prog || pc >= m->prog->code_count || !m->capture[pc])
+        return 0;
+    const uint64_t *c = m->capture[pc];
+    *exec = c[0];
+    *bytes_per_lane = (uint32_t)c[1];
+    if (group_linear)
+        *group_linear = (uint32_t)c[2];
+    memcpy(addr, c + 3, m->wave_size * sizeof *addr);
+    return 1;
+}
+
+/* ------------------------------------------------------------ output */
+
+static const char *stat_groups[] = {
+#define X(group, name, meaning) #group,
+#include "sim/memcounters.def"
+#undef X
+};
+
+void *mem_model_json(const mem_model *m, const isa_program *prog)
+{
+    cJSON *o = cJSON_CreateObject();
+    const mem_stats *s = &m->stats;
+    cJSON_AddStringToObject(o, "machine", m->machine.name);
+    cJSON_AddNumberToObject(o, "wave_size", m->wave_size);
+    cJSON *grp = NULL;
+    const char *last = "";
+    int row = 0;
+#define X(group, name, meaning) \
+    if (strcmp(stat_groups[row], last) != 0) { \
+        grp = cJSON_GetObjectItemCaseSensitive(o, #group); \
+        if (!grp) \
+            grp = cJSON_AddObjectToObject(o, #group); \
+        last = stat_groups[row]; \
+    } \
+    cJSON_AddNumberToObject(grp, #name, (double)s->group##_##name); \
+    row++;
+#include "sim/memcounters.def"
+#undef X
+    cJSON *l2 = cJSON_GetObjectItemCaseSensitive(o, "l2");
+    cJSON_AddNumberToObject(l2, "hit_rate", mem_stats_l2_hit_rate(s));
+    cJSON_AddNumberToObject(l2, "read_hit_rate", mem_stats_l2_read_hit_rate(s));
+    const mem_estimate *e = &m->estimate;
+    cJSON *est = cJSON_AddObjectToObject(o, "estimate");
+    cJSON_AddStringToObject(est, "bound_unit", mem_unit_name(e->bound_unit));
+    cJSON_AddNumberToObject(est, "cycles", e->cycles);
+    cJSON_AddNumberToObject(est, "microseconds", e->microseconds);
+    cJSON *units = cJSON_AddObjectToObject(est, "units");
+    for (int u = 0; u < MEM_UNIT_COUNT; u++) {
+        cJSON *x = cJSON_AddObjectToObject(units, mem_unit_name((mem_unit)u));
+        cJSON_AddNumberToObject(x, "cycles", e->unit_cycles[u]);
+        cJSON_AddNumberToObject(x, "percent_of_peak", e->percent_of_peak[u]);
+    }
+    cJSON *per = cJSON_AddArrayToObject(o, "per_instruction");
+    for (uint32_t pc = 0; prog && m->inst && pc < prog->code_count; pc++) {
+        const mem_inst_stats *is = &m->inst[pc];
+        if (!is->executions)
+            continue;
+        cJSON *x = cJSON_CreateObject();
+        cJSON_AddNumberToObject(x, "pc", pc);
+        cJSON_AddNumberToObject(x, "line", prog->code[pc].line);
+        cJSON_AddNumberToObject(x, "executions", (double)is->executions);
+        if (prog->code[pc].cls == ISA_CLASS_LDS) {
+            cJSON_AddNumberToObject(x, "lds_cycles", (double)is->lds_cycles);
+            cJSON_AddNumberToObject(x, "lds_bank_conflict_cycles", (double)is->lds_conflict_cycles);
+            cJSON_AddNumberToObject(x, "lds_max_passes", is->lds_max_passes);
+        } else {
+            cJSON_AddNumberToObject(x, "lines", (double)is->lines);
+            cJSON_AddNumberToObject(x, "sectors", (double)is->sectors);
+            cJSON_AddNumberToObject(x, "l1_hits", (double)is->l1_hits);
+            cJSON_AddNumberToObject(x, "l1_misses", (double)is->l1_misses);
+            cJSON_AddNumberToObject(x, "l2_hits", (double)is->l2_hits);
+            cJSON_AddNumberToObject(x, "l2_misses", (double)is->l2_misses);
+            cJSON_AddNumberToObject(x, "dram_bytes_read", (double)is->dram_bytes_read);
+        }
+        cJSON_AddItemToArray(per, x);
+    }
+    cJSON *pw = cJSON_AddArrayToObject(o, "per_workgroup");
+    for (uint32_t g = 0; m->group && g < m->group_count; g++) {
+        const mem_group_stats *gs = &m->group[g];
+        cJSON *x = cJSON_CreateObject();
+        cJSON_AddNumberToObject(x, "id", g);
+        cJSON_AddNumberToObject(x, "cu", gs->cu);
+        cJSON_AddNumberToObject(x, "launch_order", gs->launch_order);
+        cJSON_AddNumberToObject(x, "launch_step", gs->launch_step);
+        cJSON_AddNumberToObject(x, "end_step", gs->end_step);
+        cJSON_AddNumberToObject(x, "l2_hits", (double)gs->l2_hits);
+        cJSON_AddNumberToObject(x, "l2_misses", (double)gs->l2_misses);
+        cJSON_AddNumberToObject(x, "l2_read_hits", (double)gs->l2_read_hits);
+        cJSON_AddNumberToObject(x, "l2_read_misses", (double)gs->l2_read_misses);
+        cJSON_AddNumberToObject(x, "lds_cycles", (double)gs->lds_cycles);
+        cJSON_AddNumberToObject(x, "lds_bank_conflict_cycles", (double)gs->lds_conflict_cycles);
+        cJSON_AddItemToArray(pw, x);
+    }
+    return o;
+}
+
+void mem_model_print(const mem_model *m, const isa_program *prog, FILE *f)
+{
+    (void)prog;
+    const mem_stats *s = &m->stats;
+    const mem_machine *mc = &m->machine;
+    fprintf(f, "memory (machine %s: %u CUs, %u workgroups per CU, L2 %llu KiB %u-way, %u B lines)\n", mc->name,
+            mc->compute_units, m->workgroups_per_cu, (unsigned long long)(mc->l2.bytes / 1024), mc->l2.ways,
+            mc->l2.line_bytes);
+    if (s->lds_instructions)
+        fprintf(f, "  lds          %llu instructions, %llu cycles, %llu bank-conflict cycles (%.2f passes per lane group)\n",
+                (unsigned long long)s->lds_instructions, (unsigned long long)s->lds_cycles,
+                (unsigned long long)s->lds_bank_conflict_cycles,
+                s->lds_ideal_cycles ? (double)s->lds_cycles / (double)s->lds_ideal_cycles : 0.0);
+    if (s->global_instructions) {
+        fprintf(f, "  global       %llu instructions, %llu line requests, %llu sectors\n",
+                (unsigned long long)s->global_instructions, (unsigned long long)s->global_lines,
+                (unsigned long long)s->global_sectors);
+        if (mc->l1.bytes)
+            fprintf(f, "  l1           read hit rate %.1f%% (%llu hits, %llu misses)\n",
+                    s->l1_read_hits + s->l1_read_misses
+                        ? 100.0 * (double)s->l1_read_hits / (double)(s->l1_read_hits + s->l1_read_misses)
+                        : 0.0,
+                    (unsigned long long)s->l1_read_hits, (unsigned long long)s->l1_read_misses);
+        fprintf(f, "  l2           read hit rate %.1f%% (%llu hits, %llu misses); writes %llu hits, %llu misses; "
+                   "atomics %llu hits, %llu misses\n",
+                100.0 * mem_stats_l2_read_hit_rate(s), (unsigned long long)s->l2_read_hits,
+                (unsigned long long)s->l2_read_misses, (unsigned long long)s->l2_write_hits,
+                (unsigned long long)s->l2_write_misses, (unsigned long long)s->l2_atomic_hits,
+                (unsigned long long)s->l2_atomic_misses);
+        fprintf(f, "  dram         %.2f MB read, %.2f MB written\n", (double)s->dram_bytes_read / 1e6,
+                (double)s->dram_bytes_written / 1e6);
+    }
+    fprintf(f, "  replay       %llu steps\n", (unsigned long long)s->replay_steps);
+    const mem_estimate *e = &m->estimate;
+    fprintf(f, "  estimate     %.0f cycles = %.1f us at %.0f MHz, bound by %s;", e->cycles, e->microseconds,
+            mc->clock_mhz, mem_unit_name(e->bound_unit));
+    for (int u = 0; u < MEM_UNIT_COUNT; u++)
+        fprintf(f, " %s %.0f%%", mem_unit_name((mem_unit)u), e->percent_of_peak[u]);
+    fprintf(f, "\n");
+    if (m->failed)
+        fprintf(f, "  warning      out of memory while recording: memory statistics are incomplete\n");
+}
