@@ -134,5 +134,13 @@ void isa_program_destroy(isa_program *p)
     free(p->slots);
     free(p->consts);
     free(p->builtins);
+    for (uint32_t k = 0; k < p->block_count; k++)
+        free(p->blocks[k].succ);
+    free(p->blocks);
+    free(p->reg_uniform);
+    free(p->reg_file);
+    free(p->reg_number);
+    free(p->live_vgprs);
+    free(p->live_sgprs);
     free(p);
 }

@@ -138,7 +138,13 @@ typedef struct isa_inst {
     int64_t imm2;
     uint32_t line;      /* source line (0 = unknown) */
     uint32_t spirv_word;/* word offset of the SPIR-V instruction it came from */
+    uint32_t flags;     /* ISA_INST_* facts found by the analyses (isa/uniform.c) */
 } isa_inst;
+
+/* isa_inst.flags */
+#define ISA_INST_DIVERGENT     1u  /* in a block that a subset of the wave's lanes may run (divergent control flow) */
+#define ISA_INST_UNIFORM_ADDR  2u  /* memory: one address across the wave (address operand uniform or absent) */
+#define ISA_INST_UNIFORM_COND  4u  /* branch/mask op: its condition is uniform (a scalar branch) */
 
 typedef enum isa_space {
     ISA_SPACE_STORAGE,        /* storage buffer (set, binding) */
@@ -212,6 +218,37 @@ typedef struct isa_const_reg {
     uint64_t bits;
 } isa_const_reg;
 
+/* Register files after allocation (isa_program.reg_file, one per register). */
+typedef enum isa_reg_file {
+    ISA_FILE_VGPR,      /* one value per lane */
+    ISA_FILE_SGPR,      /* one value per wave (uniform) or a per-lane bool held as a lane mask */
+    ISA_FILE_CONST      /* a literal: filled when the wave starts, never written, not counted */
+} isa_reg_file;
+
+/* A basic block of the lowered program, in layout order (recorded by the lowering). */
+#define ISA_NO_BLOCK UINT32_MAX
+typedef struct isa_block {
+    uint32_t start_pc, end_pc;  /* [start_pc, end_pc) of code */
+    uint32_t merge, cont;       /* structured merge / continue target (block index), ISA_NO_BLOCK when none */
+    uint32_t cond;              /* register deciding a conditional branch or switch, ISA_NO_REG when none */
+    uint32_t *succ;             /* successor block indices (owned by the program) */
+    uint32_t nsucc;
+    uint8_t is_loop;            /* loop header */
+    uint8_t divergent;          /* analysis: a subset of the wave's live lanes may run it */
+    uint8_t reconverges;        /* analysis: lanes of a divergent branch meet here (exec restored) */
+} isa_block;
+
+/* The register allocation's results and the resources of the kernel. */
+typedef struct isa_resources {
+    uint32_t vgprs;             /* peak live 32-bit VGPRs, 16-bit values packed two to a register */
+    uint32_t vgprs_unpacked;    /* the same with every 16-bit value in a register of its own */
+    uint32_t sgprs;             /* peak live 32-bit SGPRs (uniform values; per-lane bools as 64-bit lane masks) */
+    uint32_t vgpr_slots, sgpr_slots; /* registers the allocation uses (each holds one value of up to 64 bits) */
+    uint32_t lds_bytes;         /* shared memory per workgroup */
+    uint32_t virtual_regs;      /* registers before allocation */
+    uint32_t uniform_regs;      /* of which uniform */
+} isa_resources;
+
 typedef struct isa_program {
     isa_inst *code;
     uint32_t code_count;
@@ -228,6 +265,16 @@ typedef struct isa_program {
     uint32_t private_bytes;    /* per-lane memory */
     char entry[64];
     char source_path[256];     /* from OpSource/OpString where known */
+    /* control flow and the analyses (isa/uniform.c, isa/regalloc.c) */
+    isa_block *blocks;
+    uint32_t block_count;
+    uint8_t *reg_uniform;      /* per register before allocation: 1 = wave-uniform (NULL until analysed) */
+    uint8_t *reg_file;         /* per register: isa_reg_file (NULL until allocated) */
+    uint32_t *reg_number;      /* per register: its number in its file (v7, s3, or the constant's index) */
+    uint16_t *live_vgprs;      /* per instruction: 32-bit VGPRs live across it (NULL until allocated) */
+    uint16_t *live_sgprs;      /* per instruction: SGPRs live across it */
+    isa_resources res;
+    int allocated;             /* registers renamed to physical ones */
 } isa_program;
 
 /*
@@ -240,6 +287,90 @@ isa_status isa_lower(const uint32_t *words, size_t word_count, const char *entry
                      isa_program **out, char *err, size_t err_size);
 
 void isa_program_destroy(isa_program *p);
+
+/* ---------------------------------------------------------------- analyses */
+
+/*
+ * Uniformity analysis (isa/uniform.c): marks every register wave-uniform or
+ * per-lane and every block divergent or not (a fixed point), then sets each
+ * instruction's class (SALU/VALU, SMEM/VMEM, scalar branch/exec) and flags.
+ * Needs the blocks the lowering records.  Returns ISA_OK or ISA_ERR_NOMEM.
+ * isa_lower() runs it; it is exported for the tests.
+ */
+isa_status isa_analyze_uniformity(isa_program *p);
+
+/*
+ * Register allocation (isa/regalloc.c): live intervals over the linear
+ * (wave) program, a linear scan per register file, then renames every
+ * operand to its physical register (the executor runs the renamed program).
+ * Fills p->res, reg_file, reg_number, live_vgprs, live_sgprs.  isa_lower()
+ * runs it after the uniformity analysis.
+ */
+isa_status isa_allocate_registers(isa_program *p);
+
+/*
+ * Checks an allocated program: no two values live at the same time share a
+ * physical register, every read register was written on some path.  Returns
+ * 1 when it holds; otherwise 0 with a message in err.  Recomputes liveness on
+ * the renamed program, independently of the allocator's intervals.
+ */
+int isa_verify_allocation(const isa_program *p, const isa_program *before, char *err, size_t err_size);
+
+/* Registers an instruction reads and writes, as (first, count) spans; returns
+ * the number of spans written into reads[]/writes[] (at most 6 / 2). */
+typedef struct isa_span { uint32_t first, count; } isa_span;
+void isa_inst_regs(const isa_inst *in, isa_span reads[6], int *nreads, isa_span writes[2], int *nwrites);
+
+/* 1 when an instruction may read a source after writing part of its
+ * destination (cross-lane and memory instructions): sources and destination
+ * must then live in different registers. */
+int isa_inst_reads_late(const isa_inst *in);
+
+/* A copy of a program (deep; free with isa_program_destroy). */
+isa_program *isa_program_clone(const isa_program *p);
+
+/* ---------------------------------------------------------------- occupancy */
+
+/* The fields of a machine preset that occupancy needs. */
+typedef struct isa_machine_limits {
+    uint32_t vgprs_per_simd_lane;   /* VGPR file per SIMD lane (registers) */
+    uint32_t vgpr_granule;          /* VGPRs are allocated in multiples of this */
+    uint32_t max_vgprs_per_wave;
+    uint32_t sgprs_per_simd;
+    uint32_t sgpr_granule;
+    uint32_t max_sgprs_per_wave;
+    uint32_t lds_bytes_per_cu;
+    uint32_t max_waves_per_simd;
+    uint32_t simds_per_cu;
+    uint32_t max_workgroups_per_cu;
+    int packed_fp16;                /* two 16-bit values per VGPR */
+} isa_machine_limits;
+
+typedef enum isa_limiter {
+    ISA_LIMIT_WAVES, ISA_LIMIT_VGPRS, ISA_LIMIT_SGPRS, ISA_LIMIT_LDS, ISA_LIMIT_WORKGROUPS, ISA_LIMIT_TOO_BIG
+} isa_limiter;
+
+typedef struct isa_occupancy {
+    uint32_t waves_per_simd;        /* resident waves per SIMD (0: the kernel does not fit) */
+    uint32_t by_vgprs, by_sgprs, by_lds, by_workgroups, by_max; /* waves per SIMD each resource allows */
+    uint32_t vgprs_allocated, sgprs_allocated; /* rounded up to the granules */
+    uint32_t workgroups_per_cu;
+    isa_limiter limiter;
+} isa_occupancy;
+
+const char *isa_limiter_name(isa_limiter l);
+
+/*
+ * Waves per SIMD for a kernel using `vgprs`, `sgprs` and `lds_bytes` per
+ * workgroup of `waves_per_group` waves, on machine m:
+ *   by_vgprs = floor(vgprs_per_simd_lane / roundup(vgprs, vgpr_granule))
+ *   by_sgprs = floor(sgprs_per_simd / roundup(sgprs, sgpr_granule))
+ *   by_lds   = floor(lds_bytes_per_cu / lds_bytes) workgroups * waves_per_group / simds_per_cu
+ *   by_workgroups = max_workgroups_per_cu * waves_per_group / simds_per_cu
+ *   waves    = min of these and max_waves_per_simd; the limiter is the smallest.
+ */
+isa_occupancy isa_compute_occupancy(const isa_machine_limits *m, uint32_t vgprs, uint32_t sgprs, uint32_t lds_bytes,
+                                    uint32_t waves_per_group);
 
 /* Prints the program as a listing, one instruction per line. */
 void isa_program_print(const isa_program *p, FILE *out);

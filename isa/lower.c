@@ -575,6 +575,14 @@ static bool parse_module(lower *L)
         if (op >= SpvOpTypeVoid && op <= SpvOpTypeForwardPointer && op != SpvOpTypeForwardPointer) {
             NEED(1);
             ID_OK(o[0]);
+            if (L->ids[o[0]].kind != K_NONE && L->ids[o[0]].kind != K_TYPE) {
+                fail(L, ISA_ERR_INVALID, "id %%%u is defined twice", o[0]);
+                return false;
+            }
+            if (L->ids[o[0]].kind == K_TYPE) {
+                fail(L, ISA_ERR_INVALID, "type id %%%u is defined twice", o[0]);
+                return false;
+            }
             type_info *t = calloc(1, sizeof *t);
             if (!t) {
                 fail(L, ISA_ERR_NOMEM, "out of memory");
@@ -2740,6 +2748,45 @@ static void init_private_variables(lower *L)
     }
 }
 
+/* Hands the block structure to the analyses (isa/uniform.c): blocks in layout
+ * order with their code ranges, successors, merge and continue targets and
+ * the register that decides each conditional terminator. */
+static void record_blocks(lower *L)
+{
+    isa_program *p = L->p;
+    p->blocks = calloc(L->nlayout ? L->nlayout : 1, sizeof *p->blocks);
+    if (!p->blocks) {
+        fail(L, ISA_ERR_NOMEM, "out of memory");
+        return;
+    }
+    p->block_count = L->nlayout;
+    for (uint32_t k = 0; k < L->nlayout && !L->failed; k++) {
+        block *b = &L->blocks[L->layout[k]];
+        isa_block *ib = &p->blocks[k];
+        ib->start_pc = b->start_pc;
+        ib->end_pc = k + 1 < L->nlayout ? L->blocks[L->layout[k + 1]].start_pc : p->code_count;
+        ib->merge = b->merge ? (uint32_t)block_of(L, b->merge)->order : ISA_NO_BLOCK;
+        ib->cont = b->cont ? (uint32_t)block_of(L, b->cont)->order : ISA_NO_BLOCK;
+        ib->is_loop = b->is_loop;
+        ib->cond = ISA_NO_REG;
+        SpvOp op = (SpvOp)(L->w[b->term] & 0xffff);
+        if (op == SpvOpBranchConditional || op == SpvOpSwitch) {
+            L->cur_word = b->term;
+            ib->cond = val(L, L->w[b->term + 1]);
+        }
+        ib->succ = malloc((b->nsucc ? b->nsucc : 1) * sizeof *ib->succ);
+        if (!ib->succ) {
+            fail(L, ISA_ERR_NOMEM, "out of memory");
+            return;
+        }
+        for (uint32_t s = 0; s < b->nsucc; s++) {
+            int o = block_of(L, b->succ[s])->order;
+            if (o >= 0)
+                ib->succ[ib->nsucc++] = (uint32_t)o;
+        }
+    }
+}
+
 static bool lower_function(lower *L)
 {
     uint32_t nb = L->nblocks;
@@ -2899,6 +2946,8 @@ static bool lower_function(lower *L)
     }
     free(closes);
     free(skip_fix);
+    if (!L->failed)
+        record_blocks(L);
     return !L->failed;
 }
 
@@ -3052,6 +3101,16 @@ done:
     if (L->failed) {
         isa_program_destroy(p);
         return L->status;
+    }
+    /* scalar/vector classes, then physical registers: the executor runs the allocated program */
+    isa_status st = isa_analyze_uniformity(p);
+    if (st == ISA_OK)
+        st = isa_allocate_registers(p);
+    if (st != ISA_OK) {
+        if (err && err_size)
+            snprintf(err, err_size, "register allocation: %s", isa_status_str(st));
+        isa_program_destroy(p);
+        return st;
     }
     *out = p;
     return ISA_OK;

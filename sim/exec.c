@@ -552,6 +552,11 @@ static wave_stop run_wave(sim_ctx *ctx, sim_wave *w)
         const isa_type type = (isa_type)in->type;
         const unsigned bits = sim_type_bits(type);
         const unsigned sh = 64 - bits;
+        /* scalar ALU ignores exec: it writes every live lane (the uniformity
+         * analysis puts SALU only where all live lanes stand together) */
+        const int scalar_widened = in->cls == ISA_CLASS_SALU && exec != w->live;
+        if (scalar_widened)
+            set_lane_masks(w, W, w->live);
         switch ((isa_op)in->op) {
         /* ---- moves ---- */
         case ISA_OP_MOV: {
@@ -866,6 +871,8 @@ static wave_stop run_wave(sim_ctx *ctx, sim_wave *w)
         case ISA_OP_COUNT:
             goto bad_type;
         }
+        if (scalar_widened)
+            set_lane_masks(w, W, exec);
         pc++;
     }
 

@@ -1,0 +1,430 @@
+/*
+ * isa/regalloc.c — register allocation after the uniformity analysis.
+ *
+ * 1. Groups: registers one instruction reads or writes as a span (a vec4
+ *    load, a ballot, an array indexed per lane) stay consecutive: one group.
+ * 2. Files: a group of uniform registers goes to the SGPR file; a group of
+ *    per-lane registers to the VGPR file, except a lone per-lane bool, which
+ *    lives in the SGPR file as a lane mask (as on AMD hardware); a group of
+ *    constants to the constant file (literals: filled when the wave starts,
+ *    not counted).
+ * 3. Intervals on the linear program, as the wave runs it: from the first to
+ *    the last reference; a group referenced both inside and outside a loop,
+ *    or read inside a loop before it is written there (a loop-carried phi),
+ *    is live across the whole loop.  Built-ins are defined at entry.
+ * 4. Linear scan per file, first fit of a group's consecutive registers.
+ * 5. Counting: the 32-bit registers live at each instruction (64-bit values
+ *    take two, 16-bit VGPR values half of one when packed, lane masks two
+ *    SGPRs), and their peak is the kernel's VGPR / SGPR count.
+ * 6. Renaming: every operand becomes its physical register; the executor
+ *    runs the renamed program.  Physical registers: VGPRs first, then SGPRs,
+ *    then constants.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "isa/isa.h"
+
+enum { W_UNKNOWN, W_BOOL, W_16, W_32, W_64 };
+
+typedef struct group {
+    uint32_t lo, hi;          /* virtual registers lo..hi */
+    int64_t start, end;       /* interval in positions (2 per instruction) */
+    int64_t first_ref;
+    int first_is_read;
+    int referenced;
+    uint8_t file;             /* isa_reg_file */
+    uint32_t slot;            /* first register in its file */
+    uint32_t halves, halves_unpacked, sunits;
+} group;
+
+static uint32_t find(uint32_t *g, uint32_t r)
+{
+    while (g[r] != r)
+        r = g[r] = g[g[r]];
+    return r;
+}
+
+static int width_of_type(isa_type t)
+{
+    switch (t) {
+    case ISA_TYPE_BOOL: return W_BOOL;
+    case ISA_TYPE_U16: case ISA_TYPE_I16: case ISA_TYPE_F16: return W_16;
+    case ISA_TYPE_U64: case ISA_TYPE_I64: case ISA_TYPE_F64: return W_64;
+    case ISA_TYPE_NONE: return W_UNKNOWN;
+    default: return W_32;
+    }
+}
+
+static int is_copy(const isa_inst *in)
+{
+    return (in->op == ISA_OP_MOV || in->op == ISA_OP_MOVM) && (in->type == ISA_TYPE_U64 || in->type == ISA_TYPE_NONE);
+}
+
+static int result_is_bool(isa_op op)
+{
+    switch (op) {
+    case ISA_OP_IEQ: case ISA_OP_INE: case ISA_OP_ULT: case ISA_OP_ULE: case ISA_OP_SLT: case ISA_OP_SLE:
+    case ISA_OP_FOEQ: case ISA_OP_FONE: case ISA_OP_FOLT: case ISA_OP_FOLE: case ISA_OP_FUEQ: case ISA_OP_FUNE:
+    case ISA_OP_FULT: case ISA_OP_FULE: case ISA_OP_ISNAN: case ISA_OP_ISINF: case ISA_OP_VOTE_ALL:
+    case ISA_OP_VOTE_ANY: case ISA_OP_VOTE_EQ: case ISA_OP_ELECT: case ISA_OP_INV_BALLOT: case ISA_OP_BALLOT_BIT:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+/* Width of each virtual register: from typed definitions, through copies, then from typed uses. */
+static void infer_widths(const isa_program *p, uint8_t *w)
+{
+    uint32_t R = p->reg_count;
+    memset(w, W_UNKNOWN, R);
+    for (uint32_t i = 0; i < p->code_count; i++) {
+        const isa_inst *in = &p->code[i];
+        if (is_copy(in))
+            continue;
+        isa_span rd[6], wr[2];
+        int nr, nw;
+        isa_inst_regs(in, rd, &nr, wr, &nw);
+        int wd = result_is_bool((isa_op)in->op) ? W_BOOL
+                 : in->op == ISA_OP_BALLOT || in->op == ISA_OP_BALLOT_CNT || in->op == ISA_OP_BALLOT_LSB ||
+                         in->op == ISA_OP_BALLOT_MSB || in->op == ISA_OP_ARRAY_LEN || in->op == ISA_OP_IMG_SIZE
+                     ? W_32
+                     : width_of_type((isa_type)in->type);
+        for (int k = 0; k < nw; k++)
+            for (uint32_t r = wr[k].first; r < wr[k].first + wr[k].count && r < R; r++)
+                if (wd > w[r])
+                    w[r] = (uint8_t)wd;
+    }
+    for (uint32_t k = 0; k < p->builtin_count; k++)
+        if (p->builtins[k].reg < R)
+            w[p->builtins[k].reg] = W_32;
+    for (int pass = 0; pass < 2; pass++) {
+        for (int changed = 1; changed;) {
+            changed = 0;
+            for (uint32_t i = 0; i < p->code_count; i++) {
+                const isa_inst *in = &p->code[i];
+                if (!is_copy(in) || in->d >= R || in->a >= R)
+                    continue;
+                uint8_t m = w[in->d] > w[in->a] ? w[in->d] : w[in->a];
+                if (w[in->d] != m || w[in->a] != m)
+                    w[in->d] = w[in->a] = m, changed = 1;
+            }
+        }
+        if (pass)
+            break;
+        /* still unknown (copies of constants): the type of the instructions that read them */
+        for (uint32_t i = 0; i < p->code_count; i++) {
+            const isa_inst *in = &p->code[i];
+            if (is_copy(in) || isa_op_class((isa_op)in->op) != ISA_CLASS_VALU)
+                continue;
+            int wt = in->op == ISA_OP_CVT ? width_of_type((isa_type)in->type2) : width_of_type((isa_type)in->type);
+            uint32_t ops[3] = {in->a, in->b, in->c};
+            for (int k = in->op == ISA_OP_SELECT ? 1 : 0; k < 3; k++)
+                if (ops[k] < R && w[ops[k]] == W_UNKNOWN)
+                    w[ops[k]] = (uint8_t)wt;
+        }
+    }
+    for (uint32_t r = 0; r < R; r++)
+        if (w[r] == W_UNKNOWN)
+            w[r] = W_32;
+}
+
+/* Which of d, a, b, c, e hold registers (the rest are masks, or unused). */
+static unsigned reg_fields(const isa_inst *in)
+{
+    isa_inst probe = *in;
+    uint32_t *f[5] = {&probe.d, &probe.a, &probe.b, &probe.c, &probe.e};
+    const uint32_t base = 0xF0000000u;
+    for (int k = 0; k < 5; k++)
+        if (*f[k] != ISA_NO_REG)
+            *f[k] = base + (uint32_t)k;
+    isa_span rd[6], wr[2];
+    int nr, nw;
+    isa_inst_regs(&probe, rd, &nr, wr, &nw);
+    unsigned mask = 0;
+    for (int k = 0; k < nr; k++)
+        if (rd[k].first >= base && rd[k].first < base + 5)
+            mask |= 1u << (rd[k].first - base);
+    for (int k = 0; k < nw; k++)
+        if (wr[k].first >= base && wr[k].first < base + 5)
+            mask |= 1u << (wr[k].first - base);
+    return mask;
+}
+
+static int by_start(const void *x, const void *y)
+{
+    const group *a = *(const group *const *)x, *b = *(const group *const *)y;
+    if (a->start != b->start)
+        return a->start < b->start ? -1 : 1;
+    return a->lo < b->lo ? -1 : a->lo > b->lo;
+}
+
+/* Linear scan of the groups of one file; returns the registers used. */
+static uint32_t scan(group **gs, uint32_t n, uint8_t file, uint32_t max_regs)
+{
+    group **active = malloc((n ? n : 1) * sizeof *active);
+    uint8_t *busy = calloc(max_regs + 1, 1);
+    if (!active || !busy) {
+        free(active);
+        free(busy);
+        return UINT32_MAX;
+    }
+    uint32_t nactive = 0, used = 0;
+    for (uint32_t k = 0; k < n; k++) {
+        group *g = gs[k];
+        if (g->file != file)
+            continue;
+        for (uint32_t a = 0; a < nactive;) {
+            if (active[a]->end < g->start) {
+                for (uint32_t r = active[a]->slot; r <= active[a]->slot + (active[a]->hi - active[a]->lo); r++)
+                    busy[r] = 0;
+                active[a] = active[--nactive];
+            } else {
+                a++;
+            }
+        }
+        uint32_t size = g->hi - g->lo + 1, at = 0;
+        for (;;) {
+            uint32_t r = 0;
+            while (r < size && !busy[at + r])
+                r++;
+            if (r == size)
+                break;
+            at += r + 1;
+        }
+        g->slot = at;
+        for (uint32_t r = 0; r < size; r++)
+            busy[at + r] = 1;
+        if (at + size > used)
+            used = at + size;
+        active[nactive++] = g;
+    }
+    free(active);
+    free(busy);
+    return used;
+}
+
+isa_status isa_allocate_registers(isa_program *p)
+{
+    if (p->allocated)
+        return ISA_OK;
+    uint32_t R = p->reg_count, N = p->code_count;
+    isa_status st = ISA_ERR_NOMEM;
+    uint8_t *width = malloc(R ? R : 1);
+    uint32_t *uf = malloc((R ? R : 1) * sizeof *uf);
+    uint32_t *gid = malloc((R ? R : 1) * sizeof *gid);
+    uint8_t *is_const = calloc(R ? R : 1, 1), *is_builtin = calloc(R ? R : 1, 1);
+    group *groups = calloc(R ? R : 1, sizeof *groups);
+    group **order = malloc((R ? R : 1) * sizeof *order);
+    uint32_t *map = malloc((R ? R : 1) * sizeof *map);
+    int64_t *delta_v = calloc(N + 2, sizeof *delta_v), *delta_vu = calloc(N + 2, sizeof *delta_vu),
+            *delta_s = calloc(N + 2, sizeof *delta_s);
+    uint16_t *live_v = calloc(N ? N : 1, sizeof *live_v), *live_s = calloc(N ? N : 1, sizeof *live_s);
+    uint8_t *reg_file = NULL;
+    uint32_t *reg_number = NULL;
+    if (!width || !uf || !gid || !is_const || !is_builtin || !groups || !order || !map || !delta_v || !delta_vu ||
+        !delta_s || !live_v || !live_s)
+        goto out;
+    infer_widths(p, width);
+    for (uint32_t k = 0; k < p->const_count; k++)
+        is_const[p->consts[k].reg] = 1;
+    for (uint32_t k = 0; k < p->builtin_count; k++)
+        is_builtin[p->builtins[k].reg] = 1;
+
+    /* 1. groups: consecutive spans */
+    for (uint32_t r = 0; r < R; r++)
+        uf[r] = r;
+    for (uint32_t i = 0; i < N; i++) {
+        isa_span sp[8];
+        int nr, nw;
+        isa_inst_regs(&p->code[i], sp, &nr, sp + 6, &nw);
+        for (int k = 0; k < 8; k++) {
+            if ((k < 6 && k >= nr) || (k >= 6 && k - 6 >= nw))
+                continue;
+            for (uint32_t j = 1; j < sp[k].count && sp[k].first + j < R; j++) {
+                uint32_t x = find(uf, sp[k].first + j), y = find(uf, sp[k].first);
+                if (x != y)
+                    uf[x > y ? x : y] = x < y ? x : y; /* the root is the lowest register */
+            }
+        }
+    }
+    uint32_t ng = 0;
+    for (uint32_t r = 0; r < R; r++) {
+        uint32_t root = find(uf, r);
+        if (root == r) {
+            gid[r] = ng;
+            groups[ng] = (group){.lo = r, .hi = r, .start = INT64_MAX, .end = -1, .first_ref = INT64_MAX};
+            ng++;
+        } else {
+            gid[r] = gid[root];
+            if (r > groups[gid[r]].hi)
+                groups[gid[r]].hi = r;
+        }
+    }
+    /* 2. references and files */
+#define REF(r, pos, is_read)                                                     \
+    do {                                                                         \
+        group *g_ = &groups[gid[r]];                                             \
+        g_->referenced |= (pos) > 0;                                             \
+        if ((pos) < g_->start) g_->start = (pos);                                \
+        if ((pos) > g_->end) g_->end = (pos);                                    \
+        if ((pos) < g_->first_ref) g_->first_ref = (pos), g_->first_is_read = (is_read); \
+    } while (0)
+    for (uint32_t i = 0; i < N; i++) {
+        isa_span rd[6], wr[2];
+        int nr, nw;
+        isa_inst_regs(&p->code[i], rd, &nr, wr, &nw);
+        int64_t rpos = isa_inst_reads_late(&p->code[i]) ? 2 * (int64_t)i + 3 : 2 * (int64_t)i + 2;
+        for (int k = 0; k < nr; k++)
+            for (uint32_t r = rd[k].first; r < rd[k].first + rd[k].count && r < R; r++)
+                REF(r, rpos, 1);
+        for (int k = 0; k < nw; k++)
+            for (uint32_t r = wr[k].first; r < wr[k].first + wr[k].count && r < R; r++)
+                REF(r, 2 * (int64_t)i + 3, 0);
+    }
+    for (uint32_t k = 0; k < p->builtin_count; k++) /* defined when the wave starts */
+        REF(p->builtins[k].reg, 0, 0);
+#undef REF
+    for (uint32_t k = 0; k < ng; k++) {
+        group *g = &groups[k];
+        int all_const = 1, any_const = 0, uniform = 1;
+        for (uint32_t r = g->lo; r <= g->hi; r++) {
+            all_const &= is_const[r];
+            any_const |= is_const[r];
+            if (p->reg_uniform && r < p->res.virtual_regs && !p->reg_uniform[r])
+                uniform = 0;
+        }
+        if (all_const) {
+            g->file = ISA_FILE_CONST;
+            continue;
+        }
+        if (any_const) /* constants filled at entry share the group's registers from the start */
+            g->start = 0, g->first_ref = 0, g->first_is_read = 0;
+        if (uniform) {
+            g->file = ISA_FILE_SGPR;
+        } else if (g->lo == g->hi && width[g->lo] == W_BOOL) {
+            g->file = ISA_FILE_SGPR; /* a per-lane bool: a lane mask */
+        } else {
+            g->file = ISA_FILE_VGPR;
+        }
+        for (uint32_t r = g->lo; r <= g->hi; r++) {
+            int w = width[r];
+            if (g->file == ISA_FILE_SGPR)
+                g->sunits += w == W_64 || (w == W_BOOL && !uniform) ? 2 : 1;
+            g->halves += w == W_16 ? 1 : w == W_64 ? 4 : 2;
+            g->halves_unpacked += w == W_64 ? 4 : 2;
+        }
+        if (g->file == ISA_FILE_SGPR)
+            g->halves = g->halves_unpacked = 0;
+    }
+    /* 3. loops: a group crossing a loop's boundary, or carried around it, lives across all of it */
+    for (int changed = 1; changed;) {
+        changed = 0;
+        for (uint32_t le = 0; le < N; le++) {
+            const isa_inst *in = &p->code[le];
+            if (in->op != ISA_OP_LOOP || in->imm < 0 || in->imm > (int64_t)le)
+                continue;
+            int64_t ls = 2 * in->imm + 2, lend = 2 * (int64_t)le + 3;
+            for (uint32_t k = 0; k < ng; k++) {
+                group *g = &groups[k];
+                if (!g->referenced || g->file == ISA_FILE_CONST || g->end < ls || g->start > lend)
+                    continue;
+                int inside = g->start >= ls && g->end <= lend;
+                if (inside && !(g->first_is_read && g->first_ref >= ls))
+                    continue;
+                if (g->start > ls)
+                    g->start = ls, changed = 1;
+                if (g->end < lend)
+                    g->end = lend, changed = 1;
+            }
+        }
+    }
+    /* 4. linear scan per file */
+    uint32_t no = 0;
+    for (uint32_t k = 0; k < ng; k++)
+        if (groups[k].referenced && groups[k].file != ISA_FILE_CONST)
+            order[no++] = &groups[k];
+    qsort(order, no, sizeof *order, by_start);
+    uint32_t nv = scan(order, no, ISA_FILE_VGPR, R), ns = scan(order, no, ISA_FILE_SGPR, R);
+    if (nv == UINT32_MAX || ns == UINT32_MAX)
+        goto out;
+    uint32_t nc = 0;
+    for (uint32_t k = 0; k < ng; k++)
+        if (groups[k].file == ISA_FILE_CONST) {
+            groups[k].slot = nc;
+            nc += groups[k].hi - groups[k].lo + 1;
+        }
+    /* 5. counting */
+    for (uint32_t k = 0; k < no; k++) {
+        const group *g = order[k];
+        int64_t first = g->start < 2 ? 0 : (g->start - 2) / 2, last = g->end < 2 ? 0 : (g->end - 2) / 2;
+        if (last >= (int64_t)N)
+            last = N ? N - 1 : 0;
+        delta_v[first] += g->halves, delta_v[last + 1] -= g->halves;
+        delta_vu[first] += g->halves_unpacked, delta_vu[last + 1] -= g->halves_unpacked;
+        delta_s[first] += g->sunits, delta_s[last + 1] -= g->sunits;
+    }
+    int64_t hv = 0, hvu = 0, hs = 0, max_hv = 0, max_hvu = 0, max_hs = 0;
+    for (uint32_t i = 0; i < N; i++) {
+        hv += delta_v[i], hvu += delta_vu[i], hs += delta_s[i];
+        live_v[i] = (uint16_t)((hv + 1) / 2 > 65535 ? 65535 : (hv + 1) / 2);
+        live_s[i] = (uint16_t)(hs > 65535 ? 65535 : hs);
+        if (hv > max_hv) max_hv = hv;
+        if (hvu > max_hvu) max_hvu = hvu;
+        if (hs > max_hs) max_hs = hs;
+    }
+    /* 6. renaming */
+    uint32_t total = nv + ns + nc;
+    reg_file = malloc((total ? total : 1) * sizeof *reg_file);
+    reg_number = malloc((total ? total : 1) * sizeof *reg_number);
+    if (!reg_file || !reg_number)
+        goto out;
+    for (uint32_t r = 0; r < total; r++) {
+        reg_file[r] = r < nv ? ISA_FILE_VGPR : r < nv + ns ? ISA_FILE_SGPR : ISA_FILE_CONST;
+        reg_number[r] = r < nv ? r : r < nv + ns ? r - nv : r - nv - ns;
+    }
+    for (uint32_t r = 0; r < R; r++) {
+        const group *g = &groups[gid[r]];
+        uint32_t base = g->file == ISA_FILE_VGPR ? 0 : g->file == ISA_FILE_SGPR ? nv : nv + ns;
+        map[r] = g->referenced || g->file == ISA_FILE_CONST ? base + g->slot + (r - g->lo) : ISA_NO_REG;
+    }
+    for (uint32_t i = 0; i < N; i++) {
+        isa_inst *in = &p->code[i];
+        unsigned f = reg_fields(in);
+        uint32_t *fields[5] = {&in->d, &in->a, &in->b, &in->c, &in->e};
+        for (int k = 0; k < 5; k++)
+            if ((f >> k) & 1 && *fields[k] < R)
+                *fields[k] = map[*fields[k]];
+    }
+    for (uint32_t k = 0; k < p->const_count; k++)
+        p->consts[k].reg = map[p->consts[k].reg];
+    uint32_t kept = 0;
+    for (uint32_t k = 0; k < p->builtin_count; k++) {
+        if (!groups[gid[p->builtins[k].reg]].referenced)
+            continue; /* never read: no register, nothing to fill */
+        p->builtins[kept] = p->builtins[k];
+        p->builtins[kept].reg = map[p->builtins[k].reg];
+        kept++;
+    }
+    p->builtin_count = kept;
+    p->reg_count = total;
+    p->reg_file = reg_file, reg_file = NULL;
+    p->reg_number = reg_number, reg_number = NULL;
+    free(p->live_vgprs);
+    free(p->live_sgprs);
+    p->live_vgprs = live_v, live_v = NULL;
+    p->live_sgprs = live_s, live_s = NULL;
+    p->res.vgprs = (uint32_t)((max_hv + 1) / 2);
+    p->res.vgprs_unpacked = (uint32_t)((max_hvu + 1) / 2);
+    p->res.sgprs = (uint32_t)max_hs;
+    p->res.vgpr_slots = nv;
+    p->res.sgpr_slots = ns;
+    p->res.lds_bytes = p->workgroup_bytes;
+    p->allocated = 1;
+    st = ISA_OK;
+out:
+    free(width), free(uf), free(gid), free(is_const), free(is_builtin), free(groups), free(order), free(map);
+    free(delta_v), free(delta_vu), free(delta_s), free(live_v), free(live_s), free(reg_file), free(reg_number);
+    return st;
+}

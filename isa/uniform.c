@@ -1,0 +1,314 @@
+/*
+ * isa/uniform.c — uniformity analysis and instruction classes.
+ *
+ * A register is wave-uniform when every lane that can read it holds the same
+ * value.  Sources of uniform values: constants, push constants, workgroup
+ * id / count / size, subgroup size / id / count, results of subgroup
+ * reductions and broadcasts, scalar-eligible loads (a uniform address in a
+ * storage, uniform or push-constant block the kernel never writes), and
+ * arithmetic on uniform values.  A value defined in a divergent block (one a
+ * subset of the wave's live lanes may run) is per-lane, whatever its
+ * operands; so is a phi fed from a divergent block, and everything defined in
+ * a loop that lanes may leave at different iterations.
+ *
+ * Block divergence comes from branches: a conditional branch or switch on a
+ * per-lane value (or any conditional branch inside a divergent block) makes
+ * divergent every block it reaches before the lanes meet again — at its
+ * merge block, at the continue target of its loop, or, when it reaches the
+ * merge of its loop (a break), after the whole loop, which then becomes
+ * divergent as a whole.  A loop header branching on a per-lane value makes
+ * its whole loop divergent.  Registers and blocks start optimistic (uniform,
+ * convergent) and only ever fall, so iterating reaches a fixed point.
+ *
+ * Why the rule is this conservative: scalar instructions ignore exec (they
+ * write every live lane, sim/exec.c), which is only safe where all live lanes
+ * stand at the same point of the program.  Outside divergent blocks they do.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "isa/isa.h"
+
+typedef struct uctx {
+    isa_program *p;
+    uint32_t *block_of_pc;
+    uint8_t *uniform;     /* per register */
+    uint8_t *div;         /* per block */
+    uint8_t *reconv;      /* per block */
+    uint32_t *group;      /* union-find over registers that must share a file */
+    uint32_t *stack;
+} uctx;
+
+static uint32_t find(uint32_t *g, uint32_t r)
+{
+    while (g[r] != r)
+        r = g[r] = g[g[r]];
+    return r;
+}
+
+static int span_uniform(const uctx *u, isa_span s)
+{
+    for (uint32_t r = s.first; r < s.first + s.count && r < u->p->reg_count; r++)
+        if (!u->uniform[r])
+            return 0;
+    return 1;
+}
+
+static int reg_uniform(const uctx *u, uint32_t r) { return r == ISA_NO_REG || r >= u->p->reg_count || u->uniform[r]; }
+
+static int scalar_loadable(const isa_program *p, const isa_inst *in)
+{
+    if (in->slot >= p->slot_count)
+        return 0;
+    const isa_slot *s = &p->slots[in->slot];
+    return (s->space == ISA_SPACE_STORAGE || s->space == ISA_SPACE_UNIFORM || s->space == ISA_SPACE_PUSH) &&
+           !s->written;
+}
+
+/* Whether instruction i leaves uniform values in what it writes, given the current facts. */
+static int result_uniform(const uctx *u, uint32_t i)
+{
+    const isa_program *p = u->p;
+    const isa_inst *in = &p->code[i];
+    uint32_t b = u->block_of_pc[i];
+    if (b != ISA_NO_BLOCK && u->div[b])
+        return 0;
+    isa_span rd[6], wr[2];
+    int nr, nw;
+    isa_inst_regs(in, rd, &nr, wr, &nw);
+    int reads_uniform = 1;
+    for (int k = 0; k < nr; k++)
+        reads_uniform &= span_uniform(u, rd[k]);
+    switch ((isa_op)in->op) {
+    case ISA_OP_MOVM: {
+        /* a phi copy on an edge of a per-lane branch gives lanes different values */
+        uint32_t c = b != ISA_NO_BLOCK ? p->blocks[b].cond : ISA_NO_REG;
+        return reads_uniform && reg_uniform(u, c);
+    }
+    case ISA_OP_ELECT: case ISA_OP_INV_BALLOT: case ISA_OP_ATOMIC: case ISA_OP_IMG_READ:
+        return 0;
+    case ISA_OP_VOTE_ALL: case ISA_OP_VOTE_ANY: case ISA_OP_VOTE_EQ: case ISA_OP_BCAST_FIRST: case ISA_OP_BALLOT:
+    case ISA_OP_ARRAY_LEN: case ISA_OP_IMG_SIZE:
+        return 1;
+    case ISA_OP_BCAST: case ISA_OP_BALLOT_BIT:
+        return reg_uniform(u, in->b) && (in->op == ISA_OP_BCAST || reg_uniform(u, in->a));
+    case ISA_OP_BALLOT_CNT:
+        return in->imm == 0 && reads_uniform;
+    case ISA_OP_WAVE_OP: {
+        unsigned g = (unsigned)(in->imm2 & 0xff);
+        return g == ISA_GROUP_REDUCE;
+    }
+    case ISA_OP_LOAD:
+        return scalar_loadable(p, in) && reg_uniform(u, in->a);
+    default:
+        return reads_uniform;
+    }
+}
+
+/* Marks every block of the loop headed by block h divergent. */
+static int mark_loop(uctx *u, uint32_t h)
+{
+    const isa_program *p = u->p;
+    uint32_t end = p->blocks[h].merge != ISA_NO_BLOCK && p->blocks[h].merge > h ? p->blocks[h].merge : p->block_count;
+    int changed = 0;
+    for (uint32_t b = h; b < end; b++)
+        if (!u->div[b])
+            u->div[b] = 1, changed = 1;
+    if (end < p->block_count)
+        u->reconv[end] = 1;
+    return changed;
+}
+
+/* The innermost loop whose construct holds block b (not b itself), or ISA_NO_BLOCK. */
+static uint32_t enclosing_loop(const isa_program *p, uint32_t b)
+{
+    for (uint32_t l = b; l-- > 0;)
+        if (p->blocks[l].is_loop && (p->blocks[l].merge == ISA_NO_BLOCK || p->blocks[l].merge > b))
+            return l;
+    return ISA_NO_BLOCK;
+}
+
+/* Block h ends with a branch whose lanes may split: mark what they run apart. */
+static int mark_region(uctx *u, uint32_t h)
+{
+    const isa_program *p = u->p;
+    const isa_block *hb = &p->blocks[h];
+    if (hb->is_loop)
+        return mark_loop(u, h);
+    int changed = 0;
+    uint32_t stop = hb->merge;
+    uint32_t loop = enclosing_loop(p, h);
+    uint32_t lmerge = loop != ISA_NO_BLOCK ? p->blocks[loop].merge : ISA_NO_BLOCK;
+    uint32_t lcont = loop != ISA_NO_BLOCK ? p->blocks[loop].cont : ISA_NO_BLOCK;
+    uint8_t *seen = calloc(p->block_count, 1);
+    if (!seen)
+        return mark_loop(u, 0); /* out of memory: everything divergent is always safe */
+    uint32_t n = 0;
+    for (uint32_t s = 0; s < hb->nsucc; s++)
+        u->stack[n++] = hb->succ[s];
+    if (stop != ISA_NO_BLOCK)
+        u->reconv[stop] = 1;
+    while (n) {
+        uint32_t b = u->stack[--n];
+        if (b >= p->block_count || seen[b] || b == stop || b <= h)
+            continue;
+        seen[b] = 1;
+        if (b == lmerge) { /* a break: lanes leave the loop at different iterations */
+            changed |= mark_loop(u, loop);
+            continue;
+        }
+        if (b == lcont) { /* a continue: the iteration's lanes meet again at the continue target */
+            u->reconv[b] = 1;
+            continue;
+        }
+        if (!u->div[b])
+            u->div[b] = 1, changed = 1;
+        const isa_block *bb = &p->blocks[b];
+        for (uint32_t s = 0; s < bb->nsucc; s++)
+            if (bb->succ[s] > b)
+                u->stack[n++] = bb->succ[s];
+    }
+    free(seen);
+    return changed;
+}
+
+isa_status isa_analyze_uniformity(isa_program *p)
+{
+    uint32_t R = p->reg_count, N = p->code_count, B = p->block_count;
+    uctx u = {.p = p};
+    free(p->reg_uniform);
+    p->reg_uniform = NULL;
+    u.uniform = malloc(R ? R : 1);
+    u.block_of_pc = malloc((N ? N : 1) * sizeof *u.block_of_pc);
+    u.div = calloc(B ? B : 1, 1);
+    u.reconv = calloc(B ? B : 1, 1);
+    u.group = malloc((R ? R : 1) * sizeof *u.group);
+    size_t edges = 4;
+    for (uint32_t b = 0; b < B; b++)
+        edges += p->blocks[b].nsucc + 1;
+    u.stack = malloc(edges * sizeof *u.stack);
+    if (!u.uniform || !u.block_of_pc || !u.div || !u.reconv || !u.group || !u.stack) {
+        free(u.uniform), free(u.block_of_pc), free(u.div), free(u.reconv), free(u.group), free(u.stack);
+        return ISA_ERR_NOMEM;
+    }
+    memset(u.uniform, 1, R ? R : 1);
+    for (uint32_t i = 0; i < N; i++)
+        u.block_of_pc[i] = ISA_NO_BLOCK;
+    for (uint32_t b = 0; b < B; b++)
+        for (uint32_t i = p->blocks[b].start_pc; i < p->blocks[b].end_pc && i < N; i++)
+            u.block_of_pc[i] = b;
+    /* built-ins that differ between lanes */
+    for (uint32_t k = 0; k < p->builtin_count; k++) {
+        switch ((isa_builtin)p->builtins[k].builtin) {
+        case ISA_BI_WORKGROUP_ID: case ISA_BI_NUM_WORKGROUPS: case ISA_BI_WORKGROUP_SIZE: case ISA_BI_SUBGROUP_SIZE:
+        case ISA_BI_SUBGROUP_ID: case ISA_BI_NUM_SUBGROUPS:
+            break;
+        default:
+            if (p->builtins[k].reg < R)
+                u.uniform[p->builtins[k].reg] = 0;
+        }
+    }
+    /* registers an instruction reads or writes as one span (a vec4 load, a ballot) share one file */
+    for (uint32_t r = 0; r < R; r++)
+        u.group[r] = r;
+    for (uint32_t i = 0; i < N; i++) {
+        isa_span sp[8];
+        int nr, nw;
+        isa_inst_regs(&p->code[i], sp, &nr, sp + 6, &nw);
+        for (int k = 0; k < 8; k++) {
+            if ((k < 6 && k >= nr) || (k >= 6 && k - 6 >= nw))
+                continue;
+            for (uint32_t j = 1; j < sp[k].count && sp[k].first + j < R; j++)
+                u.group[find(u.group, sp[k].first + j)] = find(u.group, sp[k].first);
+        }
+    }
+    for (int changed = 1; changed;) {
+        changed = 0;
+        for (uint32_t i = 0; i < N; i++) {
+            if (result_uniform(&u, i))
+                continue;
+            isa_span rd[6], wr[2];
+            int nr, nw;
+            isa_inst_regs(&p->code[i], rd, &nr, wr, &nw);
+            for (int k = 0; k < nw; k++)
+                for (uint32_t r = wr[k].first; r < wr[k].first + wr[k].count && r < R; r++)
+                    if (u.uniform[r])
+                        u.uniform[r] = 0, changed = 1;
+        }
+        /* a span is one value to the allocator: per-lane if any part is */
+        for (uint32_t r = 0; r < R; r++)
+            if (!u.uniform[r] && u.uniform[find(u.group, r)])
+                u.uniform[find(u.group, r)] = 0, changed = 1;
+        for (uint32_t r = 0; r < R; r++)
+            if (u.uniform[r] && !u.uniform[find(u.group, r)])
+                u.uniform[r] = 0, changed = 1;
+        for (uint32_t b = 0; b < B; b++) {
+            const isa_block *bl = &p->blocks[b];
+            if (bl->cond == ISA_NO_REG)
+                continue;
+            if (!reg_uniform(&u, bl->cond) || u.div[b])
+                changed |= mark_region(&u, b);
+        }
+    }
+    /* classes and flags */
+    for (uint32_t b = 0; b < B; b++) {
+        p->blocks[b].divergent = u.div[b];
+        p->blocks[b].reconverges = u.reconv[b];
+    }
+    for (uint32_t i = 0; i < N; i++) {
+        isa_inst *in = &p->code[i];
+        uint32_t b = u.block_of_pc[i];
+        int div = b != ISA_NO_BLOCK && u.div[b];
+        int cond_uniform = b == ISA_NO_BLOCK || reg_uniform(&u, p->blocks[b].cond);
+        isa_span rd[6], wr[2];
+        int nr, nw;
+        isa_inst_regs(in, rd, &nr, wr, &nw);
+        int writes_uniform = nw > 0;
+        for (int k = 0; k < nw; k++)
+            writes_uniform &= span_uniform(&u, wr[k]);
+        in->flags &= ~(ISA_INST_DIVERGENT | ISA_INST_UNIFORM_ADDR | ISA_INST_UNIFORM_COND);
+        if (div)
+            in->flags |= ISA_INST_DIVERGENT;
+        isa_op op = (isa_op)in->op;
+        switch (isa_op_class(op)) {
+        case ISA_CLASS_VALU:
+            in->cls = (uint8_t)(writes_uniform ? ISA_CLASS_SALU : ISA_CLASS_VALU);
+            break;
+        case ISA_CLASS_VMEM:
+            if (op == ISA_OP_LOAD || op == ISA_OP_STORE || op == ISA_OP_ATOMIC || op == ISA_OP_IMG_READ ||
+                op == ISA_OP_IMG_WRITE)
+                if (reg_uniform(&u, in->a))
+                    in->flags |= ISA_INST_UNIFORM_ADDR;
+            if (op == ISA_OP_LOAD && writes_uniform && scalar_loadable(p, in))
+                in->cls = ISA_CLASS_SMEM;
+            else if (op == ISA_OP_LOAD && in->cls == ISA_CLASS_SMEM && p->slots[in->slot].space != ISA_SPACE_PUSH &&
+                     p->slots[in->slot].written)
+                in->cls = ISA_CLASS_VMEM;
+            break;
+        case ISA_CLASS_EXEC:
+            switch (op) {
+            case ISA_OP_BLOCK:
+                in->cls = (uint8_t)(!div && !(b != ISA_NO_BLOCK && u.reconv[b]) ? ISA_CLASS_BRANCH : ISA_CLASS_EXEC);
+                break;
+            case ISA_OP_MASK_COND: case ISA_OP_BRANCH: case ISA_OP_MASK_CASE:
+                if (!div && reg_uniform(&u, in->a))
+                    in->flags |= ISA_INST_UNIFORM_COND;
+                in->cls = (uint8_t)(in->flags & ISA_INST_UNIFORM_COND ? ISA_CLASS_BRANCH : ISA_CLASS_EXEC);
+                break;
+            default:
+                in->cls = (uint8_t)(!div && cond_uniform ? ISA_CLASS_BRANCH : ISA_CLASS_EXEC);
+                break;
+            }
+            break;
+        default:
+            break;
+        }
+    }
+    p->reg_uniform = u.uniform;
+    p->res.virtual_regs = R;
+    p->res.uniform_regs = 0;
+    for (uint32_t r = 0; r < R; r++)
+        p->res.uniform_regs += u.uniform[r];
+    free(u.block_of_pc), free(u.div), free(u.reconv), free(u.group), free(u.stack);
+    return ISA_OK;
+}
