@@ -251,12 +251,12 @@ static void print_statistics(const vkb_run_output *o, FILE *f)
 }
 
 /* Compiles the case's kernel; prints the error and returns NULL when it fails. */
-static uint32_t *compile_case(const char *cmd, const wl_case *c, size_t *words)
+static uint32_t *compile_case(const char *cmd, const wl_case *c, size_t *words, int print_warnings)
 {
     char err[8192], warnings[4096] = "";
     uint32_t *spirv = NULL;
     isa_status st = run_compile_case(c, &spirv, words, err, sizeof err, warnings, sizeof warnings);
-    if (warnings[0])
+    if (warnings[0] && print_warnings)
         fputs(warnings, stderr);
     if (st != ISA_OK) {
         fprintf(stderr, "wavelab %s: %s\n", cmd, err);
@@ -372,7 +372,7 @@ int cli_cmd_run_vulkan(int argc, char **argv)
     vkb_run_output out = {0};
     if (!open_device("run", a.device, &ctx, &index))
         goto done;
-    if (!(spirv = compile_case("run", c, &words)))
+    if (!(spirv = compile_case("run", c, &words, !a.quiet)))
         goto done;
     vkb_run_options opt = {.wave_size = a.wave, .repeat = a.repeat, .warmup = a.warmup};
     vkb_status st = vkb_run_case(ctx, index, c, spirv, words, &opt, &out, err, sizeof err);
@@ -608,7 +608,7 @@ int cli_cmd_check(int argc, char **argv)
         goto done;
     vkb_device_info info;
     vkb_device_info_get(ctx, index, &info);
-    if (!(spirv = compile_case("check", c, &words)))
+    if (!(spirv = compile_case("check", c, &words, 0))) /* the simulator's run prints them */
         goto done;
 
     /* the device's verdict first: a case it cannot run is a skip, whatever the simulator says */
