@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "run/run.h"
+#include "sim/memmodel.h"
 
 static double seconds_now(void)
 {
@@ -14,7 +15,6 @@ static double seconds_now(void)
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
-#include "sim/memmodel.h"
 
 isa_status run_compile_case(const wl_case *c, uint32_t **words, size_t *word_count, char *err, size_t err_size,
                             char *warnings, size_t warnings_size)

@@ -1,0 +1,469 @@
+/*
+ * tests/test_memory.c — the memory model (sim/memmodel.h, sim/machine.h):
+ * LDS bank passes, the caches, launch order and residency, the presets and
+ * their loader, determinism across runs and host threads, and one real kernel
+ * pair (article 002) end to end.  Every expected number is computed here by
+ * hand or by a small reference loop, never by the model.
+ */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "case/case.h"
+#include "run/run.h"
+#include "sim/machine.h"
+#include "sim/memmodel.h"
+
+static mem_machine load_preset(const char *name)
+{
+    mem_machine m;
+    char err[1024];
+    mem_status st = mem_machine_load(name, &m, err, sizeof err);
+    ck_assert_msg(st == MEM_OK, "%s", err);
+    return m;
+}
+
+static uint32_t gcd(uint32_t a, uint32_t b) { return b ? gcd(b, a % b) : a; }
+
+/* ------------------------------------------------------------ LDS */
+
+/* Reference: lane l reads word l * stride; in each group of 32 lanes the 32
+ * words fall in 32 / gcd(stride, 32) banks, gcd(stride, 32) distinct words each. */
+static void check_strides(const char *preset, uint32_t wave)
+{
+    mem_machine m = load_preset(preset);
+    ck_assert_uint_eq(m.lds_banks, 32);
+    ck_assert_uint_eq(m.lds_lanes_per_cycle, 32);
+    static const uint32_t strides[] = {1, 2, 4, 8, 16, 32, 33};
+    for (size_t i = 0; i < sizeof strides / sizeof strides[0]; i++) {
+        uint64_t addr[64];
+        for (uint32_t l = 0; l < wave; l++)
+            addr[l] = (uint64_t)l * strides[i] * 4;
+        uint32_t ideal, worst;
+        uint64_t exec = wave == 64 ? ~0ull : (1ull << wave) - 1;
+        uint32_t cycles = mem_lds_cycles(&m, wave, exec, addr, 4, &ideal, &worst);
+        uint32_t degree = gcd(strides[i], 32), groups = wave / 32;
+        ck_assert_msg(worst == degree, "%s wave %u stride %u: degree %u, expected %u", preset, wave, strides[i], worst,
+                      degree);
+        ck_assert_uint_eq(ideal, groups);
+        ck_assert_uint_eq(cycles, degree * groups);
+    }
+}
+
+START_TEST(test_lds_strides_wave32_rdna2_conflict_degree_is_gcd)
+{
+    check_strides("rdna2", 32);
+}
+END_TEST
+
+START_TEST(test_lds_strides_wave64_rdna2_served_in_halves)
+{
+    check_strides("rdna2", 64);
+}
+END_TEST
+
+START_TEST(test_lds_strides_wave64_gcn_served_in_halves)
+{
+    check_strides("gcn_vega64", 64);
+}
+END_TEST
+
+START_TEST(test_lds_strides_wave32_turing_conflict_degree_is_gcd)
+{
+    check_strides("turing_rtx2080", 32);
+}
+END_TEST
+
+START_TEST(test_lds_same_address_broadcast_costs_one_pass)
+{
+    mem_machine m = load_preset("gcn_vega64");
+    uint64_t addr[64];
+    for (uint32_t l = 0; l < 64; l++)
+        addr[l] = 4 * 17; /* every lane the same word */
+    uint32_t ideal, worst;
+    ck_assert_uint_eq(mem_lds_cycles(&m, 64, ~0ull, addr, 4, &ideal, &worst), 2); /* two halves, one pass each */
+    ck_assert_uint_eq(worst, 1);
+    /* 16-bit lanes: two lanes share each word -> 16 words in 16 banks, one pass */
+    for (uint32_t l = 0; l < 32; l++)
+        addr[l] = 2 * l;
+    ck_assert_uint_eq(mem_lds_cycles(&m, 32, 0xffffffffull, addr, 2, &ideal, &worst), 1);
+    /* inactive lanes do not count: only lanes 0 and 32 active, words 0 and 32 (same bank, different halves) */
+    for (uint32_t l = 0; l < 64; l++)
+        addr[l] = 4ull * 32 * (l / 32);
+    ck_assert_uint_eq(mem_lds_cycles(&m, 64, 1ull | 1ull << 32, addr, 4, &ideal, &worst), 2);
+    ck_assert_uint_eq(worst, 1);
+}
+END_TEST
+
+START_TEST(test_lds_64bit_access_served_in_half_groups)
+{
+    mem_machine m = load_preset("rdna2");
+    uint64_t addr[32];
+    uint32_t ideal, worst;
+    /* consecutive uint2: lanes of a 16-lane group cover 32 consecutive words -> one pass each */
+    for (uint32_t l = 0; l < 32; l++)
+        addr[l] = 8ull * l;
+    ck_assert_uint_eq(mem_lds_cycles(&m, 32, 0xffffffffull, addr, 8, &ideal, &worst), 2);
+    ck_assert_uint_eq(ideal, 2);
+    /* uint2 with a 64-word row stride: the 16 lanes of a group all start in bank 0 -> 16 passes */
+    for (uint32_t l = 0; l < 32; l++)
+        addr[l] = 256ull * l;
+    ck_assert_uint_eq(mem_lds_cycles(&m, 32, 0xffffffffull, addr, 8, &ideal, &worst), 32);
+    ck_assert_uint_eq(worst, 16);
+}
+END_TEST
+
+/* ------------------------------------------------------------ caches */
+
+START_TEST(test_cache_direct_mapped_hand_traced_sequence)
+{
+    /* 4 lines of 16 bytes, direct mapped: set = (address / 16) % 4 */
+    mem_cache_geometry g = {.bytes = 64, .ways = 1, .line_bytes = 16, .sector_bytes = 16};
+    mem_cache *c = mem_cache_create(&g);
+    ck_assert_ptr_nonnull(c);
+    static const uint64_t seq[] = {0, 16, 0, 64, 0, 80, 16, 4, 128, 64};
+    static const int hit[] = {0, 0, 1, 0, 0, 0, 0, 1, 0, 0};
+    for (int i = 0; i < 10; i++)
+        ck_assert_msg(mem_cache_access(c, seq[i], 0) == hit[i], "access %d (address %llu)", i,
+                      (unsigned long long)seq[i]);
+    mem_cache_destroy(c);
+}
+END_TEST
+
+START_TEST(test_cache_lru_two_way_keeps_recent_line)
+{
+    /* one set, two ways: A B A C -> C evicts B (least recent); then A hits, B misses */
+    mem_cache_geometry g = {.bytes = 128, .ways = 2, .line_bytes = 64, .sector_bytes = 64};
+    mem_cache *c = mem_cache_create(&g);
+    ck_assert_int_eq(mem_cache_access(c, 0, 0), 0);
+    ck_assert_int_eq(mem_cache_access(c, 64, 0), 0);
+    ck_assert_int_eq(mem_cache_access(c, 0, 0), 1);
+    ck_assert_int_eq(mem_cache_access(c, 128, 0), 0);
+    ck_assert_int_eq(mem_cache_access(c, 0, 0), 1);
+    ck_assert_int_eq(mem_cache_access(c, 64, 0), 0);
+    mem_cache_destroy(c);
+}
+END_TEST
+
+/* ------------------------------------------------------------ the model on synthetic traces */
+
+static const char *tiny_machine_json =
+    "{\"name\": \"tiny\", \"wave_sizes\": [4], \"default_wave\": 4, \"compute_units\": %u, \"simds_per_cu\": 1,"
+    " \"simd_lanes\": 4, \"max_waves_per_simd\": %u, \"max_workgroups_per_cu\": %u, \"vgprs_per_simd_lane\": 256,"
+    " \"vgpr_granule\": 4, \"max_vgprs_per_wave\": 256, \"sgprs_per_simd\": 0, \"sgpr_granule\": 0,"
+    " \"max_sgprs_per_wave\": 0, \"lds_bytes_per_cu\": 1024, \"lds_banks\": 4, \"lds_bank_bytes\": 4,"
+    " \"lds_lanes_per_cycle\": 4, \"cache_line_bytes\": 16, \"sector_bytes\": 16,"
+    " \"l2\": {\"bytes\": %u, \"ways\": %u, \"line_bytes\": 16, \"policy\": \"lru\", \"set_hash\": \"modulo\"},"
+    " \"dram_bytes_per_cycle\": 16, \"clock_mhz\": 1000, \"l2_hit_latency\": 10, \"dram_latency\": 100,"
+    " \"sources\": {\"wave_sizes\": \"test\", \"default_wave\": \"test\", \"compute_units\": \"test\","
+    " \"simds_per_cu\": \"test\", \"simd_lanes\": \"test\", \"max_waves_per_simd\": \"test\","
+    " \"max_workgroups_per_cu\": \"test\", \"vgprs_per_simd_lane\": \"test\", \"vgpr_granule\": \"test\","
+    " \"max_vgprs_per_wave\": \"test\", \"sgprs_per_simd\": \"test\", \"sgpr_granule\": \"test\","
+    " \"max_sgprs_per_wave\": \"test\", \"lds_bytes_per_cu\": \"test\", \"lds_banks\": \"test\","
+    " \"lds_bank_bytes\": \"test\", \"lds_lanes_per_cycle\": \"test\", \"cache_line_bytes\": \"test\","
+    " \"sector_bytes\": \"test\", \"l2\": \"test\", \"dram_bytes_per_cycle\": \"test\", \"clock_mhz\": \"test\","
+    " \"l2_hit_latency\": \"test\", \"dram_latency\": \"test\"}}";
+
+static mem_machine tiny_machine(uint32_t cus, uint32_t per_cu, uint32_t l2_bytes, uint32_t ways)
+{
+    char text[4096], err[512];
+    snprintf(text, sizeof text, tiny_machine_json, cus, per_cu, per_cu, l2_bytes, ways);
+    mem_machine m;
+    ck_assert_msg(mem_machine_parse(text, "tiny.json", &m, err, sizeof err) == MEM_OK, "%s", err);
+    return m;
+}
+
+/* A fake program: one storage slot, `code` VMEM loads, 4 lanes per group. */
+typedef struct fake {
+    isa_program p;
+    isa_inst code[4];
+    isa_slot slot;
+} fake;
+
+static void fake_init(fake *f)
+{
+    memset(f, 0, sizeof *f);
+    f->p.code = f->code;
+    f->p.code_count = 4;
+    for (int i = 0; i < 4; i++)
+        f->code[i] = (isa_inst){.op = ISA_OP_LOAD, .cls = ISA_CLASS_VMEM, .type = ISA_TYPE_U32, .count = 1};
+    f->p.slots = &f->slot;
+    f->p.slot_count = 1;
+    f->slot.space = ISA_SPACE_STORAGE;
+    f->p.local_size[0] = 4, f->p.local_size[1] = 1, f->p.local_size[2] = 1;
+}
+
+/* Wave 0 of `group` reads 4 consecutive u32 (one 16-byte line) at byte `address`. */
+static void feed_read(mem_model *mm, uint32_t group, uint32_t pc, uint64_t address)
+{
+    uint64_t addr[4] = {address, address + 4, address + 8, address + 12};
+    sim_mem_access a = {.group_linear = group, .wave = 0, .pc = pc, .op = ISA_OP_LOAD, .cls = ISA_CLASS_VMEM,
+                        .space = ISA_SPACE_STORAGE, .elem_bytes = 4, .count = 1, .wave_size = 4, .exec = 0xf,
+                        .addr = addr};
+    const sim_mem_trace *t = mem_model_trace(mm);
+    t->access(t->user, &a);
+}
+
+static mem_model *begin(const mem_machine *m, fake *f, uint32_t groups, int threads, const uint32_t *order)
+{
+    mem_model *mm;
+    mem_model_options o = {.machine = m, .threads = threads, .launch_order = order,
+                           .launch_order_count = order ? groups : 0};
+    ck_assert_int_eq(mem_model_create(&o, &mm), MEM_OK);
+    char err[256];
+    uint32_t g3[3] = {groups, 1, 1};
+    ck_assert_msg(mem_model_begin(mm, &f->p, g3, 4, err, sizeof err) == MEM_OK, "%s", err);
+    return mm;
+}
+
+START_TEST(test_l2_buffer_that_fits_read_twice_hits_every_second_read)
+{
+    mem_machine m = tiny_machine(1, 1, 1024, 4); /* 64 lines */
+    fake f;
+    fake_init(&f);
+    mem_model *mm = begin(&m, &f, 1, 1, NULL);
+    for (int pass = 0; pass < 2; pass++)
+        for (uint64_t a = 0; a < 512; a += 16) /* 32 lines: half the L2 */
+            feed_read(mm, 0, (uint32_t)pass, a);
+    mem_model_end(mm, NULL);
+    const mem_stats *s = mem_model_stats(mm);
+    ck_assert_uint_eq(s->l2_read_misses, 32);
+    ck_assert_uint_eq(s->l2_read_hits, 32);
+    uint32_t n;
+    const mem_inst_stats *is = mem_model_inst_stats(mm, &n);
+    ck_assert_uint_eq(is[0].l2_misses, 32); /* first read: all misses */
+    ck_assert_uint_eq(is[1].l2_hits, 32);   /* second read: all hits */
+    ck_assert_uint_eq(s->dram_bytes_read, 512);
+    mem_model_destroy(mm);
+}
+END_TEST
+
+START_TEST(test_l2_buffer_twice_the_size_read_twice_misses_both_with_lru)
+{
+    mem_machine m = tiny_machine(1, 1, 1024, 4);
+    fake f;
+    fake_init(&f);
+    mem_model *mm = begin(&m, &f, 1, 1, NULL);
+    for (int pass = 0; pass < 2; pass++)
+        for (uint64_t a = 0; a < 2048; a += 16) /* 128 lines: twice the L2 */
+            feed_read(mm, 0, (uint32_t)pass, a);
+    mem_model_end(mm, NULL);
+    const mem_stats *s = mem_model_stats(mm);
+    ck_assert_uint_eq(s->l2_read_hits, 0);
+    ck_assert_uint_eq(s->l2_read_misses, 256);
+    ck_assert_uint_eq(s->l2_evictions, 256 - 64);
+    mem_model_destroy(mm);
+}
+END_TEST
+
+START_TEST(test_launch_round_robin_and_residency_by_hand)
+{
+    /* 2 CUs, 1 workgroup per CU; group g reads g + 1 lines: groups 0 and 1 launch
+     * at step 0 on CUs 0 and 1; group 0 ends after step 0, group 2 launches at
+     * step 1 on CU 0 (the next CU with a free slot after CU 1); group 1 ends
+     * after step 1, group 3 launches at step 2 on CU 1. */
+    mem_machine m = tiny_machine(2, 1, 1024, 4);
+    fake f;
+    fake_init(&f);
+    mem_model *mm = begin(&m, &f, 4, 1, NULL);
+    for (uint32_t g = 0; g < 4; g++)
+        for (uint32_t k = 0; k <= g; k++)
+            feed_read(mm, g, 0, 4096ull * g + 16 * k);
+    mem_model_end(mm, NULL);
+    uint32_t n;
+    const mem_group_stats *gs = mem_model_group_stats(mm, &n, NULL);
+    ck_assert_uint_eq(n, 4);
+    static const uint32_t cu[4] = {0, 1, 0, 1}, launch[4] = {0, 0, 1, 2}, end[4] = {0, 1, 3, 5};
+    for (uint32_t g = 0; g < 4; g++) {
+        ck_assert_msg(gs[g].cu == cu[g] && gs[g].launch_step == launch[g] && gs[g].end_step == end[g],
+                      "group %u: cu %u launch %u end %u", g, gs[g].cu, gs[g].launch_step, gs[g].end_step);
+    }
+    ck_assert_uint_eq(mem_model_stats(mm)->replay_steps, 6);
+    mem_model_destroy(mm);
+}
+END_TEST
+
+START_TEST(test_launch_order_decides_what_shares_the_l2)
+{
+    /* 4 groups on 1 CU, one at a time; groups 0 and 2 read line A, 1 and 3 read
+     * line B; a direct-mapped 1-line L2: linear order A B A B misses 4 times,
+     * the order 0 2 1 3 (A A B B) hits twice. */
+    mem_machine m = tiny_machine(1, 1, 16, 1);
+    fake f;
+    fake_init(&f);
+    static const uint32_t order[4] = {0, 2, 1, 3};
+    for (int variant = 0; variant < 2; variant++) {
+        mem_model *mm = begin(&m, &f, 4, 1, variant ? order : NULL);
+        for (uint32_t g = 0; g < 4; g++)
+            feed_read(mm, g, 0, g % 2 ? 4096 : 0);
+        mem_model_end(mm, NULL);
+        ck_assert_uint_eq(mem_model_stats(mm)->l2_read_hits, variant ? 2 : 0);
+        mem_model_destroy(mm);
+    }
+}
+END_TEST
+
+/* A pseudo-random trace over many groups: the same statistics at 1 and 2 threads and across runs. */
+static void random_trace(int threads, mem_stats *out, mem_group_stats *groups_out)
+{
+    mem_machine m = tiny_machine(3, 2, 512, 2);
+    fake f;
+    fake_init(&f);
+    mem_model *mm = begin(&m, &f, 300, threads, NULL);
+    uint32_t x = 12345;
+    for (uint32_t g = 0; g < 300; g++) {
+        uint32_t n = g % 7;
+        for (uint32_t k = 0; k < n; k++) {
+            x = x * 1664525u + 1013904223u;
+            feed_read(mm, g, k % 4, (uint64_t)(x >> 26) * 16);
+        }
+    }
+    mem_model_end(mm, NULL);
+    *out = *mem_model_stats(mm);
+    uint32_t n;
+    memcpy(groups_out, mem_model_group_stats(mm, &n, NULL), 300 * sizeof *groups_out);
+    mem_model_destroy(mm);
+}
+
+START_TEST(test_replay_identical_at_one_and_two_threads_and_across_runs)
+{
+    static mem_stats s[3];
+    static mem_group_stats g[3][300];
+    random_trace(1, &s[0], g[0]);
+    random_trace(2, &s[1], g[1]);
+    random_trace(1, &s[2], g[2]);
+    ck_assert(s[0].l2_read_hits > 0 && s[0].l2_read_misses > 0);
+    ck_assert_int_eq(memcmp(&s[0], &s[1], sizeof s[0]), 0);
+    ck_assert_int_eq(memcmp(&s[0], &s[2], sizeof s[0]), 0);
+    ck_assert_int_eq(memcmp(g[0], g[1], sizeof g[0]), 0);
+    ck_assert_int_eq(memcmp(g[0], g[2], sizeof g[0]), 0);
+}
+END_TEST
+
+/* ------------------------------------------------------------ presets */
+
+START_TEST(test_presets_all_load_with_sources)
+{
+    static const char *names[] = {"gcn_vega64", "rdna2", "turing_rtx2080", "hopper_h100", "lavapipe"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        mem_machine m = load_preset(names[i]);
+        ck_assert_str_eq(m.name, names[i]);
+    }
+    mem_machine h = load_preset("hopper_h100");
+    ck_assert_uint_eq(h.compute_units, 132);
+    ck_assert_uint_eq(h.max_sgprs_per_wave, 0);
+    ck_assert_uint_eq(load_preset("lavapipe").wave_sizes[0], 8);
+}
+END_TEST
+
+START_TEST(test_preset_malformed_field_is_named)
+{
+    char text[4096], err[512];
+    mem_machine m;
+    snprintf(text, sizeof text, tiny_machine_json, 1, 1, 1, 1024, 4);
+    char *p = strstr(text, "\"lds_banks\": 4");
+    memcpy(p, "\"lds_banks\": 0", 14);
+    ck_assert_int_eq(mem_machine_parse(text, "bad.json", &m, err, sizeof err), MEM_ERR_PRESET);
+    ck_assert_msg(strstr(err, "bad.json") && strstr(err, "lds_banks"), "%s", err);
+    snprintf(text, sizeof text, tiny_machine_json, 1, 1, 1, 1000, 4); /* not a multiple of ways * line */
+    ck_assert_int_eq(mem_machine_parse(text, "bad.json", &m, err, sizeof err), MEM_ERR_PRESET);
+    ck_assert_msg(strstr(err, "l2.bytes"), "%s", err);
+    snprintf(text, sizeof text, tiny_machine_json, 1, 1, 1, 1024, 4);
+    p = strstr(text, "\"l2\": \"test\"");
+    memcpy(p, "\"l9\"", 4);
+    ck_assert_int_eq(mem_machine_parse(text, "bad.json", &m, err, sizeof err), MEM_ERR_PRESET);
+    ck_assert_msg(strstr(err, "sources.l2"), "%s", err);
+    ck_assert_int_eq(mem_machine_load("no_such_machine", &m, err, sizeof err), MEM_ERR_IO);
+}
+END_TEST
+
+/* ------------------------------------------------------------ article 002 end to end */
+
+static uint64_t lds_conflicts(const char *case_file, const char *preset, uint32_t wave, uint64_t *instructions,
+                              uint64_t *cycles)
+{
+    char path[1024], err[4096];
+    const char *root = getenv("WAVELAB_ROOT");
+    snprintf(path, sizeof path, "%s/kernels/002_lds_fp16/%s", root ? root : ".", case_file);
+    wl_case *c = NULL;
+    ck_assert_msg(case_load(path, &c, err, sizeof err) == CASE_OK, "%s", err);
+    mem_machine m = load_preset(preset);
+    run_options opt = {.wave_size = wave};
+    mem_model_options mo = {.machine = &m};
+    ck_assert_int_eq(mem_model_create(&mo, &opt.memory), MEM_OK);
+    run_output out;
+    ck_assert_msg(run_case_sim(c, &opt, &out, err, sizeof err) == RUN_EXIT_OK, "%s", err);
+    ck_assert_int_eq(run_check_expects(c, out.data, NULL), 0);
+    const mem_stats *s = mem_model_stats(opt.memory);
+    uint64_t conflicts = s->lds_bank_conflict_cycles;
+    *instructions = s->lds_instructions;
+    *cycles = s->lds_cycles;
+    ck_assert_uint_eq(s->lds_cycles, s->lds_ideal_cycles + s->lds_bank_conflict_cycles);
+    run_output_free(&out);
+    mem_model_destroy(opt.memory);
+    case_destroy(c);
+    return conflicts;
+}
+
+/*
+ * Hand count for kernels/002 (8x8 groups, 16x16 tile, 9x9 reads, 6 groups):
+ * a 32-lane group of 4-byte reads covers 4 pixel rows of 8; tile rows are 16
+ * words apart, so rows y and y+2 share banks: 2 passes.  A 16-lane group of
+ * 8-byte (uvec2) reads covers 2 rows whose 32-word rows share banks: 2 passes.
+ * Stores of consecutive words take one pass.  Per 64 invocations:
+ *   split, wave 64:       stores 8 x 2 halves x 1 = 16; loads 81 x 2 arrays x 2 halves x 2 passes = 648 (ideal 324)
+ *   interleaved, wave 64: stores 4 x 4 groups x 1 = 16; loads 81 x 4 groups x 2 passes = 648 (ideal 324)
+ *   wave 32 (2 waves): the same totals.
+ * So 664 cycles and 324 conflict cycles per workgroup, x 6 = 3984 and 1944.
+ */
+START_TEST(test_article002_split_and_interleaved_cost_the_same_lds_cycles)
+{
+    static const char *cases[] = {"neighborhood_fp32_split.json", "neighborhood_fp32_interleaved.json"};
+    static const struct { const char *preset; uint32_t wave; } machines[] = {{"gcn_vega64", 64}, {"rdna2", 32}};
+    for (int c = 0; c < 2; c++)
+        for (int k = 0; k < 2; k++) {
+            uint64_t instructions, cycles;
+            uint64_t conflicts = lds_conflicts(cases[c], machines[k].preset, machines[k].wave, &instructions, &cycles);
+            ck_assert_msg(conflicts == 1944 && cycles == 3984, "%s on %s: %llu cycles, %llu conflict cycles",
+                          cases[c], machines[k].preset, (unsigned long long)cycles, (unsigned long long)conflicts);
+            /* instructions: 6 groups x (stores + 81 loads) per 64 invocations, per array */
+            uint64_t per64 = c == 0 ? 2 * (4 + 81) : 4 + 81;
+            ck_assert_uint_eq(instructions, 6 * per64 * (64 / machines[k].wave));
+        }
+}
+END_TEST
+
+static Suite *memory_suite(void)
+{
+    Suite *s = suite_create("memory");
+    TCase *t = tcase_create("memory");
+    tcase_set_timeout(t, 120);
+    tcase_add_test(t, test_lds_strides_wave32_rdna2_conflict_degree_is_gcd);
+    tcase_add_test(t, test_lds_strides_wave64_rdna2_served_in_halves);
+    tcase_add_test(t, test_lds_strides_wave64_gcn_served_in_halves);
+    tcase_add_test(t, test_lds_strides_wave32_turing_conflict_degree_is_gcd);
+    tcase_add_test(t, test_lds_same_address_broadcast_costs_one_pass);
+    tcase_add_test(t, test_lds_64bit_access_served_in_half_groups);
+    tcase_add_test(t, test_cache_direct_mapped_hand_traced_sequence);
+    tcase_add_test(t, test_cache_lru_two_way_keeps_recent_line);
+    tcase_add_test(t, test_l2_buffer_that_fits_read_twice_hits_every_second_read);
+    tcase_add_test(t, test_l2_buffer_twice_the_size_read_twice_misses_both_with_lru);
+    tcase_add_test(t, test_launch_round_robin_and_residency_by_hand);
+    tcase_add_test(t, test_launch_order_decides_what_shares_the_l2);
+    tcase_add_test(t, test_replay_identical_at_one_and_two_threads_and_across_runs);
+    tcase_add_test(t, test_presets_all_load_with_sources);
+    tcase_add_test(t, test_preset_malformed_field_is_named);
+    tcase_add_test(t, test_article002_split_and_interleaved_cost_the_same_lds_cycles);
+    suite_add_tcase(s, t);
+    return s;
+}
+
+int main(void)
+{
+    SRunner *sr = srunner_create(memory_suite());
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
