@@ -286,6 +286,11 @@ typedef struct isa_program {
 isa_status isa_lower(const uint32_t *words, size_t word_count, const char *entry,
                      isa_program **out, char *err, size_t err_size);
 
+/* The same, analysed but not allocated: one register per value, as the
+ * lowering numbered them (for the allocation verifier and the tests). */
+isa_status isa_lower_virtual(const uint32_t *words, size_t word_count, const char *entry, isa_program **out,
+                             char *err, size_t err_size);
+
 void isa_program_destroy(isa_program *p);
 
 /* ---------------------------------------------------------------- analyses */

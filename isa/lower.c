@@ -2953,8 +2953,23 @@ static bool lower_function(lower *L)
 
 /* ------------------------------------------------------------ entry */
 
+static isa_status lower_program(const uint32_t *words, size_t word_count, const char *entry, isa_program **out,
+                                char *err, size_t err_size, bool allocate);
+
 isa_status isa_lower(const uint32_t *words, size_t word_count, const char *entry, isa_program **out, char *err,
                      size_t err_size)
+{
+    return lower_program(words, word_count, entry, out, err, err_size, true);
+}
+
+isa_status isa_lower_virtual(const uint32_t *words, size_t word_count, const char *entry, isa_program **out,
+                             char *err, size_t err_size)
+{
+    return lower_program(words, word_count, entry, out, err, err_size, false);
+}
+
+static isa_status lower_program(const uint32_t *words, size_t word_count, const char *entry, isa_program **out,
+                                char *err, size_t err_size, bool allocate)
 {
     lower LL, *L = &LL;
     memset(L, 0, sizeof *L);
@@ -3104,7 +3119,7 @@ done:
     }
     /* scalar/vector classes, then physical registers: the executor runs the allocated program */
     isa_status st = isa_analyze_uniformity(p);
-    if (st == ISA_OK)
+    if (st == ISA_OK && allocate)
         st = isa_allocate_registers(p);
     if (st != ISA_OK) {
         if (err && err_size)
