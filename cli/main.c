@@ -22,6 +22,7 @@
 #include "cli/cli.h"
 #include "isa/isa.h"
 #include "run/run.h"
+#include "sim/machine.h"
 #include "sim/memmodel.h"
 #include "sim/sim.h"
 
@@ -37,8 +38,10 @@ static void usage(FILE *f)
             "        run every case with an \"expect\"; ends with 'N passed, N failed'\n"
             "  compile CASE|KERNEL [--entry NAME] [--spirv OUT.spv] [--disasm]\n"
             "        compile a kernel with glslang, validate it, print or save the SPIR-V\n"
-            "  disasm CASE|KERNEL [--entry NAME]\n"
-            "        print the lowered wave-ISA program\n"
+            "  disasm CASE|KERNEL [--entry NAME] [--machine NAME|FILE] [--wave N] [--svg OUT.svg]\n"
+            "        print the allocated wave-ISA program: class, s/v registers, source line, live VGPRs and\n"
+            "        SGPRs per instruction; header with register counts and, with --machine, occupancy;\n"
+            "        --svg draws live registers against instruction index\n"
             "  bench [--seconds S] [--wave N]\n"
             "        measure wave instructions per second on an ALU and a memory kernel\n"
             "  machines\n"
@@ -579,13 +582,53 @@ int cli_cmd_test(int argc, char **argv)
 
 /* ------------------------------------------------------------ compile / disasm */
 
+/* The occupancy lines of the listing's header, from a machine preset. */
+static int print_occupancy(const isa_program *p, const char *machine, unsigned wave, FILE *out)
+{
+    mem_machine m;
+    char err[1024];
+    if (mem_machine_load(machine, &m, err, sizeof err) != MEM_OK) {
+        fprintf(stderr, "%s\n", err);
+        return 0;
+    }
+    isa_machine_limits lim = {
+        .vgprs_per_simd_lane = m.vgprs_per_simd_lane, .vgpr_granule = m.vgpr_granule,
+        .max_vgprs_per_wave = m.max_vgprs_per_wave, .sgprs_per_simd = m.sgprs_per_simd,
+        .sgpr_granule = m.sgpr_granule, .max_sgprs_per_wave = m.max_sgprs_per_wave,
+        .lds_bytes_per_cu = m.lds_bytes_per_cu, .max_waves_per_simd = m.max_waves_per_simd,
+        .simds_per_cu = m.simds_per_cu, .max_workgroups_per_cu = m.max_workgroups_per_cu, .packed_fp16 = 1,
+    };
+    if (!wave)
+        wave = m.default_wave ? m.default_wave : 32;
+    uint32_t local = p->local_size[0] * p->local_size[1] * p->local_size[2];
+    uint32_t waves = (local + wave - 1) / wave;
+    /* a machine without a scalar register file keeps uniform values in vector registers */
+    uint32_t vgprs = p->res.vgprs + (m.max_sgprs_per_wave ? 0 : p->res.sgprs);
+    isa_occupancy o = isa_compute_occupancy(&lim, vgprs, p->res.sgprs, p->res.lds_bytes, waves);
+    fprintf(out, "; machine %s, wave %u, %u waves per workgroup: %u VGPRs -> %u allocated, %u SGPRs -> %u allocated%s\n",
+            m.name, wave, waves, vgprs, o.vgprs_allocated, p->res.sgprs, o.sgprs_allocated,
+            m.max_sgprs_per_wave ? "" : " (no scalar file: uniform values counted as VGPRs)");
+    fprintf(out, "; occupancy %u waves per SIMD (%u workgroups per CU), limited by %s; by VGPRs %u, by SGPRs %u, "
+                 "by LDS %u, by workgroups %u, hardware maximum %u\n",
+            o.waves_per_simd, o.workgroups_per_cu, isa_limiter_name(o.limiter), o.by_vgprs, o.by_sgprs, o.by_lds,
+            o.by_workgroups, o.by_max);
+    return 1;
+}
+
 static int compile_common(int argc, char **argv, const char *cmd, int disasm_isa)
 {
-    const char *path = NULL, *spv_out = NULL, *entry = NULL;
+    const char *path = NULL, *spv_out = NULL, *entry = NULL, *machine = NULL, *svg = NULL;
     int show_spirv = 0;
+    unsigned wave = 0;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--spirv") == 0 && i + 1 < argc)
             spv_out = argv[++i];
+        else if (disasm_isa && strcmp(argv[i], "--machine") == 0 && i + 1 < argc)
+            machine = argv[++i];
+        else if (disasm_isa && strcmp(argv[i], "--svg") == 0 && i + 1 < argc)
+            svg = argv[++i];
+        else if (disasm_isa && strcmp(argv[i], "--wave") == 0 && i + 1 < argc)
+            wave = (unsigned)strtoul(argv[++i], NULL, 10);
         else if (strcmp(argv[i], "--entry") == 0 && i + 1 < argc)
             entry = argv[++i];
         else if (strcmp(argv[i], "--disasm") == 0)
@@ -646,7 +689,24 @@ static int compile_common(int argc, char **argv, const char *cmd, int disasm_isa
             rc = RUN_EXIT_BAD_INPUT;
             goto done;
         }
+        if (machine && !print_occupancy(p, machine, wave, stdout)) {
+            isa_program_destroy(p);
+            rc = RUN_EXIT_BAD_INPUT;
+            goto done;
+        }
         isa_program_print(p, stdout);
+        if (svg) {
+            FILE *f = fopen(svg, "w");
+            if (f) {
+                char title[512];
+                snprintf(title, sizeof title, "%s (%s)", c->path, p->entry);
+                isa_program_svg(p, f, title);
+            }
+            if (!f || fclose(f) != 0) {
+                fprintf(stderr, "%s: cannot write: %s\n", svg, strerror(errno));
+                rc = RUN_EXIT_BAD_INPUT;
+            }
+        }
         isa_program_destroy(p);
     } else if (!show_spirv && !spv_out) {
         printf("%s: ok, %zu SPIR-V words (valid)\n", c->kernel, n);

@@ -10,16 +10,32 @@
 
 #include "isa/isa.h"
 
-static int reg(char *buf, size_t size, const char *prefix, uint32_t r)
+/* A register by its file once allocated: v7 (per lane), s3 (per wave, or a
+ * per-lane bool as a lane mask), a literal for the constant file; before
+ * allocation every register prints as v<N>. */
+static int reg(const isa_program *p, char *buf, size_t size, uint32_t r)
 {
     if (r == ISA_NO_REG)
         return snprintf(buf, size, "-");
-    return snprintf(buf, size, "%s%u", prefix, r);
+    if (!p->allocated || !p->reg_file || r >= p->reg_count)
+        return snprintf(buf, size, "v%u", r);
+    switch ((isa_reg_file)p->reg_file[r]) {
+    case ISA_FILE_VGPR: return snprintf(buf, size, "v%u", p->reg_number[r]);
+    case ISA_FILE_SGPR: return snprintf(buf, size, "s%u", p->reg_number[r]);
+    case ISA_FILE_CONST:
+        for (uint32_t k = 0; k < p->const_count; k++)
+            if (p->consts[k].reg == r) {
+                uint64_t b = p->consts[k].bits;
+                return b < 65 ? snprintf(buf, size, "%" PRIu64, b) : snprintf(buf, size, "0x%" PRIx64, b);
+            }
+        return snprintf(buf, size, "k%u", p->reg_number[r]);
+    }
+    return snprintf(buf, size, "r%u", r);
 }
 
 void isa_inst_format(const isa_program *p, const isa_inst *in, char *buf, size_t size)
 {
-    char d[16], a[16], b[16], c[16], e[16];
+    char d[24], a[24], b[24], c[24], e[24];
     isa_op op = (isa_op)in->op;
     isa_class cls = (isa_class)in->cls;
     const char *t = isa_type_name((isa_type)in->type);
@@ -27,11 +43,11 @@ void isa_inst_format(const isa_program *p, const isa_inst *in, char *buf, size_t
     snprintf(name, sizeof name, "%s%s%s", isa_op_name(op), t[0] ? "." : "", t);
     if (op == ISA_OP_CVT)
         snprintf(name, sizeof name, "cvt.%s.%s", t, isa_type_name((isa_type)in->type2));
-    reg(d, sizeof d, "v", in->d);
-    reg(a, sizeof a, "v", in->a);
-    reg(b, sizeof b, "v", in->b);
-    reg(c, sizeof c, "v", in->c);
-    reg(e, sizeof e, "v", in->e);
+    reg(p, d, sizeof d, in->d);
+    reg(p, a, sizeof a, in->a);
+    reg(p, b, sizeof b, in->b);
+    reg(p, c, sizeof c, in->c);
+    reg(p, e, sizeof e, in->e);
     const char *slot = in->slot < p->slot_count ? p->slots[in->slot].name : "?";
     switch (op) {
     case ISA_OP_BLOCK:
@@ -116,6 +132,12 @@ void isa_program_print(const isa_program *p, FILE *out)
             p->local_size[0], p->local_size[1], p->local_size[2], p->code_count, p->reg_count, p->mask_count);
     fprintf(out, "; shared memory %u bytes per workgroup, private memory %u bytes per lane\n", p->workgroup_bytes,
             p->private_bytes);
+    if (p->allocated)
+        fprintf(out, "; registers: %u VGPRs (%u with 16-bit values unpacked), %u SGPRs, LDS %u bytes; "
+                     "%u of %u values uniform; allocation uses v0..v%u, s0..s%u\n",
+                p->res.vgprs, p->res.vgprs_unpacked, p->res.sgprs, p->res.lds_bytes, p->res.uniform_regs,
+                p->res.virtual_regs, p->res.vgpr_slots ? p->res.vgpr_slots - 1 : 0,
+                p->res.sgpr_slots ? p->res.sgpr_slots - 1 : 0);
     for (uint32_t s = 0; s < p->slot_count; s++) {
         const isa_slot *sl = &p->slots[s];
         fprintf(out, "; slot %u: %-13s %-16s", s, isa_space_name(sl->space), sl->name);
@@ -127,17 +149,82 @@ void isa_program_print(const isa_program *p, FILE *out)
             fprintf(out, " bytes %u at %u", sl->static_size, sl->base);
         fprintf(out, "%s%s\n", sl->readonly ? " readonly" : "", sl->written ? " written" : "");
     }
-    for (uint32_t i = 0; i < p->builtin_count; i++)
-        fprintf(out, "; v%u = %s.%c\n", p->builtins[i].reg, isa_builtin_name((isa_builtin)p->builtins[i].builtin),
+    char buf[256], r[24];
+    for (uint32_t i = 0; i < p->builtin_count; i++) {
+        reg(p, r, sizeof r, p->builtins[i].reg);
+        fprintf(out, "; %s = %s.%c\n", r, isa_builtin_name((isa_builtin)p->builtins[i].builtin),
                 "xyzw"[p->builtins[i].component & 3]);
-    for (uint32_t i = 0; i < p->const_count; i++)
-        fprintf(out, "; v%u = 0x%" PRIx64 "\n", p->consts[i].reg, p->consts[i].bits);
-    char buf[256];
-    for (uint32_t i = 0; i < p->code_count; i++) {
-        isa_inst_format(p, &p->code[i], buf, sizeof buf);
-        if (p->code[i].line)
-            fprintf(out, "%5u  %-64s ; line %u\n", i, buf, p->code[i].line);
-        else
-            fprintf(out, "%5u  %s\n", i, buf);
     }
+    if (!p->allocated)
+        for (uint32_t i = 0; i < p->const_count; i++)
+            fprintf(out, "; v%u = 0x%" PRIx64 "\n", p->consts[i].reg, p->consts[i].bits);
+    if (p->allocated && p->live_vgprs)
+        fprintf(out, ";  pc  live v  s  class instruction%52s source\n", "");
+    for (uint32_t i = 0; i < p->code_count; i++) {
+        const isa_inst *in = &p->code[i];
+        isa_inst_format(p, in, buf, sizeof buf);
+        char live[32] = "";
+        if (p->allocated && p->live_vgprs)
+            snprintf(live, sizeof live, "%4u %3u  ", p->live_vgprs[i], p->live_sgprs[i]);
+        const char *note = in->flags & ISA_INST_UNIFORM_ADDR && (in->cls == ISA_CLASS_VMEM || in->cls == ISA_CLASS_LDS)
+                               ? ", one address across the wave"
+                               : "";
+        if (in->line)
+            fprintf(out, "%5u  %s%-64s ; line %u%s\n", i, live, buf, in->line, note);
+        else if (note[0])
+            fprintf(out, "%5u  %s%-64s ;%s\n", i, live, buf, note + 1);
+        else
+            fprintf(out, "%5u  %s%s\n", i, live, buf);
+    }
+}
+
+void isa_program_svg(const isa_program *p, FILE *out, const char *title)
+{
+    /* live VGPRs (and SGPRs) against instruction index, like RGA's live-register plot */
+    const int W = 900, H = 420, left = 60, right = 20, top = 40, bottom = 50;
+    uint32_t n = p->code_count ? p->code_count : 1, peak = 1;
+    for (uint32_t i = 0; p->live_vgprs && i < p->code_count; i++) {
+        if (p->live_vgprs[i] > peak) peak = p->live_vgprs[i];
+        if (p->live_sgprs[i] > peak) peak = p->live_sgprs[i];
+    }
+    uint32_t step = peak <= 10 ? 1 : peak <= 20 ? 2 : peak <= 50 ? 5 : peak <= 100 ? 10 : peak <= 200 ? 20 : 50;
+    uint32_t ymax = (peak + step - 1) / step * step;
+    double pw = W - left - right, ph = H - top - bottom;
+    fprintf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" font-family=\"sans-serif\" "
+                 "font-size=\"12\">\n<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n", W, H);
+    fprintf(out, "<text x=\"%d\" y=\"22\" font-size=\"15\">%s: %u VGPRs, %u SGPRs</text>\n", left, title ? title : p->entry,
+            p->res.vgprs, p->res.sgprs);
+    for (uint32_t y = 0; y <= ymax; y += step) {
+        double py = top + ph - ph * y / ymax;
+        fprintf(out, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#ddd\"/>"
+                     "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%u</text>\n",
+                left, py, W - right, py, left - 6, py + 4, y);
+    }
+    uint32_t xstep = n <= 50 ? 5 : n <= 200 ? 20 : n <= 500 ? 50 : n <= 2000 ? 200 : 500;
+    for (uint32_t x = 0; x <= n; x += xstep) {
+        double px = left + pw * x / n;
+        fprintf(out, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#999\"/>"
+                     "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%u</text>\n",
+                px, top + (int)ph, px, top + ph + 5, px, top + ph + 18, x);
+    }
+    fprintf(out, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"black\"/>\n", left, top, left, top + (int)ph);
+    fprintf(out, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"black\"/>\n", left, top + (int)ph, W - right,
+            top + (int)ph);
+    fprintf(out, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">instruction index (pc)</text>\n", left + pw / 2,
+            H - 10);
+    fprintf(out, "<text x=\"16\" y=\"%.1f\" text-anchor=\"middle\" transform=\"rotate(-90 16 %.1f)\">live registers"
+                 "</text>\n", top + ph / 2, top + ph / 2);
+    const char *colour[2] = {"#1f77b4", "#ff7f0e"};
+    const char *label[2] = {"live VGPRs", "live SGPRs"};
+    for (int k = 0; k < 2 && p->live_vgprs; k++) {
+        const uint16_t *v = k ? p->live_sgprs : p->live_vgprs;
+        fprintf(out, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"1.5\" points=\"", colour[k]);
+        for (uint32_t i = 0; i < p->code_count; i++) {
+            double x0 = left + pw * i / n, x1 = left + pw * (i + 1) / n, y = top + ph - ph * v[i] / ymax;
+            fprintf(out, "%.1f,%.1f %.1f,%.1f ", x0, y, x1, y);
+        }
+        fprintf(out, "\"/>\n<text x=\"%d\" y=\"%d\" fill=\"%s\">%s</text>\n", W - right - 100, top + 14 + 16 * k,
+                colour[k], label[k]);
+    }
+    fprintf(out, "</svg>\n");
 }

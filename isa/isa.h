@@ -380,6 +380,9 @@ isa_occupancy isa_compute_occupancy(const isa_machine_limits *m, uint32_t vgprs,
 /* Prints the program as a listing, one instruction per line. */
 void isa_program_print(const isa_program *p, FILE *out);
 
+/* Draws live VGPRs and SGPRs against instruction index as an SVG picture (allocated programs). */
+void isa_program_svg(const isa_program *p, FILE *out, const char *title);
+
 /* Formats one instruction (without newline) into buf. */
 void isa_inst_format(const isa_program *p, const isa_inst *in, char *buf, size_t buf_size);
 
