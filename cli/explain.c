@@ -284,7 +284,7 @@ static int explain_grid(const mem_model *mm, int l2, FILE *svg)
                mem_model_workgroups_per_cu(mm), s->replay_steps);
     /* text: the grid in at most 32 x 24 blocks; a block shows the mean over its groups */
     uint32_t bx = (gx + 31) / 32, by = (gy + 23) / 24;
-    printf("%s per block of %u x %u workgroups (grid %u x %u):\n", l2 ? "L2 read hit rate %" : "mean launch step",
+    printf("%s per block of %u x %u workgroups (grid %u x %u):\n", l2 ? "L2 read hit rate %" : "mean launch order",
            bx, by, gx, gy);
     for (uint32_t y0 = 0; y0 < gy; y0 += by) {
         printf("%5u |", y0);
@@ -296,7 +296,7 @@ static int explain_grid(const mem_model *mm, int l2, FILE *svg)
                     if (l2)
                         num += (double)g->l2_read_hits, den += (double)(g->l2_read_hits + g->l2_read_misses);
                     else
-                        num += g->launch_step, den += 1;
+                        num += g->launch_order, den += 1;
                 }
             if (l2)
                 printf(den > 0 ? " %3.0f" : "   -", den > 0 ? 100 * num / den : 0);
@@ -323,8 +323,8 @@ static int explain_grid(const mem_model *mm, int l2, FILE *svg)
         snprintf(title, sizeof title, "L2 read hit rate per workgroup on %s: %.1f%% overall", mc->name,
                  100 * mem_stats_l2_read_hit_rate(s));
     else
-        snprintf(title, sizeof title, "launch step per workgroup on %s (%u CUs x %u per CU)", mc->name,
-                 mc->compute_units, mem_model_workgroups_per_cu(mm));
+        snprintf(title, sizeof title, "launch order per workgroup on %s (%u CUs x %u per CU, %" PRIu64 " steps)",
+                 mc->name, mc->compute_units, mem_model_workgroups_per_cu(mm), last_step + 1);
     svg_open(svg, width, height < 200 ? 200 : height, title);
     for (uint32_t y = 0; y < gy; y++)
         for (uint32_t x = 0; x < gx; x++) {
@@ -335,7 +335,7 @@ static int explain_grid(const mem_model *mm, int l2, FILE *svg)
                 uint64_t den = g->l2_read_hits + g->l2_read_misses;
                 t = den ? (double)g->l2_read_hits / (double)den : 0;
             } else {
-                t = last_step ? (double)g->launch_step / (double)last_step : 0;
+                t = count > 1 ? (double)g->launch_order / (double)(count - 1) : 0;
             }
             ramp(t, c, sizeof c);
             fprintf(svg, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\"",
@@ -355,8 +355,8 @@ static int explain_grid(const mem_model *mm, int l2, FILE *svg)
         legend_ramp(svg, lx, top + 10, "0%", "100%", "");
     else {
         char hi[32];
-        snprintf(hi, sizeof hi, "step %" PRIu64, last_step);
-        legend_ramp(svg, lx, top + 10, "step 0", hi, "");
+        snprintf(hi, sizeof hi, "%u", count);
+        legend_ramp(svg, lx, top + 10, "1st", hi, "launched");
         if (cell >= 24)
             fprintf(svg, "<text x=\"%d\" y=\"%d\">number = launch order</text>\n", lx, top + 60);
     }
