@@ -78,30 +78,27 @@ static int ends_with(const char *s, const char *suffix)
     return a >= b && strcmp(s + a - b, suffix) == 0;
 }
 
-/* A kernel given directly (not a case): a minimal case in memory. */
+/* A kernel given directly (not a case): a case in memory with no bindings,
+ * enough to compile, validate, lower and list it. */
 static wl_case *case_for_kernel(const char *path, const char *entry, char *err, size_t err_size)
 {
-    char json[2048];
-    cJSON *o = cJSON_CreateObject();
+    wl_case *c = calloc(1, sizeof *c);
+    if (!c) {
+        snprintf(err, err_size, "out of memory");
+        return NULL;
+    }
     const char *slash = strrchr(path, '/');
-    cJSON_AddStringToObject(o, "kernel", slash ? slash + 1 : path);
-    if (entry)
-        cJSON_AddStringToObject(o, "entry", entry);
-    char *text = cJSON_PrintUnformatted(o);
-    cJSON_Delete(o);
-    if (!text)
+    c->path = strdup(path);
+    c->dir = slash ? strndup(path, (size_t)(slash - path)) : strdup(".");
+    c->kernel = strdup(path);
+    c->language = strdup(ends_with(path, ".hlsl") ? "hlsl" : "glsl");
+    c->entry = strdup(entry ? entry : "main");
+    c->groups[0] = c->groups[1] = c->groups[2] = 1;
+    if (!c->path || !c->dir || !c->kernel || !c->language || !c->entry) {
+        case_destroy(c);
+        snprintf(err, err_size, "out of memory");
         return NULL;
-    snprintf(json, sizeof json, "%s", text);
-    free(text);
-    /* the pseudo case file sits next to the kernel so the kernel path resolves */
-    char fake[4096];
-    if (slash)
-        snprintf(fake, sizeof fake, "%.*s/<kernel>.json", (int)(slash - path), path);
-    else
-        snprintf(fake, sizeof fake, "<kernel>.json");
-    wl_case *c = NULL;
-    if (case_parse(json, fake, &c, err, err_size) != CASE_OK)
-        return NULL;
+    }
     return c;
 }
 
