@@ -588,20 +588,12 @@ static int print_occupancy(const isa_program *p, const char *machine, unsigned w
         fprintf(stderr, "%s\n", err);
         return 0;
     }
-    isa_machine_limits lim = {
-        .vgprs_per_simd_lane = m.vgprs_per_simd_lane, .vgpr_granule = m.vgpr_granule,
-        .max_vgprs_per_wave = m.max_vgprs_per_wave, .sgprs_per_simd = m.sgprs_per_simd,
-        .sgpr_granule = m.sgpr_granule, .max_sgprs_per_wave = m.max_sgprs_per_wave,
-        .lds_bytes_per_cu = m.lds_bytes_per_cu, .max_waves_per_simd = m.max_waves_per_simd,
-        .simds_per_cu = m.simds_per_cu, .max_workgroups_per_cu = m.max_workgroups_per_cu, .packed_fp16 = 1,
-    };
     if (!wave)
         wave = m.default_wave ? m.default_wave : 32;
     uint32_t local = p->local_size[0] * p->local_size[1] * p->local_size[2];
     uint32_t waves = (local + wave - 1) / wave;
-    /* a machine without a scalar register file keeps uniform values in vector registers */
-    uint32_t vgprs = p->res.vgprs + (m.max_sgprs_per_wave ? 0 : p->res.sgprs);
-    isa_occupancy o = isa_compute_occupancy(&lim, vgprs, p->res.sgprs, p->res.lds_bytes, waves);
+    uint32_t vgprs;
+    isa_occupancy o = mem_machine_occupancy(&m, p, wave, 0, &vgprs);
     fprintf(out, "; machine %s, wave %u, %u waves per workgroup: %u VGPRs -> %u allocated, %u SGPRs -> %u allocated%s\n",
             m.name, wave, waves, vgprs, o.vgprs_allocated, p->res.sgprs, o.sgprs_allocated,
             m.max_sgprs_per_wave ? "" : " (no scalar file: uniform values counted as VGPRs)");

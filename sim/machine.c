@@ -314,3 +314,21 @@ mem_status mem_machine_load(const char *name_or_path, mem_machine *out, char *er
     free(text);
     return st;
 }
+
+isa_occupancy mem_machine_occupancy(const mem_machine *m, const isa_program *p, uint32_t wave_size,
+                                    uint32_t vgprs_override, uint32_t *vgprs_used)
+{
+    isa_machine_limits lim = {
+        .vgprs_per_simd_lane = m->vgprs_per_simd_lane, .vgpr_granule = m->vgpr_granule,
+        .max_vgprs_per_wave = m->max_vgprs_per_wave, .sgprs_per_simd = m->sgprs_per_simd,
+        .sgpr_granule = m->sgpr_granule, .max_sgprs_per_wave = m->max_sgprs_per_wave,
+        .lds_bytes_per_cu = m->lds_bytes_per_cu, .max_waves_per_simd = m->max_waves_per_simd,
+        .simds_per_cu = m->simds_per_cu, .max_workgroups_per_cu = m->max_workgroups_per_cu, .packed_fp16 = 1,
+    };
+    uint32_t local = p->local_size[0] * p->local_size[1] * p->local_size[2];
+    uint32_t waves = wave_size ? (local + wave_size - 1) / wave_size : 1;
+    uint32_t vgprs = vgprs_override ? vgprs_override : p->res.vgprs + (m->max_sgprs_per_wave ? 0 : p->res.sgprs);
+    if (vgprs_used)
+        *vgprs_used = vgprs;
+    return isa_compute_occupancy(&lim, vgprs, p->res.sgprs, p->workgroup_bytes, waves);
+}

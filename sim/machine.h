@@ -12,6 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "isa/isa.h"
+
 #define MEM_MAX_WAVE_SIZES 4
 
 typedef enum mem_status {
@@ -82,6 +84,17 @@ mem_status mem_machine_parse(const char *json_text, const char *file, mem_machin
  * machines/NAME.json under $WAVELAB_ROOT, next to the executable's parent
  * folder, or under the current directory. */
 mem_status mem_machine_load(const char *name_or_path, mem_machine *out, char *err, size_t err_size);
+
+/*
+ * Occupancy of an allocated program on this machine at this wave size: the
+ * preset's register-file and LDS limits handed to isa_compute_occupancy (the
+ * one formula).  `vgprs_override` replaces the program's VGPR count when
+ * nonzero.  A machine without a scalar register file (max_sgprs_per_wave 0,
+ * NVIDIA-like) keeps uniform values in vector registers: its VGPRs include
+ * the program's SGPRs.
+ */
+isa_occupancy mem_machine_occupancy(const mem_machine *m, const isa_program *p, uint32_t wave_size,
+                                    uint32_t vgprs_override, uint32_t *vgprs_used);
 
 /* The folder that holds the presets (as searched by mem_machine_load), or
  * NULL; writes into buf. */

@@ -692,23 +692,11 @@ mem_status mem_model_begin(mem_model *m, const isa_program *prog, const uint32_t
     }
     m->group_count = (uint32_t)count;
     m->waves_per_group = (uint32_t)((local + wave_size - 1) / wave_size);
-    /* occupancy: the tightest of wave slots, LDS, the workgroup limit and registers */
-    uint64_t occ = mc->max_workgroups_per_cu;
-    uint64_t by_waves = (uint64_t)mc->simds_per_cu * mc->max_waves_per_simd / m->waves_per_group;
-    if (by_waves < occ)
-        occ = by_waves;
-    if (prog->workgroup_bytes && mc->lds_bytes_per_cu / prog->workgroup_bytes < occ)
-        occ = mc->lds_bytes_per_cu / prog->workgroup_bytes;
-    if (m->opt.vgprs_per_lane) {
-        uint32_t g = mc->vgpr_granule ? mc->vgpr_granule : 1;
-        uint64_t per_wave = (m->opt.vgprs_per_lane + g - 1) / g * g;
-        uint64_t waves_per_simd = per_wave ? mc->vgprs_per_simd_lane / per_wave : mc->max_waves_per_simd;
-        if (waves_per_simd > mc->max_waves_per_simd)
-            waves_per_simd = mc->max_waves_per_simd;
-        uint64_t by_regs = waves_per_simd * mc->simds_per_cu / m->waves_per_group;
-        if (by_regs < occ)
-            occ = by_regs;
-    }
+    /* occupancy: the one formula (isa_compute_occupancy) over the program's registers and LDS */
+    isa_occupancy o = mem_machine_occupancy(mc, prog, wave_size, m->opt.vgprs_per_lane, NULL);
+    uint64_t occ = o.workgroups_per_cu;
+    if (occ > mc->max_workgroups_per_cu)
+        occ = mc->max_workgroups_per_cu;
     if (occ == 0) {
         snprintf(err, err_size,
                  "memory model: a workgroup of %u waves and %u bytes of shared memory does not fit on one CU of "
