@@ -163,13 +163,7 @@ START_TEST(test_errors_glsl_syntax_error_reports_file_and_line)
 }
 END_TEST
 
-/*
- * KNOWN BUG (cli/main.c, case_for_kernel): `wavelab compile KERNEL` and
- * `wavelab disasm KERNEL` with a bare kernel file (no case) fail with
- * "<kernel>.json: bindings: missing (required)": the in-memory case made for
- * the kernel has no "bindings", which case_parse requires.
- */
-#ifdef WAVELAB_KNOWN_BUG_COMPILE_BARE_KERNEL
+/* A bare kernel file (no case): compile errors still name file and line (fixed in e0c4f83). */
 START_TEST(test_errors_compile_bare_kernel_reports_file_and_line)
 {
     char *out = cli(2, "compile %s/syntax.comp", NULL);
@@ -179,7 +173,6 @@ START_TEST(test_errors_compile_bare_kernel_reports_file_and_line)
     free(out);
 }
 END_TEST
-#endif
 
 START_TEST(test_errors_hlsl_error_reports_file_and_line)
 {
@@ -580,9 +573,7 @@ static Suite *errors_suite(void)
 #ifdef WAVELAB_KNOWN_BUG_HLSL_UNKNOWN_ENTRY
     tcase_add_test(c, test_errors_hlsl_unknown_entry_point_rejected);
 #endif
-#ifdef WAVELAB_KNOWN_BUG_COMPILE_BARE_KERNEL
     tcase_add_test(c, test_errors_compile_bare_kernel_reports_file_and_line);
-#endif
 #ifdef WAVELAB_KNOWN_BUG_PARALLEL_COMPILE
     tcase_add_test(c, test_errors_wavelab_test_parallel_jobs_never_fail_compiles);
 #endif
