@@ -8,6 +8,7 @@
  * rest are warned about with the source line.
  */
 #include <ctype.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -227,7 +228,26 @@ static void fix_hlsl(uint32_t *w, size_t n, const char *path, char *warnings, si
 /* isa/glslang_entry.cpp: names the HLSL entry point (glslang 12's C interface cannot). */
 void isa_glslang_set_entry_point(glslang_shader_t *shader, const char *name);
 
-static int glslang_users;
+static pthread_once_t glslang_once = PTHREAD_ONCE_INIT;
+
+static void glslang_start(void) { glslang_initialize_process(); }
+
+/* Whether `name` appears in `text` as an identifier followed by '(' (a function definition or call). */
+static bool mentions_function(const char *text, const char *name)
+{
+    size_t n = strlen(name);
+    for (const char *p = strstr(text, name); p; p = strstr(p + 1, name)) {
+        bool start = p == text || !(isalnum((unsigned char)p[-1]) || p[-1] == '_');
+        const char *q = p + n;
+        if (!start || isalnum((unsigned char)*q) || *q == '_')
+            continue;
+        while (*q == ' ' || *q == '\t' || *q == '\n' || *q == '\r')
+            q++;
+        if (*q == '(')
+            return true;
+    }
+    return false;
+}
 
 isa_status isa_compile(const isa_compile_options *opt, uint32_t **words, size_t *word_count,
                        char *err, size_t err_size, char *warnings, size_t warnings_size)
@@ -275,8 +295,15 @@ isa_status isa_compile(const isa_compile_options *opt, uint32_t **words, size_t 
         return ISA_ERR_COMPILE;
     }
 
-    if (glslang_users++ == 0)
-        glslang_initialize_process();
+    /* glslang's process-wide state, once, whatever the number of threads compiling */
+    pthread_once(&glslang_once, glslang_start);
+    if (hlsl && !mentions_function(text, entry)) {
+        /* glslang would compile an empty entry point rather than complain */
+        append(err, err_size, "%s: error: entry point \"%s\" is not a function of this kernel\n", path, entry);
+        free(preamble);
+        free(owned);
+        return ISA_ERR_COMPILE;
+    }
 
     glslang_input_t input = {
         .language = hlsl ? GLSLANG_SOURCE_HLSL : GLSLANG_SOURCE_GLSL,

@@ -1432,10 +1432,10 @@ static void lower_ext_glsl(lower *L, const uint32_t *o, uint32_t no)
         return;
     }
     case GLSLstd450PackHalf2x16: case GLSLstd450PackUnorm2x16: case GLSLstd450PackSnorm2x16:
-    case GLSLstd450PackUnorm4x8: case GLSLstd450PackSnorm4x8: {
+    case GLSLstd450PackUnorm4x8: case GLSLstd450PackSnorm4x8: case GLSLstd450PackDouble2x32: {
         /* a = first component of the vector operand (components consecutive) */
         uint32_t d = def_value(L, rid, rtype, 1);
-        isa_inst *in = emit(L, ISA_OP_FMATH, ISA_TYPE_U32);
+        isa_inst *in = emit(L, ISA_OP_FMATH, ty);
         in->type2 = (uint8_t)scalar_isa_type(L, component_type(L, L->ids[args[0]].type));
         in->d = d;
         in->a = val(L, args[0]);
@@ -1443,10 +1443,10 @@ static void lower_ext_glsl(lower *L, const uint32_t *o, uint32_t no)
         return;
     }
     case GLSLstd450UnpackHalf2x16: case GLSLstd450UnpackUnorm2x16: case GLSLstd450UnpackSnorm2x16:
-    case GLSLstd450UnpackUnorm4x8: case GLSLstd450UnpackSnorm4x8: {
+    case GLSLstd450UnpackUnorm4x8: case GLSLstd450UnpackSnorm4x8: case GLSLstd450UnpackDouble2x32: {
         uint32_t d = def_value(L, rid, rtype, n);
         isa_inst *in = emit(L, ISA_OP_FMATH, ty);
-        in->type2 = ISA_TYPE_U32;
+        in->type2 = (uint8_t)scalar_isa_type(L, component_type(L, L->ids[args[0]].type));
         in->d = d;
         in->a = val(L, args[0]);
         in->imm = f;
@@ -3041,6 +3041,11 @@ static isa_status lower_program(const uint32_t *words, size_t word_count, const 
     for (size_t i = 5; i < L->n;) {
         uint32_t wc = words[i] >> 16;
         SpvOp op = (SpvOp)(words[i] & 0xffff);
+        if (wc == 0 || i + wc > L->n) {
+            L->cur_word = (uint32_t)i;
+            fail(L, ISA_ERR_INVALID, "instruction word count %u runs past the end of the module", wc);
+            goto done;
+        }
         if (op == SpvOpLine && wc >= 2 && words[i + 1] < L->bound && L->ids[words[i + 1]].kind == K_STRING &&
             !p->source_path[0])
             snprintf(p->source_path, sizeof p->source_path, "%s", L->ids[words[i + 1]].name);

@@ -198,7 +198,6 @@ END_TEST
  * name, and `wavelab run` runs the empty kernel and exits 0.  It should be
  * a compile error naming the missing entry point (exit 2).
  */
-#ifdef WAVELAB_KNOWN_BUG_HLSL_UNKNOWN_ENTRY
 START_TEST(test_errors_hlsl_unknown_entry_point_rejected)
 {
     char *out = cli(2, "run %s/entry.json", NULL);
@@ -206,7 +205,6 @@ START_TEST(test_errors_hlsl_unknown_entry_point_rejected)
     free(out);
 }
 END_TEST
-#endif
 
 START_TEST(test_errors_hlsl_known_entry_point_runs)
 {
@@ -284,8 +282,7 @@ START_TEST(test_errors_wavelab_test_counts_and_exit_code)
                          "{\"kernel\": \"double.comp\", \"bindings\": [{\"set\": 0, \"binding\": 0, \"type\": \"u32\", "
                          "\"data\": [1, 2, 3, 4]}], \"expect\": [{\"set\": 0, \"binding\": 0, \"data\": [2, 4, 6, 8]}]}"));
     char args[8192];
-    /* --jobs 1: see WAVELAB_KNOWN_BUG_PARALLEL_COMPILE below */
-    snprintf(args, sizeof args, "test '%s' --waves 4,8 --jobs 1", dir);
+    snprintf(args, sizeof args, "test '%s' --waves 4,8 --jobs 2", dir);
     char *out = NULL;
     int rc = tsup_run_cli(args, &out);
     ck_assert_msg(rc == 0, "exit %d:\n%s", rc, out);
@@ -322,7 +319,6 @@ END_TEST
  * thread can parse before the process is initialised.  It should use
  * pthread_once (or initialise in main).
  */
-#ifdef WAVELAB_KNOWN_BUG_PARALLEL_COMPILE
 START_TEST(test_errors_wavelab_test_parallel_jobs_never_fail_compiles)
 {
     for (int round = 0; round < 40; round++) {
@@ -344,7 +340,6 @@ START_TEST(test_errors_wavelab_test_parallel_jobs_never_fail_compiles)
     }
 }
 END_TEST
-#endif
 
 /* ------------------------------------------------------------ invalid SPIR-V */
 
@@ -433,20 +428,6 @@ START_TEST(test_errors_spirv_id_out_of_range_rejected_with_word)
 }
 END_TEST
 
-#ifndef WAVELAB_KNOWN_BUG_LOWER_ZERO_WORDCOUNT_HANG
-/* Every instruction has a non-zero word count and ends inside the stream. */
-static int well_framed(const uint32_t *w, size_t n)
-{
-    size_t i = 5;
-    while (i < n) {
-        uint32_t wc = w[i] >> 16;
-        if (wc == 0 || i + wc > n)
-            return 0;
-        i += wc;
-    }
-    return 1;
-}
-#endif
 
 /*
  * KNOWN BUG (isa/lower.c, isa_lower, the loop that looks for OpLine to name
@@ -457,7 +438,6 @@ static int well_framed(const uint32_t *w, size_t n)
  * at OpFunction, so nothing rejects the stream first.  It should fail with
  * "word N: word count 0".
  */
-#ifdef WAVELAB_KNOWN_BUG_LOWER_ZERO_WORDCOUNT_HANG
 START_TEST(test_errors_spirv_zero_word_count_in_function_rejected)
 {
     size_t n;
@@ -472,7 +452,6 @@ START_TEST(test_errors_spirv_zero_word_count_in_function_rejected)
     free(w);
 }
 END_TEST
-#endif
 
 START_TEST(test_errors_spirv_garbage_never_crashes)
 {
@@ -480,14 +459,8 @@ START_TEST(test_errors_spirv_garbage_never_crashes)
     size_t n;
     uint32_t *good = good_module(&n);
     uint32_t rs = 12345;
-    /* mutations land in the function bodies: corrupting declarations can trip
-     * WAVELAB_KNOWN_BUG_LOWER_DUP_TYPE_LEAK, which the sanitizer build reports */
+    /* mutations land in the function bodies (declarations are corrupted by the test below) */
     size_t body = 5;
-#ifndef WAVELAB_KNOWN_BUG_LOWER_DUP_TYPE_LEAK
-    while (body < n && (good[body] & 0xffff) != 54 /* OpFunction */)
-        body += (good[body] >> 16) ? (good[body] >> 16) : 1;
-    ck_assert_uint_lt(body, n);
-#endif
     for (int trial = 0; trial < 200; trial++) {
         uint32_t *w = malloc(n * 4);
         memcpy(w, good, n * 4);
@@ -499,9 +472,6 @@ START_TEST(test_errors_spirv_garbage_never_crashes)
         size_t len = trial % 7 == 0 ? tsup_rand(&rs) % n : n;
         char err[2048];
         isa_program *p = NULL;
-#ifndef WAVELAB_KNOWN_BUG_LOWER_ZERO_WORDCOUNT_HANG
-        if (well_framed(w, len))
-#endif
             if (isa_lower(w, len, NULL, &p, err, sizeof err) == ISA_OK)
                 isa_program_destroy(p);
         (void)isa_validate(w, len, err, sizeof err);
@@ -524,7 +494,6 @@ END_TEST
  * (or not) but leaks 88 bytes (LeakSanitizer).  A duplicate definition should
  * be rejected ("word N: id %x defined twice") before anything is allocated.
  */
-#ifdef WAVELAB_KNOWN_BUG_LOWER_DUP_TYPE_LEAK
 START_TEST(test_errors_spirv_duplicate_type_id_rejected_without_leak)
 {
     size_t n;
@@ -548,7 +517,6 @@ START_TEST(test_errors_spirv_duplicate_type_id_rejected_without_leak)
     free(w);
 }
 END_TEST
-#endif
 
 static Suite *errors_suite(void)
 {
@@ -570,13 +538,9 @@ static Suite *errors_suite(void)
     tcase_add_test(c, test_errors_hlsl_error_reports_file_and_line);
     tcase_add_test(c, test_errors_glsl_entry_other_than_main_rejected);
     tcase_add_test(c, test_errors_hlsl_known_entry_point_runs);
-#ifdef WAVELAB_KNOWN_BUG_HLSL_UNKNOWN_ENTRY
     tcase_add_test(c, test_errors_hlsl_unknown_entry_point_rejected);
-#endif
     tcase_add_test(c, test_errors_compile_bare_kernel_reports_file_and_line);
-#ifdef WAVELAB_KNOWN_BUG_PARALLEL_COMPILE
     tcase_add_test(c, test_errors_wavelab_test_parallel_jobs_never_fail_compiles);
-#endif
     tcase_add_test(c, test_errors_image2d_unsupported_with_clear_message);
     tcase_add_test(c, test_errors_case_field_errors_name_the_field);
     tcase_add_test(c, test_errors_wavelab_test_counts_and_exit_code);
@@ -587,12 +551,8 @@ static Suite *errors_suite(void)
     tcase_add_test(v, test_errors_spirv_truncated_instruction_rejected_with_word);
     tcase_add_test(v, test_errors_spirv_id_out_of_range_rejected_with_word);
     tcase_add_test(v, test_errors_spirv_garbage_never_crashes);
-#ifdef WAVELAB_KNOWN_BUG_LOWER_DUP_TYPE_LEAK
     tcase_add_test(v, test_errors_spirv_duplicate_type_id_rejected_without_leak);
-#endif
-#ifdef WAVELAB_KNOWN_BUG_LOWER_ZERO_WORDCOUNT_HANG
     tcase_add_test(v, test_errors_spirv_zero_word_count_in_function_rejected);
-#endif
     suite_add_tcase(s, v);
     return s;
 }

@@ -1057,15 +1057,10 @@ START_TEST(test_subgroup_shuffle_down_outside_wave_reported)
 END_TEST
 
 /*
- * KNOWN BUG (isa/lower.c): GLSL.std.450 PackDouble2x32 / UnpackDouble2x32 are
- * not among the pack/unpack cases of the extended-instruction lowering, so
- * they go through the per-component path: unpackDouble2x32 writes two
- * separate u32 registers that are not the consecutive pair the store reads,
- * and the high word comes out 0 (or the program is malformed: "fmath operand
- * d = 10 (span 2) outside 11 registers").  Guarded so the suite stays green;
- * build with -DWAVELAB_KNOWN_BUG_PACK_DOUBLE to see it.
+ * GLSL.std.450 PackDouble2x32 / UnpackDouble2x32 move the bits of a double
+ * through a uvec2: the round trip must keep every bit (and + 1.0 in between
+ * must act on the double).
  */
-#ifdef WAVELAB_KNOWN_BUG_PACK_DOUBLE
 START_TEST(test_subgroup_pack_double_round_trips_bits)
 {
     static const char *src =
@@ -1097,7 +1092,6 @@ START_TEST(test_subgroup_pack_double_round_trips_bits)
     isa_program_destroy(prog);
 }
 END_TEST
-#endif
 
 static double suite_start;
 
@@ -1139,9 +1133,7 @@ static Suite *subgroup_suite(void)
     tcase_add_test(f, test_subgroup_shuffle_from_inactive_lane_reported_and_yields_zero);
     tcase_add_test(f, test_subgroup_broadcast_from_inactive_lane_reported_and_yields_zero);
     tcase_add_test(f, test_subgroup_shuffle_down_outside_wave_reported);
-#ifdef WAVELAB_KNOWN_BUG_PACK_DOUBLE
     tcase_add_test(f, test_subgroup_pack_double_round_trips_bits);
-#endif
     suite_add_tcase(s, f);
     return s;
 }

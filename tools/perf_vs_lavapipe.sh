@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# tools/perf_vs_lavapipe.sh — the simulator's speed against lavapipe's on
+# every kernel case, same machine, same wave size (8), printed as the
+# Markdown table of docs/performance.md.
+#
+#   sim dispatch   host time of sim_run alone (`wavelab run --time`)
+#   sim process    the whole `wavelab run` process (glslang, lowering, run)
+#   lvp dispatch   lavapipe's timestamp-query time of the dispatch (median of 5)
+#   lvp process    the whole `wavelab run --backend vulkan` process (glslang,
+#                  lavapipe's LLVM compile, buffers, 1 dispatch)
+#
+# lavapipe runs with LP_NUM_THREADS=1 so both sides use one core.
+# Usage: tools/perf_vs_lavapipe.sh [build/wavelab]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+B=${1:-build/wavelab}
+export LP_NUM_THREADS=1
+now() { date +%s.%N; }
+echo "| case | sim dispatch ms | sim process s | lavapipe dispatch ms | lavapipe process s | dispatch ratio sim/lvp |"
+echo "| --- | ---: | ---: | ---: | ---: | ---: |"
+for c in $(find kernels -name '*.json' | sort); do
+  t0=$(now)
+  simd=$("$B" run "$c" --wave 8 --quiet --time | sed -n 's/.*dispatch \([0-9.]*\) ms.*/\1/p')
+  t1=$(now)
+  "$B" run "$c" --backend vulkan --wave 8 --warmup 0 --repeat 1 >/dev/null 2>&1 || true
+  t2=$(now)
+  lvp=$("$B" run "$c" --backend vulkan --wave 8 --warmup 1 --repeat 5 2>/dev/null | sed -n 's/.*device time  median \([0-9.]*\) us.*/\1/p')
+  if [ -z "$lvp" ]; then lvp_ms="-"; ratio="-"; else
+    lvp_ms=$(awk -v u="$lvp" 'BEGIN { printf "%.3f", u / 1000 }')
+    ratio=$(awk -v s="$simd" -v l="$lvp" 'BEGIN { printf "%.2f", s / (l / 1000) }')
+  fi
+  awk -v c="${c#kernels/}" -v sd="$simd" -v sp="$(awk -v a="$t0" -v b="$t1" 'BEGIN{print b-a}')" \
+      -v ld="$lvp_ms" -v lp="$(awk -v a="$t1" -v b="$t2" 'BEGIN{print b-a}')" -v r="$ratio" \
+      'BEGIN { printf "| %s | %s | %.2f | %s | %.2f | %s |\n", c, sd, sp, ld, lp, r }'
+done
