@@ -714,10 +714,12 @@ int cli_cmd_check(int argc, char **argv)
             printf("  (first %d mismatches shown)\n", MAX_MISMATCHES);
         print_timing(&dev, stdout);
         print_statistics(&dev, stdout);
-        printf("  simulator    %u registers per lane, %" PRIu64 " waves, %" PRIu64 " wave instructions, %u bytes "
-               "shared memory\n",
-               sim.prog ? sim.prog->reg_count : 0, sim.result.stats.waves, sim.result.stats.wave_instructions,
-               sim.prog ? sim.prog->workgroup_bytes : 0);
+        if (sim.prog)
+            printf("  registers    wavelab's allocation: %u VGPRs + %u SGPRs (%u per thread on a GPU without scalar "
+                   "registers, to compare with a driver's register count; docs/registers.md)\n",
+                   sim.prog->res.vgprs, sim.prog->res.sgprs, sim.prog->res.vgprs + sim.prog->res.sgprs);
+        printf("  simulator    %" PRIu64 " waves, %" PRIu64 " wave instructions, %u bytes shared memory\n",
+               sim.result.stats.waves, sim.result.stats.wave_instructions, sim.prog ? sim.prog->workgroup_bytes : 0);
         if (c->expect_count) {
             int sim_fail = run_check_expects(c, sim.data, NULL), dev_fail = run_check_expects(c, dev.data, NULL);
             printf("  expectations simulator %d failed, device %d failed (of %d)\n", sim_fail, dev_fail,
