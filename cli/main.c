@@ -31,7 +31,7 @@ static void usage(FILE *f)
     fprintf(f,
             "usage: wavelab COMMAND [ARGS]\n"
             "\n"
-            "  run CASE [--wave N] [--dump OUT.json] [--budget N] [--time] [--quiet] [--backend sim|vulkan]\n"
+            "  run CASE [--wave N] [--dump OUT.json] [--budget N] [--profile] [--time] [--quiet] [--backend sim|vulkan]\n"
             "      [--machine NAME|FILE [--memory-threads 1|2]]\n"
             "        run a case on the simulator (or a Vulkan device) and print a summary\n"
             "  test DIR|CASE... [--wave N | --waves N,N,...] [--jobs N]\n"
@@ -149,6 +149,28 @@ static void print_summary(const wl_case *c, const run_output *out, FILE *f)
             sim_location_format(p, &out->result.events[i].where, where, sizeof where);
             fprintf(f, "               %s: %s\n", where, out->result.events[i].message);
         }
+    }
+}
+
+/* The listing annotated with what ran: executions and average active lanes
+ * per instruction, so divergence and hot loops show where they happen. */
+static void print_profile(const run_output *out, FILE *f)
+{
+    const isa_program *p = out->prog;
+    const sim_stats *s = &out->result.stats;
+    if (!s->inst_executions)
+        return;
+    fprintf(f, "  profile      executions and average active lanes (of %u) per instruction:\n", out->wave_size);
+    fprintf(f, "    %5s %10s %6s  %-64s %s\n", "pc", "executed", "lanes", "instruction", "line");
+    for (uint32_t i = 0; i < p->code_count && i < s->inst_count; i++) {
+        char text[256];
+        isa_inst_format(p, &p->code[i], text, sizeof text);
+        uint64_t n = s->inst_executions[i];
+        if (n)
+            fprintf(f, "    %5u %10" PRIu64 " %6.1f  %-64s %u\n", i, n, (double)s->inst_lanes[i] / (double)n, text,
+                    p->code[i].line);
+        else
+            fprintf(f, "    %5u %10s %6s  %-64s %u\n", i, "-", "-", text, p->code[i].line);
     }
 }
 
@@ -275,7 +297,7 @@ int cli_cmd_run(int argc, char **argv)
 {
     const char *case_path = NULL, *dump = NULL, *machine = NULL;
     uint64_t wave = 0, budget = 0, memory_threads = 1;
-    int quiet = 0, show_time = 0;
+    int quiet = 0, show_time = 0, profile = 0;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--backend") == 0 && i + 1 < argc) {
             if (strcmp(argv[i + 1], "vulkan") == 0)
@@ -308,6 +330,8 @@ int cli_cmd_run(int argc, char **argv)
             quiet = 1;
         } else if (strcmp(argv[i], "--time") == 0) {
             show_time = 1;
+        } else if (strcmp(argv[i], "--profile") == 0) {
+            profile = 1;
         } else if (argv[i][0] == '-' || case_path) {
             fprintf(stderr, "wavelab run: unexpected argument \"%s\"\n", argv[i]);
             usage(stderr);
@@ -344,6 +368,8 @@ int cli_cmd_run(int argc, char **argv)
     }
     if (!quiet)
         print_summary(c, &out, stdout);
+    if (profile && rc != RUN_EXIT_BAD_INPUT)
+        print_profile(&out, stdout);
     if (show_time)
         printf("  host time    compile %.3f ms, lower %.3f ms, dispatch %.3f ms\n", out.compile_seconds * 1e3,
                out.lower_seconds * 1e3, out.dispatch_seconds * 1e3);
