@@ -476,6 +476,20 @@ static uint32_t layout_size(lower *L, uint32_t tid, bool expl)
 
 /* ------------------------------------------------------------ parse module */
 
+/* Records the definition of a result id; NULL (and the error set) when the id is out of range. */
+static id_info *define_id(lower *L, uint32_t id, enum id_kind kind, uint32_t type, size_t word)
+{
+    if (id == 0 || id >= L->bound) {
+        fail(L, ISA_ERR_INVALID, "id %%%u out of range (bound %u)", id, L->bound);
+        return NULL;
+    }
+    id_info *d = &L->ids[id];
+    d->kind = (uint8_t)kind;
+    d->type = type;
+    d->word = (uint32_t)word;
+    return d;
+}
+
 static bool parse_module(lower *L)
 {
     const uint32_t *w = L->w;
@@ -645,11 +659,9 @@ static bool parse_module(lower *L)
             switch (op) {
             case SpvOpConstant: case SpvOpSpecConstant: {
                 NEED(3);
-                ID_OK(o[1]);
-                id_info *d = &L->ids[o[1]];
-                d->kind = K_CONST;
-                d->type = o[0];
-                d->word = (uint32_t)i;
+                id_info *d = define_id(L, o[1], K_CONST, o[0], i);
+                if (!d)
+                    return false;
                 uint64_t v = o[2];
                 if (no >= 4)
                     v |= (uint64_t)o[3] << 32;
@@ -662,61 +674,30 @@ static bool parse_module(lower *L)
             }
             case SpvOpConstantTrue: case SpvOpConstantFalse: case SpvOpSpecConstantTrue: case SpvOpSpecConstantFalse: {
                 NEED(2);
-                ID_OK(o[1]);
-                id_info *d = &L->ids[o[1]];
-                d->kind = K_CONST;
-                d->type = o[0];
-                d->word = (uint32_t)i;
+                id_info *d = define_id(L, o[1], K_CONST, o[0], i);
+                if (!d)
+                    return false;
                 d->cval = (op == SpvOpConstantTrue || op == SpvOpSpecConstantTrue);
                 d->cknown = true;
                 break;
             }
-            case SpvOpConstantComposite: case SpvOpSpecConstantComposite: case SpvOpConstantNull: {
-                NEED(2);
-                ID_OK(o[1]);
-                id_info *d = &L->ids[o[1]];
-                d->kind = K_CONST;
-                d->type = o[0];
-                d->word = (uint32_t)i;
-                break;
-            }
-            case SpvOpUndef: {
-                NEED(2);
-                ID_OK(o[1]);
-                L->ids[o[1]].kind = K_UNDEF;
-                L->ids[o[1]].type = o[0];
-                L->ids[o[1]].word = (uint32_t)i;
-                break;
-            }
+            case SpvOpConstantComposite: case SpvOpSpecConstantComposite: case SpvOpConstantNull:
             case SpvOpSpecConstantOp:
                 NEED(2);
-                ID_OK(o[1]);
-                L->ids[o[1]].kind = K_CONST;
-                L->ids[o[1]].type = o[0];
-                L->ids[o[1]].word = (uint32_t)i;
+                if (!define_id(L, o[1], K_CONST, o[0], i))
+                    return false;
                 break;
-            case SpvOpVariable:
-                NEED(3);
-                ID_OK(o[1]);
-                L->ids[o[1]].kind = K_VAR;
-                L->ids[o[1]].type = o[0];
-                L->ids[o[1]].storage = o[2];
-                L->ids[o[1]].word = (uint32_t)i;
+            case SpvOpUndef:
+                NEED(2);
+                if (!define_id(L, o[1], K_UNDEF, o[0], i))
+                    return false;
                 break;
-            case SpvOpMemberDecorate: {
+            case SpvOpVariable: {
                 NEED(3);
-                ID_OK(o[0]);
-                if (L->ids[o[0]].kind != K_TYPE || L->ids[o[0]].t->op != SpvOpTypeStruct)
-                    break; /* decoration seen before the type: types come before their decorations' users */
-                type_info *t = L->ids[o[0]].t;
-                if (o[1] >= t->nmembers)
-                    break;
-                if (o[2] == SpvDecorationOffset && no >= 4)
-                    t->offsets[o[1]] = o[3];
-                else if (o[2] == SpvDecorationMatrixStride && no >= 4)
-                    t->mstride[o[1]] = o[3];
-                else if (o[2] == SpvDecorationRowMajor)
-                    t->row_major[o[1]] = true;
+                id_info *d = define_id(L, o[1], K_VAR, o[0], i);
+                if (!d)
+                    return false;
+                d->storage = o[2];
                 break;
             }
             default: break;
@@ -733,6 +714,11 @@ static bool parse_module(lower *L)
         uint32_t no = wc - 1;
         if (op == SpvOpFunction)
             break;
+        if ((op == SpvOpDecorate || op == SpvOpMemberDecorate) && no >= 1 && (o[0] == 0 || o[0] >= L->bound)) {
+            L->cur_word = (uint32_t)i;
+            fail(L, ISA_ERR_INVALID, "decoration of id %%%u, out of range (bound %u)", o[0], L->bound);
+            return false;
+        }
         if (op == SpvOpDecorate && no >= 2 && L->ids[o[0]].kind == K_TYPE) {
             type_info *t = L->ids[o[0]].t;
             if (o[1] == SpvDecorationArrayStride && no >= 3)
