@@ -244,6 +244,39 @@ static int exec_memory(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t p
         if (in->op == ISA_OP_STORE && sl->readonly)
             return sim_fault(ctx, w, pc, SIM_FAULT_UNSUPPORTED, -1, (int32_t)in->slot, -1,
                              "store to read-only slot '%s'", sl->name);
+        if (!is_bool && sl->space != ISA_SPACE_PRIVATE) {
+            /* the common case, one shared base and a fixed size: no per-lane base, no variable-size copy */
+            uint8_t *base = m->data;
+            const int load = in->op == ISA_OP_LOAD;
+            uint64_t *R = w->regs + (size_t)(load ? in->d : in->b) * W;
+#define FIXED(T)                                                                         \
+    LANES {                                                                              \
+        if (!ACTIVE(l))                                                                  \
+            continue;                                                                    \
+        uint64_t address = (A ? A[l] : 0) + (uint64_t)in->imm;                           \
+        for (unsigned i = 0; i < n; i++, address += sizeof(T)) {                         \
+            if (!in_bounds(m, address, sizeof(T)))                                       \
+                return out_of_bounds(ctx, w, in, pc, l, address, sizeof(T));             \
+            T v;                                                                         \
+            if (load) {                                                                  \
+                memcpy(&v, base + address, sizeof(T));                                   \
+                R[(size_t)i * W + l] = v;                                                \
+            } else {                                                                     \
+                v = (T)R[(size_t)i * W + l];                                             \
+                memcpy(base + address, &v, sizeof(T));                                   \
+            }                                                                            \
+        }                                                                                \
+    }                                                                                    \
+    return 0;
+            switch (size) {
+            case 1: FIXED(uint8_t)
+            case 2: FIXED(uint16_t)
+            case 4: FIXED(uint32_t)
+            case 8: FIXED(uint64_t)
+            default: break;
+            }
+#undef FIXED
+        }
         LANES {
             if (!ACTIVE(l))
                 continue;
