@@ -1173,28 +1173,46 @@ static void access(lower *L, bool store, uint32_t tid, int32_t slot, uint32_t of
     }
 }
 
-/* offset register (u64) = off_reg + index * stride */
+/*
+ * offset register = off_reg + index * stride, in 32 bits: byte offsets inside
+ * a buffer or variable are 32-bit, as hardware buffer instructions take them
+ * (the constant part of the address stays a separate 64-bit immediate).  A
+ * 64-bit index is truncated: byte offsets beyond 4 GiB wrap (docs/quirks.md).
+ */
 static uint32_t add_scaled_index(lower *L, uint32_t off_reg, uint32_t index_id, uint32_t stride)
 {
     uint32_t itype = L->ids[index_id].type;
     isa_type it = scalar_isa_type(L, itype);
-    uint32_t wide = new_regs(L, 1);
-    isa_inst *in = emit(L, ISA_OP_CVT, ISA_TYPE_I64);
-    in->type2 = (uint8_t)(isa_type_size(it) == 8 ? ISA_TYPE_I64 : with_sign(it, true));
-    in->d = wide;
-    in->a = val(L, index_id);
-    uint32_t scaled = wide;
+    uint32_t index = val(L, index_id);
+    isa_inst *in;
+    if (isa_type_size(it) == 8) {
+        uint32_t narrow = new_regs(L, 1);
+        in = emit(L, ISA_OP_CVT, ISA_TYPE_U32);
+        in->type2 = ISA_TYPE_U64;
+        in->d = narrow;
+        in->a = index;
+        index = narrow;
+    } else if (isa_type_size(it) < 4) {
+        /* 8/16-bit indices: sign or zero extend by the index's own type */
+        uint32_t wide = new_regs(L, 1);
+        in = emit(L, ISA_OP_CVT, ISA_TYPE_U32);
+        in->type2 = (uint8_t)it;
+        in->d = wide;
+        in->a = index;
+        index = wide;
+    }
+    uint32_t scaled = index;
     if (stride != 1) {
         scaled = new_regs(L, 1);
-        in = emit(L, ISA_OP_IMUL, ISA_TYPE_I64);
+        in = emit(L, ISA_OP_IMUL, ISA_TYPE_U32);
         in->d = scaled;
-        in->a = wide;
+        in->a = index;
         in->b = const_reg(L, stride);
     }
     if (off_reg == ISA_NO_REG)
         return scaled;
     uint32_t sum = new_regs(L, 1);
-    in = emit(L, ISA_OP_IADD, ISA_TYPE_I64);
+    in = emit(L, ISA_OP_IADD, ISA_TYPE_U32);
     in->d = sum;
     in->a = off_reg;
     in->b = scaled;

@@ -9,6 +9,10 @@
  * (the host's order: wavelab runs on little-endian hosts); a bool occupies 4
  * bytes (0 or 1).  Atomics of a wave happen one lane after another in lane
  * order.
+ *
+ * Addresses: the offset register holds a 32-bit byte offset (as hardware
+ * buffer instructions do); the instruction's constant offset is added to it
+ * in 64 bits, so a negative index still lands outside the slot.
  */
 #include <math.h>
 #include <stdio.h>
@@ -138,7 +142,7 @@ static int atomic(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t pc, ui
     LANES {
         if (!ACTIVE(l))
             continue;
-        uint64_t address = (A ? A[l] : 0) + (uint64_t)in->imm;
+        uint64_t address = (A ? (uint64_t)(uint32_t)A[l] : 0) + (uint64_t)in->imm;
         if (!in_bounds(m, address, size))
             return out_of_bounds(ctx, w, in, pc, l, address, size);
         uint8_t *p = slot_base(ctx, w, in->slot, l) + address;
@@ -207,7 +211,7 @@ static int exec_memory_traced(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uin
         a.elem_bytes = (uint16_t)bytes, a.count = 1;
     } else {
         const uint64_t *A = in->a == ISA_NO_REG ? NULL : sim_reg(ctx, w, in->a);
-        LANES addr[l] = (A ? A[l] : 0) + (uint64_t)in->imm;
+        LANES addr[l] = (A ? (uint64_t)(uint32_t)A[l] : 0) + (uint64_t)in->imm;
         a.elem_bytes = (uint16_t)isa_type_size((isa_type)in->type);
         a.count = op == ISA_OP_ATOMIC ? 1 : in->count ? in->count : 1;
     }
@@ -253,7 +257,7 @@ static int exec_memory(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t p
     LANES {                                                                              \
         if (!ACTIVE(l))                                                                  \
             continue;                                                                    \
-        uint64_t address = (A ? A[l] : 0) + (uint64_t)in->imm;                           \
+        uint64_t address = (A ? (uint64_t)(uint32_t)A[l] : 0) + (uint64_t)in->imm;                           \
         for (unsigned i = 0; i < n; i++, address += sizeof(T)) {                         \
             if (!in_bounds(m, address, sizeof(T)))                                       \
                 return out_of_bounds(ctx, w, in, pc, l, address, sizeof(T));             \
@@ -280,7 +284,7 @@ static int exec_memory(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t p
         LANES {
             if (!ACTIVE(l))
                 continue;
-            uint64_t address = (A ? A[l] : 0) + (uint64_t)in->imm;
+            uint64_t address = (A ? (uint64_t)(uint32_t)A[l] : 0) + (uint64_t)in->imm;
             uint8_t *base = slot_base(ctx, w, in->slot, l);
             for (unsigned i = 0; i < n; i++, address += size) {
                 if (!in_bounds(m, address, size))

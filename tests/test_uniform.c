@@ -106,7 +106,14 @@ START_TEST(test_uniform_value_under_divergent_branch_is_vector)
     int salu9 = 0, valu5 = 0;
     for (uint32_t i = 0; i < p->code_count; i++) {
         const isa_inst *in = &p->code[i];
-        if (in->op != ISA_OP_IMUL || in->type != ISA_TYPE_U32) /* not the 64-bit address arithmetic */
+        if (in->op != ISA_OP_IMUL || in->type != ISA_TYPE_U32)
+            continue;
+        /* skip the address arithmetic (index * 4 bytes): only n * 9 and n * 5 are counted */
+        int is_stride = 0;
+        for (uint32_t k = 0; k < p->const_count; k++)
+            if (p->consts[k].reg == in->b && p->consts[k].bits == 4)
+                is_stride = 1;
+        if (is_stride)
             continue;
         /* the multiplier is a constant register: find it by the instruction's divergence flag */
         if (in->flags & ISA_INST_DIVERGENT) {
