@@ -421,6 +421,8 @@ static void run_one_test(test_job *j)
         run_options opt = {.wave_size = j->wave};
         run_output out;
         int rc = run_case_sim(c, &opt, &out, err, sizeof err);
+        if (out.warnings[0])
+            fputs(out.warnings, log);
         if (rc == RUN_EXIT_BAD_INPUT) {
             fprintf(log, "FAIL  %s (wave %u): %s\n", j->path, out.wave_size, err);
         } else if (rc == RUN_EXIT_FAIL) {

@@ -203,10 +203,16 @@ static void fix_hlsl(uint32_t *w, size_t n, const char *path, char *warnings, si
             if (op == SpvOpLoad || op == SpvOpImageRead || op == SpvOpImageFetch)
                 f |= 2;
             const char *what = NULL;
-            if (op == SpvOpSelect && wc >= 6 && ((w[i + 4] < bound && (flow[w[i + 4]] & 1)) ||
-                                                 (w[i + 5] < bound && (flow[w[i + 5]] & 1))))
+            uint8_t arms = 0;
+            if (op == SpvOpSelect && wc >= 6)
+                arms = (uint8_t)((w[i + 4] < bound ? flow[w[i + 4]] : 0) | (w[i + 5] < bound ? flow[w[i + 5]] : 0));
+            if (arms & 1)
                 what = "wave operation inside `?:`: glslang evaluates both arms, so the wave operation sees lanes "
                        "that HLSL 2021/DXC would exclude; use an if statement";
+            else if (arms & 2)
+                what = "memory read inside `?:`: glslang evaluates both arms, so the read happens even for lanes "
+                       "whose condition picks the other arm (an out-of-bounds read the condition was meant to "
+                       "prevent); use an if statement";
             else if ((op == SpvOpLogicalAnd || op == SpvOpLogicalOr) && wc >= 5 && w[i + 4] < bound && flow[w[i + 4]])
                 what = (flow[w[i + 4]] & 1)
                            ? "wave operation on the right of `&&`/`||`: glslang does not short-circuit HLSL, so it "
