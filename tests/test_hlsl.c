@@ -296,6 +296,35 @@ START_TEST(test_hlsl_and_guarded_buffer_read_warns_and_reads_anyway)
 }
 END_TEST
 
+/* The same guard written as `?:`: glslang evaluates both arms, so the read happens for every lane. */
+START_TEST(test_hlsl_ternary_guarded_buffer_read_warns_and_reads_anyway)
+{
+    static const char *src =
+        "[[vk::binding(0, 0)]] StructuredBuffer<uint> inw;\n"
+        "[[vk::binding(1, 0)]] RWStructuredBuffer<uint> outw;\n"
+        "[numthreads(64, 1, 1)]\n"
+        "void main(uint gi : SV_GroupIndex) {\n"
+        "    uint n = outw[0];\n"
+        "    uint v = gi < n ? inw[gi] : 0u; // GUARD\n"
+        "    outw[1u + gi] = v;\n"
+        "}\n";
+    char warnings[4096], want[64];
+    isa_program *prog = build_hlsl(src, warnings, sizeof warnings);
+    snprintf(want, sizeof want, "kernel.hlsl:%d: warning:", line_of(src, "// GUARD"));
+    ck_assert_msg(strstr(warnings, want) && strstr(warnings, "memory read inside `?:`"), "expected '%s' in:\n%s",
+                  want, warnings);
+    uint32_t in[16], out[65] = {16};
+    for (int i = 0; i < 16; i++)
+        in[i] = (uint32_t)i * 3u;
+    sim_result res;
+    ck_assert_int_eq(run2(prog, 32, in, 16, out, 65, &res), SIM_FAULT);
+    ck_assert_int_eq(res.fault, SIM_FAULT_OUT_OF_BOUNDS);
+    ck_assert_int_eq(res.fault_event.where.lane, 16);
+    sim_result_free(&res);
+    isa_program_destroy(prog);
+}
+END_TEST
+
 /* ------------------------------------------------------------ where glslang differs from DXC: recorded */
 
 static isa_status compile_only(const char *src, char *err, size_t err_size, uint32_t **words, size_t *n)
@@ -393,6 +422,7 @@ static Suite *hlsl_suite(void)
     tcase_add_test(t, test_hlsl_quad_reads_match_hlsl_quad_layout);
     tcase_add_test(t, test_hlsl_ternary_wave_op_warns_with_line_and_if_form_gives_hlsl2021);
     tcase_add_test(t, test_hlsl_and_guarded_buffer_read_warns_and_reads_anyway);
+    tcase_add_test(t, test_hlsl_ternary_guarded_buffer_read_warns_and_reads_anyway);
     tcase_add_test(t, test_hlsl_glslang_rejects_wave_match_and_multiprefix);
     tcase_add_test(t, test_hlsl_glslang_read_lane_at_is_a_shuffle_so_nonuniform_index_works_per_lane);
     tcase_add_test(t, test_hlsl_glslang_uint64_wave_sum_becomes_double);
