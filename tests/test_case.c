@@ -327,6 +327,22 @@ START_TEST(test_case_groups_fill_missing_dimensions_with_one)
 }
 END_TEST
 
+START_TEST(test_case_known_failure_is_kept_and_must_be_a_reason)
+{
+    wl_case *c = parse_ok("{'kernel': 'k.comp', 'known_failure': 'glslang quirk', 'bindings': "
+                          "[{'binding': 0, 'type': 'u32', 'count': 1}]}");
+    ck_assert_str_eq(c->known_failure, "glslang quirk");
+    case_destroy(c);
+    c = parse_ok("{'kernel': 'k.comp', 'bindings': [{'binding': 0, 'type': 'u32', 'count': 1}]}");
+    ck_assert_ptr_null(c->known_failure);
+    case_destroy(c);
+    parse_fails("{'kernel': 'k.comp', 'known_failure': 3, 'bindings': [{'binding': 0, 'type': 'u32', 'count': 1}]}",
+                CASE_ERR_FIELD, "known_failure");
+    parse_fails("{'kernel': 'k.comp', 'known_failure': '', 'bindings': [{'binding': 0, 'type': 'u32', 'count': 1}]}",
+                CASE_ERR_FIELD, "known_failure");
+}
+END_TEST
+
 START_TEST(test_case_subgroup_sizes_powers_of_two_parse)
 {
     for (unsigned size = 4; size <= 128; size *= 2) {
@@ -1361,6 +1377,7 @@ static Suite *case_suite(void)
     tcase_add_test(tc, test_case_defines_keep_order_and_print_numbers);
     tcase_add_test(tc, test_case_groups_fill_missing_dimensions_with_one);
     tcase_add_test(tc, test_case_subgroup_sizes_powers_of_two_parse);
+    tcase_add_test(tc, test_case_known_failure_is_kept_and_must_be_a_reason);
     tcase_add_test(tc, test_case_push_constants_become_bytes);
     tcase_add_test(tc, test_case_integer_limits_store_little_endian);
     tcase_add_test(tc, test_case_integer_out_of_range_fails_without_wrapping);

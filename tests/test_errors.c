@@ -310,15 +310,8 @@ START_TEST(test_errors_wavelab_test_counts_and_exit_code)
 }
 END_TEST
 
-/*
- * KNOWN BUG (isa/compile.c): `wavelab test` on two or more threads now and
- * then fails a case with "error: glslang rejected the kernel" and an empty
- * glslang log (about 1 run in 8 of `wavelab test DIR --waves 4,8` with one
- * case, 2 cores).  isa_compile starts glslang with an unsynchronised
- * `if (glslang_users++ == 0) glslang_initialize_process();`, so a second
- * thread can parse before the process is initialised.  It should use
- * pthread_once (or initialise in main).
- */
+/* Several threads compile at once: glslang's process state is set up once
+ * (pthread_once in isa/compile.c), so no compile may fail for it. */
 START_TEST(test_errors_wavelab_test_parallel_jobs_never_fail_compiles)
 {
     for (int round = 0; round < 40; round++) {
@@ -338,6 +331,40 @@ START_TEST(test_errors_wavelab_test_parallel_jobs_never_fail_compiles)
         tsup_remove_dir(dir);
         free(dir);
     }
+}
+END_TEST
+
+/* known_failure: a failing expectation reports XFAIL and counts as passed; a
+ * holding one reports XPASS and fails, so the marker cannot outlive its reason. */
+START_TEST(test_errors_wavelab_test_known_failure_is_xfail_and_xpass_fails)
+{
+    char *dir = tsup_temp_dir();
+    ck_assert_ptr_nonnull(dir);
+    free(tsup_write_file(dir, "double.comp", pass_kernel));
+    free(tsup_write_file(dir, "x.json",
+                         "{\"kernel\": \"double.comp\", \"known_failure\": \"a quirk\", \"bindings\": [{\"set\": 0, "
+                         "\"binding\": 0, \"type\": \"u32\", \"data\": [1, 2, 3, 4]}], \"expect\": [{\"set\": 0, "
+                         "\"binding\": 0, \"data\": [2, 4, 6, 9]}]}"));
+    char args[8192];
+    snprintf(args, sizeof args, "test '%s' --waves 8", dir);
+    char *out = NULL;
+    int rc = tsup_run_cli(args, &out);
+    ck_assert_msg(rc == 0, "exit %d:\n%s", rc, out);
+    HAS(out, "XFAIL");
+    HAS(out, "a quirk");
+    HAS(out, "1 passed, 0 failed\n");
+    free(out);
+    free(tsup_write_file(dir, "x.json",
+                         "{\"kernel\": \"double.comp\", \"known_failure\": \"a quirk\", \"bindings\": [{\"set\": 0, "
+                         "\"binding\": 0, \"type\": \"u32\", \"data\": [1, 2, 3, 4]}], \"expect\": [{\"set\": 0, "
+                         "\"binding\": 0, \"data\": [2, 4, 6, 8]}]}"));
+    rc = tsup_run_cli(args, &out);
+    ck_assert_msg(rc == 1, "exit %d:\n%s", rc, out);
+    HAS(out, "XPASS");
+    HAS(out, "0 passed, 1 failed\n");
+    free(out);
+    tsup_remove_dir(dir);
+    free(dir);
 }
 END_TEST
 
@@ -544,6 +571,7 @@ static Suite *errors_suite(void)
     tcase_add_test(c, test_errors_image2d_unsupported_with_clear_message);
     tcase_add_test(c, test_errors_case_field_errors_name_the_field);
     tcase_add_test(c, test_errors_wavelab_test_counts_and_exit_code);
+    tcase_add_test(c, test_errors_wavelab_test_known_failure_is_xfail_and_xpass_fails);
     suite_add_tcase(s, c);
     TCase *v = tcase_create("spirv");
     tcase_set_timeout(v, 300);
