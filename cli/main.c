@@ -31,7 +31,8 @@ static void usage(FILE *f)
     fprintf(f,
             "usage: wavelab COMMAND [ARGS]\n"
             "\n"
-            "  run CASE [--wave N] [--dump OUT.json] [--budget N] [--profile] [--time] [--quiet] [--backend sim|vulkan]\n"
+            "  run CASE [--wave N] [--dump OUT.json] [--budget N] [--threads N] [--profile] [--time] [--quiet]\n"
+            "      [--backend sim|vulkan]\n"
             "      [--machine NAME|FILE [--memory-threads 1|2]]\n"
             "        run a case on the simulator (or a Vulkan device) and print a summary\n"
             "  test DIR|CASE... [--wave N | --waves N,N,...] [--jobs N]\n"
@@ -296,7 +297,7 @@ static void print_fault(const run_output *out, FILE *f)
 int cli_cmd_run(int argc, char **argv)
 {
     const char *case_path = NULL, *dump = NULL, *machine = NULL;
-    uint64_t wave = 0, budget = 0, memory_threads = 1;
+    uint64_t wave = 0, budget = 0, memory_threads = 1, threads = 0;
     int quiet = 0, show_time = 0, profile = 0;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--backend") == 0 && i + 1 < argc) {
@@ -330,6 +331,11 @@ int cli_cmd_run(int argc, char **argv)
             quiet = 1;
         } else if (strcmp(argv[i], "--time") == 0) {
             show_time = 1;
+        } else if (strcmp(argv[i], "--threads") == 0 && i + 1 < argc) {
+            if (!parse_uint(argv[++i], 256, &threads) || threads == 0) {
+                fprintf(stderr, "wavelab run: --threads: \"%s\" is not a thread count\n", argv[i]);
+                return RUN_EXIT_BAD_INPUT;
+            }
         } else if (strcmp(argv[i], "--profile") == 0) {
             profile = 1;
         } else if (argv[i][0] == '-' || case_path) {
@@ -351,7 +357,11 @@ int cli_cmd_run(int argc, char **argv)
         fprintf(stderr, "%s\n", err);
         return RUN_EXIT_BAD_INPUT;
     }
-    run_options opt = {.wave_size = (uint32_t)wave, .instruction_budget = budget};
+    if (threads == 0) {
+        long n = sysconf(_SC_NPROCESSORS_ONLN);
+        threads = n > 0 ? (uint64_t)n : 1;
+    }
+    run_options opt = {.wave_size = (uint32_t)wave, .instruction_budget = budget, .threads = (uint32_t)threads};
     if (machine && cli_memory_open(machine, (int)memory_threads, c, &opt) != 0) {
         case_destroy(c);
         return RUN_EXIT_BAD_INPUT;

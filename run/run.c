@@ -165,6 +165,7 @@ int run_case_sim(const wl_case *c, const run_options *opt, run_output *out, char
         .wave_size = wave,
         .groups = {c->groups[0], c->groups[1], c->groups[2]},
         .instruction_budget = opt ? opt->instruction_budget : 0,
+        .threads = opt ? opt->threads : 1,
         .push = c->push_constants,
         .push_size = c->push_size,
         .buffers = bufs,

@@ -27,6 +27,7 @@ isa_status run_compile_case(const wl_case *c, uint32_t **words, size_t *word_cou
 typedef struct run_options {
     uint32_t wave_size;          /* 0: the case's subgroup_size, else 32 */
     uint64_t instruction_budget; /* 0: default */
+    uint32_t threads;            /* host threads for the dispatch (0/1: one); results never depend on it */
     struct mem_model *memory;    /* optional memory model fed by the run's trace (sim/memmodel.h); caller owns */
 } run_options;
 

@@ -17,6 +17,7 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -980,6 +981,248 @@ static void finish_stats(const isa_program *p, sim_stats *s)
     }
 }
 
+/* ---------------------------------------------------------- dispatch state */
+
+/* Wave registers, masks, private and shared memory of one host thread (reused by every workgroup it runs). */
+static sim_status thread_state_alloc(sim_ctx *ctx)
+{
+    const isa_program *prog = ctx->prog;
+    const uint32_t W = ctx->wave_size, nw = ctx->waves_per_group;
+    size_t reg_slots = (size_t)prog->reg_count * W;
+    ctx->waves = calloc(nw, sizeof *ctx->waves);
+    uint64_t *reg_mem = calloc(reg_slots * nw + 1, sizeof(uint64_t));
+    uint64_t *mask_mem = calloc((size_t)prog->mask_count * nw + 1, sizeof(uint64_t));
+    uint8_t *priv_mem = calloc(ctx->private_lane_bytes * W * nw + 1, 1);
+    ctx->workgroup_mem = calloc(ctx->workgroup_mem_size + 1, 1);
+    if (!ctx->waves || !reg_mem || !mask_mem || !priv_mem || !ctx->workgroup_mem) {
+        free(ctx->waves);
+        free(reg_mem);
+        free(mask_mem);
+        free(priv_mem);
+        free(ctx->workgroup_mem);
+        ctx->waves = NULL;
+        ctx->workgroup_mem = NULL;
+        return SIM_ERR_NOMEM;
+    }
+    for (uint32_t k = 0; k < nw; k++) {
+        ctx->waves[k].regs = reg_mem + reg_slots * k;
+        ctx->waves[k].masks = mask_mem + (size_t)prog->mask_count * k;
+        ctx->waves[k].private_mem = priv_mem + ctx->private_lane_bytes * W * k;
+    }
+    for (uint32_t s = 0; s < prog->slot_count; s++)
+        if (prog->slots[s].space == ISA_SPACE_WORKGROUP)
+            ctx->slots[s].data = ctx->workgroup_mem + ctx->slots[s].area_offset;
+    return SIM_OK;
+}
+
+static void thread_state_free(sim_ctx *ctx)
+{
+    if (ctx->waves) {
+        free(ctx->waves[0].regs);
+        free(ctx->waves[0].masks);
+        free(ctx->waves[0].private_mem);
+    }
+    free(ctx->waves);
+    free(ctx->workgroup_mem);
+    ctx->waves = NULL;
+    ctx->workgroup_mem = NULL;
+}
+
+/* Every workgroup in linear order (x fastest) on this thread. */
+static sim_status run_groups(sim_ctx *ctx)
+{
+    const sim_config *cfg = ctx->cfg;
+    for (uint32_t z = 0; z < cfg->groups[2]; z++)
+        for (uint32_t y = 0; y < cfg->groups[1]; y++)
+            for (uint32_t x = 0; x < cfg->groups[0]; x++) {
+                ctx->group[0] = x, ctx->group[1] = y, ctx->group[2] = z;
+                if (run_workgroup(ctx))
+                    return SIM_FAULT;
+            }
+    return SIM_OK;
+}
+
+/* ---------------------------------------------------------- several host threads */
+
+/* Whether workgroups can run on several threads without the order showing (sim.h). */
+static int parallel_safe(const sim_ctx *ctx, uint8_t *read, uint8_t *written)
+{
+    const isa_program *p = ctx->prog;
+    const sim_config *cfg = ctx->cfg;
+    uint64_t groups = (uint64_t)cfg->groups[0] * cfg->groups[1] * cfg->groups[2];
+    if (cfg->threads <= 1 || cfg->mem_trace || groups < 2)
+        return 0;
+    for (uint32_t pc = 0; pc < p->code_count; pc++) {
+        const isa_inst *in = &p->code[pc];
+        isa_op op = (isa_op)in->op;
+        if (op != ISA_OP_LOAD && op != ISA_OP_STORE && op != ISA_OP_ATOMIC && op != ISA_OP_IMG_READ &&
+            op != ISA_OP_IMG_WRITE)
+            continue;
+        isa_space sp = p->slots[in->slot].space;
+        if (sp == ISA_SPACE_WORKGROUP || sp == ISA_SPACE_PRIVATE || sp == ISA_SPACE_PUSH)
+            continue;
+        if (op == ISA_OP_ATOMIC)
+            return 0; /* atomics on buffers: their order is the schedule's */
+        if (op == ISA_OP_LOAD || op == ISA_OP_IMG_READ)
+            read[in->slot] = 1;
+        else
+            written[in->slot] = 1;
+    }
+    for (uint32_t s = 0; s < p->slot_count; s++)
+        if (read[s] && written[s])
+            return 0; /* a workgroup could read what another wrote */
+    return 1;
+}
+
+typedef struct par_shared {
+    const sim_ctx *base;
+    uint64_t next;       /* next linear workgroup id to take (atomic) */
+    uint64_t total;
+    uint64_t used;       /* wave instructions executed so far (atomic) */
+    int abort;           /* atomic: stop taking workgroups */
+    int conflict;        /* atomic: two workgroups wrote one word */
+} par_shared;
+
+typedef struct par_worker {
+    sim_ctx ctx;
+    sim_result result;
+    par_shared *shared;
+    int failed;          /* a fault, an undefined-behaviour event or the budget: rerun on one thread */
+} par_worker;
+
+static void *par_main(void *arg)
+{
+    par_worker *pw = arg;
+    par_shared *sh = pw->shared;
+    sim_ctx *ctx = &pw->ctx;
+    const sim_config *cfg = ctx->cfg;
+    while (!__atomic_load_n(&sh->abort, __ATOMIC_RELAXED)) {
+        uint64_t id = __atomic_fetch_add(&sh->next, 1, __ATOMIC_RELAXED);
+        if (id >= sh->total)
+            break;
+        ctx->group[0] = (uint32_t)(id % cfg->groups[0]);
+        ctx->group[1] = (uint32_t)(id / cfg->groups[0] % cfg->groups[1]);
+        ctx->group[2] = (uint32_t)(id / ((uint64_t)cfg->groups[0] * cfg->groups[1]));
+        ctx->group_tag = (uint32_t)(id + 1);
+        uint64_t before = ctx->budget_left;
+        int faulted = run_workgroup(ctx);
+        uint64_t used = __atomic_add_fetch(&sh->used, before - ctx->budget_left, __ATOMIC_RELAXED);
+        if (faulted || used > ctx->budget || pw->result.stats.undefined_events ||
+            __atomic_load_n(&sh->conflict, __ATOMIC_RELAXED)) {
+            pw->failed = 1;
+            __atomic_store_n(&sh->abort, 1, __ATOMIC_RELAXED);
+            break;
+        }
+    }
+    return NULL;
+}
+
+/*
+ * Runs the dispatch on cfg->threads host threads when parallel_safe allows.
+ * Returns 1 when it did (result->stats holds the summed statistics), 0 when
+ * the caller must run it on one thread (buffers are then as before).
+ */
+static int run_parallel(sim_ctx *base)
+{
+    const isa_program *p = base->prog;
+    const sim_config *cfg = base->cfg;
+    uint32_t nslots = p->slot_count ? p->slot_count : 1;
+    uint8_t *read = calloc(nslots, 1), *written = calloc(nslots, 1);
+    uint32_t **owner = calloc(nslots, sizeof *owner);
+    uint8_t **snapshot = calloc(nslots, sizeof *snapshot);
+    uint64_t total = (uint64_t)cfg->groups[0] * cfg->groups[1] * cfg->groups[2];
+    uint32_t nthreads = cfg->threads > 64 ? 64 : cfg->threads;
+    if (nthreads > total)
+        nthreads = (uint32_t)total;
+    par_worker *workers = NULL;
+    pthread_t threads[64];
+    uint32_t started = 0;
+    int done = 0, ok = read && written && owner && snapshot && parallel_safe(base, read, written) &&
+                       total <= UINT32_MAX - 1;
+    for (uint32_t s = 0; ok && s < p->slot_count; s++) {
+        if (!written[s] || !base->slots[s].data)
+            continue;
+        size_t size = base->slots[s].size;
+        owner[s] = calloc(size / 4 + 1, sizeof(uint32_t));
+        snapshot[s] = malloc(size ? size : 1);
+        if (!owner[s] || !snapshot[s])
+            ok = 0;
+        else
+            memcpy(snapshot[s], base->slots[s].data, size);
+    }
+    if (ok)
+        workers = calloc(nthreads, sizeof *workers);
+    par_shared sh = {.base = base, .total = total};
+    if (!workers)
+        ok = 0;
+    for (uint32_t t = 0; ok && t < nthreads; t++) {
+        par_worker *pw = &workers[t];
+        pw->shared = &sh;
+        pw->ctx = *base;
+        pw->ctx.result = &pw->result;
+        pw->ctx.write_owner = owner;
+        pw->ctx.write_conflict = &sh.conflict;
+        pw->ctx.waves = NULL;
+        pw->ctx.workgroup_mem = NULL;
+        pw->ctx.slots = malloc(nslots * sizeof *pw->ctx.slots);
+        pw->result.stats.inst_count = p->code_count;
+        pw->result.stats.inst_executions = calloc(p->code_count + 1, sizeof(uint64_t));
+        pw->result.stats.inst_lanes = calloc(p->code_count + 1, sizeof(uint64_t));
+        if (!pw->ctx.slots || !pw->result.stats.inst_executions || !pw->result.stats.inst_lanes) {
+            ok = 0;
+            break;
+        }
+        memcpy(pw->ctx.slots, base->slots, p->slot_count * sizeof *pw->ctx.slots);
+        if (thread_state_alloc(&pw->ctx) != SIM_OK)
+            ok = 0;
+    }
+    for (uint32_t t = 0; ok && t < nthreads; t++, started++)
+        if (pthread_create(&threads[t], NULL, par_main, &workers[t]) != 0)
+            break;
+    for (uint32_t t = 0; t < started; t++)
+        pthread_join(threads[t], NULL);
+    if (ok && started == nthreads && !sh.conflict && __atomic_load_n(&sh.next, __ATOMIC_RELAXED) >= total) {
+        int failed = 0;
+        for (uint32_t t = 0; t < nthreads; t++)
+            failed |= workers[t].failed;
+        if (!failed) {
+            sim_stats *st = &base->result->stats;
+            for (uint32_t t = 0; t < nthreads; t++) {
+                const sim_stats *ws = &workers[t].result.stats;
+#define X(name, meaning) st->name += ws->name;
+#include "sim/counters.def"
+#undef X
+                for (uint32_t pc = 0; pc < p->code_count; pc++) {
+                    st->inst_executions[pc] += ws->inst_executions[pc];
+                    st->inst_lanes[pc] += ws->inst_lanes[pc];
+                }
+            }
+            done = 1;
+        }
+    }
+    if (!done && started) {
+        /* the order could have shown: put the buffers back for the one-thread run */
+        for (uint32_t s = 0; s < p->slot_count; s++)
+            if (snapshot[s])
+                memcpy(base->slots[s].data, snapshot[s], base->slots[s].size);
+    }
+    for (uint32_t t = 0; workers && t < nthreads; t++) {
+        thread_state_free(&workers[t].ctx);
+        free(workers[t].ctx.slots);
+        sim_result_free(&workers[t].result);
+    }
+    for (uint32_t s = 0; owner && snapshot && s < p->slot_count; s++) {
+        free(owner[s]);
+        free(snapshot[s]);
+    }
+    free(workers);
+    free(owner);
+    free(snapshot);
+    free(read);
+    free(written);
+    return done;
+}
+
 sim_status sim_run(const isa_program *prog, const sim_config *cfg, sim_result *result)
 {
     memset(result, 0, sizeof *result);
@@ -1034,44 +1277,16 @@ sim_status sim_run(const isa_program *prog, const sim_config *cfg, sim_result *r
         return SIM_FAULT;
     }
 
-    /* wave state for one workgroup, reused by every workgroup */
-    uint32_t nw = ctx.waves_per_group;
-    size_t reg_slots = (size_t)prog->reg_count * W;
-    ctx.waves = calloc(nw, sizeof *ctx.waves);
-    uint64_t *reg_mem = calloc(reg_slots * nw + 1, sizeof(uint64_t));
-    uint64_t *mask_mem = calloc((size_t)prog->mask_count * nw + 1, sizeof(uint64_t));
-    uint8_t *priv_mem = calloc(ctx.private_lane_bytes * W * nw + 1, 1);
-    ctx.workgroup_mem = calloc(ctx.workgroup_mem_size + 1, 1);
-    if (!ctx.waves || !reg_mem || !mask_mem || !priv_mem || !ctx.workgroup_mem) {
-        status = SIM_ERR_NOMEM;
-        goto done;
+    if (run_parallel(&ctx)) {
+        finish_stats(prog, st);
+        free(ctx.slots);
+        return SIM_OK;
     }
-    for (uint32_t k = 0; k < nw; k++) {
-        ctx.waves[k].regs = reg_mem + reg_slots * k;
-        ctx.waves[k].masks = mask_mem + (size_t)prog->mask_count * k;
-        ctx.waves[k].private_mem = priv_mem + ctx.private_lane_bytes * W * k;
-    }
-    for (uint32_t s = 0; s < prog->slot_count; s++)
-        if (prog->slots[s].space == ISA_SPACE_WORKGROUP)
-            ctx.slots[s].data = ctx.workgroup_mem + ctx.slots[s].area_offset;
-
-    for (uint32_t z = 0; z < cfg->groups[2] && status == SIM_OK; z++)
-        for (uint32_t y = 0; y < cfg->groups[1] && status == SIM_OK; y++)
-            for (uint32_t x = 0; x < cfg->groups[0]; x++) {
-                ctx.group[0] = x, ctx.group[1] = y, ctx.group[2] = z;
-                if (run_workgroup(&ctx)) {
-                    status = SIM_FAULT;
-                    break;
-                }
-            }
+    status = thread_state_alloc(&ctx);
+    if (status == SIM_OK)
+        status = run_groups(&ctx);
     finish_stats(prog, st);
-
-done:
-    free(ctx.waves);
-    free(reg_mem);
-    free(mask_mem);
-    free(priv_mem);
-    free(ctx.workgroup_mem);
+    thread_state_free(&ctx);
     free(ctx.slots);
     return status;
 }

@@ -268,6 +268,7 @@ static int exec_memory(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t p
             } else {                                                                     \
                 v = (T)R[(size_t)i * W + l];                                             \
                 memcpy(base + address, &v, sizeof(T));                                   \
+                sim_note_write(ctx, in->slot, address, sizeof(T));                       \
             }                                                                            \
         }                                                                                \
     }                                                                                    \
@@ -295,6 +296,7 @@ static int exec_memory(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t p
                 } else {
                     uint64_t v = w->regs[((size_t)in->b + i) * W + l];
                     write_le(base + address, size, is_bool ? (v & 1) : v);
+                    sim_note_write(ctx, in->slot, address, size);
                 }
             }
         }
@@ -333,6 +335,7 @@ static int exec_memory(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t p
                 } else if (c < comps) {
                     uint64_t v = w->regs[((size_t)in->b + c) * W + l];
                     write_le(p + c * cbytes, cbytes, reg_to_texel(v, texel, ftype, unorm));
+                    sim_note_write(ctx, in->slot, address + c * cbytes, cbytes);
                 }
             }
         }

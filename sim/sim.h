@@ -62,6 +62,8 @@ typedef struct sim_config {
     sim_buffer *buffers;
     int buffer_count;
     const sim_mem_trace *mem_trace; /* optional: called once per executed memory wave instruction; NULL = none */
+    uint32_t threads;             /* host threads for workgroups (0 or 1: this thread).  Results never depend on
+                                   * it: see "Host threads" in sim_run's comment */
 } sim_config;
 
 typedef struct sim_stats {
@@ -121,6 +123,15 @@ typedef enum sim_status {
 } sim_status;
 
 /*
+ * Host threads: with cfg->threads > 1, workgroups run on several threads only
+ * when the order cannot show: no mem_trace, no atomics on buffers, and no
+ * buffer both read and written by the kernel.  Every buffer write is then
+ * checked against a per-word record of the workgroup that wrote it; if two
+ * workgroups write the same word, or a run faults, reports undefined
+ * behaviour or exceeds the budget, the buffers are restored and the dispatch
+ * runs again on one thread.  Either way the outputs, statistics, events and
+ * faults are those of the one-thread schedule.
+ *
  * Runs one dispatch.  `result` is filled (caller provides it; free its
  * per-instruction arrays with sim_result_free).
  */

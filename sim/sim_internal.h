@@ -59,7 +59,28 @@ typedef struct sim_ctx {
     size_t workgroup_mem_size;
     size_t private_lane_bytes;   /* all PRIVATE slots of one lane */
     sim_wave *waves;             /* waves_per_group, reused by every workgroup */
+    /* several host threads (sim/exec.c): per slot, the workgroup (linear id + 1) that last wrote each
+     * 32-bit word, NULL for slots not checked; a second writer sets *write_conflict */
+    uint32_t **write_owner;
+    uint32_t group_tag;          /* linear workgroup id + 1 */
+    int *write_conflict;
 } sim_ctx;
+
+/* Records that the current workgroup writes bytes [address, address + bytes) of slot s; on several host threads
+ * a word written by another workgroup marks a conflict (the dispatch then runs again on one thread). */
+static inline void sim_note_write(sim_ctx *ctx, uint32_t s, uint64_t address, unsigned bytes)
+{
+    uint32_t *owner = ctx->write_owner ? ctx->write_owner[s] : NULL;
+    if (!owner)
+        return;
+    for (uint64_t word = address / 4; word <= (address + bytes - 1) / 4; word++) {
+        uint32_t expected = 0;
+        if (!__atomic_compare_exchange_n(&owner[word], &expected, ctx->group_tag, 0, __ATOMIC_RELAXED,
+                                         __ATOMIC_RELAXED) &&
+            expected != ctx->group_tag)
+            __atomic_store_n(ctx->write_conflict, 1, __ATOMIC_RELAXED);
+    }
+}
 
 /* ---------------------------------------------------------- typed reads */
 

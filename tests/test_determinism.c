@@ -15,6 +15,8 @@
 #include <string.h>
 
 #include "case/case.h"
+#include "isa/isa.h"
+#include "sim/sim.h"
 #include "run/run.h"
 
 #define MAX_CASES 256
@@ -56,13 +58,13 @@ typedef struct outcome {
     char events[SIM_MAX_EVENTS][256];
 } outcome;
 
-static void run_case(const char *path, uint32_t wave, outcome *o)
+static void run_case_threads(const char *path, uint32_t wave, uint32_t threads, outcome *o)
 {
     memset(o, 0, sizeof *o);
     char err[4096];
     wl_case *c = NULL;
     ck_assert_msg(case_load(path, &c, err, sizeof err) == CASE_OK, "%s", err);
-    run_options opt = {.wave_size = wave};
+    run_options opt = {.wave_size = wave, .threads = threads};
     run_output out;
     o->rc = run_case_sim(c, &opt, &out, err, sizeof err);
     if (o->rc != RUN_EXIT_BAD_INPUT) {
@@ -90,6 +92,8 @@ static void run_case(const char *path, uint32_t wave, outcome *o)
     run_output_free(&out);
     case_destroy(c);
 }
+
+static void run_case(const char *path, uint32_t wave, outcome *o) { run_case_threads(path, wave, 1, o); }
 
 static void outcome_free(outcome *o)
 {
@@ -174,6 +178,96 @@ START_TEST(test_determinism_every_kernel_on_three_threads_matches_one_thread)
 }
 END_TEST
 
+/* One dispatch on several host threads (sim_config.threads) gives the one-thread results for every kernel. */
+START_TEST(test_determinism_every_kernel_on_three_dispatch_threads_matches_one)
+{
+    for (int i = 0; i < case_count; i++) {
+        outcome one, three;
+        run_case_threads(case_paths[i], 16, 1, &one);
+        run_case_threads(case_paths[i], 16, 3, &three);
+        char why[128];
+        ck_assert_msg(outcomes_equal(&one, &three, why, sizeof why), "%s at wave 16, 3 dispatch threads: %s",
+                      case_paths[i], why);
+        outcome_free(&one);
+        outcome_free(&three);
+    }
+}
+END_TEST
+
+/* Kernels where the order would show: the threaded dispatch must notice and give the one-thread answer. */
+static const char *race_kernel =
+    "#version 450\n"
+    "layout(local_size_x = 32) in;\n"
+    "layout(set = 0, binding = 0) buffer Out { uint last; uint mine[]; };\n"
+    "layout(set = 0, binding = 1) buffer Bad { uint small[4]; };\n"
+    "void main() {\n"
+    "    uint g = gl_WorkGroupID.x;\n"
+    "    if (gl_LocalInvocationIndex == 0u) last = g;   /* every workgroup writes word 0 */\n"
+    "    mine[gl_GlobalInvocationID.x] = g * 100u + gl_LocalInvocationIndex;\n"
+    "    if (g >= FAULT_FROM) small[gl_LocalInvocationIndex] = 1u; /* out of bounds from lane 4 */\n"
+    "}\n";
+
+static sim_status run_race(uint32_t threads, uint32_t fault_from, uint32_t *out, size_t out_words, sim_result *r)
+{
+    char src[2048];
+    snprintf(src, sizeof src, "%s", race_kernel);
+    char def[16];
+    snprintf(def, sizeof def, "%u", fault_from);
+    isa_define d = {"FAULT_FROM", def};
+    isa_compile_options o = {.path = "race.comp", .source = src, .language = "glsl", .defines = &d, .define_count = 1,
+                             .optimize = 1};
+    uint32_t *words = NULL;
+    size_t n = 0;
+    char err[2048] = "", warn[512] = "";
+    ck_assert_msg(isa_compile(&o, &words, &n, err, sizeof err, warn, sizeof warn) == ISA_OK, "%s", err);
+    isa_program *p = NULL;
+    ck_assert_msg(isa_lower(words, n, "main", &p, err, sizeof err) == ISA_OK, "%s", err);
+    free(words);
+    uint32_t small[4] = {0};
+    memset(out, 0, out_words * 4);
+    sim_buffer bufs[2] = {{0, 0, (uint8_t *)out, out_words * 4}, {0, 1, (uint8_t *)small, sizeof small}};
+    sim_config cfg = {.wave_size = 8, .groups = {8, 1, 1}, .buffers = bufs, .buffer_count = 2, .threads = threads};
+    sim_status st = sim_run(p, &cfg, r);
+    isa_program_destroy(p);
+    return st;
+}
+
+START_TEST(test_determinism_threaded_dispatch_with_a_write_race_gives_the_linear_order)
+{
+    enum { WORDS = 1 + 8 * 32 };
+    static uint32_t one[WORDS], three[WORDS];
+    sim_result r1, r3;
+    ck_assert_int_eq(run_race(1, 100, one, WORDS, &r1), SIM_OK);
+    ck_assert_int_eq(run_race(3, 100, three, WORDS, &r3), SIM_OK);
+    ck_assert_uint_eq(one[0], 7); /* the last workgroup in linear order wrote it last */
+    ck_assert_uint_eq(three[0], 7);
+    for (int i = 0; i < 8 * 32; i++)
+        ck_assert_uint_eq(three[1 + i], (uint32_t)(i / 32 * 100 + i % 32));
+    ck_assert_mem_eq(one, three, sizeof one);
+    ck_assert_uint_eq(r1.stats.wave_instructions, r3.stats.wave_instructions);
+    sim_result_free(&r1);
+    sim_result_free(&r3);
+}
+END_TEST
+
+START_TEST(test_determinism_threaded_dispatch_reports_the_first_fault_in_linear_order)
+{
+    enum { WORDS = 1 + 8 * 32 };
+    static uint32_t one[WORDS], three[WORDS];
+    sim_result r1, r3;
+    ck_assert_int_eq(run_race(1, 5, one, WORDS, &r1), SIM_FAULT);
+    ck_assert_int_eq(run_race(3, 5, three, WORDS, &r3), SIM_FAULT);
+    ck_assert_int_eq(r1.fault, SIM_FAULT_OUT_OF_BOUNDS);
+    ck_assert_int_eq(r3.fault, SIM_FAULT_OUT_OF_BOUNDS);
+    ck_assert_uint_eq(r1.fault_event.where.group[0], 5);
+    ck_assert_uint_eq(r3.fault_event.where.group[0], 5);
+    ck_assert_int_eq(r3.fault_event.where.lane, r1.fault_event.where.lane);
+    ck_assert_mem_eq(one, three, sizeof one); /* the buffers as the one-thread run left them at the fault */
+    sim_result_free(&r1);
+    sim_result_free(&r3);
+}
+END_TEST
+
 int main(void)
 {
     const char *root = getenv("WAVELAB_ROOT");
@@ -185,6 +279,9 @@ int main(void)
     tcase_set_timeout(tc, 600);
     tcase_add_test(tc, test_determinism_every_kernel_on_one_thread_matches_a_second_run);
     tcase_add_test(tc, test_determinism_every_kernel_on_three_threads_matches_one_thread);
+    tcase_add_test(tc, test_determinism_every_kernel_on_three_dispatch_threads_matches_one);
+    tcase_add_test(tc, test_determinism_threaded_dispatch_with_a_write_race_gives_the_linear_order);
+    tcase_add_test(tc, test_determinism_threaded_dispatch_reports_the_first_fault_in_linear_order);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
