@@ -20,7 +20,7 @@ echo "| case | sim dispatch ms | sim process s | lavapipe dispatch ms | lavapipe
 echo "| --- | ---: | ---: | ---: | ---: | ---: |"
 for c in $(find kernels -name '*.json' | sort); do
   t0=$(now)
-  simd=$("$B" run "$c" --wave 8 --quiet --time | sed -n 's/.*dispatch \([0-9.]*\) ms.*/\1/p')
+  simd=$("$B" run "$c" --wave 8 --threads 1 --quiet --time | sed -n 's/.*dispatch \([0-9.]*\) ms.*/\1/p')
   t1=$(now)
   "$B" run "$c" --backend vulkan --wave 8 --warmup 0 --repeat 1 >/dev/null 2>&1 || true
   t2=$(now)
