@@ -1577,12 +1577,7 @@ static void lower_group(lower *L, SpvOp op, const uint32_t *o, uint32_t no)
                                                               : ISA_OP_QUAD_BCAST;
         uint32_t a = val(L, o[3]), b = val(L, o[4]);
         uint32_t d = def_value(L, rid, rtype, n);
-        for (uint32_t k = 0; k < n; k++) {
-            isa_inst *in = emit(L, iop, rty);
-            in->d = d + k;
-            in->a = a + k;
-            in->b = b;
-        }
+        binary(L, iop, rty, d, a, b, n, true); /* one lane index for every component */
         return;
     }
     case SpvOpGroupNonUniformBroadcastFirst: {
