@@ -8,8 +8,12 @@
  *    indexes out of bounds cannot scribble over lavapipe's host memory).
  *  - Buffers live in host-visible, host-coherent memory, device-local too when
  *    the device offers such a type (resizable BAR): no staging copies, the
- *    same code on lavapipe and on a discrete GPU.  Initial contents are
- *    written before every dispatch so every repeat sees the same inputs.
+ *    same code on lavapipe and on a discrete GPU.  Initial contents sit in a
+ *    source buffer per binding and are copied on the GPU at the start of
+ *    every dispatch's command buffer, so every repeat sees the same inputs
+ *    and back-to-back repeats keep the GPU busy (host writes between them
+ *    would let it idle and drop its clock); the timestamps enclose the
+ *    dispatch alone.
  *  - Fences are waited with a timeout.  On VK_TIMEOUT the device is
  *    abandoned (not destroyed: destroying a busy device is undefined), so a
  *    hung kernel reports instead of hanging wavelab.
@@ -863,6 +867,8 @@ typedef struct run_objects {
     VkDeviceMemory *memory;
     VkBufferView *views;
     void **mapped;
+    VkBuffer *pristine;          /* the initial contents, copied into each binding on the GPU before every dispatch */
+    VkDeviceMemory *pristine_memory;
     int abandoned;
 } run_objects;
 
@@ -877,6 +883,10 @@ static void run_objects_destroy(run_objects *o)
                 vkDestroyBuffer(o->device, o->buffers[i], NULL);
             if (o->memory && o->memory[i])
                 vkFreeMemory(o->device, o->memory[i], NULL);
+            if (o->pristine && o->pristine[i])
+                vkDestroyBuffer(o->device, o->pristine[i], NULL);
+            if (o->pristine_memory && o->pristine_memory[i])
+                vkFreeMemory(o->device, o->pristine_memory[i], NULL);
         }
         if (o->descriptor_pool)
             vkDestroyDescriptorPool(o->device, o->descriptor_pool, NULL);
@@ -903,6 +913,8 @@ static void run_objects_destroy(run_objects *o)
     free(o->memory);
     free(o->views);
     free(o->mapped);
+    free(o->pristine);
+    free(o->pristine_memory);
     memset(o, 0, sizeof *o);
 }
 
@@ -1138,6 +1150,8 @@ vkb_status vkb_run_case(vkb_context *ctx, int index, const wl_case *c, const uin
     ALLOC(o.memory, o.buffer_count);
     ALLOC(o.views, o.buffer_count);
     ALLOC(o.mapped, o.buffer_count);
+    ALLOC(o.pristine, o.buffer_count);
+    ALLOC(o.pristine_memory, o.buffer_count);
     int all_device_local = 1;
     for (int i = 0; i < c->binding_count; i++) {
         const case_binding *b = &c->bindings[i];
@@ -1155,10 +1169,40 @@ vkb_status vkb_run_case(vkb_context *ctx, int index, const wl_case *c, const uin
         VkBufferCreateInfo bci = {
             .sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO,
             .size = size,
-            .usage = usage_of_kind[b->kind],
+            .usage = usage_of_kind[b->kind] | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
             .sharingMode = VK_SHARING_MODE_EXCLUSIVE,
         };
         VK_TRY(vkCreateBuffer, (o.device, &bci, NULL, &o.buffers[i]));
+        /* the initial contents live in a source buffer of their own: every dispatch starts with a GPU copy, so
+         * repeats see the same inputs without host writes between them (which would let the GPU go idle and
+         * drop its clock between timed dispatches) */
+        VkBufferCreateInfo pci = {
+            .sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO,
+            .size = size,
+            .usage = VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
+            .sharingMode = VK_SHARING_MODE_EXCLUSIVE,
+        };
+        VK_TRY(vkCreateBuffer, (o.device, &pci, NULL, &o.pristine[i]));
+        {
+            VkMemoryRequirements preq;
+            vkGetBufferMemoryRequirements(o.device, o.pristine[i], &preq);
+            uint32_t ptype = pick_memory_type(&mp, preq.memoryTypeBits, 0);
+            if (ptype == UINT32_MAX) {
+                snprintf(err, err_size, "%s has no host-visible coherent memory type for bindings[%d]", info->name, i);
+                st = VKB_ERR_UNSUPPORTED;
+                goto done;
+            }
+            VkMemoryAllocateInfo pmai = {
+                .sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, .allocationSize = preq.size, .memoryTypeIndex = ptype};
+            VK_TRY(vkAllocateMemory, (o.device, &pmai, NULL, &o.pristine_memory[i]));
+            VK_TRY(vkBindBufferMemory, (o.device, o.pristine[i], o.pristine_memory[i], 0));
+            void *pm = NULL;
+            VK_TRY(vkMapMemory, (o.device, o.pristine_memory[i], 0, VK_WHOLE_SIZE, 0, &pm));
+            memset(pm, 0, (size_t)size);
+            if (b->size)
+                memcpy(pm, b->bytes, b->size);
+            vkUnmapMemory(o.device, o.pristine_memory[i]);
+        }
         VkMemoryRequirements req;
         vkGetBufferMemoryRequirements(o.device, o.buffers[i], &req);
         uint32_t type = pick_memory_type(&mp, req.memoryTypeBits, 1);
@@ -1352,13 +1396,25 @@ vkb_status vkb_run_case(vkb_context *ctx, int index, const wl_case *c, const uin
     VK_TRY(vkBeginCommandBuffer, (o.cmd, &cbbi));
     if (timestamps)
         vkCmdResetQueryPool(o.cmd, o.queries, 0, 2);
+    for (int i = 0; i < c->binding_count; i++) {
+        VkBufferCopy region = {.srcOffset = 0, .dstOffset = 0, .size = c->bindings[i].size};
+        if (region.size)
+            vkCmdCopyBuffer(o.cmd, o.pristine[i], o.buffers[i], 1, &region);
+    }
+    VkMemoryBarrier to_shader = {
+        .sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
+        .srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT,
+        .dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_UNIFORM_READ_BIT,
+    };
+    vkCmdPipelineBarrier(o.cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, &to_shader,
+                         0, NULL, 0, NULL);
     vkCmdBindPipeline(o.cmd, VK_PIPELINE_BIND_POINT_COMPUTE, o.pipeline);
     if (set_count)
         vkCmdBindDescriptorSets(o.cmd, VK_PIPELINE_BIND_POINT_COMPUTE, o.layout, 0, set_count, o.sets, 0, NULL);
     if (push_size)
         vkCmdPushConstants(o.cmd, o.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, push_size, push);
-    if (timestamps)
-        vkCmdWriteTimestamp(o.cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, o.queries, 0);
+    if (timestamps) /* after the copies have finished: the interval is the dispatch alone */
+        vkCmdWriteTimestamp(o.cmd, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, o.queries, 0);
     vkCmdDispatch(o.cmd, c->groups[0], c->groups[1], c->groups[2]);
     if (timestamps)
         vkCmdWriteTimestamp(o.cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, o.queries, 1);
@@ -1378,9 +1434,6 @@ vkb_status vkb_run_case(vkb_context *ctx, int index, const wl_case *c, const uin
     ALLOC(host_us, repeat);
     uint64_t tick_mask = info->timestamp_valid_bits >= 64 ? UINT64_MAX : (1ull << info->timestamp_valid_bits) - 1;
     for (uint32_t run = 0; run < runs; run++) {
-        for (int i = 0; i < c->binding_count; i++)
-            if (c->bindings[i].size)
-                memcpy(o.mapped[i], c->bindings[i].bytes, c->bindings[i].size);
         VkSubmitInfo si = {.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO, .commandBufferCount = 1, .pCommandBuffers = &o.cmd};
         double t0 = now_us();
         VkResult r = vkQueueSubmit(o.queue, 1, &si, o.fence);
