@@ -137,7 +137,7 @@ static void legend_ramp(FILE *f, int x, int y, const char *lo, const char *hi, c
     }
     fprintf(f, "<text x=\"%d\" y=\"%d\">%s</text><text x=\"%d\" y=\"%d\" text-anchor=\"end\">%s</text>"
                "<text x=\"%d\" y=\"%d\">%s</text>\n",
-            x, y + 26, lo, x + 200, y + 26, hi, x + 210, y + 10, what);
+            x, y + 26, lo, x + 200, y + 26, hi, x, y + 42, what); /* the label under the ramp: never clipped */
 }
 
 /* ------------------------------------------------------------ LDS */
@@ -358,7 +358,7 @@ static int explain_grid(const mem_model *mm, int l2, FILE *svg)
         snprintf(hi, sizeof hi, "%u", count);
         legend_ramp(svg, lx, top + 10, "1st", hi, "launched");
         if (cell >= 24)
-            fprintf(svg, "<text x=\"%d\" y=\"%d\">number = launch order</text>\n", lx, top + 60);
+            fprintf(svg, "<text x=\"%d\" y=\"%d\">number = launch order</text>\n", lx, top + 76);
     }
     fprintf(svg, "</svg>\n");
     return RUN_EXIT_OK;
