@@ -209,6 +209,16 @@ static isa_inst *emit(lower *L, isa_op op, isa_type type)
     return in;
 }
 
+/* An instruction with destination d and sources a, b (ISA_NO_REG where unused). */
+static isa_inst *emit_op(lower *L, isa_op op, isa_type type, uint32_t d, uint32_t a, uint32_t b)
+{
+    isa_inst *in = emit(L, op, type);
+    in->d = d;
+    in->a = a;
+    in->b = b;
+    return in;
+}
+
 static uint32_t new_regs(lower *L, uint32_t n)
 {
     uint32_t r = L->p->reg_count;
@@ -908,9 +918,7 @@ static void alias_value(lower *L, uint32_t id, uint32_t type, uint32_t reg)
         /* already has registers (a phi): copy instead */
         uint32_t n = reg_count_of(L, type);
         for (uint32_t k = 0; k < n; k++) {
-            isa_inst *in = emit(L, ISA_OP_MOV, ISA_TYPE_U64);
-            in->d = d->reg + k;
-            in->a = reg + k;
+            emit_op(L, ISA_OP_MOV, ISA_TYPE_U64, d->reg + k, reg + k, ISA_NO_REG);
         }
         return;
     }
@@ -1204,18 +1212,12 @@ static uint32_t add_scaled_index(lower *L, uint32_t off_reg, uint32_t index_id, 
     uint32_t scaled = index;
     if (stride != 1) {
         scaled = new_regs(L, 1);
-        in = emit(L, ISA_OP_IMUL, ISA_TYPE_U32);
-        in->d = scaled;
-        in->a = index;
-        in->b = const_reg(L, stride);
+        emit_op(L, ISA_OP_IMUL, ISA_TYPE_U32, scaled, index, const_reg(L, stride));
     }
     if (off_reg == ISA_NO_REG)
         return scaled;
     uint32_t sum = new_regs(L, 1);
-    in = emit(L, ISA_OP_IADD, ISA_TYPE_U32);
-    in->d = sum;
-    in->a = off_reg;
-    in->b = scaled;
+    emit_op(L, ISA_OP_IADD, ISA_TYPE_U32, sum, off_reg, scaled);
     return sum;
 }
 
@@ -1293,9 +1295,7 @@ static void lower_access_chain(lower *L, const uint32_t *o, uint32_t no)
 static void unary(lower *L, isa_op op, isa_type ty, uint32_t d, uint32_t a, uint32_t n)
 {
     for (uint32_t k = 0; k < n; k++) {
-        isa_inst *in = emit(L, op, ty);
-        in->d = d + k;
-        in->a = a + k;
+        emit_op(L, op, ty, d + k, a + k, ISA_NO_REG);
     }
 }
 
@@ -1303,10 +1303,7 @@ static void unary(lower *L, isa_op op, isa_type ty, uint32_t d, uint32_t a, uint
 static void binary(lower *L, isa_op op, isa_type ty, uint32_t d, uint32_t a, uint32_t b, uint32_t n, bool b_scalar)
 {
     for (uint32_t k = 0; k < n; k++) {
-        isa_inst *in = emit(L, op, ty);
-        in->d = d + k;
-        in->a = a + k;
-        in->b = b_scalar ? b : b + k;
+        emit_op(L, op, ty, d + k, a + k, b_scalar ? b : b + k);
     }
 }
 
@@ -1319,21 +1316,12 @@ static uint32_t one_reg(lower *L)
 static uint32_t dot(lower *L, isa_type ty, uint32_t a, uint32_t b, uint32_t n)
 {
     uint32_t acc = new_regs(L, 1);
-    isa_inst *in = emit(L, ISA_OP_FMUL, ty);
-    in->d = acc;
-    in->a = a;
-    in->b = b;
+    emit_op(L, ISA_OP_FMUL, ty, acc, a, b);
     for (uint32_t k = 1; k < n; k++) {
         uint32_t prod = new_regs(L, 1);
-        in = emit(L, ISA_OP_FMUL, ty);
-        in->d = prod;
-        in->a = a + k;
-        in->b = b + k;
+        emit_op(L, ISA_OP_FMUL, ty, prod, a + k, b + k);
         uint32_t sum = new_regs(L, 1);
-        in = emit(L, ISA_OP_FADD, ty);
-        in->d = sum;
-        in->a = acc;
-        in->b = prod;
+        emit_op(L, ISA_OP_FADD, ty, sum, acc, prod);
         acc = sum;
     }
     return acc;
@@ -1395,20 +1383,14 @@ static void lower_ext_glsl(lower *L, const uint32_t *o, uint32_t no)
                 in->d = p + 1;
                 in->a = a + i2[k];
                 in->b = b + i1[k];
-                in = emit(L, ISA_OP_FSUB, ety);
-                in->d = d + k;
-                in->a = p;
-                in->b = p + 1;
+                emit_op(L, ISA_OP_FSUB, ety, d + k, p, p + 1);
             }
         } else if (f == GLSLstd450Reflect) {
             /* I - 2 * dot(N, I) * N */
             uint32_t nn = val(L, args[1]);
             uint32_t dt = dot(L, ety, nn, a, m);
             uint32_t two = new_regs(L, 1);
-            isa_inst *in = emit(L, ISA_OP_FADD, ety);
-            in->d = two;
-            in->a = dt;
-            in->b = dt;
+            emit_op(L, ISA_OP_FADD, ety, two, dt, dt);
             uint32_t scaled = new_regs(L, m);
             binary(L, ISA_OP_FMUL, ety, scaled, nn, two, m, true);
             uint32_t d = def_value(L, rid, rtype, m);
@@ -1418,18 +1400,12 @@ static void lower_ext_glsl(lower *L, const uint32_t *o, uint32_t no)
             uint32_t dt = dot(L, ety, nref, i, m);
             uint32_t zero = const_reg(L, 0);
             uint32_t lt = new_regs(L, 1);
-            isa_inst *in = emit(L, ISA_OP_FOLT, ety);
-            in->d = lt;
-            in->a = dt;
-            in->b = zero;
+            emit_op(L, ISA_OP_FOLT, ety, lt, dt, zero);
             uint32_t neg = new_regs(L, m);
             unary(L, ISA_OP_FNEG, ety, neg, a, m);
             uint32_t d = def_value(L, rid, rtype, m);
             for (uint32_t k = 0; k < m; k++) {
-                in = emit(L, ISA_OP_SELECT, ety);
-                in->d = d + k;
-                in->a = lt;
-                in->b = a + k;
+                isa_inst *in = emit_op(L, ISA_OP_SELECT, ety, d + k, lt, a + k);
                 in->c = neg + k;
             }
         }
@@ -1474,9 +1450,7 @@ static void lower_ext_glsl(lower *L, const uint32_t *o, uint32_t no)
             in = emit(L, ISA_OP_MOV, ety);
             in->d = d + k;
             in->a = pair;
-            in = emit(L, ISA_OP_MOV, ISA_TYPE_I32);
-            in->d = d + m + k;
-            in->a = pair + 1;
+            emit_op(L, ISA_OP_MOV, ISA_TYPE_I32, d + m + k, pair + 1, ISA_NO_REG);
         }
         return;
     }
@@ -1536,9 +1510,7 @@ static void lower_group(lower *L, SpvOp op, const uint32_t *o, uint32_t no)
         return;
     }
     case SpvOpGroupNonUniformAll: case SpvOpGroupNonUniformAny: {
-        isa_inst *in = emit(L, op == SpvOpGroupNonUniformAll ? ISA_OP_VOTE_ALL : ISA_OP_VOTE_ANY, ISA_TYPE_BOOL);
-        in->a = val(L, o[3]);
-        in->d = def_value(L, rid, rtype, 1);
+        emit_op(L, op == SpvOpGroupNonUniformAll ? ISA_OP_VOTE_ALL : ISA_OP_VOTE_ANY, ISA_TYPE_BOOL, def_value(L, rid, rtype, 1), val(L, o[3]), ISA_NO_REG);
         return;
     }
     case SpvOpGroupNonUniformAllEqual: {
@@ -1551,17 +1523,12 @@ static void lower_group(lower *L, SpvOp op, const uint32_t *o, uint32_t no)
         uint32_t acc = ISA_NO_REG;
         for (uint32_t k = 0; k < m; k++) {
             uint32_t e = m == 1 ? d : new_regs(L, 1);
-            isa_inst *in = emit(L, ISA_OP_VOTE_EQ, ety);
-            in->d = e;
-            in->a = a + k;
+            emit_op(L, ISA_OP_VOTE_EQ, ety, e, a + k, ISA_NO_REG);
             if (acc == ISA_NO_REG) {
                 acc = e;
             } else {
                 uint32_t s = k == m - 1 ? d : new_regs(L, 1);
-                in = emit(L, ISA_OP_AND, ISA_TYPE_BOOL);
-                in->d = s;
-                in->a = acc;
-                in->b = e;
+                emit_op(L, ISA_OP_AND, ISA_TYPE_BOOL, s, acc, e);
                 acc = s;
             }
         }
@@ -1599,22 +1566,15 @@ static void lower_group(lower *L, SpvOp op, const uint32_t *o, uint32_t no)
         return;
     }
     case SpvOpGroupNonUniformBallot: {
-        isa_inst *in = emit(L, ISA_OP_BALLOT, ISA_TYPE_U32);
-        in->a = val(L, o[3]);
-        in->d = def_value(L, rid, rtype, 4);
+        emit_op(L, ISA_OP_BALLOT, ISA_TYPE_U32, def_value(L, rid, rtype, 4), val(L, o[3]), ISA_NO_REG);
         return;
     }
     case SpvOpGroupNonUniformInverseBallot: {
-        isa_inst *in = emit(L, ISA_OP_INV_BALLOT, ISA_TYPE_BOOL);
-        in->a = val(L, o[3]);
-        in->d = def_value(L, rid, rtype, 1);
+        emit_op(L, ISA_OP_INV_BALLOT, ISA_TYPE_BOOL, def_value(L, rid, rtype, 1), val(L, o[3]), ISA_NO_REG);
         return;
     }
     case SpvOpGroupNonUniformBallotBitExtract: {
-        isa_inst *in = emit(L, ISA_OP_BALLOT_BIT, ISA_TYPE_BOOL);
-        in->a = val(L, o[3]);
-        in->b = val(L, o[4]);
-        in->d = def_value(L, rid, rtype, 1);
+        emit_op(L, ISA_OP_BALLOT_BIT, ISA_TYPE_BOOL, def_value(L, rid, rtype, 1), val(L, o[3]), val(L, o[4]));
         return;
     }
     case SpvOpGroupNonUniformBallotBitCount: {
@@ -1628,9 +1588,7 @@ static void lower_group(lower *L, SpvOp op, const uint32_t *o, uint32_t no)
         return;
     }
     case SpvOpGroupNonUniformBallotFindLSB: case SpvOpGroupNonUniformBallotFindMSB: {
-        isa_inst *in = emit(L, op == SpvOpGroupNonUniformBallotFindLSB ? ISA_OP_BALLOT_LSB : ISA_OP_BALLOT_MSB, rty);
-        in->a = val(L, o[3]);
-        in->d = def_value(L, rid, rtype, 1);
+        emit_op(L, op == SpvOpGroupNonUniformBallotFindLSB ? ISA_OP_BALLOT_LSB : ISA_OP_BALLOT_MSB, rty, def_value(L, rid, rtype, 1), val(L, o[3]), ISA_NO_REG);
         return;
     }
     default: break;
@@ -1812,26 +1770,18 @@ static void lower_bitcast(lower *L, const uint32_t *o)
                 in->a = a + k * per + j;
                 if (j) {
                     uint32_t sh = new_regs(L, 1);
-                    in = emit(L, ISA_OP_SHL, ISA_TYPE_U64);
-                    in->d = sh;
-                    in->a = part;
-                    in->b = const_reg(L, j * sb);
+                    emit_op(L, ISA_OP_SHL, ISA_TYPE_U64, sh, part, const_reg(L, j * sb));
                     part = sh;
                 }
                 if (acc == ISA_NO_REG) {
                     acc = part;
                 } else {
                     uint32_t s = new_regs(L, 1);
-                    in = emit(L, ISA_OP_OR, ISA_TYPE_U64);
-                    in->d = s;
-                    in->a = acc;
-                    in->b = part;
+                    emit_op(L, ISA_OP_OR, ISA_TYPE_U64, s, acc, part);
                     acc = s;
                 }
             }
-            isa_inst *in = emit(L, ISA_OP_MOV, rty);
-            in->d = d + k;
-            in->a = acc;
+            emit_op(L, ISA_OP_MOV, rty, d + k, acc, ISA_NO_REG);
         }
     } else {
         uint32_t per = sb / rb;
@@ -1841,10 +1791,7 @@ static void lower_bitcast(lower *L, const uint32_t *o)
             uint32_t t = s;
             if (j) {
                 t = new_regs(L, 1);
-                isa_inst *in = emit(L, ISA_OP_SHRL, ISA_TYPE_U64);
-                in->d = t;
-                in->a = s;
-                in->b = const_reg(L, j * rb);
+                emit_op(L, ISA_OP_SHRL, ISA_TYPE_U64, t, s, const_reg(L, j * rb));
             }
             isa_inst *in = emit(L, ISA_OP_CVT, with_sign(rb == 16 ? ISA_TYPE_U16 : rb == 32 ? ISA_TYPE_U32 : ISA_TYPE_U8, false));
             in->type2 = ISA_TYPE_U64;
@@ -2085,9 +2032,7 @@ static void lower_inst(lower *L, SpvOp op, const uint32_t *o, uint32_t no)
             uint32_t sel = o[k];
             if (sel == 0xffffffffu)
                 continue; /* undefined component: left as is */
-            isa_inst *in = emit(L, ISA_OP_MOV, ISA_TYPE_U64);
-            in->d = d + (k - 4);
-            in->a = sel < n1 ? a1 + sel : a2 + (sel - n1);
+            emit_op(L, ISA_OP_MOV, ISA_TYPE_U64, d + (k - 4), sel < n1 ? a1 + sel : a2 + (sel - n1), ISA_NO_REG);
         }
         return;
     }
@@ -2196,16 +2141,11 @@ static void lower_inst(lower *L, SpvOp op, const uint32_t *o, uint32_t no)
         uint32_t acc = a;
         for (uint32_t k = 1; k < n; k++) {
             uint32_t s = new_regs(L, 1);
-            isa_inst *in = emit(L, op == SpvOpAny ? ISA_OP_OR : ISA_OP_AND, ISA_TYPE_BOOL);
-            in->d = s;
-            in->a = acc;
-            in->b = a + k;
+            emit_op(L, op == SpvOpAny ? ISA_OP_OR : ISA_OP_AND, ISA_TYPE_BOOL, s, acc, a + k);
             acc = s;
         }
         uint32_t d = def_value(L, rid, rtype, 1);
-        isa_inst *in = emit(L, ISA_OP_MOV, ISA_TYPE_BOOL);
-        in->d = d;
-        in->a = acc;
+        emit_op(L, ISA_OP_MOV, ISA_TYPE_BOOL, d, acc, ISA_NO_REG);
         return;
     }
     case SpvOpDot: {
@@ -2238,20 +2178,11 @@ static void lower_inst(lower *L, SpvOp op, const uint32_t *o, uint32_t no)
         uint32_t d = def_value(L, rid, rtype, rows);
         for (uint32_t r = 0; r < rows; r++) {
             uint32_t acc = new_regs(L, 1);
-            isa_inst *in = emit(L, ISA_OP_FMUL, ty);
-            in->d = acc;
-            in->a = m + r;
-            in->b = v;
+            emit_op(L, ISA_OP_FMUL, ty, acc, m + r, v);
             for (uint32_t c = 1; c < cols; c++) {
                 uint32_t p = new_regs(L, 2);
-                in = emit(L, ISA_OP_FMUL, ty);
-                in->d = p;
-                in->a = m + c * rows + r;
-                in->b = v + c;
-                in = emit(L, ISA_OP_FADD, ty);
-                in->d = p + 1;
-                in->a = acc;
-                in->b = p;
+                emit_op(L, ISA_OP_FMUL, ty, p, m + c * rows + r, v + c);
+                emit_op(L, ISA_OP_FADD, ty, p + 1, acc, p);
                 acc = p + 1;
             }
             isa_inst *mv = emit(L, ISA_OP_MOV, ty);
@@ -2336,9 +2267,7 @@ static void lower_inst(lower *L, SpvOp op, const uint32_t *o, uint32_t no)
         case SpvOpAtomicIAdd: case SpvOpAtomicFAddEXT: value = val(L, o[5]); break;
         case SpvOpAtomicISub: {
             value = new_regs(L, 1);
-            isa_inst *in = emit(L, ISA_OP_INEG, ty);
-            in->d = value;
-            in->a = val(L, o[5]);
+            emit_op(L, ISA_OP_INEG, ty, value, val(L, o[5]), ISA_NO_REG);
             break;
         }
         case SpvOpAtomicSMin: red = ISA_RED_MIN; ty = with_sign(ty, true); value = val(L, o[5]); break;
@@ -2613,10 +2542,7 @@ static void phi_copies(lower *L, block *from, block *to, uint32_t edge)
                     src = t;
                 }
                 for (uint32_t c = 0; c < n; c++) {
-                    isa_inst *in = emit(L, ISA_OP_MOVM, ISA_TYPE_U64);
-                    in->d = dst + c;
-                    in->a = src + c;
-                    in->b = edge;
+                    emit_op(L, ISA_OP_MOVM, ISA_TYPE_U64, dst + c, src + c, edge);
                 }
                 break;
             }
@@ -2645,9 +2571,7 @@ static void edge_to(lower *L, block *from, uint32_t label, uint32_t edge_mask)
     if (L->failed)
         return;
     phi_copies(L, from, to, edge_mask);
-    isa_inst *in = emit(L, ISA_OP_MASK_OR, ISA_TYPE_NONE);
-    in->d = to->mask;
-    in->a = edge_mask;
+    emit_op(L, ISA_OP_MASK_OR, ISA_TYPE_NONE, to->mask, edge_mask, ISA_NO_REG);
 }
 
 static void lower_terminator(lower *L, block *b)
@@ -2713,9 +2637,7 @@ static void lower_terminator(lower *L, block *b)
             in->d = m;
             in->a = sel;
             in->imm = (int64_t)lit;
-            in = emit(L, ISA_OP_MASK_ANDN, ISA_TYPE_NONE);
-            in->d = dflt;
-            in->a = m;
+            emit_op(L, ISA_OP_MASK_ANDN, ISA_TYPE_NONE, dflt, m, ISA_NO_REG);
             edge_to(L, b, o[c + sw], m);
         }
         (void)taken;
