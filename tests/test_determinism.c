@@ -86,7 +86,7 @@ static void run_case_threads(const char *path, uint32_t wave, uint32_t threads, 
         o->stats.inst_executions = o->stats.inst_lanes = NULL;
         o->event_count = out.result.event_count;
         for (int i = 0; i < o->event_count; i++)
-            snprintf(o->events[i], sizeof o->events[i], "%s@%u/%d", out.result.events[i].message,
+            snprintf(o->events[i], sizeof o->events[i], "%.200s@%u/%d", out.result.events[i].message,
                      out.result.events[i].where.pc, out.result.events[i].where.lane);
     }
     run_output_free(&out);
