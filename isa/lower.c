@@ -2473,96 +2473,79 @@ static void dfs(lower *L, uint32_t bi, uint32_t *post, uint32_t *npost, uint32_t
     post[(*npost)++] = bi;
 }
 
-/* Emits phi copies for the edge from -> to, for the lanes in mask `edge`. */
+#define MAX_PHIS 256
+
+/* Word offsets of the phis that open block b (after any OpLine/OpNoLine or
+ * non-semantic instruction) into at[] when at is not NULL; returns how many. */
+static uint32_t block_phis(lower *L, const block *b, uint32_t *at)
+{
+    const uint32_t *w = L->w;
+    uint32_t n = 0;
+    for (uint32_t i = b->first; i < b->end;) {
+        uint32_t wc = w[i] >> 16;
+        SpvOp op = (SpvOp)(w[i] & 0xffff);
+        if (op == SpvOpPhi) {
+            if (at && n == MAX_PHIS) {
+                fail(L, ISA_ERR_UNSUPPORTED, "block %%%u has more than %d phis", b->label, MAX_PHIS);
+                return 0;
+            }
+            if (at)
+                at[n] = i;
+            n++;
+        } else if (op != SpvOpLine && op != SpvOpNoLine && !(op == SpvOpExtInst && w[i + 3] != L->glsl_ext)) {
+            break;
+        }
+        i += wc;
+    }
+    return n;
+}
+
+static bool has_phis(lower *L, const block *b) { return block_phis(L, b, NULL) > 0; }
+
+/*
+ * The phi copies of the edge from -> to, for the lanes in mask `edge`.  The
+ * phis of a block take their values at once (a parallel copy): when one
+ * reads another phi of the same block (a swap in a loop), every incoming
+ * value is first read into a temporary, and only then written.
+ */
 static void phi_copies(lower *L, block *from, block *to, uint32_t edge)
 {
     const uint32_t *w = L->w;
-    /* phis of `to`: first instructions of the block */
-    uint32_t nphi = 0;
-    for (uint32_t i = to->first; i < to->end;) {
-        uint32_t wc = w[i] >> 16;
-        SpvOp op = (SpvOp)(w[i] & 0xffff);
-        if (op == SpvOpLine || op == SpvOpNoLine || (op == SpvOpExtInst && w[i + 3] != L->glsl_ext)) {
-            i += wc;
-            continue;
-        }
-        if (op != SpvOpPhi)
-            break;
-        nphi++;
-        i += wc;
-    }
-    if (!nphi)
-        return;
-    /* parallel copy: when a phi's incoming value is another phi of the same
-     * block, read every incoming value into a temporary first */
-    bool need_temps = false;
-    uint32_t phi_ids[256];
-    uint32_t nphi_ids = 0;
-    for (uint32_t i = to->first; i < to->end && nphi_ids < 256;) {
-        uint32_t wc = w[i] >> 16;
-        if ((SpvOp)(w[i] & 0xffff) == SpvOpPhi)
-            phi_ids[nphi_ids++] = w[i + 2];
-        i += wc;
-    }
-    for (int pass = 0; pass < 2; pass++) {
-        for (uint32_t i = to->first; i < to->end;) {
-            uint32_t wc = w[i] >> 16;
-            SpvOp op = (SpvOp)(w[i] & 0xffff);
-            if (op == SpvOpLine || op == SpvOpNoLine || (op == SpvOpExtInst && w[i + 3] != L->glsl_ext)) {
-                i += wc;
+    uint32_t at[MAX_PHIS], dst[MAX_PHIS], src[MAX_PHIS], regs[MAX_PHIS];
+    uint32_t nphi = block_phis(L, to, at), ncopy = 0;
+    bool reads_a_phi = false;
+    for (uint32_t p = 0; p < nphi && !L->failed; p++) {
+        const uint32_t *o = w + at[p] + 1;
+        uint32_t wc = w[at[p]] >> 16;
+        for (uint32_t k = 2; k + 1 < wc - 1; k += 2) {
+            if (o[k + 1] != from->label)
                 continue;
+            uint32_t v = o[k];
+            if (v >= L->bound) {
+                fail(L, ISA_ERR_INVALID, "phi operand out of range");
+                return;
             }
-            if (op != SpvOpPhi)
-                break;
-            const uint32_t *o = w + i + 1;
-            uint32_t rtype = o[0], rid = o[1];
-            for (uint32_t k = 2; k + 1 < wc - 1; k += 2) {
-                if (o[k + 1] != from->label)
-                    continue;
-                uint32_t v = o[k];
-                if (v >= L->bound) {
-                    fail(L, ISA_ERR_INVALID, "phi operand out of range");
-                    return;
-                }
-                if (pass == 0) {
-                    /* is v a phi of `to`? */
-                    for (uint32_t q = 0; q < nphi_ids; q++)
-                        if (phi_ids[q] == v)
-                            need_temps = true;
-                    continue;
-                }
-                if (L->ids[v].kind == K_UNDEF)
-                    break;
-                uint32_t n = reg_count_of(L, rtype);
-                uint32_t dst = L->ids[rid].reg;
-                uint32_t src = val(L, v);
-                if (need_temps) {
-                    uint32_t t = new_regs(L, n);
-                    unary(L, ISA_OP_MOV, ISA_TYPE_U64, t, src, n);
-                    src = t;
-                }
-                for (uint32_t c = 0; c < n; c++) {
-                    emit_op(L, ISA_OP_MOVM, ISA_TYPE_U64, dst + c, src + c, edge);
-                }
-                break;
-            }
-            i += wc;
+            if (L->ids[v].kind == K_UNDEF)
+                break; /* an undefined incoming value: the lanes keep whatever the register holds */
+            for (uint32_t q = 0; q < nphi; q++)
+                reads_a_phi |= w[at[q] + 2] == v;
+            dst[ncopy] = L->ids[o[1]].reg;
+            src[ncopy] = val(L, v);
+            regs[ncopy] = reg_count_of(L, o[0]);
+            ncopy++;
+            break;
         }
     }
-}
-
-static bool has_phis(lower *L, const block *b)
-{
-    for (uint32_t i = b->first; i < b->end;) {
-        uint32_t wc = L->w[i] >> 16;
-        SpvOp op = (SpvOp)(L->w[i] & 0xffff);
-        if (op == SpvOpPhi)
-            return true;
-        if (op != SpvOpLine && op != SpvOpNoLine && op != SpvOpExtInst)
-            return false;
-        i += wc;
+    if (reads_a_phi) {
+        for (uint32_t c = 0; c < ncopy; c++) {
+            uint32_t t = new_regs(L, regs[c]);
+            unary(L, ISA_OP_MOV, ISA_TYPE_U64, t, src[c], regs[c]);
+            src[c] = t;
+        }
     }
-    return false;
+    for (uint32_t c = 0; c < ncopy; c++)
+        for (uint32_t r = 0; r < regs[c]; r++)
+            emit_op(L, ISA_OP_MOVM, ISA_TYPE_U64, dst[c] + r, src[c] + r, edge);
 }
 
 static void edge_to(lower *L, block *from, uint32_t label, uint32_t edge_mask)
