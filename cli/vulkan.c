@@ -141,6 +141,18 @@ static int exit_code_of(vkb_status st)
     }
 }
 
+/* Reports a failed backend call: "SKIP: why" on stdout when the device cannot run the case (exit 3), the
+ * error on stderr otherwise.  Returns the exit code. */
+static int report_failure(vkb_status st, const char *prefix, const char *err)
+{
+    int rc = exit_code_of(st);
+    if (rc == EXIT_SKIPPED)
+        printf("SKIP: %s\n", err);
+    else
+        fprintf(stderr, "%s%s\n", prefix, err);
+    return rc;
+}
+
 /* ------------------------------------------------------------- devices */
 
 static const char *yes_no(int v)
@@ -377,11 +389,7 @@ int cli_cmd_run_vulkan(int argc, char **argv)
     vkb_run_options opt = {.wave_size = a.wave, .repeat = a.repeat, .warmup = a.warmup};
     vkb_status st = vkb_run_case(ctx, index, c, spirv, words, &opt, &out, err, sizeof err);
     if (st != VKB_OK) {
-        rc = exit_code_of(st);
-        if (rc == EXIT_SKIPPED)
-            printf("SKIP: %s\n", err);
-        else
-            fprintf(stderr, "wavelab run: %s\n", err);
+        rc = report_failure(st, "wavelab run: ", err);
         goto done;
     }
     vkb_device_info info;
@@ -618,11 +626,7 @@ int cli_cmd_check(int argc, char **argv)
     if (st == VKB_OK)
         st = vkb_check_support(ctx, index, &kernel, c, wave, err, sizeof err);
     if (st != VKB_OK) {
-        rc = exit_code_of(st);
-        if (rc == EXIT_SKIPPED)
-            printf("SKIP: %s\n", err);
-        else
-            fprintf(stderr, "wavelab check: %s\n", err);
+        rc = report_failure(st, "wavelab check: ", err);
         goto done;
     }
 
@@ -640,11 +644,7 @@ int cli_cmd_check(int argc, char **argv)
     vkb_run_options opt = {.wave_size = wave, .repeat = a.repeat, .warmup = a.warmup};
     st = vkb_run_case(ctx, index, c, spirv, words, &opt, &dev, err, sizeof err);
     if (st != VKB_OK) {
-        rc = exit_code_of(st);
-        if (rc == EXIT_SKIPPED)
-            printf("SKIP: %s\n", err);
-        else
-            fprintf(stderr, "wavelab check: device: %s\n", err);
+        rc = report_failure(st, "wavelab check: device: ", err);
         goto done;
     }
 
