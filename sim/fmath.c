@@ -278,21 +278,6 @@ bad_type:
 
 /* ------------------------------------------------------------ CVT */
 
-static inline uint64_t half_from_i64(int64_t x)
-{
-    _Float16 h = (_Float16)x;
-    uint16_t u;
-    memcpy(&u, &h, 2);
-    return u;
-}
-static inline uint64_t half_from_u64(uint64_t x)
-{
-    _Float16 h = (_Float16)x;
-    uint16_t u;
-    memcpy(&u, &h, 2);
-    return u;
-}
-
 int sim_exec_cvt(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t pc, uint64_t exec)
 {
     const uint32_t W = ctx->wave_size;
@@ -321,8 +306,9 @@ int sim_exec_cvt(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t pc, uin
         /* integer to float: one rounding, straight from the 64-bit integer */
         switch (to) {
         case ISA_TYPE_F16:
-            if (from_signed) LANES PUT(half_from_i64(SIM_SX(A[l], fsh)));
-            else LANES PUT(half_from_u64(SIM_ZX(A[l], fsh)));
+            /* through double: exact for every integer below 2^53, and anything larger is infinite in half */
+            if (from_signed) LANES PUT(sim_f16_bits_d((double)SIM_SX(A[l], fsh)));
+            else LANES PUT(sim_f16_bits_d((double)SIM_ZX(A[l], fsh)));
             return 0;
         case ISA_TYPE_F32:
             if (from_signed) LANES PUT(sim_f32_bits((float)SIM_SX(A[l], fsh)));
