@@ -235,6 +235,8 @@ static int exec_memory(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t p
     const sim_slot_mem *m = &ctx->slots[in->slot];
     const isa_type type = (isa_type)in->type;
     const uint64_t *lm = w->lane_mask;
+    /* several host threads: who wrote each word of this slot (sim_note_write) */
+    uint32_t *const owner = ctx->write_owner ? ctx->write_owner[in->slot] : NULL;
 
     switch ((isa_op)in->op) {
     case ISA_OP_LOAD: case ISA_OP_STORE: {
@@ -268,7 +270,8 @@ static int exec_memory(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t p
             } else {                                                                     \
                 v = (T)R[(size_t)i * W + l];                                             \
                 memcpy(base + address, &v, sizeof(T));                                   \
-                sim_note_write(ctx, in->slot, address, sizeof(T));                       \
+                if (owner)                                                               \
+                    sim_note_write(ctx, owner, address, sizeof(T));                      \
             }                                                                            \
         }                                                                                \
     }                                                                                    \
@@ -296,7 +299,8 @@ static int exec_memory(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t p
                 } else {
                     uint64_t v = w->regs[((size_t)in->b + i) * W + l];
                     write_le(base + address, size, is_bool ? (v & 1) : v);
-                    sim_note_write(ctx, in->slot, address, size);
+                    if (owner)
+                        sim_note_write(ctx, owner, address, size);
                 }
             }
         }
@@ -335,7 +339,8 @@ static int exec_memory(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t p
                 } else if (c < comps) {
                     uint64_t v = w->regs[((size_t)in->b + c) * W + l];
                     write_le(p + c * cbytes, cbytes, reg_to_texel(v, texel, ftype, unorm));
-                    sim_note_write(ctx, in->slot, address + c * cbytes, cbytes);
+                    if (owner)
+                        sim_note_write(ctx, owner, address + c * cbytes, cbytes);
                 }
             }
         }

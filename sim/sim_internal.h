@@ -66,13 +66,11 @@ typedef struct sim_ctx {
     int *write_conflict;
 } sim_ctx;
 
-/* Records that the current workgroup writes bytes [address, address + bytes) of slot s; on several host threads
- * a word written by another workgroup marks a conflict (the dispatch then runs again on one thread). */
-static inline void sim_note_write(sim_ctx *ctx, uint32_t s, uint64_t address, unsigned bytes)
+/* Records that the current workgroup writes bytes [address, address + bytes) of a slot whose per-word owner
+ * record is `owner` (ctx->write_owner[slot]: only on several host threads); a word written by another workgroup
+ * marks a conflict (the dispatch then runs again on one thread). */
+static inline void sim_note_write(sim_ctx *ctx, uint32_t *owner, uint64_t address, unsigned bytes)
 {
-    uint32_t *owner = ctx->write_owner ? ctx->write_owner[s] : NULL;
-    if (!owner)
-        return;
     for (uint64_t word = address / 4; word <= (address + bytes - 1) / 4; word++) {
         uint32_t expected = 0;
         if (!__atomic_compare_exchange_n(&owner[word], &expected, ctx->group_tag, 0, __ATOMIC_RELAXED,
