@@ -189,16 +189,6 @@ END_TEST
 
 /* ------------------------------------------------------------ the ?: quirk */
 
-static int line_of(const char *src, const char *needle)
-{
-    const char *p = strstr(src, needle);
-    ck_assert_ptr_nonnull(p);
-    int line = 1;
-    for (const char *q = src; q < p; q++)
-        line += *q == '\n';
-    return line;
-}
-
 START_TEST(test_hlsl_ternary_wave_op_warns_with_line_and_if_form_gives_hlsl2021)
 {
     static const char *src =
@@ -215,7 +205,7 @@ START_TEST(test_hlsl_ternary_wave_op_warns_with_line_and_if_form_gives_hlsl2021)
         "}\n";
     char warnings[4096], want[64];
     isa_program *prog = build_hlsl(src, warnings, sizeof warnings);
-    snprintf(want, sizeof want, "kernel.hlsl:%d: warning:", line_of(src, "// TERNARY"));
+    snprintf(want, sizeof want, "kernel.hlsl:%d: warning:", tsup_line_of(src, "// TERNARY"));
     ck_assert_msg(strstr(warnings, want) && strstr(warnings, "?:"), "expected '%s' about ?: in:\n%s", want, warnings);
     /* exactly one warning: the if statement is fine */
     const char *eol = strchr(strstr(warnings, want), '\n');
@@ -260,7 +250,7 @@ START_TEST(test_hlsl_and_guarded_buffer_read_warns_and_reads_anyway)
         "}\n";
     char warnings[4096], want[64];
     isa_program *prog = build_hlsl(src, warnings, sizeof warnings);
-    snprintf(want, sizeof want, "kernel.hlsl:%d: warning:", line_of(src, "// GUARD"));
+    snprintf(want, sizeof want, "kernel.hlsl:%d: warning:", tsup_line_of(src, "// GUARD"));
     ck_assert_msg(strstr(warnings, want) && strstr(warnings, "memory read"), "expected '%s' in:\n%s", want, warnings);
     /* inw has 16 elements: HLSL 2021 never reads past n = 16; glslang's code does, so the model faults */
     uint32_t in[16], out[65] = {16};
@@ -310,7 +300,7 @@ START_TEST(test_hlsl_ternary_guarded_buffer_read_warns_and_reads_anyway)
         "}\n";
     char warnings[4096], want[64];
     isa_program *prog = build_hlsl(src, warnings, sizeof warnings);
-    snprintf(want, sizeof want, "kernel.hlsl:%d: warning:", line_of(src, "// GUARD"));
+    snprintf(want, sizeof want, "kernel.hlsl:%d: warning:", tsup_line_of(src, "// GUARD"));
     ck_assert_msg(strstr(warnings, want) && strstr(warnings, "memory read inside `?:`"), "expected '%s' in:\n%s",
                   want, warnings);
     uint32_t in[16], out[65] = {16};

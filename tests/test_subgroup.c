@@ -932,16 +932,6 @@ START_TEST(test_subgroup_exclusive_scan_first_active_lane_gets_identity)
 }
 END_TEST
 
-static int count_lines_before(const char *src, const char *needle)
-{
-    const char *p = strstr(src, needle);
-    ck_assert_ptr_nonnull(p);
-    int line = 1;
-    for (const char *q = src; q < p; q++)
-        line += *q == '\n';
-    return line;
-}
-
 /*
  * subgroupShuffle from an inactive lane is undefined: the simulator must
  * report it (per reading lane, at the shuffle's pc and source line) and
@@ -961,7 +951,7 @@ START_TEST(test_subgroup_shuffle_from_inactive_lane_reported_and_yields_zero)
         "    outw[i] = subgroupShuffle(inw[i], gl_SubgroupInvocationID - 1u); // SHUFFLE\n"
         "  }\n"
         "}\n";
-    int line = count_lines_before(src, "// SHUFFLE");
+    int line = tsup_line_of(src, "// SHUFFLE");
     isa_program *prog = build_or_fail(src);
     for (size_t wi = 0; wi < NWAVES; wi++) {
         uint32_t W = wave_sizes[wi], in[64], out[64];
@@ -1002,7 +992,7 @@ START_TEST(test_subgroup_broadcast_from_inactive_lane_reported_and_yields_zero)
         "    outw[i] = subgroupBroadcast(inw[i], 1u); // BCAST\n"
         "  }\n"
         "}\n";
-    int line = count_lines_before(src, "// BCAST");
+    int line = tsup_line_of(src, "// BCAST");
     isa_program *prog = build_or_fail(src);
     for (size_t wi = 0; wi < NWAVES; wi++) {
         uint32_t W = wave_sizes[wi], in[64], out[64];

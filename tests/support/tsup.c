@@ -139,3 +139,14 @@ int tsup_run_cli(const char *args, char **output)
     free(dir);
     return rc;
 }
+
+int tsup_line_of(const char *source, const char *needle)
+{
+    const char *p = strstr(source, needle);
+    if (!p)
+        return 0;
+    int line = 1;
+    for (const char *q = source; q < p; q++)
+        line += *q == '\n';
+    return line;
+}

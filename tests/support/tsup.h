@@ -45,4 +45,7 @@ int tsup_run_cli(const char *args, char **output);
 const char *tsup_bin(void);
 const char *tsup_root(void);
 
+/* The 1-based line of `source` on which `needle` first appears (0 when it does not). */
+int tsup_line_of(const char *source, const char *needle);
+
 #endif
