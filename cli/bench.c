@@ -62,7 +62,7 @@ static double now_seconds(void)
 
 static int bench_one(const char *name, const char *source, uint32_t wave, double seconds, uint32_t groups)
 {
-    isa_compile_options o = {.path = name, .source = source, .language = "glsl", .optimize = 1};
+    isa_compile_options o = {.path = name, .source = source, .language = "glsl"};
     uint32_t *words = NULL;
     size_t n = 0;
     char err[4096] = "", warn[1024] = "";

@@ -124,115 +124,30 @@ static bool is_scan_arith(SpvOp op)
     }
 }
 
-static bool is_group_op(SpvOp op)
-{
-    return (op >= SpvOpGroupNonUniformElect && op <= SpvOpGroupNonUniformQuadSwap) ||
-           op == SpvOpGroupNonUniformRotateKHR;
-}
-
 /*
  * HLSL's WavePrefixSum/WavePrefixProduct are exclusive scans; glslang 12
  * emits InclusiveScan.  In HLSL no other source construct produces an
  * inclusive arithmetic scan (WavePrefixCountBits is a BallotBitCount), so
  * every InclusiveScan IAdd/FAdd/IMul/FMul came from WavePrefix* and is
- * rewritten to ExclusiveScan.
- *
- * HLSL 2021 (and DXC) short-circuit `c ? a : b`; glslang evaluates both arms
- * and selects, so a wave operation in an arm runs with lanes that should not
- * take part.  That cannot be undone safely after compilation: warn with the
- * source line whenever an OpSelect chooses a wave operation's result.
+ * rewritten to ExclusiveScan.  (HLSL 2021's short-circuit `&&`, `||` and
+ * `?:` are restored on glslang's syntax tree: isa/glslang_shim.cpp.)
  */
-static bool has_result(SpvOp op, uint32_t wc)
+static void fix_hlsl_prefix_scans(uint32_t *w, size_t n)
 {
-    /* instructions with (result type, result id) that can take part in data flow */
-    if (wc < 3)
-        return false;
-    if (op == SpvOpLoad || op == SpvOpSelect || op == SpvOpLogicalAnd || op == SpvOpLogicalOr || op == SpvOpPhi ||
-        op == SpvOpImageRead || op == SpvOpImageFetch || op == SpvOpCompositeExtract || op == SpvOpExtInst)
-        return true;
-    return (op >= SpvOpSNegate && op <= SpvOpBitCount) || (op >= SpvOpConvertFToU && op <= SpvOpBitcast) ||
-           (op >= SpvOpAny && op <= SpvOpFUnordGreaterThanEqual) || is_group_op(op);
-}
-
-static void warn_at(char *warnings, size_t wsize, const char *path, uint32_t line, size_t word, const char *what)
-{
-    if (line)
-        append(warnings, wsize, "%s:%u: warning: %s (docs/quirks.md)\n", path, line, what);
-    else
-        append(warnings, wsize, "%s: warning: %s (SPIR-V word %zu; docs/quirks.md)\n", path, what, word);
-}
-
-/*
- * HLSL's WavePrefixSum/WavePrefixProduct are exclusive scans; glslang 12
- * emits InclusiveScan.  In HLSL no other source construct produces an
- * inclusive arithmetic scan (WavePrefixCountBits is a BallotBitCount), so
- * every InclusiveScan IAdd/FAdd/IMul/FMul came from WavePrefix* and is
- * rewritten to ExclusiveScan.
- *
- * HLSL 2021 (and DXC) short-circuit `&&`, `||` and `?:`; glslang evaluates
- * both operands (the older HLSL rule) and combines them with
- * OpLogicalAnd/OpLogicalOr/OpSelect.  A wave operation in the skipped operand
- * then sees lanes it should not, and a buffer read there happens for lanes
- * that HLSL 2021 guards (out of bounds in wavelab, a fault).  That cannot be
- * undone safely after compilation: warn with the source line.
- */
-static void fix_hlsl(uint32_t *w, size_t n, const char *path, char *warnings, size_t wsize)
-{
-    uint32_t bound = n > 3 ? w[3] : 0;
-    /* per id: 1 = a wave operation's result flows into it, 2 = a memory read does */
-    uint8_t *flow = bound ? calloc(bound, 1) : NULL;
-    uint32_t line = 0, last_warned_line = UINT32_MAX;
     for (size_t i = 5; i < n;) {
         uint32_t wc = w[i] >> 16;
         SpvOp op = (SpvOp)(w[i] & 0xffff);
         if (wc == 0 || i + wc > n)
             break;
-        if (op == SpvOpLine && wc >= 3)
-            line = w[i + 2];
-        else if (op == SpvOpNoLine)
-            line = 0;
         if (is_scan_arith(op) && wc >= 5 && w[i + 4] == SpvGroupOperationInclusiveScan)
             w[i + 4] = SpvGroupOperationExclusiveScan;
-        if (flow && has_result(op, wc) && w[i + 2] < bound) {
-            uint8_t f = 0;
-            for (uint32_t k = 3; k < wc; k++)
-                if (w[i + k] < bound)
-                    f |= flow[w[i + k]];
-            if (is_group_op(op))
-                f |= 1;
-            if (op == SpvOpLoad || op == SpvOpImageRead || op == SpvOpImageFetch)
-                f |= 2;
-            const char *what = NULL;
-            uint8_t arms = 0;
-            if (op == SpvOpSelect && wc >= 6)
-                arms = (uint8_t)((w[i + 4] < bound ? flow[w[i + 4]] : 0) | (w[i + 5] < bound ? flow[w[i + 5]] : 0));
-            if (arms & 1)
-                what = "wave operation inside `?:`: glslang evaluates both arms, so the wave operation sees lanes "
-                       "that HLSL 2021/DXC would exclude; use an if statement";
-            else if (arms & 2)
-                what = "memory read inside `?:`: glslang evaluates both arms, so the read happens even for lanes "
-                       "whose condition picks the other arm (an out-of-bounds read the condition was meant to "
-                       "prevent); use an if statement";
-            else if ((op == SpvOpLogicalAnd || op == SpvOpLogicalOr) && wc >= 5 && w[i + 4] < bound && flow[w[i + 4]])
-                what = (flow[w[i + 4]] & 1)
-                           ? "wave operation on the right of `&&`/`||`: glslang does not short-circuit HLSL, so it "
-                             "runs for every lane; use an if statement"
-                           : "memory read on the right of `&&`/`||`: glslang does not short-circuit HLSL, so it "
-                             "happens even when the left side decides (an out-of-bounds read the guard was meant to "
-                             "prevent); use an if statement";
-            if (what && line != last_warned_line) {
-                warn_at(warnings, wsize, path, line, i, what);
-                last_warned_line = line;
-            }
-            flow[w[i + 2]] = f;
-        }
         i += wc;
     }
-    free(flow);
 }
 
-/* isa/glslang_entry.cpp: names the HLSL entry point (glslang 12's C interface cannot). */
+/* isa/glslang_shim.cpp: what glslang 12's C interface cannot do. */
 void isa_glslang_set_entry_point(glslang_shader_t *shader, const char *name);
+int isa_glslang_hlsl_short_circuit(glslang_shader_t *shader);
 
 static pthread_once_t glslang_once = PTHREAD_ONCE_INIT;
 
@@ -343,6 +258,8 @@ isa_status isa_compile(const isa_compile_options *opt, uint32_t **words, size_t 
         st = ISA_ERR_COMPILE;
         goto done;
     }
+    if (hlsl)
+        isa_glslang_hlsl_short_circuit(shader);
     program = glslang_program_create();
     glslang_program_add_shader(program, shader);
     if (!glslang_program_link(program, input.messages)) {
@@ -352,11 +269,11 @@ isa_status isa_compile(const isa_compile_options *opt, uint32_t **words, size_t 
         st = ISA_ERR_COMPILE;
         goto done;
     }
+    /* glslang's own spirv-opt run would merge blocks across loop exits (docs/quirks.md): never ask for it */
     glslang_spv_options_t spv = {
         .generate_debug_info = true,
-        .disable_optimizer = !opt->optimize,
+        .disable_optimizer = true,
         .validate = false,
-        .optimize_size = true, /* glslang runs spirv-opt for GLSL only when optimizing for size */
     };
     glslang_program_SPIRV_generate_with_options(program, GLSLANG_STAGE_COMPUTE, &spv);
     size_t n = glslang_program_SPIRV_get_size(program);
@@ -376,7 +293,8 @@ isa_status isa_compile(const isa_compile_options *opt, uint32_t **words, size_t 
     glslang_program_SPIRV_get(program, *words);
     *word_count = n;
     if (hlsl)
-        fix_hlsl(*words, n, path, warnings, warnings_size);
+        fix_hlsl_prefix_scans(*words, n);
+    st = isa_spirv_legalize(words, word_count, err, err_size);
 
 done:
     if (program)

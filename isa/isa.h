@@ -43,7 +43,6 @@ typedef struct isa_compile_options {
     const char *entry;         /* entry point, NULL = "main" */
     const isa_define *defines;
     int define_count;
-    int optimize;              /* nonzero: run glslang's optimizer (SSA output); default path uses 1 */
 } isa_compile_options;
 
 /*
@@ -57,6 +56,25 @@ typedef struct isa_compile_options {
  */
 isa_status isa_compile(const isa_compile_options *opt, uint32_t **words, size_t *word_count,
                        char *err, size_t err_size, char *warnings, size_t warnings_size);
+
+/*
+ * The SPIR-V the lowering takes: one function, SSA values.  Runs SPIRV-Tools'
+ * inlining and local-variable passes, none of which moves an instruction
+ * across structured control flow (isa/spvopt.cpp lists them and says why).
+ * isa_compile already did this; call it for SPIR-V from elsewhere, after
+ * isa_validate.  Replaces *words (malloc'd; the old array is freed).
+ */
+isa_status isa_spirv_legalize(uint32_t **words, size_t *word_count, char *err, size_t err_size);
+
+/* The legalization pass list as spirv-opt flags, for documentation and cache keys. */
+const char *isa_spirv_legalization_passes(void);
+
+/*
+ * The optimizer, only when a user asks for it: `passes` is "performance"
+ * (spirv-opt -O), "size" (-Os) or spirv-opt flags ("--merge-blocks ...").
+ * These passes may change what wave operations see.  Replaces *words.
+ */
+isa_status isa_spirv_optimize(uint32_t **words, size_t *word_count, const char *passes, char *err, size_t err_size);
 
 /* Validates SPIR-V for the Vulkan 1.1 environment.  err gets the validator's message with its word offset. */
 isa_status isa_validate(const uint32_t *words, size_t word_count, char *err, size_t err_size);

@@ -669,6 +669,7 @@ static bool parse_module(lower *L)
             switch (op) {
             case SpvOpConstant: case SpvOpSpecConstant: {
                 NEED(3);
+                ID_OK(o[0]);
                 id_info *d = define_id(L, o[1], K_CONST, o[0], i);
                 if (!d)
                     return false;

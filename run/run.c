@@ -35,7 +35,6 @@ isa_status run_compile_case(const wl_case *c, uint32_t **words, size_t *word_cou
         .entry = c->entry,
         .defines = defs,
         .define_count = c->define_count,
-        .optimize = 1,
     };
     isa_status st = isa_compile(&o, words, word_count, err, err_size, warnings, warnings_size);
     free(defs);

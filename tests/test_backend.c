@@ -87,7 +87,7 @@ static uint32_t *compile(const char *kernel, const isa_define *defines, int defi
 {
     char err[4096] = "", warnings[1024] = "";
     isa_compile_options opt = {
-        .path = kernel, .language = "glsl", .defines = defines, .define_count = define_count, .optimize = 1};
+        .path = kernel, .language = "glsl", .defines = defines, .define_count = define_count};
     uint32_t *spirv = NULL;
     isa_status st = isa_compile(&opt, &spirv, words, err, sizeof err, warnings, sizeof warnings);
     ck_assert_msg(st == ISA_OK, "compile %s: %s", kernel, err);

@@ -214,8 +214,7 @@ static sim_status run_race(uint32_t threads, uint32_t fault_from, uint32_t *out,
     char def[16];
     snprintf(def, sizeof def, "%u", fault_from);
     isa_define d = {"FAULT_FROM", def};
-    isa_compile_options o = {.path = "race.comp", .source = src, .language = "glsl", .defines = &d, .define_count = 1,
-                             .optimize = 1};
+    isa_compile_options o = {.path = "race.comp", .source = src, .language = "glsl", .defines = &d, .define_count = 1};
     uint32_t *words = NULL;
     size_t n = 0;
     char err[2048] = "", warn[512] = "";

@@ -372,7 +372,7 @@ END_TEST
 
 static uint32_t *good_module(size_t *n)
 {
-    isa_compile_options o = {.path = "ok.comp", .source = pass_kernel, .language = "glsl", .optimize = 1};
+    isa_compile_options o = {.path = "ok.comp", .source = pass_kernel, .language = "glsl"};
     uint32_t *w = NULL;
     char err[2048], warn[2048];
     ck_assert_int_eq(isa_compile(&o, &w, n, err, sizeof err, warn, sizeof warn), ISA_OK);

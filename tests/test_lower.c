@@ -24,7 +24,7 @@ static const char *swap_kernel =
 
 START_TEST(test_lower_loop_phis_that_read_each_other_copy_in_parallel)
 {
-    isa_compile_options o = {.path = "swap.comp", .source = swap_kernel, .language = "glsl", .optimize = 1};
+    isa_compile_options o = {.path = "swap.comp", .source = swap_kernel, .language = "glsl"};
     uint32_t *words = NULL;
     size_t n = 0;
     char err[2048] = "", warn[512] = "";

@@ -73,7 +73,7 @@ START_TEST(test_regalloc_verifier_rejects_a_shared_live_register)
                       "layout(set = 0, binding = 0) buffer B { uint o[]; };\n"
                       "void main() { uint i = gl_LocalInvocationIndex; uint a = i * 3u; uint b = i + 5u;"
                       " o[i] = a * b; }\n";
-    isa_compile_options o = {.path = "t.comp", .source = src, .optimize = 1};
+    isa_compile_options o = {.path = "t.comp", .source = src};
     uint32_t *words = NULL;
     size_t n = 0;
     char err[4096];

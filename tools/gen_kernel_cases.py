@@ -641,7 +641,7 @@ def gen_004():
 
 
 # --------------------------------------------------------------------------
-# HLSL quirk: wave operation under ?: (HLSL 2021 short-circuit semantics)
+# HLSL 2021 short-circuit semantics: wave operations and guarded reads under ?:, && and ||
 
 def gen_hlsl_quirks():
     r = Rng(9001)
@@ -651,19 +651,30 @@ def gen_hlsl_quirks():
         v = r.int(0, 999)
         if i % 4 == 2:
             v &= ~1          # an even value in every 4 lanes
+        if i % 4 == 1:
+            v |= 1           # and an odd one
         values.append(v)
     flags = [1 if v & 1 else 2 for v in values]
     counts = [0 if v & 1 else 7 for v in values]
     case = {"kernel": "ternary_wave.hlsl",
-            "known_failure": "glslang 12 evaluates both arms of ?: in HLSL, so WaveActiveSum/WaveActiveCountBits in "
-                             "an arm see every lane; HLSL 2021 (DXC) short-circuits. wavelab warns at the source "
-                             "line (docs/quirks.md).",
             "entry": "CSMain", "groups": [n // 64, 1, 1],
             "bindings": [binding(0, "u32", data=values),
                          binding(1, "u32", count=n, fill={"value": 0}),
                          binding(2, "u32", count=n, fill={"value": 0})],
             "expect": [expect(1, flags), expect(2, counts)]}
     write_case("hlsl_quirks/ternary_wave.json", case)
+    small = [r.int(0, 100) for _ in range(100)]
+    odd = [v & 1 for v in values]
+    case = {"kernel": "short_circuit.hlsl",
+            "entry": "CSMain", "groups": [n // 64, 1, 1],
+            "bindings": [binding(0, "u32", data=values),
+                         binding(1, "u32", data=small),
+                         binding(2, "u32", count=n, fill={"value": 0}),
+                         binding(3, "u32", count=n, fill={"value": 0}),
+                         binding(4, "u32", count=n, fill={"value": 0})],
+            "expect": [expect(2, odd), expect(3, odd),
+                       expect(4, [1 if i < len(small) and small[i] > 50 else 0 for i in range(n)])]}
+    write_case("hlsl_quirks/short_circuit.json", case)
 
 
 # --------------------------------------------------------------------------

@@ -23,7 +23,7 @@ isa_status tsup_build(const char *source, const char *path, const char *language
         .source = source,
         .language = language,
         .entry = entry,
-        .optimize = 1,
+        
     };
     uint32_t *words = NULL;
     size_t n = 0;

@@ -13,8 +13,8 @@
 #include "isa/isa.h"
 
 /*
- * Compiles `source` (language "glsl" or "hlsl", entry NULL = "main", optimizer
- * on), validates and lowers it.  On success *out owns a new program (free
+ * Compiles `source` (language "glsl" or "hlsl", entry NULL = "main"),
+ * validates and lowers it.  On success *out owns a new program (free
  * with isa_program_destroy) and returns ISA_OK; otherwise msg says which
  * step failed and why.  `warnings` (may be NULL) gets the compiler warnings.
  */

@@ -1,0 +1,149 @@
+// isa/glslang_shim.cpp — what glslang 12's C interface cannot do, done on
+// its C++ objects:
+//
+//  * name the entry point of an HLSL shader (its HLSL front end looks for a
+//    function with the entry point's name, and the C interface leaves that
+//    name empty, so any HLSL kernel compiles to an empty entry point);
+//  * HLSL 2021 short-circuit semantics.  glslang 12 parses `c ? a : b`, `a &&
+//    b` and `a || b` with the pre-2021 HLSL rule (both operands evaluated),
+//    so a wave operation or a memory read in the operand HLSL 2021 skips
+//    runs for lanes that should not take part.  DXC defaults to HLSL 2021.
+//    After parsing, every scalar `?:` is marked short-circuit and every
+//    scalar `&&`/`||` becomes `a ? b : false` / `a ? true : b`; glslang's
+//    SPIR-V generator then emits structured control flow for any operand
+//    that is not a plain variable or constant.
+//
+// glslang 12's c_interface.cpp defines glslang_shader_t as
+// struct { glslang::TShader *shader; std::string preprocessedGLSL; }.
+// It is built without RTTI, and so is this file.
+#include <glslang/Include/glslang_c_interface.h>
+#include <glslang/MachineIndependent/localintermediate.h>
+#include <glslang/Public/ShaderLang.h>
+
+namespace {
+
+glslang::TShader *tshader_of(glslang_shader_t *shader)
+{
+    return *reinterpret_cast<glslang::TShader **>(shader);
+}
+
+// Protected members reached through pointers to members: legal C++, no
+// change to glslang's objects other than the fields named.
+struct SelectionAccess : glslang::TIntermSelection {
+    static bool glslang::TIntermSelection::*short_circuit_field() { return &SelectionAccess::shortCircuit; }
+};
+struct LoopAccess : glslang::TIntermLoop {
+    static glslang::TIntermTyped *glslang::TIntermLoop::*test_field() { return &LoopAccess::test; }
+    static glslang::TIntermTyped *glslang::TIntermLoop::*terminal_field() { return &LoopAccess::terminal; }
+};
+struct SwitchAccess : glslang::TIntermSwitch {
+    static glslang::TIntermTyped *glslang::TIntermSwitch::*condition_field() { return &SwitchAccess::condition; }
+};
+
+glslang::TIntermConstantUnion *bool_constant(bool value, const glslang::TSourceLoc &loc)
+{
+    glslang::TConstUnionArray a(1);
+    a[0].setBConst(value);
+    auto *c = new glslang::TIntermConstantUnion(a, glslang::TType(glslang::EbtBool, glslang::EvqConst));
+    c->setLoc(loc);
+    return c;
+}
+
+class ShortCircuit : public glslang::TIntermTraverser {
+public:
+    int rewritten = 0;
+
+    // `a && b` -> `a ? b : false`, `a || b` -> `a ? true : b` (scalar bools only: HLSL 2021 forbids vectors there)
+    glslang::TIntermTyped *fix(glslang::TIntermTyped *n)
+    {
+        if (!n)
+            return n;
+        glslang::TIntermBinary *b = n->getAsBinaryNode();
+        if (b && (b->getOp() == glslang::EOpLogicalAnd || b->getOp() == glslang::EOpLogicalOr) &&
+            b->getType().isScalarOrVec1() && b->getLeft()->getType().isScalarOrVec1()) {
+            bool is_and = b->getOp() == glslang::EOpLogicalAnd;
+            glslang::TIntermTyped *t = is_and ? b->getRight() : bool_constant(true, b->getLoc());
+            glslang::TIntermTyped *f = is_and ? bool_constant(false, b->getLoc()) : b->getRight();
+            auto *s = new glslang::TIntermSelection(b->getLeft(), t, f, b->getType());
+            s->setLoc(b->getLoc());
+            rewritten++;
+            return s;
+        }
+        return n;
+    }
+    TIntermNode *fix_node(TIntermNode *n)
+    {
+        glslang::TIntermTyped *t = n ? n->getAsTyped() : nullptr;
+        return t ? fix(t) : n;
+    }
+
+    bool visitBinary(glslang::TVisit, glslang::TIntermBinary *n) override
+    {
+        n->setLeft(fix(n->getLeft()));
+        n->setRight(fix(n->getRight()));
+        return true;
+    }
+    bool visitUnary(glslang::TVisit, glslang::TIntermUnary *n) override
+    {
+        n->setOperand(fix(n->getOperand()));
+        return true;
+    }
+    bool visitAggregate(glslang::TVisit, glslang::TIntermAggregate *n) override
+    {
+        for (auto &child : n->getSequence())
+            child = fix_node(child);
+        return true;
+    }
+    bool visitSelection(glslang::TVisit, glslang::TIntermSelection *n) override
+    {
+        n->setCondition(fix(n->getCondition()));
+        if (n->getTrueBlock() && n->getTrueBlock()->getAsTyped())
+            n->setTrueBlock(fix(n->getTrueBlock()->getAsTyped()));
+        if (n->getFalseBlock() && n->getFalseBlock()->getAsTyped())
+            n->setFalseBlock(fix(n->getFalseBlock()->getAsTyped()));
+        // a value-producing ?: with a scalar condition: evaluate only the chosen arm
+        if (!n->getShortCircuit() && n->getCondition()->getType().isScalarOrVec1()) {
+            n->*SelectionAccess::short_circuit_field() = true;
+            rewritten++;
+        }
+        return true;
+    }
+    bool visitLoop(glslang::TVisit, glslang::TIntermLoop *n) override
+    {
+        n->*LoopAccess::test_field() = fix(n->getTest());
+        n->*LoopAccess::terminal_field() = fix(n->getTerminal());
+        return true;
+    }
+    bool visitBranch(glslang::TVisit, glslang::TIntermBranch *n) override
+    {
+        n->setExpression(fix(n->getExpression()));
+        return true;
+    }
+    bool visitSwitch(glslang::TVisit, glslang::TIntermSwitch *n) override
+    {
+        n->*SwitchAccess::condition_field() = fix(n->getCondition()->getAsTyped());
+        return true;
+    }
+};
+
+} // namespace
+
+extern "C" void isa_glslang_set_entry_point(glslang_shader_t *shader, const char *name)
+{
+    glslang::TShader *tshader = tshader_of(shader);
+    tshader->setEntryPoint(name);
+    tshader->setSourceEntryPoint(name);
+}
+
+// Call after glslang_shader_parse succeeded, before linking: the new nodes go
+// into the shader's pool, which parsing left as this thread's allocator.
+extern "C" int isa_glslang_hlsl_short_circuit(glslang_shader_t *shader)
+{
+    glslang::TIntermediate *im = tshader_of(shader)->getIntermediate();
+    if (!im || !im->getTreeRoot())
+        return 0;
+    ShortCircuit sc;
+    im->setTreeRoot(sc.fix_node(im->getTreeRoot()));
+    im->getTreeRoot()->traverse(&sc);
+    return sc.rewritten;
+}
