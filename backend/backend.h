@@ -196,6 +196,8 @@ typedef struct vkb_run_options {
     uint32_t repeat;      /* timed dispatches; 0 = 1 */
     uint32_t warmup;      /* untimed dispatches before them */
     uint32_t timeout_ms;  /* per dispatch fence wait; 0 = 10000 */
+    int robust_access;    /* robustBufferAccess2 (also when the case says "robust_access"); VKB_ERR_UNSUPPORTED
+                           * when the device lacks it */
 } vkb_run_options;
 
 typedef struct vkb_statistic {

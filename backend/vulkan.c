@@ -1111,7 +1111,7 @@ vkb_status vkb_run_case(vkb_context *ctx, int index, const wl_case *c, const uin
     device_features features;
     chain_features(d, &features);
     vkGetPhysicalDeviceFeatures2(d->physical, &features.f2);
-    const char *extensions[8];
+    const char *extensions[12];
     uint32_t extension_count = 0;
     static const char *const optional_extensions[] = {
         VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME, VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME,
@@ -1120,9 +1120,31 @@ vkb_status vkb_run_case(vkb_context *ctx, int index, const wl_case *c, const uin
         VK_KHR_8BIT_STORAGE_EXTENSION_NAME, VK_KHR_SHADER_SUBGROUP_EXTENDED_TYPES_EXTENSION_NAME,
         VK_KHR_SHADER_ATOMIC_INT64_EXTENSION_NAME,
     };
-    for (size_t i = 0; i < sizeof optional_extensions / sizeof optional_extensions[0] && extension_count < 8; i++)
+    for (size_t i = 0; i < sizeof optional_extensions / sizeof optional_extensions[0] && extension_count < 11; i++)
         if (wanted_extension(d, optional_extensions[i]))
             extensions[extension_count++] = optional_extensions[i];
+    /* robust access (the case or the caller asks): robustBufferAccess2, or the device cannot run the case */
+    VkPhysicalDeviceRobustness2FeaturesEXT robust2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ROBUSTNESS_2_FEATURES_EXT};
+    if (c->robust_access || opt->robust_access) {
+        if (has_extension(d, VK_EXT_ROBUSTNESS_2_EXTENSION_NAME)) {
+            VkPhysicalDeviceFeatures2 q = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &robust2};
+            vkGetPhysicalDeviceFeatures2(d->physical, &q);
+        }
+        if (!robust2.robustBufferAccess2 || !features.f2.features.robustBufferAccess) {
+            snprintf(err, err_size, "%s: the case asks for robust buffer access, and the device lacks "
+                     "robustBufferAccess2 (VK_EXT_robustness2)", info->name);
+            st = VKB_ERR_UNSUPPORTED;
+            goto done;
+        }
+        robust2.robustImageAccess2 = VK_FALSE;
+        robust2.nullDescriptor = VK_FALSE;
+        robust2.pNext = NULL;
+        void *tail = &features.f2;
+        while (((VkBaseOutStructure *)tail)->pNext)
+            tail = ((VkBaseOutStructure *)tail)->pNext;
+        chain_link(&tail, &robust2);
+        extensions[extension_count++] = VK_EXT_ROBUSTNESS_2_EXTENSION_NAME;
+    }
     float priority = 1.0f;
     VkDeviceQueueCreateInfo qci = {
         .sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO,

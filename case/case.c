@@ -1383,6 +1383,8 @@ static const char *language_of(const char *kernel)
         return "glsl";
     if (strcmp(ext, "hlsl") == 0)
         return "hlsl";
+    if (strcmp(ext, "spv") == 0)
+        return "spirv";
     return NULL;
 }
 
@@ -1392,13 +1394,14 @@ static case_status read_kernel(parser *p, const cJSON *root, wl_case *c)
     TRY(read_string_field(p, root, "kernel", 1, &kernel));
     TRY(read_string_field(p, root, "language", 0, &language));
     TRY(read_string_field(p, root, "entry", 0, &entry));
-    if (language && strcmp(language, "glsl") != 0 && strcmp(language, "hlsl") != 0)
-        return fail_at(p, "language", "unknown language \"%.40s\" (expected \"glsl\" or \"hlsl\")", language);
+    if (language && strcmp(language, "glsl") != 0 && strcmp(language, "hlsl") != 0 && strcmp(language, "spirv") != 0)
+        return fail_at(p, "language", "unknown language \"%.40s\" (expected \"glsl\", \"hlsl\" or \"spirv\")",
+                       language);
     if (!language) {
         language = language_of(kernel);
         if (!language)
             return fail_at(p, "kernel", "cannot tell the language of \"%.80s\" from its extension (use .comp, "
-                                        ".glsl or .hlsl, or give \"language\")", kernel);
+                                        ".glsl, .hlsl or .spv, or give \"language\")", kernel);
     }
     c->kernel = resolve_path(c->dir, kernel);
     c->language = dup_string(language);
@@ -1412,7 +1415,8 @@ static case_status read_case(parser *p, const cJSON *root, wl_case *c)
 {
     static const char *const keys[] = {"description", "kernel", "language", "entry", "defines", "groups",
                                        "subgroup_size", "push_constants", "bindings", "expect", "known_failure",
-                                       NULL};
+                                       "optimize", "robust_access", NULL};
+    const char *optimize;
     if (!cJSON_IsObject(root))
         return fail(p, "expected a JSON object at the top level, got %s", json_kind(root));
     TRY(check_keys(p, root, keys));
@@ -1428,6 +1432,20 @@ static case_status read_case(parser *p, const cJSON *root, wl_case *c)
             return fail_nomem(p);
     }
     TRY(read_kernel(p, root, c));
+    TRY(read_string_field(p, root, "optimize", 0, &optimize));
+    if (optimize) {
+        if (!optimize[0])
+            return fail_at(p, "optimize", "expected \"performance\", \"size\" or spirv-opt flags, got \"\"");
+        c->optimize = dup_string(optimize);
+        if (!c->optimize)
+            return fail_nomem(p);
+    }
+    const cJSON *robust = field(root, "robust_access");
+    if (robust) {
+        if (!cJSON_IsBool(robust))
+            return fail_at(p, "robust_access", "expected true or false, got %s", json_kind(robust));
+        c->robust_access = cJSON_IsTrue(robust);
+    }
     TRY(read_defines(p, root, c));
     TRY(read_groups(p, root, c));
     const cJSON *subgroup = field(root, "subgroup_size");
@@ -1602,6 +1620,7 @@ void case_destroy(wl_case *c)
     free(c->language);
     free(c->entry);
     free(c->known_failure);
+    free(c->optimize);
     for (int i = 0; i < c->define_count; i++) {
         free(c->defines[i].name);
         free(c->defines[i].value);

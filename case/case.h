@@ -86,7 +86,7 @@ typedef struct wl_case {
     char *path;        /* the case file as given */
     char *dir;         /* its directory: every relative path is resolved against it */
     char *kernel;      /* kernel path, already resolved against dir */
-    char *language;    /* "glsl" or "hlsl" (from "language" or the kernel's extension) */
+    char *language;    /* "glsl", "hlsl" or "spirv" (from "language" or the kernel's extension: .spv is SPIR-V) */
     char *entry;       /* default "main" */
     case_define *defines;
     int define_count;
@@ -101,6 +101,9 @@ typedef struct wl_case {
     int expect_count;
     char *known_failure;      /* NULL, or why the expectation is known not to hold (e.g. a compiler quirk):
                                * `wavelab test` then reports XFAIL, and XPASS (a failure) if it holds */
+    char *optimize;           /* NULL, or the SPIR-V optimizer passes the case asks for ("performance", "size" or
+                               * spirv-opt flags): run/ then also runs the kernel as written and compares */
+    int robust_access;        /* out-of-bounds loads read 0 and stores are dropped (robustBufferAccess2), not a fault */
 } wl_case;
 
 typedef enum case_status {

@@ -25,6 +25,10 @@ struct run_options;
 struct wl_case;
 int cli_memory_open(const char *machine, int threads, const struct wl_case *c, struct run_options *opt);
 
+/* cli/main.c: `--optimize` (spirv-opt's -O list) or `--optimize=PASSES` ("performance", "size" or spirv-opt
+ * flags): returns 1 and sets *passes when `arg` is one of them, else 0. */
+int cli_optimize_option(const char *arg, const char **passes);
+
 /* cli/vulkan.c (the Vulkan backend's commands) */
 int cli_cmd_devices(int argc, char **argv);
 int cli_cmd_check(int argc, char **argv);

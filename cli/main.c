@@ -32,14 +32,14 @@ static void usage(FILE *f)
             "usage: wavelab COMMAND [ARGS]\n"
             "\n"
             "  run CASE [--wave N] [--dump OUT.json] [--budget N] [--threads N] [--profile] [--time] [--quiet]\n"
-            "      [--backend sim|vulkan]\n"
+            "      [--backend sim|vulkan] [--optimize[=PASSES]] [--robust]\n"
             "      [--machine NAME|FILE [--memory-threads 1|2]]\n"
             "        run a case on the simulator (or a Vulkan device) and print a summary\n"
-            "  test DIR|CASE... [--wave N | --waves N,N,...] [--jobs N]\n"
+            "  test DIR|CASE... [--wave N | --waves N,N,...] [--jobs N] [--optimize[=PASSES]] [--robust]\n"
             "        run every case with an \"expect\"; ends with 'N passed, N failed'\n"
-            "  compile CASE|KERNEL [--entry NAME] [--spirv OUT.spv] [--disasm]\n"
-            "        compile a kernel with glslang, validate it, print or save the SPIR-V\n"
-            "  disasm CASE|KERNEL [--entry NAME] [--machine NAME|FILE] [--wave N] [--svg OUT.svg]\n"
+            "  compile CASE|KERNEL [--entry NAME] [--spirv OUT.spv] [--disasm] [--optimize[=PASSES]]\n"
+            "        compile a kernel with glslang (or read a .spv), validate it, print or save the SPIR-V\n"
+            "  disasm CASE|KERNEL [--entry NAME] [--machine NAME|FILE] [--wave N] [--svg OUT.svg] [--optimize[=PASSES]]\n"
             "        print the allocated wave-ISA program: class, s/v registers, source line, live VGPRs and\n"
             "        SGPRs per instruction; header with register counts and, with --machine, occupancy;\n"
             "        --svg draws live registers against instruction index\n"
@@ -54,8 +54,12 @@ static void usage(FILE *f)
             "        print the wave ISA's instruction table (Markdown)\n"
             "  devices\n"
             "        list Vulkan devices\n"
-            "  check CASE [--wave N] [--device NAME|INDEX]\n"
+            "  check CASE [--wave N] [--device NAME|INDEX] [--optimize[=PASSES]] [--robust]\n"
             "        run a case on the simulator and a Vulkan device and compare every binding\n"
+            "\n"
+            "kernels run as written: no optimizer moves code across control flow.  --optimize runs spirv-opt's\n"
+            "-O list (or PASSES: \"size\", or spirv-opt flags) and says when the results differ from the kernel\n"
+            "as written.  --robust: out-of-bounds buffer loads read 0 and stores are dropped (robustBufferAccess2).\n"
             "\n"
             "exit codes: 0 ok, 1 fault/failure/mismatch, 2 bad input, 3 skipped (device cannot run the case)\n");
 }
@@ -79,6 +83,19 @@ static int ends_with(const char *s, const char *suffix)
     return a >= b && strcmp(s + a - b, suffix) == 0;
 }
 
+int cli_optimize_option(const char *arg, const char **passes)
+{
+    if (strcmp(arg, "--optimize") == 0) {
+        *passes = "performance";
+        return 1;
+    }
+    if (strncmp(arg, "--optimize=", 11) == 0 && arg[11]) {
+        *passes = arg + 11;
+        return 1;
+    }
+    return 0;
+}
+
 /* A kernel given directly (not a case): a case in memory with no bindings,
  * enough to compile, validate, lower and list it. */
 static wl_case *case_for_kernel(const char *path, const char *entry, char *err, size_t err_size)
@@ -92,7 +109,7 @@ static wl_case *case_for_kernel(const char *path, const char *entry, char *err, 
     c->path = strdup(path);
     c->dir = slash ? strndup(path, (size_t)(slash - path)) : strdup(".");
     c->kernel = strdup(path);
-    c->language = strdup(ends_with(path, ".hlsl") ? "hlsl" : "glsl");
+    c->language = strdup(ends_with(path, ".hlsl") ? "hlsl" : ends_with(path, ".spv") ? "spirv" : "glsl");
     c->entry = strdup(entry ? entry : "main");
     c->groups[0] = c->groups[1] = c->groups[2] = 1;
     if (!c->path || !c->dir || !c->kernel || !c->language || !c->entry) {
@@ -143,6 +160,9 @@ static void print_summary(const wl_case *c, const run_output *out, FILE *f)
     if (s->barriers || s->atomic_lane_ops)
         fprintf(f, "  sync         %" PRIu64 " barriers, %" PRIu64 " atomic lane operations\n", s->barriers,
                 s->atomic_lane_ops);
+    if (s->robust_loads || s->robust_stores)
+        fprintf(f, "  robust       %" PRIu64 " out-of-bounds load components read as 0, %" PRIu64
+                " store components dropped\n", s->robust_loads, s->robust_stores);
     if (s->undefined_events) {
         fprintf(f, "  undefined    %" PRIu64 " event(s); the first:\n", s->undefined_events);
         for (int i = 0; i < out->result.event_count && i < 8; i++) {
@@ -296,9 +316,9 @@ static void print_fault(const run_output *out, FILE *f)
 
 int cli_cmd_run(int argc, char **argv)
 {
-    const char *case_path = NULL, *dump = NULL, *machine = NULL;
+    const char *case_path = NULL, *dump = NULL, *machine = NULL, *optimize = NULL;
     uint64_t wave = 0, budget = 0, memory_threads = 1, threads = 0;
-    int quiet = 0, show_time = 0, profile = 0;
+    int quiet = 0, show_time = 0, profile = 0, robust = 0;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--backend") == 0 && i + 1 < argc) {
             if (strcmp(argv[i + 1], "vulkan") == 0)
@@ -338,6 +358,10 @@ int cli_cmd_run(int argc, char **argv)
             }
         } else if (strcmp(argv[i], "--profile") == 0) {
             profile = 1;
+        } else if (strcmp(argv[i], "--robust") == 0) {
+            robust = 1;
+        } else if (cli_optimize_option(argv[i], &optimize)) {
+            continue;
         } else if (argv[i][0] == '-' || case_path) {
             fprintf(stderr, "wavelab run: unexpected argument \"%s\"\n", argv[i]);
             usage(stderr);
@@ -361,7 +385,8 @@ int cli_cmd_run(int argc, char **argv)
         long n = sysconf(_SC_NPROCESSORS_ONLN);
         threads = n > 0 ? (uint64_t)n : 1;
     }
-    run_options opt = {.wave_size = (uint32_t)wave, .instruction_budget = budget, .threads = (uint32_t)threads};
+    run_options opt = {.wave_size = (uint32_t)wave, .instruction_budget = budget, .threads = (uint32_t)threads,
+                       .optimize = optimize, .robust_access = robust};
     if (machine && cli_memory_open(machine, (int)memory_threads, c, &opt) != 0) {
         case_destroy(c);
         return RUN_EXIT_BAD_INPUT;
@@ -378,6 +403,8 @@ int cli_cmd_run(int argc, char **argv)
     }
     if (!quiet)
         print_summary(c, &out, stdout);
+    if (out.optimizer_note[0])
+        fprintf(stderr, "wavelab run: %s\n", out.optimizer_note);
     if (profile && rc != RUN_EXIT_BAD_INPUT)
         print_profile(&out, stdout);
     if (show_time)
@@ -404,6 +431,8 @@ int cli_cmd_run(int argc, char **argv)
 typedef struct test_job {
     char *path;
     uint32_t wave;
+    const char *optimize;  /* NULL, or optimizer passes for every case */
+    int robust;
     int rc;        /* 0 pass, 1 fail, 2 bad input, -1 skipped (no expect) */
     char *log;     /* what to print for it */
 } test_job;
@@ -428,11 +457,13 @@ static void run_one_test(test_job *j)
     } else if (c->expect_count == 0) {
         j->rc = -1;
     } else {
-        run_options opt = {.wave_size = j->wave};
+        run_options opt = {.wave_size = j->wave, .optimize = j->optimize, .robust_access = j->robust};
         run_output out;
         int rc = run_case_sim(c, &opt, &out, err, sizeof err);
         if (out.warnings[0])
             fputs(out.warnings, log);
+        if (out.optimizer_note[0])
+            fprintf(log, "NOTE  %s (wave %u): %s\n", j->path, out.wave_size, out.optimizer_note);
         if (rc == RUN_EXIT_BAD_INPUT) {
             fprintf(log, "FAIL  %s (wave %u): %s\n", j->path, out.wave_size, err);
         } else if (rc == RUN_EXIT_FAIL) {
@@ -539,8 +570,9 @@ int cli_cmd_test(int argc, char **argv)
     char **paths = NULL;
     size_t npaths = 0, cap = 0;
     uint32_t waves[16];
-    int nwaves = 0;
+    int nwaves = 0, robust = 0;
     uint64_t jobs = 0;
+    const char *optimize = NULL;
     for (int i = 1; i < argc; i++) {
         if ((strcmp(argv[i], "--wave") == 0 || strcmp(argv[i], "--waves") == 0) && i + 1 < argc) {
             char *list = strdup(argv[++i]);
@@ -559,6 +591,10 @@ int cli_cmd_test(int argc, char **argv)
                 fprintf(stderr, "wavelab test: --jobs: \"%s\" is not a count\n", argv[i]);
                 return RUN_EXIT_BAD_INPUT;
             }
+        } else if (strcmp(argv[i], "--robust") == 0) {
+            robust = 1;
+        } else if (cli_optimize_option(argv[i], &optimize)) {
+            continue;
         } else if (argv[i][0] == '-') {
             fprintf(stderr, "wavelab test: unexpected option \"%s\"\n", argv[i]);
             return RUN_EXIT_BAD_INPUT;
@@ -579,6 +615,8 @@ int cli_cmd_test(int argc, char **argv)
         for (int k = 0; k < nwaves; k++) {
             pool.jobs[i * (size_t)nwaves + (size_t)k].path = paths[i];
             pool.jobs[i * (size_t)nwaves + (size_t)k].wave = waves[k];
+            pool.jobs[i * (size_t)nwaves + (size_t)k].optimize = optimize;
+            pool.jobs[i * (size_t)nwaves + (size_t)k].robust = robust;
         }
     if (!jobs) {
         long n = sysconf(_SC_NPROCESSORS_ONLN);
@@ -644,7 +682,7 @@ static int print_occupancy(const isa_program *p, const char *machine, unsigned w
 
 static int compile_common(int argc, char **argv, const char *cmd, int disasm_isa)
 {
-    const char *path = NULL, *spv_out = NULL, *entry = NULL, *machine = NULL, *svg = NULL;
+    const char *path = NULL, *spv_out = NULL, *entry = NULL, *machine = NULL, *svg = NULL, *optimize = NULL;
     int show_spirv = 0;
     unsigned wave = 0;
     for (int i = 1; i < argc; i++) {
@@ -660,6 +698,8 @@ static int compile_common(int argc, char **argv, const char *cmd, int disasm_isa
             entry = argv[++i];
         else if (strcmp(argv[i], "--disasm") == 0)
             show_spirv = 1;
+        else if (cli_optimize_option(argv[i], &optimize))
+            continue;
         else if (argv[i][0] == '-' || path) {
             fprintf(stderr, "wavelab %s: unexpected argument \"%s\"\n", cmd, argv[i]);
             return RUN_EXIT_BAD_INPUT;
@@ -683,6 +723,13 @@ static int compile_common(int argc, char **argv, const char *cmd, int disasm_isa
     isa_status st = run_compile_case(c, &words, &n, err, sizeof err, warnings, sizeof warnings);
     fputs(warnings, stderr);
     int rc = RUN_EXIT_OK;
+    const char *passes = optimize ? optimize : c->optimize;
+    if (st == ISA_OK && passes) {
+        uint32_t *optimized = NULL;
+        st = run_optimize_spirv(c, passes, words, n, &optimized, &n, err, sizeof err);
+        free(words);
+        words = optimized;
+    }
     if (st != ISA_OK) {
         fprintf(stderr, "%s", err);
         if (err[0] && err[strlen(err) - 1] != '\n')

@@ -35,6 +35,8 @@ typedef struct vk_args {
     uint32_t repeat;
     uint32_t warmup;  /* default 1: the first dispatch pays for pipeline compilation and thread start-up */
     int quiet;
+    int robust;
+    const char *optimize;
 } vk_args;
 
 /* 1 when `option` is one of the space-separated names in `allowed`. */
@@ -68,6 +70,8 @@ static int parse_args(const char *cmd, int argc, char **argv, const char *allowe
         int takes_value = !strcmp(o, "--wave") || !strcmp(o, "--device") || !strcmp(o, "--dump") ||
                           !strcmp(o, "--machine") || !strcmp(o, "--repeat") || !strcmp(o, "--warmup") ||
                           !strcmp(o, "--backend");
+        if (option_allowed(allowed, "--optimize") && cli_optimize_option(o, &a->optimize))
+            continue;
         if (o[0] == '-' && (!option_allowed(allowed, o) || (takes_value && i + 1 >= argc))) {
             fprintf(stderr, "wavelab %s: %s \"%s\"\n", cmd,
                     takes_value && i + 1 >= argc ? "missing value after" : "unexpected option", o);
@@ -75,6 +79,8 @@ static int parse_args(const char *cmd, int argc, char **argv, const char *allowe
         }
         if (!strcmp(o, "--quiet")) {
             a->quiet = 1;
+        } else if (!strcmp(o, "--robust")) {
+            a->robust = 1;
         } else if (!strcmp(o, "--backend")) {
             i++; /* `run --backend vulkan`: main.c already chose us */
         } else if (!strcmp(o, "--device")) {
@@ -262,14 +268,22 @@ static void print_statistics(const vkb_run_output *o, FILE *f)
     fprintf(f, "  counters     %s\n", o->counters_note);
 }
 
-/* Compiles the case's kernel; prints the error and returns NULL when it fails. */
-static uint32_t *compile_case(const char *cmd, const wl_case *c, size_t *words, int print_warnings)
+/* Compiles the case's kernel (then the optimizer, when asked); prints the error and returns NULL when it fails. */
+static uint32_t *compile_case(const char *cmd, const wl_case *c, const char *optimize, size_t *words,
+                              int print_warnings)
 {
     char err[8192], warnings[4096] = "";
     uint32_t *spirv = NULL;
     isa_status st = run_compile_case(c, &spirv, words, err, sizeof err, warnings, sizeof warnings);
     if (warnings[0] && print_warnings)
         fputs(warnings, stderr);
+    const char *passes = optimize ? optimize : c->optimize;
+    if (st == ISA_OK && passes) {
+        uint32_t *optimized = NULL;
+        st = run_optimize_spirv(c, passes, spirv, *words, &optimized, words, err, sizeof err);
+        free(spirv);
+        spirv = optimized;
+    }
     if (st != ISA_OK) {
         fprintf(stderr, "wavelab %s: %s\n", cmd, err);
         free(spirv);
@@ -365,7 +379,7 @@ static int write_dump(const char *path, const wl_case *c, const vkb_device_info 
 int cli_cmd_run_vulkan(int argc, char **argv)
 {
     vk_args a;
-    if (!parse_args("run", argc, argv, "--backend --wave --device --repeat --warmup --dump --quiet --machine", &a))
+    if (!parse_args("run", argc, argv, "--backend --wave --device --repeat --warmup --dump --quiet --machine --optimize --robust", &a))
         return RUN_EXIT_BAD_INPUT;
     if (!a.case_path) {
         fprintf(stderr, "wavelab run: no case file given\n");
@@ -384,9 +398,9 @@ int cli_cmd_run_vulkan(int argc, char **argv)
     vkb_run_output out = {0};
     if (!open_device("run", a.device, &ctx, &index))
         goto done;
-    if (!(spirv = compile_case("run", c, &words, !a.quiet)))
+    if (!(spirv = compile_case("run", c, a.optimize, &words, !a.quiet)))
         goto done;
-    vkb_run_options opt = {.wave_size = a.wave, .repeat = a.repeat, .warmup = a.warmup};
+    vkb_run_options opt = {.wave_size = a.wave, .repeat = a.repeat, .warmup = a.warmup, .robust_access = a.robust};
     vkb_status st = vkb_run_case(ctx, index, c, spirv, words, &opt, &out, err, sizeof err);
     if (st != VKB_OK) {
         rc = report_failure(st, "wavelab run: ", err);
@@ -593,7 +607,7 @@ static const char *compare_name(case_compare m)
 int cli_cmd_check(int argc, char **argv)
 {
     vk_args a;
-    if (!parse_args("check", argc, argv, "--wave --device --machine --repeat --warmup --quiet", &a))
+    if (!parse_args("check", argc, argv, "--wave --device --machine --repeat --warmup --quiet --optimize --robust", &a))
         return RUN_EXIT_BAD_INPUT;
     if (!a.case_path) {
         fprintf(stderr, "wavelab check: no case file given\n");
@@ -616,7 +630,7 @@ int cli_cmd_check(int argc, char **argv)
         goto done;
     vkb_device_info info;
     vkb_device_info_get(ctx, index, &info);
-    if (!(spirv = compile_case("check", c, &words, 0))) /* the simulator's run prints them */
+    if (!(spirv = compile_case("check", c, a.optimize, &words, 0))) /* the simulator's run prints them */
         goto done;
 
     /* the device's verdict first: a case it cannot run is a skip, whatever the simulator says */
@@ -630,18 +644,20 @@ int cli_cmd_check(int argc, char **argv)
         goto done;
     }
 
-    run_options sim_opt = {.wave_size = wave};
+    run_options sim_opt = {.wave_size = wave, .optimize = a.optimize, .robust_access = a.robust};
     int sim_rc = run_case_sim(c, &sim_opt, &sim, err, sizeof err);
     sim_ran = 1;
     if (sim.warnings[0] && !a.quiet)
         fputs(sim.warnings, stderr);
+    if (sim.optimizer_note[0])
+        fprintf(stderr, "wavelab check: simulator: %s\n", sim.optimizer_note);
     if (sim_rc == RUN_EXIT_BAD_INPUT) {
         fprintf(stderr, "wavelab check: simulator: %s\n", err);
         rc = RUN_EXIT_BAD_INPUT;
         goto done;
     }
 
-    vkb_run_options opt = {.wave_size = wave, .repeat = a.repeat, .warmup = a.warmup};
+    vkb_run_options opt = {.wave_size = wave, .repeat = a.repeat, .warmup = a.warmup, .robust_access = a.robust};
     st = vkb_run_case(ctx, index, c, spirv, words, &opt, &dev, err, sizeof err);
     if (st != VKB_OK) {
         rc = report_failure(st, "wavelab check: device: ", err);

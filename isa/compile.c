@@ -305,6 +305,55 @@ done:
     return st;
 }
 
+isa_status isa_read_spirv(const char *path, uint32_t **words, size_t *word_count, char *err, size_t err_size)
+{
+    *words = NULL;
+    *word_count = 0;
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        append(err, err_size, "%s: cannot read the SPIR-V file\n", path);
+        return ISA_ERR_IO;
+    }
+    long n = -1;
+    if (fseek(f, 0, SEEK_END) == 0)
+        n = ftell(f);
+    if (n < 0 || fseek(f, 0, SEEK_SET) != 0) {
+        fclose(f);
+        append(err, err_size, "%s: cannot read the SPIR-V file\n", path);
+        return ISA_ERR_IO;
+    }
+    if (n < 20 || n % 4 != 0) {
+        fclose(f);
+        append(err, err_size, "%s: %ld bytes is not a SPIR-V module (a whole number of 4-byte words, at least the "
+                              "5-word header)\n", path, n);
+        return ISA_ERR_INVALID;
+    }
+    uint32_t *w = malloc((size_t)n);
+    if (!w) {
+        fclose(f);
+        return ISA_ERR_NOMEM;
+    }
+    size_t got = fread(w, 1, (size_t)n, f);
+    fclose(f);
+    if (got != (size_t)n) {
+        free(w);
+        append(err, err_size, "%s: short read\n", path);
+        return ISA_ERR_IO;
+    }
+    size_t count = (size_t)n / 4;
+    if (w[0] == 0x03022307u) /* written on a machine of the other byte order */
+        for (size_t i = 0; i < count; i++)
+            w[i] = __builtin_bswap32(w[i]);
+    if (w[0] != SpvMagicNumber) {
+        append(err, err_size, "%s: word 0: magic number 0x%08x is not SPIR-V's 0x%08x\n", path, w[0], SpvMagicNumber);
+        free(w);
+        return ISA_ERR_INVALID;
+    }
+    *words = w;
+    *word_count = count;
+    return ISA_OK;
+}
+
 isa_status isa_validate(const uint32_t *words, size_t word_count, char *err, size_t err_size)
 {
     spv_context ctx = spvContextCreate(SPV_ENV_VULKAN_1_1);

@@ -76,6 +76,9 @@ const char *isa_spirv_legalization_passes(void);
  */
 isa_status isa_spirv_optimize(uint32_t **words, size_t *word_count, const char *passes, char *err, size_t err_size);
 
+/* Reads a SPIR-V binary (either byte order) into *words (malloc'd).  Checks size and magic only: validate it next. */
+isa_status isa_read_spirv(const char *path, uint32_t **words, size_t *word_count, char *err, size_t err_size);
+
 /* Validates SPIR-V for the Vulkan 1.1 environment.  err gets the validator's message with its word offset. */
 isa_status isa_validate(const uint32_t *words, size_t word_count, char *err, size_t err_size);
 

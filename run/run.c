@@ -1,6 +1,7 @@
 /*
  * run/run.c — a case from file to results on the simulator (see run.h).
  */
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,37 +17,75 @@ static double seconds_now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* The kernel as written: compiled (glslang, legalized) or read (.spv, then legalized), and validated. */
 isa_status run_compile_case(const wl_case *c, uint32_t **words, size_t *word_count, char *err, size_t err_size,
                             char *warnings, size_t warnings_size)
 {
-    isa_define *defs = NULL;
-    if (c->define_count) {
-        defs = calloc((size_t)c->define_count, sizeof *defs);
-        if (!defs)
-            return ISA_ERR_NOMEM;
-        for (int i = 0; i < c->define_count; i++) {
-            defs[i].name = c->defines[i].name;
-            defs[i].value = c->defines[i].value;
-        }
-    }
-    isa_compile_options o = {
-        .path = c->kernel,
-        .language = c->language,
-        .entry = c->entry,
-        .defines = defs,
-        .define_count = c->define_count,
-    };
-    isa_status st = isa_compile(&o, words, word_count, err, err_size, warnings, warnings_size);
-    free(defs);
-    if (st != ISA_OK)
-        return st;
+    isa_status st;
     char verr[1024];
+    if (strcmp(c->language, "spirv") == 0) {
+        st = isa_read_spirv(c->kernel, words, word_count, err, err_size);
+        if (st != ISA_OK)
+            return st;
+        /* validate what the producer wrote before any pass touches it */
+        st = isa_validate(*words, *word_count, verr, sizeof verr);
+        if (st == ISA_OK)
+            st = isa_spirv_legalize(words, word_count, verr, sizeof verr);
+        if (st != ISA_OK) {
+            snprintf(err, err_size, "%s: %s", c->kernel, verr);
+            goto fail;
+        }
+    } else {
+        isa_define *defs = NULL;
+        if (c->define_count) {
+            defs = calloc((size_t)c->define_count, sizeof *defs);
+            if (!defs)
+                return ISA_ERR_NOMEM;
+            for (int i = 0; i < c->define_count; i++) {
+                defs[i].name = c->defines[i].name;
+                defs[i].value = c->defines[i].value;
+            }
+        }
+        isa_compile_options o = {
+            .path = c->kernel,
+            .language = c->language,
+            .entry = c->entry,
+            .defines = defs,
+            .define_count = c->define_count,
+        };
+        st = isa_compile(&o, words, word_count, err, err_size, warnings, warnings_size);
+        free(defs);
+        if (st != ISA_OK)
+            return st;
+    }
     st = isa_validate(*words, *word_count, verr, sizeof verr);
+    if (st == ISA_OK)
+        return st;
+    snprintf(err, err_size, "%s: %s", c->kernel, verr);
+fail:
+    free(*words);
+    *words = NULL;
+    *word_count = 0;
+    return st;
+}
+
+isa_status run_optimize_spirv(const wl_case *c, const char *passes, const uint32_t *words, size_t word_count,
+                              uint32_t **out, size_t *out_count, char *err, size_t err_size)
+{
+    *out = malloc(word_count * sizeof *words);
+    if (!*out)
+        return ISA_ERR_NOMEM;
+    memcpy(*out, words, word_count * sizeof *words);
+    *out_count = word_count;
+    char oerr[1024];
+    isa_status st = isa_spirv_optimize(out, out_count, passes, oerr, sizeof oerr);
+    if (st == ISA_OK)
+        st = isa_validate(*out, *out_count, oerr, sizeof oerr);
     if (st != ISA_OK) {
-        snprintf(err, err_size, "%s: %s", c->kernel, verr);
-        free(*words);
-        *words = NULL;
-        *word_count = 0;
+        snprintf(err, err_size, "%s: optimize \"%s\": %s", c->kernel, passes, oerr);
+        free(*out);
+        *out = NULL;
+        *out_count = 0;
     }
     return st;
 }
@@ -111,26 +150,13 @@ static int bindings_fit(const wl_case *c, isa_program *p, char *err, size_t err_
     return 1;
 }
 
-int run_case_sim(const wl_case *c, const run_options *opt, run_output *out, char *err, size_t err_size)
+/* Lowers out->spirv and runs it on the simulator (the body of run_case_sim). */
+static int run_program(const wl_case *c, const run_options *opt, uint32_t wave, run_output *out, char *err,
+                       size_t err_size)
 {
-    memset(out, 0, sizeof *out);
-    err[0] = 0;
-    uint32_t wave = opt && opt->wave_size ? opt->wave_size : c->subgroup_size ? c->subgroup_size : 32;
-    out->wave_size = wave;
-    if (wave < SIM_MIN_WAVE || wave > SIM_MAX_WAVE || (wave & (wave - 1))) {
-        snprintf(err, err_size, "wave size %u: the simulator models powers of two from %d to %d", wave, SIM_MIN_WAVE,
-                 SIM_MAX_WAVE);
-        return RUN_EXIT_BAD_INPUT;
-    }
-    double t0 = seconds_now();
-    isa_status st = run_compile_case(c, &out->spirv, &out->spirv_words, err, err_size, out->warnings,
-                                     sizeof out->warnings);
-    out->compile_seconds = seconds_now() - t0;
-    if (st != ISA_OK)
-        return RUN_EXIT_BAD_INPUT;
     char lerr[1024];
-    t0 = seconds_now();
-    st = isa_lower(out->spirv, out->spirv_words, c->entry, &out->prog, lerr, sizeof lerr);
+    double t0 = seconds_now();
+    isa_status st = isa_lower(out->spirv, out->spirv_words, c->entry, &out->prog, lerr, sizeof lerr);
     out->lower_seconds = seconds_now() - t0;
     if (st != ISA_OK) {
         snprintf(err, err_size, "%s: %s: %s", c->kernel, isa_status_str(st), lerr);
@@ -169,6 +195,7 @@ int run_case_sim(const wl_case *c, const run_options *opt, run_output *out, char
         .push_size = c->push_size,
         .buffers = bufs,
         .buffer_count = c->binding_count,
+        .robust_access = c->robust_access || (opt && opt->robust_access),
     };
     if (opt && opt->memory) {
         if (mem_model_begin(opt->memory, out->prog, cfg.groups, wave, err, err_size) != MEM_OK) {
@@ -195,6 +222,128 @@ int run_case_sim(const wl_case *c, const run_options *opt, run_output *out, char
         snprintf(err, err_size, "out of memory");
         return RUN_EXIT_BAD_INPUT;
     }
+}
+
+/* Per source line, the wave operations (XLANE) that ran: executions and active lanes summed. */
+typedef struct wave_op_line {
+    uint32_t line;
+    uint64_t executions, lanes;
+} wave_op_line;
+
+static int wave_op_profile(const run_output *o, wave_op_line *lines, int max)
+{
+    int n = 0;
+    const sim_stats *s = &o->result.stats;
+    for (uint32_t pc = 0; pc < o->prog->code_count && pc < s->inst_count && s->inst_executions; pc++) {
+        const isa_inst *in = &o->prog->code[pc];
+        if (in->cls != ISA_CLASS_XLANE || !s->inst_executions[pc])
+            continue;
+        int k = 0;
+        while (k < n && lines[k].line != in->line)
+            k++;
+        if (k == n) {
+            if (n == max)
+                continue;
+            lines[n++] = (wave_op_line){in->line, 0, 0};
+        }
+        /* several ISA instructions per source wave operation (one per component): count the first only */
+        if (lines[k].executions && pc > 0 && o->prog->code[pc - 1].cls == ISA_CLASS_XLANE &&
+            o->prog->code[pc - 1].line == in->line)
+            continue;
+        lines[k].executions += s->inst_executions[pc];
+        lines[k].lanes += s->inst_lanes[pc];
+    }
+    return n;
+}
+
+/*
+ * The kernel as written against the optimized one: the first differing
+ * output element, and the source line of the first wave operation whose
+ * executions or active lanes changed — the optimizer moved it across
+ * control flow.
+ */
+static void compare_optimized(const wl_case *c, const run_output *written, const run_output *opt, char *note,
+                              size_t size)
+{
+    note[0] = 0;
+    if (written->status != opt->status || written->result.fault != opt->result.fault) {
+        snprintf(note, size, "the optimizer changed this kernel's behaviour: as written it %s, optimized it %s",
+                 written->status == SIM_OK ? "ran to the end" : sim_fault_kind_name(written->result.fault),
+                 opt->status == SIM_OK ? "ran to the end" : sim_fault_kind_name(opt->result.fault));
+        return;
+    }
+    size_t len = 0;
+    for (int i = 0; i < c->binding_count && !len; i++) {
+        const case_binding *b = &c->bindings[i];
+        size_t es = case_type_size(b->type), differ = 0, first = 0;
+        for (size_t e = 0; e < b->count; e++)
+            if (memcmp(written->data[i] + e * es, opt->data[i] + e * es, es) != 0 && differ++ == 0)
+                first = e;
+        if (!differ)
+            continue;
+        char a[64], o[64];
+        case_format_element(b->type, written->data[i] + first * es, a, sizeof a);
+        case_format_element(b->type, opt->data[i] + first * es, o, sizeof o);
+        len = (size_t)snprintf(note, size, "this kernel's wave results depend on the optimizer: set %u binding %u "
+                               "element %zu is %s as written, %s optimized (%zu of %zu elements differ)",
+                               b->set, b->binding, first, a, o, differ, b->count);
+    }
+    if (!len)
+        return;
+    wave_op_line wl[256], ol[256];
+    int nw = wave_op_profile(written, wl, 256), no = wave_op_profile(opt, ol, 256);
+    for (int i = 0; i < nw; i++) {
+        for (int k = 0; k < no; k++) {
+            if (ol[k].line != wl[i].line || (ol[k].executions == wl[i].executions && ol[k].lanes == wl[i].lanes))
+                continue;
+            snprintf(note + len, size - len, "; the wave operation at line %u ran %" PRIu64 " times with %.1f active "
+                     "lanes on average as written, %" PRIu64 " times with %.1f optimized", wl[i].line,
+                     wl[i].executions, (double)wl[i].lanes / (double)wl[i].executions, ol[k].executions,
+                     ol[k].executions ? (double)ol[k].lanes / (double)ol[k].executions : 0.0);
+            return;
+        }
+    }
+}
+
+int run_case_sim(const wl_case *c, const run_options *opt, run_output *out, char *err, size_t err_size)
+{
+    memset(out, 0, sizeof *out);
+    err[0] = 0;
+    uint32_t wave = opt && opt->wave_size ? opt->wave_size : c->subgroup_size ? c->subgroup_size : 32;
+    out->wave_size = wave;
+    if (wave < SIM_MIN_WAVE || wave > SIM_MAX_WAVE || (wave & (wave - 1))) {
+        snprintf(err, err_size, "wave size %u: the simulator models powers of two from %d to %d", wave, SIM_MIN_WAVE,
+                 SIM_MAX_WAVE);
+        return RUN_EXIT_BAD_INPUT;
+    }
+    double t0 = seconds_now();
+    isa_status st = run_compile_case(c, &out->spirv, &out->spirv_words, err, err_size, out->warnings,
+                                     sizeof out->warnings);
+    out->compile_seconds = seconds_now() - t0;
+    if (st != ISA_OK)
+        return RUN_EXIT_BAD_INPUT;
+    const char *passes = opt && opt->optimize ? opt->optimize : c->optimize;
+    if (!passes)
+        return run_program(c, opt, wave, out, err, err_size);
+
+    /* asked to optimize: run the kernel as written too, and say when the results differ */
+    uint32_t *optimized = NULL;
+    size_t optimized_words = 0;
+    if (run_optimize_spirv(c, passes, out->spirv, out->spirv_words, &optimized, &optimized_words, err, err_size) !=
+        ISA_OK)
+        return RUN_EXIT_BAD_INPUT;
+    run_output written = {.wave_size = wave, .spirv = out->spirv, .spirv_words = out->spirv_words};
+    run_options plain = opt ? *opt : (run_options){0};
+    plain.memory = NULL;
+    int rc = run_program(c, &plain, wave, &written, err, err_size);
+    out->spirv = optimized;
+    out->spirv_words = optimized_words;
+    if (rc != RUN_EXIT_BAD_INPUT)
+        rc = run_program(c, opt, wave, out, err, err_size);
+    if (rc != RUN_EXIT_BAD_INPUT)
+        compare_optimized(c, &written, out, out->optimizer_note, sizeof out->optimizer_note);
+    run_output_free(&written);
+    return rc;
 }
 
 int run_check_expects(const wl_case *c, uint8_t *const *data, FILE *log)

@@ -19,7 +19,8 @@
 
 enum { RUN_EXIT_OK = 0, RUN_EXIT_FAIL = 1, RUN_EXIT_BAD_INPUT = 2 };
 
-/* Compiles the case's kernel (language, entry, defines from the case) and validates the SPIR-V.
+/* The kernel as written: compiles the case's kernel (language, entry, defines from the case) or reads its
+ * .spv, legalizes it (isa_spirv_legalize: no optimizer) and validates the SPIR-V.
  * Returns ISA_OK and *words (caller frees), or an error with err set. */
 isa_status run_compile_case(const wl_case *c, uint32_t **words, size_t *word_count,
                             char *err, size_t err_size, char *warnings, size_t warnings_size);
@@ -29,6 +30,9 @@ typedef struct run_options {
     uint64_t instruction_budget; /* 0: default */
     uint32_t threads;            /* host threads for the dispatch (0/1: one); results never depend on it */
     struct mem_model *memory;    /* optional memory model fed by the run's trace (sim/memmodel.h); caller owns */
+    const char *optimize;        /* NULL: the case's "optimize" (if any); else SPIR-V optimizer passes to run
+                                  * ("performance", "size" or spirv-opt flags): see run_case_sim */
+    int robust_access;           /* nonzero: out-of-bounds loads read 0, stores are dropped (also the case's field) */
 } run_options;
 
 typedef struct run_output {
@@ -44,10 +48,18 @@ typedef struct run_output {
     double compile_seconds;      /* host wall time: glslang + validation */
     double lower_seconds;        /* host wall time: lowering */
     double dispatch_seconds;     /* host wall time: sim_run (never part of any statistic) */
+    char optimizer_note[1024];   /* with an optimizer: "" when the optimized kernel's results equal the kernel's as
+                                  * written, else the first difference and the wave operation whose lanes changed */
 } run_output;
 
+/* A copy of `words` (the kernel as written) through the optimizer passes, validated.  err names the case's kernel. */
+isa_status run_optimize_spirv(const wl_case *c, const char *passes, const uint32_t *words, size_t word_count,
+                              uint32_t **out, size_t *out_count, char *err, size_t err_size);
+
 /*
- * Runs a case on the simulator.  Returns RUN_EXIT_OK when the dispatch ran
+ * Runs a case on the simulator.  With optimizer passes (run_options.optimize
+ * or the case's "optimize") it runs the optimized kernel, and the kernel as
+ * written beside it: out->optimizer_note says where their results differ.  Returns RUN_EXIT_OK when the dispatch ran
  * (expectations are NOT checked here: see run_check_expects), RUN_EXIT_FAIL on
  * a kernel fault (out->result.fault_event says where), RUN_EXIT_BAD_INPUT when
  * the kernel cannot be compiled/lowered or the case does not fit it (err says why).

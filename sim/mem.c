@@ -59,6 +59,12 @@ static inline int in_bounds(const sim_slot_mem *m, uint64_t address, unsigned by
     return address <= m->size && m->size - address >= bytes;
 }
 
+/* robustBufferAccess2 (Vulkan) / D3D12: accesses outside a buffer binding read 0 and write nothing. */
+static inline int robust_slot(const sim_ctx *ctx, const isa_slot *sl)
+{
+    return ctx->cfg->robust_access && sl->space <= ISA_SPACE_UNIFORM_TEXEL;
+}
+
 /* Texel formats: component count, bytes per texel, component type (NONE: unorm8). */
 static const struct { unsigned comps, bytes; isa_type type; } formats[] = {
 #define X(id, name, comps, bytes, type) {comps, bytes, type},
@@ -143,8 +149,15 @@ static int atomic(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t pc, ui
         if (!ACTIVE(l))
             continue;
         uint64_t address = (A ? (uint64_t)(uint32_t)A[l] : 0) + (uint64_t)in->imm;
-        if (!in_bounds(m, address, size))
-            return out_of_bounds(ctx, w, in, pc, l, address, size);
+        if (!in_bounds(m, address, size)) {
+            if (!robust_slot(ctx, &ctx->prog->slots[in->slot]))
+                return out_of_bounds(ctx, w, in, pc, l, address, size);
+            /* robust: memory untouched; wavelab returns 0 where Vulkan leaves the value undefined */
+            if (D && op != ISA_RED_STORE)
+                D[l] = 0;
+            ctx->result->stats.robust_stores++;
+            continue;
+        }
         uint8_t *p = slot_base(ctx, w, in->slot, l) + address;
         uint64_t old = read_le(p, size), b = B ? B[l] : 0, nv = old;
         uint64_t ox = SIM_ZX(old, sh), bx = SIM_ZX(b, sh);
@@ -237,6 +250,7 @@ static int exec_memory(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t p
     const uint64_t *lm = w->lane_mask;
     /* several host threads: who wrote each word of this slot (sim_note_write) */
     uint32_t *const owner = ctx->write_owner ? ctx->write_owner[in->slot] : NULL;
+    const int robust = robust_slot(ctx, sl);
 
     switch ((isa_op)in->op) {
     case ISA_OP_LOAD: case ISA_OP_STORE: {
@@ -261,8 +275,15 @@ static int exec_memory(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t p
             continue;                                                                    \
         uint64_t address = (A ? (uint64_t)(uint32_t)A[l] : 0) + (uint64_t)in->imm;                           \
         for (unsigned i = 0; i < n; i++, address += sizeof(T)) {                         \
-            if (!in_bounds(m, address, sizeof(T)))                                       \
-                return out_of_bounds(ctx, w, in, pc, l, address, sizeof(T));             \
+            if (!in_bounds(m, address, sizeof(T))) {                                     \
+                if (!robust)                                                             \
+                    return out_of_bounds(ctx, w, in, pc, l, address, sizeof(T));         \
+                if (load)                                                                \
+                    R[(size_t)i * W + l] = 0;                                            \
+                ctx->result->stats.robust_loads += load;                                 \
+                ctx->result->stats.robust_stores += !load;                               \
+                continue;                                                                \
+            }                                                                            \
             T v;                                                                         \
             if (load) {                                                                  \
                 memcpy(&v, base + address, sizeof(T));                                   \
@@ -291,8 +312,17 @@ static int exec_memory(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t p
             uint64_t address = (A ? (uint64_t)(uint32_t)A[l] : 0) + (uint64_t)in->imm;
             uint8_t *base = slot_base(ctx, w, in->slot, l);
             for (unsigned i = 0; i < n; i++, address += size) {
-                if (!in_bounds(m, address, size))
-                    return out_of_bounds(ctx, w, in, pc, l, address, size);
+                if (!in_bounds(m, address, size)) {
+                    if (!robust)
+                        return out_of_bounds(ctx, w, in, pc, l, address, size);
+                    if (in->op == ISA_OP_LOAD) {
+                        w->regs[((size_t)in->d + i) * W + l] = 0;
+                        ctx->result->stats.robust_loads++;
+                    } else {
+                        ctx->result->stats.robust_stores++;
+                    }
+                    continue;
+                }
                 if (in->op == ISA_OP_LOAD) {
                     uint64_t v = read_le(base + address, size);
                     w->regs[((size_t)in->d + i) * W + l] = is_bool ? (v != 0) : v;
@@ -323,13 +353,21 @@ static int exec_memory(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t p
             if (!ACTIVE(l))
                 continue;
             uint64_t address = (uint64_t)(uint32_t)A[l] * bytes;
-            if (!in_bounds(m, address, bytes))
+            int outside = !in_bounds(m, address, bytes);
+            if (outside && !robust)
                 return out_of_bounds(ctx, w, in, pc, l, address, bytes);
+            if (outside && in->op == ISA_OP_IMG_WRITE) {
+                ctx->result->stats.robust_stores++;
+                continue;
+            }
+            ctx->result->stats.robust_loads += outside;
             uint8_t *p = m->data + address;
             for (unsigned c = 0; c < 4; c++) {
                 if (in->op == ISA_OP_IMG_READ) {
                     uint64_t v;
-                    if (c < comps)
+                    if (outside) /* a zero texel: (0, 0, 0, 0), or (0, 0, 0, 1) for a format without alpha */
+                        v = c < 3 || comps == 4 ? 0 : isa_type_is_float(texel) ? sim_float_put(texel, 1.0) : 1;
+                    else if (c < comps)
                         v = texel_to_reg(read_le(p + c * cbytes, cbytes), ftype, unorm, texel);
                     else if (c < 3)
                         v = 0;

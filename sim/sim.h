@@ -62,6 +62,9 @@ typedef struct sim_config {
     sim_buffer *buffers;
     int buffer_count;
     const sim_mem_trace *mem_trace; /* optional: called once per executed memory wave instruction; NULL = none */
+    int robust_access;            /* robustBufferAccess2: a buffer or texel-buffer access outside its binding reads 0
+                                   * and writes nothing (counted in robust_loads/robust_stores) instead of faulting;
+                                   * shared and private memory still fault */
     uint32_t threads;             /* host threads for workgroups (0 or 1: this thread).  Results never depend on
                                    * it: see "Host threads" in sim_run's comment */
 } sim_config;
