@@ -641,6 +641,19 @@ def gen_004():
 
 
 # --------------------------------------------------------------------------
+# Article 003: a wave operation in the break branch of the scalarization loop
+
+def gen_003_served():
+    n = 128
+    keys = [((i // 4) * 7) % 13 for i in range(n)]   # runs of 4 equal keys: 4 lanes served at any wave size >= 4
+    served = [sum(1 for k in keys[(i // 4) * 4:(i // 4) * 4 + 4] if k == keys[i]) for i in range(n)]
+    case = {"kernel": "scalarization_served.comp", "groups": [n // 64, 1, 1],
+            "bindings": [binding(0, "u32", data=keys), binding(1, "u32", count=n, fill={"value": 0})],
+            "expect": [expect(1, served)]}
+    write_case("003_wave_tricks/scalarization_served.json", case)
+
+
+# --------------------------------------------------------------------------
 # HLSL 2021 short-circuit semantics: wave operations and guarded reads under ?:, && and ||
 
 def gen_hlsl_quirks():
