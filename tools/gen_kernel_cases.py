@@ -645,8 +645,11 @@ def gen_004():
 
 def gen_003_served():
     n = 128
-    keys = [((i // 4) * 7) % 13 for i in range(n)]   # runs of 4 equal keys: 4 lanes served at any wave size >= 4
-    served = [sum(1 for k in keys[(i // 4) * 4:(i // 4) * 4 + 4] if k == keys[i]) for i in range(n)]
+    # aligned runs of 4 equal keys, each run's key unique in the dispatch: every iteration serves exactly the
+    # 4 lanes of one run, at any wave size >= 4
+    keys = [((i // 4) * 7) % 37 for i in range(n)]
+    assert len(set(keys)) == n // 4
+    served = [sum(1 for k in keys if k == keys[i]) for i in range(n)]
     case = {"kernel": "scalarization_served.comp", "groups": [n // 64, 1, 1],
             "bindings": [binding(0, "u32", data=keys), binding(1, "u32", count=n, fill={"value": 0})],
             "expect": [expect(1, served)]}
