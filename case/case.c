@@ -1414,8 +1414,8 @@ static case_status read_kernel(parser *p, const cJSON *root, wl_case *c)
 static case_status read_case(parser *p, const cJSON *root, wl_case *c)
 {
     static const char *const keys[] = {"description", "kernel", "language", "entry", "defines", "groups",
-                                       "subgroup_size", "push_constants", "bindings", "expect", "known_failure",
-                                       "optimize", "robust_access", NULL};
+                                       "subgroup_size", "max_subgroup_size", "push_constants", "bindings", "expect",
+                                       "known_failure", "optimize", "robust_access", NULL};
     const char *optimize;
     if (!cJSON_IsObject(root))
         return fail(p, "expected a JSON object at the top level, got %s", json_kind(root));
@@ -1448,17 +1448,21 @@ static case_status read_case(parser *p, const cJSON *root, wl_case *c)
     }
     TRY(read_defines(p, root, c));
     TRY(read_groups(p, root, c));
-    const cJSON *subgroup = field(root, "subgroup_size");
-    if (subgroup) {
+    static const char *const sizes[] = {"subgroup_size", "max_subgroup_size"};
+    uint32_t *const size_fields[] = {&c->subgroup_size, &c->max_subgroup_size};
+    for (int k = 0; k < 2; k++) {
+        const cJSON *subgroup = field(root, sizes[k]);
+        if (!subgroup)
+            continue;
         uint64_t size;
-        size_t saved = path_enter_key(p, "subgroup_size");
+        size_t saved = path_enter_key(p, sizes[k]);
         case_status s = read_uint(p, subgroup, 4, 128, &size);
         if (s == CASE_OK && (size & (size - 1)) != 0)
             s = fail(p, "%" PRIu64 " is not a power of two (4, 8, 16, 32, 64 or 128)", size);
         path_leave(p, saved);
         if (s != CASE_OK)
             return s;
-        c->subgroup_size = (uint32_t)size;
+        *size_fields[k] = (uint32_t)size;
     }
     TRY(read_push_constants(p, root, c));
     TRY(read_bindings(p, root, c));

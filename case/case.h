@@ -92,6 +92,8 @@ typedef struct wl_case {
     int define_count;
     uint32_t groups[3];       /* workgroup count; default [1,1,1] */
     uint32_t subgroup_size;   /* 0 when the case does not say */
+    uint32_t max_subgroup_size; /* 0, or the largest wave size the expectations hold at (the kernel assumes
+                                 * full waves): `wavelab test --waves` skips bigger ones */
     case_type push_type;
     uint8_t *push_constants;  /* NULL when absent */
     size_t push_size;

@@ -162,7 +162,8 @@ static int explain_lds(const run_output *out, const mem_model *mm, long pc_arg, 
         fprintf(stderr, "wavelab explain: pc %ld is not an LDS instruction (see `wavelab disasm`)\n", pc);
         return RUN_EXIT_BAD_INPUT;
     }
-    uint64_t exec, addr[64];
+    sim_mask exec;
+    uint64_t addr[SIM_MAX_WAVE];
     uint32_t bytes, group;
     if (!mem_model_lds_capture(mm, (uint32_t)pc, &exec, addr, &bytes, &group)) {
         fprintf(stderr, "wavelab explain: wave %u never executed pc %ld\n", wave_index, pc);

@@ -456,6 +456,10 @@ static void run_one_test(test_job *j)
         j->rc = RUN_EXIT_BAD_INPUT;
     } else if (c->expect_count == 0) {
         j->rc = -1;
+    } else if (j->wave && c->max_subgroup_size && j->wave > c->max_subgroup_size) {
+        fprintf(log, "SKIP  %s (wave %u): the expectations hold up to wave %u (max_subgroup_size)\n", j->path,
+                j->wave, c->max_subgroup_size);
+        j->rc = -1;
     } else {
         run_options opt = {.wave_size = j->wave, .optimize = j->optimize, .robust_access = j->robust};
         run_output out;

@@ -127,10 +127,10 @@ int sim_fault(sim_ctx *ctx, const sim_wave *w, uint32_t pc, sim_fault_kind kind,
 }
 
 /* Reports an undefined event in every lane of `lanes` (rare path). */
-static void report_lanes(sim_ctx *ctx, const sim_wave *w, uint32_t pc, uint64_t lanes, const char *what)
+static void report_lanes(sim_ctx *ctx, const sim_wave *w, uint32_t pc, sim_mask lanes, const char *what)
 {
     while (lanes) {
-        int l = __builtin_ctzll(lanes);
+        int l = (int)sim_mask_first(lanes);
         lanes &= lanes - 1;
         sim_report_undefined(ctx, w, pc, l, "%s (%s)", what, isa_op_name((isa_op)ctx->prog->code[pc].op));
     }
@@ -383,10 +383,14 @@ static sim_status bind_slots(sim_ctx *ctx)
 
 /* ------------------------------------------------------------ waves */
 
-static void set_lane_masks(sim_wave *w, uint32_t W, uint64_t exec)
+static void set_lane_masks(sim_wave *w, uint32_t W, sim_mask exec)
 {
-    for (uint32_t l = 0; l < W; l++)
-        w->lane_mask[l] = 0 - ((exec >> l) & 1);
+    const uint64_t lo = sim_mask_lo(exec), hi = sim_mask_hi(exec);
+    const uint32_t n0 = W < 64 ? W : 64;
+    for (uint32_t l = 0; l < n0; l++)
+        w->lane_mask[l] = 0 - ((lo >> l) & 1);
+    for (uint32_t l = 64; l < W; l++)
+        w->lane_mask[l] = 0 - ((hi >> (l - 64)) & 1);
 }
 
 static uint32_t builtin_value(const sim_ctx *ctx, const sim_wave *w, uint32_t lane, isa_builtin b, unsigned comp)
@@ -397,10 +401,9 @@ static uint32_t builtin_value(const sim_ctx *ctx, const sim_wave *w, uint32_t la
     uint32_t local[3] = {index % p->local_size[0], (index / p->local_size[0]) % p->local_size[1],
                          index / (p->local_size[0] * p->local_size[1])};
     unsigned c = comp < 3 ? comp : 0;
-    /* 128-bit subgroup masks: only word 0 and 1 can be nonzero (W <= 64) */
-    uint64_t below = lane ? (~0ull >> (64 - lane)) : 0;     /* lanes < lane */
-    uint64_t in_wave = W == 64 ? ~0ull : ((1ull << W) - 1);
-    uint64_t mask = 0;
+    /* 128-bit subgroup masks (uvec4), one 32-bit word per component */
+    const sim_mask below = sim_mask_low(lane), in_wave = sim_mask_low(W), self = sim_mask_lane(lane);
+    sim_mask mask = 0;
     switch (b) {
     case ISA_BI_GLOBAL_ID: return comp < 3 ? ctx->group[c] * p->local_size[c] + local[c] : 0;
     case ISA_BI_LOCAL_ID: return comp < 3 ? local[c] : 0;
@@ -412,14 +415,14 @@ static uint32_t builtin_value(const sim_ctx *ctx, const sim_wave *w, uint32_t la
     case ISA_BI_SUBGROUP_LOCAL_ID: return lane;
     case ISA_BI_SUBGROUP_ID: return w->index;
     case ISA_BI_NUM_SUBGROUPS: return ctx->waves_per_group;
-    case ISA_BI_EQ_MASK: mask = 1ull << lane; break;
+    case ISA_BI_EQ_MASK: mask = self; break;
     case ISA_BI_GE_MASK: mask = in_wave & ~below; break;
-    case ISA_BI_GT_MASK: mask = in_wave & ~below & ~(1ull << lane); break;
-    case ISA_BI_LE_MASK: mask = below | (1ull << lane); break;
+    case ISA_BI_GT_MASK: mask = in_wave & ~below & ~self; break;
+    case ISA_BI_LE_MASK: mask = below | self; break;
     case ISA_BI_LT_MASK: mask = below; break;
     case ISA_BI_COUNT: break;
     }
-    return comp == 0 ? (uint32_t)mask : comp == 1 ? (uint32_t)(mask >> 32) : 0;
+    return comp < 4 ? (uint32_t)sim_mask_word32(mask, comp) : 0;
 }
 
 static void start_wave(sim_ctx *ctx, sim_wave *w, uint32_t index)
@@ -429,12 +432,12 @@ static void start_wave(sim_ctx *ctx, sim_wave *w, uint32_t index)
     uint32_t first = index * W;
     uint32_t lanes = ctx->local_count - first < W ? ctx->local_count - first : W;
     w->index = index;
-    w->live = lanes == 64 ? ~0ull : ((1ull << lanes) - 1);
+    w->live = sim_mask_low(lanes);
     w->exec = w->live;
     w->pc = 0;
     w->state = SIM_WAVE_READY;
     memset(w->regs, 0, (size_t)p->reg_count * W * sizeof(uint64_t));
-    memset(w->masks, 0, (size_t)p->mask_count * sizeof(uint64_t));
+    memset(w->masks, 0, (size_t)p->mask_count * sizeof(sim_mask));
     w->masks[0] = w->live; /* the entry mask, by contract with the lowering */
     if (ctx->private_lane_bytes)
         memset(w->private_mem, 0, ctx->private_lane_bytes * W);
@@ -523,13 +526,13 @@ static wave_stop run_wave(sim_ctx *ctx, sim_wave *w)
     const isa_inst *code = prog->code;
     const uint32_t W = ctx->wave_size;
     uint64_t *const regs = w->regs;
-    uint64_t *const masks = w->masks;
+    sim_mask *const masks = w->masks;
     const uint64_t *const lm = w->lane_mask;
     uint64_t *const inst_exec = ctx->result->stats.inst_executions;
     uint64_t *const inst_lanes = ctx->result->stats.inst_lanes;
     uint32_t pc = w->pc;
-    uint64_t exec = w->exec;
-    uint64_t exec_lanes = (uint64_t)__builtin_popcountll(exec);
+    sim_mask exec = w->exec;
+    uint64_t exec_lanes = sim_mask_count(exec);
     uint64_t budget_left = ctx->budget_left;
     wave_stop stop;
 
@@ -567,8 +570,9 @@ static wave_stop run_wave(sim_ctx *ctx, sim_wave *w)
         }
         case ISA_OP_MOVM: {
             uint64_t *D = R(d); const uint64_t *A = R(a);
-            uint64_t m = masks[in->b];
-            LANES { uint64_t k = 0 - ((m >> l) & 1); D[l] = (A[l] & k) | (D[l] & ~k); }
+            const sim_mask m = masks[in->b];
+            const uint64_t m0 = sim_mask_lo(m), m1 = sim_mask_hi(m);
+            LANES { uint64_t k = 0 - (((l < 64 ? m0 : m1) >> (l & 63)) & 1); D[l] = (A[l] & k) | (D[l] & ~k); }
             break;
         }
         case ISA_OP_SELECT: {
@@ -598,13 +602,13 @@ static wave_stop run_wave(sim_ctx *ctx, sim_wave *w)
         /* ---- integer: width and signedness matter ---- */
         case ISA_OP_UDIV: case ISA_OP_UMOD: {
             uint64_t *D = R(d); const uint64_t *A = R(a), *B = R(b);
-            uint64_t zero = 0;
+            sim_mask zero = 0;
             if (in->op == ISA_OP_UDIV) {
                 LANES { uint64_t x = SIM_ZX(A[l], sh), y = SIM_ZX(B[l], sh);
-                        zero |= (uint64_t)(y == 0) << l; PUT(y ? x / y : ~0ull); }
+                        zero |= (sim_mask)(y == 0) << l; PUT(y ? x / y : ~0ull); }
             } else {
                 LANES { uint64_t x = SIM_ZX(A[l], sh), y = SIM_ZX(B[l], sh);
-                        zero |= (uint64_t)(y == 0) << l; PUT(y ? x % y : 0); }
+                        zero |= (sim_mask)(y == 0) << l; PUT(y ? x % y : 0); }
             }
             if (zero & exec)
                 report_lanes(ctx, w, pc, zero & exec, "integer division by zero");
@@ -613,12 +617,12 @@ static wave_stop run_wave(sim_ctx *ctx, sim_wave *w)
         case ISA_OP_SDIV: case ISA_OP_SREM: case ISA_OP_SMOD: {
             /* x / -1 is computed as 0 - x: INT_MIN / -1 wraps to INT_MIN, never traps */
             uint64_t *D = R(d); const uint64_t *A = R(a), *B = R(b);
-            uint64_t zero = 0;
+            sim_mask zero = 0;
             isa_op op = (isa_op)in->op;
             LANES {
                 int64_t x = SIM_SX(A[l], sh), y = SIM_SX(B[l], sh);
                 uint64_t r;
-                zero |= (uint64_t)(y == 0) << l;
+                zero |= (sim_mask)(y == 0) << l;
                 if (y == 0)
                     r = op == ISA_OP_SDIV ? ~0ull : 0;
                 else if (y == -1)
@@ -647,14 +651,14 @@ static wave_stop run_wave(sim_ctx *ctx, sim_wave *w)
             /* offset + count beyond the width: undefined, reported; bfi keeps a, bfe gives 0 */
             uint64_t *D = R(d); const uint64_t *A = R(a), *B = R(b), *C = R(c);
             const uint64_t *E = in->op == ISA_OP_BFI ? R(e) : NULL;
-            uint64_t bad = 0;
+            sim_mask bad = 0;
             isa_op op = (isa_op)in->op;
             LANES {
                 uint64_t x = SIM_ZX(A[l], sh), r;
                 uint64_t off = op == ISA_OP_BFI ? (uint32_t)C[l] : (uint32_t)B[l];
                 uint64_t cnt = op == ISA_OP_BFI ? (uint32_t)E[l] : (uint32_t)C[l];
                 if (off + cnt > bits) {
-                    bad |= 1ull << l;
+                    bad |= sim_mask_lane(l);
                     r = op == ISA_OP_BFI ? x : 0;
                 } else if (cnt == 0) {
                     r = op == ISA_OP_BFI ? x : 0;
@@ -770,10 +774,11 @@ static wave_stop run_wave(sim_ctx *ctx, sim_wave *w)
             break;
         case ISA_OP_VEXTRACT: {
             uint64_t *D = R(d); const uint64_t *B = R(b);
-            uint64_t bad = 0, n = (uint64_t)in->imm;
+            sim_mask bad = 0;
+            const uint64_t n = (uint64_t)in->imm;
             LANES {
                 uint64_t k = (uint32_t)B[l];
-                bad |= (uint64_t)(k >= n) << l;
+                bad |= (sim_mask)(k >= n) << l;
                 PUT(k < n ? regs[((size_t)in->a + k) * W + l] : 0);
             }
             if (bad & exec)
@@ -782,13 +787,14 @@ static wave_stop run_wave(sim_ctx *ctx, sim_wave *w)
         }
         case ISA_OP_VINSERT: {
             const uint64_t *A = R(a), *B = R(b);
-            uint64_t bad = 0, n = (uint64_t)in->imm;
+            sim_mask bad = 0;
+            const uint64_t n = (uint64_t)in->imm;
             LANES {
                 uint64_t k = (uint32_t)B[l];
-                if (!((exec >> l) & 1))
+                if (!sim_mask_has(exec, l))
                     continue;
                 if (k >= n)
-                    bad |= 1ull << l;
+                    bad |= sim_mask_lane(l);
                 else
                     regs[((size_t)in->d + k) * W + l] = A[l];
             }
@@ -815,7 +821,7 @@ static wave_stop run_wave(sim_ctx *ctx, sim_wave *w)
         case ISA_OP_BLOCK:
             exec = masks[in->a];
             masks[in->a] = 0;
-            exec_lanes = (uint64_t)__builtin_popcountll(exec);
+            exec_lanes = sim_mask_count(exec);
             set_lane_masks(w, W, exec);
             if (exec == 0) {
                 pc = (uint32_t)in->imm;
@@ -824,12 +830,12 @@ static wave_stop run_wave(sim_ctx *ctx, sim_wave *w)
             break;
         case ISA_OP_MASK_COND: {
             const uint64_t *A = R(a);
-            uint64_t m = 0, want = in->imm ? 0 : 1;
-            if (type == ISA_TYPE_BOOL || type == ISA_TYPE_NONE) {
-                LANES m |= (uint64_t)((A[l] & 1) == want) << l;
-            } else {
-                LANES m |= (uint64_t)((SIM_ZX(A[l], sh) != 0) == want) << l;
-            }
+            sim_mask m;
+            const uint64_t want = in->imm ? 0 : 1;
+            if (type == ISA_TYPE_BOOL || type == ISA_TYPE_NONE)
+                m = SIM_MASK_OF(W, (A[l] & 1) == want);
+            else
+                m = SIM_MASK_OF(W, (SIM_ZX(A[l], sh) != 0) == want);
             masks[in->d] = exec & m;
             break;
         }
@@ -841,16 +847,15 @@ static wave_stop run_wave(sim_ctx *ctx, sim_wave *w)
             break;
         case ISA_OP_BRANCH: {
             const uint64_t *A = R(a);
-            uint64_t m = 0;
-            LANES m |= (A[l] & 1) << l;
+            const sim_mask m = SIM_MASK_OF(W, A[l] & 1);
             masks[in->d] |= exec & m;
             masks[in->e] |= exec & ~m;
             break;
         }
         case ISA_OP_MASK_CASE: {
             const uint64_t *A = R(a);
-            uint64_t m = 0, v = SIM_ZX((uint64_t)in->imm, sh);
-            LANES m |= (uint64_t)(SIM_ZX(A[l], sh) == v) << l;
+            const uint64_t v = SIM_ZX((uint64_t)in->imm, sh);
+            const sim_mask m = SIM_MASK_OF(W, SIM_ZX(A[l], sh) == v);
             masks[in->d] = exec & m;
             break;
         }
@@ -991,7 +996,7 @@ static sim_status thread_state_alloc(sim_ctx *ctx)
     size_t reg_slots = (size_t)prog->reg_count * W;
     ctx->waves = calloc(nw, sizeof *ctx->waves);
     uint64_t *reg_mem = calloc(reg_slots * nw + 1, sizeof(uint64_t));
-    uint64_t *mask_mem = calloc((size_t)prog->mask_count * nw + 1, sizeof(uint64_t));
+    sim_mask *mask_mem = calloc((size_t)prog->mask_count * nw + 1, sizeof(sim_mask));
     uint8_t *priv_mem = calloc(ctx->private_lane_bytes * W * nw + 1, 1);
     ctx->workgroup_mem = calloc(ctx->workgroup_mem_size + 1, 1);
     if (!ctx->waves || !reg_mem || !mask_mem || !priv_mem || !ctx->workgroup_mem) {

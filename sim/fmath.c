@@ -125,7 +125,7 @@ static inline uint64_t pack_snorm(float v, float scale, uint64_t field)
 #define U3(expr) LANES { uint64_t x = SIM_ZX(A[l], sh), y = B ? SIM_ZX(B[l], sh) : 0, z = C ? SIM_ZX(C[l], sh) : 0; (void)y; (void)z; PUT(expr); } return 0
 #define S3(expr) LANES { int64_t x = SIM_SX(A[l], sh), y = B ? SIM_SX(B[l], sh) : 0, z = C ? SIM_SX(C[l], sh) : 0; (void)y; (void)z; PUT((uint64_t)(expr)); } return 0
 
-int sim_exec_fmath(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t pc, uint64_t exec)
+int sim_exec_fmath(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t pc, sim_mask exec)
 {
     const uint32_t W = ctx->wave_size;
     const uint64_t *lm = w->lane_mask;
@@ -278,7 +278,7 @@ bad_type:
 
 /* ------------------------------------------------------------ CVT */
 
-int sim_exec_cvt(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t pc, uint64_t exec)
+int sim_exec_cvt(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t pc, sim_mask exec)
 {
     const uint32_t W = ctx->wave_size;
     const uint64_t *lm = w->lane_mask;
@@ -346,26 +346,26 @@ int sim_exec_cvt(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t pc, uin
     const uint64_t hi = to_signed ? (to_bits == 64 ? (uint64_t)INT64_MAX : (1ull << (to_bits - 1)) - 1)
                                   : (to_bits == 64 ? ~0ull : (1ull << to_bits) - 1);
     const uint64_t lo = to_signed ? ~hi : 0; /* sign-extended minimum */
-    uint64_t bad = 0;
+    sim_mask bad = 0;
     LANES {
         double t = trunc(v[l]);
         uint64_t r;
         if (t != t) {
             r = 0;
-            bad |= 1ull << l;
+            bad |= sim_mask_lane(l);
         } else if (t >= limit) {
             r = hi;
-            bad |= 1ull << l;
+            bad |= sim_mask_lane(l);
         } else if (to_signed ? t < -limit : t < 0) {
             r = lo;
-            bad |= 1ull << l;
+            bad |= sim_mask_lane(l);
         } else
             r = to_signed ? (uint64_t)(int64_t)t : (uint64_t)t;
         PUT(r);
     }
     for (bad &= exec; bad; bad &= bad - 1)
-        sim_report_undefined(ctx, w, pc, __builtin_ctzll(bad),
+        sim_report_undefined(ctx, w, pc, (int32_t)sim_mask_first(bad),
                              "cvt: %s value %g does not fit in %s (result clamped, NaN gives 0)",
-                             isa_type_name(from), v[__builtin_ctzll(bad)], isa_type_name(to));
+                             isa_type_name(from), v[sim_mask_first(bad)], isa_type_name(to));
     return 0;
 }

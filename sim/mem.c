@@ -127,7 +127,7 @@ static uint64_t reg_to_texel(uint64_t reg, isa_type texel, isa_type fmt, int uno
     return reg; /* integer to integer: the low bits */
 }
 
-static int atomic(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t pc, uint64_t exec)
+static int atomic(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t pc, sim_mask exec)
 {
     const uint32_t W = ctx->wave_size;
     const isa_type type = (isa_type)in->type;
@@ -199,11 +199,11 @@ static int atomic(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t pc, ui
     return 0;
 }
 
-static int exec_memory(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t pc, uint64_t exec);
+static int exec_memory(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t pc, sim_mask exec);
 
 /* With a trace sink: the per-lane addresses are taken before the access (a
  * load may overwrite its address register) and reported after it succeeded. */
-static int exec_memory_traced(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t pc, uint64_t exec)
+static int exec_memory_traced(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t pc, sim_mask exec)
 {
     const uint32_t W = ctx->wave_size;
     const isa_op op = (isa_op)in->op;
@@ -234,14 +234,14 @@ static int exec_memory_traced(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uin
     return 0;
 }
 
-int sim_exec_memory(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t pc, uint64_t exec)
+int sim_exec_memory(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t pc, sim_mask exec)
 {
     if (__builtin_expect(ctx->cfg->mem_trace != NULL, 0))
         return exec_memory_traced(ctx, w, in, pc, exec);
     return exec_memory(ctx, w, in, pc, exec);
 }
 
-static int exec_memory(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t pc, uint64_t exec)
+static int exec_memory(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t pc, sim_mask exec)
 {
     const uint32_t W = ctx->wave_size;
     const isa_slot *sl = &ctx->prog->slots[in->slot];

@@ -141,7 +141,7 @@ static uint64_t cache_dirty_sectors(const mem_cache *c)
 
 /* ------------------------------------------------------------ LDS */
 
-static uint32_t lds_group_passes(const mem_machine *m, const uint64_t *addr, uint64_t exec, uint32_t first,
+static uint32_t lds_group_passes(const mem_machine *m, const uint64_t *addr, sim_mask exec, uint32_t first,
                                  uint32_t count, uint32_t bytes)
 {
     uint64_t words[SIM_MAX_WAVE * 8];
@@ -174,7 +174,7 @@ static uint32_t lds_group_passes(const mem_machine *m, const uint64_t *addr, uin
     return worst;
 }
 
-uint32_t mem_lds_cycles(const mem_machine *m, uint32_t wave_size, uint64_t exec, const uint64_t *addr,
+uint32_t mem_lds_cycles(const mem_machine *m, uint32_t wave_size, sim_mask exec, const uint64_t *addr,
                         uint32_t bytes_per_lane, uint32_t *ideal, uint32_t *max_passes)
 {
     uint32_t words_per_lane = bytes_per_lane > m->lds_bank_bytes ? bytes_per_lane / m->lds_bank_bytes : 1;
@@ -184,7 +184,7 @@ uint32_t mem_lds_cycles(const mem_machine *m, uint32_t wave_size, uint64_t exec,
     uint32_t cycles = 0, groups = 0, worst = 0;
     for (uint32_t first = 0; first < wave_size; first += group) {
         uint32_t count = first + group <= wave_size ? group : wave_size - first;
-        uint64_t gmask = (count >= 64 ? ~0ull : ((1ull << count) - 1)) << first;
+        sim_mask gmask = (count >= 128 ? ~(sim_mask)0 : (((sim_mask)1 << count) - 1)) << first;
         if (!(exec & gmask))
             continue;
         uint32_t p = lds_group_passes(m, addr, exec, first, count, bytes_per_lane);
@@ -242,7 +242,7 @@ struct mem_model {
     uint64_t **records;           /* per group (linear id), published when complete */
     int failed;                   /* out of memory while recording: statistics incomplete */
     /* LDS capture for explain */
-    uint64_t **capture;           /* per pc: [exec, bytes, group, addr[W]] */
+    uint64_t **capture;           /* per pc: [exec low, exec high, bytes, group, addr[W]] */
     uint32_t code_count;          /* the program may be gone when the model is destroyed */
     /* shared with the replay */
     pthread_mutex_t lock;
@@ -593,10 +593,10 @@ static void record_lds(mem_model *m, const sim_mem_access *a)
     m->group[a->group_linear].lds_cycles += cycles;
     m->group[a->group_linear].lds_conflict_cycles += cycles - ideal;
     if (a->wave == m->opt.capture_wave && !m->capture[a->pc]) {
-        uint64_t *c = malloc((3 + a->wave_size) * sizeof *c);
+        uint64_t *c = malloc((4 + a->wave_size) * sizeof *c);
         if (c) {
-            c[0] = a->exec, c[1] = bytes, c[2] = a->group_linear;
-            memcpy(c + 3, a->addr, a->wave_size * sizeof *c);
+            c[0] = (uint64_t)a->exec, c[1] = (uint64_t)(a->exec >> 64), c[2] = bytes, c[3] = a->group_linear;
+            memcpy(c + 4, a->addr, a->wave_size * sizeof *c);
             m->capture[a->pc] = c;
         }
     }
@@ -822,17 +822,17 @@ void mem_model_end(mem_model *m, const sim_stats *exec_stats)
     compute_estimate(m, exec_stats);
 }
 
-int mem_model_lds_capture(const mem_model *m, uint32_t pc, uint64_t *exec, uint64_t *addr, uint32_t *bytes_per_lane,
+int mem_model_lds_capture(const mem_model *m, uint32_t pc, sim_mask *exec, uint64_t *addr, uint32_t *bytes_per_lane,
                           uint32_t *group_linear)
 {
     if (!m->capture || !m->prog || pc >= m->prog->code_count || !m->capture[pc])
         return 0;
     const uint64_t *c = m->capture[pc];
-    *exec = c[0];
-    *bytes_per_lane = (uint32_t)c[1];
+    *exec = (sim_mask)c[0] | (sim_mask)c[1] << 64;
+    *bytes_per_lane = (uint32_t)c[2];
     if (group_linear)
-        *group_linear = (uint32_t)c[2];
-    memcpy(addr, c + 3, m->wave_size * sizeof *addr);
+        *group_linear = (uint32_t)c[3];
+    memcpy(addr, c + 4, m->wave_size * sizeof *addr);
     return 1;
 }
 

@@ -116,7 +116,7 @@ double mem_stats_l2_read_hit_rate(const mem_stats *s);
 
 /* The first execution of LDS instruction pc by the capture wave: returns 1 and
  * fills the lane addresses (wave_size entries), exec and bytes per lane. */
-int mem_model_lds_capture(const mem_model *m, uint32_t pc, uint64_t *exec, uint64_t *addr, uint32_t *bytes_per_lane,
+int mem_model_lds_capture(const mem_model *m, uint32_t pc, sim_mask *exec, uint64_t *addr, uint32_t *bytes_per_lane,
                           uint32_t *group_linear);
 
 /* ------------------------------------------------------------ pieces, for tests and explain */
@@ -130,7 +130,7 @@ int mem_model_lds_capture(const mem_model *m, uint32_t pc, uint64_t *exec, uint6
  * *max_passes = the worst group.  passes_per_bank (optional, lds_banks entries)
  * receives the distinct words per bank of the worst group.
  */
-uint32_t mem_lds_cycles(const mem_machine *m, uint32_t wave_size, uint64_t exec, const uint64_t *addr,
+uint32_t mem_lds_cycles(const mem_machine *m, uint32_t wave_size, sim_mask exec, const uint64_t *addr,
                         uint32_t bytes_per_lane, uint32_t *ideal, uint32_t *max_passes);
 
 /* A standalone cache with the given geometry, for tests: returns an opaque

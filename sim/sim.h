@@ -19,7 +19,16 @@
 #include "isa/isa.h"
 
 #define SIM_MIN_WAVE 4
-#define SIM_MAX_WAVE 64
+#define SIM_MAX_WAVE 128   /* Shader Model 6.6 [WaveSize(128)]; no Vulkan device we test on has it */
+
+/*
+ * A wave-wide lane mask (exec masks, ballots, mask registers): bit l is lane
+ * l, up to SIM_MAX_WAVE lanes.  A native 128-bit integer: &, |, ~, ==, and
+ * (m >> l) & 1 read as they did with 64 bits, and on x86-64 each is two
+ * 64-bit instructions, so waves of 32 and 64 lanes pay almost nothing
+ * (measured: docs/performance.md).  Helpers in sim/sim_internal.h.
+ */
+typedef unsigned __int128 sim_mask;
 
 typedef struct sim_buffer {
     uint32_t set, binding;
@@ -44,7 +53,7 @@ typedef struct sim_mem_access {
     uint16_t elem_bytes;       /* bytes of one component (texels: bytes of one texel) */
     uint16_t count;            /* consecutive components per lane (texels: 1) */
     uint32_t wave_size;
-    uint64_t exec;             /* lanes that accessed memory */
+    sim_mask exec;             /* lanes that accessed memory */
     const uint64_t *addr;      /* per lane byte address of the first component, in the slot (wave_size entries) */
 } sim_mem_access;
 

@@ -27,11 +27,11 @@ typedef enum sim_wave_state {
 
 typedef struct sim_wave {
     uint64_t *regs;             /* reg_count * W slots: register r, lane l at regs[r * W + l] */
-    uint64_t *masks;            /* mask_count wave masks */
+    sim_mask *masks;            /* mask_count wave masks */
     uint8_t *private_mem;       /* W lanes * ctx->private_lane_bytes */
     uint64_t lane_mask[SIM_MAX_WAVE]; /* all ones where the lane is in exec: predicated writes */
-    uint64_t exec;
-    uint64_t live;              /* lanes that exist (a partial last wave has fewer) */
+    sim_mask exec;
+    sim_mask live;              /* lanes that exist (a partial last wave has fewer) */
     uint32_t pc;
     uint32_t index;             /* wave index inside the workgroup */
     sim_wave_state state;
@@ -79,6 +79,47 @@ static inline void sim_note_write(sim_ctx *ctx, uint32_t *owner, uint64_t addres
             __atomic_store_n(ctx->write_conflict, 1, __ATOMIC_RELAXED);
     }
 }
+
+/* ---------------------------------------------------------- lane masks */
+
+/* The lowest n lanes (n <= 128). */
+static inline sim_mask sim_mask_low(unsigned n)
+{
+    return n >= 128 ? ~(sim_mask)0 : (((sim_mask)1 << n) - 1);
+}
+static inline sim_mask sim_mask_lane(unsigned l) { return (sim_mask)1 << l; }
+static inline int sim_mask_has(sim_mask m, unsigned l) { return (int)((m >> l) & 1); }
+static inline uint64_t sim_mask_lo(sim_mask m) { return (uint64_t)m; }
+static inline uint64_t sim_mask_hi(sim_mask m) { return (uint64_t)(m >> 64); }
+static inline unsigned sim_mask_count(sim_mask m)
+{
+    return (unsigned)(__builtin_popcountll(sim_mask_lo(m)) + __builtin_popcountll(sim_mask_hi(m)));
+}
+/* Index of the lowest / highest set lane; m must not be 0. */
+static inline unsigned sim_mask_first(sim_mask m)
+{
+    return sim_mask_lo(m) ? (unsigned)__builtin_ctzll(sim_mask_lo(m)) : 64u + (unsigned)__builtin_ctzll(sim_mask_hi(m));
+}
+static inline unsigned sim_mask_last(sim_mask m)
+{
+    return sim_mask_hi(m) ? 127u - (unsigned)__builtin_clzll(sim_mask_hi(m)) : 63u - (unsigned)__builtin_clzll(sim_mask_lo(m));
+}
+/* 32-bit word k (0..3) of a mask, as a uvec4 ballot holds it. */
+static inline uint64_t sim_mask_word32(sim_mask m, unsigned k) { return (uint64_t)(uint32_t)(m >> (32 * k)); }
+
+/*
+ * Builds a mask from a per-lane condition over lanes 0..W-1: two 64-bit
+ * halves, so the loop for a wave of <= 64 lanes stays a plain 64-bit one the
+ * compiler can vectorise.  `cond` sees the lane as `l`.
+ */
+#define SIM_MASK_OF(W, cond) \
+    __extension__({ \
+        uint64_t lo_ = 0, hi_ = 0; \
+        const uint32_t n0_ = (W) < 64 ? (W) : 64; \
+        for (uint32_t l = 0; l < n0_; l++) lo_ |= (uint64_t)((cond) != 0) << l; \
+        for (uint32_t l = 64; l < (W); l++) hi_ |= (uint64_t)((cond) != 0) << (l - 64); \
+        (sim_mask)lo_ | (sim_mask)hi_ << 64; \
+    })
 
 /* ---------------------------------------------------------- typed reads */
 
@@ -180,10 +221,10 @@ int sim_fault(sim_ctx *ctx, const sim_wave *w, uint32_t pc, sim_fault_kind kind,
 
 /* ---------------------------------------------------------- handlers */
 
-int sim_exec_memory(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t pc, uint64_t exec);
-int sim_exec_xlane(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t pc, uint64_t exec);
-int sim_exec_fmath(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t pc, uint64_t exec);
-int sim_exec_cvt(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t pc, uint64_t exec);
+int sim_exec_memory(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t pc, sim_mask exec);
+int sim_exec_xlane(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t pc, sim_mask exec);
+int sim_exec_fmath(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t pc, sim_mask exec);
+int sim_exec_cvt(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t pc, sim_mask exec);
 
 /* Operand counts of FMATH instruction `glsl` (GLSL.std.450 number): register
  * inputs read from a.. and results written from d.. (vector ones occupy

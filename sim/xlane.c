@@ -12,35 +12,39 @@
  * after each step in the type's precision).
  */
 #include <math.h>
+#include <stdio.h>
 
 #include "sim/sim_internal.h"
 
 #define LANES for (uint32_t l = 0; l < W; l++)
-#define ACTIVE(l) ((exec >> (l)) & 1)
+#define ACTIVE(l) sim_mask_has(exec, (unsigned)(l))
 
-static const char *source_problem(uint64_t src, uint32_t W, uint64_t exec)
+static const char *source_problem(uint64_t src, uint32_t W, sim_mask exec)
 {
     return src >= W ? "outside the wave" : !ACTIVE(src) ? "inactive" : "fine";
 }
 
-/* A ballot held by lane l in registers a..a+3, limited to the lanes of the wave. */
-static inline uint64_t ballot_of_lane(const uint64_t *A0, const uint64_t *A1, uint32_t l, uint64_t in_wave)
+/* A ballot held by lane l in registers a..a+3 (32 bits each), limited to the lanes of the wave. */
+static inline sim_mask ballot_of_lane(const uint64_t *const A[4], uint32_t l, sim_mask in_wave)
 {
-    return ((A0[l] & 0xffffffffull) | (A1[l] << 32)) & in_wave;
+    sim_mask v = 0;
+    for (unsigned k = 0; k < 4; k++)
+        v |= (sim_mask)(uint32_t)A[k][l] << (32 * k);
+    return v & in_wave;
 }
 
-static int wave_op(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t pc, uint64_t exec);
+static int wave_op(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t pc, sim_mask exec);
 
-int sim_exec_xlane(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t pc, uint64_t exec)
+int sim_exec_xlane(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t pc, sim_mask exec)
 {
     const uint32_t W = ctx->wave_size;
     const uint64_t *lm = w->lane_mask;
     const isa_type type = (isa_type)in->type;
     const unsigned sh = 64 - sim_type_bits(type);
-    const uint64_t in_wave = W == 64 ? ~0ull : ((1ull << W) - 1);
+    const sim_mask in_wave = sim_mask_low(W);
     if (exec == 0)
         return 0;
-    const uint32_t first = (uint32_t)__builtin_ctzll(exec);
+    const uint32_t first = sim_mask_first(exec);
     uint64_t *D = sim_reg(ctx, w, in->d);
 
     switch ((isa_op)in->op) {
@@ -49,9 +53,7 @@ int sim_exec_xlane(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t pc, u
         return 0;
     case ISA_OP_VOTE_ALL: case ISA_OP_VOTE_ANY: {
         const uint64_t *A = sim_reg(ctx, w, in->a);
-        uint64_t t = 0;
-        LANES t |= (A[l] & 1) << l;
-        t &= exec;
+        const sim_mask t = SIM_MASK_OF(W, A[l] & 1) & exec;
         uint64_t r = in->op == ISA_OP_VOTE_ALL ? t == exec : t != 0;
         LANES SIM_PUT(D, l, lm, r);
         return 0;
@@ -77,8 +79,16 @@ int sim_exec_xlane(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t pc, u
         if (src < W && ACTIVE(src))
             v = A[src];
         else
-            sim_report_undefined(ctx, w, pc, -1, "broadcast reads lane %llu, which is %s (exec 0x%llx)",
-                                 (unsigned long long)src, source_problem(src, W, exec), (unsigned long long)exec);
+        {
+            char hex[40];
+            if (sim_mask_hi(exec))
+                snprintf(hex, sizeof hex, "%llx%016llx", (unsigned long long)sim_mask_hi(exec),
+                         (unsigned long long)sim_mask_lo(exec));
+            else
+                snprintf(hex, sizeof hex, "%llx", (unsigned long long)sim_mask_lo(exec));
+            sim_report_undefined(ctx, w, pc, -1, "broadcast reads lane %llu, which is %s (exec 0x%s)",
+                                 (unsigned long long)src, source_problem(src, W, exec), hex);
+        }
         LANES SIM_PUT(D, l, lm, v);
         return 0;
     }
@@ -90,16 +100,16 @@ int sim_exec_xlane(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t pc, u
     }
     case ISA_OP_BALLOT: {
         const uint64_t *A = sim_reg(ctx, w, in->a);
-        uint64_t t = 0;
-        LANES t |= (A[l] & 1) << l;
-        t &= exec;
+        const sim_mask t = SIM_MASK_OF(W, A[l] & 1) & exec;
+        const uint64_t t0 = sim_mask_word32(t, 0), t1 = sim_mask_word32(t, 1), t2 = sim_mask_word32(t, 2),
+                       t3 = sim_mask_word32(t, 3);
         uint64_t *D1 = sim_reg(ctx, w, in->d + 1), *D2 = sim_reg(ctx, w, in->d + 2), *D3 = sim_reg(ctx, w, in->d + 3);
         /* D may be A: A is not read after this point */
         LANES {
-            SIM_PUT(D, l, lm, t & 0xffffffffull);
-            SIM_PUT(D1, l, lm, t >> 32);
-            SIM_PUT(D2, l, lm, 0);
-            SIM_PUT(D3, l, lm, 0);
+            SIM_PUT(D, l, lm, t0);
+            SIM_PUT(D1, l, lm, t1);
+            SIM_PUT(D2, l, lm, t2);
+            SIM_PUT(D3, l, lm, t3);
         }
         return 0;
     }
@@ -112,11 +122,12 @@ int sim_exec_xlane(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t pc, u
     }
     case ISA_OP_BALLOT_BIT: {
         const uint64_t *B = sim_reg(ctx, w, in->b);
-        uint64_t bad = 0, out[SIM_MAX_WAVE];
+        uint64_t out[SIM_MAX_WAVE];
+        sim_mask bad = 0;
         LANES {
             uint64_t bit = (uint32_t)B[l];
             if (bit >= 128) {
-                bad |= 1ull << l;
+                bad |= sim_mask_lane(l);
                 out[l] = 0;
             } else {
                 uint64_t word = w->regs[((size_t)in->a + (bit >> 5)) * W + l];
@@ -125,27 +136,29 @@ int sim_exec_xlane(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t pc, u
         }
         LANES SIM_PUT(D, l, lm, out[l]);
         for (bad &= exec; bad; bad &= bad - 1)
-            sim_report_undefined(ctx, w, pc, __builtin_ctzll(bad), "ballot bit index outside the 128-bit ballot");
+            sim_report_undefined(ctx, w, pc, (int32_t)sim_mask_first(bad), "ballot bit index outside the 128-bit ballot");
         return 0;
     }
     case ISA_OP_BALLOT_CNT: case ISA_OP_BALLOT_LSB: case ISA_OP_BALLOT_MSB: {
         /* only bits of lanes inside the wave count; an empty ballot's lsb/msb is undefined, reported, -1 */
-        const uint64_t *A0 = sim_reg(ctx, w, in->a), *A1 = sim_reg(ctx, w, in->a + 1);
-        uint64_t out[SIM_MAX_WAVE], empty = 0;
+        const uint64_t *const A[4] = {sim_reg(ctx, w, in->a), sim_reg(ctx, w, in->a + 1), sim_reg(ctx, w, in->a + 2),
+                                      sim_reg(ctx, w, in->a + 3)};
+        uint64_t out[SIM_MAX_WAVE];
+        sim_mask empty = 0;
         LANES {
-            uint64_t v = ballot_of_lane(A0, A1, l, in_wave);
-            uint64_t le = l == 63 ? ~0ull : ((2ull << l) - 1);
+            sim_mask v = ballot_of_lane(A, l, in_wave);
+            sim_mask le = sim_mask_low(l + 1); /* lanes <= l */
             if (in->op == ISA_OP_BALLOT_CNT)
-                out[l] = (uint64_t)__builtin_popcountll(in->imm == 0 ? v : in->imm == 1 ? v & le : v & (le >> 1));
+                out[l] = sim_mask_count(in->imm == 0 ? v : in->imm == 1 ? v & le : v & (le >> 1));
             else if (v == 0) {
-                empty |= 1ull << l;
+                empty |= sim_mask_lane(l);
                 out[l] = ~0ull;
             } else
-                out[l] = in->op == ISA_OP_BALLOT_LSB ? (uint64_t)__builtin_ctzll(v) : (uint64_t)(63 - __builtin_clzll(v));
+                out[l] = in->op == ISA_OP_BALLOT_LSB ? sim_mask_first(v) : sim_mask_last(v);
         }
         LANES SIM_PUT(D, l, lm, out[l]);
         for (empty &= exec; empty; empty &= empty - 1)
-            sim_report_undefined(ctx, w, pc, __builtin_ctzll(empty), "%s of an empty ballot (result -1)",
+            sim_report_undefined(ctx, w, pc, (int32_t)sim_mask_first(empty), "%s of an empty ballot (result -1)",
                                  in->op == ISA_OP_BALLOT_LSB ? "lowest bit" : "highest bit");
         return 0;
     }
@@ -153,7 +166,8 @@ int sim_exec_xlane(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t pc, u
     case ISA_OP_QUAD_BCAST: case ISA_OP_QUAD_SWAP: {
         const uint64_t *A = sim_reg(ctx, w, in->a);
         const uint64_t *B = in->op == ISA_OP_QUAD_SWAP ? NULL : sim_reg(ctx, w, in->b);
-        uint64_t src[SIM_MAX_WAVE], out[SIM_MAX_WAVE], bad = 0;
+        uint64_t src[SIM_MAX_WAVE], out[SIM_MAX_WAVE];
+        sim_mask bad = 0;
         switch ((isa_op)in->op) {
         case ISA_OP_SHUFFLE: LANES src[l] = (uint32_t)B[l]; break;
         case ISA_OP_SHUFFLE_XOR: LANES src[l] = l ^ (uint32_t)B[l]; break;
@@ -168,12 +182,12 @@ int sim_exec_xlane(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t pc, u
                 out[l] = A[s];
             else {
                 out[l] = 0;
-                bad |= 1ull << l;
+                bad |= sim_mask_lane(l);
             }
         }
         LANES SIM_PUT(D, l, lm, out[l]);
         for (bad &= exec; bad; bad &= bad - 1) {
-            int l = __builtin_ctzll(bad);
+            int l = (int)sim_mask_first(bad);
             sim_report_undefined(ctx, w, pc, l, "%s: lane %d reads lane %lld, which is %s",
                                  isa_op_name((isa_op)in->op), l, (long long)src[l],
                                  source_problem(src[l], W, exec));
@@ -245,7 +259,7 @@ int sim_exec_xlane(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t pc, u
 #define C_H_ADD(a, x) F16_ROUND((a) + (x))
 #define C_H_MUL(a, x) F16_ROUND((a) * (x))
 
-static int wave_op(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t pc, uint64_t exec)
+static int wave_op(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t pc, sim_mask exec)
 {
     const uint32_t W = ctx->wave_size;
     const isa_type type = (isa_type)in->type;

@@ -357,6 +357,23 @@ START_TEST(test_case_subgroup_sizes_powers_of_two_parse)
 }
 END_TEST
 
+START_TEST(test_case_max_subgroup_size_parses_and_rejects_non_powers_of_two)
+{
+    wl_case *c = parse_ok("{'kernel': 'k.comp', 'max_subgroup_size': 64, 'bindings': [{'binding': 0, 'type': 'u8', "
+                          "'count': 1}]}");
+    ck_assert_uint_eq(c->max_subgroup_size, 64);
+    ck_assert_uint_eq(c->subgroup_size, 0);
+    case_destroy(c);
+    c = parse_ok("{'kernel': 'k.comp', 'bindings': [{'binding': 0, 'type': 'u8', 'count': 1}]}");
+    ck_assert_uint_eq(c->max_subgroup_size, 0);
+    case_destroy(c);
+    parse_fails("{'kernel': 'k.comp', 'max_subgroup_size': 48, 'bindings': [{'binding': 0, 'type': 'u8', 'count': 1}]}",
+                CASE_ERR_FIELD, "max_subgroup_size");
+    parse_fails("{'kernel': 'k.comp', 'max_subgroup_size': 256, 'bindings': [{'binding': 0, 'type': 'u8', 'count': 1}]}",
+                CASE_ERR_FIELD, "max_subgroup_size");
+}
+END_TEST
+
 START_TEST(test_case_push_constants_become_bytes)
 {
     wl_case *c = parse_ok("{'kernel': 'k.comp', 'push_constants': {'type': 'i16', 'data': [-1, 2, 300, -32768]},"
@@ -1377,6 +1394,7 @@ static Suite *case_suite(void)
     tcase_add_test(tc, test_case_defines_keep_order_and_print_numbers);
     tcase_add_test(tc, test_case_groups_fill_missing_dimensions_with_one);
     tcase_add_test(tc, test_case_subgroup_sizes_powers_of_two_parse);
+    tcase_add_test(tc, test_case_max_subgroup_size_parses_and_rejects_non_powers_of_two);
     tcase_add_test(tc, test_case_known_failure_is_kept_and_must_be_a_reason);
     tcase_add_test(tc, test_case_push_constants_become_bytes);
     tcase_add_test(tc, test_case_integer_limits_store_little_endian);

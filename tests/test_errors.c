@@ -336,6 +336,32 @@ END_TEST
 
 /* known_failure: a failing expectation reports XFAIL and counts as passed; a
  * holding one reports XPASS and fails, so the marker cannot outlive its reason. */
+/* max_subgroup_size: `wavelab test --waves` skips (does not run, does not count) bigger wave sizes */
+START_TEST(test_errors_wavelab_test_skips_waves_above_max_subgroup_size)
+{
+    char *dir = tsup_temp_dir();
+    ck_assert_ptr_nonnull(dir);
+    free(tsup_write_file(dir, "double.comp", pass_kernel));
+    free(tsup_write_file(dir, "x.json",
+                         "{\"kernel\": \"double.comp\", \"max_subgroup_size\": 8, \"bindings\": [{\"set\": 0, "
+                         "\"binding\": 0, \"type\": \"u32\", \"data\": [1, 2, 3, 4]}], \"expect\": [{\"set\": 0, "
+                         "\"binding\": 0, \"data\": [2, 4, 6, 8]}]}"));
+    char args[8192];
+    snprintf(args, sizeof args, "test '%s' --waves 4,8,16,128", dir);
+    char *out = NULL;
+    int rc = tsup_run_cli(args, &out);
+    ck_assert_msg(rc == 0, "exit %d:\n%s", rc, out);
+    HAS(out, "PASS  ");
+    HAS(out, "(wave 8)\n");
+    HAS(out, "(wave 16): the expectations hold up to wave 8 (max_subgroup_size)");
+    HAS(out, "(wave 128): the expectations hold up to wave 8 (max_subgroup_size)");
+    HAS(out, "2 passed, 0 failed\n");
+    free(out);
+    tsup_remove_dir(dir);
+    free(dir);
+}
+END_TEST
+
 START_TEST(test_errors_wavelab_test_known_failure_is_xfail_and_xpass_fails)
 {
     char *dir = tsup_temp_dir();
@@ -572,6 +598,7 @@ static Suite *errors_suite(void)
     tcase_add_test(c, test_errors_case_field_errors_name_the_field);
     tcase_add_test(c, test_errors_wavelab_test_counts_and_exit_code);
     tcase_add_test(c, test_errors_wavelab_test_known_failure_is_xfail_and_xpass_fails);
+    tcase_add_test(c, test_errors_wavelab_test_skips_waves_above_max_subgroup_size);
     suite_add_tcase(s, c);
     TCase *v = tcase_create("spirv");
     tcase_set_timeout(v, 300);

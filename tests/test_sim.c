@@ -197,7 +197,7 @@ START_TEST(test_config_bad_wave_size_is_config_error)
     lane_io *p = &io;
     io_reset();
     sim_result res;
-    uint32_t bad[] = {0, 2, 12, 128};
+    uint32_t bad[] = {0, 2, 12, 256};
     for (unsigned i = 0; i < 4; i++) {
         ck_assert_int_eq(run_lane_program(bad[i], 8, 1, NULL, 0, p, &res), SIM_ERR_CONFIG);
         ck_assert_ptr_nonnull(strstr(res.fault_event.message, "wave size"));

@@ -1,6 +1,6 @@
 /*
  * tests/test_subgroup.c — the subgroup matrix: every GL_KHR_shader_subgroup_*
- * operation x type class x wave size {4..64} x activity pattern, run from
+ * operation x type class x wave size {4..128} x activity pattern, run from
  * GLSL text through glslang, the lowering and the executor, and compared
  * element by element with a reference written here.
  *
@@ -45,8 +45,37 @@
 
 enum { CTL_TRIP, CTL_PRED, CTL_SRC, CTL_XOR, CTL_UP, CTL_DOWN, CTL_VOTE, CTL_BIT };
 
+/* the matrix runs every wave size the simulator models; the focused tests use 64-invocation workgroups */
+static const uint32_t matrix_waves[] = {4, 8, 16, 32, 64, 128};
+#define NMATRIX_WAVES (sizeof matrix_waves / sizeof matrix_waves[0])
 static const uint32_t wave_sizes[] = {4, 8, 16, 32, 64};
 #define NWAVES (sizeof wave_sizes / sizeof wave_sizes[0])
+
+/* Lane masks of the reference: up to 128 lanes, written independently of the simulator's sim_mask helpers. */
+typedef unsigned __int128 lanes128;
+static lanes128 bit128(uint32_t l) { return (lanes128)1 << l; }
+static lanes128 low128(uint32_t n) { return n >= 128 ? ~(lanes128)0 : bit128(n) - 1; }
+static uint32_t popcount128(lanes128 m)
+{
+    uint32_t n = 0;
+    for (; m; m &= m - 1)
+        n++;
+    return n;
+}
+static uint32_t lowest128(lanes128 m)
+{
+    uint32_t l = 0;
+    while (!((m >> l) & 1))
+        l++;
+    return l;
+}
+static uint32_t highest128(lanes128 m)
+{
+    uint32_t l = 127;
+    while (!((m >> l) & 1))
+        l--;
+    return l;
+}
 
 /* ------------------------------------------------------------ types */
 
@@ -231,7 +260,8 @@ typedef struct oprow {
 typedef enum family { F_BASIC, F_VOTE, F_BALLOT, F_ARITH, F_CLUSTERED, F_SHUFFLE, F_COUNT } family;
 static const char *const family_name[F_COUNT] = {"basic", "vote", "ballot", "arithmetic", "clustered", "shuffle+quad"};
 
-#define INV_CONST 0xC3C3C3C35A5A5A5Aull
+/* the constant ballot of subgroupInverseBallot(uvec4(0x5A5A5A5Au, 0xC3C3C3C3u, 0x0F0F00FFu, 0x80000001u)) */
+#define INV_CONST ((lanes128)0x80000001u << 96 | (lanes128)0x0F0F00FFu << 64 | (lanes128)0xC3C3C3C35A5A5A5Aull)
 
 static int add_row(oprow *rows, int n, kind k, int param, int param2, rkind r, const char *fmt, ...)
     __attribute__((format(printf, 7, 8)));
@@ -277,7 +307,7 @@ static int make_rows(family f, ty t, int bcast_lane, oprow *rows)
             break;
         n = add_row(rows, n, K_BALLOT, 0, 0, R_UVEC4, "subgroupBallot(p)");
         n = add_row(rows, n, K_INVB, 0, 0, R_BOOL, "subgroupInverseBallot(subgroupBallot(p))");
-        n = add_row(rows, n, K_INVB_CONST, 0, 0, R_BOOL, "subgroupInverseBallot(uvec4(0x5A5A5A5Au, 0xC3C3C3C3u, 0u, 0u))");
+        n = add_row(rows, n, K_INVB_CONST, 0, 0, R_BOOL, "subgroupInverseBallot(uvec4(0x5A5A5A5Au, 0xC3C3C3C3u, 0x0F0F00FFu, 0x80000001u))");
         n = add_row(rows, n, K_BITEX, 0, 0, R_BOOL, "subgroupBallotBitExtract(subgroupBallot(p), ctl[base * CTLW + 7u])");
         n = add_row(rows, n, K_BITCNT, 0, 0, R_UINT, "subgroupBallotBitCount(subgroupBallot(p))");
         n = add_row(rows, n, K_BITCNT, 1, 0, R_UINT, "subgroupBallotInclusiveBitCount(subgroupBallot(p))");
@@ -300,7 +330,7 @@ static int make_rows(family f, ty t, int bcast_lane, oprow *rows)
         for (int op = 0; op < OP_COUNT; op++) {
             if (!rop_valid(t, (rop)op))
                 continue;
-            for (int cs = 1; cs <= 64; cs *= 2)
+            for (int cs = 1; cs <= 128; cs *= 2)
                 n = add_row(rows, n, K_CLUSTER, cs, op, R_T, "subgroupClustered%s(x, %du)", rop_glsl[op], cs);
         }
         break;
@@ -433,10 +463,10 @@ static uint64_t make_value(ty t, int chunk, uint32_t *rs)
 }
 
 /* Picks a random lane of `mask` (non-empty) that satisfies lo <= lane <= hi, or `fallback` if none. */
-static uint32_t pick_lane(uint64_t mask, uint32_t lo, uint32_t hi, uint32_t fallback, uint32_t *rs)
+static uint32_t pick_lane(lanes128 mask, uint32_t lo, uint32_t hi, uint32_t fallback, uint32_t *rs)
 {
-    uint32_t cand[64], n = 0;
-    for (uint32_t l = lo; l <= hi && l < 64; l++)
+    uint32_t cand[128], n = 0;
+    for (uint32_t l = lo; l <= hi && l < 128; l++)
         if ((mask >> l) & 1)
             cand[n++] = l;
     return n ? cand[tsup_rand(rs) % n] : fallback;
@@ -468,7 +498,7 @@ static void run_data_fill(run_data *d, ty t, pat pt, uint32_t W)
             uint32_t *c = &d->ctl[base * CTLW];
             uint32_t r = tsup_rand(&rs);
             c[CTL_VOTE] = chunk == 0 ? 1 : chunk == 1 ? 0 : chunk == 2 ? (r & 7) != 0 : r & 1;
-            c[CTL_BIT] = tsup_rand(&rs) % 80;
+            c[CTL_BIT] = tsup_rand(&rs) % 128;
         }
     /* trip counts and random predicates do not depend on the iteration (read at it = 0 for PRED) */
     for (uint32_t gid = 0; gid < d->inv; gid++) {
@@ -484,18 +514,18 @@ static void run_data_fill(run_data *d, ty t, pat pt, uint32_t W)
         for (uint32_t g = 0; g < GROUPS; g++)
             for (uint32_t w0 = 0; w0 < d->L; w0 += W) {
                 uint32_t lanes = d->L - w0 < W ? d->L - w0 : W;
-                uint64_t act = 0;
+                lanes128 act = 0;
                 for (uint32_t l = 0; l < lanes; l++)
                     if (lane_active(pt, d, g * d->L + w0 + l, l, it))
-                        act |= 1ull << l;
+                        act |= bit128(l);
                 for (uint32_t l = 0; l < lanes; l++) {
                     uint32_t *c = &d->ctl[((size_t)it * d->inv + g * d->L + w0 + l) * CTLW];
                     if (!((act >> l) & 1))
                         continue;
-                    c[CTL_SRC] = pick_lane(act, 0, 63, l, &rs);
-                    c[CTL_XOR] = l ^ pick_lane(act, 0, 63, l, &rs);
+                    c[CTL_SRC] = pick_lane(act, 0, 127, l, &rs);
+                    c[CTL_XOR] = l ^ pick_lane(act, 0, 127, l, &rs);
                     c[CTL_UP] = l - pick_lane(act, 0, l, l, &rs);
-                    c[CTL_DOWN] = pick_lane(act, l, 63, l, &rs) - l;
+                    c[CTL_DOWN] = pick_lane(act, l, 127, l, &rs) - l;
                 }
             }
     d->out_words = 0;
@@ -506,10 +536,10 @@ static void run_data_fill(run_data *d, ty t, pat pt, uint32_t W)
 typedef struct wave_ref {
     ty t;
     uint32_t W, lanes, wave_index, num_waves;
-    uint64_t active;
-    uint64_t x[64];
-    int p[64];
-    const uint32_t *ctl[64];
+    lanes128 active;
+    uint64_t x[128];
+    int p[128];
+    const uint32_t *ctl[128];
 } wave_ref;
 
 /* The value of lane `src` as read by a cross-lane operation: 0 and one undefined report when it is not active. */
@@ -542,14 +572,15 @@ static int values_equal(ty t, uint64_t a, uint64_t b)
 static void reference(const oprow *r, const wave_ref *w, uint32_t l, uint32_t words[4], uint64_t *undefined)
 {
     const uint32_t W = w->W;
-    const uint64_t lane_bit = 1ull << l;
-    const uint64_t in_wave = W == 64 ? ~0ull : (1ull << W) - 1;
-    const uint32_t first = (uint32_t)__builtin_ctzll(w->active);
-    uint64_t ballot = 0;
+    const lanes128 lane_bit = bit128(l);
+    const lanes128 in_wave = low128(W);
+    const uint32_t first = lowest128(w->active);
+    lanes128 ballot = 0;
     for (uint32_t k = 0; k < W; k++)
         if (((w->active >> k) & 1) && w->p[k])
-            ballot |= 1ull << k;
-    uint64_t v = 0; /* value for R_T / R_BOOL / R_UINT; 64-bit mask for R_UVEC4 */
+            ballot |= bit128(k);
+    uint64_t v = 0;  /* value for R_T / R_BOOL / R_UINT */
+    lanes128 vm = 0; /* 128-bit mask for R_UVEC4 */
     switch (r->k) {
     case K_ELECT: v = l == first; break;
     case K_SIZE: v = W; break;
@@ -557,15 +588,13 @@ static void reference(const oprow *r, const wave_ref *w, uint32_t l, uint32_t wo
     case K_SGID: v = w->wave_index; break;
     case K_NUMSG: v = w->num_waves; break;
     case K_MASK: {
-        uint64_t le = l == 63 ? ~0ull : (2ull << l) - 1;
-        static const int dummy = 0;
-        (void)dummy;
+        lanes128 le = low128(l + 1);
         switch (r->param) {
-        case 0: v = lane_bit; break;
-        case 1: v = ~(lane_bit - 1) & in_wave; break;
-        case 2: v = ~le & in_wave; break;
-        case 3: v = le; break;
-        default: v = lane_bit - 1; break;
+        case 0: vm = lane_bit; break;
+        case 1: vm = ~(lane_bit - 1) & in_wave; break;
+        case 2: vm = ~le & in_wave; break;
+        case 3: vm = le; break;
+        default: vm = lane_bit - 1; break;
         }
         break;
     }
@@ -593,22 +622,22 @@ static void reference(const oprow *r, const wave_ref *w, uint32_t l, uint32_t wo
         break;
     }
     case K_BFIRST: v = w->x[first]; break;
-    case K_BALLOT: v = ballot; break;
-    case K_INVB: v = (ballot >> l) & 1; break;
-    case K_INVB_CONST: v = (INV_CONST >> l) & 1; break;
+    case K_BALLOT: vm = ballot; break;
+    case K_INVB: v = (uint64_t)(ballot >> l) & 1; break;
+    case K_INVB_CONST: v = (uint64_t)(INV_CONST >> l) & 1; break;
     case K_BITEX: {
         uint32_t bit = w->ctl[l][CTL_BIT];
-        v = bit < 64 ? (ballot >> bit) & 1 : 0;
+        v = bit < 128 ? (uint64_t)(ballot >> bit) & 1 : 0;
         break;
     }
     case K_BITCNT: {
-        uint64_t m = r->param == 0 ? ~0ull : r->param == 1 ? (l == 63 ? ~0ull : (2ull << l) - 1) : lane_bit - 1;
-        v = (uint64_t)__builtin_popcountll(ballot & m);
+        lanes128 m = r->param == 0 ? ~(lanes128)0 : r->param == 1 ? low128(l + 1) : lane_bit - 1;
+        v = popcount128(ballot & m);
         break;
     }
     case K_LSB: case K_MSB: {
-        uint64_t b = r->param == 0 ? ballot | lane_bit : w->active;
-        v = r->k == K_LSB ? (uint64_t)__builtin_ctzll(b) : (uint64_t)(63 - __builtin_clzll(b));
+        lanes128 b = r->param == 0 ? ballot | lane_bit : w->active;
+        v = r->k == K_LSB ? lowest128(b) : highest128(b);
         break;
     }
     case K_REDUCE: v = fold(w, (rop)r->param, 0, W); break;
@@ -637,8 +666,8 @@ static void reference(const oprow *r, const wave_ref *w, uint32_t l, uint32_t wo
     }
     memset(words, 0, 4 * sizeof *words);
     if (r->r == R_UVEC4) {
-        words[0] = (uint32_t)v;
-        words[1] = (uint32_t)(v >> 32);
+        for (int k = 0; k < 4; k++)
+            words[k] = (uint32_t)(vm >> (32 * k));
     } else if (r->r == R_T && types[w->t].words == 2) {
         words[0] = (uint32_t)v;
         words[1] = (uint32_t)(v >> 32);
@@ -664,7 +693,7 @@ static uint64_t reference_dispatch(const oprow *rows, int n, ty t, pat pt, const
                     uint32_t gid = g * d->L + w0 + l;
                     size_t base = (size_t)it * d->inv + gid;
                     if (lane_active(pt, d, gid, l, it))
-                        w.active |= 1ull << l;
+                        w.active |= bit128(l);
                     w.x[l] = types[t].words == 2 ? d->in[2 * base] | (uint64_t)d->in[2 * base + 1] << 32 : d->in[base];
                     w.p[l] = d->ctl[base * CTLW + CTL_VOTE] != 0;
                     w.ctl[l] = &d->ctl[base * CTLW];
@@ -732,9 +761,9 @@ static int run_matrix(family f, ty t, char *report, size_t report_size, int *ski
             snprintf(report, report_size, "%s/%s/%s: %.6000s", family_name[f], types[t].name, patterns[pt].name, msg);
             return 1;
         }
-        for (size_t wi = 0; wi < NWAVES; wi++) {
+        for (size_t wi = 0; wi < NMATRIX_WAVES; wi++) {
             run_data d;
-            run_data_fill(&d, t, (pat)pt, wave_sizes[wi]);
+            run_data_fill(&d, t, (pat)pt, matrix_waves[wi]);
             d.nout = nout;
             d.out_words = (size_t)d.iters * d.inv * nout;
             d.out = malloc(d.out_words * 4);
