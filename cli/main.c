@@ -21,6 +21,7 @@
 #include "case/case.h"
 #include "cli/cli.h"
 #include "isa/isa.h"
+#include "isa/spvcache.h"
 #include "run/run.h"
 #include "sim/machine.h"
 #include "sim/memmodel.h"
@@ -56,6 +57,9 @@ static void usage(FILE *f)
             "        list Vulkan devices\n"
             "  check CASE [--wave N] [--device NAME|INDEX]\n"
             "        run a case on the simulator and a Vulkan device and compare every binding\n"
+            "\n"
+            "every command that compiles takes --no-cache (or WAVELAB_NO_CACHE=1): compile without the SPIR-V\n"
+            "cache in $XDG_CACHE_HOME/wavelab (default ~/.cache/wavelab)\n"
             "\n"
             "exit codes: 0 ok, 1 fault/failure/mismatch, 2 bad input, 3 skipped (device cannot run the case)\n");
 }
@@ -778,8 +782,24 @@ static int cli_cmd_isa(int argc, char **argv)
 
 /* ------------------------------------------------------------ main */
 
+/* `--no-cache`, accepted by every command (it matters to those that compile): taken out of argv
+ * here so each command's parser never sees it, and the SPIR-V cache (isa/spvcache.h) turned off. */
+static void cli_take_no_cache(int *argc, char **argv)
+{
+    int kept = 1;
+    for (int i = 1; i < *argc; i++) {
+        if (strcmp(argv[i], "--no-cache") == 0)
+            isa_spvcache_set_enabled(0);
+        else
+            argv[kept++] = argv[i];
+    }
+    argv[kept] = NULL;
+    *argc = kept;
+}
+
 int main(int argc, char **argv)
 {
+    cli_take_no_cache(&argc, argv);
     if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0) {
         usage(argc < 2 ? stderr : stdout);
         return argc < 2 ? RUN_EXIT_BAD_INPUT : RUN_EXIT_OK;

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "isa/spvcache.h"
 #include "run/run.h"
 #include "sim/memmodel.h"
 
@@ -37,18 +38,9 @@ isa_status run_compile_case(const wl_case *c, uint32_t **words, size_t *word_cou
         .define_count = c->define_count,
         .optimize = 1,
     };
-    isa_status st = isa_compile(&o, words, word_count, err, err_size, warnings, warnings_size);
+    /* compile once: isa/spvcache.h (the settings text names whatever else decides the output) */
+    isa_status st = isa_spvcache_compile(&o, "", NULL, words, word_count, err, err_size, warnings, warnings_size, NULL);
     free(defs);
-    if (st != ISA_OK)
-        return st;
-    char verr[1024];
-    st = isa_validate(*words, *word_count, verr, sizeof verr);
-    if (st != ISA_OK) {
-        snprintf(err, err_size, "%s: %s", c->kernel, verr);
-        free(*words);
-        *words = NULL;
-        *word_count = 0;
-    }
     return st;
 }
 
