@@ -179,22 +179,6 @@ static void print_profile(const run_output *out, FILE *f)
     }
 }
 
-static cJSON *binding_json(const case_binding *b, const uint8_t *data)
-{
-    cJSON *o = cJSON_CreateObject();
-    cJSON_AddNumberToObject(o, "set", b->set);
-    cJSON_AddNumberToObject(o, "binding", b->binding);
-    cJSON_AddStringToObject(o, "type", case_type_name(b->type));
-    cJSON *arr = cJSON_AddArrayToObject(o, "data");
-    size_t es = case_type_size(b->type);
-    char buf[64];
-    for (size_t i = 0; i < b->count; i++) {
-        case_format_element(b->type, data + i * es, buf, sizeof buf);
-        cJSON_AddItemToArray(arr, cJSON_CreateRaw(buf));
-    }
-    return o;
-}
-
 static cJSON *location_json(const isa_program *p, const sim_location *l)
 {
     cJSON *o = cJSON_CreateObject();
@@ -250,39 +234,82 @@ static cJSON *stats_json(const run_output *out)
     return o;
 }
 
+/* A JSON string literal (cJSON's escaping, so the dump reads back exactly). */
+static void dump_string(FILE *f, const char *s)
+{
+    cJSON *node = cJSON_CreateStringReference(s);
+    char *quoted = node ? cJSON_PrintUnformatted(node) : NULL;
+    fputs(quoted ? quoted : "null", f);
+    free(quoted);
+    cJSON_Delete(node);
+}
+
+/* A small cJSON value printed as the member `key` at depth 1 (the tree is freed). */
+static void dump_member(FILE *f, const char *key, cJSON *value)
+{
+    char *text = value ? cJSON_Print(value) : NULL;
+    fprintf(f, ",\n\t\"%s\":\t", key);
+    for (const char *t = text ? text : "null"; *t; t++) {
+        fputc(*t, f);
+        if (*t == '\n')
+            fputc('\t', f);
+    }
+    free(text);
+    cJSON_Delete(value);
+}
+
+/*
+ * The dump.  Binding contents are streamed element by element
+ * (case_format_element, the case file's own number format): a tree node per
+ * element cost ~120 bytes and a second copy as text, which for a 33 M-element
+ * binding meant gigabytes; now a dump needs no memory beyond the buffers.
+ * Statistics, the fault and the events are small and go through cJSON.
+ */
 static int write_dump(const char *path, const wl_case *c, const run_output *out, char *err, size_t err_size)
 {
-    cJSON *root = cJSON_CreateObject();
-    cJSON_AddStringToObject(root, "case", c->path);
-    cJSON_AddStringToObject(root, "backend", "sim");
-    cJSON *arr = cJSON_AddArrayToObject(root, "bindings");
-    for (int i = 0; i < c->binding_count; i++)
-        cJSON_AddItemToArray(arr, binding_json(&c->bindings[i], out->data[i]));
-    cJSON_AddItemToObject(root, "stats", stats_json(out));
-    if (out->result.fault != SIM_FAULT_NONE) {
-        cJSON *f = cJSON_AddObjectToObject(root, "fault");
-        cJSON_AddStringToObject(f, "kind", sim_fault_kind_name(out->result.fault));
-        cJSON_AddStringToObject(f, "message", out->result.fault_event.message);
-        cJSON_AddItemToObject(f, "where", location_json(out->prog, &out->result.fault_event.where));
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        snprintf(err, err_size, "%s: cannot write: %s", path, strerror(errno));
+        return 0;
     }
-    cJSON *ev = cJSON_AddArrayToObject(root, "undefined");
+    fputs("{\n\t\"case\":\t", f);
+    dump_string(f, c->path);
+    fputs(",\n\t\"backend\":\t\"sim\",\n\t\"bindings\":\t[", f);
+    for (int i = 0; i < c->binding_count; i++) {
+        const case_binding *b = &c->bindings[i];
+        size_t es = case_type_size(b->type);
+        fprintf(f, "%s\n\t\t{\"set\": %u, \"binding\": %u, \"type\": \"%s\", \"data\": [", i ? "," : "", b->set,
+                b->binding, case_type_name(b->type));
+        char text[64];
+        for (size_t k = 0; k < b->count; k++) {
+            if (k)
+                fputs(", ", f);
+            case_format_element(b->type, out->data[i] + k * es, text, sizeof text);
+            fputs(text, f);
+        }
+        fputs("]}", f);
+    }
+    fputs(c->binding_count ? "\n\t]" : "]", f);
+    dump_member(f, "stats", stats_json(out));
+    if (out->result.fault != SIM_FAULT_NONE) {
+        cJSON *fault = cJSON_CreateObject();
+        cJSON_AddStringToObject(fault, "kind", sim_fault_kind_name(out->result.fault));
+        cJSON_AddStringToObject(fault, "message", out->result.fault_event.message);
+        cJSON_AddItemToObject(fault, "where", location_json(out->prog, &out->result.fault_event.where));
+        dump_member(f, "fault", fault);
+    }
+    cJSON *ev = cJSON_CreateArray();
     for (int i = 0; i < out->result.event_count; i++) {
         cJSON *e = cJSON_CreateObject();
         cJSON_AddStringToObject(e, "message", out->result.events[i].message);
         cJSON_AddItemToObject(e, "where", location_json(out->prog, &out->result.events[i].where));
         cJSON_AddItemToArray(ev, e);
     }
-    char *text = cJSON_Print(root);
-    cJSON_Delete(root);
-    if (!text) {
-        snprintf(err, err_size, "out of memory writing %s", path);
-        return 0;
-    }
-    FILE *f = fopen(path, "w");
-    int ok = f && fputs(text, f) >= 0 && fputc('\n', f) != EOF;
-    if (f && fclose(f) != 0)
+    dump_member(f, "undefined", ev);
+    fputs("\n}\n", f);
+    int ok = !ferror(f);
+    if (fclose(f) != 0)
         ok = 0;
-    free(text);
     if (!ok)
         snprintf(err, err_size, "%s: cannot write: %s", path, strerror(errno));
     return ok;
