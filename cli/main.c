@@ -435,6 +435,7 @@ int cli_cmd_run(int argc, char **argv)
 typedef struct test_job {
     char *path;
     uint32_t wave;
+    int first_wave; /* the first job of its case: a case without "expect" is loaded (checked) only there */
     int rc;        /* 0 pass, 1 fail, 2 bad input, -1 skipped (no expect) */
     char *log;     /* what to print for it */
 } test_job;
@@ -453,7 +454,9 @@ static void run_one_test(test_job *j)
     size_t len = 0;
     FILE *log = open_memstream(&buf, &len);
     wl_case *c = NULL;
-    if (case_load(j->path, &c, err, sizeof err) != CASE_OK) {
+    if (!j->first_wave && !run_case_file_has_expect(j->path)) {
+        j->rc = -1; /* loading big fills once per wave size was most of a warm `wavelab test` */
+    } else if (case_load(j->path, &c, err, sizeof err) != CASE_OK) {
         fprintf(log, "FAIL  %s: %s\n", j->path, err);
         j->rc = RUN_EXIT_BAD_INPUT;
     } else if (c->expect_count == 0) {
@@ -610,6 +613,7 @@ int cli_cmd_test(int argc, char **argv)
         for (int k = 0; k < nwaves; k++) {
             pool.jobs[i * (size_t)nwaves + (size_t)k].path = paths[i];
             pool.jobs[i * (size_t)nwaves + (size_t)k].wave = waves[k];
+            pool.jobs[i * (size_t)nwaves + (size_t)k].first_wave = k == 0;
         }
     if (!jobs) {
         long n = sysconf(_SC_NPROCESSORS_ONLN);

@@ -6,6 +6,8 @@
 #include <string.h>
 #include <time.h>
 
+#include <cjson/cJSON.h>
+
 #include "isa/spvcache.h"
 #include "run/run.h"
 #include "sim/memmodel.h"
@@ -42,6 +44,28 @@ isa_status run_compile_case(const wl_case *c, uint32_t **words, size_t *word_cou
     isa_status st = isa_spvcache_compile(&o, "", NULL, words, word_count, err, err_size, warnings, warnings_size, NULL);
     free(defs);
     return st;
+}
+
+int run_case_file_has_expect(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return 1;
+    char *text = NULL;
+    long n = fseek(f, 0, SEEK_END) == 0 ? ftell(f) : -1;
+    if (n >= 0 && fseek(f, 0, SEEK_SET) == 0 && (text = malloc((size_t)n + 1)) && fread(text, 1, (size_t)n, f) != (size_t)n) {
+        free(text);
+        text = NULL;
+    }
+    fclose(f);
+    if (!text)
+        return 1;
+    /* the JSON text only: no binding is filled or converted */
+    cJSON *root = cJSON_ParseWithLength(text, (size_t)n);
+    free(text);
+    int has = !cJSON_IsObject(root) || cJSON_GetObjectItemCaseSensitive(root, "expect") != NULL;
+    cJSON_Delete(root);
+    return has;
 }
 
 void run_output_free(run_output *out)
