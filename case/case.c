@@ -777,8 +777,19 @@ static case_status fill_value(parser *p, const cJSON *v, case_binding *b)
     path_leave(p, saved);
     if (s != CASE_OK)
         return s;
-    for (size_t i = 1; i < b->count; i++)
-        memcpy(b->bytes + i * size, b->bytes, size);
+    /* b->bytes is calloc'd: a zero fill (the usual output buffer) is already there, and leaving its
+     * pages untouched keeps them out of memory until the kernel writes them.  Otherwise the filled
+     * prefix is copied onto what follows it, doubling each time (a few large copies, not count small ones). */
+    size_t k = 0;
+    while (k < size && b->bytes[k] == 0)
+        k++;
+    if (k == size || b->count < 2)
+        return CASE_OK;
+    for (size_t done = size; done < b->size;) {
+        size_t n = done < b->size - done ? done : b->size - done;
+        memcpy(b->bytes + done, b->bytes, n);
+        done += n;
+    }
     return CASE_OK;
 }
 
@@ -898,10 +909,13 @@ static case_status fill_random(parser *p, const cJSON *random, case_binding *b)
         char a[48], c[48];
         return fail_at(p, "max", "%s is less than min %s", i128_text(max, a), i128_text(min, c));
     }
-    case_u128 span = (case_u128)(max - min) + 1; /* 1 .. 2^64 */
+    /* max - min + 1 is 1 .. 2^64; 2^64 wraps to 0 here, where x % 2^64 is x.  64-bit arithmetic and
+     * min + r within [min, max] already: no 128-bit division or range check per element. */
+    uint64_t span = (uint64_t)(max - min) + 1;
+    uint64_t base = (uint64_t)min; /* two's complement: the low bytes of min + r are base + r */
     for (size_t i = 0; i < b->count; i++) {
         uint64_t x = case_splitmix64(&state);
-        store_int(b->type, min + (case_i128)((case_u128)x % span), b->bytes + i * size);
+        store_le(b->bytes + i * size, base + (span ? x % span : x), size);
     }
     return CASE_OK;
 }

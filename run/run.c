@@ -7,6 +7,9 @@
 #include <string.h>
 #include <time.h>
 
+#include <cjson/cJSON.h>
+
+#include "isa/spvcache.h"
 #include "run/run.h"
 #include "sim/memmodel.h"
 
@@ -53,10 +56,11 @@ isa_status run_compile_case(const wl_case *c, uint32_t **words, size_t *word_cou
             .defines = defs,
             .define_count = c->define_count,
         };
-        st = isa_compile(&o, words, word_count, err, err_size, warnings, warnings_size);
+        /* compile once: isa/spvcache.h; the legalization passes are part of the key */
+        st = isa_spvcache_compile(&o, isa_spirv_legalization_passes(), NULL, words, word_count, err, err_size,
+                                  warnings, warnings_size, NULL);
         free(defs);
-        if (st != ISA_OK)
-            return st;
+        return st; /* validated */
     }
     st = isa_validate(*words, *word_count, verr, sizeof verr);
     if (st == ISA_OK)
@@ -88,6 +92,28 @@ isa_status run_optimize_spirv(const wl_case *c, const char *passes, const uint32
         *out_count = 0;
     }
     return st;
+}
+
+int run_case_file_has_expect(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return 1;
+    char *text = NULL;
+    long n = fseek(f, 0, SEEK_END) == 0 ? ftell(f) : -1;
+    if (n >= 0 && fseek(f, 0, SEEK_SET) == 0 && (text = malloc((size_t)n + 1)) && fread(text, 1, (size_t)n, f) != (size_t)n) {
+        free(text);
+        text = NULL;
+    }
+    fclose(f);
+    if (!text)
+        return 1;
+    /* the JSON text only: no binding is filled or converted */
+    cJSON *root = cJSON_ParseWithLength(text, (size_t)n);
+    free(text);
+    int has = !cJSON_IsObject(root) || cJSON_GetObjectItemCaseSensitive(root, "expect") != NULL;
+    cJSON_Delete(root);
+    return has;
 }
 
 void run_output_free(run_output *out)

@@ -69,6 +69,11 @@ int run_case_sim(const wl_case *c, const run_options *opt, run_output *out, char
 
 void run_output_free(run_output *out);
 
+/* Whether the case file at `path` has an "expect" member, from its JSON text alone (bindings are not
+ * built, so a case with big fills costs a parse, not its buffers).  1 when it cannot tell (unreadable,
+ * not JSON): case_load then reports why. */
+int run_case_file_has_expect(const char *path);
+
 /* Checks every expectation of the case against `data` (one array per case binding).
  * Prints "PASS"/"FAIL" lines to `log` when not NULL; returns the number of failures. */
 int run_check_expects(const wl_case *c, uint8_t *const *data, FILE *log);

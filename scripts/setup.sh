@@ -9,6 +9,7 @@ packages=(
   glslang-dev glslang-tools      # GLSL/HLSL -> SPIR-V, in process (C interface)
   spirv-tools spirv-headers      # validation, disassembly; opcode tables
   libcjson-dev                   # case files and JSON output
+  nettle-dev                     # SHA-256 keys of the SPIR-V cache
   check                          # unit tests
   libvulkan-volk-dev libvulkan-dev  # Vulkan backend (volk meta-loader + headers)
   libvulkan1 mesa-vulkan-drivers    # a real Vulkan device on the CPU (lavapipe) for tests
