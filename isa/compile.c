@@ -101,7 +101,10 @@ static void convert_log(const char *log, const char *path, char *err, size_t err
             if (*end == ':') {
                 while (*++end == ' ')
                     ;
-                append(err, err_size, "%s:%ld: %s: %s\n", path, ln, kind, end);
+                char msg[1200];
+                snprintf(msg, sizeof msg, "%s:%ld: %s: %s\n", path, ln, kind, end);
+                if (!err || !strstr(err, msg)) /* glslang repeats a shader's warnings in later logs */
+                    append(err, err_size, "%s", msg);
                 continue;
             }
         }
@@ -258,6 +261,8 @@ isa_status isa_compile(const isa_compile_options *opt, uint32_t **words, size_t 
         st = ISA_ERR_COMPILE;
         goto done;
     }
+    /* glslang's warnings (an extension it does not know, ...) reach the user like ours */
+    convert_log(glslang_shader_get_info_log(shader), path, warnings, warnings_size);
     if (hlsl)
         isa_glslang_hlsl_short_circuit(shader);
     program = glslang_program_create();

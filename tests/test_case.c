@@ -274,6 +274,7 @@ START_TEST(test_case_language_comes_from_extension_or_field)
     } rows[] = {
         {"a.comp", NULL, "glsl"}, {"a.glsl", NULL, "glsl"}, {"a.hlsl", NULL, "hlsl"},
         {"A.HLSL", NULL, "hlsl"}, {"a.spv", "hlsl", "hlsl"}, {"dir.x/a", "glsl", "glsl"},
+        {"a.spv", NULL, "spirv"}, {"a.comp", "spirv", "spirv"},
         {"a.comp", "hlsl", "hlsl"},
     };
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
@@ -286,7 +287,7 @@ START_TEST(test_case_language_comes_from_extension_or_field)
         ck_assert_str_eq(c->language, rows[i].language);
         case_destroy(c);
     }
-    parse_fails("{'kernel': 'a.spv', 'bindings': [{'binding': 0, 'type': 'u8', 'count': 4}]}", CASE_ERR_FIELD,
+    parse_fails("{'kernel': 'a.msl', 'bindings': [{'binding': 0, 'type': 'u8', 'count': 4}]}", CASE_ERR_FIELD,
                 "t.json: kernel: cannot tell the language");
     parse_fails("{'kernel': 'dir.hlsl/a', 'bindings': [{'binding': 0, 'type': 'u8', 'count': 4}]}", CASE_ERR_FIELD,
                 "kernel: ");

@@ -174,7 +174,7 @@ START_TEST(test_spvcache_changed_key_input_misses_and_old_entry_still_hits)
     free(edited);
     /* back to the first inputs: the first entry answers */
     assert_cached_as(&o, "", "cache", ISA_SPVCACHE_HIT);
-    ck_assert_int_eq(count_entries("cache", ""), 7);
+    ck_assert_int_eq(count_entries("cache", ""), 6);
     remove_tree(dir);
     free(dir);
 }
@@ -307,13 +307,14 @@ END_TEST
 
 START_TEST(test_spvcache_hit_returns_the_compile_warnings)
 {
-    char path[4096];
-    snprintf(path, sizeof path, "%s/kernels/hlsl_quirks/ternary_wave.hlsl", tsup_root());
     char *dir = tsup_temp_dir();
+    /* glslang warns about an extension it does not know when the kernel asks for a warning */
+    char *path = tsup_write_file(dir, "warn.comp", "#version 450\n#extension GL_EXT_no_such_extension : warn\n"
+                                 "layout(local_size_x = 8) in;\nlayout(set = 0, binding = 0) buffer B { uint v[]; };\n"
+                                 "void main() { v[gl_LocalInvocationIndex] = 1u; }\n");
     isa_compile_options o = kernel_options(path);
-    o.entry = "CSMain";
     compiled want = compile_direct(&o);
-    ck_assert_ptr_nonnull(strstr(want.warnings, "warning: wave operation inside `?:`"));
+    ck_assert_ptr_nonnull(strstr(want.warnings, "warn.comp:2: warning:"));
     assert_cached_as(&o, "", dir, ISA_SPVCACHE_MISS);
     assert_cached_as(&o, "", dir, ISA_SPVCACHE_HIT);
     /* appended to what the caller's buffer held, like isa_compile */
@@ -326,6 +327,7 @@ START_TEST(test_spvcache_hit_returns_the_compile_warnings)
     ck_assert_str_eq(got.warnings + 7, want.warnings);
     free(got.words);
     free(want.words);
+    free(path);
     remove_tree(dir);
     free(dir);
 }
