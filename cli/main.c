@@ -32,11 +32,13 @@ static void usage(FILE *f)
             "usage: wavelab COMMAND [ARGS]\n"
             "\n"
             "  run CASE [--wave N] [--dump OUT.json] [--budget N] [--threads N] [--profile] [--time] [--quiet]\n"
-            "      [--backend sim|vulkan]\n"
+            "      [--backend sim|vulkan] [--sanitize]\n"
             "      [--machine NAME|FILE [--memory-threads 1|2]]\n"
             "        run a case on the simulator (or a Vulkan device) and print a summary\n"
-            "  test DIR|CASE... [--wave N | --waves N,N,...] [--jobs N]\n"
+            "  test DIR|CASE... [--wave N | --waves N,N,...] [--jobs N] [--sanitize]\n"
             "        run every case with an \"expect\"; ends with 'N passed, N failed'\n"
+            "        (--sanitize on run, test, check: racecheck, initcheck, inactive-lane reads, synccheck and\n"
+            "        the schedule check; any finding is a failure, exit 1)\n"
             "  compile CASE|KERNEL [--entry NAME] [--spirv OUT.spv] [--disasm]\n"
             "        compile a kernel with glslang, validate it, print or save the SPIR-V\n"
             "  disasm CASE|KERNEL [--entry NAME] [--machine NAME|FILE] [--wave N] [--svg OUT.svg]\n"
@@ -54,7 +56,7 @@ static void usage(FILE *f)
             "        print the wave ISA's instruction table (Markdown)\n"
             "  devices\n"
             "        list Vulkan devices\n"
-            "  check CASE [--wave N] [--device NAME|INDEX]\n"
+            "  check CASE [--wave N] [--device NAME|INDEX] [--sanitize]\n"
             "        run a case on the simulator and a Vulkan device and compare every binding\n"
             "\n"
             "exit codes: 0 ok, 1 fault/failure/mismatch, 2 bad input, 3 skipped (device cannot run the case)\n");
@@ -298,9 +300,11 @@ int cli_cmd_run(int argc, char **argv)
 {
     const char *case_path = NULL, *dump = NULL, *machine = NULL;
     uint64_t wave = 0, budget = 0, memory_threads = 1, threads = 0;
-    int quiet = 0, show_time = 0, profile = 0;
+    int quiet = 0, show_time = 0, profile = 0, sanitize = 0;
     for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--backend") == 0 && i + 1 < argc) {
+        if (strcmp(argv[i], "--sanitize") == 0) {
+            sanitize = 1;
+        } else if (strcmp(argv[i], "--backend") == 0 && i + 1 < argc) {
             if (strcmp(argv[i + 1], "vulkan") == 0)
                 return cli_cmd_run_vulkan(argc, argv);
             if (strcmp(argv[i + 1], "sim") != 0) {
@@ -361,7 +365,8 @@ int cli_cmd_run(int argc, char **argv)
         long n = sysconf(_SC_NPROCESSORS_ONLN);
         threads = n > 0 ? (uint64_t)n : 1;
     }
-    run_options opt = {.wave_size = (uint32_t)wave, .instruction_budget = budget, .threads = (uint32_t)threads};
+    run_options opt = {.wave_size = (uint32_t)wave, .instruction_budget = budget, .threads = (uint32_t)threads,
+                       .sanitize = sanitize};
     if (machine && cli_memory_open(machine, (int)memory_threads, c, &opt) != 0) {
         case_destroy(c);
         return RUN_EXIT_BAD_INPUT;
@@ -389,6 +394,8 @@ int cli_cmd_run(int argc, char **argv)
         print_fault(&out, stderr);
     else if (run_check_expects(c, out.data, quiet ? NULL : stdout) > 0)
         rc = RUN_EXIT_FAIL;
+    if (sanitize && run_print_findings(c, &out, stdout) > 0)
+        rc = RUN_EXIT_FAIL;
     if (dump && !write_dump(dump, c, &out, err, sizeof err)) {
         fprintf(stderr, "%s\n", err);
         rc = RUN_EXIT_BAD_INPUT;
@@ -404,6 +411,7 @@ int cli_cmd_run(int argc, char **argv)
 typedef struct test_job {
     char *path;
     uint32_t wave;
+    int sanitize;
     int rc;        /* 0 pass, 1 fail, 2 bad input, -1 skipped (no expect) */
     char *log;     /* what to print for it */
 } test_job;
@@ -428,7 +436,7 @@ static void run_one_test(test_job *j)
     } else if (c->expect_count == 0) {
         j->rc = -1;
     } else {
-        run_options opt = {.wave_size = j->wave};
+        run_options opt = {.wave_size = j->wave, .sanitize = j->sanitize};
         run_output out;
         int rc = run_case_sim(c, &opt, &out, err, sizeof err);
         if (out.warnings[0])
@@ -458,6 +466,10 @@ static void run_one_test(test_job *j)
             } else if (failures) {
                 rc = RUN_EXIT_FAIL;
                 fprintf(log, "FAIL  %s (wave %u)\n%s", j->path, out.wave_size, ebuf);
+            } else if (j->sanitize && run_finding_count(&out)) {
+                rc = RUN_EXIT_FAIL;
+                fprintf(log, "FAIL  %s (wave %u): sanitizer findings\n", j->path, out.wave_size);
+                run_print_findings(c, &out, log);
             } else {
                 fprintf(log, "PASS  %s (wave %u)\n", j->path, out.wave_size);
             }
@@ -541,8 +553,11 @@ int cli_cmd_test(int argc, char **argv)
     uint32_t waves[16];
     int nwaves = 0;
     uint64_t jobs = 0;
+    int sanitize = 0;
     for (int i = 1; i < argc; i++) {
-        if ((strcmp(argv[i], "--wave") == 0 || strcmp(argv[i], "--waves") == 0) && i + 1 < argc) {
+        if (strcmp(argv[i], "--sanitize") == 0) {
+            sanitize = 1;
+        } else if ((strcmp(argv[i], "--wave") == 0 || strcmp(argv[i], "--waves") == 0) && i + 1 < argc) {
             char *list = strdup(argv[++i]);
             for (char *tok = strtok(list, ","); tok; tok = strtok(NULL, ",")) {
                 uint64_t w;
@@ -579,6 +594,7 @@ int cli_cmd_test(int argc, char **argv)
         for (int k = 0; k < nwaves; k++) {
             pool.jobs[i * (size_t)nwaves + (size_t)k].path = paths[i];
             pool.jobs[i * (size_t)nwaves + (size_t)k].wave = waves[k];
+            pool.jobs[i * (size_t)nwaves + (size_t)k].sanitize = sanitize;
         }
     if (!jobs) {
         long n = sysconf(_SC_NPROCESSORS_ONLN);

@@ -35,6 +35,7 @@ typedef struct vk_args {
     uint32_t repeat;
     uint32_t warmup;  /* default 1: the first dispatch pays for pipeline compilation and thread start-up */
     int quiet;
+    int sanitize;     /* check --sanitize: the simulator's side runs sanitized; a finding fails the check */
 } vk_args;
 
 /* 1 when `option` is one of the space-separated names in `allowed`. */
@@ -75,6 +76,8 @@ static int parse_args(const char *cmd, int argc, char **argv, const char *allowe
         }
         if (!strcmp(o, "--quiet")) {
             a->quiet = 1;
+        } else if (!strcmp(o, "--sanitize")) {
+            a->sanitize = 1;
         } else if (!strcmp(o, "--backend")) {
             i++; /* `run --backend vulkan`: main.c already chose us */
         } else if (!strcmp(o, "--device")) {
@@ -593,7 +596,7 @@ static const char *compare_name(case_compare m)
 int cli_cmd_check(int argc, char **argv)
 {
     vk_args a;
-    if (!parse_args("check", argc, argv, "--wave --device --machine --repeat --warmup --quiet", &a))
+    if (!parse_args("check", argc, argv, "--wave --device --machine --repeat --warmup --quiet --sanitize", &a))
         return RUN_EXIT_BAD_INPUT;
     if (!a.case_path) {
         fprintf(stderr, "wavelab check: no case file given\n");
@@ -630,7 +633,7 @@ int cli_cmd_check(int argc, char **argv)
         goto done;
     }
 
-    run_options sim_opt = {.wave_size = wave};
+    run_options sim_opt = {.wave_size = wave, .sanitize = a.sanitize};
     int sim_rc = run_case_sim(c, &sim_opt, &sim, err, sizeof err);
     sim_ran = 1;
     if (sim.warnings[0] && !a.quiet)
@@ -726,6 +729,7 @@ int cli_cmd_check(int argc, char **argv)
                    c->expect_count);
         }
     }
+    uint64_t findings = a.sanitize ? run_print_findings(c, &sim, stdout) : 0;
     if (total_bad) {
         printf("DIFFER: %d of %d bindings differ (%zu elements) between the simulator and %s at wave %u\n",
                bad_bindings, c->binding_count, total_bad, info.name, wave);
@@ -733,7 +737,7 @@ int cli_cmd_check(int argc, char **argv)
     } else {
         printf("AGREE: all %d bindings match between the simulator and %s at wave %u\n", c->binding_count, info.name,
                wave);
-        rc = RUN_EXIT_OK;
+        rc = findings ? RUN_EXIT_FAIL : RUN_EXIT_OK;
     }
 done:
     if (sim_ran)

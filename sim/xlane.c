@@ -13,6 +13,7 @@
  */
 #include <math.h>
 
+#include "sim/sanitize.h"
 #include "sim/sim_internal.h"
 
 #define LANES for (uint32_t l = 0; l < W; l++)
@@ -76,9 +77,14 @@ int sim_exec_xlane(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t pc, u
         uint64_t src = (uint32_t)B[first], v = 0;
         if (src < W && ACTIVE(src))
             v = A[src];
-        else
+        else {
             sim_report_undefined(ctx, w, pc, -1, "broadcast reads lane %llu, which is %s (exec 0x%llx)",
                                  (unsigned long long)src, source_problem(src, W, exec), (unsigned long long)exec);
+            if (ctx->sanitize)
+                sim_sanitize_report(ctx, w, pc, SIM_FINDING_INACTIVE_LANE, (int32_t)first, -1, -1,
+                                    "%s reads lane %llu, which is %s (exec 0x%llx)", isa_op_name((isa_op)in->op),
+                                    (unsigned long long)src, source_problem(src, W, exec), (unsigned long long)exec);
+        }
         LANES SIM_PUT(D, l, lm, v);
         return 0;
     }
@@ -177,6 +183,11 @@ int sim_exec_xlane(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t pc, u
             sim_report_undefined(ctx, w, pc, l, "%s: lane %d reads lane %lld, which is %s",
                                  isa_op_name((isa_op)in->op), l, (long long)src[l],
                                  source_problem(src[l], W, exec));
+            if (ctx->sanitize)
+                sim_sanitize_report(ctx, w, pc, SIM_FINDING_INACTIVE_LANE, l, -1, -1,
+                                    "%s: lane %d reads lane %lld, which is %s (exec 0x%llx)",
+                                    isa_op_name((isa_op)in->op), l, (long long)src[l],
+                                    source_problem(src[l], W, exec), (unsigned long long)exec);
         }
         return 0;
     }
