@@ -270,6 +270,16 @@ static int write_dump(const char *path, const wl_case *c, const run_output *out,
         cJSON_AddItemToObject(e, "where", location_json(out->prog, &out->result.events[i].where));
         cJSON_AddItemToArray(ev, e);
     }
+    if (out->result.finding_total) {
+        cJSON *fa = cJSON_AddArrayToObject(root, "sanitize");
+        for (int i = 0; i < out->result.finding_count; i++) {
+            cJSON *e = cJSON_CreateObject();
+            cJSON_AddStringToObject(e, "check", sim_finding_kind_name(out->result.findings[i].kind));
+            cJSON_AddStringToObject(e, "message", out->result.findings[i].message);
+            cJSON_AddItemToObject(e, "where", location_json(out->prog, &out->result.findings[i].where));
+            cJSON_AddItemToArray(fa, e);
+        }
+    }
     char *text = cJSON_Print(root);
     cJSON_Delete(root);
     if (!text) {

@@ -738,6 +738,9 @@ int cli_cmd_check(int argc, char **argv)
         printf("AGREE: all %d bindings match between the simulator and %s at wave %u\n", c->binding_count, info.name,
                wave);
         rc = findings ? RUN_EXIT_FAIL : RUN_EXIT_OK;
+        if (findings)
+            printf("SANITIZE: the bindings agree, but the simulator's sanitizer reported %llu finding%s (exit 1)\n",
+                   (unsigned long long)findings, findings == 1 ? "" : "s");
     }
 done:
     if (sim_ran)

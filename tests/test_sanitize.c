@@ -396,6 +396,27 @@ START_TEST(test_sanitize_uninitialized_field_bad_value_is_an_error)
 }
 END_TEST
 
+/* The commands: a finding is exit 1 and a FAIL line; without --sanitize the same case passes. */
+START_TEST(test_sanitize_cli_finding_exits_1)
+{
+    char args[8192], *out = NULL;
+    const char *root = tsup_root();
+    snprintf(args, sizeof args, "run '%s/tests/sanitize/uninit_shared.json' --wave 16 --sanitize --quiet", root);
+    ck_assert_int_eq(tsup_run_cli(args, &out), 1);
+    ck_assert_msg(out && strstr(out, "sanitize: initcheck at pc ") && strstr(out, "sanitize: 1 finding\n"), "%s", out);
+    free(out);
+    snprintf(args, sizeof args, "run '%s/tests/sanitize/uninit_shared.json' --wave 16 --quiet", root);
+    ck_assert_int_eq(tsup_run_cli(args, &out), 0);
+    free(out);
+    snprintf(args, sizeof args, "test '%s/tests/sanitize/uninit_shared.json' '%s/tests/sanitize/order_dependence_sorted.json' "
+             "--waves 8 --sanitize", root, root);
+    ck_assert_int_eq(tsup_run_cli(args, &out), 1);
+    ck_assert_msg(out && strstr(out, "FAIL  ") && strstr(out, "uninit_shared.json (wave 8): sanitizer findings") &&
+                  strstr(out, "PASS  ") && strstr(out, "1 passed, 1 failed"), "%s", out);
+    free(out);
+}
+END_TEST
+
 /* ---------------------------------------------------------- clean kernels */
 
 #define MAX_CASES 256
@@ -463,6 +484,7 @@ static Suite *sanitize_suite(void)
     tcase_add_loop_test(t, test_sanitize_out_of_bounds_faults_at_invocation_63, 0, 5);
     tcase_add_loop_test(t, test_sanitize_planted_outputs_equal_unsanitized_outputs, 0, 5);
     tcase_add_test(t, test_sanitize_uninitialized_field_bad_value_is_an_error);
+    tcase_add_test(t, test_sanitize_cli_finding_exits_1);
     suite_add_tcase(s, t);
     TCase *clean = tcase_create("clean");
     tcase_set_timeout(clean, 600);
