@@ -943,7 +943,8 @@ static case_status read_fill(parser *p, const cJSON *fill, case_binding *b)
 
 static case_status read_binding(parser *p, const cJSON *obj, case_binding *b)
 {
-    static const char *const keys[] = {"set", "binding", "kind", "type", "format", "count", "data", "fill", NULL};
+    static const char *const keys[] = {"set", "binding", "kind", "type", "format", "count", "data", "fill",
+                                       "uninitialized", NULL};
     uint64_t set, binding, count = 0;
     const char *type_name, *kind_name, *format_name;
 
@@ -1000,6 +1001,15 @@ static case_status read_binding(parser *p, const cJSON *obj, case_binding *b)
         return fail_at(p, "count", "missing (required with \"fill\")");
     if (!data && !fill && !count_v)
         return fail(p, "needs \"data\", \"fill\" with \"count\", or \"count\" alone (zeros)");
+    const cJSON *uninit = field(obj, "uninitialized");
+    if (uninit) {
+        if (!cJSON_IsBool(uninit))
+            return fail_at(p, "uninitialized", "expected true or false, got %s", json_kind(uninit));
+        b->uninitialized = cJSON_IsTrue(uninit);
+        if (b->uninitialized && (data || fill))
+            return fail_at(p, "uninitialized", "an uninitialized binding has no contents: give \"count\" alone, "
+                                               "not \"%s\"", data ? "data" : "fill");
+    }
     if (data && count_v && count < data_len)
         return fail_at(p, "count", "%" PRIu64 " is less than the %zu elements of \"data\"", count, data_len);
     if (data && !count_v) {

@@ -66,6 +66,8 @@ typedef struct case_binding {
     size_t count;     /* number of elements of `type` */
     size_t size;      /* bytes = count * case_type_size(type) */
     uint8_t *bytes;   /* initial contents, `size` bytes, little-endian */
+    int uninitialized; /* "uninitialized": true: the contents are unspecified (zeros here); under --sanitize a read
+                        * of a byte the kernel did not write first is an initcheck finding */
 } case_binding;
 
 typedef struct case_expect {

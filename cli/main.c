@@ -33,11 +33,13 @@ static void usage(FILE *f)
             "usage: wavelab COMMAND [ARGS]\n"
             "\n"
             "  run CASE [--wave N] [--dump OUT.json] [--budget N] [--threads N] [--profile] [--time] [--quiet]\n"
-            "      [--backend sim|vulkan] [--optimize[=PASSES]] [--robust]\n"
+            "      [--backend sim|vulkan] [--optimize[=PASSES]] [--robust] [--sanitize]\n"
             "      [--machine NAME|FILE [--memory-threads 1|2]]\n"
             "        run a case on the simulator (or a Vulkan device) and print a summary\n"
-            "  test DIR|CASE... [--wave N | --waves N,N,...] [--jobs N] [--optimize[=PASSES]] [--robust]\n"
+            "  test DIR|CASE... [--wave N | --waves N,N,...] [--jobs N] [--optimize[=PASSES]] [--robust] [--sanitize]\n"
             "        run every case with an \"expect\"; ends with 'N passed, N failed'\n"
+            "        (--sanitize on run, test, check: racecheck, initcheck, inactive-lane reads, synccheck and\n"
+            "        the schedule check; any finding is a failure, exit 1)\n"
             "  compile CASE|KERNEL [--entry NAME] [--spirv OUT.spv] [--disasm] [--optimize[=PASSES]]\n"
             "        compile a kernel with glslang (or read a .spv), validate it, print or save the SPIR-V\n"
             "  disasm CASE|KERNEL [--entry NAME] [--machine NAME|FILE] [--wave N] [--svg OUT.svg] [--optimize[=PASSES]]\n"
@@ -55,7 +57,7 @@ static void usage(FILE *f)
             "        print the wave ISA's instruction table (Markdown)\n"
             "  devices\n"
             "        list Vulkan devices\n"
-            "  check CASE [--wave N] [--device NAME|INDEX] [--optimize[=PASSES]] [--robust]\n"
+            "  check CASE [--wave N] [--device NAME|INDEX] [--optimize[=PASSES]] [--robust] [--sanitize]\n"
             "        run a case on the simulator and a Vulkan device and compare every binding\n"
             "\n"
             "kernels run as written: no optimizer moves code across control flow.  --optimize runs spirv-opt's\n"
@@ -324,6 +326,17 @@ static int write_dump(const char *path, const wl_case *c, const run_output *out,
         cJSON_AddItemToObject(e, "where", location_json(out->prog, &out->result.events[i].where));
         cJSON_AddItemToArray(ev, e);
     }
+    if (out->result.finding_total) {
+        cJSON *fa = cJSON_CreateArray();
+        for (int i = 0; i < out->result.finding_count; i++) {
+            cJSON *e = cJSON_CreateObject();
+            cJSON_AddStringToObject(e, "check", sim_finding_kind_name(out->result.findings[i].kind));
+            cJSON_AddStringToObject(e, "message", out->result.findings[i].message);
+            cJSON_AddItemToObject(e, "where", location_json(out->prog, &out->result.findings[i].where));
+            cJSON_AddItemToArray(fa, e);
+        }
+        dump_member(f, "sanitize", fa);
+    }
     dump_member(f, "undefined", ev);
     fputs("\n}\n", f);
     int ok = !ferror(f);
@@ -348,9 +361,11 @@ int cli_cmd_run(int argc, char **argv)
 {
     const char *case_path = NULL, *dump = NULL, *machine = NULL, *optimize = NULL;
     uint64_t wave = 0, budget = 0, memory_threads = 1, threads = 0;
-    int quiet = 0, show_time = 0, profile = 0, robust = 0;
+    int quiet = 0, show_time = 0, profile = 0, robust = 0, sanitize = 0;
     for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--backend") == 0 && i + 1 < argc) {
+        if (strcmp(argv[i], "--sanitize") == 0) {
+            sanitize = 1;
+        } else if (strcmp(argv[i], "--backend") == 0 && i + 1 < argc) {
             if (strcmp(argv[i + 1], "vulkan") == 0)
                 return cli_cmd_run_vulkan(argc, argv);
             if (strcmp(argv[i + 1], "sim") != 0) {
@@ -416,7 +431,7 @@ int cli_cmd_run(int argc, char **argv)
         threads = n > 0 ? (uint64_t)n : 1;
     }
     run_options opt = {.wave_size = (uint32_t)wave, .instruction_budget = budget, .threads = (uint32_t)threads,
-                       .optimize = optimize, .robust_access = robust};
+                       .optimize = optimize, .robust_access = robust, .sanitize = sanitize};
     if (machine && cli_memory_open(machine, (int)memory_threads, c, &opt) != 0) {
         case_destroy(c);
         return RUN_EXIT_BAD_INPUT;
@@ -446,6 +461,8 @@ int cli_cmd_run(int argc, char **argv)
         print_fault(&out, stderr);
     else if (run_check_expects(c, out.data, quiet ? NULL : stdout) > 0)
         rc = RUN_EXIT_FAIL;
+    if (sanitize && run_print_findings(c, &out, stdout) > 0)
+        rc = RUN_EXIT_FAIL;
     if (dump && !write_dump(dump, c, &out, err, sizeof err)) {
         fprintf(stderr, "%s\n", err);
         rc = RUN_EXIT_BAD_INPUT;
@@ -464,6 +481,7 @@ typedef struct test_job {
     const char *optimize;  /* NULL, or optimizer passes for every case */
     int robust;
     int first_wave; /* the first job of its case: a case without "expect" is loaded (checked) only there */
+    int sanitize;
     int rc;        /* 0 pass, 1 fail, 2 bad input, -1 skipped (no expect) */
     char *log;     /* what to print for it */
 } test_job;
@@ -494,7 +512,8 @@ static void run_one_test(test_job *j)
                 j->wave, c->max_subgroup_size);
         j->rc = -1;
     } else {
-        run_options opt = {.wave_size = j->wave, .optimize = j->optimize, .robust_access = j->robust};
+        run_options opt = {.wave_size = j->wave, .optimize = j->optimize, .robust_access = j->robust,
+                           .sanitize = j->sanitize};
         run_output out;
         int rc = run_case_sim(c, &opt, &out, err, sizeof err);
         if (out.warnings[0])
@@ -526,6 +545,10 @@ static void run_one_test(test_job *j)
             } else if (failures) {
                 rc = RUN_EXIT_FAIL;
                 fprintf(log, "FAIL  %s (wave %u)\n%s", j->path, out.wave_size, ebuf);
+            } else if (j->sanitize && run_finding_count(&out)) {
+                rc = RUN_EXIT_FAIL;
+                fprintf(log, "FAIL  %s (wave %u): sanitizer findings\n", j->path, out.wave_size);
+                run_print_findings(c, &out, log);
             } else {
                 fprintf(log, "PASS  %s (wave %u)\n", j->path, out.wave_size);
             }
@@ -610,8 +633,11 @@ int cli_cmd_test(int argc, char **argv)
     int nwaves = 0, robust = 0;
     uint64_t jobs = 0;
     const char *optimize = NULL;
+    int sanitize = 0;
     for (int i = 1; i < argc; i++) {
-        if ((strcmp(argv[i], "--wave") == 0 || strcmp(argv[i], "--waves") == 0) && i + 1 < argc) {
+        if (strcmp(argv[i], "--sanitize") == 0) {
+            sanitize = 1;
+        } else if ((strcmp(argv[i], "--wave") == 0 || strcmp(argv[i], "--waves") == 0) && i + 1 < argc) {
             char *list = strdup(argv[++i]);
             for (char *tok = strtok(list, ","); tok; tok = strtok(NULL, ",")) {
                 uint64_t w;
@@ -655,6 +681,7 @@ int cli_cmd_test(int argc, char **argv)
             pool.jobs[i * (size_t)nwaves + (size_t)k].optimize = optimize;
             pool.jobs[i * (size_t)nwaves + (size_t)k].robust = robust;
             pool.jobs[i * (size_t)nwaves + (size_t)k].first_wave = k == 0;
+            pool.jobs[i * (size_t)nwaves + (size_t)k].sanitize = sanitize;
         }
     if (!jobs) {
         long n = sysconf(_SC_NPROCESSORS_ONLN);

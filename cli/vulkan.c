@@ -37,6 +37,7 @@ typedef struct vk_args {
     int quiet;
     int robust;
     const char *optimize;
+    int sanitize;     /* check --sanitize: the simulator's side runs sanitized; a finding fails the check */
 } vk_args;
 
 /* 1 when `option` is one of the space-separated names in `allowed`. */
@@ -81,6 +82,8 @@ static int parse_args(const char *cmd, int argc, char **argv, const char *allowe
             a->quiet = 1;
         } else if (!strcmp(o, "--robust")) {
             a->robust = 1;
+        } else if (!strcmp(o, "--sanitize")) {
+            a->sanitize = 1;
         } else if (!strcmp(o, "--backend")) {
             i++; /* `run --backend vulkan`: main.c already chose us */
         } else if (!strcmp(o, "--device")) {
@@ -607,7 +610,8 @@ static const char *compare_name(case_compare m)
 int cli_cmd_check(int argc, char **argv)
 {
     vk_args a;
-    if (!parse_args("check", argc, argv, "--wave --device --machine --repeat --warmup --quiet --optimize --robust", &a))
+    if (!parse_args("check", argc, argv, "--wave --device --machine --repeat --warmup --quiet --optimize --robust "
+                    "--sanitize", &a))
         return RUN_EXIT_BAD_INPUT;
     if (!a.case_path) {
         fprintf(stderr, "wavelab check: no case file given\n");
@@ -644,7 +648,7 @@ int cli_cmd_check(int argc, char **argv)
         goto done;
     }
 
-    run_options sim_opt = {.wave_size = wave, .optimize = a.optimize, .robust_access = a.robust};
+    run_options sim_opt = {.wave_size = wave, .optimize = a.optimize, .robust_access = a.robust, .sanitize = a.sanitize};
     int sim_rc = run_case_sim(c, &sim_opt, &sim, err, sizeof err);
     sim_ran = 1;
     if (sim.warnings[0] && !a.quiet)
@@ -742,6 +746,7 @@ int cli_cmd_check(int argc, char **argv)
                    c->expect_count);
         }
     }
+    uint64_t findings = a.sanitize ? run_print_findings(c, &sim, stdout) : 0;
     if (total_bad) {
         printf("DIFFER: %d of %d bindings differ (%zu elements) between the simulator and %s at wave %u\n",
                bad_bindings, c->binding_count, total_bad, info.name, wave);
@@ -749,7 +754,10 @@ int cli_cmd_check(int argc, char **argv)
     } else {
         printf("AGREE: all %d bindings match between the simulator and %s at wave %u\n", c->binding_count, info.name,
                wave);
-        rc = RUN_EXIT_OK;
+        rc = findings ? RUN_EXIT_FAIL : RUN_EXIT_OK;
+        if (findings)
+            printf("SANITIZE: the bindings agree, but the simulator's sanitizer reported %llu finding%s (exit 1)\n",
+                   (unsigned long long)findings, findings == 1 ? "" : "s");
     }
 done:
     if (sim_ran)

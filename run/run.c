@@ -223,9 +223,23 @@ static int run_program(const wl_case *c, const run_options *opt, uint32_t wave, 
         .buffer_count = c->binding_count,
         .robust_access = c->robust_access || (opt && opt->robust_access),
     };
+    uint8_t *uninit = NULL;
+    if (opt && opt->sanitize) {
+        cfg.sanitize = 1;
+        uninit = calloc((size_t)c->binding_count + 1, 1);
+        if (!uninit) {
+            free(bufs);
+            snprintf(err, err_size, "out of memory");
+            return RUN_EXIT_BAD_INPUT;
+        }
+        for (int i = 0; i < c->binding_count; i++)
+            uninit[i] = (uint8_t)c->bindings[i].uninitialized;
+        cfg.uninitialized = uninit;
+    }
     if (opt && opt->memory) {
         if (mem_model_begin(opt->memory, out->prog, cfg.groups, wave, err, err_size) != MEM_OK) {
             free(bufs);
+            free(uninit);
             return RUN_EXIT_BAD_INPUT;
         }
         cfg.mem_trace = mem_model_trace(opt->memory);
@@ -237,7 +251,13 @@ static int run_program(const wl_case *c, const run_options *opt, uint32_t wave, 
         mem_model_end(opt->memory, &out->result.stats);
         out->memory = opt->memory;
     }
+    int schedule_failed = cfg.sanitize && out->status == SIM_OK && run_schedule_check(c, &cfg, out) != 0;
     free(bufs);
+    free(uninit);
+    if (schedule_failed) {
+        snprintf(err, err_size, "out of memory");
+        return RUN_EXIT_BAD_INPUT;
+    }
     switch (out->status) {
     case SIM_OK: return RUN_EXIT_OK;
     case SIM_FAULT: return RUN_EXIT_FAIL;

@@ -33,7 +33,18 @@ typedef struct run_options {
     const char *optimize;        /* NULL: the case's "optimize" (if any); else SPIR-V optimizer passes to run
                                   * ("performance", "size" or spirv-opt flags): see run_case_sim */
     int robust_access;           /* nonzero: out-of-bounds loads read 0, stores are dropped (also the case's field) */
+    int sanitize;                /* racecheck, initcheck, inactive-lane reads, synccheck (sim_config.sanitize), and
+                                  * the schedule check: the dispatch again under SIM_SCHEDULE_REVERSED (run_output) */
 } run_options;
+
+/* One output element that differs between the linear and the reversed schedule. */
+typedef struct run_schedule_diff {
+    int binding;                 /* index in the case's bindings */
+    size_t element;
+    char linear[48], reversed[48]; /* the element's value under each order, formatted */
+} run_schedule_diff;
+
+#define RUN_MAX_SCHEDULE_DIFFS 64
 
 typedef struct run_output {
     uint32_t wave_size;          /* the wave size actually used */
@@ -50,6 +61,11 @@ typedef struct run_output {
     double dispatch_seconds;     /* host wall time: sim_run (never part of any statistic) */
     char optimizer_note[1024];   /* with an optimizer: "" when the optimized kernel's results equal the kernel's as
                                   * written, else the first difference and the wave operation whose lanes changed */
+    /* run_options.sanitize: the schedule check (sanitizer findings are in result.findings) */
+    run_schedule_diff schedule_diffs[RUN_MAX_SCHEDULE_DIFFS];
+    int schedule_diff_count;     /* stored */
+    uint64_t schedule_diff_total; /* elements that differ, stored or not */
+    char schedule_fault[512];    /* "" or how the reversed run stopped when the linear one did not */
 } run_output;
 
 /* A copy of `words` (the kernel as written) through the optimizer passes, validated.  err names the case's kernel. */
@@ -73,6 +89,20 @@ void run_output_free(run_output *out);
  * built, so a case with big fills costs a parse, not its buffers).  1 when it cannot tell (unreadable,
  * not JSON): case_load then reports why. */
 int run_case_file_has_expect(const char *path);
+/*
+ * run/sanitize.c.  Runs the dispatch again under SIM_SCHEDULE_REVERSED from the case's initial contents and records
+ * every element of every binding that ends differently from out->data (bindings whose expectation compares
+ * "sorted" are compared as multisets).  Called by run_case_sim under run_options.sanitize after a run that did not
+ * fault.  Returns 0, or -1 when out of memory.
+ */
+int run_schedule_check(const wl_case *c, const sim_config *linear, run_output *out);
+
+/* Prints every finding of a sanitized run (sanitizer and schedule), one per line with its instruction, and a count
+ * line; returns the number of findings (0: clean). */
+uint64_t run_print_findings(const wl_case *c, const run_output *out, FILE *f);
+
+/* Findings of a sanitized run: sanitizer sites plus schedule differences (and a reversed-run fault). */
+uint64_t run_finding_count(const run_output *out);
 
 /* Checks every expectation of the case against `data` (one array per case binding).
  * Prints "PASS"/"FAIL" lines to `log` when not NULL; returns the number of failures. */

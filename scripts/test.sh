@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # scripts/test.sh — set up, build and run every test: the Check suites (via
-# ctest), every kernel case at wave 4..64 with `wavelab test`, and the same
-# suites again under AddressSanitizer + UndefinedBehaviorSanitizer.
+# ctest), every kernel case at wave 4..64 with `wavelab test` (plain and
+# --sanitize), a short libFuzzer run of each reader (scripts/fuzz.sh), and the
+# same suites again under AddressSanitizer + UndefinedBehaviorSanitizer.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
@@ -27,6 +28,10 @@ if command -v python3 >/dev/null 2>&1; then
 fi
 (cd build && ctest --output-on-failure -j"$jobs")
 ./build/wavelab test kernels --waves 4,8,16,32,64
+# the kernels are clean: no race, uninitialized read, inactive-lane read, divergent barrier or order dependence
+./build/wavelab test kernels --waves 4,8,16,32,64 --sanitize | grep -v "^PASS "
+# libFuzzer: the kept regression inputs, then about 25 s of each harness
+scripts/fuzz.sh "${WAVELAB_FUZZ_SECONDS:-25}"
 
 if [ "${WAVELAB_SKIP_SANITIZERS:-0}" != "1" ]; then
   cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DWAVELAB_SANITIZE=ON >/dev/null

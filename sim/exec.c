@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sim/sanitize.h"
 #include "sim/sim_internal.h"
 
 #define DEFAULT_BUDGET 1000000000ull
@@ -923,7 +924,7 @@ static int run_workgroup(sim_ctx *ctx)
     for (;;) {
         uint32_t ended = 0, waiting = 0;
         for (uint32_t k = 0; k < nw; k++) {
-            sim_wave *w = &ctx->waves[k];
+            sim_wave *w = &ctx->waves[ctx->cfg->schedule == SIM_SCHEDULE_REVERSED ? nw - 1 - k : k];
             if (w->state == SIM_WAVE_READY) {
                 wave_stop s = run_wave(ctx, w);
                 if (s == WAVE_STOP_FAULT)
@@ -935,6 +936,8 @@ static int run_workgroup(sim_ctx *ctx)
         }
         if (waiting == 0)
             return 0;
+        if (ctx->sanitize)
+            sim_sanitize_barrier(ctx);
         /* every live wave waits: they must all wait at the same barrier */
         int same = 1;
         uint32_t first_pc = 0;
@@ -1033,17 +1036,19 @@ static void thread_state_free(sim_ctx *ctx)
     ctx->workgroup_mem = NULL;
 }
 
-/* Every workgroup in linear order (x fastest) on this thread. */
+/* Every workgroup in linear order (x fastest) on this thread, or in reverse linear order (SIM_SCHEDULE_REVERSED). */
 static sim_status run_groups(sim_ctx *ctx)
 {
     const sim_config *cfg = ctx->cfg;
-    for (uint32_t z = 0; z < cfg->groups[2]; z++)
-        for (uint32_t y = 0; y < cfg->groups[1]; y++)
-            for (uint32_t x = 0; x < cfg->groups[0]; x++) {
-                ctx->group[0] = x, ctx->group[1] = y, ctx->group[2] = z;
-                if (run_workgroup(ctx))
-                    return SIM_FAULT;
-            }
+    const uint64_t total = (uint64_t)cfg->groups[0] * cfg->groups[1] * cfg->groups[2];
+    for (uint64_t i = 0; i < total; i++) {
+        uint64_t id = cfg->schedule == SIM_SCHEDULE_REVERSED ? total - 1 - i : i;
+        ctx->group[0] = (uint32_t)(id % cfg->groups[0]);
+        ctx->group[1] = (uint32_t)(id / cfg->groups[0] % cfg->groups[1]);
+        ctx->group[2] = (uint32_t)(id / ((uint64_t)cfg->groups[0] * cfg->groups[1]));
+        if (run_workgroup(ctx))
+            return SIM_FAULT;
+    }
     return SIM_OK;
 }
 
@@ -1055,7 +1060,7 @@ static int parallel_safe(const sim_ctx *ctx, uint8_t *read, uint8_t *written)
     const isa_program *p = ctx->prog;
     const sim_config *cfg = ctx->cfg;
     uint64_t groups = (uint64_t)cfg->groups[0] * cfg->groups[1] * cfg->groups[2];
-    if (cfg->threads <= 1 || cfg->mem_trace || groups < 2)
+    if (cfg->threads <= 1 || cfg->mem_trace || cfg->sanitize || cfg->schedule != SIM_SCHEDULE_LINEAR || groups < 2)
         return 0;
     for (uint32_t pc = 0; pc < p->code_count; pc++) {
         const isa_inst *in = &p->code[pc];
@@ -1288,9 +1293,12 @@ sim_status sim_run(const isa_program *prog, const sim_config *cfg, sim_result *r
         return SIM_OK;
     }
     status = thread_state_alloc(&ctx);
+    if (status == SIM_OK && cfg->sanitize)
+        status = sim_sanitize_begin(&ctx);
     if (status == SIM_OK)
         status = run_groups(&ctx);
     finish_stats(prog, st);
+    sim_sanitize_end(&ctx);
     thread_state_free(&ctx);
     free(ctx.slots);
     return status;

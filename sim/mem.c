@@ -17,6 +17,7 @@
 #include <math.h>
 #include <stdio.h>
 
+#include "sim/sanitize.h"
 #include "sim/sim_internal.h"
 
 #define LANES for (uint32_t l = 0; l < W; l++)
@@ -236,6 +237,8 @@ static int exec_memory_traced(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uin
 
 int sim_exec_memory(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t pc, sim_mask exec)
 {
+    if (__builtin_expect(ctx->sanitize != NULL, 0))
+        sim_sanitize_memory(ctx, w, in, pc, exec); /* before the access: a load may overwrite its address */
     if (__builtin_expect(ctx->cfg->mem_trace != NULL, 0))
         return exec_memory_traced(ctx, w, in, pc, exec);
     return exec_memory(ctx, w, in, pc, exec);

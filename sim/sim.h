@@ -62,6 +62,15 @@ typedef struct sim_mem_trace {
     void *user;
 } sim_mem_trace;
 
+/*
+ * Legal orders of a dispatch.  LINEAR is the documented schedule above.
+ * REVERSED runs workgroups in reverse linear order and, between barriers,
+ * the waves of a workgroup in reverse index order (lanes stay in order: a
+ * wave is one instruction stream).  Both are orders a GPU may choose; an
+ * output that differs between them depends on the schedule.
+ */
+typedef enum sim_schedule { SIM_SCHEDULE_LINEAR = 0, SIM_SCHEDULE_REVERSED } sim_schedule;
+
 typedef struct sim_config {
     uint32_t wave_size;           /* power of two, SIM_MIN_WAVE..SIM_MAX_WAVE */
     uint32_t groups[3];           /* workgroup count */
@@ -76,6 +85,11 @@ typedef struct sim_config {
                                    * shared and private memory still fault */
     uint32_t threads;             /* host threads for workgroups (0 or 1: this thread).  Results never depend on
                                    * it: see "Host threads" in sim_run's comment */
+    int sanitize;                 /* nonzero: racecheck, initcheck, inactive-lane reads and synccheck, reported as
+                                   * result->findings (sim/sanitize.c); the dispatch then runs on one thread */
+    const uint8_t *uninitialized; /* optional, one per buffer: nonzero where the contents are unspecified (under
+                                   * sanitize, reading a byte the dispatch has not written is an initcheck finding) */
+    sim_schedule schedule;        /* the order of workgroups and waves (default: linear) */
 } sim_config;
 
 typedef struct sim_stats {
@@ -119,12 +133,41 @@ typedef struct sim_event {
 
 #define SIM_MAX_EVENTS 64
 
+/* What the sanitizer (sim_config.sanitize) reports: each kind at most once per instruction. */
+#define SIM_FINDING_LIST(X) \
+    X(RACE, "racecheck", "conflicting accesses from different waves (or lanes of one store) with no barrier between") \
+    X(UNINITIALIZED, "initcheck", "a read of memory that nothing wrote") \
+    X(INACTIVE_LANE, "inactive-lane", "a cross-lane read of a lane that is inactive or outside the wave") \
+    X(DIVERGENT_BARRIER, "synccheck", "a barrier reached in control flow that is not uniform across the workgroup") \
+    X(SCHEDULE, "schedule", "an output that changes under another legal order of waves and workgroups")
+
+typedef enum sim_finding_kind {
+#define X(id, name, meaning) SIM_FINDING_##id,
+    SIM_FINDING_LIST(X)
+#undef X
+    SIM_FINDING_KIND_COUNT
+} sim_finding_kind;
+
+/* "racecheck", "initcheck", ... */
+const char *sim_finding_kind_name(sim_finding_kind k);
+
+typedef struct sim_finding {
+    sim_finding_kind kind;
+    sim_location where;      /* the access (or barrier) that found it: lane and address of its first offending lane */
+    char message[256];
+} sim_finding;
+
+#define SIM_MAX_FINDINGS 64
+
 typedef struct sim_result {
     sim_stats stats;
     sim_fault_kind fault;
     sim_event fault_event;               /* valid when fault != NONE */
     sim_event events[SIM_MAX_EVENTS];    /* first undefined-behaviour reports */
     int event_count;                     /* stored in events[] (the total is stats.undefined_events) */
+    sim_finding findings[SIM_MAX_FINDINGS]; /* cfg->sanitize: the first findings, in schedule order */
+    int finding_count;                   /* stored in findings[] */
+    uint64_t finding_total;              /* sites found (kind, instruction), stored or not */
 } sim_result;
 
 typedef enum sim_status {

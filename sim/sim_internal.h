@@ -64,6 +64,7 @@ typedef struct sim_ctx {
     uint32_t **write_owner;
     uint32_t group_tag;          /* linear workgroup id + 1 */
     int *write_conflict;
+    struct sim_sanitizer *sanitize; /* shadow state of cfg->sanitize (sim/sanitize.h); NULL when off */
 } sim_ctx;
 
 /* Records that the current workgroup writes bytes [address, address + bytes) of a slot whose per-word owner

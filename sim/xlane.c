@@ -14,6 +14,7 @@
 #include <math.h>
 #include <stdio.h>
 
+#include "sim/sanitize.h"
 #include "sim/sim_internal.h"
 
 #define LANES for (uint32_t l = 0; l < W; l++)
@@ -78,8 +79,7 @@ int sim_exec_xlane(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t pc, s
         uint64_t src = (uint32_t)B[first], v = 0;
         if (src < W && ACTIVE(src))
             v = A[src];
-        else
-        {
+        else {
             char hex[40];
             if (sim_mask_hi(exec))
                 snprintf(hex, sizeof hex, "%llx%016llx", (unsigned long long)sim_mask_hi(exec),
@@ -88,6 +88,10 @@ int sim_exec_xlane(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t pc, s
                 snprintf(hex, sizeof hex, "%llx", (unsigned long long)sim_mask_lo(exec));
             sim_report_undefined(ctx, w, pc, -1, "broadcast reads lane %llu, which is %s (exec 0x%s)",
                                  (unsigned long long)src, source_problem(src, W, exec), hex);
+            if (ctx->sanitize)
+                sim_sanitize_report(ctx, w, pc, SIM_FINDING_INACTIVE_LANE, (int32_t)first, -1, -1,
+                                    "%s reads lane %llu, which is %s (exec 0x%s)", isa_op_name((isa_op)in->op),
+                                    (unsigned long long)src, source_problem(src, W, exec), hex);
         }
         LANES SIM_PUT(D, l, lm, v);
         return 0;
@@ -191,6 +195,11 @@ int sim_exec_xlane(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t pc, s
             sim_report_undefined(ctx, w, pc, l, "%s: lane %d reads lane %lld, which is %s",
                                  isa_op_name((isa_op)in->op), l, (long long)src[l],
                                  source_problem(src[l], W, exec));
+            if (ctx->sanitize)
+                sim_sanitize_report(ctx, w, pc, SIM_FINDING_INACTIVE_LANE, l, -1, -1,
+                                    "%s: lane %d reads lane %lld, which is %s (exec 0x%llx)",
+                                    isa_op_name((isa_op)in->op), l, (long long)src[l],
+                                    source_problem(src[l], W, exec), (unsigned long long)exec);
         }
         return 0;
     }

@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# scripts/fuzz.sh [SECONDS] — builds the libFuzzer harnesses (fuzz/, with
+# clang), makes seed corpora from kernels/ (case files as they are, kernels
+# compiled to SPIR-V by build/wavelab), runs every kept regression input
+# (fuzz/regressions/), then fuzzes each harness for SECONDS (default 30).
+# A crash leaves its input in build-fuzz/artifacts/: fix the bug, then keep
+# the input under fuzz/regressions/<harness>/ so this script replays it.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seconds="${1:-30}"
+jobs="$(nproc)"
+
+CC=clang CXX=clang++ cmake -S fuzz -B build-fuzz -DCMAKE_BUILD_TYPE=Debug >/dev/null
+cmake --build build-fuzz -j"$jobs" >/dev/null
+if [ ! -x build/wavelab ]; then
+  cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+  cmake --build build -j"$jobs" >/dev/null
+fi
+
+seeds=build-fuzz/seeds
+rm -rf "$seeds" build-fuzz/artifacts
+mkdir -p "$seeds/case" "$seeds/spirv" build-fuzz/corpus/case build-fuzz/corpus/spirv build-fuzz/artifacts
+n=0
+while IFS= read -r -d '' f; do
+  n=$((n + 1))
+  cp "$f" "$seeds/case/$n.json"
+  # the same kernel as SPIR-V (cases sharing a kernel give the same module; libFuzzer keeps one)
+  ./build/wavelab compile "$f" --spirv "$seeds/spirv/$n.spv" >/dev/null 2>&1 || rm -f "$seeds/spirv/$n.spv"
+done < <(find kernels tests/sanitize tests/cases -name '*.json' ! -name '*1440p*' -print0 | sort -z)
+
+export ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+for h in case spirv; do
+  regress=(fuzz/regressions/"$h"/*)
+  if [ -e "${regress[0]}" ]; then
+    ./build-fuzz/fuzz_"$h" "${regress[@]}" >/dev/null 2>build-fuzz/regress_"$h".log || {
+      cat build-fuzz/regress_"$h".log >&2
+      echo "fuzz: a kept regression input of fuzz_$h fails again" >&2
+      exit 1
+    }
+  fi
+  dict=()
+  [ -f fuzz/"$h".dict ] && dict=(-dict=fuzz/"$h".dict)
+  ./build-fuzz/fuzz_"$h" "${dict[@]}" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
+    -artifact_prefix=build-fuzz/artifacts/"$h"- -print_final_stats=1 \
+    build-fuzz/corpus/"$h" "$seeds/$h" >build-fuzz/fuzz_"$h".log 2>&1 || {
+    tail -60 build-fuzz/fuzz_"$h".log >&2
+    echo "fuzz: fuzz_$h found a failure; its input is in build-fuzz/artifacts/" >&2
+    exit 1
+  }
+  grep -E "stat::number_of_executed_units|stat::new_units_added" build-fuzz/fuzz_"$h".log | tr '\n' ' ' |
+    sed "s/^/fuzz_$h: /; s/\$/\n/"
+done
