@@ -50,6 +50,9 @@ static void usage(FILE *f)
             "  explain CASE [--machine NAME|FILE] [--wave N] --lds [--instruction PC] [--wave-index K] |\n"
             "      --l2 | --launch-order [--order linear|tiled:N] [--svg OUT.svg]\n"
             "        explain LDS bank conflicts, L2 hits per workgroup or the launch order (text and SVG)\n"
+            "  trace CASE [--wave N] [--workgroup X,Y,Z] [--wave-index K] [--lines A-B | --pc A-B] [--limit N]\n"
+            "      [--json]\n"
+            "        every instruction one wave executes: exec mask as lanes, values written, branches, loops\n"
             "  isa\n"
             "        print the wave ISA's instruction table (Markdown)\n"
             "  devices\n"
@@ -791,7 +794,7 @@ int main(int argc, char **argv)
         {"run", cli_cmd_run},         {"test", cli_cmd_test},       {"compile", cli_cmd_compile},
         {"disasm", cli_cmd_disasm},   {"bench", cli_cmd_bench},     {"devices", cli_cmd_devices},
         {"check", cli_cmd_check},     {"isa", cli_cmd_isa},
-        {"machines", cli_cmd_machines}, {"explain", cli_cmd_explain},
+        {"machines", cli_cmd_machines}, {"explain", cli_cmd_explain}, {"trace", cli_cmd_trace},
     };
     for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
         if (strcmp(argv[1], cmds[i].name) == 0)

@@ -170,6 +170,8 @@ int run_case_sim(const wl_case *c, const run_options *opt, run_output *out, char
         .push_size = c->push_size,
         .buffers = bufs,
         .buffer_count = c->binding_count,
+        .step = opt ? opt->step : NULL,
+        .progress = opt ? opt->progress : NULL,
     };
     if (opt && opt->memory) {
         if (mem_model_begin(opt->memory, out->prog, cfg.groups, wave, err, err_size) != MEM_OK) {

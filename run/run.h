@@ -29,6 +29,8 @@ typedef struct run_options {
     uint64_t instruction_budget; /* 0: default */
     uint32_t threads;            /* host threads for the dispatch (0/1: one); results never depend on it */
     struct mem_model *memory;    /* optional memory model fed by the run's trace (sim/memmodel.h); caller owns */
+    const sim_step_hook *step;   /* optional: follows one wave instruction by instruction (sim.h); NULL = none */
+    const sim_progress *progress;/* optional: told after each workgroup (sim.h) */
 } run_options;
 
 typedef struct run_output {

@@ -531,6 +531,7 @@ static wave_stop run_wave(sim_ctx *ctx, sim_wave *w)
     uint64_t exec = w->exec;
     uint64_t exec_lanes = (uint64_t)__builtin_popcountll(exec);
     uint64_t budget_left = ctx->budget_left;
+    const sim_step_hook *const step = sim_step_followed(ctx, w); /* NULL unless `wavelab trace` follows this wave */
     wave_stop stop;
 
 #define SAVE() (w->pc = pc, w->exec = exec, ctx->budget_left = budget_left)
@@ -547,6 +548,8 @@ static wave_stop run_wave(sim_ctx *ctx, sim_wave *w)
             return WAVE_STOP_FAULT;
         }
         budget_left--;
+        if (__builtin_expect(step != NULL, 0))
+            sim_step_call(ctx, w, step, pc, exec);
         inst_exec[pc]++;
         inst_lanes[pc] += exec_lanes;
 
@@ -1038,6 +1041,7 @@ static sim_status run_groups(sim_ctx *ctx)
                 ctx->group[0] = x, ctx->group[1] = y, ctx->group[2] = z;
                 if (run_workgroup(ctx))
                     return SIM_FAULT;
+                sim_progress_note(ctx, ((uint64_t)z * cfg->groups[1] + y) * cfg->groups[0] + x + 1);
             }
     return SIM_OK;
 }
@@ -1050,7 +1054,7 @@ static int parallel_safe(const sim_ctx *ctx, uint8_t *read, uint8_t *written)
     const isa_program *p = ctx->prog;
     const sim_config *cfg = ctx->cfg;
     uint64_t groups = (uint64_t)cfg->groups[0] * cfg->groups[1] * cfg->groups[2];
-    if (cfg->threads <= 1 || cfg->mem_trace || groups < 2)
+    if (cfg->threads <= 1 || cfg->mem_trace || cfg->step || groups < 2)
         return 0;
     for (uint32_t pc = 0; pc < p->code_count; pc++) {
         const isa_inst *in = &p->code[pc];
@@ -1079,6 +1083,7 @@ typedef struct par_shared {
     uint64_t next;       /* next linear workgroup id to take (atomic) */
     uint64_t total;
     uint64_t used;       /* wave instructions executed so far (atomic) */
+    uint64_t groups_done;/* workgroups finished (atomic), for sim_config.progress */
     int abort;           /* atomic: stop taking workgroups */
     int conflict;        /* atomic: two workgroups wrote one word */
 } par_shared;
@@ -1107,6 +1112,8 @@ static void *par_main(void *arg)
         uint64_t before = ctx->budget_left;
         int faulted = run_workgroup(ctx);
         uint64_t used = __atomic_add_fetch(&sh->used, before - ctx->budget_left, __ATOMIC_RELAXED);
+        if (!faulted)
+            sim_progress_note(ctx, __atomic_add_fetch(&sh->groups_done, 1, __ATOMIC_RELAXED));
         if (faulted || used > ctx->budget || pw->result.stats.undefined_events ||
             __atomic_load_n(&sh->conflict, __ATOMIC_RELAXED)) {
             pw->failed = 1;

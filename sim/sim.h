@@ -53,6 +53,37 @@ typedef struct sim_mem_trace {
     void *user;
 } sim_mem_trace;
 
+/*
+ * One wave instruction about to run, handed to an optional step hook
+ * (sim_config.step) for the one wave the hook follows.  The registers and
+ * masks are the wave's own, as every earlier instruction left them; the hook
+ * sees what an instruction wrote at the next call (the wave's last call is its
+ * END).  `wavelab trace` (cli/trace.c) is built on it.
+ */
+typedef struct sim_step {
+    uint32_t pc;
+    uint32_t wave_size;
+    uint64_t exec;             /* lanes this instruction runs for */
+    uint64_t live;             /* lanes that exist (a partial last wave has fewer) */
+    const uint64_t *regs;      /* register r, lane l at regs[r * wave_size + l] (read only) */
+    const uint64_t *masks;     /* the wave's mask registers (isa_program.mask_count) */
+} sim_step;
+
+typedef struct sim_step_hook {
+    uint32_t group[3];         /* the workgroup whose wave is followed */
+    uint32_t wave;             /* that wave's index inside the workgroup */
+    void (*step)(void *user, const sim_step *s);
+    void *user;
+} sim_step_hook;
+
+/* Called after each workgroup finishes, with the workgroups finished so far
+ * and the total (on several host threads: from any of them, concurrently; a
+ * dispatch that falls back to one thread starts counting again). */
+typedef struct sim_progress {
+    void (*done)(void *user, uint64_t groups_done, uint64_t groups_total);
+    void *user;
+} sim_progress;
+
 typedef struct sim_config {
     uint32_t wave_size;           /* power of two, SIM_MIN_WAVE..SIM_MAX_WAVE */
     uint32_t groups[3];           /* workgroup count */
@@ -64,6 +95,9 @@ typedef struct sim_config {
     const sim_mem_trace *mem_trace; /* optional: called once per executed memory wave instruction; NULL = none */
     uint32_t threads;             /* host threads for workgroups (0 or 1: this thread).  Results never depend on
                                    * it: see "Host threads" in sim_run's comment */
+    const sim_step_hook *step;    /* optional: called before each instruction of one wave; NULL = none (one
+                                   * predictable branch per instruction).  Set threads to 0 or 1 with it */
+    const sim_progress *progress; /* optional: called after each workgroup; never changes results */
 } sim_config;
 
 typedef struct sim_stats {
