@@ -7,7 +7,10 @@
 #ifndef WAVELAB_CLI_H
 #define WAVELAB_CLI_H
 
+#include <pthread.h>
 #include <stdio.h>
+
+#include "sim/sim.h"
 
 int cli_cmd_run(int argc, char **argv);      /* cli/main.c: run a case on the simulator (or --backend vulkan) */
 int cli_cmd_test(int argc, char **argv);     /* cli/main.c: run every case with an expect */
@@ -25,6 +28,19 @@ int cli_cmd_trace(int argc, char **argv);    /* cli/trace.c: every instruction o
 struct run_options;
 struct wl_case;
 int cli_memory_open(const char *machine, int threads, const struct wl_case *c, struct run_options *opt);
+
+/* cli/progress.c: the progress line of a long dispatch on stderr (a terminal only, after about a second;
+ * quiet: never).  cli_progress_start returns the hook for run_options.progress, or NULL when no line can
+ * show; call cli_progress_end after the dispatch whatever it returned. */
+typedef struct cli_progress {
+    sim_progress hook;
+    pthread_mutex_t lock;
+    double start, last, after;   /* start: when the first workgroup finished */
+    uint64_t start_done;
+    int started, active, drawn;
+} cli_progress;
+const sim_progress *cli_progress_start(cli_progress *p, int quiet);
+void cli_progress_end(cli_progress *p);
 
 /* cli/vulkan.c (the Vulkan backend's commands) */
 int cli_cmd_devices(int argc, char **argv);

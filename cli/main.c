@@ -370,7 +370,10 @@ int cli_cmd_run(int argc, char **argv)
         return RUN_EXIT_BAD_INPUT;
     }
     run_output out;
+    cli_progress progress;
+    opt.progress = cli_progress_start(&progress, quiet);
     int rc = run_case_sim(c, &opt, &out, err, sizeof err);
+    cli_progress_end(&progress);
     if (out.warnings[0])
         fputs(out.warnings, stderr);
     if (rc == RUN_EXIT_BAD_INPUT) {

@@ -9,6 +9,9 @@
  * types of the traced wave's lanes the same way, in plain C, and the trace
  * must show the same keys, the same served lanes and the same waiting lanes,
  * iteration by iteration.
+ *
+ * Also the progress line of long dispatches (cli/progress.c): shown on a
+ * terminal, never with --quiet or when stderr is captured.
  */
 #include <check.h>
 #include <stdio.h>
@@ -252,6 +255,59 @@ START_TEST(test_trace_bad_wave_index_or_workgroup_exit_2)
 }
 END_TEST
 
+/* ------------------------------------------------------------ the progress line */
+
+/* Runs `wavelab ARGS` on a pseudo-terminal (util-linux `script`, essential in Debian) with the progress
+ * line's one-second wait turned off; returns everything the terminal got. */
+static char *run_on_terminal(const char *args)
+{
+    char cmd[8192];
+    snprintf(cmd, sizeof cmd, "WAVELAB_PROGRESS_AFTER=0 script -qfec \"'%s' %s\" /dev/null 2>&1", tsup_bin(), args);
+    FILE *f = popen(cmd, "r");
+    ck_assert_ptr_nonnull(f);
+    size_t cap = 1 << 16, n = 0;
+    char *buf = malloc(cap);
+    size_t got;
+    while ((got = fread(buf + n, 1, cap - n - 1, f)) > 0) {
+        n += got;
+        if (n + 1 == cap)
+            buf = realloc(buf, cap *= 2);
+    }
+    buf[n] = 0;
+    int status = pclose(f);
+    ck_assert_msg(status == 0, "%s: status %d\n%s", cmd, status, buf);
+    return buf;
+}
+
+START_TEST(test_progress_terminal_shows_workgroups_done_of_total)
+{
+    char args[4096];
+    /* the case dispatches 8 x 1 x 1 workgroups */
+    snprintf(args, sizeof args, "run '%s/%s' --threads 1", tsup_root(), SCALAR_CASE);
+    char *out = run_on_terminal(args);
+    ck_assert_msg(strstr(out, "workgroups 2 of 8 (25%)") != NULL, "%s", out);
+    ck_assert_msg(strstr(out, "per second") && strstr(out, "left"), "%s", out);
+    free(out);
+}
+END_TEST
+
+START_TEST(test_progress_quiet_or_not_a_terminal_shows_nothing)
+{
+    char args[4096];
+    snprintf(args, sizeof args, "run '%s/%s' --threads 1 --quiet", tsup_root(), SCALAR_CASE);
+    char *out = run_on_terminal(args);
+    ck_assert_msg(strstr(out, " of 8 (") == NULL, "%s", out);
+    free(out);
+    /* captured output (a pipe) never gets the line, even with the wait turned off */
+    setenv("WAVELAB_PROGRESS_AFTER", "0", 1);
+    snprintf(args, sizeof args, "run '%s/%s' --threads 2", tsup_root(), SCALAR_CASE);
+    out = cli(0, args);
+    ck_assert_msg(strstr(out, " of 8 (") == NULL, "%s", out);
+    free(out);
+    unsetenv("WAVELAB_PROGRESS_AFTER");
+}
+END_TEST
+
 static Suite *trace_suite(void)
 {
     Suite *s = suite_create("trace");
@@ -263,6 +319,11 @@ static Suite *trace_suite(void)
     tcase_add_test(t, test_trace_lines_range_shows_only_those_lines);
     tcase_add_test(t, test_trace_bad_wave_index_or_workgroup_exit_2);
     suite_add_tcase(s, t);
+    TCase *p = tcase_create("progress");
+    tcase_set_timeout(p, 300);
+    tcase_add_test(p, test_progress_terminal_shows_workgroups_done_of_total);
+    tcase_add_test(p, test_progress_quiet_or_not_a_terminal_shows_nothing);
+    suite_add_tcase(s, p);
     return s;
 }
 
