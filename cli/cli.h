@@ -42,6 +42,28 @@ typedef struct cli_progress {
 const sim_progress *cli_progress_start(cli_progress *p, int quiet);
 void cli_progress_end(cli_progress *p);
 
+/* cli/timeline.c: intervals on tracks (a CU, a device queue), stacked into rows with article 001's greedy
+ * rule, drawn as SVG with a histogram of durations and written as a Chrome/Perfetto trace. */
+typedef struct cli_interval {
+    double start, end;          /* in the picture's unit (replay steps, microseconds) */
+    uint32_t track;             /* CU or queue: rows are assigned within a track */
+    uint32_t row;               /* set by cli_timeline_rows */
+    char name[48];
+    char category[24];
+} cli_interval;
+/* Sorts nothing in place: sets each interval's row (lowest row of its track whose last interval ended at or
+ * before its start, taking intervals by start).  *max_rows = most rows of one track.  0, or -1 out of memory. */
+int cli_timeline_rows(cli_interval *iv, size_t n, uint32_t *max_rows);
+int cli_timeline_svg(FILE *f, const cli_interval *iv, size_t n, const char *title, const char *unit,
+                     const char *track_label);
+int cli_timeline_trace_json(FILE *f, const cli_interval *iv, size_t n, const char *process, const char *track_label,
+                            double us_per_unit);
+struct mem_model;
+/* One interval per workgroup from a memory model after the run (launch..end replay step, track = CU);
+ * *us_per_step scales steps to the model's time estimate.  Caller frees *out. */
+int cli_timeline_from_memory(const struct mem_model *mm, cli_interval **out, size_t *count, double *us_per_step);
+int cli_cmd_timeline(int argc, char **argv);
+
 /* cli/vulkan.c (the Vulkan backend's commands) */
 int cli_cmd_devices(int argc, char **argv);
 int cli_cmd_check(int argc, char **argv);

@@ -53,6 +53,9 @@ static void usage(FILE *f)
             "  trace CASE [--wave N] [--workgroup X,Y,Z] [--wave-index K] [--lines A-B | --pc A-B] [--limit N]\n"
             "      [--json]\n"
             "        every instruction one wave executes: exec mask as lanes, values written, branches, loops\n"
+            "  timeline CASE [--machine NAME|FILE] [--wave N] [--trace OUT.json] [--svg OUT.svg]\n"
+            "        which workgroup ran on which compute unit when (the memory model's residency replay):\n"
+            "        a Chrome/Perfetto trace and an SVG of rows with a histogram of durations\n"
             "  isa\n"
             "        print the wave ISA's instruction table (Markdown)\n"
             "  devices\n"
@@ -798,6 +801,7 @@ int main(int argc, char **argv)
         {"disasm", cli_cmd_disasm},   {"bench", cli_cmd_bench},     {"devices", cli_cmd_devices},
         {"check", cli_cmd_check},     {"isa", cli_cmd_isa},
         {"machines", cli_cmd_machines}, {"explain", cli_cmd_explain}, {"trace", cli_cmd_trace},
+        {"timeline", cli_cmd_timeline},
     };
     for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
         if (strcmp(argv[1], cmds[i].name) == 0)
