@@ -63,6 +63,15 @@ struct mem_model;
  * *us_per_step scales steps to the model's time estimate.  Caller frees *out. */
 int cli_timeline_from_memory(const struct mem_model *mm, cli_interval **out, size_t *count, double *us_per_step);
 int cli_cmd_timeline(int argc, char **argv);
+int cli_cmd_report(int argc, char **argv);    /* cli/report.c: one self-contained HTML page about a case */
+
+/* cli/explain.c: the pictures of `wavelab explain` alone (no text), for the report.  LDS: the LDS
+ * instruction with the most conflict cycles, as wave 0 of the model's capture saw it (the model must have
+ * been created with capture_wave 0); 0, or nonzero when there is none.  Grid: l2 1 = L2 hit rate per
+ * workgroup, 0 = launch order. */
+struct run_output;
+int cli_explain_lds_svg(const struct run_output *out, const struct mem_model *mm, FILE *svg);
+int cli_explain_grid_svg(const struct mem_model *mm, int l2, FILE *svg);
 
 /* cli/vulkan.c (the Vulkan backend's commands) */
 int cli_cmd_devices(int argc, char **argv);

@@ -12,6 +12,7 @@ packages=(
   check                          # unit tests
   libvulkan-volk-dev libvulkan-dev  # Vulkan backend (volk meta-loader + headers)
   libvulkan1 mesa-vulkan-drivers    # a real Vulkan device on the CPU (lavapipe) for tests
+  chromium zlib1g-dev            # the report test: a headless browser renders the page; zlib reads its PNG
 )
 
 missing=()
