@@ -7,7 +7,10 @@
 #ifndef WAVELAB_CLI_H
 #define WAVELAB_CLI_H
 
+#include <pthread.h>
 #include <stdio.h>
+
+#include "sim/sim.h"
 
 int cli_cmd_run(int argc, char **argv);      /* cli/main.c: run a case on the simulator (or --backend vulkan) */
 int cli_cmd_test(int argc, char **argv);     /* cli/main.c: run every case with an expect */
@@ -16,6 +19,7 @@ int cli_cmd_disasm(int argc, char **argv);   /* cli/main.c */
 int cli_cmd_bench(int argc, char **argv);    /* cli/bench.c */
 int cli_cmd_machines(int argc, char **argv); /* cli/explain.c: list machine presets */
 int cli_cmd_explain(int argc, char **argv);  /* cli/explain.c: LDS banks, L2 per workgroup, launch order */
+int cli_cmd_trace(int argc, char **argv);    /* cli/trace.c: every instruction of one wave, lanes and values */
 
 /* cli/explain.c: loads machine preset `machine`, creates a memory model for
  * case c and puts it in opt->memory (and the machine's default wave size in
@@ -28,6 +32,49 @@ int cli_memory_open(const char *machine, int threads, const struct wl_case *c, s
 /* cli/main.c: `--optimize` (spirv-opt's -O list) or `--optimize=PASSES` ("performance", "size" or spirv-opt
  * flags): returns 1 and sets *passes when `arg` is one of them, else 0. */
 int cli_optimize_option(const char *arg, const char **passes);
+/* cli/progress.c: the progress line of a long dispatch on stderr (a terminal only, after about a second;
+ * quiet: never).  cli_progress_start returns the hook for run_options.progress, or NULL when no line can
+ * show; call cli_progress_end after the dispatch whatever it returned. */
+typedef struct cli_progress {
+    sim_progress hook;
+    pthread_mutex_t lock;
+    double start, last, after;   /* start: when the first workgroup finished */
+    uint64_t start_done;
+    int started, active, drawn;
+} cli_progress;
+const sim_progress *cli_progress_start(cli_progress *p, int quiet);
+void cli_progress_end(cli_progress *p);
+
+/* cli/timeline.c: intervals on tracks (a CU, a device queue), stacked into rows with article 001's greedy
+ * rule, drawn as SVG with a histogram of durations and written as a Chrome/Perfetto trace. */
+typedef struct cli_interval {
+    double start, end;          /* in the picture's unit (replay steps, microseconds) */
+    uint32_t track;             /* CU or queue: rows are assigned within a track */
+    uint32_t row;               /* set by cli_timeline_rows */
+    char name[48];
+    char category[24];
+} cli_interval;
+/* Sorts nothing in place: sets each interval's row (lowest row of its track whose last interval ended at or
+ * before its start, taking intervals by start).  *max_rows = most rows of one track.  0, or -1 out of memory. */
+int cli_timeline_rows(cli_interval *iv, size_t n, uint32_t *max_rows);
+int cli_timeline_svg(FILE *f, const cli_interval *iv, size_t n, const char *title, const char *unit,
+                     const char *track_label);
+int cli_timeline_trace_json(FILE *f, const cli_interval *iv, size_t n, const char *process, const char *track_label,
+                            double us_per_unit);
+struct mem_model;
+/* One interval per workgroup from a memory model after the run (launch..end replay step, track = CU);
+ * *us_per_step scales steps to the model's time estimate.  Caller frees *out. */
+int cli_timeline_from_memory(const struct mem_model *mm, cli_interval **out, size_t *count, double *us_per_step);
+int cli_cmd_timeline(int argc, char **argv);
+int cli_cmd_report(int argc, char **argv);    /* cli/report.c: one self-contained HTML page about a case */
+
+/* cli/explain.c: the pictures of `wavelab explain` alone (no text), for the report.  LDS: the LDS
+ * instruction with the most conflict cycles, as wave 0 of the model's capture saw it (the model must have
+ * been created with capture_wave 0); 0, or nonzero when there is none.  Grid: l2 1 = L2 hit rate per
+ * workgroup, 0 = launch order. */
+struct run_output;
+int cli_explain_lds_svg(const struct run_output *out, const struct mem_model *mm, FILE *svg);
+int cli_explain_grid_svg(const struct mem_model *mm, int l2, FILE *svg);
 
 /* cli/vulkan.c (the Vulkan backend's commands) */
 int cli_cmd_devices(int argc, char **argv);

@@ -142,7 +142,11 @@ static void legend_ramp(FILE *f, int x, int y, const char *lo, const char *hi, c
 
 /* ------------------------------------------------------------ LDS */
 
-static int explain_lds(const run_output *out, const mem_model *mm, long pc_arg, uint32_t wave_index, FILE *svg)
+/* Text goes to `text` (NULL: none), the picture to `svg` (NULL: none). */
+#define TEXTF(...) (text ? fprintf(text, __VA_ARGS__) : 0)
+
+static int explain_lds(const run_output *out, const mem_model *mm, long pc_arg, uint32_t wave_index, FILE *text,
+                       FILE *svg)
 {
     const isa_program *p = out->prog;
     uint32_t n;
@@ -177,12 +181,12 @@ static int explain_lds(const run_output *out, const mem_model *mm, long pc_arg, 
         gsize = 1;
     uint32_t ideal, worst;
     uint32_t cycles = mem_lds_cycles(mc, W, exec, addr, bytes, &ideal, &worst);
-    char text[256];
-    isa_inst_format(p, &p->code[pc], text, sizeof text);
-    printf("LDS pc %ld: %s   (line %u)\n", pc, text, p->code[pc].line);
-    printf("machine %s: %u banks of %u bytes, %u lanes per cycle; %u bytes per lane -> lane groups of %u\n", mc->name,
+    char inst_text[256];
+    isa_inst_format(p, &p->code[pc], inst_text, sizeof inst_text);
+    TEXTF("LDS pc %ld: %s   (line %u)\n", pc, inst_text, p->code[pc].line);
+    TEXTF("machine %s: %u banks of %u bytes, %u lanes per cycle; %u bytes per lane -> lane groups of %u\n", mc->name,
            banks, bb, mc->lds_lanes_per_cycle, bytes, gsize);
-    printf("workgroup %u wave %u: %u cycles (%u without conflicts), worst group %u passes; over the dispatch: "
+    TEXTF("workgroup %u wave %u: %u cycles (%u without conflicts), worst group %u passes; over the dispatch: "
            "%" PRIu64 " cycles, %" PRIu64 " conflict cycles in %" PRIu64 " executions\n",
            group, wave_index, cycles, ideal, worst, is[pc].lds_cycles, is[pc].lds_conflict_cycles, is[pc].executions);
     /* pass of each (lane, word): the rank of the word among the distinct words of its bank in its group */
@@ -207,13 +211,13 @@ static int explain_lds(const run_output *out, const mem_model *mm, long pc_arg, 
             }
         }
     }
-    printf("\n lane  address  word   bank  pass\n");
+    TEXTF("\n lane  address  word   bank  pass\n");
     for (uint32_t l = 0; l < W; l++) {
         if (!((exec >> l) & 1)) {
-            printf(" %4u  (inactive)\n", l);
+            TEXTF(" %4u  (inactive)\n", l);
             continue;
         }
-        printf(" %4u  %7" PRIu64 "  %5" PRIu64 "  %4" PRIu64 "  %4u%s\n", l, addr[l], addr[l] / bb,
+        TEXTF(" %4u  %7" PRIu64 "  %5" PRIu64 "  %4" PRIu64 "  %4u%s\n", l, addr[l], addr[l] / bb,
                (addr[l] / bb) % banks, pass_of[l][0] + 1, words_per_lane > 1 ? " (first word)" : "");
     }
     if (!svg)
@@ -222,7 +226,7 @@ static int explain_lds(const run_output *out, const mem_model *mm, long pc_arg, 
     int width = left + (int)banks * cell + 240, height = top + (int)W * cell + 60;
     char title[512];
     snprintf(title, sizeof title, "LDS pc %ld (%s) on %s: workgroup %u wave %u, %u cycles, %u conflict", pc,
-             text, mc->name, group, wave_index, cycles, cycles - ideal);
+             inst_text, mc->name, group, wave_index, cycles, cycles - ideal);
     svg_open(svg, width, height, title);
     for (uint32_t b = 0; b < banks; b++)
         if (b % 4 == 0)
@@ -266,7 +270,7 @@ static int explain_lds(const run_output *out, const mem_model *mm, long pc_arg, 
 
 /* ------------------------------------------------------------ grid pictures */
 
-static int explain_grid(const mem_model *mm, int l2, FILE *svg)
+static int explain_grid(const mem_model *mm, int l2, FILE *text, FILE *svg)
 {
     uint32_t count, g3[3];
     const mem_group_stats *gs = mem_model_group_stats(mm, &count, g3);
@@ -278,17 +282,17 @@ static int explain_grid(const mem_model *mm, int l2, FILE *svg)
         if (gs[g].end_step > last_step)
             last_step = gs[g].end_step;
     if (l2)
-        printf("L2 on %s: read hit rate %.1f%%, hit rate %.1f%% over %" PRIu64 " read sectors\n", mc->name,
+        TEXTF("L2 on %s: read hit rate %.1f%%, hit rate %.1f%% over %" PRIu64 " read sectors\n", mc->name,
                100 * mem_stats_l2_read_hit_rate(s), 100 * mem_stats_l2_hit_rate(s), s->l2_read_hits + s->l2_read_misses);
     else
-        printf("launch on %s: %u CUs x %u workgroups per CU, %" PRIu64 " steps\n", mc->name, mc->compute_units,
+        TEXTF("launch on %s: %u CUs x %u workgroups per CU, %" PRIu64 " steps\n", mc->name, mc->compute_units,
                mem_model_workgroups_per_cu(mm), s->replay_steps);
     /* text: the grid in at most 32 x 24 blocks; a block shows the mean over its groups */
     uint32_t bx = (gx + 31) / 32, by = (gy + 23) / 24;
-    printf("%s per block of %u x %u workgroups (grid %u x %u):\n", l2 ? "L2 read hit rate %" : "mean launch order",
+    TEXTF("%s per block of %u x %u workgroups (grid %u x %u):\n", l2 ? "L2 read hit rate %" : "mean launch order",
            bx, by, gx, gy);
     for (uint32_t y0 = 0; y0 < gy; y0 += by) {
-        printf("%5u |", y0);
+        TEXTF("%5u |", y0);
         for (uint32_t x0 = 0; x0 < gx; x0 += bx) {
             double num = 0, den = 0;
             for (uint32_t y = y0; y < y0 + by && y < gy; y++)
@@ -300,16 +304,16 @@ static int explain_grid(const mem_model *mm, int l2, FILE *svg)
                         num += g->launch_order, den += 1;
                 }
             if (l2)
-                printf(den > 0 ? " %3.0f" : "   -", den > 0 ? 100 * num / den : 0);
+                TEXTF(den > 0 ? " %3.0f" : "   -", den > 0 ? 100 * num / den : 0);
             else
-                printf(" %4.0f", den > 0 ? num / den : 0);
+                TEXTF(" %4.0f", den > 0 ? num / den : 0);
         }
-        printf("\n");
+        TEXTF("\n");
     }
     if (!l2 && count <= 64) {
-        printf("\n group  order  cu  launch  end\n");
+        TEXTF("\n group  order  cu  launch  end\n");
         for (uint32_t g = 0; g < count; g++)
-            printf(" %5u  %5u  %2u  %6u  %3u\n", g, gs[g].launch_order, gs[g].cu, gs[g].launch_step, gs[g].end_step);
+            TEXTF(" %5u  %5u  %2u  %6u  %3u\n", g, gs[g].launch_order, gs[g].cu, gs[g].launch_step, gs[g].end_step);
     }
     if (!svg)
         return RUN_EXIT_OK;
@@ -460,8 +464,8 @@ int cli_cmd_explain(int argc, char **argv)
             fprintf(stderr, "%s: cannot write: %s\n", svg_path, strerror(errno));
             rc = RUN_EXIT_BAD_INPUT;
         } else {
-            rc = mode == 1 ? explain_lds(&out, opt.memory, pc, wave_index, svg)
-                           : explain_grid(opt.memory, mode == 2, svg);
+            rc = mode == 1 ? explain_lds(&out, opt.memory, pc, wave_index, stdout, svg)
+                           : explain_grid(opt.memory, mode == 2, stdout, svg);
             if (rc == RUN_EXIT_OK && mode != 1) {
                 printf("\n");
                 mem_model_print(opt.memory, out.prog, stdout);
@@ -475,4 +479,14 @@ int cli_cmd_explain(int argc, char **argv)
     free(order);
     case_destroy(c);
     return rc;
+}
+
+int cli_explain_lds_svg(const run_output *out, const mem_model *mm, FILE *svg)
+{
+    return explain_lds(out, mm, -1, 0, NULL, svg);
+}
+
+int cli_explain_grid_svg(const mem_model *mm, int l2, FILE *svg)
+{
+    return explain_grid(mm, l2, NULL, svg);
 }

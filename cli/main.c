@@ -53,6 +53,15 @@ static void usage(FILE *f)
             "  explain CASE [--machine NAME|FILE] [--wave N] --lds [--instruction PC] [--wave-index K] |\n"
             "      --l2 | --launch-order [--order linear|tiled:N] [--svg OUT.svg]\n"
             "        explain LDS bank conflicts, L2 hits per workgroup or the launch order (text and SVG)\n"
+            "  trace CASE [--wave N] [--workgroup X,Y,Z] [--wave-index K] [--lines A-B | --pc A-B] [--limit N]\n"
+            "      [--json]\n"
+            "        every instruction one wave executes: exec mask as lanes, values written, branches, loops\n"
+            "  timeline CASE [--machine NAME|FILE] [--wave N] [--trace OUT.json] [--svg OUT.svg]\n"
+            "        which workgroup ran on which compute unit when (the memory model's residency replay):\n"
+            "        a Chrome/Perfetto trace and an SVG of rows with a histogram of durations\n"
+            "  report CASE -o REPORT.html [--machine NAME|FILE] [--wave N] [--backend vulkan]\n"
+            "        one self-contained HTML page: summary, source with active lanes per line, listing and live\n"
+            "        registers, LDS banks, L2, launch order, timeline, and the device check with --backend vulkan\n"
             "  isa\n"
             "        print the wave ISA's instruction table (Markdown)\n"
             "  devices\n"
@@ -437,7 +446,10 @@ int cli_cmd_run(int argc, char **argv)
         return RUN_EXIT_BAD_INPUT;
     }
     run_output out;
+    cli_progress progress;
+    opt.progress = cli_progress_start(&progress, quiet);
     int rc = run_case_sim(c, &opt, &out, err, sizeof err);
+    cli_progress_end(&progress);
     if (out.warnings[0])
         fputs(out.warnings, stderr);
     if (rc == RUN_EXIT_BAD_INPUT) {
@@ -919,7 +931,8 @@ int main(int argc, char **argv)
         {"run", cli_cmd_run},         {"test", cli_cmd_test},       {"compile", cli_cmd_compile},
         {"disasm", cli_cmd_disasm},   {"bench", cli_cmd_bench},     {"devices", cli_cmd_devices},
         {"check", cli_cmd_check},     {"isa", cli_cmd_isa},
-        {"machines", cli_cmd_machines}, {"explain", cli_cmd_explain},
+        {"machines", cli_cmd_machines}, {"explain", cli_cmd_explain}, {"trace", cli_cmd_trace},
+        {"timeline", cli_cmd_timeline}, {"report", cli_cmd_report},
     };
     for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
         if (strcmp(argv[1], cmds[i].name) == 0)

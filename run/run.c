@@ -222,6 +222,8 @@ static int run_program(const wl_case *c, const run_options *opt, uint32_t wave, 
         .buffers = bufs,
         .buffer_count = c->binding_count,
         .robust_access = c->robust_access || (opt && opt->robust_access),
+        .step = opt ? opt->step : NULL,
+        .progress = opt ? opt->progress : NULL,
     };
     uint8_t *uninit = NULL;
     if (opt && opt->sanitize) {

@@ -35,6 +35,8 @@ typedef struct run_options {
     int robust_access;           /* nonzero: out-of-bounds loads read 0, stores are dropped (also the case's field) */
     int sanitize;                /* racecheck, initcheck, inactive-lane reads, synccheck (sim_config.sanitize), and
                                   * the schedule check: the dispatch again under SIM_SCHEDULE_REVERSED (run_output) */
+    const sim_step_hook *step;   /* optional: follows one wave instruction by instruction (sim.h); NULL = none */
+    const sim_progress *progress;/* optional: told after each workgroup (sim.h) */
 } run_options;
 
 /* One output element that differs between the linear and the reversed schedule. */

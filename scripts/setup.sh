@@ -14,6 +14,7 @@ packages=(
   libvulkan-volk-dev libvulkan-dev  # Vulkan backend (volk meta-loader + headers)
   libvulkan1 mesa-vulkan-drivers    # a real Vulkan device on the CPU (lavapipe) for tests
   clang libclang-rt-14-dev          # libFuzzer harnesses (fuzz/, scripts/fuzz.sh): -fsanitize=fuzzer
+  chromium zlib1g-dev            # the report test: a headless browser renders the page; zlib reads its PNG
 )
 
 missing=()

@@ -26,6 +26,11 @@ if command -v python3 >/dev/null 2>&1; then
     exit 1
   }
 fi
+# lessons and docs must stand alone: cite articles by title, author and URL, never a path outside the repository
+if grep -rn "shared/" README.md docs kernels machines tools >&2; then
+  echo "README.md/docs/kernels/machines/tools refer to a path outside the repository (above)" >&2
+  exit 1
+fi
 (cd build && ctest --output-on-failure -j"$jobs")
 ./build/wavelab test kernels --waves 4,8,16,32,64
 # the kernels are clean: no race, uninitialized read, inactive-lane read, divergent barrier or order dependence

@@ -535,6 +535,7 @@ static wave_stop run_wave(sim_ctx *ctx, sim_wave *w)
     sim_mask exec = w->exec;
     uint64_t exec_lanes = sim_mask_count(exec);
     uint64_t budget_left = ctx->budget_left;
+    const sim_step_hook *const step = sim_step_followed(ctx, w); /* NULL unless `wavelab trace` follows this wave */
     wave_stop stop;
 
 #define SAVE() (w->pc = pc, w->exec = exec, ctx->budget_left = budget_left)
@@ -551,6 +552,8 @@ static wave_stop run_wave(sim_ctx *ctx, sim_wave *w)
             return WAVE_STOP_FAULT;
         }
         budget_left--;
+        if (__builtin_expect(step != NULL, 0))
+            sim_step_call(ctx, w, step, pc, exec);
         inst_exec[pc]++;
         inst_lanes[pc] += exec_lanes;
 
@@ -1048,6 +1051,7 @@ static sim_status run_groups(sim_ctx *ctx)
         ctx->group[2] = (uint32_t)(id / ((uint64_t)cfg->groups[0] * cfg->groups[1]));
         if (run_workgroup(ctx))
             return SIM_FAULT;
+        sim_progress_note(ctx, i + 1);
     }
     return SIM_OK;
 }
@@ -1060,7 +1064,8 @@ static int parallel_safe(const sim_ctx *ctx, uint8_t *read, uint8_t *written)
     const isa_program *p = ctx->prog;
     const sim_config *cfg = ctx->cfg;
     uint64_t groups = (uint64_t)cfg->groups[0] * cfg->groups[1] * cfg->groups[2];
-    if (cfg->threads <= 1 || cfg->mem_trace || cfg->sanitize || cfg->schedule != SIM_SCHEDULE_LINEAR || groups < 2)
+    if (cfg->threads <= 1 || cfg->mem_trace || cfg->step || cfg->sanitize || cfg->schedule != SIM_SCHEDULE_LINEAR ||
+        groups < 2)
         return 0;
     for (uint32_t pc = 0; pc < p->code_count; pc++) {
         const isa_inst *in = &p->code[pc];
@@ -1089,6 +1094,7 @@ typedef struct par_shared {
     uint64_t next;       /* next linear workgroup id to take (atomic) */
     uint64_t total;
     uint64_t used;       /* wave instructions executed so far (atomic) */
+    uint64_t groups_done;/* workgroups finished (atomic), for sim_config.progress */
     int abort;           /* atomic: stop taking workgroups */
     int conflict;        /* atomic: two workgroups wrote one word */
 } par_shared;
@@ -1117,6 +1123,8 @@ static void *par_main(void *arg)
         uint64_t before = ctx->budget_left;
         int faulted = run_workgroup(ctx);
         uint64_t used = __atomic_add_fetch(&sh->used, before - ctx->budget_left, __ATOMIC_RELAXED);
+        if (!faulted)
+            sim_progress_note(ctx, __atomic_add_fetch(&sh->groups_done, 1, __ATOMIC_RELAXED));
         if (faulted || used > ctx->budget || pw->result.stats.undefined_events ||
             __atomic_load_n(&sh->conflict, __ATOMIC_RELAXED)) {
             pw->failed = 1;

@@ -71,6 +71,37 @@ typedef struct sim_mem_trace {
  */
 typedef enum sim_schedule { SIM_SCHEDULE_LINEAR = 0, SIM_SCHEDULE_REVERSED } sim_schedule;
 
+/*
+ * One wave instruction about to run, handed to an optional step hook
+ * (sim_config.step) for the one wave the hook follows.  The registers and
+ * masks are the wave's own, as every earlier instruction left them; the hook
+ * sees what an instruction wrote at the next call (the wave's last call is its
+ * END).  `wavelab trace` (cli/trace.c) is built on it.
+ */
+typedef struct sim_step {
+    uint32_t pc;
+    uint32_t wave_size;
+    sim_mask exec;             /* lanes this instruction runs for */
+    sim_mask live;             /* lanes that exist (a partial last wave has fewer) */
+    const uint64_t *regs;      /* register r, lane l at regs[r * wave_size + l] (read only) */
+    const sim_mask *masks;     /* the wave's mask registers (isa_program.mask_count) */
+} sim_step;
+
+typedef struct sim_step_hook {
+    uint32_t group[3];         /* the workgroup whose wave is followed */
+    uint32_t wave;             /* that wave's index inside the workgroup */
+    void (*step)(void *user, const sim_step *s);
+    void *user;
+} sim_step_hook;
+
+/* Called after each workgroup finishes, with the workgroups finished so far
+ * and the total (on several host threads: from any of them, concurrently; a
+ * dispatch that falls back to one thread starts counting again). */
+typedef struct sim_progress {
+    void (*done)(void *user, uint64_t groups_done, uint64_t groups_total);
+    void *user;
+} sim_progress;
+
 typedef struct sim_config {
     uint32_t wave_size;           /* power of two, SIM_MIN_WAVE..SIM_MAX_WAVE */
     uint32_t groups[3];           /* workgroup count */
@@ -90,6 +121,9 @@ typedef struct sim_config {
     const uint8_t *uninitialized; /* optional, one per buffer: nonzero where the contents are unspecified (under
                                    * sanitize, reading a byte the dispatch has not written is an initcheck finding) */
     sim_schedule schedule;        /* the order of workgroups and waves (default: linear) */
+    const sim_step_hook *step;    /* optional: called before each instruction of one wave; NULL = none (one
+                                   * predictable branch per instruction).  Set threads to 0 or 1 with it */
+    const sim_progress *progress; /* optional: called after each workgroup; never changes results */
 } sim_config;
 
 typedef struct sim_stats {

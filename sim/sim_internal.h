@@ -220,6 +220,23 @@ void sim_report_undefined(sim_ctx *ctx, const sim_wave *w, uint32_t pc, int32_t 
 int sim_fault(sim_ctx *ctx, const sim_wave *w, uint32_t pc, sim_fault_kind kind, int32_t lane, int32_t slot,
               int64_t address, const char *fmt, ...) __attribute__((format(printf, 8, 9)));
 
+/* ---------------------------------------------------------- observers (sim/step.c) */
+
+/* The step hook when it follows wave w of the current workgroup, else NULL (checked once per run_wave). */
+const sim_step_hook *sim_step_followed(const sim_ctx *ctx, const sim_wave *w);
+
+/* Hands the instruction at pc, about to run for `exec`, to the hook. */
+void sim_step_call(const sim_ctx *ctx, const sim_wave *w, const sim_step_hook *hook, uint32_t pc, sim_mask exec);
+
+/* Tells sim_config.progress (if any) that `groups_done` workgroups have finished. */
+static inline void sim_progress_note(const sim_ctx *ctx, uint64_t groups_done)
+{
+    const sim_progress *p = ctx->cfg->progress;
+    if (p)
+        p->done(p->user, groups_done,
+                (uint64_t)ctx->cfg->groups[0] * ctx->cfg->groups[1] * ctx->cfg->groups[2]);
+}
+
 /* ---------------------------------------------------------- handlers */
 
 int sim_exec_memory(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t pc, sim_mask exec);

@@ -1,0 +1,399 @@
+/*
+ * cli/timeline.c — timelines of intervals: which workgroup ran on which
+ * compute unit when (the memory model's launch/residency replay), or which
+ * pass of a multi-dispatch case ran when on a device (GPU timestamps).
+ *
+ * Overlapping intervals are stacked into rows with the greedy rule of
+ * article 001 (mos9527, "Foundation 施工笔记 【3】- Profiler 与 Wave
+ * Intrisics 实验"): sort by start, put each interval on the lowest row whose
+ * last interval has ended.  On one track (a CU) that gives as many rows as
+ * the most intervals ever overlapping — the workgroup slots in use.  The same
+ * intervals are written as a Chrome/Perfetto trace (JSON "X" events) and
+ * drawn as an SVG with a histogram of durations.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "case/case.h"
+#include "cli/cli.h"
+#include "run/run.h"
+#include "sim/machine.h"
+#include "sim/memmodel.h"
+
+typedef struct order_key {
+    const cli_interval *iv;
+    size_t index;
+} order_key;
+
+static int by_track_start(const void *a, const void *b)
+{
+    const cli_interval *x = ((const order_key *)a)->iv, *y = ((const order_key *)b)->iv;
+    if (x->track != y->track)
+        return x->track < y->track ? -1 : 1;
+    if (x->start != y->start)
+        return x->start < y->start ? -1 : 1;
+    if (x->end != y->end)
+        return x->end < y->end ? -1 : 1;
+    size_t i = ((const order_key *)a)->index, j = ((const order_key *)b)->index;
+    return i < j ? -1 : i > j;
+}
+
+int cli_timeline_rows(cli_interval *iv, size_t n, uint32_t *max_rows)
+{
+    *max_rows = 0;
+    if (!n)
+        return 0;
+    order_key *k = malloc(n * sizeof *k);
+    double *row_end = malloc(n * sizeof *row_end);
+    if (!k || !row_end) {
+        free(k);
+        free(row_end);
+        return -1;
+    }
+    for (size_t i = 0; i < n; i++)
+        k[i].iv = &iv[i], k[i].index = i;
+    qsort(k, n, sizeof *k, by_track_start);
+    uint32_t rows = 0, track = UINT32_MAX;
+    for (size_t i = 0; i < n; i++) {
+        cli_interval *x = &iv[k[i].index];
+        if (x->track != track)
+            track = x->track, rows = 0;
+        uint32_t r = 0;
+        while (r < rows && row_end[r] > x->start)
+            r++;
+        if (r == rows)
+            rows++;
+        row_end[r] = x->end;
+        x->row = r;
+        if (rows > *max_rows)
+            *max_rows = rows;
+    }
+    free(k);
+    free(row_end);
+    return 0;
+}
+
+/* Rows before each track (tracks 0..max_track): row_base[t] + row is an interval's line in the picture. */
+static uint32_t *track_row_base(const cli_interval *iv, size_t n, uint32_t *tracks, uint32_t *total_rows)
+{
+    uint32_t nt = 0;
+    for (size_t i = 0; i < n; i++)
+        if (iv[i].track + 1 > nt)
+            nt = iv[i].track + 1;
+    uint32_t *rows = calloc((size_t)nt + 1, sizeof *rows);
+    if (!rows)
+        return NULL;
+    for (size_t i = 0; i < n; i++)
+        if (iv[i].row + 1 > rows[iv[i].track])
+            rows[iv[i].track] = iv[i].row + 1;
+    uint32_t base = 0;
+    for (uint32_t t = 0; t < nt; t++) {
+        uint32_t r = rows[t];
+        rows[t] = base;
+        base += r;
+    }
+    rows[nt] = base;
+    *tracks = nt;
+    *total_rows = base;
+    return rows;
+}
+
+static void xml_text(FILE *f, const char *s)
+{
+    for (; *s; s++)
+        if (*s == '<')
+            fputs("&lt;", f);
+        else if (*s == '>')
+            fputs("&gt;", f);
+        else if (*s == '&')
+            fputs("&amp;", f);
+        else
+            fputc(*s, f);
+}
+
+static void json_text(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; *s; s++)
+        if (*s == '"' || *s == '\\')
+            fprintf(f, "\\%c", *s);
+        else if ((unsigned char)*s < 32)
+            fprintf(f, "\\u%04x", *s);
+        else
+            fputc(*s, f);
+    fputc('"', f);
+}
+
+static const char *const palette[] = {"#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2",
+                                      "#edc948", "#b07aa1", "#ff9da7", "#9c755f", "#bab0ac"};
+
+int cli_timeline_svg(FILE *f, const cli_interval *iv, size_t n, const char *title, const char *unit,
+                     const char *track_label)
+{
+    uint32_t tracks = 0, total_rows = 0;
+    uint32_t *base = track_row_base(iv, n, &tracks, &total_rows);
+    if (!base)
+        return -1;
+    double t0 = n ? iv[0].start : 0, t1 = n ? iv[0].end : 1, dmin = INFINITY, dmax = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (iv[i].start < t0)
+            t0 = iv[i].start;
+        if (iv[i].end > t1)
+            t1 = iv[i].end;
+        double d = iv[i].end - iv[i].start;
+        if (d < dmin)
+            dmin = d;
+        if (d > dmax)
+            dmax = d;
+    }
+    if (t1 <= t0)
+        t1 = t0 + 1;
+    const int left = 110, plot_w = 820, top = 40;
+    int row_h = total_rows ? 480 / (int)total_rows : 14;
+    row_h = row_h > 16 ? 16 : row_h < 1 ? 1 : row_h;
+    int rows_h = (int)total_rows * row_h;
+    int hist_top = top + rows_h + 50, hist_h = 140;
+    int width = left + plot_w + 30, height = hist_top + hist_h + 50;
+    fprintf(f,
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
+            "font-family=\"monospace\" font-size=\"11\" class=\"timeline\">\n"
+            "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n<text x=\"8\" y=\"16\" font-size=\"13\">",
+            width, height, width, height);
+    xml_text(f, title);
+    fprintf(f, "</text>\n");
+    /* track bands and labels */
+    int label_every = 1;
+    while (tracks / label_every > (uint32_t)(rows_h / 12 + 1))
+        label_every *= 2;
+    for (uint32_t t = 0; t < tracks; t++) {
+        int y = top + (int)base[t] * row_h, h = (int)(base[t + 1] - base[t]) * row_h;
+        if (t % 2)
+            fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"#f2f2f2\"/>\n", left, y, plot_w, h);
+        if (t % label_every == 0 && h > 0) {
+            fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">", left - 6, y + (h < 11 ? 9 : h / 2 + 4));
+            fprintf(f, track_label, t);
+            fprintf(f, "</text>\n");
+        }
+    }
+    double sx = plot_w / (t1 - t0);
+    for (size_t i = 0; i < n; i++) {
+        double x = left + (iv[i].start - t0) * sx, w = (iv[i].end - iv[i].start) * sx;
+        int y = top + (int)(base[iv[i].track] + iv[i].row) * row_h;
+        fprintf(f, "<rect x=\"%.2f\" y=\"%d\" width=\"%.2f\" height=\"%d\" fill=\"%s\" stroke=\"white\" "
+                   "stroke-width=\"%s\"><title>",
+                x, y, w < 0.5 ? 0.5 : w, row_h, palette[i % 10],
+                row_h >= 6 ? "0.5" : "0");
+        xml_text(f, iv[i].name);
+        fprintf(f, ": %.4g..%.4g %s</title></rect>\n", iv[i].start, iv[i].end, unit);
+        if (row_h >= 12 && w > 7.0 * (double)strlen(iv[i].name))
+            fprintf(f, "<text x=\"%.2f\" y=\"%d\" fill=\"white\">%s</text>\n", x + 3, y + row_h - 3, iv[i].name);
+    }
+    /* time axis */
+    int axis_y = top + rows_h + 4;
+    fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"black\"/>\n", left, axis_y, left + plot_w,
+            axis_y);
+    for (int k = 0; k <= 4; k++) {
+        double t = t0 + (t1 - t0) * k / 4;
+        int x = left + plot_w * k / 4;
+        fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"black\"/>"
+                   "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">%.4g %s</text>\n",
+                x, axis_y, x, axis_y + 4, x, axis_y + 16, t, unit);
+    }
+    /* histogram of durations: log10 bins when they span more than 50x (as tracy and article 001 do) */
+    enum { BINS = 30 };
+    uint64_t count[BINS] = {0}, most = 0;
+    int logs = dmin > 0 && dmax / dmin > 50;
+    double lo = logs ? log10(dmin) : dmin, hi = logs ? log10(dmax) : dmax;
+    if (hi <= lo)
+        hi = lo + 1;
+    for (size_t i = 0; i < n; i++) {
+        double d = iv[i].end - iv[i].start, v = logs ? log10(d) : d;
+        int b = (int)((v - lo) / (hi - lo) * BINS);
+        b = b < 0 ? 0 : b >= BINS ? BINS - 1 : b;
+        if (++count[b] > most)
+            most = count[b];
+    }
+    fprintf(f, "<text x=\"%d\" y=\"%d\">durations: %zu intervals, %.4g to %.4g %s%s</text>\n", left,
+            hist_top - 8, n, n ? dmin : 0, dmax, unit, logs ? " (log scale)" : "");
+    int bar_w = plot_w / BINS;
+    for (int b = 0; b < BINS; b++) {
+        int h = most ? (int)((double)count[b] / (double)most * hist_h) : 0;
+        if (count[b] && h < 1)
+            h = 1;
+        fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"#4e79a7\"><title>%" PRIu64
+                   " intervals</title></rect>\n",
+                left + b * bar_w, hist_top + hist_h - h, bar_w - 1, h, count[b]);
+    }
+    fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"black\"/>\n", left, hist_top + hist_h,
+            left + plot_w, hist_top + hist_h);
+    fprintf(f, "<text x=\"%d\" y=\"%d\">%.4g %s</text><text x=\"%d\" y=\"%d\" text-anchor=\"end\">%.4g %s</text>\n",
+            left, hist_top + hist_h + 16, logs ? pow(10, lo) : lo, unit, left + plot_w, hist_top + hist_h + 16,
+            logs ? pow(10, hi) : hi, unit);
+    fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%" PRIu64 "</text>\n", left - 6, hist_top + 10, most);
+    fprintf(f, "</svg>\n");
+    free(base);
+    return ferror(f) ? -1 : 0;
+}
+
+int cli_timeline_trace_json(FILE *f, const cli_interval *iv, size_t n, const char *process, const char *track_label,
+                            double us_per_unit)
+{
+    fprintf(f, "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n");
+    fprintf(f, "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":1,\"tid\":0,\"args\":{\"name\":");
+    json_text(f, process);
+    fprintf(f, "}}");
+    /* one thread per (track, row): Perfetto and chrome://tracing draw each as a line */
+    uint32_t tracks = 0, total = 0;
+    uint32_t *base = track_row_base(iv, n, &tracks, &total);
+    if (!base)
+        return -1;
+    for (uint32_t t = 0; t < tracks; t++)
+        for (uint32_t r = base[t]; r < base[t + 1]; r++) {
+            char label[96], name[128];
+            snprintf(label, sizeof label, track_label, t);
+            snprintf(name, sizeof name, "%s row %u", label, r - base[t]);
+            fprintf(f, ",\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,\"tid\":%u,\"args\":{\"name\":", r + 1);
+            json_text(f, name);
+            fprintf(f, "}},\n{\"name\":\"thread_sort_index\",\"ph\":\"M\",\"pid\":1,\"tid\":%u,"
+                       "\"args\":{\"sort_index\":%u}}",
+                    r + 1, r + 1);
+        }
+    for (size_t i = 0; i < n; i++) {
+        fprintf(f, ",\n{\"name\":");
+        json_text(f, iv[i].name);
+        fprintf(f, ",\"cat\":\"%s\",\"ph\":\"X\",\"pid\":1,\"tid\":%u,\"ts\":%.6f,\"dur\":%.6f,"
+                   "\"args\":{\"track\":%u,\"row\":%u,\"start\":%.6g,\"end\":%.6g}}",
+                iv[i].category[0] ? iv[i].category : "interval", base[iv[i].track] + iv[i].row + 1,
+                iv[i].start * us_per_unit, (iv[i].end - iv[i].start) * us_per_unit, iv[i].track, iv[i].row,
+                iv[i].start, iv[i].end);
+    }
+    fprintf(f, "\n]}\n");
+    free(base);
+    return ferror(f) ? -1 : 0;
+}
+
+int cli_timeline_from_memory(const mem_model *mm, cli_interval **out, size_t *count, double *us_per_step)
+{
+    uint32_t n = 0, g3[3];
+    const mem_group_stats *gs = mem_model_group_stats(mm, &n, g3);
+    const mem_stats *s = mem_model_stats(mm);
+    const mem_estimate *e = mem_model_estimate(mm);
+    cli_interval *iv = calloc(n ? n : 1, sizeof *iv);
+    if (!iv)
+        return -1;
+    for (uint32_t g = 0; g < n; g++) {
+        iv[g].start = gs[g].launch_step;
+        iv[g].end = (double)gs[g].end_step + 1; /* the group's last step is its end_step */
+        iv[g].track = gs[g].cu;
+        snprintf(iv[g].name, sizeof iv[g].name, "wg (%u,%u,%u)", g % g3[0], g / g3[0] % g3[1], g / (g3[0] * g3[1]));
+        snprintf(iv[g].category, sizeof iv[g].category, "workgroup");
+    }
+    /* steps are the replay's clock; the estimate says how long the whole dispatch takes */
+    *us_per_step = s->replay_steps && e->microseconds > 0 ? e->microseconds / (double)s->replay_steps : 1;
+    *out = iv;
+    *count = n;
+    return 0;
+}
+
+/* ------------------------------------------------------------ wavelab timeline */
+
+int cli_cmd_timeline(int argc, char **argv)
+{
+    const char *case_path = NULL, *machine = "rdna2", *svg_path = NULL, *trace_path = NULL;
+    uint32_t wave = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        int has = i + 1 < argc;
+        if (strcmp(a, "--machine") == 0 && has)
+            machine = argv[++i];
+        else if (strcmp(a, "--svg") == 0 && has)
+            svg_path = argv[++i];
+        else if (strcmp(a, "--trace") == 0 && has)
+            trace_path = argv[++i];
+        else if (strcmp(a, "--wave") == 0 && has) {
+            char *end;
+            unsigned long w = strtoul(argv[++i], &end, 10);
+            if (*end || w == 0 || w > 1024) {
+                fprintf(stderr, "wavelab timeline: --wave: \"%s\" is not a wave size\n", argv[i]);
+                return RUN_EXIT_BAD_INPUT;
+            }
+            wave = (uint32_t)w;
+        } else if (a[0] == '-' || case_path) {
+            fprintf(stderr, "wavelab timeline: unexpected argument \"%s\"\n", a);
+            return RUN_EXIT_BAD_INPUT;
+        } else
+            case_path = a;
+    }
+    if (!case_path) {
+        fprintf(stderr, "usage: wavelab timeline CASE [--machine M] [--wave N] [--trace OUT.json] [--svg OUT.svg]\n");
+        return RUN_EXIT_BAD_INPUT;
+    }
+    char err[4096];
+    wl_case *c = NULL;
+    if (case_load(case_path, &c, err, sizeof err) != CASE_OK) {
+        fprintf(stderr, "%s\n", err);
+        return RUN_EXIT_BAD_INPUT;
+    }
+    run_options opt = {.wave_size = wave};
+    if (cli_memory_open(machine, 1, c, &opt) != 0) {
+        case_destroy(c);
+        return RUN_EXIT_BAD_INPUT;
+    }
+    run_output out;
+    int rc = run_case_sim(c, &opt, &out, err, sizeof err);
+    cli_interval *iv = NULL;
+    size_t n = 0;
+    double us = 1;
+    if (rc == RUN_EXIT_BAD_INPUT)
+        fprintf(stderr, "%s\n", err);
+    else if (rc == RUN_EXIT_FAIL)
+        fprintf(stderr, "fault: %s\n", out.result.fault_event.message);
+    else if (cli_timeline_from_memory(opt.memory, &iv, &n, &us) != 0) {
+        fprintf(stderr, "out of memory\n");
+        rc = RUN_EXIT_BAD_INPUT;
+    }
+    uint32_t rows = 0;
+    if (rc == RUN_EXIT_OK && cli_timeline_rows(iv, n, &rows) != 0) {
+        fprintf(stderr, "out of memory\n");
+        rc = RUN_EXIT_BAD_INPUT;
+    }
+    if (rc == RUN_EXIT_OK) {
+        const mem_machine *mc = mem_model_machine(opt.memory);
+        const mem_stats *s = mem_model_stats(opt.memory);
+        printf("timeline on %s: %zu workgroups on %u CUs, at most %u at once on one CU (%u fit), %" PRIu64
+               " replay steps = %.4g us (%.4g us per step)\n",
+               mc->name, n, mc->compute_units, rows, mem_model_workgroups_per_cu(opt.memory), s->replay_steps,
+               us * (double)s->replay_steps, us);
+        char title[256];
+        const uint32_t *ls = out.prog->local_size;
+        uint32_t waves = (ls[0] * ls[1] * ls[2] + out.wave_size - 1) / out.wave_size;
+        snprintf(title, sizeof title, "workgroups on the compute units of %s (%u waves of %u each; rows = slots in use)",
+                 mc->name, waves, out.wave_size);
+        char process[160];
+        snprintf(process, sizeof process, "wavelab model of %s: %s", mc->name, case_path);
+        FILE *f;
+        if (svg_path) {
+            if (!(f = fopen(svg_path, "w")) || cli_timeline_svg(f, iv, n, title, "steps", "CU %u") != 0 ||
+                fclose(f) != 0) {
+                fprintf(stderr, "%s: cannot write: %s\n", svg_path, strerror(errno));
+                rc = RUN_EXIT_BAD_INPUT;
+            }
+        }
+        if (trace_path && rc == RUN_EXIT_OK) {
+            if (!(f = fopen(trace_path, "w")) || cli_timeline_trace_json(f, iv, n, process, "CU %u", us) != 0 ||
+                fclose(f) != 0) {
+                fprintf(stderr, "%s: cannot write: %s\n", trace_path, strerror(errno));
+                rc = RUN_EXIT_BAD_INPUT;
+            }
+        }
+    }
+    free(iv);
+    run_output_free(&out);
+    mem_model_destroy(opt.memory);
+    case_destroy(c);
+    return rc;
+}
