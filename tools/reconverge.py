@@ -37,9 +37,9 @@ gl_SubgroupInvocationID, so the expectations hold for any assignment of
 local invocations to subgroups; the ballot is relative to the subgroup, so
 one case file per wave size (`subgroup_size`) holds that size's expectation.
 
-Output layout, binding 1 (u32): for lane L, record r at word
-(L * slots + r) * 5: the step id (ids start at 1; 0 = no record) and the
-ballot's four words.  Binding 2 (u32): lane L's final record count.
+Output layout: record r of lane L is element L * slots + r of binding 1 (u32,
+the step id; ids start at 1, 0 = no record) and of binding 2 (uvec4, the
+ballot's four words).  Binding 3 (u32): lane L's final record count.
 
 Usage:
   tools/reconverge.py --seed N [--count K] --out DIR [--waves 4,8,16,32,64]
@@ -69,7 +69,6 @@ MASK64 = (1 << 64) - 1
 # supports it.
 DEFAULT_WAVES = (4, 8, 16, 32, 64)
 ALL_WAVES = (4, 8, 16, 32, 64, 128)  # the sizes a program's record slots are sized for
-RECORD_WORDS = 5  # step id + uvec4 ballot
 MAX_SLOTS = 48  # upper bound on records per lane (programs needing more are regenerated)
 
 
@@ -550,8 +549,9 @@ def glsl_kernel(prog, slots):
         "",
         "layout(local_size_x = %d) in;" % prog["local_size"],
         "layout(set = 0, binding = 0, std430) readonly buffer In { uint inputs[]; };",
-        "layout(set = 0, binding = 1, std430) buffer Records { uint records[]; };",
-        "layout(set = 0, binding = 2, std430) buffer Counts { uint counts[]; };",
+        "layout(set = 0, binding = 1, std430) buffer Steps { uint steps[]; };",
+        "layout(set = 0, binding = 2, std430) buffer Ballots { uvec4 ballots[]; };",
+        "layout(set = 0, binding = 3, std430) buffer Counts { uint counts[]; };",
         "",
         "#define SLOTS %du" % slots,
         "// One step: the ballot of the lanes here, stored in this lane's next record.",
@@ -561,10 +561,8 @@ def glsl_kernel(prog, slots):
         "// slot, and its count shows the excess.",
         "#define RECORD(ID) { \\",
         "    uvec4 b_ = subgroupBallot(true); \\",
-        "    uint o_ = (lane * SLOTS + min(n, SLOTS - 1u)) * 5u; \\",
-        "    records[o_] = ID; records[o_ + 1u] = b_.x; records[o_ + 2u] = b_.y; \\",
-        "    records[o_ + 3u] = b_.z; records[o_ + 4u] = b_.w; \\",
-        "    n++; counts[lane] = n; }",
+        "    uint o_ = lane * SLOTS + min(n, SLOTS - 1u); \\",
+        "    steps[o_] = ID; ballots[o_] = b_; n++; counts[lane] = n; }",
         "",
     ]
     for i, body in enumerate(prog["functions"]):
@@ -588,16 +586,22 @@ def glsl_kernel(prog, slots):
 # case files
 
 
-def expected_words(records, slots):
-    words = []
+def expected_steps(records, slots):
+    """Binding 1: the step ids, slots per lane, 0 where a lane recorded less."""
+    out = []
     for lane_records in records:
-        for r in range(slots):
-            if r < len(lane_records):
-                sid, mask, _ = lane_records[r]
-                words += [sid] + [(mask >> (32 * k)) & MASK32 for k in range(4)]
-            else:
-                words += [0, 0, 0, 0, 0]
-    return words
+        out += [sid for sid, _, _ in lane_records[:slots]] + [0] * (slots - len(lane_records))
+    return out
+
+
+def expected_ballots(records, slots):
+    """Binding 2: each record's ballot as four u32 words, low bits first (uvec4 x..w)."""
+    out = []
+    for lane_records in records:
+        for sid, mask, _ in lane_records[:slots]:
+            out += [(mask >> (32 * k)) & MASK32 for k in range(4)]
+        out += [0, 0, 0, 0] * (slots - len(lane_records))
+    return out
 
 
 def case_json(prog, slots, wave, kernel_name, known_failure=None):
@@ -613,12 +617,14 @@ def case_json(prog, slots, wave, kernel_name, known_failure=None):
         "bindings": [
             {"binding": 0, "type": "u32", "count": size,
              "fill": {"random": {"seed": prog["seed"], "min": 0, "max": MASK32}}},
-            {"binding": 1, "type": "u32", "count": size * slots * RECORD_WORDS, "fill": {"value": 0}},
-            {"binding": 2, "type": "u32", "count": size, "fill": {"value": 0}},
+            {"binding": 1, "type": "u32", "count": size * slots, "fill": {"value": 0}},
+            {"binding": 2, "type": "u32", "count": size * slots * 4, "fill": {"value": 0}},
+            {"binding": 3, "type": "u32", "count": size, "fill": {"value": 0}},
         ],
         "expect": [
-            {"binding": 1, "data": expected_words(records, slots)},
-            {"binding": 2, "data": [len(r) for r in records]},
+            {"binding": 1, "data": expected_steps(records, slots)},
+            {"binding": 2, "data": expected_ballots(records, slots)},
+            {"binding": 3, "data": [len(r) for r in records]},
         ],
     }
     if known_failure:
@@ -738,7 +744,8 @@ def self_test():
     prog = {"main": [("ballot", 1)], "functions": []}
     check("partial wave", ids_and_masks(Wave(prog, data, 4, 0, 3).run()[0]), [(1, 0b0111)])
     wide = Wave(prog, [0] * 128, 128, 0, 128).run()
-    check("wave 128 words", expected_words(wide[:1], 1), [1, MASK32, MASK32, MASK32, MASK32])
+    check("wave 128 words", expected_ballots(wide[:1], 1), [MASK32, MASK32, MASK32, MASK32])
+    check("steps padded", expected_steps([[(3, 1, True)], []], 2), [3, 0, 0, 0])
 
     # the case format's documented first splitmix64 output for seed 0
     check("splitmix64", splitmix64(0, 1), [0xE220A8397B1DCDAF])
@@ -758,19 +765,16 @@ def diagnose(case_path, dump_path):
     prog, slots = program_for(seed)
     records = reference(prog, wave)[0]
     dump = json.load(open(dump_path))
-    got = None
-    for b in dump["bindings"]:
-        if b.get("binding") == 1:
-            got = [int(x) for x in b["data"]]
-    if got is None:
-        print("%s: no binding 1" % dump_path, file=sys.stderr)
+    got = {b.get("binding"): [int(x) for x in b["data"]] for b in dump["bindings"]}
+    if 1 not in got or 2 not in got:
+        print("%s: no bindings 1 and 2" % dump_path, file=sys.stderr)
         return 2
     spec, impl = 0, 0
     for lane, lane_records in enumerate(records):
         for r, (sid, mask, uniform) in enumerate(lane_records[:slots]):
-            o = (lane * slots + r) * RECORD_WORDS
-            gid = got[o]
-            gmask = sum(got[o + 1 + k] << (32 * k) for k in range(4))
+            o = lane * slots + r
+            gid = got[1][o]
+            gmask = sum(got[2][4 * o + k] << (32 * k) for k in range(4))
             if gid == sid and gmask == mask:
                 continue
             verdict = "spec-defined (subgroup-uniform control flow)" if uniform else \
