@@ -12,6 +12,7 @@ packages=(
   check                          # unit tests
   libvulkan-volk-dev libvulkan-dev  # Vulkan backend (volk meta-loader + headers)
   libvulkan1 mesa-vulkan-drivers    # a real Vulkan device on the CPU (lavapipe) for tests
+  python3                        # tools/: case generators with independent references
 )
 
 missing=()

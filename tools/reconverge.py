@@ -252,9 +252,6 @@ def generate(seed):
 # the reference: one wave, lanes as bits of an integer
 
 
-IN_FUNCTION = "(in function)"  # an env key no loop variable can have
-
-
 class Wave:
     """Runs a program on one wave of `size` lanes (the first `count` exist)."""
 
@@ -265,7 +262,8 @@ class Wave:
         self.first = first  # workgroup index of lane 0
         self.count = count
         self.records = [[] for _ in range(count)]  # per lane: (id, ballot, uniform)
-        self.alive = (1 << count) - 1  # lanes that have not returned from main
+        self.full = (1 << count) - 1
+        self.divergent_return = False  # some lanes returned while others went on
         self.break_block_quirk = False  # see OPTIMIZER_BREAK_BLOCK_QUIRK
 
     def lanes(self, mask):
@@ -305,9 +303,12 @@ class Wave:
         return yes
 
     def ballot(self, sid, mask, uni):
-        # subgroup-uniform control flow: no enclosing branch has split the lanes,
-        # and every lane that has not returned from main is here
-        uniform = uni and mask == self.alive
+        # subgroup-uniform control flow, conservatively: every lane of the wave is
+        # here, no enclosing construct has split them, and no lane has left a
+        # construct other than through its merge by an early return
+        # (SPV_KHR_subgroup_uniform_control_flow promises reconvergence only when
+        # all lanes entered uniformly and all leave through the merge)
+        uniform = uni and mask == self.full and not self.divergent_return
         for lane in self.lanes(mask):
             self.records[lane].append((sid, mask, uniform))
 
@@ -332,8 +333,8 @@ class Wave:
             self.ballot(s[1], mask, uni)
             return dict(none, next=mask)
         if k in ("break", "continue", "return"):
-            if k == "return" and not env.get(IN_FUNCTION):
-                self.alive &= ~mask  # off for the rest of the invocation
+            if k == "return" and not uni:
+                self.divergent_return = True
             return dict(none, **{k: mask})
         if k == "if":
             yes = self.split(s[1], mask, env)
@@ -407,12 +408,12 @@ class Wave:
                 out["return"] |= r["return"]
             return out
         if k == "call":
-            r = self.run_block(self.prog["functions"][s[1]], mask, {IN_FUNCTION: True}, uni)
+            r = self.run_block(self.prog["functions"][s[1]], mask, {}, uni)
             return dict(none, next=r["next"] | r["return"])
         raise ValueError(k)
 
     def run(self):
-        r = self.run_block(self.prog["main"], self.alive, {}, True)
+        r = self.run_block(self.prog["main"], self.full, {}, True)
         assert not r["break"] and not r["continue"]
         return self.records
 
@@ -703,6 +704,7 @@ def self_test():
     rec = Wave(prog, data, 4, 0, 4).run()
     check("if/else lane 0", ids_and_masks(rec[0]), [(1, 0xF), (2, 0b0101), (4, 0xF)])
     check("if/else lane 1", ids_and_masks(rec[1]), [(1, 0xF), (3, 0b1010), (4, 0xF)])
+    check("if/else uniform", [u for _, _, u in rec[1]], [True, False, True])
 
     # for (i < (d & 3)) { B1 }  B2: trip counts 1, 2, 3, 0
     prog = {"main": [("for", "i0", ("cnt", 0, 0), [("ballot", 1)]), ("ballot", 2)], "functions": []}
@@ -722,7 +724,7 @@ def self_test():
     # early return from main in lanes with bit 1, then a ballot without them
     prog = {"main": [("if", ("bit", 1, None), [("return",)], None), ("ballot", 1)], "functions": []}
     rec = Wave(prog, data, 4, 0, 4).run()
-    check("return lane 0", rec[0], [(1, 0b1001, True)])  # uniform among the lanes left
+    check("return lane 0", rec[0], [(1, 0b1001, False)])  # not subgroup-uniform: lanes 1, 2 left
     check("return lane 1", rec[1], [])
 
     # a function with an early return: the lanes meet again after the call
