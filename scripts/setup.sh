@@ -15,6 +15,7 @@ packages=(
   libvulkan1 mesa-vulkan-drivers    # a real Vulkan device on the CPU (lavapipe) for tests
   clang libclang-rt-14-dev          # libFuzzer harnesses (fuzz/, scripts/fuzz.sh): -fsanitize=fuzzer
   chromium zlib1g-dev            # the report test: a headless browser renders the page; zlib reads its PNG
+  python3                        # tools/: case generators with independent references
 )
 
 missing=()

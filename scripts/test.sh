@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # scripts/test.sh — set up, build and run every test: the Check suites (via
-# ctest), every kernel case at wave 4..64 with `wavelab test` (plain and
-# --sanitize), a short libFuzzer run of each reader (scripts/fuzz.sh), and the
-# same suites again under AddressSanitizer + UndefinedBehaviorSanitizer.
+# ctest), every kernel case at wave 4..128 with `wavelab test` (plain and
+# --sanitize), 200 generated reconvergence programs (scripts/reconverge.sh), a
+# short libFuzzer run of each reader (scripts/fuzz.sh), and the same suites
+# again under AddressSanitizer + UndefinedBehaviorSanitizer.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
@@ -32,9 +33,10 @@ if grep -rn "shared/" README.md docs kernels machines tools >&2; then
   exit 1
 fi
 (cd build && ctest --output-on-failure -j"$jobs")
-./build/wavelab test kernels --waves 4,8,16,32,64
+./build/wavelab test kernels --waves 4,8,16,32,64,128
 # the kernels are clean: no race, uninitialized read, inactive-lane read, divergent barrier or order dependence
 ./build/wavelab test kernels --waves 4,8,16,32,64 --sanitize | grep -v "^PASS "
+scripts/reconverge.sh
 # libFuzzer: the kept regression inputs, then about 25 s of each harness
 scripts/fuzz.sh "${WAVELAB_FUZZ_SECONDS:-25}"
 

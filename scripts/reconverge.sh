@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# scripts/reconverge.sh — the reconvergence programs of CI (docs/reconvergence.md):
+# tools/reconverge.py's self-test, then programs SEED .. SEED+COUNT-1 (and the
+# HLSL twins of the first fifth) written to a temporary directory and run on
+# the simulator at every wave size of WAVES against the generator's own
+# reference, then a sample of them at wave 8 on a
+# Vulkan device through `wavelab check` when one is present (lavapipe's
+# subgroup size is 8).
+#
+#   scripts/reconverge.sh [COUNT [SEED]]     defaults: 200 programs from seed 1
+#   WAVES=4,8,16,32,64,128 scripts/reconverge.sh   other wave sizes (default: the
+#                                                  tool's DEFAULT_WAVES)
+#   WAVELAB=build-asan/wavelab scripts/reconverge.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+count="${1:-200}"
+seed="${2:-1}"
+waves="${WAVES:-}"   # empty: the tool's DEFAULT_WAVES
+wave_args=()
+[[ -n "$waves" ]] && wave_args=(--waves "$waves")
+wavelab="${WAVELAB:-./build/wavelab}"
+dir="$(mktemp -d)"
+trap 'rm -rf "$dir"' EXIT
+
+python3 tools/reconverge.py --self-test
+python3 tools/reconverge.py --seed "$seed" --count "$count" "${wave_args[@]}" --out "$dir"
+# the HLSL twins of the first fifth, through glslang's HLSL front end
+python3 tools/reconverge.py --seed "$seed" --count $(((count + 4) / 5)) "${wave_args[@]}" --out "$dir" --hlsl
+"$wavelab" test "$dir" >"$dir/test.txt" || {
+  grep -A3 -E '^(FAIL|XPASS)' "$dir/test.txt" >&2
+  tail -n 1 "$dir/test.txt" >&2
+  echo "reconvergence: see one with tools/reconverge.py --seed N --print --wave W" >&2
+  exit 1
+}
+echo "reconvergence programs $seed..$((seed + count - 1)) at waves ${waves:-(default)}: $(tail -n 1 "$dir/test.txt")" \
+  "($(grep -c '^XFAIL' "$dir/test.txt" || true) known failures)"
+
+# The device sees the same SPIR-V: `check` compares every binding.  Every 20th
+# program; exit 3 (no device, or it cannot run the case) is a skip.
+if [[ -z "$waves" || ",$waves," == *,8,* ]]; then
+  agree=0 skipped=0
+  for ((s = seed; s < seed + count; s += 20)); do
+    rc=0
+    "$wavelab" check "$dir/rc_${s}_w8.json" --wave 8 >"$dir/check.txt" 2>&1 || rc=$?
+    case $rc in
+      0) agree=$((agree + 1)) ;;
+      3) skipped=$((skipped + 1)) ;;
+      *) cat "$dir/check.txt" >&2; echo "reconvergence: program $s differs on the device at wave 8" >&2; exit 1 ;;
+    esac
+  done
+  echo "reconvergence on a Vulkan device at wave 8: $agree agree, $skipped skipped"
+fi
