@@ -57,6 +57,10 @@ int run_case_sim(const wl_case *c, const run_options *opt, run_output *out, char
 
 void run_output_free(run_output *out);
 
+/* Checks that the case provides every binding the lowered kernel declares, with the right kind, format and
+ * size, and gives sampled texel buffers the case's format.  Returns 1, or 0 with err naming the binding. */
+int run_bindings_fit(const wl_case *c, isa_program *p, char *err, size_t err_size);
+
 /* Checks every expectation of the case against `data` (one array per case binding).
  * Prints "PASS"/"FAIL" lines to `log` when not NULL; returns the number of failures. */
 int run_check_expects(const wl_case *c, uint8_t *const *data, FILE *log);
