@@ -35,6 +35,9 @@ set(WAVELAB_LIBRARY_DEPENDENCIES
   SPIRV-Tools-static
   Threads::Threads m ${CMAKE_DL_LIBS})
 
+# `wavelab test --junit` validated against the JUnit structure (xmllint, Debian's libxml2-utils).
+add_test(NAME junit_report COMMAND ${CMAKE_SOURCE_DIR}/tests/junit/check_reports.sh $<TARGET_FILE:wavelab>)
+
 # libwavelab.a: the API and every module, one archive; a static user also links the dependencies above
 # (the CMake package and `pkg-config --static wavelab` name them).
 add_library(wavelab_static STATIC $<TARGET_OBJECTS:wavelab_api> $<TARGET_OBJECTS:wavelab_core>)

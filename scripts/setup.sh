@@ -10,6 +10,7 @@ packages=(
   spirv-tools spirv-headers      # validation, disassembly; opcode tables
   libcjson-dev                   # case files and JSON output
   check                          # unit tests
+  libxml2-utils                  # xmllint: `wavelab test --junit` output checked against the JUnit structure
   libvulkan-volk-dev libvulkan-dev  # Vulkan backend (volk meta-loader + headers)
   libvulkan1 mesa-vulkan-drivers    # a real Vulkan device on the CPU (lavapipe) for tests
 )
