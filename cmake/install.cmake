@@ -77,8 +77,10 @@ install(DIRECTORY ${CMAKE_SOURCE_DIR}/examples/ DESTINATION ${CMAKE_INSTALL_DOCD
 
 # pkg-config: prefix relative to the .pc file, so an installed tree can be moved.
 file(RELATIVE_PATH WAVELAB_PC_TO_PREFIX ${CMAKE_INSTALL_FULL_LIBDIR}/pkgconfig ${CMAKE_INSTALL_PREFIX})
+string(REGEX REPLACE "/$" "" WAVELAB_PC_TO_PREFIX "${WAVELAB_PC_TO_PREFIX}")
 file(RELATIVE_PATH WAVELAB_PC_LIBDIR ${CMAKE_INSTALL_PREFIX} ${CMAKE_INSTALL_FULL_LIBDIR})
 file(RELATIVE_PATH WAVELAB_PC_INCLUDEDIR ${CMAKE_INSTALL_PREFIX} ${CMAKE_INSTALL_FULL_INCLUDEDIR})
+file(RELATIVE_PATH WAVELAB_PC_BINDIR ${CMAKE_INSTALL_PREFIX} ${CMAKE_INSTALL_FULL_BINDIR})
 configure_file(${CMAKE_SOURCE_DIR}/cmake/wavelab.pc.in ${CMAKE_BINARY_DIR}/wavelab.pc @ONLY)
 install(FILES ${CMAKE_BINARY_DIR}/wavelab.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
 
@@ -87,7 +89,7 @@ install(FILES ${CMAKE_BINARY_DIR}/wavelab.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}
 set(WAVELAB_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/wavelab)
 install(EXPORT wavelabTargets NAMESPACE wavelab:: DESTINATION ${WAVELAB_CMAKE_DIR})
 configure_package_config_file(${CMAKE_SOURCE_DIR}/cmake/wavelabConfig.cmake.in
-  ${CMAKE_BINARY_DIR}/wavelabConfig.cmake INSTALL_DESTINATION ${WAVELAB_CMAKE_DIR})
+  ${CMAKE_BINARY_DIR}/wavelabConfig.cmake INSTALL_DESTINATION ${WAVELAB_CMAKE_DIR} PATH_VARS CMAKE_INSTALL_DATADIR)
 # 0.x: minor versions may change the API, so only the same minor version is compatible.
 write_basic_package_version_file(${CMAKE_BINARY_DIR}/wavelabConfigVersion.cmake
   VERSION ${WAVELAB_VERSION} COMPATIBILITY SameMinorVersion)

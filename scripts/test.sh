@@ -23,6 +23,8 @@ if command -v python3 >/dev/null 2>&1; then
 fi
 (cd build && ctest --output-on-failure -j"$jobs")
 ./build/wavelab test kernels --waves 4,8,16,32,64
+# installed into a temporary prefix: presets found from /, the example project built against it, the .deb
+scripts/install_check.sh build
 
 if [ "${WAVELAB_SKIP_SANITIZERS:-0}" != "1" ]; then
   cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DWAVELAB_SANITIZE=ON >/dev/null
