@@ -98,6 +98,8 @@ static void first_line(const char *text, char *buf, size_t size)
  * which JUnit viewers group by. */
 static void class_name(const char *path, char *buf, size_t size)
 {
+    if (!path)
+        path = "";
     while (path[0] == '/' || (path[0] == '.' && path[1] == '/'))
         path += path[0] == '/' ? 1 : 2;
     snprintf(buf, size, "%s", path);
@@ -132,7 +134,7 @@ int cli_report_junit(FILE *f, const cli_test_record *records, size_t count)
         fputs("    <testcase classname=\"", f);
         xml_text(f, cls, 1);
         fprintf(f, "\" name=\"wave %u\" file=\"", r->wave);
-        xml_text(f, r->path, 1);
+        xml_text(f, r->path, 1); /* NULL writes "" */
         fprintf(f, "\" time=\"%.6f\"", r->seconds);
         int row = row_of(r->outcome);
         if (!outcome_table[row].junit_element) {
@@ -167,7 +169,7 @@ void cli_report_tap(FILE *f, const cli_test_record *records, size_t count)
         first_line(r->message, line, sizeof line);
         /* '#' in a description would start a directive */
         char desc[1200];
-        snprintf(desc, sizeof desc, "%s (wave %u)", r->path, r->wave);
+        snprintf(desc, sizeof desc, "%s (wave %u)", r->path ? r->path : "", r->wave);
         for (char *p = desc; *p; p++)
             if (*p == '#')
                 *p = '_';
