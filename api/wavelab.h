@@ -124,7 +124,8 @@ const char *wavelab_case_message(const wavelab_case *c);
 /* The kernel, one of three.  Each replaces any kernel given before. */
 /* Source text: language "glsl" or "hlsl"; `name` (may be NULL) names it in messages. */
 wavelab_status wavelab_case_set_source(wavelab_case *c, const char *language, const char *name, const char *source);
-/* A source file: language from the extension (.comp/.glsl GLSL, .hlsl HLSL), read at the first run. */
+/* A source file: language from the extension (.comp/.glsl GLSL, .hlsl HLSL), read at the first run;
+ * a relative path is taken from the working directory. */
 wavelab_status wavelab_case_set_kernel_file(wavelab_case *c, const char *path);
 /* SPIR-V words (copied); validated for Vulkan 1.1 at the first run. */
 wavelab_status wavelab_case_set_spirv(wavelab_case *c, const uint32_t *words, size_t word_count);
