@@ -3,7 +3,8 @@
 # (scripts/test.sh runs it after the build):
 #   1. `cmake --install` into a temporary prefix;
 #   2. the installed `wavelab`, run from / with no WAVELAB_ROOT, finds every
-#      preset of machines/ and loads each one;
+#      preset of machines/ and loads each one; WAVELAB_ROOT overrides them; a
+#      moved tree still finds them;
 #   3. examples/hlsl_unit_test configures against the prefix with
 #      find_package(wavelab), builds and passes its tests; again with pkg-config;
 #   4. `cpack -G DEB` makes a .deb that holds the command, the libraries, the
@@ -28,6 +29,18 @@ for preset in machines/*.json; do
   (cd / && env -u WAVELAB_ROOT "$prefix/bin/wavelab" run "$repo/kernels/000_uniform_load/uniform_load_wave.json" \
      --machine "$name" --quiet >/dev/null) || fail "installed wavelab run from / cannot use preset $name"
 done
+
+# WAVELAB_ROOT still overrides the installed presets
+mkdir -p "$tmp/root/machines"
+cp machines/rdna2.json "$tmp/root/machines/only_this_one.json"
+listed="$(cd / && WAVELAB_ROOT="$tmp/root" "$prefix/bin/wavelab" machines)"
+! grep -qw turing_rtx2080 <<<"$listed" || fail "with WAVELAB_ROOT set, the installed presets are still listed"
+(cd / && WAVELAB_ROOT="$tmp/root" "$prefix/bin/wavelab" run "$repo/kernels/000_uniform_load/uniform_load_wave.json" \
+   --machine only_this_one --quiet >/dev/null) || fail "WAVELAB_ROOT's preset only_this_one is not found"
+# a moved tree still finds its presets: they are found relative to the binary, not where it was installed
+mv "$prefix" "$tmp/moved"
+(cd / && env -u WAVELAB_ROOT "$tmp/moved/bin/wavelab" machines | grep -qw rdna2) || fail "a moved install loses its presets"
+mv "$tmp/moved" "$prefix"
 
 # 3. the example project, both ways of finding wavelab; WAVELAB_ROOT unset so nothing comes from this tree
 env -u WAVELAB_ROOT cmake -S examples/hlsl_unit_test -B "$tmp/example" -DCMAKE_PREFIX_PATH="$prefix" >/dev/null
