@@ -8,6 +8,7 @@
 #define WAVELAB_CLI_H
 
 #include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "sim/sim.h"
@@ -75,6 +76,30 @@ int cli_cmd_report(int argc, char **argv);    /* cli/report.c: one self-containe
 struct run_output;
 int cli_explain_lds_svg(const struct run_output *out, const struct mem_model *mm, FILE *svg);
 int cli_explain_grid_svg(const struct mem_model *mm, int l2, FILE *svg);
+/* cli/report_junit.c: `wavelab test --junit FILE` and `--tap`. */
+typedef enum cli_test_outcome {
+    CLI_TEST_PASS,
+    CLI_TEST_FAIL,   /* a failed expectation, a kernel fault, or a known failure that passed */
+    CLI_TEST_ERROR,  /* bad input: the case file, the kernel, the case against the kernel */
+    CLI_TEST_XFAIL,  /* a known failure ("known_failure") that still fails */
+    CLI_TEST_SKIP    /* the case has no "expect" */
+} cli_test_outcome;
+
+typedef struct cli_test_record {
+    const char *path;          /* the case file */
+    uint32_t wave;             /* the wave size run (the requested one when the run never started) */
+    cli_test_outcome outcome;
+    const char *message;       /* why it did not pass: one line per failed expectation; "" when it passed */
+    double seconds;            /* host wall time of the case (reported as JUnit's time, nowhere else) */
+} cli_test_record;
+
+/* Writes JUnit XML for the records to f; returns 0, or -1 on a write error. */
+int cli_report_junit(FILE *f, const cli_test_record *records, size_t count);
+/* Writes TAP version 13 for the records to f, with a YAML message block after each failure. */
+void cli_report_tap(FILE *f, const cli_test_record *records, size_t count);
+/* One line per expectation of c that `data` (final bindings, c->bindings order) does not meet, "" when all
+ * hold.  malloc'd (caller frees); NULL when out of memory. */
+char *cli_expect_failures(const struct wl_case *c, uint8_t *const *data);
 
 /* cli/vulkan.c (the Vulkan backend's commands) */
 int cli_cmd_devices(int argc, char **argv);

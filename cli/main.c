@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cjson/cJSON.h>
@@ -37,7 +38,9 @@ static void usage(FILE *f)
             "      [--machine NAME|FILE [--memory-threads 1|2]]\n"
             "        run a case on the simulator (or a Vulkan device) and print a summary\n"
             "  test DIR|CASE... [--wave N | --waves N,N,...] [--jobs N] [--optimize[=PASSES]] [--robust] [--sanitize]\n"
-            "        run every case with an \"expect\"; ends with 'N passed, N failed'\n"
+            "      [--junit OUT.xml] [--tap]\n"
+            "        run every case with an \"expect\"; ends with 'N passed, N failed'; --junit also writes\n"
+            "        JUnit XML, --tap prints TAP instead of the text (one test per case and wave size)\n"
             "        (--sanitize on run, test, check: racecheck, initcheck, inactive-lane reads, synccheck and\n"
             "        the schedule check; any finding is a failure, exit 1)\n"
             "  compile CASE|KERNEL [--entry NAME] [--spirv OUT.spv] [--disasm] [--optimize[=PASSES]]\n"
@@ -496,6 +499,8 @@ typedef struct test_job {
     int sanitize;
     int rc;        /* 0 pass, 1 fail, 2 bad input, -1 skipped (no expect) */
     char *log;     /* what to print for it */
+    cli_test_record record; /* the same result for --junit and --tap (cli/report_junit.c) */
+    char *message; /* record.message's storage */
 } test_job;
 
 typedef struct test_pool {
@@ -505,8 +510,22 @@ typedef struct test_pool {
     pthread_mutex_t lock;
 } test_pool;
 
+/* Fills j->record (--junit, --tap) from the outcome and message of a finished job. */
+static void test_record(test_job *j, uint32_t wave, cli_test_outcome outcome, char *message, double t0)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    j->message = message;
+    j->record = (cli_test_record){.path = j->path, .wave = wave, .outcome = outcome,
+                                  .message = message ? message : "out of memory",
+                                  .seconds = (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9 - t0};
+}
+
 static void run_one_test(test_job *j)
 {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    double t0 = (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
     char err[4096];
     char *buf = NULL;
     size_t len = 0;
@@ -517,12 +536,17 @@ static void run_one_test(test_job *j)
     } else if (case_load(j->path, &c, err, sizeof err) != CASE_OK) {
         fprintf(log, "FAIL  %s: %s\n", j->path, err);
         j->rc = RUN_EXIT_BAD_INPUT;
+        test_record(j, j->wave, CLI_TEST_ERROR, strdup(err), t0);
     } else if (c->expect_count == 0) {
         j->rc = -1;
+        test_record(j, j->wave ? j->wave : c->subgroup_size ? c->subgroup_size : 32, CLI_TEST_SKIP,
+                    strdup("the case has no \"expect\""), t0);
     } else if (j->wave && c->max_subgroup_size && j->wave > c->max_subgroup_size) {
         fprintf(log, "SKIP  %s (wave %u): the expectations hold up to wave %u (max_subgroup_size)\n", j->path,
                 j->wave, c->max_subgroup_size);
         j->rc = -1;
+        test_record(j, j->wave, CLI_TEST_SKIP, strdup("the expectations hold up to the case's max_subgroup_size"),
+                    t0);
     } else {
         run_options opt = {.wave_size = j->wave, .optimize = j->optimize, .robust_access = j->robust,
                            .sanitize = j->sanitize};
@@ -534,11 +558,14 @@ static void run_one_test(test_job *j)
             fprintf(log, "NOTE  %s (wave %u): %s\n", j->path, out.wave_size, out.optimizer_note);
         if (rc == RUN_EXIT_BAD_INPUT) {
             fprintf(log, "FAIL  %s (wave %u): %s\n", j->path, out.wave_size, err);
+            test_record(j, out.wave_size, CLI_TEST_ERROR, strdup(err), t0);
         } else if (rc == RUN_EXIT_FAIL) {
-            char where[512];
+            char where[512], fault[1024];
             sim_location_format(out.prog, &out.result.fault_event.where, where, sizeof where);
-            fprintf(log, "FAIL  %s (wave %u): %s: %s at %s\n", j->path, out.wave_size,
-                    sim_fault_kind_name(out.result.fault), out.result.fault_event.message, where);
+            snprintf(fault, sizeof fault, "%s: %s at %s", sim_fault_kind_name(out.result.fault),
+                     out.result.fault_event.message, where);
+            fprintf(log, "FAIL  %s (wave %u): %s\n", j->path, out.wave_size, fault);
+            test_record(j, out.wave_size, CLI_TEST_FAIL, strdup(fault), t0);
         } else {
             char *ebuf = NULL;
             size_t elen = 0;
@@ -549,20 +576,26 @@ static void run_one_test(test_job *j)
                 /* the expectation states the intended semantics; a known quirk keeps it from holding */
                 if (failures) {
                     fprintf(log, "XFAIL %s (wave %u): known failure: %s\n", j->path, out.wave_size, c->known_failure);
+                    test_record(j, out.wave_size, CLI_TEST_XFAIL, strdup(c->known_failure), t0);
                 } else {
                     rc = RUN_EXIT_FAIL;
                     fprintf(log, "XPASS %s (wave %u): marked as a known failure (%s) but every expectation holds: "
                             "remove \"known_failure\"\n", j->path, out.wave_size, c->known_failure);
+                    test_record(j, out.wave_size, CLI_TEST_FAIL,
+                                strdup("marked as a known failure but every expectation holds"), t0);
                 }
             } else if (failures) {
                 rc = RUN_EXIT_FAIL;
                 fprintf(log, "FAIL  %s (wave %u)\n%s", j->path, out.wave_size, ebuf);
+                test_record(j, out.wave_size, CLI_TEST_FAIL, cli_expect_failures(c, out.data), t0);
             } else if (j->sanitize && run_finding_count(&out)) {
                 rc = RUN_EXIT_FAIL;
                 fprintf(log, "FAIL  %s (wave %u): sanitizer findings\n", j->path, out.wave_size);
                 run_print_findings(c, &out, log);
+                test_record(j, out.wave_size, CLI_TEST_FAIL, strdup("sanitizer findings"), t0);
             } else {
                 fprintf(log, "PASS  %s (wave %u)\n", j->path, out.wave_size);
+                test_record(j, out.wave_size, CLI_TEST_PASS, strdup(""), t0);
             }
             free(ebuf);
         }
@@ -646,9 +679,15 @@ int cli_cmd_test(int argc, char **argv)
     uint64_t jobs = 0;
     const char *optimize = NULL;
     int sanitize = 0;
+    const char *junit_path = NULL;
+    int tap = 0;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--sanitize") == 0) {
             sanitize = 1;
+        } else if (strcmp(argv[i], "--junit") == 0 && i + 1 < argc) {
+            junit_path = argv[++i];
+        } else if (strcmp(argv[i], "--tap") == 0) {
+            tap = 1;
         } else if ((strcmp(argv[i], "--wave") == 0 || strcmp(argv[i], "--waves") == 0) && i + 1 < argc) {
             char *list = strdup(argv[++i]);
             for (char *tok = strtok(list, ","); tok; tok = strtok(NULL, ",")) {
@@ -683,6 +722,12 @@ int cli_cmd_test(int argc, char **argv)
     }
     if (nwaves == 0)
         waves[nwaves++] = 0; /* the case's own subgroup_size, else 32 */
+    /* opened before anything runs: a path that cannot be written is bad input, not a lost report */
+    FILE *junit = junit_path ? fopen(junit_path, "w") : NULL;
+    if (junit_path && !junit) {
+        fprintf(stderr, "wavelab test: --junit %s: %s\n", junit_path, strerror(errno));
+        return RUN_EXIT_BAD_INPUT;
+    }
     test_pool pool = {.count = npaths * (size_t)nwaves};
     pool.jobs = calloc(pool.count, sizeof *pool.jobs);
     pthread_mutex_init(&pool.lock, NULL);
@@ -708,9 +753,23 @@ int cli_cmd_test(int argc, char **argv)
         pthread_join(threads[t], NULL);
     /* print in case order, whatever order the threads finished in */
     int passed = 0, failed = 0, bad = 0;
+    cli_test_record *records = calloc(pool.count, sizeof *records);
+    for (size_t k = 0; k < pool.count && records; k++)
+        records[k] = pool.jobs[k].record;
+    if (tap && records)
+        cli_report_tap(stdout, records, pool.count);
+    if (junit) {
+        int written = records && cli_report_junit(junit, records, pool.count) == 0;
+        if (fclose(junit) != 0 || !written) {
+            fprintf(stderr, "wavelab test: --junit %s: cannot write the report\n", junit_path);
+            bad++;
+        }
+    }
+    free(records);
     for (size_t k = 0; k < pool.count; k++) {
         test_job *j = &pool.jobs[k];
-        if (j->log)
+        free(j->message);
+        if (j->log && !tap)
             fputs(j->log, stdout);
         if (j->rc == 0)
             passed++;
@@ -720,14 +779,13 @@ int cli_cmd_test(int argc, char **argv)
             bad++;
         free(j->log);
     }
-    printf("%d passed, %d failed\n", passed, failed);
+    printf("%s%d passed, %d failed\n", tap ? "# " : "", passed, failed);
     for (size_t i = 0; i < npaths; i++)
         free(paths[i]);
     free(paths);
     free(pool.jobs);
     pthread_mutex_destroy(&pool.lock);
-    (void)bad;
-    return failed ? RUN_EXIT_FAIL : RUN_EXIT_OK;
+    return failed ? RUN_EXIT_FAIL : bad ? RUN_EXIT_BAD_INPUT : RUN_EXIT_OK;
 }
 
 /* ------------------------------------------------------------ compile / disasm */

@@ -131,8 +131,8 @@ void run_output_free(run_output *out)
     memset(out, 0, sizeof *out);
 }
 
-/* Checks that the case provides what the kernel declares, with the right kind. */
-static int bindings_fit(const wl_case *c, isa_program *p, char *err, size_t err_size)
+/* Checks that the case provides what the kernel declares, with the right kind (run.h). */
+int run_bindings_fit(const wl_case *c, isa_program *p, char *err, size_t err_size)
 {
     for (uint32_t s = 0; s < p->slot_count; s++) {
         const isa_slot *sl = &p->slots[s];
@@ -188,7 +188,7 @@ static int run_program(const wl_case *c, const run_options *opt, uint32_t wave, 
         snprintf(err, err_size, "%s: %s: %s", c->kernel, isa_status_str(st), lerr);
         return RUN_EXIT_BAD_INPUT;
     }
-    if (!bindings_fit(c, out->prog, err, err_size))
+    if (!run_bindings_fit(c, out->prog, err, err_size))
         return RUN_EXIT_BAD_INPUT;
     out->data = calloc((size_t)c->binding_count + 1, sizeof *out->data);
     sim_buffer *bufs = calloc((size_t)c->binding_count + 1, sizeof *bufs);

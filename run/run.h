@@ -105,6 +105,9 @@ uint64_t run_print_findings(const wl_case *c, const run_output *out, FILE *f);
 
 /* Findings of a sanitized run: sanitizer sites plus schedule differences (and a reversed-run fault). */
 uint64_t run_finding_count(const run_output *out);
+/* Checks that the case provides every binding the lowered kernel declares, with the right kind, format and
+ * size, and gives sampled texel buffers the case's format.  Returns 1, or 0 with err naming the binding. */
+int run_bindings_fit(const wl_case *c, isa_program *p, char *err, size_t err_size);
 
 /* Checks every expectation of the case against `data` (one array per case binding).
  * Prints "PASS"/"FAIL" lines to `log` when not NULL; returns the number of failures. */

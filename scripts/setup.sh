@@ -11,6 +11,7 @@ packages=(
   libcjson-dev                   # case files and JSON output
   nettle-dev                     # SHA-256 keys of the SPIR-V cache
   check                          # unit tests
+  libxml2-utils                  # xmllint: `wavelab test --junit` output checked against the JUnit structure
   libvulkan-volk-dev libvulkan-dev  # Vulkan backend (volk meta-loader + headers)
   libvulkan1 mesa-vulkan-drivers    # a real Vulkan device on the CPU (lavapipe) for tests
   clang libclang-rt-14-dev          # libFuzzer harnesses (fuzz/, scripts/fuzz.sh): -fsanitize=fuzzer

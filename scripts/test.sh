@@ -39,6 +39,8 @@ fi
 scripts/reconverge.sh
 # libFuzzer: the kept regression inputs, then about 25 s of each harness
 scripts/fuzz.sh "${WAVELAB_FUZZ_SECONDS:-25}"
+# installed into a temporary prefix: presets found from /, the example project built against it, the .deb
+scripts/install_check.sh build
 
 if [ "${WAVELAB_SKIP_SANITIZERS:-0}" != "1" ]; then
   cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DWAVELAB_SANITIZE=ON >/dev/null

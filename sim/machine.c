@@ -6,6 +6,8 @@
  * listed once in MACHINE_FIELDS; each must also have an entry in "sources"
  * (the public document the number comes from).
  */
+#define _GNU_SOURCE /* dladdr */
+#include <dlfcn.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -257,31 +259,58 @@ static char *read_file(const char *path, char *err, size_t err_size)
     return buf;
 }
 
+/* Tries each preset folder a binary living in folder `bin_dir` can have: installed
+ * (PREFIX/bin or PREFIX/lib -> PREFIX/share/wavelab/machines; PREFIX/lib/<multiarch> one level deeper) and
+ * built in a source tree (build/wavelab -> machines, build/tests/x -> machines). */
+static const char *probe_beside(const char *bin_dir, char *buf, size_t size)
+{
+    static const char *const relative[] = {"../share/wavelab/machines", "../../share/wavelab/machines",
+                                           "../machines", "../../machines"};
+    char probe[PATH_MAX + 64];
+    for (size_t i = 0; i < sizeof relative / sizeof relative[0]; i++) {
+        snprintf(probe, sizeof probe, "%s/%s", bin_dir, relative[i]);
+        if (access(probe, R_OK | X_OK) == 0) {
+            snprintf(buf, size, "%s", probe);
+            return buf;
+        }
+    }
+    return NULL;
+}
+
+/* The folder of a file path (its text up to the last '/'), in place; 0 when it has none. */
+static int strip_to_dir(char *path)
+{
+    char *slash = strrchr(path, '/');
+    if (!slash)
+        return 0;
+    *slash = 0;
+    return 1;
+}
+
 const char *mem_machine_dir(char *buf, size_t size)
 {
     const char *root = getenv("WAVELAB_ROOT");
-    char probe[PATH_MAX + 32];
     if (root && root[0]) {
         snprintf(buf, size, "%s/machines", root);
         return buf;
     }
-    char exe[PATH_MAX];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (n > 0) {
-        exe[n] = 0;
-        for (int up = 0; up < 2; up++) { /* build/wavelab -> ../machines; build/tests/x -> ../../machines */
-            char *slash = strrchr(exe, '/');
-            if (!slash)
-                break;
-            *slash = 0;
-            snprintf(probe, sizeof probe, "%s/../machines", exe);
-            if (access(probe, R_OK) == 0) {
-                snprintf(buf, size, "%s", probe);
-                return buf;
-            }
-        }
+    /* The binary that holds this code first: libwavelab.so when a program links the shared library (its
+     * executable may live anywhere), else the executable itself; then the running executable. */
+    char path[PATH_MAX];
+    Dl_info info;
+    if (dladdr((void *)mem_machine_dir, &info) && info.dli_fname && info.dli_fname[0] == '/') {
+        snprintf(path, sizeof path, "%s", info.dli_fname);
+        if (strip_to_dir(path) && probe_beside(path, buf, size))
+            return buf;
     }
-    if (access("machines", R_OK) == 0) {
+    ssize_t n = readlink("/proc/self/exe", path, sizeof path - 1);
+    if (n > 0) {
+        path[n] = 0;
+        if (strip_to_dir(path) && probe_beside(path, buf, size))
+            return buf;
+    }
+    /* the source tree as the working directory */
+    if (access("machines", R_OK | X_OK) == 0) {
         snprintf(buf, size, "machines");
         return buf;
     }
@@ -298,7 +327,8 @@ mem_status mem_machine_load(const char *name_or_path, mem_machine *out, char *er
     } else {
         char dir[PATH_MAX];
         if (!mem_machine_dir(dir, sizeof dir)) {
-            snprintf(err, err_size, "machine '%s': no machines/ folder found (set WAVELAB_ROOT)", name_or_path);
+            snprintf(err, err_size, "machine '%s': no machines/ folder found beside the program (PREFIX/share/wavelab/machines) or in "
+                     "the working directory (set WAVELAB_ROOT)", name_or_path);
             return MEM_ERR_IO;
         }
         snprintf(path, sizeof path, "%s/%s.json", dir, name_or_path);

@@ -97,7 +97,11 @@ isa_occupancy mem_machine_occupancy(const mem_machine *m, const isa_program *p, 
                                     uint32_t vgprs_override, uint32_t *vgprs_used);
 
 /* The folder that holds the presets (as searched by mem_machine_load), or
- * NULL; writes into buf. */
+ * NULL; writes into buf.  First found: $WAVELAB_ROOT/machines; beside the
+ * binary holding this code (libwavelab.so or the executable) and beside the
+ * running executable: ../share/wavelab/machines (installed),
+ * ../../share/wavelab/machines (a multiarch libdir), ../machines and
+ * ../../machines (build trees); ./machines. */
 const char *mem_machine_dir(char *buf, size_t size);
 
 #endif

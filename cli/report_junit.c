@@ -1,0 +1,215 @@
+/*
+ * cli/report_junit.c — `wavelab test` results for CI systems: a JUnit XML
+ * file (--junit FILE) and TAP on stdout (--tap).  One test case per case
+ * file and wave size; a failed case carries the message of each failed
+ * expectation (or the fault, or the input error), so a CI page shows why
+ * without the log.
+ *
+ * The JUnit format has no formal standard: this writes the structure every
+ * consumer reads (Jenkins' junit plugin, GitLab, GitHub test reporters,
+ * ctest's own output): <testsuites> holding one <testsuite> holding
+ * <testcase classname name time> with an optional <failure>, <error> or
+ * <skipped> child.  tests/junit/junit-basic.xsd states that structure and
+ * the test suite validates the output against it with xmllint.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "case/case.h"
+#include "cli/cli.h"
+
+/* How each outcome appears: the JUnit child element and its type, TAP's directive, counted as what. */
+static const struct {
+    cli_test_outcome outcome;
+    const char *junit_element; /* NULL: none (a pass) */
+    const char *junit_type;
+    int tap_ok;
+    const char *tap_directive; /* "" or " # SKIP" / " # TODO" */
+} outcome_table[] = {
+    {CLI_TEST_PASS, NULL, NULL, 1, ""},
+    {CLI_TEST_FAIL, "failure", "failed", 0, ""},
+    {CLI_TEST_ERROR, "error", "bad input", 0, ""},
+    {CLI_TEST_XFAIL, "skipped", "known failure", 0, " # TODO"},
+    {CLI_TEST_SKIP, "skipped", "no expectations", 1, " # SKIP"},
+};
+
+static int row_of(cli_test_outcome o)
+{
+    for (size_t i = 0; i < sizeof outcome_table / sizeof outcome_table[0]; i++)
+        if (outcome_table[i].outcome == o)
+            return (int)i;
+    return 1; /* unknown: report it as a failure rather than hide it */
+}
+
+/* Length of the valid UTF-8 sequence at s (1..4), or 0 when the bytes there are not one. */
+static int utf8_length(const unsigned char *s)
+{
+    if (s[0] < 0x80)
+        return 1;
+    int n = (s[0] & 0xE0) == 0xC0 ? 2 : (s[0] & 0xF0) == 0xE0 ? 3 : (s[0] & 0xF8) == 0xF0 ? 4 : 0;
+    if (n == 0 || (n == 2 && s[0] < 0xC2) || (n == 4 && s[0] > 0xF4))
+        return 0;
+    for (int i = 1; i < n; i++)
+        if ((s[i] & 0xC0) != 0x80)
+            return 0;
+    return n;
+}
+
+/* Writes text as XML character data or an attribute value: markup characters escaped, and what XML 1.0
+ * cannot hold (control characters, invalid UTF-8 — kernel source lines may carry either) as U+FFFD.
+ * Newlines in attributes become &#10; so they survive attribute normalisation. */
+static void xml_text(FILE *f, const char *text, int attribute)
+{
+    const unsigned char *s = (const unsigned char *)(text ? text : "");
+    while (*s) {
+        int n = utf8_length(s);
+        if (n > 1) {
+            fwrite(s, 1, (size_t)n, f);
+            s += n;
+            continue;
+        }
+        unsigned char c = *s++;
+        switch (n == 0 ? 0xFF : c) {
+        case '&': fputs("&amp;", f); break;
+        case '<': fputs("&lt;", f); break;
+        case '>': fputs("&gt;", f); break;
+        case '"': fputs("&quot;", f); break;
+        case '\'': fputs("&apos;", f); break;
+        case '\n': fputs(attribute ? "&#10;" : "\n", f); break;
+        case '\t': fputs(attribute ? "&#9;" : "\t", f); break;
+        default:
+            if (n == 0 || c < 0x20 || c == 0x7F)
+                fputs("\xEF\xBF\xBD", f);
+            else
+                fputc(c, f);
+        }
+    }
+}
+
+/* The first line of a message (for the message attribute: the whole text goes in the element's body). */
+static void first_line(const char *text, char *buf, size_t size)
+{
+    snprintf(buf, size, "%s", text ? text : "");
+    buf[strcspn(buf, "\n")] = 0;
+}
+
+/* "kernels/003_wave_tricks/scan.json" -> "kernels.003_wave_tricks.scan": the case's place as a class name,
+ * which JUnit viewers group by. */
+static void class_name(const char *path, char *buf, size_t size)
+{
+    if (!path)
+        path = "";
+    while (path[0] == '/' || (path[0] == '.' && path[1] == '/'))
+        path += path[0] == '/' ? 1 : 2;
+    snprintf(buf, size, "%s", path);
+    size_t len = strlen(buf);
+    if (len > 5 && strcmp(buf + len - 5, ".json") == 0)
+        buf[len - 5] = 0;
+    for (char *p = buf; *p; p++)
+        if (*p == '/')
+            *p = '.';
+}
+
+int cli_report_junit(FILE *f, const cli_test_record *records, size_t count)
+{
+    size_t failures = 0, errors = 0, skipped = 0;
+    double seconds = 0;
+    for (size_t i = 0; i < count; i++) {
+        cli_test_outcome o = records[i].outcome;
+        failures += o == CLI_TEST_FAIL;
+        errors += o == CLI_TEST_ERROR;
+        skipped += o == CLI_TEST_XFAIL || o == CLI_TEST_SKIP;
+        seconds += records[i].seconds;
+    }
+    fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", f);
+    fprintf(f, "<testsuites name=\"wavelab\" tests=\"%zu\" failures=\"%zu\" errors=\"%zu\" skipped=\"%zu\" "
+               "time=\"%.6f\">\n", count, failures, errors, skipped, seconds);
+    fprintf(f, "  <testsuite name=\"wavelab test\" tests=\"%zu\" failures=\"%zu\" errors=\"%zu\" skipped=\"%zu\" "
+               "time=\"%.6f\">\n", count, failures, errors, skipped, seconds);
+    for (size_t i = 0; i < count; i++) {
+        const cli_test_record *r = &records[i];
+        char cls[1024], line[1024];
+        class_name(r->path, cls, sizeof cls);
+        fputs("    <testcase classname=\"", f);
+        xml_text(f, cls, 1);
+        fprintf(f, "\" name=\"wave %u\" file=\"", r->wave);
+        xml_text(f, r->path, 1); /* NULL writes "" */
+        fprintf(f, "\" time=\"%.6f\"", r->seconds);
+        int row = row_of(r->outcome);
+        if (!outcome_table[row].junit_element) {
+            fputs("/>\n", f);
+            continue;
+        }
+        first_line(r->message, line, sizeof line);
+        fprintf(f, ">\n      <%s message=\"", outcome_table[row].junit_element);
+        xml_text(f, line, 1);
+        fprintf(f, "\" type=\"%s\"", outcome_table[row].junit_type);
+        if (r->outcome == CLI_TEST_SKIP || r->outcome == CLI_TEST_XFAIL) {
+            fputs("/>\n", f); /* <skipped> holds no body in the schema */
+        } else {
+            fputs(">", f);
+            xml_text(f, r->message, 0);
+            fprintf(f, "</%s>\n", outcome_table[row].junit_element);
+        }
+        fputs("    </testcase>\n", f);
+    }
+    fputs("  </testsuite>\n</testsuites>\n", f);
+    return ferror(f) ? -1 : 0;
+}
+
+void cli_report_tap(FILE *f, const cli_test_record *records, size_t count)
+{
+    fputs("TAP version 13\n", f);
+    fprintf(f, "1..%zu\n", count);
+    for (size_t i = 0; i < count; i++) {
+        const cli_test_record *r = &records[i];
+        int row = row_of(r->outcome);
+        char line[1024];
+        first_line(r->message, line, sizeof line);
+        /* '#' in a description would start a directive */
+        char desc[1200];
+        snprintf(desc, sizeof desc, "%s (wave %u)", r->path ? r->path : "", r->wave);
+        for (char *p = desc; *p; p++)
+            if (*p == '#')
+                *p = '_';
+        fprintf(f, "%s %zu - %s%s", outcome_table[row].tap_ok ? "ok" : "not ok", i + 1, desc,
+                outcome_table[row].tap_directive);
+        if (outcome_table[row].tap_directive[0])
+            fprintf(f, " %s", line);
+        fputc('\n', f);
+        if (!outcome_table[row].tap_ok && r->outcome != CLI_TEST_XFAIL && r->message && r->message[0]) {
+            /* TAP 13 diagnostics: a YAML block; the message as a literal block scalar, one line each */
+            fputs("  ---\n  message: |\n", f);
+            const char *s = r->message;
+            while (*s) {
+                size_t n = strcspn(s, "\n");
+                fprintf(f, "    %.*s\n", (int)n, s);
+                s += n + (s[n] == '\n');
+            }
+            fprintf(f, "  severity: %s\n  ...\n", r->outcome == CLI_TEST_ERROR ? "error" : "fail");
+        }
+    }
+}
+
+char *cli_expect_failures(const struct wl_case *c, uint8_t *const *data)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    if (!f)
+        return NULL;
+    for (int i = 0; i < c->expect_count; i++) {
+        const case_expect *e = &c->expects[i];
+        const case_binding *b = case_find_binding(c, e->set, e->binding);
+        char msg[1024];
+        if (!b) {
+            fprintf(f, "%sset %u binding %u: no such binding", ftell(f) ? "\n" : "", e->set, e->binding);
+            continue;
+        }
+        if (!case_expect_check(e, data[b - c->bindings], b->size, msg, sizeof msg, NULL))
+            fprintf(f, "%s%s", ftell(f) ? "\n" : "", msg);
+    }
+    fclose(f);
+    return buf;
+}

@@ -1,0 +1,501 @@
+/*
+ * tests/test_api.c — the public C API (api/wavelab.h) used as a user would:
+ * cases built in code from GLSL, HLSL and SPIR-V words, and loaded from case
+ * files; runs at every wave size; bindings and statistics read back;
+ * expectations checked; every error status with its message.  Expected
+ * values come from references written here (per-wave scans computed in C),
+ * never from wavelab's own output.
+ */
+#include <check.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "api/wavelab.h"
+#include "isa/isa.h"
+#include "tests/support/tsup.h"
+
+#define LOCAL 64
+#define GROUPS 2
+#define N (LOCAL * GROUPS)
+
+/* Inclusive per-wave prefix sum of the input, plus the lane's index in its wave times 1000. */
+static const char *scan_glsl =
+    "#version 450\n"
+    "#extension GL_KHR_shader_subgroup_arithmetic : require\n"
+    "layout(local_size_x = 64) in;\n"
+    "layout(set = 0, binding = 0) readonly buffer In { uint v[]; } src;\n"
+    "layout(set = 0, binding = 1) buffer Out { uint v[]; } dst;\n"
+    "void main() {\n"
+    "    uint i = gl_GlobalInvocationID.x;\n"
+    "    dst.v[i] = subgroupInclusiveAdd(src.v[i]) + gl_SubgroupInvocationID * 1000u;\n"
+    "}\n";
+
+/* The same in HLSL, where WavePrefixSum is exclusive. */
+static const char *scan_hlsl =
+    "StructuredBuffer<uint> src : register(t0, space0);\n"
+    "RWStructuredBuffer<uint> dst : register(u1, space0);\n"
+    "[numthreads(64, 1, 1)]\n"
+    "void CSMain(uint3 id : SV_DispatchThreadID) {\n"
+    "    dst[id.x] = WavePrefixSum(src[id.x]) + WaveGetLaneIndex() * 1000;\n"
+    "}\n";
+
+static void make_input(uint32_t *in)
+{
+    uint32_t seed = 12345;
+    for (int i = 0; i < N; i++)
+        in[i] = tsup_rand(&seed) % 100;
+}
+
+/* The reference: lanes of a workgroup form waves of `wave` consecutive invocations. */
+static void reference_scan(const uint32_t *in, uint32_t wave, int inclusive, uint32_t *out)
+{
+    for (int g = 0; g < GROUPS; g++)
+        for (int w = 0; w < LOCAL; w += (int)wave) {
+            uint32_t sum = 0;
+            for (uint32_t lane = 0; lane < wave; lane++) {
+                int i = g * LOCAL + w + (int)lane;
+                if (inclusive)
+                    sum += in[i];
+                out[i] = sum + lane * 1000u;
+                if (!inclusive)
+                    sum += in[i];
+            }
+        }
+}
+
+static wavelab_case *scan_case(const char *language, const uint32_t *in)
+{
+    wavelab_case *c;
+    ck_assert_int_eq(wavelab_case_create(&c), WAVELAB_OK);
+    if (strcmp(language, "hlsl") == 0) {
+        ck_assert_int_eq(wavelab_case_set_source(c, "hlsl", "scan.hlsl", scan_hlsl), WAVELAB_OK);
+        ck_assert_int_eq(wavelab_case_set_entry(c, "CSMain"), WAVELAB_OK);
+    } else {
+        ck_assert_int_eq(wavelab_case_set_source(c, "glsl", "scan.comp", scan_glsl), WAVELAB_OK);
+    }
+    ck_assert_int_eq(wavelab_case_set_groups(c, GROUPS, 1, 1), WAVELAB_OK);
+    ck_assert_int_eq(wavelab_case_add_binding(c, WAVELAB_STORAGE_BUFFER, 0, 0, WAVELAB_U32, in, N), WAVELAB_OK);
+    ck_assert_int_eq(wavelab_case_add_binding(c, WAVELAB_STORAGE_BUFFER, 0, 1, WAVELAB_U32, NULL, N), WAVELAB_OK);
+    return c;
+}
+
+static const uint32_t waves[] = {4, 8, 16, 32, 64};
+
+START_TEST(test_api_glsl_scan_at_every_wave_matches_reference)
+{
+    uint32_t in[N], want[N], got[N];
+    make_input(in);
+    wavelab_case *c = scan_case("glsl", in);
+    for (size_t k = 0; k < sizeof waves / sizeof waves[0]; k++) {
+        wavelab_run *r;
+        ck_assert_int_eq(wavelab_run_sim(c, waves[k], &r), WAVELAB_OK);
+        ck_assert_uint_eq(wavelab_run_wave_size(r), waves[k]);
+        size_t size = 0;
+        ck_assert_int_eq(wavelab_run_read_binding(r, 0, 1, got, sizeof got, &size), WAVELAB_OK);
+        ck_assert_uint_eq(size, sizeof got);
+        reference_scan(in, waves[k], 1, want);
+        for (int i = 0; i < N; i++)
+            ck_assert_msg(got[i] == want[i], "wave %u element %d: %u, expected %u", waves[k], i, got[i], want[i]);
+        /* the input binding comes back as it went in */
+        ck_assert_int_eq(wavelab_run_read_binding(r, 0, 0, got, sizeof got, NULL), WAVELAB_OK);
+        ck_assert_mem_eq(got, in, sizeof in);
+        uint64_t v;
+        ck_assert_int_eq(wavelab_run_stat(r, "workgroups", &v), WAVELAB_OK);
+        ck_assert_uint_eq(v, GROUPS);
+        ck_assert_int_eq(wavelab_run_stat(r, "waves", &v), WAVELAB_OK);
+        ck_assert_uint_eq(v, GROUPS * LOCAL / waves[k]);
+        ck_assert_int_eq(wavelab_run_stat(r, "lane_operations", &v), WAVELAB_OK);
+        ck_assert_uint_gt(v, 0);
+        ck_assert_int_eq(wavelab_run_check(r), WAVELAB_OK); /* no expectations: nothing to fail */
+        wavelab_run_destroy(r);
+    }
+    wavelab_case_destroy(c);
+}
+END_TEST
+
+START_TEST(test_api_hlsl_wave_prefix_sum_is_exclusive)
+{
+    uint32_t in[N], want[N], got[N];
+    make_input(in);
+    wavelab_case *c = scan_case("hlsl", in);
+    for (size_t k = 0; k < sizeof waves / sizeof waves[0]; k++) {
+        reference_scan(in, waves[k], 0, want);
+        wavelab_run *r;
+        ck_assert_int_eq(wavelab_run_sim(c, waves[k], &r), WAVELAB_OK);
+        ck_assert_int_eq(wavelab_run_read_binding(r, 0, 1, got, sizeof got, NULL), WAVELAB_OK);
+        ck_assert_mem_eq(got, want, sizeof want);
+        wavelab_run_destroy(r);
+    }
+    wavelab_case_destroy(c);
+}
+END_TEST
+
+START_TEST(test_api_expectations_hold_and_a_wrong_one_names_its_element)
+{
+    uint32_t in[N], want[N];
+    make_input(in);
+    reference_scan(in, 16, 1, want);
+    wavelab_case *good = scan_case("glsl", in);
+    ck_assert_int_eq(wavelab_case_expect(good, 0, 1, want, N, WAVELAB_COMPARE_EXACT, 0), WAVELAB_OK);
+    ck_assert_int_eq(wavelab_case_expect_count(good), 1);
+    wavelab_run *r;
+    ck_assert_int_eq(wavelab_run_sim(good, 16, &r), WAVELAB_OK);
+    ck_assert_int_eq(wavelab_run_check(r), WAVELAB_OK);
+    ck_assert_str_eq(wavelab_run_message(r), "");
+    wavelab_run_destroy(r);
+    /* the same expectation at wave 32 does not hold: the scan restarts at lane 16 only at wave 16 */
+    ck_assert_int_eq(wavelab_run_sim(good, 32, &r), WAVELAB_OK);
+    ck_assert_int_eq(wavelab_run_check(r), WAVELAB_ERR_EXPECT);
+    ck_assert_int_eq(wavelab_status_exit_code(WAVELAB_ERR_EXPECT), 1);
+    char needle[128];
+    uint32_t at32[N];
+    reference_scan(in, 32, 1, at32);
+    snprintf(needle, sizeof needle, "element 16: expected %u, actual %u", want[16], at32[16]);
+    ck_assert_msg(strstr(wavelab_run_message(r), needle), "message \"%s\" lacks \"%s\"", wavelab_run_message(r),
+                  needle);
+    wavelab_run_destroy(r);
+    wavelab_case_destroy(good);
+
+    /* one wrong element among the first 8, checked with a second, passing expectation: one line */
+    wavelab_case *bad = scan_case("glsl", in);
+    uint32_t wrong[8];
+    memcpy(wrong, want, sizeof wrong);
+    wrong[5] += 1;
+    ck_assert_int_eq(wavelab_case_expect(bad, 0, 0, in, N, WAVELAB_COMPARE_EXACT, 0), WAVELAB_OK);
+    ck_assert_int_eq(wavelab_case_expect(bad, 0, 1, wrong, 8, WAVELAB_COMPARE_EXACT, 0), WAVELAB_OK);
+    ck_assert_int_eq(wavelab_run_sim(bad, 16, &r), WAVELAB_OK);
+    ck_assert_int_eq(wavelab_run_check(r), WAVELAB_ERR_EXPECT);
+    snprintf(needle, sizeof needle, "set 0 binding 1 (exact): element 5: expected %u, actual %u; 1 of 8", wrong[5],
+             want[5]);
+    ck_assert_msg(strstr(wavelab_run_message(r), needle), "message \"%s\"", wavelab_run_message(r));
+    ck_assert_ptr_null(strchr(wavelab_run_message(r), '\n'));
+    wavelab_run_destroy(r);
+    wavelab_case_destroy(bad);
+}
+END_TEST
+
+START_TEST(test_api_spirv_words_run_like_source)
+{
+    uint32_t in[N], want[N], got[N];
+    make_input(in);
+    isa_compile_options o = {.path = "scan.comp", .source = scan_glsl, .language = "glsl"};
+    uint32_t *words;
+    size_t count;
+    char err[2048];
+    ck_assert_int_eq(isa_compile(&o, &words, &count, err, sizeof err, NULL, 0), ISA_OK);
+    wavelab_case *c;
+    ck_assert_int_eq(wavelab_case_create(&c), WAVELAB_OK);
+    ck_assert_int_eq(wavelab_case_set_spirv(c, words, count), WAVELAB_OK);
+    free(words); /* the case keeps its own copy */
+    ck_assert_int_eq(wavelab_case_set_groups(c, GROUPS, 1, 1), WAVELAB_OK);
+    ck_assert_int_eq(wavelab_case_add_binding(c, WAVELAB_STORAGE_BUFFER, 0, 0, WAVELAB_U32, in, N), WAVELAB_OK);
+    ck_assert_int_eq(wavelab_case_add_binding(c, WAVELAB_STORAGE_BUFFER, 0, 1, WAVELAB_U32, NULL, N), WAVELAB_OK);
+    wavelab_run *r;
+    ck_assert_int_eq(wavelab_run_sim(c, 8, &r), WAVELAB_OK);
+    ck_assert_int_eq(wavelab_run_read_binding(r, 0, 1, got, sizeof got, NULL), WAVELAB_OK);
+    reference_scan(in, 8, 1, want);
+    ck_assert_mem_eq(got, want, sizeof want);
+    wavelab_run_destroy(r);
+    wavelab_case_destroy(c);
+
+    /* words that are not SPIR-V: a compile error with the validator's word offset, not a crash */
+    uint32_t junk[] = {0x07230203, 0x00010300, 0, 10, 0, 0xdeadbeef};
+    ck_assert_int_eq(wavelab_case_create(&c), WAVELAB_OK);
+    ck_assert_int_eq(wavelab_case_set_spirv(c, junk, 6), WAVELAB_OK);
+    ck_assert_int_eq(wavelab_case_add_binding(c, WAVELAB_STORAGE_BUFFER, 0, 0, WAVELAB_U32, NULL, 4), WAVELAB_OK);
+    ck_assert_int_eq(wavelab_run_sim(c, 8, &r), WAVELAB_ERR_COMPILE);
+    ck_assert_ptr_nonnull(strstr(wavelab_run_message(r), "spirv: "));
+    wavelab_run_destroy(r);
+    wavelab_case_destroy(c);
+}
+END_TEST
+
+START_TEST(test_api_push_constants_defines_and_groups_reach_the_kernel)
+{
+    static const char *src =
+        "#version 450\n"
+        "layout(local_size_x = 4) in;\n"
+        "layout(push_constant) uniform P { uint scale; uint bias; } p;\n"
+        "layout(set = 0, binding = 3) buffer Out { uint v[]; } dst;\n"
+        "void main() { dst.v[gl_GlobalInvocationID.x] = gl_WorkGroupID.x * p.scale + p.bias + OFFSET; }\n";
+    wavelab_case *c;
+    ck_assert_int_eq(wavelab_case_create(&c), WAVELAB_OK);
+    ck_assert_int_eq(wavelab_case_set_source(c, "glsl", NULL, src), WAVELAB_OK);
+    ck_assert_int_eq(wavelab_case_define(c, "OFFSET", "5u"), WAVELAB_OK);
+    uint32_t push[2] = {10, 7};
+    ck_assert_int_eq(wavelab_case_set_push_constants(c, push, sizeof push), WAVELAB_OK);
+    ck_assert_int_eq(wavelab_case_set_groups(c, 3, 1, 1), WAVELAB_OK);
+    ck_assert_int_eq(wavelab_case_add_binding(c, WAVELAB_STORAGE_BUFFER, 0, 3, WAVELAB_U32, NULL, 12), WAVELAB_OK);
+    uint32_t want[12];
+    for (int i = 0; i < 12; i++)
+        want[i] = (uint32_t)(i / 4) * 10 + 7 + 5;
+    ck_assert_int_eq(wavelab_case_expect(c, 0, 3, want, 12, WAVELAB_COMPARE_EXACT, 0), WAVELAB_OK);
+    wavelab_run *r;
+    ck_assert_int_eq(wavelab_run_sim(c, 4, &r), WAVELAB_OK);
+    ck_assert_msg(wavelab_run_check(r) == WAVELAB_OK, "%s", wavelab_run_message(r));
+    wavelab_run_destroy(r);
+    wavelab_case_destroy(c);
+}
+END_TEST
+
+START_TEST(test_api_case_file_loads_runs_and_passes)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/kernels/000_uniform_load/uniform_load_wave.json", tsup_root());
+    wavelab_case *c;
+    ck_assert_msg(wavelab_case_load(path, &c) == WAVELAB_OK, "%s", wavelab_case_message(c));
+    ck_assert_int_gt(wavelab_case_expect_count(c), 0);
+    wavelab_run *r;
+    ck_assert_int_eq(wavelab_run_sim(c, 0, &r), WAVELAB_OK);
+    ck_assert_msg(wavelab_run_check(r) == WAVELAB_OK, "%s", wavelab_run_message(r));
+    wavelab_run_destroy(r);
+    wavelab_case_destroy(c);
+
+    /* a file that is not there: the handle exists and says which file */
+    ck_assert_int_eq(wavelab_case_load("/nonexistent/case.json", &c), WAVELAB_ERR_CASE);
+    ck_assert_ptr_nonnull(strstr(wavelab_case_message(c), "/nonexistent/case.json"));
+    ck_assert_int_eq(wavelab_status_exit_code(WAVELAB_ERR_CASE), 2);
+    ck_assert_int_eq(wavelab_run_sim(c, 8, &r), WAVELAB_ERR_CASE);
+    wavelab_run_destroy(r);
+    wavelab_case_destroy(c);
+}
+END_TEST
+
+START_TEST(test_api_out_of_bounds_write_is_a_fault_with_its_place)
+{
+    static const char *src =
+        "#version 450\n"
+        "layout(local_size_x = 8) in;\n"
+        "layout(set = 0, binding = 0) buffer Out { uint v[]; } dst;\n"
+        "void main() {\n"
+        "    dst.v[gl_LocalInvocationIndex + 4u] = 1u;\n"
+        "}\n";
+    wavelab_case *c;
+    ck_assert_int_eq(wavelab_case_create(&c), WAVELAB_OK);
+    ck_assert_int_eq(wavelab_case_set_source(c, "glsl", "oob.comp", src), WAVELAB_OK);
+    ck_assert_int_eq(wavelab_case_add_binding(c, WAVELAB_STORAGE_BUFFER, 0, 0, WAVELAB_U32, NULL, 8), WAVELAB_OK);
+    wavelab_run *r;
+    ck_assert_int_eq(wavelab_run_sim(c, 8, &r), WAVELAB_ERR_FAULT);
+    ck_assert_int_eq(wavelab_status_exit_code(WAVELAB_ERR_FAULT), 1);
+    const char *m = wavelab_run_message(r);
+    ck_assert_msg(strstr(m, "oob.comp") && strstr(m, "wave 8") && strstr(m, "line 5") && strstr(m, "lane 4"), "message \"%s\"", m);
+    /* a faulted run keeps the binding as it was at the fault, and check repeats the fault */
+    size_t size;
+    ck_assert_int_eq(wavelab_run_read_binding(r, 0, 0, NULL, 0, &size), WAVELAB_OK);
+    ck_assert_uint_eq(size, 32);
+    ck_assert_int_eq(wavelab_run_check(r), WAVELAB_ERR_FAULT);
+    wavelab_run_destroy(r);
+    wavelab_case_destroy(c);
+}
+END_TEST
+
+START_TEST(test_api_bad_kernels_and_cases_are_errors_with_messages)
+{
+    wavelab_case *c;
+    wavelab_run *r;
+    /* a compile error names the file and line */
+    ck_assert_int_eq(wavelab_case_create(&c), WAVELAB_OK);
+    ck_assert_int_eq(wavelab_case_set_source(c, "glsl", "broken.comp",
+                                             "#version 450\nlayout(local_size_x = 1) in;\nvoid main() { nope(); }\n"),
+                     WAVELAB_OK);
+    ck_assert_int_eq(wavelab_case_add_binding(c, WAVELAB_STORAGE_BUFFER, 0, 0, WAVELAB_U32, NULL, 1), WAVELAB_OK);
+    ck_assert_int_eq(wavelab_run_sim(c, 8, &r), WAVELAB_ERR_COMPILE);
+    ck_assert_ptr_nonnull(strstr(wavelab_run_message(r), "broken.comp:3"));
+    wavelab_run_destroy(r);
+    /* every later run reports the same compile error */
+    ck_assert_int_eq(wavelab_run_sim(c, 16, &r), WAVELAB_ERR_COMPILE);
+    ck_assert_ptr_nonnull(strstr(wavelab_run_message(r), "broken.comp:3"));
+    wavelab_run_destroy(r);
+    wavelab_case_destroy(c);
+
+    /* the kernel reads a binding the case lacks */
+    uint32_t in[N];
+    make_input(in);
+    ck_assert_int_eq(wavelab_case_create(&c), WAVELAB_OK);
+    ck_assert_int_eq(wavelab_case_set_source(c, "glsl", "scan.comp", scan_glsl), WAVELAB_OK);
+    ck_assert_int_eq(wavelab_case_add_binding(c, WAVELAB_STORAGE_BUFFER, 0, 1, WAVELAB_U32, NULL, N), WAVELAB_OK);
+    ck_assert_int_eq(wavelab_run_sim(c, 8, &r), WAVELAB_ERR_INPUT);
+    ck_assert_ptr_nonnull(strstr(wavelab_run_message(r), "set 0 binding 0"));
+    ck_assert_int_eq(wavelab_run_read_binding(r, 0, 1, NULL, 0, NULL), WAVELAB_ERR_NOT_FOUND);
+    wavelab_run_destroy(r);
+    /* a wave size the simulator does not model */
+    ck_assert_int_eq(wavelab_run_sim(c, 12, &r), WAVELAB_ERR_INPUT);
+    ck_assert_ptr_nonnull(strstr(wavelab_run_message(r), "wave size 12"));
+    wavelab_run_destroy(r);
+    /* the case has been run: it no longer changes */
+    ck_assert_int_eq(wavelab_case_set_groups(c, 2, 1, 1), WAVELAB_ERR_ARGUMENT);
+    ck_assert_ptr_nonnull(strstr(wavelab_case_message(c), "has been run"));
+    wavelab_case_destroy(c);
+
+    /* a case with no kernel */
+    ck_assert_int_eq(wavelab_case_create(&c), WAVELAB_OK);
+    ck_assert_int_eq(wavelab_run_sim(c, 8, &r), WAVELAB_ERR_ARGUMENT);
+    ck_assert_ptr_nonnull(strstr(wavelab_run_message(r), "no kernel"));
+    wavelab_run_destroy(r);
+    wavelab_case_destroy(c);
+}
+END_TEST
+
+START_TEST(test_api_misuse_is_refused_not_a_crash)
+{
+    wavelab_case *c;
+    ck_assert_int_eq(wavelab_case_create(NULL), WAVELAB_ERR_ARGUMENT);
+    ck_assert_int_eq(wavelab_case_create(&c), WAVELAB_OK);
+    ck_assert_int_eq(wavelab_case_set_source(c, "cuda", "k.cu", "x"), WAVELAB_ERR_ARGUMENT);
+    ck_assert_ptr_nonnull(strstr(wavelab_case_message(c), "cuda"));
+    ck_assert_int_eq(wavelab_case_set_kernel_file(c, "kernel.metal"), WAVELAB_ERR_ARGUMENT);
+    ck_assert_int_eq(wavelab_case_define(c, "2BAD", "1"), WAVELAB_ERR_ARGUMENT);
+    ck_assert_int_eq(wavelab_case_set_groups(c, 0, 1, 1), WAVELAB_ERR_ARGUMENT);
+    ck_assert_int_eq(wavelab_case_expect(c, 0, 0, "x", 1, WAVELAB_COMPARE_EXACT, 0), WAVELAB_ERR_ARGUMENT);
+    ck_assert_ptr_nonnull(strstr(wavelab_case_message(c), "no binding set 0 binding 0"));
+    ck_assert_int_eq(wavelab_case_add_binding(c, WAVELAB_STORAGE_BUFFER, 0, 0, (wavelab_type)99, NULL, 4),
+                     WAVELAB_ERR_ARGUMENT);
+    ck_assert_int_eq(wavelab_case_add_binding(c, WAVELAB_STORAGE_BUFFER, 0, 0, WAVELAB_F32, NULL, 0),
+                     WAVELAB_ERR_ARGUMENT);
+    ck_assert_int_eq(wavelab_case_add_binding(c, WAVELAB_STORAGE_BUFFER, 0, 0, WAVELAB_F32, NULL, 4), WAVELAB_OK);
+    ck_assert_int_eq(wavelab_case_add_binding(c, WAVELAB_UNIFORM_BUFFER, 0, 0, WAVELAB_F32, NULL, 4),
+                     WAVELAB_ERR_ARGUMENT);
+    ck_assert_ptr_nonnull(strstr(wavelab_case_message(c), "already bound"));
+    float f[5] = {0};
+    ck_assert_int_eq(wavelab_case_expect(c, 0, 0, f, 5, WAVELAB_COMPARE_EXACT, 0), WAVELAB_ERR_ARGUMENT);
+    ck_assert_int_eq(wavelab_case_expect(c, 0, 0, f, 4, WAVELAB_COMPARE_ULP, 2), WAVELAB_OK);
+    ck_assert_int_eq(wavelab_case_set_texel_format(c, 0, 0, "r32f"), WAVELAB_ERR_ARGUMENT);
+    ck_assert_int_eq(wavelab_case_add_binding(c, WAVELAB_STORAGE_TEXEL_BUFFER, 0, 2, WAVELAB_U32, NULL, 4),
+                     WAVELAB_OK);
+    ck_assert_int_eq(wavelab_case_set_texel_format(c, 0, 2, "r99zz"), WAVELAB_ERR_ARGUMENT);
+    ck_assert_int_eq(wavelab_case_set_texel_format(c, 0, 2, "r32ui"), WAVELAB_OK);
+    ck_assert_int_eq(wavelab_run_sim(c, 8, NULL), WAVELAB_ERR_ARGUMENT);
+    wavelab_run *r;
+    ck_assert_int_eq(wavelab_run_sim(NULL, 8, &r), WAVELAB_ERR_ARGUMENT);
+    ck_assert_ptr_null(r);
+    wavelab_case_destroy(c);
+    wavelab_run_destroy(NULL);
+    wavelab_case_destroy(NULL);
+
+    /* read-back into a buffer too small, and statistics by a name that does not exist */
+    uint32_t in[N];
+    make_input(in);
+    c = scan_case("glsl", in);
+    ck_assert_int_eq(wavelab_run_sim(c, 32, &r), WAVELAB_OK);
+    uint32_t small[N - 1];
+    ck_assert_int_eq(wavelab_run_read_binding(r, 0, 1, small, sizeof small, NULL), WAVELAB_ERR_ARGUMENT);
+    ck_assert_int_eq(wavelab_run_read_binding(r, 5, 1, small, sizeof small, NULL), WAVELAB_ERR_NOT_FOUND);
+    uint64_t v;
+    ck_assert_int_eq(wavelab_run_stat(r, "no_such_counter", &v), WAVELAB_ERR_NOT_FOUND);
+    wavelab_run_destroy(r);
+    wavelab_case_destroy(c);
+
+    /* every status has a text, an exit code of the documented set, and the table of statistics is whole */
+    for (int s = WAVELAB_OK; s <= WAVELAB_ERR_NOMEM; s++) {
+        ck_assert_str_ne(wavelab_status_str((wavelab_status)s), "unknown status");
+        int code = wavelab_status_exit_code((wavelab_status)s);
+        ck_assert(code >= 0 && code <= 3);
+    }
+    ck_assert_int_eq(wavelab_status_exit_code(WAVELAB_ERR_DEVICE), 3);
+    ck_assert_int_gt(wavelab_stat_count(), 0);
+    for (int i = 0; i < wavelab_stat_count(); i++)
+        ck_assert(wavelab_stat_name(i)[0] && wavelab_stat_meaning(i)[0]);
+    ck_assert_ptr_null(wavelab_stat_name(wavelab_stat_count()));
+    ck_assert_uint_eq(wavelab_type_size(WAVELAB_F16), 2);
+    ck_assert_uint_eq(wavelab_type_size(WAVELAB_I64), 8);
+    ck_assert_uint_eq(wavelab_type_size((wavelab_type)42), 0);
+}
+END_TEST
+
+/* Several threads start the first run of one case at once: one compile, the same bytes everywhere. */
+typedef struct thread_job {
+    const wavelab_case *c;
+    uint32_t out[N];
+    wavelab_status st;
+} thread_job;
+
+static void *run_thread(void *arg)
+{
+    thread_job *j = arg;
+    wavelab_run *r;
+    j->st = wavelab_run_sim(j->c, 16, &r);
+    if (j->st == WAVELAB_OK)
+        j->st = wavelab_run_read_binding(r, 0, 1, j->out, sizeof j->out, NULL);
+    wavelab_run_destroy(r);
+    return NULL;
+}
+
+START_TEST(test_api_one_case_runs_on_several_threads_at_once)
+{
+    uint32_t in[N], want[N];
+    make_input(in);
+    reference_scan(in, 16, 1, want);
+    wavelab_case *c = scan_case("glsl", in);
+    thread_job jobs[4];
+    pthread_t threads[4];
+    for (int t = 0; t < 4; t++) {
+        jobs[t].c = c;
+        pthread_create(&threads[t], NULL, run_thread, &jobs[t]);
+    }
+    for (int t = 0; t < 4; t++) {
+        pthread_join(threads[t], NULL);
+        ck_assert_int_eq(jobs[t].st, WAVELAB_OK);
+        ck_assert_mem_eq(jobs[t].out, want, sizeof want);
+    }
+    wavelab_case_destroy(c);
+}
+END_TEST
+
+START_TEST(test_api_vulkan_device_matches_reference)
+{
+    uint32_t in[N], want[N], got[N];
+    make_input(in);
+    wavelab_case *c = scan_case("glsl", in);
+    wavelab_run *r;
+    wavelab_status st = wavelab_run_vulkan(c, 0, NULL, &r);
+    if (st == WAVELAB_ERR_DEVICE) {
+        printf("%s: skipped: %s\n", __func__, wavelab_run_message(r));
+    } else {
+        ck_assert_msg(st == WAVELAB_OK, "%s", wavelab_run_message(r));
+        uint32_t wave = wavelab_run_wave_size(r);
+        ck_assert_msg(wave >= 4 && wave <= 64 && (wave & (wave - 1)) == 0, "device wave size %u", wave);
+        ck_assert_int_eq(wavelab_run_read_binding(r, 0, 1, got, sizeof got, NULL), WAVELAB_OK);
+        reference_scan(in, wave, 1, want);
+        ck_assert_mem_eq(got, want, sizeof want);
+        uint64_t v;
+        ck_assert_int_eq(wavelab_run_stat(r, "waves", &v), WAVELAB_ERR_NOT_FOUND);
+    }
+    wavelab_run_destroy(r);
+    /* a device that is not there */
+    ck_assert_int_eq(wavelab_run_vulkan(c, 0, "no such gpu anywhere", &r), WAVELAB_ERR_DEVICE);
+    ck_assert_int_eq(wavelab_status_exit_code(WAVELAB_ERR_DEVICE), 3);
+    wavelab_run_destroy(r);
+    wavelab_case_destroy(c);
+}
+END_TEST
+
+static Suite *api_suite(void)
+{
+    Suite *s = suite_create("api");
+    TCase *t = tcase_create("api");
+    tcase_set_timeout(t, 300);
+    tcase_add_test(t, test_api_glsl_scan_at_every_wave_matches_reference);
+    tcase_add_test(t, test_api_hlsl_wave_prefix_sum_is_exclusive);
+    tcase_add_test(t, test_api_expectations_hold_and_a_wrong_one_names_its_element);
+    tcase_add_test(t, test_api_spirv_words_run_like_source);
+    tcase_add_test(t, test_api_push_constants_defines_and_groups_reach_the_kernel);
+    tcase_add_test(t, test_api_case_file_loads_runs_and_passes);
+    tcase_add_test(t, test_api_out_of_bounds_write_is_a_fault_with_its_place);
+    tcase_add_test(t, test_api_bad_kernels_and_cases_are_errors_with_messages);
+    tcase_add_test(t, test_api_misuse_is_refused_not_a_crash);
+    tcase_add_test(t, test_api_one_case_runs_on_several_threads_at_once);
+    tcase_add_test(t, test_api_vulkan_device_matches_reference);
+    suite_add_tcase(s, t);
+    return s;
+}
+
+int main(void)
+{
+    SRunner *runner = srunner_create(api_suite());
+    srunner_run_all(runner, CK_NORMAL);
+    int failed = srunner_ntests_failed(runner);
+    srunner_free(runner);
+    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
