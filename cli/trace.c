@@ -339,6 +339,12 @@ static void finish_pending(trace_state *t, uint32_t next_pc, uint64_t next_exec,
                 fprintf(t->out, "no lane waits: the loop is done");
             }
             break;
+        case ISA_OP_BARRIER:
+            if (js)
+                cJSON_AddBoolToObject(js, "barrier", 1);
+            else
+                fprintf(t->out, "waits until every wave of the workgroup arrives");
+            break;
         default:
             finish_writes(t, in, regs, masks, js);
             break;
