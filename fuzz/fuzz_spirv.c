@@ -82,6 +82,24 @@ size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size, unsi
     return out;
 }
 
+/* Every register an instruction reads or writes exists (the allocator and its checker index arrays by them). */
+static void check_registers(const isa_program *p)
+{
+    for (uint32_t pc = 0; pc < p->code_count; pc++) {
+        isa_span rd[6], wr[2];
+        int nr = 0, nw = 0;
+        isa_inst_regs(&p->code[pc], rd, &nr, wr, &nw);
+        for (int k = 0; k < nr + nw; k++) {
+            isa_span sp = k < nr ? rd[k] : wr[k - nr];
+            if ((uint64_t)sp.first + sp.count > p->reg_count) {
+                fprintf(stderr, "pc %u (line %u) uses registers %u..%u of %u\n", pc, p->code[pc].line, sp.first,
+                        sp.first + sp.count - 1, p->reg_count);
+                abort();
+            }
+        }
+    }
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     size_t n = size / 4;
@@ -97,11 +115,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         err[0] = 0;
         isa_status st = isa_lower(words, n, NULL, &p, err, sizeof err);
         if (st == ISA_OK) {
+            check_registers(p);
             char text[256];
             for (uint32_t pc = 0; pc < p->code_count; pc++)
                 isa_inst_format(p, &p->code[pc], text, sizeof text);
             if (isa_lower_virtual(words, n, NULL, &virt, err, sizeof err) != ISA_OK)
                 abort(); /* lowering the same module twice must agree */
+            check_registers(virt);
             if (!isa_verify_allocation(p, virt, err, sizeof err)) {
                 fprintf(stderr, "allocation check failed: %s\n", err);
                 abort();
