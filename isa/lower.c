@@ -325,6 +325,14 @@ static uint32_t reg_count_of(lower *L, uint32_t tid)
 static uint32_t reg_offset_of(lower *L, uint32_t tid, uint32_t index, uint32_t *member_type)
 {
     type_info *t = T(L, tid);
+    if ((t->op == SpvOpTypeVector || t->op == SpvOpTypeMatrix || t->op == SpvOpTypeArray) && index >= t->count) {
+        /* the validator lets a constant index past the end of an Input vector through (found by fuzz_spirv) */
+        fail(L, ISA_ERR_INVALID, "constant index %u past the end of a%s %s of %u", index,
+             t->op == SpvOpTypeArray ? "n" : "",
+             t->op == SpvOpTypeVector ? "vector" : t->op == SpvOpTypeMatrix ? "matrix" : "array", t->count);
+        *member_type = t->elem;
+        return 0;
+    }
     switch (t->op) {
     case SpvOpTypeVector:
         *member_type = t->elem;
