@@ -157,8 +157,10 @@ int run_case_sim(const wl_case *c, const run_options *opt, run_output *out, char
         return RUN_EXIT_BAD_INPUT;
     out->data = calloc((size_t)c->binding_count + 1, sizeof *out->data);
     sim_buffer *bufs = calloc((size_t)c->binding_count + 1, sizeof *bufs);
-    if (!out->data || !bufs) {
+    const uint8_t **initial = calloc((size_t)c->binding_count + 1, sizeof *initial);
+    if (!out->data || !bufs || !initial) {
         free(bufs);
+        free(initial);
         snprintf(err, err_size, "out of memory");
         return RUN_EXIT_BAD_INPUT;
     }
@@ -168,6 +170,7 @@ int run_case_sim(const wl_case *c, const run_options *opt, run_output *out, char
         out->data[i] = malloc(b->size ? b->size : 1);
         if (!out->data[i]) {
             free(bufs);
+            free(initial);
             snprintf(err, err_size, "out of memory");
             return RUN_EXIT_BAD_INPUT;
         }
@@ -176,6 +179,7 @@ int run_case_sim(const wl_case *c, const run_options *opt, run_output *out, char
         bufs[i].binding = b->binding;
         bufs[i].data = out->data[i];
         bufs[i].size = b->size;
+        initial[i] = b->bytes; /* the case keeps them: no snapshot copy in a multi-threaded dispatch */
     }
     sim_config cfg = {
         .wave_size = wave,
@@ -186,10 +190,12 @@ int run_case_sim(const wl_case *c, const run_options *opt, run_output *out, char
         .push_size = c->push_size,
         .buffers = bufs,
         .buffer_count = c->binding_count,
+        .buffer_initial = initial,
     };
     if (opt && opt->memory) {
         if (mem_model_begin(opt->memory, out->prog, cfg.groups, wave, err, err_size) != MEM_OK) {
             free(bufs);
+            free(initial);
             return RUN_EXIT_BAD_INPUT;
         }
         cfg.mem_trace = mem_model_trace(opt->memory);
@@ -202,6 +208,7 @@ int run_case_sim(const wl_case *c, const run_options *opt, run_output *out, char
         out->memory = opt->memory;
     }
     free(bufs);
+    free(initial);
     switch (out->status) {
     case SIM_OK: return RUN_EXIT_OK;
     case SIM_FAULT: return RUN_EXIT_FAIL;
