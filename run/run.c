@@ -192,8 +192,10 @@ static int run_program(const wl_case *c, const run_options *opt, uint32_t wave, 
         return RUN_EXIT_BAD_INPUT;
     out->data = calloc((size_t)c->binding_count + 1, sizeof *out->data);
     sim_buffer *bufs = calloc((size_t)c->binding_count + 1, sizeof *bufs);
-    if (!out->data || !bufs) {
+    const uint8_t **initial = calloc((size_t)c->binding_count + 1, sizeof *initial);
+    if (!out->data || !bufs || !initial) {
         free(bufs);
+        free(initial);
         snprintf(err, err_size, "out of memory");
         return RUN_EXIT_BAD_INPUT;
     }
@@ -203,6 +205,7 @@ static int run_program(const wl_case *c, const run_options *opt, uint32_t wave, 
         out->data[i] = malloc(b->size ? b->size : 1);
         if (!out->data[i]) {
             free(bufs);
+            free(initial);
             snprintf(err, err_size, "out of memory");
             return RUN_EXIT_BAD_INPUT;
         }
@@ -211,6 +214,7 @@ static int run_program(const wl_case *c, const run_options *opt, uint32_t wave, 
         bufs[i].binding = b->binding;
         bufs[i].data = out->data[i];
         bufs[i].size = b->size;
+        initial[i] = b->bytes; /* the case keeps them: no snapshot copy in a multi-threaded dispatch */
     }
     sim_config cfg = {
         .wave_size = wave,
@@ -224,6 +228,7 @@ static int run_program(const wl_case *c, const run_options *opt, uint32_t wave, 
         .robust_access = c->robust_access || (opt && opt->robust_access),
         .step = opt ? opt->step : NULL,
         .progress = opt ? opt->progress : NULL,
+        .buffer_initial = initial,
     };
     uint8_t *uninit = NULL;
     if (opt && opt->sanitize) {
@@ -231,6 +236,7 @@ static int run_program(const wl_case *c, const run_options *opt, uint32_t wave, 
         uninit = calloc((size_t)c->binding_count + 1, 1);
         if (!uninit) {
             free(bufs);
+            free(initial);
             snprintf(err, err_size, "out of memory");
             return RUN_EXIT_BAD_INPUT;
         }
@@ -242,6 +248,7 @@ static int run_program(const wl_case *c, const run_options *opt, uint32_t wave, 
         if (mem_model_begin(opt->memory, out->prog, cfg.groups, wave, err, err_size) != MEM_OK) {
             free(bufs);
             free(uninit);
+            free(initial);
             return RUN_EXIT_BAD_INPUT;
         }
         cfg.mem_trace = mem_model_trace(opt->memory);
@@ -256,6 +263,7 @@ static int run_program(const wl_case *c, const run_options *opt, uint32_t wave, 
     int schedule_failed = cfg.sanitize && out->status == SIM_OK && run_schedule_check(c, &cfg, out) != 0;
     free(bufs);
     free(uninit);
+    free(initial);
     if (schedule_failed) {
         snprintf(err, err_size, "out of memory");
         return RUN_EXIT_BAD_INPUT;

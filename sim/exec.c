@@ -1135,6 +1135,15 @@ static void *par_main(void *arg)
     return NULL;
 }
 
+/* The caller's copy of a slot's initial contents (sim_config.buffer_initial), or NULL. */
+static const uint8_t *caller_initial(const sim_config *cfg, const isa_slot *sl, size_t size)
+{
+    for (int b = 0; b < cfg->buffer_count; b++)
+        if (cfg->buffers[b].set == sl->set && cfg->buffers[b].binding == sl->binding)
+            return cfg->buffer_initial && cfg->buffers[b].size == size ? cfg->buffer_initial[b] : NULL;
+    return NULL;
+}
+
 /*
  * Runs the dispatch on cfg->threads host threads when parallel_safe allows.
  * Returns 1 when it did (result->stats holds the summed statistics), 0 when
@@ -1148,6 +1157,7 @@ static int run_parallel(sim_ctx *base)
     uint8_t *read = calloc(nslots, 1), *written = calloc(nslots, 1);
     uint32_t **owner = calloc(nslots, sizeof *owner);
     uint8_t **snapshot = calloc(nslots, sizeof *snapshot);
+    const uint8_t **kept = calloc(nslots, sizeof *kept); /* the caller's initial contents, instead of a snapshot */
     uint64_t total = (uint64_t)cfg->groups[0] * cfg->groups[1] * cfg->groups[2];
     uint32_t nthreads = cfg->threads > 64 ? 64 : cfg->threads;
     if (nthreads > total)
@@ -1155,17 +1165,18 @@ static int run_parallel(sim_ctx *base)
     par_worker *workers = NULL;
     pthread_t threads[64];
     uint32_t started = 0;
-    int done = 0, ok = read && written && owner && snapshot && parallel_safe(base, read, written) &&
+    int done = 0, ok = read && written && owner && snapshot && kept && parallel_safe(base, read, written) &&
                        total <= UINT32_MAX - 1;
     for (uint32_t s = 0; ok && s < p->slot_count; s++) {
         if (!written[s] || !base->slots[s].data)
             continue;
         size_t size = base->slots[s].size;
         owner[s] = calloc(size / 4 + 1, sizeof(uint32_t));
-        snapshot[s] = malloc(size ? size : 1);
-        if (!owner[s] || !snapshot[s])
+        kept[s] = caller_initial(cfg, &p->slots[s], size);
+        snapshot[s] = kept[s] ? NULL : malloc(size ? size : 1);
+        if (!owner[s] || (!kept[s] && !snapshot[s]))
             ok = 0;
-        else
+        else if (!kept[s])
             memcpy(snapshot[s], base->slots[s].data, size);
     }
     if (ok)
@@ -1221,8 +1232,8 @@ static int run_parallel(sim_ctx *base)
     if (!done && started) {
         /* the order could have shown: put the buffers back for the one-thread run */
         for (uint32_t s = 0; s < p->slot_count; s++)
-            if (snapshot[s])
-                memcpy(base->slots[s].data, snapshot[s], base->slots[s].size);
+            if (snapshot[s] || kept[s])
+                memcpy(base->slots[s].data, snapshot[s] ? snapshot[s] : kept[s], base->slots[s].size);
     }
     for (uint32_t t = 0; workers && t < nthreads; t++) {
         thread_state_free(&workers[t].ctx);
@@ -1236,6 +1247,7 @@ static int run_parallel(sim_ctx *base)
     free(workers);
     free(owner);
     free(snapshot);
+    free(kept);
     free(read);
     free(written);
     return done;

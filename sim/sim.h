@@ -110,6 +110,11 @@ typedef struct sim_config {
     size_t push_size;
     sim_buffer *buffers;
     int buffer_count;
+    /* Optional: NULL, or one pointer per buffers[] entry (each may be NULL) to `size` bytes equal to that
+     * buffer's contents when sim_run starts, kept by the caller (a case's initial bytes).  A multi-threaded
+     * dispatch that must fall back to one thread restores from them instead of keeping a snapshot copy of
+     * every written buffer, so a run's memory stays within twice its buffer bytes (issue 11). */
+    const uint8_t *const *buffer_initial;
     const sim_mem_trace *mem_trace; /* optional: called once per executed memory wave instruction; NULL = none */
     int robust_access;            /* robustBufferAccess2: a buffer or texel-buffer access outside its binding reads 0
                                    * and writes nothing (counted in robust_loads/robust_stores) instead of faulting;

@@ -267,6 +267,62 @@ START_TEST(test_determinism_threaded_dispatch_reports_the_first_fault_in_linear_
 }
 END_TEST
 
+/*
+ * The fallback to one thread restores written buffers from the caller's
+ * initial contents when given (sim_config.buffer_initial; run_case_sim passes
+ * the case's bytes) instead of a snapshot copy.  Workgroup 0 spins, then
+ * faults before writing: in the linear order nothing is written, while the
+ * threaded run has other workgroups write meanwhile, which must be undone.
+ */
+static const char *slow_fault_kernel =
+    "#version 450\n"
+    "layout(local_size_x = 32) in;\n"
+    "layout(set = 0, binding = 0) buffer Out { uint words[]; };\n"
+    "layout(set = 0, binding = 1) buffer Bad { uint small[4]; };\n"
+    "void main() {\n"
+    "    uint g = gl_WorkGroupID.x;\n"
+    "    if (g == 0u) {\n"
+    "        uint x = 1u;\n"
+    "        for (uint i = 0u; i < 100000u; i++) x = x * 1664525u + 1013904223u;\n"
+    "        small[gl_LocalInvocationIndex + (x & 1u)] = 1u; /* out of bounds from lane 3 or 4 */\n"
+    "    }\n"
+    "    words[gl_GlobalInvocationID.x] = g * 100u + gl_LocalInvocationIndex;\n"
+    "}\n";
+
+START_TEST(test_determinism_threaded_fallback_restores_from_the_callers_initial_contents)
+{
+    enum { GROUPS = 64, WORDS = GROUPS * 32 };
+    static uint32_t initial[WORDS], data[WORDS];
+    for (int i = 0; i < WORDS; i++)
+        initial[i] = 0xA5000000u + (uint32_t)i;
+    isa_compile_options o = {.path = "slow_fault.comp", .source = slow_fault_kernel, .language = "glsl"};
+    uint32_t *words = NULL;
+    size_t n = 0;
+    char err[2048] = "", warn[512] = "";
+    ck_assert_msg(isa_compile(&o, &words, &n, err, sizeof err, warn, sizeof warn) == ISA_OK, "%s", err);
+    isa_program *p = NULL;
+    ck_assert_msg(isa_lower(words, n, "main", &p, err, sizeof err) == ISA_OK, "%s", err);
+    free(words);
+    for (uint32_t threads = 1; threads <= 3; threads += 2) {
+        uint32_t small[4] = {0};
+        memcpy(data, initial, sizeof data);
+        sim_buffer bufs[2] = {{0, 0, (uint8_t *)data, sizeof data}, {0, 1, (uint8_t *)small, sizeof small}};
+        const uint8_t *kept[2] = {(const uint8_t *)initial, NULL};
+        sim_config cfg = {.wave_size = 8, .groups = {GROUPS, 1, 1}, .buffers = bufs, .buffer_count = 2,
+                          .threads = threads, .buffer_initial = kept};
+        sim_result r;
+        ck_assert_int_eq(sim_run(p, &cfg, &r), SIM_FAULT);
+        ck_assert_uint_eq(r.fault_event.where.group[0], 0);
+        for (int i = 0; i < WORDS; i++)
+            ck_assert_msg(data[i] == 0xA5000000u + (uint32_t)i, "%u threads: word %d is %#x", threads, i, data[i]);
+        sim_result_free(&r);
+    }
+    for (int i = 0; i < WORDS; i++) /* the caller's copy is only read */
+        ck_assert_uint_eq(initial[i], 0xA5000000u + (uint32_t)i);
+    isa_program_destroy(p);
+}
+END_TEST
+
 int main(void)
 {
     const char *root = getenv("WAVELAB_ROOT");
@@ -281,6 +337,7 @@ int main(void)
     tcase_add_test(tc, test_determinism_every_kernel_on_three_dispatch_threads_matches_one);
     tcase_add_test(tc, test_determinism_threaded_dispatch_with_a_write_race_gives_the_linear_order);
     tcase_add_test(tc, test_determinism_threaded_dispatch_reports_the_first_fault_in_linear_order);
+    tcase_add_test(tc, test_determinism_threaded_fallback_restores_from_the_callers_initial_contents);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
