@@ -21,6 +21,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <spirv/unified1/GLSL.std.450.h>
+
 #include "sim/sim_internal.h"
 
 #define DEFAULT_BUDGET 1000000000ull
@@ -388,9 +390,9 @@ static void set_lane_masks(sim_wave *w, uint32_t W, sim_mask exec)
     const uint64_t lo = sim_mask_lo(exec), hi = sim_mask_hi(exec);
     const uint32_t n0 = W < 64 ? W : 64;
     for (uint32_t l = 0; l < n0; l++)
-        w->lane_mask[l] = 0 - ((lo >> l) & 1);
+        w->lane_mask[l] = 0 - ((lo & sim_lane_bit[l]) != 0);
     for (uint32_t l = 64; l < W; l++)
-        w->lane_mask[l] = 0 - ((hi >> (l - 64)) & 1);
+        w->lane_mask[l] = 0 - ((hi & sim_lane_bit[l - 64]) != 0);
 }
 
 static uint32_t builtin_value(const sim_ctx *ctx, const sim_wave *w, uint32_t lane, isa_builtin b, unsigned comp)
@@ -485,73 +487,179 @@ static inline float fmod_floorf(float x, float y)
     return r;
 }
 
-#define LANES for (uint32_t l = 0; l < W; l++)
-#define PUT(value) SIM_PUT(D, l, lm, value)
+/*
+ * Lane loops.  W is a compile-time constant in each instance of the hot
+ * loop (run_wave_w is instantiated per wave size), so these loops have a
+ * known trip count; `ivdep` tells the compiler that lane l only reads and
+ * writes index l of each register (a destination may be a source), so it
+ * vectorises them without alias checks.
+ *
+ * Writes: FULL (a constant in each copy made by BOTH) says every lane of
+ * the wave is in the current lane mask; then a lane's result is stored as it
+ * is, otherwise it is blended through the lane mask so inactive lanes keep
+ * their values.  BOTH(body) emits the body once for each case.
+ */
+#define LANES _Pragma("GCC ivdep") for (uint32_t l = 0; l < W; l++)
+#define PUT(value) \
+    (FULL ? (void)(D[l] = (uint64_t)(value)) : (void)SIM_PUT(D, l, lm, value))
+#define BOTH(...) \
+    do { \
+        if (full) { const int FULL = 1; (void)FULL; __VA_ARGS__ } \
+        else { const int FULL = 0; (void)FULL; __VA_ARGS__ } \
+    } while (0)
 
 /* Integer bodies see x, y (and z) as the type's value extended to 64 bits. */
-#define INT_U2(expr) LANES { uint64_t x = SIM_ZX(A[l], sh), y = SIM_ZX(B[l], sh); PUT(expr); }
-#define INT_S2(expr) LANES { int64_t x = SIM_SX(A[l], sh), y = SIM_SX(B[l], sh); PUT(expr); }
-#define INT_U1(expr) LANES { uint64_t x = SIM_ZX(A[l], sh); PUT(expr); }
-#define INT_S1(expr) LANES { int64_t x = SIM_SX(A[l], sh); PUT(expr); }
-#define RAW2(expr) LANES { uint64_t x = A[l], y = B[l]; PUT(expr); }
+#define INT_U2(expr) BOTH(LANES { uint64_t x = SIM_ZX(A[l], sh), y = SIM_ZX(B[l], sh); PUT(expr); })
+#define INT_S2(expr) BOTH(LANES { int64_t x = SIM_SX(A[l], sh), y = SIM_SX(B[l], sh); PUT(expr); })
+#define INT_U1(expr) BOTH(LANES { uint64_t x = SIM_ZX(A[l], sh); PUT(expr); })
+#define INT_S1(expr) BOTH(LANES { int64_t x = SIM_SX(A[l], sh); PUT(expr); })
+#define RAW2(expr) BOTH(LANES { uint64_t x = A[l], y = B[l]; PUT(expr); })
 
 /* Float bodies: one template per precision; f16 computes in float and rounds. */
 #define FLOAT2(expr_f, expr_d) \
     switch (type) { \
-    case ISA_TYPE_F16: LANES { float x = sim_f16(A[l]), y = sim_f16(B[l]); PUT(sim_f16_bits(expr_f)); } break; \
-    case ISA_TYPE_F32: LANES { float x = sim_f32(A[l]), y = sim_f32(B[l]); PUT(sim_f32_bits(expr_f)); } break; \
-    case ISA_TYPE_F64: LANES { double x = sim_f64(A[l]), y = sim_f64(B[l]); PUT(sim_f64_bits(expr_d)); } break; \
+    case ISA_TYPE_F16: BOTH(LANES { float x = sim_f16(A[l]), y = sim_f16(B[l]); PUT(sim_f16_bits(expr_f)); }); break; \
+    case ISA_TYPE_F32: BOTH(LANES { float x = sim_f32(A[l]), y = sim_f32(B[l]); PUT(sim_f32_bits(expr_f)); }); break; \
+    case ISA_TYPE_F64: BOTH(LANES { double x = sim_f64(A[l]), y = sim_f64(B[l]); PUT(sim_f64_bits(expr_d)); }); break; \
     default: goto bad_type; }
 #define FLOAT_TEST2(expr) \
     switch (type) { \
-    case ISA_TYPE_F16: LANES { float x = sim_f16(A[l]), y = sim_f16(B[l]); PUT(expr); } break; \
-    case ISA_TYPE_F32: LANES { float x = sim_f32(A[l]), y = sim_f32(B[l]); PUT(expr); } break; \
-    case ISA_TYPE_F64: LANES { double x = sim_f64(A[l]), y = sim_f64(B[l]); PUT(expr); } break; \
+    case ISA_TYPE_F16: BOTH(LANES { float x = sim_f16(A[l]), y = sim_f16(B[l]); PUT(expr); }); break; \
+    case ISA_TYPE_F32: BOTH(LANES { float x = sim_f32(A[l]), y = sim_f32(B[l]); PUT(expr); }); break; \
+    case ISA_TYPE_F64: BOTH(LANES { double x = sim_f64(A[l]), y = sim_f64(B[l]); PUT(expr); }); break; \
     default: goto bad_type; }
 #define FLOAT_TEST1(expr) \
     switch (type) { \
-    case ISA_TYPE_F16: LANES { float x = sim_f16(A[l]); PUT(expr); } break; \
-    case ISA_TYPE_F32: LANES { float x = sim_f32(A[l]); PUT(expr); } break; \
-    case ISA_TYPE_F64: LANES { double x = sim_f64(A[l]); PUT(expr); } break; \
+    case ISA_TYPE_F16: BOTH(LANES { float x = sim_f16(A[l]); PUT(expr); }); break; \
+    case ISA_TYPE_F32: BOTH(LANES { float x = sim_f32(A[l]); PUT(expr); }); break; \
+    case ISA_TYPE_F64: BOTH(LANES { double x = sim_f64(A[l]); PUT(expr); }); break; \
     default: goto bad_type; }
+
+/*
+ * Statistics and the budget by segment.  A segment is a run of instructions
+ * entered only at its first one and left only after its last one: it ends
+ * at a control instruction (block, loop, barrier, end: the only ones that
+ * change exec or pc) or before the next jump target.  exec is the same for
+ * every instruction of a segment, so entering one counts all of its
+ * instructions at once (executions, active lanes, budget) instead of one
+ * instruction at a time.  A run that stops inside a segment (a fault, the
+ * budget) takes back the instructions after the stop (uncount_rest), so the
+ * statistics equal those of counting each instruction as it runs.
+ */
+static uint32_t *segments_of(const isa_program *p)
+{
+    uint32_t n = p->code_count;
+    uint32_t *len = calloc(n + 1, sizeof *len);
+    uint8_t *start = calloc(n + 1, 1);
+    if (!len || !start) {
+        free(len);
+        free(start);
+        return NULL;
+    }
+    start[0] = 1;
+    for (uint32_t pc = 0; pc < n; pc++) {
+        isa_op op = (isa_op)p->code[pc].op;
+        int control = op == ISA_OP_BLOCK || op == ISA_OP_LOOP || op == ISA_OP_BARRIER || op == ISA_OP_END;
+        if ((op == ISA_OP_BLOCK || op == ISA_OP_LOOP) && p->code[pc].imm >= 0 && p->code[pc].imm < (int64_t)n)
+            start[p->code[pc].imm] = 1;
+        if (control)
+            start[pc + 1] = 1;
+    }
+    uint32_t end = n; /* one past the end of the segment that contains pc */
+    for (uint32_t pc = n; pc-- > 0;) {
+        isa_op op = (isa_op)p->code[pc].op;
+        if (op == ISA_OP_BLOCK || op == ISA_OP_LOOP || op == ISA_OP_BARRIER || op == ISA_OP_END || start[pc + 1])
+            end = pc + 1;
+        if (start[pc])
+            len[pc] = end - pc;
+    }
+    free(start);
+    return len;
+}
+
+/* Adds the segment counts of this thread to the per-instruction statistics and clears them. */
+static void flush_segments(sim_ctx *ctx)
+{
+    const uint32_t n = ctx->prog->code_count;
+    sim_stats *st = &ctx->result->stats;
+    if (!ctx->seg_exec)
+        return;
+    for (uint32_t s = 0; s < n; s++) {
+        if (!ctx->seg_len[s] || !ctx->seg_exec[s])
+            continue;
+        for (uint32_t pc = s; pc < s + ctx->seg_len[s]; pc++) {
+            st->inst_executions[pc] += ctx->seg_exec[s];
+            st->inst_lanes[pc] += ctx->seg_lanes[s];
+        }
+        ctx->seg_exec[s] = ctx->seg_lanes[s] = 0;
+    }
+}
+
+/* The run stopped in the segment that starts at seg before executing instruction `from`: from there to the
+ * segment's end nothing ran, though the segment counted it. */
+static void uncount_rest(sim_ctx *ctx, uint32_t seg, uint32_t from, uint64_t lanes)
+{
+    sim_stats *st = &ctx->result->stats;
+    for (uint32_t pc = from; pc < seg + ctx->seg_len[seg]; pc++) {
+        st->inst_executions[pc]--;
+        st->inst_lanes[pc] -= lanes;
+    }
+}
 
 /*
  * Runs wave w until it reaches a barrier, ends, or faults.  pc, exec, the
  * budget and the instruction pointer live in locals; they are written back
- * to the wave before anything that can stop it.
+ * to the wave before anything that can stop it.  W is a constant in each
+ * instance (run_wave below), so the lane loops have a known trip count.
  */
-static wave_stop run_wave(sim_ctx *ctx, sim_wave *w)
+static inline __attribute__((always_inline)) wave_stop run_wave_w(sim_ctx *ctx, sim_wave *w, const uint32_t W)
 {
     const isa_program *prog = ctx->prog;
     const isa_inst *code = prog->code;
-    const uint32_t W = ctx->wave_size;
     uint64_t *const regs = w->regs;
     sim_mask *const masks = w->masks;
     const uint64_t *const lm = w->lane_mask;
-    uint64_t *const inst_exec = ctx->result->stats.inst_executions;
-    uint64_t *const inst_lanes = ctx->result->stats.inst_lanes;
+    const uint32_t *const seg_len = ctx->seg_len;
+    uint64_t *const seg_exec = ctx->seg_exec;
+    uint64_t *const seg_lanes = ctx->seg_lanes;
+    const sim_mask all = sim_mask_low(W);
     uint32_t pc = w->pc;
     sim_mask exec = w->exec;
     uint64_t exec_lanes = sim_mask_count(exec);
     uint64_t budget_left = ctx->budget_left;
+    uint32_t seg = pc;              /* start of the current segment */
+    uint32_t budget_pc = UINT32_MAX; /* the instruction the budget does not reach, in this segment */
+    int full = exec == all;         /* every lane of the wave is in the lane masks */
+    const int FULL = 0;             /* lane loops outside BOTH(...) always blend */
     wave_stop stop;
 
 #define SAVE() (w->pc = pc, w->exec = exec, ctx->budget_left = budget_left)
 #define R(field) (regs + (size_t)in->field * W)
+#define SET_LANE_MASKS(m) (set_lane_masks(w, W, (m)), full = (m) == all)
 
     for (;;) {
         const isa_inst *in = &code[pc];
-        if (__builtin_expect(budget_left == 0, 0)) {
+        const uint32_t n = seg_len[pc];
+        if (n) {
+            /* a segment starts: count all of it (sim/exec.c, "Statistics and the budget by segment") */
+            seg = pc;
+            if (__builtin_expect(budget_left < n, 0)) {
+                budget_pc = pc + (uint32_t)budget_left;
+                budget_left = 0;
+            } else
+                budget_left -= n;
+            seg_exec[pc]++;
+            seg_lanes[pc] += exec_lanes;
+        }
+        if (__builtin_expect(pc == budget_pc, 0)) {
             SAVE();
+            uncount_rest(ctx, seg, pc, exec_lanes);
             sim_fault(ctx, w, pc, SIM_FAULT_BUDGET, -1, -1, -1,
                       "runaway kernel: budget %llu wave instructions exhausted at pc %u, workgroup (%u,%u,%u), "
                       "wave %u",
                       (unsigned long long)ctx->budget, pc, ctx->group[0], ctx->group[1], ctx->group[2], w->index);
             return WAVE_STOP_FAULT;
         }
-        budget_left--;
-        inst_exec[pc]++;
-        inst_lanes[pc] += exec_lanes;
 
         const isa_type type = (isa_type)in->type;
         const unsigned bits = sim_type_bits(type);
@@ -560,24 +668,31 @@ static wave_stop run_wave(sim_ctx *ctx, sim_wave *w)
          * analysis puts SALU only where all live lanes stand together) */
         const int scalar_widened = in->cls == ISA_CLASS_SALU && exec != w->live;
         if (scalar_widened)
-            set_lane_masks(w, W, w->live);
+            SET_LANE_MASKS(w->live);
         switch ((isa_op)in->op) {
         /* ---- moves ---- */
         case ISA_OP_MOV: {
             uint64_t *D = R(d); const uint64_t *A = R(a);
-            LANES PUT(A[l]);
+            BOTH(LANES PUT(A[l]););
             break;
         }
         case ISA_OP_MOVM: {
             uint64_t *D = R(d); const uint64_t *A = R(a);
             const sim_mask m = masks[in->b];
-            const uint64_t m0 = sim_mask_lo(m), m1 = sim_mask_hi(m);
-            LANES { uint64_t k = 0 - (((l < 64 ? m0 : m1) >> (l & 63)) & 1); D[l] = (A[l] & k) | (D[l] & ~k); }
+            if (m == all) { /* the common case: a phi copy for the whole wave */
+                LANES D[l] = A[l];
+            } else if (m != 0) {
+                const uint64_t m0 = sim_mask_lo(m), m1 = sim_mask_hi(m);
+                LANES {
+                    uint64_t k = 0 - (((l < 64 ? m0 : m1) & sim_lane_bit[l & 63]) != 0);
+                    D[l] = (A[l] & k) | (D[l] & ~k);
+                }
+            }
             break;
         }
         case ISA_OP_SELECT: {
             uint64_t *D = R(d); const uint64_t *A = R(a), *B = R(b), *C = R(c);
-            LANES { uint64_t k = 0 - (A[l] & 1); PUT((B[l] & k) | (C[l] & ~k)); }
+            BOTH(LANES { uint64_t k = 0 - (A[l] & 1); PUT((B[l] & k) | (C[l] & ~k)); });
             break;
         }
         /* ---- integer: wrapping ops work on all 64 bits ---- */
@@ -592,11 +707,11 @@ static wave_stop run_wave(sim_ctx *ctx, sim_wave *w)
             RAW2(x << (y & (bits - 1)));
             break;
         }
-        case ISA_OP_INEG: { uint64_t *D = R(d); const uint64_t *A = R(a); LANES PUT(0 - A[l]); break; }
+        case ISA_OP_INEG: { uint64_t *D = R(d); const uint64_t *A = R(a); BOTH(LANES PUT(0 - A[l]);); break; }
         case ISA_OP_NOT: {
             uint64_t *D = R(d); const uint64_t *A = R(a);
             uint64_t flip = type == ISA_TYPE_BOOL ? 1 : ~0ull; /* bools stay 0/1 */
-            LANES PUT(A[l] ^ flip);
+            BOTH(LANES PUT(A[l] ^ flip););
             break;
         }
         /* ---- integer: width and signedness matter ---- */
@@ -644,7 +759,7 @@ static wave_stop run_wave(sim_ctx *ctx, sim_wave *w)
         case ISA_OP_SHRL: { uint64_t *D = R(d); const uint64_t *A = R(a), *B = R(b); INT_U2(x >> (y & (bits - 1))); break; }
         case ISA_OP_SHRA: {
             uint64_t *D = R(d); const uint64_t *A = R(a), *B = R(b);
-            LANES { int64_t x = SIM_SX(A[l], sh); PUT((uint64_t)(x >> (B[l] & (bits - 1)))); }
+            BOTH(LANES { int64_t x = SIM_SX(A[l], sh); PUT((uint64_t)(x >> (B[l] & (bits - 1)))); });
             break;
         }
         case ISA_OP_BFI: case ISA_OP_BFEU: case ISA_OP_BFES: {
@@ -739,17 +854,18 @@ static wave_stop run_wave(sim_ctx *ctx, sim_wave *w)
             if (!isa_type_is_float(type))
                 goto bad_type;
             uint64_t sign = 1ull << (bits - 1);
-            LANES PUT(A[l] ^ sign);
+            BOTH(LANES PUT(A[l] ^ sign););
             break;
         }
-        case ISA_OP_FMA: {
+        case ISA_OP_FMA:
+        fma_op: {
             uint64_t *D = R(d); const uint64_t *A = R(a), *B = R(b), *C = R(c);
             switch (type) {
             case ISA_TYPE_F16: /* exact product in double, one rounding to half (see docs/quirks.md) */
                 LANES PUT(sim_f16_bits_d(fma((double)sim_f16(A[l]), (double)sim_f16(B[l]), (double)sim_f16(C[l]))));
                 break;
-            case ISA_TYPE_F32: LANES PUT(sim_f32_bits(fmaf(sim_f32(A[l]), sim_f32(B[l]), sim_f32(C[l])))); break;
-            case ISA_TYPE_F64: LANES PUT(sim_f64_bits(fma(sim_f64(A[l]), sim_f64(B[l]), sim_f64(C[l])))); break;
+            case ISA_TYPE_F32: BOTH(LANES PUT(sim_f32_bits(fmaf(sim_f32(A[l]), sim_f32(B[l]), sim_f32(C[l]))));); break;
+            case ISA_TYPE_F64: BOTH(LANES PUT(sim_f64_bits(fma(sim_f64(A[l]), sim_f64(B[l]), sim_f64(C[l]))));); break;
             default: goto bad_type;
             }
             break;
@@ -765,13 +881,27 @@ static wave_stop run_wave(sim_ctx *ctx, sim_wave *w)
         case ISA_OP_ISNAN: { uint64_t *D = R(d); const uint64_t *A = R(a); FLOAT_TEST1(x != x); break; }
         case ISA_OP_ISINF: { uint64_t *D = R(d); const uint64_t *A = R(a); FLOAT_TEST1(isinf(x) != 0); break; }
         case ISA_OP_FMATH:
+            /* GLSL.std.450 Fma is the fma instruction (the same rounding: sim/fmath.c) */
+            if (in->imm == GLSLstd450Fma && isa_type_is_float(type))
+                goto fma_op;
             if (sim_exec_fmath(ctx, w, in, pc, exec))
                 goto fault;
             break;
-        case ISA_OP_CVT:
+        case ISA_OP_CVT: {
+            /* the common 32-bit integer to f32 conversions here (one rounding, as sim/fmath.c does); the rest there */
+            const isa_type from = (isa_type)in->type2;
+            if (type == ISA_TYPE_F32 && (from == ISA_TYPE_U32 || from == ISA_TYPE_I32)) {
+                uint64_t *D = R(d); const uint64_t *A = R(a);
+                if (from == ISA_TYPE_U32)
+                    BOTH(LANES PUT(sim_f32_bits((float)(uint32_t)A[l])););
+                else
+                    BOTH(LANES PUT(sim_f32_bits((float)(int32_t)(uint32_t)A[l])););
+                break;
+            }
             if (sim_exec_cvt(ctx, w, in, pc, exec))
                 goto fault;
             break;
+        }
         case ISA_OP_VEXTRACT: {
             uint64_t *D = R(d); const uint64_t *B = R(b);
             sim_mask bad = 0;
@@ -822,7 +952,7 @@ static wave_stop run_wave(sim_ctx *ctx, sim_wave *w)
             exec = masks[in->a];
             masks[in->a] = 0;
             exec_lanes = sim_mask_count(exec);
-            set_lane_masks(w, W, exec);
+            SET_LANE_MASKS(exec);
             if (exec == 0) {
                 pc = (uint32_t)in->imm;
                 continue;
@@ -878,24 +1008,79 @@ static wave_stop run_wave(sim_ctx *ctx, sim_wave *w)
             goto bad_type;
         }
         if (scalar_widened)
-            set_lane_masks(w, W, exec);
+            SET_LANE_MASKS(exec);
         pc++;
     }
 
 bad_type:
     SAVE();
+    uncount_rest(ctx, seg, pc + 1, exec_lanes);
     sim_fault(ctx, w, pc, SIM_FAULT_UNSUPPORTED, -1, -1, -1, "%s is not defined for type '%s'",
               isa_op_name((isa_op)code[pc].op), isa_type_name((isa_type)code[pc].type));
     return WAVE_STOP_FAULT;
 fault:
     SAVE();
+    uncount_rest(ctx, seg, pc + 1, exec_lanes);
     return WAVE_STOP_FAULT;
 out:
     SAVE();
     return stop;
 #undef SAVE
 #undef R
+#undef SET_LANE_MASKS
 }
+
+/*
+ * One instance of the hot loop per wave size, each twice: for any x86-64
+ * and for hosts with AVX2, F16C and FMA (4 lanes per vector instruction;
+ * fp16 conversions and fma() in hardware).  Both give the same bits: integer
+ * and IEEE float operations are exact or correctly rounded either way, fma()
+ * is one rounding in libm and in hardware, sim/ is built with
+ * -ffp-contract=off so no a * b + c becomes a fused multiply-add, and
+ * double-to-half stays one software rounding (GCC has no F16C instruction
+ * for it).  tests/test_sim.c runs kernels both ways and compares the bits.
+ */
+typedef wave_stop (*wave_fn)(sim_ctx *ctx, sim_wave *w);
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define WAVE_HOST_VARIANT 1
+#endif
+#ifdef WAVE_HOST_VARIANT
+#define WAVE_INSTANCE(N) \
+    static wave_stop run_wave_##N(sim_ctx *ctx, sim_wave *w) { return run_wave_w(ctx, w, N); } \
+    __attribute__((target("avx2,f16c,fma"))) static wave_stop run_wave_avx2_##N(sim_ctx *ctx, sim_wave *w) \
+    { \
+        return run_wave_w(ctx, w, N); \
+    }
+#else
+#define WAVE_INSTANCE(N) \
+    static wave_stop run_wave_##N(sim_ctx *ctx, sim_wave *w) { return run_wave_w(ctx, w, N); }
+#endif
+WAVE_INSTANCE(4)
+WAVE_INSTANCE(8)
+WAVE_INSTANCE(16)
+WAVE_INSTANCE(32)
+WAVE_INSTANCE(64)
+WAVE_INSTANCE(128)
+#undef WAVE_INSTANCE
+
+/* The hot loop for this wave size and host (cfg->portable: never the AVX2/F16C variant). */
+static wave_fn pick_wave_fn(uint32_t W, int portable)
+{
+    static const wave_fn plain[] = {run_wave_4, run_wave_8, run_wave_16, run_wave_32, run_wave_64, run_wave_128};
+    unsigned k = (unsigned)__builtin_ctz(W) - 2;
+#ifdef WAVE_HOST_VARIANT
+    static const wave_fn avx2[] = {run_wave_avx2_4,  run_wave_avx2_8,  run_wave_avx2_16,
+                                   run_wave_avx2_32, run_wave_avx2_64, run_wave_avx2_128};
+    if (!portable && __builtin_cpu_supports("avx2") && __builtin_cpu_supports("f16c") &&
+        __builtin_cpu_supports("fma"))
+        return avx2[k];
+#else
+    (void)portable;
+#endif
+    return plain[k];
+}
+
+static wave_stop run_wave(sim_ctx *ctx, sim_wave *w) { return ((wave_fn)ctx->run_wave)(ctx, w); }
 
 /* ------------------------------------------------------------ schedule */
 
@@ -999,14 +1184,20 @@ static sim_status thread_state_alloc(sim_ctx *ctx)
     sim_mask *mask_mem = calloc((size_t)prog->mask_count * nw + 1, sizeof(sim_mask));
     uint8_t *priv_mem = calloc(ctx->private_lane_bytes * W * nw + 1, 1);
     ctx->workgroup_mem = calloc(ctx->workgroup_mem_size + 1, 1);
-    if (!ctx->waves || !reg_mem || !mask_mem || !priv_mem || !ctx->workgroup_mem) {
+    ctx->seg_exec = calloc(prog->code_count + 1, sizeof(uint64_t));
+    ctx->seg_lanes = calloc(prog->code_count + 1, sizeof(uint64_t));
+    if (!ctx->waves || !reg_mem || !mask_mem || !priv_mem || !ctx->workgroup_mem || !ctx->seg_exec ||
+        !ctx->seg_lanes) {
         free(ctx->waves);
         free(reg_mem);
         free(mask_mem);
         free(priv_mem);
         free(ctx->workgroup_mem);
+        free(ctx->seg_exec);
+        free(ctx->seg_lanes);
         ctx->waves = NULL;
         ctx->workgroup_mem = NULL;
+        ctx->seg_exec = ctx->seg_lanes = NULL;
         return SIM_ERR_NOMEM;
     }
     for (uint32_t k = 0; k < nw; k++) {
@@ -1029,8 +1220,11 @@ static void thread_state_free(sim_ctx *ctx)
     }
     free(ctx->waves);
     free(ctx->workgroup_mem);
+    free(ctx->seg_exec);
+    free(ctx->seg_lanes);
     ctx->waves = NULL;
     ctx->workgroup_mem = NULL;
+    ctx->seg_exec = ctx->seg_lanes = NULL;
 }
 
 /* Every workgroup in linear order (x fastest) on this thread. */
@@ -1041,9 +1235,12 @@ static sim_status run_groups(sim_ctx *ctx)
         for (uint32_t y = 0; y < cfg->groups[1]; y++)
             for (uint32_t x = 0; x < cfg->groups[0]; x++) {
                 ctx->group[0] = x, ctx->group[1] = y, ctx->group[2] = z;
-                if (run_workgroup(ctx))
+                if (run_workgroup(ctx)) {
+                    flush_segments(ctx);
                     return SIM_FAULT;
+                }
             }
+    flush_segments(ctx);
     return SIM_OK;
 }
 
@@ -1119,6 +1316,7 @@ static void *par_main(void *arg)
             break;
         }
     }
+    flush_segments(ctx);
     return NULL;
 }
 
@@ -1169,6 +1367,7 @@ static int run_parallel(sim_ctx *base)
         pw->ctx.write_conflict = &sh.conflict;
         pw->ctx.waves = NULL;
         pw->ctx.workgroup_mem = NULL;
+        pw->ctx.seg_exec = pw->ctx.seg_lanes = NULL;
         pw->ctx.slots = malloc(nslots * sizeof *pw->ctx.slots);
         pw->result.stats.inst_count = p->code_count;
         pw->result.stats.inst_executions = calloc(p->code_count + 1, sizeof(uint64_t));
@@ -1281,10 +1480,19 @@ sim_status sim_run(const isa_program *prog, const sim_config *cfg, sim_result *r
         free(ctx.slots);
         return SIM_FAULT;
     }
+    uint32_t *seg_len = segments_of(prog);
+    if (!seg_len) {
+        free(ctx.slots);
+        sim_result_free(result);
+        return SIM_ERR_NOMEM;
+    }
+    ctx.seg_len = seg_len;
+    ctx.run_wave = (void (*)(void))pick_wave_fn(W, cfg->portable);
 
     if (run_parallel(&ctx)) {
         finish_stats(prog, st);
         free(ctx.slots);
+        free(seg_len);
         return SIM_OK;
     }
     status = thread_state_alloc(&ctx);
@@ -1293,5 +1501,6 @@ sim_status sim_run(const isa_program *prog, const sim_config *cfg, sim_result *r
     finish_stats(prog, st);
     thread_state_free(&ctx);
     free(ctx.slots);
+    free(seg_len);
     return status;
 }

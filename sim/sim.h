@@ -73,6 +73,8 @@ typedef struct sim_config {
     const sim_mem_trace *mem_trace; /* optional: called once per executed memory wave instruction; NULL = none */
     uint32_t threads;             /* host threads for workgroups (0 or 1: this thread).  Results never depend on
                                    * it: see "Host threads" in sim_run's comment */
+    int portable;                 /* nonzero: the executor built for any x86-64, even where the host has AVX2 and
+                                   * F16C; results are the same bits either way (tests compare the two) */
 } sim_config;
 
 typedef struct sim_stats {
