@@ -22,6 +22,8 @@
 #include <string.h>
 
 #include "sim/sanitize.h"
+#include <spirv/unified1/GLSL.std.450.h>
+
 #include "sim/sim_internal.h"
 
 #define DEFAULT_BUDGET 1000000000ull
@@ -389,9 +391,9 @@ static void set_lane_masks(sim_wave *w, uint32_t W, sim_mask exec)
     const uint64_t lo = sim_mask_lo(exec), hi = sim_mask_hi(exec);
     const uint32_t n0 = W < 64 ? W : 64;
     for (uint32_t l = 0; l < n0; l++)
-        w->lane_mask[l] = 0 - ((lo >> l) & 1);
+        w->lane_mask[l] = 0 - ((lo & sim_lane_bit[l]) != 0);
     for (uint32_t l = 64; l < W; l++)
-        w->lane_mask[l] = 0 - ((hi >> (l - 64)) & 1);
+        w->lane_mask[l] = 0 - ((hi & sim_lane_bit[l - 64]) != 0);
 }
 
 static uint32_t builtin_value(const sim_ctx *ctx, const sim_wave *w, uint32_t lane, isa_builtin b, unsigned comp)
@@ -486,420 +488,224 @@ static inline float fmod_floorf(float x, float y)
     return r;
 }
 
-#define LANES for (uint32_t l = 0; l < W; l++)
-#define PUT(value) SIM_PUT(D, l, lm, value)
+/*
+ * Lane loops.  W is a compile-time constant in each instance of the hot
+ * loop (run_wave_w is instantiated per wave size), so these loops have a
+ * known trip count; `ivdep` tells the compiler that lane l only reads and
+ * writes index l of each register (a destination may be a source), so it
+ * vectorises them without alias checks.
+ *
+ * Writes: FULL (a constant in each copy made by BOTH) says every lane of
+ * the wave is in the current lane mask; then a lane's result is stored as it
+ * is, otherwise it is blended through the lane mask so inactive lanes keep
+ * their values.  BOTH(body) emits the body once for each case.
+ */
+#define LANES _Pragma("GCC ivdep") for (uint32_t l = 0; l < W; l++)
+#define PUT(value) \
+    (FULL ? (void)(D[l] = (uint64_t)(value)) : (void)SIM_PUT(D, l, lm, value))
+#define BOTH(...) \
+    do { \
+        if (full) { const int FULL = 1; (void)FULL; __VA_ARGS__ } \
+        else { const int FULL = 0; (void)FULL; __VA_ARGS__ } \
+    } while (0)
 
 /* Integer bodies see x, y (and z) as the type's value extended to 64 bits. */
-#define INT_U2(expr) LANES { uint64_t x = SIM_ZX(A[l], sh), y = SIM_ZX(B[l], sh); PUT(expr); }
-#define INT_S2(expr) LANES { int64_t x = SIM_SX(A[l], sh), y = SIM_SX(B[l], sh); PUT(expr); }
-#define INT_U1(expr) LANES { uint64_t x = SIM_ZX(A[l], sh); PUT(expr); }
-#define INT_S1(expr) LANES { int64_t x = SIM_SX(A[l], sh); PUT(expr); }
-#define RAW2(expr) LANES { uint64_t x = A[l], y = B[l]; PUT(expr); }
+#define INT_U2(expr) BOTH(LANES { uint64_t x = SIM_ZX(A[l], sh), y = SIM_ZX(B[l], sh); PUT(expr); })
+#define INT_S2(expr) BOTH(LANES { int64_t x = SIM_SX(A[l], sh), y = SIM_SX(B[l], sh); PUT(expr); })
+#define INT_U1(expr) BOTH(LANES { uint64_t x = SIM_ZX(A[l], sh); PUT(expr); })
+#define INT_S1(expr) BOTH(LANES { int64_t x = SIM_SX(A[l], sh); PUT(expr); })
+#define RAW2(expr) BOTH(LANES { uint64_t x = A[l], y = B[l]; PUT(expr); })
 
 /* Float bodies: one template per precision; f16 computes in float and rounds. */
 #define FLOAT2(expr_f, expr_d) \
     switch (type) { \
-    case ISA_TYPE_F16: LANES { float x = sim_f16(A[l]), y = sim_f16(B[l]); PUT(sim_f16_bits(expr_f)); } break; \
-    case ISA_TYPE_F32: LANES { float x = sim_f32(A[l]), y = sim_f32(B[l]); PUT(sim_f32_bits(expr_f)); } break; \
-    case ISA_TYPE_F64: LANES { double x = sim_f64(A[l]), y = sim_f64(B[l]); PUT(sim_f64_bits(expr_d)); } break; \
+    case ISA_TYPE_F16: BOTH(LANES { float x = sim_f16(A[l]), y = sim_f16(B[l]); PUT(sim_f16_bits(expr_f)); }); break; \
+    case ISA_TYPE_F32: BOTH(LANES { float x = sim_f32(A[l]), y = sim_f32(B[l]); PUT(sim_f32_bits(expr_f)); }); break; \
+    case ISA_TYPE_F64: BOTH(LANES { double x = sim_f64(A[l]), y = sim_f64(B[l]); PUT(sim_f64_bits(expr_d)); }); break; \
     default: goto bad_type; }
 #define FLOAT_TEST2(expr) \
     switch (type) { \
-    case ISA_TYPE_F16: LANES { float x = sim_f16(A[l]), y = sim_f16(B[l]); PUT(expr); } break; \
-    case ISA_TYPE_F32: LANES { float x = sim_f32(A[l]), y = sim_f32(B[l]); PUT(expr); } break; \
-    case ISA_TYPE_F64: LANES { double x = sim_f64(A[l]), y = sim_f64(B[l]); PUT(expr); } break; \
+    case ISA_TYPE_F16: BOTH(LANES { float x = sim_f16(A[l]), y = sim_f16(B[l]); PUT(expr); }); break; \
+    case ISA_TYPE_F32: BOTH(LANES { float x = sim_f32(A[l]), y = sim_f32(B[l]); PUT(expr); }); break; \
+    case ISA_TYPE_F64: BOTH(LANES { double x = sim_f64(A[l]), y = sim_f64(B[l]); PUT(expr); }); break; \
     default: goto bad_type; }
 #define FLOAT_TEST1(expr) \
     switch (type) { \
-    case ISA_TYPE_F16: LANES { float x = sim_f16(A[l]); PUT(expr); } break; \
-    case ISA_TYPE_F32: LANES { float x = sim_f32(A[l]); PUT(expr); } break; \
-    case ISA_TYPE_F64: LANES { double x = sim_f64(A[l]); PUT(expr); } break; \
+    case ISA_TYPE_F16: BOTH(LANES { float x = sim_f16(A[l]); PUT(expr); }); break; \
+    case ISA_TYPE_F32: BOTH(LANES { float x = sim_f32(A[l]); PUT(expr); }); break; \
+    case ISA_TYPE_F64: BOTH(LANES { double x = sim_f64(A[l]); PUT(expr); }); break; \
     default: goto bad_type; }
 
 /*
- * Runs wave w until it reaches a barrier, ends, or faults.  pc, exec, the
- * budget and the instruction pointer live in locals; they are written back
- * to the wave before anything that can stop it.
+ * Statistics and the budget by segment.  A segment is a run of instructions
+ * entered only at its first one and left only after its last one: it ends
+ * at a control instruction (block, loop, barrier, end: the only ones that
+ * change exec or pc) or before the next jump target.  exec is the same for
+ * every instruction of a segment, so entering one counts all of its
+ * instructions at once (executions, active lanes, budget) instead of one
+ * instruction at a time.  A run that stops inside a segment (a fault, the
+ * budget) takes back the instructions after the stop (uncount_rest), so the
+ * statistics equal those of counting each instruction as it runs.
  */
-static wave_stop run_wave(sim_ctx *ctx, sim_wave *w)
+static uint32_t *segments_of(const isa_program *p)
 {
-    const isa_program *prog = ctx->prog;
-    const isa_inst *code = prog->code;
-    const uint32_t W = ctx->wave_size;
-    uint64_t *const regs = w->regs;
-    sim_mask *const masks = w->masks;
-    const uint64_t *const lm = w->lane_mask;
-    uint64_t *const inst_exec = ctx->result->stats.inst_executions;
-    uint64_t *const inst_lanes = ctx->result->stats.inst_lanes;
-    uint32_t pc = w->pc;
-    sim_mask exec = w->exec;
-    uint64_t exec_lanes = sim_mask_count(exec);
-    uint64_t budget_left = ctx->budget_left;
-    const sim_step_hook *const step = sim_step_followed(ctx, w); /* NULL unless `wavelab trace` follows this wave */
-    wave_stop stop;
-
-#define SAVE() (w->pc = pc, w->exec = exec, ctx->budget_left = budget_left)
-#define R(field) (regs + (size_t)in->field * W)
-
-    for (;;) {
-        const isa_inst *in = &code[pc];
-        if (__builtin_expect(budget_left == 0, 0)) {
-            SAVE();
-            sim_fault(ctx, w, pc, SIM_FAULT_BUDGET, -1, -1, -1,
-                      "runaway kernel: budget %llu wave instructions exhausted at pc %u, workgroup (%u,%u,%u), "
-                      "wave %u",
-                      (unsigned long long)ctx->budget, pc, ctx->group[0], ctx->group[1], ctx->group[2], w->index);
-            return WAVE_STOP_FAULT;
-        }
-        budget_left--;
-        if (__builtin_expect(step != NULL, 0))
-            sim_step_call(ctx, w, step, pc, exec);
-        inst_exec[pc]++;
-        inst_lanes[pc] += exec_lanes;
-
-        const isa_type type = (isa_type)in->type;
-        const unsigned bits = sim_type_bits(type);
-        const unsigned sh = 64 - bits;
-        /* scalar ALU ignores exec: it writes every live lane (the uniformity
-         * analysis puts SALU only where all live lanes stand together) */
-        const int scalar_widened = in->cls == ISA_CLASS_SALU && exec != w->live;
-        if (scalar_widened)
-            set_lane_masks(w, W, w->live);
-        switch ((isa_op)in->op) {
-        /* ---- moves ---- */
-        case ISA_OP_MOV: {
-            uint64_t *D = R(d); const uint64_t *A = R(a);
-            LANES PUT(A[l]);
-            break;
-        }
-        case ISA_OP_MOVM: {
-            uint64_t *D = R(d); const uint64_t *A = R(a);
-            const sim_mask m = masks[in->b];
-            const uint64_t m0 = sim_mask_lo(m), m1 = sim_mask_hi(m);
-            LANES { uint64_t k = 0 - (((l < 64 ? m0 : m1) >> (l & 63)) & 1); D[l] = (A[l] & k) | (D[l] & ~k); }
-            break;
-        }
-        case ISA_OP_SELECT: {
-            uint64_t *D = R(d); const uint64_t *A = R(a), *B = R(b), *C = R(c);
-            LANES { uint64_t k = 0 - (A[l] & 1); PUT((B[l] & k) | (C[l] & ~k)); }
-            break;
-        }
-        /* ---- integer: wrapping ops work on all 64 bits ---- */
-        case ISA_OP_IADD: { uint64_t *D = R(d); const uint64_t *A = R(a), *B = R(b); RAW2(x + y); break; }
-        case ISA_OP_ISUB: { uint64_t *D = R(d); const uint64_t *A = R(a), *B = R(b); RAW2(x - y); break; }
-        case ISA_OP_IMUL: { uint64_t *D = R(d); const uint64_t *A = R(a), *B = R(b); RAW2(x * y); break; }
-        case ISA_OP_AND: { uint64_t *D = R(d); const uint64_t *A = R(a), *B = R(b); RAW2(x & y); break; }
-        case ISA_OP_OR: { uint64_t *D = R(d); const uint64_t *A = R(a), *B = R(b); RAW2(x | y); break; }
-        case ISA_OP_XOR: { uint64_t *D = R(d); const uint64_t *A = R(a), *B = R(b); RAW2(x ^ y); break; }
-        case ISA_OP_SHL: {
-            uint64_t *D = R(d); const uint64_t *A = R(a), *B = R(b);
-            RAW2(x << (y & (bits - 1)));
-            break;
-        }
-        case ISA_OP_INEG: { uint64_t *D = R(d); const uint64_t *A = R(a); LANES PUT(0 - A[l]); break; }
-        case ISA_OP_NOT: {
-            uint64_t *D = R(d); const uint64_t *A = R(a);
-            uint64_t flip = type == ISA_TYPE_BOOL ? 1 : ~0ull; /* bools stay 0/1 */
-            LANES PUT(A[l] ^ flip);
-            break;
-        }
-        /* ---- integer: width and signedness matter ---- */
-        case ISA_OP_UDIV: case ISA_OP_UMOD: {
-            uint64_t *D = R(d); const uint64_t *A = R(a), *B = R(b);
-            sim_mask zero = 0;
-            if (in->op == ISA_OP_UDIV) {
-                LANES { uint64_t x = SIM_ZX(A[l], sh), y = SIM_ZX(B[l], sh);
-                        zero |= (sim_mask)(y == 0) << l; PUT(y ? x / y : ~0ull); }
-            } else {
-                LANES { uint64_t x = SIM_ZX(A[l], sh), y = SIM_ZX(B[l], sh);
-                        zero |= (sim_mask)(y == 0) << l; PUT(y ? x % y : 0); }
-            }
-            if (zero & exec)
-                report_lanes(ctx, w, pc, zero & exec, "integer division by zero");
-            break;
-        }
-        case ISA_OP_SDIV: case ISA_OP_SREM: case ISA_OP_SMOD: {
-            /* x / -1 is computed as 0 - x: INT_MIN / -1 wraps to INT_MIN, never traps */
-            uint64_t *D = R(d); const uint64_t *A = R(a), *B = R(b);
-            sim_mask zero = 0;
-            isa_op op = (isa_op)in->op;
-            LANES {
-                int64_t x = SIM_SX(A[l], sh), y = SIM_SX(B[l], sh);
-                uint64_t r;
-                zero |= (sim_mask)(y == 0) << l;
-                if (y == 0)
-                    r = op == ISA_OP_SDIV ? ~0ull : 0;
-                else if (y == -1)
-                    r = op == ISA_OP_SDIV ? 0 - (uint64_t)x : 0;
-                else if (op == ISA_OP_SDIV)
-                    r = (uint64_t)(x / y);
-                else {
-                    int64_t m = x % y;
-                    if (op == ISA_OP_SMOD && m != 0 && ((m < 0) != (y < 0)))
-                        m += y;
-                    r = (uint64_t)m;
-                }
-                PUT(r);
-            }
-            if (zero & exec)
-                report_lanes(ctx, w, pc, zero & exec, "integer division by zero");
-            break;
-        }
-        case ISA_OP_SHRL: { uint64_t *D = R(d); const uint64_t *A = R(a), *B = R(b); INT_U2(x >> (y & (bits - 1))); break; }
-        case ISA_OP_SHRA: {
-            uint64_t *D = R(d); const uint64_t *A = R(a), *B = R(b);
-            LANES { int64_t x = SIM_SX(A[l], sh); PUT((uint64_t)(x >> (B[l] & (bits - 1)))); }
-            break;
-        }
-        case ISA_OP_BFI: case ISA_OP_BFEU: case ISA_OP_BFES: {
-            /* offset + count beyond the width: undefined, reported; bfi keeps a, bfe gives 0 */
-            uint64_t *D = R(d); const uint64_t *A = R(a), *B = R(b), *C = R(c);
-            const uint64_t *E = in->op == ISA_OP_BFI ? R(e) : NULL;
-            sim_mask bad = 0;
-            isa_op op = (isa_op)in->op;
-            LANES {
-                uint64_t x = SIM_ZX(A[l], sh), r;
-                uint64_t off = op == ISA_OP_BFI ? (uint32_t)C[l] : (uint32_t)B[l];
-                uint64_t cnt = op == ISA_OP_BFI ? (uint32_t)E[l] : (uint32_t)C[l];
-                if (off + cnt > bits) {
-                    bad |= sim_mask_lane(l);
-                    r = op == ISA_OP_BFI ? x : 0;
-                } else if (cnt == 0) {
-                    r = op == ISA_OP_BFI ? x : 0;
-                } else if (op == ISA_OP_BFI) {
-                    uint64_t m = low_bits(cnt) << off;
-                    r = (x & ~m) | ((B[l] << off) & m);
-                } else {
-                    r = (x >> off) & low_bits(cnt);
-                    if (op == ISA_OP_BFES)
-                        r = (uint64_t)SIM_SX(r, 64 - cnt);
-                }
-                PUT(r);
-            }
-            if (bad & exec)
-                report_lanes(ctx, w, pc, bad & exec, "bit field offset + count exceeds the width");
-            break;
-        }
-        case ISA_OP_BITREV: { uint64_t *D = R(d); const uint64_t *A = R(a); INT_U1(bit_reverse64(x) >> sh); break; }
-        case ISA_OP_BITCNT: { uint64_t *D = R(d); const uint64_t *A = R(a); INT_U1(__builtin_popcountll(x)); break; }
-        case ISA_OP_FINDLSB: {
-            uint64_t *D = R(d); const uint64_t *A = R(a);
-            INT_U1(x ? (uint64_t)__builtin_ctzll(x) : ~0ull);
-            break;
-        }
-        case ISA_OP_FINDUMSB: {
-            uint64_t *D = R(d); const uint64_t *A = R(a);
-            INT_U1(x ? (uint64_t)(63 - __builtin_clzll(x)) : ~0ull);
-            break;
-        }
-        case ISA_OP_FINDSMSB: {
-            uint64_t *D = R(d); const uint64_t *A = R(a);
-            INT_S1(((x < 0 ? ~x : x) ? (uint64_t)(63 - __builtin_clzll((uint64_t)(x < 0 ? ~x : x))) : ~0ull));
-            break;
-        }
-        case ISA_OP_UMULHI: {
-            uint64_t *D = R(d); const uint64_t *A = R(a), *B = R(b);
-            INT_U2((uint64_t)(((unsigned __int128)x * y) >> bits));
-            break;
-        }
-        case ISA_OP_SMULHI: {
-            uint64_t *D = R(d); const uint64_t *A = R(a), *B = R(b);
-            INT_S2((uint64_t)(((__int128)x * y) >> bits));
-            break;
-        }
-        case ISA_OP_IADDC: {
-            uint64_t *D = R(d); const uint64_t *A = R(a), *B = R(b);
-            INT_U2((uint64_t)(((unsigned __int128)x + y) >> bits));
-            break;
-        }
-        case ISA_OP_ISUBB: { uint64_t *D = R(d); const uint64_t *A = R(a), *B = R(b); INT_U2(x < y); break; }
-        case ISA_OP_UMIN: { uint64_t *D = R(d); const uint64_t *A = R(a), *B = R(b); INT_U2(x < y ? x : y); break; }
-        case ISA_OP_UMAX: { uint64_t *D = R(d); const uint64_t *A = R(a), *B = R(b); INT_U2(x > y ? x : y); break; }
-        case ISA_OP_SMIN: { uint64_t *D = R(d); const uint64_t *A = R(a), *B = R(b); INT_S2(x < y ? x : y); break; }
-        case ISA_OP_SMAX: { uint64_t *D = R(d); const uint64_t *A = R(a), *B = R(b); INT_S2(x > y ? x : y); break; }
-        case ISA_OP_SABS: { uint64_t *D = R(d); const uint64_t *A = R(a); INT_S1(x < 0 ? 0 - (uint64_t)x : (uint64_t)x); break; }
-        case ISA_OP_SSIGN: { uint64_t *D = R(d); const uint64_t *A = R(a); INT_S1((int64_t)(x > 0) - (int64_t)(x < 0)); break; }
-        case ISA_OP_IEQ: { uint64_t *D = R(d); const uint64_t *A = R(a), *B = R(b); INT_U2(x == y); break; }
-        case ISA_OP_INE: { uint64_t *D = R(d); const uint64_t *A = R(a), *B = R(b); INT_U2(x != y); break; }
-        case ISA_OP_ULT: { uint64_t *D = R(d); const uint64_t *A = R(a), *B = R(b); INT_U2(x < y); break; }
-        case ISA_OP_ULE: { uint64_t *D = R(d); const uint64_t *A = R(a), *B = R(b); INT_U2(x <= y); break; }
-        case ISA_OP_SLT: { uint64_t *D = R(d); const uint64_t *A = R(a), *B = R(b); INT_S2(x < y); break; }
-        case ISA_OP_SLE: { uint64_t *D = R(d); const uint64_t *A = R(a), *B = R(b); INT_S2(x <= y); break; }
-        /* ---- float ---- */
-        case ISA_OP_FADD: { uint64_t *D = R(d); const uint64_t *A = R(a), *B = R(b); FLOAT2(x + y, x + y); break; }
-        case ISA_OP_FSUB: { uint64_t *D = R(d); const uint64_t *A = R(a), *B = R(b); FLOAT2(x - y, x - y); break; }
-        case ISA_OP_FMUL: { uint64_t *D = R(d); const uint64_t *A = R(a), *B = R(b); FLOAT2(x * y, x * y); break; }
-        case ISA_OP_FDIV: { uint64_t *D = R(d); const uint64_t *A = R(a), *B = R(b); FLOAT2(x / y, x / y); break; }
-        case ISA_OP_FREM: { uint64_t *D = R(d); const uint64_t *A = R(a), *B = R(b); FLOAT2(fmodf(x, y), fmod(x, y)); break; }
-        case ISA_OP_FMOD: {
-            uint64_t *D = R(d); const uint64_t *A = R(a), *B = R(b);
-            FLOAT2(fmod_floorf(x, y), fmod_floor(x, y));
-            break;
-        }
-        case ISA_OP_FMIN: { uint64_t *D = R(d); const uint64_t *A = R(a), *B = R(b); FLOAT2(fminf(x, y), fmin(x, y)); break; }
-        case ISA_OP_FMAX: { uint64_t *D = R(d); const uint64_t *A = R(a), *B = R(b); FLOAT2(fmaxf(x, y), fmax(x, y)); break; }
-        case ISA_OP_FNEG: {
-            uint64_t *D = R(d); const uint64_t *A = R(a);
-            if (!isa_type_is_float(type))
-                goto bad_type;
-            uint64_t sign = 1ull << (bits - 1);
-            LANES PUT(A[l] ^ sign);
-            break;
-        }
-        case ISA_OP_FMA: {
-            uint64_t *D = R(d); const uint64_t *A = R(a), *B = R(b), *C = R(c);
-            switch (type) {
-            case ISA_TYPE_F16: /* exact product in double, one rounding to half (see docs/quirks.md) */
-                LANES PUT(sim_f16_bits_d(fma((double)sim_f16(A[l]), (double)sim_f16(B[l]), (double)sim_f16(C[l]))));
-                break;
-            case ISA_TYPE_F32: LANES PUT(sim_f32_bits(fmaf(sim_f32(A[l]), sim_f32(B[l]), sim_f32(C[l])))); break;
-            case ISA_TYPE_F64: LANES PUT(sim_f64_bits(fma(sim_f64(A[l]), sim_f64(B[l]), sim_f64(C[l])))); break;
-            default: goto bad_type;
-            }
-            break;
-        }
-        case ISA_OP_FOEQ: { uint64_t *D = R(d); const uint64_t *A = R(a), *B = R(b); FLOAT_TEST2(x == y); break; }
-        case ISA_OP_FONE: { uint64_t *D = R(d); const uint64_t *A = R(a), *B = R(b); FLOAT_TEST2(x < y || x > y); break; }
-        case ISA_OP_FOLT: { uint64_t *D = R(d); const uint64_t *A = R(a), *B = R(b); FLOAT_TEST2(x < y); break; }
-        case ISA_OP_FOLE: { uint64_t *D = R(d); const uint64_t *A = R(a), *B = R(b); FLOAT_TEST2(x <= y); break; }
-        case ISA_OP_FUEQ: { uint64_t *D = R(d); const uint64_t *A = R(a), *B = R(b); FLOAT_TEST2(!(x < y || x > y)); break; }
-        case ISA_OP_FUNE: { uint64_t *D = R(d); const uint64_t *A = R(a), *B = R(b); FLOAT_TEST2(!(x == y)); break; }
-        case ISA_OP_FULT: { uint64_t *D = R(d); const uint64_t *A = R(a), *B = R(b); FLOAT_TEST2(!(x >= y)); break; }
-        case ISA_OP_FULE: { uint64_t *D = R(d); const uint64_t *A = R(a), *B = R(b); FLOAT_TEST2(!(x > y)); break; }
-        case ISA_OP_ISNAN: { uint64_t *D = R(d); const uint64_t *A = R(a); FLOAT_TEST1(x != x); break; }
-        case ISA_OP_ISINF: { uint64_t *D = R(d); const uint64_t *A = R(a); FLOAT_TEST1(isinf(x) != 0); break; }
-        case ISA_OP_FMATH:
-            if (sim_exec_fmath(ctx, w, in, pc, exec))
-                goto fault;
-            break;
-        case ISA_OP_CVT:
-            if (sim_exec_cvt(ctx, w, in, pc, exec))
-                goto fault;
-            break;
-        case ISA_OP_VEXTRACT: {
-            uint64_t *D = R(d); const uint64_t *B = R(b);
-            sim_mask bad = 0;
-            const uint64_t n = (uint64_t)in->imm;
-            LANES {
-                uint64_t k = (uint32_t)B[l];
-                bad |= (sim_mask)(k >= n) << l;
-                PUT(k < n ? regs[((size_t)in->a + k) * W + l] : 0);
-            }
-            if (bad & exec)
-                report_lanes(ctx, w, pc, bad & exec, "vector index out of range on extract");
-            break;
-        }
-        case ISA_OP_VINSERT: {
-            const uint64_t *A = R(a), *B = R(b);
-            sim_mask bad = 0;
-            const uint64_t n = (uint64_t)in->imm;
-            LANES {
-                uint64_t k = (uint32_t)B[l];
-                if (!sim_mask_has(exec, l))
-                    continue;
-                if (k >= n)
-                    bad |= sim_mask_lane(l);
-                else
-                    regs[((size_t)in->d + k) * W + l] = A[l];
-            }
-            if (bad)
-                report_lanes(ctx, w, pc, bad, "vector index out of range on insert");
-            break;
-        }
-        /* ---- cross-lane ---- */
-        case ISA_OP_ELECT: case ISA_OP_VOTE_ALL: case ISA_OP_VOTE_ANY: case ISA_OP_VOTE_EQ: case ISA_OP_BCAST:
-        case ISA_OP_BCAST_FIRST: case ISA_OP_BALLOT: case ISA_OP_INV_BALLOT: case ISA_OP_BALLOT_BIT:
-        case ISA_OP_BALLOT_CNT: case ISA_OP_BALLOT_LSB: case ISA_OP_BALLOT_MSB: case ISA_OP_SHUFFLE:
-        case ISA_OP_SHUFFLE_XOR: case ISA_OP_SHUFFLE_UP: case ISA_OP_SHUFFLE_DN: case ISA_OP_QUAD_BCAST:
-        case ISA_OP_QUAD_SWAP: case ISA_OP_WAVE_OP:
-            if (sim_exec_xlane(ctx, w, in, pc, exec))
-                goto fault;
-            break;
-        /* ---- memory ---- */
-        case ISA_OP_LOAD: case ISA_OP_STORE: case ISA_OP_ATOMIC: case ISA_OP_IMG_READ: case ISA_OP_IMG_WRITE:
-        case ISA_OP_ARRAY_LEN: case ISA_OP_IMG_SIZE:
-            if (sim_exec_memory(ctx, w, in, pc, exec))
-                goto fault;
-            break;
-        /* ---- exec masks and control ---- */
-        case ISA_OP_BLOCK:
-            exec = masks[in->a];
-            masks[in->a] = 0;
-            exec_lanes = sim_mask_count(exec);
-            set_lane_masks(w, W, exec);
-            if (exec == 0) {
-                pc = (uint32_t)in->imm;
-                continue;
-            }
-            break;
-        case ISA_OP_MASK_COND: {
-            const uint64_t *A = R(a);
-            sim_mask m;
-            const uint64_t want = in->imm ? 0 : 1;
-            if (type == ISA_TYPE_BOOL || type == ISA_TYPE_NONE)
-                m = SIM_MASK_OF(W, (A[l] & 1) == want);
-            else
-                m = SIM_MASK_OF(W, (SIM_ZX(A[l], sh) != 0) == want);
-            masks[in->d] = exec & m;
-            break;
-        }
-        case ISA_OP_MASK_EXEC:
-            masks[in->d] = exec;
-            break;
-        case ISA_OP_JOIN:
-            masks[in->d] |= exec;
-            break;
-        case ISA_OP_BRANCH: {
-            const uint64_t *A = R(a);
-            const sim_mask m = SIM_MASK_OF(W, A[l] & 1);
-            masks[in->d] |= exec & m;
-            masks[in->e] |= exec & ~m;
-            break;
-        }
-        case ISA_OP_MASK_CASE: {
-            const uint64_t *A = R(a);
-            const uint64_t v = SIM_ZX((uint64_t)in->imm, sh);
-            const sim_mask m = SIM_MASK_OF(W, SIM_ZX(A[l], sh) == v);
-            masks[in->d] = exec & m;
-            break;
-        }
-        case ISA_OP_MASK_OR: masks[in->d] |= masks[in->a]; break;
-        case ISA_OP_MASK_ANDN: masks[in->d] &= ~masks[in->a]; break;
-        case ISA_OP_LOOP:
-            if (masks[in->a]) {
-                pc = (uint32_t)in->imm;
-                continue;
-            }
-            break;
-        case ISA_OP_BARRIER:
-            pc++;
-            stop = WAVE_STOP_BARRIER;
-            goto out;
-        case ISA_OP_END:
-            stop = WAVE_STOP_END;
-            goto out;
-        case ISA_OP_COUNT:
-            goto bad_type;
-        }
-        if (scalar_widened)
-            set_lane_masks(w, W, exec);
-        pc++;
+    uint32_t n = p->code_count;
+    uint32_t *len = calloc(n + 1, sizeof *len);
+    uint8_t *start = calloc(n + 1, 1);
+    if (!len || !start) {
+        free(len);
+        free(start);
+        return NULL;
     }
-
-bad_type:
-    SAVE();
-    sim_fault(ctx, w, pc, SIM_FAULT_UNSUPPORTED, -1, -1, -1, "%s is not defined for type '%s'",
-              isa_op_name((isa_op)code[pc].op), isa_type_name((isa_type)code[pc].type));
-    return WAVE_STOP_FAULT;
-fault:
-    SAVE();
-    return WAVE_STOP_FAULT;
-out:
-    SAVE();
-    return stop;
-#undef SAVE
-#undef R
+    start[0] = 1;
+    for (uint32_t pc = 0; pc < n; pc++) {
+        isa_op op = (isa_op)p->code[pc].op;
+        int control = op == ISA_OP_BLOCK || op == ISA_OP_LOOP || op == ISA_OP_BARRIER || op == ISA_OP_END;
+        if ((op == ISA_OP_BLOCK || op == ISA_OP_LOOP) && p->code[pc].imm >= 0 && p->code[pc].imm < (int64_t)n)
+            start[p->code[pc].imm] = 1;
+        if (control)
+            start[pc + 1] = 1;
+    }
+    uint32_t end = n; /* one past the end of the segment that contains pc */
+    for (uint32_t pc = n; pc-- > 0;) {
+        isa_op op = (isa_op)p->code[pc].op;
+        if (op == ISA_OP_BLOCK || op == ISA_OP_LOOP || op == ISA_OP_BARRIER || op == ISA_OP_END || start[pc + 1])
+            end = pc + 1;
+        if (start[pc])
+            len[pc] = end - pc;
+    }
+    free(start);
+    return len;
 }
+
+/* Adds the segment counts of this thread to the per-instruction statistics and clears them. */
+static void flush_segments(sim_ctx *ctx)
+{
+    const uint32_t n = ctx->prog->code_count;
+    sim_stats *st = &ctx->result->stats;
+    if (!ctx->seg_exec)
+        return;
+    for (uint32_t s = 0; s < n; s++) {
+        if (!ctx->seg_len[s] || !ctx->seg_exec[s])
+            continue;
+        for (uint32_t pc = s; pc < s + ctx->seg_len[s]; pc++) {
+            st->inst_executions[pc] += ctx->seg_exec[s];
+            st->inst_lanes[pc] += ctx->seg_lanes[s];
+        }
+        ctx->seg_exec[s] = ctx->seg_lanes[s] = 0;
+    }
+}
+
+/* The run stopped in the segment that starts at seg before executing instruction `from`: from there to the
+ * segment's end nothing ran, though the segment counted it. */
+static void uncount_rest(sim_ctx *ctx, uint32_t seg, uint32_t from, uint64_t lanes)
+{
+    sim_stats *st = &ctx->result->stats;
+    for (uint32_t pc = from; pc < seg + ctx->seg_len[seg]; pc++) {
+        st->inst_executions[pc]--;
+        st->inst_lanes[pc] -= lanes;
+    }
+}
+
+/*
+ * One instance of the hot loop per wave size, each twice: for any x86-64
+ * and for hosts with AVX2, F16C and FMA (4 lanes per vector instruction;
+ * fp16 conversions and fma() in hardware).  Both give the same bits: integer
+ * and IEEE float operations are exact or correctly rounded either way, fma()
+ * is one rounding in libm and in hardware, sim/ is built with
+ * -ffp-contract=off so no a * b + c becomes a fused multiply-add, and
+ * double-to-half stays one software rounding (GCC has no F16C instruction
+ * for it).  tests/test_sim.c runs kernels both ways and compares the bits.
+ */
+typedef wave_stop (*wave_fn)(sim_ctx *ctx, sim_wave *w);
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define WAVE_HOST_VARIANT 1
+#endif
+#define WAVE_ATTR
+#define WAVE_W 4
+#define WAVE_FN run_wave_4
+#include "sim/exec_loop.h"
+#undef WAVE_W
+#undef WAVE_FN
+#define WAVE_W 8
+#define WAVE_FN run_wave_8
+#include "sim/exec_loop.h"
+#undef WAVE_W
+#undef WAVE_FN
+#define WAVE_W 16
+#define WAVE_FN run_wave_16
+#include "sim/exec_loop.h"
+#undef WAVE_W
+#undef WAVE_FN
+#define WAVE_W 32
+#define WAVE_FN run_wave_32
+#include "sim/exec_loop.h"
+#undef WAVE_W
+#undef WAVE_FN
+#define WAVE_W 64
+#define WAVE_FN run_wave_64
+#include "sim/exec_loop.h"
+#undef WAVE_W
+#undef WAVE_FN
+#define WAVE_W 128
+#define WAVE_FN run_wave_128
+#include "sim/exec_loop.h"
+#undef WAVE_W
+#undef WAVE_FN
+#undef WAVE_ATTR
+#ifdef WAVE_HOST_VARIANT
+#define WAVE_ATTR __attribute__((target("avx2,f16c,fma")))
+#define WAVE_W 4
+#define WAVE_FN run_wave_avx2_4
+#include "sim/exec_loop.h"
+#undef WAVE_W
+#undef WAVE_FN
+#define WAVE_W 8
+#define WAVE_FN run_wave_avx2_8
+#include "sim/exec_loop.h"
+#undef WAVE_W
+#undef WAVE_FN
+#define WAVE_W 16
+#define WAVE_FN run_wave_avx2_16
+#include "sim/exec_loop.h"
+#undef WAVE_W
+#undef WAVE_FN
+#define WAVE_W 32
+#define WAVE_FN run_wave_avx2_32
+#include "sim/exec_loop.h"
+#undef WAVE_W
+#undef WAVE_FN
+#define WAVE_W 64
+#define WAVE_FN run_wave_avx2_64
+#include "sim/exec_loop.h"
+#undef WAVE_W
+#undef WAVE_FN
+#define WAVE_W 128
+#define WAVE_FN run_wave_avx2_128
+#include "sim/exec_loop.h"
+#undef WAVE_W
+#undef WAVE_FN
+#undef WAVE_ATTR
+#endif
+
+/* The hot loop for this wave size and host (cfg->portable: never the AVX2/F16C variant). */
+static wave_fn pick_wave_fn(uint32_t W, int portable)
+{
+    static const wave_fn plain[] = {run_wave_4, run_wave_8, run_wave_16, run_wave_32, run_wave_64, run_wave_128};
+    unsigned k = (unsigned)__builtin_ctz(W) - 2;
+#ifdef WAVE_HOST_VARIANT
+    static const wave_fn avx2[] = {run_wave_avx2_4,  run_wave_avx2_8,  run_wave_avx2_16,
+                                   run_wave_avx2_32, run_wave_avx2_64, run_wave_avx2_128};
+    if (!portable && __builtin_cpu_supports("avx2") && __builtin_cpu_supports("f16c") &&
+        __builtin_cpu_supports("fma"))
+        return avx2[k];
+#else
+    (void)portable;
+#endif
+    return plain[k];
+}
+
+static wave_stop run_wave(sim_ctx *ctx, sim_wave *w) { return ((wave_fn)ctx->run_wave)(ctx, w); }
 
 /* ------------------------------------------------------------ schedule */
 
@@ -1005,14 +811,20 @@ static sim_status thread_state_alloc(sim_ctx *ctx)
     sim_mask *mask_mem = calloc((size_t)prog->mask_count * nw + 1, sizeof(sim_mask));
     uint8_t *priv_mem = calloc(ctx->private_lane_bytes * W * nw + 1, 1);
     ctx->workgroup_mem = calloc(ctx->workgroup_mem_size + 1, 1);
-    if (!ctx->waves || !reg_mem || !mask_mem || !priv_mem || !ctx->workgroup_mem) {
+    ctx->seg_exec = calloc(prog->code_count + 1, sizeof(uint64_t));
+    ctx->seg_lanes = calloc(prog->code_count + 1, sizeof(uint64_t));
+    if (!ctx->waves || !reg_mem || !mask_mem || !priv_mem || !ctx->workgroup_mem || !ctx->seg_exec ||
+        !ctx->seg_lanes) {
         free(ctx->waves);
         free(reg_mem);
         free(mask_mem);
         free(priv_mem);
         free(ctx->workgroup_mem);
+        free(ctx->seg_exec);
+        free(ctx->seg_lanes);
         ctx->waves = NULL;
         ctx->workgroup_mem = NULL;
+        ctx->seg_exec = ctx->seg_lanes = NULL;
         return SIM_ERR_NOMEM;
     }
     for (uint32_t k = 0; k < nw; k++) {
@@ -1035,8 +847,11 @@ static void thread_state_free(sim_ctx *ctx)
     }
     free(ctx->waves);
     free(ctx->workgroup_mem);
+    free(ctx->seg_exec);
+    free(ctx->seg_lanes);
     ctx->waves = NULL;
     ctx->workgroup_mem = NULL;
+    ctx->seg_exec = ctx->seg_lanes = NULL;
 }
 
 /* Every workgroup in linear order (x fastest) on this thread, or in reverse linear order (SIM_SCHEDULE_REVERSED). */
@@ -1049,10 +864,13 @@ static sim_status run_groups(sim_ctx *ctx)
         ctx->group[0] = (uint32_t)(id % cfg->groups[0]);
         ctx->group[1] = (uint32_t)(id / cfg->groups[0] % cfg->groups[1]);
         ctx->group[2] = (uint32_t)(id / ((uint64_t)cfg->groups[0] * cfg->groups[1]));
-        if (run_workgroup(ctx))
+        if (run_workgroup(ctx)) {
+            flush_segments(ctx);
             return SIM_FAULT;
+        }
         sim_progress_note(ctx, i + 1);
     }
+    flush_segments(ctx);
     return SIM_OK;
 }
 
@@ -1132,6 +950,7 @@ static void *par_main(void *arg)
             break;
         }
     }
+    flush_segments(ctx);
     return NULL;
 }
 
@@ -1193,6 +1012,7 @@ static int run_parallel(sim_ctx *base)
         pw->ctx.write_conflict = &sh.conflict;
         pw->ctx.waves = NULL;
         pw->ctx.workgroup_mem = NULL;
+        pw->ctx.seg_exec = pw->ctx.seg_lanes = NULL;
         pw->ctx.slots = malloc(nslots * sizeof *pw->ctx.slots);
         pw->result.stats.inst_count = p->code_count;
         pw->result.stats.inst_executions = calloc(p->code_count + 1, sizeof(uint64_t));
@@ -1306,10 +1126,19 @@ sim_status sim_run(const isa_program *prog, const sim_config *cfg, sim_result *r
         free(ctx.slots);
         return SIM_FAULT;
     }
+    uint32_t *seg_len = segments_of(prog);
+    if (!seg_len) {
+        free(ctx.slots);
+        sim_result_free(result);
+        return SIM_ERR_NOMEM;
+    }
+    ctx.seg_len = seg_len;
+    ctx.run_wave = (void (*)(void))pick_wave_fn(W, cfg->portable);
 
     if (run_parallel(&ctx)) {
         finish_stats(prog, st);
         free(ctx.slots);
+        free(seg_len);
         return SIM_OK;
     }
     status = thread_state_alloc(&ctx);
@@ -1321,5 +1150,6 @@ sim_status sim_run(const isa_program *prog, const sim_config *cfg, sim_result *r
     sim_sanitize_end(&ctx);
     thread_state_free(&ctx);
     free(ctx.slots);
+    free(seg_len);
     return status;
 }

@@ -129,6 +129,8 @@ typedef struct sim_config {
     const sim_step_hook *step;    /* optional: called before each instruction of one wave; NULL = none (one
                                    * predictable branch per instruction).  Set threads to 0 or 1 with it */
     const sim_progress *progress; /* optional: called after each workgroup; never changes results */
+    int portable;                 /* nonzero: the executor built for any x86-64, even where the host has AVX2 and
+                                   * F16C; results are the same bits either way (tests compare the two) */
 } sim_config;
 
 typedef struct sim_stats {

@@ -65,6 +65,12 @@ typedef struct sim_ctx {
     uint32_t group_tag;          /* linear workgroup id + 1 */
     int *write_conflict;
     struct sim_sanitizer *sanitize; /* shadow state of cfg->sanitize (sim/sanitize.h); NULL when off */
+    /* statistics by segment (sim/exec.c): per pc, the length of the segment that starts there (0: none; shared
+     * by every thread), and this thread's executions and active lanes per segment, added to the per-instruction
+     * statistics when the thread is done */
+    const uint32_t *seg_len;
+    uint64_t *seg_exec, *seg_lanes;
+    void (*run_wave)(void);      /* the hot loop's instance for this wave size and host (sim/exec.c) */
 } sim_ctx;
 
 /* Records that the current workgroup writes bytes [address, address + bytes) of a slot whose per-word owner
@@ -108,17 +114,25 @@ static inline unsigned sim_mask_last(sim_mask m)
 /* 32-bit word k (0..3) of a mask, as a uvec4 ballot holds it. */
 static inline uint64_t sim_mask_word32(sim_mask m, unsigned k) { return (uint64_t)(uint32_t)(m >> (32 * k)); }
 
+/* sim_lane_bit[k] = 1 << k: a table lookup instead of a variable shift keeps lane loops vectorisable. */
+static const uint64_t sim_lane_bit[64] = {
+#define SIM_B4(k) 1ull << (k), 1ull << ((k) + 1), 1ull << ((k) + 2), 1ull << ((k) + 3)
+    SIM_B4(0), SIM_B4(4), SIM_B4(8), SIM_B4(12), SIM_B4(16), SIM_B4(20), SIM_B4(24), SIM_B4(28),
+    SIM_B4(32), SIM_B4(36), SIM_B4(40), SIM_B4(44), SIM_B4(48), SIM_B4(52), SIM_B4(56), SIM_B4(60),
+#undef SIM_B4
+};
+
 /*
  * Builds a mask from a per-lane condition over lanes 0..W-1: two 64-bit
- * halves, so the loop for a wave of <= 64 lanes stays a plain 64-bit one the
- * compiler can vectorise.  `cond` sees the lane as `l`.
+ * halves, so the loop for a wave of <= 64 lanes stays a plain 64-bit OR
+ * reduction the compiler can vectorise.  `cond` sees the lane as `l`.
  */
 #define SIM_MASK_OF(W, cond) \
     __extension__({ \
         uint64_t lo_ = 0, hi_ = 0; \
         const uint32_t n0_ = (W) < 64 ? (W) : 64; \
-        for (uint32_t l = 0; l < n0_; l++) lo_ |= (uint64_t)((cond) != 0) << l; \
-        for (uint32_t l = 64; l < (W); l++) hi_ |= (uint64_t)((cond) != 0) << (l - 64); \
+        for (uint32_t l = 0; l < n0_; l++) lo_ |= (0 - (uint64_t)((cond) != 0)) & sim_lane_bit[l]; \
+        for (uint32_t l = 64; l < (W); l++) hi_ |= (0 - (uint64_t)((cond) != 0)) & sim_lane_bit[l - 64]; \
         (sim_mask)lo_ | (sim_mask)hi_ << 64; \
     })
 

@@ -18,6 +18,7 @@
 #include <time.h>
 
 #include "sim/sim.h"
+#include "tests/support/tsup.h"
 
 #define SENTINEL 0xdeadbeefcafef00dull
 #define MAX_CODE 256
@@ -1429,6 +1430,114 @@ START_TEST(test_speed_alu_loop_wave32_reports_rate)
 }
 END_TEST
 
+/* ------------------------------------------------------------ host variants */
+
+/*
+ * The executor has a variant for hosts with AVX2, F16C and FMA (sim/exec.c);
+ * sim_config.portable forces the plain x86-64 one.  Every fp16 bit pattern
+ * goes through half arithmetic, fma, conversions to and from f32 and f64,
+ * and f32/f64 fma; both variants must give the same bytes and statistics at
+ * every wave size.  On a host without those instructions both runs take the
+ * plain path (noted on stderr).  The f16 -> f32 conversion and the half sum
+ * are also checked against C's _Float16 here.
+ */
+/* Output word `which` of the kernel below holds two halves (0, 1, 3, 7), a float (2, 4) or half a double (5, 6):
+ * x and y differ only in NaN payloads (docs/quirks.md: which NaN an operation on two NaNs returns). */
+static int is_nan64(uint32_t lo, uint32_t hi) { return (hi & 0x7ff00000u) == 0x7ff00000u && ((hi & 0xfffffu) | lo); }
+
+static int same_nans(const uint32_t *xs, const uint32_t *ys, uint32_t k)
+{
+    uint32_t which = k % 8, x = xs[k], y = ys[k];
+    if (which == 2 || which == 4)
+        return (x & 0x7f800000u) == 0x7f800000u && (x & 0x7fffffu) && (y & 0x7f800000u) == 0x7f800000u && (y & 0x7fffffu);
+    if (which == 5 || which == 6) {
+        uint32_t lo = k - which + 5;
+        return is_nan64(xs[lo], xs[lo + 1]) && is_nan64(ys[lo], ys[lo + 1]);
+    }
+    for (int k = 0; k < 2; k++) {
+        uint32_t hx = (x >> (16 * k)) & 0xffff, hy = (y >> (16 * k)) & 0xffff;
+        int nx = (hx & 0x7c00) == 0x7c00 && (hx & 0x3ff), ny = (hy & 0x7c00) == 0x7c00 && (hy & 0x3ff);
+        if (hx != hy && !(nx && ny))
+            return 0;
+    }
+    return 1;
+}
+
+START_TEST(test_host_variant_fp16_and_fma_bits_equal_portable)
+{
+    static const char *src =
+        "#version 450\n"
+        "#extension GL_EXT_shader_explicit_arithmetic_types_float16 : require\n"
+        "#extension GL_EXT_shader_explicit_arithmetic_types_int64 : require\n"
+        "layout(local_size_x = 64) in;\n"
+        "layout(set = 0, binding = 0) readonly buffer I { uint inw[]; };\n"
+        "layout(set = 0, binding = 1) buffer O { uint outw[]; };\n"
+        "void main() {\n"
+        "  uint i = gl_GlobalInvocationID.x, o = i * 8u, u = inw[i];\n"
+        "  f16vec2 h = unpackFloat2x16(u);\n"
+        "  float16_t a = h.x, b = h.y;\n"
+        "  outw[o + 0u] = packFloat2x16(f16vec2(a + b, a * b));\n"
+        "  outw[o + 1u] = packFloat2x16(f16vec2(a / b, fma(a, b, a)));\n"
+        "  outw[o + 2u] = floatBitsToUint(float(a));\n"
+        "  float f = uintBitsToFloat(u * 2654435761u);\n"
+        "  outw[o + 3u] = packFloat2x16(f16vec2(float16_t(f), float16_t(double(f) * 1.0000001)));\n"
+        "  outw[o + 4u] = floatBitsToUint(fma(f, uintBitsToFloat(u), float(b)));\n"
+        "  double d = fma(double(f), double(a), 0.1);\n"
+        "  uvec2 dw = unpackUint2x32(doubleBitsToUint64(d));\n"
+        "  outw[o + 5u] = dw.x; outw[o + 6u] = dw.y;\n"
+        "  outw[o + 7u] = packFloat2x16(f16vec2(float16_t(i), float16_t(int(u) >> 7)));\n"
+        "}\n";
+    char msg[8192];
+    isa_program *prog = NULL;
+    ck_assert_msg(tsup_build(src, "variant.comp", "glsl", NULL, &prog, msg, sizeof msg, NULL, 0) == ISA_OK, "%s", msg);
+    const uint32_t n = 65536;
+    uint32_t *in = malloc(n * 4), *out[2];
+    uint32_t rs = 12345;
+    for (uint32_t i = 0; i < n; i++)
+        in[i] = i | (tsup_rand(&rs) & 0xffff0000u); /* every half pattern in the low half */
+    int host = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("f16c") && __builtin_cpu_supports("fma");
+    if (!host)
+        fprintf(stderr, "note: this host lacks AVX2/F16C/FMA: both runs take the portable path\n");
+    for (uint32_t W = 4; W <= 128; W *= 2) {
+        sim_result res[2];
+        for (int portable = 0; portable < 2; portable++) {
+            out[portable] = calloc(n * 8, 4);
+            sim_buffer bufs[2] = {{0, 0, (uint8_t *)in, n * 4}, {0, 1, (uint8_t *)out[portable], n * 32}};
+            sim_config cfg = {.wave_size = W, .groups = {n / 64, 1, 1}, .buffers = bufs, .buffer_count = 2,
+                              .portable = portable};
+            ck_assert_int_eq(sim_run(prog, &cfg, &res[portable]), SIM_OK);
+        }
+        for (uint32_t k = 0; k < n * 8; k++)
+            ck_assert_msg(out[0][k] == out[1][k] || same_nans(out[0], out[1], k),
+                          "W=%u word %u (invocation %u output %u): host 0x%08x, portable 0x%08x", W, k, k / 8, k % 8,
+                          out[0][k], out[1][k]);
+        ck_assert_uint_eq(res[0].stats.wave_instructions, res[1].stats.wave_instructions);
+        ck_assert_uint_eq(res[0].stats.lane_operations, res[1].stats.lane_operations);
+        ck_assert_uint_eq(res[0].stats.undefined_events, res[1].stats.undefined_events);
+        for (uint32_t i = 0; i < n; i += 97) {
+            _Float16 a, b;
+            uint16_t ua = (uint16_t)in[i], ub = (uint16_t)(in[i] >> 16);
+            memcpy(&a, &ua, 2);
+            memcpy(&b, &ub, 2);
+            float fa = (float)a, sum = (float)a + (float)b;
+            _Float16 hs = (_Float16)sum;
+            uint16_t us;
+            memcpy(&us, &hs, 2);
+            uint32_t fbits;
+            memcpy(&fbits, &fa, 4);
+            ck_assert_uint_eq(out[0][i * 8 + 2], fbits);
+            ck_assert_uint_eq(out[0][i * 8] & 0xffff, us);
+        }
+        sim_result_free(&res[0]);
+        sim_result_free(&res[1]);
+        free(out[0]);
+        free(out[1]);
+    }
+    free(in);
+    isa_program_destroy(prog);
+}
+END_TEST
+
 /* ------------------------------------------------------------ suite */
 
 static Suite *sim_suite(void)
@@ -1467,6 +1576,7 @@ static Suite *sim_suite(void)
     tcase_add_test(tc, test_budget_runaway_loop_faults);
     tcase_add_test(tc, test_program_malformed_register_is_reported_not_crash);
     tcase_add_test(tc, test_speed_alu_loop_wave32_reports_rate);
+    tcase_add_test(tc, test_host_variant_fp16_and_fma_bits_equal_portable);
     suite_add_tcase(s, tc);
     return s;
 }

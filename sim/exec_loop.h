@@ -1,0 +1,465 @@
+/*
+ * sim/exec_loop.h — the executor's hot loop, included by sim/exec.c once
+ * per wave size and host variant (a template by inclusion: each copy has its
+ * own dispatch table and a constant lane count).  Before including, define
+ * WAVE_W (the wave size), WAVE_FN (the function's name) and WAVE_ATTR
+ * (attributes, e.g. a target).  Everything it uses (the lane-loop macros,
+ * set_lane_masks, uncount_rest, the handlers) is defined in sim/exec.c.
+ */
+
+/*
+ * Runs wave w until it reaches a barrier, ends, or faults.  pc, exec, the
+ * budget and the instruction pointer live in locals; they are written back
+ * to the wave before anything that can stop it.  W is a constant in each
+ * instance, so the lane loops have a known trip count.
+ */
+WAVE_ATTR static wave_stop WAVE_FN(sim_ctx *ctx, sim_wave *w)
+{
+    const uint32_t W = WAVE_W;
+    const isa_program *prog = ctx->prog;
+    const isa_inst *code = prog->code;
+    uint64_t *const regs = w->regs;
+    sim_mask *const masks = w->masks;
+    const uint64_t *const lm = w->lane_mask;
+    const uint32_t *const seg_len = ctx->seg_len;
+    uint64_t *const seg_exec = ctx->seg_exec;
+    uint64_t *const seg_lanes = ctx->seg_lanes;
+    const sim_mask all = sim_mask_low(W);
+    uint32_t pc = w->pc;
+    sim_mask exec = w->exec;
+    uint64_t exec_lanes = sim_mask_count(exec);
+    uint64_t budget_left = ctx->budget_left;
+    uint32_t seg = pc;              /* start of the current segment */
+    uint32_t budget_pc = UINT32_MAX; /* the instruction the budget does not reach, in this segment */
+    int full = exec == all;         /* every lane of the wave is in the lane masks */
+    const sim_step_hook *const step = sim_step_followed(ctx, w); /* NULL unless `wavelab trace` follows this wave */
+    const int FULL = 0;             /* lane loops outside BOTH(...) always blend */
+    wave_stop stop;
+
+#define SAVE() (w->pc = pc, w->exec = exec, ctx->budget_left = budget_left)
+#define R(field) (regs + (size_t)in->field * W)
+
+    /*
+     * Dispatch: one indirect jump per wave instruction through a table of
+     * label addresses (GCC's computed goto: no bounds check, one jump site
+     * per instance), or a plain switch when built with
+     * -DWAVELAB_SWITCH_DISPATCH=ON (CMake), which CI also tests.  Handlers
+     * are written once: OP(X) is their label, `break` ends one, and a jump
+     * sets pc and goes to `jumped`.  check_program has checked every opcode.
+     */
+#ifdef WAVELAB_SWITCH_DISPATCH
+#define DISPATCH_BEGIN switch ((isa_op)in->op) {
+#define OP(name) case ISA_OP_##name:
+#define DISPATCH_END \
+    case ISA_OP_COUNT: \
+        goto bad_type; \
+        }
+#else
+    static const void *const dispatch[ISA_OP_COUNT] = {
+#define X(name, cls, meaning) [ISA_OP_##name] = &&op_##name,
+#include "isa/ops.def"
+#undef X
+    };
+#define DISPATCH_BEGIN do { goto *dispatch[in->op];
+#define OP(name) op_##name:
+#define DISPATCH_END } while (0);
+#endif
+#define SET_LANE_MASKS(m) (set_lane_masks(w, W, (m)), full = (m) == all)
+
+    for (;;) {
+        const isa_inst *in = &code[pc];
+        const uint32_t n = seg_len[pc];
+        if (n) {
+            /* a segment starts: count all of it (sim/exec.c, "Statistics and the budget by segment") */
+            seg = pc;
+            if (__builtin_expect(budget_left < n, 0)) {
+                budget_pc = pc + (uint32_t)budget_left;
+                budget_left = 0;
+            } else
+                budget_left -= n;
+            seg_exec[pc]++;
+            seg_lanes[pc] += exec_lanes;
+        }
+        if (__builtin_expect(pc == budget_pc, 0)) {
+            SAVE();
+            uncount_rest(ctx, seg, pc, exec_lanes);
+            sim_fault(ctx, w, pc, SIM_FAULT_BUDGET, -1, -1, -1,
+                      "runaway kernel: budget %llu wave instructions exhausted at pc %u, workgroup (%u,%u,%u), "
+                      "wave %u",
+                      (unsigned long long)ctx->budget, pc, ctx->group[0], ctx->group[1], ctx->group[2], w->index);
+            return WAVE_STOP_FAULT;
+        }
+        if (__builtin_expect(step != NULL, 0))
+            sim_step_call(ctx, w, step, pc, exec);
+
+        const isa_type type = (isa_type)in->type;
+        const unsigned bits = sim_type_bits(type);
+        const unsigned sh = 64 - bits;
+        /* scalar ALU ignores exec: it writes every live lane (the uniformity
+         * analysis puts SALU only where all live lanes stand together) */
+        const int scalar_widened = in->cls == ISA_CLASS_SALU && exec != w->live;
+        if (scalar_widened)
+            SET_LANE_MASKS(w->live);
+        DISPATCH_BEGIN
+        /* ---- moves ---- */
+        OP(MOV) {
+            uint64_t *D = R(d); const uint64_t *A = R(a);
+            BOTH(LANES PUT(A[l]););
+            break;
+        }
+        OP(MOVM) {
+            uint64_t *D = R(d); const uint64_t *A = R(a);
+            const sim_mask m = masks[in->b];
+            if (m == all) { /* the common case: a phi copy for the whole wave */
+                LANES D[l] = A[l];
+            } else if (m != 0) {
+                const uint64_t m0 = sim_mask_lo(m), m1 = sim_mask_hi(m);
+                LANES {
+                    uint64_t k = 0 - (((l < 64 ? m0 : m1) & sim_lane_bit[l & 63]) != 0);
+                    D[l] = (A[l] & k) | (D[l] & ~k);
+                }
+            }
+            break;
+        }
+        OP(SELECT) {
+            uint64_t *D = R(d); const uint64_t *A = R(a), *B = R(b), *C = R(c);
+            BOTH(LANES { uint64_t k = 0 - (A[l] & 1); PUT((B[l] & k) | (C[l] & ~k)); });
+            break;
+        }
+        /* ---- integer: wrapping ops work on all 64 bits ---- */
+        OP(IADD) { uint64_t *D = R(d); const uint64_t *A = R(a), *B = R(b); RAW2(x + y); break; }
+        OP(ISUB) { uint64_t *D = R(d); const uint64_t *A = R(a), *B = R(b); RAW2(x - y); break; }
+        OP(IMUL) { uint64_t *D = R(d); const uint64_t *A = R(a), *B = R(b); RAW2(x * y); break; }
+        OP(AND) { uint64_t *D = R(d); const uint64_t *A = R(a), *B = R(b); RAW2(x & y); break; }
+        OP(OR) { uint64_t *D = R(d); const uint64_t *A = R(a), *B = R(b); RAW2(x | y); break; }
+        OP(XOR) { uint64_t *D = R(d); const uint64_t *A = R(a), *B = R(b); RAW2(x ^ y); break; }
+        OP(SHL) {
+            uint64_t *D = R(d); const uint64_t *A = R(a), *B = R(b);
+            RAW2(x << (y & (bits - 1)));
+            break;
+        }
+        OP(INEG) { uint64_t *D = R(d); const uint64_t *A = R(a); BOTH(LANES PUT(0 - A[l]);); break; }
+        OP(NOT) {
+            uint64_t *D = R(d); const uint64_t *A = R(a);
+            uint64_t flip = type == ISA_TYPE_BOOL ? 1 : ~0ull; /* bools stay 0/1 */
+            BOTH(LANES PUT(A[l] ^ flip););
+            break;
+        }
+        /* ---- integer: width and signedness matter ---- */
+        OP(UDIV) OP(UMOD) {
+            uint64_t *D = R(d); const uint64_t *A = R(a), *B = R(b);
+            sim_mask zero = 0;
+            if (in->op == ISA_OP_UDIV) {
+                LANES { uint64_t x = SIM_ZX(A[l], sh), y = SIM_ZX(B[l], sh);
+                        zero |= (sim_mask)(y == 0) << l; PUT(y ? x / y : ~0ull); }
+            } else {
+                LANES { uint64_t x = SIM_ZX(A[l], sh), y = SIM_ZX(B[l], sh);
+                        zero |= (sim_mask)(y == 0) << l; PUT(y ? x % y : 0); }
+            }
+            if (zero & exec)
+                report_lanes(ctx, w, pc, zero & exec, "integer division by zero");
+            break;
+        }
+        OP(SDIV) OP(SREM) OP(SMOD) {
+            /* x / -1 is computed as 0 - x: INT_MIN / -1 wraps to INT_MIN, never traps */
+            uint64_t *D = R(d); const uint64_t *A = R(a), *B = R(b);
+            sim_mask zero = 0;
+            isa_op op = (isa_op)in->op;
+            LANES {
+                int64_t x = SIM_SX(A[l], sh), y = SIM_SX(B[l], sh);
+                uint64_t r;
+                zero |= (sim_mask)(y == 0) << l;
+                if (y == 0)
+                    r = op == ISA_OP_SDIV ? ~0ull : 0;
+                else if (y == -1)
+                    r = op == ISA_OP_SDIV ? 0 - (uint64_t)x : 0;
+                else if (op == ISA_OP_SDIV)
+                    r = (uint64_t)(x / y);
+                else {
+                    int64_t m = x % y;
+                    if (op == ISA_OP_SMOD && m != 0 && ((m < 0) != (y < 0)))
+                        m += y;
+                    r = (uint64_t)m;
+                }
+                PUT(r);
+            }
+            if (zero & exec)
+                report_lanes(ctx, w, pc, zero & exec, "integer division by zero");
+            break;
+        }
+        OP(SHRL) { uint64_t *D = R(d); const uint64_t *A = R(a), *B = R(b); INT_U2(x >> (y & (bits - 1))); break; }
+        OP(SHRA) {
+            uint64_t *D = R(d); const uint64_t *A = R(a), *B = R(b);
+            BOTH(LANES { int64_t x = SIM_SX(A[l], sh); PUT((uint64_t)(x >> (B[l] & (bits - 1)))); });
+            break;
+        }
+        OP(BFI) OP(BFEU) OP(BFES) {
+            /* offset + count beyond the width: undefined, reported; bfi keeps a, bfe gives 0 */
+            uint64_t *D = R(d); const uint64_t *A = R(a), *B = R(b), *C = R(c);
+            const uint64_t *E = in->op == ISA_OP_BFI ? R(e) : NULL;
+            sim_mask bad = 0;
+            isa_op op = (isa_op)in->op;
+            LANES {
+                uint64_t x = SIM_ZX(A[l], sh), r;
+                uint64_t off = op == ISA_OP_BFI ? (uint32_t)C[l] : (uint32_t)B[l];
+                uint64_t cnt = op == ISA_OP_BFI ? (uint32_t)E[l] : (uint32_t)C[l];
+                if (off + cnt > bits) {
+                    bad |= sim_mask_lane(l);
+                    r = op == ISA_OP_BFI ? x : 0;
+                } else if (cnt == 0) {
+                    r = op == ISA_OP_BFI ? x : 0;
+                } else if (op == ISA_OP_BFI) {
+                    uint64_t m = low_bits(cnt) << off;
+                    r = (x & ~m) | ((B[l] << off) & m);
+                } else {
+                    r = (x >> off) & low_bits(cnt);
+                    if (op == ISA_OP_BFES)
+                        r = (uint64_t)SIM_SX(r, 64 - cnt);
+                }
+                PUT(r);
+            }
+            if (bad & exec)
+                report_lanes(ctx, w, pc, bad & exec, "bit field offset + count exceeds the width");
+            break;
+        }
+        OP(BITREV) { uint64_t *D = R(d); const uint64_t *A = R(a); INT_U1(bit_reverse64(x) >> sh); break; }
+        OP(BITCNT) { uint64_t *D = R(d); const uint64_t *A = R(a); INT_U1(__builtin_popcountll(x)); break; }
+        OP(FINDLSB) {
+            uint64_t *D = R(d); const uint64_t *A = R(a);
+            INT_U1(x ? (uint64_t)__builtin_ctzll(x) : ~0ull);
+            break;
+        }
+        OP(FINDUMSB) {
+            uint64_t *D = R(d); const uint64_t *A = R(a);
+            INT_U1(x ? (uint64_t)(63 - __builtin_clzll(x)) : ~0ull);
+            break;
+        }
+        OP(FINDSMSB) {
+            uint64_t *D = R(d); const uint64_t *A = R(a);
+            INT_S1(((x < 0 ? ~x : x) ? (uint64_t)(63 - __builtin_clzll((uint64_t)(x < 0 ? ~x : x))) : ~0ull));
+            break;
+        }
+        OP(UMULHI) {
+            uint64_t *D = R(d); const uint64_t *A = R(a), *B = R(b);
+            INT_U2((uint64_t)(((unsigned __int128)x * y) >> bits));
+            break;
+        }
+        OP(SMULHI) {
+            uint64_t *D = R(d); const uint64_t *A = R(a), *B = R(b);
+            INT_S2((uint64_t)(((__int128)x * y) >> bits));
+            break;
+        }
+        OP(IADDC) {
+            uint64_t *D = R(d); const uint64_t *A = R(a), *B = R(b);
+            INT_U2((uint64_t)(((unsigned __int128)x + y) >> bits));
+            break;
+        }
+        OP(ISUBB) { uint64_t *D = R(d); const uint64_t *A = R(a), *B = R(b); INT_U2(x < y); break; }
+        OP(UMIN) { uint64_t *D = R(d); const uint64_t *A = R(a), *B = R(b); INT_U2(x < y ? x : y); break; }
+        OP(UMAX) { uint64_t *D = R(d); const uint64_t *A = R(a), *B = R(b); INT_U2(x > y ? x : y); break; }
+        OP(SMIN) { uint64_t *D = R(d); const uint64_t *A = R(a), *B = R(b); INT_S2(x < y ? x : y); break; }
+        OP(SMAX) { uint64_t *D = R(d); const uint64_t *A = R(a), *B = R(b); INT_S2(x > y ? x : y); break; }
+        OP(SABS) { uint64_t *D = R(d); const uint64_t *A = R(a); INT_S1(x < 0 ? 0 - (uint64_t)x : (uint64_t)x); break; }
+        OP(SSIGN) { uint64_t *D = R(d); const uint64_t *A = R(a); INT_S1((int64_t)(x > 0) - (int64_t)(x < 0)); break; }
+        OP(IEQ) { uint64_t *D = R(d); const uint64_t *A = R(a), *B = R(b); INT_U2(x == y); break; }
+        OP(INE) { uint64_t *D = R(d); const uint64_t *A = R(a), *B = R(b); INT_U2(x != y); break; }
+        OP(ULT) { uint64_t *D = R(d); const uint64_t *A = R(a), *B = R(b); INT_U2(x < y); break; }
+        OP(ULE) { uint64_t *D = R(d); const uint64_t *A = R(a), *B = R(b); INT_U2(x <= y); break; }
+        OP(SLT) { uint64_t *D = R(d); const uint64_t *A = R(a), *B = R(b); INT_S2(x < y); break; }
+        OP(SLE) { uint64_t *D = R(d); const uint64_t *A = R(a), *B = R(b); INT_S2(x <= y); break; }
+        /* ---- float ---- */
+        OP(FADD) { uint64_t *D = R(d); const uint64_t *A = R(a), *B = R(b); FLOAT2(x + y, x + y); break; }
+        OP(FSUB) { uint64_t *D = R(d); const uint64_t *A = R(a), *B = R(b); FLOAT2(x - y, x - y); break; }
+        OP(FMUL) { uint64_t *D = R(d); const uint64_t *A = R(a), *B = R(b); FLOAT2(x * y, x * y); break; }
+        OP(FDIV) { uint64_t *D = R(d); const uint64_t *A = R(a), *B = R(b); FLOAT2(x / y, x / y); break; }
+        OP(FREM) { uint64_t *D = R(d); const uint64_t *A = R(a), *B = R(b); FLOAT2(fmodf(x, y), fmod(x, y)); break; }
+        OP(FMOD) {
+            uint64_t *D = R(d); const uint64_t *A = R(a), *B = R(b);
+            FLOAT2(fmod_floorf(x, y), fmod_floor(x, y));
+            break;
+        }
+        OP(FMIN) { uint64_t *D = R(d); const uint64_t *A = R(a), *B = R(b); FLOAT2(fminf(x, y), fmin(x, y)); break; }
+        OP(FMAX) { uint64_t *D = R(d); const uint64_t *A = R(a), *B = R(b); FLOAT2(fmaxf(x, y), fmax(x, y)); break; }
+        OP(FNEG) {
+            uint64_t *D = R(d); const uint64_t *A = R(a);
+            if (!isa_type_is_float(type))
+                goto bad_type;
+            uint64_t sign = 1ull << (bits - 1);
+            BOTH(LANES PUT(A[l] ^ sign););
+            break;
+        }
+        OP(FMA)
+        fma_op: {
+            uint64_t *D = R(d); const uint64_t *A = R(a), *B = R(b), *C = R(c);
+            switch (type) {
+            case ISA_TYPE_F16: /* exact product in double, one rounding to half (see docs/quirks.md) */
+                LANES PUT(sim_f16_bits_d(fma((double)sim_f16(A[l]), (double)sim_f16(B[l]), (double)sim_f16(C[l]))));
+                break;
+            case ISA_TYPE_F32: BOTH(LANES PUT(sim_f32_bits(fmaf(sim_f32(A[l]), sim_f32(B[l]), sim_f32(C[l]))));); break;
+            case ISA_TYPE_F64: BOTH(LANES PUT(sim_f64_bits(fma(sim_f64(A[l]), sim_f64(B[l]), sim_f64(C[l]))));); break;
+            default: goto bad_type;
+            }
+            break;
+        }
+        OP(FOEQ) { uint64_t *D = R(d); const uint64_t *A = R(a), *B = R(b); FLOAT_TEST2(x == y); break; }
+        OP(FONE) { uint64_t *D = R(d); const uint64_t *A = R(a), *B = R(b); FLOAT_TEST2(x < y || x > y); break; }
+        OP(FOLT) { uint64_t *D = R(d); const uint64_t *A = R(a), *B = R(b); FLOAT_TEST2(x < y); break; }
+        OP(FOLE) { uint64_t *D = R(d); const uint64_t *A = R(a), *B = R(b); FLOAT_TEST2(x <= y); break; }
+        OP(FUEQ) { uint64_t *D = R(d); const uint64_t *A = R(a), *B = R(b); FLOAT_TEST2(!(x < y || x > y)); break; }
+        OP(FUNE) { uint64_t *D = R(d); const uint64_t *A = R(a), *B = R(b); FLOAT_TEST2(!(x == y)); break; }
+        OP(FULT) { uint64_t *D = R(d); const uint64_t *A = R(a), *B = R(b); FLOAT_TEST2(!(x >= y)); break; }
+        OP(FULE) { uint64_t *D = R(d); const uint64_t *A = R(a), *B = R(b); FLOAT_TEST2(!(x > y)); break; }
+        OP(ISNAN) { uint64_t *D = R(d); const uint64_t *A = R(a); FLOAT_TEST1(x != x); break; }
+        OP(ISINF) { uint64_t *D = R(d); const uint64_t *A = R(a); FLOAT_TEST1(isinf(x) != 0); break; }
+        OP(FMATH)
+            /* GLSL.std.450 Fma is the fma instruction (the same rounding: sim/fmath.c) */
+            if (in->imm == GLSLstd450Fma && isa_type_is_float(type))
+                goto fma_op;
+            if (sim_exec_fmath(ctx, w, in, pc, exec))
+                goto fault;
+            break;
+        OP(CVT) {
+            /* the common 32-bit integer to f32 conversions here (one rounding, as sim/fmath.c does); the rest there */
+            const isa_type from = (isa_type)in->type2;
+            if (type == ISA_TYPE_F32 && (from == ISA_TYPE_U32 || from == ISA_TYPE_I32)) {
+                uint64_t *D = R(d); const uint64_t *A = R(a);
+                if (from == ISA_TYPE_U32)
+                    BOTH(LANES PUT(sim_f32_bits((float)(uint32_t)A[l])););
+                else
+                    BOTH(LANES PUT(sim_f32_bits((float)(int32_t)(uint32_t)A[l])););
+                break;
+            }
+            if (sim_exec_cvt(ctx, w, in, pc, exec))
+                goto fault;
+            break;
+        }
+        OP(VEXTRACT) {
+            uint64_t *D = R(d); const uint64_t *B = R(b);
+            sim_mask bad = 0;
+            const uint64_t n = (uint64_t)in->imm;
+            LANES {
+                uint64_t k = (uint32_t)B[l];
+                bad |= (sim_mask)(k >= n) << l;
+                PUT(k < n ? regs[((size_t)in->a + k) * W + l] : 0);
+            }
+            if (bad & exec)
+                report_lanes(ctx, w, pc, bad & exec, "vector index out of range on extract");
+            break;
+        }
+        OP(VINSERT) {
+            const uint64_t *A = R(a), *B = R(b);
+            sim_mask bad = 0;
+            const uint64_t n = (uint64_t)in->imm;
+            LANES {
+                uint64_t k = (uint32_t)B[l];
+                if (!sim_mask_has(exec, l))
+                    continue;
+                if (k >= n)
+                    bad |= sim_mask_lane(l);
+                else
+                    regs[((size_t)in->d + k) * W + l] = A[l];
+            }
+            if (bad)
+                report_lanes(ctx, w, pc, bad, "vector index out of range on insert");
+            break;
+        }
+        /* ---- cross-lane ---- */
+        OP(ELECT) OP(VOTE_ALL) OP(VOTE_ANY) OP(VOTE_EQ) OP(BCAST)
+        OP(BCAST_FIRST) OP(BALLOT) OP(INV_BALLOT) OP(BALLOT_BIT)
+        OP(BALLOT_CNT) OP(BALLOT_LSB) OP(BALLOT_MSB) OP(SHUFFLE)
+        OP(SHUFFLE_XOR) OP(SHUFFLE_UP) OP(SHUFFLE_DN) OP(QUAD_BCAST)
+        OP(QUAD_SWAP) OP(WAVE_OP)
+            if (sim_exec_xlane(ctx, w, in, pc, exec))
+                goto fault;
+            break;
+        /* ---- memory ---- */
+        OP(LOAD) OP(STORE) OP(ATOMIC) OP(IMG_READ) OP(IMG_WRITE)
+        OP(ARRAY_LEN) OP(IMG_SIZE)
+            if (sim_exec_memory(ctx, w, in, pc, exec))
+                goto fault;
+            break;
+        /* ---- exec masks and control ---- */
+        OP(BLOCK)
+            exec = masks[in->a];
+            masks[in->a] = 0;
+            exec_lanes = sim_mask_count(exec);
+            SET_LANE_MASKS(exec);
+            if (exec == 0) {
+                pc = (uint32_t)in->imm;
+                goto jumped;
+            }
+            break;
+        OP(MASK_COND) {
+            const uint64_t *A = R(a);
+            sim_mask m;
+            const uint64_t want = in->imm ? 0 : 1;
+            if (type == ISA_TYPE_BOOL || type == ISA_TYPE_NONE)
+                m = SIM_MASK_OF(W, (A[l] & 1) == want);
+            else
+                m = SIM_MASK_OF(W, (SIM_ZX(A[l], sh) != 0) == want);
+            masks[in->d] = exec & m;
+            break;
+        }
+        OP(MASK_EXEC)
+            masks[in->d] = exec;
+            break;
+        OP(JOIN)
+            masks[in->d] |= exec;
+            break;
+        OP(BRANCH) {
+            const uint64_t *A = R(a);
+            const sim_mask m = SIM_MASK_OF(W, A[l] & 1);
+            masks[in->d] |= exec & m;
+            masks[in->e] |= exec & ~m;
+            break;
+        }
+        OP(MASK_CASE) {
+            const uint64_t *A = R(a);
+            const uint64_t v = SIM_ZX((uint64_t)in->imm, sh);
+            const sim_mask m = SIM_MASK_OF(W, SIM_ZX(A[l], sh) == v);
+            masks[in->d] = exec & m;
+            break;
+        }
+        OP(MASK_OR) masks[in->d] |= masks[in->a]; break;
+        OP(MASK_ANDN) masks[in->d] &= ~masks[in->a]; break;
+        OP(LOOP)
+            if (masks[in->a]) {
+                pc = (uint32_t)in->imm;
+                goto jumped;
+            }
+            break;
+        OP(BARRIER)
+            pc++;
+            stop = WAVE_STOP_BARRIER;
+            goto out;
+        OP(END)
+            stop = WAVE_STOP_END;
+            goto out;
+        DISPATCH_END
+        if (scalar_widened)
+            SET_LANE_MASKS(exec);
+        pc++;
+    jumped:;
+    }
+
+bad_type:
+    SAVE();
+    uncount_rest(ctx, seg, pc + 1, exec_lanes);
+    sim_fault(ctx, w, pc, SIM_FAULT_UNSUPPORTED, -1, -1, -1, "%s is not defined for type '%s'",
+              isa_op_name((isa_op)code[pc].op), isa_type_name((isa_type)code[pc].type));
+    return WAVE_STOP_FAULT;
+fault:
+    SAVE();
+    uncount_rest(ctx, seg, pc + 1, exec_lanes);
+    return WAVE_STOP_FAULT;
+out:
+    SAVE();
+    return stop;
+#undef SAVE
+#undef R
+#undef SET_LANE_MASKS
+#undef DISPATCH_BEGIN
+#undef OP
+#undef DISPATCH_END
+}
+
