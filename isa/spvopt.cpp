@@ -100,10 +100,13 @@ extern "C" isa_status isa_spirv_legalize(uint32_t **words, size_t *word_count, c
 
 extern "C" const char *isa_spirv_legalization_passes(void)
 {
-    static std::string joined;
-    if (joined.empty())
+    // a function-local static is initialised once, thread-safely (`wavelab test` compiles on several threads)
+    static const std::string joined = [] {
+        std::string j;
         for (const char *f : legalization_flags)
-            joined += (joined.empty() ? "" : " ") + std::string(f);
+            j += (j.empty() ? "" : " ") + std::string(f);
+        return j;
+    }();
     return joined.c_str();
 }
 

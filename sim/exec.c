@@ -882,8 +882,8 @@ static int parallel_safe(const sim_ctx *ctx, uint8_t *read, uint8_t *written)
     const isa_program *p = ctx->prog;
     const sim_config *cfg = ctx->cfg;
     uint64_t groups = (uint64_t)cfg->groups[0] * cfg->groups[1] * cfg->groups[2];
-    if (cfg->threads <= 1 || cfg->mem_trace || cfg->step || cfg->sanitize || cfg->schedule != SIM_SCHEDULE_LINEAR ||
-        groups < 2)
+    if (cfg->threads <= 1 || (cfg->mem_trace && !cfg->mem_trace->restart) || cfg->step || cfg->sanitize ||
+        cfg->schedule != SIM_SCHEDULE_LINEAR || groups < 2)
         return 0;
     for (uint32_t pc = 0; pc < p->code_count; pc++) {
         const isa_inst *in = &p->code[pc];
@@ -907,6 +907,45 @@ static int parallel_safe(const sim_ctx *ctx, uint8_t *read, uint8_t *written)
     return 1;
 }
 
+/*
+ * A memory trace on several threads: each worker records the accesses of
+ * the workgroup it runs (trace_buf), and the records are handed to the
+ * caller's sink strictly in linear workgroup order, one workgroup after
+ * another under a lock, so the sink sees exactly the sequence of the
+ * one-thread run (the statistics of the memory model are the same bits).  A
+ * worker may run at most TRACE_WINDOW workgroups ahead of the next one to
+ * hand over, which bounds the recorded bytes.  If the dispatch must run
+ * again on one thread, the sink's `restart` forgets what it was given.
+ */
+typedef struct trace_buf {
+    sim_mem_access *acc;
+    size_t n, cap;
+    uint64_t *addr;      /* wave_size addresses per access */
+    int out_of_memory;   /* an access could not be recorded: the dispatch runs again on one thread */
+} trace_buf;
+
+static void trace_record(void *user, const sim_mem_access *a)
+{
+    trace_buf *b = user;
+    if (b->n == b->cap) {
+        size_t cap = b->cap ? 2 * b->cap : 64;
+        sim_mem_access *acc = realloc(b->acc, cap * sizeof *acc);
+        if (acc)
+            b->acc = acc;
+        uint64_t *addr = acc ? realloc(b->addr, cap * a->wave_size * sizeof *addr) : NULL;
+        if (addr)
+            b->addr = addr;
+        if (!acc || !addr) {
+            b->out_of_memory = 1;
+            return;
+        }
+        b->cap = cap;
+    }
+    b->acc[b->n] = *a;
+    memcpy(b->addr + b->n * a->wave_size, a->addr, a->wave_size * sizeof *b->addr);
+    b->n++;
+}
+
 typedef struct par_shared {
     const sim_ctx *base;
     uint64_t next;       /* next linear workgroup id to take (atomic) */
@@ -915,14 +954,61 @@ typedef struct par_shared {
     uint64_t groups_done;/* workgroups finished (atomic), for sim_config.progress */
     int abort;           /* atomic: stop taking workgroups */
     int conflict;        /* atomic: two workgroups wrote one word */
+    /* memory trace (sink != NULL): workgroups handed over in order */
+    const sim_mem_trace *sink;
+    pthread_mutex_t order_lock;
+    pthread_cond_t order_cond;
+    uint64_t next_handover;      /* the workgroup whose trace the sink needs next */
+    trace_buf *window;           /* TRACE_WINDOW recorded workgroups, slot = id % TRACE_WINDOW */
+    uint8_t *window_ready;
 } par_shared;
+
+#define TRACE_WINDOW 64
 
 typedef struct par_worker {
     sim_ctx ctx;
     sim_result result;
     par_shared *shared;
     int failed;          /* a fault, an undefined-behaviour event or the budget: rerun on one thread */
+    sim_config cfg;      /* traced: the dispatch's configuration with the trace going into `rec` */
+    sim_mem_trace rec_trace;
+    trace_buf rec;
 } par_worker;
+
+/* Traced: workgroup `id` is recorded in pw->rec; hands it and every following recorded one to the sink in order. */
+static void trace_handover(par_worker *pw, uint64_t id)
+{
+    par_shared *sh = pw->shared;
+    pthread_mutex_lock(&sh->order_lock);
+    trace_buf *slot = &sh->window[id % TRACE_WINDOW];
+    trace_buf spare = *slot; /* empty, keeps its capacity: becomes this worker's next buffer */
+    *slot = pw->rec;
+    pw->rec = spare;
+    sh->window_ready[id % TRACE_WINDOW] = 1;
+    while (sh->window_ready[sh->next_handover % TRACE_WINDOW]) {
+        trace_buf *b = &sh->window[sh->next_handover % TRACE_WINDOW];
+        for (size_t i = 0; i < b->n; i++) {
+            sim_mem_access a = b->acc[i];
+            a.addr = b->addr + i * a.wave_size;
+            sh->sink->access(sh->sink->user, &a);
+        }
+        b->n = 0;
+        sh->window_ready[sh->next_handover % TRACE_WINDOW] = 0;
+        sh->next_handover++;
+    }
+    pthread_cond_broadcast(&sh->order_cond);
+    pthread_mutex_unlock(&sh->order_lock);
+}
+
+/* Traced: waits until workgroup `id` is within TRACE_WINDOW of the next hand-over; 0 when the run aborted. */
+static int trace_wait_window(par_shared *sh, uint64_t id)
+{
+    pthread_mutex_lock(&sh->order_lock);
+    while (id >= sh->next_handover + TRACE_WINDOW && !__atomic_load_n(&sh->abort, __ATOMIC_RELAXED))
+        pthread_cond_wait(&sh->order_cond, &sh->order_lock);
+    pthread_mutex_unlock(&sh->order_lock);
+    return !__atomic_load_n(&sh->abort, __ATOMIC_RELAXED);
+}
 
 static void *par_main(void *arg)
 {
@@ -934,6 +1020,8 @@ static void *par_main(void *arg)
         uint64_t id = __atomic_fetch_add(&sh->next, 1, __ATOMIC_RELAXED);
         if (id >= sh->total)
             break;
+        if (sh->sink && !trace_wait_window(sh, id))
+            break;
         ctx->group[0] = (uint32_t)(id % cfg->groups[0]);
         ctx->group[1] = (uint32_t)(id / cfg->groups[0] % cfg->groups[1]);
         ctx->group[2] = (uint32_t)(id / ((uint64_t)cfg->groups[0] * cfg->groups[1]));
@@ -943,12 +1031,19 @@ static void *par_main(void *arg)
         uint64_t used = __atomic_add_fetch(&sh->used, before - ctx->budget_left, __ATOMIC_RELAXED);
         if (!faulted)
             sim_progress_note(ctx, __atomic_add_fetch(&sh->groups_done, 1, __ATOMIC_RELAXED));
-        if (faulted || used > ctx->budget || pw->result.stats.undefined_events ||
+        if (faulted || used > ctx->budget || pw->result.stats.undefined_events || pw->rec.out_of_memory ||
             __atomic_load_n(&sh->conflict, __ATOMIC_RELAXED)) {
             pw->failed = 1;
             __atomic_store_n(&sh->abort, 1, __ATOMIC_RELAXED);
+            if (sh->sink) { /* wake the workers waiting for the window */
+                pthread_mutex_lock(&sh->order_lock);
+                pthread_cond_broadcast(&sh->order_cond);
+                pthread_mutex_unlock(&sh->order_lock);
+            }
             break;
         }
+        if (sh->sink)
+            trace_handover(pw, id);
     }
     flush_segments(ctx);
     return NULL;
@@ -1000,7 +1095,15 @@ static int run_parallel(sim_ctx *base)
     }
     if (ok)
         workers = calloc(nthreads, sizeof *workers);
-    par_shared sh = {.base = base, .total = total};
+    par_shared sh = {.base = base, .total = total, .sink = cfg->mem_trace};
+    if (sh.sink) {
+        pthread_mutex_init(&sh.order_lock, NULL);
+        pthread_cond_init(&sh.order_cond, NULL);
+        sh.window = calloc(TRACE_WINDOW, sizeof *sh.window);
+        sh.window_ready = calloc(TRACE_WINDOW, 1);
+        if (!sh.window || !sh.window_ready)
+            ok = 0;
+    }
     if (!workers)
         ok = 0;
     for (uint32_t t = 0; ok && t < nthreads; t++) {
@@ -1013,6 +1116,13 @@ static int run_parallel(sim_ctx *base)
         pw->ctx.waves = NULL;
         pw->ctx.workgroup_mem = NULL;
         pw->ctx.seg_exec = pw->ctx.seg_lanes = NULL;
+        if (sh.sink) {
+            pw->cfg = *cfg;
+            pw->rec_trace.access = trace_record;
+            pw->rec_trace.user = &pw->rec;
+            pw->cfg.mem_trace = &pw->rec_trace;
+            pw->ctx.cfg = &pw->cfg;
+        }
         pw->ctx.slots = malloc(nslots * sizeof *pw->ctx.slots);
         pw->result.stats.inst_count = p->code_count;
         pw->result.stats.inst_executions = calloc(p->code_count + 1, sizeof(uint64_t));
@@ -1054,6 +1164,22 @@ static int run_parallel(sim_ctx *base)
         for (uint32_t s = 0; s < p->slot_count; s++)
             if (snapshot[s] || kept[s])
                 memcpy(base->slots[s].data, snapshot[s] ? snapshot[s] : kept[s], base->slots[s].size);
+        if (sh.sink) /* and let the trace's sink forget the workgroups it was given */
+            sh.sink->restart(sh.sink->user);
+    }
+    if (sh.sink) {
+        for (uint32_t t = 0; workers && t < nthreads; t++) {
+            free(workers[t].rec.acc);
+            free(workers[t].rec.addr);
+        }
+        for (uint32_t k = 0; sh.window && k < TRACE_WINDOW; k++) {
+            free(sh.window[k].acc);
+            free(sh.window[k].addr);
+        }
+        free(sh.window);
+        free(sh.window_ready);
+        pthread_mutex_destroy(&sh.order_lock);
+        pthread_cond_destroy(&sh.order_cond);
     }
     for (uint32_t t = 0; workers && t < nthreads; t++) {
         thread_state_free(&workers[t].ctx);

@@ -315,8 +315,36 @@ WAVE_ATTR static wave_stop WAVE_FN(sim_ctx *ctx, sim_wave *w)
             /* GLSL.std.450 Fma is the fma instruction (the same rounding: sim/fmath.c) */
             if (in->imm == GLSLstd450Fma && isa_type_is_float(type))
                 goto fma_op;
+            /* integer min, max and clamp here (the expressions of sim/fmath.c); the rest there */
+            if (!isa_type_is_float(type) && type != ISA_TYPE_BOOL && type != ISA_TYPE_NONE) {
+                uint64_t *D = R(d); const uint64_t *A = R(a), *B = R(b);
+                switch (in->imm) {
+                case GLSLstd450UMin: INT_U2(x < y ? x : y); goto fmath_done;
+                case GLSLstd450SMin: INT_S2(x < y ? x : y); goto fmath_done;
+                case GLSLstd450UMax: INT_U2(x > y ? x : y); goto fmath_done;
+                case GLSLstd450SMax: INT_S2(x > y ? x : y); goto fmath_done;
+                case GLSLstd450UClamp: {
+                    const uint64_t *C = R(c);
+                    BOTH(LANES {
+                        uint64_t x = SIM_ZX(A[l], sh), y = SIM_ZX(B[l], sh), z = SIM_ZX(C[l], sh);
+                        PUT(x < y ? y : x > z ? z : x);
+                    });
+                    goto fmath_done;
+                }
+                case GLSLstd450SClamp: {
+                    const uint64_t *C = R(c);
+                    BOTH(LANES {
+                        int64_t x = SIM_SX(A[l], sh), y = SIM_SX(B[l], sh), z = SIM_SX(C[l], sh);
+                        PUT((uint64_t)(x < y ? y : x > z ? z : x));
+                    });
+                    goto fmath_done;
+                }
+                default: break;
+                }
+            }
             if (sim_exec_fmath(ctx, w, in, pc, exec))
                 goto fault;
+        fmath_done:
             break;
         OP(CVT) {
             /* the common 32-bit integer to f32 conversions here (one rounding, as sim/fmath.c does); the rest there */

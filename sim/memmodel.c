@@ -276,6 +276,7 @@ const char *mem_unit_name(mem_unit u)
 }
 
 static void sink_access(void *user, const sim_mem_access *a);
+static void sink_restart(void *user);
 
 mem_status mem_model_create(const mem_model_options *opt, mem_model **out)
 {
@@ -289,6 +290,7 @@ mem_status mem_model_create(const mem_model_options *opt, mem_model **out)
     m->opt = *opt;
     m->opt.machine = &m->machine;
     m->trace.access = sink_access;
+    m->trace.restart = sink_restart;
     m->trace.user = m;
     pthread_mutex_init(&m->lock, NULL);
     pthread_cond_init(&m->more, NULL);
@@ -668,6 +670,18 @@ static void sink_access(void *user, const sim_mem_access *a)
         m->have_cur = 1;
     }
     record_global(m, a);
+}
+
+/* The executor runs the dispatch again on one thread (sim_mem_trace.restart): start the dispatch over. */
+static void sink_restart(void *user)
+{
+    mem_model *m = user;
+    char err[256];
+    const isa_program *prog = m->prog;
+    uint32_t groups[3] = {m->groups[0], m->groups[1], m->groups[2]}, wave_size = m->wave_size;
+    mem_model_end(m, NULL); /* joins the replay thread; the partial results are dropped below */
+    if (mem_model_begin(m, prog, groups, wave_size, err, sizeof err) != MEM_OK)
+        m->failed = 1;
 }
 
 /* ------------------------------------------------------------ begin / end */

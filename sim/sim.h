@@ -60,6 +60,11 @@ typedef struct sim_mem_access {
 typedef struct sim_mem_trace {
     void (*access)(void *user, const sim_mem_access *a);
     void *user;
+    /* Optional.  With it, a dispatch may run on several host threads while traced: `access` is still called
+     * from one thread at a time, in exactly the order of the one-thread run (workgroup by workgroup).  If the
+     * dispatch then has to run again on one thread (see sim_run), `restart` is called first: the sink must
+     * forget every access it was given.  Without it, a traced dispatch runs on one thread. */
+    void (*restart)(void *user);
 } sim_mem_trace;
 
 /*

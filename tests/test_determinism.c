@@ -16,6 +16,8 @@
 
 #include "case/case.h"
 #include "isa/isa.h"
+#include "sim/machine.h"
+#include "sim/memmodel.h"
 #include "sim/sim.h"
 #include "run/run.h"
 
@@ -58,13 +60,58 @@ typedef struct outcome {
     char events[SIM_MAX_EVENTS][256];
 } outcome;
 
-static void run_case_threads(const char *path, uint32_t wave, uint32_t threads, outcome *o)
+/* The memory model's results after a run, copied. */
+typedef struct mem_outcome {
+    mem_stats stats;
+    mem_estimate estimate;
+    mem_inst_stats *inst;
+    uint32_t inst_count;
+    mem_group_stats *group;
+    uint32_t group_count;
+} mem_outcome;
+
+static void mem_outcome_take(mem_model *mm, mem_outcome *mo)
+{
+    const mem_inst_stats *is = mem_model_inst_stats(mm, &mo->inst_count);
+    uint32_t g3[3];
+    const mem_group_stats *gs = mem_model_group_stats(mm, &mo->group_count, g3);
+    mo->stats = *mem_model_stats(mm);
+    mo->estimate = *mem_model_estimate(mm);
+    mo->inst = malloc((mo->inst_count + 1) * sizeof *mo->inst);
+    mo->group = malloc((mo->group_count + 1) * sizeof *mo->group);
+    memcpy(mo->inst, is, mo->inst_count * sizeof *mo->inst);
+    memcpy(mo->group, gs, mo->group_count * sizeof *mo->group);
+}
+
+static int mem_outcomes_equal(const mem_outcome *a, const mem_outcome *b)
+{
+    return memcmp(&a->stats, &b->stats, sizeof a->stats) == 0 &&
+           memcmp(&a->estimate, &b->estimate, sizeof a->estimate) == 0 && a->inst_count == b->inst_count &&
+           memcmp(a->inst, b->inst, a->inst_count * sizeof *a->inst) == 0 && a->group_count == b->group_count &&
+           memcmp(a->group, b->group, a->group_count * sizeof *a->group) == 0;
+}
+
+static void mem_outcome_free(mem_outcome *mo)
+{
+    free(mo->inst);
+    free(mo->group);
+}
+
+/* With `memory` (a machine), the run feeds a memory model (replayed on `memory_threads`) whose results go to *mo. */
+static void run_case_full(const char *path, uint32_t wave, uint32_t threads, const mem_machine *memory,
+                          int memory_threads, outcome *o, mem_outcome *mo)
 {
     memset(o, 0, sizeof *o);
     char err[4096];
     wl_case *c = NULL;
     ck_assert_msg(case_load(path, &c, err, sizeof err) == CASE_OK, "%s", err);
     run_options opt = {.wave_size = wave, .threads = threads};
+    mem_model *mm = NULL;
+    if (memory) {
+        mem_model_options mopt = {.machine = memory, .threads = memory_threads};
+        ck_assert_int_eq(mem_model_create(&mopt, &mm), MEM_OK);
+        opt.memory = mm;
+    }
     run_output out;
     o->rc = run_case_sim(c, &opt, &out, err, sizeof err);
     if (o->rc != RUN_EXIT_BAD_INPUT) {
@@ -89,8 +136,16 @@ static void run_case_threads(const char *path, uint32_t wave, uint32_t threads, 
             snprintf(o->events[i], sizeof o->events[i], "%.200s@%u/%d", out.result.events[i].message,
                      out.result.events[i].where.pc, out.result.events[i].where.lane);
     }
+    if (mm && o->rc != RUN_EXIT_BAD_INPUT)
+        mem_outcome_take(mm, mo);
     run_output_free(&out);
+    mem_model_destroy(mm);
     case_destroy(c);
+}
+
+static void run_case_threads(const char *path, uint32_t wave, uint32_t threads, outcome *o)
+{
+    run_case_full(path, wave, threads, NULL, 1, o, NULL);
 }
 
 static void run_case(const char *path, uint32_t wave, outcome *o) { run_case_threads(path, wave, 1, o); }
@@ -194,6 +249,40 @@ START_TEST(test_determinism_every_kernel_on_three_dispatch_threads_matches_one)
 }
 END_TEST
 
+/*
+ * A traced dispatch (the memory model attached) runs on several host threads too, handing the trace to the
+ * model in workgroup order: for every kernel, on a machine with and one without an L1, with the model's
+ * replay on the executor's thread and on its own, the outputs, the executor's statistics and every statistic
+ * of the memory model (totals, per instruction, per workgroup, the estimate) equal the one-thread run's.
+ * Kernels whose order could show (atomics, a buffer read and written) fall back to one thread: the model is
+ * restarted and must still give the one-thread answer.
+ */
+START_TEST(test_determinism_memory_model_on_three_dispatch_threads_matches_one)
+{
+    static const char *const presets[] = {"turing_rtx2080", "rdna2"};
+    for (int k = 0; k < 2; k++) {
+        mem_machine m;
+        char err[1024];
+        ck_assert_msg(mem_machine_load(presets[k], &m, err, sizeof err) == MEM_OK, "%s", err);
+        for (int i = 0; i < case_count; i++) {
+            outcome one, three;
+            mem_outcome mone = {0}, mthree = {0};
+            run_case_full(case_paths[i], m.default_wave, 1, &m, 1, &one, &mone);
+            run_case_full(case_paths[i], m.default_wave, 3, &m, 1 + (i & 1), &three, &mthree);
+            char why[128];
+            ck_assert_msg(outcomes_equal(&one, &three, why, sizeof why), "%s on %s, 3 dispatch threads: %s",
+                          case_paths[i], presets[k], why);
+            ck_assert_msg(mem_outcomes_equal(&mone, &mthree), "%s on %s: memory model statistics differ on 3 threads",
+                          case_paths[i], presets[k]);
+            outcome_free(&one);
+            outcome_free(&three);
+            mem_outcome_free(&mone);
+            mem_outcome_free(&mthree);
+        }
+    }
+}
+END_TEST
+
 /* Kernels where the order would show: the threaded dispatch must notice and give the one-thread answer. */
 static const char *race_kernel =
     "#version 450\n"
@@ -207,7 +296,8 @@ static const char *race_kernel =
     "    if (g >= FAULT_FROM) small[gl_LocalInvocationIndex] = 1u; /* out of bounds from lane 4 */\n"
     "}\n";
 
-static sim_status run_race(uint32_t threads, uint32_t fault_from, uint32_t *out, size_t out_words, sim_result *r)
+static sim_status run_race_traced(uint32_t threads, uint32_t fault_from, uint32_t *out, size_t out_words,
+                                  sim_result *r, const sim_mem_trace *trace)
 {
     char src[2048];
     snprintf(src, sizeof src, "%s", race_kernel);
@@ -225,11 +315,68 @@ static sim_status run_race(uint32_t threads, uint32_t fault_from, uint32_t *out,
     uint32_t small[4] = {0};
     memset(out, 0, out_words * 4);
     sim_buffer bufs[2] = {{0, 0, (uint8_t *)out, out_words * 4}, {0, 1, (uint8_t *)small, sizeof small}};
-    sim_config cfg = {.wave_size = 8, .groups = {8, 1, 1}, .buffers = bufs, .buffer_count = 2, .threads = threads};
+    sim_config cfg = {.wave_size = 8, .groups = {8, 1, 1}, .buffers = bufs, .buffer_count = 2, .threads = threads,
+                      .mem_trace = trace};
     sim_status st = sim_run(p, &cfg, r);
     isa_program_destroy(p);
     return st;
 }
+
+static sim_status run_race(uint32_t threads, uint32_t fault_from, uint32_t *out, size_t out_words, sim_result *r)
+{
+    return run_race_traced(threads, fault_from, out, out_words, r, NULL);
+}
+
+/* A sink that counts accesses and lanes, and how often it was restarted. */
+typedef struct counting_sink {
+    uint64_t accesses, lanes, restarts;
+    uint32_t last_group;
+    int out_of_order;
+} counting_sink;
+
+static void count_access(void *user, const sim_mem_access *a)
+{
+    counting_sink *c = user;
+    if (c->accesses && a->group_linear < c->last_group)
+        c->out_of_order = 1;
+    c->last_group = a->group_linear;
+    c->accesses++;
+    for (uint32_t l = 0; l < a->wave_size; l++)
+        c->lanes += (a->exec >> l) & 1;
+}
+
+static void count_restart(void *user)
+{
+    counting_sink *c = user;
+    c->accesses = c->lanes = 0;
+    c->last_group = 0;
+    c->out_of_order = 0;
+    c->restarts++;
+}
+
+/* The race makes the threaded traced run fall back: the sink is restarted once and then sees the one-thread trace. */
+START_TEST(test_determinism_traced_dispatch_with_a_race_restarts_the_sink)
+{
+    enum { WORDS = 1 + 8 * 32 };
+    static uint32_t one[WORDS], three[WORDS];
+    counting_sink c1 = {0}, c3 = {0};
+    sim_mem_trace t1 = {count_access, &c1, count_restart}, t3 = {count_access, &c3, count_restart};
+    sim_result r1, r3;
+    ck_assert_int_eq(run_race_traced(1, 100, one, WORDS, &r1, &t1), SIM_OK);
+    ck_assert_int_eq(run_race_traced(3, 100, three, WORDS, &r3, &t3), SIM_OK);
+    ck_assert_mem_eq(one, three, sizeof one);
+    ck_assert_uint_eq(c1.restarts, 0);
+    ck_assert_uint_eq(c3.restarts, 1);
+    /* 8 workgroups of 4 waves of 8 lanes: the store to mine[] in every wave, `last` in wave 0 (one lane) */
+    ck_assert_uint_eq(c1.accesses, 8 * 4 + 8);
+    ck_assert_uint_eq(c1.lanes, 8 * 32 + 8);
+    ck_assert_uint_eq(c3.accesses, c1.accesses);
+    ck_assert_uint_eq(c3.lanes, c1.lanes);
+    ck_assert(!c1.out_of_order && !c3.out_of_order);
+    sim_result_free(&r1);
+    sim_result_free(&r3);
+}
+END_TEST
 
 START_TEST(test_determinism_threaded_dispatch_with_a_write_race_gives_the_linear_order)
 {
@@ -338,6 +485,8 @@ int main(void)
     tcase_add_test(tc, test_determinism_threaded_dispatch_with_a_write_race_gives_the_linear_order);
     tcase_add_test(tc, test_determinism_threaded_dispatch_reports_the_first_fault_in_linear_order);
     tcase_add_test(tc, test_determinism_threaded_fallback_restores_from_the_callers_initial_contents);
+    tcase_add_test(tc, test_determinism_memory_model_on_three_dispatch_threads_matches_one);
+    tcase_add_test(tc, test_determinism_traced_dispatch_with_a_race_restarts_the_sink);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

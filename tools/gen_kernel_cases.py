@@ -239,6 +239,9 @@ def gen_000_lights(n_lights, tiles, suffix, langs):
                     defines["LIGHTS_STRUCTURED"] = "1"
                 case["defines"] = defines
                 case["groups"] = [groups_x, groups_y, 1]
+                if variant == "wave":
+                    # one load per lane of a full wave: an 8x8 group has no lanes 64..127 at wave 128
+                    case["max_subgroup_size"] = 64
                 fill = {"random": {"seed": light_seed, "min": -1, "max": 1}}
                 if lights_kind == "texel":
                     lb = binding(0, "f32", count=4 * n_lights, fill=fill,
@@ -270,9 +273,21 @@ class Rng:
         return lo + next(self.g) % (hi - lo + 1)
 
 
-def pair_cases(folder, stem, hlsl_file, variants, make):
+def with_full_waves(case, max_wave=64):
+    """The case's expectations assume full waves of its workgroup: `max_subgroup_size`
+    (right after "groups") makes `wavelab test --waves` skip bigger wave sizes."""
+    out = {}
+    for k, v in case.items():
+        out[k] = v
+        if k == "groups":
+            out["max_subgroup_size"] = max_wave
+    return out
+
+
+def pair_cases(folder, stem, hlsl_file, variants, make, full_wave_variants=()):
     """One case per (language, variant): GLSL files stem_<variant>.comp,
-    HLSL entry points from `variants` [(variant, entry)]."""
+    HLSL entry points from `variants` [(variant, entry)]; the variants in
+    `full_wave_variants` assume full 64-lane waves (with_full_waves)."""
     for variant, entry in variants:
         for lang in ("glsl", "hlsl"):
             case = {}
@@ -282,6 +297,8 @@ def pair_cases(folder, stem, hlsl_file, variants, make):
                 case["kernel"] = hlsl_file
                 case["entry"] = entry
             case.update(make())
+            if variant in full_wave_variants:
+                case = with_full_waves(case)
             write_case("%s/%s_%s%s.json" % (folder, stem, "hlsl_" if lang == "hlsl" else "", variant), case)
 
 
@@ -336,8 +353,9 @@ def gen_003():
                              binding(1, "u32", data=[0]),
                              binding(2, "u32", count=len(items), fill={"value": 0})],
                 "expect": [expect(1, [len(items)]), expect(2, items, "sorted")]}
+    # the wave variant reads lane gl_SubgroupSize - 1: a 64-invocation group has no lane 127 at wave 128
     pair_cases(folder, "prefix_sum_writes", "prefix_sum_writes.hlsl",
-               [("naive", "CSNaive"), ("wave", "CSWave")], make3)
+               [("naive", "CSNaive"), ("wave", "CSWave")], make3, full_wave_variants=("wave",))
 
     # (4) scalarization over light types.
     r = Rng(3004)
