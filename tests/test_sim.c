@@ -1525,8 +1525,20 @@ START_TEST(test_host_variant_fp16_and_fma_bits_equal_portable)
             memcpy(&us, &hs, 2);
             uint32_t fbits;
             memcpy(&fbits, &fa, 4);
-            ck_assert_uint_eq(out[0][i * 8 + 2], fbits);
-            ck_assert_uint_eq(out[0][i * 8] & 0xffff, us);
+            /* a NaN's payload after a conversion is the converter's choice (libgcc's at -O0, F16C at -O2):
+             * the reference only says it is a NaN */
+            uint16_t got = (uint16_t)(out[0][i * 8] & 0xffff);
+            if ((us & 0x7c00) == 0x7c00 && (us & 0x3ff)) {
+                ck_assert_msg((got & 0x7c00) == 0x7c00 && (got & 0x3ff), "lane %u: 0x%04x is not a NaN", i, got);
+            } else {
+                ck_assert_uint_eq(got, us);
+            }
+            float gotf;
+            memcpy(&gotf, &out[0][i * 8 + 2], 4);
+            if (fa == fa)
+                ck_assert_uint_eq(out[0][i * 8 + 2], fbits);
+            else
+                ck_assert(isnan(gotf));
         }
         sim_result_free(&res[0]);
         sim_result_free(&res[1]);
