@@ -295,7 +295,10 @@ int cli_cmd_report(int argc, char **argv)
         return RUN_EXIT_BAD_INPUT;
     }
     run_output out;
+    cli_progress progress;
+    opt.progress = cli_progress_start(&progress, 0);
     int rc = run_case_sim(c, &opt, &out, err, sizeof err);
+    cli_progress_end(&progress);
     FILE *f = NULL;
     if (rc == RUN_EXIT_BAD_INPUT) {
         fprintf(stderr, "%s\n", err);

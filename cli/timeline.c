@@ -180,13 +180,18 @@ int cli_timeline_svg(FILE *f, const cli_interval *iv, size_t n, const char *titl
         }
     }
     double sx = plot_w / (t1 - t0);
+    /* a 1440p grid has tens of thousands of intervals: no tooltips then, to keep the file small */
+    int tooltips = n <= 5000;
     for (size_t i = 0; i < n; i++) {
         double x = left + (iv[i].start - t0) * sx, w = (iv[i].end - iv[i].start) * sx;
         int y = top + (int)(base[iv[i].track] + iv[i].row) * row_h;
-        fprintf(f, "<rect x=\"%.2f\" y=\"%d\" width=\"%.2f\" height=\"%d\" fill=\"%s\" stroke=\"white\" "
-                   "stroke-width=\"%s\"><title>",
-                x, y, w < 0.5 ? 0.5 : w, row_h, palette[i % 10],
-                row_h >= 6 ? "0.5" : "0");
+        fprintf(f, "<rect x=\"%.2f\" y=\"%d\" width=\"%.2f\" height=\"%d\" fill=\"%s\"", x, y, w < 0.5 ? 0.5 : w,
+                row_h, palette[i % 10]);
+        if (!tooltips) {
+            fprintf(f, "/>\n");
+            continue;
+        }
+        fprintf(f, " stroke=\"white\" stroke-width=\"%s\"><title>", row_h >= 6 ? "0.5" : "0");
         xml_text(f, iv[i].name);
         fprintf(f, ": %.4g..%.4g %s</title></rect>\n", iv[i].start, iv[i].end, unit);
         if (row_h >= 12 && w > 7.0 * (double)strlen(iv[i].name))
@@ -344,7 +349,10 @@ int cli_cmd_timeline(int argc, char **argv)
         return RUN_EXIT_BAD_INPUT;
     }
     run_output out;
+    cli_progress progress;
+    opt.progress = cli_progress_start(&progress, 0);
     int rc = run_case_sim(c, &opt, &out, err, sizeof err);
+    cli_progress_end(&progress);
     cli_interval *iv = NULL;
     size_t n = 0;
     double us = 1;
