@@ -96,7 +96,8 @@ typedef struct sim_config {
     uint32_t threads;             /* host threads for workgroups (0 or 1: this thread).  Results never depend on
                                    * it: see "Host threads" in sim_run's comment */
     const sim_step_hook *step;    /* optional: called before each instruction of one wave; NULL = none (one
-                                   * predictable branch per instruction).  Set threads to 0 or 1 with it */
+                                   * predictable branch per instruction).  With it the dispatch runs on one
+                                   * host thread, whatever `threads` says */
     const sim_progress *progress; /* optional: called after each workgroup; never changes results */
 } sim_config;
 
