@@ -52,7 +52,7 @@ typedef struct cli_interval {
     double start, end;          /* in the picture's unit (replay steps, microseconds) */
     uint32_t track;             /* CU or queue: rows are assigned within a track */
     uint32_t row;               /* set by cli_timeline_rows */
-    char name[48];
+    char name[64];
     char category[24];
 } cli_interval;
 /* Sorts nothing in place: sets each interval's row (lowest row of its track whose last interval ended at or
@@ -63,7 +63,8 @@ int cli_timeline_svg(FILE *f, const cli_interval *iv, size_t n, const char *titl
 int cli_timeline_trace_json(FILE *f, const cli_interval *iv, size_t n, const char *process, const char *track_label,
                             double us_per_unit);
 struct mem_model;
-/* One interval per workgroup from a memory model after the run (launch..end replay step, track = CU);
+/* One interval per wave from a memory model after the run (its group's launch step .. the step of its last
+ * memory instruction, track = CU);
  * *us_per_step scales steps to the model's time estimate.  Caller frees *out. */
 int cli_timeline_from_memory(const struct mem_model *mm, cli_interval **out, size_t *count, double *us_per_step);
 int cli_cmd_timeline(int argc, char **argv);

@@ -12,7 +12,7 @@
  *   lds       the LDS bank picture of the worst LDS instruction
  *   l2        L2 read hit rate per workgroup
  *   launch    launch order per workgroup
- *   timeline  workgroups on compute units over the replay (article 001's rows)
+ *   timeline  waves on compute units over the replay (article 001's rows)
  *   check     `wavelab check` against a Vulkan device (--backend vulkan)
  * The pictures are the ones `wavelab explain`, `disasm --svg` and
  * `timeline` draw: this file only arranges them.
@@ -295,7 +295,10 @@ int cli_cmd_report(int argc, char **argv)
         return RUN_EXIT_BAD_INPUT;
     }
     run_output out;
+    cli_progress progress;
+    opt.progress = cli_progress_start(&progress, 0);
     int rc = run_case_sim(c, &opt, &out, err, sizeof err);
+    cli_progress_end(&progress);
     FILE *f = NULL;
     if (rc == RUN_EXIT_BAD_INPUT) {
         fprintf(stderr, "%s\n", err);
@@ -361,14 +364,14 @@ int cli_cmd_report(int argc, char **argv)
     fprintf(f, "</section>\n");
 
     section_open(f, "timeline", "Timeline",
-                 "Which workgroup ran on which compute unit when, in replay steps; overlapping workgroups on one CU "
-                 "are stacked into rows with article 001's greedy rule, and the histogram shows their durations.");
+                 "Which wave ran on which compute unit when, in replay steps; waves overlapping on one CU are "
+                 "stacked into rows with article 001's greedy rule, and the histogram shows their durations.");
     cli_interval *iv = NULL;
     size_t n = 0;
     double us = 1;
     uint32_t rows = 0;
     if (cli_timeline_from_memory(opt.memory, &iv, &n, &us) == 0 && cli_timeline_rows(iv, n, &rows) == 0) {
-        snprintf(title, sizeof title, "workgroups on the compute units of %s (rows = slots in use, at most %u)",
+        snprintf(title, sizeof title, "waves on the compute units of %s (rows = wave slots in use, at most %u)",
                  mc.name, rows);
         cli_timeline_svg(f, iv, n, title, "steps", "CU %u");
     }

@@ -1,13 +1,12 @@
 /*
- * cli/timeline.c — timelines of intervals: which workgroup ran on which
- * compute unit when (the memory model's launch/residency replay), or which
- * pass of a multi-dispatch case ran when on a device (GPU timestamps).
+ * cli/timeline.c — timelines of intervals: which wave ran on which compute
+ * unit when (the memory model's launch/residency replay).
  *
  * Overlapping intervals are stacked into rows with the greedy rule of
  * article 001 (mos9527, "Foundation 施工笔记 【3】- Profiler 与 Wave
  * Intrisics 实验"): sort by start, put each interval on the lowest row whose
  * last interval has ended.  On one track (a CU) that gives as many rows as
- * the most intervals ever overlapping — the workgroup slots in use.  The same
+ * the most intervals ever overlapping — the wave slots in use.  The same
  * intervals are written as a Chrome/Perfetto trace (JSON "X" events) and
  * drawn as an SVG with a histogram of durations.
  */
@@ -180,13 +179,18 @@ int cli_timeline_svg(FILE *f, const cli_interval *iv, size_t n, const char *titl
         }
     }
     double sx = plot_w / (t1 - t0);
+    /* a 1440p grid has tens of thousands of intervals: no tooltips then, to keep the file small */
+    int tooltips = n <= 5000;
     for (size_t i = 0; i < n; i++) {
         double x = left + (iv[i].start - t0) * sx, w = (iv[i].end - iv[i].start) * sx;
         int y = top + (int)(base[iv[i].track] + iv[i].row) * row_h;
-        fprintf(f, "<rect x=\"%.2f\" y=\"%d\" width=\"%.2f\" height=\"%d\" fill=\"%s\" stroke=\"white\" "
-                   "stroke-width=\"%s\"><title>",
-                x, y, w < 0.5 ? 0.5 : w, row_h, palette[i % 10],
-                row_h >= 6 ? "0.5" : "0");
+        fprintf(f, "<rect x=\"%.2f\" y=\"%d\" width=\"%.2f\" height=\"%d\" fill=\"%s\"", x, y, w < 0.5 ? 0.5 : w,
+                row_h, palette[i % 10]);
+        if (!tooltips) {
+            fprintf(f, "/>\n");
+            continue;
+        }
+        fprintf(f, " stroke=\"white\" stroke-width=\"%s\"><title>", row_h >= 6 ? "0.5" : "0");
         xml_text(f, iv[i].name);
         fprintf(f, ": %.4g..%.4g %s</title></rect>\n", iv[i].start, iv[i].end, unit);
         if (row_h >= 12 && w > 7.0 * (double)strlen(iv[i].name))
@@ -278,24 +282,30 @@ int cli_timeline_trace_json(FILE *f, const cli_interval *iv, size_t n, const cha
 
 int cli_timeline_from_memory(const mem_model *mm, cli_interval **out, size_t *count, double *us_per_step)
 {
-    uint32_t n = 0, g3[3];
+    uint32_t n = 0, g3[3], waves = 0;
     const mem_group_stats *gs = mem_model_group_stats(mm, &n, g3);
+    const uint32_t *wave_end = mem_model_wave_end_steps(mm, &waves);
     const mem_stats *s = mem_model_stats(mm);
     const mem_estimate *e = mem_model_estimate(mm);
-    cli_interval *iv = calloc(n ? n : 1, sizeof *iv);
+    size_t total = (size_t)n * waves;
+    cli_interval *iv = calloc(total ? total : 1, sizeof *iv);
     if (!iv)
         return -1;
-    for (uint32_t g = 0; g < n; g++) {
-        iv[g].start = gs[g].launch_step;
-        iv[g].end = (double)gs[g].end_step + 1; /* the group's last step is its end_step */
-        iv[g].track = gs[g].cu;
-        snprintf(iv[g].name, sizeof iv[g].name, "wg (%u,%u,%u)", g % g3[0], g / g3[0] % g3[1], g / (g3[0] * g3[1]));
-        snprintf(iv[g].category, sizeof iv[g].category, "workgroup");
-    }
+    for (uint32_t g = 0; g < n; g++)
+        for (uint32_t k = 0; k < waves; k++) {
+            cli_interval *x = &iv[(size_t)g * waves + k];
+            /* a wave launches with its group and is done after the step of its last memory instruction */
+            x->start = gs[g].launch_step;
+            x->end = (double)wave_end[(size_t)g * waves + k] + 1;
+            x->track = gs[g].cu;
+            snprintf(x->name, sizeof x->name, "wg (%u,%u,%u) wave %u", g % g3[0], g / g3[0] % g3[1],
+                     g / (g3[0] * g3[1]), k);
+            snprintf(x->category, sizeof x->category, "wave");
+        }
     /* steps are the replay's clock; the estimate says how long the whole dispatch takes */
     *us_per_step = s->replay_steps && e->microseconds > 0 ? e->microseconds / (double)s->replay_steps : 1;
     *out = iv;
-    *count = n;
+    *count = total;
     return 0;
 }
 
@@ -344,7 +354,10 @@ int cli_cmd_timeline(int argc, char **argv)
         return RUN_EXIT_BAD_INPUT;
     }
     run_output out;
+    cli_progress progress;
+    opt.progress = cli_progress_start(&progress, 0);
     int rc = run_case_sim(c, &opt, &out, err, sizeof err);
+    cli_progress_end(&progress);
     cli_interval *iv = NULL;
     size_t n = 0;
     double us = 1;
@@ -364,15 +377,15 @@ int cli_cmd_timeline(int argc, char **argv)
     if (rc == RUN_EXIT_OK) {
         const mem_machine *mc = mem_model_machine(opt.memory);
         const mem_stats *s = mem_model_stats(opt.memory);
-        printf("timeline on %s: %zu workgroups on %u CUs, at most %u at once on one CU (%u fit), %" PRIu64
+        printf("timeline on %s: %zu waves on %u CUs, at most %u at once on one CU (%u workgroups fit), %" PRIu64
                " replay steps = %.4g us (%.4g us per step)\n",
                mc->name, n, mc->compute_units, rows, mem_model_workgroups_per_cu(opt.memory), s->replay_steps,
                us * (double)s->replay_steps, us);
         char title[256];
         const uint32_t *ls = out.prog->local_size;
         uint32_t waves = (ls[0] * ls[1] * ls[2] + out.wave_size - 1) / out.wave_size;
-        snprintf(title, sizeof title, "workgroups on the compute units of %s (%u waves of %u each; rows = slots in use)",
-                 mc->name, waves, out.wave_size);
+        snprintf(title, sizeof title, "waves on the compute units of %s (%u per workgroup, wave %u; rows = wave slots "
+                 "in use)", mc->name, waves, out.wave_size);
         char process[160];
         snprintf(process, sizeof process, "wavelab model of %s: %s", mc->name, case_path);
         FILE *f;

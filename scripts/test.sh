@@ -28,7 +28,7 @@ if command -v python3 >/dev/null 2>&1; then
   }
 fi
 # lessons and docs must stand alone: cite articles by title, author and URL, never a path outside the repository
-if grep -rn "shared/" README.md docs kernels machines tools >&2; then
+if grep -rIn "shared/" README.md docs kernels machines tools >&2; then
   echo "README.md/docs/kernels/machines/tools refer to a path outside the repository (above)" >&2
   exit 1
 fi

@@ -265,6 +265,7 @@ struct mem_model {
     mem_stats stats;
     mem_inst_stats *inst;         /* per pc; LDS fields written by the producer, the rest by the replay */
     mem_group_stats *group;
+    uint32_t *wave_end;           /* per (group, wave): step of its last memory instruction; UINT32_MAX = not yet */
     mem_estimate estimate;
     int ended;
 };
@@ -329,7 +330,8 @@ static void free_dispatch(mem_model *m)
     m->l1 = NULL;
     free(m->inst);
     free(m->group);
-    m->inst = NULL, m->group = NULL;
+    free(m->wave_end);
+    m->inst = NULL, m->group = NULL, m->wave_end = NULL;
 }
 
 void mem_model_destroy(mem_model *m)
@@ -360,6 +362,12 @@ const mem_inst_stats *mem_model_inst_stats(const mem_model *m, uint32_t *inst_co
 {
     *inst_count = m->prog ? m->prog->code_count : 0;
     return m->inst;
+}
+
+const uint32_t *mem_model_wave_end_steps(const mem_model *m, uint32_t *waves_per_group)
+{
+    *waves_per_group = m->waves_per_group;
+    return m->wave_end;
 }
 
 const mem_group_stats *mem_model_group_stats(const mem_model *m, uint32_t *group_count, uint32_t groups[3])
@@ -494,6 +502,11 @@ static void replay_advance(mem_model *m, uint32_t complete, int final)
             uint32_t kept = 0;
             for (uint32_t i = 0; i < m->res_count[c]; i++) {
                 resident *r = &m->res[(size_t)c * occ + i];
+                for (uint32_t k = 0; k < W; k++) {
+                    uint32_t *we = &m->wave_end[(size_t)r->group * W + k];
+                    if (*we == UINT32_MAX && (!r->rec || r->cursor[k] >= r->rec[k + 1]))
+                        *we = (uint32_t)m->step;
+                }
                 int done = 1;
                 for (uint32_t k = 0; k < W && r->rec && done; k++)
                     done = r->cursor[k] >= r->rec[k + 1];
@@ -732,6 +745,7 @@ mem_status mem_model_begin(mem_model *m, const isa_program *prog, const uint32_t
     m->cursors = calloc(slots * m->waves_per_group, sizeof *m->cursors);
     m->inst = calloc(prog->code_count + 1, sizeof *m->inst);
     m->group = calloc(count, sizeof *m->group);
+    m->wave_end = malloc((size_t)count * m->waves_per_group * sizeof *m->wave_end);
     m->l2 = mem_cache_create(&mc->l2);
     if (mc->l1.bytes) {
         m->l1 = calloc(mc->compute_units, sizeof *m->l1);
@@ -740,8 +754,10 @@ mem_status mem_model_begin(mem_model *m, const isa_program *prog, const uint32_t
                 goto nomem;
     }
     if (!m->records || !m->cur_waves || !m->capture || !m->order || !m->res || !m->res_count || !m->cursors ||
-        !m->inst || !m->group || !m->l2 || (mc->l1.bytes && !m->l1))
+        !m->inst || !m->group || !m->wave_end || !m->l2 || (mc->l1.bytes && !m->l1))
         goto nomem;
+    for (size_t i = 0; i < (size_t)count * m->waves_per_group; i++)
+        m->wave_end[i] = UINT32_MAX;
     for (size_t i = 0; i < slots; i++)
         m->res[i].cursor = m->cursors + i * m->waves_per_group;
     if (m->opt.launch_order && m->opt.launch_order_count == count) {

@@ -109,6 +109,10 @@ const mem_estimate *mem_model_estimate(const mem_model *m);
 const mem_inst_stats *mem_model_inst_stats(const mem_model *m, uint32_t *inst_count);
 const mem_group_stats *mem_model_group_stats(const mem_model *m, uint32_t *group_count, uint32_t groups[3]);
 uint32_t mem_model_workgroups_per_cu(const mem_model *m);
+/* Per wave (valid after mem_model_end): at [group * waves_per_group + wave], the replay step in which the
+ * wave issued its last memory instruction (a wave with none: the step its group launched in).  A group's
+ * end_step is the largest of its waves'. */
+const uint32_t *mem_model_wave_end_steps(const mem_model *m, uint32_t *waves_per_group);
 
 /* L2 hit rate over reads, writes and atomics (0 when no access). */
 double mem_stats_l2_hit_rate(const mem_stats *s);

@@ -132,7 +132,8 @@ typedef struct sim_config {
                                    * sanitize, reading a byte the dispatch has not written is an initcheck finding) */
     sim_schedule schedule;        /* the order of workgroups and waves (default: linear) */
     const sim_step_hook *step;    /* optional: called before each instruction of one wave; NULL = none (one
-                                   * predictable branch per instruction).  Set threads to 0 or 1 with it */
+                                   * predictable branch per instruction).  With it the dispatch runs on one
+                                   * host thread, whatever `threads` says */
     const sim_progress *progress; /* optional: called after each workgroup; never changes results */
     int portable;                 /* nonzero: the executor built for any x86-64, even where the host has AVX2 and
                                    * F16C; results are the same bits either way (tests compare the two) */

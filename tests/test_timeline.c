@@ -1,13 +1,14 @@
 /*
  * tests/test_timeline.c — `wavelab timeline`: the Chrome/Perfetto trace of
- * the simulated schedule (which workgroup ran on which CU when) and its SVG.
+ * the simulated schedule (which wave ran on which CU when) and its SVG.
  *
  * The trace must have the event structure Perfetto and chrome://tracing
  * load (metadata "M" events naming the process and every thread, complete
- * "X" events with ts/dur in microseconds), one X event per workgroup of the
- * case, never two overlapping events on one thread, and — article 001's
- * greedy rule — as many rows on each CU as the most workgroups that overlap
- * there, computed here by a sweep over the events themselves.
+ * "X" events with ts/dur in microseconds), one X event per wave of the case,
+ * the waves of a workgroup launched together, never two overlapping events
+ * on one thread, and — article 001's greedy rule — as many rows on each CU as
+ * the most waves that overlap there, computed here by a sweep over the
+ * events themselves.
  */
 #include <check.h>
 #include <stdio.h>
@@ -120,15 +121,52 @@ static int check_trace(const char *path, int want_events)
     return most_rows;
 }
 
-START_TEST(test_timeline_trace_has_one_event_per_workgroup_rows_fit_overlap)
+/* The waves of one workgroup launch together (one start), and each group has `waves` of them; with
+ * `some_differ`, at least one group's waves end at different times. */
+static void check_waves_of_groups(const char *path, int waves, int some_differ)
 {
-    /* groups do different amounts of memory work, so several overlap on one CU and end at different times */
+    char *text = slurp_path(path);
+    cJSON *root = cJSON_Parse(text);
+    ck_assert_ptr_nonnull(root);
+    cJSON *e, *events = cJSON_GetObjectItem(root, "traceEvents");
+    int differ = 0, groups = 0;
+    cJSON_ArrayForEach(e, events) {
+        const char *name = cJSON_GetObjectItem(e, "name")->valuestring;
+        if (strcmp(cJSON_GetObjectItem(e, "ph")->valuestring, "X") != 0 || !strstr(name, " wave 0"))
+            continue;
+        groups++;
+        size_t prefix = (size_t)(strstr(name, " wave 0") - name);
+        double ts = cJSON_GetObjectItem(e, "ts")->valuedouble, dur = cJSON_GetObjectItem(e, "dur")->valuedouble;
+        int found = 0;
+        cJSON *f;
+        cJSON_ArrayForEach(f, events) {
+            const char *other = cJSON_GetObjectItem(f, "name")->valuestring;
+            if (strcmp(cJSON_GetObjectItem(f, "ph")->valuestring, "X") != 0 || strncmp(other, name, prefix) != 0 ||
+                strncmp(other + prefix, " wave ", 6) != 0)
+                continue;
+            found++;
+            ck_assert_double_eq_tol(cJSON_GetObjectItem(f, "ts")->valuedouble, ts, 1e-9);
+            differ |= cJSON_GetObjectItem(f, "dur")->valuedouble != dur;
+        }
+        ck_assert_int_eq(found, waves);
+    }
+    ck_assert_int_gt(groups, 0);
+    if (some_differ)
+        ck_assert(differ);
+    cJSON_Delete(root);
+    free(text);
+}
+
+START_TEST(test_timeline_trace_has_one_event_per_wave_rows_fit_overlap)
+{
+    /* groups, and the two waves of 32 in each, do different amounts of memory work: several overlap on one CU
+     * and they end at different times */
     static const char kernel[] =
         "#version 450\n"
         "layout(local_size_x = 64) in;\n"
         "layout(set = 0, binding = 0, std430) buffer Data { uint v[]; };\n"
         "void main() {\n"
-        "    uint n = gl_WorkGroupID.x % 7u + 1u;\n"
+        "    uint n = (gl_WorkGroupID.x + gl_LocalInvocationIndex / 32u) % 7u + 1u;\n"
         "    for (uint i = 0u; i < n; i++)\n"
         "        v[gl_GlobalInvocationID.x] += v[(gl_GlobalInvocationID.x + i * 64u) % 19200u];\n"
         "}\n";
@@ -141,18 +179,19 @@ START_TEST(test_timeline_trace_has_one_event_per_workgroup_rows_fit_overlap)
     free(tsup_write_file(dir, "k.comp", kernel));
     char *case_path = tsup_write_file(dir, "c.json", case_json);
     char args[4096], *out = NULL;
-    snprintf(args, sizeof args, "timeline '%s' --machine rdna2 --wave 64 --trace '%s/t.json' --svg '%s/t.svg'",
+    snprintf(args, sizeof args, "timeline '%s' --machine rdna2 --wave 32 --trace '%s/t.json' --svg '%s/t.svg'",
              case_path, dir, dir);
     int rc = tsup_run_cli(args, &out);
     ck_assert_msg(rc == 0, "%s", out);
     char path[4096];
     snprintf(path, sizeof path, "%s/t.json", dir);
-    int rows = check_trace(path, 300);
-    ck_assert_int_gt(rows, 1); /* 300 groups on 72 CUs: workgroups do share CUs */
+    int rows = check_trace(path, 600); /* 300 workgroups of two waves */
+    ck_assert_int_gt(rows, 2); /* 300 groups on 72 CUs: workgroups do share CUs */
+    check_waves_of_groups(path, 2, 1);
     snprintf(path, sizeof path, "%s/t.svg", dir);
     char *svg = slurp_path(path);
     ck_assert_ptr_nonnull(strstr(svg, "<svg"));
-    ck_assert_ptr_nonnull(strstr(svg, "durations: 300 intervals"));
+    ck_assert_ptr_nonnull(strstr(svg, "durations: 600 intervals"));
     ck_assert_ptr_nonnull(strstr(svg, "</svg>"));
     free(svg);
     free(out);
@@ -173,7 +212,9 @@ START_TEST(test_timeline_article_case_loads_on_lavapipe_preset)
     ck_assert_msg(rc == 0, "%s", out);
     char path[4096];
     snprintf(path, sizeof path, "%s/t.json", dir);
-    check_trace(path, 21 * 3); /* the case dispatches 21 x 3 workgroups */
+    /* the case dispatches 21 x 3 workgroups of 8 x 8 invocations: 8 waves of 8 on lavapipe */
+    check_trace(path, 21 * 3 * 8);
+    check_waves_of_groups(path, 8, 0);
     free(out);
     tsup_remove_dir(dir);
     free(dir);
@@ -198,7 +239,7 @@ static Suite *timeline_suite(void)
     Suite *s = suite_create("timeline");
     TCase *t = tcase_create("timeline");
     tcase_set_timeout(t, 300);
-    tcase_add_test(t, test_timeline_trace_has_one_event_per_workgroup_rows_fit_overlap);
+    tcase_add_test(t, test_timeline_trace_has_one_event_per_wave_rows_fit_overlap);
     tcase_add_test(t, test_timeline_article_case_loads_on_lavapipe_preset);
     tcase_add_test(t, test_timeline_bad_arguments_exit_2);
     suite_add_tcase(s, t);
