@@ -1526,7 +1526,10 @@ START_TEST(test_host_variant_fp16_and_fma_bits_equal_portable)
             uint32_t fbits;
             memcpy(&fbits, &fa, 4);
             ck_assert_uint_eq(out[0][i * 8 + 2], fbits);
-            ck_assert_uint_eq(out[0][i * 8] & 0xffff, us);
+            uint32_t got = out[0][i * 8] & 0xffff;
+            /* two NaN inputs: either payload (docs/quirks.md) */
+            ck_assert_msg(got == us || same_nans(&got, (const uint32_t[]){us}, 0), "invocation %u: a + b = 0x%04x, C: 0x%04x",
+                          i, got, us);
         }
         sim_result_free(&res[0]);
         sim_result_free(&res[1]);
