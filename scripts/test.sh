@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # scripts/test.sh — set up, build and run every test: the Check suites (via
-# ctest), every kernel case at wave 4..64 with `wavelab test`, and the same
+# ctest), every kernel case at wave 4..128 with `wavelab test`, and the same
 # suites again under AddressSanitizer + UndefinedBehaviorSanitizer.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -22,7 +22,7 @@ if command -v python3 >/dev/null 2>&1; then
   }
 fi
 (cd build && ctest --output-on-failure -j"$jobs")
-./build/wavelab test kernels --waves 4,8,16,32,64
+./build/wavelab test kernels --waves 4,8,16,32,64,128
 
 if [ "${WAVELAB_SKIP_SANITIZERS:-0}" != "1" ]; then
   cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DWAVELAB_SANITIZE=ON >/dev/null
