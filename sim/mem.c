@@ -21,7 +21,7 @@
 #include "sim/sim_internal.h"
 
 #define LANES for (uint32_t l = 0; l < W; l++)
-#define ACTIVE(l) ((exec >> (l)) & 1)
+#define ACTIVE(l) sim_mask_has(exec, (unsigned)(l))
 
 static inline uint64_t read_le(const uint8_t *p, unsigned size)
 {

@@ -95,7 +95,11 @@ static inline sim_mask sim_mask_low(unsigned n)
     return n >= 128 ? ~(sim_mask)0 : (((sim_mask)1 << n) - 1);
 }
 static inline sim_mask sim_mask_lane(unsigned l) { return (sim_mask)1 << l; }
-static inline int sim_mask_has(sim_mask m, unsigned l) { return (int)((m >> l) & 1); }
+/* Lane l of m: one 64-bit shift (a 128-bit shift by a variable is several instructions, and lane loops do this). */
+static inline int sim_mask_has(sim_mask m, unsigned l)
+{
+    return (int)(((l < 64 ? (uint64_t)m : (uint64_t)(m >> 64)) >> (l & 63)) & 1);
+}
 static inline uint64_t sim_mask_lo(sim_mask m) { return (uint64_t)m; }
 static inline uint64_t sim_mask_hi(sim_mask m) { return (uint64_t)(m >> 64); }
 static inline unsigned sim_mask_count(sim_mask m)
