@@ -8,8 +8,9 @@ each program is a random nest of if/else, for and do-while loops with break
 and continue, switch, function calls with early return, and early return from
 main.  Every invocation keeps a counter n of the steps it has recorded and,
 at each step, stores (step id, subgroupBallot(true)) into record n of its own
-slot of an output buffer (at most `slots` records; the counter keeps counting
-past that, and the final count is stored too).  Branch conditions, trip counts
+slot of the output buffers (`slots` records, as many as the reference needs;
+a lane recording more overwrites its last slot, and its final count, stored
+too, shows the excess).  Branch conditions, trip counts
 and switch selectors come from a per-lane input word filled by the case's
 `random` fill, so the programs diverge.
 
@@ -42,10 +43,13 @@ the step id; ids start at 1, 0 = no record) and of binding 2 (uvec4, the
 ballot's four words).  Binding 3 (u32): lane L's final record count.
 
 Usage:
-  tools/reconverge.py --seed N [--count K] --out DIR [--waves 4,8,16,32,64]
+  tools/reconverge.py --seed N [--count K] --out DIR [--waves 4,8,16,32,64] [--hlsl]
       writes rc_<seed>.comp and rc_<seed>_w<W>.json for seeds N .. N+K-1
-  tools/reconverge.py --seed N --print [--wave W]
+      (with --hlsl also the HLSL twins rc_<seed>.hlsl, rc_<seed>_hlsl_w<W>.json)
+  tools/reconverge.py --seed N --print [--wave W] [--hlsl]
       prints program N's kernel and, with --wave, its expected records
+      (id:ballot in hex per step; * marks a ballot outside subgroup-uniform
+      control flow)
   tools/reconverge.py --self-test
       checks the reference against hand-computed ballots
   tools/reconverge.py --diagnose CASE DUMP.json
@@ -865,6 +869,10 @@ def main():
     for w in waves:
         if w not in ALL_WAVES:
             ap.error("--waves: %d is not one of %s" % (w, ",".join(map(str, ALL_WAVES))))
+    if a.count < 1:
+        ap.error("--count: expected at least 1")
+    if a.wave is not None and a.wave not in ALL_WAVES:
+        ap.error("--wave: %d is not one of %s" % (a.wave, ",".join(map(str, ALL_WAVES))))
     if a.print:
         prog, slots = program_for(a.seed)
         sys.stdout.write((hlsl_kernel if a.hlsl else glsl_kernel)(prog, slots))
