@@ -881,6 +881,9 @@ def main():
     ap.add_argument("--waves", default=",".join(map(str, DEFAULT_WAVES)),
                     help="wave sizes, one case file each (default %(default)s)")
     ap.add_argument("--hlsl", action="store_true", help="also write each program's HLSL twin and its cases")
+    ap.add_argument("--optimized", action="store_true",
+                    help="mark the cases OPTIMIZER_BREAK_BLOCK_QUIRK describes as known failures, for a run "
+                         "through spirv-opt's size passes (wavelab test --optimize=size)")
     ap.add_argument("--print", action="store_true", help="print program SEED's kernel (GLSL; HLSL with --hlsl)")
     ap.add_argument("--wave", type=int, help="with --print: also the expected records at this wave size")
     ap.add_argument("--self-test", action="store_true", help="check the reference against hand-computed ballots")
@@ -889,6 +892,9 @@ def main():
     a = ap.parse_args()
     if a.self_test:
         return self_test()
+    if a.optimized:
+        global OPTIMIZER_BREAK_BLOCK_QUIRK
+        OPTIMIZER_BREAK_BLOCK_QUIRK = True
     if a.diagnose:
         return diagnose(*a.diagnose)
     if a.seed is None or a.seed < 0:
