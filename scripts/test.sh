@@ -49,4 +49,5 @@ if [ "${WAVELAB_SKIP_SANITIZERS:-0}" != "1" ]; then
   [ -f tests/lsan.supp ] && export LSAN_OPTIONS="suppressions=$PWD/tests/lsan.supp"
   (cd build-asan && ctest --output-on-failure -j"$jobs")
   ./build-asan/wavelab test kernels --waves 8,32
+  WAVELAB=./build-asan/wavelab RECONVERGE_DEVICE=0 scripts/reconverge.sh 20
 fi

@@ -8,8 +8,9 @@ each program is a random nest of if/else, for and do-while loops with break
 and continue, switch, function calls with early return, and early return from
 main.  Every invocation keeps a counter n of the steps it has recorded and,
 at each step, stores (step id, subgroupBallot(true)) into record n of its own
-slot of an output buffer (at most `slots` records; the counter keeps counting
-past that, and the final count is stored too).  Branch conditions, trip counts
+slot of the output buffers (`slots` records, as many as the reference needs;
+a lane recording more overwrites its last slot, and its final count, stored
+too, shows the excess).  Branch conditions, trip counts
 and switch selectors come from a per-lane input word filled by the case's
 `random` fill, so the programs diverge.
 
@@ -42,10 +43,13 @@ the step id; ids start at 1, 0 = no record) and of binding 2 (uvec4, the
 ballot's four words).  Binding 3 (u32): lane L's final record count.
 
 Usage:
-  tools/reconverge.py --seed N [--count K] --out DIR [--waves 4,8,16,32,64]
+  tools/reconverge.py --seed N [--count K] --out DIR [--waves 4,8,16,32,64] [--hlsl]
       writes rc_<seed>.comp and rc_<seed>_w<W>.json for seeds N .. N+K-1
-  tools/reconverge.py --seed N --print [--wave W]
+      (with --hlsl also the HLSL twins rc_<seed>.hlsl, rc_<seed>_hlsl_w<W>.json)
+  tools/reconverge.py --seed N --print [--wave W] [--hlsl]
       prints program N's kernel and, with --wave, its expected records
+      (id:ballot in hex per step; * marks a ballot outside subgroup-uniform
+      control flow)
   tools/reconverge.py --self-test
       checks the reference against hand-computed ballots
   tools/reconverge.py --diagnose CASE DUMP.json
@@ -110,6 +114,8 @@ def lane_data(seed, count):
 #   ("bit", s, var)       ((d >> ((s + var) & 31)) & 1) != 0      var may be None
 #   ("low2", s, k, var)   ((d >> ((s + var) & 31)) & 3) == k
 #   ("lane", m, k)        (gl_SubgroupInvocationID & m) == k
+#   ("elect",)            subgroupElect(): the lowest active lane    depends on the active set
+#   ("any", s)            subgroupAny(((d >> s) & 1) != 0)          same for every active lane
 #   ("iter", var, k)      var == k                                  uniform in its loop
 #   ("cnt", s, lo)        lo + ((d >> s) & 3)                       a per-lane trip count 0..3 (lo = 0) or 1..4
 #   ("const", k)          k
@@ -140,11 +146,17 @@ class Generator:
         var = self.rng.choice(names) if names and self.rng.random() < 0.5 else None
         if names and r < 0.12:
             return ("iter", self.rng.choice(names), self.rng.randint(0, 2))
-        if r < 0.55:
+        if r < 0.50:
             return ("bit", self.rng.randint(0, 31), var)
-        if r < 0.85:
+        if r < 0.75:
             return ("low2", self.rng.randint(0, 30), self.rng.randint(0, 3), var)
-        return ("lane", self.rng.choice((1, 3, 7)), self.rng.randint(0, 1))
+        if r < 0.85:
+            return ("lane", self.rng.choice((1, 3, 7)), self.rng.randint(0, 1))
+        # conditions computed by wave operations: which way a lane goes depends on
+        # which lanes are active with it, so a wrong active set changes the path
+        if r < 0.93:
+            return ("elect",)
+        return ("any", self.rng.randint(0, 31))
 
     def block(self, depth, loops, breakable, in_function, first_ballot=0.8):
         """A list of statements. loops: loop variables in scope; breakable: innermost
@@ -296,6 +308,11 @@ class Wave:
         raise ValueError(k)
 
     def split(self, e, mask, env):
+        if e[0] == "elect":
+            return mask & -mask  # the lowest active lane
+        if e[0] == "any":
+            d = self.data
+            return mask if any((d[self.first + lane] >> e[1]) & 1 for lane in self.lanes(mask)) else 0
         yes = 0
         for lane in self.lanes(mask):
             if self.eval_expr(e, lane, env):
@@ -476,6 +493,10 @@ def glsl_expr(e):
         return "((d >> %s) & 3u) == %du" % (shift(e[1], e[3]), e[2])
     if k == "lane":
         return "(gl_SubgroupInvocationID & %du) == %du" % (e[1], e[2])
+    if k == "elect":
+        return "subgroupElect()"
+    if k == "any":
+        return "subgroupAny(((d >> %du) & 1u) != 0u)" % e[1]
     if k == "iter":
         return "%s == %du" % (e[1], e[2])
     if k == "cnt":
@@ -547,6 +568,7 @@ def glsl_kernel(prog, slots):
         "// the generator's source-level reference (maximal reconvergence semantics).",
         "#extension GL_KHR_shader_subgroup_basic : require",
         "#extension GL_KHR_shader_subgroup_ballot : require",
+        "#extension GL_KHR_shader_subgroup_vote : require",
         "",
         "layout(local_size_x = %d) in;" % prog["local_size"],
         "layout(set = 0, binding = 0, std430) readonly buffer In { uint inputs[]; };",
@@ -619,7 +641,10 @@ def hlsl_kernel(prog, slots):
     glsl_block(prog["main"], 1, body)
     body.append("}")
     text = "\n".join(lines + body) + "\n"
-    return text.replace("gl_SubgroupInvocationID", "WaveGetLaneIndex()")
+    for glsl, hlsl in (("gl_SubgroupInvocationID", "WaveGetLaneIndex()"), ("subgroupElect()", "WaveIsFirstLane()"),
+                       ("subgroupAny(", "WaveActiveAnyTrue(")):
+        text = text.replace(glsl, hlsl)
+    return text
 
 
 # --------------------------------------------------------------------------
@@ -787,6 +812,16 @@ def self_test():
     check("switch lane 1", ids_and_masks(rec[1]), [(1, 0b0110), (2, 0b1110), (1, 0b0110), (2, 0b1110)])
     check("switch lane 0", rec[0], [])
 
+    # conditions made of wave operations: elect takes the lowest lane of those in the
+    # else branch (lanes 1, 3); any() is true for lanes 0, 2 (lane 0 has bit 0)
+    prog = {"main": [("if", ("bit", 0, None),
+                      [("if", ("any", 1), [("ballot", 1)], [("ballot", 2)])],
+                      [("if", ("elect",), [("ballot", 3)], [("ballot", 4)])])], "functions": []}
+    rec = Wave(prog, data, 4, 0, 4).run()
+    check("any lane 0", ids_and_masks(rec[0]), [(1, 0b0101)])  # lane 2 (input 3) has bit 1
+    check("elect lane 1", ids_and_masks(rec[1]), [(3, 0b0010)])
+    check("elect lane 3", ids_and_masks(rec[3]), [(4, 0b1000)])
+
     # a partial wave: 3 lanes of a wave of 4, and uvec4 words at wave 128
     prog = {"main": [("ballot", 1)], "functions": []}
     check("partial wave", ids_and_masks(Wave(prog, data, 4, 0, 3).run()[0]), [(1, 0b0111)])
@@ -845,6 +880,9 @@ def main():
     ap.add_argument("--waves", default=",".join(map(str, DEFAULT_WAVES)),
                     help="wave sizes, one case file each (default %(default)s)")
     ap.add_argument("--hlsl", action="store_true", help="also write each program's HLSL twin and its cases")
+    ap.add_argument("--optimized", action="store_true",
+                    help="mark the cases OPTIMIZER_BREAK_BLOCK_QUIRK describes as known failures, for a run "
+                         "through spirv-opt's size passes (wavelab test --optimize=size)")
     ap.add_argument("--print", action="store_true", help="print program SEED's kernel (GLSL; HLSL with --hlsl)")
     ap.add_argument("--wave", type=int, help="with --print: also the expected records at this wave size")
     ap.add_argument("--self-test", action="store_true", help="check the reference against hand-computed ballots")
@@ -853,6 +891,9 @@ def main():
     a = ap.parse_args()
     if a.self_test:
         return self_test()
+    if a.optimized:
+        global OPTIMIZER_BREAK_BLOCK_QUIRK
+        OPTIMIZER_BREAK_BLOCK_QUIRK = True
     if a.diagnose:
         return diagnose(*a.diagnose)
     if a.seed is None or a.seed < 0:
@@ -864,6 +905,10 @@ def main():
     for w in waves:
         if w not in ALL_WAVES:
             ap.error("--waves: %d is not one of %s" % (w, ",".join(map(str, ALL_WAVES))))
+    if a.count < 1:
+        ap.error("--count: expected at least 1")
+    if a.wave is not None and a.wave not in ALL_WAVES:
+        ap.error("--wave: %d is not one of %s" % (a.wave, ",".join(map(str, ALL_WAVES))))
     if a.print:
         prog, slots = program_for(a.seed)
         sys.stdout.write((hlsl_kernel if a.hlsl else glsl_kernel)(prog, slots))
