@@ -173,6 +173,89 @@ static bool mentions_function(const char *text, const char *name)
     return false;
 }
 
+/* Whether `name` appears in `text` as a whole identifier. */
+static bool mentions_word(const char *text, const char *name)
+{
+    size_t n = strlen(name);
+    for (const char *p = strstr(text, name); p; p = strstr(p + 1, name)) {
+        bool start = p == text || !(isalnum((unsigned char)p[-1]) || p[-1] == '_');
+        bool end = !(isalnum((unsigned char)p[n]) || p[n] == '_');
+        if (start && end)
+            return true;
+    }
+    return false;
+}
+
+/* Whether the kernel names `name` itself (a #define, or a typedef ending in it): then wavelab must not. */
+static bool defines_itself(const char *text, const char *name)
+{
+    size_t n = strlen(name);
+    for (const char *p = strstr(text, name); p; p = strstr(p + 1, name)) {
+        if (p > text && (isalnum((unsigned char)p[-1]) || p[-1] == '_'))
+            continue;
+        const char *q = p + n;
+        if (isalnum((unsigned char)*q) || *q == '_')
+            continue;
+        const char *line = p;
+        while (line > text && line[-1] != '\n')
+            line--;
+        while (*line == ' ' || *line == '\t')
+            line++;
+        if (*line == '#' || strncmp(line, "typedef", 7) == 0)
+            return true;
+    }
+    return false;
+}
+
+/*
+ * DXC's sized type names (HLSL 2018+ with -enable-16bit-types): glslang 12's
+ * HLSL front end knows none of them but `uint64_t`.  Each name the kernel
+ * uses, and does not define itself, becomes a #define of glslang's
+ * equivalent: 16-bit integers are glslang's min16 types (16-bit under
+ * glslang's 16-bit-types mode, which wavelab sets), float16_t is half.
+ * int64_t has no glslang 12 HLSL spelling: it stays an error (docs/quirks.md).
+ */
+static void dxc_type_defines(const char *text, char *preamble, size_t size)
+{
+    static const char *const map[][2] = {
+        {"int16_t", "min16int"}, {"uint16_t", "min16uint"}, {"float16_t", "half"},
+        {"int32_t", "int"},      {"uint32_t", "uint"},      {"float32_t", "float"}, {"float64_t", "double"},
+    };
+    for (size_t k = 0; k < sizeof map / sizeof map[0]; k++) {
+        char name[32], to[32];
+        for (int rows = 0; rows <= 4; rows++)
+            for (int cols = 0; cols <= (rows ? 4 : 0); cols++) {
+                /* scalar (rows 0), vector N (cols 0), matrix NxM */
+                if (rows == 0)
+                    snprintf(name, sizeof name, "%s", map[k][0]), snprintf(to, sizeof to, "%s", map[k][1]);
+                else if (cols == 0)
+                    snprintf(name, sizeof name, "%s%d", map[k][0], rows),
+                        snprintf(to, sizeof to, "%s%d", map[k][1], rows);
+                else
+                    snprintf(name, sizeof name, "%s%dx%d", map[k][0], rows, cols),
+                        snprintf(to, sizeof to, "%s%dx%d", map[k][1], rows, cols);
+                if (mentions_word(text, name) && !defines_itself(text, name))
+                    append(preamble, size, "#define %s %s\n", name, to);
+            }
+    }
+}
+
+/* After glslang rejected an HLSL kernel: one line naming a DXC construct glslang 12 cannot take, if that is why. */
+static void dxc_type_note(const char *text, const char *path, char *err, size_t err_size)
+{
+    static const char *const int64_names[] = {"int64_t", "int64_t1", "int64_t2", "int64_t3", "int64_t4"};
+    for (size_t k = 0; k < sizeof int64_names / sizeof int64_names[0]; k++)
+        if (mentions_word(text, int64_names[k]) && !defines_itself(text, int64_names[k])) {
+            append(err, err_size, "%s: note: `%s` (DXC's signed 64-bit integer) has no spelling in glslang 12's HLSL "
+                   "front end (docs/quirks.md, \"SPIR-V the model takes\")\n", path, int64_names[k]);
+            return;
+        }
+    if (err && (strstr(err, "float16_t") || strstr(err, "int16_t") || strstr(err, "uint64_t")) &&
+        (strstr(err, "convert") || strstr(err, "construct")))
+        append(err, err_size, "%s: note: glslang 12 converts to 16-bit and 64-bit types only through explicit casts "
+               "from a 32-bit value, e.g. (half)(float)x (docs/quirks.md, \"SPIR-V the model takes\")\n", path);
+}
+
 isa_status isa_compile(const isa_compile_options *opt, uint32_t **words, size_t *word_count,
                        char *err, size_t err_size, char *warnings, size_t warnings_size)
 {
@@ -203,6 +286,8 @@ isa_status isa_compile(const isa_compile_options *opt, uint32_t **words, size_t 
     for (int i = 0; i < opt->define_count; i++)
         pre_len += strlen(opt->defines[i].name) + strlen(opt->defines[i].value ? opt->defines[i].value : "") + 16;
     pre_len += strlen(entry) + 32;
+    if (hlsl)
+        pre_len += 8192; /* DXC type names: every spelling of all seven fits */
     char *preamble = malloc(pre_len);
     if (!preamble) {
         free(owned);
@@ -212,6 +297,8 @@ isa_status isa_compile(const isa_compile_options *opt, uint32_t **words, size_t 
     for (int i = 0; i < opt->define_count; i++)
         append(preamble, pre_len, "#define %s %s\n", opt->defines[i].name,
                opt->defines[i].value ? opt->defines[i].value : "");
+    if (hlsl)
+        dxc_type_defines(text, preamble, pre_len);
     if (!hlsl && strcmp(entry, "main") != 0) {
         append(err, err_size, "%s: GLSL kernels must use the entry point \"main\" (case asks for \"%s\")\n", path, entry);
         free(preamble);
@@ -258,6 +345,8 @@ isa_status isa_compile(const isa_compile_options *opt, uint32_t **words, size_t 
         convert_log(glslang_shader_get_info_log(shader), path, err, err_size);
         if (!err || !err[0])
             append(err, err_size, "%s: error: glslang rejected the kernel\n", path);
+        if (hlsl)
+            dxc_type_note(text, path, err, err_size);
         st = ISA_ERR_COMPILE;
         goto done;
     }

@@ -66,7 +66,9 @@ typedef struct id_info {
     uint64_t cval;        /* scalar constant bits */
     bool cknown;
     bool has_reg;         /* K_CONST/K_UNDEF: registers already made */
-    uint32_t mstride;     /* K_PTR to a matrix member: its MatrixStride */
+    uint32_t mstride;     /* K_PTR to a matrix (or an array of them) in a buffer: its MatrixStride */
+    bool row_major;       /* ... and whether it is RowMajor */
+    uint32_t vstride;     /* K_PTR to a vector that is a row-major matrix's column: its component stride */
     /* decorations */
     int32_t builtin;      /* SpvBuiltIn or -1 */
     int32_t set, binding;
@@ -1134,16 +1136,58 @@ static isa_class mem_class(lower *L, int32_t slot, uint32_t off_reg)
     }
 }
 
-/* Loads (store = false) or stores a value of type tid at (slot, off_reg + off). */
+/*
+ * How a matrix or vector lies in an explicitly laid out buffer: MatrixStride
+ * and RowMajor of the member that holds it, and, for a column of a row-major
+ * matrix reached through an access chain, the stride between its components.
+ */
+typedef struct mem_layout {
+    uint32_t mstride;
+    bool row_major;
+    uint32_t vstride;
+} mem_layout;
+
+static mem_layout ptr_layout(const id_info *p)
+{
+    return (mem_layout){p->mstride, p->row_major, p->vstride};
+}
+
+/* One scalar load or store of register `reg` (one lane slot) at (slot, off_reg + off). */
+static void access_scalar(lower *L, bool store, uint32_t scalar_tid, int32_t slot, uint32_t off_reg, int64_t off,
+                          uint32_t reg)
+{
+    isa_inst *in = emit(L, store ? ISA_OP_STORE : ISA_OP_LOAD, scalar_isa_type(L, scalar_tid));
+    in->count = 1;
+    in->slot = (uint16_t)slot;
+    in->a = off_reg;
+    in->imm = off;
+    if (store)
+        in->b = reg;
+    else
+        in->d = reg;
+    in->cls = (uint8_t)mem_class(L, slot, off_reg);
+    if (store)
+        L->p->slots[slot].written = 1;
+}
+
+/* Loads (store = false) or stores a value of type tid at (slot, off_reg + off), laid out as `lay` says. */
 static void access(lower *L, bool store, uint32_t tid, int32_t slot, uint32_t off_reg, int64_t off, uint32_t reg,
-                   uint32_t matrix_stride)
+                   mem_layout lay)
 {
     if (L->failed)
         return;
     type_info *t = T(L, tid);
     bool expl = slot_explicit(L, slot);
     switch (t->op) {
-    case SpvOpTypeBool: case SpvOpTypeInt: case SpvOpTypeFloat: case SpvOpTypeVector: {
+    case SpvOpTypeVector:
+        if (expl && lay.vstride) {
+            /* a column of a row-major matrix: its components are a row apart */
+            for (uint32_t c = 0; c < t->count; c++)
+                access_scalar(L, store, t->elem, slot, off_reg, off + (int64_t)c * lay.vstride, reg + c);
+            return;
+        }
+        /* fall through */
+    case SpvOpTypeBool: case SpvOpTypeInt: case SpvOpTypeFloat: {
         isa_inst *in = emit(L, store ? ISA_OP_STORE : ISA_OP_LOAD,
                             scalar_isa_type(L, t->op == SpvOpTypeVector ? t->elem : tid));
         in->count = (uint8_t)(t->op == SpvOpTypeVector ? t->count : 1);
@@ -1160,27 +1204,33 @@ static void access(lower *L, bool store, uint32_t tid, int32_t slot, uint32_t of
         return;
     }
     case SpvOpTypeMatrix: {
-        uint32_t stride = elem_stride(L, tid, expl, matrix_stride);
+        uint32_t stride = elem_stride(L, tid, expl, lay.mstride);
         uint32_t per = reg_count_of(L, t->elem);
+        mem_layout column = {0, false, 0};
+        int64_t step = (int64_t)stride;
+        if (expl && lay.row_major) {
+            /* row-major: column c starts c scalars into the first row; its components are MatrixStride apart */
+            column.vstride = stride;
+            step = scalar_bytes(L, T(L, t->elem)->elem);
+        }
         for (uint32_t c = 0; c < t->count; c++)
-            access(L, store, t->elem, slot, off_reg, off + (int64_t)c * stride, reg + c * per, 0);
+            access(L, store, t->elem, slot, off_reg, off + (int64_t)c * step, reg + c * per, column);
         return;
     }
     case SpvOpTypeArray: {
         uint32_t stride = elem_stride(L, tid, expl, 0);
         uint32_t per = reg_count_of(L, t->elem);
+        /* MatrixStride and RowMajor on an array of matrices apply to each matrix */
+        mem_layout elem = {lay.mstride, lay.row_major, 0};
         for (uint32_t c = 0; c < t->count && !L->failed; c++)
-            access(L, store, t->elem, slot, off_reg, off + (int64_t)c * stride, reg + c * per, 0);
+            access(L, store, t->elem, slot, off_reg, off + (int64_t)c * stride, reg + c * per, elem);
         return;
     }
     case SpvOpTypeStruct: {
         uint32_t r = reg;
         for (uint32_t m = 0; m < t->nmembers && !L->failed; m++) {
-            if (expl && t->row_major[m] && T(L, t->members[m])->op == SpvOpTypeMatrix) {
-                fail(L, ISA_ERR_UNSUPPORTED, "row-major matrices in buffers are not modelled");
-                return;
-            }
-            access(L, store, t->members[m], slot, off_reg, off + member_offset(L, tid, m, expl), r, t->mstride[m]);
+            mem_layout member = {t->mstride[m], t->row_major[m], 0};
+            access(L, store, t->members[m], slot, off_reg, off + member_offset(L, tid, m, expl), r, member);
             r += reg_count_of(L, t->members[m]);
         }
         return;
@@ -1261,7 +1311,7 @@ static void lower_access_chain(lower *L, const uint32_t *o, uint32_t no)
         return;
     }
     bool expl = slot_explicit(L, b->slot);
-    uint32_t mstride = 0;
+    mem_layout lay = ptr_layout(b);
     for (uint32_t k = 3; k < no && !L->failed; k++) {
         type_info *t = T(L, tid);
         uint32_t idx = o[k];
@@ -1270,18 +1320,28 @@ static void lower_access_chain(lower *L, const uint32_t *o, uint32_t no)
         case SpvOpTypeStruct: {
             uint32_t m = const_u32(L, idx);
             r.off_const += member_offset(L, tid, m, expl);
-            mstride = m < t->nmembers ? t->mstride[m] : 0;
+            lay = (mem_layout){m < t->nmembers ? t->mstride[m] : 0, m < t->nmembers && t->row_major[m], 0};
             tid = m < t->nmembers ? t->members[m] : tid;
             break;
         }
         case SpvOpTypeArray: case SpvOpTypeRuntimeArray: case SpvOpTypeVector: case SpvOpTypeMatrix: {
-            uint32_t stride = elem_stride(L, tid, expl, mstride);
+            uint32_t stride = elem_stride(L, tid, expl, lay.mstride);
+            mem_layout next = {0, false, 0};
+            if (t->op == SpvOpTypeMatrix && expl && lay.row_major) {
+                /* column c of a row-major matrix: c scalars into the first row, components a row apart */
+                next.vstride = stride;
+                stride = scalar_bytes(L, T(L, t->elem)->elem);
+            } else if (t->op == SpvOpTypeVector && expl && lay.vstride) {
+                stride = lay.vstride; /* a component of such a column */
+            } else if (t->op == SpvOpTypeArray || t->op == SpvOpTypeRuntimeArray) {
+                next = (mem_layout){lay.mstride, lay.row_major, 0}; /* an array of matrices keeps their layout */
+            }
             if (L->ids[idx].cknown)
                 r.off_const += (int64_t)(int32_t)L->ids[idx].cval * stride;
             else
                 r.off_reg = add_scaled_index(L, r.off_reg, idx, stride);
             tid = t->elem;
-            mstride = 0;
+            lay = next;
             break;
         }
         default:
@@ -1295,8 +1355,10 @@ static void lower_access_chain(lower *L, const uint32_t *o, uint32_t no)
     d->slot = r.slot;
     d->off_reg = r.off_reg;
     d->off_const = r.off_const;
-    /* remember a matrix stride for a pointer to a matrix (column access uses it) */
-    d->mstride = mstride;
+    /* remember how a matrix, or a column of one, lies in the buffer (loads and stores through d use it) */
+    d->mstride = lay.mstride;
+    d->row_major = lay.row_major;
+    d->vstride = lay.vstride;
 }
 
 /* ------------------------------------------------------------ helpers for ALU */
@@ -1830,7 +1892,7 @@ static void lower_inst(lower *L, SpvOp op, const uint32_t *o, uint32_t no)
         if (no >= 4) {
             id_info *p = &L->ids[o[1]];
             CHECK_ID(L, o[3]);
-            access(L, true, L->ids[o[3]].type, p->slot, ISA_NO_REG, 0, val(L, o[3]), 0);
+            access(L, true, L->ids[o[3]].type, p->slot, ISA_NO_REG, 0, val(L, o[3]), (mem_layout){0, false, 0});
         }
         return;
     }
@@ -1868,7 +1930,7 @@ static void lower_inst(lower *L, SpvOp op, const uint32_t *o, uint32_t no)
             return;
         }
         uint32_t d = def_value(L, rid, rtype, reg_count_of(L, rtype));
-        access(L, false, rtype, p->slot, p->off_reg, p->off_const, d, p->mstride);
+        access(L, false, rtype, p->slot, p->off_reg, p->off_const, d, ptr_layout(p));
         return;
     }
     case SpvOpStore: {
@@ -1884,7 +1946,7 @@ static void lower_inst(lower *L, SpvOp op, const uint32_t *o, uint32_t no)
             fail(L, ISA_ERR_INVALID, "store to read-only '%s'", L->p->slots[p->slot].name);
             return;
         }
-        access(L, true, L->ids[v].type, p->slot, p->off_reg, p->off_const, val(L, v), p->mstride);
+        access(L, true, L->ids[v].type, p->slot, p->off_reg, p->off_const, val(L, v), ptr_layout(p));
         return;
     }
     case SpvOpCopyMemory: {
@@ -1901,8 +1963,8 @@ static void lower_inst(lower *L, SpvOp op, const uint32_t *o, uint32_t no)
         if (ps->slot < 0)
             unary(L, ISA_OP_MOV, ISA_TYPE_U64, r, (uint32_t)ps->off_const, reg_count_of(L, tid));
         else
-            access(L, false, tid, ps->slot, ps->off_reg, ps->off_const, r, ps->mstride);
-        access(L, true, tid, pd->slot, pd->off_reg, pd->off_const, r, pd->mstride);
+            access(L, false, tid, ps->slot, ps->off_reg, ps->off_const, r, ptr_layout(ps));
+        access(L, true, tid, pd->slot, pd->off_reg, pd->off_const, r, ptr_layout(pd));
         return;
     }
     case SpvOpAccessChain: case SpvOpInBoundsAccessChain:
@@ -2198,6 +2260,68 @@ static void lower_inst(lower *L, SpvOp op, const uint32_t *o, uint32_t no)
             mv->d = d + r;
             mv->a = acc;
         }
+        return;
+    }
+    case SpvOpVectorTimesMatrix: {
+        /* result[c] = dot(v, M[c]): HLSL's mul(m, v) with its column_major default lands here */
+        uint32_t rtype = o[0], rid = o[1];
+        CHECK_ID(L, o[2]);
+        CHECK_ID(L, o[3]);
+        type_info *mt = T(L, L->ids[o[3]].type);
+        uint32_t rows = T(L, mt->elem)->count, cols = mt->count;
+        isa_type ty = scalar_isa_type(L, component_type(L, rtype));
+        uint32_t v = val(L, o[2]), m = val(L, o[3]);
+        uint32_t d = def_value(L, rid, rtype, cols);
+        for (uint32_t c = 0; c < cols; c++)
+            emit_op(L, ISA_OP_MOV, ty, d + c, dot(L, ty, v, m + c * rows, rows), ISA_NO_REG);
+        return;
+    }
+    case SpvOpMatrixTimesScalar: {
+        uint32_t rtype = o[0], rid = o[1];
+        CHECK_ID(L, o[2]);
+        CHECK_ID(L, o[3]);
+        uint32_t n = reg_count_of(L, rtype);
+        uint32_t d = def_value(L, rid, rtype, n);
+        /* the component type of a matrix is its column's */
+        binary(L, ISA_OP_FMUL, scalar_isa_type(L, T(L, T(L, rtype)->elem)->elem), d, val(L, o[2]), val(L, o[3]), n,
+               true);
+        return;
+    }
+    case SpvOpTranspose: {
+        uint32_t rtype = o[0], rid = o[1];
+        CHECK_ID(L, o[2]);
+        type_info *mt = T(L, L->ids[o[2]].type);
+        uint32_t rows = T(L, mt->elem)->count, cols = mt->count;
+        uint32_t m = val(L, o[2]);
+        uint32_t d = def_value(L, rid, rtype, rows * cols);
+        /* column r of the result holds row r of the operand */
+        for (uint32_t r = 0; r < rows; r++)
+            for (uint32_t c = 0; c < cols; c++)
+                emit_op(L, ISA_OP_MOV, ISA_TYPE_U64, d + r * cols + c, m + c * rows + r, ISA_NO_REG);
+        return;
+    }
+    case SpvOpMatrixTimesMatrix: {
+        /* R[c][r] = sum_k A[k][r] * B[c][k] */
+        uint32_t rtype = o[0], rid = o[1];
+        CHECK_ID(L, o[2]);
+        CHECK_ID(L, o[3]);
+        type_info *at = T(L, L->ids[o[2]].type), *bt = T(L, L->ids[o[3]].type);
+        uint32_t rows = T(L, at->elem)->count, inner = at->count, cols = bt->count;
+        isa_type ty = scalar_isa_type(L, T(L, at->elem)->elem);
+        uint32_t a = val(L, o[2]), b = val(L, o[3]);
+        uint32_t d = def_value(L, rid, rtype, rows * cols);
+        for (uint32_t c = 0; c < cols; c++)
+            for (uint32_t r = 0; r < rows; r++) {
+                uint32_t acc = new_regs(L, 1);
+                emit_op(L, ISA_OP_FMUL, ty, acc, a + r, b + c * inner);
+                for (uint32_t k = 1; k < inner; k++) {
+                    uint32_t p = new_regs(L, 2);
+                    emit_op(L, ISA_OP_FMUL, ty, p, a + k * rows + r, b + c * inner + k);
+                    emit_op(L, ISA_OP_FADD, ty, p + 1, acc, p);
+                    acc = p + 1;
+                }
+                emit_op(L, ISA_OP_MOV, ty, d + c * rows + r, acc, ISA_NO_REG);
+            }
         return;
     }
     case SpvOpIAddCarry: case SpvOpISubBorrow: case SpvOpUMulExtended: case SpvOpSMulExtended: {
@@ -2657,7 +2781,7 @@ static void init_private_variables(lower *L)
         uint32_t init = L->w[d->word + 4];
         L->cur_word = d->word;
         CHECK_ID(L, init);
-        access(L, true, L->ids[init].type, d->slot, ISA_NO_REG, 0, val(L, init), 0);
+        access(L, true, L->ids[init].type, d->slot, ISA_NO_REG, 0, val(L, init), (mem_layout){0, false, 0});
     }
 }
 

@@ -265,6 +265,75 @@ START_TEST(test_hlsl_guarded_buffer_reads_stay_in_bounds)
 }
 END_TEST
 
+/* ------------------------------------------------------------ DXC's sized type names */
+
+static isa_status compile_only(const char *src, char *err, size_t err_size, uint32_t **words, size_t *n);
+
+/* uint16_t, int16_t, float16_t, uint32_t4, float32_t2, uint16_t2 as DXC spells them (with explicit casts). */
+START_TEST(test_hlsl_dxc_sized_type_names_compile_and_compute)
+{
+    static const char *src =
+        "[[vk::binding(0, 0)]] StructuredBuffer<uint> inw;\n"
+        "[[vk::binding(1, 0)]] RWStructuredBuffer<uint> outw;\n"
+        "[numthreads(64, 1, 1)]\n"
+        "void main(uint gi : SV_GroupIndex) {\n"
+        "    uint32_t x = inw[gi];\n"
+        "    uint16_t a = (uint16_t)(x * 3u);\n"
+        "    int16_t b = (int16_t)((int32_t)x - 4);\n"
+        "    float16_t h = (float16_t)((float32_t)x * 0.5);\n"
+        "    uint32_t4 q = uint32_t4(x, 1u, 2u, 3u);\n"
+        "    float32_t2 f2 = float32_t2((float)h, 2.0);\n"
+        "    uint16_t2 v2 = uint16_t2(a, a);\n"
+        "    outw[gi] = (uint)a + (uint)(b + (int16_t)10) * 100u + (uint)(f2.x * 4.0) * 10000u + q.w * 1000000u\n"
+        "             + (uint)v2.y;\n"
+        "}\n";
+    isa_program *prog = build_hlsl(src, NULL, 0);
+    uint32_t in[64], out[64];
+    for (uint32_t i = 0; i < 64; i++)
+        in[i] = i % 5u; /* small: every value fits the 16-bit types exactly */
+    sim_result res;
+    ck_assert_int_eq(run2(prog, 16, in, 64, out, 64, &res), SIM_OK);
+    for (uint32_t i = 0; i < 64; i++) {
+        uint32_t x = in[i], a = x * 3u;
+        int32_t b = (int32_t)x - 4 + 10;
+        uint32_t want = a + (uint32_t)b * 100u + (uint32_t)((float)x * 0.5f * 4.0f) * 10000u + 3000000u + a;
+        ck_assert_msg(out[i] == want, "lane %u: %u, expected %u", i, out[i], want);
+    }
+    sim_result_free(&res);
+    isa_program_destroy(prog);
+
+    /* a kernel that names the type itself keeps its own meaning */
+    static const char *own =
+        "typedef uint uint32_t;\n"
+        "[[vk::binding(0, 0)]] StructuredBuffer<uint32_t> inw;\n"
+        "[[vk::binding(1, 0)]] RWStructuredBuffer<uint32_t> outw;\n"
+        "[numthreads(64, 1, 1)]\n"
+        "void main(uint gi : SV_GroupIndex) { outw[gi] = inw[gi] + 1u; }\n";
+    prog = build_hlsl(own, NULL, 0);
+    ck_assert_int_eq(run2(prog, 32, in, 64, out, 64, &res), SIM_OK);
+    for (uint32_t i = 0; i < 64; i++)
+        ck_assert_uint_eq(out[i], in[i] + 1u);
+    sim_result_free(&res);
+    isa_program_destroy(prog);
+}
+END_TEST
+
+/* int64_t has no glslang 12 HLSL spelling: one note names it. */
+START_TEST(test_hlsl_dxc_int64_t_is_a_clear_error)
+{
+    static const char *src =
+        "[[vk::binding(1, 0)]] RWStructuredBuffer<uint> outw;\n"
+        "[numthreads(8, 1, 1)]\n"
+        "void main(uint gi : SV_GroupIndex) { int64_t x = (int64_t)gi; outw[gi] = (uint)x; }\n";
+    uint32_t *w = NULL;
+    size_t n = 0;
+    char err[4096] = "";
+    ck_assert_int_eq(compile_only(src, err, sizeof err, &w, &n), ISA_ERR_COMPILE);
+    ck_assert_ptr_null(w);
+    ck_assert_msg(strstr(err, "kernel.hlsl:3: error:") && strstr(err, "note: `int64_t`"), "%s", err);
+}
+END_TEST
+
 /* ------------------------------------------------------------ where glslang differs from DXC: recorded */
 
 static isa_status compile_only(const char *src, char *err, size_t err_size, uint32_t **words, size_t *n)
@@ -362,6 +431,8 @@ static Suite *hlsl_suite(void)
     tcase_add_test(t, test_hlsl_quad_reads_match_hlsl_quad_layout);
     tcase_add_test(t, test_hlsl_ternary_wave_op_sees_only_lanes_of_its_arm);
     tcase_add_test(t, test_hlsl_guarded_buffer_reads_stay_in_bounds);
+    tcase_add_test(t, test_hlsl_dxc_sized_type_names_compile_and_compute);
+    tcase_add_test(t, test_hlsl_dxc_int64_t_is_a_clear_error);
     tcase_add_test(t, test_hlsl_glslang_rejects_wave_match_and_multiprefix);
     tcase_add_test(t, test_hlsl_glslang_read_lane_at_is_a_shuffle_so_nonuniform_index_works_per_lane);
     tcase_add_test(t, test_hlsl_glslang_uint64_wave_sum_becomes_double);

@@ -675,6 +675,53 @@ def gen_003_served():
 
 
 # --------------------------------------------------------------------------
+# Matrices in buffers: MatrixStride and RowMajor/ColMajor, both languages
+
+def gen_matrix():
+    f = [k * 0.5 + 1.0 for k in range(48)]        # In: cm (0..15), rm (16..31), rm34 (32..47)
+    g = [1000.0 + k for k in range(16)]           # U: um, row-major, std140
+    cols_cm = [f[i * 4 + r] for i in range(4) for r in range(4)]            # cm[i][r]: column i, row r
+    cols_rm = [f[16 + r * 4 + i] for i in range(4) for r in range(4)]       # row-major: (c, r) at r*4 + c
+    elems = [f[32 + i * 4 + (i % 3)] for i in range(4)]                     # rm34[i % 3][i]: rows of vec3, stride 16
+    copy_rm = [f[16 + r * 4 + c] + f[c * 4 + r] for r in range(4) for c in range(4)]  # stored row by row
+    out = cols_cm + cols_rm + elems + copy_rm
+    cols_um = [g[r * 4 + i] for i in range(4) for r in range(4)]
+    case = {"kernel": "matrix_layouts.comp",
+            "bindings": [binding(0, "f32", data=f),
+                         binding(1, "f32", count=len(out), fill={"value": 0}),
+                         binding(2, "f32", data=g, kind="uniform_buffer"),
+                         binding(3, "f32", count=16, fill={"value": 0})],
+            "expect": [expect(1, out), expect(3, cols_um)]}
+    write_case("matrix/matrix_layouts.json", case)
+    # HLSL: m[i] is row i; column_major stores (row r, col c) at c*4 + r, row_major at r*4 + c
+    h = f[:32]
+    rows = [h[c * 4 + i] for i in range(4) for c in range(4)] + [h[16 + i * 4 + c] for i in range(4) for c in range(4)]
+    helems = [h[(3 - i) * 4 + i] + 100.0 * h[16 + (3 - i) * 4 + i] for i in range(4)]
+    copy = [h[16 + (k % 4) * 4 + k // 4] for k in range(16)] + [h[(k % 4) * 4 + k // 4] for k in range(16)]
+    CM = [[h[c * 4 + r] for c in range(4)] for r in range(4)]          # CM[r][c]
+    RM = [[h[16 + r * 4 + c] for c in range(4)] for r in range(4)]
+    v = [1.0, -1.0, 2.0, 0.5]
+    def f32sum(terms):                                                  # in order, rounding after each step
+        acc = f32(terms[0])
+        for t in terms[1:]:
+            acc = f32(acc + f32(t))
+        return acc
+    prods = [f32sum([CM[i][j] * v[j] for j in range(4)]) for i in range(4)]
+    prods += [f32sum([v[i] * RM[i][j] for i in range(4)]) for j in range(4)]
+    prods += [RM[r][1] for r in range(4)]
+    prods += [CM[2][c] * 2.0 for c in range(4)]
+    prods += [f32sum([CM[i][k] * RM[k][j] for k in range(4)]) for i in range(4) for j in range(4)]
+    case = {"kernel": "matrix_layouts.hlsl", "entry": "CSMain",
+            "bindings": [binding(0, "f32", data=h),
+                         binding(1, "f32", count=32, fill={"value": 0}),
+                         binding(2, "f32", count=4, fill={"value": 0}),
+                         binding(3, "f32", count=32, fill={"value": 0}),
+                         binding(4, "f32", count=32, fill={"value": 0})],
+            "expect": [expect(1, rows), expect(2, helems), expect(3, copy), expect(4, prods)]}
+    write_case("matrix/matrix_layouts_hlsl.json", case)
+
+
+# --------------------------------------------------------------------------
 # HLSL 2021 short-circuit semantics: wave operations and guarded reads under ?:, && and ||
 
 def gen_hlsl_quirks():
