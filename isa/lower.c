@@ -1,5 +1,8 @@
 /*
- * isa/lower.c — SPIR-V (as glslang emits it for compute) to the wave ISA.
+ * isa/lower.c — SPIR-V (as glslang emits it for compute) to the wave ISA:
+ * the entry points (isa_lower, isa_lower_virtual), the driver that runs the
+ * parts in order, and the emission helpers every part shares (errors, new
+ * instructions, registers, constant registers).
  *
  * One pass reads the module into per-id records (types, constants,
  * variables, decorations, names); a second walks the entry function's blocks
@@ -19,109 +22,20 @@
  *    meet again at merge blocks, lanes that left a loop wait at its merge.
  *  - OpPhi becomes masked copies (MOVM) on each incoming edge.
  *
+ * The parts, behind isa/lower_internal.h:
+ *   lower_module.c  ids, names, decorations, types, layouts, constants, values, slots
+ *   lower_cfg.c     blocks, structured layout, exec-mask edges, phis, the function walk
+ *   lower_ops.c     instruction dispatch; composites, arithmetic, conversions, matrices, GLSL.std.450
+ *   lower_mem.c     loads, stores, access chains, texel buffers, atomics
+ *   lower_wave.c    subgroup (wave) operations and barriers
+ *
  * Errors name the SPIR-V word offset and opcode.
  */
 #include <stdarg.h>
-#include <stdbool.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 
-#include <spirv/unified1/GLSL.std.450.h>
-#include <spirv/unified1/spirv.h>
+#include "isa/lower_internal.h"
 
-#include "isa/isa.h"
-
-/* ------------------------------------------------------------------ records */
-
-enum id_kind { K_NONE, K_TYPE, K_CONST, K_VAR, K_VALUE, K_PTR, K_IMAGE, K_LABEL, K_FUNC, K_EXTINST, K_STRING, K_UNDEF };
-
-typedef struct type_info {
-    SpvOp op;
-    uint32_t width;       /* int/float bits */
-    bool is_signed;
-    uint32_t elem;        /* vector/matrix/array/pointer: element (pointee) type id */
-    uint32_t count;       /* vector/matrix components/columns, array length */
-    uint32_t *members;    /* struct member type ids */
-    uint32_t *offsets;    /* struct member Offset decorations (UINT32_MAX = none) */
-    uint32_t *mstride;    /* struct member MatrixStride */
-    bool *row_major;
-    uint32_t nmembers;
-    uint32_t storage;     /* pointer storage class */
-    uint32_t image_dim, image_sampled, image_format;
-    uint32_t array_stride;
-    bool block, buffer_block;
-} type_info;
-
-typedef struct id_info {
-    uint8_t kind;
-    uint32_t type;        /* result type id */
-    uint32_t word;        /* word offset of the defining instruction */
-    uint32_t reg;         /* K_VALUE/K_CONST: first register */
-    /* pointers: where they point */
-    int32_t slot;         /* slot index, -1: register-backed (built-in input) */
-    uint32_t off_reg;     /* dynamic byte offset register (ISA_NO_REG = none) */
-    int64_t off_const;    /* constant byte offset, or register offset for register-backed */
-    /* constants */
-    uint64_t cval;        /* scalar constant bits */
-    bool cknown;
-    bool has_reg;         /* K_CONST/K_UNDEF: registers already made */
-    uint32_t mstride;     /* K_PTR to a matrix (or an array of them) in a buffer: its MatrixStride */
-    bool row_major;       /* ... and whether it is RowMajor */
-    uint32_t vstride;     /* K_PTR to a vector that is a row-major matrix's column: its component stride */
-    /* decorations */
-    int32_t builtin;      /* SpvBuiltIn or -1 */
-    int32_t set, binding;
-    bool nonwritable;
-    uint32_t spec_id;
-    const char *name;
-    type_info *t;         /* K_TYPE */
-    uint32_t storage;     /* K_VAR: storage class */
-} id_info;
-
-typedef struct block {
-    uint32_t label;
-    uint32_t first, end;      /* word range of the block's instructions (after OpLabel) */
-    uint32_t merge, cont;     /* structured merge/continue targets (0 = none) */
-    bool is_loop;
-    uint32_t term;            /* word of the terminator */
-    uint32_t *succ;
-    uint32_t nsucc;
-    uint32_t mask;            /* mask register of lanes waiting to run it */
-    int order;                /* position in the layout, -1 when unreachable */
-    uint32_t start_pc, body_pc;
-    bool visited;
-    bool fallthrough;         /* runs with its only predecessor's lanes, which is laid out just before it:
-                               * no mask, no BLOCK, no edge instruction */
-} block;
-
-typedef struct lower {
-    const uint32_t *w;
-    size_t n;
-    uint32_t bound;
-    id_info *ids;
-    char *err;
-    size_t err_size;
-    bool failed;
-    isa_status status;
-    isa_program *p;
-    size_t code_cap, const_cap, slot_cap, bi_cap;
-    uint32_t line;
-    uint32_t cur_word;
-    uint32_t glsl_ext;        /* id of the GLSL.std.450 import */
-    uint32_t entry_func;
-    block *blocks;
-    uint32_t nblocks;
-    uint32_t *block_of_label; /* label id -> block index + 1 */
-    uint32_t *layout;         /* block indices in emission order */
-    uint32_t nlayout;
-    uint32_t const_one_reg;   /* a register holding 1 (bool true), ISA_NO_REG until needed */
-    uint32_t builtin_reg[ISA_BI_COUNT];
-} lower;
-
-static const char *op_name(SpvOp op);
-
-static void fail(lower *L, isa_status st, const char *fmt, ...)
+void lower_fail(lower *L, isa_status st, const char *fmt, ...)
 {
     if (L->failed)
         return;
@@ -138,23 +52,14 @@ static void fail(lower *L, isa_status st, const char *fmt, ...)
             snprintf(where, sizeof where, ", source line %u", L->line);
         if (L->cur_word && L->cur_word < L->n)
             snprintf(L->err, L->err_size, "SPIR-V word %u (%s%s): %s", L->cur_word,
-                     op_name((SpvOp)(L->w[L->cur_word] & 0xffff)), where, msg);
+                     lower_op_name((SpvOp)(L->w[L->cur_word] & 0xffff)), where, msg);
         else
             snprintf(L->err, L->err_size, "%s", msg);
     }
 }
-
-#define CHECK_ID(L, id)                                                                   \
-    do {                                                                                  \
-        if ((id) == 0 || (id) >= (L)->bound) {                                            \
-            fail(L, ISA_ERR_INVALID, "id %%%u out of range (bound %u)", (id), (L)->bound); \
-            return;                                                                       \
-        }                                                                                 \
-    } while (0)
-
 /* ------------------------------------------------------------------ helpers */
 
-static const char *op_name(SpvOp op)
+const char *lower_op_name(SpvOp op)
 {
     /* Names of the opcodes met most often in messages; the rest by number. */
     switch (op) {
@@ -175,7 +80,7 @@ static const char *op_name(SpvOp op)
     }
 }
 
-static void *grow(void *ptr, size_t *cap, size_t need, size_t elem)
+void *lower_grow(void *ptr, size_t *cap, size_t need, size_t elem)
 {
     if (need <= *cap)
         return ptr;
@@ -193,9 +98,9 @@ static void *grow(void *ptr, size_t *cap, size_t need, size_t elem)
 static isa_inst *emit(lower *L, isa_op op, isa_type type)
 {
     isa_program *p = L->p;
-    isa_inst *c = grow(p->code, &L->code_cap, p->code_count + 1, sizeof *c);
+    isa_inst *c = lower_grow(p->code, &L->code_cap, p->code_count + 1, sizeof *c);
     if (!c) {
-        fail(L, ISA_ERR_NOMEM, "out of memory");
+        lower_fail(L, ISA_ERR_NOMEM, "out of memory");
         static isa_inst sink;
         return &sink;
     }
@@ -212,7 +117,7 @@ static isa_inst *emit(lower *L, isa_op op, isa_type type)
 }
 
 /* An instruction with destination d and sources a, b (ISA_NO_REG where unused). */
-static isa_inst *emit_op(lower *L, isa_op op, isa_type type, uint32_t d, uint32_t a, uint32_t b)
+isa_inst *lower_emit_op(lower *L, isa_op op, isa_type type, uint32_t d, uint32_t a, uint32_t b)
 {
     isa_inst *in = emit(L, op, type);
     in->d = d;
@@ -221,7 +126,7 @@ static isa_inst *emit_op(lower *L, isa_op op, isa_type type, uint32_t d, uint32_
     return in;
 }
 
-static uint32_t new_regs(lower *L, uint32_t n)
+uint32_t lower_new_regs(lower *L, uint32_t n)
 {
     uint32_t r = L->p->reg_count;
     L->p->reg_count += n;
@@ -230,892 +135,23 @@ static uint32_t new_regs(lower *L, uint32_t n)
 
 static uint32_t new_mask(lower *L) { return L->p->mask_count++; }
 
-static uint32_t const_reg(lower *L, uint64_t bits)
+uint32_t lower_const_reg(lower *L, uint64_t bits)
 {
     isa_program *p = L->p;
     for (uint32_t i = 0; i < p->const_count; i++)
         if (p->consts[i].bits == bits)
             return p->consts[i].reg;
-    isa_const_reg *c = grow(p->consts, &L->const_cap, p->const_count + 1, sizeof *c);
+    isa_const_reg *c = lower_grow(p->consts, &L->const_cap, p->const_count + 1, sizeof *c);
     if (!c) {
-        fail(L, ISA_ERR_NOMEM, "out of memory");
+        lower_fail(L, ISA_ERR_NOMEM, "out of memory");
         return 0;
     }
     p->consts = c;
-    uint32_t r = new_regs(L, 1);
+    uint32_t r = lower_new_regs(L, 1);
     c[p->const_count].reg = r;
     c[p->const_count].bits = bits;
     p->const_count++;
     return r;
-}
-
-static type_info *T(lower *L, uint32_t id)
-{
-    if (id == 0 || id >= L->bound || L->ids[id].kind != K_TYPE) {
-        fail(L, ISA_ERR_INVALID, "id %%%u is not a type", id);
-        static type_info none = {.op = SpvOpTypeVoid};
-        return &none;
-    }
-    return L->ids[id].t;
-}
-
-static isa_type scalar_isa_type(lower *L, uint32_t tid)
-{
-    type_info *t = T(L, tid);
-    switch (t->op) {
-    case SpvOpTypeBool: return ISA_TYPE_BOOL;
-    case SpvOpTypeInt:
-        switch (t->width) {
-        case 8: return t->is_signed ? ISA_TYPE_I8 : ISA_TYPE_U8;
-        case 16: return t->is_signed ? ISA_TYPE_I16 : ISA_TYPE_U16;
-        case 32: return t->is_signed ? ISA_TYPE_I32 : ISA_TYPE_U32;
-        case 64: return t->is_signed ? ISA_TYPE_I64 : ISA_TYPE_U64;
-        }
-        break;
-    case SpvOpTypeFloat:
-        switch (t->width) {
-        case 16: return ISA_TYPE_F16;
-        case 32: return ISA_TYPE_F32;
-        case 64: return ISA_TYPE_F64;
-        }
-        break;
-    default: break;
-    }
-    fail(L, ISA_ERR_UNSUPPORTED, "type %%%u is not a scalar the model knows", tid);
-    return ISA_TYPE_U32;
-}
-
-/* The scalar type of a scalar or of a vector's components. */
-static uint32_t component_type(lower *L, uint32_t tid)
-{
-    type_info *t = T(L, tid);
-    return t->op == SpvOpTypeVector ? t->elem : tid;
-}
-
-static isa_type with_sign(isa_type t, bool is_signed)
-{
-    switch (t) {
-    case ISA_TYPE_U8: case ISA_TYPE_I8: return is_signed ? ISA_TYPE_I8 : ISA_TYPE_U8;
-    case ISA_TYPE_U16: case ISA_TYPE_I16: return is_signed ? ISA_TYPE_I16 : ISA_TYPE_U16;
-    case ISA_TYPE_U32: case ISA_TYPE_I32: return is_signed ? ISA_TYPE_I32 : ISA_TYPE_U32;
-    case ISA_TYPE_U64: case ISA_TYPE_I64: return is_signed ? ISA_TYPE_I64 : ISA_TYPE_U64;
-    default: return t;
-    }
-}
-
-/* Registers a value of this type occupies. */
-static uint32_t reg_count_of(lower *L, uint32_t tid)
-{
-    type_info *t = T(L, tid);
-    switch (t->op) {
-    case SpvOpTypeBool: case SpvOpTypeInt: case SpvOpTypeFloat: return 1;
-    case SpvOpTypeVector: return t->count;
-    case SpvOpTypeMatrix: case SpvOpTypeArray: return t->count * reg_count_of(L, t->elem);
-    case SpvOpTypeStruct: {
-        uint32_t n = 0;
-        for (uint32_t i = 0; i < t->nmembers; i++)
-            n += reg_count_of(L, t->members[i]);
-        return n;
-    }
-    default:
-        fail(L, ISA_ERR_UNSUPPORTED, "values of type %%%u (%s) cannot live in registers", tid, op_name(t->op));
-        return 1;
-    }
-}
-
-/* Register offset of member/element `index` inside a composite value of type tid. */
-static uint32_t reg_offset_of(lower *L, uint32_t tid, uint32_t index, uint32_t *member_type)
-{
-    type_info *t = T(L, tid);
-    if ((t->op == SpvOpTypeVector || t->op == SpvOpTypeMatrix || t->op == SpvOpTypeArray) && index >= t->count) {
-        /* the validator lets a constant index past the end of an Input vector through (found by fuzz_spirv) */
-        fail(L, ISA_ERR_INVALID, "constant index %u past the end of a%s %s of %u", index,
-             t->op == SpvOpTypeArray ? "n" : "",
-             t->op == SpvOpTypeVector ? "vector" : t->op == SpvOpTypeMatrix ? "matrix" : "array", t->count);
-        *member_type = t->elem;
-        return 0;
-    }
-    switch (t->op) {
-    case SpvOpTypeVector:
-        *member_type = t->elem;
-        return index;
-    case SpvOpTypeMatrix: case SpvOpTypeArray:
-        *member_type = t->elem;
-        return index * reg_count_of(L, t->elem);
-    case SpvOpTypeStruct: {
-        uint32_t off = 0;
-        if (index >= t->nmembers) {
-            fail(L, ISA_ERR_INVALID, "member %u of a struct with %u members", index, t->nmembers);
-            *member_type = t->members ? t->members[0] : tid;
-            return 0;
-        }
-        for (uint32_t i = 0; i < index; i++)
-            off += reg_count_of(L, t->members[i]);
-        *member_type = t->members[index];
-        return off;
-    }
-    default:
-        fail(L, ISA_ERR_INVALID, "composite index into non-composite type %%%u", tid);
-        *member_type = tid;
-        return 0;
-    }
-}
-
-/* ---- memory layout ---- */
-
-
-static uint32_t scalar_bytes(lower *L, uint32_t tid)
-{
-    type_info *t = T(L, tid);
-    if (t->op == SpvOpTypeBool)
-        return 4;
-    return t->width / 8;
-}
-
-/* std430-style alignment and size for variables without explicit layout. */
-static uint32_t natural_align(lower *L, uint32_t tid);
-static uint32_t natural_size(lower *L, uint32_t tid)
-{
-    type_info *t = T(L, tid);
-    switch (t->op) {
-    case SpvOpTypeBool: case SpvOpTypeInt: case SpvOpTypeFloat: return scalar_bytes(L, tid);
-    case SpvOpTypeVector: return t->count * scalar_bytes(L, t->elem);
-    case SpvOpTypeMatrix: case SpvOpTypeArray: {
-        uint32_t a = natural_align(L, t->elem), s = natural_size(L, t->elem);
-        return t->count * ((s + a - 1) / a * a);
-    }
-    case SpvOpTypeStruct: {
-        uint32_t off = 0, maxa = 1;
-        for (uint32_t i = 0; i < t->nmembers; i++) {
-            uint32_t a = natural_align(L, t->members[i]);
-            if (a > maxa)
-                maxa = a;
-            off = (off + a - 1) / a * a + natural_size(L, t->members[i]);
-        }
-        return (off + maxa - 1) / maxa * maxa;
-    }
-    default:
-        fail(L, ISA_ERR_UNSUPPORTED, "type %%%u (%s) has no memory layout", tid, op_name(t->op));
-        return 4;
-    }
-}
-
-static uint32_t natural_align(lower *L, uint32_t tid)
-{
-    type_info *t = T(L, tid);
-    switch (t->op) {
-    case SpvOpTypeVector: {
-        uint32_t c = t->count == 3 ? 4 : t->count;
-        return c * scalar_bytes(L, t->elem);
-    }
-    case SpvOpTypeMatrix: case SpvOpTypeArray: return natural_align(L, t->elem);
-    case SpvOpTypeStruct: {
-        uint32_t maxa = 1;
-        for (uint32_t i = 0; i < t->nmembers; i++) {
-            uint32_t a = natural_align(L, t->members[i]);
-            if (a > maxa)
-                maxa = a;
-        }
-        return maxa;
-    }
-    default: return scalar_bytes(L, tid);
-    }
-}
-
-static uint32_t natural_member_offset(lower *L, type_info *t, uint32_t index)
-{
-    uint32_t off = 0;
-    for (uint32_t i = 0; i <= index && i < t->nmembers; i++) {
-        uint32_t a = natural_align(L, t->members[i]);
-        off = (off + a - 1) / a * a;
-        if (i == index)
-            break;
-        off += natural_size(L, t->members[i]);
-    }
-    return off;
-}
-
-/* Byte stride of the elements of an array/runtime array/matrix type. */
-static uint32_t elem_stride(lower *L, uint32_t tid, bool expl, uint32_t matrix_stride)
-{
-    type_info *t = T(L, tid);
-    if (t->op == SpvOpTypeVector)
-        return scalar_bytes(L, t->elem);
-    if (t->op == SpvOpTypeMatrix) {
-        if (expl && matrix_stride)
-            return matrix_stride;
-        uint32_t a = natural_align(L, t->elem), s = natural_size(L, t->elem);
-        return (s + a - 1) / a * a;
-    }
-    if (expl) {
-        if (!t->array_stride)
-            fail(L, ISA_ERR_INVALID, "array type %%%u in an explicitly laid out block has no ArrayStride", tid);
-        return t->array_stride;
-    }
-    uint32_t a = natural_align(L, t->elem), s = natural_size(L, t->elem);
-    return (s + a - 1) / a * a;
-}
-
-static uint32_t member_offset(lower *L, uint32_t tid, uint32_t index, bool expl)
-{
-    type_info *t = T(L, tid);
-    if (index >= t->nmembers) {
-        fail(L, ISA_ERR_INVALID, "member %u of struct %%%u with %u members", index, tid, t->nmembers);
-        return 0;
-    }
-    if (expl) {
-        if (t->offsets[index] == UINT32_MAX)
-            fail(L, ISA_ERR_INVALID, "member %u of block %%%u has no Offset decoration", index, tid);
-        return t->offsets[index];
-    }
-    return natural_member_offset(L, t, index);
-}
-
-/* Size in bytes the layout of tid needs (runtime arrays count zero elements). */
-static uint32_t layout_size(lower *L, uint32_t tid, bool expl)
-{
-    type_info *t = T(L, tid);
-    if (!expl)
-        return natural_size(L, tid);
-    switch (t->op) {
-    case SpvOpTypeStruct: {
-        uint32_t end = 0;
-        for (uint32_t i = 0; i < t->nmembers; i++) {
-            uint32_t e = member_offset(L, tid, i, true) + layout_size(L, t->members[i], true);
-            if (e > end)
-                end = e;
-        }
-        return end;
-    }
-    case SpvOpTypeArray: return t->count * elem_stride(L, tid, true, 0);
-    case SpvOpTypeRuntimeArray: return 0;
-    case SpvOpTypeMatrix: return t->count * natural_size(L, t->elem);
-    default: return natural_size(L, tid);
-    }
-}
-
-/* ------------------------------------------------------------ parse module */
-
-/* Records the definition of a result id; NULL (and the error set) when the id is out of range. */
-static id_info *define_id(lower *L, uint32_t id, enum id_kind kind, uint32_t type, size_t word)
-{
-    if (id == 0 || id >= L->bound) {
-        fail(L, ISA_ERR_INVALID, "id %%%u out of range (bound %u)", id, L->bound);
-        return NULL;
-    }
-    id_info *d = &L->ids[id];
-    d->kind = (uint8_t)kind;
-    d->type = type;
-    d->word = (uint32_t)word;
-    return d;
-}
-
-static bool parse_module(lower *L)
-{
-    const uint32_t *w = L->w;
-    if (L->n < 5 || w[0] != SpvMagicNumber) {
-        fail(L, ISA_ERR_INVALID, "not a SPIR-V module (magic number 0x%08x)", L->n ? w[0] : 0);
-        return false;
-    }
-    L->bound = w[3];
-    if (L->bound == 0 || L->bound > (1u << 22)) {
-        fail(L, ISA_ERR_INVALID, "word 3: id bound %u out of range", L->bound);
-        return false;
-    }
-    L->ids = calloc(L->bound, sizeof *L->ids);
-    if (!L->ids) {
-        fail(L, ISA_ERR_NOMEM, "out of memory");
-        return false;
-    }
-    for (uint32_t i = 0; i < L->bound; i++) {
-        L->ids[i].builtin = -1;
-        L->ids[i].set = -1;
-        L->ids[i].binding = -1;
-        L->ids[i].slot = -1;
-        L->ids[i].off_reg = ISA_NO_REG;
-    }
-    /* first pass: definitions of types, constants, variables, names, decorations */
-    for (size_t i = 5; i < L->n;) {
-        uint32_t wc = w[i] >> 16;
-        SpvOp op = (SpvOp)(w[i] & 0xffff);
-        L->cur_word = (uint32_t)i;
-        if (wc == 0 || i + wc > L->n) {
-            fail(L, ISA_ERR_INVALID, "instruction word count %u runs past the end of the module", wc);
-            return false;
-        }
-        const uint32_t *o = w + i + 1; /* operands */
-        uint32_t no = wc - 1;
-#define NEED(k)                                                               \
-    if (no < (k)) {                                                           \
-        fail(L, ISA_ERR_INVALID, "too few operands (%u, need %u)", no, (k)); \
-        return false;                                                         \
-    }
-#define ID_OK(x)                                                                      \
-    if ((x) == 0 || (x) >= L->bound) {                                                \
-        fail(L, ISA_ERR_INVALID, "id %%%u out of range (bound %u)", (x), L->bound); \
-        return false;                                                                 \
-    }
-        switch (op) {
-        case SpvOpName:
-            NEED(2);
-            ID_OK(o[0]);
-            L->ids[o[0]].name = (const char *)(o + 1);
-            break;
-        case SpvOpExtInstImport:
-            NEED(2);
-            ID_OK(o[0]);
-            L->ids[o[0]].kind = K_EXTINST;
-            L->ids[o[0]].name = (const char *)(o + 1);
-            if (strncmp((const char *)(o + 1), "GLSL.std.450", 12) == 0)
-                L->glsl_ext = o[0];
-            break;
-        case SpvOpString:
-            NEED(2);
-            ID_OK(o[0]);
-            L->ids[o[0]].kind = K_STRING;
-            L->ids[o[0]].name = (const char *)(o + 1);
-            break;
-        case SpvOpDecorate: {
-            NEED(2);
-            ID_OK(o[0]);
-            id_info *d = &L->ids[o[0]];
-            switch (o[1]) {
-            case SpvDecorationBuiltIn: if (no >= 3) d->builtin = (int32_t)o[2]; break;
-            case SpvDecorationDescriptorSet: if (no >= 3) d->set = (int32_t)o[2]; break;
-            case SpvDecorationBinding: if (no >= 3) d->binding = (int32_t)o[2]; break;
-            case SpvDecorationNonWritable: d->nonwritable = true; break;
-            case SpvDecorationSpecId: if (no >= 3) d->spec_id = o[2] + 1; break;
-            default: break;
-            }
-            break;
-        }
-        default: break;
-        }
-        if (op == SpvOpFunction)
-            break; /* declarations end here; types need decorations first (second loop) */
-        i += wc;
-    }
-    if (L->failed)
-        return false;
-    /* second pass: types, constants, global variables (decorations are known now) */
-    for (size_t i = 5; i < L->n;) {
-        uint32_t wc = w[i] >> 16;
-        SpvOp op = (SpvOp)(w[i] & 0xffff);
-        L->cur_word = (uint32_t)i;
-        const uint32_t *o = w + i + 1;
-        uint32_t no = wc - 1;
-        if (op == SpvOpFunction)
-            break;
-        if (op >= SpvOpTypeVoid && op <= SpvOpTypeForwardPointer && op != SpvOpTypeForwardPointer) {
-            NEED(1);
-            ID_OK(o[0]);
-            if (L->ids[o[0]].kind != K_NONE && L->ids[o[0]].kind != K_TYPE) {
-                fail(L, ISA_ERR_INVALID, "id %%%u is defined twice", o[0]);
-                return false;
-            }
-            if (L->ids[o[0]].kind == K_TYPE) {
-                fail(L, ISA_ERR_INVALID, "type id %%%u is defined twice", o[0]);
-                return false;
-            }
-            type_info *t = calloc(1, sizeof *t);
-            if (!t) {
-                fail(L, ISA_ERR_NOMEM, "out of memory");
-                return false;
-            }
-            t->op = op;
-            id_info *d = &L->ids[o[0]];
-            d->kind = K_TYPE;
-            d->t = t;
-            d->word = (uint32_t)i;
-            switch (op) {
-            case SpvOpTypeInt: NEED(3); t->width = o[1]; t->is_signed = o[2] != 0; break;
-            case SpvOpTypeFloat: NEED(2); t->width = o[1]; break;
-            case SpvOpTypeVector: case SpvOpTypeMatrix:
-                NEED(3);
-                ID_OK(o[1]);
-                t->elem = o[1];
-                t->count = o[2];
-                break;
-            case SpvOpTypeArray:
-                NEED(3);
-                ID_OK(o[1]);
-                ID_OK(o[2]);
-                t->elem = o[1];
-                if (!L->ids[o[2]].cknown) {
-                    fail(L, ISA_ERR_UNSUPPORTED, "array length %%%u is not a constant the model can evaluate", o[2]);
-                    return false;
-                }
-                t->count = (uint32_t)L->ids[o[2]].cval;
-                break;
-            case SpvOpTypeRuntimeArray: NEED(2); ID_OK(o[1]); t->elem = o[1]; break;
-            case SpvOpTypeStruct:
-                t->nmembers = no - 1;
-                t->members = calloc(no, sizeof *t->members);
-                t->offsets = calloc(no, sizeof *t->offsets);
-                t->mstride = calloc(no, sizeof *t->mstride);
-                t->row_major = calloc(no, sizeof *t->row_major);
-                if (!t->members || !t->offsets || !t->mstride || !t->row_major) {
-                    fail(L, ISA_ERR_NOMEM, "out of memory");
-                    return false;
-                }
-                for (uint32_t m = 0; m < t->nmembers; m++) {
-                    ID_OK(o[1 + m]);
-                    t->members[m] = o[1 + m];
-                    t->offsets[m] = UINT32_MAX;
-                }
-                break;
-            case SpvOpTypePointer: NEED(3); ID_OK(o[2]); t->storage = o[1]; t->elem = o[2]; break;
-            case SpvOpTypeImage:
-                NEED(8);
-                t->elem = o[1];
-                t->image_dim = o[2];
-                t->image_sampled = o[6];
-                t->image_format = o[7];
-                break;
-            case SpvOpTypeSampledImage: NEED(2); t->elem = o[1]; break;
-            default: break;
-            }
-        } else {
-            switch (op) {
-            case SpvOpConstant: case SpvOpSpecConstant: {
-                NEED(3);
-                ID_OK(o[0]);
-                id_info *d = define_id(L, o[1], K_CONST, o[0], i);
-                if (!d)
-                    return false;
-                uint64_t v = o[2];
-                if (no >= 4)
-                    v |= (uint64_t)o[3] << 32;
-                else if (L->ids[o[0]].kind == K_TYPE && L->ids[o[0]].t->op == SpvOpTypeInt &&
-                         L->ids[o[0]].t->is_signed && (v & 0x80000000u) && L->ids[o[0]].t->width == 32)
-                    v |= 0xffffffff00000000ull;
-                d->cval = v;
-                d->cknown = true;
-                break;
-            }
-            case SpvOpConstantTrue: case SpvOpConstantFalse: case SpvOpSpecConstantTrue: case SpvOpSpecConstantFalse: {
-                NEED(2);
-                id_info *d = define_id(L, o[1], K_CONST, o[0], i);
-                if (!d)
-                    return false;
-                d->cval = (op == SpvOpConstantTrue || op == SpvOpSpecConstantTrue);
-                d->cknown = true;
-                break;
-            }
-            case SpvOpConstantComposite: case SpvOpSpecConstantComposite: case SpvOpConstantNull:
-            case SpvOpSpecConstantOp:
-                NEED(2);
-                if (!define_id(L, o[1], K_CONST, o[0], i))
-                    return false;
-                break;
-            case SpvOpUndef:
-                NEED(2);
-                if (!define_id(L, o[1], K_UNDEF, o[0], i))
-                    return false;
-                break;
-            case SpvOpVariable: {
-                NEED(3);
-                id_info *d = define_id(L, o[1], K_VAR, o[0], i);
-                if (!d)
-                    return false;
-                d->storage = o[2];
-                break;
-            }
-            default: break;
-            }
-        }
-        i += wc;
-    }
-    /* decorations on types (ArrayStride, Block, BufferBlock, member Offsets) — they precede
-     * the types in the module, so apply them now. */
-    for (size_t i = 5; i < L->n;) {
-        uint32_t wc = w[i] >> 16;
-        SpvOp op = (SpvOp)(w[i] & 0xffff);
-        const uint32_t *o = w + i + 1;
-        uint32_t no = wc - 1;
-        if (op == SpvOpFunction)
-            break;
-        if ((op == SpvOpDecorate || op == SpvOpMemberDecorate) && no >= 1 && (o[0] == 0 || o[0] >= L->bound)) {
-            L->cur_word = (uint32_t)i;
-            fail(L, ISA_ERR_INVALID, "decoration of id %%%u, out of range (bound %u)", o[0], L->bound);
-            return false;
-        }
-        if (op == SpvOpDecorate && no >= 2 && L->ids[o[0]].kind == K_TYPE) {
-            type_info *t = L->ids[o[0]].t;
-            if (o[1] == SpvDecorationArrayStride && no >= 3)
-                t->array_stride = o[2];
-            else if (o[1] == SpvDecorationBlock)
-                t->block = true;
-            else if (o[1] == SpvDecorationBufferBlock)
-                t->buffer_block = true;
-        } else if (op == SpvOpMemberDecorate && no >= 3 && L->ids[o[0]].kind == K_TYPE &&
-                   L->ids[o[0]].t->op == SpvOpTypeStruct) {
-            type_info *t = L->ids[o[0]].t;
-            if (o[1] < t->nmembers) {
-                if (o[2] == SpvDecorationOffset && no >= 4)
-                    t->offsets[o[1]] = o[3];
-                else if (o[2] == SpvDecorationMatrixStride && no >= 4)
-                    t->mstride[o[1]] = o[3];
-                else if (o[2] == SpvDecorationRowMajor)
-                    t->row_major[o[1]] = true;
-            }
-        }
-        i += wc;
-    }
-#undef NEED
-#undef ID_OK
-    return !L->failed;
-}
-
-/* Values of constants (registers filled at wave start). */
-static void const_bits(lower *L, uint32_t id, uint64_t *out, uint32_t n);
-
-static void const_bits(lower *L, uint32_t id, uint64_t *out, uint32_t n)
-{
-    id_info *d = &L->ids[id];
-    if (d->kind == K_UNDEF) {
-        memset(out, 0, n * sizeof *out);
-        return;
-    }
-    const uint32_t *o = L->w + d->word + 1;
-    SpvOp op = (SpvOp)(L->w[d->word] & 0xffff);
-    uint32_t wc = L->w[d->word] >> 16;
-    if (d->cknown) {
-        out[0] = d->cval;
-        return;
-    }
-    if (op == SpvOpConstantNull) {
-        memset(out, 0, n * sizeof *out);
-        return;
-    }
-    if (op == SpvOpConstantComposite || op == SpvOpSpecConstantComposite) {
-        uint32_t k = 0;
-        for (uint32_t c = 2; c < wc - 1 && !L->failed; c++) {
-            uint32_t cid = o[c];
-            if (cid >= L->bound || (L->ids[cid].kind != K_CONST && L->ids[cid].kind != K_UNDEF)) {
-                fail(L, ISA_ERR_INVALID, "constant composite %%%u has a non-constant part", id);
-                return;
-            }
-            uint32_t m = reg_count_of(L, L->ids[cid].type);
-            if (k + m > n) {
-                fail(L, ISA_ERR_INVALID, "constant composite %%%u has too many parts", id);
-                return;
-            }
-            const_bits(L, cid, out + k, m);
-            k += m;
-        }
-        return;
-    }
-    if (op == SpvOpSpecConstantOp) {
-        /* glslang uses these for sizes derived from specialization constants */
-        uint32_t opc = o[2];
-        uint64_t a = 0, b = 0;
-        if (wc > 4 && o[3] < L->bound && L->ids[o[3]].cknown)
-            a = L->ids[o[3]].cval;
-        if (wc > 5 && o[4] < L->bound && L->ids[o[4]].cknown)
-            b = L->ids[o[4]].cval;
-        uint64_t r;
-        switch (opc) {
-        case SpvOpIAdd: r = a + b; break;
-        case SpvOpISub: r = a - b; break;
-        case SpvOpIMul: r = a * b; break;
-        case SpvOpUDiv: r = b ? a / b : 0; break;
-        case SpvOpCompositeExtract: {
-            uint64_t tmp[64] = {0};
-            uint32_t cid = o[3];
-            uint32_t m = reg_count_of(L, L->ids[cid].type);
-            if (m > 64 || wc < 6) {
-                fail(L, ISA_ERR_UNSUPPORTED, "OpSpecConstantOp CompositeExtract too large");
-                return;
-            }
-            const_bits(L, cid, tmp, m);
-            r = tmp[o[4] < m ? o[4] : 0];
-            break;
-        }
-        default:
-            fail(L, ISA_ERR_UNSUPPORTED, "OpSpecConstantOp with operation %u is not modelled", opc);
-            return;
-        }
-        out[0] = r;
-        d->cval = r;
-        d->cknown = true;
-        return;
-    }
-    fail(L, ISA_ERR_INVALID, "id %%%u is not a constant", id);
-}
-
-/* Register of a value id (constants get their registers on first use). */
-static uint32_t val(lower *L, uint32_t id)
-{
-    if (id == 0 || id >= L->bound) {
-        fail(L, ISA_ERR_INVALID, "id %%%u out of range", id);
-        return 0;
-    }
-    id_info *d = &L->ids[id];
-    if (d->kind == K_VALUE)
-        return d->reg;
-    if (d->kind == K_CONST || d->kind == K_UNDEF) {
-        if (d->has_reg)
-            return d->reg;
-        uint32_t n = reg_count_of(L, d->type);
-        uint64_t stackbuf[16];
-        uint64_t *bits = n <= 16 ? stackbuf : calloc(n, sizeof *bits);
-        if (!bits) {
-            fail(L, ISA_ERR_NOMEM, "out of memory");
-            return 0;
-        }
-        const_bits(L, id, bits, n);
-        /* consecutive registers for composites; scalars share the constant pool */
-        uint32_t r;
-        if (n == 1) {
-            r = const_reg(L, bits[0]);
-        } else {
-            r = new_regs(L, n);
-            isa_program *p = L->p;
-            for (uint32_t k = 0; k < n; k++) {
-                isa_const_reg *c = grow(p->consts, &L->const_cap, p->const_count + 1, sizeof *c);
-                if (!c) {
-                    fail(L, ISA_ERR_NOMEM, "out of memory");
-                    break;
-                }
-                p->consts = c;
-                c[p->const_count].reg = r + k;
-                c[p->const_count].bits = bits[k];
-                p->const_count++;
-            }
-        }
-        if (bits != stackbuf)
-            free(bits);
-        d->reg = r;
-        d->has_reg = true;
-        return r;
-    }
-    fail(L, ISA_ERR_INVALID, "id %%%u is used as a value before it is defined (or is not a value)", id);
-    return 0;
-}
-
-static uint32_t const_u32(lower *L, uint32_t id)
-{
-    if (id == 0 || id >= L->bound || !L->ids[id].cknown) {
-        fail(L, ISA_ERR_UNSUPPORTED, "id %%%u must be a constant here", id);
-        return 0;
-    }
-    return (uint32_t)L->ids[id].cval;
-}
-
-static uint32_t def_value(lower *L, uint32_t id, uint32_t type, uint32_t nregs)
-{
-    if (id == 0 || id >= L->bound) {
-        fail(L, ISA_ERR_INVALID, "result id %%%u out of range", id);
-        return 0;
-    }
-    id_info *d = &L->ids[id];
-    if (d->kind == K_VALUE)
-        return d->reg; /* phis are given registers before their block */
-    d->kind = K_VALUE;
-    d->type = type;
-    d->reg = new_regs(L, nregs);
-    return d->reg;
-}
-
-static void alias_value(lower *L, uint32_t id, uint32_t type, uint32_t reg)
-{
-    if (id == 0 || id >= L->bound) {
-        fail(L, ISA_ERR_INVALID, "result id %%%u out of range", id);
-        return;
-    }
-    id_info *d = &L->ids[id];
-    if (d->kind == K_VALUE) {
-        /* already has registers (a phi): copy instead */
-        uint32_t n = reg_count_of(L, type);
-        for (uint32_t k = 0; k < n; k++) {
-            emit_op(L, ISA_OP_MOV, ISA_TYPE_U64, d->reg + k, reg + k, ISA_NO_REG);
-        }
-        return;
-    }
-    d->kind = K_VALUE;
-    d->type = type;
-    d->reg = reg;
-}
-
-/* ------------------------------------------------------------ slots */
-
-static int32_t add_slot(lower *L, isa_slot *s)
-{
-    isa_program *p = L->p;
-    isa_slot *a = grow(p->slots, &L->slot_cap, p->slot_count + 1, sizeof *a);
-    if (!a) {
-        fail(L, ISA_ERR_NOMEM, "out of memory");
-        return -1;
-    }
-    p->slots = a;
-    a[p->slot_count] = *s;
-    return (int32_t)p->slot_count++;
-}
-
-static isa_format format_of_spirv(uint32_t f)
-{
-    switch (f) {
-    case SpvImageFormatR32ui: return ISA_FORMAT_R32UI;
-    case SpvImageFormatR32i: return ISA_FORMAT_R32I;
-    case SpvImageFormatR32f: return ISA_FORMAT_R32F;
-    case SpvImageFormatRg32ui: return ISA_FORMAT_RG32UI;
-    case SpvImageFormatRg32i: return ISA_FORMAT_RG32I;
-    case SpvImageFormatRg32f: return ISA_FORMAT_RG32F;
-    case SpvImageFormatRgba32ui: return ISA_FORMAT_RGBA32UI;
-    case SpvImageFormatRgba32i: return ISA_FORMAT_RGBA32I;
-    case SpvImageFormatRgba32f: return ISA_FORMAT_RGBA32F;
-    case SpvImageFormatR16f: return ISA_FORMAT_R16F;
-    case SpvImageFormatRgba16f: return ISA_FORMAT_RGBA16F;
-    case SpvImageFormatR16ui: return ISA_FORMAT_R16UI;
-    case SpvImageFormatR8ui: return ISA_FORMAT_R8UI;
-    case SpvImageFormatRgba8ui: return ISA_FORMAT_RGBA8UI;
-    case SpvImageFormatRgba8: return ISA_FORMAT_RGBA8;
-    default: return ISA_FORMAT_UNKNOWN;
-    }
-}
-
-static void set_slot_name(lower *L, isa_slot *s, uint32_t var, uint32_t pointee)
-{
-    const char *nm = L->ids[var].name;
-    if (!nm || !*nm)
-        nm = L->ids[pointee].name;
-    snprintf(s->name, sizeof s->name, "%s", nm && *nm ? nm : "");
-    if (!s->name[0])
-        snprintf(s->name, sizeof s->name, "%%%u", var);
-}
-
-static int builtin_of_spirv(int32_t b)
-{
-    switch (b) {
-    case SpvBuiltInGlobalInvocationId: return ISA_BI_GLOBAL_ID;
-    case SpvBuiltInLocalInvocationId: return ISA_BI_LOCAL_ID;
-    case SpvBuiltInWorkgroupId: return ISA_BI_WORKGROUP_ID;
-    case SpvBuiltInNumWorkgroups: return ISA_BI_NUM_WORKGROUPS;
-    case SpvBuiltInLocalInvocationIndex: return ISA_BI_LOCAL_INDEX;
-    case SpvBuiltInWorkgroupSize: return ISA_BI_WORKGROUP_SIZE;
-    case SpvBuiltInSubgroupSize: return ISA_BI_SUBGROUP_SIZE;
-    case SpvBuiltInSubgroupLocalInvocationId: return ISA_BI_SUBGROUP_LOCAL_ID;
-    case SpvBuiltInSubgroupId: return ISA_BI_SUBGROUP_ID;
-    case SpvBuiltInNumSubgroups: return ISA_BI_NUM_SUBGROUPS;
-    case SpvBuiltInSubgroupEqMask: return ISA_BI_EQ_MASK;
-    case SpvBuiltInSubgroupGeMask: return ISA_BI_GE_MASK;
-    case SpvBuiltInSubgroupGtMask: return ISA_BI_GT_MASK;
-    case SpvBuiltInSubgroupLeMask: return ISA_BI_LE_MASK;
-    case SpvBuiltInSubgroupLtMask: return ISA_BI_LT_MASK;
-    default: return -1;
-    }
-}
-
-/* Makes the slots of the module's variables; built-in inputs become registers. */
-static void make_variables(lower *L)
-{
-    isa_program *p = L->p;
-    for (uint32_t id = 1; id < L->bound && !L->failed; id++) {
-        id_info *d = &L->ids[id];
-        if (d->kind != K_VAR)
-            continue;
-        L->cur_word = d->word;
-        type_info *pt = T(L, d->type);
-        uint32_t pointee = pt->elem;
-        type_info *t = T(L, pointee);
-        isa_slot s;
-        memset(&s, 0, sizeof s);
-        switch (d->storage) {
-        case SpvStorageClassInput: {
-            int bi = builtin_of_spirv(d->builtin);
-            if (bi < 0) {
-                fail(L, ISA_ERR_UNSUPPORTED, "input variable %%%u is not a compute built-in the model knows (BuiltIn %d)",
-                     id, d->builtin);
-                return;
-            }
-            uint32_t n = reg_count_of(L, pointee);
-            uint32_t r = new_regs(L, n);
-            for (uint32_t k = 0; k < n; k++) {
-                isa_builtin_reg *b = grow(p->builtins, &L->bi_cap, p->builtin_count + 1, sizeof *b);
-                if (!b) {
-                    fail(L, ISA_ERR_NOMEM, "out of memory");
-                    return;
-                }
-                p->builtins = b;
-                b[p->builtin_count].reg = r + k;
-                b[p->builtin_count].builtin = (uint8_t)bi;
-                b[p->builtin_count].component = (uint8_t)k;
-                p->builtin_count++;
-            }
-            d->kind = K_PTR;
-            d->slot = -1;
-            d->off_const = r;
-            d->type = d->type;
-            break;
-        }
-        case SpvStorageClassStorageBuffer: case SpvStorageClassUniform: case SpvStorageClassPushConstant: {
-            bool is_storage = d->storage == SpvStorageClassStorageBuffer ||
-                              (d->storage == SpvStorageClassUniform && t->buffer_block);
-            s.space = d->storage == SpvStorageClassPushConstant ? ISA_SPACE_PUSH
-                      : is_storage                              ? ISA_SPACE_STORAGE
-                                                                : ISA_SPACE_UNIFORM;
-            if (s.space != ISA_SPACE_PUSH && (d->set < 0 || d->binding < 0)) {
-                fail(L, ISA_ERR_INVALID, "buffer variable %%%u has no DescriptorSet/Binding", id);
-                return;
-            }
-            s.set = d->set < 0 ? 0 : (uint32_t)d->set;
-            s.binding = d->binding < 0 ? 0 : (uint32_t)d->binding;
-            s.static_size = layout_size(L, pointee, true);
-            s.readonly = s.space != ISA_SPACE_STORAGE || d->nonwritable;
-            set_slot_name(L, &s, id, pointee);
-            d->kind = K_PTR;
-            d->slot = add_slot(L, &s);
-            d->off_const = 0;
-            break;
-        }
-        case SpvStorageClassUniformConstant: {
-            /* texel buffers: OpTypeImage with Dim Buffer */
-            if (t->op != SpvOpTypeImage && t->op != SpvOpTypeSampledImage) {
-                fail(L, ISA_ERR_UNSUPPORTED, "UniformConstant variable %%%u of type %s is not a texel buffer", id,
-                     op_name(t->op));
-                return;
-            }
-            type_info *it = t->op == SpvOpTypeSampledImage ? T(L, t->elem) : t;
-            if (it->image_dim != SpvDimBuffer) {
-                fail(L, ISA_ERR_UNSUPPORTED, "image variable %%%u: only texel buffers (Dim Buffer) are modelled, "
-                                             "not textures", id);
-                return;
-            }
-            s.space = it->image_sampled == 2 ? ISA_SPACE_STORAGE_TEXEL : ISA_SPACE_UNIFORM_TEXEL;
-            s.set = d->set < 0 ? 0 : (uint32_t)d->set;
-            s.binding = d->binding < 0 ? 0 : (uint32_t)d->binding;
-            s.format = format_of_spirv(it->image_format);
-            s.texel_type = scalar_isa_type(L, it->elem);
-            s.readonly = s.space == ISA_SPACE_UNIFORM_TEXEL || d->nonwritable;
-            set_slot_name(L, &s, id, pointee);
-            d->kind = K_PTR;
-            d->slot = add_slot(L, &s);
-            break;
-        }
-        case SpvStorageClassWorkgroup: case SpvStorageClassPrivate: case SpvStorageClassFunction: {
-            bool wg = d->storage == SpvStorageClassWorkgroup;
-            s.space = wg ? ISA_SPACE_WORKGROUP : ISA_SPACE_PRIVATE;
-            s.static_size = natural_size(L, pointee);
-            uint32_t *area = wg ? &p->workgroup_bytes : &p->private_bytes;
-            uint32_t a = natural_align(L, pointee);
-            if (a < 4)
-                a = 4;
-            *area = (*area + a - 1) / a * a;
-            s.base = *area;
-            *area += s.static_size;
-            set_slot_name(L, &s, id, pointee);
-            d->kind = K_PTR;
-            d->slot = add_slot(L, &s);
-            d->off_const = 0;
-            break;
-        }
-        default:
-            fail(L, ISA_ERR_UNSUPPORTED, "variables in storage class %u are not modelled", d->storage);
-            return;
-        }
-        d->type = d->type;
-    }
 }
 
 /* ------------------------------------------------------------ memory access */
@@ -1156,7 +192,7 @@ static mem_layout ptr_layout(const id_info *p)
 static void access_scalar(lower *L, bool store, uint32_t scalar_tid, int32_t slot, uint32_t off_reg, int64_t off,
                           uint32_t reg)
 {
-    isa_inst *in = emit(L, store ? ISA_OP_STORE : ISA_OP_LOAD, scalar_isa_type(L, scalar_tid));
+    isa_inst *in = emit(L, store ? ISA_OP_STORE : ISA_OP_LOAD, lower_scalar_isa_type(L, scalar_tid));
     in->count = 1;
     in->slot = (uint16_t)slot;
     in->a = off_reg;
@@ -1176,7 +212,7 @@ static void access(lower *L, bool store, uint32_t tid, int32_t slot, uint32_t of
 {
     if (L->failed)
         return;
-    type_info *t = T(L, tid);
+    type_info *t = lower_type(L, tid);
     bool expl = slot_explicit(L, slot);
     switch (t->op) {
     case SpvOpTypeVector:
@@ -1189,7 +225,7 @@ static void access(lower *L, bool store, uint32_t tid, int32_t slot, uint32_t of
         /* fall through */
     case SpvOpTypeBool: case SpvOpTypeInt: case SpvOpTypeFloat: {
         isa_inst *in = emit(L, store ? ISA_OP_STORE : ISA_OP_LOAD,
-                            scalar_isa_type(L, t->op == SpvOpTypeVector ? t->elem : tid));
+                            lower_scalar_isa_type(L, t->op == SpvOpTypeVector ? t->elem : tid));
         in->count = (uint8_t)(t->op == SpvOpTypeVector ? t->count : 1);
         in->slot = (uint16_t)slot;
         in->a = off_reg;
@@ -1204,22 +240,22 @@ static void access(lower *L, bool store, uint32_t tid, int32_t slot, uint32_t of
         return;
     }
     case SpvOpTypeMatrix: {
-        uint32_t stride = elem_stride(L, tid, expl, lay.mstride);
-        uint32_t per = reg_count_of(L, t->elem);
+        uint32_t stride = lower_elem_stride(L, tid, expl, lay.mstride);
+        uint32_t per = lower_reg_count_of(L, t->elem);
         mem_layout column = {0, false, 0};
         int64_t step = (int64_t)stride;
         if (expl && lay.row_major) {
             /* row-major: column c starts c scalars into the first row; its components are MatrixStride apart */
             column.vstride = stride;
-            step = scalar_bytes(L, T(L, t->elem)->elem);
+            step = lower_scalar_bytes(L, lower_type(L, t->elem)->elem);
         }
         for (uint32_t c = 0; c < t->count; c++)
             access(L, store, t->elem, slot, off_reg, off + (int64_t)c * step, reg + c * per, column);
         return;
     }
     case SpvOpTypeArray: {
-        uint32_t stride = elem_stride(L, tid, expl, 0);
-        uint32_t per = reg_count_of(L, t->elem);
+        uint32_t stride = lower_elem_stride(L, tid, expl, 0);
+        uint32_t per = lower_reg_count_of(L, t->elem);
         /* MatrixStride and RowMajor on an array of matrices apply to each matrix */
         mem_layout elem = {lay.mstride, lay.row_major, 0};
         for (uint32_t c = 0; c < t->count && !L->failed; c++)
@@ -1230,13 +266,13 @@ static void access(lower *L, bool store, uint32_t tid, int32_t slot, uint32_t of
         uint32_t r = reg;
         for (uint32_t m = 0; m < t->nmembers && !L->failed; m++) {
             mem_layout member = {t->mstride[m], t->row_major[m], 0};
-            access(L, store, t->members[m], slot, off_reg, off + member_offset(L, tid, m, expl), r, member);
-            r += reg_count_of(L, t->members[m]);
+            access(L, store, t->members[m], slot, off_reg, off + lower_member_offset(L, tid, m, expl), r, member);
+            r += lower_reg_count_of(L, t->members[m]);
         }
         return;
     }
     default:
-        fail(L, ISA_ERR_UNSUPPORTED, "%s of a %s is not modelled", store ? "store" : "load", op_name(t->op));
+        lower_fail(L, ISA_ERR_UNSUPPORTED, "%s of a %s is not modelled", store ? "store" : "load", lower_op_name(t->op));
     }
 }
 
@@ -1249,11 +285,11 @@ static void access(lower *L, bool store, uint32_t tid, int32_t slot, uint32_t of
 static uint32_t add_scaled_index(lower *L, uint32_t off_reg, uint32_t index_id, uint32_t stride)
 {
     uint32_t itype = L->ids[index_id].type;
-    isa_type it = scalar_isa_type(L, itype);
-    uint32_t index = val(L, index_id);
+    isa_type it = lower_scalar_isa_type(L, itype);
+    uint32_t index = lower_val(L, index_id);
     isa_inst *in;
     if (isa_type_size(it) == 8) {
-        uint32_t narrow = new_regs(L, 1);
+        uint32_t narrow = lower_new_regs(L, 1);
         in = emit(L, ISA_OP_CVT, ISA_TYPE_U32);
         in->type2 = ISA_TYPE_U64;
         in->d = narrow;
@@ -1261,7 +297,7 @@ static uint32_t add_scaled_index(lower *L, uint32_t off_reg, uint32_t index_id, 
         index = narrow;
     } else if (isa_type_size(it) < 4) {
         /* 8/16-bit indices: sign or zero extend by the index's own type */
-        uint32_t wide = new_regs(L, 1);
+        uint32_t wide = lower_new_regs(L, 1);
         in = emit(L, ISA_OP_CVT, ISA_TYPE_U32);
         in->type2 = (uint8_t)it;
         in->d = wide;
@@ -1270,13 +306,13 @@ static uint32_t add_scaled_index(lower *L, uint32_t off_reg, uint32_t index_id, 
     }
     uint32_t scaled = index;
     if (stride != 1) {
-        scaled = new_regs(L, 1);
-        emit_op(L, ISA_OP_IMUL, ISA_TYPE_U32, scaled, index, const_reg(L, stride));
+        scaled = lower_new_regs(L, 1);
+        lower_emit_op(L, ISA_OP_IMUL, ISA_TYPE_U32, scaled, index, lower_const_reg(L, stride));
     }
     if (off_reg == ISA_NO_REG)
         return scaled;
-    uint32_t sum = new_regs(L, 1);
-    emit_op(L, ISA_OP_IADD, ISA_TYPE_U32, sum, off_reg, scaled);
+    uint32_t sum = lower_new_regs(L, 1);
+    lower_emit_op(L, ISA_OP_IADD, ISA_TYPE_U32, sum, off_reg, scaled);
     return sum;
 }
 
@@ -1287,10 +323,10 @@ static void lower_access_chain(lower *L, const uint32_t *o, uint32_t no)
     CHECK_ID(L, rid);
     id_info *b = &L->ids[base];
     if (b->kind != K_PTR) {
-        fail(L, ISA_ERR_UNSUPPORTED, "access chain base %%%u is not a variable or access chain", base);
+        lower_fail(L, ISA_ERR_UNSUPPORTED, "access chain base %%%u is not a variable or access chain", base);
         return;
     }
-    uint32_t tid = T(L, b->type)->elem;
+    uint32_t tid = lower_type(L, b->type)->elem;
     id_info r = *b;
     r.name = NULL;
     r.kind = K_PTR;
@@ -1300,7 +336,7 @@ static void lower_access_chain(lower *L, const uint32_t *o, uint32_t no)
         uint32_t regoff = 0;
         for (uint32_t k = 3; k < no; k++) {
             uint32_t mt;
-            regoff += reg_offset_of(L, tid, const_u32(L, o[k]), &mt);
+            regoff += lower_reg_offset_of(L, tid, lower_const_u32(L, o[k]), &mt);
             tid = mt;
         }
         r.off_const = b->off_const + regoff;
@@ -1313,24 +349,24 @@ static void lower_access_chain(lower *L, const uint32_t *o, uint32_t no)
     bool expl = slot_explicit(L, b->slot);
     mem_layout lay = ptr_layout(b);
     for (uint32_t k = 3; k < no && !L->failed; k++) {
-        type_info *t = T(L, tid);
+        type_info *t = lower_type(L, tid);
         uint32_t idx = o[k];
         CHECK_ID(L, idx);
         switch (t->op) {
         case SpvOpTypeStruct: {
-            uint32_t m = const_u32(L, idx);
-            r.off_const += member_offset(L, tid, m, expl);
+            uint32_t m = lower_const_u32(L, idx);
+            r.off_const += lower_member_offset(L, tid, m, expl);
             lay = (mem_layout){m < t->nmembers ? t->mstride[m] : 0, m < t->nmembers && t->row_major[m], 0};
             tid = m < t->nmembers ? t->members[m] : tid;
             break;
         }
         case SpvOpTypeArray: case SpvOpTypeRuntimeArray: case SpvOpTypeVector: case SpvOpTypeMatrix: {
-            uint32_t stride = elem_stride(L, tid, expl, lay.mstride);
+            uint32_t stride = lower_elem_stride(L, tid, expl, lay.mstride);
             mem_layout next = {0, false, 0};
             if (t->op == SpvOpTypeMatrix && expl && lay.row_major) {
                 /* column c of a row-major matrix: c scalars into the first row, components a row apart */
                 next.vstride = stride;
-                stride = scalar_bytes(L, T(L, t->elem)->elem);
+                stride = lower_scalar_bytes(L, lower_type(L, t->elem)->elem);
             } else if (t->op == SpvOpTypeVector && expl && lay.vstride) {
                 stride = lay.vstride; /* a component of such a column */
             } else if (t->op == SpvOpTypeArray || t->op == SpvOpTypeRuntimeArray) {
@@ -1345,7 +381,7 @@ static void lower_access_chain(lower *L, const uint32_t *o, uint32_t no)
             break;
         }
         default:
-            fail(L, ISA_ERR_INVALID, "access chain index into %s", op_name(t->op));
+            lower_fail(L, ISA_ERR_INVALID, "access chain index into %s", lower_op_name(t->op));
             return;
         }
     }
@@ -1366,7 +402,7 @@ static void lower_access_chain(lower *L, const uint32_t *o, uint32_t no)
 static void unary(lower *L, isa_op op, isa_type ty, uint32_t d, uint32_t a, uint32_t n)
 {
     for (uint32_t k = 0; k < n; k++) {
-        emit_op(L, op, ty, d + k, a + k, ISA_NO_REG);
+        lower_emit_op(L, op, ty, d + k, a + k, ISA_NO_REG);
     }
 }
 
@@ -1374,25 +410,25 @@ static void unary(lower *L, isa_op op, isa_type ty, uint32_t d, uint32_t a, uint
 static void binary(lower *L, isa_op op, isa_type ty, uint32_t d, uint32_t a, uint32_t b, uint32_t n, bool b_scalar)
 {
     for (uint32_t k = 0; k < n; k++) {
-        emit_op(L, op, ty, d + k, a + k, b_scalar ? b : b + k);
+        lower_emit_op(L, op, ty, d + k, a + k, b_scalar ? b : b + k);
     }
 }
 
 static uint32_t one_reg(lower *L)
 {
-    return const_reg(L, 1);
+    return lower_const_reg(L, 1);
 }
 
 /* dot product of n components into a fresh register */
 static uint32_t dot(lower *L, isa_type ty, uint32_t a, uint32_t b, uint32_t n)
 {
-    uint32_t acc = new_regs(L, 1);
-    emit_op(L, ISA_OP_FMUL, ty, acc, a, b);
+    uint32_t acc = lower_new_regs(L, 1);
+    lower_emit_op(L, ISA_OP_FMUL, ty, acc, a, b);
     for (uint32_t k = 1; k < n; k++) {
-        uint32_t prod = new_regs(L, 1);
-        emit_op(L, ISA_OP_FMUL, ty, prod, a + k, b + k);
-        uint32_t sum = new_regs(L, 1);
-        emit_op(L, ISA_OP_FADD, ty, sum, acc, prod);
+        uint32_t prod = lower_new_regs(L, 1);
+        lower_emit_op(L, ISA_OP_FMUL, ty, prod, a + k, b + k);
+        uint32_t sum = lower_new_regs(L, 1);
+        lower_emit_op(L, ISA_OP_FADD, ty, sum, acc, prod);
         acc = sum;
     }
     return acc;
@@ -1400,7 +436,7 @@ static uint32_t dot(lower *L, isa_type ty, uint32_t a, uint32_t b, uint32_t n)
 
 static uint32_t fmath1(lower *L, isa_type ty, enum GLSLstd450 f, uint32_t a)
 {
-    uint32_t d = new_regs(L, 1);
+    uint32_t d = lower_new_regs(L, 1);
     isa_inst *in = emit(L, ISA_OP_FMATH, ty);
     in->d = d;
     in->a = a;
@@ -1415,37 +451,37 @@ static void lower_ext_glsl(lower *L, const uint32_t *o, uint32_t no)
     const uint32_t *args = o + 4;
     for (uint32_t k = 0; k < nargs; k++)
         CHECK_ID(L, args[k]);
-    uint32_t ctype = component_type(L, rtype);
-    type_info *rt = T(L, rtype);
+    uint32_t ctype = lower_component_type(L, rtype);
+    type_info *rt = lower_type(L, rtype);
     uint32_t n = rt->op == SpvOpTypeVector ? rt->count : 1;
-    isa_type ty = rt->op == SpvOpTypeStruct ? ISA_TYPE_NONE : scalar_isa_type(L, ctype);
+    isa_type ty = rt->op == SpvOpTypeStruct ? ISA_TYPE_NONE : lower_scalar_isa_type(L, ctype);
     switch (f) {
     case GLSLstd450Length: case GLSLstd450Distance: case GLSLstd450Normalize: case GLSLstd450Cross:
     case GLSLstd450Reflect: case GLSLstd450FaceForward: {
         uint32_t at = L->ids[args[0]].type;
-        type_info *vt = T(L, at);
+        type_info *vt = lower_type(L, at);
         uint32_t m = vt->op == SpvOpTypeVector ? vt->count : 1;
-        isa_type ety = scalar_isa_type(L, component_type(L, at));
-        uint32_t a = val(L, args[0]);
+        isa_type ety = lower_scalar_isa_type(L, lower_component_type(L, at));
+        uint32_t a = lower_val(L, args[0]);
         if (f == GLSLstd450Length || f == GLSLstd450Distance) {
             uint32_t v = a;
             if (f == GLSLstd450Distance) {
-                v = new_regs(L, m);
-                binary(L, ISA_OP_FSUB, ety, v, a, val(L, args[1]), m, false);
+                v = lower_new_regs(L, m);
+                binary(L, ISA_OP_FSUB, ety, v, a, lower_val(L, args[1]), m, false);
             }
             uint32_t s = dot(L, ety, v, v, m);
-            alias_value(L, rid, rtype, fmath1(L, ety, GLSLstd450Sqrt, s));
+            lower_alias_value(L, rid, rtype, fmath1(L, ety, GLSLstd450Sqrt, s));
         } else if (f == GLSLstd450Normalize) {
             uint32_t s = dot(L, ety, a, a, m);
             uint32_t len = fmath1(L, ety, GLSLstd450Sqrt, s);
-            uint32_t d = def_value(L, rid, rtype, m);
+            uint32_t d = lower_def_value(L, rid, rtype, m);
             binary(L, ISA_OP_FDIV, ety, d, a, len, m, true);
         } else if (f == GLSLstd450Cross) {
-            uint32_t b = val(L, args[1]);
-            uint32_t d = def_value(L, rid, rtype, 3);
+            uint32_t b = lower_val(L, args[1]);
+            uint32_t d = lower_def_value(L, rid, rtype, 3);
             static const int i1[3] = {1, 2, 0}, i2[3] = {2, 0, 1};
             for (int k = 0; k < 3; k++) {
-                uint32_t p = new_regs(L, 2);
+                uint32_t p = lower_new_regs(L, 2);
                 isa_inst *in = emit(L, ISA_OP_FMUL, ety);
                 in->d = p;
                 in->a = a + i1[k];
@@ -1454,29 +490,29 @@ static void lower_ext_glsl(lower *L, const uint32_t *o, uint32_t no)
                 in->d = p + 1;
                 in->a = a + i2[k];
                 in->b = b + i1[k];
-                emit_op(L, ISA_OP_FSUB, ety, d + k, p, p + 1);
+                lower_emit_op(L, ISA_OP_FSUB, ety, d + k, p, p + 1);
             }
         } else if (f == GLSLstd450Reflect) {
             /* I - 2 * dot(N, I) * N */
-            uint32_t nn = val(L, args[1]);
+            uint32_t nn = lower_val(L, args[1]);
             uint32_t dt = dot(L, ety, nn, a, m);
-            uint32_t two = new_regs(L, 1);
-            emit_op(L, ISA_OP_FADD, ety, two, dt, dt);
-            uint32_t scaled = new_regs(L, m);
+            uint32_t two = lower_new_regs(L, 1);
+            lower_emit_op(L, ISA_OP_FADD, ety, two, dt, dt);
+            uint32_t scaled = lower_new_regs(L, m);
             binary(L, ISA_OP_FMUL, ety, scaled, nn, two, m, true);
-            uint32_t d = def_value(L, rid, rtype, m);
+            uint32_t d = lower_def_value(L, rid, rtype, m);
             binary(L, ISA_OP_FSUB, ety, d, a, scaled, m, false);
         } else { /* FaceForward(N, I, Nref) = dot(Nref, I) < 0 ? N : -N */
-            uint32_t i = val(L, args[1]), nref = val(L, args[2]);
+            uint32_t i = lower_val(L, args[1]), nref = lower_val(L, args[2]);
             uint32_t dt = dot(L, ety, nref, i, m);
-            uint32_t zero = const_reg(L, 0);
-            uint32_t lt = new_regs(L, 1);
-            emit_op(L, ISA_OP_FOLT, ety, lt, dt, zero);
-            uint32_t neg = new_regs(L, m);
+            uint32_t zero = lower_const_reg(L, 0);
+            uint32_t lt = lower_new_regs(L, 1);
+            lower_emit_op(L, ISA_OP_FOLT, ety, lt, dt, zero);
+            uint32_t neg = lower_new_regs(L, m);
             unary(L, ISA_OP_FNEG, ety, neg, a, m);
-            uint32_t d = def_value(L, rid, rtype, m);
+            uint32_t d = lower_def_value(L, rid, rtype, m);
             for (uint32_t k = 0; k < m; k++) {
-                isa_inst *in = emit_op(L, ISA_OP_SELECT, ety, d + k, lt, a + k);
+                isa_inst *in = lower_emit_op(L, ISA_OP_SELECT, ety, d + k, lt, a + k);
                 in->c = neg + k;
             }
         }
@@ -1485,21 +521,21 @@ static void lower_ext_glsl(lower *L, const uint32_t *o, uint32_t no)
     case GLSLstd450PackHalf2x16: case GLSLstd450PackUnorm2x16: case GLSLstd450PackSnorm2x16:
     case GLSLstd450PackUnorm4x8: case GLSLstd450PackSnorm4x8: case GLSLstd450PackDouble2x32: {
         /* a = first component of the vector operand (components consecutive) */
-        uint32_t d = def_value(L, rid, rtype, 1);
+        uint32_t d = lower_def_value(L, rid, rtype, 1);
         isa_inst *in = emit(L, ISA_OP_FMATH, ty);
-        in->type2 = (uint8_t)scalar_isa_type(L, component_type(L, L->ids[args[0]].type));
+        in->type2 = (uint8_t)lower_scalar_isa_type(L, lower_component_type(L, L->ids[args[0]].type));
         in->d = d;
-        in->a = val(L, args[0]);
+        in->a = lower_val(L, args[0]);
         in->imm = f;
         return;
     }
     case GLSLstd450UnpackHalf2x16: case GLSLstd450UnpackUnorm2x16: case GLSLstd450UnpackSnorm2x16:
     case GLSLstd450UnpackUnorm4x8: case GLSLstd450UnpackSnorm4x8: case GLSLstd450UnpackDouble2x32: {
-        uint32_t d = def_value(L, rid, rtype, n);
+        uint32_t d = lower_def_value(L, rid, rtype, n);
         isa_inst *in = emit(L, ISA_OP_FMATH, ty);
-        in->type2 = (uint8_t)scalar_isa_type(L, component_type(L, L->ids[args[0]].type));
+        in->type2 = (uint8_t)lower_scalar_isa_type(L, lower_component_type(L, L->ids[args[0]].type));
         in->d = d;
-        in->a = val(L, args[0]);
+        in->a = lower_val(L, args[0]);
         in->imm = f;
         return;
     }
@@ -1507,13 +543,13 @@ static void lower_ext_glsl(lower *L, const uint32_t *o, uint32_t no)
         /* result struct {value-type, value-type}: registers d..d+n-1 and d+n..d+2n-1 */
         type_info *st = rt;
         uint32_t vt = st->members[0];
-        type_info *vti = T(L, vt);
+        type_info *vti = lower_type(L, vt);
         uint32_t m = vti->op == SpvOpTypeVector ? vti->count : 1;
-        isa_type ety = scalar_isa_type(L, component_type(L, vt));
-        uint32_t d = def_value(L, rid, rtype, 2 * m);
-        uint32_t a = val(L, args[0]);
+        isa_type ety = lower_scalar_isa_type(L, lower_component_type(L, vt));
+        uint32_t d = lower_def_value(L, rid, rtype, 2 * m);
+        uint32_t a = lower_val(L, args[0]);
         for (uint32_t k = 0; k < m; k++) {
-            uint32_t pair = new_regs(L, 2);
+            uint32_t pair = lower_new_regs(L, 2);
             isa_inst *in = emit(L, ISA_OP_FMATH, ety);
             in->d = pair;
             in->a = a + k;
@@ -1521,7 +557,7 @@ static void lower_ext_glsl(lower *L, const uint32_t *o, uint32_t no)
             in = emit(L, ISA_OP_MOV, ety);
             in->d = d + k;
             in->a = pair;
-            emit_op(L, ISA_OP_MOV, ISA_TYPE_I32, d + m + k, pair + 1, ISA_NO_REG);
+            lower_emit_op(L, ISA_OP_MOV, ISA_TYPE_I32, d + m + k, pair + 1, ISA_NO_REG);
         }
         return;
     }
@@ -1529,26 +565,26 @@ static void lower_ext_glsl(lower *L, const uint32_t *o, uint32_t no)
     }
     if (rt->op == SpvOpTypeStruct || f == GLSLstd450Frexp || f == GLSLstd450Modf || f == GLSLstd450Determinant ||
         f == GLSLstd450MatrixInverse || f == GLSLstd450Refract || f == GLSLstd450InterpolateAtCentroid) {
-        fail(L, ISA_ERR_UNSUPPORTED, "GLSL.std.450 instruction %u is not modelled", f);
+        lower_fail(L, ISA_ERR_UNSUPPORTED, "GLSL.std.450 instruction %u is not modelled", f);
         return;
     }
     /* component-wise functions; signedness from the function */
     switch (f) {
     case GLSLstd450SAbs: case GLSLstd450SSign: case GLSLstd450SMin: case GLSLstd450SMax: case GLSLstd450SClamp:
     case GLSLstd450FindSMsb:
-        ty = with_sign(ty, true);
+        ty = lower_with_sign(ty, true);
         break;
     case GLSLstd450UMin: case GLSLstd450UMax: case GLSLstd450UClamp: case GLSLstd450FindUMsb:
-        ty = with_sign(ty, false);
+        ty = lower_with_sign(ty, false);
         break;
     default: break;
     }
-    uint32_t d = def_value(L, rid, rtype, n);
+    uint32_t d = lower_def_value(L, rid, rtype, n);
     uint32_t ar[3] = {ISA_NO_REG, ISA_NO_REG, ISA_NO_REG};
     bool scalar_arg[3] = {false, false, false};
     for (uint32_t k = 0; k < nargs && k < 3; k++) {
-        ar[k] = val(L, args[k]);
-        type_info *at = T(L, L->ids[args[k]].type);
+        ar[k] = lower_val(L, args[k]);
+        type_info *at = lower_type(L, L->ids[args[k]].type);
         scalar_arg[k] = at->op != SpvOpTypeVector;
     }
     for (uint32_t c = 0; c < n; c++) {
@@ -1566,40 +602,40 @@ static void lower_ext_glsl(lower *L, const uint32_t *o, uint32_t no)
 static void lower_group(lower *L, SpvOp op, const uint32_t *o, uint32_t no)
 {
     uint32_t rtype = o[0], rid = o[1];
-    uint32_t scope = const_u32(L, o[2]);
+    uint32_t scope = lower_const_u32(L, o[2]);
     if (scope != SpvScopeSubgroup) {
-        fail(L, ISA_ERR_UNSUPPORTED, "group operations with scope %u (only Subgroup is modelled)", scope);
+        lower_fail(L, ISA_ERR_UNSUPPORTED, "group operations with scope %u (only Subgroup is modelled)", scope);
         return;
     }
-    type_info *rt = T(L, rtype);
+    type_info *rt = lower_type(L, rtype);
     uint32_t n = rt->op == SpvOpTypeVector ? rt->count : 1;
-    isa_type rty = scalar_isa_type(L, component_type(L, rtype));
+    isa_type rty = lower_scalar_isa_type(L, lower_component_type(L, rtype));
     switch (op) {
     case SpvOpGroupNonUniformElect: {
         isa_inst *in = emit(L, ISA_OP_ELECT, ISA_TYPE_BOOL);
-        in->d = def_value(L, rid, rtype, 1);
+        in->d = lower_def_value(L, rid, rtype, 1);
         return;
     }
     case SpvOpGroupNonUniformAll: case SpvOpGroupNonUniformAny: {
-        emit_op(L, op == SpvOpGroupNonUniformAll ? ISA_OP_VOTE_ALL : ISA_OP_VOTE_ANY, ISA_TYPE_BOOL, def_value(L, rid, rtype, 1), val(L, o[3]), ISA_NO_REG);
+        lower_emit_op(L, op == SpvOpGroupNonUniformAll ? ISA_OP_VOTE_ALL : ISA_OP_VOTE_ANY, ISA_TYPE_BOOL, lower_def_value(L, rid, rtype, 1), lower_val(L, o[3]), ISA_NO_REG);
         return;
     }
     case SpvOpGroupNonUniformAllEqual: {
         uint32_t vt = L->ids[o[3]].type;
-        type_info *t = T(L, vt);
+        type_info *t = lower_type(L, vt);
         uint32_t m = t->op == SpvOpTypeVector ? t->count : 1;
-        isa_type ety = scalar_isa_type(L, component_type(L, vt));
-        uint32_t a = val(L, o[3]);
-        uint32_t d = def_value(L, rid, rtype, 1);
+        isa_type ety = lower_scalar_isa_type(L, lower_component_type(L, vt));
+        uint32_t a = lower_val(L, o[3]);
+        uint32_t d = lower_def_value(L, rid, rtype, 1);
         uint32_t acc = ISA_NO_REG;
         for (uint32_t k = 0; k < m; k++) {
-            uint32_t e = m == 1 ? d : new_regs(L, 1);
-            emit_op(L, ISA_OP_VOTE_EQ, ety, e, a + k, ISA_NO_REG);
+            uint32_t e = m == 1 ? d : lower_new_regs(L, 1);
+            lower_emit_op(L, ISA_OP_VOTE_EQ, ety, e, a + k, ISA_NO_REG);
             if (acc == ISA_NO_REG) {
                 acc = e;
             } else {
-                uint32_t s = k == m - 1 ? d : new_regs(L, 1);
-                emit_op(L, ISA_OP_AND, ISA_TYPE_BOOL, s, acc, e);
+                uint32_t s = k == m - 1 ? d : lower_new_regs(L, 1);
+                lower_emit_op(L, ISA_OP_AND, ISA_TYPE_BOOL, s, acc, e);
                 acc = s;
             }
         }
@@ -1613,21 +649,21 @@ static void lower_group(lower *L, SpvOp op, const uint32_t *o, uint32_t no)
                      : op == SpvOpGroupNonUniformShuffleUp    ? ISA_OP_SHUFFLE_UP
                      : op == SpvOpGroupNonUniformShuffleDown  ? ISA_OP_SHUFFLE_DN
                                                               : ISA_OP_QUAD_BCAST;
-        uint32_t a = val(L, o[3]), b = val(L, o[4]);
-        uint32_t d = def_value(L, rid, rtype, n);
+        uint32_t a = lower_val(L, o[3]), b = lower_val(L, o[4]);
+        uint32_t d = lower_def_value(L, rid, rtype, n);
         binary(L, iop, rty, d, a, b, n, true); /* one lane index for every component */
         return;
     }
     case SpvOpGroupNonUniformBroadcastFirst: {
-        uint32_t a = val(L, o[3]);
-        uint32_t d = def_value(L, rid, rtype, n);
+        uint32_t a = lower_val(L, o[3]);
+        uint32_t d = lower_def_value(L, rid, rtype, n);
         unary(L, ISA_OP_BCAST_FIRST, rty, d, a, n);
         return;
     }
     case SpvOpGroupNonUniformQuadSwap: {
-        uint32_t a = val(L, o[3]);
-        uint32_t dir = const_u32(L, o[4]);
-        uint32_t d = def_value(L, rid, rtype, n);
+        uint32_t a = lower_val(L, o[3]);
+        uint32_t dir = lower_const_u32(L, o[4]);
+        uint32_t d = lower_def_value(L, rid, rtype, n);
         for (uint32_t k = 0; k < n; k++) {
             isa_inst *in = emit(L, ISA_OP_QUAD_SWAP, rty);
             in->d = d + k;
@@ -1637,29 +673,29 @@ static void lower_group(lower *L, SpvOp op, const uint32_t *o, uint32_t no)
         return;
     }
     case SpvOpGroupNonUniformBallot: {
-        emit_op(L, ISA_OP_BALLOT, ISA_TYPE_U32, def_value(L, rid, rtype, 4), val(L, o[3]), ISA_NO_REG);
+        lower_emit_op(L, ISA_OP_BALLOT, ISA_TYPE_U32, lower_def_value(L, rid, rtype, 4), lower_val(L, o[3]), ISA_NO_REG);
         return;
     }
     case SpvOpGroupNonUniformInverseBallot: {
-        emit_op(L, ISA_OP_INV_BALLOT, ISA_TYPE_BOOL, def_value(L, rid, rtype, 1), val(L, o[3]), ISA_NO_REG);
+        lower_emit_op(L, ISA_OP_INV_BALLOT, ISA_TYPE_BOOL, lower_def_value(L, rid, rtype, 1), lower_val(L, o[3]), ISA_NO_REG);
         return;
     }
     case SpvOpGroupNonUniformBallotBitExtract: {
-        emit_op(L, ISA_OP_BALLOT_BIT, ISA_TYPE_BOOL, def_value(L, rid, rtype, 1), val(L, o[3]), val(L, o[4]));
+        lower_emit_op(L, ISA_OP_BALLOT_BIT, ISA_TYPE_BOOL, lower_def_value(L, rid, rtype, 1), lower_val(L, o[3]), lower_val(L, o[4]));
         return;
     }
     case SpvOpGroupNonUniformBallotBitCount: {
         uint32_t gop = o[3];
         isa_inst *in = emit(L, ISA_OP_BALLOT_CNT, rty);
-        in->a = val(L, o[4]);
+        in->a = lower_val(L, o[4]);
         in->imm = gop == SpvGroupOperationReduce ? 0 : gop == SpvGroupOperationInclusiveScan ? 1 : 2;
         if (gop > SpvGroupOperationExclusiveScan)
-            fail(L, ISA_ERR_UNSUPPORTED, "BallotBitCount with group operation %u", gop);
-        in->d = def_value(L, rid, rtype, 1);
+            lower_fail(L, ISA_ERR_UNSUPPORTED, "BallotBitCount with group operation %u", gop);
+        in->d = lower_def_value(L, rid, rtype, 1);
         return;
     }
     case SpvOpGroupNonUniformBallotFindLSB: case SpvOpGroupNonUniformBallotFindMSB: {
-        emit_op(L, op == SpvOpGroupNonUniformBallotFindLSB ? ISA_OP_BALLOT_LSB : ISA_OP_BALLOT_MSB, rty, def_value(L, rid, rtype, 1), val(L, o[3]), ISA_NO_REG);
+        lower_emit_op(L, op == SpvOpGroupNonUniformBallotFindLSB ? ISA_OP_BALLOT_LSB : ISA_OP_BALLOT_MSB, rty, lower_def_value(L, rid, rtype, 1), lower_val(L, o[3]), ISA_NO_REG);
         return;
     }
     default: break;
@@ -1670,17 +706,17 @@ static void lower_group(lower *L, SpvOp op, const uint32_t *o, uint32_t no)
     switch (op) {
     case SpvOpGroupNonUniformIAdd: case SpvOpGroupNonUniformFAdd: red = ISA_RED_ADD; break;
     case SpvOpGroupNonUniformIMul: case SpvOpGroupNonUniformFMul: red = ISA_RED_MUL; break;
-    case SpvOpGroupNonUniformSMin: red = ISA_RED_MIN; ty = with_sign(rty, true); break;
-    case SpvOpGroupNonUniformUMin: red = ISA_RED_MIN; ty = with_sign(rty, false); break;
+    case SpvOpGroupNonUniformSMin: red = ISA_RED_MIN; ty = lower_with_sign(rty, true); break;
+    case SpvOpGroupNonUniformUMin: red = ISA_RED_MIN; ty = lower_with_sign(rty, false); break;
     case SpvOpGroupNonUniformFMin: red = ISA_RED_MIN; break;
-    case SpvOpGroupNonUniformSMax: red = ISA_RED_MAX; ty = with_sign(rty, true); break;
-    case SpvOpGroupNonUniformUMax: red = ISA_RED_MAX; ty = with_sign(rty, false); break;
+    case SpvOpGroupNonUniformSMax: red = ISA_RED_MAX; ty = lower_with_sign(rty, true); break;
+    case SpvOpGroupNonUniformUMax: red = ISA_RED_MAX; ty = lower_with_sign(rty, false); break;
     case SpvOpGroupNonUniformFMax: red = ISA_RED_MAX; break;
     case SpvOpGroupNonUniformBitwiseAnd: case SpvOpGroupNonUniformLogicalAnd: red = ISA_RED_AND; break;
     case SpvOpGroupNonUniformBitwiseOr: case SpvOpGroupNonUniformLogicalOr: red = ISA_RED_OR; break;
     case SpvOpGroupNonUniformBitwiseXor: case SpvOpGroupNonUniformLogicalXor: red = ISA_RED_XOR; break;
     default:
-        fail(L, ISA_ERR_UNSUPPORTED, "subgroup operation %s is not modelled", op_name(op));
+        lower_fail(L, ISA_ERR_UNSUPPORTED, "subgroup operation %s is not modelled", lower_op_name(op));
         return;
     }
     uint32_t gop = o[3];
@@ -1691,23 +727,23 @@ static void lower_group(lower *L, SpvOp op, const uint32_t *o, uint32_t no)
     case SpvGroupOperationExclusiveScan: imm2 = ISA_GROUP_EXCLUSIVE; break;
     case SpvGroupOperationClusteredReduce: {
         if (no < 6) {
-            fail(L, ISA_ERR_INVALID, "ClusteredReduce without a cluster size");
+            lower_fail(L, ISA_ERR_INVALID, "ClusteredReduce without a cluster size");
             return;
         }
-        uint32_t cs = const_u32(L, o[5]);
+        uint32_t cs = lower_const_u32(L, o[5]);
         if (cs == 0 || (cs & (cs - 1)) || cs > 128) {
-            fail(L, ISA_ERR_INVALID, "cluster size %u is not a power of two", cs);
+            lower_fail(L, ISA_ERR_INVALID, "cluster size %u is not a power of two", cs);
             return;
         }
         imm2 = ISA_GROUP_CLUSTERED | ((int64_t)cs << 8);
         break;
     }
     default:
-        fail(L, ISA_ERR_UNSUPPORTED, "group operation %u is not modelled", gop);
+        lower_fail(L, ISA_ERR_UNSUPPORTED, "group operation %u is not modelled", gop);
         return;
     }
-    uint32_t a = val(L, o[4]);
-    uint32_t d = def_value(L, rid, rtype, n);
+    uint32_t a = lower_val(L, o[4]);
+    uint32_t d = lower_def_value(L, rid, rtype, n);
     for (uint32_t k = 0; k < n; k++) {
         isa_inst *in = emit(L, ISA_OP_WAVE_OP, ty);
         in->d = d + k;
@@ -1783,19 +819,19 @@ static void lower_convert(lower *L, SpvOp op, const uint32_t *o)
 {
     uint32_t rtype = o[0], rid = o[1], src = o[2];
     CHECK_ID(L, src);
-    type_info *rt = T(L, rtype);
+    type_info *rt = lower_type(L, rtype);
     uint32_t n = rt->op == SpvOpTypeVector ? rt->count : 1;
-    isa_type dty = scalar_isa_type(L, component_type(L, rtype));
-    isa_type sty = scalar_isa_type(L, component_type(L, L->ids[src].type));
+    isa_type dty = lower_scalar_isa_type(L, lower_component_type(L, rtype));
+    isa_type sty = lower_scalar_isa_type(L, lower_component_type(L, L->ids[src].type));
     switch (op) {
-    case SpvOpConvertFToU: dty = with_sign(dty, false); break;
-    case SpvOpConvertFToS: dty = with_sign(dty, true); break;
-    case SpvOpConvertSToF: case SpvOpSConvert: sty = with_sign(sty, true); break;
-    case SpvOpConvertUToF: case SpvOpUConvert: sty = with_sign(sty, false); break;
+    case SpvOpConvertFToU: dty = lower_with_sign(dty, false); break;
+    case SpvOpConvertFToS: dty = lower_with_sign(dty, true); break;
+    case SpvOpConvertSToF: case SpvOpSConvert: sty = lower_with_sign(sty, true); break;
+    case SpvOpConvertUToF: case SpvOpUConvert: sty = lower_with_sign(sty, false); break;
     default: break;
     }
-    uint32_t a = val(L, src);
-    uint32_t d = def_value(L, rid, rtype, n);
+    uint32_t a = lower_val(L, src);
+    uint32_t d = lower_def_value(L, rid, rtype, n);
     for (uint32_t k = 0; k < n; k++) {
         isa_inst *in = emit(L, ISA_OP_CVT, dty);
         in->type2 = (uint8_t)sty;
@@ -1809,50 +845,50 @@ static void lower_bitcast(lower *L, const uint32_t *o)
     uint32_t rtype = o[0], rid = o[1], src = o[2];
     CHECK_ID(L, src);
     uint32_t stype = L->ids[src].type;
-    type_info *rt = T(L, rtype), *st = T(L, stype);
+    type_info *rt = lower_type(L, rtype), *st = lower_type(L, stype);
     uint32_t rn = rt->op == SpvOpTypeVector ? rt->count : 1;
     uint32_t sn = st->op == SpvOpTypeVector ? st->count : 1;
     if (rt->op == SpvOpTypePointer || st->op == SpvOpTypePointer) {
-        fail(L, ISA_ERR_UNSUPPORTED, "pointer bitcasts are not modelled");
+        lower_fail(L, ISA_ERR_UNSUPPORTED, "pointer bitcasts are not modelled");
         return;
     }
-    isa_type rty = scalar_isa_type(L, component_type(L, rtype));
-    isa_type sty = scalar_isa_type(L, component_type(L, stype));
-    uint32_t a = val(L, src);
+    isa_type rty = lower_scalar_isa_type(L, lower_component_type(L, rtype));
+    isa_type sty = lower_scalar_isa_type(L, lower_component_type(L, stype));
+    uint32_t a = lower_val(L, src);
     if (rn == sn) {
         /* same component size: the bits are already right; copy so that the
          * destination is its own register (keeps predication simple) */
-        uint32_t d = def_value(L, rid, rtype, rn);
+        uint32_t d = lower_def_value(L, rid, rtype, rn);
         unary(L, ISA_OP_MOV, rty, d, a, rn);
         return;
     }
     uint32_t rb = isa_type_size(rty) * 8, sb = isa_type_size(sty) * 8;
-    uint32_t d = def_value(L, rid, rtype, rn);
+    uint32_t d = lower_def_value(L, rid, rtype, rn);
     if (rb > sb) {
         /* pack: several narrow source components into each result component */
         uint32_t per = rb / sb;
         for (uint32_t k = 0; k < rn; k++) {
             uint32_t acc = ISA_NO_REG;
             for (uint32_t j = 0; j < per; j++) {
-                uint32_t part = new_regs(L, 1);
+                uint32_t part = lower_new_regs(L, 1);
                 isa_inst *in = emit(L, ISA_OP_CVT, ISA_TYPE_U64);
-                in->type2 = (uint8_t)with_sign(sty == ISA_TYPE_F16 ? ISA_TYPE_U16 : sty == ISA_TYPE_F32 ? ISA_TYPE_U32 : sty, false);
+                in->type2 = (uint8_t)lower_with_sign(sty == ISA_TYPE_F16 ? ISA_TYPE_U16 : sty == ISA_TYPE_F32 ? ISA_TYPE_U32 : sty, false);
                 in->d = part;
                 in->a = a + k * per + j;
                 if (j) {
-                    uint32_t sh = new_regs(L, 1);
-                    emit_op(L, ISA_OP_SHL, ISA_TYPE_U64, sh, part, const_reg(L, j * sb));
+                    uint32_t sh = lower_new_regs(L, 1);
+                    lower_emit_op(L, ISA_OP_SHL, ISA_TYPE_U64, sh, part, lower_const_reg(L, j * sb));
                     part = sh;
                 }
                 if (acc == ISA_NO_REG) {
                     acc = part;
                 } else {
-                    uint32_t s = new_regs(L, 1);
-                    emit_op(L, ISA_OP_OR, ISA_TYPE_U64, s, acc, part);
+                    uint32_t s = lower_new_regs(L, 1);
+                    lower_emit_op(L, ISA_OP_OR, ISA_TYPE_U64, s, acc, part);
                     acc = s;
                 }
             }
-            emit_op(L, ISA_OP_MOV, rty, d + k, acc, ISA_NO_REG);
+            lower_emit_op(L, ISA_OP_MOV, rty, d + k, acc, ISA_NO_REG);
         }
     } else {
         uint32_t per = sb / rb;
@@ -1861,10 +897,10 @@ static void lower_bitcast(lower *L, const uint32_t *o)
             uint32_t j = k % per;
             uint32_t t = s;
             if (j) {
-                t = new_regs(L, 1);
-                emit_op(L, ISA_OP_SHRL, ISA_TYPE_U64, t, s, const_reg(L, j * rb));
+                t = lower_new_regs(L, 1);
+                lower_emit_op(L, ISA_OP_SHRL, ISA_TYPE_U64, t, s, lower_const_reg(L, j * rb));
             }
-            isa_inst *in = emit(L, ISA_OP_CVT, with_sign(rb == 16 ? ISA_TYPE_U16 : rb == 32 ? ISA_TYPE_U32 : ISA_TYPE_U8, false));
+            isa_inst *in = emit(L, ISA_OP_CVT, lower_with_sign(rb == 16 ? ISA_TYPE_U16 : rb == 32 ? ISA_TYPE_U32 : ISA_TYPE_U8, false));
             in->type2 = ISA_TYPE_U64;
             in->d = d + k;
             in->a = t;
@@ -1875,7 +911,7 @@ static void lower_bitcast(lower *L, const uint32_t *o)
 static int32_t image_slot(lower *L, uint32_t id)
 {
     if (id == 0 || id >= L->bound || (L->ids[id].kind != K_IMAGE && L->ids[id].kind != K_PTR) || L->ids[id].slot < 0) {
-        fail(L, ISA_ERR_UNSUPPORTED, "image operand %%%u does not come from a texel buffer variable", id);
+        lower_fail(L, ISA_ERR_UNSUPPORTED, "image operand %%%u does not come from a texel buffer variable", id);
         return 0;
     }
     return L->ids[id].slot;
@@ -1892,7 +928,7 @@ static void lower_inst(lower *L, SpvOp op, const uint32_t *o, uint32_t no)
         if (no >= 4) {
             id_info *p = &L->ids[o[1]];
             CHECK_ID(L, o[3]);
-            access(L, true, L->ids[o[3]].type, p->slot, ISA_NO_REG, 0, val(L, o[3]), (mem_layout){0, false, 0});
+            access(L, true, L->ids[o[3]].type, p->slot, ISA_NO_REG, 0, lower_val(L, o[3]), (mem_layout){0, false, 0});
         }
         return;
     }
@@ -1907,7 +943,7 @@ static void lower_inst(lower *L, SpvOp op, const uint32_t *o, uint32_t no)
         const char *set = o[2] < L->bound ? L->ids[o[2]].name : NULL;
         if (set && strncmp(set, "NonSemantic.", 12) == 0)
             return;
-        fail(L, ISA_ERR_UNSUPPORTED, "extended instruction set \"%s\" is not modelled", set ? set : "?");
+        lower_fail(L, ISA_ERR_UNSUPPORTED, "extended instruction set \"%s\" is not modelled", set ? set : "?");
         return;
     }
     case SpvOpLoad: {
@@ -1915,11 +951,11 @@ static void lower_inst(lower *L, SpvOp op, const uint32_t *o, uint32_t no)
         CHECK_ID(L, ptr);
         id_info *p = &L->ids[ptr];
         if (p->kind != K_PTR) {
-            fail(L, ISA_ERR_UNSUPPORTED, "load through %%%u, which is not a resolved pointer", ptr);
+            lower_fail(L, ISA_ERR_UNSUPPORTED, "load through %%%u, which is not a resolved pointer", ptr);
             return;
         }
         if (p->slot < 0) { /* built-in input */
-            alias_value(L, rid, rtype, (uint32_t)p->off_const);
+            lower_alias_value(L, rid, rtype, (uint32_t)p->off_const);
             return;
         }
         isa_space sp = L->p->slots[p->slot].space;
@@ -1929,7 +965,7 @@ static void lower_inst(lower *L, SpvOp op, const uint32_t *o, uint32_t no)
             L->ids[rid].type = rtype;
             return;
         }
-        uint32_t d = def_value(L, rid, rtype, reg_count_of(L, rtype));
+        uint32_t d = lower_def_value(L, rid, rtype, lower_reg_count_of(L, rtype));
         access(L, false, rtype, p->slot, p->off_reg, p->off_const, d, ptr_layout(p));
         return;
     }
@@ -1939,14 +975,14 @@ static void lower_inst(lower *L, SpvOp op, const uint32_t *o, uint32_t no)
         CHECK_ID(L, v);
         id_info *p = &L->ids[ptr];
         if (p->kind != K_PTR || p->slot < 0) {
-            fail(L, ISA_ERR_UNSUPPORTED, "store through %%%u, which is not a writable resolved pointer", ptr);
+            lower_fail(L, ISA_ERR_UNSUPPORTED, "store through %%%u, which is not a writable resolved pointer", ptr);
             return;
         }
         if (L->p->slots[p->slot].readonly) {
-            fail(L, ISA_ERR_INVALID, "store to read-only '%s'", L->p->slots[p->slot].name);
+            lower_fail(L, ISA_ERR_INVALID, "store to read-only '%s'", L->p->slots[p->slot].name);
             return;
         }
-        access(L, true, L->ids[v].type, p->slot, p->off_reg, p->off_const, val(L, v), ptr_layout(p));
+        access(L, true, L->ids[v].type, p->slot, p->off_reg, p->off_const, lower_val(L, v), ptr_layout(p));
         return;
     }
     case SpvOpCopyMemory: {
@@ -1955,13 +991,13 @@ static void lower_inst(lower *L, SpvOp op, const uint32_t *o, uint32_t no)
         CHECK_ID(L, src);
         id_info *pd = &L->ids[dst], *ps = &L->ids[src];
         if (pd->kind != K_PTR || ps->kind != K_PTR || pd->slot < 0) {
-            fail(L, ISA_ERR_UNSUPPORTED, "OpCopyMemory between unresolved pointers");
+            lower_fail(L, ISA_ERR_UNSUPPORTED, "OpCopyMemory between unresolved pointers");
             return;
         }
-        uint32_t tid = T(L, ps->type)->elem;
-        uint32_t r = new_regs(L, reg_count_of(L, tid));
+        uint32_t tid = lower_type(L, ps->type)->elem;
+        uint32_t r = lower_new_regs(L, lower_reg_count_of(L, tid));
         if (ps->slot < 0)
-            unary(L, ISA_OP_MOV, ISA_TYPE_U64, r, (uint32_t)ps->off_const, reg_count_of(L, tid));
+            unary(L, ISA_OP_MOV, ISA_TYPE_U64, r, (uint32_t)ps->off_const, lower_reg_count_of(L, tid));
         else
             access(L, false, tid, ps->slot, ps->off_reg, ps->off_const, r, ptr_layout(ps));
         access(L, true, tid, pd->slot, pd->off_reg, pd->off_const, r, ptr_layout(pd));
@@ -1975,20 +1011,20 @@ static void lower_inst(lower *L, SpvOp op, const uint32_t *o, uint32_t no)
         CHECK_ID(L, ptr);
         id_info *p = &L->ids[ptr];
         if (p->kind != K_PTR || p->slot < 0) {
-            fail(L, ISA_ERR_UNSUPPORTED, "OpArrayLength of an unresolved pointer");
+            lower_fail(L, ISA_ERR_UNSUPPORTED, "OpArrayLength of an unresolved pointer");
             return;
         }
-        uint32_t st = T(L, p->type)->elem;
-        type_info *s = T(L, st);
+        uint32_t st = lower_type(L, p->type)->elem;
+        type_info *s = lower_type(L, st);
         if (member >= s->nmembers) {
-            fail(L, ISA_ERR_INVALID, "OpArrayLength member %u out of range", member);
+            lower_fail(L, ISA_ERR_INVALID, "OpArrayLength member %u out of range", member);
             return;
         }
         isa_inst *in = emit(L, ISA_OP_ARRAY_LEN, ISA_TYPE_U32);
         in->slot = (uint16_t)p->slot;
-        in->imm = p->off_const + member_offset(L, st, member, true);
-        in->imm2 = elem_stride(L, s->members[member], true, 0);
-        in->d = def_value(L, rid, rtype, 1);
+        in->imm = p->off_const + lower_member_offset(L, st, member, true);
+        in->imm2 = lower_elem_stride(L, s->members[member], true, 0);
+        in->d = lower_def_value(L, rid, rtype, 1);
         return;
     }
     case SpvOpImageRead: case SpvOpImageFetch: {
@@ -1996,16 +1032,16 @@ static void lower_inst(lower *L, SpvOp op, const uint32_t *o, uint32_t no)
         int32_t slot = image_slot(L, o[2]);
         if (L->failed)
             return;
-        type_info *rt = T(L, rtype);
+        type_info *rt = lower_type(L, rtype);
         uint32_t n = rt->op == SpvOpTypeVector ? rt->count : 1;
-        uint32_t tmp = n == 4 ? def_value(L, rid, rtype, 4) : new_regs(L, 4);
+        uint32_t tmp = n == 4 ? lower_def_value(L, rid, rtype, 4) : lower_new_regs(L, 4);
         isa_inst *in = emit(L, ISA_OP_IMG_READ, L->p->slots[slot].texel_type);
         in->slot = (uint16_t)slot;
-        in->a = val(L, o[3]);
+        in->a = lower_val(L, o[3]);
         in->d = tmp;
         in->cls = ISA_CLASS_VMEM;
         if (n != 4)
-            alias_value(L, rid, rtype, tmp);
+            lower_alias_value(L, rid, rtype, tmp);
         return;
     }
     case SpvOpImageWrite: {
@@ -2014,17 +1050,17 @@ static void lower_inst(lower *L, SpvOp op, const uint32_t *o, uint32_t no)
             return;
         uint32_t texel = o[2];
         CHECK_ID(L, texel);
-        type_info *tt = T(L, L->ids[texel].type);
+        type_info *tt = lower_type(L, L->ids[texel].type);
         uint32_t n = tt->op == SpvOpTypeVector ? tt->count : 1;
-        uint32_t src = val(L, texel);
+        uint32_t src = lower_val(L, texel);
         if (n != 4) {
-            uint32_t tmp = new_regs(L, 4);
+            uint32_t tmp = lower_new_regs(L, 4);
             unary(L, ISA_OP_MOV, ISA_TYPE_U64, tmp, src, n);
             src = tmp;
         }
         isa_inst *in = emit(L, ISA_OP_IMG_WRITE, L->p->slots[slot].texel_type);
         in->slot = (uint16_t)slot;
-        in->a = val(L, o[1]);
+        in->a = lower_val(L, o[1]);
         in->b = src;
         in->cls = ISA_CLASS_VMEM;
         L->p->slots[slot].written = 1;
@@ -2036,7 +1072,7 @@ static void lower_inst(lower *L, SpvOp op, const uint32_t *o, uint32_t no)
             return;
         isa_inst *in = emit(L, ISA_OP_IMG_SIZE, ISA_TYPE_U32);
         in->slot = (uint16_t)slot;
-        in->d = def_value(L, o[1], o[0], 1);
+        in->d = lower_def_value(L, o[1], o[0], 1);
         return;
     }
     case SpvOpImage: case SpvOpSampledImage: {
@@ -2053,41 +1089,41 @@ static void lower_inst(lower *L, SpvOp op, const uint32_t *o, uint32_t no)
         uint32_t off = 0;
         for (uint32_t k = 3; k < no; k++) {
             uint32_t mt;
-            off += reg_offset_of(L, tid, o[k], &mt);
+            off += lower_reg_offset_of(L, tid, o[k], &mt);
             tid = mt;
         }
-        alias_value(L, rid, rtype, val(L, comp) + off);
+        lower_alias_value(L, rid, rtype, lower_val(L, comp) + off);
         return;
     }
     case SpvOpCompositeInsert: {
         uint32_t rtype = o[0], rid = o[1], obj = o[2], comp = o[3];
         CHECK_ID(L, obj);
         CHECK_ID(L, comp);
-        uint32_t n = reg_count_of(L, rtype);
-        uint32_t d = def_value(L, rid, rtype, n);
-        unary(L, ISA_OP_MOV, ISA_TYPE_U64, d, val(L, comp), n);
+        uint32_t n = lower_reg_count_of(L, rtype);
+        uint32_t d = lower_def_value(L, rid, rtype, n);
+        unary(L, ISA_OP_MOV, ISA_TYPE_U64, d, lower_val(L, comp), n);
         uint32_t tid = rtype, off = 0;
         for (uint32_t k = 4; k < no; k++) {
             uint32_t mt;
-            off += reg_offset_of(L, tid, o[k], &mt);
+            off += lower_reg_offset_of(L, tid, o[k], &mt);
             tid = mt;
         }
-        unary(L, ISA_OP_MOV, ISA_TYPE_U64, d + off, val(L, obj), reg_count_of(L, tid));
+        unary(L, ISA_OP_MOV, ISA_TYPE_U64, d + off, lower_val(L, obj), lower_reg_count_of(L, tid));
         return;
     }
     case SpvOpCompositeConstruct: {
         uint32_t rtype = o[0], rid = o[1];
-        uint32_t n = reg_count_of(L, rtype);
-        uint32_t d = def_value(L, rid, rtype, n);
+        uint32_t n = lower_reg_count_of(L, rtype);
+        uint32_t d = lower_def_value(L, rid, rtype, n);
         uint32_t k = 0;
         for (uint32_t c = 2; c < no && !L->failed; c++) {
             CHECK_ID(L, o[c]);
-            uint32_t m = reg_count_of(L, L->ids[o[c]].type);
+            uint32_t m = lower_reg_count_of(L, L->ids[o[c]].type);
             if (k + m > n) {
-                fail(L, ISA_ERR_INVALID, "composite construct with too many components");
+                lower_fail(L, ISA_ERR_INVALID, "composite construct with too many components");
                 return;
             }
-            unary(L, ISA_OP_MOV, ISA_TYPE_U64, d + k, val(L, o[c]), m);
+            unary(L, ISA_OP_MOV, ISA_TYPE_U64, d + k, lower_val(L, o[c]), m);
             k += m;
         }
         return;
@@ -2096,14 +1132,14 @@ static void lower_inst(lower *L, SpvOp op, const uint32_t *o, uint32_t no)
         uint32_t rtype = o[0], rid = o[1], v1 = o[2], v2 = o[3];
         CHECK_ID(L, v1);
         CHECK_ID(L, v2);
-        uint32_t n1 = reg_count_of(L, L->ids[v1].type);
-        uint32_t d = def_value(L, rid, rtype, no - 4);
-        uint32_t a1 = val(L, v1), a2 = val(L, v2);
+        uint32_t n1 = lower_reg_count_of(L, L->ids[v1].type);
+        uint32_t d = lower_def_value(L, rid, rtype, no - 4);
+        uint32_t a1 = lower_val(L, v1), a2 = lower_val(L, v2);
         for (uint32_t k = 4; k < no; k++) {
             uint32_t sel = o[k];
             if (sel == 0xffffffffu)
                 continue; /* undefined component: left as is */
-            emit_op(L, ISA_OP_MOV, ISA_TYPE_U64, d + (k - 4), sel < n1 ? a1 + sel : a2 + (sel - n1), ISA_NO_REG);
+            lower_emit_op(L, ISA_OP_MOV, ISA_TYPE_U64, d + (k - 4), sel < n1 ? a1 + sel : a2 + (sel - n1), ISA_NO_REG);
         }
         return;
     }
@@ -2114,18 +1150,18 @@ static void lower_inst(lower *L, SpvOp op, const uint32_t *o, uint32_t no)
             L->ids[o[1]].name = NULL;
             return;
         }
-        alias_value(L, o[1], o[0], val(L, o[2]));
+        lower_alias_value(L, o[1], o[0], lower_val(L, o[2]));
         return;
     }
     case SpvOpVectorExtractDynamic: {
         uint32_t rtype = o[0], rid = o[1], v = o[2], idx = o[3];
         CHECK_ID(L, v);
         CHECK_ID(L, idx);
-        isa_inst *in = emit(L, ISA_OP_VEXTRACT, scalar_isa_type(L, rtype));
-        in->a = val(L, v);
-        in->b = val(L, idx);
-        in->imm = reg_count_of(L, L->ids[v].type);
-        in->d = def_value(L, rid, rtype, 1);
+        isa_inst *in = emit(L, ISA_OP_VEXTRACT, lower_scalar_isa_type(L, rtype));
+        in->a = lower_val(L, v);
+        in->b = lower_val(L, idx);
+        in->imm = lower_reg_count_of(L, L->ids[v].type);
+        in->d = lower_def_value(L, rid, rtype, 1);
         return;
     }
     case SpvOpVectorInsertDynamic: {
@@ -2133,13 +1169,13 @@ static void lower_inst(lower *L, SpvOp op, const uint32_t *o, uint32_t no)
         CHECK_ID(L, v);
         CHECK_ID(L, comp);
         CHECK_ID(L, idx);
-        uint32_t n = reg_count_of(L, rtype);
-        uint32_t d = def_value(L, rid, rtype, n);
-        unary(L, ISA_OP_MOV, ISA_TYPE_U64, d, val(L, v), n);
-        isa_inst *in = emit(L, ISA_OP_VINSERT, scalar_isa_type(L, component_type(L, rtype)));
+        uint32_t n = lower_reg_count_of(L, rtype);
+        uint32_t d = lower_def_value(L, rid, rtype, n);
+        unary(L, ISA_OP_MOV, ISA_TYPE_U64, d, lower_val(L, v), n);
+        isa_inst *in = emit(L, ISA_OP_VINSERT, lower_scalar_isa_type(L, lower_component_type(L, rtype)));
         in->d = d;
-        in->a = val(L, comp);
-        in->b = val(L, idx);
+        in->a = lower_val(L, comp);
+        in->b = lower_val(L, idx);
         in->imm = n;
         return;
     }
@@ -2148,10 +1184,10 @@ static void lower_inst(lower *L, SpvOp op, const uint32_t *o, uint32_t no)
         CHECK_ID(L, c);
         CHECK_ID(L, a);
         CHECK_ID(L, b);
-        uint32_t n = reg_count_of(L, rtype);
-        bool cvec = T(L, L->ids[c].type)->op == SpvOpTypeVector;
-        uint32_t d = def_value(L, rid, rtype, n);
-        uint32_t cr = val(L, c), ar = val(L, a), br = val(L, b);
+        uint32_t n = lower_reg_count_of(L, rtype);
+        bool cvec = lower_type(L, L->ids[c].type)->op == SpvOpTypeVector;
+        uint32_t d = lower_def_value(L, rid, rtype, n);
+        uint32_t cr = lower_val(L, c), ar = lower_val(L, a), br = lower_val(L, b);
         for (uint32_t k = 0; k < n; k++) {
             isa_inst *in = emit(L, ISA_OP_SELECT, ISA_TYPE_U64);
             in->d = d + k;
@@ -2168,9 +1204,9 @@ static void lower_inst(lower *L, SpvOp op, const uint32_t *o, uint32_t no)
     case SpvOpQuantizeToF16: {
         uint32_t rtype = o[0], rid = o[1];
         CHECK_ID(L, o[2]);
-        uint32_t n = reg_count_of(L, rtype);
-        uint32_t a = val(L, o[2]);
-        uint32_t h = new_regs(L, n), d = def_value(L, rid, rtype, n);
+        uint32_t n = lower_reg_count_of(L, rtype);
+        uint32_t a = lower_val(L, o[2]);
+        uint32_t h = lower_new_regs(L, n), d = lower_def_value(L, rid, rtype, n);
         for (uint32_t k = 0; k < n; k++) {
             isa_inst *in = emit(L, ISA_OP_CVT, ISA_TYPE_F16);
             in->type2 = ISA_TYPE_F32;
@@ -2190,10 +1226,10 @@ static void lower_inst(lower *L, SpvOp op, const uint32_t *o, uint32_t no)
     case SpvOpBitCount: case SpvOpIsNan: case SpvOpIsInf: {
         uint32_t rtype = o[0], rid = o[1];
         CHECK_ID(L, o[2]);
-        uint32_t n = reg_count_of(L, rtype);
-        uint32_t a = val(L, o[2]);
-        isa_type sty = scalar_isa_type(L, component_type(L, L->ids[o[2]].type));
-        uint32_t d = def_value(L, rid, rtype, n);
+        uint32_t n = lower_reg_count_of(L, rtype);
+        uint32_t a = lower_val(L, o[2]);
+        isa_type sty = lower_scalar_isa_type(L, lower_component_type(L, L->ids[o[2]].type));
+        uint32_t d = lower_def_value(L, rid, rtype, n);
         if (op == SpvOpLogicalNot) {
             binary(L, ISA_OP_XOR, ISA_TYPE_BOOL, d, a, one_reg(L), n, true);
             return;
@@ -2207,34 +1243,34 @@ static void lower_inst(lower *L, SpvOp op, const uint32_t *o, uint32_t no)
     case SpvOpAny: case SpvOpAll: {
         uint32_t rtype = o[0], rid = o[1];
         CHECK_ID(L, o[2]);
-        uint32_t n = reg_count_of(L, L->ids[o[2]].type);
-        uint32_t a = val(L, o[2]);
+        uint32_t n = lower_reg_count_of(L, L->ids[o[2]].type);
+        uint32_t a = lower_val(L, o[2]);
         uint32_t acc = a;
         for (uint32_t k = 1; k < n; k++) {
-            uint32_t s = new_regs(L, 1);
-            emit_op(L, op == SpvOpAny ? ISA_OP_OR : ISA_OP_AND, ISA_TYPE_BOOL, s, acc, a + k);
+            uint32_t s = lower_new_regs(L, 1);
+            lower_emit_op(L, op == SpvOpAny ? ISA_OP_OR : ISA_OP_AND, ISA_TYPE_BOOL, s, acc, a + k);
             acc = s;
         }
-        uint32_t d = def_value(L, rid, rtype, 1);
-        emit_op(L, ISA_OP_MOV, ISA_TYPE_BOOL, d, acc, ISA_NO_REG);
+        uint32_t d = lower_def_value(L, rid, rtype, 1);
+        lower_emit_op(L, ISA_OP_MOV, ISA_TYPE_BOOL, d, acc, ISA_NO_REG);
         return;
     }
     case SpvOpDot: {
         uint32_t rtype = o[0], rid = o[1];
         CHECK_ID(L, o[2]);
         CHECK_ID(L, o[3]);
-        uint32_t n = reg_count_of(L, L->ids[o[2]].type);
-        uint32_t r = dot(L, scalar_isa_type(L, rtype), val(L, o[2]), val(L, o[3]), n);
-        alias_value(L, rid, rtype, r);
+        uint32_t n = lower_reg_count_of(L, L->ids[o[2]].type);
+        uint32_t r = dot(L, lower_scalar_isa_type(L, rtype), lower_val(L, o[2]), lower_val(L, o[3]), n);
+        lower_alias_value(L, rid, rtype, r);
         return;
     }
     case SpvOpVectorTimesScalar: {
         uint32_t rtype = o[0], rid = o[1];
         CHECK_ID(L, o[2]);
         CHECK_ID(L, o[3]);
-        uint32_t n = reg_count_of(L, rtype);
-        uint32_t d = def_value(L, rid, rtype, n);
-        binary(L, ISA_OP_FMUL, scalar_isa_type(L, component_type(L, rtype)), d, val(L, o[2]), val(L, o[3]), n, true);
+        uint32_t n = lower_reg_count_of(L, rtype);
+        uint32_t d = lower_def_value(L, rid, rtype, n);
+        binary(L, ISA_OP_FMUL, lower_scalar_isa_type(L, lower_component_type(L, rtype)), d, lower_val(L, o[2]), lower_val(L, o[3]), n, true);
         return;
     }
     case SpvOpMatrixTimesVector: {
@@ -2242,18 +1278,18 @@ static void lower_inst(lower *L, SpvOp op, const uint32_t *o, uint32_t no)
         uint32_t rtype = o[0], rid = o[1];
         CHECK_ID(L, o[2]);
         CHECK_ID(L, o[3]);
-        type_info *mt = T(L, L->ids[o[2]].type);
-        uint32_t rows = T(L, mt->elem)->count, cols = mt->count;
-        isa_type ty = scalar_isa_type(L, component_type(L, rtype));
-        uint32_t m = val(L, o[2]), v = val(L, o[3]);
-        uint32_t d = def_value(L, rid, rtype, rows);
+        type_info *mt = lower_type(L, L->ids[o[2]].type);
+        uint32_t rows = lower_type(L, mt->elem)->count, cols = mt->count;
+        isa_type ty = lower_scalar_isa_type(L, lower_component_type(L, rtype));
+        uint32_t m = lower_val(L, o[2]), v = lower_val(L, o[3]);
+        uint32_t d = lower_def_value(L, rid, rtype, rows);
         for (uint32_t r = 0; r < rows; r++) {
-            uint32_t acc = new_regs(L, 1);
-            emit_op(L, ISA_OP_FMUL, ty, acc, m + r, v);
+            uint32_t acc = lower_new_regs(L, 1);
+            lower_emit_op(L, ISA_OP_FMUL, ty, acc, m + r, v);
             for (uint32_t c = 1; c < cols; c++) {
-                uint32_t p = new_regs(L, 2);
-                emit_op(L, ISA_OP_FMUL, ty, p, m + c * rows + r, v + c);
-                emit_op(L, ISA_OP_FADD, ty, p + 1, acc, p);
+                uint32_t p = lower_new_regs(L, 2);
+                lower_emit_op(L, ISA_OP_FMUL, ty, p, m + c * rows + r, v + c);
+                lower_emit_op(L, ISA_OP_FADD, ty, p + 1, acc, p);
                 acc = p + 1;
             }
             isa_inst *mv = emit(L, ISA_OP_MOV, ty);
@@ -2267,37 +1303,37 @@ static void lower_inst(lower *L, SpvOp op, const uint32_t *o, uint32_t no)
         uint32_t rtype = o[0], rid = o[1];
         CHECK_ID(L, o[2]);
         CHECK_ID(L, o[3]);
-        type_info *mt = T(L, L->ids[o[3]].type);
-        uint32_t rows = T(L, mt->elem)->count, cols = mt->count;
-        isa_type ty = scalar_isa_type(L, component_type(L, rtype));
-        uint32_t v = val(L, o[2]), m = val(L, o[3]);
-        uint32_t d = def_value(L, rid, rtype, cols);
+        type_info *mt = lower_type(L, L->ids[o[3]].type);
+        uint32_t rows = lower_type(L, mt->elem)->count, cols = mt->count;
+        isa_type ty = lower_scalar_isa_type(L, lower_component_type(L, rtype));
+        uint32_t v = lower_val(L, o[2]), m = lower_val(L, o[3]);
+        uint32_t d = lower_def_value(L, rid, rtype, cols);
         for (uint32_t c = 0; c < cols; c++)
-            emit_op(L, ISA_OP_MOV, ty, d + c, dot(L, ty, v, m + c * rows, rows), ISA_NO_REG);
+            lower_emit_op(L, ISA_OP_MOV, ty, d + c, dot(L, ty, v, m + c * rows, rows), ISA_NO_REG);
         return;
     }
     case SpvOpMatrixTimesScalar: {
         uint32_t rtype = o[0], rid = o[1];
         CHECK_ID(L, o[2]);
         CHECK_ID(L, o[3]);
-        uint32_t n = reg_count_of(L, rtype);
-        uint32_t d = def_value(L, rid, rtype, n);
+        uint32_t n = lower_reg_count_of(L, rtype);
+        uint32_t d = lower_def_value(L, rid, rtype, n);
         /* the component type of a matrix is its column's */
-        binary(L, ISA_OP_FMUL, scalar_isa_type(L, T(L, T(L, rtype)->elem)->elem), d, val(L, o[2]), val(L, o[3]), n,
+        binary(L, ISA_OP_FMUL, lower_scalar_isa_type(L, lower_type(L, lower_type(L, rtype)->elem)->elem), d, lower_val(L, o[2]), lower_val(L, o[3]), n,
                true);
         return;
     }
     case SpvOpTranspose: {
         uint32_t rtype = o[0], rid = o[1];
         CHECK_ID(L, o[2]);
-        type_info *mt = T(L, L->ids[o[2]].type);
-        uint32_t rows = T(L, mt->elem)->count, cols = mt->count;
-        uint32_t m = val(L, o[2]);
-        uint32_t d = def_value(L, rid, rtype, rows * cols);
+        type_info *mt = lower_type(L, L->ids[o[2]].type);
+        uint32_t rows = lower_type(L, mt->elem)->count, cols = mt->count;
+        uint32_t m = lower_val(L, o[2]);
+        uint32_t d = lower_def_value(L, rid, rtype, rows * cols);
         /* column r of the result holds row r of the operand */
         for (uint32_t r = 0; r < rows; r++)
             for (uint32_t c = 0; c < cols; c++)
-                emit_op(L, ISA_OP_MOV, ISA_TYPE_U64, d + r * cols + c, m + c * rows + r, ISA_NO_REG);
+                lower_emit_op(L, ISA_OP_MOV, ISA_TYPE_U64, d + r * cols + c, m + c * rows + r, ISA_NO_REG);
         return;
     }
     case SpvOpMatrixTimesMatrix: {
@@ -2305,22 +1341,22 @@ static void lower_inst(lower *L, SpvOp op, const uint32_t *o, uint32_t no)
         uint32_t rtype = o[0], rid = o[1];
         CHECK_ID(L, o[2]);
         CHECK_ID(L, o[3]);
-        type_info *at = T(L, L->ids[o[2]].type), *bt = T(L, L->ids[o[3]].type);
-        uint32_t rows = T(L, at->elem)->count, inner = at->count, cols = bt->count;
-        isa_type ty = scalar_isa_type(L, T(L, at->elem)->elem);
-        uint32_t a = val(L, o[2]), b = val(L, o[3]);
-        uint32_t d = def_value(L, rid, rtype, rows * cols);
+        type_info *at = lower_type(L, L->ids[o[2]].type), *bt = lower_type(L, L->ids[o[3]].type);
+        uint32_t rows = lower_type(L, at->elem)->count, inner = at->count, cols = bt->count;
+        isa_type ty = lower_scalar_isa_type(L, lower_type(L, at->elem)->elem);
+        uint32_t a = lower_val(L, o[2]), b = lower_val(L, o[3]);
+        uint32_t d = lower_def_value(L, rid, rtype, rows * cols);
         for (uint32_t c = 0; c < cols; c++)
             for (uint32_t r = 0; r < rows; r++) {
-                uint32_t acc = new_regs(L, 1);
-                emit_op(L, ISA_OP_FMUL, ty, acc, a + r, b + c * inner);
+                uint32_t acc = lower_new_regs(L, 1);
+                lower_emit_op(L, ISA_OP_FMUL, ty, acc, a + r, b + c * inner);
                 for (uint32_t k = 1; k < inner; k++) {
-                    uint32_t p = new_regs(L, 2);
-                    emit_op(L, ISA_OP_FMUL, ty, p, a + k * rows + r, b + c * inner + k);
-                    emit_op(L, ISA_OP_FADD, ty, p + 1, acc, p);
+                    uint32_t p = lower_new_regs(L, 2);
+                    lower_emit_op(L, ISA_OP_FMUL, ty, p, a + k * rows + r, b + c * inner + k);
+                    lower_emit_op(L, ISA_OP_FADD, ty, p + 1, acc, p);
                     acc = p + 1;
                 }
-                emit_op(L, ISA_OP_MOV, ty, d + c * rows + r, acc, ISA_NO_REG);
+                lower_emit_op(L, ISA_OP_MOV, ty, d + c * rows + r, acc, ISA_NO_REG);
             }
         return;
     }
@@ -2328,31 +1364,31 @@ static void lower_inst(lower *L, SpvOp op, const uint32_t *o, uint32_t no)
         uint32_t rtype = o[0], rid = o[1];
         CHECK_ID(L, o[2]);
         CHECK_ID(L, o[3]);
-        type_info *st = T(L, rtype);
+        type_info *st = lower_type(L, rtype);
         uint32_t mt = st->nmembers ? st->members[0] : rtype;
-        uint32_t n = reg_count_of(L, mt);
-        isa_type ty = scalar_isa_type(L, component_type(L, mt));
+        uint32_t n = lower_reg_count_of(L, mt);
+        isa_type ty = lower_scalar_isa_type(L, lower_component_type(L, mt));
         if (op == SpvOpSMulExtended)
-            ty = with_sign(ty, true);
+            ty = lower_with_sign(ty, true);
         else
-            ty = with_sign(ty, false);
-        uint32_t d = def_value(L, rid, rtype, 2 * n);
+            ty = lower_with_sign(ty, false);
+        uint32_t d = lower_def_value(L, rid, rtype, 2 * n);
         isa_op lo = op == SpvOpIAddCarry ? ISA_OP_IADD : op == SpvOpISubBorrow ? ISA_OP_ISUB : ISA_OP_IMUL;
         isa_op hi = op == SpvOpIAddCarry ? ISA_OP_IADDC : op == SpvOpISubBorrow ? ISA_OP_ISUBB
                   : op == SpvOpUMulExtended ? ISA_OP_UMULHI : ISA_OP_SMULHI;
-        uint32_t a = val(L, o[2]), b = val(L, o[3]);
+        uint32_t a = lower_val(L, o[2]), b = lower_val(L, o[3]);
         binary(L, lo, ty, d, a, b, n, false);
         binary(L, hi, ty, d + n, a, b, n, false);
         return;
     }
     case SpvOpBitFieldInsert: case SpvOpBitFieldSExtract: case SpvOpBitFieldUExtract: {
         uint32_t rtype = o[0], rid = o[1];
-        uint32_t n = reg_count_of(L, rtype);
-        isa_type ty = scalar_isa_type(L, component_type(L, rtype));
-        uint32_t base = val(L, o[2]);
-        uint32_t d = def_value(L, rid, rtype, n);
+        uint32_t n = lower_reg_count_of(L, rtype);
+        isa_type ty = lower_scalar_isa_type(L, lower_component_type(L, rtype));
+        uint32_t base = lower_val(L, o[2]);
+        uint32_t d = lower_def_value(L, rid, rtype, n);
         if (op == SpvOpBitFieldInsert) {
-            uint32_t ins = val(L, o[3]), off = val(L, o[4]), cnt = val(L, o[5]);
+            uint32_t ins = lower_val(L, o[3]), off = lower_val(L, o[4]), cnt = lower_val(L, o[5]);
             for (uint32_t k = 0; k < n; k++) {
                 isa_inst *in = emit(L, ISA_OP_BFI, ty);
                 in->d = d + k;
@@ -2362,8 +1398,8 @@ static void lower_inst(lower *L, SpvOp op, const uint32_t *o, uint32_t no)
                 in->e = cnt;
             }
         } else {
-            uint32_t off = val(L, o[3]), cnt = val(L, o[4]);
-            isa_type t2 = with_sign(ty, op == SpvOpBitFieldSExtract);
+            uint32_t off = lower_val(L, o[3]), cnt = lower_val(L, o[4]);
+            isa_type t2 = lower_with_sign(ty, op == SpvOpBitFieldSExtract);
             for (uint32_t k = 0; k < n; k++) {
                 isa_inst *in = emit(L, op == SpvOpBitFieldSExtract ? ISA_OP_BFES : ISA_OP_BFEU, t2);
                 in->d = d + k;
@@ -2383,37 +1419,37 @@ static void lower_inst(lower *L, SpvOp op, const uint32_t *o, uint32_t no)
         CHECK_ID(L, ptr);
         id_info *p = &L->ids[ptr];
         if (p->kind != K_PTR || p->slot < 0) {
-            fail(L, ISA_ERR_UNSUPPORTED, "atomic on an unresolved pointer %%%u", ptr);
+            lower_fail(L, ISA_ERR_UNSUPPORTED, "atomic on an unresolved pointer %%%u", ptr);
             return;
         }
         uint32_t vtype = is_store ? L->ids[o[3]].type : o[0];
-        isa_type ty = scalar_isa_type(L, vtype);
+        isa_type ty = lower_scalar_isa_type(L, vtype);
         isa_reduce_op red = ISA_RED_ADD;
         uint32_t value = ISA_NO_REG, cmp = ISA_NO_REG;
         switch (op) {
         case SpvOpAtomicLoad: red = ISA_RED_LOAD; break;
-        case SpvOpAtomicStore: red = ISA_RED_STORE; value = val(L, o[3]); break;
-        case SpvOpAtomicExchange: red = ISA_RED_EXCHANGE; value = val(L, o[5]); break;
-        case SpvOpAtomicCompareExchange: red = ISA_RED_CMPXCHG; value = val(L, o[6]); cmp = val(L, o[7]); break;
-        case SpvOpAtomicIIncrement: value = const_reg(L, 1); break;
-        case SpvOpAtomicIDecrement: value = const_reg(L, UINT64_MAX); break;
-        case SpvOpAtomicIAdd: case SpvOpAtomicFAddEXT: value = val(L, o[5]); break;
+        case SpvOpAtomicStore: red = ISA_RED_STORE; value = lower_val(L, o[3]); break;
+        case SpvOpAtomicExchange: red = ISA_RED_EXCHANGE; value = lower_val(L, o[5]); break;
+        case SpvOpAtomicCompareExchange: red = ISA_RED_CMPXCHG; value = lower_val(L, o[6]); cmp = lower_val(L, o[7]); break;
+        case SpvOpAtomicIIncrement: value = lower_const_reg(L, 1); break;
+        case SpvOpAtomicIDecrement: value = lower_const_reg(L, UINT64_MAX); break;
+        case SpvOpAtomicIAdd: case SpvOpAtomicFAddEXT: value = lower_val(L, o[5]); break;
         case SpvOpAtomicISub: {
-            value = new_regs(L, 1);
-            emit_op(L, ISA_OP_INEG, ty, value, val(L, o[5]), ISA_NO_REG);
+            value = lower_new_regs(L, 1);
+            lower_emit_op(L, ISA_OP_INEG, ty, value, lower_val(L, o[5]), ISA_NO_REG);
             break;
         }
-        case SpvOpAtomicSMin: red = ISA_RED_MIN; ty = with_sign(ty, true); value = val(L, o[5]); break;
-        case SpvOpAtomicUMin: red = ISA_RED_MIN; ty = with_sign(ty, false); value = val(L, o[5]); break;
-        case SpvOpAtomicSMax: red = ISA_RED_MAX; ty = with_sign(ty, true); value = val(L, o[5]); break;
-        case SpvOpAtomicUMax: red = ISA_RED_MAX; ty = with_sign(ty, false); value = val(L, o[5]); break;
-        case SpvOpAtomicAnd: red = ISA_RED_AND; value = val(L, o[5]); break;
-        case SpvOpAtomicOr: red = ISA_RED_OR; value = val(L, o[5]); break;
-        case SpvOpAtomicXor: red = ISA_RED_XOR; value = val(L, o[5]); break;
+        case SpvOpAtomicSMin: red = ISA_RED_MIN; ty = lower_with_sign(ty, true); value = lower_val(L, o[5]); break;
+        case SpvOpAtomicUMin: red = ISA_RED_MIN; ty = lower_with_sign(ty, false); value = lower_val(L, o[5]); break;
+        case SpvOpAtomicSMax: red = ISA_RED_MAX; ty = lower_with_sign(ty, true); value = lower_val(L, o[5]); break;
+        case SpvOpAtomicUMax: red = ISA_RED_MAX; ty = lower_with_sign(ty, false); value = lower_val(L, o[5]); break;
+        case SpvOpAtomicAnd: red = ISA_RED_AND; value = lower_val(L, o[5]); break;
+        case SpvOpAtomicOr: red = ISA_RED_OR; value = lower_val(L, o[5]); break;
+        case SpvOpAtomicXor: red = ISA_RED_XOR; value = lower_val(L, o[5]); break;
         default: break;
         }
         if (L->p->slots[p->slot].readonly && red != ISA_RED_LOAD) {
-            fail(L, ISA_ERR_INVALID, "atomic write to read-only '%s'", L->p->slots[p->slot].name);
+            lower_fail(L, ISA_ERR_INVALID, "atomic write to read-only '%s'", L->p->slots[p->slot].name);
             return;
         }
         isa_inst *in = emit(L, ISA_OP_ATOMIC, ty);
@@ -2426,17 +1462,17 @@ static void lower_inst(lower *L, SpvOp op, const uint32_t *o, uint32_t no)
         in->count = 1;
         in->cls = (uint8_t)(L->p->slots[p->slot].space == ISA_SPACE_WORKGROUP ? ISA_CLASS_LDS : ISA_CLASS_VMEM);
         if (!is_store)
-            in->d = def_value(L, o[1], o[0], 1);
+            in->d = lower_def_value(L, o[1], o[0], 1);
         if (red != ISA_RED_LOAD)
             L->p->slots[p->slot].written = 1;
         return;
     }
     case SpvOpControlBarrier: {
-        uint32_t scope = const_u32(L, o[0]);
+        uint32_t scope = lower_const_u32(L, o[0]);
         if (scope == SpvScopeWorkgroup) {
             emit(L, ISA_OP_BARRIER, ISA_TYPE_NONE);
         } else if (scope != SpvScopeSubgroup) {
-            fail(L, ISA_ERR_UNSUPPORTED, "control barrier with execution scope %u", scope);
+            lower_fail(L, ISA_ERR_UNSUPPORTED, "control barrier with execution scope %u", scope);
         }
         /* a subgroup-scope control barrier: waves run in lockstep in the model: nothing to do */
         return;
@@ -2453,14 +1489,14 @@ static void lower_inst(lower *L, SpvOp op, const uint32_t *o, uint32_t no)
         uint32_t rtype = o[0], rid = o[1];
         CHECK_ID(L, o[2]);
         CHECK_ID(L, o[3]);
-        uint32_t n = reg_count_of(L, rtype);
-        isa_type ty = scalar_isa_type(L, component_type(L, L->ids[o[2]].type));
+        uint32_t n = lower_reg_count_of(L, rtype);
+        isa_type ty = lower_scalar_isa_type(L, lower_component_type(L, L->ids[o[2]].type));
         if (cmp == ISA_OP_SLT || cmp == ISA_OP_SLE)
-            ty = with_sign(ty, true);
+            ty = lower_with_sign(ty, true);
         else if (cmp == ISA_OP_ULT || cmp == ISA_OP_ULE)
-            ty = with_sign(ty, false);
-        uint32_t a = val(L, o[2]), b = val(L, o[3]);
-        uint32_t d = def_value(L, rid, rtype, n);
+            ty = lower_with_sign(ty, false);
+        uint32_t a = lower_val(L, o[2]), b = lower_val(L, o[3]);
+        uint32_t d = lower_def_value(L, rid, rtype, n);
         binary(L, cmp, ty, d, swap ? b : a, swap ? a : b, n, false);
         return;
     }
@@ -2470,17 +1506,17 @@ static void lower_inst(lower *L, SpvOp op, const uint32_t *o, uint32_t no)
         uint32_t rtype = o[0], rid = o[1];
         CHECK_ID(L, o[2]);
         CHECK_ID(L, o[3]);
-        uint32_t n = reg_count_of(L, rtype);
-        isa_type ty = scalar_isa_type(L, component_type(L, rtype));
+        uint32_t n = lower_reg_count_of(L, rtype);
+        isa_type ty = lower_scalar_isa_type(L, lower_component_type(L, rtype));
         if (sign)
-            ty = with_sign(ty, sign > 0);
-        uint32_t a = val(L, o[2]), b = val(L, o[3]);
-        bool b_scalar = T(L, L->ids[o[3]].type)->op != SpvOpTypeVector && n > 1;
-        uint32_t d = def_value(L, rid, rtype, n);
+            ty = lower_with_sign(ty, sign > 0);
+        uint32_t a = lower_val(L, o[2]), b = lower_val(L, o[3]);
+        bool b_scalar = lower_type(L, L->ids[o[3]].type)->op != SpvOpTypeVector && n > 1;
+        uint32_t d = lower_def_value(L, rid, rtype, n);
         binary(L, ar, ty, d, a, b, n, b_scalar);
         return;
     }
-    fail(L, ISA_ERR_UNSUPPORTED, "%s is not modelled", op_name(op));
+    lower_fail(L, ISA_ERR_UNSUPPORTED, "%s is not modelled", lower_op_name(op));
 }
 
 /* ------------------------------------------------------------ control flow */
@@ -2488,7 +1524,7 @@ static void lower_inst(lower *L, SpvOp op, const uint32_t *o, uint32_t no)
 static block *block_of(lower *L, uint32_t label)
 {
     if (label == 0 || label >= L->bound || !L->block_of_label[label]) {
-        fail(L, ISA_ERR_INVALID, "branch to %%%u, which is not a block of the entry function", label);
+        lower_fail(L, ISA_ERR_INVALID, "branch to %%%u, which is not a block of the entry function", label);
         return &L->blocks[0];
     }
     return &L->blocks[L->block_of_label[label] - 1];
@@ -2504,9 +1540,9 @@ static bool read_blocks(lower *L, uint32_t fbegin, uint32_t fend)
         SpvOp op = (SpvOp)(w[i] & 0xffff);
         L->cur_word = i;
         if (op == SpvOpLabel) {
-            block *b = grow(L->blocks, &cap, L->nblocks + 1, sizeof *b);
+            block *b = lower_grow(L->blocks, &cap, L->nblocks + 1, sizeof *b);
             if (!b) {
-                fail(L, ISA_ERR_NOMEM, "out of memory");
+                lower_fail(L, ISA_ERR_NOMEM, "out of memory");
                 return false;
             }
             L->blocks = b;
@@ -2516,12 +1552,12 @@ static bool read_blocks(lower *L, uint32_t fbegin, uint32_t fend)
             nb->first = i + wc;
             nb->order = -1;
             if (nb->label >= L->bound) {
-                fail(L, ISA_ERR_INVALID, "label id out of range");
+                lower_fail(L, ISA_ERR_INVALID, "label id out of range");
                 return false;
             }
             L->block_of_label[nb->label] = L->nblocks;
         } else if (op == SpvOpFunctionCall) {
-            fail(L, ISA_ERR_UNSUPPORTED, "function calls are not modelled: wavelab compiles with glslang's optimizer, "
+            lower_fail(L, ISA_ERR_UNSUPPORTED, "function calls are not modelled: wavelab compiles with glslang's optimizer, "
                                          "which inlines every call; this module still calls a function");
             return false;
         } else if (L->nblocks) {
@@ -2545,7 +1581,7 @@ static bool read_blocks(lower *L, uint32_t fbegin, uint32_t fend)
         block *b = &L->blocks[k];
         if (!b->term) {
             L->cur_word = b->first;
-            fail(L, ISA_ERR_INVALID, "block %%%u has no terminator", b->label);
+            lower_fail(L, ISA_ERR_INVALID, "block %%%u has no terminator", b->label);
             return false;
         }
         SpvOp op = (SpvOp)(w[b->term] & 0xffff);
@@ -2569,7 +1605,7 @@ static bool read_blocks(lower *L, uint32_t fbegin, uint32_t fend)
         }
         b->succ = malloc((n ? n : 1) * sizeof *b->succ);
         if (!b->succ) {
-            fail(L, ISA_ERR_NOMEM, "out of memory");
+            lower_fail(L, ISA_ERR_NOMEM, "out of memory");
             return false;
         }
         memcpy(b->succ, tmp, n * sizeof *tmp);
@@ -2593,7 +1629,7 @@ static void dfs(lower *L, uint32_t bi, uint32_t *post, uint32_t *npost, uint32_t
     if (b->visited || L->failed)
         return;
     if (depth > 100000) {
-        fail(L, ISA_ERR_UNSUPPORTED, "control flow nested too deeply");
+        lower_fail(L, ISA_ERR_UNSUPPORTED, "control flow nested too deeply");
         return;
     }
     b->visited = true;
@@ -2619,7 +1655,7 @@ static uint32_t block_phis(lower *L, const block *b, uint32_t *at)
         SpvOp op = (SpvOp)(w[i] & 0xffff);
         if (op == SpvOpPhi) {
             if (at && n == MAX_PHIS) {
-                fail(L, ISA_ERR_UNSUPPORTED, "block %%%u has more than %d phis", b->label, MAX_PHIS);
+                lower_fail(L, ISA_ERR_UNSUPPORTED, "block %%%u has more than %d phis", b->label, MAX_PHIS);
                 return 0;
             }
             if (at)
@@ -2655,7 +1691,7 @@ static void phi_copies(lower *L, block *from, block *to, uint32_t edge)
                 continue;
             uint32_t v = o[k];
             if (v >= L->bound) {
-                fail(L, ISA_ERR_INVALID, "phi operand out of range");
+                lower_fail(L, ISA_ERR_INVALID, "phi operand out of range");
                 return;
             }
             if (L->ids[v].kind == K_UNDEF)
@@ -2663,22 +1699,22 @@ static void phi_copies(lower *L, block *from, block *to, uint32_t edge)
             for (uint32_t q = 0; q < nphi; q++)
                 reads_a_phi |= w[at[q] + 2] == v;
             dst[ncopy] = L->ids[o[1]].reg;
-            src[ncopy] = val(L, v);
-            regs[ncopy] = reg_count_of(L, o[0]);
+            src[ncopy] = lower_val(L, v);
+            regs[ncopy] = lower_reg_count_of(L, o[0]);
             ncopy++;
             break;
         }
     }
     if (reads_a_phi) {
         for (uint32_t c = 0; c < ncopy; c++) {
-            uint32_t t = new_regs(L, regs[c]);
+            uint32_t t = lower_new_regs(L, regs[c]);
             unary(L, ISA_OP_MOV, ISA_TYPE_U64, t, src[c], regs[c]);
             src[c] = t;
         }
     }
     for (uint32_t c = 0; c < ncopy; c++)
         for (uint32_t r = 0; r < regs[c]; r++)
-            emit_op(L, ISA_OP_MOVM, ISA_TYPE_U64, dst[c] + r, src[c] + r, edge);
+            lower_emit_op(L, ISA_OP_MOVM, ISA_TYPE_U64, dst[c] + r, src[c] + r, edge);
 }
 
 static void edge_to(lower *L, block *from, uint32_t label, uint32_t edge_mask)
@@ -2687,7 +1723,7 @@ static void edge_to(lower *L, block *from, uint32_t label, uint32_t edge_mask)
     if (L->failed)
         return;
     phi_copies(L, from, to, edge_mask);
-    emit_op(L, ISA_OP_MASK_OR, ISA_TYPE_NONE, to->mask, edge_mask, ISA_NO_REG);
+    lower_emit_op(L, ISA_OP_MASK_OR, ISA_TYPE_NONE, to->mask, edge_mask, ISA_NO_REG);
 }
 
 static void lower_terminator(lower *L, block *b)
@@ -2714,7 +1750,7 @@ static void lower_terminator(lower *L, block *b)
         return;
     }
     case SpvOpBranchConditional: {
-        uint32_t c = val(L, o[0]);
+        uint32_t c = lower_val(L, o[0]);
         block *tt = block_of(L, o[1]), *ft = block_of(L, o[2]);
         if (!L->failed && !has_phis(L, tt) && !has_phis(L, ft)) {
             isa_inst *in = emit(L, ISA_OP_BRANCH, ISA_TYPE_BOOL);
@@ -2737,8 +1773,8 @@ static void lower_terminator(lower *L, block *b)
         return;
     }
     case SpvOpSwitch: {
-        uint32_t sel = val(L, o[0]);
-        isa_type ty = scalar_isa_type(L, L->ids[o[0]].type);
+        uint32_t sel = lower_val(L, o[0]);
+        isa_type ty = lower_scalar_isa_type(L, L->ids[o[0]].type);
         uint32_t sw = isa_type_size(ty) == 8 ? 2 : 1;
         uint32_t taken = new_mask(L);
         uint32_t dflt = new_mask(L);
@@ -2753,7 +1789,7 @@ static void lower_terminator(lower *L, block *b)
             in->d = m;
             in->a = sel;
             in->imm = (int64_t)lit;
-            emit_op(L, ISA_OP_MASK_ANDN, ISA_TYPE_NONE, dflt, m, ISA_NO_REG);
+            lower_emit_op(L, ISA_OP_MASK_ANDN, ISA_TYPE_NONE, dflt, m, ISA_NO_REG);
             edge_to(L, b, o[c + sw], m);
         }
         (void)taken;
@@ -2764,9 +1800,10 @@ static void lower_terminator(lower *L, block *b)
         /* the lanes are done: they take no edge */
         return;
     default:
-        fail(L, ISA_ERR_INVALID, "unexpected terminator");
+        lower_fail(L, ISA_ERR_INVALID, "unexpected terminator");
     }
 }
+
 
 /* Module-scope Private variables with an initialiser: stored when each lane starts. */
 static void init_private_variables(lower *L)
@@ -2781,7 +1818,7 @@ static void init_private_variables(lower *L)
         uint32_t init = L->w[d->word + 4];
         L->cur_word = d->word;
         CHECK_ID(L, init);
-        access(L, true, L->ids[init].type, d->slot, ISA_NO_REG, 0, val(L, init), (mem_layout){0, false, 0});
+        access(L, true, L->ids[init].type, d->slot, ISA_NO_REG, 0, lower_val(L, init), (mem_layout){0, false, 0});
     }
 }
 
@@ -2793,7 +1830,7 @@ static void record_blocks(lower *L)
     isa_program *p = L->p;
     p->blocks = calloc(L->nlayout ? L->nlayout : 1, sizeof *p->blocks);
     if (!p->blocks) {
-        fail(L, ISA_ERR_NOMEM, "out of memory");
+        lower_fail(L, ISA_ERR_NOMEM, "out of memory");
         return;
     }
     p->block_count = L->nlayout;
@@ -2809,11 +1846,11 @@ static void record_blocks(lower *L)
         SpvOp op = (SpvOp)(L->w[b->term] & 0xffff);
         if (op == SpvOpBranchConditional || op == SpvOpSwitch) {
             L->cur_word = b->term;
-            ib->cond = val(L, L->w[b->term + 1]);
+            ib->cond = lower_val(L, L->w[b->term + 1]);
         }
         ib->succ = malloc((b->nsucc ? b->nsucc : 1) * sizeof *ib->succ);
         if (!ib->succ) {
-            fail(L, ISA_ERR_NOMEM, "out of memory");
+            lower_fail(L, ISA_ERR_NOMEM, "out of memory");
             return;
         }
         for (uint32_t s = 0; s < b->nsucc; s++) {
@@ -2831,7 +1868,7 @@ static bool lower_function(lower *L)
     L->layout = malloc(nb * sizeof *L->layout);
     if (!post || !L->layout) {
         free(post);
-        fail(L, ISA_ERR_NOMEM, "out of memory");
+        lower_fail(L, ISA_ERR_NOMEM, "out of memory");
         return false;
     }
     uint32_t npost = 0;
@@ -2851,7 +1888,7 @@ static bool lower_function(lower *L)
             block *t = block_of(L, b->succ[s]);
             if (t->order <= b->order && !t->is_loop) {
                 L->cur_word = b->term;
-                fail(L, ISA_ERR_UNSUPPORTED, "unstructured control flow: backward branch from %%%u to %%%u, "
+                lower_fail(L, ISA_ERR_UNSUPPORTED, "unstructured control flow: backward branch from %%%u to %%%u, "
                                              "which is not a loop header", b->label, t->label);
                 return false;
             }
@@ -2873,15 +1910,15 @@ static bool lower_function(lower *L)
                 L->cur_word = i;
                 uint32_t rtype = L->w[i + 1], rid = L->w[i + 2];
                 if (rid >= L->bound) {
-                    fail(L, ISA_ERR_INVALID, "phi result out of range");
+                    lower_fail(L, ISA_ERR_INVALID, "phi result out of range");
                     return false;
                 }
-                type_info *rt = T(L, rtype);
+                type_info *rt = lower_type(L, rtype);
                 if (rt->op == SpvOpTypePointer) {
-                    fail(L, ISA_ERR_UNSUPPORTED, "phis of pointers (variable pointers) are not modelled");
+                    lower_fail(L, ISA_ERR_UNSUPPORTED, "phis of pointers (variable pointers) are not modelled");
                     return false;
                 }
-                def_value(L, rid, rtype, reg_count_of(L, rtype));
+                lower_def_value(L, rid, rtype, lower_reg_count_of(L, rtype));
             }
             i += wc;
         }
@@ -2892,7 +1929,7 @@ static bool lower_function(lower *L)
     if (!closes || !skip_fix) {
         free(closes);
         free(skip_fix);
-        fail(L, ISA_ERR_NOMEM, "out of memory");
+        lower_fail(L, ISA_ERR_NOMEM, "out of memory");
         return false;
     }
     for (uint32_t k = 0; k < L->nlayout; k++) {
@@ -2908,7 +1945,7 @@ static bool lower_function(lower *L)
         free(is_merge);
         free(closes);
         free(skip_fix);
-        fail(L, ISA_ERR_NOMEM, "out of memory");
+        lower_fail(L, ISA_ERR_NOMEM, "out of memory");
         return false;
     }
     for (uint32_t k = 0; k < L->nlayout; k++) {
@@ -3022,7 +2059,7 @@ static isa_status lower_program(const uint32_t *words, size_t word_count, const 
         return ISA_ERR_NOMEM;
     isa_program *p = L->p;
     p->local_size[0] = p->local_size[1] = p->local_size[2] = 1;
-    if (!parse_module(L))
+    if (!lower_parse_module(L))
         goto done;
     /* entry point */
     uint32_t fid = 0;
@@ -3053,7 +2090,7 @@ static isa_status lower_program(const uint32_t *words, size_t word_count, const 
     }
     L->cur_word = 0;
     if (!fid) {
-        fail(L, ISA_ERR_INVALID, entries ? "no GLCompute entry point named \"%s\"" : "no GLCompute entry point%s",
+        lower_fail(L, ISA_ERR_INVALID, entries ? "no GLCompute entry point named \"%s\"" : "no GLCompute entry point%s",
              entry ? entry : "");
         goto done;
     }
@@ -3062,7 +2099,7 @@ static isa_status lower_program(const uint32_t *words, size_t word_count, const 
         if (L->ids[id].kind == K_CONST && L->ids[id].builtin == SpvBuiltInWorkgroupSize) {
             uint64_t b[3] = {1, 1, 1};
             L->cur_word = L->ids[id].word;
-            const_bits(L, id, b, 3);
+            lower_const_bits(L, id, b, 3);
             for (int k = 0; k < 3; k++)
                 p->local_size[k] = (uint32_t)b[k];
         }
@@ -3071,7 +2108,7 @@ static isa_status lower_program(const uint32_t *words, size_t word_count, const 
         goto done;
     uint64_t inv = (uint64_t)p->local_size[0] * p->local_size[1] * p->local_size[2];
     if (inv == 0 || inv > 1024) {
-        fail(L, ISA_ERR_UNSUPPORTED, "workgroup size %ux%ux%u: wavelab models 1..1024 invocations per workgroup",
+        lower_fail(L, ISA_ERR_UNSUPPORTED, "workgroup size %ux%ux%u: wavelab models 1..1024 invocations per workgroup",
              p->local_size[0], p->local_size[1], p->local_size[2]);
         goto done;
     }
@@ -3080,7 +2117,7 @@ static isa_status lower_program(const uint32_t *words, size_t word_count, const 
         SpvOp op = (SpvOp)(words[i] & 0xffff);
         if (wc == 0 || i + wc > L->n) {
             L->cur_word = (uint32_t)i;
-            fail(L, ISA_ERR_INVALID, "instruction word count %u runs past the end of the module", wc);
+            lower_fail(L, ISA_ERR_INVALID, "instruction word count %u runs past the end of the module", wc);
             goto done;
         }
         if (op == SpvOpLine && wc >= 2 && words[i + 1] < L->bound && L->ids[words[i + 1]].kind == K_STRING &&
@@ -3090,10 +2127,10 @@ static isa_status lower_program(const uint32_t *words, size_t word_count, const 
     }
     L->block_of_label = calloc(L->bound, sizeof *L->block_of_label);
     if (!L->block_of_label) {
-        fail(L, ISA_ERR_NOMEM, "out of memory");
+        lower_fail(L, ISA_ERR_NOMEM, "out of memory");
         goto done;
     }
-    make_variables(L);
+    lower_make_variables(L);
     if (L->failed)
         goto done;
     /* find the entry function's body */
@@ -3108,7 +2145,7 @@ static isa_status lower_program(const uint32_t *words, size_t word_count, const 
         i += wc;
     }
     if (!fbegin || !fend) {
-        fail(L, ISA_ERR_INVALID, "entry function %%%u has no body", fid);
+        lower_fail(L, ISA_ERR_INVALID, "entry function %%%u has no body", fid);
         goto done;
     }
     /* Function-storage variables of the entry function: per-lane memory */
@@ -3126,14 +2163,14 @@ static isa_status lower_program(const uint32_t *words, size_t word_count, const 
         }
         i += wc;
     }
-    make_variables(L);
+    lower_make_variables(L);
     if (L->failed)
         goto done;
     /* initialisers of Function variables are stored at the top of the entry block */
     if (!read_blocks(L, fbegin, fend))
         goto done;
     if (L->nblocks == 0) {
-        fail(L, ISA_ERR_INVALID, "entry function has no blocks");
+        lower_fail(L, ISA_ERR_INVALID, "entry function has no blocks");
         goto done;
     }
     lower_function(L);
