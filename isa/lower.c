@@ -95,7 +95,7 @@ void *lower_grow(void *ptr, size_t *cap, size_t need, size_t elem)
     return q;
 }
 
-static isa_inst *emit(lower *L, isa_op op, isa_type type)
+isa_inst *lower_emit(lower *L, isa_op op, isa_type type)
 {
     isa_program *p = L->p;
     isa_inst *c = lower_grow(p->code, &L->code_cap, p->code_count + 1, sizeof *c);
@@ -119,7 +119,7 @@ static isa_inst *emit(lower *L, isa_op op, isa_type type)
 /* An instruction with destination d and sources a, b (ISA_NO_REG where unused). */
 isa_inst *lower_emit_op(lower *L, isa_op op, isa_type type, uint32_t d, uint32_t a, uint32_t b)
 {
-    isa_inst *in = emit(L, op, type);
+    isa_inst *in = lower_emit(L, op, type);
     in->d = d;
     in->a = a;
     in->b = b;
@@ -133,7 +133,7 @@ uint32_t lower_new_regs(lower *L, uint32_t n)
     return r;
 }
 
-static uint32_t new_mask(lower *L) { return L->p->mask_count++; }
+uint32_t lower_new_mask(lower *L) { return L->p->mask_count++; }
 
 uint32_t lower_const_reg(lower *L, uint64_t bits)
 {
@@ -192,7 +192,7 @@ static mem_layout ptr_layout(const id_info *p)
 static void access_scalar(lower *L, bool store, uint32_t scalar_tid, int32_t slot, uint32_t off_reg, int64_t off,
                           uint32_t reg)
 {
-    isa_inst *in = emit(L, store ? ISA_OP_STORE : ISA_OP_LOAD, lower_scalar_isa_type(L, scalar_tid));
+    isa_inst *in = lower_emit(L, store ? ISA_OP_STORE : ISA_OP_LOAD, lower_scalar_isa_type(L, scalar_tid));
     in->count = 1;
     in->slot = (uint16_t)slot;
     in->a = off_reg;
@@ -224,7 +224,7 @@ static void access(lower *L, bool store, uint32_t tid, int32_t slot, uint32_t of
         }
         /* fall through */
     case SpvOpTypeBool: case SpvOpTypeInt: case SpvOpTypeFloat: {
-        isa_inst *in = emit(L, store ? ISA_OP_STORE : ISA_OP_LOAD,
+        isa_inst *in = lower_emit(L, store ? ISA_OP_STORE : ISA_OP_LOAD,
                             lower_scalar_isa_type(L, t->op == SpvOpTypeVector ? t->elem : tid));
         in->count = (uint8_t)(t->op == SpvOpTypeVector ? t->count : 1);
         in->slot = (uint16_t)slot;
@@ -290,7 +290,7 @@ static uint32_t add_scaled_index(lower *L, uint32_t off_reg, uint32_t index_id, 
     isa_inst *in;
     if (isa_type_size(it) == 8) {
         uint32_t narrow = lower_new_regs(L, 1);
-        in = emit(L, ISA_OP_CVT, ISA_TYPE_U32);
+        in = lower_emit(L, ISA_OP_CVT, ISA_TYPE_U32);
         in->type2 = ISA_TYPE_U64;
         in->d = narrow;
         in->a = index;
@@ -298,7 +298,7 @@ static uint32_t add_scaled_index(lower *L, uint32_t off_reg, uint32_t index_id, 
     } else if (isa_type_size(it) < 4) {
         /* 8/16-bit indices: sign or zero extend by the index's own type */
         uint32_t wide = lower_new_regs(L, 1);
-        in = emit(L, ISA_OP_CVT, ISA_TYPE_U32);
+        in = lower_emit(L, ISA_OP_CVT, ISA_TYPE_U32);
         in->type2 = (uint8_t)it;
         in->d = wide;
         in->a = index;
@@ -399,7 +399,7 @@ static void lower_access_chain(lower *L, const uint32_t *o, uint32_t no)
 
 /* ------------------------------------------------------------ helpers for ALU */
 
-static void unary(lower *L, isa_op op, isa_type ty, uint32_t d, uint32_t a, uint32_t n)
+void lower_unary(lower *L, isa_op op, isa_type ty, uint32_t d, uint32_t a, uint32_t n)
 {
     for (uint32_t k = 0; k < n; k++) {
         lower_emit_op(L, op, ty, d + k, a + k, ISA_NO_REG);
@@ -437,7 +437,7 @@ static uint32_t dot(lower *L, isa_type ty, uint32_t a, uint32_t b, uint32_t n)
 static uint32_t fmath1(lower *L, isa_type ty, enum GLSLstd450 f, uint32_t a)
 {
     uint32_t d = lower_new_regs(L, 1);
-    isa_inst *in = emit(L, ISA_OP_FMATH, ty);
+    isa_inst *in = lower_emit(L, ISA_OP_FMATH, ty);
     in->d = d;
     in->a = a;
     in->imm = f;
@@ -482,11 +482,11 @@ static void lower_ext_glsl(lower *L, const uint32_t *o, uint32_t no)
             static const int i1[3] = {1, 2, 0}, i2[3] = {2, 0, 1};
             for (int k = 0; k < 3; k++) {
                 uint32_t p = lower_new_regs(L, 2);
-                isa_inst *in = emit(L, ISA_OP_FMUL, ety);
+                isa_inst *in = lower_emit(L, ISA_OP_FMUL, ety);
                 in->d = p;
                 in->a = a + i1[k];
                 in->b = b + i2[k];
-                in = emit(L, ISA_OP_FMUL, ety);
+                in = lower_emit(L, ISA_OP_FMUL, ety);
                 in->d = p + 1;
                 in->a = a + i2[k];
                 in->b = b + i1[k];
@@ -509,7 +509,7 @@ static void lower_ext_glsl(lower *L, const uint32_t *o, uint32_t no)
             uint32_t lt = lower_new_regs(L, 1);
             lower_emit_op(L, ISA_OP_FOLT, ety, lt, dt, zero);
             uint32_t neg = lower_new_regs(L, m);
-            unary(L, ISA_OP_FNEG, ety, neg, a, m);
+            lower_unary(L, ISA_OP_FNEG, ety, neg, a, m);
             uint32_t d = lower_def_value(L, rid, rtype, m);
             for (uint32_t k = 0; k < m; k++) {
                 isa_inst *in = lower_emit_op(L, ISA_OP_SELECT, ety, d + k, lt, a + k);
@@ -522,7 +522,7 @@ static void lower_ext_glsl(lower *L, const uint32_t *o, uint32_t no)
     case GLSLstd450PackUnorm4x8: case GLSLstd450PackSnorm4x8: case GLSLstd450PackDouble2x32: {
         /* a = first component of the vector operand (components consecutive) */
         uint32_t d = lower_def_value(L, rid, rtype, 1);
-        isa_inst *in = emit(L, ISA_OP_FMATH, ty);
+        isa_inst *in = lower_emit(L, ISA_OP_FMATH, ty);
         in->type2 = (uint8_t)lower_scalar_isa_type(L, lower_component_type(L, L->ids[args[0]].type));
         in->d = d;
         in->a = lower_val(L, args[0]);
@@ -532,7 +532,7 @@ static void lower_ext_glsl(lower *L, const uint32_t *o, uint32_t no)
     case GLSLstd450UnpackHalf2x16: case GLSLstd450UnpackUnorm2x16: case GLSLstd450UnpackSnorm2x16:
     case GLSLstd450UnpackUnorm4x8: case GLSLstd450UnpackSnorm4x8: case GLSLstd450UnpackDouble2x32: {
         uint32_t d = lower_def_value(L, rid, rtype, n);
-        isa_inst *in = emit(L, ISA_OP_FMATH, ty);
+        isa_inst *in = lower_emit(L, ISA_OP_FMATH, ty);
         in->type2 = (uint8_t)lower_scalar_isa_type(L, lower_component_type(L, L->ids[args[0]].type));
         in->d = d;
         in->a = lower_val(L, args[0]);
@@ -550,11 +550,11 @@ static void lower_ext_glsl(lower *L, const uint32_t *o, uint32_t no)
         uint32_t a = lower_val(L, args[0]);
         for (uint32_t k = 0; k < m; k++) {
             uint32_t pair = lower_new_regs(L, 2);
-            isa_inst *in = emit(L, ISA_OP_FMATH, ety);
+            isa_inst *in = lower_emit(L, ISA_OP_FMATH, ety);
             in->d = pair;
             in->a = a + k;
             in->imm = f;
-            in = emit(L, ISA_OP_MOV, ety);
+            in = lower_emit(L, ISA_OP_MOV, ety);
             in->d = d + k;
             in->a = pair;
             lower_emit_op(L, ISA_OP_MOV, ISA_TYPE_I32, d + m + k, pair + 1, ISA_NO_REG);
@@ -588,7 +588,7 @@ static void lower_ext_glsl(lower *L, const uint32_t *o, uint32_t no)
         scalar_arg[k] = at->op != SpvOpTypeVector;
     }
     for (uint32_t c = 0; c < n; c++) {
-        isa_inst *in = emit(L, ISA_OP_FMATH, ty);
+        isa_inst *in = lower_emit(L, ISA_OP_FMATH, ty);
         in->d = d + c;
         in->a = ar[0] == ISA_NO_REG ? ISA_NO_REG : ar[0] + (scalar_arg[0] ? 0 : c);
         in->b = ar[1] == ISA_NO_REG ? ISA_NO_REG : ar[1] + (scalar_arg[1] ? 0 : c);
@@ -612,7 +612,7 @@ static void lower_group(lower *L, SpvOp op, const uint32_t *o, uint32_t no)
     isa_type rty = lower_scalar_isa_type(L, lower_component_type(L, rtype));
     switch (op) {
     case SpvOpGroupNonUniformElect: {
-        isa_inst *in = emit(L, ISA_OP_ELECT, ISA_TYPE_BOOL);
+        isa_inst *in = lower_emit(L, ISA_OP_ELECT, ISA_TYPE_BOOL);
         in->d = lower_def_value(L, rid, rtype, 1);
         return;
     }
@@ -657,7 +657,7 @@ static void lower_group(lower *L, SpvOp op, const uint32_t *o, uint32_t no)
     case SpvOpGroupNonUniformBroadcastFirst: {
         uint32_t a = lower_val(L, o[3]);
         uint32_t d = lower_def_value(L, rid, rtype, n);
-        unary(L, ISA_OP_BCAST_FIRST, rty, d, a, n);
+        lower_unary(L, ISA_OP_BCAST_FIRST, rty, d, a, n);
         return;
     }
     case SpvOpGroupNonUniformQuadSwap: {
@@ -665,7 +665,7 @@ static void lower_group(lower *L, SpvOp op, const uint32_t *o, uint32_t no)
         uint32_t dir = lower_const_u32(L, o[4]);
         uint32_t d = lower_def_value(L, rid, rtype, n);
         for (uint32_t k = 0; k < n; k++) {
-            isa_inst *in = emit(L, ISA_OP_QUAD_SWAP, rty);
+            isa_inst *in = lower_emit(L, ISA_OP_QUAD_SWAP, rty);
             in->d = d + k;
             in->a = a + k;
             in->imm = dir;
@@ -686,7 +686,7 @@ static void lower_group(lower *L, SpvOp op, const uint32_t *o, uint32_t no)
     }
     case SpvOpGroupNonUniformBallotBitCount: {
         uint32_t gop = o[3];
-        isa_inst *in = emit(L, ISA_OP_BALLOT_CNT, rty);
+        isa_inst *in = lower_emit(L, ISA_OP_BALLOT_CNT, rty);
         in->a = lower_val(L, o[4]);
         in->imm = gop == SpvGroupOperationReduce ? 0 : gop == SpvGroupOperationInclusiveScan ? 1 : 2;
         if (gop > SpvGroupOperationExclusiveScan)
@@ -745,7 +745,7 @@ static void lower_group(lower *L, SpvOp op, const uint32_t *o, uint32_t no)
     uint32_t a = lower_val(L, o[4]);
     uint32_t d = lower_def_value(L, rid, rtype, n);
     for (uint32_t k = 0; k < n; k++) {
-        isa_inst *in = emit(L, ISA_OP_WAVE_OP, ty);
+        isa_inst *in = lower_emit(L, ISA_OP_WAVE_OP, ty);
         in->d = d + k;
         in->a = a + k;
         in->imm = red;
@@ -833,7 +833,7 @@ static void lower_convert(lower *L, SpvOp op, const uint32_t *o)
     uint32_t a = lower_val(L, src);
     uint32_t d = lower_def_value(L, rid, rtype, n);
     for (uint32_t k = 0; k < n; k++) {
-        isa_inst *in = emit(L, ISA_OP_CVT, dty);
+        isa_inst *in = lower_emit(L, ISA_OP_CVT, dty);
         in->type2 = (uint8_t)sty;
         in->d = d + k;
         in->a = a + k;
@@ -859,7 +859,7 @@ static void lower_bitcast(lower *L, const uint32_t *o)
         /* same component size: the bits are already right; copy so that the
          * destination is its own register (keeps predication simple) */
         uint32_t d = lower_def_value(L, rid, rtype, rn);
-        unary(L, ISA_OP_MOV, rty, d, a, rn);
+        lower_unary(L, ISA_OP_MOV, rty, d, a, rn);
         return;
     }
     uint32_t rb = isa_type_size(rty) * 8, sb = isa_type_size(sty) * 8;
@@ -871,7 +871,7 @@ static void lower_bitcast(lower *L, const uint32_t *o)
             uint32_t acc = ISA_NO_REG;
             for (uint32_t j = 0; j < per; j++) {
                 uint32_t part = lower_new_regs(L, 1);
-                isa_inst *in = emit(L, ISA_OP_CVT, ISA_TYPE_U64);
+                isa_inst *in = lower_emit(L, ISA_OP_CVT, ISA_TYPE_U64);
                 in->type2 = (uint8_t)lower_with_sign(sty == ISA_TYPE_F16 ? ISA_TYPE_U16 : sty == ISA_TYPE_F32 ? ISA_TYPE_U32 : sty, false);
                 in->d = part;
                 in->a = a + k * per + j;
@@ -900,7 +900,7 @@ static void lower_bitcast(lower *L, const uint32_t *o)
                 t = lower_new_regs(L, 1);
                 lower_emit_op(L, ISA_OP_SHRL, ISA_TYPE_U64, t, s, lower_const_reg(L, j * rb));
             }
-            isa_inst *in = emit(L, ISA_OP_CVT, lower_with_sign(rb == 16 ? ISA_TYPE_U16 : rb == 32 ? ISA_TYPE_U32 : ISA_TYPE_U8, false));
+            isa_inst *in = lower_emit(L, ISA_OP_CVT, lower_with_sign(rb == 16 ? ISA_TYPE_U16 : rb == 32 ? ISA_TYPE_U32 : ISA_TYPE_U8, false));
             in->type2 = ISA_TYPE_U64;
             in->d = d + k;
             in->a = t;
@@ -917,7 +917,7 @@ static int32_t image_slot(lower *L, uint32_t id)
     return L->ids[id].slot;
 }
 
-static void lower_inst(lower *L, SpvOp op, const uint32_t *o, uint32_t no)
+void lower_inst(lower *L, SpvOp op, const uint32_t *o, uint32_t no)
 {
     switch (op) {
     case SpvOpNop: case SpvOpLine: case SpvOpNoLine: case SpvOpSelectionMerge: case SpvOpLoopMerge:
@@ -997,7 +997,7 @@ static void lower_inst(lower *L, SpvOp op, const uint32_t *o, uint32_t no)
         uint32_t tid = lower_type(L, ps->type)->elem;
         uint32_t r = lower_new_regs(L, lower_reg_count_of(L, tid));
         if (ps->slot < 0)
-            unary(L, ISA_OP_MOV, ISA_TYPE_U64, r, (uint32_t)ps->off_const, lower_reg_count_of(L, tid));
+            lower_unary(L, ISA_OP_MOV, ISA_TYPE_U64, r, (uint32_t)ps->off_const, lower_reg_count_of(L, tid));
         else
             access(L, false, tid, ps->slot, ps->off_reg, ps->off_const, r, ptr_layout(ps));
         access(L, true, tid, pd->slot, pd->off_reg, pd->off_const, r, ptr_layout(pd));
@@ -1020,7 +1020,7 @@ static void lower_inst(lower *L, SpvOp op, const uint32_t *o, uint32_t no)
             lower_fail(L, ISA_ERR_INVALID, "OpArrayLength member %u out of range", member);
             return;
         }
-        isa_inst *in = emit(L, ISA_OP_ARRAY_LEN, ISA_TYPE_U32);
+        isa_inst *in = lower_emit(L, ISA_OP_ARRAY_LEN, ISA_TYPE_U32);
         in->slot = (uint16_t)p->slot;
         in->imm = p->off_const + lower_member_offset(L, st, member, true);
         in->imm2 = lower_elem_stride(L, s->members[member], true, 0);
@@ -1035,7 +1035,7 @@ static void lower_inst(lower *L, SpvOp op, const uint32_t *o, uint32_t no)
         type_info *rt = lower_type(L, rtype);
         uint32_t n = rt->op == SpvOpTypeVector ? rt->count : 1;
         uint32_t tmp = n == 4 ? lower_def_value(L, rid, rtype, 4) : lower_new_regs(L, 4);
-        isa_inst *in = emit(L, ISA_OP_IMG_READ, L->p->slots[slot].texel_type);
+        isa_inst *in = lower_emit(L, ISA_OP_IMG_READ, L->p->slots[slot].texel_type);
         in->slot = (uint16_t)slot;
         in->a = lower_val(L, o[3]);
         in->d = tmp;
@@ -1055,10 +1055,10 @@ static void lower_inst(lower *L, SpvOp op, const uint32_t *o, uint32_t no)
         uint32_t src = lower_val(L, texel);
         if (n != 4) {
             uint32_t tmp = lower_new_regs(L, 4);
-            unary(L, ISA_OP_MOV, ISA_TYPE_U64, tmp, src, n);
+            lower_unary(L, ISA_OP_MOV, ISA_TYPE_U64, tmp, src, n);
             src = tmp;
         }
-        isa_inst *in = emit(L, ISA_OP_IMG_WRITE, L->p->slots[slot].texel_type);
+        isa_inst *in = lower_emit(L, ISA_OP_IMG_WRITE, L->p->slots[slot].texel_type);
         in->slot = (uint16_t)slot;
         in->a = lower_val(L, o[1]);
         in->b = src;
@@ -1070,7 +1070,7 @@ static void lower_inst(lower *L, SpvOp op, const uint32_t *o, uint32_t no)
         int32_t slot = image_slot(L, o[2]);
         if (L->failed)
             return;
-        isa_inst *in = emit(L, ISA_OP_IMG_SIZE, ISA_TYPE_U32);
+        isa_inst *in = lower_emit(L, ISA_OP_IMG_SIZE, ISA_TYPE_U32);
         in->slot = (uint16_t)slot;
         in->d = lower_def_value(L, o[1], o[0], 1);
         return;
@@ -1101,14 +1101,14 @@ static void lower_inst(lower *L, SpvOp op, const uint32_t *o, uint32_t no)
         CHECK_ID(L, comp);
         uint32_t n = lower_reg_count_of(L, rtype);
         uint32_t d = lower_def_value(L, rid, rtype, n);
-        unary(L, ISA_OP_MOV, ISA_TYPE_U64, d, lower_val(L, comp), n);
+        lower_unary(L, ISA_OP_MOV, ISA_TYPE_U64, d, lower_val(L, comp), n);
         uint32_t tid = rtype, off = 0;
         for (uint32_t k = 4; k < no; k++) {
             uint32_t mt;
             off += lower_reg_offset_of(L, tid, o[k], &mt);
             tid = mt;
         }
-        unary(L, ISA_OP_MOV, ISA_TYPE_U64, d + off, lower_val(L, obj), lower_reg_count_of(L, tid));
+        lower_unary(L, ISA_OP_MOV, ISA_TYPE_U64, d + off, lower_val(L, obj), lower_reg_count_of(L, tid));
         return;
     }
     case SpvOpCompositeConstruct: {
@@ -1123,7 +1123,7 @@ static void lower_inst(lower *L, SpvOp op, const uint32_t *o, uint32_t no)
                 lower_fail(L, ISA_ERR_INVALID, "composite construct with too many components");
                 return;
             }
-            unary(L, ISA_OP_MOV, ISA_TYPE_U64, d + k, lower_val(L, o[c]), m);
+            lower_unary(L, ISA_OP_MOV, ISA_TYPE_U64, d + k, lower_val(L, o[c]), m);
             k += m;
         }
         return;
@@ -1157,7 +1157,7 @@ static void lower_inst(lower *L, SpvOp op, const uint32_t *o, uint32_t no)
         uint32_t rtype = o[0], rid = o[1], v = o[2], idx = o[3];
         CHECK_ID(L, v);
         CHECK_ID(L, idx);
-        isa_inst *in = emit(L, ISA_OP_VEXTRACT, lower_scalar_isa_type(L, rtype));
+        isa_inst *in = lower_emit(L, ISA_OP_VEXTRACT, lower_scalar_isa_type(L, rtype));
         in->a = lower_val(L, v);
         in->b = lower_val(L, idx);
         in->imm = lower_reg_count_of(L, L->ids[v].type);
@@ -1171,8 +1171,8 @@ static void lower_inst(lower *L, SpvOp op, const uint32_t *o, uint32_t no)
         CHECK_ID(L, idx);
         uint32_t n = lower_reg_count_of(L, rtype);
         uint32_t d = lower_def_value(L, rid, rtype, n);
-        unary(L, ISA_OP_MOV, ISA_TYPE_U64, d, lower_val(L, v), n);
-        isa_inst *in = emit(L, ISA_OP_VINSERT, lower_scalar_isa_type(L, lower_component_type(L, rtype)));
+        lower_unary(L, ISA_OP_MOV, ISA_TYPE_U64, d, lower_val(L, v), n);
+        isa_inst *in = lower_emit(L, ISA_OP_VINSERT, lower_scalar_isa_type(L, lower_component_type(L, rtype)));
         in->d = d;
         in->a = lower_val(L, comp);
         in->b = lower_val(L, idx);
@@ -1189,7 +1189,7 @@ static void lower_inst(lower *L, SpvOp op, const uint32_t *o, uint32_t no)
         uint32_t d = lower_def_value(L, rid, rtype, n);
         uint32_t cr = lower_val(L, c), ar = lower_val(L, a), br = lower_val(L, b);
         for (uint32_t k = 0; k < n; k++) {
-            isa_inst *in = emit(L, ISA_OP_SELECT, ISA_TYPE_U64);
+            isa_inst *in = lower_emit(L, ISA_OP_SELECT, ISA_TYPE_U64);
             in->d = d + k;
             in->a = cvec ? cr + k : cr;
             in->b = ar + k;
@@ -1208,11 +1208,11 @@ static void lower_inst(lower *L, SpvOp op, const uint32_t *o, uint32_t no)
         uint32_t a = lower_val(L, o[2]);
         uint32_t h = lower_new_regs(L, n), d = lower_def_value(L, rid, rtype, n);
         for (uint32_t k = 0; k < n; k++) {
-            isa_inst *in = emit(L, ISA_OP_CVT, ISA_TYPE_F16);
+            isa_inst *in = lower_emit(L, ISA_OP_CVT, ISA_TYPE_F16);
             in->type2 = ISA_TYPE_F32;
             in->d = h + k;
             in->a = a + k;
-            in = emit(L, ISA_OP_CVT, ISA_TYPE_F32);
+            in = lower_emit(L, ISA_OP_CVT, ISA_TYPE_F32);
             in->type2 = ISA_TYPE_F16;
             in->d = d + k;
             in->a = h + k;
@@ -1237,7 +1237,7 @@ static void lower_inst(lower *L, SpvOp op, const uint32_t *o, uint32_t no)
         isa_op iop = op == SpvOpSNegate ? ISA_OP_INEG : op == SpvOpFNegate ? ISA_OP_FNEG : op == SpvOpNot ? ISA_OP_NOT
                    : op == SpvOpBitReverse ? ISA_OP_BITREV : op == SpvOpBitCount ? ISA_OP_BITCNT
                    : op == SpvOpIsNan ? ISA_OP_ISNAN : ISA_OP_ISINF;
-        unary(L, iop, sty, d, a, n);
+        lower_unary(L, iop, sty, d, a, n);
         return;
     }
     case SpvOpAny: case SpvOpAll: {
@@ -1292,7 +1292,7 @@ static void lower_inst(lower *L, SpvOp op, const uint32_t *o, uint32_t no)
                 lower_emit_op(L, ISA_OP_FADD, ty, p + 1, acc, p);
                 acc = p + 1;
             }
-            isa_inst *mv = emit(L, ISA_OP_MOV, ty);
+            isa_inst *mv = lower_emit(L, ISA_OP_MOV, ty);
             mv->d = d + r;
             mv->a = acc;
         }
@@ -1390,7 +1390,7 @@ static void lower_inst(lower *L, SpvOp op, const uint32_t *o, uint32_t no)
         if (op == SpvOpBitFieldInsert) {
             uint32_t ins = lower_val(L, o[3]), off = lower_val(L, o[4]), cnt = lower_val(L, o[5]);
             for (uint32_t k = 0; k < n; k++) {
-                isa_inst *in = emit(L, ISA_OP_BFI, ty);
+                isa_inst *in = lower_emit(L, ISA_OP_BFI, ty);
                 in->d = d + k;
                 in->a = base + k;
                 in->b = ins + k;
@@ -1401,7 +1401,7 @@ static void lower_inst(lower *L, SpvOp op, const uint32_t *o, uint32_t no)
             uint32_t off = lower_val(L, o[3]), cnt = lower_val(L, o[4]);
             isa_type t2 = lower_with_sign(ty, op == SpvOpBitFieldSExtract);
             for (uint32_t k = 0; k < n; k++) {
-                isa_inst *in = emit(L, op == SpvOpBitFieldSExtract ? ISA_OP_BFES : ISA_OP_BFEU, t2);
+                isa_inst *in = lower_emit(L, op == SpvOpBitFieldSExtract ? ISA_OP_BFES : ISA_OP_BFEU, t2);
                 in->d = d + k;
                 in->a = base + k;
                 in->b = off;
@@ -1452,7 +1452,7 @@ static void lower_inst(lower *L, SpvOp op, const uint32_t *o, uint32_t no)
             lower_fail(L, ISA_ERR_INVALID, "atomic write to read-only '%s'", L->p->slots[p->slot].name);
             return;
         }
-        isa_inst *in = emit(L, ISA_OP_ATOMIC, ty);
+        isa_inst *in = lower_emit(L, ISA_OP_ATOMIC, ty);
         in->slot = (uint16_t)p->slot;
         in->a = p->off_reg;
         in->imm = p->off_const;
@@ -1470,7 +1470,7 @@ static void lower_inst(lower *L, SpvOp op, const uint32_t *o, uint32_t no)
     case SpvOpControlBarrier: {
         uint32_t scope = lower_const_u32(L, o[0]);
         if (scope == SpvScopeWorkgroup) {
-            emit(L, ISA_OP_BARRIER, ISA_TYPE_NONE);
+            lower_emit(L, ISA_OP_BARRIER, ISA_TYPE_NONE);
         } else if (scope != SpvScopeSubgroup) {
             lower_fail(L, ISA_ERR_UNSUPPORTED, "control barrier with execution scope %u", scope);
         }
@@ -1519,294 +1519,9 @@ static void lower_inst(lower *L, SpvOp op, const uint32_t *o, uint32_t no)
     lower_fail(L, ISA_ERR_UNSUPPORTED, "%s is not modelled", lower_op_name(op));
 }
 
-/* ------------------------------------------------------------ control flow */
-
-static block *block_of(lower *L, uint32_t label)
-{
-    if (label == 0 || label >= L->bound || !L->block_of_label[label]) {
-        lower_fail(L, ISA_ERR_INVALID, "branch to %%%u, which is not a block of the entry function", label);
-        return &L->blocks[0];
-    }
-    return &L->blocks[L->block_of_label[label] - 1];
-}
-
-/* Reads the entry function's blocks. */
-static bool read_blocks(lower *L, uint32_t fbegin, uint32_t fend)
-{
-    const uint32_t *w = L->w;
-    size_t cap = 0;
-    for (uint32_t i = fbegin; i < fend;) {
-        uint32_t wc = w[i] >> 16;
-        SpvOp op = (SpvOp)(w[i] & 0xffff);
-        L->cur_word = i;
-        if (op == SpvOpLabel) {
-            block *b = lower_grow(L->blocks, &cap, L->nblocks + 1, sizeof *b);
-            if (!b) {
-                lower_fail(L, ISA_ERR_NOMEM, "out of memory");
-                return false;
-            }
-            L->blocks = b;
-            block *nb = &b[L->nblocks++];
-            memset(nb, 0, sizeof *nb);
-            nb->label = w[i + 1];
-            nb->first = i + wc;
-            nb->order = -1;
-            if (nb->label >= L->bound) {
-                lower_fail(L, ISA_ERR_INVALID, "label id out of range");
-                return false;
-            }
-            L->block_of_label[nb->label] = L->nblocks;
-        } else if (op == SpvOpFunctionCall) {
-            lower_fail(L, ISA_ERR_UNSUPPORTED, "function calls are not modelled: wavelab compiles with glslang's optimizer, "
-                                         "which inlines every call; this module still calls a function");
-            return false;
-        } else if (L->nblocks) {
-            block *b = &L->blocks[L->nblocks - 1];
-            const uint32_t *o = w + i + 1;
-            switch (op) {
-            case SpvOpSelectionMerge: b->merge = o[0]; break;
-            case SpvOpLoopMerge: b->merge = o[0]; b->cont = o[1]; b->is_loop = true; break;
-            case SpvOpBranch: case SpvOpBranchConditional: case SpvOpSwitch: case SpvOpReturn:
-            case SpvOpReturnValue: case SpvOpKill: case SpvOpUnreachable: case SpvOpTerminateInvocation:
-                b->term = i;
-                b->end = i;
-                break;
-            default: break;
-            }
-        }
-        i += wc;
-    }
-    /* successors */
-    for (uint32_t k = 0; k < L->nblocks; k++) {
-        block *b = &L->blocks[k];
-        if (!b->term) {
-            L->cur_word = b->first;
-            lower_fail(L, ISA_ERR_INVALID, "block %%%u has no terminator", b->label);
-            return false;
-        }
-        SpvOp op = (SpvOp)(w[b->term] & 0xffff);
-        uint32_t wc = w[b->term] >> 16;
-        const uint32_t *o = w + b->term + 1;
-        uint32_t tmp[1024];
-        uint32_t n = 0;
-        if (op == SpvOpBranch)
-            tmp[n++] = o[0];
-        else if (op == SpvOpBranchConditional) {
-            tmp[n++] = o[1];
-            tmp[n++] = o[2];
-        } else if (op == SpvOpSwitch) {
-            tmp[n++] = o[1];
-            uint32_t sel_words = 1;
-            uint32_t st = L->ids[o[0]].type;
-            if (st && st < L->bound && L->ids[st].kind == K_TYPE && L->ids[st].t->width == 64)
-                sel_words = 2;
-            for (uint32_t c = 2; c + sel_words < wc - 1 && n < 1024; c += sel_words + 1)
-                tmp[n++] = o[c + sel_words];
-        }
-        b->succ = malloc((n ? n : 1) * sizeof *b->succ);
-        if (!b->succ) {
-            lower_fail(L, ISA_ERR_NOMEM, "out of memory");
-            return false;
-        }
-        memcpy(b->succ, tmp, n * sizeof *tmp);
-        b->nsucc = n;
-        for (uint32_t s = 0; s < n; s++)
-            block_of(L, tmp[s]);
-        if (b->merge)
-            block_of(L, b->merge);
-        if (b->cont)
-            block_of(L, b->cont);
-    }
-    return !L->failed;
-}
-
-/* Structured order: reverse post-order of a depth-first walk that visits a
- * header's merge block first, then its continue target, then its successors
- * in reverse, so constructs come out contiguous and in source order. */
-static void dfs(lower *L, uint32_t bi, uint32_t *post, uint32_t *npost, uint32_t depth)
-{
-    block *b = &L->blocks[bi];
-    if (b->visited || L->failed)
-        return;
-    if (depth > 100000) {
-        lower_fail(L, ISA_ERR_UNSUPPORTED, "control flow nested too deeply");
-        return;
-    }
-    b->visited = true;
-    if (b->merge)
-        dfs(L, L->block_of_label[b->merge] - 1, post, npost, depth + 1);
-    if (b->cont)
-        dfs(L, L->block_of_label[b->cont] - 1, post, npost, depth + 1);
-    for (uint32_t s = b->nsucc; s-- > 0;)
-        dfs(L, L->block_of_label[b->succ[s]] - 1, post, npost, depth + 1);
-    post[(*npost)++] = bi;
-}
-
-#define MAX_PHIS 256
-
-/* Word offsets of the phis that open block b (after any OpLine/OpNoLine or
- * non-semantic instruction) into at[] when at is not NULL; returns how many. */
-static uint32_t block_phis(lower *L, const block *b, uint32_t *at)
-{
-    const uint32_t *w = L->w;
-    uint32_t n = 0;
-    for (uint32_t i = b->first; i < b->end;) {
-        uint32_t wc = w[i] >> 16;
-        SpvOp op = (SpvOp)(w[i] & 0xffff);
-        if (op == SpvOpPhi) {
-            if (at && n == MAX_PHIS) {
-                lower_fail(L, ISA_ERR_UNSUPPORTED, "block %%%u has more than %d phis", b->label, MAX_PHIS);
-                return 0;
-            }
-            if (at)
-                at[n] = i;
-            n++;
-        } else if (op != SpvOpLine && op != SpvOpNoLine && !(op == SpvOpExtInst && w[i + 3] != L->glsl_ext)) {
-            break;
-        }
-        i += wc;
-    }
-    return n;
-}
-
-static bool has_phis(lower *L, const block *b) { return block_phis(L, b, NULL) > 0; }
-
-/*
- * The phi copies of the edge from -> to, for the lanes in mask `edge`.  The
- * phis of a block take their values at once (a parallel copy): when one
- * reads another phi of the same block (a swap in a loop), every incoming
- * value is first read into a temporary, and only then written.
- */
-static void phi_copies(lower *L, block *from, block *to, uint32_t edge)
-{
-    const uint32_t *w = L->w;
-    uint32_t at[MAX_PHIS], dst[MAX_PHIS], src[MAX_PHIS], regs[MAX_PHIS];
-    uint32_t nphi = block_phis(L, to, at), ncopy = 0;
-    bool reads_a_phi = false;
-    for (uint32_t p = 0; p < nphi && !L->failed; p++) {
-        const uint32_t *o = w + at[p] + 1;
-        uint32_t wc = w[at[p]] >> 16;
-        for (uint32_t k = 2; k + 1 < wc - 1; k += 2) {
-            if (o[k + 1] != from->label)
-                continue;
-            uint32_t v = o[k];
-            if (v >= L->bound) {
-                lower_fail(L, ISA_ERR_INVALID, "phi operand out of range");
-                return;
-            }
-            if (L->ids[v].kind == K_UNDEF)
-                break; /* an undefined incoming value: the lanes keep whatever the register holds */
-            for (uint32_t q = 0; q < nphi; q++)
-                reads_a_phi |= w[at[q] + 2] == v;
-            dst[ncopy] = L->ids[o[1]].reg;
-            src[ncopy] = lower_val(L, v);
-            regs[ncopy] = lower_reg_count_of(L, o[0]);
-            ncopy++;
-            break;
-        }
-    }
-    if (reads_a_phi) {
-        for (uint32_t c = 0; c < ncopy; c++) {
-            uint32_t t = lower_new_regs(L, regs[c]);
-            unary(L, ISA_OP_MOV, ISA_TYPE_U64, t, src[c], regs[c]);
-            src[c] = t;
-        }
-    }
-    for (uint32_t c = 0; c < ncopy; c++)
-        for (uint32_t r = 0; r < regs[c]; r++)
-            lower_emit_op(L, ISA_OP_MOVM, ISA_TYPE_U64, dst[c] + r, src[c] + r, edge);
-}
-
-static void edge_to(lower *L, block *from, uint32_t label, uint32_t edge_mask)
-{
-    block *to = block_of(L, label);
-    if (L->failed)
-        return;
-    phi_copies(L, from, to, edge_mask);
-    lower_emit_op(L, ISA_OP_MASK_OR, ISA_TYPE_NONE, to->mask, edge_mask, ISA_NO_REG);
-}
-
-static void lower_terminator(lower *L, block *b)
-{
-    const uint32_t *w = L->w;
-    L->cur_word = b->term;
-    SpvOp op = (SpvOp)(w[b->term] & 0xffff);
-    uint32_t wc = w[b->term] >> 16;
-    const uint32_t *o = w + b->term + 1;
-    switch (op) {
-    case SpvOpBranch: {
-        block *to = block_of(L, o[0]);
-        if (!L->failed && to->fallthrough)
-            return;
-        if (!L->failed && !has_phis(L, to)) {
-            isa_inst *in = emit(L, ISA_OP_JOIN, ISA_TYPE_NONE);
-            in->d = to->mask;
-            return;
-        }
-        uint32_t m = new_mask(L);
-        isa_inst *in = emit(L, ISA_OP_MASK_EXEC, ISA_TYPE_NONE);
-        in->d = m;
-        edge_to(L, b, o[0], m);
-        return;
-    }
-    case SpvOpBranchConditional: {
-        uint32_t c = lower_val(L, o[0]);
-        block *tt = block_of(L, o[1]), *ft = block_of(L, o[2]);
-        if (!L->failed && !has_phis(L, tt) && !has_phis(L, ft)) {
-            isa_inst *in = emit(L, ISA_OP_BRANCH, ISA_TYPE_BOOL);
-            in->d = tt->mask;
-            in->e = ft->mask;
-            in->a = c;
-            return;
-        }
-        uint32_t mt = new_mask(L), mf = new_mask(L);
-        isa_inst *in = emit(L, ISA_OP_MASK_COND, ISA_TYPE_BOOL);
-        in->d = mt;
-        in->a = c;
-        in->imm = 0;
-        in = emit(L, ISA_OP_MASK_COND, ISA_TYPE_BOOL);
-        in->d = mf;
-        in->a = c;
-        in->imm = 1;
-        edge_to(L, b, o[1], mt);
-        edge_to(L, b, o[2], mf);
-        return;
-    }
-    case SpvOpSwitch: {
-        uint32_t sel = lower_val(L, o[0]);
-        isa_type ty = lower_scalar_isa_type(L, L->ids[o[0]].type);
-        uint32_t sw = isa_type_size(ty) == 8 ? 2 : 1;
-        uint32_t taken = new_mask(L);
-        uint32_t dflt = new_mask(L);
-        isa_inst *in = emit(L, ISA_OP_MASK_EXEC, ISA_TYPE_NONE);
-        in->d = dflt;
-        for (uint32_t c = 2; c + sw < wc - 1; c += sw + 1) {
-            uint64_t lit = o[c];
-            if (sw == 2)
-                lit |= (uint64_t)o[c + 1] << 32;
-            uint32_t m = new_mask(L);
-            in = emit(L, ISA_OP_MASK_CASE, ty);
-            in->d = m;
-            in->a = sel;
-            in->imm = (int64_t)lit;
-            lower_emit_op(L, ISA_OP_MASK_ANDN, ISA_TYPE_NONE, dflt, m, ISA_NO_REG);
-            edge_to(L, b, o[c + sw], m);
-        }
-        (void)taken;
-        edge_to(L, b, o[1], dflt);
-        return;
-    }
-    case SpvOpReturn: case SpvOpReturnValue: case SpvOpKill: case SpvOpUnreachable: case SpvOpTerminateInvocation:
-        /* the lanes are done: they take no edge */
-        return;
-    default:
-        lower_fail(L, ISA_ERR_INVALID, "unexpected terminator");
-    }
-}
-
 
 /* Module-scope Private variables with an initialiser: stored when each lane starts. */
-static void init_private_variables(lower *L)
+void lower_init_private_variables(lower *L)
 {
     for (uint32_t id = 1; id < L->bound && !L->failed; id++) {
         id_info *d = &L->ids[id];
@@ -1821,210 +1536,6 @@ static void init_private_variables(lower *L)
         access(L, true, L->ids[init].type, d->slot, ISA_NO_REG, 0, lower_val(L, init), (mem_layout){0, false, 0});
     }
 }
-
-/* Hands the block structure to the analyses (isa/uniform.c): blocks in layout
- * order with their code ranges, successors, merge and continue targets and
- * the register that decides each conditional terminator. */
-static void record_blocks(lower *L)
-{
-    isa_program *p = L->p;
-    p->blocks = calloc(L->nlayout ? L->nlayout : 1, sizeof *p->blocks);
-    if (!p->blocks) {
-        lower_fail(L, ISA_ERR_NOMEM, "out of memory");
-        return;
-    }
-    p->block_count = L->nlayout;
-    for (uint32_t k = 0; k < L->nlayout && !L->failed; k++) {
-        block *b = &L->blocks[L->layout[k]];
-        isa_block *ib = &p->blocks[k];
-        ib->start_pc = b->start_pc;
-        ib->end_pc = k + 1 < L->nlayout ? L->blocks[L->layout[k + 1]].start_pc : p->code_count;
-        ib->merge = b->merge ? (uint32_t)block_of(L, b->merge)->order : ISA_NO_BLOCK;
-        ib->cont = b->cont ? (uint32_t)block_of(L, b->cont)->order : ISA_NO_BLOCK;
-        ib->is_loop = b->is_loop;
-        ib->cond = ISA_NO_REG;
-        SpvOp op = (SpvOp)(L->w[b->term] & 0xffff);
-        if (op == SpvOpBranchConditional || op == SpvOpSwitch) {
-            L->cur_word = b->term;
-            ib->cond = lower_val(L, L->w[b->term + 1]);
-        }
-        ib->succ = malloc((b->nsucc ? b->nsucc : 1) * sizeof *ib->succ);
-        if (!ib->succ) {
-            lower_fail(L, ISA_ERR_NOMEM, "out of memory");
-            return;
-        }
-        for (uint32_t s = 0; s < b->nsucc; s++) {
-            int o = block_of(L, b->succ[s])->order;
-            if (o >= 0)
-                ib->succ[ib->nsucc++] = (uint32_t)o;
-        }
-    }
-}
-
-static bool lower_function(lower *L)
-{
-    uint32_t nb = L->nblocks;
-    uint32_t *post = malloc(nb * sizeof *post);
-    L->layout = malloc(nb * sizeof *L->layout);
-    if (!post || !L->layout) {
-        free(post);
-        lower_fail(L, ISA_ERR_NOMEM, "out of memory");
-        return false;
-    }
-    uint32_t npost = 0;
-    dfs(L, 0, post, &npost, 0);
-    for (uint32_t k = 0; k < npost; k++) {
-        L->layout[k] = post[npost - 1 - k];
-        L->blocks[L->layout[k]].order = (int)k;
-    }
-    L->nlayout = npost;
-    free(post);
-    if (L->failed)
-        return false;
-    /* every edge forward, except back edges to loop headers from inside the loop */
-    for (uint32_t k = 0; k < L->nlayout; k++) {
-        block *b = &L->blocks[L->layout[k]];
-        for (uint32_t s = 0; s < b->nsucc; s++) {
-            block *t = block_of(L, b->succ[s]);
-            if (t->order <= b->order && !t->is_loop) {
-                L->cur_word = b->term;
-                lower_fail(L, ISA_ERR_UNSUPPORTED, "unstructured control flow: backward branch from %%%u to %%%u, "
-                                             "which is not a loop header", b->label, t->label);
-                return false;
-            }
-        }
-    }
-    /* masks: block 0 (entry) uses mask 0, the executor's initial lanes */
-    L->p->mask_count = 0;
-    L->blocks[0].mask = new_mask(L);
-    for (uint32_t k = 0; k < L->nlayout; k++)
-        if (L->layout[k] != 0)
-            L->blocks[L->layout[k]].mask = new_mask(L);
-    /* phis get their registers before any block is lowered (uses may come first in a loop) */
-    for (uint32_t k = 0; k < L->nlayout; k++) {
-        block *b = &L->blocks[L->layout[k]];
-        for (uint32_t i = b->first; i < b->end;) {
-            uint32_t wc = L->w[i] >> 16;
-            SpvOp op = (SpvOp)(L->w[i] & 0xffff);
-            if (op == SpvOpPhi) {
-                L->cur_word = i;
-                uint32_t rtype = L->w[i + 1], rid = L->w[i + 2];
-                if (rid >= L->bound) {
-                    lower_fail(L, ISA_ERR_INVALID, "phi result out of range");
-                    return false;
-                }
-                type_info *rt = lower_type(L, rtype);
-                if (rt->op == SpvOpTypePointer) {
-                    lower_fail(L, ISA_ERR_UNSUPPORTED, "phis of pointers (variable pointers) are not modelled");
-                    return false;
-                }
-                lower_def_value(L, rid, rtype, lower_reg_count_of(L, rtype));
-            }
-            i += wc;
-        }
-    }
-    /* which loop each merge block closes */
-    uint32_t *closes = calloc(L->nblocks, sizeof *closes); /* block index + 1 of the loop header */
-    uint32_t *skip_fix = malloc(L->nlayout * sizeof *skip_fix);
-    if (!closes || !skip_fix) {
-        free(closes);
-        free(skip_fix);
-        lower_fail(L, ISA_ERR_NOMEM, "out of memory");
-        return false;
-    }
-    for (uint32_t k = 0; k < L->nlayout; k++) {
-        block *b = &L->blocks[L->layout[k]];
-        if (b->is_loop)
-            closes[L->block_of_label[b->merge] - 1] = L->layout[k] + 1;
-    }
-    /* straight-line continuations need no exec-mask work (see block.fallthrough) */
-    uint32_t *npred = calloc(L->nblocks, sizeof *npred);
-    bool *is_merge = calloc(L->nblocks, sizeof *is_merge);
-    if (!npred || !is_merge) {
-        free(npred);
-        free(is_merge);
-        free(closes);
-        free(skip_fix);
-        lower_fail(L, ISA_ERR_NOMEM, "out of memory");
-        return false;
-    }
-    for (uint32_t k = 0; k < L->nlayout; k++) {
-        block *b = &L->blocks[L->layout[k]];
-        for (uint32_t s = 0; s < b->nsucc; s++)
-            npred[L->block_of_label[b->succ[s]] - 1]++;
-        if (b->merge)
-            is_merge[L->block_of_label[b->merge] - 1] = true;
-    }
-    for (uint32_t k = 1; k < L->nlayout; k++) {
-        uint32_t bi = L->layout[k];
-        block *b = &L->blocks[bi], *prev = &L->blocks[L->layout[k - 1]];
-        b->fallthrough = npred[bi] == 1 && !closes[bi] && !is_merge[bi] && !b->is_loop && !has_phis(L, b) &&
-                         (SpvOp)(L->w[prev->term] & 0xffff) == SpvOpBranch && L->w[prev->term + 1] == b->label;
-    }
-    free(npred);
-    free(is_merge);
-    for (uint32_t k = 0; k < L->nlayout && !L->failed; k++) {
-        uint32_t bi = L->layout[k];
-        block *b = &L->blocks[bi];
-        b->start_pc = L->p->code_count;
-        L->cur_word = b->first - 2;
-        if (closes[bi]) {
-            block *h = &L->blocks[closes[bi] - 1];
-            isa_inst *in = emit(L, ISA_OP_LOOP, ISA_TYPE_NONE);
-            in->a = h->mask;
-            in->imm = h->body_pc;
-        }
-        b->body_pc = L->p->code_count;
-        skip_fix[k] = UINT32_MAX;
-        if (!b->fallthrough) {
-            skip_fix[k] = L->p->code_count;
-            isa_inst *in = emit(L, ISA_OP_BLOCK, ISA_TYPE_NONE);
-            in->a = b->mask;
-        }
-        if (bi == 0)
-            init_private_variables(L);
-        for (uint32_t i = b->first; i < b->end && !L->failed;) {
-            uint32_t wc = L->w[i] >> 16;
-            SpvOp op = (SpvOp)(L->w[i] & 0xffff);
-            L->cur_word = i;
-            if (op == SpvOpLine && wc >= 4)
-                L->line = L->w[i + 2];
-            else if (op == SpvOpNoLine)
-                L->line = 0;
-            else if (op != SpvOpPhi)
-                lower_inst(L, op, L->w + i + 1, wc - 1);
-            i += wc;
-        }
-        if (!L->failed)
-            lower_terminator(L, b);
-    }
-    emit(L, ISA_OP_END, ISA_TYPE_NONE);
-    /* skip targets: a header with no lanes skips its whole construct (to its
-     * merge block, past the merge's LOOP check, which concerns this header
-     * only); any other block skips to the next block */
-    for (uint32_t k = 0; k < L->nlayout && !L->failed; k++) {
-        block *b = &L->blocks[L->layout[k]];
-        if (skip_fix[k] == UINT32_MAX)
-            continue;
-        uint32_t target;
-        if (b->merge) {
-            target = block_of(L, b->merge)->body_pc;
-        } else {
-            /* the next block that decides for itself: a skipped block's fallthrough successors are skipped too */
-            uint32_t n = k + 1;
-            while (n < L->nlayout && L->blocks[L->layout[n]].fallthrough)
-                n++;
-            target = n < L->nlayout ? L->blocks[L->layout[n]].start_pc : L->p->code_count - 1;
-        }
-        L->p->code[skip_fix[k]].imm = target;
-    }
-    free(closes);
-    free(skip_fix);
-    if (!L->failed)
-        record_blocks(L);
-    return !L->failed;
-}
-
 /* ------------------------------------------------------------ entry */
 
 static isa_status lower_program(const uint32_t *words, size_t word_count, const char *entry, isa_program **out,
@@ -2167,7 +1678,7 @@ static isa_status lower_program(const uint32_t *words, size_t word_count, const 
     if (L->failed)
         goto done;
     /* initialisers of Function variables are stored at the top of the entry block */
-    if (!read_blocks(L, fbegin, fend))
+    if (!lower_read_blocks(L, fbegin, fend))
         goto done;
     if (L->nblocks == 0) {
         lower_fail(L, ISA_ERR_INVALID, "entry function has no blocks");

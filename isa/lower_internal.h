@@ -117,9 +117,14 @@ typedef struct lower {
 void lower_fail(lower *L, isa_status st, const char *fmt, ...);
 const char *lower_op_name(SpvOp op);
 void *lower_grow(void *ptr, size_t *cap, size_t need, size_t elem);
+isa_inst *lower_emit(lower *L, isa_op op, isa_type type);
 isa_inst *lower_emit_op(lower *L, isa_op op, isa_type type, uint32_t d, uint32_t a, uint32_t b);
 uint32_t lower_new_regs(lower *L, uint32_t n);
+uint32_t lower_new_mask(lower *L);
 uint32_t lower_const_reg(lower *L, uint64_t bits);
+void lower_unary(lower *L, isa_op op, isa_type ty, uint32_t d, uint32_t a, uint32_t n);
+void lower_inst(lower *L, SpvOp op, const uint32_t *o, uint32_t no);
+void lower_init_private_variables(lower *L);
 
 /* ---- module, types, layouts, constants, values, slots (lower_module.c) */
 
@@ -139,5 +144,10 @@ uint32_t lower_const_u32(lower *L, uint32_t id);
 uint32_t lower_def_value(lower *L, uint32_t id, uint32_t type, uint32_t nregs);
 void lower_alias_value(lower *L, uint32_t id, uint32_t type, uint32_t reg);
 void lower_make_variables(lower *L);
+
+/* ---- control flow (lower_cfg.c) */
+
+bool lower_read_blocks(lower *L, uint32_t fbegin, uint32_t fend);
+bool lower_function(lower *L);
 
 #endif
