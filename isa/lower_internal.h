@@ -104,16 +104,20 @@ typedef struct lower {
     uint32_t const_one_reg;   /* a register holding 1 (bool true), ISA_NO_REG until needed */
     uint32_t builtin_reg[ISA_BI_COUNT];
 } lower;
-#define CHECK_ID(L, id)                                                                   \
-    do {                                                                                  \
-        if ((id) == 0 || (id) >= (L)->bound) {                                            \
+
+/* An operand id outside the module's bound fails the lowering and returns
+ * from the calling (void) function. */
+#define CHECK_ID(L, id)                                                                         \
+    do {                                                                                        \
+        if ((id) == 0 || (id) >= (L)->bound) {                                                  \
             lower_fail(L, ISA_ERR_INVALID, "id %%%u out of range (bound %u)", (id), (L)->bound); \
-            return;                                                                       \
-        }                                                                                 \
+            return;                                                                             \
+        }                                                                                       \
     } while (0)
 
 /* ---- emission helpers (lower.c) */
 
+/* The first failure wins: it sets L->failed and the message (with word offset, opcode, source line). */
 void lower_fail(lower *L, isa_status st, const char *fmt, ...);
 const char *lower_op_name(SpvOp op);
 void *lower_grow(void *ptr, size_t *cap, size_t need, size_t elem);
@@ -122,9 +126,6 @@ isa_inst *lower_emit_op(lower *L, isa_op op, isa_type type, uint32_t d, uint32_t
 uint32_t lower_new_regs(lower *L, uint32_t n);
 uint32_t lower_new_mask(lower *L);
 uint32_t lower_const_reg(lower *L, uint64_t bits);
-void lower_unary(lower *L, isa_op op, isa_type ty, uint32_t d, uint32_t a, uint32_t n);
-void lower_inst(lower *L, SpvOp op, const uint32_t *o, uint32_t no);
-void lower_init_private_variables(lower *L);
 
 /* ---- module, types, layouts, constants, values, slots (lower_module.c) */
 
@@ -149,5 +150,22 @@ void lower_make_variables(lower *L);
 
 bool lower_read_blocks(lower *L, uint32_t fbegin, uint32_t fend);
 bool lower_function(lower *L);
+
+/* ---- instruction selection (lower_ops.c) */
+
+/* o: the instruction's operands (after the opcode word), no of them. */
+void lower_inst(lower *L, SpvOp op, const uint32_t *o, uint32_t no);
+void lower_unary(lower *L, isa_op op, isa_type ty, uint32_t d, uint32_t a, uint32_t n);
+void lower_binary(lower *L, isa_op op, isa_type ty, uint32_t d, uint32_t a, uint32_t b, uint32_t n, bool b_scalar);
+
+/* ---- memory access (lower_mem.c) */
+
+void lower_init_private_variables(lower *L);
+void lower_mem_inst(lower *L, SpvOp op, const uint32_t *o, uint32_t no);
+
+/* ---- subgroup operations and barriers (lower_wave.c) */
+
+void lower_group(lower *L, SpvOp op, const uint32_t *o, uint32_t no);
+void lower_control_barrier(lower *L, const uint32_t *o);
 
 #endif

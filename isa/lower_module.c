@@ -2,7 +2,7 @@
  * isa/lower_module.c — the module-reading part of the lowering: one pass
  * over the SPIR-V that fills the per-id records (types, constants,
  * decorations, names), the type queries (register counts, scalar types,
- * explicit and natural layouts, strides, sizes), constant folding of
+ * explicit and natural layouts, strides, sizes), the bits of scalar,
  * composite and spec constants, the registers behind values, and the slots
  * (memory) given to variables.
  */
