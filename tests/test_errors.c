@@ -541,7 +541,7 @@ START_TEST(test_errors_spirv_garbage_never_crashes)
 END_TEST
 
 /*
- * KNOWN BUG (isa/lower.c:578, parse_module): a corrupted module that defines
+ * KNOWN BUG (isa/lower_module.c, lower_parse_module): a corrupted module that defines
  * the same result id twice as a type makes the second OpType* overwrite
  * ids[id].t without freeing the first type_info: isa_lower returns an error
  * (or not) but leaks 88 bytes (LeakSanitizer).  A duplicate definition should

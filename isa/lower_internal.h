@@ -1,0 +1,171 @@
+/*
+ * isa/lower_internal.h — private to the lowering (isa/lower*.c): the per-id
+ * records, the block and lowering state, CHECK_ID, and the functions the
+ * parts share.  Everything else stays static in its part.  Not installed,
+ * not included outside isa/lower*.c.
+ */
+#ifndef WAVELAB_ISA_LOWER_INTERNAL_H
+#define WAVELAB_ISA_LOWER_INTERNAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <spirv/unified1/GLSL.std.450.h>
+#include <spirv/unified1/spirv.h>
+
+#include "isa/isa.h"
+
+/* ------------------------------------------------------------------ records */
+
+enum id_kind { K_NONE, K_TYPE, K_CONST, K_VAR, K_VALUE, K_PTR, K_IMAGE, K_LABEL, K_FUNC, K_EXTINST, K_STRING, K_UNDEF };
+
+typedef struct type_info {
+    SpvOp op;
+    uint32_t width;       /* int/float bits */
+    bool is_signed;
+    uint32_t elem;        /* vector/matrix/array/pointer: element (pointee) type id */
+    uint32_t count;       /* vector/matrix components/columns, array length */
+    uint32_t *members;    /* struct member type ids */
+    uint32_t *offsets;    /* struct member Offset decorations (UINT32_MAX = none) */
+    uint32_t *mstride;    /* struct member MatrixStride */
+    bool *row_major;
+    uint32_t nmembers;
+    uint32_t storage;     /* pointer storage class */
+    uint32_t image_dim, image_sampled, image_format;
+    uint32_t array_stride;
+    bool block, buffer_block;
+} type_info;
+
+typedef struct id_info {
+    uint8_t kind;
+    uint32_t type;        /* result type id */
+    uint32_t word;        /* word offset of the defining instruction */
+    uint32_t reg;         /* K_VALUE/K_CONST: first register */
+    /* pointers: where they point */
+    int32_t slot;         /* slot index, -1: register-backed (built-in input) */
+    uint32_t off_reg;     /* dynamic byte offset register (ISA_NO_REG = none) */
+    int64_t off_const;    /* constant byte offset, or register offset for register-backed */
+    /* constants */
+    uint64_t cval;        /* scalar constant bits */
+    bool cknown;
+    bool has_reg;         /* K_CONST/K_UNDEF: registers already made */
+    uint32_t mstride;     /* K_PTR to a matrix (or an array of them) in a buffer: its MatrixStride */
+    bool row_major;       /* ... and whether it is RowMajor */
+    uint32_t vstride;     /* K_PTR to a vector that is a row-major matrix's column: its component stride */
+    /* decorations */
+    int32_t builtin;      /* SpvBuiltIn or -1 */
+    int32_t set, binding;
+    bool nonwritable;
+    uint32_t spec_id;
+    const char *name;
+    type_info *t;         /* K_TYPE */
+    uint32_t storage;     /* K_VAR: storage class */
+} id_info;
+
+typedef struct block {
+    uint32_t label;
+    uint32_t first, end;      /* word range of the block's instructions (after OpLabel) */
+    uint32_t merge, cont;     /* structured merge/continue targets (0 = none) */
+    bool is_loop;
+    uint32_t term;            /* word of the terminator */
+    uint32_t *succ;
+    uint32_t nsucc;
+    uint32_t mask;            /* mask register of lanes waiting to run it */
+    int order;                /* position in the layout, -1 when unreachable */
+    uint32_t start_pc, body_pc;
+    bool visited;
+    bool fallthrough;         /* runs with its only predecessor's lanes, which is laid out just before it:
+                               * no mask, no BLOCK, no edge instruction */
+} block;
+
+typedef struct lower {
+    const uint32_t *w;
+    size_t n;
+    uint32_t bound;
+    id_info *ids;
+    char *err;
+    size_t err_size;
+    bool failed;
+    isa_status status;
+    isa_program *p;
+    size_t code_cap, const_cap, slot_cap, bi_cap;
+    uint32_t line;
+    uint32_t cur_word;
+    uint32_t glsl_ext;        /* id of the GLSL.std.450 import */
+    uint32_t entry_func;
+    block *blocks;
+    uint32_t nblocks;
+    uint32_t *block_of_label; /* label id -> block index + 1 */
+    uint32_t *layout;         /* block indices in emission order */
+    uint32_t nlayout;
+    uint32_t const_one_reg;   /* a register holding 1 (bool true), ISA_NO_REG until needed */
+    uint32_t builtin_reg[ISA_BI_COUNT];
+} lower;
+
+/* An operand id outside the module's bound fails the lowering and returns
+ * from the calling (void) function. */
+#define CHECK_ID(L, id)                                                                         \
+    do {                                                                                        \
+        if ((id) == 0 || (id) >= (L)->bound) {                                                  \
+            lower_fail(L, ISA_ERR_INVALID, "id %%%u out of range (bound %u)", (id), (L)->bound); \
+            return;                                                                             \
+        }                                                                                       \
+    } while (0)
+
+/* ---- emission helpers (lower.c) */
+
+/* The first failure wins: it sets L->failed and the message (with word offset, opcode, source line). */
+void lower_fail(lower *L, isa_status st, const char *fmt, ...);
+const char *lower_op_name(SpvOp op);
+void *lower_grow(void *ptr, size_t *cap, size_t need, size_t elem);
+isa_inst *lower_emit(lower *L, isa_op op, isa_type type);
+isa_inst *lower_emit_op(lower *L, isa_op op, isa_type type, uint32_t d, uint32_t a, uint32_t b);
+uint32_t lower_new_regs(lower *L, uint32_t n);
+uint32_t lower_new_mask(lower *L);
+uint32_t lower_const_reg(lower *L, uint64_t bits);
+
+/* ---- module, types, layouts, constants, values, slots (lower_module.c) */
+
+type_info *lower_type(lower *L, uint32_t id);
+isa_type lower_scalar_isa_type(lower *L, uint32_t tid);
+uint32_t lower_component_type(lower *L, uint32_t tid);
+isa_type lower_with_sign(isa_type t, bool is_signed);
+uint32_t lower_reg_count_of(lower *L, uint32_t tid);
+uint32_t lower_reg_offset_of(lower *L, uint32_t tid, uint32_t index, uint32_t *member_type);
+uint32_t lower_scalar_bytes(lower *L, uint32_t tid);
+uint32_t lower_elem_stride(lower *L, uint32_t tid, bool expl, uint32_t matrix_stride);
+uint32_t lower_member_offset(lower *L, uint32_t tid, uint32_t index, bool expl);
+bool lower_parse_module(lower *L);
+void lower_const_bits(lower *L, uint32_t id, uint64_t *out, uint32_t n);
+uint32_t lower_val(lower *L, uint32_t id);
+uint32_t lower_const_u32(lower *L, uint32_t id);
+uint32_t lower_def_value(lower *L, uint32_t id, uint32_t type, uint32_t nregs);
+void lower_alias_value(lower *L, uint32_t id, uint32_t type, uint32_t reg);
+void lower_make_variables(lower *L);
+
+/* ---- control flow (lower_cfg.c) */
+
+bool lower_read_blocks(lower *L, uint32_t fbegin, uint32_t fend);
+bool lower_function(lower *L);
+
+/* ---- instruction selection (lower_ops.c) */
+
+/* o: the instruction's operands (after the opcode word), no of them. */
+void lower_inst(lower *L, SpvOp op, const uint32_t *o, uint32_t no);
+void lower_unary(lower *L, isa_op op, isa_type ty, uint32_t d, uint32_t a, uint32_t n);
+void lower_binary(lower *L, isa_op op, isa_type ty, uint32_t d, uint32_t a, uint32_t b, uint32_t n, bool b_scalar);
+
+/* ---- memory access (lower_mem.c) */
+
+void lower_init_private_variables(lower *L);
+void lower_mem_inst(lower *L, SpvOp op, const uint32_t *o, uint32_t no);
+
+/* ---- subgroup operations and barriers (lower_wave.c) */
+
+void lower_group(lower *L, SpvOp op, const uint32_t *o, uint32_t no);
+void lower_control_barrier(lower *L, const uint32_t *o);
+
+#endif

@@ -1,0 +1,488 @@
+/*
+ * isa/lower_mem.c — memory access in the lowering: loads and stores through
+ * pointers resolved to (slot, offset register, constant offset), split into
+ * scalar accesses by the buffer's layout (Offset, ArrayStride, MatrixStride,
+ * RowMajor); access chains; texel buffers; atomics; initialisers of
+ * Private and Function variables.
+ */
+#include "isa/lower_internal.h"
+
+/* ------------------------------------------------------------ memory access */
+
+static bool slot_explicit(lower *L, int32_t slot)
+{
+    isa_space sp = L->p->slots[slot].space;
+    return sp == ISA_SPACE_STORAGE || sp == ISA_SPACE_UNIFORM || sp == ISA_SPACE_PUSH;
+}
+
+static isa_class mem_class(lower *L, int32_t slot, uint32_t off_reg)
+{
+    switch (L->p->slots[slot].space) {
+    case ISA_SPACE_WORKGROUP: return ISA_CLASS_LDS;
+    case ISA_SPACE_PUSH: return ISA_CLASS_SMEM;
+    case ISA_SPACE_UNIFORM: return off_reg == ISA_NO_REG ? ISA_CLASS_SMEM : ISA_CLASS_VMEM;
+    default: return ISA_CLASS_VMEM;
+    }
+}
+
+/*
+ * How a matrix or vector lies in an explicitly laid out buffer: MatrixStride
+ * and RowMajor of the member that holds it, and, for a column of a row-major
+ * matrix reached through an access chain, the stride between its components.
+ */
+typedef struct mem_layout {
+    uint32_t mstride;
+    bool row_major;
+    uint32_t vstride;
+} mem_layout;
+
+static mem_layout ptr_layout(const id_info *p)
+{
+    return (mem_layout){p->mstride, p->row_major, p->vstride};
+}
+
+/* One scalar load or store of register `reg` (one lane slot) at (slot, off_reg + off). */
+static void access_scalar(lower *L, bool store, uint32_t scalar_tid, int32_t slot, uint32_t off_reg, int64_t off,
+                          uint32_t reg)
+{
+    isa_inst *in = lower_emit(L, store ? ISA_OP_STORE : ISA_OP_LOAD, lower_scalar_isa_type(L, scalar_tid));
+    in->count = 1;
+    in->slot = (uint16_t)slot;
+    in->a = off_reg;
+    in->imm = off;
+    if (store)
+        in->b = reg;
+    else
+        in->d = reg;
+    in->cls = (uint8_t)mem_class(L, slot, off_reg);
+    if (store)
+        L->p->slots[slot].written = 1;
+}
+
+/* Loads (store = false) or stores a value of type tid at (slot, off_reg + off), laid out as `lay` says. */
+static void access(lower *L, bool store, uint32_t tid, int32_t slot, uint32_t off_reg, int64_t off, uint32_t reg,
+                   mem_layout lay)
+{
+    if (L->failed)
+        return;
+    type_info *t = lower_type(L, tid);
+    bool expl = slot_explicit(L, slot);
+    switch (t->op) {
+    case SpvOpTypeVector:
+        if (expl && lay.vstride) {
+            /* a column of a row-major matrix: its components are a row apart */
+            for (uint32_t c = 0; c < t->count; c++)
+                access_scalar(L, store, t->elem, slot, off_reg, off + (int64_t)c * lay.vstride, reg + c);
+            return;
+        }
+        /* fall through */
+    case SpvOpTypeBool: case SpvOpTypeInt: case SpvOpTypeFloat: {
+        isa_inst *in = lower_emit(L, store ? ISA_OP_STORE : ISA_OP_LOAD,
+                            lower_scalar_isa_type(L, t->op == SpvOpTypeVector ? t->elem : tid));
+        in->count = (uint8_t)(t->op == SpvOpTypeVector ? t->count : 1);
+        in->slot = (uint16_t)slot;
+        in->a = off_reg;
+        in->imm = off;
+        if (store)
+            in->b = reg;
+        else
+            in->d = reg;
+        in->cls = (uint8_t)mem_class(L, slot, off_reg);
+        if (store)
+            L->p->slots[slot].written = 1;
+        return;
+    }
+    case SpvOpTypeMatrix: {
+        uint32_t stride = lower_elem_stride(L, tid, expl, lay.mstride);
+        uint32_t per = lower_reg_count_of(L, t->elem);
+        mem_layout column = {0, false, 0};
+        int64_t step = (int64_t)stride;
+        if (expl && lay.row_major) {
+            /* row-major: column c starts c scalars into the first row; its components are MatrixStride apart */
+            column.vstride = stride;
+            step = lower_scalar_bytes(L, lower_type(L, t->elem)->elem);
+        }
+        for (uint32_t c = 0; c < t->count; c++)
+            access(L, store, t->elem, slot, off_reg, off + (int64_t)c * step, reg + c * per, column);
+        return;
+    }
+    case SpvOpTypeArray: {
+        uint32_t stride = lower_elem_stride(L, tid, expl, 0);
+        uint32_t per = lower_reg_count_of(L, t->elem);
+        /* MatrixStride and RowMajor on an array of matrices apply to each matrix */
+        mem_layout elem = {lay.mstride, lay.row_major, 0};
+        for (uint32_t c = 0; c < t->count && !L->failed; c++)
+            access(L, store, t->elem, slot, off_reg, off + (int64_t)c * stride, reg + c * per, elem);
+        return;
+    }
+    case SpvOpTypeStruct: {
+        uint32_t r = reg;
+        for (uint32_t m = 0; m < t->nmembers && !L->failed; m++) {
+            mem_layout member = {t->mstride[m], t->row_major[m], 0};
+            access(L, store, t->members[m], slot, off_reg, off + lower_member_offset(L, tid, m, expl), r, member);
+            r += lower_reg_count_of(L, t->members[m]);
+        }
+        return;
+    }
+    default:
+        lower_fail(L, ISA_ERR_UNSUPPORTED, "%s of a %s is not modelled", store ? "store" : "load", lower_op_name(t->op));
+    }
+}
+
+/*
+ * offset register = off_reg + index * stride, in 32 bits: byte offsets inside
+ * a buffer or variable are 32-bit, as hardware buffer instructions take them
+ * (the constant part of the address stays a separate 64-bit immediate).  A
+ * 64-bit index is truncated: byte offsets beyond 4 GiB wrap (docs/quirks.md).
+ */
+static uint32_t add_scaled_index(lower *L, uint32_t off_reg, uint32_t index_id, uint32_t stride)
+{
+    uint32_t itype = L->ids[index_id].type;
+    isa_type it = lower_scalar_isa_type(L, itype);
+    uint32_t index = lower_val(L, index_id);
+    isa_inst *in;
+    if (isa_type_size(it) == 8) {
+        uint32_t narrow = lower_new_regs(L, 1);
+        in = lower_emit(L, ISA_OP_CVT, ISA_TYPE_U32);
+        in->type2 = ISA_TYPE_U64;
+        in->d = narrow;
+        in->a = index;
+        index = narrow;
+    } else if (isa_type_size(it) < 4) {
+        /* 8/16-bit indices: sign or zero extend by the index's own type */
+        uint32_t wide = lower_new_regs(L, 1);
+        in = lower_emit(L, ISA_OP_CVT, ISA_TYPE_U32);
+        in->type2 = (uint8_t)it;
+        in->d = wide;
+        in->a = index;
+        index = wide;
+    }
+    uint32_t scaled = index;
+    if (stride != 1) {
+        scaled = lower_new_regs(L, 1);
+        lower_emit_op(L, ISA_OP_IMUL, ISA_TYPE_U32, scaled, index, lower_const_reg(L, stride));
+    }
+    if (off_reg == ISA_NO_REG)
+        return scaled;
+    uint32_t sum = lower_new_regs(L, 1);
+    lower_emit_op(L, ISA_OP_IADD, ISA_TYPE_U32, sum, off_reg, scaled);
+    return sum;
+}
+
+static void lower_access_chain(lower *L, const uint32_t *o, uint32_t no)
+{
+    uint32_t rtype = o[0], rid = o[1], base = o[2];
+    CHECK_ID(L, base);
+    CHECK_ID(L, rid);
+    id_info *b = &L->ids[base];
+    if (b->kind != K_PTR) {
+        lower_fail(L, ISA_ERR_UNSUPPORTED, "access chain base %%%u is not a variable or access chain", base);
+        return;
+    }
+    uint32_t tid = lower_type(L, b->type)->elem;
+    id_info r = *b;
+    r.name = NULL;
+    r.kind = K_PTR;
+    r.type = rtype;
+    if (b->slot < 0) {
+        /* register-backed built-in input: constant indices only */
+        uint32_t regoff = 0;
+        for (uint32_t k = 3; k < no; k++) {
+            uint32_t mt;
+            regoff += lower_reg_offset_of(L, tid, lower_const_u32(L, o[k]), &mt);
+            tid = mt;
+        }
+        r.off_const = b->off_const + regoff;
+        L->ids[rid].kind = K_PTR;
+        L->ids[rid].slot = -1;
+        L->ids[rid].off_const = r.off_const;
+        L->ids[rid].type = rtype;
+        return;
+    }
+    bool expl = slot_explicit(L, b->slot);
+    mem_layout lay = ptr_layout(b);
+    for (uint32_t k = 3; k < no && !L->failed; k++) {
+        type_info *t = lower_type(L, tid);
+        uint32_t idx = o[k];
+        CHECK_ID(L, idx);
+        switch (t->op) {
+        case SpvOpTypeStruct: {
+            uint32_t m = lower_const_u32(L, idx);
+            r.off_const += lower_member_offset(L, tid, m, expl);
+            lay = (mem_layout){m < t->nmembers ? t->mstride[m] : 0, m < t->nmembers && t->row_major[m], 0};
+            tid = m < t->nmembers ? t->members[m] : tid;
+            break;
+        }
+        case SpvOpTypeArray: case SpvOpTypeRuntimeArray: case SpvOpTypeVector: case SpvOpTypeMatrix: {
+            uint32_t stride = lower_elem_stride(L, tid, expl, lay.mstride);
+            mem_layout next = {0, false, 0};
+            if (t->op == SpvOpTypeMatrix && expl && lay.row_major) {
+                /* column c of a row-major matrix: c scalars into the first row, components a row apart */
+                next.vstride = stride;
+                stride = lower_scalar_bytes(L, lower_type(L, t->elem)->elem);
+            } else if (t->op == SpvOpTypeVector && expl && lay.vstride) {
+                stride = lay.vstride; /* a component of such a column */
+            } else if (t->op == SpvOpTypeArray || t->op == SpvOpTypeRuntimeArray) {
+                next = (mem_layout){lay.mstride, lay.row_major, 0}; /* an array of matrices keeps their layout */
+            }
+            if (L->ids[idx].cknown)
+                r.off_const += (int64_t)(int32_t)L->ids[idx].cval * stride;
+            else
+                r.off_reg = add_scaled_index(L, r.off_reg, idx, stride);
+            tid = t->elem;
+            lay = next;
+            break;
+        }
+        default:
+            lower_fail(L, ISA_ERR_INVALID, "access chain index into %s", lower_op_name(t->op));
+            return;
+        }
+    }
+    id_info *d = &L->ids[rid];
+    d->kind = K_PTR;
+    d->type = rtype;
+    d->slot = r.slot;
+    d->off_reg = r.off_reg;
+    d->off_const = r.off_const;
+    /* remember how a matrix, or a column of one, lies in the buffer (loads and stores through d use it) */
+    d->mstride = lay.mstride;
+    d->row_major = lay.row_major;
+    d->vstride = lay.vstride;
+}
+
+static int32_t image_slot(lower *L, uint32_t id)
+{
+    if (id == 0 || id >= L->bound || (L->ids[id].kind != K_IMAGE && L->ids[id].kind != K_PTR) || L->ids[id].slot < 0) {
+        lower_fail(L, ISA_ERR_UNSUPPORTED, "image operand %%%u does not come from a texel buffer variable", id);
+        return 0;
+    }
+    return L->ids[id].slot;
+}
+
+/* Loads, stores, copies, access chains, texel buffers and atomics. */
+void lower_mem_inst(lower *L, SpvOp op, const uint32_t *o, uint32_t no)
+{
+    switch (op) {
+    case SpvOpVariable: {
+        /* Function variable: its memory was laid out before; store the initialiser */
+        if (no >= 4) {
+            id_info *p = &L->ids[o[1]];
+            CHECK_ID(L, o[3]);
+            access(L, true, L->ids[o[3]].type, p->slot, ISA_NO_REG, 0, lower_val(L, o[3]), (mem_layout){0, false, 0});
+        }
+        return;
+    }
+    case SpvOpLoad: {
+        uint32_t rtype = o[0], rid = o[1], ptr = o[2];
+        CHECK_ID(L, ptr);
+        id_info *p = &L->ids[ptr];
+        if (p->kind != K_PTR) {
+            lower_fail(L, ISA_ERR_UNSUPPORTED, "load through %%%u, which is not a resolved pointer", ptr);
+            return;
+        }
+        if (p->slot < 0) { /* built-in input */
+            lower_alias_value(L, rid, rtype, (uint32_t)p->off_const);
+            return;
+        }
+        isa_space sp = L->p->slots[p->slot].space;
+        if (sp == ISA_SPACE_STORAGE_TEXEL || sp == ISA_SPACE_UNIFORM_TEXEL) {
+            L->ids[rid].kind = K_IMAGE;
+            L->ids[rid].slot = p->slot;
+            L->ids[rid].type = rtype;
+            return;
+        }
+        uint32_t d = lower_def_value(L, rid, rtype, lower_reg_count_of(L, rtype));
+        access(L, false, rtype, p->slot, p->off_reg, p->off_const, d, ptr_layout(p));
+        return;
+    }
+    case SpvOpStore: {
+        uint32_t ptr = o[0], v = o[1];
+        CHECK_ID(L, ptr);
+        CHECK_ID(L, v);
+        id_info *p = &L->ids[ptr];
+        if (p->kind != K_PTR || p->slot < 0) {
+            lower_fail(L, ISA_ERR_UNSUPPORTED, "store through %%%u, which is not a writable resolved pointer", ptr);
+            return;
+        }
+        if (L->p->slots[p->slot].readonly) {
+            lower_fail(L, ISA_ERR_INVALID, "store to read-only '%s'", L->p->slots[p->slot].name);
+            return;
+        }
+        access(L, true, L->ids[v].type, p->slot, p->off_reg, p->off_const, lower_val(L, v), ptr_layout(p));
+        return;
+    }
+    case SpvOpCopyMemory: {
+        uint32_t dst = o[0], src = o[1];
+        CHECK_ID(L, dst);
+        CHECK_ID(L, src);
+        id_info *pd = &L->ids[dst], *ps = &L->ids[src];
+        if (pd->kind != K_PTR || ps->kind != K_PTR || pd->slot < 0) {
+            lower_fail(L, ISA_ERR_UNSUPPORTED, "OpCopyMemory between unresolved pointers");
+            return;
+        }
+        uint32_t tid = lower_type(L, ps->type)->elem;
+        uint32_t r = lower_new_regs(L, lower_reg_count_of(L, tid));
+        if (ps->slot < 0)
+            lower_unary(L, ISA_OP_MOV, ISA_TYPE_U64, r, (uint32_t)ps->off_const, lower_reg_count_of(L, tid));
+        else
+            access(L, false, tid, ps->slot, ps->off_reg, ps->off_const, r, ptr_layout(ps));
+        access(L, true, tid, pd->slot, pd->off_reg, pd->off_const, r, ptr_layout(pd));
+        return;
+    }
+    case SpvOpAccessChain: case SpvOpInBoundsAccessChain:
+        lower_access_chain(L, o, no);
+        return;
+    case SpvOpArrayLength: {
+        uint32_t rtype = o[0], rid = o[1], ptr = o[2], member = o[3];
+        CHECK_ID(L, ptr);
+        id_info *p = &L->ids[ptr];
+        if (p->kind != K_PTR || p->slot < 0) {
+            lower_fail(L, ISA_ERR_UNSUPPORTED, "OpArrayLength of an unresolved pointer");
+            return;
+        }
+        uint32_t st = lower_type(L, p->type)->elem;
+        type_info *s = lower_type(L, st);
+        if (member >= s->nmembers) {
+            lower_fail(L, ISA_ERR_INVALID, "OpArrayLength member %u out of range", member);
+            return;
+        }
+        isa_inst *in = lower_emit(L, ISA_OP_ARRAY_LEN, ISA_TYPE_U32);
+        in->slot = (uint16_t)p->slot;
+        in->imm = p->off_const + lower_member_offset(L, st, member, true);
+        in->imm2 = lower_elem_stride(L, s->members[member], true, 0);
+        in->d = lower_def_value(L, rid, rtype, 1);
+        return;
+    }
+    case SpvOpImageRead: case SpvOpImageFetch: {
+        uint32_t rtype = o[0], rid = o[1];
+        int32_t slot = image_slot(L, o[2]);
+        if (L->failed)
+            return;
+        type_info *rt = lower_type(L, rtype);
+        uint32_t n = rt->op == SpvOpTypeVector ? rt->count : 1;
+        uint32_t tmp = n == 4 ? lower_def_value(L, rid, rtype, 4) : lower_new_regs(L, 4);
+        isa_inst *in = lower_emit(L, ISA_OP_IMG_READ, L->p->slots[slot].texel_type);
+        in->slot = (uint16_t)slot;
+        in->a = lower_val(L, o[3]);
+        in->d = tmp;
+        in->cls = ISA_CLASS_VMEM;
+        if (n != 4)
+            lower_alias_value(L, rid, rtype, tmp);
+        return;
+    }
+    case SpvOpImageWrite: {
+        int32_t slot = image_slot(L, o[0]);
+        if (L->failed)
+            return;
+        uint32_t texel = o[2];
+        CHECK_ID(L, texel);
+        type_info *tt = lower_type(L, L->ids[texel].type);
+        uint32_t n = tt->op == SpvOpTypeVector ? tt->count : 1;
+        uint32_t src = lower_val(L, texel);
+        if (n != 4) {
+            uint32_t tmp = lower_new_regs(L, 4);
+            lower_unary(L, ISA_OP_MOV, ISA_TYPE_U64, tmp, src, n);
+            src = tmp;
+        }
+        isa_inst *in = lower_emit(L, ISA_OP_IMG_WRITE, L->p->slots[slot].texel_type);
+        in->slot = (uint16_t)slot;
+        in->a = lower_val(L, o[1]);
+        in->b = src;
+        in->cls = ISA_CLASS_VMEM;
+        L->p->slots[slot].written = 1;
+        return;
+    }
+    case SpvOpImageQuerySize: {
+        int32_t slot = image_slot(L, o[2]);
+        if (L->failed)
+            return;
+        isa_inst *in = lower_emit(L, ISA_OP_IMG_SIZE, ISA_TYPE_U32);
+        in->slot = (uint16_t)slot;
+        in->d = lower_def_value(L, o[1], o[0], 1);
+        return;
+    }
+    case SpvOpImage: case SpvOpSampledImage: {
+        int32_t slot = image_slot(L, o[2]);
+        L->ids[o[1]].kind = K_IMAGE;
+        L->ids[o[1]].slot = slot;
+        L->ids[o[1]].type = o[0];
+        return;
+    }
+    case SpvOpAtomicLoad: case SpvOpAtomicStore: case SpvOpAtomicExchange: case SpvOpAtomicCompareExchange:
+    case SpvOpAtomicIIncrement: case SpvOpAtomicIDecrement: case SpvOpAtomicIAdd: case SpvOpAtomicISub:
+    case SpvOpAtomicSMin: case SpvOpAtomicUMin: case SpvOpAtomicSMax: case SpvOpAtomicUMax: case SpvOpAtomicAnd:
+    case SpvOpAtomicOr: case SpvOpAtomicXor: case SpvOpAtomicFAddEXT: {
+        bool is_store = op == SpvOpAtomicStore;
+        uint32_t ptr = is_store ? o[0] : o[2];
+        CHECK_ID(L, ptr);
+        id_info *p = &L->ids[ptr];
+        if (p->kind != K_PTR || p->slot < 0) {
+            lower_fail(L, ISA_ERR_UNSUPPORTED, "atomic on an unresolved pointer %%%u", ptr);
+            return;
+        }
+        uint32_t vtype = is_store ? L->ids[o[3]].type : o[0];
+        isa_type ty = lower_scalar_isa_type(L, vtype);
+        isa_reduce_op red = ISA_RED_ADD;
+        uint32_t value = ISA_NO_REG, cmp = ISA_NO_REG;
+        switch (op) {
+        case SpvOpAtomicLoad: red = ISA_RED_LOAD; break;
+        case SpvOpAtomicStore: red = ISA_RED_STORE; value = lower_val(L, o[3]); break;
+        case SpvOpAtomicExchange: red = ISA_RED_EXCHANGE; value = lower_val(L, o[5]); break;
+        case SpvOpAtomicCompareExchange: red = ISA_RED_CMPXCHG; value = lower_val(L, o[6]); cmp = lower_val(L, o[7]); break;
+        case SpvOpAtomicIIncrement: value = lower_const_reg(L, 1); break;
+        case SpvOpAtomicIDecrement: value = lower_const_reg(L, UINT64_MAX); break;
+        case SpvOpAtomicIAdd: case SpvOpAtomicFAddEXT: value = lower_val(L, o[5]); break;
+        case SpvOpAtomicISub: {
+            value = lower_new_regs(L, 1);
+            lower_emit_op(L, ISA_OP_INEG, ty, value, lower_val(L, o[5]), ISA_NO_REG);
+            break;
+        }
+        case SpvOpAtomicSMin: red = ISA_RED_MIN; ty = lower_with_sign(ty, true); value = lower_val(L, o[5]); break;
+        case SpvOpAtomicUMin: red = ISA_RED_MIN; ty = lower_with_sign(ty, false); value = lower_val(L, o[5]); break;
+        case SpvOpAtomicSMax: red = ISA_RED_MAX; ty = lower_with_sign(ty, true); value = lower_val(L, o[5]); break;
+        case SpvOpAtomicUMax: red = ISA_RED_MAX; ty = lower_with_sign(ty, false); value = lower_val(L, o[5]); break;
+        case SpvOpAtomicAnd: red = ISA_RED_AND; value = lower_val(L, o[5]); break;
+        case SpvOpAtomicOr: red = ISA_RED_OR; value = lower_val(L, o[5]); break;
+        case SpvOpAtomicXor: red = ISA_RED_XOR; value = lower_val(L, o[5]); break;
+        default: break;
+        }
+        if (L->p->slots[p->slot].readonly && red != ISA_RED_LOAD) {
+            lower_fail(L, ISA_ERR_INVALID, "atomic write to read-only '%s'", L->p->slots[p->slot].name);
+            return;
+        }
+        isa_inst *in = lower_emit(L, ISA_OP_ATOMIC, ty);
+        in->slot = (uint16_t)p->slot;
+        in->a = p->off_reg;
+        in->imm = p->off_const;
+        in->imm2 = red;
+        in->b = value;
+        in->c = cmp;
+        in->count = 1;
+        in->cls = (uint8_t)(L->p->slots[p->slot].space == ISA_SPACE_WORKGROUP ? ISA_CLASS_LDS : ISA_CLASS_VMEM);
+        if (!is_store)
+            in->d = lower_def_value(L, o[1], o[0], 1);
+        if (red != ISA_RED_LOAD)
+            L->p->slots[p->slot].written = 1;
+        return;
+    }
+    default: break;
+    }
+    lower_fail(L, ISA_ERR_UNSUPPORTED, "%s is not modelled", lower_op_name(op));
+}
+
+/* Module-scope Private variables with an initialiser: stored when each lane starts. */
+void lower_init_private_variables(lower *L)
+{
+    for (uint32_t id = 1; id < L->bound && !L->failed; id++) {
+        id_info *d = &L->ids[id];
+        if (d->kind != K_PTR || d->slot < 0 || d->storage != SpvStorageClassPrivate)
+            continue;
+        uint32_t wc = L->w[d->word] >> 16;
+        if (wc < 5)
+            continue;
+        uint32_t init = L->w[d->word + 4];
+        L->cur_word = d->word;
+        CHECK_ID(L, init);
+        access(L, true, L->ids[init].type, d->slot, ISA_NO_REG, 0, lower_val(L, init), (mem_layout){0, false, 0});
+    }
+}

@@ -1,0 +1,877 @@
+/*
+ * isa/lower_module.c — the module-reading part of the lowering: one pass
+ * over the SPIR-V that fills the per-id records (types, constants,
+ * decorations, names), the type queries (register counts, scalar types,
+ * explicit and natural layouts, strides, sizes), the bits of scalar,
+ * composite and spec constants, the registers behind values, and the slots
+ * (memory) given to variables.
+ */
+#include "isa/lower_internal.h"
+
+type_info *lower_type(lower *L, uint32_t id)
+{
+    if (id == 0 || id >= L->bound || L->ids[id].kind != K_TYPE) {
+        lower_fail(L, ISA_ERR_INVALID, "id %%%u is not a type", id);
+        static type_info none = {.op = SpvOpTypeVoid};
+        return &none;
+    }
+    return L->ids[id].t;
+}
+
+isa_type lower_scalar_isa_type(lower *L, uint32_t tid)
+{
+    type_info *t = lower_type(L, tid);
+    switch (t->op) {
+    case SpvOpTypeBool: return ISA_TYPE_BOOL;
+    case SpvOpTypeInt:
+        switch (t->width) {
+        case 8: return t->is_signed ? ISA_TYPE_I8 : ISA_TYPE_U8;
+        case 16: return t->is_signed ? ISA_TYPE_I16 : ISA_TYPE_U16;
+        case 32: return t->is_signed ? ISA_TYPE_I32 : ISA_TYPE_U32;
+        case 64: return t->is_signed ? ISA_TYPE_I64 : ISA_TYPE_U64;
+        }
+        break;
+    case SpvOpTypeFloat:
+        switch (t->width) {
+        case 16: return ISA_TYPE_F16;
+        case 32: return ISA_TYPE_F32;
+        case 64: return ISA_TYPE_F64;
+        }
+        break;
+    default: break;
+    }
+    lower_fail(L, ISA_ERR_UNSUPPORTED, "type %%%u is not a scalar the model knows", tid);
+    return ISA_TYPE_U32;
+}
+
+/* The scalar type of a scalar or of a vector's components. */
+uint32_t lower_component_type(lower *L, uint32_t tid)
+{
+    type_info *t = lower_type(L, tid);
+    return t->op == SpvOpTypeVector ? t->elem : tid;
+}
+
+isa_type lower_with_sign(isa_type t, bool is_signed)
+{
+    switch (t) {
+    case ISA_TYPE_U8: case ISA_TYPE_I8: return is_signed ? ISA_TYPE_I8 : ISA_TYPE_U8;
+    case ISA_TYPE_U16: case ISA_TYPE_I16: return is_signed ? ISA_TYPE_I16 : ISA_TYPE_U16;
+    case ISA_TYPE_U32: case ISA_TYPE_I32: return is_signed ? ISA_TYPE_I32 : ISA_TYPE_U32;
+    case ISA_TYPE_U64: case ISA_TYPE_I64: return is_signed ? ISA_TYPE_I64 : ISA_TYPE_U64;
+    default: return t;
+    }
+}
+
+/* Registers a value of this type occupies. */
+uint32_t lower_reg_count_of(lower *L, uint32_t tid)
+{
+    type_info *t = lower_type(L, tid);
+    switch (t->op) {
+    case SpvOpTypeBool: case SpvOpTypeInt: case SpvOpTypeFloat: return 1;
+    case SpvOpTypeVector: return t->count;
+    case SpvOpTypeMatrix: case SpvOpTypeArray: return t->count * lower_reg_count_of(L, t->elem);
+    case SpvOpTypeStruct: {
+        uint32_t n = 0;
+        for (uint32_t i = 0; i < t->nmembers; i++)
+            n += lower_reg_count_of(L, t->members[i]);
+        return n;
+    }
+    default:
+        lower_fail(L, ISA_ERR_UNSUPPORTED, "values of type %%%u (%s) cannot live in registers", tid, lower_op_name(t->op));
+        return 1;
+    }
+}
+
+/* Register offset of member/element `index` inside a composite value of type tid. */
+uint32_t lower_reg_offset_of(lower *L, uint32_t tid, uint32_t index, uint32_t *member_type)
+{
+    type_info *t = lower_type(L, tid);
+    if ((t->op == SpvOpTypeVector || t->op == SpvOpTypeMatrix || t->op == SpvOpTypeArray) && index >= t->count) {
+        /* the validator lets a constant index past the end of an Input vector through (found by fuzz_spirv) */
+        lower_fail(L, ISA_ERR_INVALID, "constant index %u past the end of a%s %s of %u", index,
+             t->op == SpvOpTypeArray ? "n" : "",
+             t->op == SpvOpTypeVector ? "vector" : t->op == SpvOpTypeMatrix ? "matrix" : "array", t->count);
+        *member_type = t->elem;
+        return 0;
+    }
+    switch (t->op) {
+    case SpvOpTypeVector:
+        *member_type = t->elem;
+        return index;
+    case SpvOpTypeMatrix: case SpvOpTypeArray:
+        *member_type = t->elem;
+        return index * lower_reg_count_of(L, t->elem);
+    case SpvOpTypeStruct: {
+        uint32_t off = 0;
+        if (index >= t->nmembers) {
+            lower_fail(L, ISA_ERR_INVALID, "member %u of a struct with %u members", index, t->nmembers);
+            *member_type = t->members ? t->members[0] : tid;
+            return 0;
+        }
+        for (uint32_t i = 0; i < index; i++)
+            off += lower_reg_count_of(L, t->members[i]);
+        *member_type = t->members[index];
+        return off;
+    }
+    default:
+        lower_fail(L, ISA_ERR_INVALID, "composite index into non-composite type %%%u", tid);
+        *member_type = tid;
+        return 0;
+    }
+}
+
+/* ---- memory layout ---- */
+
+
+uint32_t lower_scalar_bytes(lower *L, uint32_t tid)
+{
+    type_info *t = lower_type(L, tid);
+    if (t->op == SpvOpTypeBool)
+        return 4;
+    return t->width / 8;
+}
+
+/* std430-style alignment and size for variables without explicit layout. */
+static uint32_t natural_align(lower *L, uint32_t tid);
+static uint32_t natural_size(lower *L, uint32_t tid)
+{
+    type_info *t = lower_type(L, tid);
+    switch (t->op) {
+    case SpvOpTypeBool: case SpvOpTypeInt: case SpvOpTypeFloat: return lower_scalar_bytes(L, tid);
+    case SpvOpTypeVector: return t->count * lower_scalar_bytes(L, t->elem);
+    case SpvOpTypeMatrix: case SpvOpTypeArray: {
+        uint32_t a = natural_align(L, t->elem), s = natural_size(L, t->elem);
+        return t->count * ((s + a - 1) / a * a);
+    }
+    case SpvOpTypeStruct: {
+        uint32_t off = 0, maxa = 1;
+        for (uint32_t i = 0; i < t->nmembers; i++) {
+            uint32_t a = natural_align(L, t->members[i]);
+            if (a > maxa)
+                maxa = a;
+            off = (off + a - 1) / a * a + natural_size(L, t->members[i]);
+        }
+        return (off + maxa - 1) / maxa * maxa;
+    }
+    default:
+        lower_fail(L, ISA_ERR_UNSUPPORTED, "type %%%u (%s) has no memory layout", tid, lower_op_name(t->op));
+        return 4;
+    }
+}
+
+static uint32_t natural_align(lower *L, uint32_t tid)
+{
+    type_info *t = lower_type(L, tid);
+    switch (t->op) {
+    case SpvOpTypeVector: {
+        uint32_t c = t->count == 3 ? 4 : t->count;
+        return c * lower_scalar_bytes(L, t->elem);
+    }
+    case SpvOpTypeMatrix: case SpvOpTypeArray: return natural_align(L, t->elem);
+    case SpvOpTypeStruct: {
+        uint32_t maxa = 1;
+        for (uint32_t i = 0; i < t->nmembers; i++) {
+            uint32_t a = natural_align(L, t->members[i]);
+            if (a > maxa)
+                maxa = a;
+        }
+        return maxa;
+    }
+    default: return lower_scalar_bytes(L, tid);
+    }
+}
+
+static uint32_t natural_member_offset(lower *L, type_info *t, uint32_t index)
+{
+    uint32_t off = 0;
+    for (uint32_t i = 0; i <= index && i < t->nmembers; i++) {
+        uint32_t a = natural_align(L, t->members[i]);
+        off = (off + a - 1) / a * a;
+        if (i == index)
+            break;
+        off += natural_size(L, t->members[i]);
+    }
+    return off;
+}
+
+/* Byte stride of the elements of an array/runtime array/matrix type. */
+uint32_t lower_elem_stride(lower *L, uint32_t tid, bool expl, uint32_t matrix_stride)
+{
+    type_info *t = lower_type(L, tid);
+    if (t->op == SpvOpTypeVector)
+        return lower_scalar_bytes(L, t->elem);
+    if (t->op == SpvOpTypeMatrix) {
+        if (expl && matrix_stride)
+            return matrix_stride;
+        uint32_t a = natural_align(L, t->elem), s = natural_size(L, t->elem);
+        return (s + a - 1) / a * a;
+    }
+    if (expl) {
+        if (!t->array_stride)
+            lower_fail(L, ISA_ERR_INVALID, "array type %%%u in an explicitly laid out block has no ArrayStride", tid);
+        return t->array_stride;
+    }
+    uint32_t a = natural_align(L, t->elem), s = natural_size(L, t->elem);
+    return (s + a - 1) / a * a;
+}
+
+uint32_t lower_member_offset(lower *L, uint32_t tid, uint32_t index, bool expl)
+{
+    type_info *t = lower_type(L, tid);
+    if (index >= t->nmembers) {
+        lower_fail(L, ISA_ERR_INVALID, "member %u of struct %%%u with %u members", index, tid, t->nmembers);
+        return 0;
+    }
+    if (expl) {
+        if (t->offsets[index] == UINT32_MAX)
+            lower_fail(L, ISA_ERR_INVALID, "member %u of block %%%u has no Offset decoration", index, tid);
+        return t->offsets[index];
+    }
+    return natural_member_offset(L, t, index);
+}
+
+/* Size in bytes the layout of tid needs (runtime arrays count zero elements). */
+static uint32_t layout_size(lower *L, uint32_t tid, bool expl)
+{
+    type_info *t = lower_type(L, tid);
+    if (!expl)
+        return natural_size(L, tid);
+    switch (t->op) {
+    case SpvOpTypeStruct: {
+        uint32_t end = 0;
+        for (uint32_t i = 0; i < t->nmembers; i++) {
+            uint32_t e = lower_member_offset(L, tid, i, true) + layout_size(L, t->members[i], true);
+            if (e > end)
+                end = e;
+        }
+        return end;
+    }
+    case SpvOpTypeArray: return t->count * lower_elem_stride(L, tid, true, 0);
+    case SpvOpTypeRuntimeArray: return 0;
+    case SpvOpTypeMatrix: return t->count * natural_size(L, t->elem);
+    default: return natural_size(L, tid);
+    }
+}
+
+/* ------------------------------------------------------------ parse module */
+
+/* Records the definition of a result id; NULL (and the error set) when the id is out of range. */
+static id_info *define_id(lower *L, uint32_t id, enum id_kind kind, uint32_t type, size_t word)
+{
+    if (id == 0 || id >= L->bound) {
+        lower_fail(L, ISA_ERR_INVALID, "id %%%u out of range (bound %u)", id, L->bound);
+        return NULL;
+    }
+    id_info *d = &L->ids[id];
+    d->kind = (uint8_t)kind;
+    d->type = type;
+    d->word = (uint32_t)word;
+    return d;
+}
+
+bool lower_parse_module(lower *L)
+{
+    const uint32_t *w = L->w;
+    if (L->n < 5 || w[0] != SpvMagicNumber) {
+        lower_fail(L, ISA_ERR_INVALID, "not a SPIR-V module (magic number 0x%08x)", L->n ? w[0] : 0);
+        return false;
+    }
+    L->bound = w[3];
+    if (L->bound == 0 || L->bound > (1u << 22)) {
+        lower_fail(L, ISA_ERR_INVALID, "word 3: id bound %u out of range", L->bound);
+        return false;
+    }
+    L->ids = calloc(L->bound, sizeof *L->ids);
+    if (!L->ids) {
+        lower_fail(L, ISA_ERR_NOMEM, "out of memory");
+        return false;
+    }
+    for (uint32_t i = 0; i < L->bound; i++) {
+        L->ids[i].builtin = -1;
+        L->ids[i].set = -1;
+        L->ids[i].binding = -1;
+        L->ids[i].slot = -1;
+        L->ids[i].off_reg = ISA_NO_REG;
+    }
+    /* first pass: definitions of types, constants, variables, names, decorations */
+    for (size_t i = 5; i < L->n;) {
+        uint32_t wc = w[i] >> 16;
+        SpvOp op = (SpvOp)(w[i] & 0xffff);
+        L->cur_word = (uint32_t)i;
+        if (wc == 0 || i + wc > L->n) {
+            lower_fail(L, ISA_ERR_INVALID, "instruction word count %u runs past the end of the module", wc);
+            return false;
+        }
+        const uint32_t *o = w + i + 1; /* operands */
+        uint32_t no = wc - 1;
+#define NEED(k)                                                               \
+    if (no < (k)) {                                                           \
+        lower_fail(L, ISA_ERR_INVALID, "too few operands (%u, need %u)", no, (k)); \
+        return false;                                                         \
+    }
+#define ID_OK(x)                                                                      \
+    if ((x) == 0 || (x) >= L->bound) {                                                \
+        lower_fail(L, ISA_ERR_INVALID, "id %%%u out of range (bound %u)", (x), L->bound); \
+        return false;                                                                 \
+    }
+        switch (op) {
+        case SpvOpName:
+            NEED(2);
+            ID_OK(o[0]);
+            L->ids[o[0]].name = (const char *)(o + 1);
+            break;
+        case SpvOpExtInstImport:
+            NEED(2);
+            ID_OK(o[0]);
+            L->ids[o[0]].kind = K_EXTINST;
+            L->ids[o[0]].name = (const char *)(o + 1);
+            if (strncmp((const char *)(o + 1), "GLSL.std.450", 12) == 0)
+                L->glsl_ext = o[0];
+            break;
+        case SpvOpString:
+            NEED(2);
+            ID_OK(o[0]);
+            L->ids[o[0]].kind = K_STRING;
+            L->ids[o[0]].name = (const char *)(o + 1);
+            break;
+        case SpvOpDecorate: {
+            NEED(2);
+            ID_OK(o[0]);
+            id_info *d = &L->ids[o[0]];
+            switch (o[1]) {
+            case SpvDecorationBuiltIn: if (no >= 3) d->builtin = (int32_t)o[2]; break;
+            case SpvDecorationDescriptorSet: if (no >= 3) d->set = (int32_t)o[2]; break;
+            case SpvDecorationBinding: if (no >= 3) d->binding = (int32_t)o[2]; break;
+            case SpvDecorationNonWritable: d->nonwritable = true; break;
+            case SpvDecorationSpecId: if (no >= 3) d->spec_id = o[2] + 1; break;
+            default: break;
+            }
+            break;
+        }
+        default: break;
+        }
+        if (op == SpvOpFunction)
+            break; /* declarations end here; types need decorations first (second loop) */
+        i += wc;
+    }
+    if (L->failed)
+        return false;
+    /* second pass: types, constants, global variables (decorations are known now) */
+    for (size_t i = 5; i < L->n;) {
+        uint32_t wc = w[i] >> 16;
+        SpvOp op = (SpvOp)(w[i] & 0xffff);
+        L->cur_word = (uint32_t)i;
+        const uint32_t *o = w + i + 1;
+        uint32_t no = wc - 1;
+        if (op == SpvOpFunction)
+            break;
+        if (op >= SpvOpTypeVoid && op <= SpvOpTypeForwardPointer && op != SpvOpTypeForwardPointer) {
+            NEED(1);
+            ID_OK(o[0]);
+            if (L->ids[o[0]].kind != K_NONE && L->ids[o[0]].kind != K_TYPE) {
+                lower_fail(L, ISA_ERR_INVALID, "id %%%u is defined twice", o[0]);
+                return false;
+            }
+            if (L->ids[o[0]].kind == K_TYPE) {
+                lower_fail(L, ISA_ERR_INVALID, "type id %%%u is defined twice", o[0]);
+                return false;
+            }
+            type_info *t = calloc(1, sizeof *t);
+            if (!t) {
+                lower_fail(L, ISA_ERR_NOMEM, "out of memory");
+                return false;
+            }
+            t->op = op;
+            id_info *d = &L->ids[o[0]];
+            d->kind = K_TYPE;
+            d->t = t;
+            d->word = (uint32_t)i;
+            switch (op) {
+            case SpvOpTypeInt: NEED(3); t->width = o[1]; t->is_signed = o[2] != 0; break;
+            case SpvOpTypeFloat: NEED(2); t->width = o[1]; break;
+            case SpvOpTypeVector: case SpvOpTypeMatrix:
+                NEED(3);
+                ID_OK(o[1]);
+                t->elem = o[1];
+                t->count = o[2];
+                break;
+            case SpvOpTypeArray:
+                NEED(3);
+                ID_OK(o[1]);
+                ID_OK(o[2]);
+                t->elem = o[1];
+                if (!L->ids[o[2]].cknown) {
+                    lower_fail(L, ISA_ERR_UNSUPPORTED, "array length %%%u is not a constant the model can evaluate", o[2]);
+                    return false;
+                }
+                t->count = (uint32_t)L->ids[o[2]].cval;
+                break;
+            case SpvOpTypeRuntimeArray: NEED(2); ID_OK(o[1]); t->elem = o[1]; break;
+            case SpvOpTypeStruct:
+                t->nmembers = no - 1;
+                t->members = calloc(no, sizeof *t->members);
+                t->offsets = calloc(no, sizeof *t->offsets);
+                t->mstride = calloc(no, sizeof *t->mstride);
+                t->row_major = calloc(no, sizeof *t->row_major);
+                if (!t->members || !t->offsets || !t->mstride || !t->row_major) {
+                    lower_fail(L, ISA_ERR_NOMEM, "out of memory");
+                    return false;
+                }
+                for (uint32_t m = 0; m < t->nmembers; m++) {
+                    ID_OK(o[1 + m]);
+                    t->members[m] = o[1 + m];
+                    t->offsets[m] = UINT32_MAX;
+                }
+                break;
+            case SpvOpTypePointer: NEED(3); ID_OK(o[2]); t->storage = o[1]; t->elem = o[2]; break;
+            case SpvOpTypeImage:
+                NEED(8);
+                t->elem = o[1];
+                t->image_dim = o[2];
+                t->image_sampled = o[6];
+                t->image_format = o[7];
+                break;
+            case SpvOpTypeSampledImage: NEED(2); t->elem = o[1]; break;
+            default: break;
+            }
+        } else {
+            switch (op) {
+            case SpvOpConstant: case SpvOpSpecConstant: {
+                NEED(3);
+                ID_OK(o[0]);
+                id_info *d = define_id(L, o[1], K_CONST, o[0], i);
+                if (!d)
+                    return false;
+                uint64_t v = o[2];
+                if (no >= 4)
+                    v |= (uint64_t)o[3] << 32;
+                else if (L->ids[o[0]].kind == K_TYPE && L->ids[o[0]].t->op == SpvOpTypeInt &&
+                         L->ids[o[0]].t->is_signed && (v & 0x80000000u) && L->ids[o[0]].t->width == 32)
+                    v |= 0xffffffff00000000ull;
+                d->cval = v;
+                d->cknown = true;
+                break;
+            }
+            case SpvOpConstantTrue: case SpvOpConstantFalse: case SpvOpSpecConstantTrue: case SpvOpSpecConstantFalse: {
+                NEED(2);
+                id_info *d = define_id(L, o[1], K_CONST, o[0], i);
+                if (!d)
+                    return false;
+                d->cval = (op == SpvOpConstantTrue || op == SpvOpSpecConstantTrue);
+                d->cknown = true;
+                break;
+            }
+            case SpvOpConstantComposite: case SpvOpSpecConstantComposite: case SpvOpConstantNull:
+            case SpvOpSpecConstantOp:
+                NEED(2);
+                if (!define_id(L, o[1], K_CONST, o[0], i))
+                    return false;
+                break;
+            case SpvOpUndef:
+                NEED(2);
+                if (!define_id(L, o[1], K_UNDEF, o[0], i))
+                    return false;
+                break;
+            case SpvOpVariable: {
+                NEED(3);
+                id_info *d = define_id(L, o[1], K_VAR, o[0], i);
+                if (!d)
+                    return false;
+                d->storage = o[2];
+                break;
+            }
+            default: break;
+            }
+        }
+        i += wc;
+    }
+    /* decorations on types (ArrayStride, Block, BufferBlock, member Offsets) — they precede
+     * the types in the module, so apply them now. */
+    for (size_t i = 5; i < L->n;) {
+        uint32_t wc = w[i] >> 16;
+        SpvOp op = (SpvOp)(w[i] & 0xffff);
+        const uint32_t *o = w + i + 1;
+        uint32_t no = wc - 1;
+        if (op == SpvOpFunction)
+            break;
+        if ((op == SpvOpDecorate || op == SpvOpMemberDecorate) && no >= 1 && (o[0] == 0 || o[0] >= L->bound)) {
+            L->cur_word = (uint32_t)i;
+            lower_fail(L, ISA_ERR_INVALID, "decoration of id %%%u, out of range (bound %u)", o[0], L->bound);
+            return false;
+        }
+        if (op == SpvOpDecorate && no >= 2 && L->ids[o[0]].kind == K_TYPE) {
+            type_info *t = L->ids[o[0]].t;
+            if (o[1] == SpvDecorationArrayStride && no >= 3)
+                t->array_stride = o[2];
+            else if (o[1] == SpvDecorationBlock)
+                t->block = true;
+            else if (o[1] == SpvDecorationBufferBlock)
+                t->buffer_block = true;
+        } else if (op == SpvOpMemberDecorate && no >= 3 && L->ids[o[0]].kind == K_TYPE &&
+                   L->ids[o[0]].t->op == SpvOpTypeStruct) {
+            type_info *t = L->ids[o[0]].t;
+            if (o[1] < t->nmembers) {
+                if (o[2] == SpvDecorationOffset && no >= 4)
+                    t->offsets[o[1]] = o[3];
+                else if (o[2] == SpvDecorationMatrixStride && no >= 4)
+                    t->mstride[o[1]] = o[3];
+                else if (o[2] == SpvDecorationRowMajor)
+                    t->row_major[o[1]] = true;
+            }
+        }
+        i += wc;
+    }
+#undef NEED
+#undef ID_OK
+    return !L->failed;
+}
+
+/* Values of constants (registers filled at wave start). */
+
+void lower_const_bits(lower *L, uint32_t id, uint64_t *out, uint32_t n)
+{
+    id_info *d = &L->ids[id];
+    if (d->kind == K_UNDEF) {
+        memset(out, 0, n * sizeof *out);
+        return;
+    }
+    const uint32_t *o = L->w + d->word + 1;
+    SpvOp op = (SpvOp)(L->w[d->word] & 0xffff);
+    uint32_t wc = L->w[d->word] >> 16;
+    if (d->cknown) {
+        out[0] = d->cval;
+        return;
+    }
+    if (op == SpvOpConstantNull) {
+        memset(out, 0, n * sizeof *out);
+        return;
+    }
+    if (op == SpvOpConstantComposite || op == SpvOpSpecConstantComposite) {
+        uint32_t k = 0;
+        for (uint32_t c = 2; c < wc - 1 && !L->failed; c++) {
+            uint32_t cid = o[c];
+            if (cid >= L->bound || (L->ids[cid].kind != K_CONST && L->ids[cid].kind != K_UNDEF)) {
+                lower_fail(L, ISA_ERR_INVALID, "constant composite %%%u has a non-constant part", id);
+                return;
+            }
+            uint32_t m = lower_reg_count_of(L, L->ids[cid].type);
+            if (k + m > n) {
+                lower_fail(L, ISA_ERR_INVALID, "constant composite %%%u has too many parts", id);
+                return;
+            }
+            lower_const_bits(L, cid, out + k, m);
+            k += m;
+        }
+        return;
+    }
+    if (op == SpvOpSpecConstantOp) {
+        /* glslang uses these for sizes derived from specialization constants */
+        uint32_t opc = o[2];
+        uint64_t a = 0, b = 0;
+        if (wc > 4 && o[3] < L->bound && L->ids[o[3]].cknown)
+            a = L->ids[o[3]].cval;
+        if (wc > 5 && o[4] < L->bound && L->ids[o[4]].cknown)
+            b = L->ids[o[4]].cval;
+        uint64_t r;
+        switch (opc) {
+        case SpvOpIAdd: r = a + b; break;
+        case SpvOpISub: r = a - b; break;
+        case SpvOpIMul: r = a * b; break;
+        case SpvOpUDiv: r = b ? a / b : 0; break;
+        case SpvOpCompositeExtract: {
+            uint64_t tmp[64] = {0};
+            uint32_t cid = o[3];
+            uint32_t m = lower_reg_count_of(L, L->ids[cid].type);
+            if (m > 64 || wc < 6) {
+                lower_fail(L, ISA_ERR_UNSUPPORTED, "OpSpecConstantOp CompositeExtract too large");
+                return;
+            }
+            lower_const_bits(L, cid, tmp, m);
+            r = tmp[o[4] < m ? o[4] : 0];
+            break;
+        }
+        default:
+            lower_fail(L, ISA_ERR_UNSUPPORTED, "OpSpecConstantOp with operation %u is not modelled", opc);
+            return;
+        }
+        out[0] = r;
+        d->cval = r;
+        d->cknown = true;
+        return;
+    }
+    lower_fail(L, ISA_ERR_INVALID, "id %%%u is not a constant", id);
+}
+
+/* Register of a value id (constants get their registers on first use). */
+uint32_t lower_val(lower *L, uint32_t id)
+{
+    if (id == 0 || id >= L->bound) {
+        lower_fail(L, ISA_ERR_INVALID, "id %%%u out of range", id);
+        return 0;
+    }
+    id_info *d = &L->ids[id];
+    if (d->kind == K_VALUE)
+        return d->reg;
+    if (d->kind == K_CONST || d->kind == K_UNDEF) {
+        if (d->has_reg)
+            return d->reg;
+        uint32_t n = lower_reg_count_of(L, d->type);
+        uint64_t stackbuf[16];
+        uint64_t *bits = n <= 16 ? stackbuf : calloc(n, sizeof *bits);
+        if (!bits) {
+            lower_fail(L, ISA_ERR_NOMEM, "out of memory");
+            return 0;
+        }
+        lower_const_bits(L, id, bits, n);
+        /* consecutive registers for composites; scalars share the constant pool */
+        uint32_t r;
+        if (n == 1) {
+            r = lower_const_reg(L, bits[0]);
+        } else {
+            r = lower_new_regs(L, n);
+            isa_program *p = L->p;
+            for (uint32_t k = 0; k < n; k++) {
+                isa_const_reg *c = lower_grow(p->consts, &L->const_cap, p->const_count + 1, sizeof *c);
+                if (!c) {
+                    lower_fail(L, ISA_ERR_NOMEM, "out of memory");
+                    break;
+                }
+                p->consts = c;
+                c[p->const_count].reg = r + k;
+                c[p->const_count].bits = bits[k];
+                p->const_count++;
+            }
+        }
+        if (bits != stackbuf)
+            free(bits);
+        d->reg = r;
+        d->has_reg = true;
+        return r;
+    }
+    lower_fail(L, ISA_ERR_INVALID, "id %%%u is used as a value before it is defined (or is not a value)", id);
+    return 0;
+}
+
+uint32_t lower_const_u32(lower *L, uint32_t id)
+{
+    if (id == 0 || id >= L->bound || !L->ids[id].cknown) {
+        lower_fail(L, ISA_ERR_UNSUPPORTED, "id %%%u must be a constant here", id);
+        return 0;
+    }
+    return (uint32_t)L->ids[id].cval;
+}
+
+uint32_t lower_def_value(lower *L, uint32_t id, uint32_t type, uint32_t nregs)
+{
+    if (id == 0 || id >= L->bound) {
+        lower_fail(L, ISA_ERR_INVALID, "result id %%%u out of range", id);
+        return 0;
+    }
+    id_info *d = &L->ids[id];
+    if (d->kind == K_VALUE)
+        return d->reg; /* phis are given registers before their block */
+    d->kind = K_VALUE;
+    d->type = type;
+    d->reg = lower_new_regs(L, nregs);
+    return d->reg;
+}
+
+void lower_alias_value(lower *L, uint32_t id, uint32_t type, uint32_t reg)
+{
+    if (id == 0 || id >= L->bound) {
+        lower_fail(L, ISA_ERR_INVALID, "result id %%%u out of range", id);
+        return;
+    }
+    id_info *d = &L->ids[id];
+    if (d->kind == K_VALUE) {
+        /* already has registers (a phi): copy instead */
+        uint32_t n = lower_reg_count_of(L, type);
+        for (uint32_t k = 0; k < n; k++) {
+            lower_emit_op(L, ISA_OP_MOV, ISA_TYPE_U64, d->reg + k, reg + k, ISA_NO_REG);
+        }
+        return;
+    }
+    d->kind = K_VALUE;
+    d->type = type;
+    d->reg = reg;
+}
+
+/* ------------------------------------------------------------ slots */
+
+static int32_t add_slot(lower *L, isa_slot *s)
+{
+    isa_program *p = L->p;
+    isa_slot *a = lower_grow(p->slots, &L->slot_cap, p->slot_count + 1, sizeof *a);
+    if (!a) {
+        lower_fail(L, ISA_ERR_NOMEM, "out of memory");
+        return -1;
+    }
+    p->slots = a;
+    a[p->slot_count] = *s;
+    return (int32_t)p->slot_count++;
+}
+
+static isa_format format_of_spirv(uint32_t f)
+{
+    switch (f) {
+    case SpvImageFormatR32ui: return ISA_FORMAT_R32UI;
+    case SpvImageFormatR32i: return ISA_FORMAT_R32I;
+    case SpvImageFormatR32f: return ISA_FORMAT_R32F;
+    case SpvImageFormatRg32ui: return ISA_FORMAT_RG32UI;
+    case SpvImageFormatRg32i: return ISA_FORMAT_RG32I;
+    case SpvImageFormatRg32f: return ISA_FORMAT_RG32F;
+    case SpvImageFormatRgba32ui: return ISA_FORMAT_RGBA32UI;
+    case SpvImageFormatRgba32i: return ISA_FORMAT_RGBA32I;
+    case SpvImageFormatRgba32f: return ISA_FORMAT_RGBA32F;
+    case SpvImageFormatR16f: return ISA_FORMAT_R16F;
+    case SpvImageFormatRgba16f: return ISA_FORMAT_RGBA16F;
+    case SpvImageFormatR16ui: return ISA_FORMAT_R16UI;
+    case SpvImageFormatR8ui: return ISA_FORMAT_R8UI;
+    case SpvImageFormatRgba8ui: return ISA_FORMAT_RGBA8UI;
+    case SpvImageFormatRgba8: return ISA_FORMAT_RGBA8;
+    default: return ISA_FORMAT_UNKNOWN;
+    }
+}
+
+static void set_slot_name(lower *L, isa_slot *s, uint32_t var, uint32_t pointee)
+{
+    const char *nm = L->ids[var].name;
+    if (!nm || !*nm)
+        nm = L->ids[pointee].name;
+    snprintf(s->name, sizeof s->name, "%s", nm && *nm ? nm : "");
+    if (!s->name[0])
+        snprintf(s->name, sizeof s->name, "%%%u", var);
+}
+
+static int builtin_of_spirv(int32_t b)
+{
+    switch (b) {
+    case SpvBuiltInGlobalInvocationId: return ISA_BI_GLOBAL_ID;
+    case SpvBuiltInLocalInvocationId: return ISA_BI_LOCAL_ID;
+    case SpvBuiltInWorkgroupId: return ISA_BI_WORKGROUP_ID;
+    case SpvBuiltInNumWorkgroups: return ISA_BI_NUM_WORKGROUPS;
+    case SpvBuiltInLocalInvocationIndex: return ISA_BI_LOCAL_INDEX;
+    case SpvBuiltInWorkgroupSize: return ISA_BI_WORKGROUP_SIZE;
+    case SpvBuiltInSubgroupSize: return ISA_BI_SUBGROUP_SIZE;
+    case SpvBuiltInSubgroupLocalInvocationId: return ISA_BI_SUBGROUP_LOCAL_ID;
+    case SpvBuiltInSubgroupId: return ISA_BI_SUBGROUP_ID;
+    case SpvBuiltInNumSubgroups: return ISA_BI_NUM_SUBGROUPS;
+    case SpvBuiltInSubgroupEqMask: return ISA_BI_EQ_MASK;
+    case SpvBuiltInSubgroupGeMask: return ISA_BI_GE_MASK;
+    case SpvBuiltInSubgroupGtMask: return ISA_BI_GT_MASK;
+    case SpvBuiltInSubgroupLeMask: return ISA_BI_LE_MASK;
+    case SpvBuiltInSubgroupLtMask: return ISA_BI_LT_MASK;
+    default: return -1;
+    }
+}
+
+/* Makes the slots of the module's variables; built-in inputs become registers. */
+void lower_make_variables(lower *L)
+{
+    isa_program *p = L->p;
+    for (uint32_t id = 1; id < L->bound && !L->failed; id++) {
+        id_info *d = &L->ids[id];
+        if (d->kind != K_VAR)
+            continue;
+        L->cur_word = d->word;
+        type_info *pt = lower_type(L, d->type);
+        uint32_t pointee = pt->elem;
+        type_info *t = lower_type(L, pointee);
+        isa_slot s;
+        memset(&s, 0, sizeof s);
+        switch (d->storage) {
+        case SpvStorageClassInput: {
+            int bi = builtin_of_spirv(d->builtin);
+            if (bi < 0) {
+                lower_fail(L, ISA_ERR_UNSUPPORTED, "input variable %%%u is not a compute built-in the model knows (BuiltIn %d)",
+                     id, d->builtin);
+                return;
+            }
+            uint32_t n = lower_reg_count_of(L, pointee);
+            uint32_t r = lower_new_regs(L, n);
+            for (uint32_t k = 0; k < n; k++) {
+                isa_builtin_reg *b = lower_grow(p->builtins, &L->bi_cap, p->builtin_count + 1, sizeof *b);
+                if (!b) {
+                    lower_fail(L, ISA_ERR_NOMEM, "out of memory");
+                    return;
+                }
+                p->builtins = b;
+                b[p->builtin_count].reg = r + k;
+                b[p->builtin_count].builtin = (uint8_t)bi;
+                b[p->builtin_count].component = (uint8_t)k;
+                p->builtin_count++;
+            }
+            d->kind = K_PTR;
+            d->slot = -1;
+            d->off_const = r;
+            d->type = d->type;
+            break;
+        }
+        case SpvStorageClassStorageBuffer: case SpvStorageClassUniform: case SpvStorageClassPushConstant: {
+            bool is_storage = d->storage == SpvStorageClassStorageBuffer ||
+                              (d->storage == SpvStorageClassUniform && t->buffer_block);
+            s.space = d->storage == SpvStorageClassPushConstant ? ISA_SPACE_PUSH
+                      : is_storage                              ? ISA_SPACE_STORAGE
+                                                                : ISA_SPACE_UNIFORM;
+            if (s.space != ISA_SPACE_PUSH && (d->set < 0 || d->binding < 0)) {
+                lower_fail(L, ISA_ERR_INVALID, "buffer variable %%%u has no DescriptorSet/Binding", id);
+                return;
+            }
+            s.set = d->set < 0 ? 0 : (uint32_t)d->set;
+            s.binding = d->binding < 0 ? 0 : (uint32_t)d->binding;
+            s.static_size = layout_size(L, pointee, true);
+            s.readonly = s.space != ISA_SPACE_STORAGE || d->nonwritable;
+            set_slot_name(L, &s, id, pointee);
+            d->kind = K_PTR;
+            d->slot = add_slot(L, &s);
+            d->off_const = 0;
+            break;
+        }
+        case SpvStorageClassUniformConstant: {
+            /* texel buffers: OpTypeImage with Dim Buffer */
+            if (t->op != SpvOpTypeImage && t->op != SpvOpTypeSampledImage) {
+                lower_fail(L, ISA_ERR_UNSUPPORTED, "UniformConstant variable %%%u of type %s is not a texel buffer", id,
+                     lower_op_name(t->op));
+                return;
+            }
+            type_info *it = t->op == SpvOpTypeSampledImage ? lower_type(L, t->elem) : t;
+            if (it->image_dim != SpvDimBuffer) {
+                lower_fail(L, ISA_ERR_UNSUPPORTED, "image variable %%%u: only texel buffers (Dim Buffer) are modelled, "
+                                             "not textures", id);
+                return;
+            }
+            s.space = it->image_sampled == 2 ? ISA_SPACE_STORAGE_TEXEL : ISA_SPACE_UNIFORM_TEXEL;
+            s.set = d->set < 0 ? 0 : (uint32_t)d->set;
+            s.binding = d->binding < 0 ? 0 : (uint32_t)d->binding;
+            s.format = format_of_spirv(it->image_format);
+            s.texel_type = lower_scalar_isa_type(L, it->elem);
+            s.readonly = s.space == ISA_SPACE_UNIFORM_TEXEL || d->nonwritable;
+            set_slot_name(L, &s, id, pointee);
+            d->kind = K_PTR;
+            d->slot = add_slot(L, &s);
+            break;
+        }
+        case SpvStorageClassWorkgroup: case SpvStorageClassPrivate: case SpvStorageClassFunction: {
+            bool wg = d->storage == SpvStorageClassWorkgroup;
+            s.space = wg ? ISA_SPACE_WORKGROUP : ISA_SPACE_PRIVATE;
+            s.static_size = natural_size(L, pointee);
+            uint32_t *area = wg ? &p->workgroup_bytes : &p->private_bytes;
+            uint32_t a = natural_align(L, pointee);
+            if (a < 4)
+                a = 4;
+            *area = (*area + a - 1) / a * a;
+            s.base = *area;
+            *area += s.static_size;
+            set_slot_name(L, &s, id, pointee);
+            d->kind = K_PTR;
+            d->slot = add_slot(L, &s);
+            d->off_const = 0;
+            break;
+        }
+        default:
+            lower_fail(L, ISA_ERR_UNSUPPORTED, "variables in storage class %u are not modelled", d->storage);
+            return;
+        }
+        d->type = d->type;
+    }
+}
