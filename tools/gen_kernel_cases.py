@@ -722,6 +722,22 @@ def gen_matrix():
 
 
 # --------------------------------------------------------------------------
+# Robust buffer access: out-of-bounds loads read 0, stores are dropped
+
+def gen_robust():
+    src = [100 + i for i in range(16)]
+    dst = [0xdead] * 96
+    out = [src[i] + 1 if i < len(src) else 0 + 1 for i in range(64)]          # src[i] reads 0 past the end
+    for i in range(64):
+        if 64 + 2 * i < len(dst):                                               # stores past the end: dropped
+            dst[64 + 2 * i] = 7
+    case = {"kernel": "robust_oob.comp", "robust_access": True,
+            "bindings": [binding(0, "u32", data=src), binding(1, "u32", data=[0xdead] * 96)],
+            "expect": [expect(1, out + dst[64:])]}
+    write_case("robust/robust_oob.json", case)
+
+
+# --------------------------------------------------------------------------
 # HLSL 2021 short-circuit semantics: wave operations and guarded reads under ?:, && and ||
 
 def gen_hlsl_quirks():
