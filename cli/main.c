@@ -156,6 +156,14 @@ static void print_summary(const wl_case *c, const run_output *out, FILE *f)
     const sim_stats *s = &out->result.stats;
     uint32_t local = p->local_size[0] * p->local_size[1] * p->local_size[2];
     fprintf(f, "wavelab run %s\n", c->path);
+    wl_case view; /* several passes: the lines below describe the last pass run, the counts are summed */
+    if (c->dispatches) {
+        fprintf(f, "  passes       %d of %d ran; kernel, dispatch and program below are pass %d's (%s), executed "
+                "counts are summed over the passes\n", out->pass_count, c->dispatch_count, out->pass,
+                case_dispatch_name(c, out->pass));
+        case_dispatch_view(c, out->pass, &view);
+        c = &view;
+    }
     fprintf(f, "  kernel       %s (%s, entry %s)\n", c->kernel, c->language, c->entry);
     fprintf(f, "  dispatch     %u x %u x %u workgroups of %u x %u x %u = %u invocations each\n", c->groups[0],
             c->groups[1], c->groups[2], p->local_size[0], p->local_size[1], p->local_size[2], local);
