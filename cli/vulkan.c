@@ -404,7 +404,8 @@ int cli_cmd_run_vulkan(int argc, char **argv)
     if (!(spirv = compile_case("run", c, a.optimize, &words, !a.quiet)))
         goto done;
     vkb_run_options opt = {.wave_size = a.wave, .repeat = a.repeat, .warmup = a.warmup, .robust_access = a.robust};
-    vkb_status st = vkb_run_case(ctx, index, c, spirv, words, &opt, &out, err, sizeof err);
+    vkb_status st = c->dispatches ? (vkb_status)cli_vulkan_run_passes(ctx, index, c, a.optimize, &opt, &out, err, sizeof err)
+                                  : vkb_run_case(ctx, index, c, spirv, words, &opt, &out, err, sizeof err);
     if (st != VKB_OK) {
         rc = report_failure(st, "wavelab run: ", err);
         goto done;
@@ -662,7 +663,8 @@ int cli_cmd_check(int argc, char **argv)
     }
 
     vkb_run_options opt = {.wave_size = wave, .repeat = a.repeat, .warmup = a.warmup, .robust_access = a.robust};
-    st = vkb_run_case(ctx, index, c, spirv, words, &opt, &dev, err, sizeof err);
+    st = c->dispatches ? (vkb_status)cli_vulkan_run_passes(ctx, index, c, a.optimize, &opt, &dev, err, sizeof err)
+                       : vkb_run_case(ctx, index, c, spirv, words, &opt, &dev, err, sizeof err);
     if (st != VKB_OK) {
         rc = report_failure(st, "wavelab check: device: ", err);
         goto done;
