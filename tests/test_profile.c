@@ -11,8 +11,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <cjson/cJSON.h>
+
 #include "case/case.h"
 #include "run/run.h"
+#include "tests/support/tsup.h"
 
 static wl_case *load(const char *path)
 {
@@ -97,6 +100,150 @@ START_TEST(test_profile_second_pass_sees_first_pass_writes)
 }
 END_TEST
 
+
+static char *slurp_path(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    ck_assert_msg(f != NULL, "cannot open %s", path);
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *s = malloc((size_t)n + 1);
+    ck_assert_ptr_nonnull(s);
+    ck_assert_int_eq(fread(s, 1, (size_t)n, f), (size_t)n);
+    s[n] = 0;
+    fclose(f);
+    return s;
+}
+
+/* The profile of article 001's pipeline on the first Vulkan device (lavapipe in CI): 4 runs of 3 passes are 12
+ * complete events named after the passes, in the case's order, never overlapping (the passes are ordered by
+ * barriers and the runs by fences), all on one queue row with a thread name; the clock starts at the first pass. */
+START_TEST(test_profile_vulkan_trace_has_one_event_per_pass_and_run_in_order)
+{
+    char *dir = tsup_temp_dir();
+    ck_assert_ptr_nonnull(dir);
+    char args[4096], *out = NULL, path[4096];
+    snprintf(args, sizeof args, "profile '%s/kernels/001_compaction/pipeline.json' --repeat 4 --trace '%s/p.json' "
+             "--svg '%s/p.svg'", tsup_root(), dir, dir);
+    int rc = tsup_run_cli(args, &out);
+    if (rc == 3) {
+        fprintf(stderr, "test_profile_vulkan_trace: skipped: no Vulkan device can run it: %s\n", out);
+        free(out);
+        tsup_remove_dir(dir);
+        free(dir);
+        return;
+    }
+    ck_assert_msg(rc == 0, "%s", out);
+    ck_assert_ptr_nonnull(strstr(out, "3 passes x 4 runs"));
+    snprintf(path, sizeof path, "%s/p.json", dir);
+    char *text = slurp_path(path);
+    cJSON *root = cJSON_Parse(text);
+    ck_assert_msg(root != NULL, "the trace is not JSON");
+    cJSON *events = cJSON_GetObjectItem(root, "traceEvents");
+    ck_assert(cJSON_IsArray(events));
+    static const char *const names[3] = {"cull", "compact", "consume"};
+    int x = 0, process_named = 0, thread_named[8] = {0};
+    double last_end = -1;
+    cJSON *e;
+    cJSON_ArrayForEach(e, events) {
+        const char *ph = cJSON_GetObjectItem(e, "ph")->valuestring;
+        int tid = cJSON_GetObjectItem(e, "tid")->valueint;
+        ck_assert_int_ge(tid, 0);
+        ck_assert_int_lt(tid, 8);
+        if (strcmp(ph, "M") == 0) {
+            const char *name = cJSON_GetObjectItem(e, "name")->valuestring;
+            cJSON *a = cJSON_GetObjectItem(e, "args");
+            if (strcmp(name, "process_name") == 0)
+                process_named = cJSON_IsString(cJSON_GetObjectItem(a, "name"));
+            if (strcmp(name, "thread_name") == 0)
+                thread_named[tid] = cJSON_IsString(cJSON_GetObjectItem(a, "name"));
+            continue;
+        }
+        ck_assert_str_eq(ph, "X");
+        ck_assert_str_eq(cJSON_GetObjectItem(e, "name")->valuestring, names[x % 3]);
+        ck_assert_str_eq(cJSON_GetObjectItem(e, "cat")->valuestring, "pass");
+        double ts = cJSON_GetObjectItem(e, "ts")->valuedouble, dur = cJSON_GetObjectItem(e, "dur")->valuedouble;
+        if (x == 0)
+            ck_assert(ts == 0.0);
+        ck_assert_msg(dur > 0, "event %d lasts %g us", x, dur);
+        ck_assert_msg(ts >= last_end, "event %d starts at %g us, before the previous one ended (%g)", x, ts,
+                      last_end);
+        last_end = ts + dur;
+        ck_assert_int_eq(cJSON_GetObjectItem(cJSON_GetObjectItem(e, "args"), "row")->valueint, 0);
+        ck_assert_int_eq(cJSON_GetObjectItem(cJSON_GetObjectItem(e, "args"), "track")->valueint, 0);
+        ck_assert(thread_named[tid]);
+        x++;
+    }
+    ck_assert(process_named);
+    ck_assert_int_eq(x, 12);
+    cJSON_Delete(root);
+    free(text);
+    snprintf(path, sizeof path, "%s/p.svg", dir);
+    char *svg = slurp_path(path);
+    ck_assert_ptr_nonnull(strstr(svg, "<svg"));
+    ck_assert_ptr_nonnull(strstr(svg, "durations: 12 intervals"));
+    free(svg);
+    free(out);
+    tsup_remove_dir(dir);
+    free(dir);
+}
+END_TEST
+
+START_TEST(test_profile_bad_arguments_exit_2)
+{
+    static const char *const bad[] = {"profile", "profile x.json --backend gpu", "profile x.json --repeat 0",
+                                      "profile x.json --repeat 3x", "profile x.json --bogus"};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        char *out = NULL;
+        ck_assert_msg(tsup_run_cli(bad[i], &out) == 2, "%s: %s", bad[i], out);
+        free(out);
+    }
+    char args[4096], *out = NULL;
+    snprintf(args, sizeof args, "profile '%s/kernels/001_compaction/nosuch.json' --backend sim", tsup_root());
+    ck_assert_int_eq(tsup_run_cli(args, &out), 2);
+    free(out);
+}
+END_TEST
+
+/* The simulator's profile: the model's estimate per pass laid end to end, so 2 runs of 3 passes are 6 events
+ * back to back, each run as long as the one before (the model is deterministic). */
+START_TEST(test_profile_sim_passes_lie_end_to_end)
+{
+    char *dir = tsup_temp_dir();
+    char args[4096], *out = NULL, path[4096];
+    snprintf(args, sizeof args, "profile '%s/kernels/001_compaction/pipeline.json' --backend sim --repeat 2 "
+             "--trace '%s/s.json'", tsup_root(), dir);
+    ck_assert_int_eq(tsup_run_cli(args, &out), 0);
+    snprintf(path, sizeof path, "%s/s.json", dir);
+    char *text = slurp_path(path);
+    cJSON *root = cJSON_Parse(text);
+    ck_assert_ptr_nonnull(root);
+    double ts[6], dur[6];
+    int x = 0;
+    cJSON *e;
+    cJSON_ArrayForEach(e, cJSON_GetObjectItem(root, "traceEvents")) {
+        if (strcmp(cJSON_GetObjectItem(e, "ph")->valuestring, "X") != 0)
+            continue;
+        ck_assert_int_lt(x, 6);
+        ts[x] = cJSON_GetObjectItem(e, "ts")->valuedouble;
+        dur[x] = cJSON_GetObjectItem(e, "dur")->valuedouble;
+        x++;
+    }
+    ck_assert_int_eq(x, 6);
+    ck_assert(ts[0] == 0.0);
+    for (int k = 1; k < 6; k++)
+        ck_assert_double_eq_tol(ts[k], ts[k - 1] + dur[k - 1], 1e-5);
+    for (int k = 0; k < 3; k++)
+        ck_assert_double_eq_tol(dur[k], dur[k + 3], 1e-9);
+    cJSON_Delete(root);
+    free(text);
+    free(out);
+    tsup_remove_dir(dir);
+    free(dir);
+}
+END_TEST
+
 static Suite *profile_suite(void)
 {
     Suite *s = suite_create("profile");
@@ -104,6 +251,9 @@ static Suite *profile_suite(void)
     tcase_set_timeout(t, 300);
     tcase_add_test(t, test_profile_pipeline_passes_run_in_order_and_meet_expectations);
     tcase_add_test(t, test_profile_second_pass_sees_first_pass_writes);
+    tcase_add_test(t, test_profile_vulkan_trace_has_one_event_per_pass_and_run_in_order);
+    tcase_add_test(t, test_profile_bad_arguments_exit_2);
+    tcase_add_test(t, test_profile_sim_passes_lie_end_to_end);
     suite_add_tcase(s, t);
     return s;
 }
