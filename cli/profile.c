@@ -260,7 +260,8 @@ int cli_cmd_profile(int argc, char **argv)
                    sum / (double)repeat, lo, hi);
         }
         char title[400], process[400];
-        snprintf(title, sizeof title, "passes of %s on %s (rows: overlapping intervals)", case_path, where);
+        const char *base = strrchr(case_path, '/');
+        snprintf(title, sizeof title, "%s on %s", base ? base + 1 : case_path, where);
         snprintf(process, sizeof process, "wavelab profile: %s on %s", case_path, where);
         if (rc == RUN_EXIT_OK)
             rc = write_outputs(svg_path, trace_path, iv, count, title, process);
