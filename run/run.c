@@ -455,7 +455,8 @@ int run_case_sim(const wl_case *c, const run_options *opt, run_output *out, char
 {
     memset(out, 0, sizeof *out);
     err[0] = 0;
-    if (c->dispatches)
+    /* a step hook follows one wave of one program: `trace` looks at the first pass alone (the top-level fields) */
+    if (c->dispatches && !(opt && opt->step))
         return run_passes(c, opt, out, err, err_size);
     out->pass_count = 1;
     uint32_t wave = opt && opt->wave_size ? opt->wave_size : c->subgroup_size ? c->subgroup_size : 32;

@@ -70,8 +70,10 @@ typedef struct run_output {
     char schedule_fault[512];    /* "" or how the reversed run stopped when the linear one did not */
     /* A case with "dispatches" (docs/case-format.md): the passes run in order on the same buffers; data holds the
      * contents after the last pass run, result.stats the counters summed over the passes (its per-instruction
-     * arrays, prog and spirv are the last pass's).  A pass that faults, or has sanitizer findings, stops the run:
-     * `pass` then says which one the fault or findings belong to. */
+     * arrays, prog and spirv are the last pass's, and so is run_options.memory's model: each pass begins it
+     * again).  A pass that faults, or has sanitizer findings, stops the run: `pass` then says which one the
+     * fault or findings belong to.  With run_options.step only the first pass runs (a step hook follows one
+     * program). */
     int pass;                    /* index of the last pass run (0 for a one-dispatch case) */
     int pass_count;              /* passes run */
     sim_stats *pass_stats;       /* NULL for a one-dispatch case, else pass_count entries (counters only; the

@@ -101,6 +101,39 @@ START_TEST(test_profile_second_pass_sees_first_pass_writes)
 END_TEST
 
 
+/* A fault in the second of three passes stops the run there: the output names pass 1, two passes ran, and the
+ * third (which would add 1 again) did not. */
+START_TEST(test_profile_fault_in_a_pass_stops_and_names_it)
+{
+    char *dir = tsup_temp_dir();
+    free(tsup_write_file(dir, "add.comp", "#version 450\nlayout(local_size_x = 4) in;\n"
+                                          "layout(set = 0, binding = 0) buffer B { uint v[]; };\n"
+                                          "void main() { v[gl_GlobalInvocationID.x] += 1u; }\n"));
+    free(tsup_write_file(dir, "oob.comp", "#version 450\nlayout(local_size_x = 4) in;\n"
+                                          "layout(set = 0, binding = 0) buffer B { uint v[4]; };\n"
+                                          "void main() { v[gl_GlobalInvocationID.x * 1000u + 1000u] = 7u; }\n"));
+    char *path = tsup_write_file(dir, "c.json", "{\"dispatches\": [{\"kernel\": \"add.comp\"}, {\"kernel\": "
+                                 "\"oob.comp\"}, {\"kernel\": \"add.comp\"}], \"bindings\": [{\"binding\": 0, "
+                                 "\"type\": \"u32\", \"data\": [5, 6, 7, 8]}]}");
+    wl_case *c = load(path);
+    run_output out;
+    char err[1024];
+    ck_assert_int_eq(run_case_sim(c, NULL, &out, err, sizeof err), RUN_EXIT_FAIL);
+    ck_assert_int_eq(out.pass, 1);
+    ck_assert_int_eq(out.pass_count, 2);
+    run_output_free(&out);
+    case_destroy(c);
+    /* trace follows the first pass alone (a step hook follows one program) and does not reach the fault */
+    char args[4096], *text = NULL;
+    snprintf(args, sizeof args, "trace '%s' --wave 4", path);
+    ck_assert_int_eq(tsup_run_cli(args, &text), 0);
+    free(text);
+    free(path);
+    tsup_remove_dir(dir);
+    free(dir);
+}
+END_TEST
+
 static char *slurp_path(const char *path)
 {
     FILE *f = fopen(path, "rb");
@@ -251,6 +284,7 @@ static Suite *profile_suite(void)
     tcase_set_timeout(t, 300);
     tcase_add_test(t, test_profile_pipeline_passes_run_in_order_and_meet_expectations);
     tcase_add_test(t, test_profile_second_pass_sees_first_pass_writes);
+    tcase_add_test(t, test_profile_fault_in_a_pass_stops_and_names_it);
     tcase_add_test(t, test_profile_vulkan_trace_has_one_event_per_pass_and_run_in_order);
     tcase_add_test(t, test_profile_bad_arguments_exit_2);
     tcase_add_test(t, test_profile_sim_passes_lie_end_to_end);
