@@ -248,14 +248,35 @@ int cli_cmd_devices(int argc, char **argv)
 
 /* ------------------------------------------------------------- shared by run and check */
 
-static void print_timing(const vkb_run_output *o, FILE *f)
+static int by_value(const void *a, const void *b)
 {
-    if (o->timing_available)
-        fprintf(f, "  device time  median %.3f us, min %.3f, max %.3f over %u dispatch%s (timestamps); host %.1f us "
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static void print_timing(const wl_case *c, const vkb_run_output *o, FILE *f)
+{
+    if (o->timing_available) {
+        fprintf(f, "  device time  median %.3f us, min %.3f, max %.3f over %u %s (timestamps); host %.1f us "
                    "submit-to-fence\n",
-                o->median_us, o->min_us, o->max_us, o->sample_count, o->sample_count == 1 ? "" : "es",
+                o->median_us, o->min_us, o->max_us, o->sample_count,
+                o->pass_count > 1 ? (o->sample_count == 1 ? "run of every pass" : "runs of every pass")
+                                  : (o->sample_count == 1 ? "dispatch" : "dispatches"),
                 o->host_median_us);
-    else
+        double *d = o->pass_count > 1 ? malloc(o->sample_count * sizeof *d) : NULL;
+        for (int p = 0; d && p < o->pass_count; p++) { /* each pass's own interval, between its timestamps */
+            for (uint32_t k = 0; k < o->sample_count; k++) {
+                size_t i = (size_t)k * (size_t)o->pass_count + (size_t)p;
+                d[k] = o->pass_end_us[i] - o->pass_begin_us[i];
+            }
+            qsort(d, o->sample_count, sizeof *d, by_value);
+            fprintf(f, "    pass %d %-12s median %.3f us, min %.3f, max %.3f\n", p, case_dispatch_name(c, p),
+                    o->sample_count % 2 ? d[o->sample_count / 2]
+                                        : (d[o->sample_count / 2 - 1] + d[o->sample_count / 2]) / 2,
+                    d[0], d[o->sample_count - 1]);
+        }
+        free(d);
+    } else
         fprintf(f, "  device time  %s; host %.1f us submit-to-fence (median of %u)\n", o->timing_note,
                 o->host_median_us, o->sample_count);
 }
@@ -420,7 +441,7 @@ int cli_cmd_run_vulkan(int argc, char **argv)
                out.wave_size_required ? "required subgroup size" : "the device's choice",
                out.full_subgroups ? ", full subgroups" : "");
         printf("  memory       %s\n", out.memory_note);
-        print_timing(&out, stdout);
+        print_timing(c, &out, stdout);
         print_statistics(&out, stdout);
     }
     rc = run_check_expects(c, out.data, a.quiet ? NULL : stdout) > 0 ? RUN_EXIT_FAIL : RUN_EXIT_OK;
@@ -734,7 +755,7 @@ int cli_cmd_check(int argc, char **argv)
     if (!a.quiet) {
         if (total_bad > MAX_MISMATCHES)
             printf("  (first %d mismatches shown)\n", MAX_MISMATCHES);
-        print_timing(&dev, stdout);
+        print_timing(c, &dev, stdout);
         print_statistics(&dev, stdout);
         if (sim.prog)
             printf("  registers    wavelab's allocation: %u VGPRs + %u SGPRs (%u per thread on a GPU without scalar "
