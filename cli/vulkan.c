@@ -709,9 +709,12 @@ int cli_cmd_check(int argc, char **argv)
     }
 
     grid g = {.wave = wave};
+    /* several passes: mismatches are placed in the last pass's grid (a hint: an earlier pass may have written them) */
+    wl_case last;
+    case_dispatch_view(c, c->dispatches ? sim.pass : 0, &last);
     for (int k = 0; k < 3; k++) {
         g.local[k] = sim.prog ? sim.prog->local_size[k] : kernel.local_size[k];
-        g.groups[k] = c->groups[k];
+        g.groups[k] = last.groups[k];
     }
     int budget = MAX_MISMATCHES;
     size_t total_bad = 0;
