@@ -373,6 +373,22 @@ static int write_dump(const char *path, const wl_case *c, const vkb_device_info 
         for (uint32_t i = 0; i < o->sample_count; i++)
             fprintf(f, "%s%.6g", i ? ", " : "", o->samples_us[i]);
         fprintf(f, "]");
+        if (c->dispatches) { /* every pass of every sample, on the device clock from the first timestamp */
+            fprintf(f, ", \"passes\": [");
+            for (int p = 0; p < o->pass_count; p++) {
+                fprintf(f, "%s\n    {\"name\": ", p ? "," : "");
+                json_string(f, case_dispatch_name(c, p));
+                for (int side = 0; side < 2; side++) {
+                    const double *t = side ? o->pass_end_us : o->pass_begin_us;
+                    fprintf(f, ", \"%s\": [", side ? "end" : "begin");
+                    for (uint32_t i = 0; i < o->sample_count; i++)
+                        fprintf(f, "%s%.6g", i ? ", " : "", t[(size_t)i * (size_t)o->pass_count + (size_t)p]);
+                    fprintf(f, "]");
+                }
+                fprintf(f, "}");
+            }
+            fprintf(f, "]");
+        }
     } else {
         fprintf(f, ", \"note\": ");
         json_string(f, o->timing_note);

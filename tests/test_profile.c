@@ -223,6 +223,49 @@ START_TEST(test_profile_vulkan_trace_has_one_event_per_pass_and_run_in_order)
 }
 END_TEST
 
+/* run --backend vulkan --dump of the pipeline: "timing"."passes" holds the three passes by name, each run's
+ * begin before its end, and each pass beginning after the previous one ended (a barrier orders them). */
+START_TEST(test_profile_vulkan_dump_has_each_pass_in_order)
+{
+    char *dir = tsup_temp_dir();
+    char args[8192], *out = NULL, path[2048];
+    snprintf(path, sizeof path, "%s/d.json", dir);
+    snprintf(args, sizeof args, "run '%s/kernels/001_compaction/pipeline.json' --backend vulkan --repeat 3 --quiet "
+             "--dump '%s'", tsup_root(), path);
+    int rc = tsup_run_cli(args, &out);
+    if (rc == 3) {
+        fprintf(stderr, "test_profile_vulkan_dump: skipped: no Vulkan device can run it: %s\n", out);
+    } else {
+        ck_assert_msg(rc == 0, "%s", out);
+        char *text = slurp_path(path);
+        cJSON *root = cJSON_Parse(text);
+        ck_assert_ptr_nonnull(root);
+        cJSON *passes = cJSON_GetObjectItem(cJSON_GetObjectItem(root, "timing"), "passes");
+        ck_assert_int_eq(cJSON_GetArraySize(passes), 3);
+        static const char *const names[3] = {"cull", "compact", "consume"};
+        for (int k = 0; k < 3; k++) { /* run k */
+            double prev_end = -1;
+            for (int p = 0; p < 3; p++) {
+                cJSON *pass = cJSON_GetArrayItem(passes, p);
+                ck_assert_str_eq(cJSON_GetObjectItem(pass, "name")->valuestring, names[p]);
+                ck_assert_int_eq(cJSON_GetArraySize(cJSON_GetObjectItem(pass, "begin")), 3);
+                double b = cJSON_GetArrayItem(cJSON_GetObjectItem(pass, "begin"), k)->valuedouble;
+                double e = cJSON_GetArrayItem(cJSON_GetObjectItem(pass, "end"), k)->valuedouble;
+                ck_assert_msg(b < e, "run %d pass %d: begins at %g, ends at %g", k, p, b, e);
+                ck_assert_msg(b >= prev_end, "run %d pass %d begins at %g before the previous pass ended (%g)", k,
+                              p, b, prev_end);
+                prev_end = e;
+            }
+        }
+        cJSON_Delete(root);
+        free(text);
+    }
+    free(out);
+    tsup_remove_dir(dir);
+    free(dir);
+}
+END_TEST
+
 START_TEST(test_profile_bad_arguments_exit_2)
 {
     static const char *const bad[] = {"profile", "profile x.json --backend gpu", "profile x.json --repeat 0",
@@ -286,6 +329,7 @@ static Suite *profile_suite(void)
     tcase_add_test(t, test_profile_second_pass_sees_first_pass_writes);
     tcase_add_test(t, test_profile_fault_in_a_pass_stops_and_names_it);
     tcase_add_test(t, test_profile_vulkan_trace_has_one_event_per_pass_and_run_in_order);
+    tcase_add_test(t, test_profile_vulkan_dump_has_each_pass_in_order);
     tcase_add_test(t, test_profile_bad_arguments_exit_2);
     tcase_add_test(t, test_profile_sim_passes_lie_end_to_end);
     suite_add_tcase(s, t);
