@@ -226,7 +226,13 @@ typedef struct vkb_run_output {
     double median_us, min_us, max_us;
     double host_median_us;       /* submit to fence signalled, on the host clock */
 
-    /* driver statistics (VK_KHR_pipeline_executable_properties) */
+    /* per pass (a case with "dispatches"; one pass otherwise), from timestamps around each dispatch: sample k's
+     * pass p ran from pass_begin_us[k * pass_count + p] to pass_end_us[...], microseconds on the device's
+     * timestamp clock counted from the first timed sample's first timestamp (submissions of one queue share it) */
+    int pass_count;
+    double *pass_begin_us, *pass_end_us; /* NULL when timing is not available */
+
+    /* driver statistics (VK_KHR_pipeline_executable_properties; of the first pass's pipeline) */
     int stat_count;
     vkb_statistic *stats;
     char stats_note[192];        /* "not available: ..." when stat_count is 0 */
@@ -249,6 +255,25 @@ typedef struct vkb_run_output {
 vkb_status vkb_run_case(vkb_context *ctx, int index, const wl_case *c, const uint32_t *spirv,
                         size_t word_count, const vkb_run_options *opt, vkb_run_output *out,
                         char *err, size_t err_size);
+
+/* One pass's kernel for vkb_run_passes. */
+typedef struct vkb_pass {
+    const uint32_t *spirv;
+    size_t word_count;
+} vkb_pass;
+
+/*
+ * Runs the passes of a case with "dispatches" (pass i: case_dispatch_view(c, i),
+ * with passes[i]'s SPIR-V), or the one pass of a case without (pass_count 1):
+ * one command buffer holds the initial copies, then every pass's dispatch
+ * with a timestamp before and after it and a compute-to-compute barrier
+ * (shader writes made visible to shader reads and writes) between passes.
+ * out->data holds the bindings after the last pass; samples_us the first
+ * pass's start to the last pass's end; pass_begin_us / pass_end_us each pass.
+ * Otherwise as vkb_run_case.
+ */
+vkb_status vkb_run_passes(vkb_context *ctx, int index, const wl_case *c, const vkb_pass *passes, int pass_count,
+                          const vkb_run_options *opt, vkb_run_output *out, char *err, size_t err_size);
 
 void vkb_run_output_free(vkb_run_output *out);
 

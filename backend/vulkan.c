@@ -855,9 +855,10 @@ typedef struct run_objects {
     VkCommandBuffer cmd;
     VkFence fence;
     VkQueryPool queries;
-    VkShaderModule module;
-    VkPipelineLayout layout;
-    VkPipeline pipeline;
+    int pass_count;
+    VkShaderModule *modules;     /* one per pass */
+    VkPipelineLayout layout;     /* shared by the passes: push range = the largest pass's */
+    VkPipeline *pipelines;       /* one per pass */
     uint32_t set_count;
     VkDescriptorSetLayout *set_layouts;
     VkDescriptorPool descriptor_pool;
@@ -893,12 +894,14 @@ static void run_objects_destroy(run_objects *o)
         for (uint32_t i = 0; i < o->set_count; i++)
             if (o->set_layouts && o->set_layouts[i])
                 vkDestroyDescriptorSetLayout(o->device, o->set_layouts[i], NULL);
-        if (o->pipeline)
-            vkDestroyPipeline(o->device, o->pipeline, NULL);
+        for (int p = 0; p < o->pass_count; p++) {
+            if (o->pipelines && o->pipelines[p])
+                vkDestroyPipeline(o->device, o->pipelines[p], NULL);
+            if (o->modules && o->modules[p])
+                vkDestroyShaderModule(o->device, o->modules[p], NULL);
+        }
         if (o->layout)
             vkDestroyPipelineLayout(o->device, o->layout, NULL);
-        if (o->module)
-            vkDestroyShaderModule(o->device, o->module, NULL);
         if (o->queries)
             vkDestroyQueryPool(o->device, o->queries, NULL);
         if (o->fence)
@@ -908,6 +911,8 @@ static void run_objects_destroy(run_objects *o)
         vkDestroyDevice(o->device, NULL);
     }
     free(o->set_layouts);
+    free(o->pipelines);
+    free(o->modules);
     free(o->sets);
     free(o->buffers);
     free(o->memory);
@@ -1012,7 +1017,7 @@ static void format_statistic(const VkPipelineExecutableStatisticKHR *s, vkb_stat
 
 static void read_statistics(run_objects *o, vkb_run_output *out, uint32_t *reported_wave)
 {
-    VkPipelineInfoKHR pi = {.sType = VK_STRUCTURE_TYPE_PIPELINE_INFO_KHR, .pipeline = o->pipeline};
+    VkPipelineInfoKHR pi = {.sType = VK_STRUCTURE_TYPE_PIPELINE_INFO_KHR, .pipeline = o->pipelines[0]};
     uint32_t n = 0;
     VkResult r = vkGetPipelineExecutablePropertiesKHR(o->device, &pi, &n, NULL);
     if (r != VK_SUCCESS || n == 0) {
@@ -1033,7 +1038,7 @@ static void read_statistics(run_objects *o, vkb_run_output *out, uint32_t *repor
         *reported_wave = props[0].subgroupSize;
     for (uint32_t e = 0; e < n; e++) {
         VkPipelineExecutableInfoKHR ei = {
-            .sType = VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_INFO_KHR, .pipeline = o->pipeline, .executableIndex = e};
+            .sType = VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_INFO_KHR, .pipeline = o->pipelines[0], .executableIndex = e};
         uint32_t sn = 0;
         if (vkGetPipelineExecutableStatisticsKHR(o->device, &ei, &sn, NULL) != VK_SUCCESS || !sn)
             continue;
@@ -1068,9 +1073,21 @@ static void read_statistics(run_objects *o, vkb_run_output *out, uint32_t *repor
 vkb_status vkb_run_case(vkb_context *ctx, int index, const wl_case *c, const uint32_t *spirv, size_t word_count,
                         const vkb_run_options *opt, vkb_run_output *out, char *err, size_t err_size)
 {
+    vkb_pass one = {spirv, word_count};
+    wl_case view; /* a case with "dispatches" runs its first pass alone here */
+    case_dispatch_view(c, 0, &view);
+    return vkb_run_passes(ctx, index, &view, &one, 1, opt, out, err, err_size);
+}
+
+vkb_status vkb_run_passes(vkb_context *ctx, int index, const wl_case *c, const vkb_pass *passes, int pass_count,
+                          const vkb_run_options *opt, vkb_run_output *out, char *err, size_t err_size)
+{
     vkb_status st = VKB_OK;
     run_objects o = {0};
     uint8_t *push = NULL;
+    vkb_kernel_info *kernels = NULL;
+    int *full = NULL;
+    uint64_t *ticks = NULL; /* one query result per timestamp */
     memset(out, 0, sizeof *out);
     err[0] = 0;
     if (!ctx || index < 0 || index >= ctx->device_count) {
@@ -1087,20 +1104,40 @@ vkb_status vkb_run_case(vkb_context *ctx, int index, const wl_case *c, const uin
     uint32_t runs = opt->warmup + repeat;
     uint64_t timeout_ns = (uint64_t)(opt->timeout_ms ? opt->timeout_ms : 10000) * 1000000ull;
 
-    vkb_kernel_info kernel;
-    st = vkb_kernel_scan(spirv, word_count, c->entry, &kernel, err, err_size);
-    if (st != VKB_OK)
-        return st;
+    if (pass_count < 1 || (pass_count > 1 && pass_count != case_dispatch_total(c))) {
+        snprintf(err, err_size, "%d kernels for a case of %d passes", pass_count, case_dispatch_total(c));
+        return VKB_ERR_INPUT;
+    }
     uint32_t requested = opt->wave_size ? opt->wave_size : c->subgroup_size;
-    st = vkb_check_support(ctx, index, &kernel, c, requested, err, err_size);
-    if (st != VKB_OK)
-        return st;
     int required;
     uint32_t wave = effective_wave(info, requested, &required);
     out->wave_size = wave;
     out->wave_size_required = required;
-    out->full_subgroups = info->compute_full_subgroups && wave && kernel.local_size[0] % wave == 0 &&
-                          (required || !requested);
+    out->pass_count = pass_count;
+    o.pass_count = pass_count;
+    ALLOC(kernels, pass_count);
+    ALLOC(full, pass_count);
+    ALLOC(o.modules, pass_count);
+    ALLOC(o.pipelines, pass_count);
+    out->full_subgroups = 1;
+    for (int p = 0; p < pass_count; p++) {
+        wl_case view;
+        case_dispatch_view(c, pass_count > 1 ? p : 0, &view);
+        st = vkb_kernel_scan(passes[p].spirv, passes[p].word_count, view.entry, &kernels[p], err, err_size);
+        if (st == VKB_OK)
+            st = vkb_check_support(ctx, index, &kernels[p], &view, requested, err, err_size);
+        if (st != VKB_OK) {
+            if (pass_count > 1) { /* name the pass */
+                char inner[768];
+                snprintf(inner, sizeof inner, "%s", err);
+                snprintf(err, err_size, "dispatches[%d] (%.40s): %s", p, case_dispatch_name(c, p), inner);
+            }
+            goto done;
+        }
+        full[p] = info->compute_full_subgroups && wave && kernels[p].local_size[0] % wave == 0 &&
+                  (required || !requested);
+        out->full_subgroups &= full[p];
+    }
 
     ALLOC(out->data, c->binding_count);
     out->binding_count = c->binding_count;
@@ -1347,16 +1384,28 @@ vkb_status vkb_run_case(vkb_context *ctx, int index, const wl_case *c, const uin
         }
     }
 
-    /* push constants: the kernel's block or the case's bytes, whichever is longer, zero padded */
-    uint32_t push_size = kernel.push_constant_bytes;
-    if (c->push_size > push_size)
-        push_size = (uint32_t)c->push_size;
+    /* push constants: the kernel's block or the case's bytes, whichever is longer, zero padded; one range, the
+     * largest pass's, so the passes share a pipeline layout and each pushes its own bytes */
+    uint32_t push_size = 0;
+    for (int p = 0; p < pass_count; p++) {
+        wl_case view;
+        case_dispatch_view(c, pass_count > 1 ? p : 0, &view);
+        if (kernels[p].push_constant_bytes > push_size)
+            push_size = kernels[p].push_constant_bytes;
+        if (view.push_size > push_size)
+            push_size = (uint32_t)view.push_size;
+    }
     push_size = (push_size + 3) & ~3u;
     VkPushConstantRange range = {VK_SHADER_STAGE_COMPUTE_BIT, 0, push_size};
     if (push_size) {
-        ALLOC(push, push_size);
-        if (c->push_constants)
-            memcpy(push, c->push_constants, c->push_size);
+        size_t push_total = (size_t)push_size * (size_t)pass_count;
+        ALLOC(push, push_total);
+        for (int p = 0; p < pass_count; p++) {
+            wl_case view;
+            case_dispatch_view(c, pass_count > 1 ? p : 0, &view);
+            if (view.push_constants)
+                memcpy(push + (size_t)p * push_size, view.push_constants, view.push_size);
+        }
     }
     VkPipelineLayoutCreateInfo plci = {
         .sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
@@ -1367,36 +1416,41 @@ vkb_status vkb_run_case(vkb_context *ctx, int index, const wl_case *c, const uin
     };
     VK_TRY(vkCreatePipelineLayout, (o.device, &plci, NULL, &o.layout));
 
-    /* pipeline */
-    VkShaderModuleCreateInfo smci = {
-        .sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO, .codeSize = word_count * 4, .pCode = spirv};
-    VK_TRY(vkCreateShaderModule, (o.device, &smci, NULL, &o.module));
-    VkPipelineShaderStageRequiredSubgroupSizeCreateInfo rss = {
-        .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_REQUIRED_SUBGROUP_SIZE_CREATE_INFO,
-        .requiredSubgroupSize = wave,
-    };
-    VkComputePipelineCreateInfo cpci = {
-        .sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
-        .stage =
-            {
-                .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
-                .pNext = required ? &rss : NULL,
-                .flags = out->full_subgroups ? VK_PIPELINE_SHADER_STAGE_CREATE_REQUIRE_FULL_SUBGROUPS_BIT : 0,
-                .stage = VK_SHADER_STAGE_COMPUTE_BIT,
-                .module = o.module,
-                .pName = kernel.entry,
-            },
-        .layout = o.layout,
-    };
-    if (info->pipeline_executable_properties)
-        cpci.flags |= VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR;
-    VK_TRY(vkCreateComputePipelines, (o.device, VK_NULL_HANDLE, 1, &cpci, NULL, &o.pipeline));
+    /* pipelines, one per pass */
+    for (int p = 0; p < pass_count; p++) {
+        VkShaderModuleCreateInfo smci = {
+            .sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO, .codeSize = passes[p].word_count * 4,
+            .pCode = passes[p].spirv};
+        VK_TRY(vkCreateShaderModule, (o.device, &smci, NULL, &o.modules[p]));
+        VkPipelineShaderStageRequiredSubgroupSizeCreateInfo rss = {
+            .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_REQUIRED_SUBGROUP_SIZE_CREATE_INFO,
+            .requiredSubgroupSize = wave,
+        };
+        VkComputePipelineCreateInfo cpci = {
+            .sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
+            .stage =
+                {
+                    .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
+                    .pNext = required ? &rss : NULL,
+                    .flags = full[p] ? VK_PIPELINE_SHADER_STAGE_CREATE_REQUIRE_FULL_SUBGROUPS_BIT : 0,
+                    .stage = VK_SHADER_STAGE_COMPUTE_BIT,
+                    .module = o.modules[p],
+                    .pName = kernels[p].entry,
+                },
+            .layout = o.layout,
+        };
+        if (info->pipeline_executable_properties)
+            cpci.flags |= VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR;
+        VK_TRY(vkCreateComputePipelines, (o.device, VK_NULL_HANDLE, 1, &cpci, NULL, &o.pipelines[p]));
+    }
+    uint32_t query_count = 2 * (uint32_t)pass_count;
 
     /* timestamps */
     int timestamps = info->timestamp_valid_bits > 0 && info->timestamp_period > 0;
     if (timestamps) {
         VkQueryPoolCreateInfo qpci = {
-            .sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO, .queryType = VK_QUERY_TYPE_TIMESTAMP, .queryCount = 2};
+            .sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO, .queryType = VK_QUERY_TYPE_TIMESTAMP,
+            .queryCount = query_count};
         VK_TRY(vkCreateQueryPool, (o.device, &qpci, NULL, &o.queries));
     } else {
         snprintf(out->timing_note, sizeof out->timing_note,
@@ -1417,7 +1471,7 @@ vkb_status vkb_run_case(vkb_context *ctx, int index, const wl_case *c, const uin
     VkCommandBufferBeginInfo cbbi = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
     VK_TRY(vkBeginCommandBuffer, (o.cmd, &cbbi));
     if (timestamps)
-        vkCmdResetQueryPool(o.cmd, o.queries, 0, 2);
+        vkCmdResetQueryPool(o.cmd, o.queries, 0, query_count);
     for (int i = 0; i < c->binding_count; i++) {
         VkBufferCopy region = {.srcOffset = 0, .dstOffset = 0, .size = c->bindings[i].size};
         if (region.size)
@@ -1430,16 +1484,30 @@ vkb_status vkb_run_case(vkb_context *ctx, int index, const wl_case *c, const uin
     };
     vkCmdPipelineBarrier(o.cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, &to_shader,
                          0, NULL, 0, NULL);
-    vkCmdBindPipeline(o.cmd, VK_PIPELINE_BIND_POINT_COMPUTE, o.pipeline);
-    if (set_count)
+    if (set_count) /* the layout is shared, so the sets stay bound across pipeline changes */
         vkCmdBindDescriptorSets(o.cmd, VK_PIPELINE_BIND_POINT_COMPUTE, o.layout, 0, set_count, o.sets, 0, NULL);
-    if (push_size)
-        vkCmdPushConstants(o.cmd, o.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, push_size, push);
-    if (timestamps) /* after the copies have finished: the interval is the dispatch alone */
-        vkCmdWriteTimestamp(o.cmd, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, o.queries, 0);
-    vkCmdDispatch(o.cmd, c->groups[0], c->groups[1], c->groups[2]);
-    if (timestamps)
-        vkCmdWriteTimestamp(o.cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, o.queries, 1);
+    for (int p = 0; p < pass_count; p++) {
+        wl_case view;
+        case_dispatch_view(c, pass_count > 1 ? p : 0, &view);
+        if (p > 0) { /* the next pass reads what this one wrote */
+            VkMemoryBarrier between = {
+                .sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
+                .srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT,
+                .dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_UNIFORM_READ_BIT,
+            };
+            vkCmdPipelineBarrier(o.cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0,
+                                 1, &between, 0, NULL, 0, NULL);
+        }
+        vkCmdBindPipeline(o.cmd, VK_PIPELINE_BIND_POINT_COMPUTE, o.pipelines[p]);
+        if (push_size)
+            vkCmdPushConstants(o.cmd, o.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, push_size,
+                               push + (size_t)p * push_size);
+        if (timestamps) /* after everything before it has finished: the interval is this dispatch alone */
+            vkCmdWriteTimestamp(o.cmd, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, o.queries, 2 * (uint32_t)p);
+        vkCmdDispatch(o.cmd, view.groups[0], view.groups[1], view.groups[2]);
+        if (timestamps)
+            vkCmdWriteTimestamp(o.cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, o.queries, 2 * (uint32_t)p + 1);
+    }
     VkMemoryBarrier to_host = {
         .sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
         .srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT,
@@ -1452,6 +1520,13 @@ vkb_status vkb_run_case(vkb_context *ctx, int index, const wl_case *c, const uin
     VK_TRY(vkCreateFence, (o.device, &fci, NULL, &o.fence));
 
     ALLOC(out->samples_us, repeat);
+    ALLOC(ticks, query_count);
+    uint64_t origin = 0;
+    if (timestamps) {
+        size_t cells = (size_t)repeat * (size_t)pass_count;
+        ALLOC(out->pass_begin_us, cells);
+        ALLOC(out->pass_end_us, cells);
+    }
     double *host_us;
     ALLOC(host_us, repeat);
     uint64_t tick_mask = info->timestamp_valid_bits >= 64 ? UINT64_MAX : (1ull << info->timestamp_valid_bits) - 1;
@@ -1489,15 +1564,24 @@ vkb_status vkb_run_case(vkb_context *ctx, int index, const wl_case *c, const uin
         uint32_t sample = run - opt->warmup;
         host_us[sample] = t1 - t0;
         if (timestamps) {
-            uint64_t ticks[2] = {0, 0};
-            r = vkGetQueryPoolResults(o.device, o.queries, 0, 2, sizeof ticks, ticks, sizeof ticks[0],
-                                      VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT);
+            r = vkGetQueryPoolResults(o.device, o.queries, 0, query_count, query_count * sizeof *ticks, ticks,
+                                      sizeof *ticks, VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT);
             if (r != VK_SUCCESS) {
                 st = vk_fail(err, err_size, "vkGetQueryPoolResults", r);
                 free(host_us);
                 goto done;
             }
-            out->samples_us[sample] = (double)((ticks[1] - ticks[0]) & tick_mask) * info->timestamp_period / 1000.0;
+            out->samples_us[sample] =
+                (double)((ticks[query_count - 1] - ticks[0]) & tick_mask) * info->timestamp_period / 1000.0;
+            if (sample == 0)
+                origin = ticks[0];
+            for (int p = 0; p < pass_count; p++) {
+                size_t k = (size_t)sample * (size_t)pass_count + (size_t)p;
+                /* masked differences: a counter that wraps between samples still gives forward times */
+                out->pass_begin_us[k] = (double)((ticks[2 * p] - origin) & tick_mask) * info->timestamp_period / 1000.0;
+                out->pass_end_us[k] =
+                    (double)((ticks[2 * p + 1] - origin) & tick_mask) * info->timestamp_period / 1000.0;
+            }
         }
     }
     out->host_median_us = median_of(host_us, repeat);
@@ -1540,6 +1624,9 @@ vkb_status vkb_run_case(vkb_context *ctx, int index, const wl_case *c, const uin
 
 done:
     free(push);
+    free(kernels);
+    free(full);
+    free(ticks);
     run_objects_destroy(&o);
     return st;
 }
@@ -1553,6 +1640,8 @@ void vkb_run_output_free(vkb_run_output *out)
             free(out->data[i]);
     free(out->data);
     free(out->samples_us);
+    free(out->pass_begin_us);
+    free(out->pass_end_us);
     free(out->stats);
     memset(out, 0, sizeof *out);
 }

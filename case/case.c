@@ -1435,11 +1435,122 @@ static case_status read_kernel(parser *p, const cJSON *root, wl_case *c)
     return CASE_OK;
 }
 
+static void dispatch_free(case_dispatch *d)
+{
+    free(d->name);
+    free(d->kernel);
+    free(d->language);
+    free(d->entry);
+    for (int i = 0; i < d->define_count; i++) {
+        free(d->defines[i].name);
+        free(d->defines[i].value);
+    }
+    free(d->defines);
+    free(d->push_constants);
+}
+
+/* "a/b/cull.comp" -> "cull". */
+static char *stem_of(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    const char *base = slash ? slash + 1 : path;
+    const char *dot = strrchr(base, '.');
+    size_t n = dot && dot != base ? (size_t)(dot - base) : strlen(base);
+    char *out = malloc(n + 1);
+    if (out) {
+        memcpy(out, base, n);
+        out[n] = '\0';
+    }
+    return out;
+}
+
+/* One entry of "dispatches": the per-pass fields, read by the same functions as the top level's (into a scratch
+ * case, so the messages and rules are the same), then moved into *d. */
+static case_status read_dispatch(parser *p, const cJSON *obj, const wl_case *c, case_dispatch *d)
+{
+    static const char *const keys[] = {"name", "kernel", "language", "entry", "defines", "groups", "push_constants",
+                                       NULL};
+    if (!cJSON_IsObject(obj))
+        return fail(p, "expected an object {\"kernel\": ..., \"groups\": [...]}, got %s", json_kind(obj));
+    TRY(check_keys(p, obj, keys));
+    const char *name;
+    TRY(read_string_field(p, obj, "name", 0, &name));
+    wl_case tmp = {.dir = c->dir};
+    case_status s = read_kernel(p, obj, &tmp);
+    if (s == CASE_OK)
+        s = read_defines(p, obj, &tmp);
+    if (s == CASE_OK)
+        s = read_groups(p, obj, &tmp);
+    if (s == CASE_OK)
+        s = read_push_constants(p, obj, &tmp);
+    *d = (case_dispatch){
+        .kernel = tmp.kernel, .language = tmp.language, .entry = tmp.entry, .defines = tmp.defines,
+        .define_count = tmp.define_count, .groups = {tmp.groups[0], tmp.groups[1], tmp.groups[2]},
+        .push_type = tmp.push_type, .push_constants = tmp.push_constants, .push_size = tmp.push_size,
+    };
+    if (s == CASE_OK) {
+        d->name = name ? dup_string(name) : stem_of(d->kernel);
+        if (!d->name)
+            s = fail_nomem(p);
+    }
+    return s;
+}
+
+/*
+ * "dispatches": passes run in order on the case's bindings.  The per-pass
+ * fields then live only in the entries (a top-level "kernel" beside them would
+ * be ambiguous), and the top level gets a copy of dispatch 0's for commands
+ * that look at one kernel.
+ */
+static case_status read_dispatches(parser *p, const cJSON *root, wl_case *c)
+{
+    static const char *const per_pass[] = {"kernel", "language", "entry", "defines", "groups", "push_constants"};
+    const cJSON *list = field(root, "dispatches");
+    if (!list)
+        return read_kernel(p, root, c);
+    if (!cJSON_IsArray(list))
+        return fail_at(p, "dispatches", "expected an array of passes [{\"kernel\": ...}, ...], got %s",
+                       json_kind(list));
+    int n = cJSON_GetArraySize(list);
+    if (n < 1 || n > 64)
+        return fail_at(p, "dispatches", "has %d entries (expected 1 to 64)", n);
+    for (size_t k = 0; k < sizeof per_pass / sizeof *per_pass; k++)
+        if (field(root, per_pass[k]))
+            return fail_at(p, per_pass[k], "not allowed beside \"dispatches\": give it in each entry of "
+                                           "\"dispatches\"");
+    c->dispatches = calloc((size_t)n, sizeof *c->dispatches);
+    if (!c->dispatches)
+        return fail_nomem(p);
+    size_t outer = path_enter_key(p, "dispatches");
+    case_status s = CASE_OK;
+    int i = 0;
+    for (const cJSON *v = list->child; v && s == CASE_OK; v = v->next, i++) {
+        size_t saved = path_enter_index(p, (size_t)i);
+        s = read_dispatch(p, v, c, &c->dispatches[i]);
+        c->dispatch_count = i + 1; /* case_destroy frees what the failed entry got */
+        path_leave(p, saved);
+    }
+    if (s == CASE_OK) {
+        /* dispatch 0 again, into the top-level fields: read twice rather than deep-copied */
+        size_t saved = path_enter_index(p, 0);
+        s = read_kernel(p, list->child, c);
+        if (s == CASE_OK)
+            s = read_defines(p, list->child, c);
+        if (s == CASE_OK)
+            s = read_groups(p, list->child, c);
+        if (s == CASE_OK)
+            s = read_push_constants(p, list->child, c);
+        path_leave(p, saved);
+    }
+    path_leave(p, outer);
+    return s;
+}
+
 static case_status read_case(parser *p, const cJSON *root, wl_case *c)
 {
     static const char *const keys[] = {"description", "kernel", "language", "entry", "defines", "groups",
                                        "subgroup_size", "max_subgroup_size", "push_constants", "bindings", "expect",
-                                       "known_failure", "optimize", "robust_access", NULL};
+                                       "known_failure", "optimize", "robust_access", "dispatches", NULL};
     const char *optimize;
     if (!cJSON_IsObject(root))
         return fail(p, "expected a JSON object at the top level, got %s", json_kind(root));
@@ -1455,7 +1566,7 @@ static case_status read_case(parser *p, const cJSON *root, wl_case *c)
         if (!c->known_failure)
             return fail_nomem(p);
     }
-    TRY(read_kernel(p, root, c));
+    TRY(read_dispatches(p, root, c));
     TRY(read_string_field(p, root, "optimize", 0, &optimize));
     if (optimize) {
         if (!optimize[0])
@@ -1470,8 +1581,10 @@ static case_status read_case(parser *p, const cJSON *root, wl_case *c)
             return fail_at(p, "robust_access", "expected true or false, got %s", json_kind(robust));
         c->robust_access = cJSON_IsTrue(robust);
     }
-    TRY(read_defines(p, root, c));
-    TRY(read_groups(p, root, c));
+    if (!c->dispatches) {
+        TRY(read_defines(p, root, c));
+        TRY(read_groups(p, root, c));
+    }
     static const char *const sizes[] = {"subgroup_size", "max_subgroup_size"};
     uint32_t *const size_fields[] = {&c->subgroup_size, &c->max_subgroup_size};
     for (int k = 0; k < 2; k++) {
@@ -1488,7 +1601,8 @@ static case_status read_case(parser *p, const cJSON *root, wl_case *c)
             return s;
         *size_fields[k] = (uint32_t)size;
     }
-    TRY(read_push_constants(p, root, c));
+    if (!c->dispatches)
+        TRY(read_push_constants(p, root, c));
     TRY(read_bindings(p, root, c));
     TRY(read_expects(p, root, c));
     return CASE_OK;
@@ -1661,7 +1775,39 @@ void case_destroy(wl_case *c)
     for (int i = 0; c->expects && i < c->expect_count; i++)
         free(c->expects[i].bytes);
     free(c->expects);
+    for (int i = 0; c->dispatches && i < c->dispatch_count; i++)
+        dispatch_free(&c->dispatches[i]);
+    free(c->dispatches);
     free(c);
+}
+
+int case_dispatch_total(const wl_case *c)
+{
+    return c->dispatches ? c->dispatch_count : 1;
+}
+
+void case_dispatch_view(const wl_case *c, int i, wl_case *view)
+{
+    *view = *c;
+    view->dispatches = NULL;
+    view->dispatch_count = 0;
+    if (!c->dispatches)
+        return;
+    const case_dispatch *d = &c->dispatches[i];
+    view->kernel = d->kernel;
+    view->language = d->language;
+    view->entry = d->entry;
+    view->defines = d->defines;
+    view->define_count = d->define_count;
+    memcpy(view->groups, d->groups, sizeof view->groups);
+    view->push_type = d->push_type;
+    view->push_constants = d->push_constants;
+    view->push_size = d->push_size;
+}
+
+const char *case_dispatch_name(const wl_case *c, int i)
+{
+    return c->dispatches ? c->dispatches[i].name : "";
 }
 
 const case_binding *case_find_binding(const wl_case *c, uint32_t set, uint32_t binding)

@@ -84,6 +84,20 @@ typedef struct case_define {
     char *value;
 } case_define;
 
+/* One pass of a multi-dispatch case ("dispatches"): its own kernel, run in order on the case's bindings. */
+typedef struct case_dispatch {
+    char *name;        /* "name", default the kernel file's name without directory and extension */
+    char *kernel;      /* resolved against the case's directory, as wl_case.kernel */
+    char *language;
+    char *entry;
+    case_define *defines;
+    int define_count;
+    uint32_t groups[3];
+    case_type push_type;
+    uint8_t *push_constants;  /* NULL when absent */
+    size_t push_size;
+} case_dispatch;
+
 typedef struct wl_case {
     char *path;        /* the case file as given */
     char *dir;         /* its directory: every relative path is resolved against it */
@@ -108,6 +122,10 @@ typedef struct wl_case {
     char *optimize;           /* NULL, or the SPIR-V optimizer passes the case asks for ("performance", "size" or
                                * spirv-opt flags): run/ then also runs the kernel as written and compares */
     int robust_access;        /* out-of-bounds loads read 0 and stores are dropped (robustBufferAccess2), not a fault */
+    case_dispatch *dispatches; /* "dispatches": NULL when absent (the top-level fields are the one dispatch); when
+                                * present the top-level kernel .. push constants are a copy of dispatch 0's, so a
+                                * command that looks at one kernel (compile, disasm, explain) sees the first pass */
+    int dispatch_count;        /* 0 when absent, else 1 or more */
 } wl_case;
 
 typedef enum case_status {
@@ -133,6 +151,20 @@ case_status case_load(const char *path, wl_case **out, char *err, size_t err_siz
 case_status case_parse(const char *json_text, const char *path, wl_case **out, char *err, size_t err_size);
 
 void case_destroy(wl_case *c);
+
+/* Number of passes the case runs: dispatch_count, or 1 without "dispatches". */
+int case_dispatch_total(const wl_case *c);
+
+/*
+ * Fills *view with a shallow copy of *c whose kernel, language, entry,
+ * defines, groups and push constants are those of pass i (0 <= i <
+ * case_dispatch_total(c)), and with no "dispatches", so single-dispatch code
+ * runs the pass unchanged.  The view borrows c's memory: never case_destroy it.
+ */
+void case_dispatch_view(const wl_case *c, int i, wl_case *view);
+
+/* Pass i's name ("cull"): the entry's "name", or its kernel's file name without extension; "" without "dispatches". */
+const char *case_dispatch_name(const wl_case *c, int i);
 
 /* The binding with this set and binding number, or NULL. */
 const case_binding *case_find_binding(const wl_case *c, uint32_t set, uint32_t binding);

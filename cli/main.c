@@ -62,6 +62,8 @@ static void usage(FILE *f)
             "  timeline CASE [--machine NAME|FILE] [--wave N] [--trace OUT.json] [--svg OUT.svg]\n"
             "        which workgroup ran on which compute unit when (the memory model's residency replay):\n"
             "        a Chrome/Perfetto trace and an SVG of rows with a histogram of durations\n"
+            "  profile CASE [--backend sim|vulkan] [--repeat N] [--svg OUT.svg] [--trace OUT.json] [--device D]\n"
+            "        article 001's profiler: each pass's GPU timestamps (or the model's estimate), rows and histogram\n"
             "  report CASE -o REPORT.html [--machine NAME|FILE] [--wave N] [--backend vulkan]\n"
             "        one self-contained HTML page: summary, source with active lanes per line, listing and live\n"
             "        registers, LDS banks, L2, launch order, timeline, and the device check with --backend vulkan\n"
@@ -156,6 +158,14 @@ static void print_summary(const wl_case *c, const run_output *out, FILE *f)
     const sim_stats *s = &out->result.stats;
     uint32_t local = p->local_size[0] * p->local_size[1] * p->local_size[2];
     fprintf(f, "wavelab run %s\n", c->path);
+    wl_case view; /* several passes: the lines below describe the last pass run, the counts are summed */
+    if (c->dispatches) {
+        fprintf(f, "  passes       %d of %d ran; kernel, dispatch and program below are pass %d's (%s), executed "
+                "counts are summed over the passes\n", out->pass_count, c->dispatch_count, out->pass,
+                case_dispatch_name(c, out->pass));
+        case_dispatch_view(c, out->pass, &view);
+        c = &view;
+    }
     fprintf(f, "  kernel       %s (%s, entry %s)\n", c->kernel, c->language, c->entry);
     fprintf(f, "  dispatch     %u x %u x %u workgroups of %u x %u x %u = %u invocations each\n", c->groups[0],
             c->groups[1], c->groups[2], p->local_size[0], p->local_size[1], p->local_size[2], local);
@@ -991,7 +1001,7 @@ int main(int argc, char **argv)
         {"disasm", cli_cmd_disasm},   {"bench", cli_cmd_bench},     {"devices", cli_cmd_devices},
         {"check", cli_cmd_check},     {"isa", cli_cmd_isa},
         {"machines", cli_cmd_machines}, {"explain", cli_cmd_explain}, {"trace", cli_cmd_trace},
-        {"timeline", cli_cmd_timeline}, {"report", cli_cmd_report},
+        {"timeline", cli_cmd_timeline}, {"profile", cli_cmd_profile}, {"report", cli_cmd_report},
     };
     for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
         if (strcmp(argv[1], cmds[i].name) == 0)

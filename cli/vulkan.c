@@ -248,14 +248,35 @@ int cli_cmd_devices(int argc, char **argv)
 
 /* ------------------------------------------------------------- shared by run and check */
 
-static void print_timing(const vkb_run_output *o, FILE *f)
+static int by_value(const void *a, const void *b)
 {
-    if (o->timing_available)
-        fprintf(f, "  device time  median %.3f us, min %.3f, max %.3f over %u dispatch%s (timestamps); host %.1f us "
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static void print_timing(const wl_case *c, const vkb_run_output *o, FILE *f)
+{
+    if (o->timing_available) {
+        fprintf(f, "  device time  median %.3f us, min %.3f, max %.3f over %u %s (timestamps); host %.1f us "
                    "submit-to-fence\n",
-                o->median_us, o->min_us, o->max_us, o->sample_count, o->sample_count == 1 ? "" : "es",
+                o->median_us, o->min_us, o->max_us, o->sample_count,
+                o->pass_count > 1 ? (o->sample_count == 1 ? "run of every pass" : "runs of every pass")
+                                  : (o->sample_count == 1 ? "dispatch" : "dispatches"),
                 o->host_median_us);
-    else
+        double *d = o->pass_count > 1 ? malloc(o->sample_count * sizeof *d) : NULL;
+        for (int p = 0; d && p < o->pass_count; p++) { /* each pass's own interval, between its timestamps */
+            for (uint32_t k = 0; k < o->sample_count; k++) {
+                size_t i = (size_t)k * (size_t)o->pass_count + (size_t)p;
+                d[k] = o->pass_end_us[i] - o->pass_begin_us[i];
+            }
+            qsort(d, o->sample_count, sizeof *d, by_value);
+            fprintf(f, "    pass %d %-12s median %.3f us, min %.3f, max %.3f\n", p, case_dispatch_name(c, p),
+                    o->sample_count % 2 ? d[o->sample_count / 2]
+                                        : (d[o->sample_count / 2 - 1] + d[o->sample_count / 2]) / 2,
+                    d[0], d[o->sample_count - 1]);
+        }
+        free(d);
+    } else
         fprintf(f, "  device time  %s; host %.1f us submit-to-fence (median of %u)\n", o->timing_note,
                 o->host_median_us, o->sample_count);
 }
@@ -352,6 +373,22 @@ static int write_dump(const char *path, const wl_case *c, const vkb_device_info 
         for (uint32_t i = 0; i < o->sample_count; i++)
             fprintf(f, "%s%.6g", i ? ", " : "", o->samples_us[i]);
         fprintf(f, "]");
+        if (c->dispatches) { /* every pass of every sample, on the device clock from the first timestamp */
+            fprintf(f, ", \"passes\": [");
+            for (int p = 0; p < o->pass_count; p++) {
+                fprintf(f, "%s\n    {\"name\": ", p ? "," : "");
+                json_string(f, case_dispatch_name(c, p));
+                for (int side = 0; side < 2; side++) {
+                    const double *t = side ? o->pass_end_us : o->pass_begin_us;
+                    fprintf(f, ", \"%s\": [", side ? "end" : "begin");
+                    for (uint32_t i = 0; i < o->sample_count; i++)
+                        fprintf(f, "%s%.6g", i ? ", " : "", t[(size_t)i * (size_t)o->pass_count + (size_t)p]);
+                    fprintf(f, "]");
+                }
+                fprintf(f, "}");
+            }
+            fprintf(f, "]");
+        }
     } else {
         fprintf(f, ", \"note\": ");
         json_string(f, o->timing_note);
@@ -404,7 +441,8 @@ int cli_cmd_run_vulkan(int argc, char **argv)
     if (!(spirv = compile_case("run", c, a.optimize, &words, !a.quiet)))
         goto done;
     vkb_run_options opt = {.wave_size = a.wave, .repeat = a.repeat, .warmup = a.warmup, .robust_access = a.robust};
-    vkb_status st = vkb_run_case(ctx, index, c, spirv, words, &opt, &out, err, sizeof err);
+    vkb_status st = c->dispatches ? (vkb_status)cli_vulkan_run_passes(ctx, index, c, a.optimize, &opt, &out, err, sizeof err)
+                                  : vkb_run_case(ctx, index, c, spirv, words, &opt, &out, err, sizeof err);
     if (st != VKB_OK) {
         rc = report_failure(st, "wavelab run: ", err);
         goto done;
@@ -419,7 +457,7 @@ int cli_cmd_run_vulkan(int argc, char **argv)
                out.wave_size_required ? "required subgroup size" : "the device's choice",
                out.full_subgroups ? ", full subgroups" : "");
         printf("  memory       %s\n", out.memory_note);
-        print_timing(&out, stdout);
+        print_timing(c, &out, stdout);
         print_statistics(&out, stdout);
     }
     rc = run_check_expects(c, out.data, a.quiet ? NULL : stdout) > 0 ? RUN_EXIT_FAIL : RUN_EXIT_OK;
@@ -662,7 +700,8 @@ int cli_cmd_check(int argc, char **argv)
     }
 
     vkb_run_options opt = {.wave_size = wave, .repeat = a.repeat, .warmup = a.warmup, .robust_access = a.robust};
-    st = vkb_run_case(ctx, index, c, spirv, words, &opt, &dev, err, sizeof err);
+    st = c->dispatches ? (vkb_status)cli_vulkan_run_passes(ctx, index, c, a.optimize, &opt, &dev, err, sizeof err)
+                       : vkb_run_case(ctx, index, c, spirv, words, &opt, &dev, err, sizeof err);
     if (st != VKB_OK) {
         rc = report_failure(st, "wavelab check: device: ", err);
         goto done;
@@ -686,9 +725,12 @@ int cli_cmd_check(int argc, char **argv)
     }
 
     grid g = {.wave = wave};
+    /* several passes: mismatches are placed in the last pass's grid (a hint: an earlier pass may have written them) */
+    wl_case last;
+    case_dispatch_view(c, c->dispatches ? sim.pass : 0, &last);
     for (int k = 0; k < 3; k++) {
         g.local[k] = sim.prog ? sim.prog->local_size[k] : kernel.local_size[k];
-        g.groups[k] = c->groups[k];
+        g.groups[k] = last.groups[k];
     }
     int budget = MAX_MISMATCHES;
     size_t total_bad = 0;
@@ -732,7 +774,7 @@ int cli_cmd_check(int argc, char **argv)
     if (!a.quiet) {
         if (total_bad > MAX_MISMATCHES)
             printf("  (first %d mismatches shown)\n", MAX_MISMATCHES);
-        print_timing(&dev, stdout);
+        print_timing(c, &dev, stdout);
         print_statistics(&dev, stdout);
         if (sim.prog)
             printf("  registers    wavelab's allocation: %u VGPRs + %u SGPRs (%u per thread on a GPU without scalar "

@@ -128,6 +128,7 @@ void run_output_free(run_output *out)
         free(out->data);
     }
     sim_result_free(&out->result);
+    free(out->pass_stats);
     memset(out, 0, sizeof *out);
 }
 
@@ -361,10 +362,103 @@ static void compare_optimized(const wl_case *c, const run_output *written, const
     }
 }
 
+void run_stats_add(sim_stats *a, const sim_stats *b)
+{
+#define X(name, meaning) a->name += b->name;
+#include "sim/counters.def"
+#undef X
+    for (int k = 0; k < ISA_CLASS_COUNT; k++)
+        a->by_class[k] += b->by_class[k];
+    for (int k = 0; k < ISA_OP_COUNT; k++)
+        a->by_op[k] += b->by_op[k];
+}
+
+/*
+ * A case with "dispatches": each pass is a one-dispatch view of the case
+ * (case_dispatch_view) whose bindings start from the previous pass's final
+ * contents, so nothing below knows about passes.  The previous output is kept
+ * until the next pass has run, because a pass reads its initial contents
+ * through the view's bindings (and the multi-threaded dispatch restores from
+ * them).
+ */
+static int run_passes(const wl_case *c, const run_options *opt, run_output *out, char *err, size_t err_size)
+{
+    int n = c->dispatch_count;
+    case_binding *cur = malloc((size_t)c->binding_count * sizeof *cur);
+    sim_stats *per = calloc((size_t)n, sizeof *per);
+    sim_stats total;
+    memset(&total, 0, sizeof total);
+    if (!cur || !per) {
+        free(cur);
+        free(per);
+        snprintf(err, err_size, "out of memory");
+        return RUN_EXIT_BAD_INPUT;
+    }
+    memcpy(cur, c->bindings, (size_t)c->binding_count * sizeof *cur);
+    run_output prev;
+    memset(&prev, 0, sizeof prev);
+    int rc = RUN_EXIT_OK, i;
+    char warnings[sizeof out->warnings] = "", note[sizeof out->optimizer_note] = "";
+    double compile = 0, lower = 0, dispatch = 0;
+    for (i = 0; i < n; i++) {
+        wl_case view;
+        case_dispatch_view(c, i, &view);
+        view.bindings = cur;
+        rc = run_case_sim(&view, opt, out, err, err_size);
+        compile += out->compile_seconds;
+        lower += out->lower_seconds;
+        dispatch += out->dispatch_seconds;
+        if (out->warnings[0])
+            snprintf(warnings + strlen(warnings), sizeof warnings - strlen(warnings), "%s", out->warnings);
+        if (out->optimizer_note[0] && !note[0])
+            snprintf(note, sizeof note, "pass %d (%.40s): %.900s", i, case_dispatch_name(c, i), out->optimizer_note);
+        if (rc == RUN_EXIT_BAD_INPUT && err[0]) {
+            /* say which pass the message is about */
+            char inner[1024];
+            snprintf(inner, sizeof inner, "%s", err);
+            snprintf(err, err_size, "dispatches[%d] (%.40s): %.900s", i, case_dispatch_name(c, i), inner);
+        }
+        run_output_free(&prev);
+        if (out->data) {
+            per[i] = out->result.stats;
+            per[i].inst_executions = per[i].inst_lanes = NULL;
+            per[i].inst_count = 0;
+            run_stats_add(&total, &out->result.stats);
+        }
+        if (rc != RUN_EXIT_OK || run_finding_count(out) != 0)
+            break;
+        if (i + 1 < n) {
+            for (int b = 0; b < c->binding_count; b++)
+                cur[b].bytes = out->data[b];
+            prev = *out;
+            memset(out, 0, sizeof *out);
+        }
+    }
+    free(cur);
+    int last = i < n ? i : n - 1;
+    snprintf(out->warnings, sizeof out->warnings, "%s", warnings);
+    snprintf(out->optimizer_note, sizeof out->optimizer_note, "%s", note);
+    out->compile_seconds = compile;
+    out->lower_seconds = lower;
+    out->dispatch_seconds = dispatch;
+    total.inst_executions = out->result.stats.inst_executions;
+    total.inst_lanes = out->result.stats.inst_lanes;
+    total.inst_count = out->result.stats.inst_count;
+    out->result.stats = total;
+    out->pass = last;
+    out->pass_count = last + 1;
+    out->pass_stats = per;
+    return rc;
+}
+
 int run_case_sim(const wl_case *c, const run_options *opt, run_output *out, char *err, size_t err_size)
 {
     memset(out, 0, sizeof *out);
     err[0] = 0;
+    /* a step hook follows one wave of one program: `trace` looks at the first pass alone (the top-level fields) */
+    if (c->dispatches && !(opt && opt->step))
+        return run_passes(c, opt, out, err, err_size);
+    out->pass_count = 1;
     uint32_t wave = opt && opt->wave_size ? opt->wave_size : c->subgroup_size ? c->subgroup_size : 32;
     out->wave_size = wave;
     if (wave < SIM_MIN_WAVE || wave > SIM_MAX_WAVE || (wave & (wave - 1))) {

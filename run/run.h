@@ -68,6 +68,16 @@ typedef struct run_output {
     int schedule_diff_count;     /* stored */
     uint64_t schedule_diff_total; /* elements that differ, stored or not */
     char schedule_fault[512];    /* "" or how the reversed run stopped when the linear one did not */
+    /* A case with "dispatches" (docs/case-format.md): the passes run in order on the same buffers; data holds the
+     * contents after the last pass run, result.stats the counters summed over the passes (its per-instruction
+     * arrays, prog and spirv are the last pass's, and so is run_options.memory's model: each pass begins it
+     * again).  A pass that faults, or has sanitizer findings, stops the run: `pass` then says which one the
+     * fault or findings belong to.  With run_options.step only the first pass runs (a step hook follows one
+     * program). */
+    int pass;                    /* index of the last pass run (0 for a one-dispatch case) */
+    int pass_count;              /* passes run */
+    sim_stats *pass_stats;       /* NULL for a one-dispatch case, else pass_count entries (counters only; the
+                                  * per-instruction arrays are NULL) */
 } run_output;
 
 /* A copy of `words` (the kernel as written) through the optimizer passes, validated.  err names the case's kernel. */
@@ -86,6 +96,9 @@ isa_status run_optimize_spirv(const wl_case *c, const char *passes, const uint32
 int run_case_sim(const wl_case *c, const run_options *opt, run_output *out, char *err, size_t err_size);
 
 void run_output_free(run_output *out);
+
+/* Adds b's counters, by_class and by_op into a (not the per-instruction arrays). */
+void run_stats_add(sim_stats *a, const sim_stats *b);
 
 /* Whether the case file at `path` has an "expect" member, from its JSON text alone (bindings are not
  * built, so a case with big fills costs a parse, not its buffers).  1 when it cannot tell (unreadable,

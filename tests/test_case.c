@@ -1383,6 +1383,93 @@ END_TEST
 
 /* ------------------------------------------------------------------------- */
 
+
+/* ------------------------------------------------------------------------- */
+/* Several dispatches                                                         */
+/* ------------------------------------------------------------------------- */
+
+START_TEST(test_case_dispatches_parse_in_order_with_their_own_fields)
+{
+    wl_case *c = parse_ok_at("{'dispatches': ["
+                             "{'kernel': 'cull.comp', 'groups': [4], 'defines': {'N': 8}},"
+                             "{'name': 'scan', 'kernel': 'sub/compact.hlsl', 'entry': 'CSMain',"
+                             " 'push_constants': {'type': 'u32', 'data': [7]}},"
+                             "{'kernel': 'consume.comp', 'groups': [2, 3]}],"
+                             "'bindings': [{'binding': 0, 'type': 'u32', 'count': 4}]}", "cases/x.json");
+    ck_assert_int_eq(c->dispatch_count, 3);
+    ck_assert_int_eq(case_dispatch_total(c), 3);
+    ck_assert_str_eq(case_dispatch_name(c, 0), "cull");
+    ck_assert_str_eq(case_dispatch_name(c, 1), "scan");
+    ck_assert_str_eq(case_dispatch_name(c, 2), "consume");
+    const case_dispatch *d = c->dispatches;
+    ck_assert_str_eq(d[0].kernel, "cases/cull.comp");
+    ck_assert_str_eq(d[0].entry, "main");
+    ck_assert_uint_eq(d[0].groups[0], 4);
+    ck_assert_uint_eq(d[0].groups[1], 1);
+    ck_assert_int_eq(d[0].define_count, 1);
+    ck_assert_str_eq(d[0].defines[0].value, "8");
+    ck_assert_ptr_null(d[0].push_constants);
+    ck_assert_str_eq(d[1].kernel, "cases/sub/compact.hlsl");
+    ck_assert_str_eq(d[1].language, "hlsl");
+    ck_assert_str_eq(d[1].entry, "CSMain");
+    ck_assert_uint_eq(d[1].push_size, 4);
+    ck_assert_uint_eq(le(d[1].push_constants, 4), 7);
+    ck_assert_uint_eq(d[2].groups[0], 2);
+    ck_assert_uint_eq(d[2].groups[1], 3);
+    ck_assert_uint_eq(d[2].groups[2], 1);
+    /* the top level is dispatch 0, for commands that look at one kernel */
+    ck_assert_str_eq(c->kernel, "cases/cull.comp");
+    ck_assert_uint_eq(c->groups[0], 4);
+    ck_assert_int_eq(c->define_count, 1);
+    /* a view of pass 1 is a one-dispatch case with pass 1's fields and the shared bindings */
+    wl_case view;
+    case_dispatch_view(c, 1, &view);
+    ck_assert_ptr_null(view.dispatches);
+    ck_assert_str_eq(view.entry, "CSMain");
+    ck_assert_uint_eq(view.groups[0], 1);
+    ck_assert_uint_eq(view.push_size, 4);
+    ck_assert_ptr_eq(view.bindings, c->bindings);
+    case_destroy(c);
+
+    c = parse_ok("{'kernel': 'k.comp', 'bindings': [{'binding': 0, 'type': 'u8', 'count': 1}]}");
+    ck_assert_int_eq(c->dispatch_count, 0);
+    ck_assert_int_eq(case_dispatch_total(c), 1);
+    case_dispatch_view(c, 0, &view);
+    ck_assert_str_eq(view.kernel, "k.comp");
+    case_destroy(c);
+}
+END_TEST
+
+START_TEST(test_case_dispatch_errors_name_the_entry_and_field)
+{
+    static const struct {
+        const char *dispatches, *needle;
+    } rows[] = {
+        {"{}", "dispatches: expected an array"},
+        {"[]", "dispatches: has 0 entries"},
+        {"[3]", "dispatches[0]: expected an object"},
+        {"[{'kernel': 'a.comp'}, {'kernel': 'b.comp', 'groups': [0]}]", "dispatches[1].groups[0]:"},
+        {"[{'kernel': 'a.comp'}, {'kernel': 'b.comp', 'groups': [1, 1, 1, 1]}]", "dispatches[1].groups: has 4"},
+        {"[{'kernel': 'a.comp'}, {'groups': [1]}]", "dispatches[1].kernel: missing"},
+        {"[{'kernel': 'a.txt'}]", "dispatches[0].kernel: cannot tell the language"},
+        {"[{'kernel': 'a.comp', 'grups': [1]}]", "dispatches[0].grups: unknown field"},
+        {"[{'kernel': 'a.comp', 'name': ''}]", "dispatches[0].name: must not be empty"},
+        {"[{'kernel': 'a.comp', 'push_constants': {'type': 'u8', 'data': [1]}}]", "dispatches[0].push_constants.data:"},
+        {"[{'kernel': 'a.comp', 'defines': {'9x': 1}}]", "dispatches[0].defines.9x:"},
+    };
+    char text[1024];
+    for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {
+        snprintf(text, sizeof text, "{'dispatches': %s, 'bindings': [{'binding': 0, 'type': 'u8', 'count': 1}]}",
+                 rows[i].dispatches);
+        parse_fails(text, CASE_ERR_FIELD, rows[i].needle);
+    }
+    parse_fails("{'kernel': 'k.comp', 'dispatches': [{'kernel': 'a.comp'}], 'bindings': [{'binding': 0, 'type': 'u8', "
+                "'count': 1}]}", CASE_ERR_FIELD, "kernel: not allowed beside \"dispatches\"");
+    parse_fails("{'groups': [2], 'dispatches': [{'kernel': 'a.comp'}], 'bindings': [{'binding': 0, 'type': 'u8', "
+                "'count': 1}]}", CASE_ERR_FIELD, "groups: not allowed beside \"dispatches\"");
+}
+END_TEST
+
 static Suite *case_suite(void)
 {
     Suite *s = suite_create("case");
@@ -1426,6 +1513,8 @@ static Suite *case_suite(void)
     tcase_add_test(tc, test_case_bad_fixture_files_fail_with_their_field);
     tcase_add_test(tc, test_case_load_missing_file_is_io_error);
     tcase_add_test(tc, test_case_load_reads_a_file_and_resolves_the_kernel);
+    tcase_add_test(tc, test_case_dispatches_parse_in_order_with_their_own_fields);
+    tcase_add_test(tc, test_case_dispatch_errors_name_the_entry_and_field);
     suite_add_tcase(s, tc);
     return s;
 }

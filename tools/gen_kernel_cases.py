@@ -480,6 +480,44 @@ def gen_001():
             write_case("%s/compaction_%s%s.json" % (folder, "hlsl_" if lang == "hlsl" else "", variant), case)
 
 
+def gen_001_pipeline():
+    """Article 001's three passes as one multi-dispatch case (docs/case-format.md, "Several dispatches"):
+    cull writes flags, compact lists the flagged ids, consume reads the list.  Expected contents from the
+    same values as gen_001, computed here from the kernels' definitions."""
+    folder = "001_compaction"
+    n, threshold, scale = 600, 400, 3
+    r = Rng(1002)
+    values = [r.int(0, 999) for _ in range(n)]
+    flags = [1 if v < threshold else 0 for v in values]
+    visible = [i for i in range(n) if flags[i]]
+    consumed = sorted(values[i] * scale + 1 for i in visible)
+    defines = {"NUM_ELEMENTS": str(n)}
+    case = {
+        "description": "article 001's pipeline: cull -> compact -> consume on shared bindings",
+        "dispatches": [
+            {"name": "cull", "kernel": "pass_cull.comp", "defines": defines, "groups": [(n + 127) // 128, 1, 1]},
+            {"name": "compact", "kernel": "pass_compact.comp", "defines": defines,
+             "groups": [(n + 127) // 128, 1, 1]},
+            {"name": "consume", "kernel": "pass_consume.comp", "defines": defines, "groups": [(n + 63) // 64, 1, 1],
+             "push_constants": {"type": "u32", "data": [scale]}},
+        ],
+        "bindings": [binding(0, "u32", data=values),
+                     binding(1, "u32", data=[0]),
+                     binding(2, "u32", count=n, fill={"value": 0}),
+                     binding(3, "u32", count=n, fill={"value": 0}),
+                     binding(4, "u32", count=n, fill={"value": 0}),
+                     binding(5, "u32", data=[0])],
+        # compacted ids and consumed values come in the schedule's order: compared as multisets, padded with the
+        # untouched zeros past `count`
+        "expect": [expect(1, [len(visible)]),
+                   expect(2, visible + [0] * (n - len(visible)), "sorted"),
+                   expect(3, flags),
+                   expect(4, consumed + [0] * (n - len(visible)), "sorted"),
+                   expect(5, [sum(values[i] for i in visible)])],
+    }
+    write_case("%s/pipeline.json" % folder, case)
+
+
 # --------------------------------------------------------------------------
 # article 002: 9x9 neighbourhood from a 16x16 LDS tile, fp32 and fp16
 

@@ -1,0 +1,272 @@
+/*
+ * cli/profile.c — `wavelab profile`: article 001's profiler.  Every pass of a
+ * case (its "dispatches", or its one kernel) runs N times; each pass is an
+ * interval, from the GPU timestamps the Vulkan backend writes before and
+ * after its dispatch (or, on the simulator, from the machine model's time
+ * estimate of each pass laid end to end).  The intervals are stacked into
+ * rows with the article's greedy rule and drawn with a histogram of their
+ * durations (cli/timeline.c), and written as a Chrome/Perfetto trace.
+ *
+ * Also cli_vulkan_run_passes: the device run of a case with several passes,
+ * used by `check` and `run --backend vulkan` too.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend/backend.h"
+#include "case/case.h"
+#include "cli/cli.h"
+#include "run/run.h"
+#include "sim/memmodel.h"
+
+int cli_vulkan_run_passes(vkb_context *ctx, int index, const wl_case *c, const char *optimize,
+                          const vkb_run_options *opt, vkb_run_output *out, char *err, size_t err_size)
+{
+    int n = case_dispatch_total(c);
+    vkb_pass *passes = calloc((size_t)n, sizeof *passes);
+    uint32_t **words = calloc((size_t)n, sizeof *words);
+    vkb_status st = VKB_OK;
+    memset(out, 0, sizeof *out);
+    if (!passes || !words) {
+        snprintf(err, err_size, "out of memory");
+        st = VKB_ERR_NOMEM;
+    }
+    for (int p = 0; p < n && st == VKB_OK; p++) {
+        wl_case view;
+        case_dispatch_view(c, p, &view);
+        char cerr[2048] = "", warnings[4096] = "";
+        isa_status is = run_compile_case(&view, &words[p], &passes[p].word_count, cerr, sizeof cerr, warnings,
+                                         sizeof warnings);
+        const char *optimize_passes = optimize ? optimize : c->optimize;
+        if (is == ISA_OK && optimize_passes) {
+            uint32_t *optimized = NULL;
+            is = run_optimize_spirv(&view, optimize_passes, words[p], passes[p].word_count, &optimized,
+                                    &passes[p].word_count, cerr, sizeof cerr);
+            free(words[p]);
+            words[p] = optimized;
+        }
+        if (is != ISA_OK) {
+            snprintf(err, err_size, "dispatches[%d] (%.40s): %.1900s", p, case_dispatch_name(c, p), cerr);
+            st = VKB_ERR_INPUT;
+        }
+        passes[p].spirv = words[p];
+    }
+    if (st == VKB_OK)
+        st = vkb_run_passes(ctx, index, c, passes, n, opt, out, err, err_size);
+    for (int p = 0; words && p < n; p++)
+        free(words[p]);
+    free(words);
+    free(passes);
+    return st;
+}
+
+/* The simulator's intervals: each pass's machine-model estimate, end to end, `repeat` times (the model is
+ * deterministic, so the repeats are equal: the picture shows the shape, not noise). */
+static int sim_intervals(const wl_case *c, const char *machine, uint32_t wave, uint32_t repeat, cli_interval *iv,
+                         char *err, size_t err_size)
+{
+    int n = case_dispatch_total(c), rc = RUN_EXIT_OK;
+    double *us = calloc((size_t)n, sizeof *us);
+    case_binding *cur = malloc(((size_t)c->binding_count + 1) * sizeof *cur);
+    run_output prev;
+    memset(&prev, 0, sizeof prev);
+    if (!us || !cur) {
+        free(us);
+        free(cur);
+        snprintf(err, err_size, "out of memory");
+        return RUN_EXIT_BAD_INPUT;
+    }
+    memcpy(cur, c->bindings, (size_t)c->binding_count * sizeof *cur);
+    for (int p = 0; p < n && rc == RUN_EXIT_OK; p++) {
+        wl_case view;
+        case_dispatch_view(c, p, &view);
+        view.bindings = cur;
+        run_options opt = {.wave_size = wave};
+        if (cli_memory_open(machine, 1, &view, &opt) != 0) {
+            snprintf(err, err_size, "machine \"%s\"", machine);
+            rc = RUN_EXIT_BAD_INPUT;
+            break;
+        }
+        run_output out;
+        rc = run_case_sim(&view, &opt, &out, err, err_size);
+        if (rc == RUN_EXIT_FAIL)
+            snprintf(err, err_size, "dispatches[%d]: fault: %s", p, out.result.fault_event.message);
+        if (rc == RUN_EXIT_OK)
+            us[p] = mem_model_estimate(opt.memory)->microseconds;
+        mem_model_destroy(opt.memory);
+        run_output_free(&prev);
+        for (int b = 0; rc == RUN_EXIT_OK && b < c->binding_count; b++)
+            cur[b].bytes = out.data[b];
+        prev = out;
+    }
+    run_output_free(&prev);
+    free(cur);
+    double t = 0;
+    for (uint32_t r = 0; rc == RUN_EXIT_OK && r < repeat; r++)
+        for (int p = 0; p < n; p++) {
+            cli_interval *x = &iv[(size_t)r * (size_t)n + (size_t)p];
+            x->start = t;
+            x->end = t += us[p];
+        }
+    free(us);
+    return rc;
+}
+
+static int write_outputs(const char *svg_path, const char *trace_path, cli_interval *iv, size_t count,
+                         const char *title, const char *process)
+{
+    FILE *f;
+    if (svg_path && (!(f = fopen(svg_path, "w")) || cli_timeline_svg(f, iv, count, title, "us", "queue %u") != 0 ||
+                     fclose(f) != 0)) {
+        fprintf(stderr, "wavelab profile: %s: cannot write: %s\n", svg_path, strerror(errno));
+        return RUN_EXIT_BAD_INPUT;
+    }
+    if (trace_path && (!(f = fopen(trace_path, "w")) ||
+                       cli_timeline_trace_json(f, iv, count, process, "queue %u", 1.0) != 0 || fclose(f) != 0)) {
+        fprintf(stderr, "wavelab profile: %s: cannot write: %s\n", trace_path, strerror(errno));
+        return RUN_EXIT_BAD_INPUT;
+    }
+    return RUN_EXIT_OK;
+}
+
+int cli_cmd_profile(int argc, char **argv)
+{
+    const char *case_path = NULL, *backend = "vulkan", *svg_path = NULL, *trace_path = NULL, *device = NULL;
+    const char *machine = "rdna2";
+    unsigned long repeat = 10, wave = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        int has = i + 1 < argc;
+        char *end = NULL;
+        if (strcmp(a, "--backend") == 0 && has)
+            backend = argv[++i];
+        else if (strcmp(a, "--svg") == 0 && has)
+            svg_path = argv[++i];
+        else if (strcmp(a, "--trace") == 0 && has)
+            trace_path = argv[++i];
+        else if (strcmp(a, "--device") == 0 && has)
+            device = argv[++i];
+        else if (strcmp(a, "--machine") == 0 && has)
+            machine = argv[++i];
+        else if ((strcmp(a, "--repeat") == 0 || strcmp(a, "--wave") == 0) && has) {
+            unsigned long v = strtoul(argv[++i], &end, 10);
+            if (*end || !argv[i][0] || v == 0 || v > (a[2] == 'r' ? 10000ul : 1024ul)) {
+                fprintf(stderr, "wavelab profile: %s: \"%s\" is not %s\n", a, argv[i],
+                        a[2] == 'r' ? "a count from 1 to 10000" : "a wave size");
+                return RUN_EXIT_BAD_INPUT;
+            }
+            *(a[2] == 'r' ? &repeat : &wave) = v;
+        } else if (a[0] == '-' || case_path) {
+            fprintf(stderr, "wavelab profile: unexpected argument \"%s\"\n", a);
+            return RUN_EXIT_BAD_INPUT;
+        } else
+            case_path = a;
+    }
+    if (!case_path) {
+        fprintf(stderr, "usage: wavelab profile CASE [--backend sim|vulkan] [--repeat N] [--svg OUT.svg] "
+                        "[--trace OUT.json] [--device D] [--wave N] [--machine M]\n");
+        return RUN_EXIT_BAD_INPUT;
+    }
+    int on_device = strcmp(backend, "vulkan") == 0;
+    if (!on_device && strcmp(backend, "sim") != 0) {
+        fprintf(stderr, "wavelab profile: --backend: \"%s\" (expected sim or vulkan)\n", backend);
+        return RUN_EXIT_BAD_INPUT;
+    }
+    char err[4096];
+    wl_case *c = NULL;
+    if (case_load(case_path, &c, err, sizeof err) != CASE_OK) {
+        fprintf(stderr, "%s\n", err);
+        return RUN_EXIT_BAD_INPUT;
+    }
+    int n = case_dispatch_total(c), rc = RUN_EXIT_OK;
+    size_t count = (size_t)repeat * (size_t)n;
+    cli_interval *iv = calloc(count, sizeof *iv);
+    char where[300] = "";
+    if (!iv) {
+        fprintf(stderr, "wavelab profile: out of memory\n");
+        case_destroy(c);
+        return RUN_EXIT_BAD_INPUT;
+    }
+    if (on_device) {
+        vkb_context *ctx = NULL;
+        int index = 0;
+        vkb_status st = vkb_context_create(&ctx, err, sizeof err);
+        if (st == VKB_OK)
+            st = vkb_device_find(ctx, device, &index, err, sizeof err);
+        vkb_run_output out;
+        memset(&out, 0, sizeof out);
+        vkb_run_options opt = {.wave_size = (uint32_t)wave, .repeat = (uint32_t)repeat, .warmup = 1};
+        if (st == VKB_OK)
+            st = (vkb_status)cli_vulkan_run_passes(ctx, index, c, NULL, &opt, &out, err, sizeof err);
+        if (st == VKB_OK && !out.timing_available) {
+            snprintf(err, sizeof err, "%s", out.timing_note);
+            st = VKB_ERR_UNSUPPORTED;
+        }
+        if (st != VKB_OK) {
+            rc = st == VKB_ERR_NO_LOADER || st == VKB_ERR_NO_DEVICE || st == VKB_ERR_WAVE_SIZE ||
+                         st == VKB_ERR_UNSUPPORTED ? 3
+                 : st == VKB_ERR_INPUT || st == VKB_ERR_NOMEM ? RUN_EXIT_BAD_INPUT : RUN_EXIT_FAIL;
+            if (rc == 3)
+                printf("SKIP: %s\n", err);
+            else
+                fprintf(stderr, "wavelab profile: %s\n", err);
+        } else {
+            for (size_t k = 0; k < count; k++) {
+                iv[k].start = out.pass_begin_us[k];
+                iv[k].end = out.pass_end_us[k];
+            }
+            snprintf(where, sizeof where, "%s, GPU timestamps", out.device_name);
+            char *failures = cli_expect_failures(c, out.data);
+            if (failures && failures[0]) {
+                fprintf(stderr, "wavelab profile: the device's results do not meet the case's expectations:\n%s",
+                        failures);
+                rc = RUN_EXIT_FAIL;
+            }
+            free(failures);
+        }
+        vkb_run_output_free(&out);
+        vkb_context_destroy(ctx);
+    } else {
+        rc = sim_intervals(c, machine, (uint32_t)wave, (uint32_t)repeat, iv, err, sizeof err);
+        if (rc != RUN_EXIT_OK)
+            fprintf(stderr, "wavelab profile: %s\n", err);
+        snprintf(where, sizeof where, "simulator, %s machine model's estimate", machine);
+    }
+    if (rc == RUN_EXIT_OK) {
+        for (size_t k = 0; k < count; k++) {
+            iv[k].track = 0; /* one queue */
+            snprintf(iv[k].name, sizeof iv[k].name, "%.47s", n > 1 ? case_dispatch_name(c, (int)(k % (size_t)n))
+                                                                    : "dispatch");
+            snprintf(iv[k].category, sizeof iv[k].category, "pass");
+        }
+        uint32_t rows = 0;
+        if (cli_timeline_rows(iv, count, &rows) != 0) {
+            fprintf(stderr, "wavelab profile: out of memory\n");
+            rc = RUN_EXIT_BAD_INPUT;
+        }
+        printf("wavelab profile %s (%s)\n", case_path, where);
+        printf("  %d pass%s x %lu runs, at most %u overlapping\n", n, n > 1 ? "es" : "", repeat, rows);
+        for (int p = 0; p < n; p++) {
+            double lo = 0, hi = 0, sum = 0;
+            for (unsigned long r = 0; r < repeat; r++) {
+                double d = iv[r * (size_t)n + (size_t)p].end - iv[r * (size_t)n + (size_t)p].start;
+                lo = r == 0 || d < lo ? d : lo;
+                hi = r == 0 || d > hi ? d : hi;
+                sum += d;
+            }
+            printf("  pass %d %-12s mean %.3f us, min %.3f, max %.3f\n", p, n > 1 ? case_dispatch_name(c, p) : "",
+                   sum / (double)repeat, lo, hi);
+        }
+        char title[400], process[400];
+        const char *base = strrchr(case_path, '/');
+        snprintf(title, sizeof title, "%s on %s", base ? base + 1 : case_path, where);
+        snprintf(process, sizeof process, "wavelab profile: %s on %s", case_path, where);
+        if (rc == RUN_EXIT_OK)
+            rc = write_outputs(svg_path, trace_path, iv, count, title, process);
+    }
+    free(iv);
+    case_destroy(c);
+    return rc;
+}
