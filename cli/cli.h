@@ -33,6 +33,10 @@ int cli_memory_open(const char *machine, int threads, const struct wl_case *c, s
 /* cli/main.c: `--optimize` (spirv-opt's -O list) or `--optimize=PASSES` ("performance", "size" or spirv-opt
  * flags): returns 1 and sets *passes when `arg` is one of them, else 0. */
 int cli_optimize_option(const char *arg, const char **passes);
+
+/* cli/main.c: a --wave value (1..1024); prints "wavelab CMD: --wave: "TEXT" is not a wave size" and returns 0
+ * when it is not one. */
+int cli_wave_option(const char *cmd, const char *text, uint32_t *wave);
 /* cli/progress.c: the progress line of a long dispatch on stderr (a terminal only, after about a second;
  * quiet: never).  cli_progress_start returns the hook for run_options.progress, or NULL when no line can
  * show; call cli_progress_end after the dispatch whatever it returned. */

@@ -115,6 +115,18 @@ int cli_optimize_option(const char *arg, const char **passes)
     return 0;
 }
 
+int cli_wave_option(const char *cmd, const char *text, uint32_t *wave)
+{
+    char *end;
+    unsigned long w = strtoul(text, &end, 10);
+    if (*end || end == text || w == 0 || w > 1024 || text[0] == '-') {
+        fprintf(stderr, "wavelab %s: --wave: \"%s\" is not a wave size\n", cmd, text);
+        return 0;
+    }
+    *wave = (uint32_t)w;
+    return 1;
+}
+
 /* A kernel given directly (not a case): a case in memory with no bindings,
  * enough to compile, validate, lower and list it. */
 static wl_case *case_for_kernel(const char *path, const char *entry, char *err, size_t err_size)
@@ -866,16 +878,9 @@ static int compile_common(int argc, char **argv, const char *cmd, int disasm_isa
     size_t n = 0;
     char warnings[4096] = "";
     err[0] = 0;
-    isa_status st = run_compile_case(c, &words, &n, err, sizeof err, warnings, sizeof warnings);
+    isa_status st = run_compile_case_optimized(c, optimize, &words, &n, err, sizeof err, warnings, sizeof warnings);
     fputs(warnings, stderr);
     int rc = RUN_EXIT_OK;
-    const char *passes = optimize ? optimize : c->optimize;
-    if (st == ISA_OK && passes) {
-        uint32_t *optimized = NULL;
-        st = run_optimize_spirv(c, passes, words, n, &optimized, &n, err, sizeof err);
-        free(words);
-        words = optimized;
-    }
     if (st != ISA_OK) {
         fprintf(stderr, "%s", err);
         if (err[0] && err[strlen(err) - 1] != '\n')

@@ -37,16 +37,8 @@ int cli_vulkan_run_passes(vkb_context *ctx, int index, const wl_case *c, const c
         wl_case view;
         case_dispatch_view(c, p, &view);
         char cerr[2048] = "", warnings[4096] = "";
-        isa_status is = run_compile_case(&view, &words[p], &passes[p].word_count, cerr, sizeof cerr, warnings,
-                                         sizeof warnings);
-        const char *optimize_passes = optimize ? optimize : c->optimize;
-        if (is == ISA_OK && optimize_passes) {
-            uint32_t *optimized = NULL;
-            is = run_optimize_spirv(&view, optimize_passes, words[p], passes[p].word_count, &optimized,
-                                    &passes[p].word_count, cerr, sizeof cerr);
-            free(words[p]);
-            words[p] = optimized;
-        }
+        isa_status is = run_compile_case_optimized(&view, optimize, &words[p],
+                                                   &passes[p].word_count, cerr, sizeof cerr, warnings, sizeof warnings);
         if (is != ISA_OK) {
             snprintf(err, err_size, "dispatches[%d] (%.40s): %.1900s", p, case_dispatch_name(c, p), cerr);
             st = VKB_ERR_INPUT;

@@ -258,13 +258,8 @@ int cli_cmd_report(int argc, char **argv)
                 return RUN_EXIT_BAD_INPUT;
             }
         } else if (strcmp(a, "--wave") == 0 && has) {
-            char *end;
-            unsigned long w = strtoul(argv[++i], &end, 10);
-            if (*end || w == 0 || w > 1024) {
-                fprintf(stderr, "wavelab report: --wave: \"%s\" is not a wave size\n", argv[i]);
+            if (!cli_wave_option("report", argv[++i], &wave))
                 return RUN_EXIT_BAD_INPUT;
-            }
-            wave = (uint32_t)w;
         } else if (a[0] == '-' || case_path) {
             fprintf(stderr, "wavelab report: unexpected argument \"%s\"\n", a);
             return RUN_EXIT_BAD_INPUT;

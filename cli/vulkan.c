@@ -298,16 +298,9 @@ static uint32_t *compile_case(const char *cmd, const wl_case *c, const char *opt
 {
     char err[8192], warnings[4096] = "";
     uint32_t *spirv = NULL;
-    isa_status st = run_compile_case(c, &spirv, words, err, sizeof err, warnings, sizeof warnings);
+    isa_status st = run_compile_case_optimized(c, optimize, &spirv, words, err, sizeof err, warnings, sizeof warnings);
     if (warnings[0] && print_warnings)
         fputs(warnings, stderr);
-    const char *passes = optimize ? optimize : c->optimize;
-    if (st == ISA_OK && passes) {
-        uint32_t *optimized = NULL;
-        st = run_optimize_spirv(c, passes, spirv, *words, &optimized, words, err, sizeof err);
-        free(spirv);
-        spirv = optimized;
-    }
     if (st != ISA_OK) {
         fprintf(stderr, "wavelab %s: %s\n", cmd, err);
         free(spirv);

@@ -94,6 +94,20 @@ isa_status run_optimize_spirv(const wl_case *c, const char *passes, const uint32
     return st;
 }
 
+isa_status run_compile_case_optimized(const wl_case *c, const char *optimize, uint32_t **words, size_t *word_count,
+                                      char *err, size_t err_size, char *warnings, size_t warnings_size)
+{
+    isa_status st = run_compile_case(c, words, word_count, err, err_size, warnings, warnings_size);
+    const char *passes = optimize ? optimize : c->optimize;
+    if (st != ISA_OK || !passes)
+        return st;
+    uint32_t *optimized = NULL;
+    st = run_optimize_spirv(c, passes, *words, *word_count, &optimized, word_count, err, err_size);
+    free(*words);
+    *words = optimized;
+    return st;
+}
+
 int run_case_file_has_expect(const char *path)
 {
     FILE *f = fopen(path, "rb");

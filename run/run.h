@@ -80,6 +80,11 @@ typedef struct run_output {
                                   * per-instruction arrays are NULL) */
 } run_output;
 
+/* run_compile_case, then, when `optimize` or the case's "optimize" names passes, run_optimize_spirv on the result:
+ * the SPIR-V a device should run for this case.  Same contract as run_compile_case. */
+isa_status run_compile_case_optimized(const wl_case *c, const char *optimize, uint32_t **words, size_t *word_count,
+                                      char *err, size_t err_size, char *warnings, size_t warnings_size);
+
 /* A copy of `words` (the kernel as written) through the optimizer passes, validated.  err names the case's kernel. */
 isa_status run_optimize_spirv(const wl_case *c, const char *passes, const uint32_t *words, size_t word_count,
                               uint32_t **out, size_t *out_count, char *err, size_t err_size);
