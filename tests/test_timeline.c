@@ -246,15 +246,4 @@ static Suite *timeline_suite(void)
     return s;
 }
 
-int main(void)
-{
-    struct timespec t0, t1;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
-    SRunner *sr = srunner_create(timeline_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failures = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    clock_gettime(CLOCK_MONOTONIC, &t1);
-    fprintf(stderr, "test_timeline: %.1f s\n", (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) * 1e-9);
-    return failures ? 1 : 0;
-}
+int main(void) { return tsup_run_suite(timeline_suite(), "test_timeline"); }

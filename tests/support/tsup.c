@@ -3,11 +3,13 @@
  */
 #include "tests/support/tsup.h"
 
+#include <check.h>
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 isa_status tsup_build(const char *source, const char *path, const char *language, const char *entry,
@@ -149,4 +151,17 @@ int tsup_line_of(const char *source, const char *needle)
     for (const char *q = source; q < p; q++)
         line += *q == '\n';
     return line;
+}
+
+int tsup_run_suite(Suite *suite, const char *name)
+{
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    SRunner *sr = srunner_create(suite);
+    srunner_run_all(sr, CK_NORMAL);
+    int failures = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    fprintf(stderr, "%s: %.1f s\n", name, (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) * 1e-9);
+    return failures ? 1 : 0;
 }

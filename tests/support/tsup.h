@@ -45,6 +45,10 @@ int tsup_run_cli(const char *args, char **output);
 const char *tsup_bin(void);
 const char *tsup_root(void);
 
+/* Runs a Check suite (CK_NORMAL), prints "NAME: S s" of wall time on stderr, and returns the exit status. */
+struct Suite;
+int tsup_run_suite(struct Suite *suite, const char *name);
+
 /* The 1-based line of `source` on which `needle` first appears (0 when it does not). */
 int tsup_line_of(const char *source, const char *needle);
 
