@@ -189,6 +189,17 @@ const char *vkb_capability_name(uint32_t capability);
 vkb_status vkb_check_support(const vkb_context *ctx, int index, const vkb_kernel_info *kernel,
                              const wl_case *c, uint32_t wave_size, char *err, size_t err_size);
 
+/*
+ * Copies `words` (a validated module) into a new array (*out, free it) with
+ * OpExtension "SPV_KHR_maximal_reconvergence" after the existing extensions and
+ * OpExecutionMode <entry> MaximallyReconvergesKHR after the existing execution
+ * modes (backend/reconverge.c); either is left out when already present.
+ * VKB_ERR_INPUT names the word offset of a malformed module or the missing
+ * GLCompute entry point.
+ */
+vkb_status vkb_spirv_add_maximal_reconvergence(const uint32_t *words, size_t count, const char *entry,
+                                               uint32_t **out, size_t *out_count, char *err, size_t err_size);
+
 /* ------------------------------------------------------------- running */
 
 typedef struct vkb_run_options {
@@ -198,6 +209,8 @@ typedef struct vkb_run_options {
     uint32_t timeout_ms;  /* per dispatch fence wait; 0 = 10000 */
     int robust_access;    /* robustBufferAccess2 (also when the case says "robust_access"); VKB_ERR_UNSUPPORTED
                            * when the device lacks it */
+    int maximal_reconvergence; /* add the MaximallyReconvergesKHR execution mode to every pass and enable
+                                * VK_KHR_shader_maximal_reconvergence; VKB_ERR_UNSUPPORTED when the device lacks it */
 } vkb_run_options;
 
 typedef struct vkb_statistic {

@@ -1148,7 +1148,7 @@ vkb_status vkb_run_passes(vkb_context *ctx, int index, const wl_case *c, const v
     device_features features;
     chain_features(d, &features);
     vkGetPhysicalDeviceFeatures2(d->physical, &features.f2);
-    const char *extensions[12];
+    const char *extensions[13];
     uint32_t extension_count = 0;
     static const char *const optional_extensions[] = {
         VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME, VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME,
@@ -1181,6 +1181,33 @@ vkb_status vkb_run_passes(vkb_context *ctx, int index, const wl_case *c, const v
             tail = ((VkBaseOutStructure *)tail)->pNext;
         chain_link(&tail, &robust2);
         extensions[extension_count++] = VK_EXT_ROBUSTNESS_2_EXTENSION_NAME;
+    }
+    /* maximal reconvergence (the caller asks): the feature, or the device cannot run the case this way.
+     * Debian 12's Vulkan headers (1.3.239) predate the extension (registered number 435), so its feature
+     * structure is declared here with the layout and sType value of the registry. */
+    struct {
+        VkStructureType sType;
+        void *pNext;
+        VkBool32 shaderMaximalReconvergence;
+    } reconverge = {.sType = (VkStructureType)1000434000};
+    if (opt->maximal_reconvergence) {
+        static const char reconverge_extension[] = "VK_KHR_shader_maximal_reconvergence";
+        if (has_extension(d, reconverge_extension)) {
+            VkPhysicalDeviceFeatures2 q = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &reconverge};
+            vkGetPhysicalDeviceFeatures2(d->physical, &q);
+        }
+        if (!reconverge.shaderMaximalReconvergence) {
+            snprintf(err, err_size, "%s: maximal reconvergence was asked for, and the device lacks "
+                     "shaderMaximalReconvergence (%s)", info->name, reconverge_extension);
+            st = VKB_ERR_UNSUPPORTED;
+            goto done;
+        }
+        reconverge.pNext = NULL;
+        void *tail = &features.f2;
+        while (((VkBaseOutStructure *)tail)->pNext)
+            tail = ((VkBaseOutStructure *)tail)->pNext;
+        chain_link(&tail, &reconverge);
+        extensions[extension_count++] = reconverge_extension;
     }
     float priority = 1.0f;
     VkDeviceQueueCreateInfo qci = {
@@ -1421,7 +1448,24 @@ vkb_status vkb_run_passes(vkb_context *ctx, int index, const wl_case *c, const v
         VkShaderModuleCreateInfo smci = {
             .sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO, .codeSize = passes[p].word_count * 4,
             .pCode = passes[p].spirv};
-        VK_TRY(vkCreateShaderModule, (o.device, &smci, NULL, &o.modules[p]));
+        uint32_t *reconverging = NULL;
+        if (opt->maximal_reconvergence) {
+            wl_case view;
+            case_dispatch_view(c, pass_count > 1 ? p : 0, &view);
+            size_t n = 0;
+            st = vkb_spirv_add_maximal_reconvergence(passes[p].spirv, passes[p].word_count, view.entry,
+                                                     &reconverging, &n, err, err_size);
+            if (st != VKB_OK)
+                goto done;
+            smci.codeSize = n * 4;
+            smci.pCode = reconverging;
+        }
+        VkResult made = vkCreateShaderModule(o.device, &smci, NULL, &o.modules[p]);
+        free(reconverging);
+        if (made != VK_SUCCESS) {
+            st = vk_fail(err, err_size, "vkCreateShaderModule", made);
+            goto done;
+        }
         VkPipelineShaderStageRequiredSubgroupSizeCreateInfo rss = {
             .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_REQUIRED_SUBGROUP_SIZE_CREATE_INFO,
             .requiredSubgroupSize = wave,

@@ -36,6 +36,7 @@ typedef struct vk_args {
     uint32_t warmup;  /* default 1: the first dispatch pays for pipeline compilation and thread start-up */
     int quiet;
     int robust;
+    int reconverge;   /* --maximal-reconvergence */
     const char *optimize;
     int sanitize;     /* check --sanitize: the simulator's side runs sanitized; a finding fails the check */
 } vk_args;
@@ -82,6 +83,8 @@ static int parse_args(const char *cmd, int argc, char **argv, const char *allowe
             a->quiet = 1;
         } else if (!strcmp(o, "--robust")) {
             a->robust = 1;
+        } else if (!strcmp(o, "--maximal-reconvergence")) {
+            a->reconverge = 1;
         } else if (!strcmp(o, "--sanitize")) {
             a->sanitize = 1;
         } else if (!strcmp(o, "--backend")) {
@@ -412,7 +415,8 @@ static int write_dump(const char *path, const wl_case *c, const vkb_device_info 
 int cli_cmd_run_vulkan(int argc, char **argv)
 {
     vk_args a;
-    if (!parse_args("run", argc, argv, "--backend --wave --device --repeat --warmup --dump --quiet --machine --optimize --robust", &a))
+    if (!parse_args("run", argc, argv, "--backend --wave --device --repeat --warmup --dump --quiet --machine --optimize --robust "
+                    "--maximal-reconvergence", &a))
         return RUN_EXIT_BAD_INPUT;
     if (!a.case_path) {
         fprintf(stderr, "wavelab run: no case file given\n");
@@ -433,7 +437,8 @@ int cli_cmd_run_vulkan(int argc, char **argv)
         goto done;
     if (!(spirv = compile_case("run", c, a.optimize, &words, !a.quiet)))
         goto done;
-    vkb_run_options opt = {.wave_size = a.wave, .repeat = a.repeat, .warmup = a.warmup, .robust_access = a.robust};
+    vkb_run_options opt = {.wave_size = a.wave, .repeat = a.repeat, .warmup = a.warmup, .robust_access = a.robust,
+                           .maximal_reconvergence = a.reconverge};
     vkb_status st = c->dispatches ? (vkb_status)cli_vulkan_run_passes(ctx, index, c, a.optimize, &opt, &out, err, sizeof err)
                                   : vkb_run_case(ctx, index, c, spirv, words, &opt, &out, err, sizeof err);
     if (st != VKB_OK) {
@@ -642,7 +647,7 @@ int cli_cmd_check(int argc, char **argv)
 {
     vk_args a;
     if (!parse_args("check", argc, argv, "--wave --device --machine --repeat --warmup --quiet --optimize --robust "
-                    "--sanitize", &a))
+                    "--sanitize --maximal-reconvergence", &a))
         return RUN_EXIT_BAD_INPUT;
     if (!a.case_path) {
         fprintf(stderr, "wavelab check: no case file given\n");
@@ -692,7 +697,8 @@ int cli_cmd_check(int argc, char **argv)
         goto done;
     }
 
-    vkb_run_options opt = {.wave_size = wave, .repeat = a.repeat, .warmup = a.warmup, .robust_access = a.robust};
+    vkb_run_options opt = {.wave_size = wave, .repeat = a.repeat, .warmup = a.warmup, .robust_access = a.robust,
+                           .maximal_reconvergence = a.reconverge};
     st = c->dispatches ? (vkb_status)cli_vulkan_run_passes(ctx, index, c, a.optimize, &opt, &dev, err, sizeof err)
                        : vkb_run_case(ctx, index, c, spirv, words, &opt, &dev, err, sizeof err);
     if (st != VKB_OK) {

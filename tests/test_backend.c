@@ -834,6 +834,128 @@ START_TEST(test_backend_every_kernel_case_agrees_with_the_simulator_at_wave_8)
 }
 END_TEST
 
+
+/* ------------------------------------------------------------- maximal reconvergence */
+
+/* The instructions of a module as (offset, opcode, length), walked independently of backend/reconverge.c. */
+static int walk(const uint32_t *w, size_t n, size_t *at, uint32_t *op, int max)
+{
+    int k = 0;
+    for (size_t i = 5; i < n && k < max; i += w[i] >> 16, k++) {
+        at[k] = i;
+        op[k] = w[i] & 0xffff;
+    }
+    return k;
+}
+
+START_TEST(test_backend_maximal_reconvergence_adds_extension_and_mode_once)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/tests/backend/subgroup.comp", root());
+    size_t n = 0, m = 0, m2 = 0;
+    uint32_t *in = compile(path, NULL, 0, &n);
+    uint32_t *out = NULL, *again = NULL;
+    char err[256] = "";
+    ck_assert_int_eq(vkb_spirv_add_maximal_reconvergence(in, n, "main", &out, &m, err, sizeof err), VKB_OK);
+    /* "SPV_KHR_maximal_reconvergence" is 29 bytes + NUL = 8 words, + the opcode word; the mode is 3 words */
+    ck_assert_uint_eq(m, n + 9 + 3);
+    static size_t at[4096];
+    static uint32_t op[4096];
+    int k = walk(out, m, at, op, 4096);
+    int ext = -1, mode = -1, last_ext = -1, first_import = -1, last_mode = -1;
+    uint32_t entry_id = 0;
+    for (int i = 0; i < k; i++) {
+        const uint32_t *w = out + at[i];
+        if (op[i] == 10) {
+            last_ext = i;
+            if (!strcmp((const char *)(w + 1), "SPV_KHR_maximal_reconvergence"))
+                ext = i;
+        }
+        if (op[i] == 11 && first_import < 0)
+            first_import = i;
+        if (op[i] == 15)
+            entry_id = w[2];
+        if (op[i] == 16) {
+            last_mode = i;
+            if (w[2] == 6023)
+                mode = i;
+        }
+    }
+    ck_assert_int_ge(ext, 0);
+    ck_assert_int_eq(ext, last_ext);                 /* after the other extensions ... */
+    ck_assert_int_lt(ext, first_import);             /* ... before the imports */
+    ck_assert_int_eq(mode, last_mode);               /* the last execution mode ... */
+    ck_assert_uint_eq(out[at[mode] + 1], entry_id);  /* ... of the entry point ... */
+    ck_assert_uint_eq(out[at[mode]] >> 16, 3);
+    for (int i = mode + 1; i < k; i++)               /* ... and the section of modes ends there */
+        ck_assert(op[i] != 10 && op[i] != 11 && op[i] != 14 && op[i] != 15 && op[i] != 16 && op[i] != 331);
+    /* everything else is the input, in order */
+    size_t j = 0;
+    for (size_t i = 0; i < m; i++) {
+        if (i == at[ext]) { i += 8; continue; }
+        if (i == at[mode]) { i += 2; continue; }
+        ck_assert_uint_eq(out[i], in[j]);
+        j++;
+    }
+    ck_assert_uint_eq(j, n);
+    /* a second time changes nothing */
+    ck_assert_int_eq(vkb_spirv_add_maximal_reconvergence(out, m, "main", &again, &m2, err, sizeof err), VKB_OK);
+    ck_assert_uint_eq(m2, m);
+    ck_assert_int_eq(memcmp(again, out, m * 4), 0);
+    free(again);
+    free(out);
+    free(in);
+}
+END_TEST
+
+START_TEST(test_backend_maximal_reconvergence_bad_module_or_entry_is_an_input_error)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/tests/backend/subgroup.comp", root());
+    size_t n = 0, m = 0;
+    uint32_t *in = compile(path, NULL, 0, &n);
+    uint32_t *out = NULL;
+    char err[256] = "";
+    ck_assert_int_eq(vkb_spirv_add_maximal_reconvergence(in, n, "CSMain", &out, &m, err, sizeof err),
+                     VKB_ERR_INPUT);
+    ck_assert_ptr_nonnull(strstr(err, "\"CSMain\""));
+    ck_assert_ptr_null(out);
+    in[5] = 0xffff0011u; /* the first instruction claims to run far past the end */
+    ck_assert_int_eq(vkb_spirv_add_maximal_reconvergence(in, n, "main", &out, &m, err, sizeof err), VKB_ERR_INPUT);
+    ck_assert_ptr_nonnull(strstr(err, "word 5"));
+    in[0] = 0;
+    ck_assert_int_eq(vkb_spirv_add_maximal_reconvergence(in, n, "main", &out, &m, err, sizeof err), VKB_ERR_INPUT);
+    free(in);
+}
+END_TEST
+
+START_TEST(test_backend_maximal_reconvergence_runs_or_names_the_missing_feature)
+{
+    SKIP_WITHOUT_DEVICE();
+    uint32_t wave = device_wave();
+    test_case tc;
+    tc_init(&tc, "subgroup.comp", 2);
+    tc_bind(&tc, 0, 0, CASE_KIND_STORAGE_BUFFER, CASE_TYPE_U32, NULL, 32);
+    vkb_run_options opt = {.wave_size = wave, .maximal_reconvergence = 1};
+    vkb_run_output out;
+    memset(&out, 0, sizeof out);
+    char err[1024] = "";
+    vkb_status st = tc_run(&tc, NULL, 0, &opt, &out, err, sizeof err);
+    if (st == VKB_OK) {
+        uint32_t lane_sum = wave * (wave - 1) / 2;
+        for (uint32_t i = 0; i < 32; i++)
+            ck_assert_uint_eq(((uint32_t *)out.data[0])[i], wave * 1000 + lane_sum);
+        printf("%s: the device supports maximal reconvergence; ran\n", __func__);
+    } else {
+        ck_assert_int_eq(st, VKB_ERR_UNSUPPORTED);
+        ck_assert_ptr_nonnull(strstr(err, "shaderMaximalReconvergence"));
+        printf("%s: %s\n", __func__, err);
+    }
+    vkb_run_output_free(&out);
+    tc_free(&tc);
+}
+END_TEST
+
 static Suite *backend_suite(void)
 {
     Suite *s = suite_create("backend");
@@ -843,6 +965,8 @@ static Suite *backend_suite(void)
     tcase_add_test(scan, test_backend_scan_clustered_kernel_needs_clustered_ops);
     tcase_add_test(scan, test_backend_scan_texel_buffers_have_kind_and_format);
     tcase_add_test(scan, test_backend_scan_garbage_is_an_input_error);
+    tcase_add_test(scan, test_backend_maximal_reconvergence_adds_extension_and_mode_once);
+    tcase_add_test(scan, test_backend_maximal_reconvergence_bad_module_or_entry_is_an_input_error);
     suite_add_tcase(s, scan);
 
     TCase *dev = tcase_create("device");
@@ -865,6 +989,7 @@ static Suite *backend_suite(void)
     tcase_add_test(dev, test_backend_repeats_reupload_inputs_and_time_each_dispatch);
     tcase_add_test(dev, test_backend_check_command_exit_codes);
     tcase_add_test(dev, test_backend_run_vulkan_dump_has_every_binding);
+    tcase_add_test(dev, test_backend_maximal_reconvergence_runs_or_names_the_missing_feature);
     tcase_add_test(dev, test_backend_every_kernel_case_agrees_with_the_simulator_at_wave_8);
     suite_add_tcase(s, dev);
     return s;
