@@ -1546,11 +1546,62 @@ static case_status read_dispatches(parser *p, const cJSON *root, wl_case *c)
     return s;
 }
 
+/* "device_differences": [{"device": "llvmpipe", "reason": "..."}]: devices known to differ from the model */
+static case_status read_device_differences(parser *p, const cJSON *root, wl_case *c)
+{
+    const cJSON *list = field(root, "device_differences");
+    if (!list)
+        return CASE_OK;
+    if (!cJSON_IsArray(list) || cJSON_GetArraySize(list) == 0)
+        return fail_at(p, "device_differences", "expected a non-empty array of {\"device\", \"reason\"}, got %s",
+                       json_kind(list));
+    int n = cJSON_GetArraySize(list);
+    c->device_differences = calloc((size_t)n, sizeof *c->device_differences);
+    if (!c->device_differences)
+        return fail_nomem(p);
+    size_t outer = path_enter_key(p, "device_differences");
+    for (int i = 0; i < n; i++) {
+        const cJSON *item = cJSON_GetArrayItem(list, i);
+        size_t saved = path_enter_index(p, i);
+        static const char *const keys[] = {"device", "reason", NULL};
+        const char *device = NULL, *reason = NULL;
+        case_status s = cJSON_IsObject(item) ? check_keys(p, item, keys)
+                                              : fail(p, "expected an object, got %s", json_kind(item));
+        if (s == CASE_OK)
+            s = read_string_field(p, item, "device", 1, &device);
+        if (s == CASE_OK)
+            s = read_string_field(p, item, "reason", 1, &reason);
+        if (s == CASE_OK && (!device[0] || !reason[0]))
+            s = fail(p, "\"device\" (part of the device name) and \"reason\" must not be empty");
+        if (s == CASE_OK) {
+            c->device_differences[i].device = dup_string(device);
+            c->device_differences[i].reason = dup_string(reason);
+            c->device_difference_count = i + 1;
+            if (!c->device_differences[i].device || !c->device_differences[i].reason)
+                s = fail_nomem(p);
+        }
+        path_leave(p, saved);
+        if (s != CASE_OK)
+            return s;
+    }
+    path_leave(p, outer);
+    return CASE_OK;
+}
+
+const case_device_difference *case_device_difference_for(const wl_case *c, const char *device_name)
+{
+    for (int i = 0; i < c->device_difference_count; i++)
+        if (strstr(device_name, c->device_differences[i].device))
+            return &c->device_differences[i];
+    return NULL;
+}
+
 static case_status read_case(parser *p, const cJSON *root, wl_case *c)
 {
     static const char *const keys[] = {"description", "kernel", "language", "entry", "defines", "groups",
                                        "subgroup_size", "max_subgroup_size", "push_constants", "bindings", "expect",
-                                       "known_failure", "optimize", "robust_access", "dispatches", NULL};
+                                       "known_failure", "optimize", "robust_access", "dispatches",
+                                       "device_differences", NULL};
     const char *optimize;
     if (!cJSON_IsObject(root))
         return fail(p, "expected a JSON object at the top level, got %s", json_kind(root));
@@ -1566,6 +1617,7 @@ static case_status read_case(parser *p, const cJSON *root, wl_case *c)
         if (!c->known_failure)
             return fail_nomem(p);
     }
+    TRY(read_device_differences(p, root, c));
     TRY(read_dispatches(p, root, c));
     TRY(read_string_field(p, root, "optimize", 0, &optimize));
     if (optimize) {
@@ -1762,6 +1814,11 @@ void case_destroy(wl_case *c)
     free(c->language);
     free(c->entry);
     free(c->known_failure);
+    for (int i = 0; i < c->device_difference_count; i++) {
+        free(c->device_differences[i].device);
+        free(c->device_differences[i].reason);
+    }
+    free(c->device_differences);
     free(c->optimize);
     for (int i = 0; i < c->define_count; i++) {
         free(c->defines[i].name);

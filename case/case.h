@@ -98,6 +98,13 @@ typedef struct case_dispatch {
     size_t push_size;
 } case_dispatch;
 
+/* "device_differences": a device (matched by a part of its name) known to differ from the model on this
+ * case, and why; `wavelab check` then reports the difference as known, and its absence as news. */
+typedef struct case_device_difference {
+    char *device;
+    char *reason;
+} case_device_difference;
+
 typedef struct wl_case {
     char *path;        /* the case file as given */
     char *dir;         /* its directory: every relative path is resolved against it */
@@ -126,6 +133,8 @@ typedef struct wl_case {
                                 * present the top-level kernel .. push constants are a copy of dispatch 0's, so a
                                 * command that looks at one kernel (compile, disasm, explain) sees the first pass */
     int dispatch_count;        /* 0 when absent, else 1 or more */
+    case_device_difference *device_differences; /* NULL when absent */
+    int device_difference_count;
 } wl_case;
 
 typedef enum case_status {
@@ -165,6 +174,9 @@ void case_dispatch_view(const wl_case *c, int i, wl_case *view);
 
 /* Pass i's name ("cull"): the entry's "name", or its kernel's file name without extension; "" without "dispatches". */
 const char *case_dispatch_name(const wl_case *c, int i);
+
+/* The first "device_differences" entry whose "device" is part of device_name, or NULL. */
+const case_device_difference *case_device_difference_for(const wl_case *c, const char *device_name);
 
 /* The binding with this set and binding number, or NULL. */
 const case_binding *case_find_binding(const wl_case *c, uint32_t set, uint32_t binding);

@@ -835,6 +835,44 @@ START_TEST(test_backend_every_kernel_case_agrees_with_the_simulator_at_wave_8)
 END_TEST
 
 
+START_TEST(test_backend_check_recorded_difference_that_does_not_show_is_exit_1)
+{
+    SKIP_WITHOUT_DEVICE();
+    if (!binary()) {
+        printf("%s: skipped: WAVELAB_BIN is not set (run through ctest)\n", __func__);
+        return;
+    }
+    vkb_device_info info;
+    vkb_device_info_get(ctx, device, &info);
+    /* the template names no device: write this device's name in, beside the template (its kernel path is relative) */
+    char template_path[1024], path[1100], cmd[2400], output[16384];
+    snprintf(template_path, sizeof template_path, "%s/tests/backend/cases/agree_recorded_different.json", root());
+    snprintf(path, sizeof path, "%s/tests/backend/cases/.recorded_%d.json", root(), (int)getpid());
+    FILE *in = fopen(template_path, "r"), *out = fopen(path, "w");
+    ck_assert_ptr_nonnull(in);
+    ck_assert_ptr_nonnull(out);
+    char line[1024];
+    while (fgets(line, sizeof line, in)) {
+        char *at = strstr(line, "DEVICE_NAME");
+        if (at) {
+            *at = 0;
+            fprintf(out, "%s%s%s", line, info.name, at + strlen("DEVICE_NAME"));
+        } else {
+            fputs(line, out);
+        }
+    }
+    fclose(in);
+    fclose(out);
+    snprintf(cmd, sizeof cmd, "'%s' check '%s' --device %d --wave %u 2>&1", binary(), path, device, device_wave());
+    int code = run_command(cmd, output, sizeof output);
+    remove(path);
+    printf("$ %s -> %d\n%s", cmd, code, output);
+    ck_assert_int_eq(code, 1);
+    ck_assert_ptr_nonnull(strstr(output, "DIFFER FROM RECORD"));
+    ck_assert_ptr_nonnull(strstr(output, "a test of the record"));
+}
+END_TEST
+
 /* ------------------------------------------------------------- maximal reconvergence */
 
 /* The instructions of a module as (offset, opcode, length), walked independently of backend/reconverge.c. */
@@ -990,6 +1028,7 @@ static Suite *backend_suite(void)
     tcase_add_test(dev, test_backend_check_command_exit_codes);
     tcase_add_test(dev, test_backend_run_vulkan_dump_has_every_binding);
     tcase_add_test(dev, test_backend_maximal_reconvergence_runs_or_names_the_missing_feature);
+    tcase_add_test(dev, test_backend_check_recorded_difference_that_does_not_show_is_exit_1);
     tcase_add_test(dev, test_backend_every_kernel_case_agrees_with_the_simulator_at_wave_8);
     suite_add_tcase(s, dev);
     return s;

@@ -344,6 +344,31 @@ START_TEST(test_case_known_failure_is_kept_and_must_be_a_reason)
 }
 END_TEST
 
+START_TEST(test_case_device_differences_match_by_part_of_the_name)
+{
+    wl_case *c = parse_ok("{'kernel': 'k.comp', 'device_differences': [{'device': 'llvmpipe', 'reason': 'sinks'}, "
+                          "{'device': 'NVIDIA', 'reason': 'splits'}], "
+                          "'bindings': [{'binding': 0, 'type': 'u32', 'count': 1}]}");
+    ck_assert_int_eq(c->device_difference_count, 2);
+    const case_device_difference *d = case_device_difference_for(c, "NVIDIA H100 80GB HBM3");
+    ck_assert_ptr_nonnull(d);
+    ck_assert_str_eq(d->reason, "splits");
+    d = case_device_difference_for(c, "llvmpipe (LLVM 15.0.6, 256 bits)");
+    ck_assert_ptr_nonnull(d);
+    ck_assert_str_eq(d->reason, "sinks");
+    ck_assert_ptr_null(case_device_difference_for(c, "AMD Radeon RX 7900"));
+    case_destroy(c);
+    parse_fails("{'kernel': 'k.comp', 'device_differences': [], 'bindings': [{'binding': 0, 'type': 'u32', "
+                "'count': 1}]}", CASE_ERR_FIELD, "device_differences");
+    parse_fails("{'kernel': 'k.comp', 'device_differences': [{'device': 'x'}], 'bindings': [{'binding': 0, "
+                "'type': 'u32', 'count': 1}]}", CASE_ERR_FIELD, "device_differences[0]");
+    parse_fails("{'kernel': 'k.comp', 'device_differences': [{'device': '', 'reason': 'r'}], 'bindings': "
+                "[{'binding': 0, 'type': 'u32', 'count': 1}]}", CASE_ERR_FIELD, "device_differences[0]");
+    parse_fails("{'kernel': 'k.comp', 'device_differences': [{'device': 'x', 'reason': 'r', 'when': 1}], "
+                "'bindings': [{'binding': 0, 'type': 'u32', 'count': 1}]}", CASE_ERR_FIELD, "when");
+}
+END_TEST
+
 START_TEST(test_case_subgroup_sizes_powers_of_two_parse)
 {
     for (unsigned size = 4; size <= 128; size *= 2) {
@@ -1484,6 +1509,7 @@ static Suite *case_suite(void)
     tcase_add_test(tc, test_case_subgroup_sizes_powers_of_two_parse);
     tcase_add_test(tc, test_case_max_subgroup_size_parses_and_rejects_non_powers_of_two);
     tcase_add_test(tc, test_case_known_failure_is_kept_and_must_be_a_reason);
+    tcase_add_test(tc, test_case_device_differences_match_by_part_of_the_name);
     tcase_add_test(tc, test_case_push_constants_become_bytes);
     tcase_add_test(tc, test_case_integer_limits_store_little_endian);
     tcase_add_test(tc, test_case_integer_out_of_range_fails_without_wrapping);

@@ -813,6 +813,43 @@ def gen_hlsl_quirks():
 
 
 # --------------------------------------------------------------------------
+# reconvergence, one construct at a time: the kernel compares each ballot with the set its own
+# arithmetic promises (constructs.comp), so every lane that takes the ballot stores 1, the others 7
+
+RECONVERGENCE_CONSTRUCTS = ["switch_default", "switch_fallthrough", "loop_break", "if_else_merge",
+                            "early_return", "inner_loop_merge", "loop_continue"]
+
+
+# devices measured to differ (docs/hardware.md, "Reconvergence, construct by construct")
+RECONVERGENCE_DEVICE_DIFFERENCES = {
+    "loop_break": [{"device": "llvmpipe",
+                    "reason": "lavapipe (Mesa 22.3) takes a ballot whose value is only used after the loop at the "
+                              "loop's exit, with the lanes of every iteration (docs/quirks.md)"}],
+    "switch_default": [{"device": "NVIDIA",
+                        "reason": "the H100 (driver 580.159.04) runs each selector value of a switch apart, even "
+                                  "values that share one label, with or without --maximal-reconvergence "
+                                  "(docs/quirks.md)"}],
+    "switch_fallthrough": [{"device": "NVIDIA",
+                            "reason": "the H100 (driver 580.159.04) runs each selector value of a switch apart, "
+                                      "also into a fall-through, with or without --maximal-reconvergence "
+                                      "(docs/quirks.md)"}],
+}
+
+
+def gen_reconvergence_constructs():
+    for n, name in enumerate(RECONVERGENCE_CONSTRUCTS):
+        reach = [7 if name == "early_return" and i & 1 else 1 for i in range(64)]
+        case = {"description": "reconvergence at a %s: every lane's ballot holds exactly the lanes the source "
+                               "promises (1), or the lane never takes it (7)" % name.replace("_", " "),
+                "kernel": "constructs.comp", "defines": {"CONSTRUCT": str(n)},
+                "bindings": [binding(0, "u32", count=64, fill={"value": 0})],
+                "expect": [expect(0, reach)]}
+        if name in RECONVERGENCE_DEVICE_DIFFERENCES:
+            case["device_differences"] = RECONVERGENCE_DEVICE_DIFFERENCES[name]
+        write_case("reconvergence/constructs_%s.json" % name, case)
+
+
+# --------------------------------------------------------------------------
 
 def main():
     gen_000()

@@ -8,7 +8,7 @@ export WAVELAB_NO_CACHE=1
 W=$PWD/.gl/bin/wavelab
 cd .gl/cases
 $W devices > $OUT/devices.txt 2>&1
-for mode in plain maximal; do
+for mode in ${MODES-plain maximal}; do
   flag=; [ $mode = maximal ] && flag=--maximal-reconvergence
   agree=0; fail=0; : > $OUT/fail_$mode.txt
   for c in rc/rc_*_w32.json; do
@@ -19,3 +19,10 @@ for mode in plain maximal; do
   echo "$mode: $agree agree, $fail differ or fail" >> $OUT/summary.txt
 done
 rm -f $OUT/last.txt
+# one construct at a time (kernels/reconvergence/constructs_*.json, copied to .gl/cases/constructs)
+for c in constructs/constructs_*.json; do
+  for flag in "" --maximal-reconvergence; do
+    echo "=== $c $flag" >> $OUT/constructs.txt
+    $W check $c --wave 32 $flag 2>&1 | grep -E "^\s+\[|DIFFER|AGREE|SKIP|error" | head -6 >> $OUT/constructs.txt
+  done
+done
