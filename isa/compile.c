@@ -150,6 +150,8 @@ static void fix_hlsl_prefix_scans(uint32_t *w, size_t n)
 
 /* isa/glslang_shim.cpp: what glslang 12's C interface cannot do. */
 void isa_glslang_set_entry_point(glslang_shader_t *shader, const char *name);
+int isa_glslang_preprocess(glslang_shader_t *shader, const glslang_input_t *input,
+                           const glsl_include_callbacks_t *callbacks, void *ctx);
 int isa_glslang_hlsl_short_circuit(glslang_shader_t *shader);
 
 static pthread_once_t glslang_once = PTHREAD_ONCE_INIT;
@@ -256,6 +258,94 @@ static void dxc_type_note(const char *text, const char *path, char *err, size_t 
                "from a 32-bit value, e.g. (half)(float)x (docs/quirks.md, \"SPIR-V the model takes\")\n", path);
 }
 
+/*
+ * #include "name": the directory of the file that includes, then the
+ * directories of the files that included it, outward to the kernel's own
+ * directory — as a C preprocessor searches quoted names — and never the
+ * process's working directory, so a case runs the same from anywhere.
+ * glslang's C interface would otherwise start its search at "." (the
+ * top-level source has no file name).  #include <name> has no directories to
+ * search and is refused.  isa/spvcache.c keys every probe of this search.
+ */
+enum { INCLUDE_MAX_DEPTH = 32 };
+
+typedef struct include_search {
+    char *kernel_dir;                      /* the chain's outermost directory */
+    char *dirs[INCLUDE_MAX_DEPTH + 1];     /* dirs[d]: the directory of the file included at depth d */
+} include_search;
+
+static char *kernel_directory(const char *path)
+{
+    const char *slash = path ? strrchr(path, '/') : NULL;
+    return slash ? strndup(path, (size_t)(slash - path)) : strdup(".");
+}
+
+static glsl_include_result_t *include_local(void *ctx, const char *header_name, const char *includer_name,
+                                            size_t depth)
+{
+    (void)includer_name;
+    include_search *s = ctx;
+    if (!s->kernel_dir || depth < 1 || depth > INCLUDE_MAX_DEPTH)
+        return NULL;
+    /* glslang numbers the kernel's own #include lines depth 1: the chain is dirs[depth-1] .. dirs[1], kernel_dir */
+    for (size_t d = depth; d-- > 0;) {
+        const char *dir = d == 0 ? s->kernel_dir : s->dirs[d];
+        if (!dir)
+            continue;
+        size_t len = strlen(dir) + strlen(header_name) + 2;
+        char *candidate = malloc(len);
+        if (!candidate)
+            return NULL;
+        snprintf(candidate, len, "%s/%s", dir, header_name);
+        for (char *c = candidate; *c; c++)
+            if (*c == '\\')
+                *c = '/';
+        char *text = read_text_file(candidate);
+        if (!text) {
+            free(candidate);
+            continue;
+        }
+        glsl_include_result_t *r = calloc(1, sizeof *r);
+        if (!r) {
+            free(text);
+            free(candidate);
+            return NULL;
+        }
+        r->header_name = candidate;
+        r->header_data = text;
+        r->header_length = strlen(text);
+        free(s->dirs[depth]);
+        s->dirs[depth] = kernel_directory(candidate);
+        return r;
+    }
+    return NULL;
+}
+
+static glsl_include_result_t *include_system(void *ctx, const char *header_name, const char *includer_name,
+                                             size_t depth)
+{
+    (void)ctx, (void)header_name, (void)includer_name, (void)depth;
+    return NULL;
+}
+
+static int include_free(void *ctx, glsl_include_result_t *r)
+{
+    (void)ctx;
+    if (r) {
+        free((char *)r->header_name);
+        free((char *)r->header_data);
+        free(r);
+    }
+    return 0;
+}
+
+static void include_search_free(include_search *s)
+{
+    free(s->kernel_dir);
+    for (int d = 0; d <= INCLUDE_MAX_DEPTH; d++)
+        free(s->dirs[d]);
+}
+
 isa_status isa_compile(const isa_compile_options *opt, uint32_t **words, size_t *word_count,
                        char *err, size_t err_size, char *warnings, size_t warnings_size)
 {
@@ -335,13 +425,16 @@ isa_status isa_compile(const isa_compile_options *opt, uint32_t **words, size_t 
                           : 0),
         .resource = glslang_default_resource(),
     };
+    include_search search = {.kernel_dir = kernel_directory(opt->path)};
+    const glsl_include_callbacks_t includes = {
+        .include_system = include_system, .include_local = include_local, .free_include_result = include_free};
     isa_status st = ISA_OK;
     glslang_shader_t *shader = glslang_shader_create(&input);
     glslang_program_t *program = NULL;
     glslang_shader_set_preamble(shader, preamble);
     if (hlsl)
         isa_glslang_set_entry_point(shader, entry);
-    if (!glslang_shader_preprocess(shader, &input) || !glslang_shader_parse(shader, &input)) {
+    if (!isa_glslang_preprocess(shader, &input, &includes, &search) || !glslang_shader_parse(shader, &input)) {
         convert_log(glslang_shader_get_info_log(shader), path, err, err_size);
         if (!err || !err[0])
             append(err, err_size, "%s: error: glslang rejected the kernel\n", path);
@@ -394,6 +487,7 @@ done:
     if (program)
         glslang_program_delete(program);
     glslang_shader_delete(shader);
+    include_search_free(&search);
     free(preamble);
     free(owned);
     return st;

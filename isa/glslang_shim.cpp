@@ -11,7 +11,12 @@
 //    After parsing, every scalar `?:` is marked short-circuit and every
 //    scalar `&&`/`||` becomes `a ? b : false` / `a ? true : b`; glslang's
 //    SPIR-V generator then emits structured control flow for any operand
-//    that is not a plain variable or constant.
+//    that is not a plain variable or constant;
+//  * resolve #include through the caller's callbacks: glslang 12's C
+//    interface declares glsl_include_callbacks_t but its preprocess step
+//    always searches with a DirStackFileIncluder that starts at the process's
+//    working directory.  isa_glslang_preprocess is that step with the
+//    caller's includer (isa/compile.c: the kernel's directory, never ".").
 //
 // glslang 12's c_interface.cpp defines glslang_shader_t as
 // struct { glslang::TShader *shader; std::string preprocessedGLSL; }.
@@ -19,6 +24,8 @@
 #include <glslang/Include/glslang_c_interface.h>
 #include <glslang/MachineIndependent/localintermediate.h>
 #include <glslang/Public/ShaderLang.h>
+
+#include <string>
 
 namespace {
 
@@ -126,7 +133,58 @@ public:
     }
 };
 
+// The C interface's shader object, as glslang 12's c_interface.cpp lays it out.
+struct ShaderLayout {
+    glslang::TShader *shader;
+    std::string preprocessed;
+};
+
+// A TShader::Includer over the C callbacks; the C result rides along as user data.
+class CallbackIncluder : public glslang::TShader::Includer {
+public:
+    CallbackIncluder(const glsl_include_callbacks_t &callbacks, void *ctx) : callbacks_(callbacks), ctx_(ctx) {}
+    IncludeResult *includeLocal(const char *header, const char *includer, size_t depth) override
+    {
+        return wrap(callbacks_.include_local ? callbacks_.include_local(ctx_, header, includer, depth) : nullptr);
+    }
+    IncludeResult *includeSystem(const char *header, const char *includer, size_t depth) override
+    {
+        return wrap(callbacks_.include_system ? callbacks_.include_system(ctx_, header, includer, depth) : nullptr);
+    }
+    void releaseInclude(IncludeResult *result) override
+    {
+        if (!result)
+            return;
+        if (callbacks_.free_include_result)
+            callbacks_.free_include_result(ctx_, static_cast<glsl_include_result_t *>(result->userData));
+        delete result;
+    }
+
+private:
+    IncludeResult *wrap(glsl_include_result_t *r)
+    {
+        if (!r)
+            return nullptr;
+        return new IncludeResult(r->header_name ? r->header_name : "", r->header_data, r->header_length, r);
+    }
+    glsl_include_callbacks_t callbacks_;
+    void *ctx_;
+};
+
 } // namespace
+
+// glslang_shader_preprocess with the caller's include callbacks (glslang 12 ignores them).
+extern "C" int isa_glslang_preprocess(glslang_shader_t *shader, const glslang_input_t *input,
+                                      const glsl_include_callbacks_t *callbacks, void *ctx)
+{
+    ShaderLayout *s = reinterpret_cast<ShaderLayout *>(shader);
+    CallbackIncluder includer(*callbacks, ctx);
+    // glslang_profile_t and glslang_messages_t use EProfile's and EShMessages's bit values
+    return s->shader->preprocess(reinterpret_cast<const TBuiltInResource *>(input->resource), input->default_version,
+                                 static_cast<EProfile>(input->default_profile),
+                                 input->force_default_version_and_profile != 0, input->forward_compatible != 0,
+                                 static_cast<EShMessages>(input->messages), &s->preprocessed, includer);
+}
 
 extern "C" void isa_glslang_set_entry_point(glslang_shader_t *shader, const char *name)
 {

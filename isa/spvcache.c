@@ -232,14 +232,13 @@ static void key_string(struct sha256_ctx *h, const char *name, const char *s)
 }
 
 /*
- * Includes.  isa/compile.c gives glslang no include callbacks, so glslang's
- * C interface resolves #include "name" with its DirStackFileIncluder: it
- * tries "<dir>/name" (backslashes turned into slashes) for each directory
- * on a stack, innermost first, and takes the first file that opens.  The
- * stack starts with "." (the top-level source has no file name, so that is
- * the process's working directory) and gains the directory of each file
- * being included.  #include <name> never resolves (no system directories),
- * so the compile fails and nothing is cached.
+ * Includes.  isa/compile.c resolves #include "name" itself (include_local):
+ * it tries "<dir>/name" (backslashes turned into slashes) for each directory
+ * of a stack, innermost first, and takes the first file that opens.  The
+ * stack starts with the kernel's own directory (never the process's working
+ * directory) and gains the directory of each file being included.
+ * #include <name> never resolves (no system directories), so the compile
+ * fails and nothing is cached.
  *
  * The scan below follows the same search for every #include line of the
  * text with comments removed, whether or not a conditional would skip it,
@@ -409,7 +408,7 @@ int isa_spvcache_key(const isa_compile_options *opt, const char *settings, const
     key_field(&h, "define-count", &opt->define_count, sizeof opt->define_count);
     key_string(&h, "settings", settings);
     key_field(&h, "source", source, source_len);
-    char *stack[MAX_INCLUDE_DEPTH + 1] = {strdup(".")};
+    char *stack[MAX_INCLUDE_DEPTH + 1] = {opt->path ? dir_of(opt->path) : strdup(".")};
     include_scan scan = {.hash = &h, .keyable = stack[0] != NULL};
     if (scan.keyable)
         scan_includes(&scan, source, source_len, stack, 1);

@@ -7,7 +7,7 @@
  * The reference in every test is a direct isa_compile + isa_validate with no
  * cache involved.  Each test works in a fresh temporary directory holding the
  * kernel files and the cache (never the user's cache), and makes it the
- * working directory: glslang resolves the top-level #include against it.
+ * working directory, so the kernels there are named by relative paths.
  * Check runs each test in its own process, so chdir and setenv stay there.
  */
 #include <check.h>
@@ -175,6 +175,66 @@ START_TEST(test_spvcache_changed_key_input_misses_and_old_entry_still_hits)
     /* back to the first inputs: the first entry answers */
     assert_cached_as(&o, "", "cache", ISA_SPVCACHE_HIT);
     ck_assert_int_eq(count_entries("cache", ""), 6);
+    remove_tree(dir);
+    free(dir);
+}
+END_TEST
+
+
+/* Whether the module has an OpConstant with this 32-bit value. */
+static int has_constant(const compiled *c, uint32_t value)
+{
+    for (size_t i = 5; i < c->count && (c->words[i] >> 16); i += c->words[i] >> 16)
+        if ((c->words[i] & 0xffff) == 43 && (c->words[i] >> 16) == 4 && c->words[i + 3] == value)
+            return 1;
+    return 0;
+}
+
+START_TEST(test_spvcache_includes_search_the_kernel_directory_not_the_working_directory)
+{
+    char *dir = tsup_temp_dir();
+    ck_assert_ptr_nonnull(dir);
+    ck_assert_int_eq(chdir(dir), 0);
+    ck_assert_int_eq(mkdir("k", 0777), 0);
+    ck_assert_int_eq(mkdir("k/sub", 0777), 0);
+    ck_assert_int_eq(mkdir("elsewhere", 0777), 0);
+    free(tsup_write_file("k", "kernel.comp", glsl_kernel));
+    free(tsup_write_file("k/sub", "scale.glsl", scale_header));
+    /* sub/scale.glsl includes factor.glsl: found outward in the kernel's directory, never in the working one */
+    free(tsup_write_file("k", "factor.glsl", "#define FACTOR 777001u\n"));
+    free(tsup_write_file("elsewhere", "factor.glsl", "#define FACTOR 555001u\n"));
+    free(tsup_write_file("elsewhere", "only_here.glsl", "#define OFFSET 1\n"));
+    char kernel[4200];
+    snprintf(kernel, sizeof kernel, "%s/k/kernel.comp", dir);
+    ck_assert_int_eq(chdir("elsewhere"), 0);
+    isa_compile_options o = kernel_options(kernel);
+    o.defines = offset_7;
+    o.define_count = 1;
+    compiled c = compile_direct(&o);
+    ck_assert(has_constant(&c, 777001u));
+    ck_assert(!has_constant(&c, 555001u));
+    free(c.words);
+    /* the key follows the same search: the working directory's header is not part of it */
+    assert_cached_as(&o, "", "cache", ISA_SPVCACHE_MISS);
+    free(tsup_write_file(".", "factor.glsl", "#define FACTOR 555002u\n"));
+    assert_cached_as(&o, "", "cache", ISA_SPVCACHE_HIT);
+    /* a header only the working directory has is not found */
+    char *uses_cwd = malloc(strlen(glsl_kernel) + 64);
+    ck_assert_ptr_nonnull(uses_cwd);
+    snprintf(uses_cwd, strlen(glsl_kernel) + 64, "%s", glsl_kernel);
+    char *at = strstr(uses_cwd, "#include \"sub/scale.glsl\"");
+    memcpy(at, "#include \"only_here.glsl\"", strlen("#include \"only_here.glsl\""));
+    free(tsup_write_file("../k", "kernel2.comp", uses_cwd));
+    free(uses_cwd);
+    snprintf(kernel, sizeof kernel, "%s/k/kernel2.comp", dir);
+    isa_compile_options o2 = kernel_options(kernel);
+    uint32_t *words = NULL;
+    size_t count = 0;
+    char err[4096] = "", warnings[1024] = "";
+    ck_assert_int_eq(isa_compile(&o2, &words, &count, err, sizeof err, warnings, sizeof warnings), ISA_ERR_COMPILE);
+    ck_assert_msg(strstr(err, "only_here.glsl"), "%s", err);
+    free(words);
+    ck_assert_int_eq(chdir(dir), 0);
     remove_tree(dir);
     free(dir);
 }
@@ -403,6 +463,7 @@ static Suite *spvcache_suite(void)
     tcase_add_test(t, test_spvcache_second_compile_hits_with_identical_words);
     tcase_add_test(t, test_spvcache_changed_key_input_misses_and_old_entry_still_hits);
     tcase_add_test(t, test_spvcache_other_entry_point_misses);
+    tcase_add_test(t, test_spvcache_includes_search_the_kernel_directory_not_the_working_directory);
     tcase_add_test(t, test_spvcache_damaged_entry_is_recompiled);
     tcase_add_test(t, test_spvcache_concurrent_writers_leave_one_valid_entry);
     tcase_add_test(t, test_spvcache_hit_returns_the_compile_warnings);
