@@ -1008,7 +1008,7 @@ static Suite *backend_suite(void)
     suite_add_tcase(s, scan);
 
     TCase *dev = tcase_create("device");
-    tcase_set_timeout(dev, 600);
+    tcase_set_timeout(dev, 1800); /* every kernel case through `check`, one after another: minutes on a loaded machine */
     tcase_add_checked_fixture(dev, device_setup, device_teardown);
     tcase_add_test(dev, test_backend_devices_include_one_with_subgroup_size_8);
     tcase_add_test(dev, test_backend_device_find_by_index_and_name);
