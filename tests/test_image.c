@@ -603,6 +603,274 @@ START_TEST(test_img_fetch_and_store_check_bounds)
 }
 END_TEST
 
+
+/* ---- the sampler: tiny images, values worked out by hand from the specification's formulas ------------ */
+
+static img_sampler sampler_of(int filter, int address, int border)
+{
+    img_sampler s;
+    img_sampler_default(&s);
+    s.mag_filter = s.min_filter = (uint8_t)filter;
+    s.address[0] = s.address[1] = s.address[2] = (uint8_t)address;
+    s.border = (uint8_t)border;
+    return s;
+}
+
+static img_image float_image(img_dim dim, uint32_t w, uint32_t h, uint32_t d, uint32_t layers, uint32_t mips,
+                             const float *values, float *storage)
+{
+    img_image im = {.dim = dim, .format = IMG_FMT_R32_SFLOAT, .width = w, .height = h, .depth = d,
+                    .layers = layers, .mip_levels = mips, .bytes = (uint8_t *)storage};
+    im.size = img_image_bytes(&im);
+    memcpy(storage, values, im.size);
+    return im;
+}
+
+static float sample1(const img_image *im, const img_sampler *s, float u, float v, float w, float a, float lod)
+{
+    float coord[4] = {u, v, w, a};
+    img_texel t;
+    img_sample(im, s, coord, lod, &t);
+    return t.f[0];
+}
+
+START_TEST(test_img_sample_nearest_each_address_mode_matches_hand_values)
+{
+    static const float row[4] = {10, 20, 30, 40};
+    float storage[4];
+    img_image im = float_image(IMG_DIM_2D, 4, 1, 1, 1, 1, row, storage);
+    /* s -> u = 4s -> i = floor(u) -> wrapped; border: float opaque white (1.0) */
+    static const struct {
+        float s;
+        float want[5]; /* repeat, mirrored_repeat, clamp_to_edge, clamp_to_border, mirror_clamp_to_edge */
+    } rows[] = {
+        {0.375f, {20, 20, 20, 20, 20}},  /* u 1.5: i 1 */
+        {-0.1f, {40, 10, 10, 1, 10}},    /* u -0.4: i -1 */
+        {1.1f, {10, 40, 40, 1, 40}},     /* u 4.4: i 4 */
+        {1.3f, {20, 30, 40, 1, 40}},     /* u 5.2: i 5 */
+        {-0.3f, {30, 20, 10, 1, 20}},    /* u -1.2: i -2 */
+        {2.3f, {20, 20, 40, 1, 40}},     /* u 9.2: i 9 */
+    };
+    for (size_t r = 0; r < sizeof rows / sizeof rows[0]; r++)
+        for (int mode = 0; mode < 5; mode++) {
+            img_sampler s = sampler_of(IMG_FILTER_NEAREST, mode, IMG_BORDER_FLOAT_OPAQUE_WHITE);
+            float got = sample1(&im, &s, rows[r].s, 0.5f, 0, 0, 0);
+            ck_assert_msg(got == rows[r].want[mode], "s %g mode %s: want %g got %g", rows[r].s, img_address_name(mode),
+                          rows[r].want[mode], got);
+        }
+}
+END_TEST
+
+START_TEST(test_img_sample_linear_each_address_mode_matches_hand_values)
+{
+    static const float row[4] = {10, 20, 30, 40};
+    float storage[4];
+    img_image im = float_image(IMG_DIM_2D, 4, 1, 1, 1, 1, row, storage);
+    /* u = 4s; i0 = floor(u - 0.5), alpha = frac(u - 0.5); border: float transparent black (0) */
+    static const struct {
+        float s;
+        float want[5];
+    } rows[] = {
+        {0.25f, {15, 15, 15, 15, 15}},     /* u 1: i0 0, alpha .5 */
+        {0.3125f, {17.5f, 17.5f, 17.5f, 17.5f, 17.5f}}, /* u 1.25: alpha .75 */
+        {0.0f, {25, 10, 10, 5, 10}},       /* u 0: i0 -1 (40|10|10|0|10), i1 0, alpha .5 */
+        {1.0f, {25, 40, 40, 20, 40}},      /* u 4: i0 3, i1 4 (10|40|40|0|40) */
+    };
+    for (size_t r = 0; r < sizeof rows / sizeof rows[0]; r++)
+        for (int mode = 0; mode < 5; mode++) {
+            img_sampler s = sampler_of(IMG_FILTER_LINEAR, mode, IMG_BORDER_FLOAT_TRANSPARENT_BLACK);
+            float got = sample1(&im, &s, rows[r].s, 0.5f, 0, 0, 0);
+            ck_assert_msg(got == rows[r].want[mode], "s %g mode %s: want %g got %g", rows[r].s, img_address_name(mode),
+                          rows[r].want[mode], got);
+        }
+    /* u = -0.75: u - 0.5 = -1.25, i0 = -2, alpha = .75: repeat 30*.25 + 40*.75 = 37.5; mirrored (i -2 -> 1, -1 -> 0)
+     * 20*.25 + 10*.75 = 12.5; clamp 10; border 0; mirror clamp (-2 -> 1, -1 -> 0) 12.5 */
+    static const float want_neg[5] = {37.5f, 12.5f, 10, 0, 12.5f};
+    for (int mode = 0; mode < 5; mode++) {
+        img_sampler s = sampler_of(IMG_FILTER_LINEAR, mode, IMG_BORDER_FLOAT_TRANSPARENT_BLACK);
+        ck_assert_float_eq(sample1(&im, &s, -0.1875f, 0.5f, 0, 0, 0), want_neg[mode]);
+    }
+}
+END_TEST
+
+START_TEST(test_img_sample_bilinear_2x2_weights_match_hand_values)
+{
+    static const float quad[4] = {1, 2, 3, 4}; /* row 0: 1 2, row 1: 3 4 */
+    float storage[4];
+    img_image im = float_image(IMG_DIM_2D, 2, 2, 1, 1, 1, quad, storage);
+    img_sampler s = sampler_of(IMG_FILTER_LINEAR, IMG_ADDRESS_CLAMP_TO_EDGE, 0);
+    ck_assert_float_eq(sample1(&im, &s, 0.5f, 0.5f, 0, 0, 0), 2.5f);
+    /* u .75 -> alpha .25; v 1.25 -> beta .75: .75*.25*1 + .25*.25*2 + .75*.75*3 + .25*.75*4 = 2.75 */
+    ck_assert_float_eq(sample1(&im, &s, 0.375f, 0.625f, 0, 0, 0), 2.75f);
+    ck_assert_float_eq(sample1(&im, &s, 0.25f, 0.25f, 0, 0, 0), 1.0f);  /* texel centre */
+    ck_assert_float_eq(sample1(&im, &s, 0.75f, 0.25f, 0, 0, 0), 2.0f);
+    s = sampler_of(IMG_FILTER_LINEAR, IMG_ADDRESS_REPEAT, 0);
+    /* u 0 -> i0 -1 (wraps to 1), alpha .5; v 0 likewise: the mean of all four */
+    ck_assert_float_eq(sample1(&im, &s, 0.0f, 0.0f, 0, 0, 0), 2.5f);
+    /* nearest: texel (1, 1) */
+    s = sampler_of(IMG_FILTER_NEAREST, IMG_ADDRESS_REPEAT, 0);
+    ck_assert_float_eq(sample1(&im, &s, 0.6f, 0.9f, 0, 0, 0), 4.0f);
+    /* 3D: 2x2x2 with value x + 2y + 4z; the centre is the mean, 3.5; (u .75, v .25, w .25) -> x .25 ... */
+    static const float cube[8] = {0, 1, 2, 3, 4, 5, 6, 7};
+    float storage3[8];
+    img_image vol = float_image(IMG_DIM_3D, 2, 2, 2, 1, 1, cube, storage3);
+    s = sampler_of(IMG_FILTER_LINEAR, IMG_ADDRESS_CLAMP_TO_EDGE, 0);
+    ck_assert_float_eq(sample1(&vol, &s, 0.5f, 0.5f, 0.5f, 0, 0), 3.5f);
+    /* x weight of texel 1: u = 1.25 - .5 = .75; y: v = .75 - .5 = .25 -> .25; z: centre of slice 0 -> 0:
+     * .75 + 2*.25 + 0 = 1.25 */
+    ck_assert_float_eq(sample1(&vol, &s, 0.625f, 0.375f, 0.25f, 0, 0), 1.25f);
+}
+END_TEST
+
+START_TEST(test_img_sample_mip_selection_bias_and_clamps_match_hand_values)
+{
+    /* 4x4, 3 levels: level 0 all 1, level 1 (2x2) all 2, level 2 (1x1) 4 */
+    float values[16 + 4 + 1], storage[21];
+    for (int i = 0; i < 21; i++)
+        values[i] = i < 16 ? 1.0f : i < 20 ? 2.0f : 4.0f;
+    img_image im = float_image(IMG_DIM_2D, 4, 4, 1, 1, 3, values, storage);
+    img_sampler s = sampler_of(IMG_FILTER_NEAREST, IMG_ADDRESS_REPEAT, 0);
+    ck_assert_float_eq(sample1(&im, &s, 0.3f, 0.3f, 0, 0, 0.0f), 1.0f);
+    ck_assert_float_eq(sample1(&im, &s, 0.3f, 0.3f, 0, 0, 1.0f), 2.0f);
+    ck_assert_float_eq(sample1(&im, &s, 0.3f, 0.3f, 0, 0, 0.5f), 1.0f); /* ceil(.5 + .5) - 1 = 0 */
+    ck_assert_float_eq(sample1(&im, &s, 0.3f, 0.3f, 0, 0, 0.625f), 2.0f);
+    ck_assert_float_eq(sample1(&im, &s, 0.3f, 0.3f, 0, 0, 9.0f), 4.0f); /* clamped to q = 2 */
+    ck_assert_float_eq(sample1(&im, &s, 0.3f, 0.3f, 0, 0, -3.0f), 1.0f);
+    s.mipmap_mode = IMG_MIPMAP_LINEAR;
+    ck_assert_float_eq(sample1(&im, &s, 0.3f, 0.3f, 0, 0, 0.25f), 1.25f);
+    ck_assert_float_eq(sample1(&im, &s, 0.3f, 0.3f, 0, 0, 1.5f), 3.0f);
+    ck_assert_float_eq(sample1(&im, &s, 0.3f, 0.3f, 0, 0, 2.5f), 4.0f);
+    s.mip_lod_bias = 1.0f;
+    ck_assert_float_eq(sample1(&im, &s, 0.3f, 0.3f, 0, 0, 0.0f), 2.0f);
+    s.mip_lod_bias = 0.0f;
+    s.max_lod = 0.5f;
+    ck_assert_float_eq(sample1(&im, &s, 0.3f, 0.3f, 0, 0, 3.0f), 1.5f);
+    s.max_lod = 1000.0f;
+    s.min_lod = 2.0f;
+    ck_assert_float_eq(sample1(&im, &s, 0.3f, 0.3f, 0, 0, 0.0f), 4.0f);
+
+    /* mag vs min filter: lambda <= 0 magnifies */
+    static const float quad[4] = {1, 2, 3, 4};
+    float storage2[4];
+    img_image q = float_image(IMG_DIM_2D, 2, 2, 1, 1, 1, quad, storage2);
+    s = sampler_of(IMG_FILTER_NEAREST, IMG_ADDRESS_CLAMP_TO_EDGE, 0);
+    s.min_filter = IMG_FILTER_LINEAR;
+    ck_assert_float_eq(sample1(&q, &s, 0.5f, 0.5f, 0, 0, -1.0f), 4.0f);
+    ck_assert_float_eq(sample1(&q, &s, 0.5f, 0.5f, 0, 0, 0.0f), 4.0f);
+    ck_assert_float_eq(sample1(&q, &s, 0.5f, 0.5f, 0, 0, 1.0f), 2.5f);
+}
+END_TEST
+
+START_TEST(test_img_sample_unnormalized_layers_and_integer_formats)
+{
+    static const float row[4] = {10, 20, 30, 40};
+    float storage[4];
+    img_image im = float_image(IMG_DIM_2D, 4, 1, 1, 1, 1, row, storage);
+    img_sampler s = sampler_of(IMG_FILTER_NEAREST, IMG_ADDRESS_CLAMP_TO_EDGE, 0);
+    s.unnormalized = 1;
+    ck_assert_float_eq(sample1(&im, &s, 2.5f, 0.5f, 0, 0, 0), 30.0f);
+    s.mag_filter = s.min_filter = IMG_FILTER_LINEAR;
+    ck_assert_float_eq(sample1(&im, &s, 2.0f, 0.5f, 0, 0, 0), 25.0f);
+
+    /* array layers: 1x1, 3 layers 5 6 7; the layer is RNE(a) clamped */
+    static const float layers[3] = {5, 6, 7};
+    float storage_l[3];
+    img_image arr = float_image(IMG_DIM_2D, 1, 1, 1, 3, 1, layers, storage_l);
+    s = sampler_of(IMG_FILTER_NEAREST, IMG_ADDRESS_REPEAT, 0);
+    ck_assert_float_eq(sample1(&arr, &s, 0.5f, 0.5f, 0, 1.5f, 0), 7.0f);
+    ck_assert_float_eq(sample1(&arr, &s, 0.5f, 0.5f, 0, 0.5f, 0), 5.0f);
+    ck_assert_float_eq(sample1(&arr, &s, 0.5f, 0.5f, 0, 1.4f, 0), 6.0f);
+    ck_assert_float_eq(sample1(&arr, &s, 0.5f, 0.5f, 0, 9.0f, 0), 7.0f);
+    ck_assert_float_eq(sample1(&arr, &s, 0.5f, 0.5f, 0, -3.0f, 0), 5.0f);
+
+    /* integer formats read the nearest texel even with a linear sampler */
+    uint32_t words[4] = {10, 20, 30, 40};
+    img_image ui = {.dim = IMG_DIM_2D, .format = IMG_FMT_R32_UINT, .width = 4, .height = 1, .depth = 1, .layers = 1,
+                    .mip_levels = 1, .bytes = (uint8_t *)words, .size = sizeof words};
+    s = sampler_of(IMG_FILTER_LINEAR, IMG_ADDRESS_REPEAT, 0);
+    float coord[4] = {0.3125f, 0.5f, 0, 0};
+    img_texel t;
+    img_sample(&ui, &s, coord, 0, &t);
+    ck_assert_uint_eq(t.u[0], 20);
+    ck_assert_uint_eq(t.u[3], 1);
+}
+END_TEST
+
+START_TEST(test_img_sample_border_colours_match_the_table)
+{
+    uint8_t texel[4] = {9, 9, 9, 9};
+    img_image im = {.dim = IMG_DIM_2D, .format = IMG_FMT_R8G8B8A8_UNORM, .width = 1, .height = 1, .depth = 1,
+                    .layers = 1, .mip_levels = 1, .bytes = texel, .size = 4};
+    uint32_t word = 5;
+    img_image ui = {.dim = IMG_DIM_2D, .format = IMG_FMT_R32_UINT, .width = 1, .height = 1, .depth = 1, .layers = 1,
+                    .mip_levels = 1, .bytes = (uint8_t *)&word, .size = 4};
+    static const float want[6][4] = {{0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 1}, {0, 0, 0, 1}, {1, 1, 1, 1}, {1, 1, 1, 1}};
+    for (int border = 0; border < 6; border++) {
+        img_sampler s = sampler_of(IMG_FILTER_NEAREST, IMG_ADDRESS_CLAMP_TO_BORDER, border);
+        float coord[4] = {1.5f, 0.5f, 0, 0};
+        img_texel t;
+        img_sample(&im, &s, coord, 0, &t);
+        for (int c = 0; c < 4; c++)
+            ck_assert_float_eq(t.f[c], want[border][c]);
+        img_sample(&ui, &s, coord, 0, &t);
+        for (int c = 0; c < 4; c++)
+            ck_assert_uint_eq(t.u[c], (uint32_t)want[border][c]);
+    }
+}
+END_TEST
+
+START_TEST(test_img_sample_cube_faces_follow_the_major_axis_table)
+{
+    /* 2x2 faces: value = face * 10 + y * 2 + x */
+    float values[24], storage[24];
+    for (int i = 0; i < 24; i++)
+        values[i] = (float)(i / 4 * 10 + i % 4);
+    img_image im = float_image(IMG_DIM_CUBE, 2, 2, 1, 6, 1, values, storage);
+    img_sampler s = sampler_of(IMG_FILTER_NEAREST, IMG_ADDRESS_CLAMP_TO_EDGE, 0);
+    /* +x: sc = -rz, tc = -ry.  (1, -.5, -.5): s = t = .75 -> texel (1,1) */
+    ck_assert_float_eq(sample1(&im, &s, 1.0f, -0.5f, -0.5f, 0, 0), 3.0f);
+    ck_assert_float_eq(sample1(&im, &s, 1.0f, 0.5f, 0.5f, 0, 0), 0.0f);
+    /* -x: sc = +rz, tc = -ry.  (-1, .5, .5): s .75, t .25 -> (1,0) */
+    ck_assert_float_eq(sample1(&im, &s, -1.0f, 0.5f, 0.5f, 0, 0), 11.0f);
+    /* +y: sc = rx, tc = rz.  (.5, 1, .5): (1,1) */
+    ck_assert_float_eq(sample1(&im, &s, 0.5f, 1.0f, 0.5f, 0, 0), 23.0f);
+    /* -y: sc = rx, tc = -rz.  (.5, -1, .5): s .75, t .25 -> (1,0) */
+    ck_assert_float_eq(sample1(&im, &s, 0.5f, -1.0f, 0.5f, 0, 0), 31.0f);
+    /* +z: sc = rx, tc = -ry.  (-.5, -.5, 1): s .25, t .75 -> (0,1) */
+    ck_assert_float_eq(sample1(&im, &s, -0.5f, -0.5f, 1.0f, 0, 0), 42.0f);
+    /* -z: sc = -rx, tc = -ry.  (.5, -.5, -1): s .25, t .75 -> (0,1) */
+    ck_assert_float_eq(sample1(&im, &s, 0.5f, -0.5f, -1.0f, 0, 0), 52.0f);
+}
+END_TEST
+
+START_TEST(test_img_gather_returns_footprint_in_spec_order)
+{
+    static const float quad[4] = {1, 2, 3, 4};
+    float storage[4];
+    img_image im = float_image(IMG_DIM_2D, 2, 2, 1, 1, 1, quad, storage);
+    img_sampler s = sampler_of(IMG_FILTER_LINEAR, IMG_ADDRESS_CLAMP_TO_EDGE, 0);
+    float coord[4] = {0.5f, 0.5f, 0, 0};
+    img_texel t;
+    img_gather(&im, &s, coord, 0, &t);
+    /* i0j1, i1j1, i1j0, i0j0 = (0,1) (1,1) (1,0) (0,0) = 3 4 2 1 */
+    ck_assert_float_eq(t.f[0], 3.0f);
+    ck_assert_float_eq(t.f[1], 4.0f);
+    ck_assert_float_eq(t.f[2], 2.0f);
+    ck_assert_float_eq(t.f[3], 1.0f);
+    img_gather(&im, &s, coord, 3, &t); /* r32f has no alpha: reads 1 */
+    for (int k = 0; k < 4; k++)
+        ck_assert_float_eq(t.f[k], 1.0f);
+    /* repeat at the corner: i0 = -1 wraps to 1 */
+    s = sampler_of(IMG_FILTER_LINEAR, IMG_ADDRESS_REPEAT, 0);
+    coord[0] = coord[1] = 0.0f;
+    img_gather(&im, &s, coord, 0, &t);
+    ck_assert_float_eq(t.f[0], 2.0f); /* (1, 0) */
+    ck_assert_float_eq(t.f[1], 1.0f); /* (0, 0) */
+    ck_assert_float_eq(t.f[2], 3.0f); /* (0, 1) */
+    ck_assert_float_eq(t.f[3], 4.0f); /* (1, 1) */
+}
+END_TEST
+
 static Suite *img_suite(void)
 {
     Suite *s = suite_create("img");
@@ -615,6 +883,14 @@ static Suite *img_suite(void)
     tcase_add_test(tc, test_img_fixed_point_codes_round_trip_exactly);
     tcase_add_test(tc, test_img_packed_offsets_follow_mip_major_layer_order);
     tcase_add_test(tc, test_img_fetch_and_store_check_bounds);
+    tcase_add_test(tc, test_img_sample_nearest_each_address_mode_matches_hand_values);
+    tcase_add_test(tc, test_img_sample_linear_each_address_mode_matches_hand_values);
+    tcase_add_test(tc, test_img_sample_bilinear_2x2_weights_match_hand_values);
+    tcase_add_test(tc, test_img_sample_mip_selection_bias_and_clamps_match_hand_values);
+    tcase_add_test(tc, test_img_sample_unnormalized_layers_and_integer_formats);
+    tcase_add_test(tc, test_img_sample_border_colours_match_the_table);
+    tcase_add_test(tc, test_img_sample_cube_faces_follow_the_major_axis_table);
+    tcase_add_test(tc, test_img_gather_returns_footprint_in_spec_order);
     suite_add_tcase(s, tc);
     return s;
 }
