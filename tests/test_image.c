@@ -871,6 +871,111 @@ START_TEST(test_img_gather_returns_footprint_in_spec_order)
 }
 END_TEST
 
+/* ---- memory layouts ----------------------------------------------------------------------------------- */
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Every texel of every layer and mip gets its own texel-sized, texel-aligned slot inside the allocation. */
+START_TEST(test_img_layouts_are_bijections_onto_their_range)
+{
+    static const struct {
+        img_dim dim;
+        img_format format;
+        uint32_t w, h, d, layers, mips;
+    } shapes[] = {
+        {IMG_DIM_2D, IMG_FMT_R8G8B8A8_UNORM, 64, 32, 1, 1, 1},  {IMG_DIM_2D, IMG_FMT_R32_SFLOAT, 37, 19, 1, 2, 3},
+        {IMG_DIM_2D, IMG_FMT_R8_UINT, 200, 3, 1, 1, 2},          {IMG_DIM_2D, IMG_FMT_R32G32B32A32_SFLOAT, 130, 70, 1, 1, 8},
+        {IMG_DIM_3D, IMG_FMT_R16G16_SFLOAT, 9, 17, 5, 1, 2},     {IMG_DIM_CUBE, IMG_FMT_R16_UINT, 8, 8, 1, 6, 4},
+        {IMG_DIM_1D, IMG_FMT_R32G32_UINT, 300, 1, 1, 3, 1},
+    };
+    for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
+        img_image im = {.dim = shapes[i].dim, .format = shapes[i].format, .width = shapes[i].w, .height = shapes[i].h,
+                        .depth = shapes[i].d, .layers = shapes[i].layers, .mip_levels = shapes[i].mips};
+        uint32_t tb = img_format_get(im.format)->texel_bytes;
+        size_t n = img_image_texels(&im);
+        uint64_t *addresses = malloc(n * sizeof *addresses);
+        ck_assert_ptr_nonnull(addresses);
+        for (int layout = 0; layout < IMG_LAYOUT_COUNT; layout++) {
+            uint64_t bytes = img_layout_bytes(&im, (img_layout)layout);
+            size_t k = 0;
+            for (uint32_t layer = 0; layer < im.layers; layer++)
+                for (uint32_t mip = 0; mip < im.mip_levels; mip++)
+                    for (uint32_t z = 0; z < img_mip_size(im.depth, mip); z++)
+                        for (uint32_t y = 0; y < img_mip_size(im.height, mip); y++)
+                            for (uint32_t x = 0; x < img_mip_size(im.width, mip); x++) {
+                                uint64_t a = img_layout_address(&im, (img_layout)layout, x, y, z, layer, mip);
+                                ck_assert_msg(a % tb == 0 && a + tb <= bytes, "%s shape %zu: (%u,%u,%u) layer %u mip %u at %llu of %llu",
+                                              img_layout_name((img_layout)layout), i, x, y, z, layer, mip,
+                                              (unsigned long long)a, (unsigned long long)bytes);
+                                addresses[k++] = a;
+                            }
+            ck_assert_uint_eq(k, n);
+            qsort(addresses, n, sizeof *addresses, cmp_u64);
+            for (size_t j = 1; j < n; j++)
+                ck_assert_msg(addresses[j] != addresses[j - 1], "%s shape %zu: two texels at %llu",
+                              img_layout_name((img_layout)layout), i, (unsigned long long)addresses[j]);
+            if (layout == IMG_LAYOUT_LINEAR)
+                ck_assert_uint_eq(bytes, img_image_bytes(&im));
+            else
+                ck_assert_uint_ge(bytes, img_image_bytes(&im));
+        }
+        free(addresses);
+    }
+}
+END_TEST
+
+START_TEST(test_img_blocklinear_keeps_8_rows_of_64_bytes_in_one_gob)
+{
+    /* 64x64 rgba8: a row of 256 B is 4 GOBs wide; 8 GOB rows, block height 8 GOBs (next pow2 of 8) */
+    img_image im = {.dim = IMG_DIM_2D, .format = IMG_FMT_R8G8B8A8_UNORM, .width = 64, .height = 64, .depth = 1,
+                    .layers = 1, .mip_levels = 1};
+    for (uint32_t y = 0; y < 64; y++)
+        for (uint32_t x = 0; x < 64; x++) {
+            uint64_t a = img_layout_address(&im, IMG_LAYOUT_NV_BLOCKLINEAR, x, y, 0, 0, 0);
+            /* the same GOB as the GOB's first texel: 16 texels (64 B) by 8 rows */
+            uint64_t first = img_layout_address(&im, IMG_LAYOUT_NV_BLOCKLINEAR, x / 16 * 16, y / 8 * 8, 0, 0, 0);
+            ck_assert_uint_eq(a / 512, first / 512);
+            ck_assert_uint_eq(first % 512, 0);
+        }
+    /* Hand value: texel (9, 3) is byte 36 of row 3 of GOB 0: (36/32)*256 + (3/2)*64 + ((36%32)/16)*32 + (3%2)*16 + 36%16
+     * = 256 + 64 + 0 + 16 + 4 = 340 */
+    ck_assert_uint_eq(img_layout_address(&im, IMG_LAYOUT_NV_BLOCKLINEAR, 9, 3, 0, 0, 0), 340);
+    /* (0, 8): the second GOB of the first block (GOBs stack in y inside a block) */
+    ck_assert_uint_eq(img_layout_address(&im, IMG_LAYOUT_NV_BLOCKLINEAR, 0, 8, 0, 0, 0), 512);
+    /* (16, 0): the next block along x: a block is 8 GOBs = 4096 B */
+    ck_assert_uint_eq(img_layout_address(&im, IMG_LAYOUT_NV_BLOCKLINEAR, 16, 0, 0, 0, 0), 4096);
+    /* The linear layout puts (0, 1) a row (256 B) away; block-linear within the same GOB, 16 B away */
+    ck_assert_uint_eq(img_layout_address(&im, IMG_LAYOUT_LINEAR, 0, 1, 0, 0, 0), 256);
+    ck_assert_uint_eq(img_layout_address(&im, IMG_LAYOUT_NV_BLOCKLINEAR, 0, 1, 0, 0, 0), 16);
+}
+END_TEST
+
+START_TEST(test_img_amd_swizzle_interleaves_x_and_y_in_a_tile)
+{
+    /* 32x32 r32f = 4 KiB: one 4 KiB tile of 32x32 texels, Morton order x first */
+    img_image im = {.dim = IMG_DIM_2D, .format = IMG_FMT_R32_SFLOAT, .width = 32, .height = 32, .depth = 1,
+                    .layers = 1, .mip_levels = 1};
+    ck_assert_uint_eq(img_layout_address(&im, IMG_LAYOUT_AMD_SWIZZLE, 1, 0, 0, 0, 0), 4);
+    ck_assert_uint_eq(img_layout_address(&im, IMG_LAYOUT_AMD_SWIZZLE, 0, 1, 0, 0, 0), 8);
+    ck_assert_uint_eq(img_layout_address(&im, IMG_LAYOUT_AMD_SWIZZLE, 1, 1, 0, 0, 0), 12);
+    ck_assert_uint_eq(img_layout_address(&im, IMG_LAYOUT_AMD_SWIZZLE, 2, 0, 0, 0, 0), 16);
+    /* (5, 6) = x 101, y 110 -> bits y2 x2 y1 x1 y0 x0 = 1 1 1 0 0 1 = 57 -> 228 */
+    ck_assert_uint_eq(img_layout_address(&im, IMG_LAYOUT_AMD_SWIZZLE, 5, 6, 0, 0, 0), 228);
+    /* 256x256 r32f = 256 KiB: 64 KiB tiles of 128x128; (128, 0) starts the second tile */
+    im.width = im.height = 256;
+    ck_assert_uint_eq(img_layout_address(&im, IMG_LAYOUT_AMD_SWIZZLE, 128, 0, 0, 0, 0), 65536);
+    ck_assert_uint_eq(img_layout_address(&im, IMG_LAYOUT_AMD_SWIZZLE, 0, 128, 0, 0, 0), 131072);
+    img_layout l;
+    ck_assert(img_layout_by_name("amd_swizzle", &l) && l == IMG_LAYOUT_AMD_SWIZZLE);
+    ck_assert(img_layout_by_name("nv_blocklinear", &l) && l == IMG_LAYOUT_NV_BLOCKLINEAR);
+    ck_assert(!img_layout_by_name("tiled", &l));
+}
+END_TEST
+
 static Suite *img_suite(void)
 {
     Suite *s = suite_create("img");
@@ -891,6 +996,9 @@ static Suite *img_suite(void)
     tcase_add_test(tc, test_img_sample_border_colours_match_the_table);
     tcase_add_test(tc, test_img_sample_cube_faces_follow_the_major_axis_table);
     tcase_add_test(tc, test_img_gather_returns_footprint_in_spec_order);
+    tcase_add_test(tc, test_img_layouts_are_bijections_onto_their_range);
+    tcase_add_test(tc, test_img_blocklinear_keeps_8_rows_of_64_bytes_in_one_gob);
+    tcase_add_test(tc, test_img_amd_swizzle_interleaves_x_and_y_in_a_tile);
     suite_add_tcase(s, tc);
     return s;
 }
