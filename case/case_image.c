@@ -536,3 +536,75 @@ case_status case_image_components(const case_binding *b, uint32_t mip, uint32_t 
     *count = values;
     return CASE_OK;
 }
+
+/* ---- --dump ------------------------------------------------------------------------------------------- */
+
+/* dump.json -> dump.set0.binding2.png (the dump's name without its extension). */
+static void png_path_of(const char *dump_path, const case_binding *b, char *out, size_t size)
+{
+    const char *slash = strrchr(dump_path, '/');
+    const char *dot = strrchr(dump_path, '.');
+    size_t stem = dot && (!slash || dot > slash) ? (size_t)(dot - dump_path) : strlen(dump_path);
+    snprintf(out, size, "%.*s.set%u.binding%u.png", (int)stem, dump_path, b->set, b->binding);
+}
+
+int case_image_write_png(const char *path, const case_binding *b, const uint8_t *bytes, char *err, size_t err_size)
+{
+    const img_format_info *fi = img_format_get(b->image.format);
+    if (!fi || !png_format_ok(fi) || (b->image.dim != IMG_DIM_2D && b->image.dim != IMG_DIM_1D)) {
+        snprintf(err, err_size, "%s: only 8-bit unorm, srgb or uint 1d/2d images are written as PNG", path);
+        return 0;
+    }
+    png_image png;
+    memset(&png, 0, sizeof png);
+    png.version = PNG_IMAGE_VERSION;
+    png.width = b->image.width;
+    png.height = b->image.height;
+    png.format = fi->components == 1 ? PNG_FORMAT_GRAY : fi->components == 2 ? PNG_FORMAT_GA : PNG_FORMAT_RGBA;
+    if (!png_image_write_to_file(&png, path, 0, bytes, 0, NULL)) {
+        snprintf(err, err_size, "%s: cannot write PNG: %s", path, png.message);
+        return 0;
+    }
+    return 1;
+}
+
+int case_image_dump(FILE *f, const char *dump_path, const case_binding *b, const uint8_t *bytes, char *err,
+                    size_t err_size)
+{
+    fprintf(f, "{\"set\": %u, \"binding\": %u, \"kind\": \"%s\"", b->set, b->binding, case_kind_name(b->kind));
+    if (!case_kind_is_image(b->kind)) {
+        fputs("}", f);
+        return 1;
+    }
+    const img_image *im = &b->image;
+    const img_format_info *fi = img_format_get(im->format);
+    fprintf(f, ", \"format\": \"%s\", \"dim\": \"%s\", \"extent\": [%u, %u, %u], \"layers\": %u, \"mip_levels\": %u",
+            fi->name, img_dim_name(im->dim), im->width, im->height, im->depth, im->layers, im->mip_levels);
+    int ok = 1;
+    if (dump_path && png_format_ok(fi) && (im->dim == IMG_DIM_2D || im->dim == IMG_DIM_1D)) {
+        char png_path[4096];
+        png_path_of(dump_path, b, png_path, sizeof png_path);
+        ok = case_image_write_png(png_path, b, bytes, err, err_size);
+        const char *name = strrchr(png_path, '/');
+        fputs(", \"png\": ", f);
+        cJSON *s = cJSON_CreateString(name ? name + 1 : png_path); /* beside the dump, mip 0 layer 0 */
+        char *text = s ? cJSON_PrintUnformatted(s) : NULL;
+        fputs(text ? text : "\"\"", f);
+        free(text);
+        cJSON_Delete(s);
+    }
+    /* Every mip and layer in packed order, as component values a case's "data" takes back. */
+    fprintf(f, ", \"type\": \"%s\", \"data\": [", case_type_name(b->type));
+    size_t texels = b->size / fi->texel_bytes;
+    char text[64];
+    for (size_t t = 0; t < texels; t++) {
+        img_texel v;
+        img_decode(im->format, bytes + t * fi->texel_bytes, &v);
+        for (uint32_t c = 0; c < fi->components; c++) {
+            case_format_element(b->type, (const uint8_t *)&v.u[c], text, sizeof text);
+            fprintf(f, "%s%s", t || c ? ", " : "", text);
+        }
+    }
+    fputs("]}", f);
+    return ok;
+}
