@@ -1276,6 +1276,25 @@ START_TEST(test_case_image_bad_case_exits_2_from_the_command)
 }
 END_TEST
 
+/* docs/case-format.md lists every format of img/formats.def. */
+START_TEST(test_img_every_format_is_documented)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/docs/case-format.md", tsup_root());
+    FILE *f = fopen(path, "r");
+    ck_assert_msg(f != NULL, "%s", path);
+    static char text[1 << 20];
+    size_t n = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    text[n] = '\0';
+    for (int fmt = 0; fmt < IMG_FMT_COUNT; fmt++) {
+        char row[96];
+        snprintf(row, sizeof row, "| `%s` |", img_format_get((img_format)fmt)->name);
+        ck_assert_msg(strstr(text, row), "docs/case-format.md lacks the row of %s", row);
+    }
+}
+END_TEST
+
 static Suite *img_suite(void)
 {
     Suite *s = suite_create("img");
@@ -1305,6 +1324,7 @@ static Suite *img_suite(void)
     tcase_add_test(tc, test_case_image_expect_compares_decoded_components);
     tcase_add_test(tc, test_case_image_png_file_loads_and_dump_writes_it_back);
     tcase_add_test(tc, test_case_image_bad_case_exits_2_from_the_command);
+    tcase_add_test(tc, test_img_every_format_is_documented);
     suite_add_tcase(s, tc);
     return s;
 }
