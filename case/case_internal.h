@@ -16,6 +16,14 @@
  * as "count": 1e12 turning into an allocation failure far from its cause. */
 #define CASE_MAX_BINDING_BYTES ((size_t)1 << 30)
 
+typedef __int128 case_i128;
+
+/* The shortest "%.Ng" text that reads back as the same double (case_shortest): by value, so that it
+ * can sit in a printf argument list. */
+typedef struct number_text {
+    char s[32];
+} number_text;
+
 typedef struct parser {
     const char *file;     /* the case file's name, for messages */
     char *err;
@@ -49,6 +57,15 @@ case_status case_read_element_array(parser *p, const cJSON *array, case_type t, 
 case_status case_read_fill(parser *p, const cJSON *fill, case_binding *b);
 case_status case_read_compare(parser *p, const cJSON *v, case_expect *e);
 char *case_resolve_path(const char *dir, const char *relative);
+
+/* Element helpers of case/case.c: little-endian loads and stores, float bit classes, element values. */
+uint64_t case_load_le(const uint8_t *p, size_t size);
+void case_store_le(uint8_t *p, uint64_t v, size_t size);
+int case_bits_is_nan(case_type t, uint64_t bits);
+int case_bits_is_inf(case_type t, uint64_t bits);
+double case_float_element_value(case_type t, uint64_t bits);
+case_i128 case_int_element_value(case_type t, uint64_t bits);
+number_text case_shortest(double d);
 
 /* case/case_image.c: the rest of an image or sampler binding, after set, binding and kind are read. */
 case_status case_image_read_binding(parser *p, const cJSON *obj, case_binding *b);
