@@ -1,8 +1,9 @@
 /*
  * case/case.c — reads case files (docs/case-format.md) into wl_case, and the
  * element-level helpers every module shares: the type table, half-precision
- * conversion, the documented splitmix64 stream, element formatting and the
- * expectation comparisons.
+ * conversion and the documented splitmix64 stream.  Element formatting and the
+ * expectation comparisons are in case/case_expect.c, image bindings in
+ * case/case_image.c.
  *
  * A case file is untrusted input: every problem becomes one returned message
  * "FILE: FIELD: problem" with FIELD a JSON path such as
@@ -15,6 +16,7 @@
  * documented bytes: a Python reimplementation rounds after every operation.
  */
 #include "case/case.h"
+#include "case/case_internal.h"
 
 #include <cjson/cJSON.h>
 
@@ -27,16 +29,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* One binding may hold at most this many bytes: a guard against a typo such
- * as "count": 1e12 turning into an allocation failure far from its cause. */
-#define CASE_MAX_BINDING_BYTES ((size_t)1 << 30)
 /* case_load refuses files larger than this. */
 #define CASE_MAX_FILE_BYTES ((size_t)64 << 20)
 /* JSON numbers are doubles: integers above this may already have been rounded. */
 #define CASE_EXACT_INT_LIMIT 9007199254740992.0 /* 2^53 */
 
-typedef __int128 case_i128;
-typedef unsigned __int128 case_u128;
+typedef unsigned __int128 case_u128; /* case_i128: case/case_internal.h */
 
 /* ------------------------------------------------------------------------- */
 /* Type and kind tables                                                       */
@@ -54,6 +52,7 @@ static const struct type_info {
 
 static const char *const kind_names[CASE_KIND_COUNT] = {
     "storage_buffer", "uniform_buffer", "storage_texel_buffer", "uniform_texel_buffer",
+    "storage_image", "sampled_image", "combined_image_sampler", "sampler",
 };
 
 /* Texel buffer formats the case file accepts, with the bytes of one texel. */
@@ -364,10 +363,7 @@ static const char *i128_text(case_i128 v, char buf[48])
 /* The shortest "%.Ng" text that reads back as the same double: messages
  * say 0.1, not 0.10000000000000001.  Returned by value so that it can sit in
  * a printf argument list (C11 keeps the temporary to the end of the call). */
-typedef struct number_text {
-    char s[32];
-} number_text;
-
+/* number_text: case/case_internal.h */
 static number_text shortest(double d)
 {
     number_text t;
@@ -403,20 +399,7 @@ static const char *type_range_text(case_type t, char buf[112])
 /* The parser: context, field paths, messages                                 */
 /* ------------------------------------------------------------------------- */
 
-typedef struct parser {
-    const char *file;     /* the case file's name, for messages */
-    char *err;
-    size_t err_size;
-    char path[256];       /* JSON path of the field being read, e.g. "bindings[2].fill" */
-    size_t path_len;
-} parser;
-
-#define TRY(expr)                            \
-    do {                                     \
-        case_status try_status_ = (expr);    \
-        if (try_status_ != CASE_OK)          \
-            return try_status_;              \
-    } while (0)
+/* parser and TRY: case/case_internal.h (case/case_image.c reads image bindings with them too). */
 
 static void path_append(parser *p, const char *text)
 {
@@ -950,16 +933,25 @@ static case_status read_binding(parser *p, const cJSON *obj, case_binding *b)
 
     if (!cJSON_IsObject(obj))
         return fail(p, "expected an object, got %s", json_kind(obj));
-    TRY(check_keys(p, obj, keys));
+    const cJSON *kind_v = field(obj, "kind");
+    int image_kind = cJSON_IsString(kind_v) && kind_v->valuestring &&
+                     (strstr(kind_v->valuestring, "image") || strcmp(kind_v->valuestring, "sampler") == 0);
+    if (!image_kind) /* image bindings have their own fields: case/case_image.c checks them */
+        TRY(check_keys(p, obj, keys));
     TRY(read_uint_field(p, obj, "set", 0, 0, UINT32_MAX, 0, &set));
     TRY(read_uint_field(p, obj, "binding", 1, 0, UINT32_MAX, 0, &binding));
     b->set = (uint32_t)set;
     b->binding = (uint32_t)binding;
 
-    TRY(read_string_field(p, obj, "type", 1, &type_name));
-    TRY(lookup_type(p, "type", type_name, &b->type));
-
     TRY(read_string_field(p, obj, "kind", 0, &kind_name));
+    if (kind_name && (strcmp(kind_name, "storage_image") == 0 || strcmp(kind_name, "sampled_image") == 0 ||
+                      strcmp(kind_name, "combined_image_sampler") == 0 || strcmp(kind_name, "sampler") == 0))
+        type_name = NULL; /* images take their type from the format (case/case_image.c checks a given one) */
+    else
+        TRY(read_string_field(p, obj, "type", 1, &type_name));
+    if (type_name)
+        TRY(lookup_type(p, "type", type_name, &b->type));
+
     b->kind = CASE_KIND_STORAGE_BUFFER;
     if (kind_name) {
         int k = 0;
@@ -967,9 +959,12 @@ static case_status read_binding(parser *p, const cJSON *obj, case_binding *b)
             k++;
         if (k == CASE_KIND_COUNT)
             return fail_at(p, "kind", "unknown kind \"%.40s\" (expected one of storage_buffer, uniform_buffer, "
-                                      "storage_texel_buffer, uniform_texel_buffer)", kind_name);
+                                      "storage_texel_buffer, uniform_texel_buffer, storage_image, sampled_image, "
+                                      "combined_image_sampler, sampler)", kind_name);
         b->kind = (case_kind)k;
     }
+    if (case_kind_is_image(b->kind) || case_kind_has_sampler(b->kind))
+        return case_image_read_binding(p, obj, b);
 
     size_t texel_bytes = 0;
     TRY(read_string_field(p, obj, "format", 0, &format_name));
@@ -1134,12 +1129,14 @@ static case_status read_compare(parser *p, const cJSON *v, case_expect *e)
 static case_status read_expect(parser *p, const cJSON *obj, const wl_case *c, case_expect *e)
 {
     static const char *const keys[] = {"set", "binding", "type", "data", "compare", NULL};
+    static const char *const image_keys[] = {"set", "binding", "type", "data", "compare", "mip", "layer", NULL};
     uint64_t set, binding;
     const char *type_name;
 
     if (!cJSON_IsObject(obj))
         return fail(p, "expected an object, got %s", json_kind(obj));
-    TRY(check_keys(p, obj, keys));
+    /* "mip" and "layer" are for image bindings: case_image_read_expect refuses them on buffers below */
+    TRY(check_keys(p, obj, field(obj, "mip") || field(obj, "layer") ? image_keys : keys));
     TRY(read_uint_field(p, obj, "set", 0, 0, UINT32_MAX, 0, &set));
     TRY(read_uint_field(p, obj, "binding", 1, 0, UINT32_MAX, 0, &binding));
     e->set = (uint32_t)set;
@@ -1148,6 +1145,11 @@ static case_status read_expect(parser *p, const cJSON *obj, const wl_case *c, ca
     if (!b)
         return fail_at(p, "binding", "no binding with set %u binding %u in \"bindings\"", e->set, e->binding);
     e->type = b->type;
+    if (case_kind_is_image(b->kind) || b->kind == CASE_KIND_SAMPLER)
+        return case_image_read_expect(p, obj, b, e);
+    if (field(obj, "mip") || field(obj, "layer"))
+        return fail_at(p, field(obj, "mip") ? "mip" : "layer", "only image bindings take a mip or layer (this "
+                       "binding is a %s)", kind_names[b->kind]);
 
     TRY(read_string_field(p, obj, "type", 0, &type_name));
     if (type_name) {
@@ -1719,6 +1721,7 @@ case_status case_parse(const char *json_text, const char *path, wl_case **out, c
     if (c) {
         c->path = dup_string(p.file);
         c->dir = path ? directory_of(path) : dup_string(".");
+        p.dir = c->dir;
         s = (c->path && c->dir) ? read_case(&p, root, c) : fail_nomem(&p);
     } else {
         fail_nomem(&p);
@@ -1877,191 +1880,32 @@ const case_binding *case_find_binding(const wl_case *c, uint32_t set, uint32_t b
     return NULL;
 }
 
-/* ------------------------------------------------------------------------- */
-/* Formatting and comparing elements                                          */
-/* ------------------------------------------------------------------------- */
-
-static int format_bits(case_type t, uint64_t bits, char *buf, size_t buf_size)
-{
-    uint8_t element[8];
-    store_le(element, bits, 8);
-    return case_format_element(t, element, buf, buf_size);
-}
-
-/* Like snprintf, returns the length of the whole text even when buf_size cuts
- * it short (so a NULL buffer of size 0 measures it). */
-int case_format_element(case_type t, const uint8_t *element, char *buf, size_t buf_size)
-{
-    if ((unsigned)t >= CASE_TYPE_COUNT || !element)
-        return snprintf(buf, buf_size, "?");
-    uint64_t bits = load_le(element, case_type_size(t));
-    if (case_type_is_float(t)) {
-        if (bits_is_nan(t, bits))
-            return snprintf(buf, buf_size, "\"nan\"");
-        if (bits_is_inf(t, bits))
-            return snprintf(buf, buf_size, (bits >> (8 * case_type_size(t) - 1)) ? "\"-inf\"" : "\"inf\"");
-        double value = float_element_value(t, bits);
-        const char *fmt = t == CASE_TYPE_F16 ? "%.5g" : t == CASE_TYPE_F32 ? "%.9g" : "%.17g";
-        return snprintf(buf, buf_size, fmt, value);
-    }
-    if (case_type_is_signed(t))
-        return snprintf(buf, buf_size, "%" PRId64, (int64_t)int_element_value(t, bits));
-    return snprintf(buf, buf_size, "%" PRIu64, bits);
-}
-
-/* Units in the last place between two non-NaN floats of one type, counting
- * along the representable values: +0 and -0 are 0 apart, the smallest
- * subnormals of either sign 2 apart. */
-static uint64_t ulp_distance(case_type t, uint64_t a, uint64_t b)
-{
-    unsigned sign_shift = (unsigned)(8 * case_type_size(t) - 1);
-    uint64_t magnitude_mask = ((uint64_t)1 << sign_shift) - 1;
-    uint64_t ma = a & magnitude_mask, mb = b & magnitude_mask;
-    if (((a >> sign_shift) & 1) == ((b >> sign_shift) & 1))
-        return ma > mb ? ma - mb : mb - ma;
-    return ma + mb;
-}
-
-/* Whether one actual element satisfies one expected element under compare. */
-static int element_matches(const case_expect *e, uint64_t want, uint64_t got)
-{
-    case_type t = e->type;
-    if (e->compare == CASE_COMPARE_EXACT || e->compare == CASE_COMPARE_SORTED)
-        return want == got;
-    if (!case_type_is_float(t)) {
-        /* The parser refuses ulp/epsilon for integers; a hand-made expectation
-         * gets the absolute difference. */
-        case_i128 d = int_element_value(t, want) - int_element_value(t, got);
-        return (double)(d < 0 ? -d : d) <= e->tolerance;
-    }
-    int want_nan = bits_is_nan(t, want), got_nan = bits_is_nan(t, got);
-    if (want_nan || got_nan)
-        return want_nan && got_nan;
-    if (bits_is_inf(t, want) || bits_is_inf(t, got))
-        return want == got;
-    if (e->compare == CASE_COMPARE_ULP)
-        return (double)ulp_distance(t, want, got) <= e->tolerance;
-    return fabs(float_element_value(t, want) - float_element_value(t, got)) <= e->tolerance;
-}
-
-/* Sorting key: orders by value, NaNs last; ties only between equal bit patterns
- * (-0 sorts before +0), so "sorted" is an exact multiset comparison. */
-typedef struct sort_entry {
-    int is_nan;
-    uint64_t key;
-    uint64_t bits;
-} sort_entry;
-
-static sort_entry sort_entry_of(case_type t, uint64_t bits)
-{
-    sort_entry s = {0, 0, bits};
-    unsigned width = (unsigned)(8 * case_type_size(t));
-    uint64_t sign = (uint64_t)1 << (width - 1);
-    if (case_type_is_float(t)) {
-        s.is_nan = bits_is_nan(t, bits);
-        /* the usual total-order trick: flip all bits of negatives, the sign of positives */
-        s.key = s.is_nan ? bits : (bits & sign) ? ~bits & (sign | (sign - 1)) : bits | sign;
-    } else if (case_type_is_signed(t)) {
-        s.key = (uint64_t)(int64_t)int_element_value(t, bits) ^ ((uint64_t)1 << 63);
-    } else {
-        s.key = bits;
-    }
-    return s;
-}
-
-static int sort_entry_cmp(const void *pa, const void *pb)
-{
-    const sort_entry *a = pa, *b = pb;
-    if (a->is_nan != b->is_nan)
-        return a->is_nan - b->is_nan;
-    return (a->key > b->key) - (a->key < b->key);
-}
-
-int case_expect_check(const case_expect *e, const uint8_t *actual, size_t actual_size,
-                      char *msg, size_t msg_size, size_t *first_bad)
-{
-    if (msg && msg_size)
-        msg[0] = '\0';
-    if (!e || (unsigned)e->type >= CASE_TYPE_COUNT || (e->count && !e->bytes)) {
-        if (msg && msg_size)
-            snprintf(msg, msg_size, "invalid expectation");
-        if (first_bad)
-            *first_bad = 0;
-        return 0;
-    }
-    size_t elem = case_type_size(e->type);
-    if (!actual)
-        actual_size = 0;
-    if (actual_size / elem < e->count) {
-        if (msg && msg_size)
-            snprintf(msg, msg_size, "set %u binding %u: %zu bytes, expected at least %zu (%zu %s elements)", e->set,
-                     e->binding, actual_size, e->count * elem, e->count, case_type_name(e->type));
-        if (first_bad)
-            *first_bad = actual_size / elem;
-        return 0;
-    }
-
-    sort_entry *want_sorted = NULL, *got_sorted = NULL;
-    if (e->compare == CASE_COMPARE_SORTED && e->count) {
-        want_sorted = malloc(e->count * sizeof *want_sorted);
-        got_sorted = malloc(e->count * sizeof *got_sorted);
-        if (!want_sorted || !got_sorted) {
-            free(want_sorted);
-            free(got_sorted);
-            if (msg && msg_size)
-                snprintf(msg, msg_size, "set %u binding %u: out of memory sorting %zu elements", e->set, e->binding,
-                         e->count);
-            if (first_bad)
-                *first_bad = 0;
-            return 0;
-        }
-        for (size_t i = 0; i < e->count; i++) {
-            want_sorted[i] = sort_entry_of(e->type, load_le(e->bytes + i * elem, elem));
-            got_sorted[i] = sort_entry_of(e->type, load_le(actual + i * elem, elem));
-        }
-        qsort(want_sorted, e->count, sizeof *want_sorted, sort_entry_cmp);
-        qsort(got_sorted, e->count, sizeof *got_sorted, sort_entry_cmp);
-    }
-
-    size_t bad = 0, first = 0;
-    uint64_t first_want = 0, first_got = 0;
-    for (size_t i = 0; i < e->count; i++) {
-        uint64_t want, got;
-        if (want_sorted) {
-            want = want_sorted[i].bits;
-            got = got_sorted[i].bits;
-        } else {
-            want = load_le(e->bytes + i * elem, elem);
-            got = load_le(actual + i * elem, elem);
-        }
-        if (!element_matches(e, want, got)) {
-            if (bad++ == 0) {
-                first = i;
-                first_want = want;
-                first_got = got;
-            }
-        }
-    }
-    free(want_sorted);
-    free(got_sorted);
-    if (bad == 0)
-        return 1;
-
-    if (first_bad)
-        *first_bad = first;
-    if (msg && msg_size) {
-        char want_text[40], got_text[40], mode[64];
-        format_bits(e->type, first_want, want_text, sizeof want_text);
-        format_bits(e->type, first_got, got_text, sizeof got_text);
-        switch (e->compare) {
-        case CASE_COMPARE_ULP: snprintf(mode, sizeof mode, "within %s ulp", shortest(e->tolerance).s); break;
-        case CASE_COMPARE_EPSILON: snprintf(mode, sizeof mode, "within %s", shortest(e->tolerance).s); break;
-        case CASE_COMPARE_SORTED: snprintf(mode, sizeof mode, "sorted"); break;
-        default: snprintf(mode, sizeof mode, "exact"); break;
-        }
-        snprintf(msg, msg_size, "set %u binding %u (%s): %selement %zu: expected %s, actual %s; %zu of %zu elements differ",
-                 e->set, e->binding, mode, e->compare == CASE_COMPARE_SORTED ? "after sorting, " : "", first,
-                 want_text, got_text, bad, e->count);
-    }
-    return 0;
-}
+/* The field readers case/case_image.c shares (case/case_internal.h), under module-prefixed names: aliases
+ * rather than renames, so the parser above keeps its short names. */
+#define CASE_ALIAS(name) __attribute__((alias(#name)))
+case_status case_fail(parser *p, const char *fmt, ...) CASE_ALIAS(fail);
+case_status case_fail_at(parser *p, const char *key, const char *fmt, ...) CASE_ALIAS(fail_at);
+case_status case_fail_nomem(parser *p) CASE_ALIAS(fail_nomem);
+size_t case_path_enter_key(parser *p, const char *key) CASE_ALIAS(path_enter_key);
+size_t case_path_enter_index(parser *p, size_t index) CASE_ALIAS(path_enter_index);
+void case_path_leave(parser *p, size_t saved) CASE_ALIAS(path_leave);
+const char *case_json_kind(const cJSON *v) CASE_ALIAS(json_kind);
+case_status case_check_keys(parser *p, const cJSON *obj, const char *const *allowed) CASE_ALIAS(check_keys);
+case_status case_read_uint_field(parser *p, const cJSON *obj, const char *key, int required, uint64_t min,
+                                 uint64_t max, uint64_t fallback, uint64_t *out) CASE_ALIAS(read_uint_field);
+case_status case_read_string_field(parser *p, const cJSON *obj, const char *key, int required, const char **out)
+    CASE_ALIAS(read_string_field);
+case_status case_read_double(parser *p, const cJSON *v, int allow_special, double *out) CASE_ALIAS(read_double);
+case_status case_read_element_array(parser *p, const cJSON *array, case_type t, uint8_t *dst)
+    CASE_ALIAS(read_element_array);
+case_status case_read_fill(parser *p, const cJSON *fill, case_binding *b) CASE_ALIAS(read_fill);
+case_status case_read_compare(parser *p, const cJSON *v, case_expect *e) CASE_ALIAS(read_compare);
+char *case_resolve_path(const char *dir, const char *relative) CASE_ALIAS(resolve_path);
+/* The element helpers case/case_expect.c shares. */
+uint64_t case_load_le(const uint8_t *p, size_t size) CASE_ALIAS(load_le);
+void case_store_le(uint8_t *p, uint64_t v, size_t size) CASE_ALIAS(store_le);
+int case_bits_is_nan(case_type t, uint64_t bits) CASE_ALIAS(bits_is_nan);
+int case_bits_is_inf(case_type t, uint64_t bits) CASE_ALIAS(bits_is_inf);
+double case_float_element_value(case_type t, uint64_t bits) CASE_ALIAS(float_element_value);
+case_i128 case_int_element_value(case_type t, uint64_t bits) CASE_ALIAS(int_element_value);
+number_text case_shortest(double d) CASE_ALIAS(shortest);
