@@ -15,6 +15,7 @@
 
 #include "img/img.h"
 #include "isa/isa.h"
+#include "sim/machine.h"
 #include "sim/sim.h"
 #include "tests/support/tsup.h"
 
@@ -633,6 +634,56 @@ START_TEST(test_image_trace_linear_addresses_are_packed_offsets)
 }
 END_TEST
 
+/* ------------------------------------------------------------ presets and the listing */
+
+START_TEST(test_image_presets_name_their_layout_and_bad_names_fail)
+{
+    static const struct { const char *preset; img_layout layout; } want[] = {
+        {"lavapipe", IMG_LAYOUT_LINEAR}, {"hopper_h100", IMG_LAYOUT_NV_BLOCKLINEAR},
+        {"turing_rtx2080", IMG_LAYOUT_NV_BLOCKLINEAR}, {"rdna2", IMG_LAYOUT_AMD_SWIZZLE},
+        {"gcn_vega64", IMG_LAYOUT_AMD_SWIZZLE}};
+    char err[512];
+    for (size_t k = 0; k < sizeof want / sizeof want[0]; k++) {
+        mem_machine m;
+        ck_assert_msg(mem_machine_load(want[k].preset, &m, err, sizeof err) == MEM_OK, "%s", err);
+        ck_assert_uint_eq(m.image_layout, want[k].layout);
+    }
+    /* a preset with a layout the model does not know: one error naming the field */
+    mem_machine m;
+    ck_assert(mem_machine_load("lavapipe", &m, err, sizeof err) == MEM_OK);
+    char path[1024];
+    snprintf(path, sizeof path, "%s", m.path);
+    FILE *f = fopen(path, "rb");
+    ck_assert_ptr_nonnull(f);
+    static char text[65536];
+    size_t n = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    text[n] = 0;
+    char *at = strstr(text, "\"image_layout\": \"linear\"");
+    ck_assert_ptr_nonnull(at);
+    memcpy(at, "\"image_layout\": \"tiled!\"", strlen("\"image_layout\": \"linear\""));
+    ck_assert(mem_machine_parse(text, "bad.json", &m, err, sizeof err) != MEM_OK);
+    ck_assert_msg(strstr(err, "image_layout") != NULL, "%s", err);
+}
+END_TEST
+
+START_TEST(test_image_listing_names_image_ops_and_slots)
+{
+    isa_program *p = build(sample_src, "glsl");
+    char *text = NULL;
+    size_t size = 0;
+    FILE *f = open_memstream(&text, &size);
+    isa_program_print(p, f);
+    fclose(f);
+    static const char *const want[] = {"img_sample.f32", "img_gather.f32", "sampled_image", "sampler", "lin", "near",
+                                       "component 1"};
+    for (size_t k = 0; k < sizeof want / sizeof want[0]; k++)
+        ck_assert_msg(strstr(text, want[k]) != NULL, "'%s' missing from\n%s", want[k], text);
+    free(text);
+    isa_program_destroy(p);
+}
+END_TEST
+
 static Suite *image_sim_suite(void)
 {
     Suite *s = suite_create("image_sim");
@@ -648,6 +699,8 @@ static Suite *image_sim_suite(void)
     tcase_add_test(tc, test_image_unmodelled_operations_fail_with_word_offset);
     tcase_add_test(tc, test_image_hlsl_load_samplelevel_rwtexture);
     tcase_add_test(tc, test_image_trace_linear_addresses_are_packed_offsets);
+    tcase_add_test(tc, test_image_presets_name_their_layout_and_bad_names_fail);
+    tcase_add_test(tc, test_image_listing_names_image_ops_and_slots);
     suite_add_tcase(s, tc);
     return s;
 }
