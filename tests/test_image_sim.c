@@ -684,6 +684,52 @@ START_TEST(test_image_listing_names_image_ops_and_slots)
 }
 END_TEST
 
+/* ------------------------------------------------------------ formats from the binding */
+
+static const char *unformatted_src =
+    "#version 450\n"
+    "#extension GL_EXT_shader_image_load_formatted : require\n"
+    "layout(local_size_x = 16) in;\n"
+    "layout(set = 0, binding = 0) uniform readonly image2D img;\n"
+    "layout(set = 0, binding = 1) buffer Out { vec4 v[16]; } o;\n"
+    "void main() { o.v[gl_GlobalInvocationID.x] = imageLoad(img, ivec2(gl_GlobalInvocationID.x, 0)); }\n";
+
+START_TEST(test_image_unknown_format_reads_the_binding_format_and_mismatch_is_config_error)
+{
+    isa_program *p = build(unformatted_src, "glsl");
+    img_image im = make_image(IMG_DIM_2D, IMG_FMT_R8G8B8A8_UNORM, 16, 1, 1, 1, 1);
+    for (uint32_t b = 0; b < 64; b++)
+        im.bytes[b] = (uint8_t)(b * 53u + 7u);
+    float out[16][4];
+    run_env e = {.buffers = {{0, 1, (uint8_t *)out, sizeof out}}, .buffer_count = 1,
+                 .images = {{0, 0, &im, NULL}}, .image_count = 1};
+    sim_result res;
+    assert_ok(run(p, &e, 8, &res), &res, 8);
+    for (uint32_t x = 0; x < 16; x++)
+        for (int c = 0; c < 4; c++)
+            ck_assert(fabsf(out[x][c] - (float)(uint8_t)((x * 4 + (uint32_t)c) * 53u + 7u) / 255.0f) <= 1e-7f);
+    sim_result_free(&res);
+    isa_program_destroy(p);
+    /* a kernel that declares rgba32f given an rgba8 image: refused before anything runs */
+    p = build(copy_src, "glsl");
+    img_image dst = make_image(IMG_DIM_2D, IMG_FMT_R32G32B32A32_SFLOAT, 16, 1, 1, 1, 1);
+    run_env bad = {.images = {{0, 0, &im, NULL}, {0, 1, &dst, NULL}}, .image_count = 2};
+    ck_assert_int_eq(run(p, &bad, 8, &res), SIM_ERR_CONFIG);
+    ck_assert_msg(strstr(res.fault_event.message, "r8g8b8a8_unorm") != NULL, "%s", res.fault_event.message);
+    sim_result_free(&res);
+    /* and a missing image binding names the variable */
+    bad.images[0].image = &dst;
+    bad.image_count = 1;
+    ck_assert_int_eq(run(p, &bad, 8, &res), SIM_ERR_CONFIG);
+    ck_assert_int_eq(res.fault, SIM_FAULT_MISSING_BINDING);
+    ck_assert_msg(strstr(res.fault_event.message, "'dst'") != NULL, "%s", res.fault_event.message);
+    sim_result_free(&res);
+    free(im.bytes);
+    free(dst.bytes);
+    isa_program_destroy(p);
+}
+END_TEST
+
 static Suite *image_sim_suite(void)
 {
     Suite *s = suite_create("image_sim");
@@ -701,6 +747,7 @@ static Suite *image_sim_suite(void)
     tcase_add_test(tc, test_image_trace_linear_addresses_are_packed_offsets);
     tcase_add_test(tc, test_image_presets_name_their_layout_and_bad_names_fail);
     tcase_add_test(tc, test_image_listing_names_image_ops_and_slots);
+    tcase_add_test(tc, test_image_unknown_format_reads_the_binding_format_and_mismatch_is_config_error);
     suite_add_tcase(s, tc);
     return s;
 }
