@@ -730,6 +730,49 @@ START_TEST(test_image_unknown_format_reads_the_binding_format_and_mismatch_is_co
 }
 END_TEST
 
+/* ------------------------------------------------------------ explicit gradients */
+
+static const char *grad_src =
+    "#version 450\n"
+    "layout(local_size_x = 32) in;\n"
+    "layout(set = 0, binding = 0) uniform sampler2D tex;\n"
+    "layout(set = 0, binding = 1) buffer Out { vec4 v[32]; } o;\n"
+    "void main() {\n"
+    "    uint i = gl_GlobalInvocationID.x;\n"
+    "    vec2 uv = vec2(float(i % 8u) + 0.5, float(i / 8u) + 0.5) / vec2(8.0, 4.0);\n"
+    "    float s = float(1u << (i % 3u));\n"
+    "    o.v[i] = textureGrad(tex, uv, vec2(s / 16.0, 0.0), vec2(0.0, 0.5 / 8.0));\n"
+    "}\n";
+
+START_TEST(test_image_grad_picks_the_mip_of_log2_rho)
+{
+    isa_program *p = build(grad_src, "glsl");
+    img_sampler near = {.address = {IMG_ADDRESS_CLAMP_TO_EDGE, IMG_ADDRESS_CLAMP_TO_EDGE, IMG_ADDRESS_CLAMP_TO_EDGE},
+                        .max_lod = 1000};
+    for (size_t k = 0; k < NWAVES; k++) {
+        img_image tex = make_image(IMG_DIM_2D, IMG_FMT_R32G32B32A32_SFLOAT, 16, 8, 1, 1, 3);
+        fill_pattern(&tex);
+        float out[32][4];
+        run_env e = {.buffers = {{0, 1, (uint8_t *)out, sizeof out}}, .buffer_count = 1,
+                     .images = {{0, 0, &tex, &near}}, .image_count = 1};
+        sim_result res;
+        assert_ok(run(p, &e, wave_sizes[k], &res), &res, wave_sizes[k]);
+        for (uint32_t i = 0; i < 32; i++) {
+            /* rho = max(s / 16 * 16, 0.5 / 8 * 8) = s texels of mip 0: lod log2(s) = i % 3; mipmap nearest */
+            uint32_t mip = i % 3, mw = 16 >> mip, mh = 8 >> mip;
+            float u = ((float)(i % 8) + 0.5f) / 8.0f, v = ((float)(i / 8) + 0.5f) / 4.0f;
+            uint32_t x = (uint32_t)floorf(u * (float)mw), y = (uint32_t)floorf(v * (float)mh);
+            for (int c = 0; c < 4; c++)
+                ck_assert_msg(out[i][c] == pattern(x, y, 0, 0, mip, c), "wave %u lane %u.%d: %g, want mip %u (%u,%u)",
+                              wave_sizes[k], i, c, out[i][c], mip, x, y);
+        }
+        sim_result_free(&res);
+        free(tex.bytes);
+    }
+    isa_program_destroy(p);
+}
+END_TEST
+
 static Suite *image_sim_suite(void)
 {
     Suite *s = suite_create("image_sim");
@@ -747,6 +790,7 @@ static Suite *image_sim_suite(void)
     tcase_add_test(tc, test_image_trace_linear_addresses_are_packed_offsets);
     tcase_add_test(tc, test_image_presets_name_their_layout_and_bad_names_fail);
     tcase_add_test(tc, test_image_listing_names_image_ops_and_slots);
+    tcase_add_test(tc, test_image_grad_picks_the_mip_of_log2_rho);
     tcase_add_test(tc, test_image_unknown_format_reads_the_binding_format_and_mismatch_is_config_error);
     suite_add_tcase(s, tc);
     return s;
