@@ -61,11 +61,12 @@ sim_fault_kind sim_image_bind(sim_ctx *ctx, uint32_t s, char *why, size_t why_si
         return SIM_FAULT_UNSUPPORTED;
     }
     img_format declared;
-    if (sl->image_format && (!img_format_from_spirv(sl->image_format, &declared) || declared != im->format)) {
+    const int known = sl->image_format && img_format_from_spirv(sl->image_format, &declared);
+    if (sl->image_format && (!known || declared != im->format)) {
         snprintf(why, why_size, "image '%s' (set %u binding %u): the binding's format is %s but the kernel declares "
-                 "SPIR-V image format %u%s%s", sl->name, sl->set, sl->binding, fi->name, sl->image_format,
-                 img_format_get(declared) && img_format_from_spirv(sl->image_format, &declared) ? " = " : "",
-                 img_format_from_spirv(sl->image_format, &declared) ? img_format_get(declared)->name : "");
+                 "%s%s", sl->name, sl->set, sl->binding, fi->name, known ? img_format_get(declared)->name
+                                                                          : "a SPIR-V image format wavelab lacks",
+                 known ? "" : " (ImageFormat number in the listing)");
         return SIM_FAULT_UNSUPPORTED;
     }
     const img_numeric want = sl->texel_type == ISA_TYPE_F32 ? IMG_NUM_FLOAT
