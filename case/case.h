@@ -99,6 +99,7 @@ typedef struct case_expect {
     uint32_t mip, layer;
     img_format format;       /* the binding's format (is_image only) */
     uint32_t extent[3];      /* the mip's width, height, depth (is_image only): messages name texels (x,y,z) */
+    size_t image_offset;     /* byte offset of mip/layer in the binding's packed texels (is_image only) */
 } case_expect;
 
 typedef struct case_define {
