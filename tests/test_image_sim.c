@@ -629,6 +629,16 @@ START_TEST(test_image_trace_linear_addresses_are_packed_offsets)
     for (uint32_t i = 0; i < 16; i++)
         ck_assert_uint_eq(log.addr[i], ref_offset(&src, i + 3, 1, 0, 0, 0));
     sim_result_free(&res);
+    /* the tiled layouts: each lane's texel placed by img_layout_address (img/'s own tests check the layouts) */
+    for (int layout = IMG_LAYOUT_NV_BLOCKLINEAR; layout <= IMG_LAYOUT_AMD_SWIZZLE; layout++) {
+        memset(&log, 0, sizeof log);
+        e.image_layout = layout;
+        assert_ok(run(p, &e, 8, &res), &res, 8);
+        ck_assert_int_eq(log.n, 16);
+        for (uint32_t i = 0; i < 16; i++)
+            ck_assert_uint_eq(log.addr[i], img_layout_address(&src, (img_layout)layout, i + 3, 1, 0, 0, 0));
+        sim_result_free(&res);
+    }
     free(src.bytes);
     isa_program_destroy(p);
 }
