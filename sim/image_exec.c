@@ -256,20 +256,22 @@ static int image_query(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t p
     const uint32_t W = ctx->wave_size;
     const isa_slot *sl = &ctx->prog->slots[in->slot];
     const img_image *im = ctx->slots[in->slot].image;
+    /* the lane masks, not exec: a query classed scalar (uniform lod) writes every live lane, as SALU does */
     LANES {
-        if (!ACTIVE(l))
+        if (!w->lane_mask[l])
             continue;
         uint32_t v[4] = {0, 0, 0, 0};
         if (in->imm == 1) {
             v[0] = im->mip_levels;
         } else {
             int64_t mip = in->b != ISA_NO_REG ? (int32_t)(uint32_t)w->regs[(size_t)in->b * W + l] : 0;
-            if (mip < 0 || mip >= im->mip_levels) {
+            if ((mip < 0 || mip >= im->mip_levels) && ACTIVE(l)) {
                 /* Vulkan leaves the result undefined; wavelab reports it and returns the mip-0 size */
                 sim_report_undefined(ctx, w, pc, (int32_t)l, "size query of mip %lld, which '%s' does not have",
                                      (long long)mip, sl->name);
-                mip = 0;
             }
+            if (mip < 0 || mip >= im->mip_levels)
+                mip = 0;
             const uint32_t m = (uint32_t)mip;
             const uint32_t ext[3] = {img_mip_size(im->width, m), img_mip_size(im->height, m), img_mip_size(im->depth, m)};
             unsigned n = im->dim == IMG_DIM_1D ? 1 : im->dim == IMG_DIM_3D ? 3 : 2;
