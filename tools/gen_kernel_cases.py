@@ -874,6 +874,21 @@ def gen_images():
             "expect": [expect(1, texels), expect(2, sizes)]}
     write_case("%s/fetch_mips.json" % folder, case)
 
+    # fetch_mips_uniform: workgroup g reads mip g % 3 (one mip per wave) at (l % mip width, (l / 8) % mip height)
+    texels, sizes = [], []
+    for g in range(3):
+        for l in range(64):
+            mw, mh = w >> g, h >> g
+            texels += [img_pattern(l % mw, (l // 8) % mh, 0, 0, g, c) for c in range(4)]
+            sizes += [mw, mh, 3, 0]
+    case = {"kernel": "fetch_mips_uniform.comp", "groups": [3, 1, 1],
+            "bindings": [image_binding(0, "combined_image_sampler", "rgba32f", [w, h], packed_pattern(w, h, 3),
+                                       mips=3, sampler={}),
+                         binding(1, "f32", count=768, fill={"value": 0}),
+                         binding(2, "u32", count=768, fill={"value": 0})],
+            "expect": [expect(1, texels), expect(2, sizes)]}
+    write_case("%s/fetch_mips_uniform.json" % folder, case)
+
     # atomic_histogram: 256 values into 16 x 2 bins
     r = Rng(1414)
     values = [r.int(0, 1000) for _ in range(256)]
