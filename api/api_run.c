@@ -150,7 +150,16 @@ wavelab_status wavelab_run_sim(const wavelab_case *k, uint32_t wave_size, wavela
     for (int i = 0; i < c->binding_count; i++)
         bufs[i] = (sim_buffer){.set = c->bindings[i].set, .binding = c->bindings[i].binding, .data = r->data[i],
                                .size = c->bindings[i].size};
+    sim_image *images = NULL; /* image and sampler bindings over r->data, as run_case_sim binds them */
+    int image_count = 0;
+    if (!run_image_bindings(c, r->data, &images, &image_count)) {
+        free(bufs);
+        isa_program_destroy(prog);
+        return fail(r, WAVELAB_ERR_NOMEM, "out of memory");
+    }
     sim_config cfg = {
+        .images = images,
+        .image_count = image_count,
         .wave_size = wave,
         .groups = {c->groups[0], c->groups[1], c->groups[2]},
         .threads = 1,
@@ -162,6 +171,7 @@ wavelab_status wavelab_run_sim(const wavelab_case *k, uint32_t wave_size, wavela
     sim_result result;
     sim_status ss = sim_run(prog, &cfg, &result);
     free(bufs);
+    free(images);
     r->stats = result.stats;
     switch (ss) {
     case SIM_OK: st = WAVELAB_OK; break;

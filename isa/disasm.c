@@ -100,6 +100,38 @@ void isa_inst_format(const isa_program *p, const isa_inst *in, char *buf, size_t
         snprintf(buf, size, "%-5s %-14s %s, %s, %s  %s %" PRId64 " %" PRId64, isa_class_name(cls), name, d, a, b, slot,
                  in->imm, in->imm2);
         return;
+    case ISA_OP_IMG_LOAD:
+        snprintf(buf, size, "%-5s %-14s %s..+4 = %s[%s..+%u]%s%s%s", isa_class_name(cls), name, d, slot, a, in->count,
+                 in->b != ISA_NO_REG ? " lod " : "", in->b != ISA_NO_REG ? b : "", in->imm ? " (fetch)" : "");
+        return;
+    case ISA_OP_IMG_STORE:
+        snprintf(buf, size, "%-5s %-14s %s[%s..+%u] = %s..+4", isa_class_name(cls), name, slot, a, in->count, b);
+        return;
+    case ISA_OP_IMG_SAMPLE: case ISA_OP_IMG_GATHER: {
+        const char *smp = in->imm2 >= 0 && in->imm2 < (int64_t)p->slot_count ? p->slots[in->imm2].name : "?";
+        int n = snprintf(buf, size, "%-5s %-14s %s..+4 = %s(%s, %s, %s..+%u", isa_class_name(cls), name, d,
+                         op == ISA_OP_IMG_GATHER ? "gather" : "sample", slot, smp, a, in->count);
+        if (n > 0 && (size_t)n < size) {
+            if (op == ISA_OP_IMG_GATHER)
+                snprintf(buf + n, size - (size_t)n, ", component %" PRId64 ")", in->imm);
+            else if (in->c != ISA_NO_REG)
+                snprintf(buf + n, size - (size_t)n, ", grad %s..+%" PRId64 " %s..+%" PRId64 ")", c, in->imm, e, in->imm);
+            else
+                snprintf(buf + n, size - (size_t)n, ", lod %s)", in->b != ISA_NO_REG ? b : "0");
+        }
+        return;
+    }
+    case ISA_OP_IMG_ATOMIC: {
+        static const char *const ops[] = {"add", "mul", "min", "max", "and", "or", "xor", "xchg", "cmpxchg", "load", "store"};
+        const char *o = in->imm2 >= 0 && in->imm2 < (int64_t)(sizeof ops / sizeof ops[0]) ? ops[in->imm2] : "?";
+        snprintf(buf, size, "%-5s %-14s %s = %s(%s[%s..+%u], %s%s%s)", isa_class_name(cls), name, d, o, slot, a,
+                 in->count, b, in->c != ISA_NO_REG ? ", " : "", in->c != ISA_NO_REG ? c : "");
+        return;
+    }
+    case ISA_OP_IMG_QUERY:
+        snprintf(buf, size, "%-5s %-14s %s..+%u = %s(%s%s%s)", isa_class_name(cls), name, d, in->count,
+                 in->imm ? "levels" : "size", slot, in->b != ISA_NO_REG ? ", lod " : "", in->b != ISA_NO_REG ? b : "");
+        return;
     case ISA_OP_WAVE_OP: {
         static const char *const ops[] = {"add", "mul", "min", "max", "and", "or", "xor"};
         static const char *const gops[] = {"reduce", "inclusive", "exclusive", "clustered"};
@@ -141,8 +173,13 @@ void isa_program_print(const isa_program *p, FILE *out)
     for (uint32_t s = 0; s < p->slot_count; s++) {
         const isa_slot *sl = &p->slots[s];
         fprintf(out, "; slot %u: %-13s %-16s", s, isa_space_name(sl->space), sl->name);
-        if (sl->space <= ISA_SPACE_UNIFORM_TEXEL)
+        if (sl->space <= ISA_SPACE_UNIFORM_TEXEL || sl->space >= ISA_SPACE_STORAGE_IMAGE)
             fprintf(out, " set %u binding %u", sl->set, sl->binding);
+        if (sl->space == ISA_SPACE_STORAGE_IMAGE || sl->space == ISA_SPACE_SAMPLED_IMAGE) {
+            static const char *const dims[] = {"1d", "2d", "3d", "cube"};
+            fprintf(out, " %s%s%s %s spirv-format %u", dims[sl->image_dim & 3], sl->image_arrayed ? " array" : "",
+                    sl->image_combined ? " combined" : "", isa_type_name((isa_type)sl->texel_type), sl->image_format);
+        }
         if (sl->space == ISA_SPACE_STORAGE_TEXEL || sl->space == ISA_SPACE_UNIFORM_TEXEL)
             fprintf(out, " format %s", isa_format_name(sl->format));
         if (sl->space == ISA_SPACE_WORKGROUP || sl->space == ISA_SPACE_PRIVATE)

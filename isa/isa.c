@@ -93,7 +93,8 @@ int isa_type_is_signed(isa_type t)
 
 const char *isa_space_name(isa_space s)
 {
-    static const char *const names[] = {"storage", "uniform", "storage_texel", "uniform_texel", "push", "workgroup", "private"};
+    static const char *const names[] = {"storage", "uniform", "storage_texel", "uniform_texel", "push", "workgroup", "private",
+                                         "storage_image", "sampled_image", "sampler"};
     return (unsigned)s < sizeof names / sizeof names[0] ? names[s] : "?";
 }
 

@@ -174,8 +174,14 @@ typedef enum isa_space {
     ISA_SPACE_UNIFORM_TEXEL,  /* uniform texel buffer (samplerBuffer / Buffer) */
     ISA_SPACE_PUSH,           /* push constants */
     ISA_SPACE_WORKGROUP,      /* shared memory of the workgroup */
-    ISA_SPACE_PRIVATE         /* per-lane memory (Function/Private variables) */
+    ISA_SPACE_PRIVATE,        /* per-lane memory (Function/Private variables) */
+    ISA_SPACE_STORAGE_IMAGE,  /* storage image (image2D / RWTexture2D), not a texel buffer */
+    ISA_SPACE_SAMPLED_IMAGE,  /* sampled image (texture2D / Texture2D), or a combined image sampler (sampler2D) */
+    ISA_SPACE_SAMPLER         /* sampler (sampler / SamplerState) */
 } isa_space;
+
+/* Image dimensionalities of image slots (the order of img_dim in img/img.h). */
+typedef enum isa_image_dim { ISA_IMAGE_1D, ISA_IMAGE_2D, ISA_IMAGE_3D, ISA_IMAGE_CUBE } isa_image_dim;
 
 const char *isa_space_name(isa_space s);
 
@@ -211,7 +217,12 @@ typedef struct isa_slot {
     uint32_t base;             /* workgroup / private: byte offset of this variable inside the workgroup's shared
                                 * area (workgroup_bytes) or the lane's private area (private_bytes).  Addresses in
                                 * instructions are relative to the variable: bounds are checked against static_size. */
-    int readonly;              /* NonWritable, uniform buffers, uniform texel buffers */
+    /* image slots (STORAGE_IMAGE, SAMPLED_IMAGE): what OpTypeImage declares */
+    uint8_t image_dim;         /* isa_image_dim */
+    uint8_t image_arrayed;     /* Arrayed: the last coordinate is the layer (cube arrays: layer = 6 * cube + face) */
+    uint8_t image_combined;    /* SAMPLED_IMAGE: a combined image sampler (the binding brings its sampler) */
+    uint32_t image_format;     /* the SPIR-V ImageFormat (0 = Unknown: the binding's format applies) */
+    int readonly;              /* NonWritable, uniform buffers, uniform texel buffers, sampled images */
     int written;               /* the kernel stores or atomically writes it */
     char name[48];             /* the variable's name in the source, where known */
 } isa_slot;

@@ -109,6 +109,25 @@ void isa_inst_regs(const isa_inst *in, isa_span reads[6], int *nreads, isa_span 
     case ISA_OP_ARRAY_LEN: case ISA_OP_IMG_SIZE:
         WR(d, 1);
         break;
+    case ISA_OP_IMG_LOAD:
+        WR(d, 4); RD(a, n); RD(b, 1);
+        break;
+    case ISA_OP_IMG_STORE:
+        RD(a, n); RD(b, 4);
+        break;
+    case ISA_OP_IMG_SAMPLE: case ISA_OP_IMG_GATHER: {
+        uint32_t grad = in->op == ISA_OP_IMG_SAMPLE && in->imm > 0 ? (uint32_t)in->imm : 1;
+        WR(d, 4); RD(a, n); RD(b, 1); RD(c, grad); RD(e, grad);
+        break;
+    }
+    case ISA_OP_IMG_ATOMIC:
+        WR(d, 1); RD(a, n);
+        if (in->imm2 != ISA_RED_LOAD) RD(b, 1);
+        if (in->imm2 == ISA_RED_CMPXCHG) RD(c, 1);
+        break;
+    case ISA_OP_IMG_QUERY:
+        WR(d, n); RD(b, 1);
+        break;
     case ISA_OP_MASK_COND: case ISA_OP_MASK_CASE: case ISA_OP_BRANCH:
         RD(a, 1);
         break;
@@ -129,7 +148,8 @@ int isa_inst_reads_late(const isa_inst *in)
 {
     isa_op op = (isa_op)in->op;
     return isa_op_class(op) == ISA_CLASS_XLANE || op == ISA_OP_LOAD || op == ISA_OP_STORE || op == ISA_OP_ATOMIC ||
-           op == ISA_OP_IMG_READ || op == ISA_OP_IMG_WRITE;
+           op == ISA_OP_IMG_READ || op == ISA_OP_IMG_WRITE || op == ISA_OP_IMG_LOAD || op == ISA_OP_IMG_STORE ||
+           op == ISA_OP_IMG_SAMPLE || op == ISA_OP_IMG_GATHER || op == ISA_OP_IMG_ATOMIC;
 }
 
 isa_program *isa_program_clone(const isa_program *p)

@@ -20,7 +20,10 @@
 
 /* ------------------------------------------------------------------ records */
 
-enum id_kind { K_NONE, K_TYPE, K_CONST, K_VAR, K_VALUE, K_PTR, K_IMAGE, K_LABEL, K_FUNC, K_EXTINST, K_STRING, K_UNDEF };
+/* K_IMAGE: an image, sampler or sampled-image value (slot, sampler_slot); K_TEXEL_PTR: OpImageTexelPointer
+ * (slot, coordinates in off_reg, their count in off_const), used only by image atomics */
+enum id_kind { K_NONE, K_TYPE, K_CONST, K_VAR, K_VALUE, K_PTR, K_IMAGE, K_LABEL, K_FUNC, K_EXTINST, K_STRING, K_UNDEF,
+               K_TEXEL_PTR };
 
 typedef struct type_info {
     SpvOp op;
@@ -35,6 +38,7 @@ typedef struct type_info {
     uint32_t nmembers;
     uint32_t storage;     /* pointer storage class */
     uint32_t image_dim, image_sampled, image_format;
+    bool image_arrayed, image_ms;
     uint32_t array_stride;
     bool block, buffer_block;
 } type_info;
@@ -46,6 +50,7 @@ typedef struct id_info {
     uint32_t reg;         /* K_VALUE/K_CONST: first register */
     /* pointers: where they point */
     int32_t slot;         /* slot index, -1: register-backed (built-in input) */
+    int32_t sampler_slot; /* K_IMAGE: the slot of its sampler (a combined image sampler's own slot), -1 none */
     uint32_t off_reg;     /* dynamic byte offset register (ISA_NO_REG = none) */
     int64_t off_const;    /* constant byte offset, or register offset for register-backed */
     /* constants */
@@ -162,6 +167,19 @@ void lower_binary(lower *L, isa_op op, isa_type ty, uint32_t d, uint32_t a, uint
 
 void lower_init_private_variables(lower *L);
 void lower_mem_inst(lower *L, SpvOp op, const uint32_t *o, uint32_t no);
+
+/* ---- images other than texel buffers (lower_image.c) */
+
+/* A UniformConstant variable of image, sampled-image or sampler type: fills *s (space, dimensionality, format,
+ * texel type) and returns true; false for texel buffers (and anything else) it leaves to the caller, or when it
+ * failed the lowering (arrays of images, multisampled or Rect/SubpassData images). */
+bool lower_image_slot(lower *L, uint32_t var, uint32_t pointee, isa_slot *s);
+/* The image instructions (OpSampledImage .. OpImageQuerySamples, OpImageTexelPointer); texel buffers go on to
+ * lower_mem_inst. */
+void lower_image_inst(lower *L, SpvOp op, const uint32_t *o, uint32_t no);
+/* An atomic whose pointer is an OpImageTexelPointer: ty/red/value/cmp as lower_mem_inst worked them out. */
+void lower_image_atomic(lower *L, const id_info *ptr, uint32_t result_type, uint32_t result, isa_type ty,
+                        isa_reduce_op red, uint32_t value, uint32_t cmp);
 
 /* ---- subgroup operations and barriers (lower_wave.c) */
 

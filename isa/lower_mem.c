@@ -285,9 +285,15 @@ void lower_mem_inst(lower *L, SpvOp op, const uint32_t *o, uint32_t no)
             return;
         }
         isa_space sp = L->p->slots[p->slot].space;
-        if (sp == ISA_SPACE_STORAGE_TEXEL || sp == ISA_SPACE_UNIFORM_TEXEL) {
+        if (sp == ISA_SPACE_STORAGE_TEXEL || sp == ISA_SPACE_UNIFORM_TEXEL || sp == ISA_SPACE_STORAGE_IMAGE ||
+            sp == ISA_SPACE_SAMPLED_IMAGE || sp == ISA_SPACE_SAMPLER) {
+            /* an image or sampler is its slot (isa/lower_image.c); a combined image sampler is its own sampler */
             L->ids[rid].kind = K_IMAGE;
             L->ids[rid].slot = p->slot;
+            L->ids[rid].sampler_slot =
+                sp == ISA_SPACE_SAMPLER || (sp == ISA_SPACE_SAMPLED_IMAGE && L->p->slots[p->slot].image_combined)
+                    ? p->slot
+                    : -1;
             L->ids[rid].type = rtype;
             return;
         }
@@ -401,13 +407,6 @@ void lower_mem_inst(lower *L, SpvOp op, const uint32_t *o, uint32_t no)
         in->d = lower_def_value(L, o[1], o[0], 1);
         return;
     }
-    case SpvOpImage: case SpvOpSampledImage: {
-        int32_t slot = image_slot(L, o[2]);
-        L->ids[o[1]].kind = K_IMAGE;
-        L->ids[o[1]].slot = slot;
-        L->ids[o[1]].type = o[0];
-        return;
-    }
     case SpvOpAtomicLoad: case SpvOpAtomicStore: case SpvOpAtomicExchange: case SpvOpAtomicCompareExchange:
     case SpvOpAtomicIIncrement: case SpvOpAtomicIDecrement: case SpvOpAtomicIAdd: case SpvOpAtomicISub:
     case SpvOpAtomicSMin: case SpvOpAtomicUMin: case SpvOpAtomicSMax: case SpvOpAtomicUMax: case SpvOpAtomicAnd:
@@ -416,7 +415,7 @@ void lower_mem_inst(lower *L, SpvOp op, const uint32_t *o, uint32_t no)
         uint32_t ptr = is_store ? o[0] : o[2];
         CHECK_ID(L, ptr);
         id_info *p = &L->ids[ptr];
-        if (p->kind != K_PTR || p->slot < 0) {
+        if ((p->kind != K_PTR && p->kind != K_TEXEL_PTR) || p->slot < 0) {
             lower_fail(L, ISA_ERR_UNSUPPORTED, "atomic on an unresolved pointer %%%u", ptr);
             return;
         }
@@ -445,6 +444,10 @@ void lower_mem_inst(lower *L, SpvOp op, const uint32_t *o, uint32_t no)
         case SpvOpAtomicOr: red = ISA_RED_OR; value = lower_val(L, o[5]); break;
         case SpvOpAtomicXor: red = ISA_RED_XOR; value = lower_val(L, o[5]); break;
         default: break;
+        }
+        if (p->kind == K_TEXEL_PTR) { /* an image texel (OpImageTexelPointer) */
+            lower_image_atomic(L, p, is_store ? 0 : o[0], is_store ? 0 : o[1], ty, red, value, cmp);
+            return;
         }
         if (L->p->slots[p->slot].readonly && red != ISA_RED_LOAD) {
             lower_fail(L, ISA_ERR_INVALID, "atomic write to read-only '%s'", L->p->slots[p->slot].name);

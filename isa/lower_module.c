@@ -428,6 +428,8 @@ bool lower_parse_module(lower *L)
                 NEED(8);
                 t->elem = o[1];
                 t->image_dim = o[2];
+                t->image_arrayed = o[4] != 0;
+                t->image_ms = o[5] != 0;
                 t->image_sampled = o[6];
                 t->image_format = o[7];
                 break;
@@ -828,6 +830,15 @@ void lower_make_variables(lower *L)
             break;
         }
         case SpvStorageClassUniformConstant: {
+            /* images, samplers (isa/lower_image.c) */
+            if (lower_image_slot(L, id, pointee, &s)) {
+                set_slot_name(L, &s, id, pointee);
+                d->kind = K_PTR;
+                d->slot = add_slot(L, &s);
+                break;
+            }
+            if (L->failed)
+                return;
             /* texel buffers: OpTypeImage with Dim Buffer */
             if (t->op != SpvOpTypeImage && t->op != SpvOpTypeSampledImage) {
                 lower_fail(L, ISA_ERR_UNSUPPORTED, "UniformConstant variable %%%u of type %s is not a texel buffer", id,

@@ -773,9 +773,7 @@ void lower_inst(lower *L, SpvOp op, const uint32_t *o, uint32_t no)
     case SpvOpMemoryBarrier: case SpvOpModuleProcessed:
         return;
     case SpvOpVariable: case SpvOpLoad: case SpvOpStore: case SpvOpCopyMemory: case SpvOpAccessChain:
-    case SpvOpInBoundsAccessChain: case SpvOpArrayLength: case SpvOpImageRead: case SpvOpImageFetch:
-    case SpvOpImageWrite: case SpvOpImageQuerySize: case SpvOpImage: case SpvOpSampledImage:
-    case SpvOpAtomicLoad: case SpvOpAtomicStore: case SpvOpAtomicExchange: case SpvOpAtomicCompareExchange:
+    case SpvOpInBoundsAccessChain: case SpvOpArrayLength: case SpvOpAtomicLoad: case SpvOpAtomicStore: case SpvOpAtomicExchange: case SpvOpAtomicCompareExchange:
     case SpvOpAtomicIIncrement: case SpvOpAtomicIDecrement: case SpvOpAtomicIAdd: case SpvOpAtomicISub:
     case SpvOpAtomicSMin: case SpvOpAtomicUMin: case SpvOpAtomicSMax: case SpvOpAtomicUMax: case SpvOpAtomicAnd:
     case SpvOpAtomicOr: case SpvOpAtomicXor: case SpvOpAtomicFAddEXT:
@@ -794,6 +792,11 @@ void lower_inst(lower *L, SpvOp op, const uint32_t *o, uint32_t no)
         lower_matrix_inst(L, op, o);
         return;
     default: break;
+    }
+    if ((op >= SpvOpSampledImage && op <= SpvOpImageQuerySamples) || op == SpvOpImageTexelPointer ||
+        (op >= SpvOpImageSparseSampleImplicitLod && op <= SpvOpImageSparseRead)) {
+        lower_image_inst(L, op, o, no); /* texel buffers go on to lower_mem_inst */
+        return;
     }
     if (op >= SpvOpGroupNonUniformElect && op <= SpvOpGroupNonUniformQuadSwap) {
         lower_group(L, op, o, no);

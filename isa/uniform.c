@@ -85,7 +85,8 @@ static int result_uniform(const uctx *u, uint32_t i)
         uint32_t c = b != ISA_NO_BLOCK ? p->blocks[b].cond : ISA_NO_REG;
         return reads_uniform && reg_uniform(u, c);
     }
-    case ISA_OP_ELECT: case ISA_OP_INV_BALLOT: case ISA_OP_ATOMIC: case ISA_OP_IMG_READ:
+    case ISA_OP_ELECT: case ISA_OP_INV_BALLOT: case ISA_OP_ATOMIC: case ISA_OP_IMG_READ: case ISA_OP_IMG_LOAD:
+    case ISA_OP_IMG_SAMPLE: case ISA_OP_IMG_GATHER: case ISA_OP_IMG_ATOMIC:
         return 0;
     case ISA_OP_VOTE_ALL: case ISA_OP_VOTE_ANY: case ISA_OP_VOTE_EQ: case ISA_OP_BCAST_FIRST: case ISA_OP_BALLOT:
     case ISA_OP_ARRAY_LEN: case ISA_OP_IMG_SIZE:
@@ -276,7 +277,8 @@ isa_status isa_analyze_uniformity(isa_program *p)
             break;
         case ISA_CLASS_VMEM:
             if (op == ISA_OP_LOAD || op == ISA_OP_STORE || op == ISA_OP_ATOMIC || op == ISA_OP_IMG_READ ||
-                op == ISA_OP_IMG_WRITE)
+                op == ISA_OP_IMG_WRITE || op == ISA_OP_IMG_LOAD || op == ISA_OP_IMG_STORE || op == ISA_OP_IMG_SAMPLE ||
+                op == ISA_OP_IMG_GATHER || op == ISA_OP_IMG_ATOMIC)
                 if (reg_uniform(&u, in->a))
                     in->flags |= ISA_INST_UNIFORM_ADDR;
             if (op == ISA_OP_LOAD && writes_uniform && scalar_loadable(p, in))

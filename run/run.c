@@ -151,7 +151,7 @@ int run_bindings_fit(const wl_case *c, isa_program *p, char *err, size_t err_siz
 {
     for (uint32_t s = 0; s < p->slot_count; s++) {
         const isa_slot *sl = &p->slots[s];
-        if (sl->space > ISA_SPACE_UNIFORM_TEXEL)
+        if (sl->space > ISA_SPACE_UNIFORM_TEXEL && sl->space < ISA_SPACE_STORAGE_IMAGE)
             continue;
         const case_binding *b = case_find_binding(c, sl->set, sl->binding);
         if (!b) {
@@ -159,9 +159,16 @@ int run_bindings_fit(const wl_case *c, isa_program *p, char *err, size_t err_siz
                      "such binding", c->path, sl->set, sl->binding, sl->name, isa_space_name(sl->space));
             return 0;
         }
-        static const isa_space kind_space[CASE_KIND_COUNT] = {ISA_SPACE_STORAGE, ISA_SPACE_UNIFORM,
-                                                               ISA_SPACE_STORAGE_TEXEL, ISA_SPACE_UNIFORM_TEXEL};
-        if (kind_space[b->kind] != sl->space) {
+        static const isa_space kind_space[CASE_KIND_COUNT] = {
+            [CASE_KIND_STORAGE_BUFFER] = ISA_SPACE_STORAGE, [CASE_KIND_UNIFORM_BUFFER] = ISA_SPACE_UNIFORM,
+            [CASE_KIND_STORAGE_TEXEL_BUFFER] = ISA_SPACE_STORAGE_TEXEL,
+            [CASE_KIND_UNIFORM_TEXEL_BUFFER] = ISA_SPACE_UNIFORM_TEXEL,
+            [CASE_KIND_STORAGE_IMAGE] = ISA_SPACE_STORAGE_IMAGE, [CASE_KIND_SAMPLED_IMAGE] = ISA_SPACE_SAMPLED_IMAGE,
+            [CASE_KIND_COMBINED_IMAGE_SAMPLER] = ISA_SPACE_SAMPLED_IMAGE, [CASE_KIND_SAMPLER] = ISA_SPACE_SAMPLER};
+        /* a sampled image is a separate one or a combined image sampler (sampler2D), as the kernel declares it */
+        int combined_mismatch = sl->space == ISA_SPACE_SAMPLED_IMAGE &&
+                                (b->kind == CASE_KIND_COMBINED_IMAGE_SAMPLER) != (sl->image_combined != 0);
+        if (kind_space[b->kind] != sl->space || combined_mismatch) {
             snprintf(err, err_size, "%s: bindings (set %u binding %u): the case says kind \"%s\" but the kernel declares "
                      "'%s' as a %s", c->path, sl->set, sl->binding, case_kind_name(b->kind), sl->name,
                      isa_space_name(sl->space));
@@ -188,6 +195,37 @@ int run_bindings_fit(const wl_case *c, isa_program *p, char *err, size_t err_siz
             return 0;
         }
     }
+    return 1;
+}
+
+int run_image_bindings(const wl_case *c, uint8_t *const *data, sim_image **images, int *count)
+{
+    int n = 0;
+    for (int i = 0; i < c->binding_count; i++)
+        n += case_kind_is_image(c->bindings[i].kind) || case_kind_has_sampler(c->bindings[i].kind);
+    /* one block: the sim_image entries, then the img_image each points at (its bytes are data[i]) */
+    sim_image *si = calloc((size_t)n + 1, sizeof *si + sizeof(img_image));
+    if (!si)
+        return 0;
+    img_image *im = (img_image *)(void *)(si + n + 1);
+    int k = 0;
+    for (int i = 0; i < c->binding_count; i++) {
+        const case_binding *b = &c->bindings[i];
+        if (!case_kind_is_image(b->kind) && !case_kind_has_sampler(b->kind))
+            continue;
+        si[k].set = b->set;
+        si[k].binding = b->binding;
+        if (case_kind_is_image(b->kind)) {
+            im[k] = b->image;
+            im[k].bytes = data[i];
+            im[k].size = b->size;
+            si[k].image = &im[k];
+        }
+        si[k].sampler = b->has_sampler ? &b->sampler : NULL;
+        k++;
+    }
+    *images = si;
+    *count = n;
     return 1;
 }
 
@@ -231,7 +269,17 @@ static int run_program(const wl_case *c, const run_options *opt, uint32_t wave, 
         bufs[i].size = b->size;
         initial[i] = b->bytes; /* the case keeps them: no snapshot copy in a multi-threaded dispatch */
     }
+    sim_image *images = NULL;
+    int image_count = 0;
+    if (!run_image_bindings(c, out->data, &images, &image_count)) {
+        free(bufs);
+        free(initial);
+        snprintf(err, err_size, "out of memory");
+        return RUN_EXIT_BAD_INPUT;
+    }
     sim_config cfg = {
+        .images = images,
+        .image_count = image_count,
         .wave_size = wave,
         .groups = {c->groups[0], c->groups[1], c->groups[2]},
         .instruction_budget = opt ? opt->instruction_budget : 0,
@@ -251,6 +299,7 @@ static int run_program(const wl_case *c, const run_options *opt, uint32_t wave, 
         uninit = calloc((size_t)c->binding_count + 1, 1);
         if (!uninit) {
             free(bufs);
+            free(images);
             free(initial);
             snprintf(err, err_size, "out of memory");
             return RUN_EXIT_BAD_INPUT;
@@ -262,11 +311,13 @@ static int run_program(const wl_case *c, const run_options *opt, uint32_t wave, 
     if (opt && opt->memory) {
         if (mem_model_begin(opt->memory, out->prog, cfg.groups, wave, err, err_size) != MEM_OK) {
             free(bufs);
+            free(images);
             free(uninit);
             free(initial);
             return RUN_EXIT_BAD_INPUT;
         }
         cfg.mem_trace = mem_model_trace(opt->memory);
+        cfg.image_layout = (int)mem_model_machine(opt->memory)->image_layout;
     }
     t0 = seconds_now();
     out->status = sim_run(out->prog, &cfg, &out->result);
@@ -277,6 +328,7 @@ static int run_program(const wl_case *c, const run_options *opt, uint32_t wave, 
     }
     int schedule_failed = cfg.sanitize && out->status == SIM_OK && run_schedule_check(c, &cfg, out) != 0;
     free(bufs);
+    free(images);
     free(uninit);
     free(initial);
     if (schedule_failed) {

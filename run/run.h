@@ -127,6 +127,11 @@ uint64_t run_finding_count(const run_output *out);
  * size, and gives sampled texel buffers the case's format.  Returns 1, or 0 with err naming the binding. */
 int run_bindings_fit(const wl_case *c, isa_program *p, char *err, size_t err_size);
 
+/* The case's image and sampler bindings as sim_image entries whose images use `data` (one array per case
+ * binding, as run_output.data) for their texels.  Returns 1 with *images (one block: free() it) and *count, or 0
+ * when out of memory. */
+int run_image_bindings(const wl_case *c, uint8_t *const *data, sim_image **images, int *count);
+
 /* Checks every expectation of the case against `data` (one array per case binding).
  * Prints "PASS"/"FAIL" lines to `log` when not NULL; returns the number of failures. */
 int run_check_expects(const wl_case *c, uint8_t *const *data, FILE *log);

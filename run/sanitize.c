@@ -61,9 +61,15 @@ int run_schedule_check(const wl_case *c, const sim_config *linear, run_output *o
         memcpy(data[i], b->bytes, b->size);
         bufs[i] = (sim_buffer){.set = b->set, .binding = b->binding, .data = data[i], .size = b->size};
     }
+    sim_image *images = NULL;
+    int image_count = 0;
+    if (!nomem && !run_image_bindings(c, data, &images, &image_count))
+        nomem = 1;
     if (!nomem) {
         sim_config cfg = *linear;
         cfg.buffers = bufs;
+        cfg.images = images;
+        cfg.image_count = image_count;
         cfg.sanitize = 0;
         cfg.mem_trace = NULL;
         cfg.schedule = SIM_SCHEDULE_REVERSED;
@@ -104,6 +110,7 @@ int run_schedule_check(const wl_case *c, const sim_config *linear, run_output *o
         free(data[i]);
     free(data);
     free(bufs);
+    free(images);
     return nomem ? -1 : 0;
 }
 

@@ -275,6 +275,30 @@ static int check_program(sim_ctx *ctx)
         case ISA_OP_IMG_SIZE:
             REG(d, 1); uses_slot = 1;
             break;
+        case ISA_OP_IMG_LOAD:
+            REG(d, 4); REG(a, n); if (in->b != ISA_NO_REG) REG(b, 1); uses_slot = 1;
+            break;
+        case ISA_OP_IMG_STORE:
+            REG(a, n); REG(b, 4); uses_slot = 1;
+            break;
+        case ISA_OP_IMG_SAMPLE: case ISA_OP_IMG_GATHER:
+            REG(d, 4); REG(a, n); if (in->b != ISA_NO_REG) REG(b, 1);
+            if (in->c != ISA_NO_REG) REG(c, (uint32_t)in->imm);
+            if (in->e != ISA_NO_REG) REG(e, (uint32_t)in->imm);
+            if (in->imm2 < 0 || in->imm2 >= (int64_t)p->slot_count)
+                return sim_fault(ctx, NULL, pc, SIM_FAULT_UNSUPPORTED, -1, -1, -1,
+                                 "malformed program: sampler slot %lld", (long long)in->imm2);
+            uses_slot = 1;
+            break;
+        case ISA_OP_IMG_ATOMIC:
+            REG(a, n); if (in->d != ISA_NO_REG) REG(d, 1);
+            if (in->imm2 != ISA_RED_LOAD) REG(b, 1);
+            if (in->imm2 == ISA_RED_CMPXCHG) REG(c, 1);
+            uses_slot = 1;
+            break;
+        case ISA_OP_IMG_QUERY:
+            REG(d, n); if (in->b != ISA_NO_REG) REG(b, 1); uses_slot = 1;
+            break;
         case ISA_OP_BLOCK: case ISA_OP_LOOP:
             MASK(a); jumps = 1;
             break;
@@ -356,6 +380,16 @@ static sim_status bind_slots(sim_ctx *ctx)
                              "missing binding: the kernel uses %s buffer '%s' at set %u binding %u, "
                              "which the case does not provide",
                              isa_space_name(sl->space), sl->name, sl->set, sl->binding);
+                ctx->result->fault_event.where.slot = (int32_t)s;
+                return SIM_ERR_CONFIG;
+            }
+            break;
+        }
+        case ISA_SPACE_STORAGE_IMAGE: case ISA_SPACE_SAMPLED_IMAGE: case ISA_SPACE_SAMPLER: {
+            char why[224];
+            sim_fault_kind k = sim_image_bind(ctx, s, why, sizeof why);
+            if (k != SIM_FAULT_NONE) {
+                config_error(ctx->result, k, "%s", why);
                 ctx->result->fault_event.where.slot = (int32_t)s;
                 return SIM_ERR_CONFIG;
             }
@@ -888,6 +922,8 @@ static int parallel_safe(const sim_ctx *ctx, uint8_t *read, uint8_t *written)
     for (uint32_t pc = 0; pc < p->code_count; pc++) {
         const isa_inst *in = &p->code[pc];
         isa_op op = (isa_op)in->op;
+        if (op == ISA_OP_IMG_STORE || op == ISA_OP_IMG_ATOMIC)
+            return 0; /* image writes keep no per-word owner record: one thread */
         if (op != ISA_OP_LOAD && op != ISA_OP_STORE && op != ISA_OP_ATOMIC && op != ISA_OP_IMG_READ &&
             op != ISA_OP_IMG_WRITE)
             continue;

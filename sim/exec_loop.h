@@ -406,6 +406,10 @@ WAVE_ATTR static wave_stop WAVE_FN(sim_ctx *ctx, sim_wave *w)
             if (sim_exec_memory(ctx, w, in, pc, exec))
                 goto fault;
             break;
+        OP(IMG_LOAD) OP(IMG_STORE) OP(IMG_SAMPLE) OP(IMG_GATHER) OP(IMG_ATOMIC) OP(IMG_QUERY)
+            if (sim_exec_image(ctx, w, in, pc, exec))
+                goto fault;
+            break;
         /* ---- exec masks and control ---- */
         OP(BLOCK)
             exec = masks[in->a];

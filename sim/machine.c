@@ -17,6 +17,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "img/img.h"
 #include "sim/machine.h"
 
 const char *mem_status_str(mem_status s)
@@ -201,6 +202,16 @@ static int parse_root(const cJSON *root, const char *file, mem_machine *m, char 
                                                       "sector_bytes (the coalescer's granules)");
     if (m->cache_line_bytes / m->sector_bytes > 16)
         return fail(err, size, file, "sector_bytes", "at most 16 sectors per line");
+    /* how images lie in memory: only image accesses' addresses depend on it (sim/image_exec.c) */
+    const cJSON *il = cJSON_GetObjectItemCaseSensitive(root, "image_layout");
+    if (il) {
+        img_layout layout;
+        if (!cJSON_IsString(il) || !img_layout_by_name(il->valuestring, &layout))
+            return fail(err, size, file, "image_layout", "must be \"linear\", \"nv_blocklinear\" or \"amd_swizzle\"");
+        if (!has_source(sources, "image_layout"))
+            return fail(err, size, file, "sources.image_layout", "missing: say where the layout comes from");
+        m->image_layout = (uint32_t)layout;
+    }
     const cJSON *l1 = cJSON_GetObjectItemCaseSensitive(root, "l1");
     if (l1 && !cJSON_IsNull(l1)) {
         if (!parse_cache(l1, file, "l1", &m->l1, err, size))

@@ -70,6 +70,7 @@ typedef struct mem_machine {
     double clock_mhz;
     uint32_t l2_hit_latency;        /* cycles */
     uint32_t dram_latency;          /* cycles */
+    uint32_t image_layout;          /* img_layout of images in device memory ("image_layout"; optional, linear) */
 } mem_machine;
 
 /*

@@ -642,8 +642,8 @@ static void record_global(mem_model *m, const sim_mem_access *a)
                 req[n++] = line << 16 | bit;
         }
     }
-    uint32_t kind = a->op == ISA_OP_ATOMIC ? KIND_ATOMIC
-                    : (a->op == ISA_OP_STORE || a->op == ISA_OP_IMG_WRITE) ? KIND_WRITE
+    uint32_t kind = a->op == ISA_OP_ATOMIC || a->op == ISA_OP_IMG_ATOMIC ? KIND_ATOMIC
+                    : (a->op == ISA_OP_STORE || a->op == ISA_OP_IMG_WRITE || a->op == ISA_OP_IMG_STORE) ? KIND_WRITE
                                                                            : KIND_READ;
     u64vec *v = &m->cur_waves[a->wave];
     int ok = vec_push(v, 1ull << 63 | (uint64_t)n << 40 | (uint64_t)kind << 32 | a->pc);

@@ -16,6 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "img/img.h"
 #include "isa/isa.h"
 
 #define SIM_MIN_WAVE 4
@@ -37,6 +38,16 @@ typedef struct sim_buffer {
 } sim_buffer;
 
 /*
+ * An image, sampler or combined image sampler binding (not texel buffers:
+ * those are sim_buffer).  A storage image is read and written in place.
+ */
+typedef struct sim_image {
+    uint32_t set, binding;
+    img_image *image;             /* caller owns; NULL for a sampler binding */
+    const img_sampler *sampler;   /* sampler and combined image sampler bindings; NULL otherwise */
+} sim_image;
+
+/*
  * One executed memory wave instruction (LOAD, STORE, ATOMIC, IMG_READ,
  * IMG_WRITE of any class, LDS included), handed to an optional trace sink
  * after it completed.  The memory model (sim/memmodel.h) consumes these; the
@@ -51,6 +62,8 @@ typedef struct sim_mem_access {
     uint8_t space;             /* isa_space of the slot */
     uint16_t slot;
     uint16_t elem_bytes;       /* bytes of one component (texels: bytes of one texel) */
+                               /* images: addr is img_layout_address in sim_config.image_layout, per lane the texel
+                                * the instruction reads or writes (sampling: the texel nearest the coordinate) */
     uint16_t count;            /* consecutive components per lane (texels: 1) */
     uint32_t wave_size;
     sim_mask exec;             /* lanes that accessed memory */
@@ -120,6 +133,10 @@ typedef struct sim_config {
      * dispatch that must fall back to one thread restores from them instead of keeping a snapshot copy of
      * every written buffer, so a run's memory stays within twice its buffer bytes (issue 11). */
     const uint8_t *const *buffer_initial;
+    sim_image *images;            /* image and sampler bindings (sim/image_exec.c) */
+    int image_count;
+    int image_layout;             /* img_layout of the image addresses handed to mem_trace (the machine preset's
+                                   * "image_layout"; IMG_LAYOUT_LINEAR = 0 by default); never changes results */
     const sim_mem_trace *mem_trace; /* optional: called once per executed memory wave instruction; NULL = none */
     int robust_access;            /* robustBufferAccess2: a buffer or texel-buffer access outside its binding reads 0
                                    * and writes nothing (counted in robust_loads/robust_stores) instead of faulting;

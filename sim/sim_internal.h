@@ -42,6 +42,8 @@ typedef struct sim_slot_mem {
     uint8_t *data;              /* NULL when size is 0 (or the push block is absent) */
     size_t size;                /* bytes (private: per lane) */
     size_t area_offset;      /* workgroup / private slots: isa_slot.base, the offset inside the shared area or a lane's private area */
+    img_image *image;           /* image slots: the bound image (sim/image_exec.c) */
+    const img_sampler *sampler; /* sampler slots and combined image samplers */
 } sim_slot_mem;
 
 typedef struct sim_ctx {
@@ -261,6 +263,11 @@ int sim_exec_memory(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t pc, 
 int sim_exec_xlane(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t pc, sim_mask exec);
 int sim_exec_fmath(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t pc, sim_mask exec);
 int sim_exec_cvt(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t pc, sim_mask exec);
+/* IMG_LOAD, IMG_STORE, IMG_SAMPLE, IMG_GATHER, IMG_ATOMIC, IMG_QUERY (sim/image_exec.c). */
+int sim_exec_image(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t pc, sim_mask exec);
+/* Binds image/sampler slot s to its sim_config.images entry and checks that it fits the kernel's declaration.
+ * Returns SIM_FAULT_NONE, or the kind with the message in why. */
+sim_fault_kind sim_image_bind(sim_ctx *ctx, uint32_t s, char *why, size_t why_size);
 
 /* Operand counts of FMATH instruction `glsl` (GLSL.std.450 number): register
  * inputs read from a.. and results written from d.. (vector ones occupy

@@ -812,6 +812,132 @@ def gen_hlsl_quirks():
     write_case("hlsl_quirks/short_circuit.json", case)
 
 
+
+# --------------------------------------------------------------------------
+# Images (issue 14): storage images, fetch from mips, atomics, linear sampling, the HLSL forms.
+# Packed texel order as the case format defines it: mip-major, then layer, z, y, x; components last.
+
+def img_pattern(x, y, z=0, layer=0, mip=0, c=0):
+    return x + 16 * y + 256 * z + 1000 * layer + 5000 * mip + 0.25 * c
+
+
+def image_binding(b, kind, fmt, extent, data, mips=1, sampler=None):
+    d = {"set": 0, "binding": b, "kind": kind, "format": fmt, "dim": "2d", "extent": list(extent),
+         "layers": 1, "mip_levels": mips, "data": list(data)}
+    if sampler is not None:
+        d["sampler"] = sampler
+    return d
+
+
+def image_expect(b, data, compare="exact"):
+    return {"set": 0, "binding": b, "mip": 0, "layer": 0, "data": list(data), "compare": compare}
+
+
+def packed_pattern(w, h, mips):
+    out = []
+    for m in range(mips):
+        for y in range(max(1, h >> m)):
+            for x in range(max(1, w >> m)):
+                out += [img_pattern(x, y, 0, 0, m, c) for c in range(4)]
+    return out
+
+
+def gen_images():
+    folder = "images"
+    w, h = 16, 8
+    # storage_mirror: dst(w-1-x, y) = 2 src(x, y) + (x, y, 0, 1)
+    dst = [0.0] * (w * h * 4)
+    for y in range(h):
+        for x in range(w):
+            for c in range(4):
+                dst[(y * w + (w - 1 - x)) * 4 + c] = f32(2 * img_pattern(x, y, 0, 0, 0, c) +
+                                                         (x, y, 0, 1)[c])
+    case = {"kernel": "storage_mirror.comp", "groups": [2, 2, 1],
+            "bindings": [image_binding(0, "storage_image", "rgba32f", [w, h], packed_pattern(w, h, 1)),
+                         image_binding(1, "storage_image", "rgba32f", [w, h], [0.0] * (w * h * 4))],
+            "expect": [image_expect(1, dst)]}
+    write_case("%s/storage_mirror.json" % folder, case)
+
+    # fetch_mips: lane i reads mip i % 3 at ((i/3) % mip width, (i/7) % mip height)
+    texels, sizes = [], []
+    for i in range(64):
+        m = i % 3
+        mw, mh = w >> m, h >> m
+        x, y = (i // 3) % mw, (i // 7) % mh
+        texels += [img_pattern(x, y, 0, 0, m, c) for c in range(4)]
+        sizes += [mw, mh, 3, 0]
+    case = {"kernel": "fetch_mips.comp",
+            "bindings": [image_binding(0, "combined_image_sampler", "rgba32f", [w, h], packed_pattern(w, h, 3),
+                                       mips=3, sampler={}),
+                         binding(1, "f32", count=256, fill={"value": 0}),
+                         binding(2, "u32", count=256, fill={"value": 0})],
+            "expect": [expect(1, texels), expect(2, sizes)]}
+    write_case("%s/fetch_mips.json" % folder, case)
+
+    # fetch_mips_uniform: workgroup g reads mip g % 3 (one mip per wave) at (l % mip width, (l / 8) % mip height)
+    texels, sizes = [], []
+    for g in range(3):
+        for l in range(64):
+            mw, mh = w >> g, h >> g
+            texels += [img_pattern(l % mw, (l // 8) % mh, 0, 0, g, c) for c in range(4)]
+            sizes += [mw, mh, 3, 0]
+    case = {"kernel": "fetch_mips_uniform.comp", "groups": [3, 1, 1],
+            "bindings": [image_binding(0, "combined_image_sampler", "rgba32f", [w, h], packed_pattern(w, h, 3),
+                                       mips=3, sampler={}),
+                         binding(1, "f32", count=768, fill={"value": 0}),
+                         binding(2, "u32", count=768, fill={"value": 0})],
+            "expect": [expect(1, texels), expect(2, sizes)]}
+    write_case("%s/fetch_mips_uniform.json" % folder, case)
+
+    # atomic_histogram: 256 values into 16 x 2 bins
+    r = Rng(1414)
+    values = [r.int(0, 1000) for _ in range(256)]
+    bins = [0] * 32
+    for v in values:
+        bins[(v // 16 % 2) * 16 + v % 16] += 1
+    case = {"kernel": "atomic_histogram.comp", "groups": [4, 1, 1],
+            "bindings": [binding(0, "u32", data=values),
+                         image_binding(1, "storage_image", "r32ui", [16, 2], [0] * 32)],
+            "expect": [image_expect(1, bins)]}
+    write_case("%s/atomic_histogram.json" % folder, case)
+
+    # sample_linear: Vulkan linear filtering, i0 = floor(u * 8 - 0.5), clamp to edge; weights 0 or 1/2
+    sw = 8
+    src = [[[img_pattern(x, y, 0, 0, 0, c) for c in range(4)] for x in range(sw)] for y in range(sw)]
+
+    def at(i, j, c):
+        return src[min(max(j, 0), sw - 1)][min(max(i, 0), sw - 1)][c]
+
+    out = []
+    for i in range(128):
+        fx, fy = (i % 17) * 0.5, (i // 17) * 0.5
+        i0, j0 = math.floor(fx), math.floor(fy)
+        a, b = fx - i0, fy - j0
+        for c in range(4):
+            out.append(f32((1 - a) * (1 - b) * at(i0, j0, c) + a * (1 - b) * at(i0 + 1, j0, c) +
+                           (1 - a) * b * at(i0, j0 + 1, c) + a * b * at(i0 + 1, j0 + 1, c)))
+    linear = {"mag_filter": "linear", "min_filter": "linear", "address_mode": "clamp_to_edge"}
+    case = {"kernel": "sample_linear.comp", "groups": [2, 1, 1],
+            "bindings": [image_binding(0, "sampled_image", "rgba32f", [sw, sw], packed_pattern(sw, sw, 1)),
+                         {"set": 0, "binding": 1, "kind": "sampler", "sampler": linear},
+                         binding(2, "f32", count=512, fill={"value": 0})],
+            "expect": [expect(2, out, compare={"ulp": 1})]}
+    write_case("%s/sample_linear.json" % folder, case)
+
+    # texture_load.hlsl: dst = src.Load + SampleLevel (nearest, at the texel centre) in x + dst
+    start = [float(c) for _ in range(w * h) for c in range(4)]
+    want = []
+    for y in range(h):
+        for x in range(w):
+            want += [f32(img_pattern(x, y, 0, 0, 0, c) * (2 if c == 0 else 1) + c) for c in range(4)]
+    case = {"kernel": "texture_load.hlsl", "entry": "main", "groups": [2, 1, 1],
+            "bindings": [image_binding(0, "sampled_image", "rgba32f", [w, h], packed_pattern(w, h, 1)),
+                         {"set": 0, "binding": 1, "kind": "sampler", "sampler": {}},
+                         image_binding(2, "storage_image", "rgba32f", [w, h], start)],
+            "expect": [image_expect(2, want)]}
+    write_case("%s/texture_load.json" % folder, case)
+
+
 # --------------------------------------------------------------------------
 # reconvergence, one construct at a time: the kernel compares each ballot with the set its own
 # arithmetic promises (constructs.comp), so every lane that takes the ballot stores 1, the others 7

@@ -1,7 +1,7 @@
 #version 450
-// a 2D storage image: not a texel buffer, which wavelab does not model
+// a multisampled storage image: images are modelled, multisampling is not
 layout(local_size_x = 8, local_size_y = 8) in;
-layout(set = 0, binding = 0, r32f) uniform writeonly image2D target;
+layout(set = 0, binding = 0, r32f) uniform writeonly image2DMS target;
 void main() {
-    imageStore(target, ivec2(gl_GlobalInvocationID.xy), vec4(1.0));
+    imageStore(target, ivec2(gl_GlobalInvocationID.xy), 0, vec4(1.0));
 }

@@ -1,0 +1,356 @@
+/*
+ * isa/lower_image.c — images other than texel buffers, for compute: the
+ * slots of image, sampled-image and sampler variables, and the image
+ * instructions (read, write, fetch, explicit-lod sampling, gather, the size
+ * and level queries, texel pointers for image atomics).
+ *
+ * An image never becomes a register: like a pointer, an image or sampler
+ * value is resolved at lowering time to its slot (OpLoad of the variable,
+ * OpSampledImage pairing an image slot with a sampler slot, OpImage taking
+ * the image back).  Coordinates are the registers of the coordinate vector,
+ * `count` of them; the executor (sim/image_exec.c) reads the image's
+ * dimensionality and format from the binding.  What is not modelled (implicit
+ * LOD, depth comparison, projection, offsets, multisampling, sparse
+ * residency, arrays of images) fails with the word offset.
+ */
+#include "isa/lower_internal.h"
+
+/* SPIR-V Image Operands bits the lowering takes. */
+enum { IMG_OPND_LOD = 0x2, IMG_OPND_GRAD = 0x4 };
+
+static bool is_image_type(const type_info *t)
+{
+    return t->op == SpvOpTypeImage || t->op == SpvOpTypeSampledImage || t->op == SpvOpTypeSampler;
+}
+
+bool lower_image_slot(lower *L, uint32_t var, uint32_t pointee, isa_slot *s)
+{
+    type_info *t = lower_type(L, pointee);
+    const id_info *d = &L->ids[var];
+    if ((t->op == SpvOpTypeArray || t->op == SpvOpTypeRuntimeArray) && is_image_type(lower_type(L, t->elem))) {
+        lower_fail(L, ISA_ERR_UNSUPPORTED, "variable %%%u is an array of images or samplers (descriptor indexing): "
+                   "not modelled, bind each image on its own", var);
+        return false;
+    }
+    if (!is_image_type(t))
+        return false;
+    if (t->op != SpvOpTypeSampler) {
+        type_info *it = t->op == SpvOpTypeSampledImage ? lower_type(L, t->elem) : t;
+        if (it->image_dim == SpvDimBuffer)
+            return false; /* texel buffers: lower_module.c */
+        static const uint8_t dims[] = {[SpvDim1D] = ISA_IMAGE_1D + 1, [SpvDim2D] = ISA_IMAGE_2D + 1,
+                                       [SpvDim3D] = ISA_IMAGE_3D + 1, [SpvDimCube] = ISA_IMAGE_CUBE + 1};
+        if (it->image_dim >= sizeof dims || !dims[it->image_dim]) {
+            lower_fail(L, ISA_ERR_UNSUPPORTED, "image variable %%%u has Dim %u: only 1D, 2D, 3D and Cube images "
+                       "(and texel buffers) are modelled", var, it->image_dim);
+            return false;
+        }
+        if (it->image_ms) {
+            lower_fail(L, ISA_ERR_UNSUPPORTED, "image variable %%%u is multisampled: not modelled", var);
+            return false;
+        }
+        isa_type tt = lower_scalar_isa_type(L, it->elem);
+        if (tt != ISA_TYPE_F32 && tt != ISA_TYPE_U32 && tt != ISA_TYPE_I32) {
+            lower_fail(L, ISA_ERR_UNSUPPORTED, "image variable %%%u has sampled type %s: only 32-bit float and "
+                       "integer image types are modelled", var, isa_type_name(tt));
+            return false;
+        }
+        s->space = it->image_sampled == 2 ? ISA_SPACE_STORAGE_IMAGE : ISA_SPACE_SAMPLED_IMAGE;
+        s->image_dim = (uint8_t)(dims[it->image_dim] - 1);
+        s->image_arrayed = it->image_arrayed;
+        s->image_combined = t->op == SpvOpTypeSampledImage;
+        s->image_format = it->image_format;
+        s->texel_type = tt;
+        s->readonly = s->space == ISA_SPACE_SAMPLED_IMAGE || d->nonwritable;
+    } else {
+        s->space = ISA_SPACE_SAMPLER;
+        s->readonly = 1;
+    }
+    if (d->set < 0 || d->binding < 0) {
+        lower_fail(L, ISA_ERR_INVALID, "image variable %%%u has no DescriptorSet/Binding", var);
+        return false;
+    }
+    s->set = (uint32_t)d->set;
+    s->binding = (uint32_t)d->binding;
+    return true;
+}
+
+/* The slot behind an image operand (K_IMAGE, or a variable for texel pointers); -1 after a failure. */
+static int32_t image_of(lower *L, uint32_t id, bool want_sampler)
+{
+    if (id == 0 || id >= L->bound || (L->ids[id].kind != K_IMAGE && L->ids[id].kind != K_PTR) || L->ids[id].slot < 0) {
+        lower_fail(L, ISA_ERR_UNSUPPORTED, "image operand %%%u does not come from an image variable", id);
+        return -1;
+    }
+    const id_info *d = &L->ids[id];
+    if (want_sampler && (d->kind != K_IMAGE || d->sampler_slot < 0)) {
+        lower_fail(L, ISA_ERR_UNSUPPORTED, "sampled image %%%u has no sampler", id);
+        return -1;
+    }
+    return d->slot;
+}
+
+static bool is_texel_buffer(const lower *L, int32_t slot)
+{
+    isa_space sp = L->p->slots[slot].space;
+    return sp == ISA_SPACE_STORAGE_TEXEL || sp == ISA_SPACE_UNIFORM_TEXEL;
+}
+
+/* The registers of a coordinate (or gradient) operand and how many components it has. */
+static uint32_t coord_regs(lower *L, uint32_t id, uint8_t *count)
+{
+    if (id == 0 || id >= L->bound) {
+        lower_fail(L, ISA_ERR_INVALID, "id %%%u out of range (bound %u)", id, L->bound);
+        return ISA_NO_REG;
+    }
+    type_info *t = lower_type(L, L->ids[id].type);
+    *count = (uint8_t)(t->op == SpvOpTypeVector ? t->count : 1);
+    return lower_val(L, id);
+}
+
+/* The 32-bit component type of an image instruction's result (a vec4 of it, or a scalar for atomics). */
+static isa_type result_type(lower *L, uint32_t rtype)
+{
+    isa_type t = lower_scalar_isa_type(L, lower_component_type(L, rtype));
+    if (t != ISA_TYPE_F32 && t != ISA_TYPE_U32 && t != ISA_TYPE_I32) {
+        lower_fail(L, ISA_ERR_UNSUPPORTED, "image results of type %s are not modelled (32-bit float or integer only)",
+                   isa_type_name(t));
+        return ISA_TYPE_U32;
+    }
+    return t;
+}
+
+/* Image Operands from o[at] on: Lod into *lod, Grad into *dx and *dy; anything else fails the lowering. */
+static void image_operands(lower *L, const uint32_t *o, uint32_t no, uint32_t at, uint32_t *lod, uint32_t *dx,
+                           uint32_t *dy, uint8_t *grad_count)
+{
+    /* a NULL out-pointer: the operand is not allowed on this instruction */
+    uint32_t unused[3];
+    bool lod_ok = lod != NULL, grad_ok = dx != NULL;
+    if (!lod)
+        lod = &unused[0];
+    if (!dx)
+        dx = &unused[1], dy = &unused[2];
+    *lod = *dx = *dy = ISA_NO_REG;
+    if (no <= at)
+        return;
+    uint32_t mask = o[at], k = at + 1;
+    if (mask & ~(uint32_t)(IMG_OPND_LOD | IMG_OPND_GRAD | SpvImageOperandsNonPrivateTexelMask |
+                           SpvImageOperandsVolatileTexelMask)) {
+        lower_fail(L, ISA_ERR_UNSUPPORTED, "image operands 0x%x: only Lod and Grad are modelled (no Bias, offsets, "
+                   "Sample or MinLod)", mask);
+        return;
+    }
+    if (mask & IMG_OPND_LOD) {
+        if (k >= no || !lod_ok) {
+            lower_fail(L, ISA_ERR_INVALID, "Lod image operand missing or not allowed here");
+            return;
+        }
+        CHECK_ID(L, o[k]);
+        *lod = lower_val(L, o[k++]);
+    }
+    if (mask & IMG_OPND_GRAD) {
+        if (k + 1 >= no || !grad_ok) {
+            lower_fail(L, ISA_ERR_INVALID, "Grad image operands missing or not allowed here");
+            return;
+        }
+        uint8_t ny;
+        *dx = coord_regs(L, o[k++], grad_count);
+        *dy = coord_regs(L, o[k++], &ny);
+    }
+}
+
+/* Result registers: the instruction writes four; a narrower result takes the first ones. */
+static uint32_t vec4_result(lower *L, uint32_t rtype, uint32_t rid)
+{
+    type_info *rt = lower_type(L, rtype);
+    uint32_t n = rt->op == SpvOpTypeVector ? rt->count : 1;
+    if (n == 4)
+        return lower_def_value(L, rid, rtype, 4);
+    uint32_t tmp = lower_new_regs(L, 4);
+    lower_alias_value(L, rid, rtype, tmp);
+    return tmp;
+}
+
+static isa_inst *emit_image(lower *L, isa_op op, isa_type ty, int32_t slot, uint32_t coords, uint8_t ncoords)
+{
+    isa_inst *in = lower_emit(L, op, ty);
+    if (!in)
+        return NULL;
+    in->slot = (uint16_t)slot;
+    in->a = coords;
+    in->count = ncoords;
+    in->cls = ISA_CLASS_VMEM;
+    in->type2 = ISA_TYPE_NONE;
+    return in;
+}
+
+void lower_image_inst(lower *L, SpvOp op, const uint32_t *o, uint32_t no)
+{
+    switch (op) {
+    case SpvOpImage: {
+        int32_t slot = image_of(L, o[2], false);
+        if (slot < 0)
+            return;
+        id_info *r = &L->ids[o[1]];
+        r->kind = K_IMAGE, r->slot = slot, r->sampler_slot = -1, r->type = o[0];
+        return;
+    }
+    case SpvOpSampledImage: {
+        int32_t slot = image_of(L, o[2], false), sampler = slot < 0 ? -1 : image_of(L, o[3], false);
+        if (sampler < 0)
+            return;
+        id_info *r = &L->ids[o[1]];
+        r->kind = K_IMAGE, r->slot = slot, r->sampler_slot = sampler, r->type = o[0];
+        return;
+    }
+    case SpvOpImageTexelPointer: {
+        int32_t slot = image_of(L, o[2], false);
+        if (slot < 0)
+            return;
+        if (is_texel_buffer(L, slot)) {
+            lower_fail(L, ISA_ERR_UNSUPPORTED, "atomics on texel buffers are not modelled");
+            return;
+        }
+        id_info *r = &L->ids[o[1]];
+        uint8_t n;
+        r->off_reg = coord_regs(L, o[3], &n);
+        r->kind = K_TEXEL_PTR, r->slot = slot, r->sampler_slot = -1, r->type = o[0], r->off_const = n;
+        return;
+    }
+    default: break;
+    }
+    /* the image operand: o[0] for a write, o[2] for the rest */
+    uint32_t image = op == SpvOpImageWrite ? o[0] : o[2];
+    bool sampling = op == SpvOpImageSampleExplicitLod || op == SpvOpImageGather;
+    int32_t slot = (op >= SpvOpImageSampleImplicitLod && op <= SpvOpImageQuerySamples) ? image_of(L, image, sampling) : -1;
+    if (L->failed)
+        return;
+    if (slot >= 0 && is_texel_buffer(L, slot) &&
+        (op == SpvOpImageRead || op == SpvOpImageWrite || op == SpvOpImageFetch || op == SpvOpImageQuerySize)) {
+        lower_mem_inst(L, op, o, no);
+        return;
+    }
+    uint32_t lod, dx, dy;
+    uint8_t ncoords = 0, ngrad = 0;
+    switch (op) {
+    case SpvOpImageRead: case SpvOpImageFetch: {
+        isa_type ty = result_type(L, o[0]);
+        uint32_t coords = coord_regs(L, o[3], &ncoords);
+        image_operands(L, o, no, 4, op == SpvOpImageFetch ? &lod : NULL, NULL, NULL, &ngrad);
+        if (op == SpvOpImageRead)
+            lod = ISA_NO_REG;
+        if (L->failed)
+            return;
+        uint32_t d = vec4_result(L, o[0], o[1]);
+        isa_inst *in = emit_image(L, ISA_OP_IMG_LOAD, ty, slot, coords, ncoords);
+        if (!in)
+            return;
+        in->d = d, in->b = lod, in->imm = op == SpvOpImageFetch;
+        return;
+    }
+    case SpvOpImageWrite: {
+        if (L->p->slots[slot].readonly) {
+            lower_fail(L, ISA_ERR_INVALID, "image write to read-only '%s'", L->p->slots[slot].name);
+            return;
+        }
+        CHECK_ID(L, o[2]);
+        isa_type ty = result_type(L, L->ids[o[2]].type);
+        uint32_t coords = coord_regs(L, o[1], &ncoords);
+        image_operands(L, o, no, 3, NULL, NULL, NULL, &ngrad);
+        if (L->failed)
+            return;
+        uint8_t n;
+        uint32_t src = coord_regs(L, o[2], &n);
+        if (n != 4) { /* the instruction reads four registers: pad (the format ignores what it lacks) */
+            uint32_t tmp = lower_new_regs(L, 4);
+            lower_unary(L, ISA_OP_MOV, ISA_TYPE_U64, tmp, src, n);
+            src = tmp;
+        }
+        isa_inst *in = emit_image(L, ISA_OP_IMG_STORE, ty, slot, coords, ncoords);
+        if (!in)
+            return;
+        in->b = src;
+        L->p->slots[slot].written = 1;
+        return;
+    }
+    case SpvOpImageSampleExplicitLod: case SpvOpImageGather: {
+        isa_type ty = result_type(L, o[0]);
+        uint32_t coords = coord_regs(L, o[3], &ncoords);
+        int64_t component = 0;
+        if (op == SpvOpImageGather) {
+            CHECK_ID(L, o[4]);
+            if (!L->ids[o[4]].cknown || L->ids[o[4]].cval > 3) {
+                lower_fail(L, ISA_ERR_INVALID, "gather component %%%u is not a constant 0..3", o[4]);
+                return;
+            }
+            component = (int64_t)L->ids[o[4]].cval;
+            image_operands(L, o, no, 5, NULL, NULL, NULL, &ngrad);
+            lod = dx = dy = ISA_NO_REG;
+        } else {
+            image_operands(L, o, no, 4, &lod, &dx, &dy, &ngrad);
+        }
+        if (L->failed)
+            return;
+        if (lower_scalar_isa_type(L, lower_component_type(L, L->ids[o[3]].type)) != ISA_TYPE_F32) {
+            lower_fail(L, ISA_ERR_UNSUPPORTED, "sampling coordinates must be 32-bit floats");
+            return;
+        }
+        uint32_t d = vec4_result(L, o[0], o[1]);
+        isa_inst *in = emit_image(L, op == SpvOpImageGather ? ISA_OP_IMG_GATHER : ISA_OP_IMG_SAMPLE, ty, slot, coords,
+                                  ncoords);
+        if (!in)
+            return;
+        in->d = d, in->b = lod, in->c = dx, in->e = dy;
+        in->type2 = ISA_TYPE_F32;
+        in->imm = op == SpvOpImageGather ? component : ngrad;
+        in->imm2 = L->ids[o[2]].sampler_slot;
+        return;
+    }
+    case SpvOpImageQuerySize: case SpvOpImageQuerySizeLod: case SpvOpImageQueryLevels: {
+        type_info *rt = lower_type(L, o[0]);
+        uint32_t n = rt->op == SpvOpTypeVector ? rt->count : 1;
+        uint32_t lodr = ISA_NO_REG;
+        if (op == SpvOpImageQuerySizeLod) {
+            CHECK_ID(L, o[3]);
+            lodr = lower_val(L, o[3]);
+        }
+        uint32_t d = lower_def_value(L, o[1], o[0], n);
+        isa_inst *in = lower_emit(L, ISA_OP_IMG_QUERY, ISA_TYPE_U32);
+        if (!in)
+            return;
+        in->slot = (uint16_t)slot;
+        in->d = d, in->b = lodr, in->count = (uint8_t)n;
+        in->imm = op == SpvOpImageQueryLevels;
+        return;
+    }
+    default:
+        lower_fail(L, ISA_ERR_UNSUPPORTED, "%s is not modelled (compute images: read, write, fetch, explicit-LOD "
+                   "sampling, gather, size and level queries, atomics)", lower_op_name(op));
+        return;
+    }
+}
+
+void lower_image_atomic(lower *L, const id_info *ptr, uint32_t result_type_id, uint32_t result, isa_type ty,
+                        isa_reduce_op red, uint32_t value, uint32_t cmp)
+{
+    const isa_slot *sl = &L->p->slots[ptr->slot];
+    if (sl->readonly && red != ISA_RED_LOAD) {
+        lower_fail(L, ISA_ERR_INVALID, "atomic write to read-only image '%s'", sl->name);
+        return;
+    }
+    if (sl->texel_type != ISA_TYPE_U32 && sl->texel_type != ISA_TYPE_I32) {
+        lower_fail(L, ISA_ERR_UNSUPPORTED, "image atomics on '%s': only r32ui and r32i images are modelled", sl->name);
+        return;
+    }
+    isa_inst *in = emit_image(L, ISA_OP_IMG_ATOMIC, ty, ptr->slot, ptr->off_reg, (uint8_t)ptr->off_const);
+    if (!in)
+        return;
+    in->imm2 = red;
+    in->b = value;
+    in->c = cmp;
+    if (red != ISA_RED_STORE)
+        in->d = lower_def_value(L, result, result_type_id, 1);
+    if (red != ISA_RED_LOAD)
+        L->p->slots[ptr->slot].written = 1;
+}

@@ -1,0 +1,388 @@
+/*
+ * sim/image_exec.c — images in the executor: binding image and sampler slots
+ * to the caller's sim_image entries (and checking that they fit what the
+ * kernel declares), and the six image instructions the lowering emits
+ * (isa/lower_image.c): IMG_LOAD, IMG_STORE, IMG_SAMPLE, IMG_GATHER,
+ * IMG_ATOMIC, IMG_QUERY.  Texel buffers stay in sim/mem.c.
+ *
+ * Formats, filtering and addressing are img/'s (img_fetch, img_store,
+ * img_sample, img_gather): this file maps the coordinate registers of a lane
+ * to (x, y, z, layer, mip), decides what an out-of-bounds texel does (a fault
+ * naming instruction, wave, lane and coordinate, or a zero texel under
+ * robust access), and hands the memory trace one address per lane in the
+ * machine preset's image layout (img_layout_address).  Like every handler it
+ * runs once per wave instruction and loops over lanes inside.
+ */
+#include <math.h>
+#include <stdio.h>
+
+#include "sim/sim_internal.h"
+
+#define LANES for (uint32_t l = 0; l < W; l++)
+#define ACTIVE(l) sim_mask_has(exec, (unsigned)(l))
+
+static const char *const dim_names[] = {"1d", "2d", "3d", "cube"};
+
+sim_fault_kind sim_image_bind(sim_ctx *ctx, uint32_t s, char *why, size_t why_size)
+{
+    const isa_slot *sl = &ctx->prog->slots[s];
+    const sim_config *cfg = ctx->cfg;
+    sim_slot_mem *m = &ctx->slots[s];
+    const sim_image *b = NULL;
+    for (int k = 0; k < cfg->image_count && cfg->images; k++)
+        if (cfg->images[k].set == sl->set && cfg->images[k].binding == sl->binding)
+            b = &cfg->images[k];
+    const int needs_image = sl->space != ISA_SPACE_SAMPLER;
+    const int needs_sampler = sl->space == ISA_SPACE_SAMPLER || sl->image_combined;
+    if (!b || (needs_image && !b->image) || (needs_sampler && !b->sampler)) {
+        snprintf(why, why_size, "missing binding: the kernel uses %s%s '%s' at set %u binding %u, which the case "
+                 "does not provide", isa_space_name(sl->space), sl->image_combined ? " (combined with a sampler)" : "",
+                 sl->name, sl->set, sl->binding);
+        return SIM_FAULT_MISSING_BINDING;
+    }
+    m->sampler = b->sampler;
+    if (!needs_image)
+        return SIM_FAULT_NONE;
+    img_image *im = b->image;
+    const img_format_info *fi = img_format_get(im->format);
+    if (!fi || (unsigned)im->dim > IMG_DIM_CUBE || !im->bytes || im->size < img_image_bytes(im)) {
+        snprintf(why, why_size, "image '%s' (set %u binding %u): malformed image (format, dimensionality or size)",
+                 sl->name, sl->set, sl->binding);
+        return SIM_FAULT_UNSUPPORTED;
+    }
+    if ((unsigned)im->dim != sl->image_dim) {
+        snprintf(why, why_size, "image '%s' (set %u binding %u): the binding is a %s image but the kernel declares %s",
+                 sl->name, sl->set, sl->binding, dim_names[im->dim], dim_names[sl->image_dim & 3]);
+        return SIM_FAULT_UNSUPPORTED;
+    }
+    if (!sl->image_arrayed && im->layers != (im->dim == IMG_DIM_CUBE ? 6u : 1u)) {
+        snprintf(why, why_size, "image '%s' (set %u binding %u): %u layers, but the kernel declares a non-arrayed %s "
+                 "image", sl->name, sl->set, sl->binding, im->layers, dim_names[im->dim]);
+        return SIM_FAULT_UNSUPPORTED;
+    }
+    img_format declared;
+    const int known = sl->image_format && img_format_from_spirv(sl->image_format, &declared);
+    if (sl->image_format && (!known || declared != im->format)) {
+        snprintf(why, why_size, "image '%s' (set %u binding %u): the binding's format is %s but the kernel declares "
+                 "%s%s", sl->name, sl->set, sl->binding, fi->name, known ? img_format_get(declared)->name
+                                                                          : "a SPIR-V image format wavelab lacks",
+                 known ? "" : " (ImageFormat number in the listing)");
+        return SIM_FAULT_UNSUPPORTED;
+    }
+    const img_numeric want = sl->texel_type == ISA_TYPE_F32 ? IMG_NUM_FLOAT
+                             : sl->texel_type == ISA_TYPE_I32 ? IMG_NUM_SINT : IMG_NUM_UINT;
+    if (fi->numeric != want) {
+        snprintf(why, why_size, "image '%s' (set %u binding %u): format %s reads as %s, but the kernel's image type "
+                 "holds %s", sl->name, sl->set, sl->binding, fi->name,
+                 fi->numeric == IMG_NUM_FLOAT ? "floats" : fi->numeric == IMG_NUM_SINT ? "signed integers"
+                                                                                       : "unsigned integers",
+                 isa_type_name((isa_type)sl->texel_type));
+        return SIM_FAULT_UNSUPPORTED;
+    }
+    m->image = im;
+    m->data = im->bytes;
+    m->size = im->size;
+    return SIM_FAULT_NONE;
+}
+
+/* A lane's integer texel address. */
+typedef struct texel_at {
+    int32_t xyz[3];
+    int64_t layer;
+    int64_t mip;
+} texel_at;
+
+/* Integer coordinates (x [,y] [,z] [,layer]) of lane l, by the slot's dimensionality; a storage cube is addressed
+ * as (x, y, face) with face = 6 * cube + face for cube arrays. */
+static texel_at int_coords(const sim_ctx *ctx, const sim_wave *w, const isa_inst *in, uint32_t l)
+{
+    const isa_slot *sl = &ctx->prog->slots[in->slot];
+    const uint32_t W = ctx->wave_size;
+    int32_t c[4] = {0, 0, 0, 0};
+    for (unsigned k = 0; k < in->count && k < 4; k++)
+        c[k] = (int32_t)(uint32_t)w->regs[((size_t)in->a + k) * W + l];
+    texel_at t = {{0, 0, 0}, 0, 0};
+    switch ((isa_image_dim)sl->image_dim) {
+    case ISA_IMAGE_1D: t.xyz[0] = c[0]; t.layer = sl->image_arrayed ? c[1] : 0; break;
+    case ISA_IMAGE_2D: t.xyz[0] = c[0], t.xyz[1] = c[1]; t.layer = sl->image_arrayed ? c[2] : 0; break;
+    case ISA_IMAGE_3D: t.xyz[0] = c[0], t.xyz[1] = c[1], t.xyz[2] = c[2]; break;
+    case ISA_IMAGE_CUBE: t.xyz[0] = c[0], t.xyz[1] = c[1]; t.layer = c[2]; break;
+    }
+    if (in->op == ISA_OP_IMG_LOAD && in->b != ISA_NO_REG)
+        t.mip = (int32_t)(uint32_t)w->regs[(size_t)in->b * W + l];
+    return t;
+}
+
+static int texel_in_bounds(const img_image *im, const texel_at *t)
+{
+    if (t->mip < 0 || t->mip >= im->mip_levels || t->layer < 0 || t->layer >= im->layers)
+        return 0;
+    const uint32_t mip = (uint32_t)t->mip;
+    const uint32_t ext[3] = {img_mip_size(im->width, mip), img_mip_size(im->height, mip), img_mip_size(im->depth, mip)};
+    for (int k = 0; k < 3; k++)
+        if (t->xyz[k] < 0 || (uint32_t)t->xyz[k] >= ext[k])
+            return 0;
+    return 1;
+}
+
+static int image_out_of_bounds(sim_ctx *ctx, const sim_wave *w, const isa_inst *in, uint32_t pc, uint32_t lane,
+                               const texel_at *t)
+{
+    const isa_slot *sl = &ctx->prog->slots[in->slot];
+    const img_image *im = ctx->slots[in->slot].image;
+    const char *what = in->op == ISA_OP_IMG_STORE ? "write" : in->op == ISA_OP_IMG_ATOMIC ? "atomic" : "read";
+    return sim_fault(ctx, w, pc, SIM_FAULT_OUT_OF_BOUNDS, (int32_t)lane, (int32_t)in->slot, -1,
+                     "out-of-bounds image %s at texel (%d, %d, %d) layer %lld mip %lld of image '%s' (set %u binding "
+                     "%u), which is %ux%ux%u with %u layers and %u mips",
+                     what, t->xyz[0], t->xyz[1], t->xyz[2], (long long)t->layer, (long long)t->mip, sl->name, sl->set,
+                     sl->binding, im->width, im->height, im->depth, im->layers, im->mip_levels);
+}
+
+/* The zero texel of robust image access: (0, 0, 0, 0), with alpha 1 for a format without alpha. */
+static void zero_texel(const img_image *im, img_texel *t)
+{
+    memset(t, 0, sizeof *t);
+    const img_format_info *fi = img_format_get(im->format);
+    if (fi->components < 4) {
+        if (fi->numeric == IMG_NUM_FLOAT)
+            t->f[3] = 1.0f;
+        else
+            t->u[3] = 1;
+    }
+}
+
+/* Float coordinates of lane l in img_sample's order: s, t, r (cube: direction), [3] = array layer. */
+static void float_coords(const sim_ctx *ctx, const sim_wave *w, const isa_inst *in, uint32_t l, float coord[4])
+{
+    const isa_slot *sl = &ctx->prog->slots[in->slot];
+    const uint32_t W = ctx->wave_size;
+    float c[4] = {0, 0, 0, 0};
+    for (unsigned k = 0; k < in->count && k < 4; k++)
+        c[k] = sim_f32(w->regs[((size_t)in->a + k) * W + l]);
+    coord[0] = coord[1] = coord[2] = coord[3] = 0;
+    switch ((isa_image_dim)sl->image_dim) {
+    case ISA_IMAGE_1D: coord[0] = c[0]; coord[3] = sl->image_arrayed ? c[1] : 0; break;
+    case ISA_IMAGE_2D: coord[0] = c[0], coord[1] = c[1]; coord[3] = sl->image_arrayed ? c[2] : 0; break;
+    case ISA_IMAGE_3D: coord[0] = c[0], coord[1] = c[1], coord[2] = c[2]; break;
+    case ISA_IMAGE_CUBE: coord[0] = c[0], coord[1] = c[1], coord[2] = c[2]; coord[3] = sl->image_arrayed ? c[3] : 0; break;
+    }
+}
+
+/*
+ * The level of detail from explicit gradients (Vulkan "Scale Factor Operation"): rho = the larger of the
+ * lengths of d(coord)/dx and d(coord)/dy in texels of mip 0, lod = log2(rho).  Cube maps use the face size for
+ * every component (no face projection of the gradients: docs/quirks.md).
+ */
+static float grad_lod(const sim_ctx *ctx, const sim_wave *w, const isa_inst *in, uint32_t l, const img_image *im,
+                      const img_sampler *smp)
+{
+    const uint32_t W = ctx->wave_size;
+    const float size[3] = {(float)im->width, (float)im->height, (float)im->depth};
+    float rho2[2] = {0, 0};
+    const uint32_t regs[2] = {in->c, in->e};
+    for (int g = 0; g < 2; g++)
+        for (unsigned k = 0; k < (unsigned)in->imm && k < 3; k++) {
+            float d = sim_f32(w->regs[((size_t)regs[g] + k) * W + l]) * (smp->unnormalized ? 1.0f : size[k]);
+            rho2[g] += d * d;
+        }
+    float rho = sqrtf(rho2[0] > rho2[1] ? rho2[0] : rho2[1]);
+    return log2f(rho); /* rho = 0 gives -inf: the sampler's min_lod clamps it */
+}
+
+/* The texel nearest a sampling coordinate, for the memory trace (mip 0 unless lod says otherwise). */
+static uint64_t sample_address(const img_image *im, const img_sampler *smp, img_layout layout, const float coord[4],
+                               float lod)
+{
+    uint32_t mip = 0;
+    if (lod > 0.5f && im->mip_levels > 1) {
+        float m = floorf(lod + 0.5f);
+        mip = m >= (float)(im->mip_levels - 1) ? im->mip_levels - 1 : (uint32_t)m;
+    }
+    const uint32_t ext[3] = {img_mip_size(im->width, mip), img_mip_size(im->height, mip), img_mip_size(im->depth, mip)};
+    uint32_t xyz[3] = {0, 0, 0};
+    const int dims = im->dim == IMG_DIM_1D ? 1 : im->dim == IMG_DIM_3D ? 3 : 2;
+    for (int k = 0; k < dims && im->dim != IMG_DIM_CUBE; k++) {
+        float v = smp->unnormalized ? coord[k] : coord[k] * (float)ext[k];
+        v = v != v ? 0 : v; /* NaN */
+        float fl = floorf(v);
+        xyz[k] = fl <= 0 ? 0 : fl >= (float)(ext[k] - 1) ? ext[k] - 1 : (uint32_t)fl;
+    }
+    float lf = floorf(coord[3] + 0.5f);
+    uint32_t layer = lf <= 0 || lf != lf ? 0 : lf >= (float)(im->layers - 1) ? im->layers - 1 : (uint32_t)lf;
+    if (im->dim == IMG_DIM_CUBE)
+        layer = layer / 6 * 6; /* the face is not traced apart: the cube's first face */
+    return img_layout_address(im, layout, xyz[0], xyz[1], xyz[2], layer, mip);
+}
+
+/* A texel's components into registers d..d+3 of lane l, as the instruction's type reads them. */
+static void put_texel(sim_wave *w, uint32_t W, uint32_t d, uint32_t l, const img_texel *t)
+{
+    for (int k = 0; k < 4; k++)
+        w->regs[((size_t)d + k) * W + l] = t->u[k]; /* f32 bits, u32 and i32 alike: the low 32 bits */
+}
+
+static int image_atomic_lane(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t pc, uint32_t l, img_image *im,
+                             const texel_at *t)
+{
+    const uint32_t W = ctx->wave_size;
+    const isa_reduce_op red = (isa_reduce_op)in->imm2;
+    uint8_t *p = im->bytes + img_texel_offset(im, (uint32_t)t->xyz[0], (uint32_t)t->xyz[1], (uint32_t)t->xyz[2],
+                                              (uint32_t)t->layer, 0);
+    uint32_t old, nv, b = in->b != ISA_NO_REG ? (uint32_t)w->regs[(size_t)in->b * W + l] : 0;
+    memcpy(&old, p, 4);
+    const int is_signed = in->type == ISA_TYPE_I32;
+    switch (red) {
+    case ISA_RED_ADD: nv = old + b; break;
+    case ISA_RED_MIN: nv = is_signed ? ((int32_t)b < (int32_t)old ? b : old) : (b < old ? b : old); break;
+    case ISA_RED_MAX: nv = is_signed ? ((int32_t)b > (int32_t)old ? b : old) : (b > old ? b : old); break;
+    case ISA_RED_AND: nv = old & b; break;
+    case ISA_RED_OR: nv = old | b; break;
+    case ISA_RED_XOR: nv = old ^ b; break;
+    case ISA_RED_EXCHANGE: case ISA_RED_STORE: nv = b; break;
+    case ISA_RED_CMPXCHG: nv = old == (uint32_t)w->regs[(size_t)in->c * W + l] ? b : old; break;
+    case ISA_RED_LOAD: nv = old; break;
+    default:
+        return sim_fault(ctx, w, pc, SIM_FAULT_UNSUPPORTED, (int32_t)l, (int32_t)in->slot, -1,
+                         "image atomic operator %lld is not modelled", (long long)in->imm2);
+    }
+    memcpy(p, &nv, 4);
+    if (in->d != ISA_NO_REG)
+        w->regs[(size_t)in->d * W + l] = old;
+    return 0;
+}
+
+static int image_query(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t pc, sim_mask exec)
+{
+    const uint32_t W = ctx->wave_size;
+    const isa_slot *sl = &ctx->prog->slots[in->slot];
+    const img_image *im = ctx->slots[in->slot].image;
+    /* the lane masks, not exec: a query classed scalar (uniform lod) writes every live lane, as SALU does */
+    LANES {
+        if (!w->lane_mask[l])
+            continue;
+        uint32_t v[4] = {0, 0, 0, 0};
+        if (in->imm == 1) {
+            v[0] = im->mip_levels;
+        } else {
+            int64_t mip = in->b != ISA_NO_REG ? (int32_t)(uint32_t)w->regs[(size_t)in->b * W + l] : 0;
+            if ((mip < 0 || mip >= im->mip_levels) && ACTIVE(l)) {
+                /* Vulkan leaves the result undefined; wavelab reports it and returns the mip-0 size */
+                sim_report_undefined(ctx, w, pc, (int32_t)l, "size query of mip %lld, which '%s' does not have",
+                                     (long long)mip, sl->name);
+            }
+            if (mip < 0 || mip >= im->mip_levels)
+                mip = 0;
+            const uint32_t m = (uint32_t)mip;
+            const uint32_t ext[3] = {img_mip_size(im->width, m), img_mip_size(im->height, m), img_mip_size(im->depth, m)};
+            unsigned n = im->dim == IMG_DIM_1D ? 1 : im->dim == IMG_DIM_3D ? 3 : 2;
+            for (unsigned k = 0; k < n; k++)
+                v[k] = ext[k];
+            if (sl->image_arrayed)
+                v[n] = im->dim == IMG_DIM_CUBE ? im->layers / 6 : im->layers;
+        }
+        for (unsigned k = 0; k < (in->count ? in->count : 1u) && k < 4; k++)
+            w->regs[((size_t)in->d + k) * W + l] = v[k];
+    }
+    return 0;
+}
+
+int sim_exec_image(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t pc, sim_mask exec)
+{
+    const uint32_t W = ctx->wave_size;
+    const isa_slot *sl = &ctx->prog->slots[in->slot];
+    img_image *im = ctx->slots[in->slot].image;
+    const isa_op op = (isa_op)in->op;
+    if (!im)
+        return sim_fault(ctx, w, pc, SIM_FAULT_UNSUPPORTED, -1, (int32_t)in->slot, -1,
+                         "%s on slot '%s', which is not an image", isa_op_name(op), sl->name);
+    if (op == ISA_OP_IMG_QUERY)
+        return image_query(ctx, w, in, pc, exec);
+    if ((op == ISA_OP_IMG_STORE || (op == ISA_OP_IMG_ATOMIC && in->imm2 != ISA_RED_LOAD)) && sl->readonly)
+        return sim_fault(ctx, w, pc, SIM_FAULT_UNSUPPORTED, -1, (int32_t)in->slot, -1,
+                         "image write to read-only slot '%s'", sl->name);
+    const img_format_info *fi = img_format_get(im->format);
+    if (op == ISA_OP_IMG_ATOMIC && (fi->texel_bytes != 4 || fi->components != 1 || fi->numeric == IMG_NUM_FLOAT))
+        return sim_fault(ctx, w, pc, SIM_FAULT_UNSUPPORTED, -1, (int32_t)in->slot, -1,
+                         "image atomic on '%s', whose format %s is not r32ui or r32i", sl->name, fi->name);
+    const img_sampler *smp = NULL;
+    if (op == ISA_OP_IMG_SAMPLE || op == ISA_OP_IMG_GATHER) {
+        smp = ctx->slots[in->imm2].sampler;
+        if (!smp)
+            return sim_fault(ctx, w, pc, SIM_FAULT_UNSUPPORTED, -1, (int32_t)in->imm2, -1,
+                             "sampling with slot '%s', which is not a sampler", ctx->prog->slots[in->imm2].name);
+    }
+    const int robust = ctx->cfg->robust_access;
+    const sim_mem_trace *trace = ctx->cfg->mem_trace;
+    const img_layout layout = (img_layout)ctx->cfg->image_layout;
+    uint64_t addr[SIM_MAX_WAVE];
+    sim_mask traced = exec; /* lanes that touched memory (a robust out-of-bounds lane does not) */
+    LANES {
+        if (!ACTIVE(l))
+            continue;
+        img_texel t;
+        switch (op) {
+        case ISA_OP_IMG_LOAD: case ISA_OP_IMG_STORE: case ISA_OP_IMG_ATOMIC: {
+            texel_at at = int_coords(ctx, w, in, l);
+            if (!texel_in_bounds(im, &at)) {
+                if (!robust)
+                    return image_out_of_bounds(ctx, w, in, pc, l, &at);
+                addr[l] = 0;
+                traced &= ~sim_mask_lane(l);
+                if (op == ISA_OP_IMG_LOAD) {
+                    zero_texel(im, &t);
+                    put_texel(w, W, in->d, l, &t);
+                    ctx->result->stats.robust_loads++;
+                } else {
+                    if (op == ISA_OP_IMG_ATOMIC && in->d != ISA_NO_REG)
+                        w->regs[(size_t)in->d * W + l] = 0;
+                    ctx->result->stats.robust_stores++;
+                }
+                continue;
+            }
+            addr[l] = trace ? img_layout_address(im, layout, (uint32_t)at.xyz[0], (uint32_t)at.xyz[1],
+                                                 (uint32_t)at.xyz[2], (uint32_t)at.layer, (uint32_t)at.mip)
+                            : 0;
+            if (op == ISA_OP_IMG_LOAD) {
+                img_fetch(im, at.xyz, (uint32_t)at.layer, (uint32_t)at.mip, &t);
+                put_texel(w, W, in->d, l, &t);
+            } else if (op == ISA_OP_IMG_STORE) {
+                for (int k = 0; k < 4; k++)
+                    t.u[k] = (uint32_t)w->regs[((size_t)in->b + k) * W + l];
+                img_store(im, at.xyz, (uint32_t)at.layer, (uint32_t)at.mip, &t);
+            } else if (image_atomic_lane(ctx, w, in, pc, l, im, &at)) {
+                return 1;
+            }
+            break;
+        }
+        case ISA_OP_IMG_SAMPLE: case ISA_OP_IMG_GATHER: {
+            float coord[4];
+            float_coords(ctx, w, in, l, coord);
+            float lod = 0;
+            if (op == ISA_OP_IMG_SAMPLE) {
+                if (in->c != ISA_NO_REG)
+                    lod = grad_lod(ctx, w, in, l, im, smp);
+                else if (in->b != ISA_NO_REG)
+                    lod = sim_f32(w->regs[(size_t)in->b * W + l]);
+                img_sample(im, smp, coord, lod, &t);
+            } else {
+                img_gather(im, smp, coord, (int)in->imm, &t);
+            }
+            put_texel(w, W, in->d, l, &t);
+            addr[l] = trace ? sample_address(im, smp, layout, coord, lod) : 0;
+            break;
+        }
+        default:
+            return sim_fault(ctx, w, pc, SIM_FAULT_UNSUPPORTED, -1, -1, -1, "%s is not an image operation",
+                             isa_op_name(op));
+        }
+    }
+    if (trace) {
+        sim_mem_access a = {.wave = w->index, .pc = pc, .op = in->op, .cls = in->cls, .slot = in->slot,
+                            .space = (uint8_t)sl->space, .wave_size = W, .exec = traced, .addr = addr,
+                            .elem_bytes = (uint16_t)fi->texel_bytes, .count = 1};
+        a.group_linear =
+            ctx->group[0] + ctx->cfg->groups[0] * (ctx->group[1] + ctx->cfg->groups[1] * ctx->group[2]);
+        trace->access(trace->user, &a);
+    }
+    return 0;
+}
