@@ -54,6 +54,7 @@ static const struct type_info {
 
 static const char *const kind_names[CASE_KIND_COUNT] = {
     "storage_buffer", "uniform_buffer", "storage_texel_buffer", "uniform_texel_buffer",
+    "storage_image", "sampled_image", "combined_image_sampler", "sampler",
 };
 
 /* Texel buffer formats the case file accepts, with the bytes of one texel. */
@@ -967,9 +968,12 @@ static case_status read_binding(parser *p, const cJSON *obj, case_binding *b)
             k++;
         if (k == CASE_KIND_COUNT)
             return fail_at(p, "kind", "unknown kind \"%.40s\" (expected one of storage_buffer, uniform_buffer, "
-                                      "storage_texel_buffer, uniform_texel_buffer)", kind_name);
+                                      "storage_texel_buffer, uniform_texel_buffer, storage_image, sampled_image, "
+                                      "combined_image_sampler, sampler)", kind_name);
         b->kind = (case_kind)k;
     }
+    if (case_kind_is_image(b->kind) || case_kind_has_sampler(b->kind))
+        return fail_at(p, "kind", "%s bindings are not supported yet", kind_names[b->kind]);
 
     size_t texel_bytes = 0;
     TRY(read_string_field(p, obj, "format", 0, &format_name));

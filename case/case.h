@@ -14,6 +14,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "img/img.h"
+
 /* Element types of bindings, push constants and expectations. */
 #define CASE_TYPE_LIST(X) \
     X(U8, "u8", 1, 0, 0)   \
@@ -46,10 +48,18 @@ typedef enum case_kind {
     CASE_KIND_UNIFORM_BUFFER,
     CASE_KIND_STORAGE_TEXEL_BUFFER,
     CASE_KIND_UNIFORM_TEXEL_BUFFER,
+    CASE_KIND_STORAGE_IMAGE,          /* the image kinds: case_binding.image describes the texels */
+    CASE_KIND_SAMPLED_IMAGE,
+    CASE_KIND_COMBINED_IMAGE_SAMPLER, /* an image and case_binding.sampler */
+    CASE_KIND_SAMPLER,                /* case_binding.sampler only: no bytes */
     CASE_KIND_COUNT
 } case_kind;
 
 const char *case_kind_name(case_kind k); /* "storage_buffer", ... */
+/* 1 for the kinds with an image (storage_image, sampled_image, combined_image_sampler). */
+int case_kind_is_image(case_kind k);
+/* 1 for the kinds with a sampler (sampler, combined_image_sampler). */
+int case_kind_has_sampler(case_kind k);
 
 typedef enum case_compare {
     CASE_COMPARE_EXACT,   /* bytes equal (floats: bit-exact, but +0 == -0 is NOT equal) */
@@ -68,6 +78,11 @@ typedef struct case_binding {
     uint8_t *bytes;   /* initial contents, `size` bytes, little-endian */
     int uninitialized; /* "uninitialized": true: the contents are unspecified (zeros here); under --sanitize a read
                         * of a byte the kernel did not write first is an initcheck finding */
+    /* Image kinds: type is F32/U32/I32 (the format's numeric class), bytes/size are the packed texels
+     * (img_image.bytes layout), count is the number of texels; image.bytes == bytes, image.size == size. */
+    img_image image;
+    img_sampler sampler; /* sampler and combined_image_sampler kinds */
+    int has_sampler;
 } case_binding;
 
 typedef struct case_expect {
@@ -77,6 +92,13 @@ typedef struct case_expect {
     double tolerance;        /* ULP count or epsilon */
     size_t count;            /* elements in `bytes` (may be fewer than the binding holds) */
     uint8_t *bytes;
+    /* An expectation on an image binding: `bytes` holds component values (type F32/U32/I32) of mip/layer,
+     * img_format_info.components per texel; case_expect_check decodes the actual texels (img_decode) and
+     * compares components with the relation. */
+    int is_image;
+    uint32_t mip, layer;
+    img_format format;       /* the binding's format (is_image only) */
+    uint32_t extent[3];      /* the mip's width, height, depth (is_image only): messages name texels (x,y,z) */
 } case_expect;
 
 typedef struct case_define {
@@ -190,6 +212,15 @@ uint64_t case_splitmix64(uint64_t *state);
 /* Formats one element as JSON text that round-trips exactly (floats with %.17g / %.9g,
  * NaN and infinities as the strings "nan", "inf", "-inf").  Returns chars written. */
 int case_format_element(case_type t, const uint8_t *element, char *buf, size_t buf_size);
+
+/*
+ * The component values of one mip/layer of an image binding, decoded (img_decode): a new
+ * array (free() it) of img_format_info.components values per texel, each 4 bytes of the
+ * binding's type (F32/U32/I32), in [z][y][x] order.  *count is the number of values.
+ * Returns CASE_OK, CASE_ERR_FIELD when b is not an image or mip/layer is out of range, or
+ * CASE_ERR_NOMEM.
+ */
+case_status case_image_components(const case_binding *b, uint32_t mip, uint32_t layer, uint8_t **out, size_t *count);
 
 /* Half-precision helpers shared by every module (IEEE binary16, round to nearest even). */
 float case_half_to_float(uint16_t h);

@@ -40,7 +40,8 @@ add_test(NAME junit_report COMMAND ${CMAKE_SOURCE_DIR}/tests/junit/check_reports
 
 # libwavelab.a: the API and every module, one archive; a static user also links the dependencies above
 # (the CMake package and `pkg-config --static wavelab` name them).
-add_library(wavelab_static STATIC $<TARGET_OBJECTS:wavelab_api> $<TARGET_OBJECTS:wavelab_core>)
+add_library(wavelab_static STATIC $<TARGET_OBJECTS:wavelab_api> $<TARGET_OBJECTS:wavelab_core>
+  $<TARGET_OBJECTS:wavelab_img>)
 # glslang and SPIRV-Tools are C++: name the C++ runtime too, for users whose project is C only.
 target_link_libraries(wavelab_static PRIVATE ${WAVELAB_LIBRARY_DEPENDENCIES} stdc++)
 target_include_directories(wavelab_static INTERFACE $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
@@ -48,7 +49,8 @@ set_target_properties(wavelab_static PROPERTIES OUTPUT_NAME wavelab EXPORT_NAME 
 
 # libwavelab.so: the same objects; only wavelab_* is exported (cmake/wavelab.map), the modules and the
 # statically linked glslang and SPIRV-Tools stay inside.
-add_library(wavelab_shared SHARED $<TARGET_OBJECTS:wavelab_api> $<TARGET_OBJECTS:wavelab_core>)
+add_library(wavelab_shared SHARED $<TARGET_OBJECTS:wavelab_api> $<TARGET_OBJECTS:wavelab_core>
+  $<TARGET_OBJECTS:wavelab_img>)
 target_link_libraries(wavelab_shared PRIVATE ${WAVELAB_LIBRARY_DEPENDENCIES})
 target_include_directories(wavelab_shared INTERFACE $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
 target_link_options(wavelab_shared PRIVATE

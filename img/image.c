@@ -1,0 +1,166 @@
+/*
+ * img/image.c — the packed texel layout every module exchanges images in (mip-major,
+ * then layer, then [z][y][x], as vkCmdCopyBufferToImage reads a tightly packed buffer),
+ * the names of dimensions and sampler fields as the case format spells them, and
+ * integer texel fetch and store with bounds checks.
+ */
+#include "img/img.h"
+
+#include <string.h>
+
+static const char *const dim_names[] = {"1d", "2d", "3d", "cube"};
+
+const char *img_dim_name(img_dim d)
+{
+    return (unsigned)d < 4 ? dim_names[d] : "?";
+}
+
+int img_dim_by_name(const char *name, img_dim *out)
+{
+    for (int d = 0; d < 4; d++)
+        if (strcmp(dim_names[d], name) == 0) {
+            *out = (img_dim)d;
+            return 1;
+        }
+    return 0;
+}
+
+uint32_t img_mip_size(uint32_t base, uint32_t mip)
+{
+    if (mip >= 32)
+        return 1;
+    uint32_t s = base >> mip;
+    return s ? s : 1;
+}
+
+size_t img_subresource_bytes(const img_image *im, uint32_t mip)
+{
+    const img_format_info *fi = img_format_get(im->format);
+    return (size_t)img_mip_size(im->width, mip) * img_mip_size(im->height, mip) * img_mip_size(im->depth, mip) *
+           (fi ? fi->texel_bytes : 0);
+}
+
+size_t img_subresource_offset(const img_image *im, uint32_t mip, uint32_t layer)
+{
+    size_t offset = 0;
+    for (uint32_t m = 0; m < mip; m++)
+        offset += img_subresource_bytes(im, m) * im->layers;
+    return offset + img_subresource_bytes(im, mip) * layer;
+}
+
+size_t img_image_bytes(const img_image *im)
+{
+    return img_subresource_offset(im, im->mip_levels, 0);
+}
+
+size_t img_image_texels(const img_image *im)
+{
+    const img_format_info *fi = img_format_get(im->format);
+    return fi ? img_image_bytes(im) / fi->texel_bytes : 0;
+}
+
+size_t img_texel_offset(const img_image *im, uint32_t x, uint32_t y, uint32_t z, uint32_t layer, uint32_t mip)
+{
+    const img_format_info *fi = img_format_get(im->format);
+    size_t w = img_mip_size(im->width, mip), h = img_mip_size(im->height, mip);
+    return img_subresource_offset(im, mip, layer) + (((size_t)z * h + y) * w + x) * fi->texel_bytes;
+}
+
+/* In bounds of mip/layer; for 1D images y and z must be 0, for 2D and cube z must be 0. */
+static int texel_in_bounds(const img_image *im, const int32_t coord[3], uint32_t layer, uint32_t mip)
+{
+    if (mip >= im->mip_levels || layer >= im->layers)
+        return 0;
+    int32_t limit[3] = {(int32_t)img_mip_size(im->width, mip), (int32_t)img_mip_size(im->height, mip),
+                        (int32_t)img_mip_size(im->depth, mip)};
+    for (int a = 0; a < 3; a++)
+        if (coord[a] < 0 || coord[a] >= limit[a])
+            return 0;
+    return 1;
+}
+
+int img_fetch(const img_image *im, const int32_t coord[3], uint32_t layer, uint32_t mip, img_texel *out)
+{
+    if (!texel_in_bounds(im, coord, layer, mip)) {
+        memset(out, 0, sizeof *out);
+        return 0;
+    }
+    size_t offset = img_texel_offset(im, (uint32_t)coord[0], (uint32_t)coord[1], (uint32_t)coord[2], layer, mip);
+    img_decode(im->format, im->bytes + offset, out);
+    return 1;
+}
+
+int img_store(img_image *im, const int32_t coord[3], uint32_t layer, uint32_t mip, const img_texel *in)
+{
+    if (!texel_in_bounds(im, coord, layer, mip))
+        return 0;
+    size_t offset = img_texel_offset(im, (uint32_t)coord[0], (uint32_t)coord[1], (uint32_t)coord[2], layer, mip);
+    img_encode(im->format, in, im->bytes + offset);
+    return 1;
+}
+
+/* ---- sampler field names ------------------------------------------------------------------------------ */
+
+static const char *const filter_names[] = {"nearest", "linear"};
+static const char *const address_names[] = {"repeat", "mirrored_repeat", "clamp_to_edge", "clamp_to_border",
+                                            "mirror_clamp_to_edge"};
+static const char *const border_names[] = {"float_transparent_black", "int_transparent_black",
+                                           "float_opaque_black",      "int_opaque_black",
+                                           "float_opaque_white",      "int_opaque_white"};
+
+static int find_name(const char *const *names, int count, const char *name, int *out)
+{
+    for (int i = 0; i < count; i++)
+        if (strcmp(names[i], name) == 0) {
+            *out = i;
+            return 1;
+        }
+    return 0;
+}
+
+#define COUNT_OF(a) ((int)(sizeof(a) / sizeof((a)[0])))
+
+const char *img_filter_name(int filter)
+{
+    return filter >= 0 && filter < COUNT_OF(filter_names) ? filter_names[filter] : "?";
+}
+int img_filter_by_name(const char *name, int *out)
+{
+    return find_name(filter_names, COUNT_OF(filter_names), name, out);
+}
+/* The mipmap modes share the filters' names ("nearest", "linear"), as VkSamplerMipmapMode does. */
+const char *img_mipmap_name(int mode)
+{
+    return img_filter_name(mode);
+}
+int img_mipmap_by_name(const char *name, int *out)
+{
+    return find_name(filter_names, COUNT_OF(filter_names), name, out);
+}
+const char *img_address_name(int mode)
+{
+    return mode >= 0 && mode < COUNT_OF(address_names) ? address_names[mode] : "?";
+}
+int img_address_by_name(const char *name, int *out)
+{
+    return find_name(address_names, COUNT_OF(address_names), name, out);
+}
+const char *img_border_name(int border)
+{
+    return border >= 0 && border < COUNT_OF(border_names) ? border_names[border] : "?";
+}
+int img_border_by_name(const char *name, int *out)
+{
+    return find_name(border_names, COUNT_OF(border_names), name, out);
+}
+
+void img_sampler_default(img_sampler *s)
+{
+    memset(s, 0, sizeof *s);
+    s->mag_filter = s->min_filter = IMG_FILTER_NEAREST;
+    s->mipmap_mode = IMG_MIPMAP_NEAREST;
+    s->address[0] = s->address[1] = s->address[2] = IMG_ADDRESS_REPEAT;
+    s->border = IMG_BORDER_FLOAT_TRANSPARENT_BLACK;
+    s->min_lod = 0.0f;
+    s->max_lod = 1000.0f;
+}

@@ -1,0 +1,167 @@
+/*
+ * img/img.h — images as wavelab models them: the formats of Vulkan storage and
+ * sampled images and their exact conversions (Vulkan "Format Conversion"), the
+ * packed texel layout every other module exchanges images in, the sampler
+ * (address modes, filters, mip selection, border colours, gather), integer
+ * fetch/store, and the device memory layouts (linear, NVIDIA-style
+ * block-linear, AMD-style 2D swizzle) the memory model places texels with.
+ *
+ * The module owns no memory: an img_image points at bytes its owner (a case
+ * binding, the simulator) holds.  Functional results never depend on the
+ * memory layout; only img_layout_address does.
+ */
+#ifndef WAVELAB_IMG_H
+#define WAVELAB_IMG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef enum img_format {
+#define X(id, ...) IMG_FMT_##id,
+#include "img/formats.def"
+#undef X
+    IMG_FMT_COUNT
+} img_format;
+
+/* What a shader reads from the format: floats (UNORM/SNORM/SFLOAT/sRGB/packed floats), or integers. */
+typedef enum img_numeric { IMG_NUM_FLOAT, IMG_NUM_UINT, IMG_NUM_SINT } img_numeric;
+
+/* How the codec turns the bytes into values (the encoding column of img/formats.def). */
+typedef enum img_encoding {
+    IMG_ENC_UNORM,
+    IMG_ENC_SNORM,
+    IMG_ENC_UINT,
+    IMG_ENC_SINT,
+    IMG_ENC_SFLOAT,
+    IMG_ENC_SRGB,              /* 8-bit UNORM with the sRGB EOTF on R, G, B; alpha linear */
+    IMG_ENC_B10G11R11_UFLOAT,  /* R: bits 0..10, G: 11..21, B: 22..31, unsigned 11/11/10-bit floats */
+    IMG_ENC_A2B10G10R10_UNORM, /* R: bits 0..9, G: 10..19, B: 20..29, A: 30..31 */
+    IMG_ENC_A2B10G10R10_UINT
+} img_encoding;
+
+typedef struct img_format_info {
+    const char *name;        /* Vulkan name, lowercase, without VK_FORMAT_: "r8g8b8a8_unorm" */
+    const char *spirv_name;  /* GLSL/SPIR-V format qualifier ("rgba8"), "" if none */
+    uint32_t vk_format;      /* VkFormat value */
+    uint32_t spirv_format;   /* SPIR-V ImageFormat value, 0 (Unknown) if none */
+    uint32_t texel_bytes, components;
+    img_numeric numeric;
+    int srgb;
+    img_encoding encoding;
+    uint8_t bits[4];         /* bit width of R, G, B, A (0 = absent) */
+} img_format_info;
+
+/* The row of img/formats.def for f (NULL when f is out of range). */
+const img_format_info *img_format_get(img_format f);
+/* "r8g8b8a8_unorm" or "rgba8" (case-sensitive); returns 1 and sets *out when found, else 0. */
+int img_format_by_name(const char *name, img_format *out);
+/* SPIR-V ImageFormat enum value; returns 1 when wavelab has it, 0 for Unknown or unsupported. */
+int img_format_from_spirv(uint32_t spirv_image_format, img_format *out);
+/* The VkFormat value; 1 when found. */
+int img_format_from_vk(uint32_t vk_format, img_format *out);
+
+/* One texel's values as a shader sees them.  Missing components read as 0, 0, 0, 1 (1 or 1.0f by numeric). */
+typedef union img_texel {
+    float f[4];
+    uint32_t u[4];
+    int32_t i[4];
+} img_texel;
+
+/* Decodes one texel of `texel_bytes` bytes by the Vulkan "Format Conversion" rules. */
+void img_decode(img_format f, const uint8_t *src, img_texel *out);
+/* Encodes one texel, rounding and clamping as the Vulkan specification says for stores. */
+void img_encode(img_format f, const img_texel *in, uint8_t *dst);
+
+/* The scalar conversions the codec is built from (exposed for the simulator and tests). */
+float img_half_to_float(uint16_t h);
+uint16_t img_float_to_half(float f);                  /* round to nearest even */
+float img_ufloat_to_float(uint32_t bits, int mantissa_bits); /* unsigned 11-bit (6 mantissa) or 10-bit (5) float */
+uint32_t img_float_to_ufloat(float f, int mantissa_bits);    /* NaN -> NaN, negative -> 0, too big -> +inf */
+float img_srgb_to_linear(float c);                    /* the sRGB EOTF */
+float img_linear_to_srgb(float c);                    /* its inverse, for stores */
+
+typedef enum img_dim { IMG_DIM_1D, IMG_DIM_2D, IMG_DIM_3D, IMG_DIM_CUBE } img_dim;
+
+typedef struct img_image {
+    img_dim dim;
+    img_format format;
+    uint32_t width, height, depth, layers, mip_levels; /* cube: layers = 6 * cube count */
+    uint8_t *bytes;
+    size_t size; /* texels tightly packed: mip 0 (layer 0 [z][y][x], layer 1 ...), mip 1 ... --
+                  * exactly what vkCmdCopyBufferToImage reads with bufferRowLength = 0 and one
+                  * region per mip covering all layers */
+} img_image;
+
+const char *img_dim_name(img_dim d); /* "1d", "2d", "3d", "cube" */
+int img_dim_by_name(const char *name, img_dim *out);
+
+uint32_t img_mip_size(uint32_t base, uint32_t mip); /* max(1, base >> mip) */
+size_t img_image_bytes(const img_image *im);        /* total packed size */
+size_t img_image_texels(const img_image *im);       /* total texels over every mip and layer */
+size_t img_subresource_offset(const img_image *im, uint32_t mip, uint32_t layer);
+size_t img_subresource_bytes(const img_image *im, uint32_t mip); /* one layer of one mip */
+size_t img_texel_offset(const img_image *im, uint32_t x, uint32_t y, uint32_t z, uint32_t layer, uint32_t mip);
+
+enum { IMG_FILTER_NEAREST, IMG_FILTER_LINEAR };
+enum { IMG_MIPMAP_NEAREST, IMG_MIPMAP_LINEAR };
+enum {
+    IMG_ADDRESS_REPEAT,
+    IMG_ADDRESS_MIRRORED_REPEAT,
+    IMG_ADDRESS_CLAMP_TO_EDGE,
+    IMG_ADDRESS_CLAMP_TO_BORDER,
+    IMG_ADDRESS_MIRROR_CLAMP_TO_EDGE
+}; /* VkSamplerAddressMode order */
+enum {
+    IMG_BORDER_FLOAT_TRANSPARENT_BLACK,
+    IMG_BORDER_INT_TRANSPARENT_BLACK,
+    IMG_BORDER_FLOAT_OPAQUE_BLACK,
+    IMG_BORDER_INT_OPAQUE_BLACK,
+    IMG_BORDER_FLOAT_OPAQUE_WHITE,
+    IMG_BORDER_INT_OPAQUE_WHITE
+}; /* VkBorderColor order */
+
+typedef struct img_sampler {
+    uint8_t mag_filter, min_filter, mipmap_mode, address[3], border, unnormalized;
+    float mip_lod_bias, min_lod, max_lod;
+} img_sampler;
+
+/* The defaults of a case's "sampler":{} (nearest, repeat, float transparent black, lod [0, 1000]). */
+void img_sampler_default(img_sampler *s);
+
+/* Names of sampler fields' values as the case format spells them ("linear", "clamp_to_edge",
+ * "float_opaque_black"); by_name returns 1 when found. */
+const char *img_filter_name(int filter);
+int img_filter_by_name(const char *name, int *out);
+const char *img_mipmap_name(int mode);
+int img_mipmap_by_name(const char *name, int *out);
+const char *img_address_name(int mode);
+int img_address_by_name(const char *name, int *out);
+const char *img_border_name(int border);
+int img_border_by_name(const char *name, int *out);
+
+/*
+ * coord: s,t,r (cube: direction x,y,z), coord[3] = array layer (unrounded).  lod is the
+ * shader's Lod operand: img_sample applies mip_lod_bias, min/max_lod and the mipmap mode itself.
+ * Filtering is done in float32 with exact weights (docs/quirks.md).
+ */
+void img_sample(const img_image *im, const img_sampler *s, const float coord[4], float lod, img_texel *out);
+/* OpImageGather: component `component` of the four texels of the bilinear footprint at mip 0,
+ * in the order i0j1, i1j1, i1j0, i0j0 (out->f[0..3], or u/i for integer formats). */
+void img_gather(const img_image *im, const img_sampler *s, const float coord[4], int component, img_texel *out);
+/* Integer texel read (OpImageFetch / OpImageRead): returns 1 when in bounds; 0 when out of bounds
+ * (*out is then zeroed; the caller decides: fault or robust zero). */
+int img_fetch(const img_image *im, const int32_t coord[3], uint32_t layer, uint32_t mip, img_texel *out);
+/* OpImageWrite: encodes *in into the texel; returns 0 (and writes nothing) when out of bounds. */
+int img_store(img_image *im, const int32_t coord[3], uint32_t layer, uint32_t mip, const img_texel *in);
+
+/* Device memory layouts, for the memory model only (functional results never depend on them). */
+typedef enum img_layout { IMG_LAYOUT_LINEAR, IMG_LAYOUT_NV_BLOCKLINEAR, IMG_LAYOUT_AMD_SWIZZLE, IMG_LAYOUT_COUNT } img_layout;
+int img_layout_by_name(const char *name, img_layout *out); /* "linear", "nv_blocklinear", "amd_swizzle" */
+const char *img_layout_name(img_layout layout);
+/* Byte address within the image's allocation of texel (x, y, z) of layer/mip. */
+uint64_t img_layout_address(const img_image *im, img_layout layout, uint32_t x, uint32_t y, uint32_t z,
+                            uint32_t layer, uint32_t mip);
+/* Bytes the allocation spans in that layout (tiled layouts pad to whole tiles). */
+uint64_t img_layout_bytes(const img_image *im, img_layout layout);
+
+#endif
