@@ -574,6 +574,41 @@ START_TEST(test_backend_image_check_on_srgb_storage_case_exits_3)
 }
 END_TEST
 
+START_TEST(test_backend_image_run_dump_writes_decoded_texels)
+{
+    SKIP_WITHOUT_DEVICE();
+    if (!getenv("WAVELAB_BIN")) {
+        printf("%s: skipped: WAVELAB_BIN is not set (run through ctest)\n", __func__);
+        return;
+    }
+    char *dir = tsup_temp_dir();
+    ck_assert_ptr_nonnull(dir);
+    char args[2400], *output = NULL;
+    snprintf(args, sizeof args, "run '%s/kernels/004_swizzle/swizzle_image_load_tiled_72x40.json' --backend vulkan "
+             "--device %d --dump '%s/dump.json'", root(), device, dir);
+    char asan[512];
+    const char *old = getenv("ASAN_OPTIONS");
+    snprintf(asan, sizeof asan, "%s%sdetect_leaks=0", old ? old : "", old && *old ? ":" : "");
+    setenv("ASAN_OPTIONS", asan, 1);
+    int code = tsup_run_cli(args, &output);
+    ck_assert_msg(code == 0, "exit %d:\n%s", code, output ? output : "");
+    free(output);
+    char path[1200];
+    snprintf(path, sizeof path, "%s/dump.json", dir);
+    FILE *f = fopen(path, "r");
+    ck_assert_ptr_nonnull(f);
+    static char text[1 << 16];
+    size_t n = fread(text, 1, sizeof text - 1, f);
+    text[n] = 0;
+    fclose(f);
+    /* the output image's first texels as tools/gen_kernel_cases.py computes article 004's gather */
+    ck_assert_msg(strstr(text, "{\"set\": 0, \"binding\": 1, \"type\": \"u32\", \"data\": [8945459, 11115347, 9987722, "),
+                  "%.400s", text);
+    tsup_remove_dir(dir);
+    free(dir);
+}
+END_TEST
+
 static Suite *backend_image_suite(void)
 {
     Suite *s = suite_create("backend_image");
@@ -593,6 +628,7 @@ static Suite *backend_image_suite(void)
     tcase_add_test(dev, test_backend_image_kind_mismatch_is_an_input_error);
     tcase_add_test(dev, test_backend_image_every_image_case_meets_its_expectations_on_the_device);
     tcase_add_test(dev, test_backend_image_check_on_srgb_storage_case_exits_3);
+    tcase_add_test(dev, test_backend_image_run_dump_writes_decoded_texels);
     suite_add_tcase(s, dev);
     return s;
 }
