@@ -15,6 +15,7 @@
  * documented bytes: a Python reimplementation rounds after every operation.
  */
 #include "case/case.h"
+#include "case/case_internal.h"
 
 #include <cjson/cJSON.h>
 
@@ -27,9 +28,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* One binding may hold at most this many bytes: a guard against a typo such
- * as "count": 1e12 turning into an allocation failure far from its cause. */
-#define CASE_MAX_BINDING_BYTES ((size_t)1 << 30)
 /* case_load refuses files larger than this. */
 #define CASE_MAX_FILE_BYTES ((size_t)64 << 20)
 /* JSON numbers are doubles: integers above this may already have been rounded. */
@@ -404,20 +402,7 @@ static const char *type_range_text(case_type t, char buf[112])
 /* The parser: context, field paths, messages                                 */
 /* ------------------------------------------------------------------------- */
 
-typedef struct parser {
-    const char *file;     /* the case file's name, for messages */
-    char *err;
-    size_t err_size;
-    char path[256];       /* JSON path of the field being read, e.g. "bindings[2].fill" */
-    size_t path_len;
-} parser;
-
-#define TRY(expr)                            \
-    do {                                     \
-        case_status try_status_ = (expr);    \
-        if (try_status_ != CASE_OK)          \
-            return try_status_;              \
-    } while (0)
+/* parser and TRY: case/case_internal.h (case/case_image.c reads image bindings with them too). */
 
 static void path_append(parser *p, const char *text)
 {
@@ -951,16 +936,25 @@ static case_status read_binding(parser *p, const cJSON *obj, case_binding *b)
 
     if (!cJSON_IsObject(obj))
         return fail(p, "expected an object, got %s", json_kind(obj));
-    TRY(check_keys(p, obj, keys));
+    const cJSON *kind_v = field(obj, "kind");
+    int image_kind = cJSON_IsString(kind_v) && kind_v->valuestring &&
+                     (strstr(kind_v->valuestring, "image") || strcmp(kind_v->valuestring, "sampler") == 0);
+    if (!image_kind) /* image bindings have their own fields: case/case_image.c checks them */
+        TRY(check_keys(p, obj, keys));
     TRY(read_uint_field(p, obj, "set", 0, 0, UINT32_MAX, 0, &set));
     TRY(read_uint_field(p, obj, "binding", 1, 0, UINT32_MAX, 0, &binding));
     b->set = (uint32_t)set;
     b->binding = (uint32_t)binding;
 
-    TRY(read_string_field(p, obj, "type", 1, &type_name));
-    TRY(lookup_type(p, "type", type_name, &b->type));
-
     TRY(read_string_field(p, obj, "kind", 0, &kind_name));
+    if (kind_name && (strcmp(kind_name, "storage_image") == 0 || strcmp(kind_name, "sampled_image") == 0 ||
+                      strcmp(kind_name, "combined_image_sampler") == 0 || strcmp(kind_name, "sampler") == 0))
+        type_name = NULL; /* images take their type from the format (case/case_image.c checks a given one) */
+    else
+        TRY(read_string_field(p, obj, "type", 1, &type_name));
+    if (type_name)
+        TRY(lookup_type(p, "type", type_name, &b->type));
+
     b->kind = CASE_KIND_STORAGE_BUFFER;
     if (kind_name) {
         int k = 0;
@@ -973,7 +967,7 @@ static case_status read_binding(parser *p, const cJSON *obj, case_binding *b)
         b->kind = (case_kind)k;
     }
     if (case_kind_is_image(b->kind) || case_kind_has_sampler(b->kind))
-        return fail_at(p, "kind", "%s bindings are not supported yet", kind_names[b->kind]);
+        return case_image_read_binding(p, obj, b);
 
     size_t texel_bytes = 0;
     TRY(read_string_field(p, obj, "format", 0, &format_name));
@@ -1138,12 +1132,14 @@ static case_status read_compare(parser *p, const cJSON *v, case_expect *e)
 static case_status read_expect(parser *p, const cJSON *obj, const wl_case *c, case_expect *e)
 {
     static const char *const keys[] = {"set", "binding", "type", "data", "compare", NULL};
+    static const char *const image_keys[] = {"set", "binding", "type", "data", "compare", "mip", "layer", NULL};
     uint64_t set, binding;
     const char *type_name;
 
     if (!cJSON_IsObject(obj))
         return fail(p, "expected an object, got %s", json_kind(obj));
-    TRY(check_keys(p, obj, keys));
+    /* "mip" and "layer" are for image bindings: case_image_read_expect refuses them on buffers below */
+    TRY(check_keys(p, obj, field(obj, "mip") || field(obj, "layer") ? image_keys : keys));
     TRY(read_uint_field(p, obj, "set", 0, 0, UINT32_MAX, 0, &set));
     TRY(read_uint_field(p, obj, "binding", 1, 0, UINT32_MAX, 0, &binding));
     e->set = (uint32_t)set;
@@ -1152,6 +1148,11 @@ static case_status read_expect(parser *p, const cJSON *obj, const wl_case *c, ca
     if (!b)
         return fail_at(p, "binding", "no binding with set %u binding %u in \"bindings\"", e->set, e->binding);
     e->type = b->type;
+    if (case_kind_is_image(b->kind) || b->kind == CASE_KIND_SAMPLER)
+        return case_image_read_expect(p, obj, b, e);
+    if (field(obj, "mip") || field(obj, "layer"))
+        return fail_at(p, field(obj, "mip") ? "mip" : "layer", "only image bindings take a mip or layer (this "
+                       "binding is a %s)", kind_names[b->kind]);
 
     TRY(read_string_field(p, obj, "type", 0, &type_name));
     if (type_name) {
@@ -1671,6 +1672,7 @@ case_status case_parse(const char *json_text, const char *path, wl_case **out, c
     if (c) {
         c->path = dup_string(p.file);
         c->dir = path ? directory_of(path) : dup_string(".");
+        p.dir = c->dir;
         s = (c->path && c->dir) ? read_case(&p, root, c) : fail_nomem(&p);
     } else {
         fail_nomem(&p);
@@ -1927,6 +1929,8 @@ static int sort_entry_cmp(const void *pa, const void *pb)
 int case_expect_check(const case_expect *e, const uint8_t *actual, size_t actual_size,
                       char *msg, size_t msg_size, size_t *first_bad)
 {
+    if (e && e->is_image)
+        return case_image_expect_check(e, actual, actual_size, msg, msg_size, first_bad);
     if (msg && msg_size)
         msg[0] = '\0';
     if (!e || (unsigned)e->type >= CASE_TYPE_COUNT || (e->count && !e->bytes)) {
@@ -2012,3 +2016,25 @@ int case_expect_check(const case_expect *e, const uint8_t *actual, size_t actual
     }
     return 0;
 }
+
+/* The field readers case/case_image.c shares (case/case_internal.h), under module-prefixed names: aliases
+ * rather than renames, so the parser above keeps its short names. */
+#define CASE_ALIAS(name) __attribute__((alias(#name)))
+case_status case_fail(parser *p, const char *fmt, ...) CASE_ALIAS(fail);
+case_status case_fail_at(parser *p, const char *key, const char *fmt, ...) CASE_ALIAS(fail_at);
+case_status case_fail_nomem(parser *p) CASE_ALIAS(fail_nomem);
+size_t case_path_enter_key(parser *p, const char *key) CASE_ALIAS(path_enter_key);
+size_t case_path_enter_index(parser *p, size_t index) CASE_ALIAS(path_enter_index);
+void case_path_leave(parser *p, size_t saved) CASE_ALIAS(path_leave);
+const char *case_json_kind(const cJSON *v) CASE_ALIAS(json_kind);
+case_status case_check_keys(parser *p, const cJSON *obj, const char *const *allowed) CASE_ALIAS(check_keys);
+case_status case_read_uint_field(parser *p, const cJSON *obj, const char *key, int required, uint64_t min,
+                                 uint64_t max, uint64_t fallback, uint64_t *out) CASE_ALIAS(read_uint_field);
+case_status case_read_string_field(parser *p, const cJSON *obj, const char *key, int required, const char **out)
+    CASE_ALIAS(read_string_field);
+case_status case_read_double(parser *p, const cJSON *v, int allow_special, double *out) CASE_ALIAS(read_double);
+case_status case_read_element_array(parser *p, const cJSON *array, case_type t, uint8_t *dst)
+    CASE_ALIAS(read_element_array);
+case_status case_read_fill(parser *p, const cJSON *fill, case_binding *b) CASE_ALIAS(read_fill);
+case_status case_read_compare(parser *p, const cJSON *v, case_expect *e) CASE_ALIAS(read_compare);
+char *case_resolve_path(const char *dir, const char *relative) CASE_ALIAS(resolve_path);

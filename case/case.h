@@ -13,6 +13,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "img/img.h"
 
@@ -99,6 +100,7 @@ typedef struct case_expect {
     uint32_t mip, layer;
     img_format format;       /* the binding's format (is_image only) */
     uint32_t extent[3];      /* the mip's width, height, depth (is_image only): messages name texels (x,y,z) */
+    size_t image_offset;     /* byte offset of mip/layer in the binding's packed texels (is_image only) */
 } case_expect;
 
 typedef struct case_define {
@@ -221,6 +223,19 @@ int case_format_element(case_type t, const uint8_t *element, char *buf, size_t b
  * CASE_ERR_NOMEM.
  */
 case_status case_image_components(const case_binding *b, uint32_t mip, uint32_t layer, uint8_t **out, size_t *count);
+
+/*
+ * --dump of an image or sampler binding: writes one JSON object to f (set, binding, kind, and for images
+ * format, dim, extent, layers, mip_levels, type and "data": every component value of every mip and layer
+ * in packed order, as a case's "data" reads them).  `bytes` are the binding's final packed texels.  For
+ * 8-bit unorm/srgb/uint 1d/2d images it also writes mip 0 layer 0 as a PNG beside dump_path
+ * (dump.set0.binding2.png; none when dump_path is NULL) and names it in "png".  Returns 0 with a message
+ * in err when the PNG cannot be written.
+ */
+int case_image_dump(FILE *f, const char *dump_path, const case_binding *b, const uint8_t *bytes,
+                    char *err, size_t err_size);
+/* Writes mip 0 layer 0 of an 8-bit unorm/srgb/uint 1d/2d image binding as a PNG; 0 and err on failure. */
+int case_image_write_png(const char *path, const case_binding *b, const uint8_t *bytes, char *err, size_t err_size);
 
 /* Half-precision helpers shared by every module (IEEE binary16, round to nearest even). */
 float case_half_to_float(uint16_t h);

@@ -333,6 +333,14 @@ static int write_dump(const char *path, const wl_case *c, const run_output *out,
     for (int i = 0; i < c->binding_count; i++) {
         const case_binding *b = &c->bindings[i];
         size_t es = case_type_size(b->type);
+        if (case_kind_is_image(b->kind) || b->kind == CASE_KIND_SAMPLER) { /* case/case_image.c: JSON and PNG */
+            fputs(i ? ",\n\t\t" : "\n\t\t", f);
+            if (!case_image_dump(f, path, b, out->data[i], err, err_size)) {
+                fclose(f);
+                return 0;
+            }
+            continue;
+        }
         fprintf(f, "%s\n\t\t{\"set\": %u, \"binding\": %u, \"type\": \"%s\", \"data\": [", i ? "," : "", b->set,
                 b->binding, case_type_name(b->type));
         char text[64];

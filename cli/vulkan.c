@@ -339,6 +339,16 @@ static int write_dump(const char *path, const wl_case *c, const vkb_device_info 
     for (int i = 0; i < c->binding_count; i++) {
         const case_binding *b = &c->bindings[i];
         size_t es = case_type_size(b->type);
+        if (case_kind_is_image(b->kind) || b->kind == CASE_KIND_SAMPLER) { /* case/case_image.c: JSON and PNG */
+            char err[512];
+            fputs(i ? ",\n    " : "\n    ", f);
+            if (!case_image_dump(f, path, b, o->data[i], err, sizeof err)) {
+                fprintf(stderr, "wavelab run: %s\n", err);
+                fclose(f);
+                return 0;
+            }
+            continue;
+        }
         fprintf(f, "%s\n    {\"set\": %u, \"binding\": %u, \"type\": \"%s\", \"data\": [", i ? "," : "", b->set,
                 b->binding, case_type_name(b->type));
         if (cli_is_image_binding(b)) /* component values of every texel, every mip and layer in packed order */

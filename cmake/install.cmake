@@ -30,7 +30,7 @@ if(TARGET test_api)
 endif()
 
 set(WAVELAB_LIBRARY_DEPENDENCIES
-  PkgConfig::CJSON PkgConfig::NETTLE
+  PkgConfig::CJSON PkgConfig::NETTLE PkgConfig::PNG
   glslang::glslang glslang::SPIRV glslang::glslang-default-resource-limits
   SPIRV-Tools-opt SPIRV-Tools-static
   Threads::Threads m ${CMAKE_DL_LIBS})

@@ -152,18 +152,19 @@ uint32_t img_float_to_ufloat(float f, int mantissa_bits)
     return encoding >= infinity ? infinity - 1 : encoding;
 }
 
+/* The sRGB transfer functions, evaluated in double and rounded once to float, so the result is the
+ * formula's value to within float rounding on every host (the specification's bound is looser). */
 float img_srgb_to_linear(float c)
 {
-    return c <= 0.04045f ? c / 12.92f : powf((c + 0.055f) / 1.055f, 2.4f);
+    double x = c;
+    return (float)(x <= 0.04045 ? x / 12.92 : pow((x + 0.055) / 1.055, 2.4));
 }
 
-float img_linear_to_srgb(float c)
+static double linear_to_srgb_exact(float c);
+
+float img_linear_to_srgb(float c) /* NaN and negative -> 0, >= 1 -> 1 */
 {
-    if (!(c > 0.0f)) /* also NaN */
-        return 0.0f;
-    if (c >= 1.0f)
-        return 1.0f;
-    return c <= 0.0031308f ? c * 12.92f : 1.055f * powf(c, 1.0f / 2.4f) - 0.055f;
+    return (float)linear_to_srgb_exact(c);
 }
 
 /* Fixed-point conversions (Vulkan "Fixed-Point Data Conversions"). */
@@ -178,14 +179,32 @@ static float snorm_to_float(int32_t c, int bits)
     return f < -1.0f ? -1.0f : f;
 }
 
-/* float -> UNORM: clamp to [0,1], scale by 2^b - 1, round to nearest (ties to even); NaN -> 0. */
-static uint32_t float_to_unorm(float f, int bits)
+/* The EOTF of the exact normalized value c / (2^b - 1), rounded once. */
+static float srgb_decode_exact(uint32_t c, int bits)
 {
-    if (!(f > 0.0f))
+    double x = (double)c / (double)((1ull << bits) - 1);
+    return (float)(x <= 0.04045 ? x / 12.92 : pow((x + 0.055) / 1.055, 2.4));
+}
+
+/* float -> UNORM: clamp to [0,1], scale by 2^b - 1, round to nearest (ties to even); NaN -> 0.  Takes a
+ * double so the sRGB encoding rounds its formula's value once. */
+static uint32_t float_to_unorm(double f, int bits)
+{
+    if (!(f > 0.0))
         return 0;
-    if (f >= 1.0f)
+    if (f >= 1.0)
         return (uint32_t)((1ull << bits) - 1);
-    return (uint32_t)nearbyint((double)f * (double)((1ull << bits) - 1));
+    return (uint32_t)nearbyint(f * (double)((1ull << bits) - 1));
+}
+
+static double linear_to_srgb_exact(float c)
+{
+    if (!(c > 0.0f))
+        return 0.0;
+    if (c >= 1.0f)
+        return 1.0;
+    double x = c;
+    return x <= 0.0031308 ? x * 12.92 : 1.055 * pow(x, 1.0 / 2.4) - 0.055;
 }
 
 /* float -> SNORM: clamp to [-1,1], scale by 2^(b-1) - 1, round to nearest (ties to even); NaN -> 0. */
@@ -284,7 +303,7 @@ void img_decode(img_format f, const uint8_t *src, img_texel *out)
             case IMG_ENC_SINT: out->i[c] = sign_extend(raw, bits); break;
             case IMG_ENC_SFLOAT: out->f[c] = bits == 16 ? img_half_to_float((uint16_t)raw) : bits_float(raw); break;
             case IMG_ENC_SRGB:
-                out->f[c] = c < 3 ? img_srgb_to_linear(unorm_to_float(raw, bits)) : unorm_to_float(raw, bits);
+                out->f[c] = c < 3 ? srgb_decode_exact(raw, bits) : unorm_to_float(raw, bits);
                 break;
             default: break;
             }
@@ -326,7 +345,7 @@ void img_encode(img_format f, const img_texel *in, uint8_t *dst)
             case IMG_ENC_SINT: raw = (uint32_t)clamp_sint(in->i[c], bits); break;
             case IMG_ENC_SFLOAT: raw = bits == 16 ? img_float_to_half(in->f[c]) : float_bits(in->f[c]); break;
             case IMG_ENC_SRGB:
-                raw = float_to_unorm(c < 3 ? img_linear_to_srgb(in->f[c]) : in->f[c], bits);
+                raw = float_to_unorm(c < 3 ? linear_to_srgb_exact(in->f[c]) : in->f[c], bits);
                 break;
             default: break;
             }

@@ -10,6 +10,7 @@ packages=(
   spirv-tools spirv-headers      # validation, disassembly; opcode tables
   libcjson-dev                   # case files and JSON output
   nettle-dev                     # SHA-256 keys of the SPIR-V cache
+  libpng-dev                     # case images from .png files, --dump of 8-bit images
   check                          # unit tests
   libxml2-utils                  # xmllint: `wavelab test --junit` output checked against the JUnit structure
   libvulkan-volk-dev libvulkan-dev  # Vulkan backend (volk meta-loader + headers)

@@ -1,0 +1,61 @@
+/*
+ * case/case_internal.h — what the parts of the case module share privately: the
+ * parser's context (file name, JSON path of the field being read, error buffer)
+ * and the field readers of case/case.c, which case/case_image.c reads image
+ * bindings with, so that every message has the same "FILE: FIELD: problem" form.
+ * Not installed, not for other modules.
+ */
+#ifndef WAVELAB_CASE_INTERNAL_H
+#define WAVELAB_CASE_INTERNAL_H
+
+#include <cjson/cJSON.h>
+
+#include "case/case.h"
+
+/* One binding may hold at most this many bytes: a guard against a typo such
+ * as "count": 1e12 turning into an allocation failure far from its cause. */
+#define CASE_MAX_BINDING_BYTES ((size_t)1 << 30)
+
+typedef struct parser {
+    const char *file;     /* the case file's name, for messages */
+    char *err;
+    size_t err_size;
+    char path[256];       /* JSON path of the field being read, e.g. "bindings[2].fill" */
+    size_t path_len;
+    const char *dir;      /* the case file's directory: relative paths ("file") resolve against it */
+} parser;
+
+#define TRY(expr)                            \
+    do {                                     \
+        case_status try_status_ = (expr);    \
+        if (try_status_ != CASE_OK)          \
+            return try_status_;              \
+    } while (0)
+
+/* The field readers of case/case.c (there under their short static names; see the aliases at its end). */
+case_status case_fail(parser *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+case_status case_fail_at(parser *p, const char *key, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+case_status case_fail_nomem(parser *p);
+size_t case_path_enter_key(parser *p, const char *key);
+size_t case_path_enter_index(parser *p, size_t index);
+void case_path_leave(parser *p, size_t saved);
+const char *case_json_kind(const cJSON *v);
+case_status case_check_keys(parser *p, const cJSON *obj, const char *const *allowed);
+case_status case_read_uint_field(parser *p, const cJSON *obj, const char *key, int required, uint64_t min,
+                                 uint64_t max, uint64_t fallback, uint64_t *out);
+case_status case_read_string_field(parser *p, const cJSON *obj, const char *key, int required, const char **out);
+case_status case_read_double(parser *p, const cJSON *v, int allow_special, double *out);
+case_status case_read_element_array(parser *p, const cJSON *array, case_type t, uint8_t *dst);
+case_status case_read_fill(parser *p, const cJSON *fill, case_binding *b);
+case_status case_read_compare(parser *p, const cJSON *v, case_expect *e);
+char *case_resolve_path(const char *dir, const char *relative);
+
+/* case/case_image.c: the rest of an image or sampler binding, after set, binding and kind are read. */
+case_status case_image_read_binding(parser *p, const cJSON *obj, case_binding *b);
+/* An expectation on an image binding b (set and binding already read into e). */
+case_status case_image_read_expect(parser *p, const cJSON *obj, const case_binding *b, case_expect *e);
+/* case_expect_check for an expectation with is_image set. */
+int case_image_expect_check(const case_expect *e, const uint8_t *actual, size_t actual_size, char *msg,
+                            size_t msg_size, size_t *first_bad);
+
+#endif
