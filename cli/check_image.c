@@ -1,6 +1,5 @@
 /*
- * cli/check_image.c — `wavelab check` and `run --backend vulkan --dump` on
- * image bindings: the two sides' texels are decoded (img_decode, the Vulkan
+ * cli/check_image.c — `wavelab check` on image bindings: the two sides' texels are decoded (img_decode, the Vulkan
  * "Format Conversion" rules) and compared component by component with the
  * case's relation for that binding, and mismatches are placed at their texel
  * (x, y, z, layer, mip) rather than at an invocation: an image is addressed by
@@ -148,36 +147,4 @@ size_t cli_check_image_binding(const case_binding *b, const uint8_t *sim, const 
     compare_ctx c = {b, sim, dev, b->size, (case_compare)mode, tolerance, budget, report, report_size, 0};
     for_each_texel(&b->image, compare_texel, &c);
     return c.bad;
-}
-
-typedef struct dump_ctx {
-    const case_binding *b;
-    const uint8_t *data;
-    FILE *f;
-    int first;
-} dump_ctx;
-
-static void dump_texel(void *p, uint32_t x, uint32_t y, uint32_t z, uint32_t layer, uint32_t mip, size_t offset)
-{
-    (void)x, (void)y, (void)z, (void)layer, (void)mip;
-    dump_ctx *c = p;
-    const img_format_info *f = img_format_get(c->b->image.format);
-    if (offset + f->texel_bytes > c->b->size)
-        return;
-    img_texel t;
-    img_decode(c->b->image.format, c->data + offset, &t);
-    for (uint32_t k = 0; k < f->components && k < 4; k++) {
-        char text[48];
-        format_component(f->numeric, t.u[k], text, sizeof text);
-        fprintf(c->f, "%s%s", c->first ? "" : ", ", text);
-        c->first = 0;
-    }
-}
-
-void cli_write_image_components(FILE *f, const case_binding *b, const uint8_t *data)
-{
-    if (b->kind == CASE_KIND_SAMPLER || !img_format_get(b->image.format))
-        return;
-    dump_ctx c = {b, data, f, 1};
-    for_each_texel(&b->image, dump_texel, &c);
 }

@@ -351,9 +351,7 @@ static int write_dump(const char *path, const wl_case *c, const vkb_device_info 
         }
         fprintf(f, "%s\n    {\"set\": %u, \"binding\": %u, \"type\": \"%s\", \"data\": [", i ? "," : "", b->set,
                 b->binding, case_type_name(b->type));
-        if (cli_is_image_binding(b)) /* component values of every texel, every mip and layer in packed order */
-            cli_write_image_components(f, b, o->data[i]);
-        for (size_t k = 0; !cli_is_image_binding(b) && k < b->count; k++) {
+        for (size_t k = 0; k < b->count; k++) {
             char text[64];
             case_format_element(b->type, o->data[i] + k * es, text, sizeof text);
             fprintf(f, "%s%s", k ? ", " : "", text);
