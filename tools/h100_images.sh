@@ -2,7 +2,7 @@
 # tools/h100_images.sh — on an NVIDIA H100 machine, from the repository root, with a prebuilt wavelab
 # (build/wavelab, or $WAVELAB; run-time .debs in .gl/ are unpacked first when carried, as for
 # tools/h100_as_written.sh): builds nothing; every image case (articles 000 and 004 as written, the sampling
-# suite kernels/images/) through `wavelab check` at wave 32, and the 1440p image gathers of article 004 timed
+# suite and the other cases under kernels/images/) through `wavelab check` at wave 32, and the 1440p image gathers of article 004 timed
 # on the device (row-major vs tiled launch).  Results under $OUT:
 #   devices.txt   the device list;   check.txt   every check's report and exit code;
 #   summary.txt   one line per case (exit code, case), then the counts;
@@ -16,7 +16,7 @@ $W devices > "$OUT/devices.txt" 2>&1
 : > "$OUT/check.txt"; : > "$OUT/summary.txt"
 agree=0; differ=0; skipped=0; other=0
 for c in kernels/000_uniform_load/uniform_load_image_*.json kernels/004_swizzle/swizzle_image_*_[0-9]*x[0-9]*.json \
-         kernels/images/sampling_*.json; do
+         kernels/images/*.json; do
   echo "=== $c" >> "$OUT/check.txt"
   $W check "$c" --wave 32 >> "$OUT/check.txt" 2>&1; rc=$?
   echo "exit $rc" >> "$OUT/check.txt"
