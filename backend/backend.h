@@ -112,6 +112,7 @@ typedef struct vkb_device_info {
     int storage_buffer_8bit, uniform_and_storage_buffer_8bit, storage_push_constant_8;
     int storage_buffer_16bit, uniform_and_storage_buffer_16bit, storage_push_constant_16;
     int vulkan_memory_model;
+    int sampler_mirror_clamp_to_edge; /* Vulkan 1.2 samplerMirrorClampToEdge */
 
     /* limits */
     uint32_t max_compute_shared_memory_size;
@@ -152,6 +153,10 @@ typedef struct vkb_resource {
     int used;                 /* loaded, stored, accessed or passed to a function in some function body */
     char format[16];          /* texel buffers: the SPIR-V image format name ("r32ui"), "" for Unknown */
     char name[48];
+    /* images (storage, sampled, combined image sampler): as the kernel declares them */
+    uint32_t image_dim;       /* SpvDim: 0 1D, 1 2D, 2 3D, 3 Cube */
+    int image_arrayed;        /* an arrayed type (texture2DArray, ...): the view is an array view */
+    uint32_t image_format;    /* SpvImageFormat; 0 (Unknown) for sampled images and format-less storage images */
 } vkb_resource;
 
 /* What a kernel needs from a device, read from its SPIR-V. */

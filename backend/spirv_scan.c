@@ -87,7 +87,7 @@ typedef struct scan_id {
     uint32_t a, b, c;     /* op specific: width/signedness, counts, storage class, image dim/sampled/format */
     uint64_t value;       /* integer constants */
     uint32_t set, binding, builtin;
-    uint8_t has_set, has_binding, has_builtin, block, buffer_block, used;
+    uint8_t has_set, has_binding, has_builtin, block, buffer_block, used, arrayed;
     uint32_t array_stride;
     uint32_t word;        /* offset of the defining instruction */
     char name[48];
@@ -370,6 +370,7 @@ vkb_status vkb_kernel_scan(const uint32_t *words, size_t word_count, const char 
             DEFINE(1);
             d->type = in[2];
             d->a = in[3];              /* Dim */
+            d->arrayed = in[5] != 0;
             d->b = in[7];              /* Sampled: 1 sampled, 2 storage */
             d->c = in[8];              /* image format */
             break;
@@ -539,19 +540,36 @@ vkb_status vkb_kernel_scan(const uint32_t *words, size_t word_count, const char 
         } else if (storage == SpvStorageClassUniform) {
             r->kind = t->buffer_block ? CASE_KIND_STORAGE_BUFFER : CASE_KIND_UNIFORM_BUFFER;
         } else if (storage == SpvStorageClassUniformConstant) {
-            if (t->op == SpvOpTypeSampledImage)
+            int combined = t->op == SpvOpTypeSampledImage;
+            if (t->op == SpvOpTypeSampler) {
+                r->kind = CASE_KIND_SAMPLER;
+                out->resource_count++;
+                continue;
+            }
+            if (combined)
                 t = id_at(&s, t->type);
-            if (!t || t->op != SpvOpTypeImage || t->a != SpvDimBuffer) {
+            if (!t || t->op != SpvOpTypeImage ||
+                (t->a != SpvDimBuffer && t->a != SpvDim1D && t->a != SpvDim2D && t->a != SpvDim3D &&
+                 t->a != SpvDimCube)) {
                 char what[192];
                 snprintf(what, sizeof what,
-                         "resource '%s' (set %u binding %u) is not a buffer or texel buffer: wavelab cases "
-                         "provide only those",
+                         "resource '%s' (set %u binding %u) is not a buffer, texel buffer, 1D/2D/3D/cube image or "
+                         "sampler: wavelab cases provide only those",
                          v->name, v->set, v->binding);
                 st = scan_fail(&s, v->word, what);
                 goto done;
             }
-            r->kind = t->b == 2 ? CASE_KIND_STORAGE_TEXEL_BUFFER : CASE_KIND_UNIFORM_TEXEL_BUFFER;
-            snprintf(r->format, sizeof r->format, "%s", image_format_name(t->c));
+            if (t->a == SpvDimBuffer) {
+                r->kind = t->b == 2 ? CASE_KIND_STORAGE_TEXEL_BUFFER : CASE_KIND_UNIFORM_TEXEL_BUFFER;
+                snprintf(r->format, sizeof r->format, "%s", image_format_name(t->c));
+            } else {
+                /* Sampled 2 is a storage image; 1 (and 0, "known at run time", which a descriptor settles) sampled */
+                r->kind = combined ? CASE_KIND_COMBINED_IMAGE_SAMPLER
+                                   : t->b == 2 ? CASE_KIND_STORAGE_IMAGE : CASE_KIND_SAMPLED_IMAGE;
+                r->image_dim = t->a;
+                r->image_arrayed = t->arrayed;
+                r->image_format = t->c;
+            }
         } else {
             continue;
         }

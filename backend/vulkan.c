@@ -27,6 +27,8 @@
 #include <volk.h>
 
 #include "backend/backend.h"
+#include "backend/vk_image.h"
+#include "img/img.h"
 #include "isa/isa.h"
 
 /* ------------------------------------------------------------- names */
@@ -361,6 +363,7 @@ static void fill_device_info(vkb_context *ctx, device_entry *d)
         info->subgroup_extended_types = f.v12.shaderSubgroupExtendedTypes;
         info->int64_atomics = f.v12.shaderBufferInt64Atomics;
         info->vulkan_memory_model = f.v12.vulkanMemoryModel;
+        info->sampler_mirror_clamp_to_edge = f.v12.samplerMirrorClampToEdge;
     } else {
         info->float16 = f.float16_int8.shaderFloat16;
         info->int8 = f.float16_int8.shaderInt8;
@@ -622,13 +625,7 @@ static int is_texel(case_kind k)
 
 static const char *kind_name(case_kind k)
 {
-    switch (k) {
-    case CASE_KIND_STORAGE_BUFFER: return "storage_buffer";
-    case CASE_KIND_UNIFORM_BUFFER: return "uniform_buffer";
-    case CASE_KIND_STORAGE_TEXEL_BUFFER: return "storage_texel_buffer";
-    case CASE_KIND_UNIFORM_TEXEL_BUFFER: return "uniform_texel_buffer";
-    default: return "?";
-    }
+    return case_kind_name(k);
 }
 
 /* The subgroup size a run will use, and whether it is set as a required size. */
@@ -637,6 +634,38 @@ static uint32_t effective_wave(const vkb_device_info *info, uint32_t requested, 
     *required = requested != 0 && info->subgroup_size_control &&
                 (info->required_subgroup_size_stages & VK_SHADER_STAGE_COMPUTE_BIT);
     return requested ? requested : info->subgroup_size;
+}
+
+/* An image binding against the kernel's declaration: the same dimensionality, and for a storage image declared
+ * with a format, the same format (a format-less one reads and writes through the case's). */
+static vkb_status check_image_binding(const vkb_resource *res, const case_binding *b, int bi, char *err,
+                                      size_t err_size)
+{
+    if (!vkb_kind_is_image(res->kind) || res->kind == CASE_KIND_SAMPLER)
+        return VKB_OK;
+    static const uint32_t dim_of[] = {[IMG_DIM_1D] = SpvDim1D, [IMG_DIM_2D] = SpvDim2D, [IMG_DIM_3D] = SpvDim3D,
+                                      [IMG_DIM_CUBE] = SpvDimCube};
+    static const char *const dim_name[] = {"1D", "2D", "3D", "cube"};
+    if (res->image_dim <= SpvDimCube && (unsigned)b->image.dim <= IMG_DIM_CUBE && dim_of[b->image.dim] != res->image_dim) {
+        snprintf(err, err_size, "bindings[%d] (set %u binding %u) is a %s image in the case but '%s' is %s in the kernel",
+                 bi, b->set, b->binding, dim_name[b->image.dim], res->name, dim_name[res->image_dim]);
+        return VKB_ERR_INPUT;
+    }
+    img_format declared;
+    if (res->kind == CASE_KIND_STORAGE_IMAGE && res->image_format != SpvImageFormatUnknown) {
+        const img_format_info *have = img_format_get(b->image.format);
+        if (!img_format_from_spirv(res->image_format, &declared)) {
+            snprintf(err, err_size, "bindings[%d] (set %u binding %u): the kernel declares '%s' with SPIR-V image "
+                     "format %u, which wavelab does not know", bi, b->set, b->binding, res->name, res->image_format);
+            return VKB_ERR_INPUT;
+        }
+        if (declared != b->image.format) {
+            snprintf(err, err_size, "bindings[%d] (set %u binding %u): the kernel declares format %s, the case %s",
+                     bi, b->set, b->binding, img_format_get(declared)->name, have ? have->name : "?");
+            return VKB_ERR_INPUT;
+        }
+    }
+    return VKB_OK;
 }
 
 /* Checks that the case provides every binding the kernel uses, with the same kind and format. */
@@ -682,6 +711,9 @@ static vkb_status check_bindings(const vkb_kernel_info *k, const wl_case *c, cha
                      bi, b->set, b->binding, res->format, b->format);
             return VKB_ERR_INPUT;
         }
+        vkb_status st = check_image_binding(res, b, bi, err, err_size);
+        if (st != VKB_OK)
+            return st;
     }
     return VKB_OK;
 }
@@ -822,6 +854,11 @@ vkb_status vkb_check_support(const vkb_context *ctx, int index, const vkb_kernel
                          info->max_storage_buffer_range, i, b->size);
                 return VKB_ERR_UNSUPPORTED;
             }
+            if (vkb_kind_is_image(b->kind)) {
+                vkb_status st = vkb_image_check_support(d->physical, info, b, i, err, err_size);
+                if (st != VKB_OK)
+                    return st;
+            }
             if (is_texel(b->kind)) {
                 isa_format f = isa_format_from_name(b->format);
                 size_t texels = b->size / isa_format_bytes(f);
@@ -870,6 +907,7 @@ typedef struct run_objects {
     void **mapped;
     VkBuffer *pristine;          /* the initial contents, copied into each binding on the GPU before every dispatch */
     VkDeviceMemory *pristine_memory;
+    vkb_image *images;           /* image bindings (vk_image.h): their buffers[i] is the read-back, pristine[i] staging */
     int abandoned;
 } run_objects;
 
@@ -888,6 +926,8 @@ static void run_objects_destroy(run_objects *o)
                 vkDestroyBuffer(o->device, o->pristine[i], NULL);
             if (o->pristine_memory && o->pristine_memory[i])
                 vkFreeMemory(o->device, o->pristine_memory[i], NULL);
+            if (o->images)
+                vkb_image_destroy(o->device, &o->images[i]);
         }
         if (o->descriptor_pool)
             vkDestroyDescriptorPool(o->device, o->descriptor_pool, NULL);
@@ -920,6 +960,7 @@ static void run_objects_destroy(run_objects *o)
     free(o->mapped);
     free(o->pristine);
     free(o->pristine_memory);
+    free(o->images);
     memset(o, 0, sizeof *o);
 }
 
@@ -976,6 +1017,16 @@ static double median_of(const double *v, uint32_t n)
     double m = n % 2 ? copy[n / 2] : (copy[n / 2 - 1] + copy[n / 2]) / 2;
     free(copy);
     return m;
+}
+
+/* The kernel's declaration of a case binding (for an image's view type), from any pass; NULL when none declares it. */
+static const vkb_resource *declared_resource(const vkb_kernel_info *kernels, int pass_count, const case_binding *b)
+{
+    for (int p = 0; p < pass_count; p++)
+        for (int r = 0; r < kernels[p].resource_count; r++)
+            if (kernels[p].resources[r].set == b->set && kernels[p].resources[r].binding == b->binding)
+                return &kernels[p].resources[r];
+    return NULL;
 }
 
 /* Picks a memory type: host-visible + coherent, preferring device-local; skips `avoid` (a retry). */
@@ -1238,6 +1289,7 @@ vkb_status vkb_run_passes(vkb_context *ctx, int index, const wl_case *c, const v
     ALLOC(o.mapped, o.buffer_count);
     ALLOC(o.pristine, o.buffer_count);
     ALLOC(o.pristine_memory, o.buffer_count);
+    ALLOC(o.images, o.buffer_count);
     int all_device_local = 1;
     for (int i = 0; i < c->binding_count; i++) {
         const case_binding *b = &c->bindings[i];
@@ -1251,6 +1303,7 @@ vkb_status vkb_run_passes(vkb_context *ctx, int index, const wl_case *c, const v
             [CASE_KIND_UNIFORM_BUFFER] = VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT,
             [CASE_KIND_STORAGE_TEXEL_BUFFER] = VK_BUFFER_USAGE_STORAGE_TEXEL_BUFFER_BIT,
             [CASE_KIND_UNIFORM_TEXEL_BUFFER] = VK_BUFFER_USAGE_UNIFORM_TEXEL_BUFFER_BIT,
+            /* image kinds: the buffer receives a storage image's texels after the dispatch */
         };
         VkBufferCreateInfo bci = {
             .sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO,
@@ -1313,6 +1366,12 @@ vkb_status vkb_run_passes(vkb_context *ctx, int index, const wl_case *c, const v
         VK_TRY(vkBindBufferMemory, (o.device, o.buffers[i], o.memory[i], 0));
         VK_TRY(vkMapMemory, (o.device, o.memory[i], 0, VK_WHOLE_SIZE, 0, &o.mapped[i]));
         memset(o.mapped[i], 0, (size_t)size);
+        if (vkb_kind_is_image(b->kind)) {
+            st = vkb_image_create(o.device, &mp, b, i, declared_resource(kernels, pass_count, b), &o.images[i], err,
+                                  err_size);
+            if (st != VKB_OK)
+                goto done;
+        }
         if (is_texel(b->kind)) {
             VkBufferViewCreateInfo vci = {
                 .sType = VK_STRUCTURE_TYPE_BUFFER_VIEW_CREATE_INFO,
@@ -1342,6 +1401,10 @@ vkb_status vkb_run_passes(vkb_context *ctx, int index, const wl_case *c, const v
         [CASE_KIND_UNIFORM_BUFFER] = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER,
         [CASE_KIND_STORAGE_TEXEL_BUFFER] = VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER,
         [CASE_KIND_UNIFORM_TEXEL_BUFFER] = VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER,
+        [CASE_KIND_STORAGE_IMAGE] = VK_DESCRIPTOR_TYPE_STORAGE_IMAGE,
+        [CASE_KIND_SAMPLED_IMAGE] = VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE,
+        [CASE_KIND_COMBINED_IMAGE_SAMPLER] = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
+        [CASE_KIND_SAMPLER] = VK_DESCRIPTOR_TYPE_SAMPLER,
     };
     o.set_count = set_count;
     ALLOC(o.set_layouts, set_count);
@@ -1403,10 +1466,15 @@ vkb_status vkb_run_passes(vkb_context *ctx, int index, const wl_case *c, const v
                 .descriptorCount = 1,
                 .descriptorType = descriptor_of_kind[b->kind],
             };
-            if (is_texel(b->kind))
+            VkDescriptorImageInfo ii;
+            if (is_texel(b->kind)) {
                 w.pTexelBufferView = &o.views[i];
-            else
+            } else if (vkb_kind_is_image(b->kind)) {
+                ii = vkb_image_descriptor(b, &o.images[i]);
+                w.pImageInfo = &ii;
+            } else {
                 w.pBufferInfo = &bi;
+            }
             vkUpdateDescriptorSets(o.device, 1, &w, 0, NULL);
         }
     }
@@ -1518,7 +1586,9 @@ vkb_status vkb_run_passes(vkb_context *ctx, int index, const wl_case *c, const v
         vkCmdResetQueryPool(o.cmd, o.queries, 0, query_count);
     for (int i = 0; i < c->binding_count; i++) {
         VkBufferCopy region = {.srcOffset = 0, .dstOffset = 0, .size = c->bindings[i].size};
-        if (region.size)
+        if (vkb_kind_is_image(c->bindings[i].kind)) /* staging -> image, into the shader's layout */
+            vkb_image_record_upload(o.cmd, &c->bindings[i], &o.images[i], o.pristine[i]);
+        else if (region.size)
             vkCmdCopyBuffer(o.cmd, o.pristine[i], o.buffers[i], 1, &region);
     }
     VkMemoryBarrier to_shader = {
@@ -1552,13 +1622,15 @@ vkb_status vkb_run_passes(vkb_context *ctx, int index, const wl_case *c, const v
         if (timestamps)
             vkCmdWriteTimestamp(o.cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, o.queries, 2 * (uint32_t)p + 1);
     }
+    for (int i = 0; i < c->binding_count; i++) /* storage images -> their read-back buffers */
+        vkb_image_record_readback(o.cmd, &c->bindings[i], &o.images[i], o.buffers[i]);
     VkMemoryBarrier to_host = {
         .sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
-        .srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT,
+        .srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT,
         .dstAccessMask = VK_ACCESS_HOST_READ_BIT,
     };
-    vkCmdPipelineBarrier(o.cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &to_host, 0,
-                         NULL, 0, NULL);
+    vkCmdPipelineBarrier(o.cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
+                         VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &to_host, 0, NULL, 0, NULL);
     VK_TRY(vkEndCommandBuffer, (o.cmd));
     VkFenceCreateInfo fci = {.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
     VK_TRY(vkCreateFence, (o.device, &fci, NULL, &o.fence));
@@ -1644,9 +1716,14 @@ vkb_status vkb_run_passes(vkb_context *ctx, int index, const wl_case *c, const v
     }
 
     /* read back (coherent memory; the barrier made the shader writes visible to the host) */
-    for (int i = 0; i < c->binding_count; i++)
-        if (c->bindings[i].size)
-            memcpy(out->data[i], o.mapped[i], c->bindings[i].size);
+    for (int i = 0; i < c->binding_count; i++) {
+        const case_binding *b = &c->bindings[i];
+        if (!b->size)
+            continue;
+        /* sampled images are read-only: their final contents are the case's */
+        int unchanged = vkb_kind_is_image(b->kind) && b->kind != CASE_KIND_STORAGE_IMAGE;
+        memcpy(out->data[i], unchanged ? b->bytes : o.mapped[i], b->size);
+    }
 
     if (info->pipeline_executable_properties) {
         uint32_t reported = 0;

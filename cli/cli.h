@@ -37,6 +37,15 @@ int cli_optimize_option(const char *arg, const char **passes);
 /* cli/main.c: a --wave value (1..1024); prints "wavelab CMD: --wave: "TEXT" is not a wave size" and returns 0
  * when it is not one. */
 int cli_wave_option(const char *cmd, const char *text, uint32_t *wave);
+/* cli/check_image.c: image bindings in `check`.  The data of an image binding is its packed texels (img_image
+ * order) on both sides.  cli_check_image_binding compares the decoded components of every texel with the relation
+ * (exact, ulp or epsilon on float components; integers exactly), prints up to *budget mismatches at their texel
+ * into report, and returns the number of differing texels. */
+struct case_binding;
+int cli_is_image_binding(const struct case_binding *b);
+size_t cli_check_image_binding(const struct case_binding *b, const uint8_t *sim, const uint8_t *dev, int mode,
+                               double tolerance, int *budget, char *report, size_t report_size);
+
 /* cli/progress.c: the progress line of a long dispatch on stderr (a terminal only, after about a second;
  * quiet: never).  cli_progress_start returns the hook for run_options.progress, or NULL when no line can
  * show; call cli_progress_end after the dispatch whatever it returned. */

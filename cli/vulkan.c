@@ -598,6 +598,8 @@ static size_t compare_binding(const wl_case *c, int bi, const uint8_t *sim, cons
             tolerance = c->expects[e].tolerance;
             break;
         }
+    if (cli_is_image_binding(b)) /* texel by texel, decoded, placed at coordinates */
+        return cli_check_image_binding(b, sim, dev, (int)mode, tolerance, budget, report, report_size);
     size_t es = case_type_size(b->type);
     const uint8_t *x = sim, *y = dev;
     uint8_t *sorted_sim = NULL, *sorted_dev = NULL;
@@ -768,14 +770,16 @@ int cli_cmd_check(int argc, char **argv)
             printf("  set %u binding %u  %-20s %-4s x %-7zu %-12s %s\n", b->set, b->binding, case_kind_name(b->kind),
                    case_type_name(b->type), b->count, how,
                    bad ? "DIFFER" : "agree");
-            if (bad && mode != CASE_COMPARE_SORTED && !note_printed) {
+            int image = cli_is_image_binding(b);
+            if (bad && !image && mode != CASE_COMPARE_SORTED && !note_printed) {
                 printf("      (element i is placed at global invocation i, x fastest: that holds when the kernel "
                        "writes one element per invocation; wave size %u)\n",
                        wave);
                 note_printed = 1;
             }
             if (bad)
-                printf("      %zu of %zu elements differ%s\n%s", bad, b->count, report[0] ? "; the first:" : "", report);
+                printf("      %zu of %zu %s differ%s\n%s", bad, b->count,
+                       image ? "texels (decoded components)" : "elements", report[0] ? "; the first:" : "", report);
         }
         total_bad += bad;
         bad_bindings += bad != 0;

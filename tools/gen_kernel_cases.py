@@ -197,19 +197,20 @@ def expect(b, data, compare="exact"):
 # --------------------------------------------------------------------------
 # article 000: uniform load
 
+# (start, count) per tile: empty list, fewer lights than the smallest wave,
+# exactly 32 and 64, one past 64, and lists longer than two waves of 64.
+TILES_000 = [(7, 0), (255, 1), (10, 3), (40, 32), (100, 64), (3, 65), (150, 100), (120, 130)]
+
+
 def gen_000():
-    # (start, count) per tile: empty list, fewer lights than the smallest wave,
-    # exactly 32 and 64, one past 64, and lists longer than two waves of 64.
-    gen_000_lights(256, [(7, 0), (255, 1), (10, 3), (40, 32), (100, 64), (3, 65), (150, 100), (120, 130)], "",
-                   ("glsl", "hlsl"))
+    gen_000_lights(256, TILES_000, "", ("glsl", "hlsl"))
     # long light lists (1024 per tile, a multiple of every wave size): the
     # article's claim, one vector load per wave-size lights, shows exactly
     gen_000_lights(1024, [(0, 1024)] * 8, "_many", ("glsl",))
 
 
-def gen_000_lights(n_lights, tiles, suffix, langs):
-    groups_x, groups_y = 4, 2
-    light_seed = 1000
+def lights_reference(n_lights, tiles, light_seed, groups_x, groups_y):
+    """Article 000's output, one float4 per pixel (row-major): the tile's lights added in list order."""
     lights = random_fill("f32", 4 * n_lights, light_seed, -1.0, 1.0)
     assert len(tiles) == groups_x * groups_y
     assert all(s + c <= n_lights for s, c in tiles)
@@ -223,6 +224,14 @@ def gen_000_lights(n_lights, tiles, suffix, langs):
                 for c in range(4):
                     acc[c] = add32(acc[c], lights[4 * (start + i) + c])
             out[4 * (y * width + x): 4 * (y * width + x) + 4] = acc
+    return out
+
+
+def gen_000_lights(n_lights, tiles, suffix, langs):
+    groups_x, groups_y = 4, 2
+    light_seed = 1000
+    width, height = 8 * groups_x, 8 * groups_y
+    out = lights_reference(n_lights, tiles, light_seed, groups_x, groups_y)
     start_counts = [v for t in tiles for v in t]
 
     for lang, naive_k, wave_k in (("glsl", "uniform_load_naive.comp", "uniform_load_wave.comp"),
@@ -650,6 +659,22 @@ def tiled_group_order(grid_w, grid_h, n):
     return order
 
 
+def swizzle_gather(img, w, h, taps, spacing):
+    """Article 004's gather: per pixel, TAPS x TAPS taps SPACING apart, clamped to the image, weighted 1 + i + TAPS*j,
+    summed mod 2^32 (row-major output)."""
+    out = []
+    for y in range(h):
+        for x in range(w):
+            acc = 0
+            for j in range(taps):
+                for i in range(taps):
+                    px = min(max(x + (i - taps // 2) * spacing, 0), w - 1)
+                    py = min(max(y + (j - taps // 2) * spacing, 0), h - 1)
+                    acc += img[py * w + px] * (1 + i + taps * j)
+            out.append(acc & MASK32)
+    return out
+
+
 def gen_004():
     folder = "004_swizzle"
     taps, spacing, n = 5, 8, 16
@@ -660,16 +685,7 @@ def gen_004():
         w, h = 8 * gw, 8 * gh
         seed = 4000 + gw
         img = random_fill("u32", w * h, seed, 0, 65535)
-        out = []
-        for y in range(h):
-            for x in range(w):
-                acc = 0
-                for j in range(taps):
-                    for i in range(taps):
-                        px = min(max(x + (i - taps // 2) * spacing, 0), w - 1)
-                        py = min(max(y + (j - taps // 2) * spacing, 0), h - 1)
-                        acc += img[py * w + px] * (1 + i + taps * j)
-                out.append(acc & MASK32)
+        out = swizzle_gather(img, w, h, taps, spacing)
         for variant, entry in (("row_major", "CSRowMajor"), ("tiled", "CSTiled")):
             for lang in ("glsl", "hlsl"):
                 case = {}
@@ -973,6 +989,292 @@ def gen_reconvergence_constructs():
         if name in RECONVERGENCE_DEVICE_DIFFERENCES:
             case["device_differences"] = RECONVERGENCE_DEVICE_DIFFERENCES[name]
         write_case("reconvergence/constructs_%s.json" % name, case)
+
+
+# --------------------------------------------------------------------------
+# Images (docs/case-format.md, "Images"): the articles' kernels in their own form,
+# and the sampling suite.  Image contents and expectations are component values in
+# shader terms (floats for UNORM/SFLOAT formats, integers for UINT), texels in
+# packed order: mip 0 ([y][x]), then mip 1, ...
+
+def image_binding(b, kind, fmt, extent, data=None, fill=None, mip_levels=None, sampler=None):
+    d = {"set": 0, "binding": b, "kind": kind, "format": fmt, "extent": list(extent)}
+    if mip_levels:
+        d["mip_levels"] = mip_levels
+    if data is not None:
+        d["data"] = list(data)
+    elif fill is not None:
+        d["fill"] = fill
+    if sampler is not None:
+        d["sampler"] = sampler
+    return d
+
+
+def sampler_state(filt="nearest", mipmap="nearest", address="clamp_to_edge", border=None, unnormalized=False,
+                  mag=None):
+    d = {"mag_filter": mag or filt, "min_filter": filt, "mipmap_mode": mipmap, "address_mode": address}
+    if border:
+        d["border_color"] = border
+    if unnormalized:   # the specification allows only level of detail 0 with them
+        d["unnormalized_coordinates"] = True
+        d["min_lod"] = 0
+        d["max_lod"] = 0
+    return d
+
+
+def image_expect(b, data, compare="exact"):
+    return {"set": 0, "binding": b, "mip": 0, "layer": 0, "data": list(data), "compare": compare}
+
+
+def gen_images_000():
+    """Article 000 as written: Texture2D<uint2> lightStartCounts (a texel per tile), RWTexture2D<float4> output."""
+    groups_x, groups_y, n_lights, light_seed = 4, 2, 256, 1000
+    width, height = 8 * groups_x, 8 * groups_y
+    out = lights_reference(n_lights, TILES_000, light_seed, groups_x, groups_y)
+    start_counts = [v for t in TILES_000 for v in t]        # texel (x, y) = tile y * groups_x + x
+    for lang, kernel, entries in (("glsl", None, (("naive", None), ("wave", None))),
+                                  ("hlsl", "uniform_load_image.hlsl", (("naive", "CSMain"), ("wave", "CSMainWave")))):
+        for variant, entry in entries:
+            case = {"kernel": kernel or "uniform_load_image_%s.comp" % variant}
+            if entry:
+                case["entry"] = entry
+            case["groups"] = [groups_x, groups_y, 1]
+            if variant == "wave":
+                case["max_subgroup_size"] = 64
+            case["bindings"] = [
+                binding(0, "f32", count=4 * n_lights, fill={"random": {"seed": light_seed, "min": -1, "max": 1}},
+                        kind="uniform_texel_buffer", fmt="rgba32f"),
+                image_binding(1, "sampled_image", "r32g32_uint", (groups_x, groups_y), data=start_counts),
+                image_binding(2, "storage_image", "r32g32b32a32_sfloat", (width, height), fill={"value": 0}),
+            ]
+            case["expect"] = [image_expect(2, out)]
+            write_case("000_uniform_load/uniform_load_image_%s%s.json" % ("hlsl_" if lang == "hlsl" else "", variant),
+                       case)
+
+
+def gen_images_004():
+    """Article 004's gather through Texture2D.Load and through SampleLevel (nearest, clamp to edge), row-major and
+    tiled launch: the same input and the same expected image as the buffer cases of the same size."""
+    folder = "004_swizzle"
+    taps, spacing = 5, 8
+    for gw, gh in [(21, 3), (9, 5)]:
+        w, h = 8 * gw, 8 * gh
+        seed = 4000 + gw
+        img = random_fill("u32", w * h, seed, 0, 65535)
+        out = swizzle_gather(img, w, h, taps, spacing)
+        for fetch in ("load", "sample_level"):
+            for launch, hlsl_launch in (("row_major", "RowMajor"), ("tiled", "Tiled")):
+                for lang in ("glsl", "hlsl"):
+                    case = {}
+                    if lang == "glsl":
+                        case["kernel"] = "swizzle_image.comp"
+                        defines = {}
+                        if launch == "tiled":
+                            defines["TILED"] = "1"
+                        if fetch == "sample_level":
+                            defines["SAMPLE_LEVEL"] = "1"
+                        if defines:
+                            case["defines"] = defines
+                    else:
+                        case["kernel"] = "swizzle_image.hlsl"
+                        case["entry"] = "CS%s%s" % (hlsl_launch, "Load" if fetch == "load" else "SampleLevel")
+                    case["groups"] = [gw, gh, 1]
+                    case["push_constants"] = {"type": "u32", "data": [gw, gh, w, h]}
+                    if fetch == "load":
+                        bindings = [image_binding(0, "sampled_image", "r32_uint", (w, h),
+                                                  fill={"random": {"seed": seed, "min": 0, "max": 65535}})]
+                    else:   # the same values as floats (exact below 2^24)
+                        bindings = [image_binding(2, "sampled_image", "r32_sfloat", (w, h), data=img),
+                                    {"set": 0, "binding": 3, "kind": "sampler", "sampler": sampler_state()}]
+                    bindings.insert(1 if fetch == "load" else 0,
+                                    image_binding(1, "storage_image", "r32_uint", (w, h), fill={"value": 0}))
+                    case["bindings"] = bindings
+                    case["expect"] = [image_expect(1, out)]
+                    write_case("%s/swizzle_image_%s%s_%s_%dx%d.json" % (folder, "hlsl_" if lang == "hlsl" else "",
+                                                                       fetch, launch, w, h), case)
+    # 2560x1440, Load, for the memory study (row-major vs tiled launch on an image): no expectation
+    gw, gh = 2560 // 8, 1440 // 8
+    for launch in ("row_major", "tiled"):
+        case = {"kernel": "swizzle_image.comp"}
+        if launch == "tiled":
+            case["defines"] = {"TILED": "1"}
+        case["groups"] = [gw, gh, 1]
+        case["push_constants"] = {"type": "u32", "data": [gw, gh, 2560, 1440]}
+        case["bindings"] = [
+            image_binding(0, "sampled_image", "r32_uint", (2560, 1440),
+                          fill={"random": {"seed": 4440, "min": 0, "max": 65535}}),
+            image_binding(1, "storage_image", "r32_uint", (2560, 1440), fill={"value": 0})]
+        write_case("%s/swizzle_image_load_%s_1440p.json" % (folder, launch), case)
+
+
+# The sampling reference: Vulkan 1.3, chapter "Textures", sections "Texel Coordinate
+# Systems" (unnormalized u = s * width), "Wrapping Operation", "Texel Filtering"
+# and "Texel Selection" (level of detail), written from the formulas, in binary64.
+
+ADDRESS_MODES = ("repeat", "mirrored_repeat", "clamp_to_edge", "clamp_to_border", "mirror_clamp_to_edge")
+BORDER_COLORS = {"float_transparent_black": (0.0, 0.0, 0.0, 0.0), "float_opaque_black": (0.0, 0.0, 0.0, 1.0),
+                 "float_opaque_white": (1.0, 1.0, 1.0, 1.0)}
+# Linear filtering: the specification lets a device quantize the filter weights to
+# subTexelPrecisionBits (lavapipe: 8) and filter 8-bit UNORM texels in fixed point.
+# A bilinear blend of values in [0, 1] with weights off by at most 2^-9 each is off
+# by at most 2^-8; the fixed-point blends may each lose one more step of 1/255
+# (horizontal, vertical, and between mip levels): 2^-8 + 3/255 < 0.016.
+LINEAR_TOLERANCE = 0.016
+# Nearest filtering returns a texel: UNORM8 decoded as c / 255 in binary32, which a
+# device may compute as c * (1 / 255.0f), one rounding away.
+NEAREST_TOLERANCE = 1e-6
+
+
+def mirror(n):
+    return n if n >= 0 else -(1 + n)
+
+
+def wrap(i, size, mode):
+    """Texel index after the address mode ("Wrapping Operation"); -1 or size mean the border."""
+    if mode == "repeat":
+        return i % size
+    if mode == "mirrored_repeat":
+        return (size - 1) - mirror((i % (2 * size)) - size)
+    if mode == "clamp_to_edge":
+        return min(max(i, 0), size - 1)
+    if mode == "clamp_to_border":
+        return min(max(i, -1), size)
+    if mode == "mirror_clamp_to_edge":
+        return min(max(mirror(i), 0), size - 1)
+    raise ValueError(mode)
+
+
+def texel_at(level, i, j, modes, border):
+    w, h, texels = level
+    i, j = wrap(i, w, modes[0]), wrap(j, h, modes[1])
+    if i < 0 or i >= w or j < 0 or j >= h:
+        return border
+    return texels[j * w + i]
+
+
+def filter_level(level, s, t, filt, modes, border, unnormalized):
+    w, h, _ = level
+    u, v = (s, t) if unnormalized else (s * w, t * h)
+    if filt == "nearest":
+        return texel_at(level, math.floor(u), math.floor(v), modes, border)
+    i0, j0 = math.floor(u - 0.5), math.floor(v - 0.5)
+    a, b = (u - 0.5) - i0, (v - 0.5) - j0
+    t00 = texel_at(level, i0, j0, modes, border)
+    t10 = texel_at(level, i0 + 1, j0, modes, border)
+    t01 = texel_at(level, i0, j0 + 1, modes, border)
+    t11 = texel_at(level, i0 + 1, j0 + 1, modes, border)
+    return tuple((1 - a) * (1 - b) * t00[c] + a * (1 - b) * t10[c] + (1 - a) * b * t01[c] + a * b * t11[c]
+                 for c in range(4))
+
+
+def sample_reference(levels, sampler, s, t, lod):
+    """textureLod(tex, (s, t), lod) for a 2D image of RGBA texels."""
+    modes = sampler["address_mode"]
+    if isinstance(modes, str):
+        modes = (modes, modes)
+    border = BORDER_COLORS[sampler.get("border_color", "float_transparent_black")]
+    unnormalized = sampler.get("unnormalized_coordinates", False)
+    lam = min(max(lod, sampler.get("min_lod", 0.0)), sampler.get("max_lod", 1000.0))     # no bias
+    filt = sampler["mag_filter"] if lam <= 0 else sampler["min_filter"]
+    q = len(levels) - 1
+    d = min(max(lam, 0.0), q)
+    if sampler["mipmap_mode"] == "nearest" or q == 0:
+        level = math.ceil(d + 0.5) - 1
+        return filter_level(levels[level], s, t, filt, modes, border, unnormalized)
+    hi = math.floor(d)
+    lo = min(hi + 1, q)
+    delta = d - hi
+    a = filter_level(levels[hi], s, t, filt, modes, border, unnormalized)
+    b = filter_level(levels[lo], s, t, filt, modes, border, unnormalized)
+    return tuple((1 - delta) * a[c] + delta * b[c] for c in range(4))
+
+
+def unorm8_levels(seed, width, height, mips):
+    """Random RGBA8 UNORM texels per mip level (each level its own values, so a wrong level shows)."""
+    r = Rng(seed)
+    levels, data = [], []
+    for m in range(mips):
+        w, h = max(1, width >> m), max(1, height >> m)
+        codes = [r.int(0, 255) for _ in range(4 * w * h)]
+        data += [c / 255 for c in codes]
+        levels.append((w, h, [tuple(codes[4 * k + c] / 255 for c in range(4)) for k in range(w * h)]))
+    return levels, data
+
+
+def sampling_case(name, sampler, coords, levels, data, tolerance, lod0=False):
+    results = []
+    for s, t, lod in coords:
+        results += sample_reference(levels, sampler, s, t, 0.0 if lod0 else lod)
+    n = len(coords)
+    assert n % 8 == 0
+    w, h = levels[0][0], levels[0][1]
+    case = {"kernel": "sampling.comp"}
+    if lod0:
+        case["defines"] = {"LOD0": "1"}
+    case["groups"] = [n // 8, 1, 1]
+    case["bindings"] = [
+        image_binding(0, "combined_image_sampler", "r8g8b8a8_unorm", (w, h), data=data,
+                      mip_levels=len(levels) if len(levels) > 1 else None, sampler=sampler),
+        binding(1, "f32", data=[x for s, t, lod in coords for x in (s, t, lod, 0.0)]),
+        binding(2, "f32", count=4 * n, fill={"value": 0}),
+    ]
+    e = expect(2, [f32(x) for x in results], {"epsilon": tolerance})
+    case["expect"] = [e]
+    write_case("images/sampling_%s.json" % name, case)
+
+
+def gen_images_sampling():
+    width, height = 8, 4                        # not square: an x/y swap shows
+    levels, data = unorm8_levels(7000, width, height, 1)
+    r = Rng(7001)
+    # nearest: texel coordinates 1/4 .. 3/4 texel away from every texel edge, inside and
+    # up to one and a half images outside [0, 1] (the address modes' territory)
+    fracs = (0.25, 0.375, 0.625, 0.75)
+
+    def nearest_coords(n, w, h):
+        out = []
+        for _ in range(n):
+            i, j = r.int(-w - w // 2, 2 * w + w // 2), r.int(-h - h // 2, 2 * h + h // 2)
+            out.append(((i + fracs[r.int(0, 3)]) / w, (j + fracs[r.int(0, 3)]) / h, 0.0))
+        return out
+
+    def linear_coords(n, w, h):
+        # anywhere, on a 1/1024-texel grid (binary32 holds these exactly)
+        return [((r.int(-(w + w // 2) * 1024, (2 * w + w // 2) * 1024)) / (1024 * w),
+                 (r.int(-(h + h // 2) * 1024, (2 * h + h // 2) * 1024)) / (1024 * h), 0.0) for _ in range(n)]
+
+    for mode in ADDRESS_MODES:
+        border = "float_opaque_white" if mode == "clamp_to_border" else None
+        sampling_case("nearest_" + mode, sampler_state("nearest", address=mode, border=border),
+                      nearest_coords(64, width, height), levels, data, NEAREST_TOLERANCE)
+        sampling_case("linear_" + mode, sampler_state("linear", address=mode, border=border),
+                      linear_coords(64, width, height), levels, data, LINEAR_TOLERANCE)
+    # border colours: linear, so texels next to the edge blend with the border
+    for color in BORDER_COLORS:
+        sampling_case("border_" + color, sampler_state("linear", address="clamp_to_border", border=color),
+                      linear_coords(32, width, height), levels, data, LINEAR_TOLERANCE)
+    # unnormalized coordinates (texel units; clamp to edge in u, to border in v; level of detail 0)
+    for filt in ("nearest", "linear"):
+        coords = [(s * width, t * height, 0.0) for s, t, _ in
+                  (nearest_coords if filt == "nearest" else linear_coords)(32, width, height)]
+        sampling_case("unnormalized_" + filt,
+                      sampler_state(filt, address=["clamp_to_edge", "clamp_to_border"],
+                                    border="float_opaque_black", unnormalized=True),
+                      coords, levels, data, NEAREST_TOLERANCE if filt == "nearest" else LINEAR_TOLERANCE, lod0=True)
+    # a mip chain, 8x8 with 4 levels, sampled between levels: minification linear, magnification
+    # nearest (lod <= 0 picks magnification); lods on quarters (exact at any mipmapPrecisionBits >= 2),
+    # none on a half for the nearest mipmap mode (where the specification lets the rounding go either way)
+    mip_levels, mip_data = unorm8_levels(7002, 8, 8, 4)
+    for mipmap in ("nearest", "linear"):
+        lods = (-0.5, 0.0, 0.25, 0.75, 1.0, 1.25, 1.75, 2.25, 2.75, 3.0, 3.25, 5.0)
+        if mipmap == "linear":
+            lods += (0.5, 1.5, 2.5)
+        coords = []
+        while len(coords) < 64:
+            s, t, _ = nearest_coords(1, 8, 8)[0]
+            coords.append((s, t, lods[len(coords) % len(lods)]))
+        sampling_case("mip_" + mipmap, sampler_state("linear", mipmap=mipmap, address="repeat", mag="nearest"),
+                      coords, mip_levels, mip_data, LINEAR_TOLERANCE)
 
 
 # --------------------------------------------------------------------------

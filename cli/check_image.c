@@ -1,0 +1,150 @@
+/*
+ * cli/check_image.c — `wavelab check` on image bindings: the two sides' texels are decoded (img_decode, the Vulkan
+ * "Format Conversion" rules) and compared component by component with the
+ * case's relation for that binding, and mismatches are placed at their texel
+ * (x, y, z, layer, mip) rather than at an invocation: an image is addressed by
+ * coordinates, and kernels write their texels at coordinates.
+ *
+ * Both sides hold an image binding as img_image's packed texels (mip 0's layers,
+ * then mip 1's ...), the layout the backend copies to and from the device.
+ */
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "case/case.h"
+#include "cli/cli.h"
+#include "img/img.h"
+
+int cli_is_image_binding(const case_binding *b)
+{
+    return b->kind == CASE_KIND_STORAGE_IMAGE || b->kind == CASE_KIND_SAMPLED_IMAGE ||
+           b->kind == CASE_KIND_COMBINED_IMAGE_SAMPLER || b->kind == CASE_KIND_SAMPLER;
+}
+
+/* Order-preserving integer key of a binary32 (adjacent floats differ by 1). */
+static int64_t f32_key(float f)
+{
+    uint32_t x;
+    memcpy(&x, &f, 4);
+    return x & 0x80000000u ? -(int64_t)(x & 0x7fffffffu) : (int64_t)x;
+}
+
+static int components_agree(img_numeric num, uint32_t a, uint32_t b, case_compare mode, double tolerance)
+{
+    if (num != IMG_NUM_FLOAT || a == b)
+        return a == b;
+    float x, y;
+    memcpy(&x, &a, 4);
+    memcpy(&y, &b, 4);
+    if (isnan(x) || isnan(y))
+        return isnan(x) && isnan(y); /* NaN payloads differ between implementations */
+    switch (mode) {
+    case CASE_COMPARE_ULP: {
+        int64_t d = f32_key(x) - f32_key(y);
+        return (double)(d < 0 ? -d : d) <= tolerance;
+    }
+    case CASE_COMPARE_EPSILON: return fabs((double)x - (double)y) <= tolerance;
+    default: return 0; /* exact: the bits already differ (+0 and -0 included) */
+    }
+}
+
+static void format_component(img_numeric num, uint32_t bits, char *buf, size_t size)
+{
+    if (num == IMG_NUM_FLOAT) {
+        float f;
+        memcpy(&f, &bits, 4);
+        case_format_element(CASE_TYPE_F32, (const uint8_t *)&f, buf, size);
+    } else if (num == IMG_NUM_SINT)
+        snprintf(buf, size, "%" PRId32, (int32_t)bits);
+    else
+        snprintf(buf, size, "%" PRIu32, bits);
+}
+
+/* Calls fn for every texel in packed order with its coordinates. */
+typedef void (*texel_fn)(void *ctx, uint32_t x, uint32_t y, uint32_t z, uint32_t layer, uint32_t mip, size_t offset);
+
+static void for_each_texel(const img_image *im, texel_fn fn, void *ctx)
+{
+    uint32_t mips = im->mip_levels ? im->mip_levels : 1, layers = im->layers ? im->layers : 1;
+    for (uint32_t m = 0; m < mips; m++) {
+        uint32_t w = img_mip_size(im->width, m);
+        uint32_t h = im->dim == IMG_DIM_1D ? 1 : img_mip_size(im->height, m);
+        uint32_t d = im->dim == IMG_DIM_3D ? img_mip_size(im->depth, m) : 1;
+        for (uint32_t l = 0; l < layers; l++)
+            for (uint32_t z = 0; z < d; z++)
+                for (uint32_t y = 0; y < h; y++)
+                    for (uint32_t x = 0; x < w; x++)
+                        fn(ctx, x, y, z, l, m, img_texel_offset(im, x, y, z, l, m));
+    }
+}
+
+typedef struct compare_ctx {
+    const case_binding *b;
+    const uint8_t *sim, *dev;
+    size_t size;
+    case_compare mode;
+    double tolerance;
+    int *budget;
+    char *report;
+    size_t report_size;
+    size_t bad;   /* differing texels */
+} compare_ctx;
+
+static void compare_texel(void *p, uint32_t x, uint32_t y, uint32_t z, uint32_t layer, uint32_t mip, size_t offset)
+{
+    compare_ctx *c = p;
+    const img_format_info *f = img_format_get(c->b->image.format);
+    if (offset + f->texel_bytes > c->size)
+        return;
+    img_texel a, b;
+    img_decode(c->b->image.format, c->sim + offset, &a);
+    img_decode(c->b->image.format, c->dev + offset, &b);
+    int first = -1;
+    for (uint32_t k = 0; k < f->components && k < 4; k++)
+        if (!components_agree(f->numeric, a.u[k], b.u[k], c->mode, c->tolerance)) {
+            first = (int)k;
+            break;
+        }
+    if (first < 0)
+        return;
+    c->bad++;
+    if (*c->budget <= 0)
+        return;
+    (*c->budget)--;
+    char sv[4][40], dv[4][40], line[512];
+    for (uint32_t k = 0; k < 4; k++) {
+        format_component(f->numeric, a.u[k], sv[k], sizeof sv[k]);
+        format_component(f->numeric, b.u[k], dv[k], sizeof dv[k]);
+    }
+    int n = snprintf(line, sizeof line, "      texel (%u,%u", x, y);
+    if (c->b->image.dim == IMG_DIM_3D)
+        n += snprintf(line + n, sizeof line - (size_t)n, ",%u", z);
+    n += snprintf(line + n, sizeof line - (size_t)n, ") layer %u mip %u: simulator (", layer, mip);
+    for (uint32_t k = 0; k < f->components && k < 4; k++)
+        n += snprintf(line + n, sizeof line - (size_t)n, "%s%s", k ? ", " : "", sv[k]);
+    n += snprintf(line + n, sizeof line - (size_t)n, "), device (");
+    for (uint32_t k = 0; k < f->components && k < 4; k++)
+        n += snprintf(line + n, sizeof line - (size_t)n, "%s%s", k ? ", " : "", dv[k]);
+    if (f->numeric == IMG_NUM_FLOAT) {
+        float fa, fb;
+        memcpy(&fa, &a.u[first], 4);
+        memcpy(&fb, &b.u[first], 4);
+        int64_t d = f32_key(fa) - f32_key(fb);
+        snprintf(line + n, sizeof line - (size_t)n, "), component %d %" PRId64 " ulp apart\n", first, d < 0 ? -d : d);
+    } else
+        snprintf(line + n, sizeof line - (size_t)n, "), component %d\n", first);
+    size_t len = strlen(c->report);
+    snprintf(c->report + len, c->report_size - len, "%s", line);
+}
+
+size_t cli_check_image_binding(const case_binding *b, const uint8_t *sim, const uint8_t *dev, int mode,
+                               double tolerance, int *budget, char *report, size_t report_size)
+{
+    if (b->kind == CASE_KIND_SAMPLER || !img_format_get(b->image.format))
+        return 0;
+    compare_ctx c = {b, sim, dev, b->size, (case_compare)mode, tolerance, budget, report, report_size, 0};
+    for_each_texel(&b->image, compare_texel, &c);
+    return c.bad;
+}
