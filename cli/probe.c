@@ -11,7 +11,7 @@
  *   subgroup  a ballot at every subgroup size the device lists
  *   lds       shared-memory stride sweep: time per read vs stride (words)
  *   chase     pointer chase over growing footprints: latency per load vs lines
- *   line      dense chase at 1.5 x the L1's lines: latency vs block size
+ *   line      dense chase at 2 x the L1's lines: latency vs block size
  *   stride    sequential chase in random 1 KiB blocks, L1 and L2 misses: latency vs stride
  *   assoc     k lines one L1 capacity apart (one set): latency vs k
  *   copy      streaming copy: DRAM bandwidth
@@ -149,8 +149,14 @@ static int time_loads(probe *pr, uint32_t warm, uint32_t extra, double *ns, doub
     }
     if (vkb_probe_run(pr->p, d, count, us, pr->err, sizeof pr->err) != VKB_OK)
         return 0;
+    /* against the median of the empty dispatches: one preempted empty dispatch (a CPU device shares its host)
+     * cannot make a repetition negative */
+    double empty[16];
     for (int r = 0; r < pr->reps; r++)
-        per[r] = (us[2 + 2 * r] - us[1 + 2 * r]) * 1000.0 / pr->timed_loads;
+        empty[r] = us[1 + 2 * r];
+    double t0 = median(empty, pr->reps);
+    for (int r = 0; r < pr->reps; r++)
+        per[r] = (us[2 + 2 * r] - t0) * 1000.0 / pr->timed_loads;
     *ns = median(per, pr->reps);
     *lo = per[0];
     *hi = per[pr->reps - 1]; /* median() sorted them */
@@ -187,6 +193,15 @@ static int first_above(const sweep *s, int from, double thr)
         if (s->y[i] > thr && (i + 1 == s->n || s->y[i + 1] > thr))
             return i;
     return -1;
+}
+
+/* The median of the three largest latencies: the level a sweep ends in, without one outlier. */
+static double top3(const sweep *s)
+{
+    double v[MAX_POINTS];
+    memcpy(v, s->y, (size_t)s->n * sizeof *v);
+    qsort(v, (size_t)s->n, sizeof *v, cmp_double);
+    return s->n >= 3 ? v[s->n - 2] : v[s->n - 1];
 }
 
 /* ------------------------------------------------------------- chains */
@@ -256,6 +271,8 @@ typedef struct results {
     uint32_t lds_banks;
     double lds_pass_ns, lds_base_ns;
     int l1_measured, l2_measured;
+    int l2_step_measured;   /* a second latency level inside the last cache (a far L2 partition) */
+    double l2_step_lines;   /* the end of the first (near) level */
     double l1_lines, l2_lines, l1_ns, l2_ns, dram_ns;
     int line_measured;
     uint32_t line_bytes;
@@ -332,7 +349,14 @@ static int sweep_lds(probe *pr, results *r)
             for (int j = 0; j < s->n; j++)
                 if ((uint32_t)s->x[j] == 2 * st)
                     next = s->y[j];
-            if (next > 0 && s->y[i] > 1.5 * base && next < 1.15 * s->y[i] && s->y[i] > 0.8 * top) {
+            /* saturated: every larger power-of-two stride is as slow (all lanes in one bank) */
+            int saturated = 1;
+            for (int j = 0; j < s->n; j++) {
+                uint32_t sj = (uint32_t)s->x[j];
+                if (sj > st && !(sj & (sj - 1)) && s->y[j] < 0.85 * s->y[i])
+                    saturated = 0;
+            }
+            if (next > 0 && saturated && s->y[i] > 1.5 * base && next < 1.15 * s->y[i] && s->y[i] > 0.8 * top) {
                 r->lds_banks = st;
                 r->lds_measured = 1;
                 r->lds_pass_ns = (s->y[i] - base) / (w > 1 ? w - 1 : 1);
@@ -392,18 +416,26 @@ static int sweep_chase(probe *pr, results *r)
         if (i - 1 > e1) {
             r->l2_measured = 1;
             r->l2_lines = s->x[i - 1];
+            /* two levels inside it (GPUs only: on a CPU that is its L2 and L3): a sustained step above 1.2 x
+             * the floor that ends before the last level does */
+            int k = pr->cpu ? -1 : first_above(s, e1 + 1, 1.2 * floor_ns);
+            if (k > e1 + 1 && k < i - 1) {
+                r->l2_step_measured = 1;
+                r->l2_step_lines = s->x[k - 1];
+            }
         }
     }
     return 1;
 }
 
-/* Line (tag) size: 1.5 x the L1's lines of elements placed densely at `b` bytes: while b < line / 2 they
- * share lines and fit, from b = line on each needs a line of its own and they do not. */
+/* Line (tag) size: 2 x the L1's lines (as the chase saw them: up to 1.5 x short of the true capacity, its
+ * steps are 1.5 x) of elements placed densely at `b` bytes: while b <= line / 2 they share lines and fit,
+ * from b = line on each needs a line of its own and they do not. */
 static int sweep_line(probe *pr, results *r)
 {
     if (!r->l1_measured)
         return 1;
-    size_t n = (size_t)(r->l1_lines * 1.5);
+    size_t n = (size_t)(r->l1_lines * 2);
     sweep *s = &r->s_line;
     for (uint32_t b = 8; b <= 512; b *= 2) {
         size_t words;
@@ -418,9 +450,7 @@ static int sweep_line(probe *pr, results *r)
             return 0;
         add_point(s, b, ns, lo, hi);
     }
-    double hit = s->y[0], miss = hit;
-    for (int i = 0; i < s->n; i++)
-        miss = fmax(miss, s->y[i]);
+    double hit = fmin(s->y[0], s->y[1]), miss = top3(s); /* b = 8 and 16 share lines on any cache */
     int i = miss > 1.3 * hit ? first_above(s, 1, hit + 0.5 * (miss - hit)) : -1;
     if (i > 0) {
         r->line_measured = 1;
@@ -448,11 +478,9 @@ static int sweep_stride(probe *pr, sweep *s, size_t footprint, int *measured, ui
             return 0;
         add_point(s, stride, ns, lo, hi);
     }
-    double ymin = s->y[0], ymax = s->y[0];
-    for (int i = 0; i < s->n; i++) {
+    double ymin = s->y[0], ymax = top3(s);
+    for (int i = 0; i < s->n; i++)
         ymin = fmin(ymin, s->y[i]);
-        ymax = fmax(ymax, s->y[i]);
-    }
     int i = ymax > 1.3 * ymin ? first_above(s, 0, ymin + 0.7 * (ymax - ymin)) : -1;
     if (i >= 0) {
         *measured = 1;
@@ -490,8 +518,12 @@ static int sweep_assoc(probe *pr, results *r, uint32_t line)
         add_point(s, k, ns, lo, hi);
     }
     free(chain);
-    double first[3] = {s->y[0], s->y[1], s->y[2]};
-    int i = first_above(s, 1, 1.5 * median(first, 3));
+    /* above 40 % of the way from the first three's median to the last five's (the next level) */
+    double first[3] = {s->y[0], s->y[1], s->y[2]}, last[5];
+    for (int j = 0; j < 5; j++)
+        last[j] = s->y[s->n - 1 - j];
+    double base = median(first, 3), next = median(last, 5);
+    int i = next > 1.15 * base ? first_above(s, 1, base + 0.4 * (next - base)) : -1;
     if (i > 0) {
         r->ways_measured = 1;
         r->l1_ways = (uint32_t)s->x[i - 1];
@@ -710,7 +742,7 @@ static cJSON *make_preset(const probe *pr, const results *r, cJSON *base, const 
     }
     if (r->line_measured)
         put_measured(root, sources, prov, "cache_line_bytes", cJSON_CreateNumber(line), "line.csv",
-                     "1.5 x the L1's lines of elements at block b: misses from b = line on", pi, pr);
+                     "2 x the L1's lines of elements at block b: misses from b = line on", pi, pr);
     if (r->l1_sector_measured)
         put_measured(root, sources, prov, "sector_bytes", cJSON_CreateNumber(sector), "l1_stride.csv",
                      sector_clamped ? "L1 fetch granule (sequential strides missing the L1), clamped to line / 16.."
@@ -732,23 +764,49 @@ static cJSON *make_preset(const probe *pr, const results *r, cJSON *base, const 
         double bytes = have ? (level == 1 ? r->l1_lines : r->l2_lines) * line
                             : cJSON_GetObjectItemCaseSensitive(bc, "bytes")->valuedouble;
         cJSON *c = cJSON_Duplicate(bc, 1);
-        cJSON_ReplaceItemInObjectCaseSensitive(c, "bytes", cJSON_CreateNumber((double)cache_bytes(bytes, ways, line)));
+        /* the sectored-cache fields of the memory model (helper "caches"): always written, so every preset has
+         * the same fields; measured where a sweep shows them, else the base preset's or the model's default */
+        uint32_t parts = 1;
+        if (level == 2) {
+            const cJSON *pk = cJSON_GetObjectItemCaseSensitive(bc, "partitions");
+            parts = r->l2_step_measured ? 2 : cJSON_IsNumber(pk) ? (uint32_t)pk->valuedouble : 1;
+            cJSON_DeleteItemFromObjectCaseSensitive(c, "partitions");
+            cJSON_AddNumberToObject(c, "partitions", parts);
+            if (!cJSON_GetObjectItemCaseSensitive(c, "near_copies"))
+                cJSON_AddBoolToObject(c, "near_copies", 0);
+        } else {
+            if (r->l1_measured) {
+                cJSON_DeleteItemFromObjectCaseSensitive(c, "allocate");
+                cJSON_AddStringToObject(c, "allocate", "reads");
+            } else if (!cJSON_GetObjectItemCaseSensitive(c, "allocate")) {
+                cJSON_AddStringToObject(c, "allocate", "reads");
+            }
+        }
+        cJSON_ReplaceItemInObjectCaseSensitive(c, "bytes",
+                                               cJSON_CreateNumber((double)cache_bytes(bytes, ways * parts, line)));
         cJSON_ReplaceItemInObjectCaseSensitive(c, "ways", cJSON_CreateNumber(ways));
         cJSON_ReplaceItemInObjectCaseSensitive(c, "line_bytes", cJSON_CreateNumber(line));
         cJSON_DeleteItemFromObjectCaseSensitive(c, "sector_bytes");
         cJSON_AddNumberToObject(c, "sector_bytes", sector);
         snprintf(how, sizeof how,
-                 "bytes: %s (rounded to a multiple of ways x line); ways: %s; line_bytes: %s; sector_bytes: %s; "
-                 "other fields: base preset",
+                 "bytes: %s (rounded to a multiple of ways x line); ways: %s; line_bytes: %s; sector_bytes: %s; %s; "
+                 "other fields: base preset or the model's default",
                  have ? (level == 1 ? "end of the first latency plateau (chase.csv) in lines x line_bytes"
                                     : "end of the last latency plateau before DRAM (chase.csv) in lines x line_bytes")
                       : "base preset",
                  ways_measured ? "associativity hint (assoc.csv)" : "base preset",
-                 r->line_measured ? "line.csv" : "base preset", r->l1_sector_measured ? "l1_stride.csv" : "base preset");
-        if (have || ways_measured || r->line_measured || r->l1_sector_measured || sector_clamped)
+                 r->line_measured ? "line.csv" : "base preset", r->l1_sector_measured ? "l1_stride.csv" : "base preset",
+                 level == 1 ? (r->l1_measured ? "allocate: reads (the chase's loads hit a level below the next)"
+                                              : "allocate: base preset")
+                            : (r->l2_step_measured ? "partitions: 2 (hint: a second latency level inside the L2, "
+                                                     "chase.csv)"
+                                                   : "partitions: base preset"));
+        if (have || ways_measured || r->line_measured || r->l1_sector_measured || sector_clamped ||
+            (level == 2 && r->l2_step_measured))
             put_measured(root, sources, prov, level == 1 ? "l1" : "l2", c, "chase.csv", how, pi, pr);
-        else
-            cJSON_Delete(c);
+        else { /* unchanged numbers, but the object gains the fields every preset has */
+            cJSON_ReplaceItemInObjectCaseSensitive(root, level == 1 ? "l1" : "l2", c);
+        }
     }
     if (r->l2_measured) {
         snprintf(how, sizeof how, "latency floor of the last cache level, %.1f ns x %.0f MHz (clock_mhz)", r->l2_ns,
@@ -781,6 +839,8 @@ static cJSON *make_preset(const probe *pr, const results *r, cJSON *base, const 
         {"lds_conflict_ns_per_pass", r->lds_measured, r->lds_pass_ns, "lds_stride.csv",
          "(t(stride = banks) - t(1)) / (wave - 1)"},
         {"dram_gb_per_s", r->bw_measured, r->bytes_per_us / 1000.0, "copy.csv", "streaming copy"},
+        {"l2_first_level_lines", r->l2_step_measured, r->l2_step_lines, "chase.csv",
+         "end of the first latency level inside the L2 (a near partition), in lines"},
         {"l2_fetch_bytes", r->l2_sector_measured, r->l2_sector, "l2_stride.csv",
          "fetch granule from DRAM: sequential strides through a footprint that misses the last level"},
     };

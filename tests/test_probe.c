@@ -85,8 +85,10 @@ static const char expected_top[] =
     "sector_bytes,sgpr_granule,sgprs_per_simd,simd_lanes,simds_per_cu,sources,vgpr_granule,vgprs_per_simd_lane,"
     "wave_sizes,";
 static const char expected_measured[] = "dram_gb_per_s,dram_latency_ns,l1_hit_latency_ns,l2_fetch_bytes,"
-                                        "l2_hit_latency_ns,lds_conflict_ns_per_pass,lds_read_ns,";
-static const char expected_cache[] = "bytes,line_bytes,policy,sector_bytes,set_hash,ways,";
+                                        "l2_first_level_lines,l2_hit_latency_ns,lds_conflict_ns_per_pass,lds_read_ns,";
+/* the caches' sectored-model fields (l1.allocate, l2.partitions, l2.near_copies) are written every time too */
+static const char expected_l1[] = "allocate,bytes,line_bytes,policy,sector_bytes,set_hash,ways,";
+static const char expected_l2[] = "bytes,line_bytes,near_copies,partitions,policy,sector_bytes,set_hash,ways,";
 
 static void check_preset(const char *path, const vkb_device_info *info, char *shape, size_t shape_size)
 {
@@ -97,9 +99,9 @@ static void check_preset(const char *path, const vkb_device_info *info, char *sh
     keys_of(cJSON_GetObjectItem(j, "measured"), keys, sizeof keys);
     ck_assert_str_eq(keys, expected_measured);
     keys_of(cJSON_GetObjectItem(j, "l1"), keys, sizeof keys);
-    ck_assert_str_eq(keys, expected_cache);
+    ck_assert_str_eq(keys, expected_l1);
     keys_of(cJSON_GetObjectItem(j, "l2"), keys, sizeof keys);
-    ck_assert_str_eq(keys, expected_cache);
+    ck_assert_str_eq(keys, expected_l2);
 
     /* every number (top level, and the measured extras) has a provenance of one of the kinds */
     const cJSON *prov = cJSON_GetObjectItem(j, "provenance");
