@@ -1,8 +1,8 @@
 #!/bin/bash
 # tools/h100_probe.sh — `wavelab probe` and its CUDA twins on an NVIDIA machine, in one command, for
 # docs/probe.md and machines/hopper_h100_measured.json.  From the repository root, with .gl/ carried as
-# docs/hardware.md describes (the Vulkan loader's .debs in .gl/, a wavelab binary built here in
-# .gl/bin/wavelab):
+# docs/hardware.md describes (the Vulkan loader's and libcjson/libnettle's .debs in .gl/, a wavelab binary
+# built here in .gl/bin/wavelab, else build/wavelab; WAVELAB=PATH overrides):
 #
 #   bash tools/h100_probe.sh          results under $OUT (at most 8 files: the device tool's limit)
 #
@@ -24,6 +24,10 @@ if ls .gl/*.deb > /dev/null 2>&1; then
   ldconfig
 fi
 W=${WAVELAB:-$PWD/.gl/bin/wavelab}
+[ -x "$W" ] || W=$PWD/build/wavelab
+# the NVIDIA Vulkan driver's manifest, where the loader does not find it by itself
+ICD=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
+if [ -z "${VK_DRIVER_FILES:-}" ] && [ -f "$ICD" ]; then export VK_DRIVER_FILES=$ICD; fi
 export WAVELAB_NO_CACHE=1
 TW=/tmp/probe_twins
 
