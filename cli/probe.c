@@ -62,6 +62,7 @@ typedef struct probe {
     uint32_t timed_loads;     /* loads per timed chase dispatch */
     int reps;
     uint64_t rng;
+    double last_empty_us;     /* median time of the last point's empty (0-load) dispatches */
     char err[2048];
 } probe;
 
@@ -155,6 +156,7 @@ static int time_loads(probe *pr, uint32_t warm, uint32_t extra, double *ns, doub
     for (int r = 0; r < pr->reps; r++)
         empty[r] = us[1 + 2 * r];
     double t0 = median(empty, pr->reps);
+    pr->last_empty_us = t0;
     for (int r = 0; r < pr->reps; r++)
         per[r] = (us[2 + 2 * r] - t0) * 1000.0 / pr->timed_loads;
     *ns = median(per, pr->reps);
@@ -282,6 +284,7 @@ typedef struct results {
     uint32_t l1_ways;
     int bw_measured;
     double bytes_per_us;
+    double dispatch_us;     /* a one-invocation dispatch that does nothing (the chase's 0-load dispatches) */
     sweep s_lds, s_chase, s_line, s_l1_stride, s_l2_stride, s_assoc, s_copy;
 } results;
 
@@ -393,6 +396,8 @@ static int sweep_chase(probe *pr, results *r)
         if (!ok)
             return 0;
         add_point(s, (double)n, ns, lo, hi);
+        if (s->n == 1)
+            r->dispatch_us = pr->last_empty_us;
     }
     if (s->n < 6)
         return 1;
@@ -441,8 +446,10 @@ static int sweep_line(probe *pr, results *r)
         size_t words;
         uint32_t start;
         uint32_t *chain = chain_blocks(pr, n, b, &words, &start);
-        if (!chain)
+        if (!chain) {
+            snprintf(pr->err, sizeof pr->err, "out of memory");
             return 0;
+        }
         double ns, lo, hi;
         int ok = time_chain(pr, chain, words, start, (uint32_t)(4 * n), &ns, &lo, &hi);
         free(chain);
@@ -462,13 +469,20 @@ static int sweep_line(probe *pr, results *r)
 /* Fetch granule (sector) of a level: sequential strides through a footprint that misses it. */
 static int sweep_stride(probe *pr, sweep *s, size_t footprint, int *measured, uint32_t *granule)
 {
+    size_t cap = pr->info.max_storage_buffer_range < (1u << 30) ? pr->info.max_storage_buffer_range : 1u << 30;
+    if (footprint > cap)
+        footprint = cap;
     footprint = (footprint + 1023) / 1024 * 1024;
+    if (footprint > cap)
+        footprint -= 1024;
     for (uint32_t stride = 4; stride <= 512; stride *= 2) {
         size_t words;
         uint32_t start;
         uint32_t *chain = chain_strided(pr, footprint, stride, &words, &start);
-        if (!chain)
+        if (!chain) {
+            snprintf(pr->err, sizeof pr->err, "out of memory");
             return 0;
+        }
         size_t loads = footprint / stride;
         double ns, lo, hi;
         int ok = time_chain(pr, chain, words, start, (uint32_t)(loads < (1u << 20) ? loads : 1u << 20), &ns, &lo,
@@ -497,10 +511,14 @@ static int sweep_assoc(probe *pr, results *r, uint32_t line)
         return 1;
     uint32_t spacing = pow2_ceil((uint64_t)(r->l1_lines * line));
     uint32_t kmax = pr->quick ? 24 : 40;
+    if ((uint64_t)spacing * kmax > (1ull << 30) || (uint64_t)spacing * kmax > pr->info.max_storage_buffer_range)
+        return 1; /* an L1 this large: the hint would need more than a GiB */
     size_t words = (size_t)spacing / 4 * kmax;
     uint32_t *chain = malloc(words * 4);
-    if (!chain)
+    if (!chain) {
+        snprintf(pr->err, sizeof pr->err, "out of memory");
         return 0;
+    }
     sweep *s = &r->s_assoc;
     for (uint32_t k = 1; k <= kmax; k++) {
         memset(chain, 0, words * 4);
@@ -822,8 +840,15 @@ static cJSON *make_preset(const probe *pr, const results *r, cJSON *base, const 
         snprintf(how, sizeof how, "streaming copy, (read + written bytes) / time = %.1f GB/s, / %.0f MHz (clock_mhz)",
                  r->bytes_per_us / 1000.0, clock);
         put_measured(root, sources, prov, "dram_bytes_per_cycle",
-                     cJSON_CreateNumber(round(r->bytes_per_us / clock * 10) / 10), "copy.csv", how, pi, pr);
+                     cJSON_CreateNumber(fmax(0.001, round(r->bytes_per_us / clock * 1000) / 1000)), "copy.csv", how,
+                     pi, pr);
     }
+    /* the fixed cost of a dispatch (the memory model's "dispatch_us", an optional field): always measured */
+    put_measured(root, sources, prov, "dispatch_us", cJSON_CreateNumber(round(r->dispatch_us * 1000) / 1000),
+                 "chase.csv",
+                 "median time of the one-invocation, zero-load dispatches of the chase's first point (GPU timestamps "
+                 "around the dispatch)",
+                 pi, pr);
     /* measurements the loader does not read: in "measured", each with its provenance */
     cJSON *extra = cJSON_CreateObject();
     struct {
