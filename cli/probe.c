@@ -157,8 +157,8 @@ static int time_loads(probe *pr, uint32_t warm, uint32_t extra, double *ns, doub
         empty[r] = us[1 + 2 * r];
     double t0 = median(empty, pr->reps);
     pr->last_empty_us = t0;
-    for (int r = 0; r < pr->reps; r++)
-        per[r] = (us[2 + 2 * r] - t0) * 1000.0 / pr->timed_loads;
+    for (int r = 0; r < pr->reps; r++) /* no load takes negative time: a slow empty dispatch is noise */
+        per[r] = fmax(0.0, (us[2 + 2 * r] - t0) * 1000.0 / pr->timed_loads);
     *ns = median(per, pr->reps);
     *lo = per[0];
     *hi = per[pr->reps - 1]; /* median() sorted them */
@@ -416,7 +416,7 @@ static int sweep_chase(probe *pr, results *r)
         floor_ns = fmin(floor_ns, s->y[i]);
     r->dram_ns = dram;
     r->l2_ns = floor_ns;
-    if (dram > 1.3 * floor_ns) {
+    if (floor_ns > 0 && dram > 1.3 * floor_ns) {
         int i = first_above(s, e1 + 1, floor_ns + 0.3 * (dram - floor_ns));
         if (i - 1 > e1) {
             r->l2_measured = 1;
