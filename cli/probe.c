@@ -6,6 +6,7 @@
  *
  *   wavelab probe [--device NAME|INDEX] [--quick] [--base PRESET] [--name NAME]
  *                 [--sweeps DIR] -o PRESET.json
+ *   wavelab probe --from-sweeps DIR [--base PRESET] [--name NAME] -o PRESET.json   (saved sweeps, no device)
  *
  * The sweeps (docs/probe.md has the method, the thresholds and the plots):
  *   subgroup  a ballot at every subgroup size the device lists
@@ -318,25 +319,12 @@ static int sweep_subgroups(probe *pr, results *r)
     return 1;
 }
 
-static int sweep_lds(probe *pr, results *r)
+/* Banks: the smallest power-of-two stride from which time stops growing (every lane in one bank), when it grew
+ * at all (more than 1.5 x stride 1's time); w = the subgroup size the sweep ran at. */
+static void analyze_lds(const sweep *s, uint32_t w, results *r)
 {
-    uint32_t w = pr->info.subgroup_size;
-    if (!use_kernel(pr, "lds.comp", w, 0))
-        return 0;
-    static const uint32_t quick_strides[] = {1, 2, 4, 8, 16, 32, 64, 128};
-    static const uint32_t full_strides[] = {1, 2, 3, 4, 5, 6, 7, 8, 12, 16, 17, 24, 32, 33, 48, 64, 96, 128};
-    const uint32_t *strides = pr->quick ? quick_strides : full_strides;
-    size_t n = pr->quick ? sizeof quick_strides / 4 : sizeof full_strides / 4;
-    uint32_t state[4] = {0};
-    if (vkb_probe_buffer(pr->p, 1, sizeof state, state, pr->err, sizeof pr->err) != VKB_OK)
-        return 0;
-    sweep *s = &r->s_lds;
-    for (size_t i = 0; i < n; i++) {
-        double ns, lo, hi;
-        if (!time_loads(pr, pr->timed_loads / 4, strides[i], &ns, &lo, &hi))
-            return 0;
-        add_point(s, strides[i], ns, lo, hi);
-    }
+    if (s->n < 1)
+        return;
     /* banks: the smallest power-of-two stride from which time stops growing (every lane in one bank), when
      * it grew at all (more than 1.5 x stride 1's time) */
     double base = s->y[0], top = base;
@@ -367,7 +355,80 @@ static int sweep_lds(probe *pr, results *r)
             }
         }
     }
+}
+
+static int sweep_lds(probe *pr, results *r)
+{
+    uint32_t w = pr->info.subgroup_size;
+    if (!use_kernel(pr, "lds.comp", w, 0))
+        return 0;
+    static const uint32_t quick_strides[] = {1, 2, 4, 8, 16, 32, 64, 128};
+    static const uint32_t full_strides[] = {1, 2, 3, 4, 5, 6, 7, 8, 12, 16, 17, 24, 32, 33, 48, 64, 96, 128};
+    const uint32_t *strides = pr->quick ? quick_strides : full_strides;
+    size_t n = pr->quick ? sizeof quick_strides / 4 : sizeof full_strides / 4;
+    uint32_t state[4] = {0};
+    if (vkb_probe_buffer(pr->p, 1, sizeof state, state, pr->err, sizeof pr->err) != VKB_OK)
+        return 0;
+    sweep *s = &r->s_lds;
+    for (size_t i = 0; i < n; i++) {
+        double ns, lo, hi;
+        if (!time_loads(pr, pr->timed_loads / 4, strides[i], &ns, &lo, &hi))
+            return 0;
+        add_point(s, strides[i], ns, lo, hi);
+    }
+    analyze_lds(s, w, r);
     return 1;
+}
+
+/*
+ * The chase's levels.  L1: the last point before latency steps up by more than 20 % from one point to the next
+ * or passes 1.5 x the median of the three smallest footprints, and stays up at the next point (a slow drift, as
+ * a TLB adds within the L1 plateau, is not a cache level).  The last level: its plateau starts at the first
+ * point after the L1 from which latency stays within 5 % for two more points (the floor); it ends at the last
+ * point before latency passes floor + 30 % of the way to DRAM (the median of the three largest footprints).
+ */
+static void analyze_chase(const sweep *s, int cpu, results *r)
+{
+    if (s->n < 6)
+        return;
+    double first[3] = {s->y[0], s->y[1], s->y[2]}, last[3] = {s->y[s->n - 1], s->y[s->n - 2], s->y[s->n - 3]};
+    double base = median(first, 3), dram = median(last, 3);
+    r->l1_ns = base;
+    int e1 = -1;
+    for (int i = 1; i + 1 < s->n; i++) {
+        double thr = fmin(1.2 * s->y[i - 1], 1.5 * base);
+        if (s->y[i] > thr && s->y[i + 1] > thr) {
+            e1 = i - 1;
+            break;
+        }
+    }
+    if (e1 >= 2 && e1 < s->n - 3) {
+        r->l1_measured = 1;
+        r->l1_lines = s->x[e1];
+    }
+    r->dram_ns = dram;
+    int j = e1 + 1;
+    while (j + 2 < s->n && !(s->y[j + 1] <= 1.05 * s->y[j] && s->y[j + 2] <= 1.05 * s->y[j + 1] &&
+                             s->y[j + 1] >= 0.95 * s->y[j]))
+        j++;
+    if (j + 2 >= s->n)
+        return;
+    double floor_ns = s->y[j];
+    r->l2_ns = floor_ns;
+    if (floor_ns > 0 && dram > 1.3 * floor_ns) {
+        int i = first_above(s, j, floor_ns + 0.3 * (dram - floor_ns));
+        if (i - 1 >= j) {
+            r->l2_measured = 1;
+            r->l2_lines = s->x[i - 1];
+            /* two levels inside it (GPUs only: on a CPU that is its L2 and L3): a sustained step above 1.2 x
+             * the floor that ends before the last level does */
+            int k = cpu ? -1 : first_above(s, j, 1.2 * floor_ns);
+            if (k > j && k < i - 1) {
+                r->l2_step_measured = 1;
+                r->l2_step_lines = s->x[k - 1];
+            }
+        }
+    }
 }
 
 /* The chase over growing numbers of lines; finds the L1 and the last cache level. */
@@ -399,38 +460,24 @@ static int sweep_chase(probe *pr, results *r)
         if (s->n == 1)
             r->dispatch_us = pr->last_empty_us;
     }
-    if (s->n < 6)
-        return 1;
-    double first[3] = {s->y[0], s->y[1], s->y[2]}, last[3] = {s->y[s->n - 1], s->y[s->n - 2], s->y[s->n - 3]};
-    double base = median(first, 3), dram = median(last, 3);
-    r->l1_ns = base;
-    int e1 = first_above(s, 0, 1.3 * base) - 1; /* the last point of the L1 plateau */
-    if (e1 >= 2 && e1 < s->n - 3) {
-        r->l1_measured = 1;
-        r->l1_lines = s->x[e1];
-    }
-    /* the last level before DRAM: its floor is the lowest latency after the L1; its end the last point
-     * below floor + 30% of the way to the DRAM plateau */
-    double floor_ns = dram;
-    for (int i = e1 + 1; i < s->n; i++)
-        floor_ns = fmin(floor_ns, s->y[i]);
-    r->dram_ns = dram;
-    r->l2_ns = floor_ns;
-    if (floor_ns > 0 && dram > 1.3 * floor_ns) {
-        int i = first_above(s, e1 + 1, floor_ns + 0.3 * (dram - floor_ns));
-        if (i - 1 > e1) {
-            r->l2_measured = 1;
-            r->l2_lines = s->x[i - 1];
-            /* two levels inside it (GPUs only: on a CPU that is its L2 and L3): a sustained step above 1.2 x
-             * the floor that ends before the last level does */
-            int k = pr->cpu ? -1 : first_above(s, e1 + 1, 1.2 * floor_ns);
-            if (k > e1 + 1 && k < i - 1) {
-                r->l2_step_measured = 1;
-                r->l2_step_lines = s->x[k - 1];
-            }
-        }
-    }
+    analyze_chase(s, pr->cpu, r);
     return 1;
+}
+
+static void analyze_line(const sweep *s, results *r)
+{
+    if (s->n < 3)
+        return;
+    double hit = fmin(s->y[0], s->y[1]), miss = top3(s); /* b = 8 and 16 share lines on any cache */
+    /* the first b past halfway that is also a step (> 1.3 x the previous b): a slow rise as the elements spread
+     * over more pages is not a line boundary */
+    double mid = hit + 0.5 * (miss - hit);
+    for (int i = 1; miss > 1.3 * hit && i < s->n; i++)
+        if (s->y[i] > mid && s->y[i] > 1.3 * s->y[i - 1] && (i + 1 == s->n || s->y[i + 1] > mid)) {
+            r->line_measured = 1;
+            r->line_bytes = (uint32_t)s->x[i];
+            break;
+        }
 }
 
 /* Line (tag) size: 2 x the L1's lines (as the chase saw them: up to 1.5 x short of the true capacity, its
@@ -457,13 +504,23 @@ static int sweep_line(probe *pr, results *r)
             return 0;
         add_point(s, b, ns, lo, hi);
     }
-    double hit = fmin(s->y[0], s->y[1]), miss = top3(s); /* b = 8 and 16 share lines on any cache */
-    int i = miss > 1.3 * hit ? first_above(s, 1, hit + 0.5 * (miss - hit)) : -1;
-    if (i > 0) {
-        r->line_measured = 1;
-        r->line_bytes = (uint32_t)s->x[i];
-    }
+    analyze_line(s, r);
     return 1;
+}
+
+/* The fetch granule: the first stride at 70 % of the way from the lowest latency to the three highest's median. */
+static void analyze_stride(const sweep *s, int *measured, uint32_t *granule)
+{
+    if (s->n < 3)
+        return;
+    double ymin = s->y[0], ymax = top3(s);
+    for (int i = 0; i < s->n; i++)
+        ymin = fmin(ymin, s->y[i]);
+    int i = ymax > 1.3 * ymin ? first_above(s, 0, ymin + 0.7 * (ymax - ymin)) : -1;
+    if (i >= 0) {
+        *measured = 1;
+        *granule = (uint32_t)s->x[i];
+    }
 }
 
 /* Fetch granule (sector) of a level: sequential strides through a footprint that misses it. */
@@ -492,15 +549,24 @@ static int sweep_stride(probe *pr, sweep *s, size_t footprint, int *measured, ui
             return 0;
         add_point(s, stride, ns, lo, hi);
     }
-    double ymin = s->y[0], ymax = top3(s);
-    for (int i = 0; i < s->n; i++)
-        ymin = fmin(ymin, s->y[i]);
-    int i = ymax > 1.3 * ymin ? first_above(s, 0, ymin + 0.7 * (ymax - ymin)) : -1;
-    if (i >= 0) {
-        *measured = 1;
-        *granule = (uint32_t)s->x[i];
-    }
+    analyze_stride(s, measured, granule);
     return 1;
+}
+
+static void analyze_assoc(const sweep *s, results *r)
+{
+    if (s->n < 8)
+        return;
+    /* above 40 % of the way from the first three's median to the last five's (the next level) */
+    double first[3] = {s->y[0], s->y[1], s->y[2]}, last[5];
+    for (int j = 0; j < 5; j++)
+        last[j] = s->y[s->n - 1 - j];
+    double base = median(first, 3), next = median(last, 5);
+    int i = next > 1.15 * base ? first_above(s, 1, base + 0.4 * (next - base)) : -1;
+    if (i > 0) {
+        r->ways_measured = 1;
+        r->l1_ways = (uint32_t)s->x[i - 1];
+    }
 }
 
 /* Associativity hint: k lines one (power-of-two) L1 capacity apart all fall in one set of a modulo-mapped
@@ -536,16 +602,7 @@ static int sweep_assoc(probe *pr, results *r, uint32_t line)
         add_point(s, k, ns, lo, hi);
     }
     free(chain);
-    /* above 40 % of the way from the first three's median to the last five's (the next level) */
-    double first[3] = {s->y[0], s->y[1], s->y[2]}, last[5];
-    for (int j = 0; j < 5; j++)
-        last[j] = s->y[s->n - 1 - j];
-    double base = median(first, 3), next = median(last, 5);
-    int i = next > 1.15 * base ? first_above(s, 1, base + 0.4 * (next - base)) : -1;
-    if (i > 0) {
-        r->ways_measured = 1;
-        r->l1_ways = (uint32_t)s->x[i - 1];
-    }
+    analyze_assoc(s, r);
     return 1;
 }
 
@@ -610,6 +667,7 @@ static int write_sweep(const probe *pr, const sweep *s)
 
 typedef struct provenance_info {
     char device[320], driver[520], date[16], base[64];
+    char sweeps[400]; /* the folder the sweep files are cited in */
 } provenance_info;
 
 /* Sets field `name` of obj (replacing it) and its provenance: measured from `sweep_file`, or copied from
@@ -618,16 +676,16 @@ static void put_measured(cJSON *obj, cJSON *sources, cJSON *prov, const char *na
                          const char *sweep_file, const char *how, const provenance_info *pi, const probe *pr)
 {
     char text[2048];
-    snprintf(text, sizeof text, "measured by wavelab probe on %s (%s, %s): %s; sweep docs/probe/%s", pi->device,
-             pi->driver, pi->date, how, sweep_file ? sweep_file : "-");
+    snprintf(text, sizeof text, "measured by wavelab probe on %s (%s, %s): %s; sweep %s/%s", pi->device,
+             pi->driver, pi->date, how, pi->sweeps, sweep_file ? sweep_file : "-");
     cJSON *p = cJSON_CreateObject();
     cJSON_AddItemToObject(p, "value", cJSON_Duplicate(value, 1));
     cJSON_AddStringToObject(p, "source", "measured");
     cJSON_AddStringToObject(p, "device", pi->device);
     cJSON_AddStringToObject(p, "driver", pi->driver);
     cJSON_AddStringToObject(p, "date", pi->date);
-    char sw[128];
-    snprintf(sw, sizeof sw, "docs/probe/%s", sweep_file ? sweep_file : "-");
+    char sw[480];
+    snprintf(sw, sizeof sw, "%s/%s", pi->sweeps, sweep_file ? sweep_file : "-");
     cJSON_AddStringToObject(p, "sweep", sw);
     cJSON_AddStringToObject(p, "method", how);
     (void)pr;
@@ -653,7 +711,12 @@ static void put_kept(cJSON *prov, const char *name, const cJSON *value, const cJ
     const char *cite = cJSON_IsString(src) ? src->valuestring : "";
     cJSON *p = cJSON_CreateObject();
     cJSON_AddItemToObject(p, "value", value ? cJSON_Duplicate(value, 1) : cJSON_CreateNull());
-    cJSON_AddStringToObject(p, "source", strstr(cite, "model value") ? "model value" : "vendor document");
+    /* the base's own citation decides the kind: "model value", a measurement (of the base's author), or a
+     * vendor document */
+    cJSON_AddStringToObject(p, "source",
+                            strstr(cite, "model value") ? "model value"
+                            : strstr(cite, "measured")  ? "measured"
+                                                        : "vendor document");
     cJSON_AddStringToObject(p, "citation", cite);
     char from[160];
     snprintf(from, sizeof from, "machines/%s.json%s%s", pi->base, why ? ": " : "", why ? why : "");
@@ -779,7 +842,14 @@ static cJSON *make_preset(const probe *pr, const results *r, cJSON *base, const 
         int have = level == 1 ? r->l1_measured : r->l2_measured;
         int ways_measured = level == 1 && r->ways_measured;
         uint32_t ways = ways_measured ? r->l1_ways : (uint32_t)cJSON_GetObjectItemCaseSensitive(bc, "ways")->valuedouble;
-        double bytes = have ? (level == 1 ? r->l1_lines : r->l2_lines) * line
+        /* one SM's chase sees one partition of an L2 with near copies (its own lines and copies of the far
+         * partition's): the whole L2 is partitions x that */
+        const cJSON *bparts = cJSON_GetObjectItemCaseSensitive(bc, "partitions");
+        double seen_parts = level == 2 && cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(bc, "near_copies")) &&
+                                    cJSON_IsNumber(bparts) && bparts->valuedouble > 1
+                                ? bparts->valuedouble
+                                : 1;
+        double bytes = have ? (level == 1 ? r->l1_lines : r->l2_lines) * line * seen_parts
                             : cJSON_GetObjectItemCaseSensitive(bc, "bytes")->valuedouble;
         cJSON *c = cJSON_Duplicate(bc, 1);
         /* the sectored-cache fields of the memory model (helper "caches"): always written, so every preset has
@@ -810,7 +880,11 @@ static cJSON *make_preset(const probe *pr, const results *r, cJSON *base, const 
                  "bytes: %s (rounded to a multiple of ways x line); ways: %s; line_bytes: %s; sector_bytes: %s; %s; "
                  "other fields: base preset or the model's default",
                  have ? (level == 1 ? "end of the first latency plateau (chase.csv) in lines x line_bytes"
-                                    : "end of the last latency plateau before DRAM (chase.csv) in lines x line_bytes")
+                                    : seen_parts > 1 ? "end of the last latency plateau before DRAM (chase.csv) in "
+                                                       "lines x line_bytes x partitions (one SM sees one partition "
+                                                       "with near copies)"
+                                                     : "end of the last latency plateau before DRAM (chase.csv) in "
+                                                       "lines x line_bytes")
                       : "base preset",
                  ways_measured ? "associativity hint (assoc.csv)" : "base preset",
                  r->line_measured ? "line.csv" : "base preset", r->l1_sector_measured ? "l1_stride.csv" : "base preset",
@@ -843,8 +917,10 @@ static cJSON *make_preset(const probe *pr, const results *r, cJSON *base, const 
                      cJSON_CreateNumber(fmax(0.001, round(r->bytes_per_us / clock * 1000) / 1000)), "copy.csv", how,
                      pi, pr);
     }
-    /* the fixed cost of a dispatch (the memory model's "dispatch_us", an optional field): always measured */
-    put_measured(root, sources, prov, "dispatch_us", cJSON_CreateNumber(round(r->dispatch_us * 1000) / 1000),
+    /* the fixed cost of a dispatch (the memory model's "dispatch_us", an optional field): always measured on a
+     * device; not in the sweep files (--from-sweeps keeps the base preset's) */
+    if (r->dispatch_us > 0)
+        put_measured(root, sources, prov, "dispatch_us", cJSON_CreateNumber(round(r->dispatch_us * 1000) / 1000),
                  "chase.csv",
                  "median time of the one-invocation, zero-load dispatches of the chase's first point (GPU timestamps "
                  "around the dispatch)",
@@ -887,12 +963,192 @@ static cJSON *make_preset(const probe *pr, const results *r, cJSON *base, const 
     return root;
 }
 
+static const char *default_base(const vkb_device_info *info);
+static int write_preset(const probe *pr, const results *r, const mem_machine *bm, cJSON *base, const char *name,
+                        const char *output, const char *sweeps);
+
+static void init_sweeps(results *r)
+{
+    r->s_lds = (sweep){.file = "lds_stride.csv", .x_name = "stride_words", .y_name = "ns_per_read"};
+    r->s_chase = (sweep){.file = "chase.csv", .x_name = "lines", .y_name = "ns_per_load"};
+    r->s_line = (sweep){.file = "line.csv", .x_name = "block_bytes", .y_name = "ns_per_load"};
+    r->s_l1_stride = (sweep){.file = "l1_stride.csv", .x_name = "stride_bytes", .y_name = "ns_per_load"};
+    r->s_l2_stride = (sweep){.file = "l2_stride.csv", .x_name = "stride_bytes", .y_name = "ns_per_load"};
+    r->s_assoc = (sweep){.file = "assoc.csv", .x_name = "lines_in_one_set", .y_name = "ns_per_load"};
+    r->s_copy = (sweep){.file = "copy.csv", .x_name = "repetition", .y_name = "gb_per_s"};
+}
+
+/* Reads a sweep file written by --sweeps into s (0 when there is none); the device and driver from its
+ * comment line "# FILE on DEVICE (DRIVER)". */
+static int load_sweep(const char *dir, sweep *s, char *device, size_t device_size, char *driver, size_t driver_size)
+{
+    char path[800], line[1024];
+    snprintf(path, sizeof path, "%s/%s", dir, s->file);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return 0;
+    while (fgets(line, sizeof line, f)) {
+        double x, y, lo, hi;
+        if (line[0] == '#') {
+            char *on = strstr(line, " on "), *paren = strrchr(line, '(');
+            line[strcspn(line, "\n")] = 0;
+            char *close = strrchr(line, ')');
+            if (on && paren && close && paren > on + 4 && close > paren) {
+                *close = 0;
+                snprintf(driver, driver_size, "%s", paren + 1);
+                paren[-1] = 0; /* the space before '(' */
+                snprintf(device, device_size, "%s", on + 4);
+            }
+        } else if (sscanf(line, "%lf,%lf,%lf,%lf", &x, &y, &lo, &hi) == 4) {
+            add_point(s, x, y, lo, hi);
+        }
+    }
+    fclose(f);
+    return s->n > 0;
+}
+
+/* --from-sweeps DIR: the preset from sweep files saved earlier (by --sweeps, on any machine), analysed as a
+ * device run analyses them.  What the files do not hold (the compute-unit count an extension reported, the
+ * empty dispatch's time) stays the base preset's. */
+static int probe_from_sweeps(const char *dir, const char *base_name, const char *name, const char *output)
+{
+    static probe pr;
+    memset(&pr, 0, sizeof pr);
+    results *r = calloc(1, sizeof *r);
+    if (!r) {
+        fprintf(stderr, "wavelab probe: out of memory\n");
+        return RUN_EXIT_FAIL;
+    }
+    init_sweeps(r);
+    sweep s_sub = {.file = "subgroup.csv"};
+    sweep *all[] = {&s_sub, &r->s_lds, &r->s_chase, &r->s_line, &r->s_l1_stride, &r->s_l2_stride, &r->s_assoc,
+                    &r->s_copy};
+    int found = 0;
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
+        found += load_sweep(dir, all[i], pr.info.name, sizeof pr.info.name, pr.info.driver_info,
+                            sizeof pr.info.driver_info);
+    if (!r->s_chase.n || !pr.info.name[0]) {
+        fprintf(stderr, "wavelab probe: --from-sweeps: no chase.csv with its '# ... on DEVICE (DRIVER)' line in %s\n",
+                dir);
+        free(r);
+        return RUN_EXIT_BAD_INPUT;
+    }
+    pr.cpu = strstr(pr.info.name, "llvmpipe") != NULL;
+    snprintf(pr.info.type, sizeof pr.info.type, "%s", pr.cpu ? "cpu" : "other");
+    pr.info.vendor_id = strstr(pr.info.name, "NVIDIA") ? 0x10de : strstr(pr.info.name, "AMD") ? 0x1002 : 0;
+    for (int i = 0; i < s_sub.n && r->wave_count < 8; i++)
+        r->wave_sizes[r->wave_count++] = (uint32_t)s_sub.x[i];
+    r->waves_measured = r->wave_count > 0;
+    r->default_wave = r->wave_count ? r->wave_sizes[0] : 0;
+    pr.info.subgroup_size = r->default_wave;
+    if (r->s_lds.n)
+        analyze_lds(&r->s_lds, r->default_wave ? r->default_wave : 1, r);
+    analyze_chase(&r->s_chase, pr.cpu, r);
+    analyze_line(&r->s_line, r);
+    analyze_stride(&r->s_l1_stride, &r->l1_sector_measured, &r->l1_sector);
+    analyze_stride(&r->s_l2_stride, &r->l2_sector_measured, &r->l2_sector);
+    analyze_assoc(&r->s_assoc, r);
+    if (r->s_copy.n) {
+        double rate[MAX_POINTS];
+        for (int i = 0; i < r->s_copy.n; i++)
+            rate[i] = r->s_copy.y[i] * 1000.0; /* GB/s -> bytes per microsecond */
+        r->bytes_per_us = median(rate, r->s_copy.n);
+        r->bw_measured = r->bytes_per_us > 0;
+    }
+    if (!base_name)
+        base_name = default_base(&pr.info);
+    mem_machine bm;
+    char err[1024];
+    int rc = RUN_EXIT_BAD_INPUT;
+    cJSON *base = NULL;
+    if (mem_machine_load(base_name, &bm, err, sizeof err) != MEM_OK) {
+        fprintf(stderr, "wavelab probe: --base: %s\n", err);
+    } else {
+        char *base_text = read_file(bm.path);
+        base = base_text ? cJSON_Parse(base_text) : NULL;
+        free(base_text);
+        if (!base)
+            fprintf(stderr, "wavelab probe: cannot read %s\n", bm.path);
+        else
+            rc = write_preset(&pr, r, &bm, base, name, output, dir);
+    }
+    cJSON_Delete(base);
+    free(r);
+    (void)found;
+    return rc;
+}
+
+/* Builds the preset from the results, checks that it loads, writes it and prints the findings.  Returns the exit
+ * code. */
+static int write_preset(const probe *pr, const results *r, const mem_machine *bm, cJSON *base, const char *name,
+                        const char *output, const char *sweeps)
+{
+    provenance_info pi;
+    snprintf(pi.device, sizeof pi.device, "%s", pr->info.name);
+    snprintf(pi.driver, sizeof pi.driver, "%s%s%s", pr->info.driver_name, pr->info.driver_name[0] ? " " : "",
+             pr->info.driver_info);
+    time_t now = time(NULL);
+    struct tm tm;
+    gmtime_r(&now, &tm);
+    strftime(pi.date, sizeof pi.date, "%Y-%m-%d", &tm);
+    snprintf(pi.base, sizeof pi.base, "%s", bm->name);
+    snprintf(pi.sweeps, sizeof pi.sweeps, "%s", sweeps);
+    char default_name[64];
+    snprintf(default_name, sizeof default_name, "%.50s_measured", bm->name);
+    cJSON *preset = make_preset(pr, r, base, name ? name : default_name, &pi);
+    char *text = preset ? cJSON_Print(preset) : NULL;
+    cJSON_Delete(preset);
+    /* the preset must load: a probe that wrote one --machine refuses is a bug here, not bad input */
+    mem_machine check;
+    char err[1024];
+    if (!text || mem_machine_parse(text, output, &check, err, sizeof err) != MEM_OK) {
+        fprintf(stderr, "wavelab probe: the preset does not load: %s\n", text ? err : "out of memory");
+        free(text);
+        return RUN_EXIT_FAIL;
+    }
+    FILE *f = fopen(output, "w");
+    if (!f || fputs(text, f) < 0 || fputc('\n', f) < 0 || fclose(f) != 0) {
+        fprintf(stderr, "wavelab probe: cannot write %s: %s\n", output, strerror(errno));
+        free(text);
+        return RUN_EXIT_BAD_INPUT;
+    }
+    free(text);
+    printf("wavelab probe: %s (%s)\n", pi.device, pi.driver);
+    printf("  wave sizes      %s", r->waves_measured ? "" : "not measured");
+    for (uint32_t i = 0; i < r->wave_count; i++)
+        printf("%u ", r->wave_sizes[i]);
+    printf("\n  compute units   %u%s%s\n", r->compute_units ? r->compute_units : bm->compute_units,
+           r->compute_units ? " from " : " (base preset)", r->compute_units ? r->cu_extension : "");
+    if (r->lds_measured)
+        printf("  LDS             %u banks, %.2f ns per extra pass (read %.2f ns)\n", r->lds_banks, r->lds_pass_ns,
+               r->lds_base_ns);
+    else
+        printf("  LDS             no bank structure seen (read %.2f ns)\n", r->lds_base_ns);
+    if (r->l1_measured)
+        printf("  L1              %.0f lines, %.2f ns\n", r->l1_lines, r->l1_ns);
+    if (r->line_measured)
+        printf("  line            %u bytes\n", r->line_bytes);
+    if (r->l1_sector_measured)
+        printf("  L1 fetch        %u bytes\n", r->l1_sector);
+    if (r->ways_measured)
+        printf("  L1 ways (hint)  %u\n", r->l1_ways);
+    if (r->l2_measured)
+        printf("  last level      %.0f lines, %.2f ns; DRAM %.2f ns\n", r->l2_lines, r->l2_ns, r->dram_ns);
+    if (r->l2_sector_measured)
+        printf("  DRAM fetch      %u bytes\n", r->l2_sector);
+    if (r->bw_measured)
+        printf("  copy            %.1f GB/s\n", r->bytes_per_us / 1000.0);
+    printf("  preset          %s\n", output);
+    return RUN_EXIT_OK;
+}
+
 /* ------------------------------------------------------------- the command */
 
 static void usage(FILE *f)
 {
     fprintf(f, "usage: wavelab probe [--device NAME|INDEX] [--quick] [--base PRESET] [--name NAME]\n"
-               "                     [--sweeps DIR] -o PRESET.json\n");
+               "                     [--sweeps DIR] -o PRESET.json\n"
+               "       wavelab probe --from-sweeps DIR [--base PRESET] [--name NAME] -o PRESET.json\n");
 }
 
 static const char *default_base(const vkb_device_info *info)
@@ -923,7 +1179,7 @@ static int find_kernel_dir(char *out, size_t size)
 
 int cli_cmd_probe(int argc, char **argv)
 {
-    const char *device = NULL, *output = NULL, *base_name = NULL, *name = NULL, *sweep_dir = NULL;
+    const char *device = NULL, *output = NULL, *base_name = NULL, *name = NULL, *sweep_dir = NULL, *from = NULL;
     int quick = 0;
     for (int i = 1; i < argc; i++) {
         const char *o = argv[i];
@@ -934,7 +1190,7 @@ int cli_cmd_probe(int argc, char **argv)
             usage(stdout);
             return RUN_EXIT_OK;
         } else if ((!strcmp(o, "--device") || !strcmp(o, "-o") || !strcmp(o, "--base") || !strcmp(o, "--name") ||
-                    !strcmp(o, "--sweeps")) && !has_value) {
+                    !strcmp(o, "--sweeps") || !strcmp(o, "--from-sweeps")) && !has_value) {
             fprintf(stderr, "wavelab probe: %s needs a value\n", o);
             return RUN_EXIT_BAD_INPUT;
         } else if (!strcmp(o, "--device"))
@@ -947,6 +1203,8 @@ int cli_cmd_probe(int argc, char **argv)
             name = argv[++i];
         else if (!strcmp(o, "--sweeps"))
             sweep_dir = argv[++i];
+        else if (!strcmp(o, "--from-sweeps"))
+            from = argv[++i];
         else {
             fprintf(stderr, "wavelab probe: unexpected argument \"%s\"\n", o);
             usage(stderr);
@@ -968,13 +1226,20 @@ int cli_cmd_probe(int argc, char **argv)
         fprintf(stderr, "wavelab probe: the probe kernels (probe/chase.comp ...) were not found beside the presets\n");
         return RUN_EXIT_BAD_INPUT;
     }
-    if (sweep_dir) {
+    const char *dirs[2] = {sweep_dir, from}, *dir_option[2] = {"--sweeps", "--from-sweeps"};
+    for (int d = 0; d < 2; d++) {
         struct stat st;
-        if (stat(sweep_dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
-            fprintf(stderr, "wavelab probe: --sweeps: \"%s\" is not a directory\n", sweep_dir);
+        if (dirs[d] && (stat(dirs[d], &st) != 0 || !S_ISDIR(st.st_mode))) {
+            fprintf(stderr, "wavelab probe: %s: \"%s\" is not a directory\n", dir_option[d], dirs[d]);
             return RUN_EXIT_BAD_INPUT;
         }
     }
+    if (from && (sweep_dir || device || quick)) {
+        fprintf(stderr, "wavelab probe: --from-sweeps reads saved sweeps: no --sweeps, --device or --quick\n");
+        return RUN_EXIT_BAD_INPUT;
+    }
+    if (from)
+        return probe_from_sweeps(from, base_name, name, output);
 
     vkb_context *ctx = NULL;
     int index = 0;
@@ -1023,13 +1288,7 @@ int cli_cmd_probe(int argc, char **argv)
         goto done;
     }
     r->compute_units = vkb_probe_compute_units(pr.p, &r->cu_extension);
-    r->s_lds = (sweep){.file = "lds_stride.csv", .x_name = "stride_words", .y_name = "ns_per_read"};
-    r->s_chase = (sweep){.file = "chase.csv", .x_name = "lines", .y_name = "ns_per_load"};
-    r->s_line = (sweep){.file = "line.csv", .x_name = "block_bytes", .y_name = "ns_per_load"};
-    r->s_l1_stride = (sweep){.file = "l1_stride.csv", .x_name = "stride_bytes", .y_name = "ns_per_load"};
-    r->s_l2_stride = (sweep){.file = "l2_stride.csv", .x_name = "stride_bytes", .y_name = "ns_per_load"};
-    r->s_assoc = (sweep){.file = "assoc.csv", .x_name = "lines_in_one_set", .y_name = "ns_per_load"};
-    r->s_copy = (sweep){.file = "copy.csv", .x_name = "repetition", .y_name = "gb_per_s"};
+    init_sweeps(r);
 
     /* bandwidth first: the long streaming copy also brings the clock up */
     struct {
@@ -1079,61 +1338,7 @@ int cli_cmd_probe(int argc, char **argv)
             goto done;
         }
 
-    provenance_info pi;
-    snprintf(pi.device, sizeof pi.device, "%s", pr.info.name);
-    snprintf(pi.driver, sizeof pi.driver, "%s %s", pr.info.driver_name, pr.info.driver_info);
-    time_t now = time(NULL);
-    struct tm tm;
-    gmtime_r(&now, &tm);
-    strftime(pi.date, sizeof pi.date, "%Y-%m-%d", &tm);
-    snprintf(pi.base, sizeof pi.base, "%s", bm.name);
-    char default_name[64];
-    snprintf(default_name, sizeof default_name, "%.50s_measured", bm.name);
-    cJSON *preset = make_preset(&pr, r, base, name ? name : default_name, &pi);
-    char *text = preset ? cJSON_Print(preset) : NULL;
-    cJSON_Delete(preset);
-    /* the preset must load: a probe that wrote one --machine refuses is a bug here, not bad input */
-    mem_machine check;
-    if (!text || mem_machine_parse(text, output, &check, err, sizeof err) != MEM_OK) {
-        fprintf(stderr, "wavelab probe: the preset does not load: %s\n", text ? err : "out of memory");
-        free(text);
-        rc = RUN_EXIT_FAIL;
-        goto done;
-    }
-    FILE *f = fopen(output, "w");
-    if (!f || fputs(text, f) < 0 || fputc('\n', f) < 0 || fclose(f) != 0) {
-        fprintf(stderr, "wavelab probe: cannot write %s: %s\n", output, strerror(errno));
-        free(text);
-        rc = RUN_EXIT_BAD_INPUT;
-        goto done;
-    }
-    free(text);
-    printf("wavelab probe: %s (%s)\n", pi.device, pi.driver);
-    printf("  wave sizes      %s", r->waves_measured ? "" : "not measured");
-    for (uint32_t i = 0; i < r->wave_count; i++)
-        printf("%u ", r->wave_sizes[i]);
-    printf("\n  compute units   %u%s%s\n", r->compute_units ? r->compute_units : bm.compute_units,
-           r->compute_units ? " from " : " (base preset)", r->compute_units ? r->cu_extension : "");
-    if (r->lds_measured)
-        printf("  LDS             %u banks, %.2f ns per extra pass (read %.2f ns)\n", r->lds_banks, r->lds_pass_ns,
-               r->lds_base_ns);
-    else
-        printf("  LDS             no bank structure seen (read %.2f ns)\n", r->lds_base_ns);
-    if (r->l1_measured)
-        printf("  L1              %.0f lines, %.2f ns\n", r->l1_lines, r->l1_ns);
-    if (r->line_measured)
-        printf("  line            %u bytes\n", r->line_bytes);
-    if (r->l1_sector_measured)
-        printf("  L1 fetch        %u bytes\n", r->l1_sector);
-    if (r->ways_measured)
-        printf("  L1 ways (hint)  %u\n", r->l1_ways);
-    if (r->l2_measured)
-        printf("  last level      %.0f lines, %.2f ns; DRAM %.2f ns\n", r->l2_lines, r->l2_ns, r->dram_ns);
-    if (r->l2_sector_measured)
-        printf("  DRAM fetch      %u bytes\n", r->l2_sector);
-    if (r->bw_measured)
-        printf("  copy            %.1f GB/s\n", r->bytes_per_us / 1000.0);
-    printf("  preset          %s\n", output);
+    rc = write_preset(&pr, r, &bm, base, name, output, sweep_dir ? sweep_dir : "docs/probe");
 done:
     vkb_probe_destroy(pr.p);
     vkb_context_destroy(ctx);
