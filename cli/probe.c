@@ -772,8 +772,22 @@ static cJSON *make_preset(const probe *pr, const results *r, cJSON *base, const 
     /* every numeric field of the base starts as "kept"; measured ones overwrite their entry below */
     const cJSON *item;
     cJSON_ArrayForEach(item, base) {
-        if (cJSON_IsNumber(item) || cJSON_IsArray(item) || (cJSON_IsObject(item) && strcmp(item->string, "sources")))
+        if (cJSON_IsNumber(item) || cJSON_IsArray(item) || (cJSON_IsObject(item) && strcmp(item->string, "sources")) ||
+            (cJSON_IsString(item) && strcmp(item->string, "name") && strcmp(item->string, "description")))
             put_kept(prov, item->string, item, base_sources, pi, NULL);
+    }
+    /* the image layout of the memory model's texel addressing: nothing here measures it; the base's, else the
+     * model's plain row-major layout, so every preset has the field */
+    if (!cJSON_GetObjectItemCaseSensitive(root, "image_layout")) {
+        cJSON_AddStringToObject(root, "image_layout", "linear");
+        if (!cJSON_GetObjectItemCaseSensitive(sources, "image_layout"))
+            cJSON_AddStringToObject(sources, "image_layout",
+                                    "not in the base preset: linear (row-major texels), model value");
+        cJSON *p = cJSON_CreateObject();
+        cJSON_AddStringToObject(p, "value", "linear");
+        cJSON_AddStringToObject(p, "source", "model value");
+        cJSON_AddStringToObject(p, "citation", "not in the base preset: linear (row-major texels)");
+        cJSON_AddItemToObject(prov, "image_layout", p);
     }
     double clock = 1000;
     const cJSON *clk = cJSON_GetObjectItemCaseSensitive(base, "clock_mhz");

@@ -79,11 +79,11 @@ static void keys_of(const cJSON *o, char *out, size_t size)
     }
 }
 
-/* The preset fields of docs/memory.md's table (with the memory model's optional dispatch_us), and the probe's
- * own two objects, sorted. */
+/* The preset fields of docs/memory.md's table (with the memory model's optional dispatch_us and the texel
+ * model's image_layout), and the probe's own two objects, sorted. */
 static const char expected_top[] =
     "cache_line_bytes,clock_mhz,compute_units,default_wave,description,dispatch_us,dram_bytes_per_cycle,dram_latency,"
-    "l1,l2,l2_bytes_per_cycle,l2_hit_latency,lds_bank_bytes,lds_banks,lds_bytes_per_cu,lds_lanes_per_cycle,"
+    "image_layout,l1,l2,l2_bytes_per_cycle,l2_hit_latency,lds_bank_bytes,lds_banks,lds_bytes_per_cu,lds_lanes_per_cycle,"
     "max_sgprs_per_wave,max_vgprs_per_wave,max_waves_per_simd,max_workgroups_per_cu,measured,name,provenance,"
     "sector_bytes,sgpr_granule,sgprs_per_simd,simd_lanes,simds_per_cu,sources,vgpr_granule,vgprs_per_simd_lane,"
     "wave_sizes,";
