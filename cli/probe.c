@@ -1004,9 +1004,17 @@ static int load_sweep(const char *dir, sweep *s, char *device, size_t device_siz
     while (fgets(line, sizeof line, f)) {
         double x, y, lo, hi;
         if (line[0] == '#') {
-            char *on = strstr(line, " on "), *paren = strrchr(line, '(');
             line[strcspn(line, "\n")] = 0;
-            char *close = strrchr(line, ')');
+            /* the driver is the last parenthesised group, which may hold parentheses itself */
+            char *on = strstr(line, " on "), *close = strrchr(line, ')'), *paren = NULL;
+            int depth = 0;
+            for (char *c = close; c && c > line; c--) {
+                depth += *c == ')' ? 1 : *c == '(' ? -1 : 0;
+                if (depth == 0) {
+                    paren = c;
+                    break;
+                }
+            }
             if (on && paren && close && paren > on + 4 && close > paren) {
                 *close = 0;
                 snprintf(driver, driver_size, "%s", paren + 1);

@@ -224,6 +224,17 @@ START_TEST(test_probe_from_sweeps_h100_knees)
     char err[1024];
     ck_assert_msg(mem_machine_load(path, &m, err, sizeof err) == MEM_OK, "%s", err);
     cJSON_Delete(j);
+    /* lavapipe's sweeps: a device name and a driver that hold parentheses themselves (docs/probe/chase.csv's
+     * first line: "# chase.csv on llvmpipe (LLVM 15.0.6, 256 bits) (Mesa 22.3.6 (LLVM 15.0.6))") */
+    snprintf(args, sizeof args, "probe --from-sweeps '%s/docs/probe' --base lavapipe -o '%s'", tsup_root(), path);
+    rc = tsup_run_cli(args, &out);
+    ck_assert_msg(rc == 0, "probe --from-sweeps exited %d: %s", rc, out ? out : "");
+    free(out);
+    j = parse_path(path);
+    const cJSON *p = cJSON_GetObjectItem(cJSON_GetObjectItem(j, "provenance"), "wave_sizes");
+    ck_assert_str_eq(cJSON_GetStringValue(cJSON_GetObjectItem(p, "device")), "llvmpipe (LLVM 15.0.6, 256 bits)");
+    ck_assert_str_eq(cJSON_GetStringValue(cJSON_GetObjectItem(p, "driver")), "Mesa 22.3.6 (LLVM 15.0.6)");
+    cJSON_Delete(j);
     tsup_remove_dir(dir);
     free(dir);
 }
