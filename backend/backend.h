@@ -295,4 +295,53 @@ vkb_status vkb_run_passes(vkb_context *ctx, int index, const wl_case *c, const v
 
 void vkb_run_output_free(vkb_run_output *out);
 
+/* ------------------------------------------------------------- microbenchmarks (backend/probe.c) */
+
+/*
+ * A probe session: one logical device kept for many small timed dispatches
+ * (`wavelab probe`).  Unlike vkb_run_case it keeps buffers in device-local
+ * memory between dispatches (staging copies in and out), so a sweep can warm
+ * a cache and then time loads that hit it, and it records a whole sequence of
+ * dispatches into one command buffer, a timestamp pair around each, so the
+ * device never idles (and drops its clock) between a warm-up and the timing.
+ *
+ * Kernels see the session's buffer slots 0..VKB_PROBE_SLOTS-1 as storage
+ * buffers at set 0, binding = slot, and up to VKB_PROBE_PUSH_WORDS 32-bit
+ * push constants.
+ */
+#define VKB_PROBE_SLOTS 3
+#define VKB_PROBE_PUSH_WORDS 8
+
+typedef struct vkb_probe vkb_probe;
+
+vkb_status vkb_probe_create(vkb_context *ctx, int index, vkb_probe **out, char *err, size_t err_size);
+void vkb_probe_destroy(vkb_probe *p);
+
+/* Compute units as a device extension reports them: VK_NV_shader_sm_builtins (shaderSMCount) or
+ * VK_AMD_shader_core_properties (engines x arrays x CUs per array); 0 when neither is present.
+ * *extension names the one used ("" when none). */
+uint32_t vkb_probe_compute_units(const vkb_probe *p, const char **extension);
+
+/* (Re)creates buffer `slot` of `bytes` (device-local when the device has such memory), filled with `init`
+ * (NULL: zeros). */
+vkb_status vkb_probe_buffer(vkb_probe *p, int slot, size_t bytes, const void *init, char *err, size_t err_size);
+/* Copies the first `bytes` of buffer `slot` into dst. */
+vkb_status vkb_probe_read(vkb_probe *p, int slot, void *dst, size_t bytes, char *err, size_t err_size);
+
+/* Makes `spirv` the session's kernel (replacing the last), with required subgroup size `wave` (0: the device's
+ * default; VKB_ERR_WAVE_SIZE when the device cannot require it). */
+vkb_status vkb_probe_kernel(vkb_probe *p, const uint32_t *spirv, size_t word_count, uint32_t wave, char *err,
+                            size_t err_size);
+
+typedef struct vkb_probe_dispatch {
+    uint32_t groups[3];
+    uint32_t push[VKB_PROBE_PUSH_WORDS];
+} vkb_probe_dispatch;
+
+/* Runs `count` dispatches of the kernel in order, in one submission, with a barrier (shader writes visible
+ * to shader reads) between them; us[i] = dispatch i's time from GPU timestamps, microseconds.
+ * VKB_ERR_UNSUPPORTED when the device has no timestamps on its compute queue. */
+vkb_status vkb_probe_run(vkb_probe *p, const vkb_probe_dispatch *d, int count, double *us, char *err,
+                         size_t err_size);
+
 #endif

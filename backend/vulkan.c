@@ -29,6 +29,7 @@
 #include "backend/backend.h"
 #include "backend/vk_image.h"
 #include "img/img.h"
+#include "backend/vulkan_internal.h"
 #include "isa/isa.h"
 
 /* ------------------------------------------------------------- names */
@@ -1765,4 +1766,20 @@ void vkb_run_output_free(vkb_run_output *out)
     free(out->pass_end_us);
     free(out->stats);
     memset(out, 0, sizeof *out);
+}
+
+/* ------------------------------------------------------------- for backend/probe.c (vulkan_internal.h) */
+
+int vkb_internal_device(const vkb_context *ctx, int index, VkPhysicalDevice *physical, uint32_t *api)
+{
+    if (!ctx || index < 0 || index >= ctx->device_count)
+        return 0;
+    *physical = ctx->devices[index].physical;
+    *api = ctx->devices[index].api;
+    return 1;
+}
+
+int vkb_internal_has_extension(const vkb_context *ctx, int index, const char *name)
+{
+    return ctx && index >= 0 && index < ctx->device_count && has_extension(&ctx->devices[index], name);
 }

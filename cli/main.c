@@ -74,6 +74,9 @@ static void usage(FILE *f)
             "  check CASE [--wave N] [--device NAME|INDEX] [--optimize[=PASSES]] [--robust] [--sanitize]\n"
             "      [--maximal-reconvergence]\n"
             "        run a case on the simulator and a Vulkan device and compare every binding\n"
+            "  probe [--device NAME|INDEX] [--quick] [--base PRESET] [--name NAME] [--sweeps DIR] -o PRESET.json\n"
+            "        microbenchmarks on a Vulkan device (subgroups, LDS banks, caches, DRAM) -> a machine preset;\n"
+            "        --from-sweeps DIR: the preset from sweeps saved with --sweeps (no device)\n"
             "\n"
             "kernels run as written: no optimizer moves code across control flow.  --optimize runs spirv-opt's\n"
             "-O list (or PASSES: \"size\", or spirv-opt flags) and says when the results differ from the kernel\n"
@@ -1018,6 +1021,7 @@ int main(int argc, char **argv)
         {"check", cli_cmd_check},     {"isa", cli_cmd_isa},
         {"machines", cli_cmd_machines}, {"explain", cli_cmd_explain}, {"trace", cli_cmd_trace},
         {"timeline", cli_cmd_timeline}, {"profile", cli_cmd_profile}, {"report", cli_cmd_report},
+        {"probe", cli_cmd_probe},
     };
     for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
         if (strcmp(argv[1], cmds[i].name) == 0)

@@ -1,0 +1,1370 @@
+/*
+ * cli/probe.c — `wavelab probe`: microbenchmarks through the Vulkan backend
+ * (backend/probe.c) that measure a device's memory hierarchy and write a
+ * machine preset (machines/NAME.json, loadable with --machine) in which every
+ * value says where it came from.
+ *
+ *   wavelab probe [--device NAME|INDEX] [--quick] [--base PRESET] [--name NAME]
+ *                 [--sweeps DIR] -o PRESET.json
+ *   wavelab probe --from-sweeps DIR [--base PRESET] [--name NAME] -o PRESET.json   (saved sweeps, no device)
+ *
+ * The sweeps (docs/probe.md has the method, the thresholds and the plots):
+ *   subgroup  a ballot at every subgroup size the device lists
+ *   lds       shared-memory stride sweep: time per read vs stride (words)
+ *   chase     pointer chase over growing footprints: latency per load vs lines
+ *   line      dense chase at 2 x the L1's lines: latency vs block size
+ *   stride    sequential chase in random 1 KiB blocks, L1 and L2 misses: latency vs stride
+ *   assoc     k lines one L1 capacity apart (one set): latency vs k
+ *   copy      streaming copy: DRAM bandwidth
+ * Timing: medians of repetitions; each submission starts with an untimed
+ * warm-up (it fills the cache under test and brings the clock up); a point's
+ * time per load is (t(N loads) - t(0 loads)) / N from dispatch pairs of one
+ * submission; detection thresholds are relative to each sweep's own baseline.
+ * What a sweep cannot show (no knee on this device) stays the base preset's
+ * value, marked as such.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include <cjson/cJSON.h>
+
+#include "backend/backend.h"
+#include "cli/cli.h"
+#include "isa/isa.h"
+#include "run/run.h"
+#include "sim/machine.h"
+
+enum { EXIT_NO_DEVICE = 3 };
+
+#define MAX_POINTS 96
+#define BLOCK 256u /* chase element spacing: at least any cache line, so one element = one line */
+
+/* One sweep: its data file and columns, and the points (median, min, max of the repetitions). */
+typedef struct sweep {
+    const char *file;   /* docs/probe/<file> */
+    const char *x_name, *y_name;
+    int n;
+    double x[MAX_POINTS], y[MAX_POINTS], lo[MAX_POINTS], hi[MAX_POINTS];
+} sweep;
+
+typedef struct probe {
+    vkb_probe *p;
+    vkb_device_info info;
+    int quick;
+    int cpu;                  /* a CPU device (lavapipe): longer timed chases, smaller buffers */
+    const char *sweep_dir;    /* NULL: sweeps are not written */
+    char kernel_dir[512];
+    uint32_t timed_loads;     /* loads per timed chase dispatch */
+    int reps;
+    uint64_t rng;
+    double last_empty_us;     /* median time of the last point's empty (0-load) dispatches */
+    char err[2048];
+} probe;
+
+/* ------------------------------------------------------------- small helpers */
+
+static uint64_t next_random(uint64_t *s) /* splitmix64: a fixed stream, so chains are the same every run */
+{
+    uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static double median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+static void shuffle(uint32_t *v, size_t n, uint64_t *rng)
+{
+    for (size_t i = n; i > 1; i--) {
+        size_t j = (size_t)(next_random(rng) % i);
+        uint32_t t = v[i - 1];
+        v[i - 1] = v[j];
+        v[j] = t;
+    }
+}
+
+static uint32_t pow2_floor(uint64_t v)
+{
+    uint32_t p = 1;
+    while ((uint64_t)p * 2 <= v && p < (1u << 31))
+        p *= 2;
+    return p;
+}
+
+static uint32_t pow2_ceil(uint64_t v)
+{
+    uint32_t p = 1;
+    while (p < v && p < (1u << 31))
+        p *= 2;
+    return p;
+}
+
+/* ------------------------------------------------------------- kernels and timing */
+
+static int use_kernel(probe *pr, const char *file, uint32_t local, uint32_t wave)
+{
+    char path[640], value[16];
+    snprintf(path, sizeof path, "%s/%s", pr->kernel_dir, file);
+    snprintf(value, sizeof value, "%u", local);
+    isa_define def = {"LOCAL", value};
+    isa_compile_options o = {.path = path, .language = "glsl", .defines = &def, .define_count = 1};
+    uint32_t *words = NULL;
+    size_t count = 0;
+    if (isa_compile(&o, &words, &count, pr->err, sizeof pr->err, NULL, 0) != ISA_OK)
+        return 0;
+    vkb_status st = vkb_probe_kernel(pr->p, words, count, wave, pr->err, sizeof pr->err);
+    free(words);
+    return st == VKB_OK;
+}
+
+/*
+ * Times the chase kernel (or the LDS kernel: push word 1 = stride) on what is in the buffers now: one
+ * submission of a warm-up of `warm` loads, then reps pairs (0 loads, N loads).  *ns = median over the pairs
+ * of the difference / N; lo, hi the extremes.  Returns 0 on error (pr->err).
+ */
+static int time_loads(probe *pr, uint32_t warm, uint32_t extra, double *ns, double *lo, double *hi)
+{
+    int count = 1 + 2 * pr->reps;
+    vkb_probe_dispatch d[1 + 2 * 16];
+    double us[1 + 2 * 16], per[16];
+    memset(d, 0, sizeof d);
+    for (int i = 0; i < count; i++) {
+        d[i].groups[0] = d[i].groups[1] = d[i].groups[2] = 1;
+        d[i].push[0] = i == 0 ? warm : (i % 2 ? 0 : pr->timed_loads);
+        d[i].push[1] = extra;
+    }
+    if (vkb_probe_run(pr->p, d, count, us, pr->err, sizeof pr->err) != VKB_OK)
+        return 0;
+    /* against the median of the empty dispatches: one preempted empty dispatch (a CPU device shares its host)
+     * cannot make a repetition negative */
+    double empty[16];
+    for (int r = 0; r < pr->reps; r++)
+        empty[r] = us[1 + 2 * r];
+    double t0 = median(empty, pr->reps);
+    pr->last_empty_us = t0;
+    for (int r = 0; r < pr->reps; r++) /* no load takes negative time: a slow empty dispatch is noise */
+        per[r] = fmax(0.0, (us[2 + 2 * r] - t0) * 1000.0 / pr->timed_loads);
+    *ns = median(per, pr->reps);
+    *lo = per[0];
+    *hi = per[pr->reps - 1]; /* median() sorted them */
+    return 1;
+}
+
+/* Uploads a chain (next[] of `words` words, the chase starting at `start`) and times it. */
+static int time_chain(probe *pr, const uint32_t *chain, size_t words, uint32_t start, uint32_t warm, double *ns,
+                      double *lo, double *hi)
+{
+    uint32_t state[4] = {start, 0, 0, 0};
+    if (vkb_probe_buffer(pr->p, 0, words * 4, chain, pr->err, sizeof pr->err) != VKB_OK ||
+        vkb_probe_buffer(pr->p, 1, sizeof state, state, pr->err, sizeof pr->err) != VKB_OK)
+        return 0;
+    return time_loads(pr, warm, 0, ns, lo, hi);
+}
+
+static void add_point(sweep *s, double x, double y, double lo, double hi)
+{
+    if (s->n < MAX_POINTS) {
+        s->x[s->n] = x;
+        s->y[s->n] = y;
+        s->lo[s->n] = lo;
+        s->hi[s->n] = hi;
+        s->n++;
+    }
+}
+
+/* The first point from `from` on whose latency is above thr and stays above it at the next point (one noisy
+ * point on a shared CPU device must not make a knee); -1 when none. */
+static int first_above(const sweep *s, int from, double thr)
+{
+    for (int i = from; i < s->n; i++)
+        if (s->y[i] > thr && (i + 1 == s->n || s->y[i + 1] > thr))
+            return i;
+    return -1;
+}
+
+/* The median of the three largest latencies: the level a sweep ends in, without one outlier. */
+static double top3(const sweep *s)
+{
+    double v[MAX_POINTS];
+    memcpy(v, s->y, (size_t)s->n * sizeof *v);
+    qsort(v, (size_t)s->n, sizeof *v, cmp_double);
+    return s->n >= 3 ? v[s->n - 2] : v[s->n - 1];
+}
+
+/* ------------------------------------------------------------- chains */
+
+/*
+ * n elements, one per `block` bytes at a random 4-byte offset inside its block (so that blocks larger than a
+ * line still spread over every cache set), visited in a random cyclic order.  Returns the array (words =
+ * n * block / 4) and the start index, or NULL.
+ */
+static uint32_t *chain_blocks(probe *pr, size_t n, uint32_t block, size_t *words, uint32_t *start)
+{
+    *words = n * block / 4;
+    uint32_t *chain = calloc(*words ? *words : 1, 4);
+    uint32_t *order = malloc(n * sizeof *order);
+    if (!chain || !order) {
+        free(chain);
+        free(order);
+        return NULL;
+    }
+    for (size_t i = 0; i < n; i++)
+        order[i] = (uint32_t)(i * (block / 4) + next_random(&pr->rng) % (block / 4));
+    shuffle(order, n, &pr->rng);
+    for (size_t i = 0; i < n; i++)
+        chain[order[i]] = order[(i + 1) % n];
+    *start = order[0];
+    free(order);
+    return chain;
+}
+
+/* `footprint` bytes as 1 KiB regions in random order, each walked at `stride` bytes from its start. */
+static uint32_t *chain_strided(probe *pr, size_t footprint, uint32_t stride, size_t *words, uint32_t *start)
+{
+    size_t regions = footprint / 1024, per = 1024 / stride;
+    *words = footprint / 4;
+    uint32_t *chain = calloc(*words, 4);
+    uint32_t *order = malloc(regions * sizeof *order);
+    if (!chain || !order) {
+        free(chain);
+        free(order);
+        return NULL;
+    }
+    for (size_t i = 0; i < regions; i++)
+        order[i] = (uint32_t)i;
+    shuffle(order, regions, &pr->rng);
+    uint32_t first = order[0] * 256, prev = first;
+    for (size_t r = 0; r < regions; r++)
+        for (size_t k = 0; k < per; k++) {
+            uint32_t here = order[r] * 256 + (uint32_t)(k * stride / 4);
+            if (r || k)
+                chain[prev] = here;
+            prev = here;
+        }
+    chain[prev] = first;
+    *start = first;
+    free(order);
+    return chain;
+}
+
+/* ------------------------------------------------------------- the sweeps */
+
+typedef struct results {
+    uint32_t wave_sizes[8], wave_count, default_wave;
+    int waves_measured;
+    uint32_t compute_units;
+    const char *cu_extension;
+    int lds_measured;
+    uint32_t lds_banks;
+    double lds_pass_ns, lds_base_ns;
+    int l1_measured, l2_measured;
+    int l2_step_measured;   /* a second latency level inside the last cache (a far L2 partition) */
+    double l2_step_lines;   /* the end of the first (near) level */
+    double l1_lines, l2_lines, l1_ns, l2_ns, dram_ns;
+    int line_measured;
+    uint32_t line_bytes;
+    int l1_sector_measured, l2_sector_measured;
+    uint32_t l1_sector, l2_sector;
+    int ways_measured;
+    uint32_t l1_ways;
+    int bw_measured;
+    double bytes_per_us;
+    double dispatch_us;     /* a one-invocation dispatch that does nothing (the chase's 0-load dispatches) */
+    sweep s_lds, s_chase, s_line, s_l1_stride, s_l2_stride, s_assoc, s_copy;
+} results;
+
+static int sweep_subgroups(probe *pr, results *r)
+{
+    uint32_t lo = pr->info.min_subgroup_size ? pr->info.min_subgroup_size : pr->info.subgroup_size;
+    uint32_t hi = pr->info.max_subgroup_size ? pr->info.max_subgroup_size : pr->info.subgroup_size;
+    uint32_t result[256];
+    for (uint32_t w = lo; w <= hi && w && r->wave_count < 8; w *= 2) {
+        if (!use_kernel(pr, "ballot.comp", 1, w == pr->info.subgroup_size ? 0 : w)) {
+            if (getenv("WAVELAB_PROBE_DEBUG"))
+                fprintf(stderr, "ballot w=%u: %s\n", w, pr->err);
+            continue;
+        } /* the device lists the size but cannot require it: not counted */
+        vkb_probe_dispatch d = {.groups = {1, 1, 1}};
+        double us;
+        if (vkb_probe_buffer(pr->p, 2, sizeof result, NULL, pr->err, sizeof pr->err) != VKB_OK ||
+            vkb_probe_run(pr->p, &d, 1, &us, pr->err, sizeof pr->err) != VKB_OK ||
+            vkb_probe_read(pr->p, 2, result, sizeof result, pr->err, sizeof pr->err) != VKB_OK)
+            return 0;
+        int all = 1;
+        if (getenv("WAVELAB_PROBE_DEBUG"))
+            fprintf(stderr, "ballot w=%u: %u %u\n", w, result[0], result[1]);
+        for (int i = 0; i < 128; i++)
+            all &= result[2 * i] == w && result[2 * i + 1] == w;
+        if (all)
+            r->wave_sizes[r->wave_count++] = w;
+    }
+    r->waves_measured = r->wave_count > 0;
+    r->default_wave = pr->info.subgroup_size;
+    return 1;
+}
+
+/* Banks: the smallest power-of-two stride from which time stops growing (every lane in one bank), when it grew
+ * at all (more than 1.5 x stride 1's time); w = the subgroup size the sweep ran at. */
+static void analyze_lds(const sweep *s, uint32_t w, results *r)
+{
+    if (s->n < 1)
+        return;
+    /* banks: the smallest power-of-two stride from which time stops growing (every lane in one bank), when
+     * it grew at all (more than 1.5 x stride 1's time) */
+    double base = s->y[0], top = base;
+    for (int i = 0; i < s->n; i++)
+        top = fmax(top, s->y[i]);
+    r->lds_base_ns = base;
+    if (top > 1.5 * base) {
+        for (int i = 0; i < s->n; i++) {
+            uint32_t st = (uint32_t)s->x[i];
+            if ((st & (st - 1)) || st < 2)
+                continue;
+            double next = -1;
+            for (int j = 0; j < s->n; j++)
+                if ((uint32_t)s->x[j] == 2 * st)
+                    next = s->y[j];
+            /* saturated: every larger power-of-two stride is as slow (all lanes in one bank) */
+            int saturated = 1;
+            for (int j = 0; j < s->n; j++) {
+                uint32_t sj = (uint32_t)s->x[j];
+                if (sj > st && !(sj & (sj - 1)) && s->y[j] < 0.85 * s->y[i])
+                    saturated = 0;
+            }
+            if (next > 0 && saturated && s->y[i] > 1.5 * base && next < 1.15 * s->y[i] && s->y[i] > 0.8 * top) {
+                r->lds_banks = st;
+                r->lds_measured = 1;
+                r->lds_pass_ns = (s->y[i] - base) / (w > 1 ? w - 1 : 1);
+                break;
+            }
+        }
+    }
+}
+
+static int sweep_lds(probe *pr, results *r)
+{
+    uint32_t w = pr->info.subgroup_size;
+    if (!use_kernel(pr, "lds.comp", w, 0))
+        return 0;
+    static const uint32_t quick_strides[] = {1, 2, 4, 8, 16, 32, 64, 128};
+    static const uint32_t full_strides[] = {1, 2, 3, 4, 5, 6, 7, 8, 12, 16, 17, 24, 32, 33, 48, 64, 96, 128};
+    const uint32_t *strides = pr->quick ? quick_strides : full_strides;
+    size_t n = pr->quick ? sizeof quick_strides / 4 : sizeof full_strides / 4;
+    uint32_t state[4] = {0};
+    if (vkb_probe_buffer(pr->p, 1, sizeof state, state, pr->err, sizeof pr->err) != VKB_OK)
+        return 0;
+    sweep *s = &r->s_lds;
+    for (size_t i = 0; i < n; i++) {
+        double ns, lo, hi;
+        if (!time_loads(pr, pr->timed_loads / 4, strides[i], &ns, &lo, &hi))
+            return 0;
+        add_point(s, strides[i], ns, lo, hi);
+    }
+    analyze_lds(s, w, r);
+    return 1;
+}
+
+/*
+ * The chase's levels.  L1: the last point before latency steps up by more than 20 % from one point to the next
+ * or passes 1.5 x the median of the three smallest footprints, and stays up at the next point (a slow drift, as
+ * a TLB adds within the L1 plateau, is not a cache level).  The last level: its plateau starts at the first
+ * point after the L1 from which latency stays within 5 % for two more points (the floor); it ends at the last
+ * point before latency passes floor + 30 % of the way to DRAM (the median of the three largest footprints).
+ */
+static void analyze_chase(const sweep *s, int cpu, results *r)
+{
+    if (s->n < 6)
+        return;
+    double first[3] = {s->y[0], s->y[1], s->y[2]}, last[3] = {s->y[s->n - 1], s->y[s->n - 2], s->y[s->n - 3]};
+    double base = median(first, 3), dram = median(last, 3);
+    r->l1_ns = base;
+    int e1 = -1;
+    for (int i = 1; i + 1 < s->n; i++) {
+        double thr = fmin(1.2 * s->y[i - 1], 1.5 * base);
+        if (s->y[i] > thr && s->y[i + 1] > thr) {
+            e1 = i - 1;
+            break;
+        }
+    }
+    if (e1 >= 2 && e1 < s->n - 3) {
+        r->l1_measured = 1;
+        r->l1_lines = s->x[e1];
+    }
+    r->dram_ns = dram;
+    int j = e1 + 1;
+    while (j + 2 < s->n && !(s->y[j + 1] <= 1.05 * s->y[j] && s->y[j + 2] <= 1.05 * s->y[j + 1] &&
+                             s->y[j + 1] >= 0.95 * s->y[j]))
+        j++;
+    if (j + 2 >= s->n)
+        return;
+    double floor_ns = s->y[j];
+    r->l2_ns = floor_ns;
+    if (floor_ns > 0 && dram > 1.3 * floor_ns) {
+        int i = first_above(s, j, floor_ns + 0.3 * (dram - floor_ns));
+        if (i - 1 >= j) {
+            r->l2_measured = 1;
+            r->l2_lines = s->x[i - 1];
+            /* two levels inside it (GPUs only: on a CPU that is its L2 and L3): a sustained step above 1.2 x
+             * the floor that ends before the last level does */
+            int k = cpu ? -1 : first_above(s, j, 1.2 * floor_ns);
+            if (k > j && k < i - 1) {
+                r->l2_step_measured = 1;
+                r->l2_step_lines = s->x[k - 1];
+            }
+        }
+    }
+}
+
+/* The chase over growing numbers of lines; finds the L1 and the last cache level. */
+static int sweep_chase(probe *pr, results *r)
+{
+    if (!use_kernel(pr, "chase.comp", 1, 0))
+        return 0;
+    size_t max_lines = pr->quick ? (pr->cpu ? 1u << 17 : 1u << 20) : (pr->cpu ? 1u << 19 : 1u << 21);
+    uint32_t warm_cap = pr->cpu ? 1u << 18 : 1u << 20;
+    sweep *s = &r->s_chase;
+    /* 16, 24, 32, 48, ... lines (powers of two and halfway between); --quick: powers of two */
+    for (size_t k = 0;; k++) {
+        size_t n = pr->quick ? (size_t)16 << k : (k % 2 ? (size_t)24 << (k / 2) : (size_t)16 << (k / 2));
+        if (n > max_lines)
+            break;
+        size_t words;
+        uint32_t start;
+        uint32_t *chain = chain_blocks(pr, n, BLOCK, &words, &start);
+        if (!chain) {
+            snprintf(pr->err, sizeof pr->err, "out of memory");
+            return 0;
+        }
+        double ns, lo, hi;
+        int ok = time_chain(pr, chain, words, start, (uint32_t)(n < warm_cap ? 2 * n : warm_cap), &ns, &lo, &hi);
+        free(chain);
+        if (!ok)
+            return 0;
+        add_point(s, (double)n, ns, lo, hi);
+        if (s->n == 1)
+            r->dispatch_us = pr->last_empty_us;
+    }
+    analyze_chase(s, pr->cpu, r);
+    return 1;
+}
+
+static void analyze_line(const sweep *s, results *r)
+{
+    if (s->n < 3)
+        return;
+    double hit = fmin(s->y[0], s->y[1]), miss = top3(s); /* b = 8 and 16 share lines on any cache */
+    /* the first b past halfway that is also a step (> 1.3 x the previous b): a slow rise as the elements spread
+     * over more pages is not a line boundary */
+    double mid = hit + 0.5 * (miss - hit);
+    for (int i = 1; miss > 1.3 * hit && i < s->n; i++)
+        if (s->y[i] > mid && s->y[i] > 1.3 * s->y[i - 1] && (i + 1 == s->n || s->y[i + 1] > mid)) {
+            r->line_measured = 1;
+            r->line_bytes = (uint32_t)s->x[i];
+            break;
+        }
+}
+
+/* Line (tag) size: 2 x the L1's lines (as the chase saw them: up to 1.5 x short of the true capacity, its
+ * steps are 1.5 x) of elements placed densely at `b` bytes: while b <= line / 2 they share lines and fit,
+ * from b = line on each needs a line of its own and they do not. */
+static int sweep_line(probe *pr, results *r)
+{
+    if (!r->l1_measured)
+        return 1;
+    size_t n = (size_t)(r->l1_lines * 2);
+    sweep *s = &r->s_line;
+    for (uint32_t b = 8; b <= 512; b *= 2) {
+        size_t words;
+        uint32_t start;
+        uint32_t *chain = chain_blocks(pr, n, b, &words, &start);
+        if (!chain) {
+            snprintf(pr->err, sizeof pr->err, "out of memory");
+            return 0;
+        }
+        double ns, lo, hi;
+        int ok = time_chain(pr, chain, words, start, (uint32_t)(4 * n), &ns, &lo, &hi);
+        free(chain);
+        if (!ok)
+            return 0;
+        add_point(s, b, ns, lo, hi);
+    }
+    analyze_line(s, r);
+    return 1;
+}
+
+/* The fetch granule: the first stride at 70 % of the way from the lowest latency to the three highest's median. */
+static void analyze_stride(const sweep *s, int *measured, uint32_t *granule)
+{
+    if (s->n < 3)
+        return;
+    double ymin = s->y[0], ymax = top3(s);
+    for (int i = 0; i < s->n; i++)
+        ymin = fmin(ymin, s->y[i]);
+    int i = ymax > 1.3 * ymin ? first_above(s, 0, ymin + 0.7 * (ymax - ymin)) : -1;
+    if (i >= 0) {
+        *measured = 1;
+        *granule = (uint32_t)s->x[i];
+    }
+}
+
+/* Fetch granule (sector) of a level: sequential strides through a footprint that misses it. */
+static int sweep_stride(probe *pr, sweep *s, size_t footprint, int *measured, uint32_t *granule)
+{
+    size_t cap = pr->info.max_storage_buffer_range < (1u << 30) ? pr->info.max_storage_buffer_range : 1u << 30;
+    if (footprint > cap)
+        footprint = cap;
+    footprint = (footprint + 1023) / 1024 * 1024;
+    if (footprint > cap)
+        footprint -= 1024;
+    for (uint32_t stride = 4; stride <= 512; stride *= 2) {
+        size_t words;
+        uint32_t start;
+        uint32_t *chain = chain_strided(pr, footprint, stride, &words, &start);
+        if (!chain) {
+            snprintf(pr->err, sizeof pr->err, "out of memory");
+            return 0;
+        }
+        size_t loads = footprint / stride;
+        double ns, lo, hi;
+        int ok = time_chain(pr, chain, words, start, (uint32_t)(loads < (1u << 20) ? loads : 1u << 20), &ns, &lo,
+                            &hi);
+        free(chain);
+        if (!ok)
+            return 0;
+        add_point(s, stride, ns, lo, hi);
+    }
+    analyze_stride(s, measured, granule);
+    return 1;
+}
+
+static void analyze_assoc(const sweep *s, results *r)
+{
+    if (s->n < 8)
+        return;
+    /* above 40 % of the way from the first three's median to the last five's (the next level) */
+    double first[3] = {s->y[0], s->y[1], s->y[2]}, last[5];
+    for (int j = 0; j < 5; j++)
+        last[j] = s->y[s->n - 1 - j];
+    double base = median(first, 3), next = median(last, 5);
+    int i = next > 1.15 * base ? first_above(s, 1, base + 0.4 * (next - base)) : -1;
+    if (i > 0) {
+        r->ways_measured = 1;
+        r->l1_ways = (uint32_t)s->x[i - 1];
+    }
+}
+
+/* Associativity hint: k lines one (power-of-two) L1 capacity apart all fall in one set of a modulo-mapped
+ * cache; they hit while k <= ways. */
+static int sweep_assoc(probe *pr, results *r, uint32_t line)
+{
+    if (!r->l1_measured)
+        return 1;
+    uint32_t spacing = pow2_ceil((uint64_t)(r->l1_lines * line));
+    uint32_t kmax = pr->quick ? 24 : 40;
+    if ((uint64_t)spacing * kmax > (1ull << 30) || (uint64_t)spacing * kmax > pr->info.max_storage_buffer_range)
+        return 1; /* an L1 this large: the hint would need more than a GiB */
+    size_t words = (size_t)spacing / 4 * kmax;
+    uint32_t *chain = malloc(words * 4);
+    if (!chain) {
+        snprintf(pr->err, sizeof pr->err, "out of memory");
+        return 0;
+    }
+    sweep *s = &r->s_assoc;
+    for (uint32_t k = 1; k <= kmax; k++) {
+        memset(chain, 0, words * 4);
+        uint32_t order[64];
+        for (uint32_t i = 0; i < k; i++)
+            order[i] = i * (spacing / 4);
+        shuffle(order, k, &pr->rng);
+        for (uint32_t i = 0; i < k; i++)
+            chain[order[i]] = order[(i + 1) % k];
+        double ns, lo, hi;
+        if (!time_chain(pr, chain, (size_t)spacing / 4 * k, order[0], 64 * k, &ns, &lo, &hi)) {
+            free(chain);
+            return 0;
+        }
+        add_point(s, k, ns, lo, hi);
+    }
+    free(chain);
+    analyze_assoc(s, r);
+    return 1;
+}
+
+static int sweep_copy(probe *pr, results *r)
+{
+    if (!use_kernel(pr, "copy.comp", 1, 0))
+        return 0;
+    size_t bytes = pr->cpu ? (pr->quick ? 32u << 20 : 128u << 20) : (pr->quick ? 256u << 20 : 1024u << 20);
+    if (bytes > pr->info.max_storage_buffer_range)
+        bytes = pow2_floor(pr->info.max_storage_buffer_range);
+    if (vkb_probe_buffer(pr->p, 0, bytes, NULL, pr->err, sizeof pr->err) != VKB_OK ||
+        vkb_probe_buffer(pr->p, 2, bytes, NULL, pr->err, sizeof pr->err) != VKB_OK)
+        return 0;
+    uint32_t groups = pr->cpu ? 64 : 4096;
+    if (groups > pr->info.max_compute_workgroup_count[0])
+        groups = pr->info.max_compute_workgroup_count[0];
+    int count = 2 + pr->reps;
+    vkb_probe_dispatch d[2 + 16];
+    double us[2 + 16];
+    memset(d, 0, sizeof d);
+    for (int i = 0; i < count; i++) {
+        d[i].groups[0] = groups;
+        d[i].groups[1] = d[i].groups[2] = 1;
+        d[i].push[0] = (uint32_t)(bytes / 16);
+        d[i].push[1] = groups * 256;
+    }
+    if (vkb_probe_run(pr->p, d, count, us, pr->err, sizeof pr->err) != VKB_OK)
+        return 0;
+    double rate[16];
+    for (int i = 0; i < pr->reps; i++) {
+        rate[i] = 2.0 * (double)bytes / us[2 + i]; /* bytes per microsecond */
+        add_point(&r->s_copy, i, rate[i] / 1000.0, rate[i] / 1000.0, rate[i] / 1000.0);
+    }
+    r->bytes_per_us = median(rate, pr->reps);
+    r->bw_measured = r->bytes_per_us > 0;
+    /* the buffers are large: give the memory back before anything else runs */
+    if (vkb_probe_buffer(pr->p, 0, 16, NULL, pr->err, sizeof pr->err) != VKB_OK ||
+        vkb_probe_buffer(pr->p, 2, 16, NULL, pr->err, sizeof pr->err) != VKB_OK)
+        return 0;
+    return 1;
+}
+
+/* ------------------------------------------------------------- output */
+
+static int write_sweep(const probe *pr, const sweep *s)
+{
+    if (!pr->sweep_dir || !s->file)
+        return 1;
+    char path[768];
+    snprintf(path, sizeof path, "%s/%s", pr->sweep_dir, s->file);
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        fprintf(stderr, "wavelab probe: cannot write %s: %s\n", path, strerror(errno));
+        return 0;
+    }
+    fprintf(f, "# %s on %s (%s)\n", s->file, pr->info.name, pr->info.driver_info);
+    fprintf(f, "%s,%s,min,max\n", s->x_name, s->y_name);
+    for (int i = 0; i < s->n; i++)
+        fprintf(f, "%.0f,%.4f,%.4f,%.4f\n", s->x[i], s->y[i], s->lo[i], s->hi[i]);
+    return fclose(f) == 0;
+}
+
+typedef struct provenance_info {
+    char device[320], driver[520], date[16], base[64];
+    char sweeps[400]; /* the folder the sweep files are cited in */
+} provenance_info;
+
+/* Sets field `name` of obj (replacing it) and its provenance: measured from `sweep_file`, or copied from
+ * the base preset (its source string says vendor document or model value). */
+static void put_measured(cJSON *obj, cJSON *sources, cJSON *prov, const char *name, cJSON *value,
+                         const char *sweep_file, const char *how, const provenance_info *pi, const probe *pr)
+{
+    char text[2048];
+    snprintf(text, sizeof text, "measured by wavelab probe on %s (%s, %s): %s; sweep %s/%s", pi->device,
+             pi->driver, pi->date, how, pi->sweeps, sweep_file ? sweep_file : "-");
+    cJSON *p = cJSON_CreateObject();
+    cJSON_AddItemToObject(p, "value", cJSON_Duplicate(value, 1));
+    cJSON_AddStringToObject(p, "source", "measured");
+    cJSON_AddStringToObject(p, "device", pi->device);
+    cJSON_AddStringToObject(p, "driver", pi->driver);
+    cJSON_AddStringToObject(p, "date", pi->date);
+    char sw[480];
+    snprintf(sw, sizeof sw, "%s/%s", pi->sweeps, sweep_file ? sweep_file : "-");
+    cJSON_AddStringToObject(p, "sweep", sw);
+    cJSON_AddStringToObject(p, "method", how);
+    (void)pr;
+    if (obj) {
+        cJSON_DeleteItemFromObjectCaseSensitive(obj, name);
+        cJSON_AddItemToObject(obj, name, value);
+    } else {
+        cJSON_Delete(value);
+    }
+    if (sources) {
+        cJSON_DeleteItemFromObjectCaseSensitive(sources, name);
+        cJSON_AddStringToObject(sources, name, text);
+    }
+    cJSON_DeleteItemFromObjectCaseSensitive(prov, name);
+    cJSON_AddItemToObject(prov, name, p);
+}
+
+/* A field kept from the base preset: its provenance is the base's citation. */
+static void put_kept(cJSON *prov, const char *name, const cJSON *value, const cJSON *sources,
+                     const provenance_info *pi, const char *why)
+{
+    const cJSON *src = cJSON_GetObjectItemCaseSensitive(sources, name);
+    const char *cite = cJSON_IsString(src) ? src->valuestring : "";
+    cJSON *p = cJSON_CreateObject();
+    cJSON_AddItemToObject(p, "value", value ? cJSON_Duplicate(value, 1) : cJSON_CreateNull());
+    /* the base's own citation decides the kind: "model value", a measurement (of the base's author), or a
+     * vendor document */
+    cJSON_AddStringToObject(p, "source",
+                            strstr(cite, "model value") ? "model value"
+                            : strstr(cite, "measured")  ? "measured"
+                                                        : "vendor document");
+    cJSON_AddStringToObject(p, "citation", cite);
+    char from[160];
+    snprintf(from, sizeof from, "machines/%s.json%s%s", pi->base, why ? ": " : "", why ? why : "");
+    cJSON_AddStringToObject(p, "from_preset", from);
+    cJSON_DeleteItemFromObjectCaseSensitive(prov, name);
+    cJSON_AddItemToObject(prov, name, p);
+}
+
+/* Rounds a measured capacity to the nearest multiple of ways * line that the loader accepts. */
+static uint64_t cache_bytes(double bytes, uint32_t ways, uint32_t line)
+{
+    uint64_t unit = (uint64_t)ways * line;
+    uint64_t k = (uint64_t)(bytes / (double)unit + 0.5);
+    return (k ? k : 1) * unit;
+}
+
+static char *read_file(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *s = n >= 0 ? malloc((size_t)n + 1) : NULL;
+    if (s && fread(s, 1, (size_t)n, f) != (size_t)n) {
+        free(s);
+        s = NULL;
+    }
+    if (s)
+        s[n] = 0;
+    fclose(f);
+    return s;
+}
+
+/* The preset: the base preset's JSON with the measured fields replaced; "provenance" for every number. */
+static cJSON *make_preset(const probe *pr, const results *r, cJSON *base, const char *name, const provenance_info *pi)
+{
+    cJSON *root = cJSON_Duplicate(base, 1);
+    cJSON *sources = cJSON_GetObjectItemCaseSensitive(root, "sources");
+    const cJSON *base_sources = cJSON_GetObjectItemCaseSensitive(base, "sources");
+    cJSON *prov = cJSON_CreateObject();
+    cJSON_DeleteItemFromObjectCaseSensitive(root, "name");
+    cJSON_DeleteItemFromObjectCaseSensitive(root, "description");
+    cJSON_DeleteItemFromObjectCaseSensitive(root, "provenance");
+    cJSON_DeleteItemFromObjectCaseSensitive(root, "measured");
+    char desc[1200];
+    snprintf(desc, sizeof desc, "%s measured by wavelab probe%s (%s, %s); unmeasured values from machines/%s.json",
+             pi->device, pr->quick ? " --quick" : "", pi->driver, pi->date, pi->base);
+    cJSON_AddStringToObject(root, "name", name);
+    cJSON_AddStringToObject(root, "description", desc);
+
+    /* every numeric field of the base starts as "kept"; measured ones overwrite their entry below */
+    const cJSON *item;
+    cJSON_ArrayForEach(item, base) {
+        if (cJSON_IsNumber(item) || cJSON_IsArray(item) || (cJSON_IsObject(item) && strcmp(item->string, "sources")) ||
+            (cJSON_IsString(item) && strcmp(item->string, "name") && strcmp(item->string, "description")))
+            put_kept(prov, item->string, item, base_sources, pi, NULL);
+    }
+    /* the image layout of the memory model's texel addressing: nothing here measures it; the base's, else the
+     * model's plain row-major layout, so every preset has the field */
+    if (!cJSON_GetObjectItemCaseSensitive(root, "image_layout")) {
+        cJSON_AddStringToObject(root, "image_layout", "linear");
+        if (!cJSON_GetObjectItemCaseSensitive(sources, "image_layout"))
+            cJSON_AddStringToObject(sources, "image_layout",
+                                    "not in the base preset: linear (row-major texels), model value");
+        cJSON *p = cJSON_CreateObject();
+        cJSON_AddStringToObject(p, "value", "linear");
+        cJSON_AddStringToObject(p, "source", "model value");
+        cJSON_AddStringToObject(p, "citation", "not in the base preset: linear (row-major texels)");
+        cJSON_AddItemToObject(prov, "image_layout", p);
+    }
+    double clock = 1000;
+    const cJSON *clk = cJSON_GetObjectItemCaseSensitive(base, "clock_mhz");
+    if (cJSON_IsNumber(clk) && clk->valuedouble > 0)
+        clock = clk->valuedouble;
+    double cycles_per_ns = clock / 1000.0;
+    char how[512];
+
+    if (r->waves_measured) {
+        cJSON *ws = cJSON_CreateArray();
+        for (uint32_t i = 0; i < r->wave_count; i++)
+            cJSON_AddItemToArray(ws, cJSON_CreateNumber(r->wave_sizes[i]));
+        put_measured(root, sources, prov, "wave_sizes", ws, "subgroup.csv",
+                     "a ballot counts the invocations of each subgroup at every size the device lists", pi, pr);
+        uint32_t dw = r->default_wave;
+        int listed = 0;
+        for (uint32_t i = 0; i < r->wave_count; i++)
+            listed |= r->wave_sizes[i] == dw;
+        if (!listed)
+            dw = r->wave_sizes[0];
+        put_measured(root, sources, prov, "default_wave", cJSON_CreateNumber(dw), "subgroup.csv",
+                     "the subgroup size the device runs without a required size", pi, pr);
+    }
+    if (r->compute_units) {
+        snprintf(how, sizeof how, "reported by the device extension %s", r->cu_extension);
+        put_measured(root, sources, prov, "compute_units", cJSON_CreateNumber(r->compute_units), NULL, how, pi, pr);
+    }
+    if (r->lds_measured) {
+        put_measured(root, sources, prov, "lds_banks", cJSON_CreateNumber(r->lds_banks), "lds_stride.csv",
+                     "smallest power-of-two stride (4-byte words) from which the time per read stops growing", pi, pr);
+        put_measured(root, sources, prov, "lds_bank_bytes", cJSON_CreateNumber(4), "lds_stride.csv",
+                     "the sweep strides 4-byte words; a stride-1 read is conflict free", pi, pr);
+    }
+
+    /* caches: one line and one sector size for the coalescer, the L1 and the L2 (the loader's rule) */
+    const cJSON *bl1 = cJSON_GetObjectItemCaseSensitive(base, "l1");
+    const cJSON *bl2 = cJSON_GetObjectItemCaseSensitive(base, "l2");
+    uint32_t line = r->line_measured ? r->line_bytes
+                                     : (uint32_t)cJSON_GetObjectItemCaseSensitive(base, "cache_line_bytes")->valuedouble;
+    uint32_t sector = r->l1_sector_measured
+                          ? r->l1_sector
+                          : (uint32_t)cJSON_GetObjectItemCaseSensitive(base, "sector_bytes")->valuedouble;
+    int sector_clamped = 0;
+    if (sector > line || line / sector > 16) {
+        sector = sector > line ? line : line / 16;
+        sector_clamped = 1;
+    }
+    if (r->line_measured)
+        put_measured(root, sources, prov, "cache_line_bytes", cJSON_CreateNumber(line), "line.csv",
+                     "2 x the L1's lines of elements at block b: misses from b = line on", pi, pr);
+    if (r->l1_sector_measured)
+        put_measured(root, sources, prov, "sector_bytes", cJSON_CreateNumber(sector), "l1_stride.csv",
+                     sector_clamped ? "L1 fetch granule (sequential strides missing the L1), clamped to line / 16.."
+                                      "line"
+                                    : "L1 fetch granule: sequential strides through a footprint that misses the L1",
+                     pi, pr);
+    else if (sector_clamped) {
+        cJSON_ReplaceItemInObjectCaseSensitive(root, "sector_bytes", cJSON_CreateNumber(sector));
+        put_kept(prov, "sector_bytes", cJSON_GetObjectItemCaseSensitive(root, "sector_bytes"), base_sources, pi,
+                 "clamped to the measured line size");
+    }
+    for (int level = 1; level <= 2; level++) {
+        const cJSON *bc = level == 1 ? bl1 : bl2;
+        if (!cJSON_IsObject(bc))
+            continue;
+        int have = level == 1 ? r->l1_measured : r->l2_measured;
+        int ways_measured = level == 1 && r->ways_measured;
+        uint32_t ways = ways_measured ? r->l1_ways : (uint32_t)cJSON_GetObjectItemCaseSensitive(bc, "ways")->valuedouble;
+        /* one SM's chase sees one partition of an L2 with near copies (its own lines and copies of the far
+         * partition's): the whole L2 is partitions x that */
+        const cJSON *bparts = cJSON_GetObjectItemCaseSensitive(bc, "partitions");
+        double seen_parts = level == 2 && cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(bc, "near_copies")) &&
+                                    cJSON_IsNumber(bparts) && bparts->valuedouble > 1
+                                ? bparts->valuedouble
+                                : 1;
+        double bytes = have ? (level == 1 ? r->l1_lines : r->l2_lines) * line * seen_parts
+                            : cJSON_GetObjectItemCaseSensitive(bc, "bytes")->valuedouble;
+        cJSON *c = cJSON_Duplicate(bc, 1);
+        /* the sectored-cache fields of the memory model (helper "caches"): always written, so every preset has
+         * the same fields; measured where a sweep shows them, else the base preset's or the model's default */
+        uint32_t parts = 1;
+        if (level == 2) {
+            const cJSON *pk = cJSON_GetObjectItemCaseSensitive(bc, "partitions");
+            parts = r->l2_step_measured ? 2 : cJSON_IsNumber(pk) ? (uint32_t)pk->valuedouble : 1;
+            cJSON_DeleteItemFromObjectCaseSensitive(c, "partitions");
+            cJSON_AddNumberToObject(c, "partitions", parts);
+            if (!cJSON_GetObjectItemCaseSensitive(c, "near_copies"))
+                cJSON_AddBoolToObject(c, "near_copies", 0);
+        } else {
+            if (r->l1_measured) {
+                cJSON_DeleteItemFromObjectCaseSensitive(c, "allocate");
+                cJSON_AddStringToObject(c, "allocate", "reads");
+            } else if (!cJSON_GetObjectItemCaseSensitive(c, "allocate")) {
+                cJSON_AddStringToObject(c, "allocate", "reads");
+            }
+        }
+        cJSON_ReplaceItemInObjectCaseSensitive(c, "bytes",
+                                               cJSON_CreateNumber((double)cache_bytes(bytes, ways * parts, line)));
+        cJSON_ReplaceItemInObjectCaseSensitive(c, "ways", cJSON_CreateNumber(ways));
+        cJSON_ReplaceItemInObjectCaseSensitive(c, "line_bytes", cJSON_CreateNumber(line));
+        cJSON_DeleteItemFromObjectCaseSensitive(c, "sector_bytes");
+        cJSON_AddNumberToObject(c, "sector_bytes", sector);
+        snprintf(how, sizeof how,
+                 "bytes: %s (rounded to a multiple of ways x line); ways: %s; line_bytes: %s; sector_bytes: %s; %s; "
+                 "other fields: base preset or the model's default",
+                 have ? (level == 1 ? "end of the first latency plateau (chase.csv) in lines x line_bytes"
+                                    : seen_parts > 1 ? "end of the last latency plateau before DRAM (chase.csv) in "
+                                                       "lines x line_bytes x partitions (one SM sees one partition "
+                                                       "with near copies)"
+                                                     : "end of the last latency plateau before DRAM (chase.csv) in "
+                                                       "lines x line_bytes")
+                      : "base preset",
+                 ways_measured ? "associativity hint (assoc.csv)" : "base preset",
+                 r->line_measured ? "line.csv" : "base preset", r->l1_sector_measured ? "l1_stride.csv" : "base preset",
+                 level == 1 ? (r->l1_measured ? "allocate: reads (the chase's loads hit a level below the next)"
+                                              : "allocate: base preset")
+                            : (r->l2_step_measured ? "partitions: 2 (hint: a second latency level inside the L2, "
+                                                     "chase.csv)"
+                                                   : "partitions: base preset"));
+        if (have || ways_measured || r->line_measured || r->l1_sector_measured || sector_clamped ||
+            (level == 2 && r->l2_step_measured))
+            put_measured(root, sources, prov, level == 1 ? "l1" : "l2", c, "chase.csv", how, pi, pr);
+        else { /* unchanged numbers, but the object gains the fields every preset has */
+            cJSON_ReplaceItemInObjectCaseSensitive(root, level == 1 ? "l1" : "l2", c);
+        }
+    }
+    if (r->l2_measured) {
+        snprintf(how, sizeof how, "latency floor of the last cache level, %.1f ns x %.0f MHz (clock_mhz)", r->l2_ns,
+                 clock);
+        put_measured(root, sources, prov, "l2_hit_latency", cJSON_CreateNumber(round(r->l2_ns * cycles_per_ns)),
+                     "chase.csv", how, pi, pr);
+        snprintf(how, sizeof how, "median of the three largest footprints, %.1f ns x %.0f MHz (clock_mhz)",
+                 r->dram_ns, clock);
+        put_measured(root, sources, prov, "dram_latency", cJSON_CreateNumber(round(r->dram_ns * cycles_per_ns)),
+                     "chase.csv", how, pi, pr);
+    }
+    if (r->bw_measured) {
+        snprintf(how, sizeof how, "streaming copy, (read + written bytes) / time = %.1f GB/s, / %.0f MHz (clock_mhz)",
+                 r->bytes_per_us / 1000.0, clock);
+        put_measured(root, sources, prov, "dram_bytes_per_cycle",
+                     cJSON_CreateNumber(fmax(0.001, round(r->bytes_per_us / clock * 1000) / 1000)), "copy.csv", how,
+                     pi, pr);
+    }
+    /* the fixed cost of a dispatch (the memory model's "dispatch_us", an optional field): always measured on a
+     * device; not in the sweep files (--from-sweeps keeps the base preset's) */
+    if (r->dispatch_us > 0)
+        put_measured(root, sources, prov, "dispatch_us", cJSON_CreateNumber(round(r->dispatch_us * 1000) / 1000),
+                 "chase.csv",
+                 "median time of the one-invocation, zero-load dispatches of the chase's first point (GPU timestamps "
+                 "around the dispatch)",
+                 pi, pr);
+    /* measurements the loader does not read: in "measured", each with its provenance */
+    cJSON *extra = cJSON_CreateObject();
+    struct {
+        const char *name;
+        int have;
+        double value;
+        const char *file, *how;
+    } extras[] = {
+        {"l1_hit_latency_ns", r->l1_measured, r->l1_ns, "chase.csv", "median of the three smallest footprints"},
+        {"l2_hit_latency_ns", r->l2_measured, r->l2_ns, "chase.csv", "latency floor after the L1 plateau"},
+        {"dram_latency_ns", r->l2_measured, r->dram_ns, "chase.csv", "median of the three largest footprints"},
+        {"lds_read_ns", r->lds_base_ns > 0, r->lds_base_ns, "lds_stride.csv", "stride 1 (conflict free)"},
+        {"lds_conflict_ns_per_pass", r->lds_measured, r->lds_pass_ns, "lds_stride.csv",
+         "(t(stride = banks) - t(1)) / (wave - 1)"},
+        {"dram_gb_per_s", r->bw_measured, r->bytes_per_us / 1000.0, "copy.csv", "streaming copy"},
+        {"l2_first_level_lines", r->l2_step_measured, r->l2_step_lines, "chase.csv",
+         "end of the first latency level inside the L2 (a near partition), in lines"},
+        {"l2_fetch_bytes", r->l2_sector_measured, r->l2_sector, "l2_stride.csv",
+         "fetch granule from DRAM: sequential strides through a footprint that misses the last level"},
+    };
+    for (size_t i = 0; i < sizeof extras / sizeof extras[0]; i++) {
+        if (extras[i].have) {
+            put_measured(extra, NULL, prov, extras[i].name, cJSON_CreateNumber(round(extras[i].value * 1000) / 1000),
+                         extras[i].file, extras[i].how, pi, pr);
+        } else {
+            cJSON_AddNullToObject(extra, extras[i].name);
+            cJSON *p = cJSON_CreateObject();
+            cJSON_AddNullToObject(p, "value");
+            cJSON_AddStringToObject(p, "source", "not measured");
+            cJSON_AddStringToObject(p, "why", "the sweep showed no level to read it from on this device");
+            cJSON_AddItemToObject(prov, extras[i].name, p);
+        }
+    }
+    cJSON_AddItemToObject(root, "measured", extra);
+    cJSON_AddItemToObject(root, "provenance", prov);
+    return root;
+}
+
+static const char *default_base(const vkb_device_info *info);
+static int write_preset(const probe *pr, const results *r, const mem_machine *bm, cJSON *base, const char *name,
+                        const char *output, const char *sweeps);
+
+static void init_sweeps(results *r)
+{
+    r->s_lds = (sweep){.file = "lds_stride.csv", .x_name = "stride_words", .y_name = "ns_per_read"};
+    r->s_chase = (sweep){.file = "chase.csv", .x_name = "lines", .y_name = "ns_per_load"};
+    r->s_line = (sweep){.file = "line.csv", .x_name = "block_bytes", .y_name = "ns_per_load"};
+    r->s_l1_stride = (sweep){.file = "l1_stride.csv", .x_name = "stride_bytes", .y_name = "ns_per_load"};
+    r->s_l2_stride = (sweep){.file = "l2_stride.csv", .x_name = "stride_bytes", .y_name = "ns_per_load"};
+    r->s_assoc = (sweep){.file = "assoc.csv", .x_name = "lines_in_one_set", .y_name = "ns_per_load"};
+    r->s_copy = (sweep){.file = "copy.csv", .x_name = "repetition", .y_name = "gb_per_s"};
+}
+
+/* Reads a sweep file written by --sweeps into s (0 when there is none); the device and driver from its
+ * comment line "# FILE on DEVICE (DRIVER)". */
+static int load_sweep(const char *dir, sweep *s, char *device, size_t device_size, char *driver, size_t driver_size)
+{
+    char path[800], line[1024];
+    snprintf(path, sizeof path, "%s/%s", dir, s->file);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return 0;
+    while (fgets(line, sizeof line, f)) {
+        double x, y, lo, hi;
+        if (line[0] == '#') {
+            line[strcspn(line, "\n")] = 0;
+            /* the driver is the last parenthesised group, which may hold parentheses itself */
+            char *on = strstr(line, " on "), *close = strrchr(line, ')'), *paren = NULL;
+            int depth = 0;
+            for (char *c = close; c && c > line; c--) {
+                depth += *c == ')' ? 1 : *c == '(' ? -1 : 0;
+                if (depth == 0) {
+                    paren = c;
+                    break;
+                }
+            }
+            if (on && paren && close && paren > on + 4 && close > paren) {
+                *close = 0;
+                snprintf(driver, driver_size, "%s", paren + 1);
+                paren[-1] = 0; /* the space before '(' */
+                snprintf(device, device_size, "%s", on + 4);
+            }
+        } else if (sscanf(line, "%lf,%lf,%lf,%lf", &x, &y, &lo, &hi) == 4) {
+            add_point(s, x, y, lo, hi);
+        }
+    }
+    fclose(f);
+    return s->n > 0;
+}
+
+/* --from-sweeps DIR: the preset from sweep files saved earlier (by --sweeps, on any machine), analysed as a
+ * device run analyses them.  What the files do not hold (the compute-unit count an extension reported, the
+ * empty dispatch's time) stays the base preset's. */
+static int probe_from_sweeps(const char *dir, const char *base_name, const char *name, const char *output)
+{
+    static probe pr;
+    memset(&pr, 0, sizeof pr);
+    results *r = calloc(1, sizeof *r);
+    if (!r) {
+        fprintf(stderr, "wavelab probe: out of memory\n");
+        return RUN_EXIT_FAIL;
+    }
+    init_sweeps(r);
+    sweep s_sub = {.file = "subgroup.csv"};
+    sweep *all[] = {&s_sub, &r->s_lds, &r->s_chase, &r->s_line, &r->s_l1_stride, &r->s_l2_stride, &r->s_assoc,
+                    &r->s_copy};
+    int found = 0;
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
+        found += load_sweep(dir, all[i], pr.info.name, sizeof pr.info.name, pr.info.driver_info,
+                            sizeof pr.info.driver_info);
+    if (!r->s_chase.n || !pr.info.name[0]) {
+        fprintf(stderr, "wavelab probe: --from-sweeps: no chase.csv with its '# ... on DEVICE (DRIVER)' line in %s\n",
+                dir);
+        free(r);
+        return RUN_EXIT_BAD_INPUT;
+    }
+    pr.cpu = strstr(pr.info.name, "llvmpipe") != NULL;
+    snprintf(pr.info.type, sizeof pr.info.type, "%s", pr.cpu ? "cpu" : "other");
+    pr.info.vendor_id = strstr(pr.info.name, "NVIDIA") ? 0x10de : strstr(pr.info.name, "AMD") ? 0x1002 : 0;
+    for (int i = 0; i < s_sub.n && r->wave_count < 8; i++)
+        r->wave_sizes[r->wave_count++] = (uint32_t)s_sub.x[i];
+    r->waves_measured = r->wave_count > 0;
+    r->default_wave = r->wave_count ? r->wave_sizes[0] : 0;
+    pr.info.subgroup_size = r->default_wave;
+    if (r->s_lds.n)
+        analyze_lds(&r->s_lds, r->default_wave ? r->default_wave : 1, r);
+    analyze_chase(&r->s_chase, pr.cpu, r);
+    analyze_line(&r->s_line, r);
+    analyze_stride(&r->s_l1_stride, &r->l1_sector_measured, &r->l1_sector);
+    analyze_stride(&r->s_l2_stride, &r->l2_sector_measured, &r->l2_sector);
+    analyze_assoc(&r->s_assoc, r);
+    if (r->s_copy.n) {
+        double rate[MAX_POINTS];
+        for (int i = 0; i < r->s_copy.n; i++)
+            rate[i] = r->s_copy.y[i] * 1000.0; /* GB/s -> bytes per microsecond */
+        r->bytes_per_us = median(rate, r->s_copy.n);
+        r->bw_measured = r->bytes_per_us > 0;
+    }
+    if (!base_name)
+        base_name = default_base(&pr.info);
+    mem_machine bm;
+    char err[1024];
+    int rc = RUN_EXIT_BAD_INPUT;
+    cJSON *base = NULL;
+    if (mem_machine_load(base_name, &bm, err, sizeof err) != MEM_OK) {
+        fprintf(stderr, "wavelab probe: --base: %s\n", err);
+    } else {
+        char *base_text = read_file(bm.path);
+        base = base_text ? cJSON_Parse(base_text) : NULL;
+        free(base_text);
+        if (!base)
+            fprintf(stderr, "wavelab probe: cannot read %s\n", bm.path);
+        else
+            rc = write_preset(&pr, r, &bm, base, name, output, dir);
+    }
+    cJSON_Delete(base);
+    free(r);
+    (void)found;
+    return rc;
+}
+
+/* Builds the preset from the results, checks that it loads, writes it and prints the findings.  Returns the exit
+ * code. */
+static int write_preset(const probe *pr, const results *r, const mem_machine *bm, cJSON *base, const char *name,
+                        const char *output, const char *sweeps)
+{
+    provenance_info pi;
+    snprintf(pi.device, sizeof pi.device, "%s", pr->info.name);
+    snprintf(pi.driver, sizeof pi.driver, "%s%s%s", pr->info.driver_name, pr->info.driver_name[0] ? " " : "",
+             pr->info.driver_info);
+    time_t now = time(NULL);
+    struct tm tm;
+    gmtime_r(&now, &tm);
+    strftime(pi.date, sizeof pi.date, "%Y-%m-%d", &tm);
+    snprintf(pi.base, sizeof pi.base, "%s", bm->name);
+    snprintf(pi.sweeps, sizeof pi.sweeps, "%s", sweeps);
+    char default_name[64];
+    snprintf(default_name, sizeof default_name, "%.50s_measured", bm->name);
+    cJSON *preset = make_preset(pr, r, base, name ? name : default_name, &pi);
+    char *text = preset ? cJSON_Print(preset) : NULL;
+    cJSON_Delete(preset);
+    /* the preset must load: a probe that wrote one --machine refuses is a bug here, not bad input */
+    mem_machine check;
+    char err[1024];
+    if (!text || mem_machine_parse(text, output, &check, err, sizeof err) != MEM_OK) {
+        fprintf(stderr, "wavelab probe: the preset does not load: %s\n", text ? err : "out of memory");
+        free(text);
+        return RUN_EXIT_FAIL;
+    }
+    FILE *f = fopen(output, "w");
+    if (!f || fputs(text, f) < 0 || fputc('\n', f) < 0 || fclose(f) != 0) {
+        fprintf(stderr, "wavelab probe: cannot write %s: %s\n", output, strerror(errno));
+        free(text);
+        return RUN_EXIT_BAD_INPUT;
+    }
+    free(text);
+    printf("wavelab probe: %s (%s)\n", pi.device, pi.driver);
+    printf("  wave sizes      %s", r->waves_measured ? "" : "not measured");
+    for (uint32_t i = 0; i < r->wave_count; i++)
+        printf("%u ", r->wave_sizes[i]);
+    printf("\n  compute units   %u%s%s\n", r->compute_units ? r->compute_units : bm->compute_units,
+           r->compute_units ? " from " : " (base preset)", r->compute_units ? r->cu_extension : "");
+    if (r->lds_measured)
+        printf("  LDS             %u banks, %.2f ns per extra pass (read %.2f ns)\n", r->lds_banks, r->lds_pass_ns,
+               r->lds_base_ns);
+    else
+        printf("  LDS             no bank structure seen (read %.2f ns)\n", r->lds_base_ns);
+    if (r->l1_measured)
+        printf("  L1              %.0f lines, %.2f ns\n", r->l1_lines, r->l1_ns);
+    if (r->line_measured)
+        printf("  line            %u bytes\n", r->line_bytes);
+    if (r->l1_sector_measured)
+        printf("  L1 fetch        %u bytes\n", r->l1_sector);
+    if (r->ways_measured)
+        printf("  L1 ways (hint)  %u\n", r->l1_ways);
+    if (r->l2_measured)
+        printf("  last level      %.0f lines, %.2f ns; DRAM %.2f ns\n", r->l2_lines, r->l2_ns, r->dram_ns);
+    if (r->l2_sector_measured)
+        printf("  DRAM fetch      %u bytes\n", r->l2_sector);
+    if (r->bw_measured)
+        printf("  copy            %.1f GB/s\n", r->bytes_per_us / 1000.0);
+    printf("  preset          %s\n", output);
+    return RUN_EXIT_OK;
+}
+
+/* ------------------------------------------------------------- the command */
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: wavelab probe [--device NAME|INDEX] [--quick] [--base PRESET] [--name NAME]\n"
+               "                     [--sweeps DIR] -o PRESET.json\n"
+               "       wavelab probe --from-sweeps DIR [--base PRESET] [--name NAME] -o PRESET.json\n");
+}
+
+static const char *default_base(const vkb_device_info *info)
+{
+    if (!strcmp(info->type, "cpu"))
+        return "lavapipe";
+    if (info->vendor_id == 0x10de)
+        return "hopper_h100";
+    if (info->vendor_id == 0x1002)
+        return "rdna2";
+    return "lavapipe";
+}
+
+static int find_kernel_dir(char *out, size_t size)
+{
+    char dir[400];
+    struct stat st;
+    if (mem_machine_dir(dir, sizeof dir)) {
+        snprintf(out, size, "%s/../probe", dir);
+        char test[600];
+        snprintf(test, sizeof test, "%s/chase.comp", out);
+        if (stat(test, &st) == 0)
+            return 1;
+    }
+    snprintf(out, size, "probe");
+    return stat("probe/chase.comp", &st) == 0;
+}
+
+int cli_cmd_probe(int argc, char **argv)
+{
+    const char *device = NULL, *output = NULL, *base_name = NULL, *name = NULL, *sweep_dir = NULL, *from = NULL;
+    int quick = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *o = argv[i];
+        int has_value = i + 1 < argc;
+        if (!strcmp(o, "--quick"))
+            quick = 1;
+        else if (!strcmp(o, "--help") || !strcmp(o, "-h")) {
+            usage(stdout);
+            return RUN_EXIT_OK;
+        } else if ((!strcmp(o, "--device") || !strcmp(o, "-o") || !strcmp(o, "--base") || !strcmp(o, "--name") ||
+                    !strcmp(o, "--sweeps") || !strcmp(o, "--from-sweeps")) && !has_value) {
+            fprintf(stderr, "wavelab probe: %s needs a value\n", o);
+            return RUN_EXIT_BAD_INPUT;
+        } else if (!strcmp(o, "--device"))
+            device = argv[++i];
+        else if (!strcmp(o, "-o"))
+            output = argv[++i];
+        else if (!strcmp(o, "--base"))
+            base_name = argv[++i];
+        else if (!strcmp(o, "--name"))
+            name = argv[++i];
+        else if (!strcmp(o, "--sweeps"))
+            sweep_dir = argv[++i];
+        else if (!strcmp(o, "--from-sweeps"))
+            from = argv[++i];
+        else {
+            fprintf(stderr, "wavelab probe: unexpected argument \"%s\"\n", o);
+            usage(stderr);
+            return RUN_EXIT_BAD_INPUT;
+        }
+    }
+    if (!output) {
+        fprintf(stderr, "wavelab probe: -o PRESET.json is required\n");
+        usage(stderr);
+        return RUN_EXIT_BAD_INPUT;
+    }
+    if (name && (!name[0] || strlen(name) >= 64)) {
+        fprintf(stderr, "wavelab probe: --name: \"%s\" must be 1..63 characters\n", name);
+        return RUN_EXIT_BAD_INPUT;
+    }
+    static probe pr;
+    memset(&pr, 0, sizeof pr);
+    if (!find_kernel_dir(pr.kernel_dir, sizeof pr.kernel_dir)) {
+        fprintf(stderr, "wavelab probe: the probe kernels (probe/chase.comp ...) were not found beside the presets\n");
+        return RUN_EXIT_BAD_INPUT;
+    }
+    const char *dirs[2] = {sweep_dir, from}, *dir_option[2] = {"--sweeps", "--from-sweeps"};
+    for (int d = 0; d < 2; d++) {
+        struct stat st;
+        if (dirs[d] && (stat(dirs[d], &st) != 0 || !S_ISDIR(st.st_mode))) {
+            fprintf(stderr, "wavelab probe: %s: \"%s\" is not a directory\n", dir_option[d], dirs[d]);
+            return RUN_EXIT_BAD_INPUT;
+        }
+    }
+    if (from && (sweep_dir || device || quick)) {
+        fprintf(stderr, "wavelab probe: --from-sweeps reads saved sweeps: no --sweeps, --device or --quick\n");
+        return RUN_EXIT_BAD_INPUT;
+    }
+    if (from)
+        return probe_from_sweeps(from, base_name, name, output);
+
+    vkb_context *ctx = NULL;
+    int index = 0;
+    vkb_status st = vkb_context_create(&ctx, pr.err, sizeof pr.err);
+    if (st == VKB_OK)
+        st = vkb_device_find(ctx, device, &index, pr.err, sizeof pr.err);
+    if (st == VKB_OK && !vkb_device_count(ctx)) {
+        snprintf(pr.err, sizeof pr.err, "no Vulkan device");
+        st = VKB_ERR_NO_DEVICE;
+    }
+    if (st != VKB_OK) {
+        fprintf(stderr, "wavelab probe: %s\n", pr.err);
+        vkb_context_destroy(ctx);
+        return st == VKB_ERR_NO_LOADER || st == VKB_ERR_NO_DEVICE ? EXIT_NO_DEVICE : RUN_EXIT_FAIL;
+    }
+    vkb_device_info_get(ctx, index, &pr.info);
+    if (!base_name)
+        base_name = default_base(&pr.info);
+    mem_machine bm;
+    char err[1024];
+    if (mem_machine_load(base_name, &bm, err, sizeof err) != MEM_OK) {
+        fprintf(stderr, "wavelab probe: --base: %s\n", err);
+        vkb_context_destroy(ctx);
+        return RUN_EXIT_BAD_INPUT;
+    }
+    char *base_text = read_file(bm.path);
+    cJSON *base = base_text ? cJSON_Parse(base_text) : NULL;
+    free(base_text);
+    if (!base) {
+        fprintf(stderr, "wavelab probe: cannot read %s\n", bm.path);
+        vkb_context_destroy(ctx);
+        return RUN_EXIT_BAD_INPUT;
+    }
+
+    pr.quick = quick;
+    pr.cpu = !strcmp(pr.info.type, "cpu");
+    pr.sweep_dir = sweep_dir;
+    pr.reps = quick ? 3 : 7;
+    pr.timed_loads = pr.cpu ? (quick ? 1u << 15 : 1u << 17) : (quick ? 2048 : 8192);
+    pr.rng = 0x5eedu;
+    results *r = calloc(1, sizeof *r);
+    int rc = RUN_EXIT_OK;
+    if (!r || (st = vkb_probe_create(ctx, index, &pr.p, pr.err, sizeof pr.err)) != VKB_OK) {
+        fprintf(stderr, "wavelab probe: %s\n", r ? pr.err : "out of memory");
+        rc = st == VKB_ERR_UNSUPPORTED ? EXIT_NO_DEVICE : RUN_EXIT_FAIL;
+        goto done;
+    }
+    r->compute_units = vkb_probe_compute_units(pr.p, &r->cu_extension);
+    init_sweeps(r);
+
+    /* bandwidth first: the long streaming copy also brings the clock up */
+    struct {
+        const char *what;
+        int ok;
+    } steps[8];
+    int nsteps = 0;
+#define STEP(name_, call_) (steps[nsteps].what = (name_), steps[nsteps++].ok = (call_))
+    STEP("copy", sweep_copy(&pr, r));
+    if (steps[nsteps - 1].ok)
+        STEP("subgroup", sweep_subgroups(&pr, r));
+    if (steps[nsteps - 1].ok)
+        STEP("lds", sweep_lds(&pr, r));
+    if (steps[nsteps - 1].ok)
+        STEP("chase", sweep_chase(&pr, r));
+    if (steps[nsteps - 1].ok)
+        STEP("line", sweep_line(&pr, r));
+    uint32_t line = r->line_measured ? r->line_bytes : (bm.l1.bytes ? bm.l1.line_bytes : bm.l2.line_bytes);
+    if (steps[nsteps - 1].ok && r->l1_measured) {
+        /* misses the L1, hits the next level: 4 x the L1, at most a quarter of the last level */
+        double f = 4 * r->l1_lines * line;
+        if (r->l2_measured && f > r->l2_lines * line / 4)
+            f = r->l2_lines * line / 4;
+        STEP("l1 stride", sweep_stride(&pr, &r->s_l1_stride, (size_t)f, &r->l1_sector_measured, &r->l1_sector));
+    }
+    if (steps[nsteps - 1].ok && r->l2_measured && !quick)
+        STEP("l2 stride", sweep_stride(&pr, &r->s_l2_stride, (size_t)(4 * r->l2_lines * bm.l2.line_bytes),
+                                       &r->l2_sector_measured, &r->l2_sector));
+    if (steps[nsteps - 1].ok)
+        STEP("assoc", sweep_assoc(&pr, r, line));
+#undef STEP
+    if (!steps[nsteps - 1].ok) {
+        fprintf(stderr, "wavelab probe: %s sweep: %s\n", steps[nsteps - 1].what, pr.err);
+        rc = RUN_EXIT_FAIL;
+        goto done;
+    }
+
+    /* the subgroup sweep as a data file too */
+    sweep s_sub = {.file = "subgroup.csv", .x_name = "wave_size", .y_name = "invocations_per_ballot"};
+    for (uint32_t i = 0; i < r->wave_count; i++)
+        add_point(&s_sub, r->wave_sizes[i], r->wave_sizes[i], r->wave_sizes[i], r->wave_sizes[i]);
+    const sweep *all[] = {&s_sub, &r->s_lds, &r->s_chase, &r->s_line, &r->s_l1_stride, &r->s_l2_stride,
+                          &r->s_assoc, &r->s_copy};
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
+        if (!write_sweep(&pr, all[i])) {
+            rc = RUN_EXIT_BAD_INPUT;
+            goto done;
+        }
+
+    rc = write_preset(&pr, r, &bm, base, name, output, sweep_dir ? sweep_dir : "docs/probe");
+done:
+    vkb_probe_destroy(pr.p);
+    vkb_context_destroy(ctx);
+    cJSON_Delete(base);
+    free(r);
+    return rc;
+}
