@@ -526,7 +526,19 @@ START_TEST(test_backend_image_every_image_case_meets_its_expectations_on_the_dev
             snprintf(failures + len, sizeof failures - len, "%s: %s\n", cases[i], err);
         } else {
             int bad = run_check_expects(c, out.data, NULL);
-            if (bad) {
+            vkb_device_info info;
+            vkb_device_info_get(ctx, device, &info);
+            const case_device_difference *known = case_device_difference_for(c, info.name);
+            if (known && bad) {
+                passed++;
+                printf("known  %s: %d expectations fail, as the case records: %s\n", cases[i], bad, known->reason);
+            } else if (known) {
+                failed++;
+                printf("FAIL   %s: passes, but the case records a difference on %s\n", cases[i], info.name);
+                size_t len = strlen(failures);
+                snprintf(failures + len, sizeof failures - len, "%s: the recorded device difference did not show\n",
+                         cases[i]);
+            } else if (bad) {
                 failed++;
                 printf("FAIL   %s\n", cases[i]);
                 run_check_expects(c, out.data, stdout);
