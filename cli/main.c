@@ -34,7 +34,7 @@ static void usage(FILE *f)
             "usage: wavelab COMMAND [ARGS]\n"
             "\n"
             "  run CASE [--wave N] [--dump OUT.json] [--budget N] [--threads N] [--profile] [--time] [--quiet]\n"
-            "      [--backend sim|vulkan] [--optimize[=PASSES]] [--robust] [--sanitize]\n"
+            "      [--warmup N] [--backend sim|vulkan] [--optimize[=PASSES]] [--robust] [--sanitize]\n"
             "      [--machine NAME|FILE [--memory-threads 1|2]]\n"
             "        run a case on the simulator (or a Vulkan device) and print a summary\n"
             "  test DIR|CASE... [--wave N | --waves N,N,...] [--jobs N] [--optimize[=PASSES]] [--robust] [--sanitize]\n"
@@ -408,7 +408,7 @@ static void print_fault(const run_output *out, FILE *f)
 int cli_cmd_run(int argc, char **argv)
 {
     const char *case_path = NULL, *dump = NULL, *machine = NULL, *optimize = NULL;
-    uint64_t wave = 0, budget = 0, memory_threads = 1, threads = 0;
+    uint64_t wave = 0, budget = 0, memory_threads = 1, threads = 0, warmup = 0;
     int quiet = 0, show_time = 0, profile = 0, robust = 0, sanitize = 0;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--sanitize") == 0) {
@@ -444,6 +444,11 @@ int cli_cmd_run(int argc, char **argv)
             quiet = 1;
         } else if (strcmp(argv[i], "--time") == 0) {
             show_time = 1;
+        } else if (strcmp(argv[i], "--warmup") == 0 && i + 1 < argc) {
+            if (!parse_uint(argv[++i], 1000, &warmup)) {
+                fprintf(stderr, "wavelab run: --warmup: \"%s\" is not a count from 0 to 1000\n", argv[i]);
+                return RUN_EXIT_BAD_INPUT;
+            }
         } else if (strcmp(argv[i], "--threads") == 0 && i + 1 < argc) {
             if (!parse_uint(argv[++i], 256, &threads) || threads == 0) {
                 fprintf(stderr, "wavelab run: --threads: \"%s\" is not a thread count\n", argv[i]);
@@ -479,7 +484,8 @@ int cli_cmd_run(int argc, char **argv)
         threads = n > 0 ? (uint64_t)n : 1;
     }
     run_options opt = {.wave_size = (uint32_t)wave, .instruction_budget = budget, .threads = (uint32_t)threads,
-                       .optimize = optimize, .robust_access = robust, .sanitize = sanitize};
+                       .optimize = optimize, .robust_access = robust, .sanitize = sanitize,
+                       .warmup = (uint32_t)warmup};
     if (machine && cli_memory_open(machine, (int)memory_threads, c, &opt) != 0) {
         case_destroy(c);
         return RUN_EXIT_BAD_INPUT;

@@ -37,6 +37,9 @@ typedef struct run_options {
                                   * the schedule check: the dispatch again under SIM_SCHEDULE_REVERSED (run_output) */
     const sim_step_hook *step;   /* optional: follows one wave instruction by instruction (sim.h); NULL = none */
     const sim_progress *progress;/* optional: told after each workgroup (sim.h) */
+    uint32_t warmup;             /* untimed dispatches before the timed one (run_output.dispatch_seconds), each on
+                                  * the pass's initial buffer contents and without hooks, model or sanitizer:
+                                  * outputs and statistics are those of the timed one alone */
 } run_options;
 
 /* One output element that differs between the linear and the reversed schedule. */

@@ -99,13 +99,13 @@ static void mem_outcome_free(mem_outcome *mo)
 
 /* With `memory` (a machine), the run feeds a memory model (replayed on `memory_threads`) whose results go to *mo. */
 static void run_case_full(const char *path, uint32_t wave, uint32_t threads, const mem_machine *memory,
-                          int memory_threads, outcome *o, mem_outcome *mo)
+                          int memory_threads, uint32_t warmup, outcome *o, mem_outcome *mo)
 {
     memset(o, 0, sizeof *o);
     char err[4096];
     wl_case *c = NULL;
     ck_assert_msg(case_load(path, &c, err, sizeof err) == CASE_OK, "%s", err);
-    run_options opt = {.wave_size = wave, .threads = threads};
+    run_options opt = {.wave_size = wave, .threads = threads, .warmup = warmup};
     mem_model *mm = NULL;
     if (memory) {
         mem_model_options mopt = {.machine = memory, .threads = memory_threads};
@@ -145,7 +145,7 @@ static void run_case_full(const char *path, uint32_t wave, uint32_t threads, con
 
 static void run_case_threads(const char *path, uint32_t wave, uint32_t threads, outcome *o)
 {
-    run_case_full(path, wave, threads, NULL, 1, o, NULL);
+    run_case_full(path, wave, threads, NULL, 1, 0, o, NULL);
 }
 
 static void run_case(const char *path, uint32_t wave, outcome *o) { run_case_threads(path, wave, 1, o); }
@@ -250,6 +250,26 @@ START_TEST(test_determinism_every_kernel_on_three_dispatch_threads_matches_one)
 END_TEST
 
 /*
+ * Untimed warm-up dispatches (run_options.warmup, `wavelab run --warmup`) run on the pass's initial contents and
+ * leave no trace: for every kernel (atomics and several passes included), the outputs, statistics and events
+ * after two warm-ups, on one and on three dispatch threads, equal those of a run without any.
+ */
+START_TEST(test_determinism_every_kernel_after_warmup_dispatches_matches_a_cold_run)
+{
+    for (int i = 0; i < case_count; i++) {
+        outcome cold, warm;
+        run_case_full(case_paths[i], 8, 1, NULL, 1, 0, &cold, NULL);
+        run_case_full(case_paths[i], 8, 1 + 2 * (uint32_t)(i & 1), NULL, 1, 2, &warm, NULL);
+        char why[128];
+        ck_assert_msg(outcomes_equal(&cold, &warm, why, sizeof why), "%s at wave 8 after 2 warm-ups: %s",
+                      case_paths[i], why);
+        outcome_free(&cold);
+        outcome_free(&warm);
+    }
+}
+END_TEST
+
+/*
  * A traced dispatch (the memory model attached) runs on several host threads too, handing the trace to the
  * model in workgroup order: for every kernel, on a machine with and one without an L1, with the model's
  * replay on the executor's thread and on its own, the outputs, the executor's statistics and every statistic
@@ -267,8 +287,8 @@ START_TEST(test_determinism_memory_model_on_three_dispatch_threads_matches_one)
         for (int i = 0; i < case_count; i++) {
             outcome one, three;
             mem_outcome mone = {0}, mthree = {0};
-            run_case_full(case_paths[i], m.default_wave, 1, &m, 1, &one, &mone);
-            run_case_full(case_paths[i], m.default_wave, 3, &m, 1 + (i & 1), &three, &mthree);
+            run_case_full(case_paths[i], m.default_wave, 1, &m, 1, 0, &one, &mone);
+            run_case_full(case_paths[i], m.default_wave, 3, &m, 1 + (i & 1), 2 * (i & 1), &three, &mthree);
             char why[128];
             ck_assert_msg(outcomes_equal(&one, &three, why, sizeof why), "%s on %s, 3 dispatch threads: %s",
                           case_paths[i], presets[k], why);
@@ -486,6 +506,7 @@ int main(void)
     tcase_add_test(tc, test_determinism_threaded_dispatch_reports_the_first_fault_in_linear_order);
     tcase_add_test(tc, test_determinism_threaded_fallback_restores_from_the_callers_initial_contents);
     tcase_add_test(tc, test_determinism_memory_model_on_three_dispatch_threads_matches_one);
+    tcase_add_test(tc, test_determinism_every_kernel_after_warmup_dispatches_matches_a_cold_run);
     tcase_add_test(tc, test_determinism_traced_dispatch_with_a_race_restarts_the_sink);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
