@@ -27,7 +27,12 @@
  *  - an edge whose phi copies all went needs no edge mask: `mask_exec m; ...
  *    mask_or T |= m` becomes `join T`, and `mask_cond mt; mask_cond mf; ...
  *    mask_or T |= mt; mask_or F |= mf` becomes `branch.b T, F` — the same
- *    lanes arrive at the same blocks.
+ *    lanes arrive at the same blocks;
+ *  - fused compare-and-branch: an integer comparison followed by the branch
+ *    on its result (same block, same source line) becomes one `branch_cmp`,
+ *    which writes the comparison's register exactly as the comparison did
+ *    (it keeps its class, so a scalar one still writes every live lane) and
+ *    then ORs the edges.  Per-line statistics lose one instruction, none move.
  *
  * Removing an instruction renumbers the program: jump targets (BLOCK's skip,
  * LOOP's header), block ranges and the per-instruction live counts follow.
@@ -261,13 +266,14 @@ out:
 
 /* ------------------------------------------------------------ after allocation */
 
-/* Mask operands of an exec instruction (bits of d, a, b, e as 1, 2, 4, 16). */
+/* Mask operands of an exec instruction (bits of d, a, b, c, e as 1, 2, 4, 8, 16). */
 static unsigned mask_fields(const isa_inst *in)
 {
     switch ((isa_op)in->op) {
     case ISA_OP_BLOCK: case ISA_OP_LOOP: return 2;
     case ISA_OP_MASK_COND: case ISA_OP_MASK_EXEC: case ISA_OP_MASK_CASE: case ISA_OP_JOIN: return 1;
     case ISA_OP_BRANCH: return 1 | 16;
+    case ISA_OP_BRANCH_CMP: return 8 | 16;
     case ISA_OP_MASK_OR: case ISA_OP_MASK_ANDN: return 1 | 2;
     case ISA_OP_MOVM: return 4;
     default: return 0;
@@ -277,7 +283,8 @@ static unsigned mask_fields(const isa_inst *in)
 static int refers_to_mask(const isa_inst *in, uint32_t m)
 {
     unsigned f = mask_fields(in);
-    return ((f & 1) && in->d == m) || ((f & 2) && in->a == m) || ((f & 4) && in->b == m) || ((f & 16) && in->e == m);
+    return ((f & 1) && in->d == m) || ((f & 2) && in->a == m) || ((f & 4) && in->b == m) || ((f & 8) && in->c == m) ||
+           ((f & 16) && in->e == m);
 }
 
 /* The MASK_OR after i, in i's block, that reads mask m (the only other use of m), or UINT32_MAX. */
@@ -305,6 +312,12 @@ static int mask_quiet(const isa_program *p, const uint8_t *keep, uint32_t from, 
     return 1;
 }
 
+static int is_int_compare(isa_op op)
+{
+    return op == ISA_OP_IEQ || op == ISA_OP_INE || op == ISA_OP_ULT || op == ISA_OP_ULE || op == ISA_OP_SLT ||
+           op == ISA_OP_SLE;
+}
+
 isa_status isa_lean_after_allocation(isa_program *p)
 {
     if (!isa_lean_enabled() || !p->allocated || !p->code_count)
@@ -325,9 +338,9 @@ isa_status isa_lean_after_allocation(isa_program *p)
             continue;
         const isa_inst *in = &p->code[i];
         unsigned f = mask_fields(in);
-        uint32_t ms[4] = {f & 1 ? in->d : ISA_NO_REG, f & 2 ? in->a : ISA_NO_REG, f & 4 ? in->b : ISA_NO_REG,
-                          f & 16 ? in->e : ISA_NO_REG};
-        for (int k = 0; k < 4; k++)
+        uint32_t ms[5] = {f & 1 ? in->d : ISA_NO_REG, f & 2 ? in->a : ISA_NO_REG, f & 4 ? in->b : ISA_NO_REG,
+                          f & 8 ? in->c : ISA_NO_REG, f & 16 ? in->e : ISA_NO_REG};
+        for (int k = 0; k < 5; k++)
             if (ms[k] < M)
                 uses[ms[k]]++;
     }
@@ -366,6 +379,27 @@ isa_status isa_lean_after_allocation(isa_program *p)
             in->imm = 0;
             keep[i + 1] = keep[jt] = keep[jf] = 0;
         }
+    }
+    /* an integer comparison and the branch on it, on one source line: one instruction */
+    for (uint32_t i = 0; i + 1 < N; i++) {
+        isa_inst *in = &p->code[i];
+        if (!keep[i] || !is_int_compare((isa_op)in->op) || in->d == ISA_NO_REG || bo[i] == ISA_NO_BLOCK)
+            continue;
+        uint32_t j = i + 1;
+        while (j < N && !keep[j])
+            j++;
+        if (j == N || bo[j] != bo[i])
+            continue;
+        const isa_inst *br = &p->code[j];
+        if (br->op != ISA_OP_BRANCH || br->a != in->d || br->type != ISA_TYPE_BOOL || br->line != in->line ||
+            (in->cls != ISA_CLASS_SALU && in->cls != ISA_CLASS_VALU))
+            continue;
+        in->imm2 = in->op;
+        in->op = ISA_OP_BRANCH_CMP;
+        in->c = br->d;
+        in->e = br->e;
+        in->flags |= br->flags;
+        keep[j] = 0;
     }
     st = compact(p, keep);
 out:

@@ -116,7 +116,9 @@ END_TEST
  * loop (entry block) and inside it.  Per iteration the lean program saves:
  * the reload of pc.k (the entry block's load is reused), the two phi copies
  * (acc and i share registers with their back-edge values) and one mask
- * instruction (mask_exec + mask_or become join): 4.
+ * instruction (mask_exec + mask_or become join): 4.  And on every visit of
+ * the loop header (n + 1 per wave) the comparison i < pc.n and the branch on
+ * it are one branch_cmp: 1.  The program is 5 instructions shorter.
  */
 START_TEST(test_lean_loop_phis_and_reload_four_fewer_per_iteration)
 {
@@ -127,8 +129,10 @@ START_TEST(test_lean_loop_phis_and_reload_four_fewer_per_iteration)
                              "    acc += x * pc.k + i;\n"
                              "  o[x] = acc; }\n";
     isa_program *lean = build(src, 1), *off = build(src, 0);
-    ck_assert_uint_eq(lean->code_count, off->code_count - 4);
+    ck_assert_uint_eq(lean->code_count, off->code_count - 5);
     ck_assert_int_eq(count_op(off, ISA_OP_MOVM) - count_op(lean, ISA_OP_MOVM), 2);
+    ck_assert_int_eq(count_op(off, ISA_OP_BRANCH_CMP), 0);
+    ck_assert_int_eq(count_op(lean, ISA_OP_BRANCH_CMP), 1);
     ck_assert_int_eq(count_op(off, ISA_OP_LOAD) - count_op(lean, ISA_OP_LOAD), 1);
     static const uint32_t waves[] = {4, 8, 16, 32, 64, 128};
     for (unsigned w = 0; w < sizeof waves / sizeof *waves; w++) {
@@ -143,7 +147,7 @@ START_TEST(test_lean_loop_phis_and_reload_four_fewer_per_iteration)
             ck_assert_uint_eq(a.o[x], acc);
         }
         assert_same_behaviour(lean, off, &a, &b);
-        ck_assert_uint_eq(a.res.stats.wave_instructions + 4ull * n * nwaves, b.res.stats.wave_instructions);
+        ck_assert_uint_eq(a.res.stats.wave_instructions + (4ull * n + (n + 1)) * nwaves, b.res.stats.wave_instructions);
         /* one SMEM per wave instead of 1 + n */
         ck_assert_uint_eq(a.res.stats.by_class[ISA_CLASS_SMEM] + 1ull * n * nwaves,
                           b.res.stats.by_class[ISA_CLASS_SMEM]);
@@ -172,6 +176,11 @@ START_TEST(test_lean_divergent_wave_op_same_lanes)
                              "  o[x] = acc; }\n";
     isa_program *lean = build(src, 1), *off = build(src, 0);
     ck_assert_uint_lt(lean->code_count, off->code_count);
+    /* the per-lane test (x + i) % 3 == 0 is a vector comparison fused with its (divergent) branch */
+    int vector_fused = 0;
+    for (uint32_t i = 0; i < lean->code_count; i++)
+        vector_fused += lean->code[i].op == ISA_OP_BRANCH_CMP && lean->code[i].cls == ISA_CLASS_VALU;
+    ck_assert_int_eq(vector_fused, 1);
     static const uint32_t waves[] = {4, 8, 16, 32, 64, 128};
     for (unsigned w = 0; w < sizeof waves / sizeof *waves; w++) {
         const uint32_t n = 5, k = 2, W = waves[w] < 64 ? waves[w] : 64; /* a wave never spans workgroups */
