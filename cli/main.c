@@ -84,7 +84,8 @@ static void usage(FILE *f)
             "--maximal-reconvergence (run --backend vulkan, check): the device runs the kernel with SPIR-V's\n"
             "MaximallyReconvergesKHR, the reconvergence the simulator models (VK_KHR_shader_maximal_reconvergence)\n"
             "every command that compiles takes --no-cache (or WAVELAB_NO_CACHE=1): compile without the SPIR-V\n"
-            "cache in $XDG_CACHE_HOME/wavelab (default ~/.cache/wavelab)\n"
+            "cache in $XDG_CACHE_HOME/wavelab (default ~/.cache/wavelab); --no-lean (or WAVELAB_NO_LEAN=1): run\n"
+            "the wave program as lowered, without copy propagation, phi coalescing and edge-mask removal\n"
             "\n"
             "exit codes: 0 ok, 1 fault/failure/mismatch, 2 bad input, 3 skipped (device cannot run the case)\n");
 }
@@ -996,7 +997,7 @@ static int cli_cmd_isa(int argc, char **argv)
 
 /* ------------------------------------------------------------ main */
 
-/* `--no-cache`, accepted by every command (it matters to those that compile): taken out of argv
+/* `--no-cache` and `--no-lean`, accepted by every command (they matter to those that compile): taken out of argv
  * here so each command's parser never sees it, and the SPIR-V cache (isa/spvcache.h) turned off. */
 static void cli_take_no_cache(int *argc, char **argv)
 {
@@ -1004,6 +1005,8 @@ static void cli_take_no_cache(int *argc, char **argv)
     for (int i = 1; i < *argc; i++) {
         if (strcmp(argv[i], "--no-cache") == 0)
             isa_spvcache_set_enabled(0);
+        else if (strcmp(argv[i], "--no-lean") == 0)
+            isa_lean_set_enabled(0); /* the wave program as lowered (isa/lean.c), for A/B comparisons */
         else
             argv[kept++] = argv[i];
     }

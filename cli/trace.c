@@ -279,7 +279,9 @@ static void finish_pending(trace_state *t, uint32_t next_pc, uint64_t next_exec,
         sim_mask m = 0;
         const uint64_t *A = in->a < t->prog->reg_count ? regs + (size_t)in->a * W : NULL;
         switch (op) {
-        case ISA_OP_BRANCH:
+        case ISA_OP_BRANCH: case ISA_OP_BRANCH_CMP: /* branch_cmp: the comparison it wrote decides */
+            if (op == ISA_OP_BRANCH_CMP)
+                A = in->d < t->prog->reg_count ? regs + (size_t)in->d * W : NULL;
             for (uint32_t l = 0; A && l < W; l++)
                 m |= (sim_mask)(A[l] & 1) << l;
             {

@@ -66,6 +66,12 @@ void isa_inst_format(const isa_program *p, const isa_inst *in, char *buf, size_t
     case ISA_OP_JOIN:
         snprintf(buf, size, "%-5s %-14s m%u |= exec", isa_class_name(cls), name, in->d);
         return;
+    case ISA_OP_BRANCH_CMP: {
+        isa_op cmp = in->imm2 >= 0 && in->imm2 < ISA_OP_COUNT ? (isa_op)in->imm2 : ISA_OP_COUNT;
+        snprintf(buf, size, "%-5s %-14s %s = %s %s %s; m%u |= exec & %s, m%u |= exec & !%s", isa_class_name(cls), name,
+                 d, cmp < ISA_OP_COUNT ? isa_op_name(cmp) : "?", a, b, in->c, d, in->e, d);
+        return;
+    }
     case ISA_OP_MASK_EXEC:
         snprintf(buf, size, "%-5s %-14s m%u = exec", isa_class_name(cls), name, in->d);
         return;

@@ -346,6 +346,20 @@ isa_status isa_analyze_uniformity(isa_program *p);
 isa_status isa_allocate_registers(isa_program *p);
 
 /*
+ * Lean wave programs (isa/lean.c): copy propagation, dead moves and scalar
+ * loads the entry block already made, before the uniformity analysis; then,
+ * after the allocation (which coalesces loop phis with their back-edge
+ * values), self-moves and the edge masks nothing needs any more.  Neither
+ * changes which lanes any instruction runs with.  isa_lower() runs both
+ * unless turned off: isa_lean_set_enabled(0), `--no-lean`, or
+ * WAVELAB_NO_LEAN=1 (which also turns the allocator's coalescing off).
+ */
+isa_status isa_lean_before_allocation(isa_program *p);
+isa_status isa_lean_after_allocation(isa_program *p);
+void isa_lean_set_enabled(int enabled);
+int isa_lean_enabled(void);
+
+/*
  * Checks an allocated program: no two values live at the same time share a
  * physical register, every read register was written on some path.  Returns
  * 1 when it holds; otherwise 0 with a message in err.  Recomputes liveness on

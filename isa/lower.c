@@ -326,9 +326,13 @@ done:
         return L->status;
     }
     /* scalar/vector classes, then physical registers: the executor runs the allocated program */
-    isa_status st = isa_analyze_uniformity(p);
+    isa_status st = isa_lean_before_allocation(p);
+    if (st == ISA_OK)
+        st = isa_analyze_uniformity(p);
     if (st == ISA_OK && allocate)
         st = isa_allocate_registers(p);
+    if (st == ISA_OK && allocate)
+        st = isa_lean_after_allocation(p);
     if (st != ISA_OK) {
         if (err && err_size)
             snprintf(err, err_size, "register allocation: %s", isa_status_str(st));

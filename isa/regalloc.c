@@ -205,6 +205,95 @@ static uint32_t scan(group **gs, uint32_t n, uint8_t file, uint32_t max_regs)
     return used;
 }
 
+/*
+ * Phi coalescing: the copy `movm d = a` of a loop phi d from its back-edge
+ * value a becomes a self-move (isa/lean.c removes it) when d and a can share
+ * one register.  They can when a is written once and read only by that copy,
+ * no block starts between the two (the same lanes run both: a block and its
+ * fallthrough continuation), the copy is on an unconditional edge (its mask
+ * is `mask_exec`, so every lane that wrote a also copies it), and nothing
+ * between a's write and the copy reads or writes d: then no lane needs d's
+ * old value once a is written.  The merged group keeps the union of the two intervals.
+ * into[r] = the register r now shares (ISA_NO_REG when none).
+ */
+static void coalesce_phis(const isa_program *p, group *groups, const uint32_t *gid, const uint8_t *is_builtin,
+                          uint32_t *into)
+{
+    uint32_t R = p->reg_count, N = p->code_count, M = p->mask_count;
+    uint32_t *defs = calloc(R ? R : 1, sizeof *defs), *reads = calloc(R ? R : 1, sizeof *reads);
+    uint32_t *def_pc = malloc((R ? R : 1) * sizeof *def_pc), *movm_defs = calloc(R ? R : 1, sizeof *movm_defs);
+    uint32_t *mask_pc = malloc((M ? M : 1) * sizeof *mask_pc);
+    uint8_t *taken = calloc(R ? R : 1, 1); /* group index: merged away or merged into */
+    if (!defs || !reads || !def_pc || !movm_defs || !mask_pc || !taken)
+        goto out;
+    for (uint32_t m = 0; m < M; m++)
+        mask_pc[m] = UINT32_MAX;
+    for (uint32_t i = 0; i < N; i++) {
+        const isa_inst *in = &p->code[i];
+        isa_span rd[6], wr[2];
+        int nr, nw;
+        isa_inst_regs(in, rd, &nr, wr, &nw);
+        for (int k = 0; k < nw; k++)
+            for (uint32_t r = wr[k].first; r < wr[k].first + wr[k].count && r < R; r++) {
+                defs[r]++;
+                def_pc[r] = i;
+                movm_defs[r] += in->op == ISA_OP_MOVM;
+            }
+        for (int k = 0; k < nr; k++)
+            for (uint32_t r = rd[k].first; r < rd[k].first + rd[k].count && r < R; r++)
+                reads[r]++;
+        if (in->op == ISA_OP_MASK_EXEC && in->d < M)
+            mask_pc[in->d] = mask_pc[in->d] == UINT32_MAX ? i : UINT32_MAX - 1; /* written twice: never */
+        else if ((in->op == ISA_OP_MASK_COND || in->op == ISA_OP_MASK_CASE || in->op == ISA_OP_MASK_OR ||
+                  in->op == ISA_OP_MASK_ANDN || in->op == ISA_OP_JOIN) && in->d < M)
+            mask_pc[in->d] = UINT32_MAX - 1;
+    }
+    for (uint32_t i = 0; i < N; i++) {
+        const isa_inst *in = &p->code[i];
+        if (in->op != ISA_OP_MOVM || in->d >= R || in->a >= R || in->d == in->a || in->b >= M)
+            continue;
+        uint32_t d = in->d, a = in->a, gd = gid[d], ga = gid[a];
+        group *Gd = &groups[gd], *Ga = &groups[ga];
+        if (gd == ga || taken[gd] == 2 || taken[ga] || Gd->lo != Gd->hi || Ga->lo != Ga->hi || Gd->file != Ga->file ||
+            Gd->file == ISA_FILE_CONST || !Gd->referenced || !Ga->referenced || is_builtin[a] || is_builtin[d])
+            continue;
+        uint32_t da = def_pc[a], me = mask_pc[in->b];
+        if (defs[a] != 1 || reads[a] != 1 || movm_defs[d] != defs[d] || da >= i || me >= i || me < da)
+            continue;
+        int same_exec = 1; /* no block starts between a's write and the copy: the same lanes run both */
+        for (uint32_t j = da + 1; j <= i && same_exec; j++)
+            same_exec = p->code[j].op != ISA_OP_BLOCK && p->code[j].op != ISA_OP_LOOP;
+        if (!same_exec)
+            continue;
+        if (Ga->start != 2 * (int64_t)da + 3 || Ga->end != 2 * (int64_t)i + 2) /* not stretched over a loop */
+            continue;
+        int clash = 0;
+        for (uint32_t j = da; j < i && !clash; j++) {
+            isa_span rd[6], wr[2];
+            int nr, nw;
+            isa_inst_regs(&p->code[j], rd, &nr, wr, &nw);
+            for (int k = 0; k < nr; k++) /* a's own definition may read d first, unless it reads late */
+                if (d >= rd[k].first && d < rd[k].first + rd[k].count && (j > da || isa_inst_reads_late(&p->code[j])))
+                    clash = 1;
+            for (int k = 0; k < nw; k++)
+                if (j > da && d >= wr[k].first && d < wr[k].first + wr[k].count)
+                    clash = 1;
+        }
+        if (clash)
+            continue;
+        if (Ga->start < Gd->start)
+            Gd->start = Ga->start;
+        if (Ga->end > Gd->end)
+            Gd->end = Ga->end;
+        Ga->referenced = 0;
+        taken[ga] = 2;
+        taken[gd] = 1;
+        into[a] = d;
+    }
+out:
+    free(defs), free(reads), free(def_pc), free(movm_defs), free(mask_pc), free(taken);
+}
+
 isa_status isa_allocate_registers(isa_program *p)
 {
     if (p->allocated)
@@ -217,16 +306,18 @@ isa_status isa_allocate_registers(isa_program *p)
     uint8_t *is_const = calloc(R ? R : 1, 1), *is_builtin = calloc(R ? R : 1, 1);
     group *groups = calloc(R ? R : 1, sizeof *groups);
     group **order = malloc((R ? R : 1) * sizeof *order);
-    uint32_t *map = malloc((R ? R : 1) * sizeof *map);
+    uint32_t *map = malloc((R ? R : 1) * sizeof *map), *into = malloc((R ? R : 1) * sizeof *into);
     int64_t *delta_v = calloc(N + 2, sizeof *delta_v), *delta_vu = calloc(N + 2, sizeof *delta_vu),
             *delta_s = calloc(N + 2, sizeof *delta_s);
     uint16_t *live_v = calloc(N ? N : 1, sizeof *live_v), *live_s = calloc(N ? N : 1, sizeof *live_s);
     uint8_t *reg_file = NULL;
     uint32_t *reg_number = NULL;
-    if (!width || !uf || !gid || !is_const || !is_builtin || !groups || !order || !map || !delta_v || !delta_vu ||
+    if (!width || !uf || !gid || !is_const || !is_builtin || !groups || !order || !map || !into || !delta_v || !delta_vu ||
         !delta_s || !live_v || !live_s)
         goto out;
     infer_widths(p, width);
+    for (uint32_t r = 0; r < R; r++)
+        into[r] = ISA_NO_REG;
     for (uint32_t k = 0; k < p->const_count; k++)
         is_const[p->consts[k].reg] = 1;
     for (uint32_t k = 0; k < p->builtin_count; k++)
@@ -340,6 +431,9 @@ isa_status isa_allocate_registers(isa_program *p)
             }
         }
     }
+    /* 3b. loop phis share a register with their back-edge values (isa/lean.c removes the copies) */
+    if (isa_lean_enabled())
+        coalesce_phis(p, groups, gid, is_builtin, into);
     /* 4. linear scan per file */
     uint32_t no = 0;
     for (uint32_t k = 0; k < ng; k++)
@@ -389,6 +483,9 @@ isa_status isa_allocate_registers(isa_program *p)
         uint32_t base = g->file == ISA_FILE_VGPR ? 0 : g->file == ISA_FILE_SGPR ? nv : nv + ns;
         map[r] = g->referenced || g->file == ISA_FILE_CONST ? base + g->slot + (r - g->lo) : ISA_NO_REG;
     }
+    for (uint32_t r = 0; r < R; r++)
+        if (into[r] != ISA_NO_REG)
+            map[r] = map[into[r]];
     for (uint32_t i = 0; i < N; i++) {
         isa_inst *in = &p->code[i];
         unsigned f = reg_fields(in);
@@ -424,7 +521,7 @@ isa_status isa_allocate_registers(isa_program *p)
     p->allocated = 1;
     st = ISA_OK;
 out:
-    free(width), free(uf), free(gid), free(is_const), free(is_builtin), free(groups), free(order), free(map);
+    free(width), free(uf), free(gid), free(is_const), free(is_builtin), free(groups), free(order), free(map), free(into);
     free(delta_v), free(delta_vu), free(delta_s), free(live_v), free(live_s), free(reg_file), free(reg_number);
     return st;
 }

@@ -311,6 +311,9 @@ static int check_program(sim_ctx *ctx)
         case ISA_OP_BRANCH:
             MASK(d); MASK(e); REG(a, 1);
             break;
+        case ISA_OP_BRANCH_CMP:
+            MASK(c); MASK(e); REG(d, 1); REG(a, 1); REG(b, 1);
+            break;
         case ISA_OP_MASK_OR: case ISA_OP_MASK_ANDN:
             MASK(d); MASK(a);
             break;

@@ -445,6 +445,22 @@ WAVE_ATTR static wave_stop WAVE_FN(sim_ctx *ctx, sim_wave *w)
             masks[in->e] |= exec & ~m;
             break;
         }
+        OP(BRANCH_CMP) { /* a comparison and the branch on it (isa/lean.c): the comparison's write, then the edges */
+            uint64_t *D = R(d); const uint64_t *A = R(a), *B = R(b);
+            switch ((isa_op)in->imm2) {
+            case ISA_OP_IEQ: INT_U2(x == y); break;
+            case ISA_OP_INE: INT_U2(x != y); break;
+            case ISA_OP_ULT: INT_U2(x < y); break;
+            case ISA_OP_ULE: INT_U2(x <= y); break;
+            case ISA_OP_SLT: INT_S2(x < y); break;
+            case ISA_OP_SLE: INT_S2(x <= y); break;
+            default: goto bad_type;
+            }
+            const sim_mask m = SIM_MASK_OF(W, D[l] & 1);
+            masks[in->c] |= exec & m;
+            masks[in->e] |= exec & ~m;
+            break;
+        }
         OP(MASK_CASE) {
             const uint64_t *A = R(a);
             const uint64_t v = SIM_ZX((uint64_t)in->imm, sh);

@@ -146,7 +146,7 @@ static int check_scalarization(unsigned w, unsigned g, unsigned k)
             }
             got_keys++;
         }
-        if (line == serve_line && strcmp(op, "branch") == 0) {
+        if (line == serve_line && (strcmp(op, "branch") == 0 || strcmp(op, "branch_cmp") == 0)) {
             ck_assert_int_lt(got_served, iterations);
             cJSON *b = cJSON_GetObjectItem(st, "branch");
             picture(served[got_served], w, want);

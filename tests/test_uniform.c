@@ -28,12 +28,14 @@ static isa_reg_file dest_file(const isa_program *p, const isa_inst *in)
     return (isa_reg_file)p->reg_file[in->d];
 }
 
-/* Counts instructions of op `op` and type `type` (ISA_TYPE_COUNT: any) by class. */
+/* Counts instructions of op `op` and type `type` (ISA_TYPE_COUNT: any) by class; a comparison fused with
+ * its branch (branch_cmp, isa/lean.c) counts as the comparison, whose class it keeps. */
 static int count(const isa_program *p, isa_op op, isa_type type, isa_class cls)
 {
     int n = 0;
     for (uint32_t i = 0; i < p->code_count; i++)
-        if (p->code[i].op == op && (type == ISA_TYPE_COUNT || p->code[i].type == type) && p->code[i].cls == cls)
+        if ((p->code[i].op == op || (p->code[i].op == ISA_OP_BRANCH_CMP && p->code[i].imm2 == op)) &&
+            (type == ISA_TYPE_COUNT || p->code[i].type == type) && p->code[i].cls == cls)
             n++;
     return n;
 }

@@ -1,0 +1,408 @@
+/*
+ * isa/lean.c — lean wave programs: removes instructions the lowering emits
+ * mechanically and that no lane's result depends on, without changing which
+ * lanes any instruction runs with (the rule of docs/design.md: the kernel as
+ * written; exec masks, blocks and their order are left as lowered).
+ *
+ * Before the uniformity analysis and the allocation (isa_lean_before_allocation):
+ *  - copy propagation: `mov d, a` where d is written once and a is written at
+ *    most once (an SSA value, a constant or a built-in) — every read of d
+ *    reads a instead, and the move goes.  In SSA each lane reads d only after
+ *    it ran the move, and a is not written again, so every lane reads the
+ *    same bits (MOV copies all 64 bits whatever its type);
+ *  - dead moves: a move whose destination nothing reads;
+ *  - scalar loads the entry block already made: a load of a read-only block
+ *    (push constants, a never-written buffer) at a constant address whose
+ *    bytes an entry-block load of the same block and type already read reuses
+ *    those registers.  This keeps loop-invariant push-constant loads out of
+ *    loops.  The entry block runs first, with every lane, so the earlier load
+ *    has always run (and would have faulted first); a load with no such
+ *    earlier twin stays where it is, since moving it could fault in a run
+ *    whose loop never iterates.
+ *
+ * After the allocation (isa_lean_after_allocation), where the allocator has
+ * given a loop phi and its back-edge value one register (phi coalescing,
+ * isa/regalloc.c):
+ *  - self-moves (`mov v3, v3`, `movm s2 = s2`) go;
+ *  - an edge whose phi copies all went needs no edge mask: `mask_exec m; ...
+ *    mask_or T |= m` becomes `join T`, and `mask_cond mt; mask_cond mf; ...
+ *    mask_or T |= mt; mask_or F |= mf` becomes `branch.b T, F` — the same
+ *    lanes arrive at the same blocks;
+ *  - fused compare-and-branch: an integer comparison followed by the branch
+ *    on its result (same block, same source line) becomes one `branch_cmp`,
+ *    which writes the comparison's register exactly as the comparison did
+ *    (it keeps its class, so a scalar one still writes every live lane) and
+ *    then ORs the edges.  Per-line statistics lose one instruction, none move.
+ *
+ * Removing an instruction renumbers the program: jump targets (BLOCK's skip,
+ * LOOP's header), block ranges and the per-instruction live counts follow.
+ * No instruction moves, so every kept one keeps its source line.
+ *
+ * `--no-lean` (any command) or WAVELAB_NO_LEAN=1 turns all of it off (and
+ * the allocator's coalescing with it), for A/B comparisons.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "isa/isa.h"
+
+static int lean_switch = 1;
+
+void isa_lean_set_enabled(int enabled) { lean_switch = enabled != 0; }
+
+int isa_lean_enabled(void)
+{
+    const char *env = getenv("WAVELAB_NO_LEAN");
+    return lean_switch && !(env && env[0] && strcmp(env, "0") != 0);
+}
+
+/* ------------------------------------------------------------ renumbering */
+
+/* Drops the instructions with keep[i] == 0 and renumbers what points at pcs. */
+static isa_status compact(isa_program *p, const uint8_t *keep)
+{
+    uint32_t N = p->code_count;
+    uint32_t *newpc = malloc((N + 1) * sizeof *newpc); /* the first kept instruction at or after i */
+    if (!newpc)
+        return ISA_ERR_NOMEM;
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < N; i++) {
+        newpc[i] = n;
+        n += keep[i] != 0;
+    }
+    newpc[N] = n;
+    if (n == N) {
+        free(newpc);
+        return ISA_OK;
+    }
+    for (uint32_t i = 0, o = 0; i < N; i++) {
+        if (!keep[i])
+            continue;
+        isa_inst in = p->code[i];
+        if ((in.op == ISA_OP_BLOCK || in.op == ISA_OP_LOOP) && in.imm >= 0 && in.imm <= (int64_t)N)
+            in.imm = newpc[in.imm];
+        p->code[o] = in;
+        if (p->live_vgprs)
+            p->live_vgprs[o] = p->live_vgprs[i];
+        if (p->live_sgprs)
+            p->live_sgprs[o] = p->live_sgprs[i];
+        o++;
+    }
+    for (uint32_t b = 0; b < p->block_count; b++) {
+        p->blocks[b].start_pc = newpc[p->blocks[b].start_pc <= N ? p->blocks[b].start_pc : N];
+        p->blocks[b].end_pc = newpc[p->blocks[b].end_pc <= N ? p->blocks[b].end_pc : N];
+    }
+    p->code_count = n;
+    free(newpc);
+    return ISA_OK;
+}
+
+/* The block holding each instruction (ISA_NO_BLOCK outside any). */
+static uint32_t *blocks_of_pcs(const isa_program *p)
+{
+    uint32_t *bo = malloc((p->code_count ? p->code_count : 1) * sizeof *bo);
+    if (!bo)
+        return NULL;
+    for (uint32_t i = 0; i < p->code_count; i++)
+        bo[i] = ISA_NO_BLOCK;
+    for (uint32_t b = 0; b < p->block_count; b++)
+        for (uint32_t i = p->blocks[b].start_pc; i < p->blocks[b].end_pc && i < p->code_count; i++)
+            bo[i] = b;
+    return bo;
+}
+
+/* ------------------------------------------------------------ before allocation */
+
+/* The fields of in (d, a, b, c, e as bits 0..4) read as one register (a span of one). */
+static unsigned single_read_fields(const isa_inst *in)
+{
+    isa_inst probe = *in;
+    uint32_t *f[5] = {&probe.d, &probe.a, &probe.b, &probe.c, &probe.e};
+    const uint32_t base = 0xF0000000u;
+    for (int k = 0; k < 5; k++)
+        if (*f[k] != ISA_NO_REG)
+            *f[k] = base + (uint32_t)k;
+    isa_span rd[6], wr[2];
+    int nr, nw;
+    isa_inst_regs(&probe, rd, &nr, wr, &nw);
+    unsigned mask = 0;
+    for (int k = 0; k < nr; k++)
+        if (rd[k].count == 1 && rd[k].first >= base && rd[k].first < base + 5)
+            mask |= 1u << (rd[k].first - base);
+    return mask;
+}
+
+static uint32_t resolve(const uint32_t *sub, uint32_t r)
+{
+    while (sub[r] != ISA_NO_REG)
+        r = sub[r];
+    return r;
+}
+
+/* The constant byte address of a memory instruction (a = none or a constant register), or -1. */
+static int64_t const_address(const isa_program *p, const isa_inst *in)
+{
+    if (in->a == ISA_NO_REG)
+        return in->imm;
+    for (uint32_t k = 0; k < p->const_count; k++)
+        if (p->consts[k].reg == in->a)
+            return (int64_t)(uint32_t)p->consts[k].bits + in->imm;
+    return -1;
+}
+
+static int scalar_block(const isa_program *p, const isa_inst *in)
+{
+    if (in->op != ISA_OP_LOAD || in->slot >= p->slot_count)
+        return 0;
+    const isa_slot *s = &p->slots[in->slot];
+    return (s->space == ISA_SPACE_STORAGE || s->space == ISA_SPACE_UNIFORM || s->space == ISA_SPACE_PUSH) &&
+           !s->written;
+}
+
+isa_status isa_lean_before_allocation(isa_program *p)
+{
+    if (!isa_lean_enabled() || p->allocated || !p->code_count)
+        return ISA_OK;
+    uint32_t R = p->reg_count, N = p->code_count;
+    isa_status st = ISA_ERR_NOMEM;
+    uint32_t *defs = calloc(R ? R : 1, sizeof *defs), *reads = calloc(R ? R : 1, sizeof *reads);
+    uint32_t *spans = calloc(R ? R : 1, sizeof *spans); /* spans of two or more registers holding it */
+    uint32_t *sub = malloc((R ? R : 1) * sizeof *sub);
+    uint8_t *fixed = calloc(R ? R : 1, 1);              /* built-ins: defined when the wave starts */
+    uint8_t *keep = malloc(N);
+    if (!defs || !reads || !spans || !sub || !fixed || !keep)
+        goto out;
+    memset(keep, 1, N);
+    for (uint32_t r = 0; r < R; r++)
+        sub[r] = ISA_NO_REG;
+    for (uint32_t k = 0; k < p->builtin_count; k++)
+        if (p->builtins[k].reg < R)
+            fixed[p->builtins[k].reg] = 1;
+    for (uint32_t i = 0; i < N; i++) {
+        isa_span rd[6], wr[2];
+        int nr, nw;
+        isa_inst_regs(&p->code[i], rd, &nr, wr, &nw);
+        for (int k = 0; k < nw; k++)
+            for (uint32_t r = wr[k].first; r < wr[k].first + wr[k].count && r < R; r++) {
+                defs[r]++;
+                spans[r] += wr[k].count > 1;
+            }
+        for (int k = 0; k < nr; k++)
+            for (uint32_t r = rd[k].first; r < rd[k].first + rd[k].count && r < R; r++)
+                spans[r] += rd[k].count > 1;
+    }
+    /* scalar loads the entry block already made */
+    if (p->block_count) {
+        const isa_block *e = &p->blocks[0];
+        for (uint32_t i = e->start_pc; i < e->end_pc && i < N; i++) {
+            const isa_inst *E = &p->code[i];
+            int64_t ea = const_address(p, E);
+            if (!scalar_block(p, E) || ea < 0 || E->d >= R)
+                continue;
+            uint32_t ecount = E->count ? E->count : 1, size = isa_type_size((isa_type)E->type);
+            int ok = size > 0 && E->d + ecount <= R;
+            for (uint32_t k = 0; ok && k < ecount; k++)
+                ok = defs[E->d + k] == 1;
+            for (uint32_t j = i + 1; ok && j < N; j++) {
+                const isa_inst *L = &p->code[j];
+                int64_t la = const_address(p, L);
+                uint32_t lcount = L->count ? L->count : 1;
+                if (!keep[j] || L->op != ISA_OP_LOAD || L->slot != E->slot || L->type != E->type || la < ea ||
+                    L->d >= R || L->d + lcount > R || (la - ea) % size ||
+                    la + (int64_t)lcount * size > ea + (int64_t)ecount * size)
+                    continue;
+                int mine = 1; /* its registers: written only here, read one by one */
+                for (uint32_t k = 0; k < lcount; k++)
+                    mine &= defs[L->d + k] == 1 && spans[L->d + k] == (lcount > 1) && !fixed[L->d + k];
+                if (!mine)
+                    continue;
+                uint32_t off = (uint32_t)((la - ea) / size);
+                for (uint32_t k = 0; k < lcount; k++)
+                    sub[L->d + k] = E->d + off + k;
+                keep[j] = 0;
+            }
+        }
+    }
+    /* copy propagation */
+    for (uint32_t i = 0; i < N; i++) {
+        const isa_inst *in = &p->code[i];
+        if (in->op != ISA_OP_MOV || in->d >= R || in->a >= R || in->d == in->a)
+            continue;
+        uint32_t d = in->d, a = resolve(sub, in->a);
+        if (defs[d] != 1 || spans[d] || fixed[d] || defs[a] > 1 || sub[d] != ISA_NO_REG)
+            continue;
+        sub[d] = a;
+        keep[i] = 0;
+    }
+    for (uint32_t i = 0; i < N; i++) {
+        isa_inst *in = &p->code[i];
+        if (!keep[i])
+            continue;
+        unsigned f = single_read_fields(in);
+        uint32_t *fields[5] = {&in->d, &in->a, &in->b, &in->c, &in->e};
+        for (int k = 0; k < 5; k++)
+            if ((f >> k) & 1 && *fields[k] < R) {
+                *fields[k] = resolve(sub, *fields[k]);
+                reads[*fields[k]]++;
+            }
+    }
+    for (uint32_t b = 0; b < p->block_count; b++)
+        if (p->blocks[b].cond < R) {
+            p->blocks[b].cond = resolve(sub, p->blocks[b].cond);
+            reads[p->blocks[b].cond]++;
+        }
+    /* dead moves (spans count as reads) */
+    for (uint32_t i = 0; i < N; i++) {
+        const isa_inst *in = &p->code[i];
+        if (keep[i] && in->op == ISA_OP_MOV && in->d < R && !reads[in->d] && !spans[in->d] && defs[in->d] == 1 &&
+            !fixed[in->d])
+            keep[i] = 0;
+    }
+    st = compact(p, keep);
+out:
+    free(defs), free(reads), free(spans), free(sub), free(fixed), free(keep);
+    return st;
+}
+
+/* ------------------------------------------------------------ after allocation */
+
+/* Mask operands of an exec instruction (bits of d, a, b, c, e as 1, 2, 4, 8, 16). */
+static unsigned mask_fields(const isa_inst *in)
+{
+    switch ((isa_op)in->op) {
+    case ISA_OP_BLOCK: case ISA_OP_LOOP: return 2;
+    case ISA_OP_MASK_COND: case ISA_OP_MASK_EXEC: case ISA_OP_MASK_CASE: case ISA_OP_JOIN: return 1;
+    case ISA_OP_BRANCH: return 1 | 16;
+    case ISA_OP_BRANCH_CMP: return 8 | 16;
+    case ISA_OP_MASK_OR: case ISA_OP_MASK_ANDN: return 1 | 2;
+    case ISA_OP_MOVM: return 4;
+    default: return 0;
+    }
+}
+
+static int refers_to_mask(const isa_inst *in, uint32_t m)
+{
+    unsigned f = mask_fields(in);
+    return ((f & 1) && in->d == m) || ((f & 2) && in->a == m) || ((f & 4) && in->b == m) || ((f & 8) && in->c == m) ||
+           ((f & 16) && in->e == m);
+}
+
+/* The MASK_OR after i, in i's block, that reads mask m (the only other use of m), or UINT32_MAX. */
+static uint32_t or_of_edge(const isa_program *p, const uint8_t *keep, const uint32_t *bo, uint32_t i, uint32_t m)
+{
+    for (uint32_t j = i + 1; j < p->code_count && bo[j] == bo[i]; j++) {
+        const isa_inst *in = &p->code[j];
+        if (!keep[j])
+            continue;
+        if (in->op == ISA_OP_MASK_OR && in->a == m)
+            return j;
+        if (in->op != ISA_OP_MOVM && in->op != ISA_OP_MOV && in->op != ISA_OP_MASK_OR)
+            return UINT32_MAX;
+    }
+    return UINT32_MAX;
+}
+
+/* No kept instruction in (from, to) other than skip1/skip2 refers to mask m. */
+static int mask_quiet(const isa_program *p, const uint8_t *keep, uint32_t from, uint32_t to, uint32_t m,
+                      uint32_t skip1, uint32_t skip2)
+{
+    for (uint32_t j = from + 1; j < to; j++)
+        if (keep[j] && j != skip1 && j != skip2 && refers_to_mask(&p->code[j], m))
+            return 0;
+    return 1;
+}
+
+static int is_int_compare(isa_op op)
+{
+    return op == ISA_OP_IEQ || op == ISA_OP_INE || op == ISA_OP_ULT || op == ISA_OP_ULE || op == ISA_OP_SLT ||
+           op == ISA_OP_SLE;
+}
+
+isa_status isa_lean_after_allocation(isa_program *p)
+{
+    if (!isa_lean_enabled() || !p->allocated || !p->code_count)
+        return ISA_OK;
+    uint32_t N = p->code_count, M = p->mask_count;
+    isa_status st = ISA_ERR_NOMEM;
+    uint8_t *keep = malloc(N);
+    uint32_t *uses = calloc(M ? M : 1, sizeof *uses);
+    uint32_t *bo = blocks_of_pcs(p);
+    if (!keep || !uses || !bo)
+        goto out;
+    for (uint32_t i = 0; i < N; i++) {
+        const isa_inst *in = &p->code[i];
+        keep[i] = !((in->op == ISA_OP_MOV || in->op == ISA_OP_MOVM) && in->d == in->a);
+    }
+    for (uint32_t i = 0; i < N; i++) {
+        if (!keep[i])
+            continue;
+        const isa_inst *in = &p->code[i];
+        unsigned f = mask_fields(in);
+        uint32_t ms[5] = {f & 1 ? in->d : ISA_NO_REG, f & 2 ? in->a : ISA_NO_REG, f & 4 ? in->b : ISA_NO_REG,
+                          f & 8 ? in->c : ISA_NO_REG, f & 16 ? in->e : ISA_NO_REG};
+        for (int k = 0; k < 5; k++)
+            if (ms[k] < M)
+                uses[ms[k]]++;
+    }
+    for (uint32_t i = 0; i < N; i++) {
+        isa_inst *in = &p->code[i];
+        if (!keep[i] || bo[i] == ISA_NO_BLOCK)
+            continue;
+        if (in->op == ISA_OP_MASK_EXEC && in->d < M && uses[in->d] == 2) {
+            /* an unconditional edge without copies: join */
+            uint32_t j = or_of_edge(p, keep, bo, i, in->d);
+            if (j == UINT32_MAX)
+                continue;
+            isa_inst *o = &p->code[j];
+            o->op = ISA_OP_JOIN;
+            o->a = ISA_NO_REG;
+            o->cls = in->cls;
+            o->flags = in->flags;
+            keep[i] = 0;
+        } else if (in->op == ISA_OP_MASK_COND && in->imm == 0 && in->type == ISA_TYPE_BOOL && i + 1 < N &&
+                   keep[i + 1] && bo[i + 1] == bo[i]) {
+            /* a conditional branch whose edges lost their copies: one branch */
+            isa_inst *f = &p->code[i + 1];
+            if (f->op != ISA_OP_MASK_COND || f->imm != 1 || f->a != in->a || f->type != in->type || in->d >= M ||
+                f->d >= M || uses[in->d] != 2 || uses[f->d] != 2)
+                continue;
+            uint32_t jt = or_of_edge(p, keep, bo, i + 1, in->d), jf = or_of_edge(p, keep, bo, i + 1, f->d);
+            if (jt == UINT32_MAX || jf == UINT32_MAX)
+                continue;
+            uint32_t last = jt > jf ? jt : jf;
+            uint32_t T = p->code[jt].d, F = p->code[jf].d;
+            if (!mask_quiet(p, keep, i + 1, last, T, jt, jf) || !mask_quiet(p, keep, i + 1, last, F, jt, jf))
+                continue;
+            in->op = ISA_OP_BRANCH;
+            in->d = T;
+            in->e = F;
+            in->imm = 0;
+            keep[i + 1] = keep[jt] = keep[jf] = 0;
+        }
+    }
+    /* an integer comparison and the branch on it, on one source line: one instruction */
+    for (uint32_t i = 0; i + 1 < N; i++) {
+        isa_inst *in = &p->code[i];
+        if (!keep[i] || !is_int_compare((isa_op)in->op) || in->d == ISA_NO_REG || bo[i] == ISA_NO_BLOCK)
+            continue;
+        uint32_t j = i + 1;
+        while (j < N && !keep[j])
+            j++;
+        if (j == N || bo[j] != bo[i])
+            continue;
+        const isa_inst *br = &p->code[j];
+        if (br->op != ISA_OP_BRANCH || br->a != in->d || br->type != ISA_TYPE_BOOL || br->line != in->line ||
+            (in->cls != ISA_CLASS_SALU && in->cls != ISA_CLASS_VALU))
+            continue;
+        in->imm2 = in->op;
+        in->op = ISA_OP_BRANCH_CMP;
+        in->c = br->d;
+        in->e = br->e;
+        in->flags |= br->flags;
+        keep[j] = 0;
+    }
+    st = compact(p, keep);
+out:
+    free(keep), free(uses), free(bo);
+    return st;
+}

@@ -1,0 +1,240 @@
+/*
+ * tests/test_lean.c — lean wave programs (isa/lean.c and the allocator's phi
+ * coalescing).  Each kernel is built twice, with the pass and without it
+ * (isa_lean_set_enabled), and each test checks two things independently:
+ * the instructions saved, counted by hand from the lowering's rules (one MOV
+ * per bitcast, one MOVM per phi per edge, a mask_exec + mask_or per edge with
+ * copies, a SMEM load per push-constant read), and that both programs give
+ * the same outputs — equal to a reference computed here in C — the same
+ * events and the same active lanes per source line for every wave operation.
+ */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "isa/isa.h"
+#include "sim/sim.h"
+#include "tests/support/tsup.h"
+
+static isa_program *build(const char *src, int lean)
+{
+    isa_program *p = NULL;
+    char msg[4096];
+    isa_lean_set_enabled(lean);
+    isa_status st = tsup_build(src, "t.comp", "glsl", NULL, &p, msg, sizeof msg, NULL, 0);
+    isa_lean_set_enabled(1);
+    ck_assert_msg(st == ISA_OK, "%s", msg);
+    return p;
+}
+
+static int count_op(const isa_program *p, isa_op op)
+{
+    int n = 0;
+    for (uint32_t i = 0; i < p->code_count; i++)
+        n += p->code[i].op == op;
+    return n;
+}
+
+typedef struct run_out {
+    uint32_t o[256];
+    sim_result res;
+} run_out;
+
+/* Runs p over `groups` workgroups of 64 at wave size W with push constants {n, k}; output binding 0. */
+static void run(const isa_program *p, uint32_t W, uint32_t groups, uint32_t n, uint32_t k, run_out *out)
+{
+    memset(out, 0, sizeof *out);
+    uint32_t push[2] = {n, k};
+    sim_buffer buf = {.set = 0, .binding = 0, .data = (uint8_t *)out->o, .size = sizeof out->o};
+    sim_config c;
+    memset(&c, 0, sizeof c);
+    c.wave_size = W;
+    c.groups[0] = groups;
+    c.groups[1] = c.groups[2] = 1;
+    c.buffers = &buf;
+    c.buffer_count = 1;
+    c.push = (const uint8_t *)push;
+    c.push_size = sizeof push;
+    ck_assert_int_eq(sim_run(p, &c, &out->res), SIM_OK);
+}
+
+/* Both programs: same outputs, events, and per source line the same executions and active lanes of wave ops. */
+static void assert_same_behaviour(const isa_program *lean, const isa_program *off, const run_out *a,
+                                  const run_out *b)
+{
+    ck_assert_mem_eq(a->o, b->o, sizeof a->o);
+    ck_assert_uint_eq(a->res.stats.undefined_events, b->res.stats.undefined_events);
+    ck_assert_int_eq(a->res.event_count, b->res.event_count);
+    for (int e = 0; e < a->res.event_count; e++) {
+        ck_assert_str_eq(a->res.events[e].message, b->res.events[e].message);
+        ck_assert_uint_eq(a->res.events[e].where.line, b->res.events[e].where.line);
+    }
+    for (uint32_t line = 0; line < 64; line++) {
+        uint64_t ex[2] = {0, 0}, lanes[2] = {0, 0};
+        const isa_program *ps[2] = {lean, off};
+        const sim_result *rs[2] = {&a->res, &b->res};
+        for (int k = 0; k < 2; k++)
+            for (uint32_t i = 0; i < ps[k]->code_count; i++)
+                if (ps[k]->code[i].line == line && isa_op_class((isa_op)ps[k]->code[i].op) == ISA_CLASS_XLANE) {
+                    ex[k] += rs[k]->stats.inst_executions[i];
+                    lanes[k] += rs[k]->stats.inst_lanes[i];
+                }
+        ck_assert_uint_eq(ex[0], ex[1]);
+        ck_assert_uint_eq(lanes[0], lanes[1]);
+    }
+}
+
+#define HEADER "#version 450\n#extension GL_KHR_shader_subgroup_arithmetic : require\n" \
+               "layout(local_size_x = 64) in;\n" \
+               "layout(push_constant) uniform P { uint n; uint k; } pc;\n" \
+               "layout(set = 0, binding = 0) buffer Out { uint o[]; };\n"
+
+/* Two bitcasts (int(x), uint(...)) lower to two MOVs; copy propagation removes both. */
+START_TEST(test_lean_bitcasts_propagated_two_fewer)
+{
+    const char *src = HEADER "void main() { uint x = gl_GlobalInvocationID.x; int y = int(x);\n"
+                             "  o[x] = uint(y + 1); }\n";
+    isa_program *lean = build(src, 1), *off = build(src, 0);
+    ck_assert_int_eq(count_op(off, ISA_OP_MOV), 2);
+    ck_assert_int_eq(count_op(lean, ISA_OP_MOV), 0);
+    ck_assert_uint_eq(lean->code_count, off->code_count - 2);
+    run_out a, b;
+    run(lean, 32, 4, 0, 0, &a);
+    run(off, 32, 4, 0, 0, &b);
+    for (uint32_t x = 0; x < 256; x++)
+        ck_assert_uint_eq(a.o[x], x + 1);
+    assert_same_behaviour(lean, off, &a, &b);
+    /* the wave ran two instructions fewer */
+    ck_assert_uint_eq(a.res.stats.wave_instructions + 2 * 8, b.res.stats.wave_instructions);
+    sim_result_free(&a.res), sim_result_free(&b.res);
+    isa_program_destroy(lean), isa_program_destroy(off);
+}
+END_TEST
+
+/*
+ * A loop with two phis (acc, i) fed on the back edge, and pc.k read before the
+ * loop (entry block) and inside it.  Per iteration the lean program saves:
+ * the reload of pc.k (the entry block's load is reused), the two phi copies
+ * (acc and i share registers with their back-edge values) and one mask
+ * instruction (mask_exec + mask_or become join): 4.  And on every visit of
+ * the loop header (n + 1 per wave) the comparison i < pc.n and the branch on
+ * it are one branch_cmp: 1.  The program is 5 instructions shorter.
+ */
+START_TEST(test_lean_loop_phis_and_reload_four_fewer_per_iteration)
+{
+    const char *src = HEADER "void main() {\n"
+                             "  uint x = gl_GlobalInvocationID.x;\n"
+                             "  uint acc = pc.k;\n"
+                             "  for (uint i = 0u; i < pc.n; ++i)\n"
+                             "    acc += x * pc.k + i;\n"
+                             "  o[x] = acc; }\n";
+    isa_program *lean = build(src, 1), *off = build(src, 0);
+    ck_assert_uint_eq(lean->code_count, off->code_count - 5);
+    ck_assert_int_eq(count_op(off, ISA_OP_MOVM) - count_op(lean, ISA_OP_MOVM), 2);
+    ck_assert_int_eq(count_op(off, ISA_OP_BRANCH_CMP), 0);
+    ck_assert_int_eq(count_op(lean, ISA_OP_BRANCH_CMP), 1);
+    ck_assert_int_eq(count_op(off, ISA_OP_LOAD) - count_op(lean, ISA_OP_LOAD), 1);
+    static const uint32_t waves[] = {4, 8, 16, 32, 64, 128};
+    for (unsigned w = 0; w < sizeof waves / sizeof *waves; w++) {
+        const uint32_t n = 7, k = 3, W = waves[w], nwaves = 4 * ((64 + W - 1) / W);
+        run_out a, b;
+        run(lean, W, 4, n, k, &a);
+        run(off, W, 4, n, k, &b);
+        for (uint32_t x = 0; x < 256; x++) {
+            uint32_t acc = k;
+            for (uint32_t i = 0; i < n; i++)
+                acc += x * k + i;
+            ck_assert_uint_eq(a.o[x], acc);
+        }
+        assert_same_behaviour(lean, off, &a, &b);
+        ck_assert_uint_eq(a.res.stats.wave_instructions + (4ull * n + (n + 1)) * nwaves, b.res.stats.wave_instructions);
+        /* one SMEM per wave instead of 1 + n */
+        ck_assert_uint_eq(a.res.stats.by_class[ISA_CLASS_SMEM] + 1ull * n * nwaves,
+                          b.res.stats.by_class[ISA_CLASS_SMEM]);
+        sim_result_free(&a.res), sim_result_free(&b.res);
+    }
+    isa_program_destroy(lean), isa_program_destroy(off);
+}
+END_TEST
+
+/*
+ * A wave operation inside a divergent branch inside a loop: the lean program
+ * must give it the same lanes on every iteration (and the same sums).  The
+ * reference computes subgroupAdd per wave of W consecutive invocations.
+ */
+START_TEST(test_lean_divergent_wave_op_same_lanes)
+{
+    const char *src = HEADER "void main() {\n"
+                             "  uint x = gl_GlobalInvocationID.x;\n"
+                             "  uint acc = 0u;\n"
+                             "  for (uint i = 0u; i < pc.n; ++i) {\n"
+                             "    if ((x + i) % 3u == 0u)\n"
+                             "      acc += subgroupAdd(x + i);\n"
+                             "    else\n"
+                             "      acc += i * pc.k;\n"
+                             "  }\n"
+                             "  o[x] = acc; }\n";
+    isa_program *lean = build(src, 1), *off = build(src, 0);
+    ck_assert_uint_lt(lean->code_count, off->code_count);
+    /* the per-lane test (x + i) % 3 == 0 is a vector comparison fused with its (divergent) branch */
+    int vector_fused = 0;
+    for (uint32_t i = 0; i < lean->code_count; i++)
+        vector_fused += lean->code[i].op == ISA_OP_BRANCH_CMP && lean->code[i].cls == ISA_CLASS_VALU;
+    ck_assert_int_eq(vector_fused, 1);
+    static const uint32_t waves[] = {4, 8, 16, 32, 64, 128};
+    for (unsigned w = 0; w < sizeof waves / sizeof *waves; w++) {
+        const uint32_t n = 5, k = 2, W = waves[w] < 64 ? waves[w] : 64; /* a wave never spans workgroups */
+        run_out a, b;
+        run(lean, waves[w], 4, n, k, &a);
+        run(off, waves[w], 4, n, k, &b);
+        for (uint32_t x = 0; x < 256; x++) {
+            uint32_t acc = 0, base = x / W * W;
+            for (uint32_t i = 0; i < n; i++) {
+                if ((x + i) % 3u == 0u) {
+                    uint32_t s = 0;
+                    for (uint32_t l = base; l < base + W; l++)
+                        if ((l + i) % 3u == 0u)
+                            s += l + i;
+                    acc += s;
+                } else {
+                    acc += i * k;
+                }
+            }
+            ck_assert_uint_eq(a.o[x], acc);
+        }
+        assert_same_behaviour(lean, off, &a, &b);
+        sim_result_free(&a.res), sim_result_free(&b.res);
+    }
+    isa_program_destroy(lean), isa_program_destroy(off);
+}
+END_TEST
+
+/* WAVELAB_NO_LEAN=1 turns the pass off like isa_lean_set_enabled(0). */
+START_TEST(test_lean_env_off_same_as_switch_off)
+{
+    const char *src = HEADER "void main() { uint x = gl_GlobalInvocationID.x; int y = int(x);\n"
+                             "  o[x] = uint(y + 1); }\n";
+    setenv("WAVELAB_NO_LEAN", "1", 1);
+    isa_program *env_off = build(src, 1);
+    unsetenv("WAVELAB_NO_LEAN");
+    isa_program *off = build(src, 0);
+    ck_assert_uint_eq(env_off->code_count, off->code_count);
+    ck_assert_int_eq(count_op(env_off, ISA_OP_MOV), 2);
+    isa_program_destroy(env_off), isa_program_destroy(off);
+}
+END_TEST
+
+static Suite *lean_suite(void)
+{
+    Suite *s = suite_create("lean");
+    TCase *tc = tcase_create("lean");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, test_lean_bitcasts_propagated_two_fewer);
+    tcase_add_test(tc, test_lean_loop_phis_and_reload_four_fewer_per_iteration);
+    tcase_add_test(tc, test_lean_divergent_wave_op_same_lanes);
+    tcase_add_test(tc, test_lean_env_off_same_as_switch_off);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void) { return tsup_run_suite(lean_suite(), "test_lean"); }
