@@ -225,6 +225,14 @@ static int parse_root(const cJSON *root, const char *file, mem_machine *m, char 
             return fail(err, size, file, "sources.l2_bytes_per_cycle", "missing: say where the number comes from");
         m->l2_bytes_per_cycle = l2bw->valuedouble;
     }
+    const cJSON *disp = cJSON_GetObjectItemCaseSensitive(root, "dispatch_us");
+    if (disp) {
+        if (!cJSON_IsNumber(disp) || disp->valuedouble < 0)
+            return fail(err, size, file, "dispatch_us", "not a non-negative number");
+        if (!has_source(sources, "dispatch_us"))
+            return fail(err, size, file, "sources.dispatch_us", "missing: say where the number comes from");
+        m->dispatch_us = disp->valuedouble;
+    }
     const cJSON *l2 = cJSON_GetObjectItemCaseSensitive(root, "l2");
     if (!l2)
         return fail(err, size, file, "l2", "missing");

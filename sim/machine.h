@@ -78,6 +78,8 @@ typedef struct mem_machine {
     double dram_bytes_per_cycle;    /* at clock_mhz */
     double l2_bytes_per_cycle;      /* optional ("l2_bytes_per_cycle"): L2 bandwidth for the estimate; 0 = not limited */
     double clock_mhz;
+    double dispatch_us;             /* optional ("dispatch_us"): the measured time of a near-empty dispatch
+                                     * (launch, timestamps); added to the estimate for whole-dispatch times */
     uint32_t l2_hit_latency;        /* cycles */
     uint32_t dram_latency;          /* cycles */
 } mem_machine;

@@ -761,6 +761,7 @@ void *mem_model_json(const mem_model *m, const isa_program *prog)
     cJSON_AddStringToObject(est, "bound_unit", mem_unit_name(e->bound_unit));
     cJSON_AddNumberToObject(est, "cycles", e->cycles);
     cJSON_AddNumberToObject(est, "microseconds", e->microseconds);
+    cJSON_AddNumberToObject(est, "dispatch_microseconds", e->microseconds + m->machine.dispatch_us);
     cJSON *units = cJSON_AddObjectToObject(est, "units");
     for (int u = 0; u < MEM_UNIT_COUNT; u++) {
         cJSON *x = cJSON_AddObjectToObject(units, mem_unit_name((mem_unit)u));
@@ -849,6 +850,8 @@ void mem_model_print(const mem_model *m, const isa_program *prog, FILE *f)
             mc->clock_mhz, mem_unit_name(e->bound_unit));
     for (int u = 0; u < MEM_UNIT_COUNT; u++)
         fprintf(f, " %s %.0f%%", mem_unit_name((mem_unit)u), e->percent_of_peak[u]);
+    if (mc->dispatch_us > 0)
+        fprintf(f, "; with the dispatch %.1f us", e->microseconds + mc->dispatch_us);
     fprintf(f, "\n");
     if (m->failed)
         fprintf(f, "  warning      out of memory while recording: memory statistics are incomplete\n");
