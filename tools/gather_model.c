@@ -169,7 +169,7 @@ static double pct(uint64_t h, uint64_t m) { return h + m ? 100.0 * (double)h / (
 static void print_row(const gather *g, const mem_model *m, const char *path)
 {
     const mem_stats *s = mem_model_stats(m);
-    printf("%u,%u,%u,%s,%.2f,%.2f,%llu,%.1f,%s\n", g->width, g->height, g->spacing, g->tiled ? "tiled" : "row",
+    printf("%u,%u,%u,%s,%.3f,%.3f,%llu,%.1f,%s\n", g->width, g->height, g->spacing, g->tiled ? "tiled" : "row",
            pct(s->l1_read_hits, s->l1_read_misses), 100.0 * mem_stats_l2_read_hit_rate(s),
            (unsigned long long)s->dram_bytes_read, mem_model_estimate(m)->microseconds, path);
 }

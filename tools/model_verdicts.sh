@@ -31,17 +31,19 @@ PAIRS="
 004 004_swizzle/swizzle_row_major_1440p 004_swizzle/swizzle_tiled_1440p
 004 004_swizzle/swizzle_row_major_1440p_wide 004_swizzle/swizzle_tiled_1440p_wide
 "
-# the estimate plus the dispatch floor, in microseconds
+# the estimate plus the dispatch floor, in microseconds (stats.memory.estimate.dispatch_microseconds)
 est() {
-  "$B" run "$K/$1.json" --machine "$2" 2>/dev/null |
-    sed -n 's/.*estimate .* = \([0-9.]*\) us at.*with the dispatch \([0-9.]*\) us.*/\2 0/p; s/.*estimate .* = \([0-9.]*\) us at.*/\1 0/p' |
-    head -1 | awk '{ printf "%.3f", $1 + $2 }'
+  local d
+  d=$(mktemp)
+  "$B" run "$K/$1.json" --machine "$2" --dump "$d" > /dev/null 2>&1 || true
+  grep -o '"dispatch_microseconds":[^,}]*' "$d" | head -1 | awk -F: '{ printf "%.4f\n", $2 }'
+  rm -f "$d"
 }
 echo "pair,baseline,trick,preset,baseline_us,trick_us,speedup"
 echo "$PAIRS" | while read -r art base trick; do
   [ -n "$art" ] || continue
   for p in $PRESETS; do
     a=$(est "$base" "$p"); b=$(est "$trick" "$p")
-    echo "$art,$base,$trick,$p,$a,$b,$(awk -v a="$a" -v b="$b" 'BEGIN { printf "%.3f", (b > 0 ? a / b : 0) }')"
+    echo "$art,$base,$trick,$p,$a,$b,$(awk -v a="$a" -v b="$b" 'BEGIN { printf "%.4f", (b > 0 ? a / b : 0) }')"
   done
 done
