@@ -108,6 +108,42 @@ static int parse_cache(const cJSON *o, const char *file, const char *name, mem_c
     snprintf(full, sizeof full, "%sset_hash", prefix);
     if (!cJSON_IsString(hash) || (strcmp(hash->valuestring, "modulo") && strcmp(hash->valuestring, "xor")))
         return fail(err, size, file, full, "must be \"modulo\" or \"xor\"");
+    /* level-specific keys: "partitions" and "near_copies" (L2), "allocate" (L1) */
+    int is_l2 = strcmp(name, "l2") == 0;
+    uint64_t parts = 1;
+    int near = 0, alloc = 1;
+    const cJSON *pk = cJSON_GetObjectItemCaseSensitive(o, "partitions");
+    const cJSON *nk = cJSON_GetObjectItemCaseSensitive(o, "near_copies");
+    const cJSON *ak = cJSON_GetObjectItemCaseSensitive(o, "allocate");
+    if (!is_l2 && (pk || nk)) {
+        snprintf(full, sizeof full, "%s%s", prefix, pk ? "partitions" : "near_copies");
+        return fail(err, size, file, full, "only the l2 has partitions");
+    }
+    if (is_l2 && ak) {
+        snprintf(full, sizeof full, "%sallocate", prefix);
+        return fail(err, size, file, full, "only the l1 has an allocation policy");
+    }
+    if (pk && !get_uint(o, file, prefix, "partitions", 1, MEM_MAX_L2_PARTITIONS, &parts, err, size))
+        return 0;
+    if (pk && bytes % (parts * ways * line)) {
+        snprintf(full, sizeof full, "%sbytes", prefix);
+        return fail(err, size, file, full, "not a multiple of partitions * ways * line_bytes");
+    }
+    if (nk) {
+        snprintf(full, sizeof full, "%snear_copies", prefix);
+        if (!cJSON_IsBool(nk))
+            return fail(err, size, file, full, "must be true or false");
+        near = cJSON_IsTrue(nk);
+    }
+    if (ak) {
+        snprintf(full, sizeof full, "%sallocate", prefix);
+        if (!cJSON_IsString(ak) || (strcmp(ak->valuestring, "reads") && strcmp(ak->valuestring, "none")))
+            return fail(err, size, file, full, "must be \"reads\" or \"none\"");
+        alloc = strcmp(ak->valuestring, "reads") == 0;
+    }
+    c->partitions = (uint32_t)parts;
+    c->near_copies = near;
+    c->allocate_reads = alloc;
     c->bytes = bytes;
     c->ways = (uint32_t)ways;
     c->line_bytes = (uint32_t)line;
@@ -189,6 +225,14 @@ static int parse_root(const cJSON *root, const char *file, mem_machine *m, char 
         if (!has_source(sources, "l2_bytes_per_cycle"))
             return fail(err, size, file, "sources.l2_bytes_per_cycle", "missing: say where the number comes from");
         m->l2_bytes_per_cycle = l2bw->valuedouble;
+    }
+    const cJSON *disp = cJSON_GetObjectItemCaseSensitive(root, "dispatch_us");
+    if (disp) {
+        if (!cJSON_IsNumber(disp) || disp->valuedouble < 0)
+            return fail(err, size, file, "dispatch_us", "not a non-negative number");
+        if (!has_source(sources, "dispatch_us"))
+            return fail(err, size, file, "sources.dispatch_us", "missing: say where the number comes from");
+        m->dispatch_us = disp->valuedouble;
     }
     const cJSON *l2 = cJSON_GetObjectItemCaseSensitive(root, "l2");
     if (!l2)

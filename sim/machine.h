@@ -30,13 +30,23 @@ typedef enum mem_set_hash {
     MEM_HASH_XOR      /* set = (line ^ line / sets ^ line / sets^2) mod sets: folds higher address bits in */
 } mem_set_hash;
 
+#define MEM_MAX_L2_PARTITIONS 8
+
 /* One cache level: capacity, associativity, line and sector size, LRU. */
 typedef struct mem_cache_geometry {
-    uint64_t bytes;        /* 0: the level is absent */
+    uint64_t bytes;        /* 0: the level is absent; the L2: all partitions together */
     uint32_t ways;
     uint32_t line_bytes;
     uint32_t sector_bytes; /* fill granule inside a line (= line_bytes when not sectored) */
     mem_set_hash set_hash;
+    /* L2 only ("partitions", "near_copies"): the L2 split into partitions of bytes / partitions each; a
+     * line lives in one (its home, by an address hash); with near_copies an SM's own partition also keeps
+     * copies of lines whose home is another (NVIDIA A100/H100).  1 and 0 when absent. */
+    uint32_t partitions;
+    int near_copies;
+    /* L1 only ("allocate": "reads" or "none"): whether global loads fill the L1; stores and atomics
+     * never allocate (write-through).  1 when absent. */
+    int allocate_reads;
 } mem_cache_geometry;
 
 typedef struct mem_machine {
@@ -68,6 +78,8 @@ typedef struct mem_machine {
     double dram_bytes_per_cycle;    /* at clock_mhz */
     double l2_bytes_per_cycle;      /* optional ("l2_bytes_per_cycle"): L2 bandwidth for the estimate; 0 = not limited */
     double clock_mhz;
+    double dispatch_us;             /* optional ("dispatch_us"): the measured time of a near-empty dispatch
+                                     * (launch, timestamps); added to the estimate for whole-dispatch times */
     uint32_t l2_hit_latency;        /* cycles */
     uint32_t dram_latency;          /* cycles */
     uint32_t image_layout;          /* img_layout of images in device memory ("image_layout"; optional, linear) */

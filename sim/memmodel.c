@@ -20,124 +20,12 @@
 
 #include <cjson/cJSON.h>
 
+#include "sim/cache.h"
 #include "sim/memmodel.h"
 
 #define MAX_GROUPS (1u << 24)
 
-enum { KIND_READ, KIND_WRITE, KIND_ATOMIC };
-
-/* ------------------------------------------------------------ caches */
-
-struct mem_cache {
-    uint32_t sets, ways, sector_bytes, line_bytes;
-    mem_set_hash hash;
-    uint64_t *tag;      /* line + 1; 0 = invalid */
-    uint64_t *stamp;    /* last use, for LRU */
-    uint16_t *valid;    /* sector masks */
-    uint16_t *dirty;
-    uint64_t clock;
-};
-
-mem_cache *mem_cache_create(const mem_cache_geometry *g)
-{
-    if (!g->bytes || !g->ways || !g->line_bytes || g->bytes % ((uint64_t)g->ways * g->line_bytes))
-        return NULL;
-    mem_cache *c = calloc(1, sizeof *c);
-    if (!c)
-        return NULL;
-    c->sets = (uint32_t)(g->bytes / ((uint64_t)g->ways * g->line_bytes));
-    c->ways = g->ways;
-    c->line_bytes = g->line_bytes;
-    c->sector_bytes = g->sector_bytes ? g->sector_bytes : g->line_bytes;
-    c->hash = g->set_hash;
-    size_t n = (size_t)c->sets * c->ways;
-    c->tag = calloc(n, sizeof *c->tag);
-    c->stamp = calloc(n, sizeof *c->stamp);
-    c->valid = calloc(n, sizeof *c->valid);
-    c->dirty = calloc(n, sizeof *c->dirty);
-    if (!c->tag || !c->stamp || !c->valid || !c->dirty) {
-        mem_cache_destroy(c);
-        return NULL;
-    }
-    return c;
-}
-
-void mem_cache_destroy(mem_cache *c)
-{
-    if (!c)
-        return;
-    free(c->tag);
-    free(c->stamp);
-    free(c->valid);
-    free(c->dirty);
-    free(c);
-}
-
-static inline uint32_t cache_set(const mem_cache *c, uint64_t line)
-{
-    if (c->hash == MEM_HASH_XOR)
-        line ^= line / c->sets ^ line / c->sets / c->sets;
-    return (uint32_t)(line % c->sets);
-}
-
-/*
- * One request: returns the sectors of `smask` that hit.  Missing sectors are
- * filled (write: marked dirty).  A miss on the line evicts the least recently
- * used way (an invalid way first); *evicted_dirty gets its dirty sectors and
- * *evicted 1 when a valid line left.
- */
-static uint32_t cache_request(mem_cache *c, uint64_t line, uint32_t smask, int write, uint32_t *evicted_dirty,
-                              int *evicted)
-{
-    uint64_t *tag = c->tag + (size_t)cache_set(c, line) * c->ways;
-    size_t base = (size_t)(tag - c->tag);
-    uint64_t key = line + 1, now = ++c->clock;
-    for (uint32_t w = 0; w < c->ways; w++)
-        if (tag[w] == key) {
-            uint32_t hit = c->valid[base + w] & smask;
-            c->valid[base + w] |= (uint16_t)smask;
-            if (write)
-                c->dirty[base + w] |= (uint16_t)smask;
-            c->stamp[base + w] = now;
-            return hit;
-        }
-    uint32_t victim = 0;
-    for (uint32_t w = 0; w < c->ways; w++) {
-        if (!tag[w]) {
-            victim = w;
-            break;
-        }
-        if (c->stamp[base + w] < c->stamp[base + victim])
-            victim = w;
-    }
-    if (tag[victim]) {
-        *evicted = 1;
-        *evicted_dirty = (uint32_t)__builtin_popcount(c->dirty[base + victim]);
-    }
-    tag[victim] = key;
-    c->valid[base + victim] = (uint16_t)smask;
-    c->dirty[base + victim] = write ? (uint16_t)smask : 0;
-    c->stamp[base + victim] = now;
-    return 0;
-}
-
-int mem_cache_access(mem_cache *c, uint64_t address, int is_write)
-{
-    uint32_t ed = 0;
-    int ev = 0;
-    uint64_t line = address / c->line_bytes;
-    uint32_t sector = (uint32_t)(address % c->line_bytes) / c->sector_bytes;
-    return cache_request(c, line, 1u << sector, is_write, &ed, &ev) != 0;
-}
-
-static uint64_t cache_dirty_sectors(const mem_cache *c)
-{
-    uint64_t n = 0;
-    for (size_t i = 0; i < (size_t)c->sets * c->ways; i++)
-        if (c->tag[i])
-            n += (uint64_t)__builtin_popcount(c->dirty[i]);
-    return n;
-}
+/* request kinds in the streams: CACHE_READ, CACHE_WRITE, CACHE_ATOMIC (sim/cache.h) */
 
 /* ------------------------------------------------------------ LDS */
 
@@ -257,8 +145,7 @@ struct mem_model {
     resident *res;                /* compute_units * workgroups_per_cu */
     uint32_t *res_count;          /* per CU */
     size_t *cursors;
-    mem_cache *l2;
-    mem_cache **l1;
+    cache_hier hier;              /* L1s, L2 partitions (sim/cache.c) */
     uint64_t step;
     int replay_done;
     /* results */
@@ -321,13 +208,7 @@ static void free_dispatch(mem_model *m)
     free(m->res_count);
     free(m->cursors);
     m->order = NULL, m->res = NULL, m->res_count = NULL, m->cursors = NULL;
-    mem_cache_destroy(m->l2);
-    m->l2 = NULL;
-    if (m->l1)
-        for (uint32_t c = 0; c < m->machine.compute_units; c++)
-            mem_cache_destroy(m->l1[c]);
-    free(m->l1);
-    m->l1 = NULL;
+    cache_hier_free(&m->hier);
     free(m->inst);
     free(m->group);
     free(m->wave_end);
@@ -403,41 +284,24 @@ static void issue_instruction(mem_model *m, uint32_t cu, uint32_t group, const u
     const uint32_t sb = m->machine.sector_bytes;
     for (uint32_t r = 0; r < nreq; r++) {
         uint64_t q = w[*cursor + 1 + r];
-        uint64_t line = q >> 16;
-        uint32_t smask = (uint32_t)q & 0xffff;
-        if (kind == KIND_READ && m->l1) {
-            uint32_t ed = 0;
-            int ev = 0;
-            uint32_t hit = cache_request(m->l1[cu], line, smask, 0, &ed, &ev);
-            uint32_t nh = (uint32_t)__builtin_popcount(hit);
-            s->l1_read_hits += nh;
-            s->l1_read_misses += (uint32_t)__builtin_popcount(smask) - nh;
-            is->l1_hits += nh;
-            is->l1_misses += (uint32_t)__builtin_popcount(smask) - nh;
-            smask &= ~hit;
-            if (!smask)
-                continue;
-        }
-        uint32_t ed = 0;
-        int ev = 0;
-        uint32_t hit = cache_request(m->l2, line, smask, kind != KIND_READ, &ed, &ev);
-        uint64_t nh = (uint64_t)__builtin_popcount(hit), nm = (uint64_t)__builtin_popcount(smask) - nh;
-        s->l2_evictions += (uint64_t)ev;
-        s->dram_bytes_written += (uint64_t)ed * sb;
+        cache_outcome o;
+        cache_hier_access(&m->hier, cu, (int)kind, q >> 16, (uint32_t)q & 0xffff, &o);
+        s->l1_read_hits += o.l1_hits, s->l1_read_misses += o.l1_misses;
+        is->l1_hits += o.l1_hits, is->l1_misses += o.l1_misses;
+        s->l2_evictions += o.evictions;
+        s->l2_fabric_sectors += o.fabric;
+        s->dram_bytes_written += (uint64_t)o.dram_written * sb;
+        s->dram_bytes_read += (uint64_t)o.dram_read * sb, is->dram_bytes_read += (uint64_t)o.dram_read * sb;
         switch (kind) {
-        case KIND_READ:
-            s->l2_read_hits += nh, s->l2_read_misses += nm;
-            gs->l2_read_hits += nh, gs->l2_read_misses += nm;
-            s->dram_bytes_read += nm * sb, is->dram_bytes_read += nm * sb;
+        case CACHE_READ:
+            s->l2_read_hits += o.l2_hits, s->l2_read_misses += o.l2_misses;
+            gs->l2_read_hits += o.l2_hits, gs->l2_read_misses += o.l2_misses;
             break;
-        case KIND_WRITE: s->l2_write_hits += nh, s->l2_write_misses += nm; break;
-        default:
-            s->l2_atomic_hits += nh, s->l2_atomic_misses += nm;
-            s->dram_bytes_read += nm * sb, is->dram_bytes_read += nm * sb;
-            break;
+        case CACHE_WRITE: s->l2_write_hits += o.l2_hits, s->l2_write_misses += o.l2_misses; break;
+        default: s->l2_atomic_hits += o.l2_hits, s->l2_atomic_misses += o.l2_misses; break;
         }
-        gs->l2_hits += nh, gs->l2_misses += nm;
-        is->l2_hits += nh, is->l2_misses += nm;
+        gs->l2_hits += o.l2_hits, gs->l2_misses += o.l2_misses;
+        is->l2_hits += o.l2_hits, is->l2_misses += o.l2_misses;
     }
     *cursor += 1 + nreq;
 }
@@ -642,9 +506,9 @@ static void record_global(mem_model *m, const sim_mem_access *a)
                 req[n++] = line << 16 | bit;
         }
     }
-    uint32_t kind = a->op == ISA_OP_ATOMIC || a->op == ISA_OP_IMG_ATOMIC ? KIND_ATOMIC
-                    : (a->op == ISA_OP_STORE || a->op == ISA_OP_IMG_WRITE || a->op == ISA_OP_IMG_STORE) ? KIND_WRITE
-                                                                           : KIND_READ;
+    uint32_t kind = a->op == ISA_OP_ATOMIC || a->op == ISA_OP_IMG_ATOMIC ? CACHE_ATOMIC
+                    : (a->op == ISA_OP_STORE || a->op == ISA_OP_IMG_WRITE || a->op == ISA_OP_IMG_STORE) ? CACHE_WRITE
+                                                                           : CACHE_READ;
     u64vec *v = &m->cur_waves[a->wave];
     int ok = vec_push(v, 1ull << 63 | (uint64_t)n << 40 | (uint64_t)kind << 32 | a->pc);
     uint64_t sectors = 0;
@@ -746,15 +610,10 @@ mem_status mem_model_begin(mem_model *m, const isa_program *prog, const uint32_t
     m->inst = calloc(prog->code_count + 1, sizeof *m->inst);
     m->group = calloc(count, sizeof *m->group);
     m->wave_end = malloc((size_t)count * m->waves_per_group * sizeof *m->wave_end);
-    m->l2 = mem_cache_create(&mc->l2);
-    if (mc->l1.bytes) {
-        m->l1 = calloc(mc->compute_units, sizeof *m->l1);
-        for (uint32_t c = 0; m->l1 && c < mc->compute_units; c++)
-            if (!(m->l1[c] = mem_cache_create(&mc->l1)))
-                goto nomem;
-    }
+    if (cache_hier_init(&m->hier, mc) != 0)
+        goto nomem;
     if (!m->records || !m->cur_waves || !m->capture || !m->order || !m->res || !m->res_count || !m->cursors ||
-        !m->inst || !m->group || !m->wave_end || !m->l2 || (mc->l1.bytes && !m->l1))
+        !m->inst || !m->group || !m->wave_end)
         goto nomem;
     for (size_t i = 0; i < (size_t)count * m->waves_per_group; i++)
         m->wave_end[i] = UINT32_MAX;
@@ -848,7 +707,7 @@ void mem_model_end(mem_model *m, const sim_stats *exec_stats)
         m->complete = m->group_count;
         replay_advance(m, m->group_count, 1);
     }
-    m->stats.dram_bytes_written += cache_dirty_sectors(m->l2) * m->machine.sector_bytes;
+    m->stats.dram_bytes_written += cache_hier_dirty_sectors(&m->hier) * m->machine.sector_bytes;
     compute_estimate(m, exec_stats);
 }
 
@@ -902,6 +761,7 @@ void *mem_model_json(const mem_model *m, const isa_program *prog)
     cJSON_AddStringToObject(est, "bound_unit", mem_unit_name(e->bound_unit));
     cJSON_AddNumberToObject(est, "cycles", e->cycles);
     cJSON_AddNumberToObject(est, "microseconds", e->microseconds);
+    cJSON_AddNumberToObject(est, "dispatch_microseconds", e->microseconds + m->machine.dispatch_us);
     cJSON *units = cJSON_AddObjectToObject(est, "units");
     for (int u = 0; u < MEM_UNIT_COUNT; u++) {
         cJSON *x = cJSON_AddObjectToObject(units, mem_unit_name((mem_unit)u));
@@ -990,6 +850,8 @@ void mem_model_print(const mem_model *m, const isa_program *prog, FILE *f)
             mc->clock_mhz, mem_unit_name(e->bound_unit));
     for (int u = 0; u < MEM_UNIT_COUNT; u++)
         fprintf(f, " %s %.0f%%", mem_unit_name((mem_unit)u), e->percent_of_peak[u]);
+    if (mc->dispatch_us > 0)
+        fprintf(f, "; with the dispatch %.1f us", e->microseconds + mc->dispatch_us);
     fprintf(f, "\n");
     if (m->failed)
         fprintf(f, "  warning      out of memory while recording: memory statistics are incomplete\n");

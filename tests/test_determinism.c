@@ -271,16 +271,17 @@ END_TEST
 
 /*
  * A traced dispatch (the memory model attached) runs on several host threads too, handing the trace to the
- * model in workgroup order: for every kernel, on a machine with and one without an L1, with the model's
- * replay on the executor's thread and on its own, the outputs, the executor's statistics and every statistic
+ * model in workgroup order: for every kernel, on a machine with and one without an L1 and one with L2
+ * partitions, with the model's replay on the executor's thread and on its own, the outputs, the executor's statistics and every statistic
  * of the memory model (totals, per instruction, per workgroup, the estimate) equal the one-thread run's.
  * Kernels whose order could show (atomics, a buffer read and written) fall back to one thread: the model is
  * restarted and must still give the one-thread answer.
  */
 START_TEST(test_determinism_memory_model_on_three_dispatch_threads_matches_one)
 {
-    static const char *const presets[] = {"turing_rtx2080", "rdna2"};
-    for (int k = 0; k < 2; k++) {
+    /* hopper_h100: L2 partitions with near copies, a 224 KB L1 */
+    static const char *const presets[] = {"turing_rtx2080", "rdna2", "hopper_h100"};
+    for (int k = 0; k < 3; k++) {
         mem_machine m;
         char err[1024];
         ck_assert_msg(mem_machine_load(presets[k], &m, err, sizeof err) == MEM_OK, "%s", err);
