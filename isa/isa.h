@@ -372,6 +372,10 @@ int isa_verify_allocation(const isa_program *p, const isa_program *before, char 
 typedef struct isa_span { uint32_t first, count; } isa_span;
 void isa_inst_regs(const isa_inst *in, isa_span reads[6], int *nreads, isa_span writes[2], int *nwrites);
 
+/* Which of the fields d, a, b, c, e (bits 0..4) hold registers that isa_inst_regs reports: among the reads,
+ * the writes or both; with `single`, only spans of one register (the rest are masks, or unused). */
+unsigned isa_inst_reg_fields(const isa_inst *in, int reads, int writes, int single);
+
 /* 1 when an instruction may read a source after writing part of its
  * destination (cross-lane and memory instructions): sources and destination
  * must then live in different registers. */

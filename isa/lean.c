@@ -113,24 +113,6 @@ static uint32_t *blocks_of_pcs(const isa_program *p)
 
 /* ------------------------------------------------------------ before allocation */
 
-/* The fields of in (d, a, b, c, e as bits 0..4) read as one register (a span of one). */
-static unsigned single_read_fields(const isa_inst *in)
-{
-    isa_inst probe = *in;
-    uint32_t *f[5] = {&probe.d, &probe.a, &probe.b, &probe.c, &probe.e};
-    const uint32_t base = 0xF0000000u;
-    for (int k = 0; k < 5; k++)
-        if (*f[k] != ISA_NO_REG)
-            *f[k] = base + (uint32_t)k;
-    isa_span rd[6], wr[2];
-    int nr, nw;
-    isa_inst_regs(&probe, rd, &nr, wr, &nw);
-    unsigned mask = 0;
-    for (int k = 0; k < nr; k++)
-        if (rd[k].count == 1 && rd[k].first >= base && rd[k].first < base + 5)
-            mask |= 1u << (rd[k].first - base);
-    return mask;
-}
 
 static uint32_t resolve(const uint32_t *sub, uint32_t r)
 {
@@ -238,7 +220,7 @@ isa_status isa_lean_before_allocation(isa_program *p)
         isa_inst *in = &p->code[i];
         if (!keep[i])
             continue;
-        unsigned f = single_read_fields(in);
+        unsigned f = isa_inst_reg_fields(in, 1, 0, 1);
         uint32_t *fields[5] = {&in->d, &in->a, &in->b, &in->c, &in->e};
         for (int k = 0; k < 5; k++)
             if ((f >> k) & 1 && *fields[k] < R) {

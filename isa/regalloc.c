@@ -130,27 +130,6 @@ static void infer_widths(const isa_program *p, uint8_t *w)
             w[r] = W_32;
 }
 
-/* Which of d, a, b, c, e hold registers (the rest are masks, or unused). */
-static unsigned reg_fields(const isa_inst *in)
-{
-    isa_inst probe = *in;
-    uint32_t *f[5] = {&probe.d, &probe.a, &probe.b, &probe.c, &probe.e};
-    const uint32_t base = 0xF0000000u;
-    for (int k = 0; k < 5; k++)
-        if (*f[k] != ISA_NO_REG)
-            *f[k] = base + (uint32_t)k;
-    isa_span rd[6], wr[2];
-    int nr, nw;
-    isa_inst_regs(&probe, rd, &nr, wr, &nw);
-    unsigned mask = 0;
-    for (int k = 0; k < nr; k++)
-        if (rd[k].first >= base && rd[k].first < base + 5)
-            mask |= 1u << (rd[k].first - base);
-    for (int k = 0; k < nw; k++)
-        if (wr[k].first >= base && wr[k].first < base + 5)
-            mask |= 1u << (wr[k].first - base);
-    return mask;
-}
 
 static int by_start(const void *x, const void *y)
 {
@@ -488,7 +467,7 @@ isa_status isa_allocate_registers(isa_program *p)
             map[r] = map[into[r]];
     for (uint32_t i = 0; i < N; i++) {
         isa_inst *in = &p->code[i];
-        unsigned f = reg_fields(in);
+        unsigned f = isa_inst_reg_fields(in, 1, 1, 0);
         uint32_t *fields[5] = {&in->d, &in->a, &in->b, &in->c, &in->e};
         for (int k = 0; k < 5; k++)
             if ((f >> k) & 1 && *fields[k] < R)

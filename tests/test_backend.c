@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "backend/backend.h"
+#include "tests/support/tsup.h"
 #include "isa/isa.h"
 
 /* Element sizes straight from the case contract's type table (no dependency on case.c). */
@@ -1034,46 +1035,8 @@ static Suite *backend_suite(void)
     return s;
 }
 
-/*
- * The Vulkan loader unloads the driver in vkDestroyInstance.  Memory that only
- * the driver's globals still point to (lavapipe keeps some) is then reported by
- * LeakSanitizer as leaked from "<unknown module>", which no suppression can
- * name.  Loading the driver once more with RTLD_NODELETE keeps it mapped, so
- * a sanitizer build reports only real leaks.  Harmless without sanitizers.
- */
-static void keep_driver_loaded(const char *icd_json)
-{
-    FILE *f = fopen(icd_json, "r");
-    if (!f)
-        return;
-    char text[4096];
-    size_t n = fread(text, 1, sizeof text - 1, f);
-    fclose(f);
-    text[n] = 0;
-    char *p = strstr(text, "\"library_path\"");
-    if (!p || !(p = strchr(p + 14, ':')) || !(p = strchr(p, '"')))
-        return;
-    char *end = strchr(++p, '"');
-    if (!end)
-        return;
-    *end = 0;
-    dlopen(p, RTLD_NOW | RTLD_NODELETE);
-}
-
 int main(void)
 {
-    /* Prefer lavapipe alone when it is installed and nothing else was chosen: the other Mesa
-     * drivers print errors on machines without their hardware. */
-    const char *lvp = "/usr/share/vulkan/icd.d/lvp_icd.x86_64.json";
-    struct stat sb;
-    if (!getenv("VK_DRIVER_FILES") && !getenv("VK_ICD_FILENAMES") && stat(lvp, &sb) == 0) {
-        setenv("VK_DRIVER_FILES", lvp, 1);
-        setenv("VK_ICD_FILENAMES", lvp, 1);
-    }
-    keep_driver_loaded(getenv("VK_DRIVER_FILES") ? getenv("VK_DRIVER_FILES") : lvp);
-    SRunner *sr = srunner_create(backend_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    tsup_prefer_lavapipe();
+    return tsup_run_suite(backend_suite(), "backend");
 }

@@ -645,35 +645,8 @@ static Suite *backend_image_suite(void)
     return s;
 }
 
-/* As in tests/test_backend.c: lavapipe alone when nothing else is chosen, and the driver kept loaded so that
- * LeakSanitizer does not report lavapipe's globals after vkDestroyInstance unloads it. */
-static void keep_driver_loaded(const char *icd_json)
-{
-    FILE *f = fopen(icd_json, "r");
-    if (!f)
-        return;
-    char text[4096];
-    size_t n = fread(text, 1, sizeof text - 1, f);
-    fclose(f);
-    text[n] = 0;
-    char *p = strstr(text, "\"library_path\"");
-    if (!p || !(p = strchr(p + 14, ':')) || !(p = strchr(p, '"')))
-        return;
-    char *end = strchr(++p, '"');
-    if (!end)
-        return;
-    *end = 0;
-    dlopen(p, RTLD_NOW | RTLD_NODELETE);
-}
-
 int main(void)
 {
-    const char *lvp = "/usr/share/vulkan/icd.d/lvp_icd.x86_64.json";
-    struct stat sb;
-    if (!getenv("VK_DRIVER_FILES") && !getenv("VK_ICD_FILENAMES") && stat(lvp, &sb) == 0) {
-        setenv("VK_DRIVER_FILES", lvp, 1);
-        setenv("VK_ICD_FILENAMES", lvp, 1);
-    }
-    keep_driver_loaded(getenv("VK_DRIVER_FILES") ? getenv("VK_DRIVER_FILES") : lvp);
+    tsup_prefer_lavapipe();
     return tsup_run_suite(backend_image_suite(), "backend_image");
 }

@@ -49,6 +49,10 @@ const char *tsup_root(void);
 struct Suite;
 int tsup_run_suite(struct Suite *suite, const char *name);
 
+/* For suites that open a Vulkan device: lavapipe alone when it is installed and no driver was chosen, and
+ * its library kept loaded after vkDestroyInstance (so LeakSanitizer reports only real leaks). */
+void tsup_prefer_lavapipe(void);
+
 /* The 1-based line of `source` on which `needle` first appears (0 when it does not). */
 int tsup_line_of(const char *source, const char *needle);
 
