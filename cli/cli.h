@@ -29,7 +29,11 @@ int cli_cmd_probe(int argc, char **argv);    /* cli/probe.c: microbenchmarks on 
  * or prints the error and returns RUN_EXIT_BAD_INPUT.  Free with mem_model_destroy. */
 struct run_options;
 struct wl_case;
-int cli_memory_open(const char *machine, int threads, const struct wl_case *c, struct run_options *opt);
+int cli_memory_open(const char *machine, int image_layout, int threads, const struct wl_case *c,
+                    struct run_options *opt);
+/* --image-layout NAME: *layout = the img_layout it names (1), or a message naming the command (0). image_layout
+ * -1 in cli_memory_open keeps the preset's. */
+int cli_image_layout_option(const char *cmd, const char *arg, int *layout);
 
 /* cli/main.c: `--optimize` (spirv-opt's -O list) or `--optimize=PASSES` ("performance", "size" or spirv-opt
  * flags): returns 1 and sets *passes when `arg` is one of them, else 0. */

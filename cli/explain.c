@@ -26,7 +26,20 @@
 
 #define DEFAULT_MACHINE "rdna2"
 
-int cli_memory_open(const char *machine, int threads, const struct wl_case *c, struct run_options *opt)
+int cli_image_layout_option(const char *cmd, const char *arg, int *layout)
+{
+    img_layout l;
+    if (!img_layout_by_name(arg, &l)) {
+        fprintf(stderr, "wavelab %s: --image-layout: expected linear, nv_blocklinear or amd_swizzle, got \"%s\"\n", cmd,
+                arg);
+        return 0;
+    }
+    *layout = (int)l;
+    return 1;
+}
+
+int cli_memory_open(const char *machine, int image_layout, int threads, const struct wl_case *c,
+                    struct run_options *opt)
 {
     mem_machine m;
     char err[1024];
@@ -34,6 +47,8 @@ int cli_memory_open(const char *machine, int threads, const struct wl_case *c, s
         fprintf(stderr, "%s\n", err);
         return RUN_EXIT_BAD_INPUT;
     }
+    if (image_layout >= 0)
+        m.image_layout = (img_layout)image_layout;
     if (!opt->wave_size && !c->subgroup_size)
         opt->wave_size = m.default_wave;
     uint32_t wave = opt->wave_size ? opt->wave_size : c->subgroup_size;
@@ -391,6 +406,7 @@ int cli_cmd_explain(int argc, char **argv)
     long pc = -1;
     uint32_t wave = 0, wave_index = 0, threads = 1;
     int mode = 0; /* 1 lds, 2 l2, 3 launch order */
+    int image_layout = -1; /* --image-layout: the preset's own when -1 */
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         int has = i + 1 < argc;
@@ -414,7 +430,10 @@ int cli_cmd_explain(int argc, char **argv)
             wave_index = (uint32_t)strtoul(argv[++i], NULL, 0);
         else if (strcmp(a, "--memory-threads") == 0 && has)
             threads = (uint32_t)strtoul(argv[++i], NULL, 0);
-        else if (a[0] == '-' || case_path) {
+        else if (strcmp(a, "--image-layout") == 0 && has) {
+            if (!cli_image_layout_option("explain", argv[++i], &image_layout))
+                return RUN_EXIT_BAD_INPUT;
+        } else if (a[0] == '-' || case_path) {
             fprintf(stderr, "wavelab explain: unexpected argument \"%s\"\n", a);
             return RUN_EXIT_BAD_INPUT;
         } else
@@ -443,6 +462,8 @@ int cli_cmd_explain(int argc, char **argv)
         case_destroy(c);
         return RUN_EXIT_BAD_INPUT;
     }
+    if (image_layout >= 0)
+        mc.image_layout = (img_layout)image_layout;
     run_options opt = {.wave_size = wave ? wave : c->subgroup_size ? 0 : mc.default_wave};
     uint32_t *order = tile ? tiled_order(c->groups[0], c->groups[1], c->groups[2], tile) : NULL;
     mem_model_options mo = {.machine = &mc, .threads = (int)threads, .capture_wave = wave_index, .launch_order = order,

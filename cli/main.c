@@ -35,7 +35,7 @@ static void usage(FILE *f)
             "\n"
             "  run CASE [--wave N] [--dump OUT.json] [--budget N] [--threads N] [--profile] [--time] [--quiet]\n"
             "      [--warmup N] [--backend sim|vulkan] [--optimize[=PASSES]] [--robust] [--sanitize]\n"
-            "      [--machine NAME|FILE [--memory-threads 1|2]]\n"
+            "      [--machine NAME|FILE [--memory-threads 1|2] [--image-layout linear|nv_blocklinear|amd_swizzle]]\n"
             "        run a case on the simulator (or a Vulkan device) and print a summary\n"
             "  test DIR|CASE... [--wave N | --waves N,N,...] [--jobs N] [--optimize[=PASSES]] [--robust] [--sanitize]\n"
             "      [--junit OUT.xml] [--tap]\n"
@@ -54,7 +54,7 @@ static void usage(FILE *f)
             "  machines\n"
             "        list the machine presets (machines/*.json)\n"
             "  explain CASE [--machine NAME|FILE] [--wave N] --lds [--instruction PC] [--wave-index K] |\n"
-            "      --l2 | --launch-order [--order linear|tiled:N] [--svg OUT.svg]\n"
+            "      --l2 | --launch-order [--order linear|tiled:N] [--image-layout NAME] [--svg OUT.svg]\n"
             "        explain LDS bank conflicts, L2 hits per workgroup or the launch order (text and SVG)\n"
             "  trace CASE [--wave N] [--workgroup X,Y,Z] [--wave-index K] [--lines A-B | --pc A-B] [--limit N]\n"
             "      [--json]\n"
@@ -410,6 +410,7 @@ int cli_cmd_run(int argc, char **argv)
 {
     const char *case_path = NULL, *dump = NULL, *machine = NULL, *optimize = NULL;
     uint64_t wave = 0, budget = 0, memory_threads = 1, threads = 0, warmup = 0;
+    int image_layout = -1; /* --image-layout: the preset's own when -1 */
     int quiet = 0, show_time = 0, profile = 0, robust = 0, sanitize = 0;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--sanitize") == 0) {
@@ -436,6 +437,9 @@ int cli_cmd_run(int argc, char **argv)
             dump = argv[++i];
         } else if (strcmp(argv[i], "--machine") == 0 && i + 1 < argc) {
             machine = argv[++i];
+        } else if (strcmp(argv[i], "--image-layout") == 0 && i + 1 < argc) {
+            if (!cli_image_layout_option("run", argv[++i], &image_layout))
+                return RUN_EXIT_BAD_INPUT;
         } else if (strcmp(argv[i], "--memory-threads") == 0 && i + 1 < argc) {
             if (!parse_uint(argv[++i], 2, &memory_threads) || memory_threads < 1) {
                 fprintf(stderr, "wavelab run: --memory-threads: expected 1 or 2, got \"%s\"\n", argv[i]);
@@ -487,7 +491,7 @@ int cli_cmd_run(int argc, char **argv)
     run_options opt = {.wave_size = (uint32_t)wave, .instruction_budget = budget, .threads = (uint32_t)threads,
                        .optimize = optimize, .robust_access = robust, .sanitize = sanitize,
                        .warmup = (uint32_t)warmup};
-    if (machine && cli_memory_open(machine, (int)memory_threads, c, &opt) != 0) {
+    if (machine && cli_memory_open(machine, image_layout, (int)memory_threads, c, &opt) != 0) {
         case_destroy(c);
         return RUN_EXIT_BAD_INPUT;
     }

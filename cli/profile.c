@@ -76,7 +76,7 @@ static int sim_intervals(const wl_case *c, const char *machine, uint32_t wave, u
         case_dispatch_view(c, p, &view);
         view.bindings = cur;
         run_options opt = {.wave_size = wave};
-        if (cli_memory_open(machine, 1, &view, &opt) != 0) {
+        if (cli_memory_open(machine, -1, 1, &view, &opt) != 0) {
             snprintf(err, err_size, "machine \"%s\"", machine);
             rc = RUN_EXIT_BAD_INPUT;
             break;

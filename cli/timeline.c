@@ -344,7 +344,7 @@ int cli_cmd_timeline(int argc, char **argv)
         return RUN_EXIT_BAD_INPUT;
     }
     run_options opt = {.wave_size = wave};
-    if (cli_memory_open(machine, 1, c, &opt) != 0) {
+    if (cli_memory_open(machine, -1, 1, c, &opt) != 0) {
         case_destroy(c);
         return RUN_EXIT_BAD_INPUT;
     }

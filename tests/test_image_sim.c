@@ -783,6 +783,62 @@ START_TEST(test_image_grad_picks_the_mip_of_log2_rho)
 }
 END_TEST
 
+
+/* The memory-model lines of a run's summary (from "memory (" on): what the image layout can change. */
+static char *memory_lines(const char *args)
+{
+    char *out = NULL;
+    int rc = tsup_run_cli(args, &out);
+    ck_assert_msg(rc == 0, "wavelab %s: exit %d\n%s", args, rc, out ? out : "");
+    char *m = strstr(out, "memory (");
+    ck_assert_msg(m != NULL, "no memory summary:\n%s", out);
+    char *copy = strdup(m);
+    free(out);
+    return copy;
+}
+
+START_TEST(test_image_layout_option_equals_a_preset_with_that_layout)
+{
+    /* the override must give what a preset file saying the same layout gives, and differ from the other layout */
+    char *dir = tsup_temp_dir();
+    ck_assert_ptr_nonnull(dir);
+    char src[1024], dst[1200];
+    snprintf(src, sizeof src, "%s/machines/turing_rtx2080.json", tsup_root());
+    FILE *f = fopen(src, "r");
+    ck_assert_ptr_nonnull(f);
+    static char text[65536];
+    size_t n = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    text[n] = 0;
+    char *at = strstr(text, "\"nv_blocklinear\"");
+    ck_assert_msg(at != NULL, "the Turing preset's image layout is nv_blocklinear");
+    static char edited[65600];
+    snprintf(edited, sizeof edited, "%.*s\"linear\"%s", (int)(at - text), text, at + strlen("\"nv_blocklinear\""));
+    free(tsup_write_file(dir, "turing_linear.json", edited));
+    snprintf(dst, sizeof dst, "%s/turing_linear.json", dir);
+    char a[4096], b[4096], c[4096];
+    const char *kase = "kernels/004_swizzle/swizzle_image_load_row_major_168x24.json";
+    snprintf(a, sizeof a, "run '%s/%s' --wave 32 --machine turing_rtx2080 --image-layout linear", tsup_root(), kase);
+    snprintf(b, sizeof b, "run '%s/%s' --wave 32 --machine '%s'", tsup_root(), kase, dst);
+    snprintf(c, sizeof c, "run '%s/%s' --wave 32 --machine turing_rtx2080", tsup_root(), kase);
+    char *with_option = memory_lines(a), *with_preset = memory_lines(b), *own = memory_lines(c);
+    /* the preset's name differs between the first two lines; compare from the statistics on */
+    const char *sa = strstr(with_option, "\n"), *sb = strstr(with_preset, "\n");
+    ck_assert_str_eq(sa, sb);
+    ck_assert_str_ne(sa, strstr(own, "\n"));
+    free(with_option);
+    free(with_preset);
+    free(own);
+    char *out = NULL;
+    snprintf(a, sizeof a, "run '%s/%s' --machine turing_rtx2080 --image-layout tiled", tsup_root(), kase);
+    ck_assert_int_eq(tsup_run_cli(a, &out), 2);
+    ck_assert_ptr_nonnull(strstr(out, "--image-layout"));
+    free(out);
+    tsup_remove_dir(dir);
+    free(dir);
+}
+END_TEST
+
 static Suite *image_sim_suite(void)
 {
     Suite *s = suite_create("image_sim");
@@ -802,6 +858,7 @@ static Suite *image_sim_suite(void)
     tcase_add_test(tc, test_image_listing_names_image_ops_and_slots);
     tcase_add_test(tc, test_image_grad_picks_the_mip_of_log2_rho);
     tcase_add_test(tc, test_image_unknown_format_reads_the_binding_format_and_mismatch_is_config_error);
+    tcase_add_test(tc, test_image_layout_option_equals_a_preset_with_that_layout);
     suite_add_tcase(s, tc);
     return s;
 }

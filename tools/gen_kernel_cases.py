@@ -1093,18 +1093,25 @@ def gen_images_004():
                     write_case("%s/swizzle_image_%s%s_%s_%dx%d.json" % (folder, "hlsl_" if lang == "hlsl" else "",
                                                                        fetch, launch, w, h), case)
     # 2560x1440, Load, for the memory study (row-major vs tiled launch on an image): no expectation
+    # (and _wide: taps 128 px apart, the footprint that outgrows a 4 MB L2, as swizzle_*_1440p_wide.json)
     gw, gh = 2560 // 8, 1440 // 8
     for launch in ("row_major", "tiled"):
-        case = {"kernel": "swizzle_image.comp"}
-        if launch == "tiled":
-            case["defines"] = {"TILED": "1"}
-        case["groups"] = [gw, gh, 1]
-        case["push_constants"] = {"type": "u32", "data": [gw, gh, 2560, 1440]}
-        case["bindings"] = [
-            image_binding(0, "sampled_image", "r32_uint", (2560, 1440),
-                          fill={"random": {"seed": 4440, "min": 0, "max": 65535}}),
-            image_binding(1, "storage_image", "r32_uint", (2560, 1440), fill={"value": 0})]
-        write_case("%s/swizzle_image_load_%s_1440p.json" % (folder, launch), case)
+        for wide in (False, True):
+            case = {"kernel": "swizzle_image.comp"}
+            defines = {}
+            if launch == "tiled":
+                defines["TILED"] = "1"
+            if wide:
+                defines["SPACING"] = "128"
+            if defines:
+                case["defines"] = defines
+            case["groups"] = [gw, gh, 1]
+            case["push_constants"] = {"type": "u32", "data": [gw, gh, 2560, 1440]}
+            case["bindings"] = [
+                image_binding(0, "sampled_image", "r32_uint", (2560, 1440),
+                              fill={"random": {"seed": 4440, "min": 0, "max": 65535}}),
+                image_binding(1, "storage_image", "r32_uint", (2560, 1440), fill={"value": 0})]
+            write_case("%s/swizzle_image_load_%s_1440p%s.json" % (folder, launch, "_wide" if wide else ""), case)
 
 
 # The sampling reference: Vulkan 1.3, chapter "Textures", sections "Texel Coordinate
