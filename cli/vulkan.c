@@ -37,6 +37,7 @@ typedef struct vk_args {
     int quiet;
     int robust;
     int reconverge;   /* --maximal-reconvergence */
+    uint32_t timeout; /* --timeout SECONDS per dispatch on the device; 0: the backend's 10 s */
     const char *optimize;
     int sanitize;     /* check --sanitize: the simulator's side runs sanitized; a finding fails the check */
 } vk_args;
@@ -71,7 +72,7 @@ static int parse_args(const char *cmd, int argc, char **argv, const char *allowe
         const char *o = argv[i];
         int takes_value = !strcmp(o, "--wave") || !strcmp(o, "--device") || !strcmp(o, "--dump") ||
                           !strcmp(o, "--machine") || !strcmp(o, "--repeat") || !strcmp(o, "--warmup") ||
-                          !strcmp(o, "--backend");
+                          !strcmp(o, "--backend") || !strcmp(o, "--timeout");
         if (option_allowed(allowed, "--optimize") && cli_optimize_option(o, &a->optimize))
             continue;
         if (o[0] == '-' && (!option_allowed(allowed, o) || (takes_value && i + 1 >= argc))) {
@@ -103,6 +104,12 @@ static int parse_args(const char *cmd, int argc, char **argv, const char *allowe
         } else if (!strcmp(o, "--repeat")) {
             if (!parse_count(argv[++i], 1000000, &a->repeat) || a->repeat == 0) {
                 fprintf(stderr, "wavelab %s: --repeat: \"%s\" is not a positive count\n", cmd, argv[i]);
+                return 0;
+            }
+        } else if (!strcmp(o, "--timeout")) {
+            if (!parse_count(argv[++i], 86400, &a->timeout) || a->timeout == 0) {
+                fprintf(stderr, "wavelab %s: --timeout: \"%s\" is not a number of seconds (1 to 86400)\n", cmd,
+                        argv[i]);
                 return 0;
             }
         } else if (!strcmp(o, "--warmup")) {
@@ -426,7 +433,7 @@ int cli_cmd_run_vulkan(int argc, char **argv)
 {
     vk_args a;
     if (!parse_args("run", argc, argv, "--backend --wave --device --repeat --warmup --dump --quiet --machine --optimize --robust "
-                    "--maximal-reconvergence", &a))
+                    "--maximal-reconvergence --timeout", &a))
         return RUN_EXIT_BAD_INPUT;
     if (!a.case_path) {
         fprintf(stderr, "wavelab run: no case file given\n");
@@ -448,7 +455,7 @@ int cli_cmd_run_vulkan(int argc, char **argv)
     if (!(spirv = compile_case("run", c, a.optimize, &words, !a.quiet)))
         goto done;
     vkb_run_options opt = {.wave_size = a.wave, .repeat = a.repeat, .warmup = a.warmup, .robust_access = a.robust,
-                           .maximal_reconvergence = a.reconverge};
+                           .maximal_reconvergence = a.reconverge, .timeout_ms = a.timeout * 1000u};
     vkb_status st = c->dispatches ? (vkb_status)cli_vulkan_run_passes(ctx, index, c, a.optimize, &opt, &out, err, sizeof err)
                                   : vkb_run_case(ctx, index, c, spirv, words, &opt, &out, err, sizeof err);
     if (st != VKB_OK) {
@@ -659,7 +666,7 @@ int cli_cmd_check(int argc, char **argv)
 {
     vk_args a;
     if (!parse_args("check", argc, argv, "--wave --device --machine --repeat --warmup --quiet --optimize --robust "
-                    "--sanitize --maximal-reconvergence", &a))
+                    "--sanitize --maximal-reconvergence --timeout", &a))
         return RUN_EXIT_BAD_INPUT;
     if (!a.case_path) {
         fprintf(stderr, "wavelab check: no case file given\n");
@@ -710,7 +717,7 @@ int cli_cmd_check(int argc, char **argv)
     }
 
     vkb_run_options opt = {.wave_size = wave, .repeat = a.repeat, .warmup = a.warmup, .robust_access = a.robust,
-                           .maximal_reconvergence = a.reconverge};
+                           .maximal_reconvergence = a.reconverge, .timeout_ms = a.timeout * 1000u};
     st = c->dispatches ? (vkb_status)cli_vulkan_run_passes(ctx, index, c, a.optimize, &opt, &dev, err, sizeof err)
                        : vkb_run_case(ctx, index, c, spirv, words, &opt, &dev, err, sizeof err);
     if (st != VKB_OK) {

@@ -571,12 +571,31 @@ START_TEST(test_errors_spirv_duplicate_type_id_rejected_without_leak)
 }
 END_TEST
 
+
+START_TEST(test_errors_check_timeout_must_be_a_positive_number_of_seconds)
+{
+    /* parsed before any device is opened: exit 2 with the option named, on machines without Vulkan too */
+    char *out = cli(2, "check %s/oob_read.json --timeout %s", "0");
+    HAS(out, "--timeout");
+    HAS(out, "\"0\"");
+    free(out);
+    out = cli(2, "run %s/oob_read.json --backend vulkan --timeout %s", "ten");
+    HAS(out, "--timeout");
+    HAS(out, "\"ten\"");
+    free(out);
+    out = cli(2, "check %s/oob_read.json --timeout%s", "");
+    HAS(out, "missing value after");
+    free(out);
+}
+END_TEST
+
 static Suite *errors_suite(void)
 {
     Suite *s = suite_create("errors");
     TCase *f = tcase_create("faults");
     tcase_set_timeout(f, 300);
     tcase_add_test(f, test_errors_buffer_read_out_of_bounds_names_wave_lane_address);
+    tcase_add_test(f, test_errors_check_timeout_must_be_a_positive_number_of_seconds);
     tcase_add_test(f, test_errors_buffer_write_out_of_bounds_names_workgroup_wave_lane);
     tcase_add_test(f, test_errors_shared_memory_out_of_bounds_names_slot);
     tcase_add_test(f, test_errors_private_array_dynamic_index_out_of_bounds);
