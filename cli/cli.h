@@ -34,6 +34,11 @@ int cli_memory_open(const char *machine, int image_layout, int threads, const st
 /* --image-layout NAME: *layout = the img_layout it names (1), or a message naming the command (0). image_layout
  * -1 in cli_memory_open keeps the preset's. */
 int cli_image_layout_option(const char *cmd, const char *arg, int *layout);
+/* Loads the case and the machine preset (image_layout >= 0 replaces the preset's): 0, or RUN_EXIT_BAD_INPUT
+ * after printing why (nothing is left to free then). */
+struct mem_machine;
+int cli_load_case_and_machine(const char *case_path, const char *machine, int image_layout, struct wl_case **c,
+                              struct mem_machine *m);
 
 /* cli/main.c: `--optimize` (spirv-opt's -O list) or `--optimize=PASSES` ("performance", "size" or spirv-opt
  * flags): returns 1 and sets *passes when `arg` is one of them, else 0. */

@@ -38,6 +38,26 @@ int cli_image_layout_option(const char *cmd, const char *arg, int *layout)
     return 1;
 }
 
+int cli_load_case_and_machine(const char *case_path, const char *machine, int image_layout, wl_case **c,
+                              mem_machine *m)
+{
+    char err[4096];
+    *c = NULL;
+    if (case_load(case_path, c, err, sizeof err) != CASE_OK) {
+        fprintf(stderr, "%s\n", err);
+        return RUN_EXIT_BAD_INPUT;
+    }
+    if (mem_machine_load(machine, m, err, sizeof err) != MEM_OK) {
+        fprintf(stderr, "%s\n", err);
+        case_destroy(*c);
+        *c = NULL;
+        return RUN_EXIT_BAD_INPUT;
+    }
+    if (image_layout >= 0)
+        m->image_layout = (img_layout)image_layout;
+    return 0;
+}
+
 int cli_memory_open(const char *machine, int image_layout, int threads, const struct wl_case *c,
                     struct run_options *opt)
 {
@@ -452,18 +472,9 @@ int cli_cmd_explain(int argc, char **argv)
     }
     char err[4096];
     wl_case *c = NULL;
-    if (case_load(case_path, &c, err, sizeof err) != CASE_OK) {
-        fprintf(stderr, "%s\n", err);
-        return RUN_EXIT_BAD_INPUT;
-    }
     mem_machine mc;
-    if (mem_machine_load(machine, &mc, err, sizeof err) != MEM_OK) {
-        fprintf(stderr, "%s\n", err);
-        case_destroy(c);
+    if (cli_load_case_and_machine(case_path, machine, image_layout, &c, &mc) != 0)
         return RUN_EXIT_BAD_INPUT;
-    }
-    if (image_layout >= 0)
-        mc.image_layout = (img_layout)image_layout;
     run_options opt = {.wave_size = wave ? wave : c->subgroup_size ? 0 : mc.default_wave};
     uint32_t *order = tile ? tiled_order(c->groups[0], c->groups[1], c->groups[2], tile) : NULL;
     mem_model_options mo = {.machine = &mc, .threads = (int)threads, .capture_wave = wave_index, .launch_order = order,

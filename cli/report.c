@@ -272,16 +272,9 @@ int cli_cmd_report(int argc, char **argv)
     }
     char err[4096];
     wl_case *c = NULL;
-    if (case_load(case_path, &c, err, sizeof err) != CASE_OK) {
-        fprintf(stderr, "%s\n", err);
-        return RUN_EXIT_BAD_INPUT;
-    }
     mem_machine mc;
-    if (mem_machine_load(machine, &mc, err, sizeof err) != MEM_OK) {
-        fprintf(stderr, "%s\n", err);
-        case_destroy(c);
+    if (cli_load_case_and_machine(case_path, machine, -1, &c, &mc) != 0)
         return RUN_EXIT_BAD_INPUT;
-    }
     run_options opt = {.wave_size = wave ? wave : c->subgroup_size ? 0 : mc.default_wave};
     mem_model_options mo = {.machine = &mc, .threads = 1, .capture_wave = 0};
     if (mem_model_create(&mo, &opt.memory) != MEM_OK) {

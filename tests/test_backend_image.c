@@ -130,19 +130,7 @@ static char skip_reason[1024];
 
 static void device_setup(void)
 {
-    char err[1024] = "";
-    skip_reason[0] = 0;
-    device = -1;
-    if (vkb_context_create(&ctx, err, sizeof err) != VKB_OK) {
-        snprintf(skip_reason, sizeof skip_reason, "%s", err);
-        return;
-    }
-    if (vkb_device_count(ctx) == 0) {
-        snprintf(skip_reason, sizeof skip_reason, "the Vulkan loader lists no device");
-        return;
-    }
-    if (vkb_device_find(ctx, "llvmpipe", &device, err, sizeof err) != VKB_OK)
-        device = 0;
+    device = tsup_device_open(&ctx, skip_reason, sizeof skip_reason);
 }
 
 static void device_teardown(void)

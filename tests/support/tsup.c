@@ -3,6 +3,8 @@
  */
 #include "tests/support/tsup.h"
 
+#include "backend/backend.h"
+
 #include <check.h>
 #include <dirent.h>
 #include <dlfcn.h>
@@ -205,4 +207,22 @@ void tsup_prefer_lavapipe(void)
         setenv("VK_ICD_FILENAMES", lvp, 1);
     }
     keep_driver_loaded(getenv("VK_DRIVER_FILES") ? getenv("VK_DRIVER_FILES") : lvp);
+}
+
+int tsup_device_open(vkb_context **ctx, char *skip, size_t skip_size)
+{
+    char err[1024] = "";
+    skip[0] = 0;
+    if (vkb_context_create(ctx, err, sizeof err) != VKB_OK) {
+        snprintf(skip, skip_size, "%s", err);
+        return -1;
+    }
+    if (vkb_device_count(*ctx) == 0) {
+        snprintf(skip, skip_size, "the Vulkan loader lists no device");
+        return -1;
+    }
+    int device = 0;
+    if (vkb_device_find(*ctx, "llvmpipe", &device, err, sizeof err) != VKB_OK)
+        device = 0;
+    return device;
 }

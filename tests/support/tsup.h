@@ -49,6 +49,12 @@ const char *tsup_root(void);
 struct Suite;
 int tsup_run_suite(struct Suite *suite, const char *name);
 
+/* The device the device suites run on: lavapipe ("llvmpipe") when the loader lists it, else device 0.  Returns
+ * its index with *ctx open (close it with vkb_context_destroy), or -1 with the reason to skip in `skip` (no
+ * loader, no device; *ctx may then still need closing). */
+struct vkb_context;
+int tsup_device_open(struct vkb_context **ctx, char *skip, size_t skip_size);
+
 /* For suites that open a Vulkan device: lavapipe alone when it is installed and no driver was chosen, and
  * its library kept loaded after vkDestroyInstance (so LeakSanitizer reports only real leaks). */
 void tsup_prefer_lavapipe(void);
