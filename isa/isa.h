@@ -281,6 +281,15 @@ typedef struct isa_resources {
     uint32_t uniform_regs;      /* of which uniform */
 } isa_resources;
 
+/*
+ * The largest shared area per workgroup and private area per invocation the
+ * lowering accepts (exit 2 beyond): the simulator allocates them for every
+ * resident workgroup and lane, so they bound its memory.  Both are far above
+ * any GPU's (an H100 has 228 KiB of shared memory per SM).
+ */
+#define ISA_MAX_WORKGROUP_BYTES ((uint32_t)64 << 20)
+#define ISA_MAX_PRIVATE_BYTES ((uint32_t)256 << 10)
+
 typedef struct isa_program {
     isa_inst *code;
     uint32_t code_count;
@@ -293,8 +302,8 @@ typedef struct isa_program {
     isa_builtin_reg *builtins;
     uint32_t builtin_count;
     uint32_t local_size[3];    /* workgroup size */
-    uint32_t workgroup_bytes;  /* shared memory per workgroup */
-    uint32_t private_bytes;    /* per-lane memory */
+    uint32_t workgroup_bytes;  /* shared memory per workgroup (at most ISA_MAX_WORKGROUP_BYTES) */
+    uint32_t private_bytes;    /* per-lane memory (at most ISA_MAX_PRIVATE_BYTES) */
     char entry[64];
     char source_path[256];     /* from OpSource/OpString where known */
     /* control flow and the analyses (isa/uniform.c, isa/regalloc.c) */

@@ -131,27 +131,49 @@ uint32_t lower_scalar_bytes(lower *L, uint32_t tid)
     return t->width / 8;
 }
 
+/*
+ * Layout sizes are computed in 64 bits and saturate at LAYOUT_SIZE_MAX: an
+ * array of 2^28 uvec4s is 4 GiB, which 32-bit arithmetic wraps to 0 (a
+ * variable that then faulted on its first access, with a message about a
+ * 0-byte slot).  The callers compare the result against what the ISA can
+ * address and say which variable is too large.
+ */
+#define LAYOUT_SIZE_MAX ((uint64_t)1 << 48)
+
+static uint64_t size_mul(uint64_t a, uint64_t b)
+{
+    return b && a > LAYOUT_SIZE_MAX / b ? LAYOUT_SIZE_MAX : a * b;
+}
+
+static uint64_t size_round(uint64_t s, uint64_t a)
+{
+    return s >= LAYOUT_SIZE_MAX ? LAYOUT_SIZE_MAX : (s + a - 1) / a * a;
+}
+
 /* std430-style alignment and size for variables without explicit layout. */
 static uint32_t natural_align(lower *L, uint32_t tid);
-static uint32_t natural_size(lower *L, uint32_t tid)
+static uint64_t natural_size(lower *L, uint32_t tid)
 {
     type_info *t = lower_type(L, tid);
     switch (t->op) {
     case SpvOpTypeBool: case SpvOpTypeInt: case SpvOpTypeFloat: return lower_scalar_bytes(L, tid);
-    case SpvOpTypeVector: return t->count * lower_scalar_bytes(L, t->elem);
+    case SpvOpTypeVector: return (uint64_t)t->count * lower_scalar_bytes(L, t->elem);
     case SpvOpTypeMatrix: case SpvOpTypeArray: {
-        uint32_t a = natural_align(L, t->elem), s = natural_size(L, t->elem);
-        return t->count * ((s + a - 1) / a * a);
+        uint32_t a = natural_align(L, t->elem);
+        return size_mul(t->count, size_round(natural_size(L, t->elem), a));
     }
     case SpvOpTypeStruct: {
-        uint32_t off = 0, maxa = 1;
+        uint64_t off = 0;
+        uint32_t maxa = 1;
         for (uint32_t i = 0; i < t->nmembers; i++) {
             uint32_t a = natural_align(L, t->members[i]);
             if (a > maxa)
                 maxa = a;
-            off = (off + a - 1) / a * a + natural_size(L, t->members[i]);
+            off = size_round(off, a) + natural_size(L, t->members[i]);
+            if (off > LAYOUT_SIZE_MAX)
+                off = LAYOUT_SIZE_MAX;
         }
-        return (off + maxa - 1) / maxa * maxa;
+        return size_round(off, maxa);
     }
     default:
         lower_fail(L, ISA_ERR_UNSUPPORTED, "type %%%u (%s) has no memory layout", tid, lower_op_name(t->op));
@@ -181,17 +203,26 @@ static uint32_t natural_align(lower *L, uint32_t tid)
     }
 }
 
-static uint32_t natural_member_offset(lower *L, type_info *t, uint32_t index)
+/* A byte count the ISA's 32-bit offsets can hold, or an error naming the type. */
+static uint32_t size_u32(lower *L, uint64_t size, uint32_t tid, const char *what)
 {
-    uint32_t off = 0;
+    if (size <= UINT32_MAX)
+        return (uint32_t)size;
+    lower_fail(L, ISA_ERR_UNSUPPORTED, "the %s of type %%%u is %s%llu bytes; wave-ISA offsets are 32-bit (at most 4294967295)",
+               what, tid, size >= LAYOUT_SIZE_MAX ? "at least " : "", (unsigned long long)size);
+    return 0;
+}
+
+static uint32_t natural_member_offset(lower *L, type_info *t, uint32_t tid, uint32_t index)
+{
+    uint64_t off = 0;
     for (uint32_t i = 0; i <= index && i < t->nmembers; i++) {
-        uint32_t a = natural_align(L, t->members[i]);
-        off = (off + a - 1) / a * a;
+        off = size_round(off, natural_align(L, t->members[i]));
         if (i == index)
             break;
         off += natural_size(L, t->members[i]);
     }
-    return off;
+    return size_u32(L, off, tid, "member offset");
 }
 
 /* Byte stride of the elements of an array/runtime array/matrix type. */
@@ -203,16 +234,14 @@ uint32_t lower_elem_stride(lower *L, uint32_t tid, bool expl, uint32_t matrix_st
     if (t->op == SpvOpTypeMatrix) {
         if (expl && matrix_stride)
             return matrix_stride;
-        uint32_t a = natural_align(L, t->elem), s = natural_size(L, t->elem);
-        return (s + a - 1) / a * a;
+        return size_u32(L, size_round(natural_size(L, t->elem), natural_align(L, t->elem)), tid, "column stride");
     }
     if (expl) {
         if (!t->array_stride)
             lower_fail(L, ISA_ERR_INVALID, "array type %%%u in an explicitly laid out block has no ArrayStride", tid);
         return t->array_stride;
     }
-    uint32_t a = natural_align(L, t->elem), s = natural_size(L, t->elem);
-    return (s + a - 1) / a * a;
+    return size_u32(L, size_round(natural_size(L, t->elem), natural_align(L, t->elem)), tid, "element stride");
 }
 
 uint32_t lower_member_offset(lower *L, uint32_t tid, uint32_t index, bool expl)
@@ -227,28 +256,28 @@ uint32_t lower_member_offset(lower *L, uint32_t tid, uint32_t index, bool expl)
             lower_fail(L, ISA_ERR_INVALID, "member %u of block %%%u has no Offset decoration", index, tid);
         return t->offsets[index];
     }
-    return natural_member_offset(L, t, index);
+    return natural_member_offset(L, t, tid, index);
 }
 
-/* Size in bytes the layout of tid needs (runtime arrays count zero elements). */
-static uint32_t layout_size(lower *L, uint32_t tid, bool expl)
+/* Size in bytes the layout of tid needs (runtime arrays count zero elements), saturating like natural_size. */
+static uint64_t layout_size(lower *L, uint32_t tid, bool expl)
 {
     type_info *t = lower_type(L, tid);
     if (!expl)
         return natural_size(L, tid);
     switch (t->op) {
     case SpvOpTypeStruct: {
-        uint32_t end = 0;
+        uint64_t end = 0;
         for (uint32_t i = 0; i < t->nmembers; i++) {
-            uint32_t e = lower_member_offset(L, tid, i, true) + layout_size(L, t->members[i], true);
+            uint64_t e = (uint64_t)lower_member_offset(L, tid, i, true) + layout_size(L, t->members[i], true);
             if (e > end)
                 end = e;
         }
         return end;
     }
-    case SpvOpTypeArray: return t->count * lower_elem_stride(L, tid, true, 0);
+    case SpvOpTypeArray: return size_mul(t->count, lower_elem_stride(L, tid, true, 0));
     case SpvOpTypeRuntimeArray: return 0;
-    case SpvOpTypeMatrix: return t->count * natural_size(L, t->elem);
+    case SpvOpTypeMatrix: return size_mul(t->count, natural_size(L, t->elem));
     default: return natural_size(L, tid);
     }
 }
@@ -821,7 +850,7 @@ void lower_make_variables(lower *L)
             }
             s.set = d->set < 0 ? 0 : (uint32_t)d->set;
             s.binding = d->binding < 0 ? 0 : (uint32_t)d->binding;
-            s.static_size = layout_size(L, pointee, true);
+            s.static_size = size_u32(L, layout_size(L, pointee, true), pointee, "block size");
             s.readonly = s.space != ISA_SPACE_STORAGE || d->nonwritable;
             set_slot_name(L, &s, id, pointee);
             d->kind = K_PTR;
@@ -865,15 +894,27 @@ void lower_make_variables(lower *L)
         case SpvStorageClassWorkgroup: case SpvStorageClassPrivate: case SpvStorageClassFunction: {
             bool wg = d->storage == SpvStorageClassWorkgroup;
             s.space = wg ? ISA_SPACE_WORKGROUP : ISA_SPACE_PRIVATE;
-            s.static_size = natural_size(L, pointee);
             uint32_t *area = wg ? &p->workgroup_bytes : &p->private_bytes;
             uint32_t a = natural_align(L, pointee);
             if (a < 4)
                 a = 4;
-            *area = (*area + a - 1) / a * a;
-            s.base = *area;
-            *area += s.static_size;
             set_slot_name(L, &s, id, pointee);
+            /* the simulator allocates these areas per workgroup and per lane: bound them (docs/quirks.md) */
+            uint64_t limit = wg ? ISA_MAX_WORKGROUP_BYTES : ISA_MAX_PRIVATE_BYTES;
+            uint64_t size = natural_size(L, pointee), end = size_round(*area, a) + size;
+            if (end > limit) {
+                char before[64] = "";
+                if (end != size)
+                    snprintf(before, sizeof before, " (%llu with the variables before it)", (unsigned long long)end);
+                lower_fail(L, ISA_ERR_UNSUPPORTED, "%s variable '%s' (%%%u) needs %s%llu bytes%s; wavelab models at most "
+                           "%llu bytes of %s", wg ? "workgroup (shared)" : "private", s.name, id,
+                           size >= LAYOUT_SIZE_MAX ? "at least " : "", (unsigned long long)size, before,
+                           (unsigned long long)limit, wg ? "shared memory per workgroup" : "private memory per invocation");
+                return;
+            }
+            s.static_size = (uint32_t)size;
+            s.base = (uint32_t)size_round(*area, a);
+            *area = (uint32_t)end;
             d->kind = K_PTR;
             d->slot = add_slot(L, &s);
             d->off_const = 0;

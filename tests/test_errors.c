@@ -242,6 +242,55 @@ START_TEST(test_errors_multisampled_image_unsupported_with_clear_message)
 }
 END_TEST
 
+/* Lowers a GLSL kernel that declares DECL and touches big[] (and EXTRA, if DECL defines it); returns the status, message in msg. */
+static isa_status lower_decl(const char *decl, char *msg, size_t msg_size)
+{
+    char src[1024];
+    snprintf(src, sizeof src,
+             "#version 450\nlayout(local_size_x = 4) in;\nlayout(set = 0, binding = 0) buffer B { uint o[]; };\n%s\n"
+             "#ifndef EXTRA\n#define EXTRA 0u\n#endif\n"
+             "void main() { big[gl_LocalInvocationIndex] = gl_LocalInvocationIndex; o[0] = big[0] + EXTRA; }\n", decl);
+    isa_program *p = NULL;
+    isa_status st = tsup_build(src, "big.comp", "glsl", NULL, &p, msg, msg_size, NULL, 0);
+    if (st == ISA_OK)
+        isa_program_destroy(p);
+    return st;
+}
+
+START_TEST(test_errors_shared_array_past_32_bits_rejected_with_its_size)
+{
+    /* 2^28 uvec4 = 2^32 bytes: 32-bit layout arithmetic wrapped this to a 0-byte variable */
+    char msg[4096], want[128];
+    ck_assert_int_eq(lower_decl("shared uint big[268435456 * 4];", msg, sizeof msg), ISA_ERR_UNSUPPORTED);
+    snprintf(want, sizeof want, "variable 'big'");
+    HAS(msg, want);
+    snprintf(want, sizeof want, "needs %llu bytes", 268435456ULL * 4 * 4);
+    HAS(msg, want);
+    HAS(msg, "word ");
+}
+END_TEST
+
+START_TEST(test_errors_shared_and_private_limits_are_inclusive)
+{
+    char msg[4096], decl[128], want[128];
+    /* exactly the limit lowers; one more element does not, and the message names both sizes */
+    snprintf(decl, sizeof decl, "shared uint big[%u];", ISA_MAX_WORKGROUP_BYTES / 4);
+    ck_assert_int_eq(lower_decl(decl, msg, sizeof msg), ISA_OK);
+    snprintf(decl, sizeof decl, "shared uint big[%u];", ISA_MAX_WORKGROUP_BYTES / 4 + 1);
+    ck_assert_int_eq(lower_decl(decl, msg, sizeof msg), ISA_ERR_UNSUPPORTED);
+    snprintf(want, sizeof want, "needs %u bytes; wavelab models at most %u bytes of shared memory",
+             ISA_MAX_WORKGROUP_BYTES + 4, ISA_MAX_WORKGROUP_BYTES);
+    HAS(msg, want);
+
+    /* private arrays: whichever glslang declares second pushes the area past the limit */
+    snprintf(decl, sizeof decl, "uint pad[4]; uint big[%u];\n#define EXTRA pad[1]", ISA_MAX_PRIVATE_BYTES / 4 - 3);
+    ck_assert_int_eq(lower_decl(decl, msg, sizeof msg), ISA_ERR_UNSUPPORTED);
+    HAS(msg, "private variable '");
+    snprintf(want, sizeof want, "(%u with the variables before it)", ISA_MAX_PRIVATE_BYTES + 4);
+    HAS(msg, want);
+}
+END_TEST
+
 /* ------------------------------------------------------------ case files: exit 2 */
 
 START_TEST(test_errors_case_field_errors_name_the_field)
@@ -614,6 +663,8 @@ static Suite *errors_suite(void)
     tcase_add_test(c, test_errors_compile_bare_kernel_reports_file_and_line);
     tcase_add_test(c, test_errors_wavelab_test_parallel_jobs_never_fail_compiles);
     tcase_add_test(c, test_errors_multisampled_image_unsupported_with_clear_message);
+    tcase_add_test(c, test_errors_shared_array_past_32_bits_rejected_with_its_size);
+    tcase_add_test(c, test_errors_shared_and_private_limits_are_inclusive);
     tcase_add_test(c, test_errors_case_field_errors_name_the_field);
     tcase_add_test(c, test_errors_wavelab_test_counts_and_exit_code);
     tcase_add_test(c, test_errors_wavelab_test_known_failure_is_xfail_and_xpass_fails);
