@@ -542,6 +542,23 @@ isa_status isa_read_spirv(const char *path, uint32_t **words, size_t *word_count
     return ISA_OK;
 }
 
+static spv_result_t note_result_id(void *user, const spv_parsed_instruction_t *in)
+{
+    uint32_t *max_id = user;
+    if (in->result_id > *max_id)
+        *max_id = in->result_id;
+    return SPV_SUCCESS;
+}
+
+uint32_t isa_spirv_used_id_bound(const uint32_t *words, size_t word_count)
+{
+    spv_context ctx = spvContextCreate(SPV_ENV_UNIVERSAL_1_6);
+    uint32_t max_id = 0;
+    spv_result_t r = spvBinaryParse(ctx, &max_id, words, word_count, NULL, note_result_id, NULL);
+    spvContextDestroy(ctx);
+    return r == SPV_SUCCESS ? max_id + 1 : 0;
+}
+
 isa_status isa_validate(const uint32_t *words, size_t word_count, char *err, size_t err_size)
 {
     spv_context ctx = spvContextCreate(SPV_ENV_VULKAN_1_1);

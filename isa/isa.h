@@ -81,6 +81,10 @@ isa_status isa_read_spirv(const char *path, uint32_t **words, size_t *word_count
 
 /* Validates SPIR-V for the Vulkan 1.1 environment.  err gets the validator's message with its word offset. */
 isa_status isa_validate(const uint32_t *words, size_t word_count, char *err, size_t err_size);
+/* One more than the largest result id the module defines (SPIRV-Tools' parser), or 0 when it does not
+ * parse.  The lowering sizes its id table by this, not by the header's bound, which may be 4194303 in
+ * a five-word file. */
+uint32_t isa_spirv_used_id_bound(const uint32_t *words, size_t word_count);
 
 /* SPIR-V disassembly as text (malloc'd, caller frees), or NULL with err set. */
 char *isa_disassemble_spirv(const uint32_t *words, size_t word_count, char *err, size_t err_size);

@@ -310,6 +310,11 @@ bool lower_parse_module(lower *L)
         lower_fail(L, ISA_ERR_INVALID, "word 3: id bound %u out of range", L->bound);
         return false;
     }
+    /* size the id table by the ids the module defines: every id of a valid module is some
+     * instruction's result, and a reference past them is reported as out of range */
+    uint32_t used = isa_spirv_used_id_bound(w, L->n);
+    if (used && used < L->bound)
+        L->bound = used;
     L->ids = calloc(L->bound, sizeof *L->ids);
     if (!L->ids) {
         lower_fail(L, ISA_ERR_NOMEM, "out of memory");

@@ -531,6 +531,43 @@ START_TEST(test_errors_spirv_id_out_of_range_rejected_with_word)
 END_TEST
 
 
+START_TEST(test_errors_spirv_huge_id_bound_sizes_by_defined_ids)
+{
+    /* the header's bound may be the universal limit in a small module: the lowering must size its id
+     * table by the ids the module defines (a 4194303-entry table is ~470 MB), and still lower it */
+    size_t n;
+    uint32_t *w = good_module(&n);
+    uint32_t max_result = 0;
+    for (size_t i = 5; i < n;) { /* result ids of the few opcodes glslang's module uses: by hand from the grammar */
+        uint32_t wc = w[i] >> 16, op = w[i] & 0xffff;
+        ck_assert_uint_gt(wc, 0);
+        uint32_t id = 0;
+        if (op == 19 || op == 21 || op == 22 || op == 23 || op == 24 || op == 28 || op == 29 || op == 30 ||
+            op == 32 || op == 33 || op == 248 || op == 11) /* OpType*, OpLabel, OpExtInstImport: result in word 1 */
+            id = w[i + 1];
+        else if (op == 43 || op == 54 || op == 59 || op == 61 || op == 65 || op == 128 || op == 132 || op == 80 ||
+                 op == 81 || op == 20 || op == 41 || op == 42 || op == 44)
+            id = w[i + 2]; /* OpConstant*, OpFunction, OpVariable, OpLoad, OpAccessChain, arithmetic: word 2 */
+        if (id > max_result)
+            max_result = id;
+        i += wc;
+    }
+    uint32_t used = isa_spirv_used_id_bound(w, n);
+    ck_assert_uint_ge(used, max_result + 1);
+    ck_assert_uint_le(used, w[3]);
+    w[3] = 4194303;
+    isa_program *p = NULL;
+    char err[1024];
+    ck_assert_msg(isa_lower(w, n, NULL, &p, err, sizeof err) == ISA_OK, "%s", err);
+    isa_program_destroy(p);
+    ck_assert_uint_eq(isa_spirv_used_id_bound(w, n), used);
+    /* a module SPIRV-Tools cannot parse gives 0 (the lowering then reports its own error) */
+    w[0] = 0x12345678;
+    ck_assert_uint_eq(isa_spirv_used_id_bound(w, n), 0);
+    free(w);
+}
+END_TEST
+
 /*
  * KNOWN BUG (isa/lower.c, isa_lower, the loop that looks for OpLine to name
  * the source, about line 2976 at commit 6b5571d): it walks every instruction
@@ -675,6 +712,7 @@ static Suite *errors_suite(void)
     tcase_add_test(v, test_errors_spirv_bad_magic_rejected_with_word);
     tcase_add_test(v, test_errors_spirv_truncated_instruction_rejected_with_word);
     tcase_add_test(v, test_errors_spirv_id_out_of_range_rejected_with_word);
+    tcase_add_test(v, test_errors_spirv_huge_id_bound_sizes_by_defined_ids);
     tcase_add_test(v, test_errors_spirv_garbage_never_crashes);
     tcase_add_test(v, test_errors_spirv_duplicate_type_id_rejected_without_leak);
     tcase_add_test(v, test_errors_spirv_zero_word_count_in_function_rejected);
