@@ -17,6 +17,10 @@
 #define CASE_MAX_BINDING_BYTES ((size_t)1 << 30)
 
 typedef __int128 case_i128;
+typedef unsigned __int128 case_u128;
+
+/* JSON numbers are doubles: integers above this may already have been rounded. */
+#define CASE_EXACT_INT_LIMIT 9007199254740992.0 /* 2^53 */
 
 /* The shortest "%.Ng" text that reads back as the same double (case_shortest): by value, so that it
  * can sit in a printf argument list. */
@@ -40,7 +44,7 @@ typedef struct parser {
             return try_status_;              \
     } while (0)
 
-/* The field readers of case/case.c (there under their short static names; see the aliases at its end). */
+/* The field readers of case/case_read.c. */
 case_status case_fail(parser *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 case_status case_fail_at(parser *p, const char *key, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 case_status case_fail_nomem(parser *p);
@@ -56,9 +60,21 @@ case_status case_read_double(parser *p, const cJSON *v, int allow_special, doubl
 case_status case_read_element_array(parser *p, const cJSON *array, case_type t, uint8_t *dst);
 case_status case_read_fill(parser *p, const cJSON *fill, case_binding *b);
 case_status case_read_compare(parser *p, const cJSON *v, case_expect *e);
+char *case_dup_string(const char *s);
+const cJSON *case_field(const cJSON *obj, const char *key);
+case_status case_read_uint(parser *p, const cJSON *v, uint64_t min, uint64_t max, uint64_t *out);
+case_status case_lookup_type(parser *p, const char *key, const char *name, case_type *out);
+/* case/case.c */
 char *case_resolve_path(const char *dir, const char *relative);
 
-/* Element helpers of case/case.c: little-endian loads and stores, float bit classes, element values. */
+/* Element helpers of case/case_values.c: little-endian loads and stores, float bit classes, element values,
+ * storing a value into an element (0 when it does not fit the type), and range texts. */
+int case_kind_is_texel(case_kind k);
+void case_int_type_range(case_type t, case_i128 *lo, case_i128 *hi);
+int case_store_int(case_type t, case_i128 v, uint8_t *dst);
+int case_store_float(case_type t, double d, uint8_t *dst);
+const char *case_i128_text(case_i128 v, char buf[48]);
+const char *case_type_range_text(case_type t, char buf[112]);
 uint64_t case_load_le(const uint8_t *p, size_t size);
 void case_store_le(uint8_t *p, uint64_t v, size_t size);
 int case_bits_is_nan(case_type t, uint64_t bits);
