@@ -13,6 +13,13 @@
  * Addresses: the offset register holds a 32-bit byte offset (as hardware
  * buffer instructions do); the instruction's constant offset is added to it
  * in 64 bits, so a negative index still lands outside the slot.
+ *
+ * Two paths: an instruction whose active lanes are all inside the slot
+ * (checked first, lanes_in_bounds / texels_in_bounds) runs with what does
+ * not depend on the lane resolved once (element size, base, texel format)
+ * and no check per element; any other (a fault, robust accesses, bools)
+ * goes lane by lane, element by element.  Both write the same bytes in the
+ * same order, and a fault is found by the second exactly as before.
  */
 #include <math.h>
 #include <stdio.h>
@@ -320,11 +327,26 @@ static int load_store_in_bounds(sim_ctx *ctx, sim_wave *w, const isa_inst *in, s
             EACH_ACTIVE(exec, body);   \
         }                              \
     } while (0)
+    /* one element per lane at p: with no address register and every lane active (private arrays indexed by
+     * constants, uniform loads) the lanes' bytes are stride apart and no address is computed per lane */
+#define EACH_ONE(body)                                                         \
+    do {                                                                       \
+        if (every_lane && !A) {                                                \
+            uint8_t *p = base + imm;                                           \
+            for (uint32_t l = 0; l < W; l++, p += stride)                      \
+                body                                                           \
+        } else {                                                               \
+            EACH_LANE({                                                        \
+                uint8_t *p = BYTES(l);                                         \
+                body                                                           \
+            });                                                                \
+        }                                                                      \
+    } while (0)
 #define LOAD_AS(T)                                                                            \
     if (n == 1) {                                                                             \
-        EACH_LANE({                                                                           \
+        EACH_ONE({                                                                            \
             T v;                                                                              \
-            memcpy(&v, BYTES(l), sizeof(T));                                                  \
+            memcpy(&v, p, sizeof(T));                                                         \
             R[l] = v;                                                                         \
         });                                                                                   \
     } else {                                                                                  \
@@ -340,9 +362,9 @@ static int load_store_in_bounds(sim_ctx *ctx, sim_wave *w, const isa_inst *in, s
     return 0;
 #define STORE_AS(T)                                                                           \
     if (n == 1 && !owner) {                                                                   \
-        EACH_LANE({                                                                           \
+        EACH_ONE({                                                                            \
             T v = (T)R[l];                                                                    \
-            memcpy(BYTES(l), &v, sizeof(T));                                                  \
+            memcpy(p, &v, sizeof(T));                                                         \
         });                                                                                   \
     } else {                                                                                  \
         EACH_LANE({                                                                           \
@@ -373,6 +395,7 @@ static int load_store_in_bounds(sim_ctx *ctx, sim_wave *w, const isa_inst *in, s
     }
 #undef LOAD_AS
 #undef STORE_AS
+#undef EACH_ONE
 #undef EACH_LANE
 #undef BYTES
 #undef ADDRESS
