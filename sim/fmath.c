@@ -25,14 +25,15 @@
 #define PUT(value) SIM_PUT(D, l, lm, value)
 #define PUT1(value) SIM_PUT(D1, l, lm, value)
 
-/* The instructions the model has: GLSL number, name, register inputs
- * (operands a, b, c), registers read from a, registers written from d. */
+/* The instructions the model has, indexed by GLSL number (every FMATH
+ * instruction looks its shape up: no search): name (NULL where the model
+ * lacks the instruction), register inputs (operands a, b, c), registers
+ * read from a, registers written from d. */
 static const struct {
-    int op;
     const char *name;
     unsigned char inputs, input_regs, outputs;
-} glsl_table[] = {
-#define G(name, in, in_regs, out) {GLSLstd450##name, #name, in, in_regs, out},
+} glsl_table[GLSLstd450Count] = {
+#define G(name, in, in_regs, out) [GLSLstd450##name] = {#name, in, in_regs, out},
     G(Round, 1, 1, 1) G(RoundEven, 1, 1, 1) G(Trunc, 1, 1, 1) G(FAbs, 1, 1, 1) G(SAbs, 1, 1, 1)
     G(FSign, 1, 1, 1) G(SSign, 1, 1, 1) G(Floor, 1, 1, 1) G(Ceil, 1, 1, 1) G(Fract, 1, 1, 1)
     G(Radians, 1, 1, 1) G(Degrees, 1, 1, 1) G(Sin, 1, 1, 1) G(Cos, 1, 1, 1) G(Tan, 1, 1, 1)
@@ -54,10 +55,7 @@ static const struct {
 
 static int glsl_index(int64_t glsl)
 {
-    for (unsigned i = 0; i < sizeof glsl_table / sizeof glsl_table[0]; i++)
-        if (glsl_table[i].op == glsl)
-            return (int)i;
-    return -1;
+    return glsl >= 0 && glsl < GLSLstd450Count && glsl_table[glsl].name ? (int)glsl : -1;
 }
 
 int sim_fmath_shape(int64_t glsl, unsigned *inputs, unsigned *input_regs, unsigned *outputs)
@@ -125,7 +123,9 @@ static inline uint64_t pack_snorm(float v, float scale, uint64_t field)
 #define U3(expr) LANES { uint64_t x = SIM_ZX(A[l], sh), y = B ? SIM_ZX(B[l], sh) : 0, z = C ? SIM_ZX(C[l], sh) : 0; (void)y; (void)z; PUT(expr); } return 0
 #define S3(expr) LANES { int64_t x = SIM_SX(A[l], sh), y = B ? SIM_SX(B[l], sh) : 0, z = C ? SIM_SX(C[l], sh) : 0; (void)y; (void)z; PUT((uint64_t)(expr)); } return 0
 
-int sim_exec_fmath(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t pc, sim_mask exec)
+/* The body of sim_exec_fmath, compiled twice (SIM_WITH_F16C below). */
+static inline __attribute__((always_inline)) int fmath(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t pc,
+                                                       sim_mask exec)
 {
     const uint32_t W = ctx->wave_size;
     const uint64_t *lm = w->lane_mask;
@@ -278,7 +278,9 @@ bad_type:
 
 /* ------------------------------------------------------------ CVT */
 
-int sim_exec_cvt(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t pc, sim_mask exec)
+/* The body of sim_exec_cvt, compiled twice (SIM_WITH_F16C below). */
+static inline __attribute__((always_inline)) int cvt(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t pc,
+                                                     sim_mask exec)
 {
     const uint32_t W = ctx->wave_size;
     const uint64_t *lm = w->lane_mask;
@@ -321,6 +323,16 @@ int sim_exec_cvt(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t pc, sim
         }
     }
 
+    /* half to float and back: the same values as through double below (the one rounding is from the same value),
+     * but each a single F16C instruction in the F16C copy, where GCC turns half-to-double into a libgcc call */
+    if (from == ISA_TYPE_F16 && to == ISA_TYPE_F32) {
+        LANES PUT(sim_f32_bits(sim_f16(A[l])));
+        return 0;
+    }
+    if (from == ISA_TYPE_F32 && to == ISA_TYPE_F16) {
+        LANES PUT(sim_f16_bits(sim_f32(A[l])));
+        return 0;
+    }
     /* from float: every f16/f32/f64 value is exact in double */
     double v[SIM_MAX_WAVE];
     switch (from) {
@@ -368,4 +380,20 @@ int sim_exec_cvt(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t pc, sim
                              "cvt: %s value %g does not fit in %s (result clamped, NaN gives 0)",
                              isa_type_name(from), v[sim_mask_first(bad)], isa_type_name(to));
     return 0;
+}
+
+/* Both handlers twice: plain, and with F16C where the host has it (sim_internal.h, "fp16"). */
+SIM_WITH_F16C(static int, fmath_f16c, fmath_plain, fmath,
+              (sim_ctx * ctx, sim_wave *w, const isa_inst *in, uint32_t pc, sim_mask exec), (ctx, w, in, pc, exec))
+SIM_WITH_F16C(static int, cvt_f16c, cvt_plain, cvt,
+              (sim_ctx * ctx, sim_wave *w, const isa_inst *in, uint32_t pc, sim_mask exec), (ctx, w, in, pc, exec))
+
+int sim_exec_fmath(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t pc, sim_mask exec)
+{
+    return sim_use_f16c(ctx) ? fmath_f16c(ctx, w, in, pc, exec) : fmath_plain(ctx, w, in, pc, exec);
+}
+
+int sim_exec_cvt(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t pc, sim_mask exec)
+{
+    return sim_use_f16c(ctx) ? cvt_f16c(ctx, w, in, pc, exec) : cvt_plain(ctx, w, in, pc, exec);
 }

@@ -13,6 +13,13 @@
  * Addresses: the offset register holds a 32-bit byte offset (as hardware
  * buffer instructions do); the instruction's constant offset is added to it
  * in 64 bits, so a negative index still lands outside the slot.
+ *
+ * Two paths: an instruction whose active lanes are all inside the slot
+ * (checked first, lanes_in_bounds / texels_in_bounds) runs with what does
+ * not depend on the lane resolved once (element size, base, texel format)
+ * and no check per element; any other (a fault, robust accesses, bools)
+ * goes lane by lane, element by element.  Both write the same bytes in the
+ * same order, and a fault is found by the second exactly as before.
  */
 #include <math.h>
 #include <stdio.h>
@@ -23,13 +30,42 @@
 #define LANES for (uint32_t l = 0; l < W; l++)
 #define ACTIVE(l) sim_mask_has(exec, (unsigned)(l))
 
+/*
+ * A value of size (1, 2, 4 or 8) bytes, little endian (the host's order):
+ * a constant-size copy per case, which the compiler turns into one load or
+ * store, where a copy of variable size is a call into libc and an 8-byte
+ * reload of a partly written word.
+ */
 static inline uint64_t read_le(const uint8_t *p, unsigned size)
 {
-    uint64_t v = 0;
-    memcpy(&v, p, size); /* little-endian host */
-    return v;
+    switch (size) {
+    case 1: return *p;
+    case 2: { uint16_t v; memcpy(&v, p, 2); return v; }
+    case 4: { uint32_t v; memcpy(&v, p, 4); return v; }
+    case 8: { uint64_t v; memcpy(&v, p, 8); return v; }
+    default: { uint64_t v = 0; memcpy(&v, p, size < 8 ? size : 8); return v; }
+    }
 }
-static inline void write_le(uint8_t *p, unsigned size, uint64_t v) { memcpy(p, &v, size); }
+static inline void write_le(uint8_t *p, unsigned size, uint64_t v)
+{
+    switch (size) {
+    case 1: *p = (uint8_t)v; break;
+    case 2: { uint16_t x = (uint16_t)v; memcpy(p, &x, 2); break; }
+    case 4: { uint32_t x = (uint32_t)v; memcpy(p, &x, 4); break; }
+    default: memcpy(p, &v, size < 8 ? size : 8); break;
+    }
+}
+
+/* isa_type_size without a call per memory instruction: bytes in memory, bool 4, none 0. */
+static inline unsigned type_size(isa_type t)
+{
+    static const unsigned char sizes[ISA_TYPE_COUNT] = {
+#define X(id, name, size) [ISA_TYPE_##id] = ISA_TYPE_##id == ISA_TYPE_BOOL ? 4 : (size),
+        ISA_TYPE_LIST(X)
+#undef X
+    };
+    return t < ISA_TYPE_COUNT ? sizes[t] : 0;
+}
 
 /* The bytes of slot s as seen by lane l. */
 static inline uint8_t *slot_base(const sim_ctx *ctx, const sim_wave *w, uint32_t s, uint32_t l)
@@ -91,39 +127,66 @@ static void slot_format(const isa_slot *sl, unsigned *comps, unsigned *bytes, is
         *type = ISA_TYPE_U8;
 }
 
-/* Converts a memory component to a register slot of the texel type. */
-static uint64_t texel_to_reg(uint64_t raw, isa_type fmt, int unorm, isa_type texel)
+/*
+ * A texel buffer access resolved once per instruction: everything about the
+ * slot's format and texel type that does not depend on the lane, so the
+ * lane loops below test flags in locals instead of calling the isa_type_*
+ * functions per component.
+ */
+typedef struct texel_access {
+    unsigned comps, bytes, cbytes; /* components in memory, bytes per texel, bytes per component */
+    isa_type fmt, texel;           /* component type in memory (U8 for unorm8), in registers */
+    int unorm, fmt_float, fmt_signed, texel_float, texel_signed;
+    unsigned fmt_sh, texel_sh;     /* 64 - bits of each, for SIM_ZX / SIM_SX */
+    uint64_t one;                  /* a missing alpha component in registers: 1 or 1.0 */
+} texel_access;
+
+static void texel_access_of(const isa_slot *sl, texel_access *t)
 {
-    unsigned fbits = sim_type_bits(fmt);
-    if (unorm || isa_type_is_float(fmt)) {
-        double v = unorm ? (double)raw / 255.0 : sim_float_get(fmt, raw);
-        if (isa_type_is_float(texel))
-            return sim_float_put(texel, v);
-        return isa_type_is_signed(texel) ? (uint64_t)(int64_t)v : (uint64_t)v;
+    slot_format(sl, &t->comps, &t->bytes, &t->fmt, &t->unorm);
+    t->cbytes = t->bytes / t->comps;
+    t->texel = sl->texel_type == ISA_TYPE_NONE ? t->fmt : sl->texel_type;
+    t->fmt_float = isa_type_is_float(t->fmt);
+    t->fmt_signed = isa_type_is_signed(t->fmt);
+    t->texel_float = isa_type_is_float(t->texel);
+    t->texel_signed = isa_type_is_signed(t->texel);
+    t->fmt_sh = 64 - sim_type_bits(t->fmt);
+    t->texel_sh = 64 - sim_type_bits(t->texel);
+    t->one = t->texel_float ? sim_float_put(t->texel, 1.0) : 1;
+}
+
+/* Converts a memory component to a register slot of the texel type. */
+static inline uint64_t texel_to_reg(const texel_access *t, uint64_t raw)
+{
+    if (t->unorm || t->fmt_float) {
+        double v = t->unorm ? (double)raw / 255.0 : sim_float_get(t->fmt, raw);
+        if (t->texel_float)
+            return sim_float_put(t->texel, v);
+        return t->texel_signed ? (uint64_t)(int64_t)v : (uint64_t)v;
     }
-    int64_t iv = isa_type_is_signed(fmt) ? SIM_SX(raw, 64 - fbits) : (int64_t)SIM_ZX(raw, 64 - fbits);
-    if (isa_type_is_float(texel))
-        return sim_float_put(texel, isa_type_is_signed(fmt) ? (double)iv : (double)(uint64_t)iv);
+    int64_t iv = t->fmt_signed ? SIM_SX(raw, t->fmt_sh) : (int64_t)SIM_ZX(raw, t->fmt_sh);
+    if (t->texel_float)
+        return sim_float_put(t->texel, t->fmt_signed ? (double)iv : (double)(uint64_t)iv);
     return (uint64_t)iv;
 }
 
 /* Converts a register slot of the texel type to a memory component. */
-static uint64_t reg_to_texel(uint64_t reg, isa_type texel, isa_type fmt, int unorm)
+static inline uint64_t reg_to_texel(const texel_access *t, uint64_t reg)
 {
-    if (unorm) {
-        double v = isa_type_is_float(texel) ? sim_float_get(texel, reg) : (double)SIM_ZX(reg, 56) / 255.0;
+    if (t->unorm) {
+        double v = t->texel_float ? sim_float_get(t->texel, reg) : (double)SIM_ZX(reg, 56) / 255.0;
         v = v != v ? 0 : v < 0 ? 0 : v > 1 ? 1 : v;
         return (uint64_t)nearbyint(v * 255.0);
     }
-    if (isa_type_is_float(fmt)) {
-        double v = isa_type_is_float(texel) ? sim_float_get(texel, reg)
-                   : isa_type_is_signed(texel) ? (double)SIM_SX(reg, 64 - sim_type_bits(texel))
-                                               : (double)SIM_ZX(reg, 64 - sim_type_bits(texel));
-        return sim_float_put(fmt, v);
+    if (t->fmt_float) {
+        double v = t->texel_float    ? sim_float_get(t->texel, reg)
+                   : t->texel_signed ? (double)SIM_SX(reg, t->texel_sh)
+                                     : (double)SIM_ZX(reg, t->texel_sh);
+        return sim_float_put(t->fmt, v);
     }
-    if (isa_type_is_float(texel)) {
-        double v = sim_float_get(texel, reg);
-        return v != v ? 0 : isa_type_is_signed(fmt) ? (uint64_t)(int64_t)v : (uint64_t)v;
+    if (t->texel_float) {
+        double v = sim_float_get(t->texel, reg);
+        return v != v ? 0 : t->fmt_signed ? (uint64_t)(int64_t)v : (uint64_t)v;
     }
     return reg; /* integer to integer: the low bits */
 }
@@ -200,6 +263,227 @@ static int atomic(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t pc, si
     return 0;
 }
 
+/*
+ * The lanes of exec in lane order, one iteration per active lane (`l` in
+ * body): two 64-bit words and a count-trailing-zeros each, which costs less
+ * than testing every lane of the wave when all are active and much less
+ * when few are.
+ */
+#define EACH_ACTIVE(exec, body)                                                                      \
+    for (unsigned word_ = 0; word_ < 2; word_++)                                                     \
+        for (uint64_t bits_ = word_ ? sim_mask_hi(exec) : sim_mask_lo(exec); bits_; bits_ &= bits_ - 1) { \
+            const uint32_t l = 64 * word_ + (uint32_t)__builtin_ctzll(bits_);                        \
+            body                                                                                     \
+        }
+
+/*
+ * Whether every active lane's access of span bytes at A[l] + imm lies inside
+ * slot memory m (A NULL: the address is imm alone).  The addresses are the
+ * ones the lane loops compute; an access of n elements is inside when its
+ * first byte is at most size - span.
+ */
+static inline int lanes_in_bounds(const sim_slot_mem *m, const uint64_t *A, int64_t imm, uint64_t span, sim_mask exec)
+{
+    if (exec == 0)
+        return 1;
+    if (span > m->size)
+        return 0;
+    const uint64_t last = m->size - span; /* the highest address the access may start at */
+    if (!A)
+        return (uint64_t)imm <= last;
+    uint64_t outside = 0;
+    EACH_ACTIVE(exec, outside |= (uint64_t)(uint32_t)A[l] + (uint64_t)imm > last;);
+    return outside == 0;
+}
+
+/*
+ * LOAD and STORE of a type that is not bool when every active lane is
+ * inside the slot (lanes_in_bounds): no bounds test per element and a
+ * constant-size copy per element size.  Lane by lane in lane order, element
+ * by element, as the checked loop of exec_memory does, so stores of several
+ * lanes to one address leave the same value.
+ */
+static int load_store_in_bounds(sim_ctx *ctx, sim_wave *w, const isa_inst *in, sim_mask exec, unsigned size,
+                                unsigned n, const uint64_t *A, uint32_t *owner)
+{
+    const uint32_t W = ctx->wave_size;
+    const sim_slot_mem *m = &ctx->slots[in->slot];
+    /* lane l's bytes start at base + stride * l: private memory is one area per lane */
+    const int private_space = ctx->prog->slots[in->slot].space == ISA_SPACE_PRIVATE;
+    uint8_t *const base = private_space ? w->private_mem + m->area_offset : m->data;
+    const size_t stride = private_space ? ctx->private_lane_bytes : 0;
+    const uint64_t imm = (uint64_t)in->imm;
+    const int every_lane = exec == sim_mask_low(W);
+    uint64_t *const R = w->regs + (size_t)(in->op == ISA_OP_LOAD ? in->d : in->b) * W;
+    /* the lane's address inside the slot, and its first byte in host memory */
+#define ADDRESS(l) ((A ? (uint64_t)(uint32_t)A[l] : 0) + imm)
+#define BYTES(l) (base + stride * (l) + ADDRESS(l))
+    /* a counted loop when every lane is active (the common case), else the active lanes */
+#define EACH_LANE(body)                \
+    do {                               \
+        if (every_lane) {              \
+            LANES body                 \
+        } else {                       \
+            EACH_ACTIVE(exec, body);   \
+        }                              \
+    } while (0)
+    /* one element per lane at p: with no address register and every lane active (private arrays indexed by
+     * constants, uniform loads) the lanes' bytes are stride apart and no address is computed per lane */
+#define EACH_ONE(body)                                                         \
+    do {                                                                       \
+        if (every_lane && !A) {                                                \
+            uint8_t *p = base + imm;                                           \
+            for (uint32_t l = 0; l < W; l++, p += stride)                      \
+                body                                                           \
+        } else {                                                               \
+            EACH_LANE({                                                        \
+                uint8_t *p = BYTES(l);                                         \
+                body                                                           \
+            });                                                                \
+        }                                                                      \
+    } while (0)
+#define LOAD_AS(T)                                                                            \
+    if (n == 1) {                                                                             \
+        EACH_ONE({                                                                            \
+            T v;                                                                              \
+            memcpy(&v, p, sizeof(T));                                                         \
+            R[l] = v;                                                                         \
+        });                                                                                   \
+    } else {                                                                                  \
+        EACH_LANE({                                                                           \
+            const uint8_t *p = BYTES(l);                                                      \
+            for (unsigned i = 0; i < n; i++) {                                                \
+                T v;                                                                          \
+                memcpy(&v, p + (size_t)i * sizeof(T), sizeof(T));                             \
+                R[(size_t)i * W + l] = v;                                                     \
+            }                                                                                 \
+        });                                                                                   \
+    }                                                                                         \
+    return 0;
+#define STORE_AS(T)                                                                           \
+    if (n == 1 && !owner) {                                                                   \
+        EACH_ONE({                                                                            \
+            T v = (T)R[l];                                                                    \
+            memcpy(p, &v, sizeof(T));                                                         \
+        });                                                                                   \
+    } else {                                                                                  \
+        EACH_LANE({                                                                           \
+            const uint64_t address = ADDRESS(l);                                              \
+            uint8_t *p = base + stride * l + address;                                         \
+            for (unsigned i = 0; i < n; i++) {                                                \
+                T v = (T)R[(size_t)i * W + l];                                                \
+                memcpy(p + (size_t)i * sizeof(T), &v, sizeof(T));                             \
+                if (owner)                                                                    \
+                    sim_note_write(ctx, owner, address + (uint64_t)i * sizeof(T), sizeof(T)); \
+            }                                                                                 \
+        });                                                                                   \
+    }                                                                                         \
+    return 0;
+    if (in->op == ISA_OP_LOAD) {
+        switch (size) {
+        case 1: LOAD_AS(uint8_t)
+        case 2: LOAD_AS(uint16_t)
+        case 4: LOAD_AS(uint32_t)
+        default: LOAD_AS(uint64_t)
+        }
+    }
+    switch (size) {
+    case 1: STORE_AS(uint8_t)
+    case 2: STORE_AS(uint16_t)
+    case 4: STORE_AS(uint32_t)
+    default: STORE_AS(uint64_t)
+    }
+#undef LOAD_AS
+#undef STORE_AS
+#undef EACH_ONE
+#undef EACH_LANE
+#undef BYTES
+#undef ADDRESS
+}
+
+/* Whether every active lane's texel A[l] lies inside slot memory m (texels of `bytes` bytes). */
+static inline int texels_in_bounds(const sim_slot_mem *m, const uint64_t *A, unsigned bytes, sim_mask exec)
+{
+    if (exec == 0)
+        return 1;
+    if (bytes == 0 || bytes > m->size)
+        return 0;
+    const uint64_t last = (m->size - bytes) / bytes; /* the highest texel index inside */
+    uint64_t outside = 0;
+    EACH_ACTIVE(exec, outside |= (uint64_t)(uint32_t)A[l] > last;);
+    return outside == 0;
+}
+
+/*
+ * IMG_READ when every active lane's texel is inside the slot
+ * (texels_in_bounds): the format resolved once (t), a constant-size read per
+ * component size, the components the format lacks filled as the checked loop
+ * of exec_memory fills them.
+ */
+static int texel_read_in_bounds(sim_ctx *ctx, sim_wave *w, const isa_inst *in, sim_mask exec,
+                                const texel_access *t, const uint64_t *A)
+{
+    const uint32_t W = ctx->wave_size;
+    const uint8_t *const data = ctx->slots[in->slot].data;
+    uint64_t *const D = w->regs + (size_t)in->d * W;
+    const unsigned comps = t->comps, cbytes = t->cbytes, bytes = t->bytes;
+    const uint64_t fill[4] = {0, 0, 0, t->one}; /* components the format does not have */
+    if (t->fmt == ISA_TYPE_F32 && t->texel == ISA_TYPE_F32 && !t->unorm) {
+        /* rgba32f and its kin: texel_to_reg's round trip through double gives back every float's bits, but a
+         * signalling NaN comes back quiet (IEEE conversions quiet it: the quiet bit set, the payload kept) */
+#define QUIET_F32(u) ((u) | (uint32_t)(((u) & 0x7fffffffu) > 0x7f800000u) << 22) /* a NaN: above infinity */
+        if (comps == 4) { /* rgba32f: the component loop unrolled */
+            EACH_ACTIVE(exec, {
+                const uint8_t *p = data + (uint64_t)(uint32_t)A[l] * 16;
+                for (unsigned c = 0; c < 4; c++) {
+                    uint32_t u;
+                    memcpy(&u, p + (size_t)c * 4, 4);
+                    D[(size_t)c * W + l] = QUIET_F32(u);
+                }
+            });
+            return 0;
+        }
+        EACH_ACTIVE(exec, {
+            const uint8_t *p = data + (uint64_t)(uint32_t)A[l] * bytes;
+            for (unsigned c = 0; c < comps; c++) {
+                uint32_t u;
+                memcpy(&u, p + (size_t)c * 4, 4);
+                D[(size_t)c * W + l] = QUIET_F32(u);
+            }
+            for (unsigned c = comps; c < 4; c++)
+                D[(size_t)c * W + l] = fill[c];
+        });
+        return 0;
+#undef QUIET_F32
+    }
+#define READ_AS(T)                                                                 \
+    EACH_ACTIVE(exec, {                                                            \
+        const uint8_t *p = data + (uint64_t)(uint32_t)A[l] * bytes;                \
+        for (unsigned c = 0; c < comps; c++) {                                     \
+            T raw;                                                                 \
+            memcpy(&raw, p + (size_t)c * sizeof(T), sizeof(T));                    \
+            D[(size_t)c * W + l] = texel_to_reg(t, raw);                           \
+        }                                                                          \
+        for (unsigned c = comps; c < 4; c++)                                       \
+            D[(size_t)c * W + l] = fill[c];                                        \
+    });                                                                            \
+    return 0;
+    switch (cbytes) {
+    case 1: READ_AS(uint8_t)
+    case 2: READ_AS(uint16_t)
+    case 4: READ_AS(uint32_t)
+    case 8: READ_AS(uint64_t)
+    default: break;
+    }
+#undef READ_AS
+    EACH_ACTIVE(exec, {
+        const uint8_t *p = data + (uint64_t)(uint32_t)A[l] * bytes;
+        for (unsigned c = 0; c < 4; c++)
+            D[(size_t)c * W + l] = c < comps ? texel_to_reg(t, read_le(p + c * cbytes, cbytes)) : fill[c];
+    });
+    return 0;
+}
+
 static int exec_memory(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t pc, sim_mask exec);
 
 /* With a trace sink: the per-lane addresses are taken before the access (a
@@ -257,7 +541,7 @@ static int exec_memory(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t p
 
     switch ((isa_op)in->op) {
     case ISA_OP_LOAD: case ISA_OP_STORE: {
-        const unsigned size = isa_type_size(type);
+        const unsigned size = type_size(type);
         const unsigned n = in->count ? in->count : 1;
         const uint64_t *A = in->a == ISA_NO_REG ? NULL : sim_reg(ctx, w, in->a);
         const int is_bool = type == ISA_TYPE_BOOL;
@@ -267,48 +551,9 @@ static int exec_memory(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t p
         if (in->op == ISA_OP_STORE && sl->readonly)
             return sim_fault(ctx, w, pc, SIM_FAULT_UNSUPPORTED, -1, (int32_t)in->slot, -1,
                              "store to read-only slot '%s'", sl->name);
-        if (!is_bool && sl->space != ISA_SPACE_PRIVATE) {
-            /* the common case, one shared base and a fixed size: no per-lane base, no variable-size copy */
-            uint8_t *base = m->data;
-            const int load = in->op == ISA_OP_LOAD;
-            uint64_t *R = w->regs + (size_t)(load ? in->d : in->b) * W;
-#define FIXED(T)                                                                         \
-    LANES {                                                                              \
-        if (!ACTIVE(l))                                                                  \
-            continue;                                                                    \
-        uint64_t address = (A ? (uint64_t)(uint32_t)A[l] : 0) + (uint64_t)in->imm;                           \
-        for (unsigned i = 0; i < n; i++, address += sizeof(T)) {                         \
-            if (!in_bounds(m, address, sizeof(T))) {                                     \
-                if (!robust)                                                             \
-                    return out_of_bounds(ctx, w, in, pc, l, address, sizeof(T));         \
-                if (load)                                                                \
-                    R[(size_t)i * W + l] = 0;                                            \
-                ctx->result->stats.robust_loads += load;                                 \
-                ctx->result->stats.robust_stores += !load;                               \
-                continue;                                                                \
-            }                                                                            \
-            T v;                                                                         \
-            if (load) {                                                                  \
-                memcpy(&v, base + address, sizeof(T));                                   \
-                R[(size_t)i * W + l] = v;                                                \
-            } else {                                                                     \
-                v = (T)R[(size_t)i * W + l];                                             \
-                memcpy(base + address, &v, sizeof(T));                                   \
-                if (owner)                                                               \
-                    sim_note_write(ctx, owner, address, sizeof(T));                      \
-            }                                                                            \
-        }                                                                                \
-    }                                                                                    \
-    return 0;
-            switch (size) {
-            case 1: FIXED(uint8_t)
-            case 2: FIXED(uint16_t)
-            case 4: FIXED(uint32_t)
-            case 8: FIXED(uint64_t)
-            default: break;
-            }
-#undef FIXED
-        }
+        if (!is_bool && lanes_in_bounds(m, A, in->imm, (uint64_t)n * size, exec))
+            return load_store_in_bounds(ctx, w, in, exec, size, n, A, owner);
+        /* some lane is out of bounds (a fault, or robust access), or a bool: lane by lane, element by element */
         LANES {
             if (!ACTIVE(l))
                 continue;
@@ -342,23 +587,21 @@ static int exec_memory(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t p
     case ISA_OP_ATOMIC:
         return atomic(ctx, w, in, pc, exec);
     case ISA_OP_IMG_READ: case ISA_OP_IMG_WRITE: {
-        unsigned comps, bytes;
-        isa_type ftype;
-        int unorm;
-        slot_format(sl, &comps, &bytes, &ftype, &unorm);
-        const unsigned cbytes = bytes / comps;
-        const isa_type texel = sl->texel_type == ISA_TYPE_NONE ? ftype : sl->texel_type;
+        texel_access t;
+        texel_access_of(sl, &t);
         const uint64_t *A = sim_reg(ctx, w, in->a);
         if (in->op == ISA_OP_IMG_WRITE && sl->readonly)
             return sim_fault(ctx, w, pc, SIM_FAULT_UNSUPPORTED, -1, (int32_t)in->slot, -1,
                              "texel write to read-only slot '%s'", sl->name);
+        if (in->op == ISA_OP_IMG_READ && texels_in_bounds(m, A, t.bytes, exec))
+            return texel_read_in_bounds(ctx, w, in, exec, &t, A);
         LANES {
             if (!ACTIVE(l))
                 continue;
-            uint64_t address = (uint64_t)(uint32_t)A[l] * bytes;
-            int outside = !in_bounds(m, address, bytes);
+            uint64_t address = (uint64_t)(uint32_t)A[l] * t.bytes;
+            int outside = !in_bounds(m, address, t.bytes);
             if (outside && !robust)
-                return out_of_bounds(ctx, w, in, pc, l, address, bytes);
+                return out_of_bounds(ctx, w, in, pc, l, address, t.bytes);
             if (outside && in->op == ISA_OP_IMG_WRITE) {
                 ctx->result->stats.robust_stores++;
                 continue;
@@ -369,19 +612,19 @@ static int exec_memory(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t p
                 if (in->op == ISA_OP_IMG_READ) {
                     uint64_t v;
                     if (outside) /* a zero texel: (0, 0, 0, 0), or (0, 0, 0, 1) for a format without alpha */
-                        v = c < 3 || comps == 4 ? 0 : isa_type_is_float(texel) ? sim_float_put(texel, 1.0) : 1;
-                    else if (c < comps)
-                        v = texel_to_reg(read_le(p + c * cbytes, cbytes), ftype, unorm, texel);
+                        v = c < 3 || t.comps == 4 ? 0 : t.one;
+                    else if (c < t.comps)
+                        v = texel_to_reg(&t, read_le(p + c * t.cbytes, t.cbytes));
                     else if (c < 3)
                         v = 0;
                     else
-                        v = isa_type_is_float(texel) ? sim_float_put(texel, 1.0) : 1;
+                        v = t.one;
                     w->regs[((size_t)in->d + c) * W + l] = v;
-                } else if (c < comps) {
+                } else if (c < t.comps) {
                     uint64_t v = w->regs[((size_t)in->b + c) * W + l];
-                    write_le(p + c * cbytes, cbytes, reg_to_texel(v, texel, ftype, unorm));
+                    write_le(p + c * t.cbytes, t.cbytes, reg_to_texel(&t, v));
                     if (owner)
-                        sim_note_write(ctx, owner, address + c * cbytes, cbytes);
+                        sim_note_write(ctx, owner, address + c * t.cbytes, t.cbytes);
                 }
             }
         }

@@ -208,6 +208,32 @@ static inline uint64_t sim_f16_bits_d(double d)
     return u;
 }
 
+/*
+ * fp16 with F16C.  The conversions above are `_Float16` casts, which GCC
+ * compiles into calls to libgcc's software conversions (__extendhfsf2,
+ * __truncsfhf2) unless the function that holds them is compiled for F16C:
+ * there each is one instruction (vcvtph2ps; vcvtps2ph rounding as the MXCSR
+ * says, to nearest even).  Both give the same bits for every input
+ * (tests/test_sim.c checks every half and a sweep of floats against a
+ * conversion written in the test); double-to-half has no F16C instruction
+ * and stays one software rounding.  A handler outside the hot loop (which
+ * has its own AVX2/F16C copy, sim/exec.c) that converts fp16 is written
+ * once as an always_inline body and compiled twice by SIM_WITH_F16C:
+ *     SIM_WITH_F16C(static int, name_f16c, name_plain, body, (params), (args))
+ * and sim_use_f16c picks the copy per call (sim_config.portable: plain).
+ */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define SIM_WITH_F16C(ret, f16c_name, plain_name, body, params, args) \
+    __attribute__((target("f16c"))) ret f16c_name params { return body args; } \
+    ret plain_name params { return body args; }
+static inline int sim_use_f16c(const sim_ctx *ctx) { return !ctx->cfg->portable && __builtin_cpu_supports("f16c"); }
+#else
+#define SIM_WITH_F16C(ret, f16c_name, plain_name, body, params, args) \
+    ret f16c_name params { return body args; } \
+    ret plain_name params { return body args; }
+static inline int sim_use_f16c(const sim_ctx *ctx) { (void)ctx; return 0; }
+#endif
+
 /* A float slot as double (exact for f16/f32/f64), and back with one rounding. */
 static inline double sim_float_get(isa_type t, uint64_t v)
 {

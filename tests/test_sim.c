@@ -1205,6 +1205,126 @@ START_TEST(test_memory_texel_buffer_converts_formats)
 }
 END_TEST
 
+/*
+ * A texel buffer of format rgba32f read by every lane (sim/mem.c's path for
+ * reads that are all in bounds) and by a wave with one lane outside the
+ * buffer under robust access (the lane-by-lane path): both give every
+ * float's bits, signalling NaNs quiet (IEEE conversions set the quiet bit
+ * and keep the payload), and the robust lane reads (0, 0, 0, 0).
+ */
+START_TEST(test_memory_texel_rgba32f_reads_bits_with_nans_quiet)
+{
+    static const uint32_t bits[32] = {
+        0x00000000u, 0x80000000u, 0x3f800000u, 0xbf800000u, 0x00000001u, 0x807fffffu, 0x7f7fffffu, 0xff7fffffu,
+        0x7f800000u, 0xff800000u, 0x7fc00000u, 0xffc00001u, 0x7f800001u, 0xff800001u, 0x7fbfffffu, 0x7fa00000u,
+        0x3eaaaaabu, 0x40490fdbu, 0x00800000u, 0x00400000u, 0x7f000000u, 0x4b800001u, 0xc2f6e979u, 0x33800000u,
+        0x7fffffffu, 0xffffffffu, 0x7f8000ffu, 0x3f7fffffu, 0x1u << 22, 0x80000001u, 0x477fe000u, 0x38800000u};
+    for (int robust = 0; robust < 2; robust++) {
+        builder b;
+        b_init(&b, 12, 1, 8, 1, 1);
+        b_builtin(&b, 0, ISA_BI_LOCAL_INDEX, 0);
+        b_const(&b, 1, 16);
+        b_const(&b, 3, (uint64_t)robust); /* robust: lane l reads texel l + 1, so lane 7 reads texel 8 (outside) */
+        uint32_t img = b_slot(&b, ISA_SPACE_UNIFORM_TEXEL, 0, 0, 0, 1, "lights");
+        b.slots[img].format = ISA_FORMAT_RGBA32F;
+        b.slots[img].texel_type = ISA_TYPE_F32;
+        uint32_t out = b_slot(&b, ISA_SPACE_STORAGE, 0, 1, 0, 0, "out");
+        b_emit(&b, I(.op = ISA_OP_BLOCK, .a = 0));
+        b_emit(&b, I(.op = ISA_OP_IADD, .type = ISA_TYPE_U32, .d = 2, .a = 0, .b = 3));
+        b_emit(&b, I(.op = ISA_OP_IMG_READ, .d = 4, .a = 2, .slot = (uint16_t)img));
+        b_emit(&b, I(.op = ISA_OP_IMUL, .type = ISA_TYPE_U32, .d = 2, .a = 0, .b = 1));
+        b_emit(&b, I(.op = ISA_OP_STORE, .type = ISA_TYPE_U32, .b = 4, .count = 4, .a = 2, .slot = (uint16_t)out));
+        b_emit(&b, I(.op = ISA_OP_END));
+        b.code[0].imm = b.p.code_count - 1;
+        uint32_t texels[32], got[32];
+        memcpy(texels, bits, sizeof texels);
+        memset(got, 0xee, sizeof got);
+        sim_buffer bufs[2] = {{0, 0, (uint8_t *)texels, sizeof texels}, {0, 1, (uint8_t *)got, sizeof got}};
+        for (uint32_t W = 4; W <= 8; W *= 2) {
+            sim_config cfg = config(W, 1, bufs, 2);
+            cfg.robust_access = robust;
+            sim_result res;
+            ck_assert_int_eq(sim_run(&b.p, &cfg, &res), SIM_OK);
+            for (uint32_t k = 0; k < 32; k++) {
+                uint32_t lane = k / 4, texel = lane + (uint32_t)robust;
+                uint32_t u = texel < 8 ? bits[texel * 4 + k % 4] : 0;
+                int nan = (u & 0x7f800000u) == 0x7f800000u && (u & 0x007fffffu) != 0;
+                ck_assert_msg(got[k] == (nan ? u | 0x00400000u : u), "W=%u robust=%d word %u: 0x%08x from 0x%08x", W,
+                              robust, k, got[k], u);
+            }
+            ck_assert_uint_eq(res.stats.robust_loads, (uint64_t)robust);
+            sim_result_free(&res);
+        }
+    }
+}
+END_TEST
+
+/*
+ * Loads and stores when every lane is in bounds take sim/mem.c's path
+ * without per-element checks: private memory (one area per lane), a vector
+ * of 3 elements, a partial exec mask (lanes not in it keep their registers
+ * and write nothing) and several lanes storing to one address (the last
+ * active lane of the last wave to run wins, as lane and wave order say).
+ */
+START_TEST(test_memory_in_bounds_private_vector_partial_and_same_address)
+{
+    builder b;
+    b_init(&b, 20, 3, 8, 1, 1);
+    b_builtin(&b, 0, ISA_BI_LOCAL_INDEX, 0);
+    b_const(&b, 1, 12);
+    b_const(&b, 2, 0x1000);
+    b_const(&b, 3, 3);
+    b_const(&b, 12, 0xdead);
+    b_const(&b, 14, 1);
+    b_const(&b, 16, 4);
+    uint32_t priv = b_slot(&b, ISA_SPACE_PRIVATE, 0, 0, 16, 0, "arr");
+    uint32_t out = b_slot(&b, ISA_SPACE_STORAGE, 0, 0, 0, 0, "out");
+    b.p.private_bytes = 16;
+    uint32_t entry = b_emit(&b, I(.op = ISA_OP_BLOCK, .a = 0));
+    b_emit(&b, I(.op = ISA_OP_IADD, .type = ISA_TYPE_U32, .d = 4, .a = 0, .b = 2)); /* v4 = l + 0x1000 */
+    b_emit(&b, I(.op = ISA_OP_IMUL, .type = ISA_TYPE_U32, .d = 5, .a = 0, .b = 3)); /* v5 = 3 l */
+    b_emit(&b, I(.op = ISA_OP_IADD, .type = ISA_TYPE_U32, .d = 6, .a = 5, .b = 3)); /* v6 = 3 l + 3 */
+    /* private: (v4, v5, v6) at byte 4 of each lane's own area, read back into v8..v10 */
+    b_emit(&b, I(.op = ISA_OP_STORE, .type = ISA_TYPE_U32, .b = 4, .count = 3, .a = ISA_NO_REG, .imm = 4,
+                 .slot = (uint16_t)priv));
+    b_emit(&b, I(.op = ISA_OP_LOAD, .type = ISA_TYPE_U32, .d = 8, .count = 3, .a = ISA_NO_REG, .imm = 4,
+                 .slot = (uint16_t)priv));
+    b_emit(&b, I(.op = ISA_OP_IMUL, .type = ISA_TYPE_U32, .d = 7, .a = 0, .b = 1)); /* v7 = 12 l: words 3 l.. */
+    b_emit(&b, I(.op = ISA_OP_STORE, .type = ISA_TYPE_U32, .b = 8, .count = 3, .a = 7, .slot = (uint16_t)out));
+    /* odd lanes only: store v6 to word 24 (one address for all), then load word 24 into v12 */
+    b_emit(&b, I(.op = ISA_OP_AND, .type = ISA_TYPE_U32, .d = 13, .a = 0, .b = 14));
+    b_emit(&b, I(.op = ISA_OP_MASK_COND, .type = ISA_TYPE_BOOL, .d = 1, .a = 13, .imm = 0));
+    b_emit(&b, I(.op = ISA_OP_MASK_EXEC, .d = 2));
+    uint32_t odd = b_emit(&b, I(.op = ISA_OP_BLOCK, .a = 1));
+    b_emit(&b, I(.op = ISA_OP_STORE, .type = ISA_TYPE_U32, .b = 6, .a = ISA_NO_REG, .imm = 96, .slot = (uint16_t)out));
+    b_emit(&b, I(.op = ISA_OP_LOAD, .type = ISA_TYPE_U32, .d = 12, .a = ISA_NO_REG, .imm = 96, .slot = (uint16_t)out));
+    uint32_t merge = b_emit(&b, I(.op = ISA_OP_BLOCK, .a = 2));
+    b_emit(&b, I(.op = ISA_OP_IMUL, .type = ISA_TYPE_U32, .d = 11, .a = 0, .b = 16)); /* words 25 + l: v12 */
+    b_emit(&b, I(.op = ISA_OP_STORE, .type = ISA_TYPE_U32, .b = 12, .a = 11, .imm = 100, .slot = (uint16_t)out));
+    uint32_t end = b_emit(&b, I(.op = ISA_OP_END));
+    b.code[entry].imm = end;
+    b.code[odd].imm = merge;
+    b.code[merge].imm = end;
+    for (uint32_t W = 4; W <= 8; W *= 2) {
+        uint32_t got[33];
+        memset(got, 0xee, sizeof got);
+        sim_buffer buf = {0, 0, (uint8_t *)got, sizeof got};
+        sim_config cfg = config(W, 1, &buf, 1);
+        sim_result res;
+        ck_assert_int_eq(sim_run(&b.p, &cfg, &res), SIM_OK);
+        for (uint32_t l = 0; l < 8; l++) {
+            ck_assert_uint_eq(got[3 * l], l + 0x1000);
+            ck_assert_uint_eq(got[3 * l + 1], 3 * l);
+            ck_assert_uint_eq(got[3 * l + 2], 3 * l + 3);
+            uint32_t last_odd = (l / W + 1) * W - 1; /* the highest (odd) lane of l's wave stored last */
+            ck_assert_uint_eq(got[25 + l], l & 1 ? 3 * last_odd + 3 : 0xdead);
+        }
+        ck_assert_uint_eq(got[24], 3 * 7 + 3);
+        sim_result_free(&res);
+    }
+}
+END_TEST
+
 /* ------------------------------------------------------------ built-ins */
 
 START_TEST(test_builtins_per_lane_values_partial_wave)
@@ -1550,6 +1670,136 @@ START_TEST(test_host_variant_fp16_and_fma_bits_equal_portable)
 }
 END_TEST
 
+/*
+ * fp16 conversions with F16C and without (sim_config.portable) against a
+ * conversion written here from the IEEE 754 definition: half to float is
+ * exact; float to half rounds to nearest, ties to even, overflows to
+ * infinity from 65520 up, and a NaN stays a NaN, made quiet, keeping the top
+ * bits of its payload.  Every one of the 65536 halves goes through
+ * unpackHalf2x16 (GLSL.std.450) and float(float16_t) (a conversion); a sweep
+ * of floats goes through packHalf2x16 and float16_t(float): just below, at
+ * and just above every tie between two halves, every half subnormal range
+ * at several mantissas, float subnormals, infinities and NaNs (quiet and
+ * signalling, payloads that survive and that do not).
+ */
+static uint32_t ref_float_of_half(uint32_t h)
+{
+    uint32_t sign = (h & 0x8000u) << 16, e = (h >> 10) & 0x1f, m = h & 0x3ff;
+    if (e == 31)
+        return sign | 0x7f800000u | (m ? 0x400000u | m << 13 : 0);
+    if (e == 0) {
+        if (m == 0)
+            return sign;
+        int exp = 1 - 15; /* value = m * 2^-24 = (m / 2^10) * 2^(1 - 15): normalise */
+        while (!(m & 0x400)) {
+            m <<= 1;
+            exp--;
+        }
+        return sign | (uint32_t)(exp + 127) << 23 | (m & 0x3ff) << 13;
+    }
+    return sign | (e - 15 + 127) << 23 | m << 13;
+}
+
+static uint32_t ref_half_of_float(uint32_t f)
+{
+    uint32_t sign = (f >> 16) & 0x8000u, e = (f >> 23) & 0xff, m = f & 0x7fffffu;
+    if (e == 0xff)
+        return sign | 0x7c00u | (m ? 0x200u | m >> 13 : 0);
+    uint32_t E = e ? e : 1, mant = e ? m | 0x800000u : m; /* value = mant * 2^(E - 150) */
+    int k = (int)E - 127;                                 /* the exponent when mant has its leading one */
+    if (e && k >= -14) {                                  /* a normal half (or overflow): ulp 2^(k - 10) */
+        if (k > 15)
+            return sign | 0x7c00u;
+        uint32_t q = mant >> 13, r = mant & 0x1fffu;
+        if (r > 0x1000u || (r == 0x1000u && (q & 1)))
+            q++;
+        uint32_t h = (uint32_t)(k + 14) * 0x400u + q; /* q holds the hidden bit: a carry moves the exponent */
+        return sign | (h >= 0x7c00u ? 0x7c00u : h);
+    }
+    /* a half subnormal: ulp 2^-24, q = value / 2^-24 = mant * 2^(E - 126) */
+    uint32_t shift = 126 - E;
+    if (shift >= 32)
+        return sign; /* below 2^-25 (mant < 2^24): rounds to zero */
+    uint32_t q = mant >> shift, r = mant & ((1u << shift) - 1), half = 1u << (shift - 1);
+    if (r > half || (r == half && (q & 1)))
+        q++;
+    return sign | q;
+}
+
+START_TEST(test_fp16_conversions_f16c_and_software_equal_ieee_reference)
+{
+    static const char *src =
+        "#version 450\n"
+        "#extension GL_EXT_shader_explicit_arithmetic_types_float16 : require\n"
+        "layout(local_size_x = 64) in;\n"
+        "layout(set = 0, binding = 0) readonly buffer I { uint inw[]; };\n"
+        "layout(set = 0, binding = 1) buffer O { uint outw[]; };\n"
+        "void main() {\n"
+        "  uint i = gl_GlobalInvocationID.x, o = i * 6u, u = inw[i];\n"
+        "  vec2 h = unpackHalf2x16(u);\n"
+        "  f16vec2 hv = unpackFloat2x16(u);\n"
+        "  float f = uintBitsToFloat(u);\n"
+        "  outw[o + 0u] = floatBitsToUint(h.x);\n"
+        "  outw[o + 1u] = floatBitsToUint(h.y);\n"
+        "  outw[o + 2u] = floatBitsToUint(float(hv.x));\n"
+        "  outw[o + 3u] = floatBitsToUint(float(hv.y));\n"
+        "  outw[o + 4u] = packHalf2x16(vec2(f, -f));\n"
+        "  outw[o + 5u] = packFloat2x16(f16vec2(float16_t(f), float16_t(-f)));\n"
+        "}\n";
+    char msg[8192];
+    isa_program *prog = NULL;
+    ck_assert_msg(tsup_build(src, "fp16conv.comp", "glsl", NULL, &prog, msg, sizeof msg, NULL, 0) == ISA_OK, "%s", msg);
+    static const uint32_t specials[] = {
+        0x00000000u, 0x00000001u, 0x007fffffu, 0x00800000u, 0x33000000u, 0x33000001u, 0x337fffffu, 0x33800000u,
+        0x33c00000u, 0x387fc000u, 0x387fe000u, 0x387ff000u, 0x38800000u, 0x477fe000u, 0x477fefffu, 0x477ff000u,
+        0x477ff001u, 0x47800000u, 0x7f7fffffu, 0x7f800000u, 0x7f800001u, 0x7f801fffu, 0x7f802000u, 0x7fa00000u,
+        0x7fbfffffu, 0x7fc00000u, 0x7fc00001u, 0x7fffe000u, 0x7fffffffu, 0x3f800000u, 0x3f801000u, 0x3f803000u};
+    uint32_t cap = 65536 + 63488 * 3 + 19 * 4096 * 3 + 64 + 64, n = 0;
+    uint32_t *in = malloc(cap * 4);
+    for (uint32_t h = 0; h < 65536; h++)
+        in[n++] = h | (65535 - h) << 16; /* every half, in both halves of a word */
+    for (uint32_t h = 0; h < 0x7c00; h++) /* finite halves: below, at and above the tie with the next one */
+        for (uint32_t d = 0; d < 3; d++)
+            in[n++] = (ref_float_of_half(h) + 0x0fffu + d) | (h & 1) << 31;
+    for (uint32_t E = 95; E <= 113; E++) /* exponents of half subnormals and below them */
+        for (uint32_t k = 0; k < 4096; k++)
+            for (uint32_t d = 0; d < 3; d++)
+                in[n++] = (E << 23 | k << 11 | (d == 0 ? 0 : d == 1 ? 1 : 0x7ff)) | (k & 1) << 31;
+    for (uint32_t i = 0; i < sizeof specials / sizeof specials[0]; i++) {
+        in[n++] = specials[i];
+        in[n++] = specials[i] | 0x80000000u;
+    }
+    while (n % 64)
+        in[n++] = 0x3c00;
+    ck_assert_uint_le(n, cap);
+    int host = __builtin_cpu_supports("f16c");
+    if (!host)
+        fprintf(stderr, "note: this host lacks F16C: both runs take the software conversions\n");
+    uint32_t *out = malloc((size_t)n * 24);
+    for (int portable = 0; portable < 2; portable++) {
+        memset(out, 0xee, (size_t)n * 24);
+        sim_buffer bufs[2] = {{0, 0, (uint8_t *)in, (size_t)n * 4}, {0, 1, (uint8_t *)out, (size_t)n * 24}};
+        sim_config cfg = {.wave_size = 32, .groups = {n / 64, 1, 1}, .buffers = bufs, .buffer_count = 2,
+                          .portable = portable};
+        sim_result res;
+        ck_assert_int_eq(sim_run(prog, &cfg, &res), SIM_OK);
+        for (uint32_t i = 0; i < n; i++) {
+            uint32_t u = in[i], lo = u & 0xffff, hi = u >> 16;
+            uint32_t want[6] = {ref_float_of_half(lo), ref_float_of_half(hi), ref_float_of_half(lo),
+                                ref_float_of_half(hi), ref_half_of_float(u) | ref_half_of_float(u ^ 0x80000000u) << 16,
+                                ref_half_of_float(u) | ref_half_of_float(u ^ 0x80000000u) << 16};
+            for (int k = 0; k < 6; k++)
+                ck_assert_msg(out[i * 6 + k] == want[k], "%s: input 0x%08x output %d: 0x%08x, IEEE says 0x%08x",
+                              portable ? "software" : "F16C", u, k, out[i * 6 + k], want[k]);
+        }
+        sim_result_free(&res);
+    }
+    free(out);
+    free(in);
+    isa_program_destroy(prog);
+}
+END_TEST
+
 /* ------------------------------------------------------------ suite */
 
 static Suite *sim_suite(void)
@@ -1582,6 +1832,9 @@ static Suite *sim_suite(void)
     tcase_add_test(tc, test_memory_atomics_happen_in_lane_order);
     tcase_add_test(tc, test_memory_private_and_workgroup_are_zeroed_and_separate);
     tcase_add_test(tc, test_memory_texel_buffer_converts_formats);
+    tcase_add_test(tc, test_memory_texel_rgba32f_reads_bits_with_nans_quiet);
+    tcase_add_test(tc, test_memory_in_bounds_private_vector_partial_and_same_address);
+    tcase_add_test(tc, test_fp16_conversions_f16c_and_software_equal_ieee_reference);
     tcase_add_test(tc, test_builtins_per_lane_values_partial_wave);
     tcase_add_test(tc, test_barrier_four_waves_see_each_others_stores);
     tcase_add_test(tc, test_barrier_skipped_by_one_wave_is_deadlock);
