@@ -6,6 +6,7 @@
  * hand or by a small reference loop, never by the model.
  */
 #include <check.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -434,6 +435,158 @@ START_TEST(test_article002_split_and_interleaved_cost_the_same_lds_cycles)
 }
 END_TEST
 
+/* ------------------------------------------------------------ the estimate's latency term */
+
+/* The tiny machine with a 4-line L1 per CU and the latency fields: L1 5, L2 20, DRAM 100, LDS 3 cycles. */
+static mem_machine tiny_latency_machine(uint32_t cus, uint32_t per_cu)
+{
+    char text[4096], out[4096], err[512];
+    snprintf(text, sizeof text, tiny_machine_json, cus, per_cu, per_cu, 1024, 4);
+    const char *at = strstr(text, "\"dram_bytes_per_cycle\": 16,"), *src = strstr(text, "\"dram_latency\": \"test\"}}");
+    ck_assert_ptr_nonnull(at);
+    ck_assert_ptr_nonnull(src);
+    snprintf(out, sizeof out,
+             "%.*s\"l1\": {\"bytes\": 64, \"ways\": 4, \"line_bytes\": 16, \"policy\": \"lru\", \"set_hash\": "
+             "\"modulo\", \"allocate\": \"reads\"}, \"l1_hit_latency\": 5, \"lds_latency\": 3, %.*s\"dram_latency\": "
+             "\"test\", \"l1\": \"test\", \"l1_hit_latency\": \"test\", \"lds_latency\": \"test\"}}",
+             (int)(at - text), text, (int)(src - at), at);
+    mem_machine m;
+    ck_assert_msg(mem_machine_parse(out, "tiny_latency.json", &m, err, sizeof err) == MEM_OK, "%s", err);
+    ck_assert_uint_eq(m.l1_hit_latency, 5);
+    ck_assert_uint_eq(m.lds_latency, 3);
+    return m;
+}
+
+/* Wave 0 of `group`: one instruction of op `op` and class `cls` over `lines` 16-byte lines from `address`
+ * (lane l reads the line l % lines), LDS when cls is ISA_CLASS_LDS. */
+static void feed_op(mem_model *mm, uint32_t group, uint32_t pc, isa_op op, isa_class cls, uint64_t address,
+                    uint32_t lines)
+{
+    uint64_t addr[4];
+    for (uint32_t l = 0; l < 4; l++)
+        addr[l] = address + 16 * (l % lines);
+    sim_mem_access a = {.group_linear = group, .wave = 0, .pc = pc, .op = op, .cls = cls,
+                        .space = cls == ISA_CLASS_LDS ? ISA_SPACE_WORKGROUP : ISA_SPACE_STORAGE, .elem_bytes = 4,
+                        .count = 1, .wave_size = 4, .exec = 0xf, .addr = addr};
+    const sim_mem_trace *t = mem_model_trace(mm);
+    t->access(t->user, &a);
+}
+
+/*
+ * Two workgroups of one wave on two CUs (one workgroup per CU, so each CU runs one), cold caches:
+ *   group 0: read line 0 (DRAM, 100), read line 0 again (its CU's L1, 5), read lines 0 and 1 in one
+ *            instruction (line 0 hits the L1, line 1 comes from DRAM: the wave waits for DRAM, 100),
+ *            store line 2 (not waited on), two LDS loads (3 each) and an LDS store (not waited on):
+ *            chain 100 + 5 + 100 + 3 + 3 = 211 cycles;
+ *   group 1: read line 8 (DRAM, 100), read it again (L1, 5): 105.
+ * No executor statistics, so no issue share.  One wave slot per CU: each CU's bound is its one chain, the
+ * estimate the larger, 211 cycles, bound by latency; the throughput units stay far below (7 line requests
+ * over 2 CUs; 64 DRAM bytes at 16 per cycle).
+ */
+START_TEST(test_estimate_latency_chain_counted_by_hand_bounds_the_estimate)
+{
+    mem_machine m = tiny_latency_machine(2, 1);
+    fake f;
+    fake_init(&f);
+    mem_model *mm = begin(&m, &f, 2, 1, NULL);
+    feed_op(mm, 0, 0, ISA_OP_LOAD, ISA_CLASS_VMEM, 0, 1);
+    feed_op(mm, 0, 1, ISA_OP_LOAD, ISA_CLASS_VMEM, 0, 1);
+    feed_op(mm, 0, 2, ISA_OP_LOAD, ISA_CLASS_VMEM, 0, 2);
+    feed_op(mm, 0, 3, ISA_OP_STORE, ISA_CLASS_VMEM, 32, 1);
+    feed_op(mm, 0, 0, ISA_OP_LOAD, ISA_CLASS_LDS, 0, 1);
+    feed_op(mm, 0, 1, ISA_OP_LOAD, ISA_CLASS_LDS, 0, 1);
+    feed_op(mm, 0, 2, ISA_OP_STORE, ISA_CLASS_LDS, 0, 1);
+    feed_op(mm, 1, 0, ISA_OP_LOAD, ISA_CLASS_VMEM, 128, 1);
+    feed_op(mm, 1, 1, ISA_OP_LOAD, ISA_CLASS_VMEM, 128, 1);
+    mem_model_end(mm, NULL);
+    const mem_estimate *e = mem_model_estimate(mm);
+    ck_assert_int_eq(e->has_latency, 1);
+    ck_assert_uint_eq(e->cus_occupied, 2);
+    ck_assert_uint_eq(e->busiest_cu_groups, 1);
+    ck_assert_uint_eq(e->chain_group, 0);
+    ck_assert_uint_eq(e->chain_wave, 0);
+    ck_assert_uint_eq(e->chain_loads[MEM_LEVEL_DRAM], 2);
+    ck_assert_uint_eq(e->chain_loads[MEM_LEVEL_L2], 0);
+    ck_assert_uint_eq(e->chain_loads[MEM_LEVEL_L1], 1);
+    ck_assert_uint_eq(e->chain_loads[MEM_LEVEL_LDS], 2);
+    ck_assert_double_eq_tol(e->chain_cycles, 211.0, 1e-9);
+    ck_assert_double_eq_tol(e->unit_cycles[MEM_UNIT_LATENCY], 211.0, 1e-9);
+    ck_assert_int_eq(e->bound_unit, MEM_UNIT_LATENCY);
+    ck_assert_double_eq_tol(e->cycles, 211.0, 1e-9);
+    ck_assert_double_eq_tol(e->unit_cycles[MEM_UNIT_MEMORY], 7.0 / 2, 1e-9);
+    ck_assert_double_eq_tol(e->microseconds, 211.0 / 1000, 1e-12); /* clock 1000 MHz */
+    mem_model_destroy(mm);
+}
+END_TEST
+
+/*
+ * One CU, three workgroups of one wave, each reading its own line once from DRAM (100 cycles) and once from
+ * the L1 (5): every chain is 105.  With one wave slot the CU runs them one after another: 3 x 105 = 315.
+ * With three slots they overlap: the longest chain, 105.
+ */
+START_TEST(test_estimate_latency_wave_slots_overlap_chains)
+{
+    for (uint32_t slots = 1; slots <= 3; slots += 2) {
+        mem_machine m = tiny_latency_machine(1, slots);
+        fake f;
+        fake_init(&f);
+        mem_model *mm = begin(&m, &f, 3, 1, NULL);
+        for (uint32_t g = 0; g < 3; g++) {
+            feed_op(mm, g, 0, ISA_OP_LOAD, ISA_CLASS_VMEM, 16 * g, 1);
+            feed_op(mm, g, 1, ISA_OP_LOAD, ISA_CLASS_VMEM, 16 * g, 1);
+        }
+        mem_model_end(mm, NULL);
+        const mem_estimate *e = mem_model_estimate(mm);
+        ck_assert_uint_eq(e->cus_occupied, 1);
+        ck_assert_uint_eq(e->busiest_cu_groups, 3);
+        ck_assert_uint_eq(e->latency_cu_waves, 3);
+        ck_assert_uint_eq(e->latency_wave_slots, slots);
+        ck_assert_double_eq_tol(e->chain_cycles, 105.0, 1e-9);
+        double expect = slots == 1 ? 315.0 : 105.0;
+        ck_assert_msg(fabs(e->unit_cycles[MEM_UNIT_LATENCY] - expect) < 1e-9, "%u slots: %.3f cycles, expected %.0f",
+                      slots, e->unit_cycles[MEM_UNIT_LATENCY], expect);
+        mem_model_destroy(mm);
+    }
+}
+END_TEST
+
+/* Without "l1_hit_latency" the estimate is the throughput roofline alone: 3 line requests on 1 CU = 3 cycles
+ * (and 48 DRAM bytes at 16 per cycle = 3). */
+START_TEST(test_estimate_without_latency_fields_is_the_roofline)
+{
+    mem_machine m = tiny_machine(1, 1, 1024, 4);
+    ck_assert_uint_eq(m.l1_hit_latency, 0);
+    fake f;
+    fake_init(&f);
+    mem_model *mm = begin(&m, &f, 3, 1, NULL);
+    for (uint32_t g = 0; g < 3; g++)
+        feed_op(mm, g, 0, ISA_OP_LOAD, ISA_CLASS_VMEM, 16 * g, 1);
+    mem_model_end(mm, NULL);
+    const mem_estimate *e = mem_model_estimate(mm);
+    ck_assert_int_eq(e->has_latency, 0);
+    ck_assert_double_eq_tol(e->unit_cycles[MEM_UNIT_LATENCY], 0.0, 1e-12);
+    ck_assert_double_eq_tol(e->cycles, 3.0, 1e-9);
+    ck_assert_int_ne(e->bound_unit, MEM_UNIT_LATENCY);
+    mem_model_destroy(mm);
+}
+END_TEST
+
+START_TEST(test_preset_latency_field_without_source_is_named)
+{
+    char text[4096], err[512];
+    mem_machine m;
+    snprintf(text, sizeof text, tiny_machine_json, 1, 1, 1, 1024, 4);
+    char *p = strstr(text, "\"dram_bytes_per_cycle\": 16,");
+    char out[4096];
+    snprintf(out, sizeof out, "%.*s\"l1_hit_latency\": 5, %s", (int)(p - text), text, p);
+    ck_assert_int_eq(mem_machine_parse(out, "bad.json", &m, err, sizeof err), MEM_ERR_PRESET);
+    ck_assert_msg(strstr(err, "bad.json") && strstr(err, "sources.l1_hit_latency"), "%s", err);
+    snprintf(out, sizeof out, "%.*s\"lds_latency\": 0, %s", (int)(p - text), text, p);
+    ck_assert_int_eq(mem_machine_parse(out, "bad.json", &m, err, sizeof err), MEM_ERR_PRESET);
+    ck_assert_msg(strstr(err, "'lds_latency'") && strstr(err, "out of range"), "%s", err);
+}
+END_TEST
+
 static Suite *memory_suite(void)
 {
     Suite *s = suite_create("memory");
@@ -455,6 +608,10 @@ static Suite *memory_suite(void)
     tcase_add_test(t, test_presets_all_load_with_sources);
     tcase_add_test(t, test_preset_malformed_field_is_named);
     tcase_add_test(t, test_article002_split_and_interleaved_cost_the_same_lds_cycles);
+    tcase_add_test(t, test_estimate_latency_chain_counted_by_hand_bounds_the_estimate);
+    tcase_add_test(t, test_estimate_latency_wave_slots_overlap_chains);
+    tcase_add_test(t, test_estimate_without_latency_fields_is_the_roofline);
+    tcase_add_test(t, test_preset_latency_field_without_source_is_named);
     suite_add_tcase(s, t);
     return s;
 }
