@@ -155,6 +155,7 @@ struct mem_model {
     uint32_t *wave_end;           /* per (group, wave): step of its last memory instruction; UINT32_MAX = not yet */
     uint32_t (*wave_loads)[MEM_LEVEL_COUNT]; /* per (group, wave): waited-on loads by level (the latency term;
                                               * NULL when the preset has none) */
+    uint8_t *waited;              /* per pc: a memory instruction whose result the program reads (latency term) */
     mem_estimate estimate;
     int ended;
 };
@@ -219,6 +220,8 @@ static void free_dispatch(mem_model *m)
     cache_hier_free(&m->hier);
     free(m->wave_loads);
     m->wave_loads = NULL;
+    free(m->waited);
+    m->waited = NULL;
     free(m->inst);
     free(m->group);
     free(m->wave_end);
@@ -284,7 +287,9 @@ double mem_stats_l2_read_hit_rate(const mem_stats *s)
 
 /* ------------------------------------------------------------ replay */
 
-static void latency_record(mem_model *m, uint32_t group, uint32_t wave, int kind, const cache_outcome *deepest);
+static void latency_record(mem_model *m, uint32_t group, uint32_t wave, uint32_t pc, int kind,
+                           const cache_outcome *reach);
+static uint8_t *latency_waited_map(const isa_program *prog);
 
 static void issue_instruction(mem_model *m, uint32_t cu, uint32_t group, uint32_t wave, const uint64_t *w,
                               size_t *cursor)
@@ -319,7 +324,7 @@ static void issue_instruction(mem_model *m, uint32_t cu, uint32_t group, uint32_
         gs->l2_hits += o.l2_hits, gs->l2_misses += o.l2_misses;
         is->l2_hits += o.l2_hits, is->l2_misses += o.l2_misses;
     }
-    latency_record(m, group, wave, (int)kind, &reach);
+    latency_record(m, group, wave, pc, (int)kind, &reach);
     *cursor += 1 + nreq;
 }
 
@@ -488,7 +493,7 @@ static void record_lds(mem_model *m, const sim_mem_access *a)
         is->lds_max_passes = worst;
     m->group[a->group_linear].lds_cycles += cycles;
     m->group[a->group_linear].lds_conflict_cycles += cycles - ideal;
-    if (m->wave_loads && a->op != ISA_OP_STORE) /* an LDS load or atomic: its result is waited on */
+    if (m->wave_loads && a->op != ISA_OP_STORE && m->waited[a->pc]) /* an LDS load or atomic that is waited on */
         m->wave_loads[(size_t)a->group_linear * m->waves_per_group + a->wave][MEM_LEVEL_LDS]++;
     if (a->wave == m->opt.capture_wave && !m->capture[a->pc]) {
         uint64_t *c = malloc((4 + a->wave_size) * sizeof *c);
@@ -629,7 +634,8 @@ mem_status mem_model_begin(mem_model *m, const isa_program *prog, const uint32_t
     m->inst = calloc(prog->code_count + 1, sizeof *m->inst);
     m->group = calloc(count, sizeof *m->group);
     m->wave_end = malloc((size_t)count * m->waves_per_group * sizeof *m->wave_end);
-    if (mc->l1_hit_latency && !(m->wave_loads = calloc((size_t)count * m->waves_per_group, sizeof *m->wave_loads)))
+    if (mc->l1_hit_latency && (!(m->wave_loads = calloc((size_t)count * m->waves_per_group, sizeof *m->wave_loads)) ||
+                               !(m->waited = latency_waited_map(prog))))
         goto nomem;
     if (cache_hier_init(&m->hier, mc) != 0)
         goto nomem;
@@ -682,9 +688,10 @@ nomem:
 
 /* A waited-on global instruction (a read or an atomic: a store is not waited on) counts once, at the
  * deepest level any of its sectors reached: the wave waits for its last sector. */
-static void latency_record(mem_model *m, uint32_t group, uint32_t wave, int kind, const cache_outcome *reach)
+static void latency_record(mem_model *m, uint32_t group, uint32_t wave, uint32_t pc, int kind,
+                           const cache_outcome *reach)
 {
-    if (!m->wave_loads || kind == CACHE_WRITE)
+    if (!m->wave_loads || kind == CACHE_WRITE || !m->waited[pc])
         return;
     mem_level level;
     if (reach->dram_read)
@@ -696,6 +703,91 @@ static void latency_record(mem_model *m, uint32_t group, uint32_t wave, int kind
     else
         return; /* no request: no active lane */
     m->wave_loads[(size_t)group * m->waves_per_group + wave][level]++;
+}
+
+/* Whether instruction `in` reads register r: a source operand, or for memory instructions the `count`
+ * consecutive registers from one (a store's values, an image access's coordinates).  Operands that name masks
+ * or targets may match by accident: that only keeps a load on the chain. */
+static int reads_register(const isa_inst *in, uint32_t r)
+{
+    const int memory = in->cls == ISA_CLASS_VMEM || in->cls == ISA_CLASS_SMEM || in->cls == ISA_CLASS_LDS;
+    const uint32_t src[4] = {in->a, in->b, in->c, in->e}, span = memory && in->count > 1 ? in->count : 1;
+    for (int i = 0; i < 4; i++)
+        if (src[i] != ISA_NO_REG && r >= src[i] && r - src[i] < span)
+            return 1;
+    return 0;
+}
+
+/* Whether instruction `in` writes register r (masks are numbered apart: mask writers do not count). */
+static int writes_register(const isa_inst *in, uint32_t r)
+{
+    int writer = in->cls == ISA_CLASS_VALU || in->cls == ISA_CLASS_XLANE || in->cls == ISA_CLASS_SALU ||
+                 in->op == ISA_OP_BRANCH_CMP ||
+                 ((in->cls == ISA_CLASS_VMEM || in->cls == ISA_CLASS_SMEM || in->cls == ISA_CLASS_LDS) &&
+                  in->op != ISA_OP_STORE && in->op != ISA_OP_IMG_STORE && in->op != ISA_OP_IMG_WRITE);
+    return writer && in->d != ISA_NO_REG && r >= in->d && r - in->d < (in->count ? in->count : 1);
+}
+
+/*
+ * Per pc, 1 when the wave waits for a memory instruction's result before its next load: the result is read
+ * before it is overwritten, and before another waited-on load issues.  An atomic whose old value nobody reads
+ * (NVIDIA's RED) and a store are not waited on.  The walk goes forward in
+ * program order; a loop back edge that encloses the instruction also brings the loop's top into view, so a
+ * value read in the next iteration counts; a value nothing reads before the end of the program is not
+ * waited on.
+ */
+static uint8_t *latency_waited_map(const isa_program *prog)
+{
+    uint8_t *waited = calloc(prog->code_count + 1, 1);
+    if (!waited)
+        return NULL;
+    for (uint32_t pc = 0; pc < prog->code_count; pc++) {
+        const isa_inst *in = &prog->code[pc];
+        if (in->cls != ISA_CLASS_VMEM && in->cls != ISA_CLASS_SMEM && in->cls != ISA_CLASS_LDS)
+            continue;
+        if (in->op == ISA_OP_STORE || in->op == ISA_OP_IMG_STORE || in->op == ISA_OP_IMG_WRITE)
+            continue;
+        int verdict = -1; /* 1 read, 0 overwritten first */
+        for (uint32_t q = pc + 1; q < prog->code_count && verdict < 0; q++) {
+            const isa_inst *x = &prog->code[q];
+            for (uint32_t k = 0; k < (in->count ? in->count : 1) && verdict < 0; k++) {
+                if (reads_register(x, in->d + k))
+                    verdict = 1;
+                else if (k == 0 && writes_register(x, in->d))
+                    verdict = 0;
+            }
+            if (verdict < 0 && x->op == ISA_OP_LOOP && x->imm >= 0 && (uint64_t)x->imm <= pc)
+                for (uint32_t t = (uint32_t)x->imm; t <= pc && verdict < 0; t++)
+                    for (uint32_t k = 0; k < (in->count ? in->count : 1) && verdict < 0; k++) {
+                        if (reads_register(&prog->code[t], in->d + k))
+                            verdict = 1;
+                        else if (k == 0 && writes_register(&prog->code[t], in->d))
+                            verdict = 0;
+                    }
+        }
+        waited[pc] = verdict == 1;
+    }
+    /* Loads issued back to back overlap: a waited-on load whose result is not read before the next waited-on
+     * load of the same straight-line code (no block, branch, loop or barrier between) is hidden under that
+     * one's wait, so only the last of such a batch is charged. */
+    for (uint32_t pc = 0; pc < prog->code_count; pc++) {
+        if (!waited[pc])
+            continue;
+        const isa_inst *in = &prog->code[pc];
+        for (uint32_t q = pc + 1; q < prog->code_count; q++) {
+            const isa_inst *x = &prog->code[q];
+            int used = 0;
+            for (uint32_t k = 0; k < (in->count ? in->count : 1) && !used; k++)
+                used = reads_register(x, in->d + k);
+            if (used || x->cls == ISA_CLASS_EXEC || x->cls == ISA_CLASS_BRANCH || x->cls == ISA_CLASS_SYNC)
+                break;
+            if (waited[q]) {
+                waited[pc] = 0;
+                break;
+            }
+        }
+    }
+    return waited;
 }
 
 /*
@@ -724,9 +816,12 @@ static double latency_bound(mem_model *m, const sim_stats *x, mem_estimate *e)
         all += (passes - 1) * (double)(x->by_class[ISA_CLASS_VALU] + x->by_class[ISA_CLASS_XLANE]);
         issue = all / ((double)m->group_count * W);
     }
+    /* Hardware times are medians of repeated dispatches over the same buffers: when all the dispatch reads
+     * fits in the L2, the next dispatch finds in the L2 what this (cold) one read from DRAM. */
+    e->chain_warm = m->stats.dram_bytes_read <= mc->l2.bytes;
     const double latency[MEM_LEVEL_COUNT] = {
         [MEM_LEVEL_LDS] = mc->lds_latency, [MEM_LEVEL_L1] = mc->l1_hit_latency,
-        [MEM_LEVEL_L2] = mc->l2_hit_latency, [MEM_LEVEL_DRAM] = mc->dram_latency};
+        [MEM_LEVEL_L2] = mc->l2_hit_latency, [MEM_LEVEL_DRAM] = e->chain_warm ? mc->l2_hit_latency : mc->dram_latency};
     for (uint32_t g = 0; g < m->group_count; g++) {
         uint32_t cu = m->group[g].cu < C ? m->group[g].cu : 0;
         groups_on[cu]++;

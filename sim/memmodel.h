@@ -94,6 +94,8 @@ typedef struct mem_estimate {
     uint32_t latency_wave_slots;   /* waves it holds at once (occupancy) */
     uint32_t chain_group, chain_wave;          /* the wave with the longest chain on that CU */
     uint64_t chain_loads[MEM_LEVEL_COUNT];     /* its waited-on loads by the level that served them */
+    int chain_warm;                /* the dispatch's DRAM reads fit in the L2: DRAM loads count at the L2's
+                                    * latency (a repeated dispatch finds them there) */
     double chain_issue_cycles;     /* its issue share: the dispatch's wave instructions per wave (VALU x passes) */
     double chain_cycles;           /* its chain: loads x latency of their level + issue */
 } mem_estimate;
