@@ -996,6 +996,7 @@ void *mem_model_json(const mem_model *m, const isa_program *prog)
         cJSON_AddNumberToObject(lat, "chain_wave", e->chain_wave);
         cJSON_AddNumberToObject(lat, "chain_cycles", e->chain_cycles);
         cJSON_AddNumberToObject(lat, "chain_issue_cycles", e->chain_issue_cycles);
+        cJSON_AddBoolToObject(lat, "chain_warm", e->chain_warm);
         cJSON *loads = cJSON_AddObjectToObject(lat, "chain_loads");
         for (int l = 0; l < MEM_LEVEL_COUNT; l++)
             cJSON_AddNumberToObject(loads, mem_level_name((mem_level)l), (double)e->chain_loads[l]);
@@ -1089,11 +1090,13 @@ void mem_model_print(const mem_model *m, const isa_program *prog, FILE *f)
     if (e->has_latency)
         fprintf(f, "  latency      %u of %u CUs ran workgroups (at most %u on one); CU %u: %u waves, %u at once; its "
                    "longest chain %.0f cycles (workgroup %u wave %u: %llu L1, %llu L2, %llu DRAM, %llu LDS loads "
-                   "waited on, %.0f issue)\n",
+                   "waited on%s, %.0f issue)\n",
                 e->cus_occupied, mc->compute_units, e->busiest_cu_groups, e->latency_cu, e->latency_cu_waves,
                 e->latency_wave_slots, e->chain_cycles, e->chain_group, e->chain_wave,
                 (unsigned long long)e->chain_loads[MEM_LEVEL_L1], (unsigned long long)e->chain_loads[MEM_LEVEL_L2],
                 (unsigned long long)e->chain_loads[MEM_LEVEL_DRAM], (unsigned long long)e->chain_loads[MEM_LEVEL_LDS],
+                e->chain_warm && e->chain_loads[MEM_LEVEL_DRAM] ? "; DRAM at the L2's latency: the reads fit in it"
+                                                                : "",
                 e->chain_issue_cycles);
     if (m->failed)
         fprintf(f, "  warning      out of memory while recording: memory statistics are incomplete\n");
