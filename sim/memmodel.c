@@ -745,7 +745,7 @@ static uint8_t *latency_waited_map(const isa_program *prog)
         const isa_inst *in = &prog->code[pc];
         if (in->cls != ISA_CLASS_VMEM && in->cls != ISA_CLASS_SMEM && in->cls != ISA_CLASS_LDS)
             continue;
-        if (in->op == ISA_OP_STORE || in->op == ISA_OP_IMG_STORE || in->op == ISA_OP_IMG_WRITE)
+        if (in->op == ISA_OP_STORE || in->op == ISA_OP_IMG_STORE || in->op == ISA_OP_IMG_WRITE || in->d == ISA_NO_REG)
             continue;
         int verdict = -1; /* 1 read, 0 overwritten first */
         for (uint32_t q = pc + 1; q < prog->code_count && verdict < 0; q++) {
