@@ -158,6 +158,33 @@ static int has_source(const cJSON *sources, const char *field)
     return cJSON_IsString(s) && s->valuestring[0];
 }
 
+/* The latency term's optional fields (cycles), each with its source; absent = 0. */
+static int parse_latency_fields(const cJSON *root, const cJSON *sources, const char *file, mem_machine *m,
+                                char *err, size_t size)
+{
+    static const struct {
+        const char *field;
+        size_t offset;
+    } fields[] = {
+        {"l1_hit_latency", offsetof(mem_machine, l1_hit_latency)},
+        {"lds_latency", offsetof(mem_machine, lds_latency)},
+    };
+    for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
+        uint64_t v;
+        if (!cJSON_GetObjectItemCaseSensitive(root, fields[i].field))
+            continue;
+        if (!get_uint(root, file, "", fields[i].field, 1, 1u << 20, &v, err, size))
+            return 0;
+        if (!has_source(sources, fields[i].field)) {
+            char full[64];
+            snprintf(full, sizeof full, "sources.%s", fields[i].field);
+            return fail(err, size, file, full, "missing: say where the number comes from");
+        }
+        *(uint32_t *)((char *)m + fields[i].offset) = (uint32_t)v;
+    }
+    return 1;
+}
+
 static int parse_root(const cJSON *root, const char *file, mem_machine *m, char *err, size_t size)
 {
     if (!cJSON_IsObject(root))
@@ -234,6 +261,8 @@ static int parse_root(const cJSON *root, const char *file, mem_machine *m, char 
             return fail(err, size, file, "sources.dispatch_us", "missing: say where the number comes from");
         m->dispatch_us = disp->valuedouble;
     }
+    if (!parse_latency_fields(root, sources, file, m, err, size))
+        return 0;
     const cJSON *l2 = cJSON_GetObjectItemCaseSensitive(root, "l2");
     if (!l2)
         return fail(err, size, file, "l2", "missing");

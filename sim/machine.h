@@ -83,6 +83,11 @@ typedef struct mem_machine {
     uint32_t l2_hit_latency;        /* cycles */
     uint32_t dram_latency;          /* cycles */
     uint32_t image_layout;          /* img_layout of images in device memory ("image_layout"; optional, linear) */
+    /* The estimate's latency term (docs/memory.md, "The latency term"): optional, each with its source.
+     * l1_hit_latency 0 = absent: the estimate is the throughput roofline alone.  lds_latency 0 = LDS loads
+     * add nothing to a wave's chain.  l2_hit_latency and dram_latency (above) are the other two levels. */
+    uint32_t l1_hit_latency;        /* cycles: a load served by the L1 */
+    uint32_t lds_latency;           /* cycles: an LDS load */
 } mem_machine;
 
 /*

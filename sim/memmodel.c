@@ -153,14 +153,23 @@ struct mem_model {
     mem_inst_stats *inst;         /* per pc; LDS fields written by the producer, the rest by the replay */
     mem_group_stats *group;
     uint32_t *wave_end;           /* per (group, wave): step of its last memory instruction; UINT32_MAX = not yet */
+    uint32_t (*wave_loads)[MEM_LEVEL_COUNT]; /* per (group, wave): waited-on loads by level (the latency term;
+                                              * NULL when the preset has none) */
+    uint8_t *waited;              /* per pc: a memory instruction whose result the program reads (latency term) */
     mem_estimate estimate;
     int ended;
 };
 
 const char *mem_unit_name(mem_unit u)
 {
-    static const char *names[MEM_UNIT_COUNT] = {"valu", "salu", "lds", "memory", "l2", "dram"};
+    static const char *names[MEM_UNIT_COUNT] = {"valu", "salu", "lds", "memory", "l2", "dram", "latency"};
     return u < MEM_UNIT_COUNT ? names[u] : "?";
+}
+
+const char *mem_level_name(mem_level l)
+{
+    static const char *names[MEM_LEVEL_COUNT] = {"lds", "l1", "l2", "dram"};
+    return l < MEM_LEVEL_COUNT ? names[l] : "?";
 }
 
 static void sink_access(void *user, const sim_mem_access *a);
@@ -209,6 +218,10 @@ static void free_dispatch(mem_model *m)
     free(m->cursors);
     m->order = NULL, m->res = NULL, m->res_count = NULL, m->cursors = NULL;
     cache_hier_free(&m->hier);
+    free(m->wave_loads);
+    m->wave_loads = NULL;
+    free(m->waited);
+    m->waited = NULL;
     free(m->inst);
     free(m->group);
     free(m->wave_end);
@@ -274,7 +287,12 @@ double mem_stats_l2_read_hit_rate(const mem_stats *s)
 
 /* ------------------------------------------------------------ replay */
 
-static void issue_instruction(mem_model *m, uint32_t cu, uint32_t group, const uint64_t *w, size_t *cursor)
+static void latency_record(mem_model *m, uint32_t group, uint32_t wave, uint32_t pc, int kind,
+                           const cache_outcome *reach);
+static uint8_t *latency_waited_map(const isa_program *prog);
+
+static void issue_instruction(mem_model *m, uint32_t cu, uint32_t group, uint32_t wave, const uint64_t *w,
+                              size_t *cursor)
 {
     uint64_t h = w[*cursor];
     uint32_t kind = (uint32_t)(h >> 32) & 0xff, nreq = (uint32_t)(h >> 40) & 0x7fffff, pc = (uint32_t)h;
@@ -282,10 +300,13 @@ static void issue_instruction(mem_model *m, uint32_t cu, uint32_t group, const u
     mem_inst_stats *is = &m->inst[pc];
     mem_group_stats *gs = &m->group[group];
     const uint32_t sb = m->machine.sector_bytes;
+    cache_outcome reach = {0}; /* the levels any request of the instruction reached */
     for (uint32_t r = 0; r < nreq; r++) {
         uint64_t q = w[*cursor + 1 + r];
         cache_outcome o;
         cache_hier_access(&m->hier, cu, (int)kind, q >> 16, (uint32_t)q & 0xffff, &o);
+        reach.l1_hits += o.l1_hits, reach.l2_hits += o.l2_hits, reach.l2_misses += o.l2_misses;
+        reach.dram_read += o.dram_read;
         s->l1_read_hits += o.l1_hits, s->l1_read_misses += o.l1_misses;
         is->l1_hits += o.l1_hits, is->l1_misses += o.l1_misses;
         s->l2_evictions += o.evictions;
@@ -303,6 +324,7 @@ static void issue_instruction(mem_model *m, uint32_t cu, uint32_t group, const u
         gs->l2_hits += o.l2_hits, gs->l2_misses += o.l2_misses;
         is->l2_hits += o.l2_hits, is->l2_misses += o.l2_misses;
     }
+    latency_record(m, group, wave, pc, (int)kind, &reach);
     *cursor += 1 + nreq;
 }
 
@@ -360,7 +382,7 @@ static void replay_advance(mem_model *m, uint32_t complete, int final)
                     continue;
                 for (uint32_t k = 0; k < W; k++)
                     if (r->cursor[k] < r->rec[k + 1])
-                        issue_instruction(m, c, r->group, r->rec, &r->cursor[k]);
+                        issue_instruction(m, c, r->group, k, r->rec, &r->cursor[k]);
             }
         for (uint32_t c = 0; c < C; c++) {
             uint32_t kept = 0;
@@ -471,6 +493,8 @@ static void record_lds(mem_model *m, const sim_mem_access *a)
         is->lds_max_passes = worst;
     m->group[a->group_linear].lds_cycles += cycles;
     m->group[a->group_linear].lds_conflict_cycles += cycles - ideal;
+    if (m->wave_loads && a->op != ISA_OP_STORE && m->waited[a->pc]) /* an LDS load or atomic that is waited on */
+        m->wave_loads[(size_t)a->group_linear * m->waves_per_group + a->wave][MEM_LEVEL_LDS]++;
     if (a->wave == m->opt.capture_wave && !m->capture[a->pc]) {
         uint64_t *c = malloc((4 + a->wave_size) * sizeof *c);
         if (c) {
@@ -610,6 +634,9 @@ mem_status mem_model_begin(mem_model *m, const isa_program *prog, const uint32_t
     m->inst = calloc(prog->code_count + 1, sizeof *m->inst);
     m->group = calloc(count, sizeof *m->group);
     m->wave_end = malloc((size_t)count * m->waves_per_group * sizeof *m->wave_end);
+    if (mc->l1_hit_latency && (!(m->wave_loads = calloc((size_t)count * m->waves_per_group, sizeof *m->wave_loads)) ||
+                               !(m->waited = latency_waited_map(prog))))
+        goto nomem;
     if (cache_hier_init(&m->hier, mc) != 0)
         goto nomem;
     if (!m->records || !m->cur_waves || !m->capture || !m->order || !m->res || !m->res_count || !m->cursors ||
@@ -657,11 +684,199 @@ nomem:
     return MEM_ERR_NOMEM;
 }
 
+/* ------------------------------------------------------------ the estimate */
+
+/* A waited-on global instruction (a read or an atomic: a store is not waited on) counts once, at the
+ * deepest level any of its sectors reached: the wave waits for its last sector. */
+static void latency_record(mem_model *m, uint32_t group, uint32_t wave, uint32_t pc, int kind,
+                           const cache_outcome *reach)
+{
+    if (!m->wave_loads || kind == CACHE_WRITE || !m->waited[pc])
+        return;
+    mem_level level;
+    if (reach->dram_read)
+        level = MEM_LEVEL_DRAM;
+    else if (reach->l2_hits || reach->l2_misses)
+        level = MEM_LEVEL_L2;
+    else if (reach->l1_hits)
+        level = MEM_LEVEL_L1;
+    else
+        return; /* no request: no active lane */
+    m->wave_loads[(size_t)group * m->waves_per_group + wave][level]++;
+}
+
+/* Whether instruction `in` reads register r: a source operand, or for memory instructions the `count`
+ * consecutive registers from one (a store's values, an image access's coordinates).  Operands that name masks
+ * or targets may match by accident: that only keeps a load on the chain. */
+static int reads_register(const isa_inst *in, uint32_t r)
+{
+    const int memory = in->cls == ISA_CLASS_VMEM || in->cls == ISA_CLASS_SMEM || in->cls == ISA_CLASS_LDS;
+    const uint32_t src[4] = {in->a, in->b, in->c, in->e}, span = memory && in->count > 1 ? in->count : 1;
+    for (int i = 0; i < 4; i++)
+        if (src[i] != ISA_NO_REG && r >= src[i] && r - src[i] < span)
+            return 1;
+    return 0;
+}
+
+/* Whether instruction `in` writes register r (masks are numbered apart: mask writers do not count). */
+static int writes_register(const isa_inst *in, uint32_t r)
+{
+    int writer = in->cls == ISA_CLASS_VALU || in->cls == ISA_CLASS_XLANE || in->cls == ISA_CLASS_SALU ||
+                 in->op == ISA_OP_BRANCH_CMP ||
+                 ((in->cls == ISA_CLASS_VMEM || in->cls == ISA_CLASS_SMEM || in->cls == ISA_CLASS_LDS) &&
+                  in->op != ISA_OP_STORE && in->op != ISA_OP_IMG_STORE && in->op != ISA_OP_IMG_WRITE);
+    return writer && in->d != ISA_NO_REG && r >= in->d && r - in->d < (in->count ? in->count : 1);
+}
+
+/*
+ * Per pc, 1 when the wave waits for a memory instruction's result before its next load: the result is read
+ * before it is overwritten, and before another waited-on load issues.  An atomic whose old value nobody reads
+ * (NVIDIA's RED) and a store are not waited on.  The walk goes forward in
+ * program order; a loop back edge that encloses the instruction also brings the loop's top into view, so a
+ * value read in the next iteration counts; a value nothing reads before the end of the program is not
+ * waited on.
+ */
+static uint8_t *latency_waited_map(const isa_program *prog)
+{
+    uint8_t *waited = calloc(prog->code_count + 1, 1);
+    if (!waited)
+        return NULL;
+    for (uint32_t pc = 0; pc < prog->code_count; pc++) {
+        const isa_inst *in = &prog->code[pc];
+        if (in->cls != ISA_CLASS_VMEM && in->cls != ISA_CLASS_SMEM && in->cls != ISA_CLASS_LDS)
+            continue;
+        if (in->op == ISA_OP_STORE || in->op == ISA_OP_IMG_STORE || in->op == ISA_OP_IMG_WRITE || in->d == ISA_NO_REG)
+            continue;
+        int verdict = -1; /* 1 read, 0 overwritten first */
+        for (uint32_t q = pc + 1; q < prog->code_count && verdict < 0; q++) {
+            const isa_inst *x = &prog->code[q];
+            for (uint32_t k = 0; k < (in->count ? in->count : 1) && verdict < 0; k++) {
+                if (reads_register(x, in->d + k))
+                    verdict = 1;
+                else if (k == 0 && writes_register(x, in->d))
+                    verdict = 0;
+            }
+            if (verdict < 0 && x->op == ISA_OP_LOOP && x->imm >= 0 && (uint64_t)x->imm <= pc)
+                for (uint32_t t = (uint32_t)x->imm; t <= pc && verdict < 0; t++)
+                    for (uint32_t k = 0; k < (in->count ? in->count : 1) && verdict < 0; k++) {
+                        if (reads_register(&prog->code[t], in->d + k))
+                            verdict = 1;
+                        else if (k == 0 && writes_register(&prog->code[t], in->d))
+                            verdict = 0;
+                    }
+        }
+        waited[pc] = verdict == 1;
+    }
+    /* Loads issued back to back overlap: a waited-on load whose result is not read before the next waited-on
+     * load of the same straight-line code (no block, branch, loop or barrier between) is hidden under that
+     * one's wait, so only the last of such a batch is charged. */
+    for (uint32_t pc = 0; pc < prog->code_count; pc++) {
+        if (!waited[pc])
+            continue;
+        const isa_inst *in = &prog->code[pc];
+        for (uint32_t q = pc + 1; q < prog->code_count; q++) {
+            const isa_inst *x = &prog->code[q];
+            int used = 0;
+            for (uint32_t k = 0; k < (in->count ? in->count : 1) && !used; k++)
+                used = reads_register(x, in->d + k);
+            if (used || x->cls == ISA_CLASS_EXEC || x->cls == ISA_CLASS_BRANCH || x->cls == ISA_CLASS_SYNC)
+                break;
+            if (waited[q]) {
+                waited[pc] = 0;
+                break;
+            }
+        }
+    }
+    return waited;
+}
+
+/*
+ * The latency bound (docs/memory.md, "The latency term").  A wave's chain is its waited-on loads, each at
+ * the latency of the level that served it, plus its issue share (the dispatch's wave instructions per wave).
+ * A CU runs its waves `slots` at a time, so it needs at least its longest chain and at least the sum of its
+ * chains over its wave slots; the bound is the largest over the CUs that ran a workgroup.  Also fills the
+ * busiest CU's workgroup count, which the per-CU throughput units use.
+ */
+static double latency_bound(mem_model *m, const sim_stats *x, mem_estimate *e)
+{
+    const mem_machine *mc = &m->machine;
+    const uint32_t C = mc->compute_units, W = m->waves_per_group;
+    uint32_t *groups_on = calloc(C, sizeof *groups_on), *argmax = calloc(C, sizeof *argmax);
+    double *sum = calloc(C, sizeof *sum), *longest = calloc(C, sizeof *longest);
+    double bound = 0;
+    if (!groups_on || !argmax || !sum || !longest || !m->group || !m->wave_loads) {
+        m->failed = 1;
+        goto out;
+    }
+    double issue = 0;
+    if (x) {
+        double passes = (double)((m->wave_size + mc->simd_lanes - 1) / mc->simd_lanes), all = 0;
+        for (int c = 0; c < ISA_CLASS_COUNT; c++)
+            all += (double)x->by_class[c];
+        all += (passes - 1) * (double)(x->by_class[ISA_CLASS_VALU] + x->by_class[ISA_CLASS_XLANE]);
+        issue = all / ((double)m->group_count * W);
+    }
+    /* Hardware times are medians of repeated dispatches over the same buffers: when all the dispatch reads
+     * fits in the L2, the next dispatch finds in the L2 what this (cold) one read from DRAM. */
+    e->chain_warm = m->stats.dram_bytes_read <= mc->l2.bytes;
+    const double latency[MEM_LEVEL_COUNT] = {
+        [MEM_LEVEL_LDS] = mc->lds_latency, [MEM_LEVEL_L1] = mc->l1_hit_latency,
+        [MEM_LEVEL_L2] = mc->l2_hit_latency, [MEM_LEVEL_DRAM] = e->chain_warm ? mc->l2_hit_latency : mc->dram_latency};
+    for (uint32_t g = 0; g < m->group_count; g++) {
+        uint32_t cu = m->group[g].cu < C ? m->group[g].cu : 0;
+        groups_on[cu]++;
+        for (uint32_t k = 0; k < W; k++) {
+            const uint32_t *loads = m->wave_loads[(size_t)g * W + k];
+            double chain = issue;
+            for (int l = 0; l < MEM_LEVEL_COUNT; l++)
+                chain += loads[l] * latency[l];
+            sum[cu] += chain;
+            if (chain > longest[cu])
+                longest[cu] = chain, argmax[cu] = g * W + k;
+        }
+    }
+    const double slots = (double)m->workgroups_per_cu * W;
+    e->cus_occupied = 0;
+    e->busiest_cu_groups = 0;
+    for (uint32_t c = 0; c < C; c++) {
+        if (!groups_on[c])
+            continue;
+        e->cus_occupied++;
+        if (groups_on[c] > e->busiest_cu_groups)
+            e->busiest_cu_groups = groups_on[c];
+        double b = longest[c] > sum[c] / slots ? longest[c] : sum[c] / slots;
+        if (b > bound || e->cus_occupied == 1) {
+            bound = b;
+            e->latency_cu = c;
+            e->latency_cu_waves = groups_on[c] * W;
+            e->chain_group = argmax[c] / W, e->chain_wave = argmax[c] % W;
+            e->chain_cycles = longest[c];
+            for (int l = 0; l < MEM_LEVEL_COUNT; l++)
+                e->chain_loads[l] = m->wave_loads[argmax[c]][l];
+        }
+    }
+    e->latency_wave_slots = (uint32_t)slots;
+    e->chain_issue_cycles = issue;
+out:
+    free(groups_on), free(argmax), free(sum), free(longest);
+    return bound;
+}
+
 static void compute_estimate(mem_model *m, const sim_stats *x)
 {
     const mem_machine *mc = &m->machine;
     mem_estimate *e = &m->estimate;
-    double cus = mc->compute_units, simds = (double)mc->compute_units * mc->simds_per_cu;
+    /* The per-CU units divide by the CUs the work spreads over: every CU without the latency term (today's
+     * roofline, unchanged), the busiest CU's share of the workgroups with it (8 workgroups keep 8 CUs busy,
+     * not 132). */
+    double cus = mc->compute_units;
+    if (mc->l1_hit_latency) {
+        e->has_latency = 1;
+        e->unit_cycles[MEM_UNIT_LATENCY] = latency_bound(m, x, e);
+        if (e->busiest_cu_groups)
+            cus = (double)m->group_count / e->busiest_cu_groups;
+    }
+    double simds = cus * mc->simds_per_cu;
     double passes = (double)((m->wave_size + mc->simd_lanes - 1) / mc->simd_lanes);
     if (x) {
         double valu = (double)(x->by_class[ISA_CLASS_VALU] + x->by_class[ISA_CLASS_XLANE]);
@@ -764,9 +979,27 @@ void *mem_model_json(const mem_model *m, const isa_program *prog)
     cJSON_AddNumberToObject(est, "dispatch_microseconds", e->microseconds + m->machine.dispatch_us);
     cJSON *units = cJSON_AddObjectToObject(est, "units");
     for (int u = 0; u < MEM_UNIT_COUNT; u++) {
+        if (u == MEM_UNIT_LATENCY && !e->has_latency)
+            continue;
         cJSON *x = cJSON_AddObjectToObject(units, mem_unit_name((mem_unit)u));
         cJSON_AddNumberToObject(x, "cycles", e->unit_cycles[u]);
         cJSON_AddNumberToObject(x, "percent_of_peak", e->percent_of_peak[u]);
+    }
+    if (e->has_latency) {
+        cJSON *lat = cJSON_AddObjectToObject(est, "latency");
+        cJSON_AddNumberToObject(lat, "cus_occupied", e->cus_occupied);
+        cJSON_AddNumberToObject(lat, "busiest_cu_workgroups", e->busiest_cu_groups);
+        cJSON_AddNumberToObject(lat, "cu", e->latency_cu);
+        cJSON_AddNumberToObject(lat, "cu_waves", e->latency_cu_waves);
+        cJSON_AddNumberToObject(lat, "wave_slots", e->latency_wave_slots);
+        cJSON_AddNumberToObject(lat, "chain_workgroup", e->chain_group);
+        cJSON_AddNumberToObject(lat, "chain_wave", e->chain_wave);
+        cJSON_AddNumberToObject(lat, "chain_cycles", e->chain_cycles);
+        cJSON_AddNumberToObject(lat, "chain_issue_cycles", e->chain_issue_cycles);
+        cJSON_AddBoolToObject(lat, "chain_warm", e->chain_warm);
+        cJSON *loads = cJSON_AddObjectToObject(lat, "chain_loads");
+        for (int l = 0; l < MEM_LEVEL_COUNT; l++)
+            cJSON_AddNumberToObject(loads, mem_level_name((mem_level)l), (double)e->chain_loads[l]);
     }
     cJSON *per = cJSON_AddArrayToObject(o, "per_instruction");
     for (uint32_t pc = 0; prog && m->inst && pc < prog->code_count; pc++) {
@@ -849,10 +1082,22 @@ void mem_model_print(const mem_model *m, const isa_program *prog, FILE *f)
     fprintf(f, "  estimate     %.0f cycles = %.1f us at %.0f MHz, bound by %s;", e->cycles, e->microseconds,
             mc->clock_mhz, mem_unit_name(e->bound_unit));
     for (int u = 0; u < MEM_UNIT_COUNT; u++)
-        fprintf(f, " %s %.0f%%", mem_unit_name((mem_unit)u), e->percent_of_peak[u]);
+        if (u != MEM_UNIT_LATENCY || e->has_latency)
+            fprintf(f, " %s %.0f%%", mem_unit_name((mem_unit)u), e->percent_of_peak[u]);
     if (mc->dispatch_us > 0)
         fprintf(f, "; with the dispatch %.1f us", e->microseconds + mc->dispatch_us);
     fprintf(f, "\n");
+    if (e->has_latency)
+        fprintf(f, "  latency      %u of %u CUs ran workgroups (at most %u on one); CU %u: %u waves, %u at once; its "
+                   "longest chain %.0f cycles (workgroup %u wave %u: %llu L1, %llu L2, %llu DRAM, %llu LDS loads "
+                   "waited on%s, %.0f issue)\n",
+                e->cus_occupied, mc->compute_units, e->busiest_cu_groups, e->latency_cu, e->latency_cu_waves,
+                e->latency_wave_slots, e->chain_cycles, e->chain_group, e->chain_wave,
+                (unsigned long long)e->chain_loads[MEM_LEVEL_L1], (unsigned long long)e->chain_loads[MEM_LEVEL_L2],
+                (unsigned long long)e->chain_loads[MEM_LEVEL_DRAM], (unsigned long long)e->chain_loads[MEM_LEVEL_LDS],
+                e->chain_warm && e->chain_loads[MEM_LEVEL_DRAM] ? "; DRAM at the L2's latency: the reads fit in it"
+                                                                : "",
+                e->chain_issue_cycles);
     if (m->failed)
         fprintf(f, "  warning      out of memory while recording: memory statistics are incomplete\n");
 }

@@ -59,20 +59,45 @@ typedef struct mem_group_stats {
     uint32_t launch_step, end_step;/* replay steps */
 } mem_group_stats;
 
+/* The estimate's bounds: the throughput units, then the latency bound (only with a preset that has
+ * "l1_hit_latency"; 0 cycles otherwise). */
 typedef enum mem_unit {
-    MEM_UNIT_VALU, MEM_UNIT_SALU, MEM_UNIT_LDS, MEM_UNIT_MEMORY, MEM_UNIT_L2, MEM_UNIT_DRAM, MEM_UNIT_COUNT
+    MEM_UNIT_VALU, MEM_UNIT_SALU, MEM_UNIT_LDS, MEM_UNIT_MEMORY, MEM_UNIT_L2, MEM_UNIT_DRAM, MEM_UNIT_LATENCY,
+    MEM_UNIT_COUNT
 } mem_unit;
 
-const char *mem_unit_name(mem_unit u);   /* "valu", ..., "dram" */
+const char *mem_unit_name(mem_unit u);   /* "valu", ..., "dram", "latency" */
 
-/* A roofline: cycles each unit needs at its peak throughput; the estimate is
- * the largest.  docs/memory.md says what it ignores. */
+/* Where a waited-on load was served, for the latency chain: the deepest level any of its sectors reached. */
+typedef enum mem_level {
+    MEM_LEVEL_LDS, MEM_LEVEL_L1, MEM_LEVEL_L2, MEM_LEVEL_DRAM, MEM_LEVEL_COUNT
+} mem_level;
+
+const char *mem_level_name(mem_level l); /* "lds", "l1", "l2", "dram" */
+
+/* A roofline: cycles each unit needs at its peak throughput, and, with a preset that has the latency
+ * fields, the latency bound; the estimate is the largest.  docs/memory.md ("The estimate", "The latency
+ * term") says how each is computed and what it ignores. */
 typedef struct mem_estimate {
     double unit_cycles[MEM_UNIT_COUNT];
     double cycles;                 /* max of unit_cycles */
     double microseconds;           /* cycles / clock_mhz */
     mem_unit bound_unit;
     double percent_of_peak[MEM_UNIT_COUNT]; /* unit_cycles / cycles * 100 */
+    /* The latency term (has_latency: the preset has "l1_hit_latency").  Per-CU units are then the busiest
+     * CU's share: busiest_cu_groups of the dispatch's workgroups, instead of 1 / compute_units of them. */
+    int has_latency;
+    uint32_t cus_occupied;         /* CUs that ran at least one workgroup */
+    uint32_t busiest_cu_groups;    /* the most workgroups one CU ran */
+    uint32_t latency_cu;           /* the CU whose latency bound is the largest (the bound) */
+    uint32_t latency_cu_waves;     /* waves that ran on it */
+    uint32_t latency_wave_slots;   /* waves it holds at once (occupancy) */
+    uint32_t chain_group, chain_wave;          /* the wave with the longest chain on that CU */
+    uint64_t chain_loads[MEM_LEVEL_COUNT];     /* its waited-on loads by the level that served them */
+    int chain_warm;                /* the dispatch's DRAM reads fit in the L2: DRAM loads count at the L2's
+                                    * latency (a repeated dispatch finds them there) */
+    double chain_issue_cycles;     /* its issue share: the dispatch's wave instructions per wave (VALU x passes) */
+    double chain_cycles;           /* its chain: loads x latency of their level + issue */
 } mem_estimate;
 
 typedef struct mem_model mem_model;

@@ -6,6 +6,7 @@
  * hand or by a small reference loop, never by the model.
  */
 #include <check.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -434,6 +435,218 @@ START_TEST(test_article002_split_and_interleaved_cost_the_same_lds_cycles)
 }
 END_TEST
 
+/* ------------------------------------------------------------ the estimate's latency term */
+
+/* The tiny machine (L2 1024 bytes, latency 10; DRAM latency 100) with a 4-line L1 per CU and the latency
+ * fields: L1 5 cycles, LDS 3. */
+static mem_machine tiny_latency_machine(uint32_t cus, uint32_t per_cu)
+{
+    char text[4096], out[4096], err[512];
+    snprintf(text, sizeof text, tiny_machine_json, cus, per_cu, per_cu, 1024, 4);
+    const char *at = strstr(text, "\"dram_bytes_per_cycle\": 16,"), *src = strstr(text, "\"dram_latency\": \"test\"}}");
+    ck_assert_ptr_nonnull(at);
+    ck_assert_ptr_nonnull(src);
+    snprintf(out, sizeof out,
+             "%.*s\"l1\": {\"bytes\": 64, \"ways\": 4, \"line_bytes\": 16, \"policy\": \"lru\", \"set_hash\": "
+             "\"modulo\", \"allocate\": \"reads\"}, \"l1_hit_latency\": 5, \"lds_latency\": 3, %.*s\"dram_latency\": "
+             "\"test\", \"l1\": \"test\", \"l1_hit_latency\": \"test\", \"lds_latency\": \"test\"}}",
+             (int)(at - text), text, (int)(src - at), at);
+    mem_machine m;
+    ck_assert_msg(mem_machine_parse(out, "tiny_latency.json", &m, err, sizeof err) == MEM_OK, "%s", err);
+    ck_assert_uint_eq(m.l1_hit_latency, 5);
+    ck_assert_uint_eq(m.lds_latency, 3);
+    return m;
+}
+
+/* Wave 0 of `group`: one instruction of op `op` and class `cls` over `lines` 16-byte lines from `address`
+ * (lane l reads the line l % lines), LDS when cls is ISA_CLASS_LDS. */
+static void feed_op(mem_model *mm, uint32_t group, uint32_t pc, isa_op op, isa_class cls, uint64_t address,
+                    uint32_t lines)
+{
+    uint64_t addr[4];
+    for (uint32_t l = 0; l < 4; l++)
+        addr[l] = address + 16 * (l % lines);
+    sim_mem_access a = {.group_linear = group, .wave = 0, .pc = pc, .op = op, .cls = cls,
+                        .space = cls == ISA_CLASS_LDS ? ISA_SPACE_WORKGROUP : ISA_SPACE_STORAGE, .elem_bytes = 4,
+                        .count = 1, .wave_size = 4, .exec = 0xf, .addr = addr};
+    const sim_mem_trace *t = mem_model_trace(mm);
+    t->access(t->user, &a);
+}
+
+/*
+ * Two workgroups of one wave on two CUs (one workgroup per CU, so each CU runs one).  The loads at pcs 0-2 of
+ * the fake program are waited on (each next instruction reads register 0, which each load writes).
+ *   group 0: read line 0 (DRAM), read line 0 again (its CU's L1, 5), read lines 0 and 1 in one
+ *            instruction (line 0 hits the L1, line 1 comes from DRAM: the wave waits for DRAM), store line 2
+ *            (not waited on), two LDS loads (3 each) and an LDS store (not waited on);
+ *   group 1: read line 8 (DRAM), read it again (L1, 5).
+ * The dispatch reads 3 lines = 48 bytes from DRAM, which fit the 1024-byte L2: a repeated dispatch finds them
+ * there, so DRAM loads count at the L2's latency, 10 ("warm").  Chains: 10 + 5 + 10 + 3 + 3 = 31 and
+ * 10 + 5 = 15.  No executor statistics, so no issue share.  One wave slot per CU: each CU's bound is its one
+ * chain, the estimate the larger, 31 cycles, bound by latency; the throughput units stay below (7 line
+ * requests over 2 CUs; 64 DRAM bytes at 16 per cycle).
+ */
+START_TEST(test_estimate_latency_chain_counted_by_hand_bounds_the_estimate)
+{
+    mem_machine m = tiny_latency_machine(2, 1);
+    fake f;
+    fake_init(&f);
+    mem_model *mm = begin(&m, &f, 2, 1, NULL);
+    feed_op(mm, 0, 0, ISA_OP_LOAD, ISA_CLASS_VMEM, 0, 1);
+    feed_op(mm, 0, 1, ISA_OP_LOAD, ISA_CLASS_VMEM, 0, 1);
+    feed_op(mm, 0, 2, ISA_OP_LOAD, ISA_CLASS_VMEM, 0, 2);
+    feed_op(mm, 0, 3, ISA_OP_STORE, ISA_CLASS_VMEM, 32, 1);
+    feed_op(mm, 0, 0, ISA_OP_LOAD, ISA_CLASS_LDS, 0, 1);
+    feed_op(mm, 0, 1, ISA_OP_LOAD, ISA_CLASS_LDS, 0, 1);
+    feed_op(mm, 0, 2, ISA_OP_STORE, ISA_CLASS_LDS, 0, 1);
+    feed_op(mm, 1, 0, ISA_OP_LOAD, ISA_CLASS_VMEM, 128, 1);
+    feed_op(mm, 1, 1, ISA_OP_LOAD, ISA_CLASS_VMEM, 128, 1);
+    mem_model_end(mm, NULL);
+    const mem_estimate *e = mem_model_estimate(mm);
+    ck_assert_int_eq(e->has_latency, 1);
+    ck_assert_uint_eq(e->cus_occupied, 2);
+    ck_assert_uint_eq(e->busiest_cu_groups, 1);
+    ck_assert_uint_eq(e->chain_group, 0);
+    ck_assert_uint_eq(e->chain_wave, 0);
+    ck_assert_uint_eq(e->chain_loads[MEM_LEVEL_DRAM], 2);
+    ck_assert_uint_eq(e->chain_loads[MEM_LEVEL_L2], 0);
+    ck_assert_uint_eq(e->chain_loads[MEM_LEVEL_L1], 1);
+    ck_assert_uint_eq(e->chain_loads[MEM_LEVEL_LDS], 2);
+    ck_assert_int_eq(e->chain_warm, 1);
+    ck_assert_double_eq_tol(e->chain_cycles, 31.0, 1e-9);
+    ck_assert_double_eq_tol(e->unit_cycles[MEM_UNIT_LATENCY], 31.0, 1e-9);
+    ck_assert_int_eq(e->bound_unit, MEM_UNIT_LATENCY);
+    ck_assert_double_eq_tol(e->cycles, 31.0, 1e-9);
+    ck_assert_double_eq_tol(e->unit_cycles[MEM_UNIT_MEMORY], 7.0 / 2, 1e-9);
+    ck_assert_double_eq_tol(e->microseconds, 31.0 / 1000, 1e-12); /* clock 1000 MHz */
+    mem_model_destroy(mm);
+}
+END_TEST
+
+/*
+ * One CU, three workgroups of one wave, each reading its own line once from DRAM (warm: 10 cycles) and once
+ * from the L1 (5): every chain is 15.  With one wave slot the CU runs them one after another: 3 x 15 = 45.
+ * With three slots they overlap: the longest chain, 15.
+ */
+START_TEST(test_estimate_latency_wave_slots_overlap_chains)
+{
+    for (uint32_t slots = 1; slots <= 3; slots += 2) {
+        mem_machine m = tiny_latency_machine(1, slots);
+        fake f;
+        fake_init(&f);
+        mem_model *mm = begin(&m, &f, 3, 1, NULL);
+        for (uint32_t g = 0; g < 3; g++) {
+            feed_op(mm, g, 0, ISA_OP_LOAD, ISA_CLASS_VMEM, 16 * g, 1);
+            feed_op(mm, g, 1, ISA_OP_LOAD, ISA_CLASS_VMEM, 16 * g, 1);
+        }
+        mem_model_end(mm, NULL);
+        const mem_estimate *e = mem_model_estimate(mm);
+        ck_assert_uint_eq(e->cus_occupied, 1);
+        ck_assert_uint_eq(e->busiest_cu_groups, 3);
+        ck_assert_uint_eq(e->latency_cu_waves, 3);
+        ck_assert_uint_eq(e->latency_wave_slots, slots);
+        ck_assert_double_eq_tol(e->chain_cycles, 15.0, 1e-9);
+        double expect = slots == 1 ? 45.0 : 15.0;
+        ck_assert_msg(fabs(e->unit_cycles[MEM_UNIT_LATENCY] - expect) < 1e-9, "%u slots: %.3f cycles, expected %.0f",
+                      slots, e->unit_cycles[MEM_UNIT_LATENCY], expect);
+        mem_model_destroy(mm);
+    }
+}
+END_TEST
+
+/* 80 lines = 1280 bytes read from DRAM do not fit the 1024-byte L2: a repeated dispatch would not find them
+ * there, so each of the 80 waited-on loads costs the DRAM latency: 8000 cycles. */
+START_TEST(test_estimate_latency_reads_larger_than_l2_cost_dram_latency)
+{
+    mem_machine m = tiny_latency_machine(1, 1);
+    fake f;
+    fake_init(&f);
+    mem_model *mm = begin(&m, &f, 1, 1, NULL);
+    for (uint32_t i = 0; i < 80; i++)
+        feed_op(mm, 0, i % 3, ISA_OP_LOAD, ISA_CLASS_VMEM, 16 * i, 1); /* pcs 0-2: pc 1-3 read register 0 */
+    mem_model_end(mm, NULL);
+    const mem_estimate *e = mem_model_estimate(mm);
+    ck_assert_int_eq(e->chain_warm, 0);
+    ck_assert_uint_eq(e->chain_loads[MEM_LEVEL_DRAM], 80);
+    ck_assert_double_eq_tol(e->unit_cycles[MEM_UNIT_LATENCY], 8000.0, 1e-9);
+    mem_model_destroy(mm);
+}
+END_TEST
+
+/*
+ * Which loads the wave waits for, from the program:
+ *   pc 0  load  r5          (r5 is not read before pc 1, a waited-on load: the two overlap, pc 0 is hidden)
+ *   pc 1  load  r6
+ *   pc 2  iadd  r7 = r5 + r6
+ *   pc 3  atomic r8 (old value) ... nothing reads r8: not waited on (NVIDIA's RED)
+ * Trace: pc 1 reads line 0 (DRAM, warm: 10), pc 0 reads line 0 (L1, hidden), pc 1 reads line 1 (10), pc 3
+ * atomic on line 2 (not waited): chain 20.  Counting every load would give 10 + 5 + 10 + 10 = 35.
+ */
+START_TEST(test_estimate_latency_overlapped_and_unread_results_are_not_charged)
+{
+    mem_machine m = tiny_latency_machine(1, 1);
+    fake f;
+    fake_init(&f);
+    f.code[0] = (isa_inst){.op = ISA_OP_LOAD, .cls = ISA_CLASS_VMEM, .type = ISA_TYPE_U32, .count = 1, .d = 5,
+                           .a = 1, .b = ISA_NO_REG, .c = ISA_NO_REG, .e = ISA_NO_REG};
+    f.code[1] = f.code[0];
+    f.code[1].d = 6;
+    f.code[2] = (isa_inst){.op = ISA_OP_IADD, .cls = ISA_CLASS_VALU, .type = ISA_TYPE_U32, .d = 7, .a = 5, .b = 6,
+                           .c = ISA_NO_REG, .e = ISA_NO_REG};
+    f.code[3] = (isa_inst){.op = ISA_OP_ATOMIC, .cls = ISA_CLASS_VMEM, .type = ISA_TYPE_U32, .count = 1, .d = 8,
+                           .a = 1, .b = 7, .c = ISA_NO_REG, .e = ISA_NO_REG};
+    mem_model *mm = begin(&m, &f, 1, 1, NULL);
+    feed_op(mm, 0, 1, ISA_OP_LOAD, ISA_CLASS_VMEM, 0, 1);
+    feed_op(mm, 0, 0, ISA_OP_LOAD, ISA_CLASS_VMEM, 0, 1);
+    feed_op(mm, 0, 1, ISA_OP_LOAD, ISA_CLASS_VMEM, 16, 1);
+    feed_op(mm, 0, 3, ISA_OP_ATOMIC, ISA_CLASS_VMEM, 32, 1);
+    mem_model_end(mm, NULL);
+    const mem_estimate *e = mem_model_estimate(mm);
+    ck_assert_uint_eq(e->chain_loads[MEM_LEVEL_L1], 0);
+    ck_assert_uint_eq(e->chain_loads[MEM_LEVEL_DRAM], 2);
+    ck_assert_uint_eq(e->chain_loads[MEM_LEVEL_L2], 0);
+    ck_assert_double_eq_tol(e->unit_cycles[MEM_UNIT_LATENCY], 20.0, 1e-9);
+    mem_model_destroy(mm);
+}
+END_TEST
+
+/* Without "l1_hit_latency" the estimate is the throughput roofline alone: 3 line requests on 1 CU = 3 cycles
+ * (and 48 DRAM bytes at 16 per cycle = 3). */
+START_TEST(test_estimate_without_latency_fields_is_the_roofline)
+{
+    mem_machine m = tiny_machine(1, 1, 1024, 4);
+    ck_assert_uint_eq(m.l1_hit_latency, 0);
+    fake f;
+    fake_init(&f);
+    mem_model *mm = begin(&m, &f, 3, 1, NULL);
+    for (uint32_t g = 0; g < 3; g++)
+        feed_op(mm, g, 0, ISA_OP_LOAD, ISA_CLASS_VMEM, 16 * g, 1);
+    mem_model_end(mm, NULL);
+    const mem_estimate *e = mem_model_estimate(mm);
+    ck_assert_int_eq(e->has_latency, 0);
+    ck_assert_double_eq_tol(e->unit_cycles[MEM_UNIT_LATENCY], 0.0, 1e-12);
+    ck_assert_double_eq_tol(e->cycles, 3.0, 1e-9);
+    ck_assert_int_ne(e->bound_unit, MEM_UNIT_LATENCY);
+    mem_model_destroy(mm);
+}
+END_TEST
+
+START_TEST(test_preset_latency_field_without_source_is_named)
+{
+    char text[4096], err[512];
+    mem_machine m;
+    snprintf(text, sizeof text, tiny_machine_json, 1, 1, 1, 1024, 4);
+    char *p = strstr(text, "\"dram_bytes_per_cycle\": 16,");
+    char out[4096];
+    snprintf(out, sizeof out, "%.*s\"l1_hit_latency\": 5, %s", (int)(p - text), text, p);
+    ck_assert_int_eq(mem_machine_parse(out, "bad.json", &m, err, sizeof err), MEM_ERR_PRESET);
+    ck_assert_msg(strstr(err, "bad.json") && strstr(err, "sources.l1_hit_latency"), "%s", err);
+    snprintf(out, sizeof out, "%.*s\"lds_latency\": 0, %s", (int)(p - text), text, p);
+    ck_assert_int_eq(mem_machine_parse(out, "bad.json", &m, err, sizeof err), MEM_ERR_PRESET);
+    ck_assert_msg(strstr(err, "'lds_latency'") && strstr(err, "out of range"), "%s", err);
+}
+END_TEST
+
 static Suite *memory_suite(void)
 {
     Suite *s = suite_create("memory");
@@ -455,6 +668,12 @@ static Suite *memory_suite(void)
     tcase_add_test(t, test_presets_all_load_with_sources);
     tcase_add_test(t, test_preset_malformed_field_is_named);
     tcase_add_test(t, test_article002_split_and_interleaved_cost_the_same_lds_cycles);
+    tcase_add_test(t, test_estimate_latency_chain_counted_by_hand_bounds_the_estimate);
+    tcase_add_test(t, test_estimate_latency_wave_slots_overlap_chains);
+    tcase_add_test(t, test_estimate_latency_reads_larger_than_l2_cost_dram_latency);
+    tcase_add_test(t, test_estimate_latency_overlapped_and_unread_results_are_not_charged);
+    tcase_add_test(t, test_estimate_without_latency_fields_is_the_roofline);
+    tcase_add_test(t, test_preset_latency_field_without_source_is_named);
     suite_add_tcase(s, t);
     return s;
 }
