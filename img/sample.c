@@ -31,6 +31,21 @@ static int32_t floor_to_int(float x)
     return (int32_t)floorf(x);
 }
 
+/* floor_to_int without floorf, which baseline x86-64 (no SSE4.1 roundss) expands into a dozen instructions:
+ * truncate, then step down where truncation went up.  The same value for every input: below 2^23 in
+ * magnitude the truncated integer converts back exactly, and from 2^23 on every float is an integer. */
+static inline int32_t floor_to_int_fast(float x)
+{
+    if (isnan(x))
+        return 0;
+    if (x >= 1073741824.0f)
+        return 1073741824;
+    if (x <= -1073741824.0f)
+        return -1073741824;
+    int32_t t = (int32_t)x;
+    return t - ((float)t > x);
+}
+
 static int32_t floor_mod(int32_t a, int32_t n)
 {
     int32_t r = a % n;
@@ -43,7 +58,7 @@ static int32_t mirror(int32_t n)
 }
 
 /* The wrapping operation: the texel index after the address mode, or -1 for a border texel. */
-static int32_t wrap(int mode, int32_t i, int32_t size)
+static inline int32_t wrap(int mode, int32_t i, int32_t size)
 {
     switch (mode) {
     case IMG_ADDRESS_REPEAT: return floor_mod(i, size);
@@ -310,8 +325,10 @@ static void view_footprint(const img_view *v, const img_sampler *s, const float 
     for (int a = 0; a < axes_of(v->im->dim); a++) {
         float u = s->unnormalized ? st[a] : st[a] * L->size_f[a];
         float shifted = u - 0.5f;
-        fp->i0[a] = floor_to_int(shifted);
-        float frac = isnan(shifted) ? 0.0f : shifted - floorf(shifted);
+        fp->i0[a] = floor_to_int_fast(shifted);
+        /* shifted - floorf(shifted): i0 is that floor unless saturated, where the general path's frac is 0 or
+         * NaN and its alpha 0 */
+        float frac = fabsf(shifted) < 1073741824.0f ? shifted - (float)fp->i0[a] : 0.0f;
         fp->alpha[a] = frac >= 0.0f && frac < 1.0f ? frac : 0.0f;
     }
 }
@@ -325,7 +342,7 @@ static void view_filter_level(const img_view *v, const img_sampler *s, const flo
         const img_view_level *L = &v->level[mip];
         int32_t idx[3] = {0, 0, 0};
         for (int a = 0; a < axes; a++)
-            idx[a] = floor_to_int(s->unnormalized ? st[a] : st[a] * L->size_f[a]);
+            idx[a] = floor_to_int_fast(s->unnormalized ? st[a] : st[a] * L->size_f[a]);
         view_wrapped_texel(v, s, idx, layer, mip, cube, out);
         return;
     }
@@ -360,8 +377,8 @@ static void view_filter_2d(const img_view *v, const img_sampler *s, const float 
     const int no_layer = layer >= im->layers; /* img_fetch's check, after the border's (as wrapped_texel) */
     const uint8_t *base = im->bytes + L->offset + layer * L->layer_bytes;
     if (!linear || v->fi->numeric != IMG_NUM_FLOAT) {
-        int32_t x = wrap(s->address[0], floor_to_int(st[0] * L->size_f[0]), L->size[0]);
-        int32_t y = wrap(s->address[1], floor_to_int(st[1] * L->size_f[1]), L->size[1]);
+        int32_t x = wrap(s->address[0], floor_to_int_fast(st[0] * L->size_f[0]), L->size[0]);
+        int32_t y = wrap(s->address[1], floor_to_int_fast(st[1] * L->size_f[1]), L->size[1]);
         if (x < 0 || y < 0) {
             border_texel(im, s->border, out);
             return;
@@ -377,8 +394,10 @@ static void view_filter_2d(const img_view *v, const img_sampler *s, const float 
     float alpha[2];
     for (int a = 0; a < 2; a++) { /* view_footprint */
         float shifted = st[a] * L->size_f[a] - 0.5f;
-        i0[a] = floor_to_int(shifted);
-        float frac = isnan(shifted) ? 0.0f : shifted - floorf(shifted);
+        i0[a] = floor_to_int_fast(shifted);
+        /* shifted - floorf(shifted): i0 is that floor unless saturated, where the general path's frac is 0 or
+         * NaN and its alpha 0 */
+        float frac = fabsf(shifted) < 1073741824.0f ? shifted - (float)i0[a] : 0.0f;
         alpha[a] = frac >= 0.0f && frac < 1.0f ? frac : 0.0f;
     }
     int32_t xs[2], ys[2];

@@ -1319,7 +1319,8 @@ static float view_rand_coord(uint64_t *r)
     case 0: return (float)(int)(view_rng(r) % 97) / 16.0f - 2.0f; /* multiples of 1/16 in [-2, 4] */
     case 1: return view_rand_unit(r) * 2.0f - 0.5f;
     case 2: return ((float)(view_rng(r) % 9) + 0.5f) / 8.0f;
-    case 3: return view_rng(r) & 1 ? 3.0e9f : -3.0e9f;
+    case 3: /* large: 2^18 .. 2^33 either sign, across where floats stop having fractions and int32 ends */
+        return ldexpf(1.0f + view_rand_unit(r), 18 + (int)(view_rng(r) % 16)) * (view_rng(r) & 1 ? 1.0f : -1.0f);
     case 4: return view_rng(r) & 1 ? NAN : INFINITY;
     case 5: return view_rng(r) & 1 ? 0.0f : -0.0f;
     case 6: return view_rand_unit(r) * 40.0f - 20.0f; /* unnormalized-sized */
