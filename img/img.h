@@ -192,6 +192,17 @@ int img_view_fetch(const img_view *v, const int32_t coord[3], uint32_t layer, ui
 int img_view_store(const img_view *v, const int32_t coord[3], uint32_t layer, uint32_t mip, const img_texel *in);
 void img_view_sample(const img_view *v, const img_sampler *s, const float coord[4], float lod, img_texel *out);
 void img_view_gather(const img_view *v, const img_sampler *s, const float coord[4], int component, img_texel *out);
+/* img_view_sample in two steps, for an instruction whose lanes share a LOD: img_view_lod works out what a
+ * shader LOD means under the sampler (filter, level or levels, blend weight), img_view_sample_lod samples
+ * with it.  Both need v->levels > 0. */
+typedef struct img_lod {
+    uint32_t level[2]; /* the level read; the second level of a linear mip blend */
+    float delta;       /* the second level's weight */
+    int linear, blend; /* linear filtering within a level; blend the two levels */
+} img_lod;
+void img_view_lod(const img_view *v, const img_sampler *s, float lod, img_lod *plan);
+void img_view_sample_lod(const img_view *v, const img_sampler *s, const float coord[4], const img_lod *plan,
+                         img_texel *out);
 /* Byte offset of texel (x, y, z) of layer/mip in the packed layout: img_texel_offset through the view. */
 static inline size_t img_view_texel_offset(const img_view *v, uint32_t x, uint32_t y, uint32_t z, uint32_t layer,
                                            uint32_t mip)

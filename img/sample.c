@@ -425,20 +425,39 @@ static void view_filter_2d(const img_view *v, const img_sampler *s, const float 
     memcpy(out->f, sum, sizeof sum);
 }
 
-void img_view_sample(const img_view *v, const img_sampler *s, const float coord[4], float lod, img_texel *out)
+void img_view_lod(const img_view *v, const img_sampler *s, float lod, img_lod *plan)
 {
-    const img_image *im = v->im;
-    if (!v->levels) {
-        img_sample(im, s, coord, lod, out);
-        return;
-    }
     float lambda = (isnan(lod) ? 0.0f : lod) + s->mip_lod_bias;
     if (lambda > s->max_lod)
         lambda = s->max_lod;
     if (lambda < s->min_lod)
         lambda = s->min_lod;
-    int linear = lambda <= 0.0f ? s->mag_filter == IMG_FILTER_LINEAR : s->min_filter == IMG_FILTER_LINEAR;
-    uint32_t q = v->levels - 1;
+    plan->linear = lambda <= 0.0f ? s->mag_filter == IMG_FILTER_LINEAR : s->min_filter == IMG_FILTER_LINEAR;
+    plan->level[0] = plan->level[1] = 0;
+    plan->delta = 0.0f;
+    plan->blend = 0;
+    const uint32_t q = v->levels ? v->levels - 1 : 0;
+    if (s->unnormalized) /* unnormalized coordinates read level 0 only */
+        return;
+    float d = lambda < 0.0f ? 0.0f : lambda > (float)q ? (float)q : lambda;
+    if (s->mipmap_mode == IMG_MIPMAP_NEAREST || lambda <= 0.0f) {
+        uint32_t level = (uint32_t)(ceilf(d + 0.5f) - 1.0f);
+        plan->level[0] = level > q ? q : level;
+        return;
+    }
+    uint32_t hi = (uint32_t)floorf(d), lo = hi + 1 > q ? q : hi + 1;
+    float delta = d - floorf(d);
+    plan->level[0] = hi;
+    plan->level[1] = lo;
+    plan->delta = delta;
+    /* img_sample reads the second level only to blend it: integers, or a whole d, take the first's value */
+    plan->blend = v->fi && v->fi->numeric == IMG_NUM_FLOAT && delta != 0.0f;
+}
+
+void img_view_sample_lod(const img_view *v, const img_sampler *s, const float coord[4], const img_lod *plan,
+                         img_texel *out)
+{
+    const img_image *im = v->im;
     const int fast_2d = im->dim == IMG_DIM_2D && !s->unnormalized;
     float st[3];
     uint32_t layer;
@@ -450,36 +469,31 @@ void img_view_sample(const img_view *v, const img_sampler *s, const float coord[
     } else {
         surface_coords(im, coord, st, &layer, &cube);
     }
-    if (s->unnormalized) {
-        view_filter_level(v, s, st, layer, 0, linear, cube, out);
-        return;
-    }
-    float d = lambda < 0.0f ? 0.0f : lambda > (float)q ? (float)q : lambda;
-    if (s->mipmap_mode == IMG_MIPMAP_NEAREST || lambda <= 0.0f) {
-        uint32_t level = (uint32_t)(ceilf(d + 0.5f) - 1.0f);
-        if (fast_2d)
-            view_filter_2d(v, s, st, layer, level > q ? q : level, linear, out);
-        else
-            view_filter_level(v, s, st, layer, level > q ? q : level, linear, cube, out);
-        return;
-    }
-    uint32_t hi = (uint32_t)floorf(d), lo = hi + 1 > q ? q : hi + 1;
-    float delta = d - floorf(d);
     img_texel a, b;
     if (fast_2d)
-        view_filter_2d(v, s, st, layer, hi, linear, &a);
+        view_filter_2d(v, s, st, layer, plan->level[0], plan->linear, plan->blend ? &a : out);
     else
-        view_filter_level(v, s, st, layer, hi, linear, cube, &a);
-    if (v->fi->numeric != IMG_NUM_FLOAT || delta == 0.0f) { /* the second level is not needed */
-        *out = a;
+        view_filter_level(v, s, st, layer, plan->level[0], plan->linear, cube, plan->blend ? &a : out);
+    if (!plan->blend)
         return;
-    }
     if (fast_2d)
-        view_filter_2d(v, s, st, layer, lo, linear, &b);
+        view_filter_2d(v, s, st, layer, plan->level[1], plan->linear, &b);
     else
-        view_filter_level(v, s, st, layer, lo, linear, cube, &b);
+        view_filter_level(v, s, st, layer, plan->level[1], plan->linear, cube, &b);
+    const float delta = plan->delta;
     for (int c = 0; c < 4; c++)
         out->f[c] = (1.0f - delta) * a.f[c] + delta * b.f[c];
+}
+
+void img_view_sample(const img_view *v, const img_sampler *s, const float coord[4], float lod, img_texel *out)
+{
+    if (!v->levels) {
+        img_sample(v->im, s, coord, lod, out);
+        return;
+    }
+    img_lod plan;
+    img_view_lod(v, s, lod, &plan);
+    img_view_sample_lod(v, s, coord, &plan, out);
 }
 
 void img_view_gather(const img_view *v, const img_sampler *s, const float coord[4], int component, img_texel *out)

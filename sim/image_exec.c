@@ -345,6 +345,9 @@ int sim_exec_image(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t pc, s
     img_view_init(&view, im);
     const int integer_coords = op == ISA_OP_IMG_LOAD || op == ISA_OP_IMG_STORE || op == ISA_OP_IMG_ATOMIC;
     const coord_map cmap = coord_map_of(sl, in, integer_coords);
+    img_lod lod_plan = {{0, 0}, 0.0f, 0, 0};
+    uint32_t last_lod_bits = 0;
+    int have_lod = 0;
     const img_layout layout = (img_layout)ctx->cfg->image_layout;
     uint64_t addr[SIM_MAX_WAVE];
     sim_mask traced = exec; /* lanes that touched memory (a robust out-of-bounds lane does not) */
@@ -395,7 +398,17 @@ int sim_exec_image(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t pc, s
                     lod = grad_lod(ctx, w, in, l, im, smp);
                 else if (in->b != ISA_NO_REG)
                     lod = sim_f32(w->regs[(size_t)in->b * W + l]);
-                img_view_sample(&view, smp, coord, lod, &t);
+                /* lanes usually share the LOD (SampleLevel 0, a uniform LOD): work out what it means once */
+                const uint32_t lod_bits = (uint32_t)sim_f32_bits(lod);
+                if (!view.levels) {
+                    img_view_sample(&view, smp, coord, lod, &t);
+                } else {
+                    if (!have_lod || lod_bits != last_lod_bits) {
+                        img_view_lod(&view, smp, lod, &lod_plan);
+                        last_lod_bits = lod_bits, have_lod = 1;
+                    }
+                    img_view_sample_lod(&view, smp, coord, &lod_plan, &t);
+                }
             } else {
                 img_view_gather(&view, smp, coord, (int)in->imm, &t);
             }
