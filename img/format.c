@@ -354,3 +354,73 @@ void img_encode(img_format f, const img_texel *in, uint8_t *dst)
         return;
     }
 }
+
+/* ---- decoders specialised to a format ------------------------------------------------------------------
+ * img_decode reads the format row, clears the texel and switches on the encoding for every component of
+ * every texel; an image instruction decodes many texels of one format, so it takes one of these instead.
+ * Each is img_decode's arithmetic for one row shape with the widths constant (the same bits: the
+ * img_view tests of tests/test_image.c compare them over every format). */
+
+#define FLOAT_ONE_BITS 0x3f800000u
+
+/* N 32-bit words taken unchanged (32-bit UINT, SINT and SFLOAT); missing components 0 and alpha `one`. */
+#define DECODE_WORDS(n, one_name, one)                                                                    \
+    static void decode_words##n##_##one_name(const uint8_t *src, img_texel *out)                          \
+    {                                                                                                     \
+        uint32_t w[4] = {0, 0, 0, one};                                                                   \
+        memcpy(w, src, 4 * (n));                                                                          \
+        memcpy(out->u, w, sizeof w);                                                                      \
+    }
+DECODE_WORDS(1, float, FLOAT_ONE_BITS)
+DECODE_WORDS(2, float, FLOAT_ONE_BITS)
+DECODE_WORDS(4, float, FLOAT_ONE_BITS)
+DECODE_WORDS(1, int, 1u)
+DECODE_WORDS(2, int, 1u)
+DECODE_WORDS(4, int, 1u)
+
+/* N 8-bit UNORM components. */
+#define DECODE_UNORM8(n)                                                                                  \
+    static void decode_unorm8x##n(const uint8_t *src, img_texel *out)                                     \
+    {                                                                                                     \
+        float f[4] = {0.0f, 0.0f, 0.0f, 1.0f};                                                            \
+        for (int c = 0; c < (n); c++)                                                                     \
+            f[c] = unorm_to_float(src[c], 8);                                                             \
+        memcpy(out->f, f, sizeof f);                                                                      \
+    }
+DECODE_UNORM8(1)
+DECODE_UNORM8(2)
+DECODE_UNORM8(4)
+
+/* N 16-bit SFLOAT components. */
+#define DECODE_HALF(n)                                                                                    \
+    static void decode_half##n(const uint8_t *src, img_texel *out)                                        \
+    {                                                                                                     \
+        float f[4] = {0.0f, 0.0f, 0.0f, 1.0f};                                                            \
+        for (int c = 0; c < (n); c++)                                                                     \
+            f[c] = img_half_to_float((uint16_t)load_le(src + 2 * c, 2));                                 \
+        memcpy(out->f, f, sizeof f);                                                                      \
+    }
+DECODE_HALF(1)
+DECODE_HALF(2)
+DECODE_HALF(4)
+
+img_decode_fn img_format_decoder(img_format f)
+{
+    const img_format_info *fi = img_format_get(f);
+    if (!fi)
+        return NULL;
+    const unsigned n = fi->components, bits = fi->bits[0];
+    if (n != 1 && n != 2 && n != 4)
+        return NULL;
+    const int k = n == 1 ? 0 : n == 2 ? 1 : 2;
+    static const img_decode_fn words_float[3] = {decode_words1_float, decode_words2_float, decode_words4_float};
+    static const img_decode_fn words_int[3] = {decode_words1_int, decode_words2_int, decode_words4_int};
+    static const img_decode_fn unorm8[3] = {decode_unorm8x1, decode_unorm8x2, decode_unorm8x4};
+    static const img_decode_fn half[3] = {decode_half1, decode_half2, decode_half4};
+    switch (fi->encoding) {
+    case IMG_ENC_SFLOAT: return bits == 32 ? words_float[k] : bits == 16 ? half[k] : NULL;
+    case IMG_ENC_UINT: case IMG_ENC_SINT: return bits == 32 ? words_int[k] : NULL;
+    case IMG_ENC_UNORM: return bits == 8 ? unorm8[k] : NULL;
+    default: return NULL;
+    }
+}

@@ -99,6 +99,82 @@ int img_store(img_image *im, const int32_t coord[3], uint32_t layer, uint32_t mi
     return 1;
 }
 
+/* ---- views -------------------------------------------------------------------------------------------- */
+
+void img_view_init(img_view *v, const img_image *im)
+{
+    v->im = im;
+    v->fi = img_format_get(im->format);
+    v->decode = img_format_decoder(im->format);
+    v->texel_bytes = v->fi ? v->fi->texel_bytes : 0;
+    v->raw_words = 0;
+    if (v->fi && (v->fi->encoding == IMG_ENC_UINT || v->fi->encoding == IMG_ENC_SINT ||
+                  v->fi->encoding == IMG_ENC_SFLOAT))
+        v->raw_words = v->fi->bits[0] == 32; /* clamp_uint, clamp_sint at 32 bits and float_bits copy the word */
+    v->levels = v->fi && im->mip_levels <= IMG_VIEW_MAX_LEVELS ? im->mip_levels : 0;
+    size_t offset = 0; /* img_subresource_offset, summed level by level */
+    for (uint32_t m = 0; m < v->levels; m++) {
+        img_view_level *L = &v->level[m];
+        const uint32_t ext[3] = {img_mip_size(im->width, m), img_mip_size(im->height, m), img_mip_size(im->depth, m)};
+        for (int a = 0; a < 3; a++) {
+            L->size[a] = (int32_t)ext[a];
+            L->size_f[a] = (float)ext[a];
+        }
+        L->row_bytes = (size_t)ext[0] * v->texel_bytes;
+        L->slice_bytes = L->row_bytes * ext[1];
+        L->layer_bytes = L->slice_bytes * ext[2];
+        L->offset = offset;
+        offset += L->layer_bytes * im->layers;
+    }
+}
+
+/* texel_in_bounds through the view (v->levels > 0). */
+static int view_in_bounds(const img_view *v, const int32_t coord[3], uint32_t layer, uint32_t mip)
+{
+    if (mip >= v->levels || layer >= v->im->layers)
+        return 0;
+    const img_view_level *L = &v->level[mip];
+    return coord[0] >= 0 && coord[0] < L->size[0] && coord[1] >= 0 && coord[1] < L->size[1] && coord[2] >= 0 &&
+           coord[2] < L->size[2];
+}
+
+int img_view_fetch(const img_view *v, const int32_t coord[3], uint32_t layer, uint32_t mip, img_texel *out)
+{
+    if (!v->levels)
+        return img_fetch(v->im, coord, layer, mip, out);
+    if (!view_in_bounds(v, coord, layer, mip)) {
+        memset(out, 0, sizeof *out);
+        return 0;
+    }
+    const uint8_t *p =
+        v->im->bytes + img_view_texel_offset(v, (uint32_t)coord[0], (uint32_t)coord[1], (uint32_t)coord[2], layer, mip);
+    if (v->decode)
+        v->decode(p, out);
+    else
+        img_decode(v->im->format, p, out);
+    return 1;
+}
+
+int img_view_store(const img_view *v, const int32_t coord[3], uint32_t layer, uint32_t mip, const img_texel *in)
+{
+    const img_image *im = v->im;
+    size_t offset;
+    if (!v->levels) {
+        if (!texel_in_bounds(im, coord, layer, mip))
+            return 0;
+        offset = img_texel_offset(im, (uint32_t)coord[0], (uint32_t)coord[1], (uint32_t)coord[2], layer, mip);
+    } else {
+        if (!view_in_bounds(v, coord, layer, mip))
+            return 0;
+        offset = img_view_texel_offset(v, (uint32_t)coord[0], (uint32_t)coord[1], (uint32_t)coord[2], layer, mip);
+    }
+    if (v->raw_words)
+        memcpy(im->bytes + offset, in->u, v->texel_bytes);
+    else
+        img_encode(im->format, in, im->bytes + offset);
+    return 1;
+}
+
 /* ---- sampler field names ------------------------------------------------------------------------------ */
 
 static const char *const filter_names[] = {"nearest", "linear"};

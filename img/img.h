@@ -69,6 +69,9 @@ typedef union img_texel {
 
 /* Decodes one texel of `texel_bytes` bytes by the Vulkan "Format Conversion" rules. */
 void img_decode(img_format f, const uint8_t *src, img_texel *out);
+/* img_decode specialised to format f (the same bits), for the common formats; NULL for the others. */
+typedef void (*img_decode_fn)(const uint8_t *src, img_texel *out);
+img_decode_fn img_format_decoder(img_format f);
 /* Encodes one texel, rounding and clamping as the Vulkan specification says for stores. */
 void img_encode(img_format f, const img_texel *in, uint8_t *dst);
 
@@ -153,6 +156,60 @@ void img_gather(const img_image *im, const img_sampler *s, const float coord[4],
 int img_fetch(const img_image *im, const int32_t coord[3], uint32_t layer, uint32_t mip, img_texel *out);
 /* OpImageWrite: encodes *in into the texel; returns 0 (and writes nothing) when out of bounds. */
 int img_store(img_image *im, const int32_t coord[3], uint32_t layer, uint32_t mip, const img_texel *in);
+
+/*
+ * A view: what an image instruction needs of its image, resolved once per instruction instead of once per
+ * lane -- the format row, a decoder specialised to the format where one exists, and each mip level's extent
+ * and byte offsets.  The img_view_ functions give the same bits as img_fetch, img_store, img_sample and
+ * img_gather (tests/test_image.c runs both over random inputs); they take fast paths for the common cases
+ * and hand the rest to the general functions.  A view points at the image and owns nothing; it stays valid
+ * while the image's geometry and bytes pointer do (texel writes do not matter).
+ */
+enum { IMG_VIEW_MAX_LEVELS = 32 };
+typedef struct img_view_level {
+    int32_t size[3];     /* extent of the level */
+    float size_f[3];     /* the same as floats, as the sampler scales coordinates by them */
+    size_t offset;       /* byte offset of the level's layer 0 */
+    size_t layer_bytes;  /* bytes of one layer of the level */
+    size_t row_bytes, slice_bytes;
+} img_view_level;
+typedef struct img_view {
+    const img_image *im;
+    const img_format_info *fi;
+    img_decode_fn decode;   /* img_format_decoder: NULL when only img_decode has the format */
+    uint32_t texel_bytes;
+    int raw_words;          /* the codec stores each component as its 32-bit word unchanged (32-bit UINT, SINT,
+                             * SFLOAT formats): a store is a copy */
+    uint32_t levels;        /* levels resolved: im->mip_levels, or 0 when the image has more than
+                             * IMG_VIEW_MAX_LEVELS (the view then passes everything to the general functions) */
+    img_view_level level[IMG_VIEW_MAX_LEVELS];
+} img_view;
+
+/* Resolves im into *v; im must be well formed (a format of the table, size >= img_image_bytes). */
+void img_view_init(img_view *v, const img_image *im);
+/* img_fetch, img_store, img_sample and img_gather through a view: the same results, bit for bit. */
+int img_view_fetch(const img_view *v, const int32_t coord[3], uint32_t layer, uint32_t mip, img_texel *out);
+int img_view_store(const img_view *v, const int32_t coord[3], uint32_t layer, uint32_t mip, const img_texel *in);
+void img_view_sample(const img_view *v, const img_sampler *s, const float coord[4], float lod, img_texel *out);
+void img_view_gather(const img_view *v, const img_sampler *s, const float coord[4], int component, img_texel *out);
+/* img_view_sample in two steps, for an instruction whose lanes share a LOD: img_view_lod works out what a
+ * shader LOD means under the sampler (filter, level or levels, blend weight), img_view_sample_lod samples
+ * with it.  Both need v->levels > 0. */
+typedef struct img_lod {
+    uint32_t level[2]; /* the level read; the second level of a linear mip blend */
+    float delta;       /* the second level's weight */
+    int linear, blend; /* linear filtering within a level; blend the two levels */
+} img_lod;
+void img_view_lod(const img_view *v, const img_sampler *s, float lod, img_lod *plan);
+void img_view_sample_lod(const img_view *v, const img_sampler *s, const float coord[4], const img_lod *plan,
+                         img_texel *out);
+/* Byte offset of texel (x, y, z) of layer/mip in the packed layout: img_texel_offset through the view. */
+static inline size_t img_view_texel_offset(const img_view *v, uint32_t x, uint32_t y, uint32_t z, uint32_t layer,
+                                           uint32_t mip)
+{
+    const img_view_level *L = &v->level[mip];
+    return L->offset + layer * L->layer_bytes + z * L->slice_bytes + y * L->row_bytes + (size_t)x * v->texel_bytes;
+}
 
 /* Device memory layouts, for the memory model only (functional results never depend on them). */
 typedef enum img_layout { IMG_LAYOUT_LINEAR, IMG_LAYOUT_NV_BLOCKLINEAR, IMG_LAYOUT_AMD_SWIZZLE, IMG_LAYOUT_COUNT } img_layout;

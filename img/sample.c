@@ -31,6 +31,21 @@ static int32_t floor_to_int(float x)
     return (int32_t)floorf(x);
 }
 
+/* floor_to_int without floorf, which baseline x86-64 (no SSE4.1 roundss) expands into a dozen instructions:
+ * truncate, then step down where truncation went up.  The same value for every input: below 2^23 in
+ * magnitude the truncated integer converts back exactly, and from 2^23 on every float is an integer. */
+static inline int32_t floor_to_int_fast(float x)
+{
+    if (isnan(x))
+        return 0;
+    if (x >= 1073741824.0f)
+        return 1073741824;
+    if (x <= -1073741824.0f)
+        return -1073741824;
+    int32_t t = (int32_t)x;
+    return t - ((float)t > x);
+}
+
 static int32_t floor_mod(int32_t a, int32_t n)
 {
     int32_t r = a % n;
@@ -43,7 +58,7 @@ static int32_t mirror(int32_t n)
 }
 
 /* The wrapping operation: the texel index after the address mode, or -1 for a border texel. */
-static int32_t wrap(int mode, int32_t i, int32_t size)
+static inline int32_t wrap(int mode, int32_t i, int32_t size)
 {
     switch (mode) {
     case IMG_ADDRESS_REPEAT: return floor_mod(i, size);
@@ -260,6 +275,245 @@ void img_gather(const img_image *im, const img_sampler *s, const float coord[4],
         int32_t idx[3] = {fp.i0[0] + order[k][0], fp.i0[1] + order[k][1], fp.i0[2]};
         img_texel t;
         wrapped_texel(im, s, idx, layer, 0, cube, &t);
+        out->u[k] = t.u[c];
+    }
+}
+
+/* ---- through a view ------------------------------------------------------------------------------------
+ * The same steps as above, in the same order and with the same float expressions, but with each level's
+ * extent and offsets read from the view (resolved once per instruction) and the texel decoded by the
+ * format's own decoder: the per-sample calls to img_mip_size, img_format_get, img_subresource_offset and
+ * img_fetch's bounds check were most of a sample's cost.  tests/test_image.c checks the bits against the
+ * functions above. */
+
+static void view_decode(const img_view *v, const uint8_t *p, img_texel *out)
+{
+    if (v->decode)
+        v->decode(p, out);
+    else
+        img_decode(v->im->format, p, out);
+}
+
+/* wrapped_texel through the view. */
+static void view_wrapped_texel(const img_view *v, const img_sampler *s, const int32_t idx[3], uint32_t layer,
+                               uint32_t mip, int cube, img_texel *out)
+{
+    const img_view_level *L = &v->level[mip];
+    int32_t at[3] = {0, 0, 0};
+    const int axes = axes_of(v->im->dim);
+    for (int a = 0; a < axes; a++) {
+        at[a] = wrap(cube ? IMG_ADDRESS_CLAMP_TO_EDGE : s->address[a], idx[a], L->size[a]);
+        if (at[a] < 0) {
+            border_texel(v->im, s->border, out);
+            return;
+        }
+    }
+    /* img_fetch's bounds check (wrap keeps the indices inside; the layer is clamped already) */
+    if (at[0] >= L->size[0] || at[1] >= L->size[1] || at[2] >= L->size[2] || layer >= v->im->layers) {
+        memset(out, 0, sizeof *out);
+        return;
+    }
+    view_decode(v, v->im->bytes + img_view_texel_offset(v, (uint32_t)at[0], (uint32_t)at[1], (uint32_t)at[2], layer, mip),
+                out);
+}
+
+/* linear_footprint through the view. */
+static void view_footprint(const img_view *v, const img_sampler *s, const float st[3], uint32_t mip, footprint *fp)
+{
+    const img_view_level *L = &v->level[mip];
+    memset(fp, 0, sizeof *fp);
+    for (int a = 0; a < axes_of(v->im->dim); a++) {
+        float u = s->unnormalized ? st[a] : st[a] * L->size_f[a];
+        float shifted = u - 0.5f;
+        fp->i0[a] = floor_to_int_fast(shifted);
+        /* shifted - floorf(shifted): i0 is that floor unless saturated, where the general path's frac is 0 or
+         * NaN and its alpha 0 */
+        float frac = fabsf(shifted) < 1073741824.0f ? shifted - (float)fp->i0[a] : 0.0f;
+        fp->alpha[a] = frac >= 0.0f && frac < 1.0f ? frac : 0.0f;
+    }
+}
+
+/* filter_level through the view. */
+static void view_filter_level(const img_view *v, const img_sampler *s, const float st[3], uint32_t layer,
+                              uint32_t mip, int linear, int cube, img_texel *out)
+{
+    const int axes = axes_of(v->im->dim);
+    if (!linear || v->fi->numeric != IMG_NUM_FLOAT) {
+        const img_view_level *L = &v->level[mip];
+        int32_t idx[3] = {0, 0, 0};
+        for (int a = 0; a < axes; a++)
+            idx[a] = floor_to_int_fast(s->unnormalized ? st[a] : st[a] * L->size_f[a]);
+        view_wrapped_texel(v, s, idx, layer, mip, cube, out);
+        return;
+    }
+    footprint fp;
+    view_footprint(v, s, st, mip, &fp);
+    float sum[4] = {0, 0, 0, 0};
+    const int corners = 1 << axes;
+    for (int corner = 0; corner < corners; corner++) {
+        int32_t idx[3] = {0, 0, 0};
+        float weight = 1.0f;
+        for (int a = 0; a < axes; a++) {
+            int high = corner >> a & 1;
+            idx[a] = fp.i0[a] + high;
+            weight *= high ? fp.alpha[a] : 1.0f - fp.alpha[a];
+        }
+        img_texel t;
+        view_wrapped_texel(v, s, idx, layer, mip, cube, &t);
+        for (int c = 0; c < 4; c++)
+            sum[c] += weight * t.f[c];
+    }
+    memcpy(out->f, sum, sizeof sum);
+}
+
+/* One level of a 2D image at normalized coordinates: view_filter_level with the axis loops unrolled, the
+ * common case of SampleLevel (nearest: a texel; linear: the bilinear footprint, its weights and sums formed
+ * in the same order as the loop's, so the same bits). */
+static void view_filter_2d(const img_view *v, const img_sampler *s, const float st[3], uint32_t layer,
+                           uint32_t mip, int linear, img_texel *out)
+{
+    const img_image *im = v->im;
+    const img_view_level *L = &v->level[mip];
+    const int no_layer = layer >= im->layers; /* img_fetch's check, after the border's (as wrapped_texel) */
+    const uint8_t *base = im->bytes + L->offset + layer * L->layer_bytes;
+    if (!linear || v->fi->numeric != IMG_NUM_FLOAT) {
+        int32_t x = wrap(s->address[0], floor_to_int_fast(st[0] * L->size_f[0]), L->size[0]);
+        int32_t y = wrap(s->address[1], floor_to_int_fast(st[1] * L->size_f[1]), L->size[1]);
+        if (x < 0 || y < 0) {
+            border_texel(im, s->border, out);
+            return;
+        }
+        if (x >= L->size[0] || y >= L->size[1] || no_layer) { /* img_fetch's bounds check; wrap keeps x, y inside */
+            memset(out, 0, sizeof *out);
+            return;
+        }
+        view_decode(v, base + (size_t)y * L->row_bytes + (size_t)x * v->texel_bytes, out);
+        return;
+    }
+    int32_t i0[2];
+    float alpha[2];
+    for (int a = 0; a < 2; a++) { /* view_footprint */
+        float shifted = st[a] * L->size_f[a] - 0.5f;
+        i0[a] = floor_to_int_fast(shifted);
+        /* shifted - floorf(shifted): i0 is that floor unless saturated, where the general path's frac is 0 or
+         * NaN and its alpha 0 */
+        float frac = fabsf(shifted) < 1073741824.0f ? shifted - (float)i0[a] : 0.0f;
+        alpha[a] = frac >= 0.0f && frac < 1.0f ? frac : 0.0f;
+    }
+    int32_t xs[2], ys[2];
+    for (int k = 0; k < 2; k++) {
+        xs[k] = wrap(s->address[0], i0[0] + k, L->size[0]);
+        ys[k] = wrap(s->address[1], i0[1] + k, L->size[1]);
+    }
+    float sum[4] = {0, 0, 0, 0};
+    for (int corner = 0; corner < 4; corner++) {
+        const int hx = corner & 1, hy = corner >> 1;
+        float weight = 1.0f;
+        weight *= hx ? alpha[0] : 1.0f - alpha[0];
+        weight *= hy ? alpha[1] : 1.0f - alpha[1];
+        const int32_t x = xs[hx], y = ys[hy];
+        img_texel t;
+        if (x < 0 || y < 0)
+            border_texel(im, s->border, &t);
+        else if (x >= L->size[0] || y >= L->size[1] || no_layer)
+            memset(&t, 0, sizeof t);
+        else
+            view_decode(v, base + (size_t)y * L->row_bytes + (size_t)x * v->texel_bytes, &t);
+        for (int c = 0; c < 4; c++)
+            sum[c] += weight * t.f[c];
+    }
+    memcpy(out->f, sum, sizeof sum);
+}
+
+void img_view_lod(const img_view *v, const img_sampler *s, float lod, img_lod *plan)
+{
+    float lambda = (isnan(lod) ? 0.0f : lod) + s->mip_lod_bias;
+    if (lambda > s->max_lod)
+        lambda = s->max_lod;
+    if (lambda < s->min_lod)
+        lambda = s->min_lod;
+    plan->linear = lambda <= 0.0f ? s->mag_filter == IMG_FILTER_LINEAR : s->min_filter == IMG_FILTER_LINEAR;
+    plan->level[0] = plan->level[1] = 0;
+    plan->delta = 0.0f;
+    plan->blend = 0;
+    const uint32_t q = v->levels ? v->levels - 1 : 0;
+    if (s->unnormalized) /* unnormalized coordinates read level 0 only */
+        return;
+    float d = lambda < 0.0f ? 0.0f : lambda > (float)q ? (float)q : lambda;
+    if (s->mipmap_mode == IMG_MIPMAP_NEAREST || lambda <= 0.0f) {
+        uint32_t level = (uint32_t)(ceilf(d + 0.5f) - 1.0f);
+        plan->level[0] = level > q ? q : level;
+        return;
+    }
+    uint32_t hi = (uint32_t)floorf(d), lo = hi + 1 > q ? q : hi + 1;
+    float delta = d - floorf(d);
+    plan->level[0] = hi;
+    plan->level[1] = lo;
+    plan->delta = delta;
+    /* img_sample reads the second level only to blend it: integers, or a whole d, take the first's value */
+    plan->blend = v->fi && v->fi->numeric == IMG_NUM_FLOAT && delta != 0.0f;
+}
+
+void img_view_sample_lod(const img_view *v, const img_sampler *s, const float coord[4], const img_lod *plan,
+                         img_texel *out)
+{
+    const img_image *im = v->im;
+    const int fast_2d = im->dim == IMG_DIM_2D && !s->unnormalized;
+    float st[3];
+    uint32_t layer;
+    int cube;
+    if (fast_2d) { /* surface_coords of a 2D image */
+        st[0] = coord[0], st[1] = coord[1], st[2] = coord[2];
+        layer = array_layer(coord[3], im->layers);
+        cube = 0;
+    } else {
+        surface_coords(im, coord, st, &layer, &cube);
+    }
+    img_texel a, b;
+    if (fast_2d)
+        view_filter_2d(v, s, st, layer, plan->level[0], plan->linear, plan->blend ? &a : out);
+    else
+        view_filter_level(v, s, st, layer, plan->level[0], plan->linear, cube, plan->blend ? &a : out);
+    if (!plan->blend)
+        return;
+    if (fast_2d)
+        view_filter_2d(v, s, st, layer, plan->level[1], plan->linear, &b);
+    else
+        view_filter_level(v, s, st, layer, plan->level[1], plan->linear, cube, &b);
+    const float delta = plan->delta;
+    for (int c = 0; c < 4; c++)
+        out->f[c] = (1.0f - delta) * a.f[c] + delta * b.f[c];
+}
+
+void img_view_sample(const img_view *v, const img_sampler *s, const float coord[4], float lod, img_texel *out)
+{
+    if (!v->levels) {
+        img_sample(v->im, s, coord, lod, out);
+        return;
+    }
+    img_lod plan;
+    img_view_lod(v, s, lod, &plan);
+    img_view_sample_lod(v, s, coord, &plan, out);
+}
+
+void img_view_gather(const img_view *v, const img_sampler *s, const float coord[4], int component, img_texel *out)
+{
+    if (!v->levels) {
+        img_gather(v->im, s, coord, component, out);
+        return;
+    }
+    float st[3];
+    uint32_t layer;
+    int cube;
+    surface_coords(v->im, coord, st, &layer, &cube);
+    footprint fp;
+    view_footprint(v, s, st, 0, &fp);
+    static const int order[4][2] = {{0, 1}, {1, 1}, {1, 0}, {0, 0}};
+    int c = component < 0 || component > 3 ? 0 : component;
+    for (int k = 0; k < 4; k++) {
+        int32_t idx[3] = {fp.i0[0] + order[k][0], fp.i0[1] + order[k][1], fp.i0[2]};
+        img_texel t;
+        view_wrapped_texel(v, s, idx, layer, 0, cube, &t);
         out->u[k] = t.u[c];
     }
 }

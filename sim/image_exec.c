@@ -11,7 +11,9 @@
  * naming instruction, wave, lane and coordinate, or a zero texel under
  * robust access), and hands the memory trace one address per lane in the
  * machine preset's image layout (img_layout_address).  Like every handler it
- * runs once per wave instruction and loops over lanes inside.
+ * runs once per wave instruction and loops over lanes inside; the image is
+ * resolved once per instruction into an img_view (level extents, offsets, the
+ * format's decoder), not once per lane.
  */
 #include <math.h>
 #include <stdio.h>
@@ -92,32 +94,67 @@ typedef struct texel_at {
     int64_t mip;
 } texel_at;
 
-/* Integer coordinates (x [,y] [,z] [,layer]) of lane l, by the slot's dimensionality; a storage cube is addressed
- * as (x, y, face) with face = 6 * cube + face for cube arrays. */
-static texel_at int_coords(const sim_ctx *ctx, const sim_wave *w, const isa_inst *in, uint32_t l)
+/*
+ * Which coordinate register feeds which coordinate, by the slot's dimensionality, worked out once per
+ * instruction: map[j] = k takes register a + k, -1 reads 0 (as do components past the instruction's count).
+ * Integer order (x, y, z, layer): a storage cube is addressed as (x, y, face) with face = 6 * cube + face for
+ * cube arrays.  Float order (img_sample's): s, t, r (cube: direction), array layer.
+ */
+typedef struct coord_map {
+    int8_t map[4];
+} coord_map;
+
+static coord_map coord_map_of(const isa_slot *sl, const isa_inst *in, int integer)
 {
-    const isa_slot *sl = &ctx->prog->slots[in->slot];
-    const uint32_t W = ctx->wave_size;
-    int32_t c[4] = {0, 0, 0, 0};
-    for (unsigned k = 0; k < in->count && k < 4; k++)
-        c[k] = (int32_t)(uint32_t)w->regs[((size_t)in->a + k) * W + l];
-    texel_at t = {{0, 0, 0}, 0, 0};
+    const int arr = sl->image_arrayed;
+    coord_map m = {{-1, -1, -1, -1}};
     switch ((isa_image_dim)sl->image_dim) {
-    case ISA_IMAGE_1D: t.xyz[0] = c[0]; t.layer = sl->image_arrayed ? c[1] : 0; break;
-    case ISA_IMAGE_2D: t.xyz[0] = c[0], t.xyz[1] = c[1]; t.layer = sl->image_arrayed ? c[2] : 0; break;
-    case ISA_IMAGE_3D: t.xyz[0] = c[0], t.xyz[1] = c[1], t.xyz[2] = c[2]; break;
-    case ISA_IMAGE_CUBE: t.xyz[0] = c[0], t.xyz[1] = c[1]; t.layer = c[2]; break;
+    case ISA_IMAGE_1D: m.map[0] = 0, m.map[3] = arr ? 1 : -1; break;
+    case ISA_IMAGE_2D: m.map[0] = 0, m.map[1] = 1, m.map[3] = arr ? 2 : -1; break;
+    case ISA_IMAGE_3D: m.map[0] = 0, m.map[1] = 1, m.map[2] = 2; break;
+    case ISA_IMAGE_CUBE:
+        m.map[0] = 0, m.map[1] = 1;
+        if (integer)
+            m.map[3] = 2;
+        else
+            m.map[2] = 2, m.map[3] = arr ? 3 : -1;
+        break;
     }
-    if (in->op == ISA_OP_IMG_LOAD && in->b != ISA_NO_REG)
-        t.mip = (int32_t)(uint32_t)w->regs[(size_t)in->b * W + l];
+    for (int j = 0; j < 4; j++)
+        if (m.map[j] >= (int)in->count)
+            m.map[j] = -1;
+    return m;
+}
+
+/* The coordinate register component k of lane l (the low 32 bits), or 0 for k = -1. */
+static uint32_t coord_word(const sim_wave *w, const isa_inst *in, uint32_t W, uint32_t l, int k)
+{
+    return k < 0 ? 0 : (uint32_t)w->regs[((size_t)in->a + (unsigned)k) * W + l];
+}
+
+/* Integer coordinates of lane l. */
+static texel_at int_coords(const sim_wave *w, const isa_inst *in, uint32_t W, uint32_t l, const coord_map *m)
+{
+    texel_at t;
+    for (int j = 0; j < 3; j++)
+        t.xyz[j] = (int32_t)coord_word(w, in, W, l, m->map[j]);
+    t.layer = (int32_t)coord_word(w, in, W, l, m->map[3]);
+    t.mip = in->op == ISA_OP_IMG_LOAD && in->b != ISA_NO_REG ? (int32_t)(uint32_t)w->regs[(size_t)in->b * W + l] : 0;
     return t;
 }
 
-static int texel_in_bounds(const img_image *im, const texel_at *t)
+/* Whether the lane's texel exists; the extents come from the instruction's view. */
+static int texel_in_bounds(const img_view *v, const texel_at *t)
 {
+    const img_image *im = v->im;
     if (t->mip < 0 || t->mip >= im->mip_levels || t->layer < 0 || t->layer >= im->layers)
         return 0;
     const uint32_t mip = (uint32_t)t->mip;
+    if (v->levels) {
+        const img_view_level *L = &v->level[mip];
+        return t->xyz[0] >= 0 && t->xyz[0] < L->size[0] && t->xyz[1] >= 0 && t->xyz[1] < L->size[1] &&
+               t->xyz[2] >= 0 && t->xyz[2] < L->size[2];
+    }
     const uint32_t ext[3] = {img_mip_size(im->width, mip), img_mip_size(im->height, mip), img_mip_size(im->depth, mip)};
     for (int k = 0; k < 3; k++)
         if (t->xyz[k] < 0 || (uint32_t)t->xyz[k] >= ext[k])
@@ -151,21 +188,12 @@ static void zero_texel(const img_image *im, img_texel *t)
     }
 }
 
-/* Float coordinates of lane l in img_sample's order: s, t, r (cube: direction), [3] = array layer. */
-static void float_coords(const sim_ctx *ctx, const sim_wave *w, const isa_inst *in, uint32_t l, float coord[4])
+/* Float coordinates of lane l in img_sample's order. */
+static void float_coords(const sim_wave *w, const isa_inst *in, uint32_t W, uint32_t l, const coord_map *m,
+                         float coord[4])
 {
-    const isa_slot *sl = &ctx->prog->slots[in->slot];
-    const uint32_t W = ctx->wave_size;
-    float c[4] = {0, 0, 0, 0};
-    for (unsigned k = 0; k < in->count && k < 4; k++)
-        c[k] = sim_f32(w->regs[((size_t)in->a + k) * W + l]);
-    coord[0] = coord[1] = coord[2] = coord[3] = 0;
-    switch ((isa_image_dim)sl->image_dim) {
-    case ISA_IMAGE_1D: coord[0] = c[0]; coord[3] = sl->image_arrayed ? c[1] : 0; break;
-    case ISA_IMAGE_2D: coord[0] = c[0], coord[1] = c[1]; coord[3] = sl->image_arrayed ? c[2] : 0; break;
-    case ISA_IMAGE_3D: coord[0] = c[0], coord[1] = c[1], coord[2] = c[2]; break;
-    case ISA_IMAGE_CUBE: coord[0] = c[0], coord[1] = c[1], coord[2] = c[2]; coord[3] = sl->image_arrayed ? c[3] : 0; break;
-    }
+    for (int j = 0; j < 4; j++)
+        coord[j] = sim_f32(coord_word(w, in, W, l, m->map[j]));
 }
 
 /*
@@ -313,6 +341,13 @@ int sim_exec_image(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t pc, s
     }
     const int robust = ctx->cfg->robust_access;
     const sim_mem_trace *trace = ctx->cfg->mem_trace;
+    img_view view; /* the image resolved once for every lane (img/img.h) */
+    img_view_init(&view, im);
+    const int integer_coords = op == ISA_OP_IMG_LOAD || op == ISA_OP_IMG_STORE || op == ISA_OP_IMG_ATOMIC;
+    const coord_map cmap = coord_map_of(sl, in, integer_coords);
+    img_lod lod_plan = {{0, 0}, 0.0f, 0, 0};
+    uint32_t last_lod_bits = 0;
+    int have_lod = 0;
     const img_layout layout = (img_layout)ctx->cfg->image_layout;
     uint64_t addr[SIM_MAX_WAVE];
     sim_mask traced = exec; /* lanes that touched memory (a robust out-of-bounds lane does not) */
@@ -322,8 +357,8 @@ int sim_exec_image(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t pc, s
         img_texel t;
         switch (op) {
         case ISA_OP_IMG_LOAD: case ISA_OP_IMG_STORE: case ISA_OP_IMG_ATOMIC: {
-            texel_at at = int_coords(ctx, w, in, l);
-            if (!texel_in_bounds(im, &at)) {
+            texel_at at = int_coords(w, in, W, l, &cmap);
+            if (!texel_in_bounds(&view, &at)) {
                 if (!robust)
                     return image_out_of_bounds(ctx, w, in, pc, l, &at);
                 addr[l] = 0;
@@ -343,12 +378,12 @@ int sim_exec_image(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t pc, s
                                                  (uint32_t)at.xyz[2], (uint32_t)at.layer, (uint32_t)at.mip)
                             : 0;
             if (op == ISA_OP_IMG_LOAD) {
-                img_fetch(im, at.xyz, (uint32_t)at.layer, (uint32_t)at.mip, &t);
+                img_view_fetch(&view, at.xyz, (uint32_t)at.layer, (uint32_t)at.mip, &t);
                 put_texel(w, W, in->d, l, &t);
             } else if (op == ISA_OP_IMG_STORE) {
                 for (int k = 0; k < 4; k++)
                     t.u[k] = (uint32_t)w->regs[((size_t)in->b + k) * W + l];
-                img_store(im, at.xyz, (uint32_t)at.layer, (uint32_t)at.mip, &t);
+                img_view_store(&view, at.xyz, (uint32_t)at.layer, (uint32_t)at.mip, &t);
             } else if (image_atomic_lane(ctx, w, in, pc, l, im, &at)) {
                 return 1;
             }
@@ -356,16 +391,26 @@ int sim_exec_image(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t pc, s
         }
         case ISA_OP_IMG_SAMPLE: case ISA_OP_IMG_GATHER: {
             float coord[4];
-            float_coords(ctx, w, in, l, coord);
+            float_coords(w, in, W, l, &cmap, coord);
             float lod = 0;
             if (op == ISA_OP_IMG_SAMPLE) {
                 if (in->c != ISA_NO_REG)
                     lod = grad_lod(ctx, w, in, l, im, smp);
                 else if (in->b != ISA_NO_REG)
                     lod = sim_f32(w->regs[(size_t)in->b * W + l]);
-                img_sample(im, smp, coord, lod, &t);
+                /* lanes usually share the LOD (SampleLevel 0, a uniform LOD): work out what it means once */
+                const uint32_t lod_bits = (uint32_t)sim_f32_bits(lod);
+                if (!view.levels) {
+                    img_view_sample(&view, smp, coord, lod, &t);
+                } else {
+                    if (!have_lod || lod_bits != last_lod_bits) {
+                        img_view_lod(&view, smp, lod, &lod_plan);
+                        last_lod_bits = lod_bits, have_lod = 1;
+                    }
+                    img_view_sample_lod(&view, smp, coord, &lod_plan, &t);
+                }
             } else {
-                img_gather(im, smp, coord, (int)in->imm, &t);
+                img_view_gather(&view, smp, coord, (int)in->imm, &t);
             }
             put_texel(w, W, in->d, l, &t);
             addr[l] = trace ? sample_address(im, smp, layout, coord, lod) : 0;

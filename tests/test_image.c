@@ -3,7 +3,8 @@
  * the Vulkan specification's conversion formulas (written here again, independently
  * of img/format.c: brute-force nearest searches for the small floats, the fixed-point
  * formulas in double), the packed image layout, the sampler against hand-computed
- * values for tiny images, and the tiled memory layouts (bijective, GOB-local).
+ * values for tiny images, the tiled memory layouts (bijective, GOB-local), and the
+ * per-instruction views (img_view_*) against the general functions, bit for bit.
  */
 #include <check.h>
 #include <float.h>
@@ -1295,6 +1296,220 @@ START_TEST(test_img_every_format_is_documented)
 }
 END_TEST
 
+/* ---- views: the per-instruction fast paths against the general functions, bit for bit ---------------- */
+
+static uint64_t view_rng(uint64_t *state) /* xorshift64*: a fixed sequence, the same on every host */
+{
+    uint64_t x = *state;
+    x ^= x >> 12, x ^= x << 25, x ^= x >> 27;
+    *state = x;
+    return x * 2685821657736338717ull;
+}
+
+static float view_rand_unit(uint64_t *r) /* [0, 1) */
+{
+    return (float)(view_rng(r) >> 40) / 16777216.0f;
+}
+
+/* A coordinate from the cases a sampler treats differently: texel centres and edges, the range around the
+ * image, mirrored and repeated ranges, exact halves, signed zeros, huge values and NaN. */
+static float view_rand_coord(uint64_t *r)
+{
+    switch (view_rng(r) % 8) {
+    case 0: return (float)(int)(view_rng(r) % 97) / 16.0f - 2.0f; /* multiples of 1/16 in [-2, 4] */
+    case 1: return view_rand_unit(r) * 2.0f - 0.5f;
+    case 2: return ((float)(view_rng(r) % 9) + 0.5f) / 8.0f;
+    case 3: /* large: 2^18 .. 2^33 either sign, across where floats stop having fractions and int32 ends */
+        return ldexpf(1.0f + view_rand_unit(r), 18 + (int)(view_rng(r) % 16)) * (view_rng(r) & 1 ? 1.0f : -1.0f);
+    case 4: return view_rng(r) & 1 ? NAN : INFINITY;
+    case 5: return view_rng(r) & 1 ? 0.0f : -0.0f;
+    case 6: return view_rand_unit(r) * 40.0f - 20.0f; /* unnormalized-sized */
+    default: return view_rand_unit(r) * 5.0f - 2.0f;
+    }
+}
+
+static float view_rand_lod(uint64_t *r)
+{
+    switch (view_rng(r) % 6) {
+    case 0: case 1: return (float)(int)(view_rng(r) % 9) - 2.0f; /* integer LODs, the common case */
+    case 2: return view_rng(r) & 1 ? NAN : -INFINITY;
+    case 3: return (float)(int)(view_rng(r) % 33) / 4.0f - 2.0f;
+    default: return view_rand_unit(r) * 8.0f - 2.0f;
+    }
+}
+
+/* A random image: format, dimensionality, extent, layers and mips; bytes random (every bit pattern, so
+ * float formats hold NaNs and infinities too).  *bytes is the caller's to free. */
+static img_image view_rand_image(uint64_t *r, uint8_t **bytes)
+{
+    img_image im = {0};
+    im.format = (img_format)(view_rng(r) % IMG_FMT_COUNT);
+    im.dim = (img_dim)(view_rng(r) % 4);
+    im.width = 1 + (uint32_t)(view_rng(r) % 9);
+    im.height = im.dim == IMG_DIM_1D ? 1 : im.dim == IMG_DIM_CUBE ? im.width : 1 + (uint32_t)(view_rng(r) % 9);
+    im.depth = im.dim == IMG_DIM_3D ? 1 + (uint32_t)(view_rng(r) % 5) : 1;
+    im.layers = im.dim == IMG_DIM_3D ? 1 : (im.dim == IMG_DIM_CUBE ? 6 : 1) * (1 + (uint32_t)(view_rng(r) % 3));
+    im.mip_levels = 1 + (uint32_t)(view_rng(r) % 4);
+    im.size = img_image_bytes(&im);
+    *bytes = malloc(im.size);
+    ck_assert_ptr_nonnull(*bytes);
+    for (size_t i = 0; i < im.size; i++)
+        (*bytes)[i] = (uint8_t)view_rng(r);
+    im.bytes = *bytes;
+    return im;
+}
+
+static img_sampler view_rand_sampler(uint64_t *r)
+{
+    img_sampler s;
+    img_sampler_default(&s);
+    s.mag_filter = (uint8_t)(view_rng(r) % 2);
+    s.min_filter = (uint8_t)(view_rng(r) % 2);
+    s.mipmap_mode = (uint8_t)(view_rng(r) % 2);
+    const int one_mode = view_rng(r) % 2; /* often one address mode on every axis, as samplers are set */
+    for (int a = 0; a < 3; a++)
+        s.address[a] = (uint8_t)(one_mode && a ? s.address[0] : view_rng(r) % 5);
+    s.border = (uint8_t)(view_rng(r) % 6);
+    s.unnormalized = view_rng(r) % 5 == 0;
+    if (view_rng(r) % 3 == 0) {
+        s.mip_lod_bias = (float)(int)(view_rng(r) % 5) - 2.0f + (view_rng(r) % 2 ? 0.25f : 0.0f);
+        s.min_lod = (float)(int)(view_rng(r) % 3) * 0.5f;
+        s.max_lod = s.min_lod + (float)(int)(view_rng(r) % 4);
+    }
+    return s;
+}
+
+START_TEST(test_img_view_sample_and_gather_random_inputs_match_general_path_bits)
+{
+    uint64_t r = 0x5eed1234abcdull;
+    long samples = 0, fast_2d = 0;
+    for (int image = 0; image < 600; image++) {
+        uint8_t *bytes;
+        img_image im = view_rand_image(&r, &bytes);
+        img_view v;
+        img_view_init(&v, &im);
+        ck_assert_uint_eq(v.levels, im.mip_levels);
+        for (int k = 0; k < 24; k++) {
+            img_sampler s = view_rand_sampler(&r);
+            float coord[4], lod = view_rand_lod(&r);
+            for (int c = 0; c < 3; c++)
+                coord[c] = view_rand_coord(&r);
+            coord[3] = view_rng(&r) % 2 ? view_rand_coord(&r) : (float)(int)(view_rng(&r) % 4);
+            img_texel want, got;
+            memset(&want, 0xa5, sizeof want);
+            memset(&got, 0x5a, sizeof got);
+            img_sample(&im, &s, coord, lod, &want);
+            img_view_sample(&v, &s, coord, lod, &got);
+            if (memcmp(&want, &got, sizeof want) != 0)
+                ck_abort_msg("sample differs: format %s dim %s %ux%ux%u layers %u mips %u, filters %d/%d/%d, "
+                             "address %d %d %d, border %d, unnormalized %d, coord (%a, %a, %a, %a) lod %a: "
+                             "general %08x %08x %08x %08x, view %08x %08x %08x %08x",
+                             img_format_get(im.format)->name, img_dim_name(im.dim), im.width, im.height, im.depth,
+                             im.layers, im.mip_levels, s.mag_filter, s.min_filter, s.mipmap_mode, s.address[0],
+                             s.address[1], s.address[2], s.border, s.unnormalized, coord[0], coord[1], coord[2],
+                             coord[3], lod, want.u[0], want.u[1], want.u[2], want.u[3], got.u[0], got.u[1],
+                             got.u[2], got.u[3]);
+            samples++;
+            fast_2d += im.dim == IMG_DIM_2D && !s.unnormalized;
+            const int component = (int)(view_rng(&r) % 5) - (view_rng(&r) % 7 == 0); /* -1 and 4 clamp to 0 */
+            memset(&want, 0xa5, sizeof want);
+            memset(&got, 0x5a, sizeof got);
+            img_gather(&im, &s, coord, component, &want);
+            img_view_gather(&v, &s, coord, component, &got);
+            ck_assert_msg(memcmp(&want, &got, sizeof want) == 0, "gather differs: format %s dim %s coord (%a, %a)",
+                          img_format_get(im.format)->name, img_dim_name(im.dim), coord[0], coord[1]);
+        }
+        free(bytes);
+    }
+    /* the fast 2D path really ran on a good share of the samples */
+    ck_assert_int_eq(samples, 600 * 24);
+    ck_assert_int_gt(fast_2d, samples / 8);
+}
+END_TEST
+
+START_TEST(test_img_view_fetch_store_and_decoders_random_inputs_match_general_path_bits)
+{
+    uint64_t r = 0xfe7c4e5ull;
+    int decoders = 0;
+    for (int f = 0; f < IMG_FMT_COUNT; f++) {
+        /* the specialised decoder, where the format has one, over random texels */
+        img_decode_fn decode = img_format_decoder((img_format)f);
+        decoders += decode != NULL;
+        for (int k = 0; decode && k < 2000; k++) {
+            uint8_t src[16];
+            for (int i = 0; i < 16; i++)
+                src[i] = (uint8_t)view_rng(&r);
+            img_texel want, got;
+            memset(&got, 0x5a, sizeof got);
+            img_decode((img_format)f, src, &want);
+            decode(src, &got);
+            ck_assert_msg(memcmp(&want, &got, sizeof want) == 0, "decoder of %s differs",
+                          img_format_get((img_format)f)->name);
+        }
+    }
+    /* r32 sfloat/uint/sint x1, x2, x4; rgba8 unorm x1, x2, x4; r16f x1, x2, x4 */
+    ck_assert_int_eq(decoders, 15);
+    for (int image = 0; image < 400; image++) {
+        uint8_t *bytes;
+        img_image im = view_rand_image(&r, &bytes);
+        uint8_t *copy = malloc(im.size);
+        ck_assert_ptr_nonnull(copy);
+        memcpy(copy, bytes, im.size);
+        img_image im2 = im;
+        im2.bytes = copy;
+        img_view v;
+        img_view_init(&v, &im2);
+        for (int k = 0; k < 32; k++) {
+            int32_t c[3];
+            for (int a = 0; a < 3; a++)
+                c[a] = (int32_t)(view_rng(&r) % 12) - 2; /* some out of bounds on each side */
+            const uint32_t layer = (uint32_t)(view_rng(&r) % (im.layers + 1)), mip = (uint32_t)(view_rng(&r) % 5);
+            img_texel want, got, in;
+            memset(&got, 0x5a, sizeof got);
+            const int want_in = img_fetch(&im, c, layer, mip, &want);
+            const int got_in = img_view_fetch(&v, c, layer, mip, &got);
+            ck_assert_int_eq(want_in, got_in);
+            ck_assert(memcmp(&want, &got, sizeof want) == 0);
+            for (int i = 0; i < 4; i++)
+                in.u[i] = (uint32_t)view_rng(&r);
+            ck_assert_int_eq(img_store(&im, c, layer, mip, &in), img_view_store(&v, c, layer, mip, &in));
+            ck_assert(memcmp(bytes, copy, im.size) == 0);
+        }
+        free(copy);
+        free(bytes);
+    }
+}
+END_TEST
+
+START_TEST(test_img_view_offsets_match_img_texel_offset)
+{
+    /* a 3D image with mips and a 2D array: every texel of every level and layer */
+    const img_image ims[2] = {
+        {.dim = IMG_DIM_3D, .format = IMG_FMT_R16G16B16A16_SFLOAT, .width = 7, .height = 5, .depth = 3,
+         .layers = 1, .mip_levels = 3},
+        {.dim = IMG_DIM_2D, .format = IMG_FMT_R8G8_UNORM, .width = 6, .height = 9, .depth = 1, .layers = 4,
+         .mip_levels = 4},
+    };
+    for (int i = 0; i < 2; i++) {
+        img_view v;
+        img_view_init(&v, &ims[i]);
+        for (uint32_t m = 0; m < ims[i].mip_levels; m++)
+            for (uint32_t layer = 0; layer < ims[i].layers; layer++)
+                for (uint32_t z = 0; z < img_mip_size(ims[i].depth, m); z++)
+                    for (uint32_t y = 0; y < img_mip_size(ims[i].height, m); y++)
+                        for (uint32_t x = 0; x < img_mip_size(ims[i].width, m); x++)
+                            ck_assert_uint_eq(img_view_texel_offset(&v, x, y, z, layer, m),
+                                              img_texel_offset(&ims[i], x, y, z, layer, m));
+    }
+    /* more levels than a view resolves: it hands every call to the general functions */
+    img_image many = {.dim = IMG_DIM_1D, .format = IMG_FMT_R8_UNORM, .width = 4, .height = 1, .depth = 1,
+                      .layers = 1, .mip_levels = IMG_VIEW_MAX_LEVELS + 3};
+    img_view v;
+    img_view_init(&v, &many);
+    ck_assert_uint_eq(v.levels, 0);
+}
+END_TEST
+
 static Suite *img_suite(void)
 {
     Suite *s = suite_create("img");
@@ -1325,6 +1540,9 @@ static Suite *img_suite(void)
     tcase_add_test(tc, test_case_image_png_file_loads_and_dump_writes_it_back);
     tcase_add_test(tc, test_case_image_bad_case_exits_2_from_the_command);
     tcase_add_test(tc, test_img_every_format_is_documented);
+    tcase_add_test(tc, test_img_view_sample_and_gather_random_inputs_match_general_path_bits);
+    tcase_add_test(tc, test_img_view_fetch_store_and_decoders_random_inputs_match_general_path_bits);
+    tcase_add_test(tc, test_img_view_offsets_match_img_texel_offset);
     suite_add_tcase(s, tc);
     return s;
 }
