@@ -49,6 +49,18 @@ typedef struct mem_cache_geometry {
     int allocate_reads;
 } mem_cache_geometry;
 
+/*
+ * How the dispatcher places workgroups on CUs and how long each runs, for the
+ * memory model's replay (optional "dispatch" object; docs/memory.md, "Launch
+ * and residency").  All defaults give the plain round-robin, lock-step replay.
+ */
+typedef struct mem_dispatch {
+    uint32_t cus_per_cluster; /* CUs that take consecutive groups in turn (an NVIDIA TPC: 2); 1 when absent */
+    uint32_t cluster_stride;  /* the fill visits clusters 0, s, 2s, .., then 1, 1+s, .. (GPC-strided); 1 when absent */
+    double duration_spread;   /* group g's memory instructions take (1 + spread * h(g)) steps each on average,
+                               * h a hash of g in [0, 1); 0 (lock step) when absent */
+} mem_dispatch;
+
 typedef struct mem_machine {
     char name[64];
     char description[256];
@@ -83,6 +95,7 @@ typedef struct mem_machine {
     uint32_t l2_hit_latency;        /* cycles */
     uint32_t dram_latency;          /* cycles */
     uint32_t image_layout;          /* img_layout of images in device memory ("image_layout"; optional, linear) */
+    mem_dispatch dispatch;          /* optional ("dispatch"): placement and per-group pace in the replay */
 } mem_machine;
 
 /*
