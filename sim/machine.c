@@ -185,6 +185,52 @@ static int parse_latency_fields(const cJSON *root, const cJSON *sources, const c
     return 1;
 }
 
+/* The optional "dispatch" object: the replay's placement and per-group pace (sim/machine.h, mem_dispatch). */
+static int parse_dispatch(const cJSON *o, const cJSON *sources, const char *file, mem_machine *m, char *err,
+                          size_t size)
+{
+    m->dispatch.cus_per_cluster = 1;
+    m->dispatch.cluster_stride = 1;
+    m->dispatch.duration_spread = 0;
+    if (!o)
+        return 1;
+    if (!cJSON_IsObject(o))
+        return fail(err, size, file, "dispatch", "not an object");
+    if (!has_source(sources, "dispatch"))
+        return fail(err, size, file, "sources.dispatch", "missing: say where the numbers come from");
+    const cJSON *k;
+    cJSON_ArrayForEach(k, o) {
+        if (strcmp(k->string, "cus_per_cluster") && strcmp(k->string, "cluster_stride") &&
+            strcmp(k->string, "duration_spread")) {
+            char full[96];
+            snprintf(full, sizeof full, "dispatch.%.80s", k->string);
+            return fail(err, size, file, full, "unknown (cus_per_cluster, cluster_stride, duration_spread)");
+        }
+    }
+    uint64_t v;
+    if (cJSON_GetObjectItemCaseSensitive(o, "cus_per_cluster")) {
+        if (!get_uint(o, file, "dispatch.", "cus_per_cluster", 1, 64, &v, err, size))
+            return 0;
+        if (m->compute_units % v)
+            return fail(err, size, file, "dispatch.cus_per_cluster", "does not divide compute_units");
+        m->dispatch.cus_per_cluster = (uint32_t)v;
+    }
+    if (cJSON_GetObjectItemCaseSensitive(o, "cluster_stride")) {
+        if (!get_uint(o, file, "dispatch.", "cluster_stride", 1, 1u << 20, &v, err, size))
+            return 0;
+        if (v > m->compute_units / m->dispatch.cus_per_cluster)
+            return fail(err, size, file, "dispatch.cluster_stride", "larger than the number of clusters");
+        m->dispatch.cluster_stride = (uint32_t)v;
+    }
+    const cJSON *sp = cJSON_GetObjectItemCaseSensitive(o, "duration_spread");
+    if (sp) {
+        if (!cJSON_IsNumber(sp) || !(sp->valuedouble >= 0 && sp->valuedouble <= 15))
+            return fail(err, size, file, "dispatch.duration_spread", "not a number from 0 to 15");
+        m->dispatch.duration_spread = sp->valuedouble;
+    }
+    return 1;
+}
+
 static int parse_root(const cJSON *root, const char *file, mem_machine *m, char *err, size_t size)
 {
     if (!cJSON_IsObject(root))
@@ -262,6 +308,8 @@ static int parse_root(const cJSON *root, const char *file, mem_machine *m, char 
         m->dispatch_us = disp->valuedouble;
     }
     if (!parse_latency_fields(root, sources, file, m, err, size))
+        return 0;
+    if (!parse_dispatch(cJSON_GetObjectItemCaseSensitive(root, "dispatch"), sources, file, m, err, size))
         return 0;
     const cJSON *l2 = cJSON_GetObjectItemCaseSensitive(root, "l2");
     if (!l2)

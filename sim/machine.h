@@ -49,6 +49,18 @@ typedef struct mem_cache_geometry {
     int allocate_reads;
 } mem_cache_geometry;
 
+/*
+ * How the dispatcher places workgroups on CUs and how long each runs, for the
+ * memory model's replay (optional "dispatch" object; docs/memory.md, "Launch
+ * and residency").  All defaults give the plain round-robin, lock-step replay.
+ */
+typedef struct mem_dispatch {
+    uint32_t cus_per_cluster; /* CUs that take consecutive groups in turn (an NVIDIA TPC: 2); 1 when absent */
+    uint32_t cluster_stride;  /* the fill visits clusters 0, s, 2s, .., then 1, 1+s, .. (GPC-strided); 1 when absent */
+    double duration_spread;   /* group g's memory instructions take (1 + spread * h(g)) steps each on average,
+                               * h a hash of g in [0, 1); 0 (lock step) when absent */
+} mem_dispatch;
+
 typedef struct mem_machine {
     char name[64];
     char description[256];
@@ -88,6 +100,7 @@ typedef struct mem_machine {
      * add nothing to a wave's chain.  l2_hit_latency and dram_latency (above) are the other two levels. */
     uint32_t l1_hit_latency;        /* cycles: a load served by the L1 */
     uint32_t lds_latency;           /* cycles: an LDS load */
+    mem_dispatch dispatch;          /* optional ("dispatch"): placement and per-group pace in the replay */
 } mem_machine;
 
 /*

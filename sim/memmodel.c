@@ -111,6 +111,8 @@ static int vec_push(u64vec *v, uint64_t x)
 /* A resident workgroup during the replay. */
 typedef struct resident {
     uint32_t group;
+    uint32_t pace;      /* credit per step (PACE_ONE: an instruction every step), from the group's duration */
+    uint32_t credit;    /* the group issues a step's instructions when this reaches PACE_ONE */
     uint64_t *rec;      /* offsets[wpg + 1] then the streams; NULL = no global accesses */
     size_t *cursor;     /* per wave, index into rec */
 } resident;
@@ -141,7 +143,8 @@ struct mem_model {
     int threaded;
     /* replay side */
     uint32_t *order;
-    uint32_t next_launch, rr_cu;
+    uint32_t *cu_visit;           /* the dispatcher's CU order (mem_dispatch: clusters, stride) */
+    uint32_t next_launch, rr_cu;  /* rr_cu: position in cu_visit after the last CU used */
     resident *res;                /* compute_units * workgroups_per_cu */
     uint32_t *res_count;          /* per CU */
     size_t *cursors;
@@ -213,6 +216,8 @@ static void free_dispatch(mem_model *m)
     free(m->capture);
     m->capture = NULL;
     free(m->order);
+    free(m->cu_visit);
+    m->cu_visit = NULL;
     free(m->res);
     free(m->res_count);
     free(m->cursors);
@@ -328,15 +333,51 @@ static void issue_instruction(mem_model *m, uint32_t cu, uint32_t group, uint32_
     *cursor += 1 + nreq;
 }
 
-/* Launches groups onto free CU slots; returns 0 when the next group to launch
- * is not recorded yet (the replay must wait for the executor). */
+#define PACE_ONE 65536u
+
+/* A group's pace: PACE_ONE / (1 + spread * h(group)), h a hash of the group id in [0, 1) (splitmix64's
+ * finaliser), so a group's duration is a property of the group, the same at any thread count. */
+static uint32_t group_pace(double spread, uint32_t group)
+{
+    if (spread <= 0)
+        return PACE_ONE;
+    uint64_t z = (uint64_t)group + 0x9e3779b97f4a7c15ull;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    z ^= z >> 31;
+    double h = (double)(z >> 11) / (double)(1ull << 53);
+    uint32_t p = (uint32_t)((double)PACE_ONE / (1.0 + spread * h));
+    return p ? p : 1;
+}
+
+/* The dispatcher's CU order: clusters of cus_per_cluster consecutive CUs (an NVIDIA TPC), visited
+ * 0, s, 2s, .., then 1, 1 + s, .. for cluster_stride s (one cluster per GPC in turn); the identity by default. */
+static void make_cu_visit(const mem_machine *mc, uint32_t *visit)
+{
+    const uint32_t C = mc->compute_units;
+    uint32_t per = mc->dispatch.cus_per_cluster ? mc->dispatch.cus_per_cluster : 1;
+    if (C % per)
+        per = 1;
+    uint32_t clusters = C / per, stride = mc->dispatch.cluster_stride ? mc->dispatch.cluster_stride : 1, n = 0;
+    if (stride > clusters)
+        stride = 1;
+    for (uint32_t r = 0; r < stride; r++)
+        for (uint32_t k = r; k < clusters; k += stride)
+            for (uint32_t c = 0; c < per; c++)
+                visit[n++] = k * per + c;
+}
+
+/* Launches groups onto free CU slots, visiting CUs in cu_visit order from the one after the last used
+ * (round robin by index by default); returns 0 when the next group to launch is not recorded yet (the
+ * replay must wait for the executor). */
 static int launch(mem_model *m, uint32_t complete, int final)
 {
     const uint32_t C = m->machine.compute_units, occ = m->workgroups_per_cu;
     while (m->next_launch < m->group_count) {
-        uint32_t cu = UINT32_MAX;
+        uint32_t cu = UINT32_MAX, pos = 0;
         for (uint32_t i = 0; i < C; i++) {
-            uint32_t c = (m->rr_cu + i) % C;
+            pos = (m->rr_cu + i) % C;
+            uint32_t c = m->cu_visit[pos];
             if (m->res_count[c] < occ) {
                 cu = c;
                 break;
@@ -349,6 +390,8 @@ static int launch(mem_model *m, uint32_t complete, int final)
             return 0;
         resident *r = &m->res[(size_t)cu * occ + m->res_count[cu]++];
         r->group = g;
+        r->pace = group_pace(m->machine.dispatch.duration_spread, g);
+        r->credit = 0;
         r->rec = m->records[g];
         m->records[g] = NULL;
         for (uint32_t k = 0; k < m->waves_per_group; k++)
@@ -357,7 +400,7 @@ static int launch(mem_model *m, uint32_t complete, int final)
         m->group[g].launch_order = m->next_launch;
         m->group[g].launch_step = (uint32_t)m->step;
         m->next_launch++;
-        m->rr_cu = (cu + 1) % C;
+        m->rr_cu = (pos + 1) % C;
     }
     return 1;
 }
@@ -380,6 +423,11 @@ static void replay_advance(mem_model *m, uint32_t complete, int final)
                 resident *r = &m->res[(size_t)c * occ + i];
                 if (!r->rec)
                     continue;
+                /* a slower group (duration_spread) issues on fewer steps */
+                r->credit += r->pace;
+                if (r->credit < PACE_ONE)
+                    continue;
+                r->credit -= PACE_ONE;
                 for (uint32_t k = 0; k < W; k++)
                     if (r->cursor[k] < r->rec[k + 1])
                         issue_instruction(m, c, r->group, k, r->rec, &r->cursor[k]);
@@ -405,7 +453,7 @@ static void replay_advance(mem_model *m, uint32_t complete, int final)
                 resident *dst = &m->res[(size_t)c * occ + kept++];
                 if (dst != r) { /* keep launch order; swap cursor arrays */
                     size_t *tmp = dst->cursor;
-                    dst->group = r->group, dst->rec = r->rec;
+                    dst->group = r->group, dst->rec = r->rec, dst->pace = r->pace, dst->credit = r->credit;
                     memcpy(tmp, r->cursor, W * sizeof *tmp);
                     r->rec = NULL;
                 }
@@ -628,6 +676,7 @@ mem_status mem_model_begin(mem_model *m, const isa_program *prog, const uint32_t
     m->cur_waves = calloc(m->waves_per_group, sizeof *m->cur_waves);
     m->capture = calloc(prog->code_count + 1, sizeof *m->capture);
     m->order = malloc(count * sizeof *m->order);
+    m->cu_visit = malloc(mc->compute_units * sizeof *m->cu_visit);
     m->res = calloc(slots, sizeof *m->res);
     m->res_count = calloc(mc->compute_units, sizeof *m->res_count);
     m->cursors = calloc(slots * m->waves_per_group, sizeof *m->cursors);
@@ -639,13 +688,14 @@ mem_status mem_model_begin(mem_model *m, const isa_program *prog, const uint32_t
         goto nomem;
     if (cache_hier_init(&m->hier, mc) != 0)
         goto nomem;
-    if (!m->records || !m->cur_waves || !m->capture || !m->order || !m->res || !m->res_count || !m->cursors ||
+    if (!m->records || !m->cur_waves || !m->capture || !m->order || !m->cu_visit || !m->res || !m->res_count || !m->cursors ||
         !m->inst || !m->group || !m->wave_end)
         goto nomem;
     for (size_t i = 0; i < (size_t)count * m->waves_per_group; i++)
         m->wave_end[i] = UINT32_MAX;
     for (size_t i = 0; i < slots; i++)
         m->res[i].cursor = m->cursors + i * m->waves_per_group;
+    make_cu_visit(mc, m->cu_visit);
     if (m->opt.launch_order && m->opt.launch_order_count == count) {
         uint8_t *seen = calloc(count, 1);
         if (!seen)

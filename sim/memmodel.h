@@ -10,12 +10,14 @@
  * are then replayed through a launch-order/residency schedule:
  *
  *   - workgroups launch in the launch order (linear by default) onto CUs,
- *     round robin from the CU after the last one used, skipping full CUs;
+ *     round robin from the CU after the last one used, skipping full CUs
+ *     (in the preset's CU order: mem_dispatch's clusters and stride);
  *     a CU holds `workgroups_per_cu` (occupancy: waves per SIMD, LDS bytes,
  *     the workgroup limit and, when given, VGPRs);
  *   - each step, CUs in index order, their resident workgroups in launch
  *     order, each wave in index order issues its next memory instruction
  *     (all its requests: L1 of that CU, then the L2);
+ *     a group with a duration spread (mem_dispatch) sits out some steps;
  *   - after the step, finished workgroups leave and new ones launch.
  *
  * The replay runs incrementally while the executor produces groups (memory

@@ -15,10 +15,12 @@
  * compares every counter (tests: ctest gather_model_check).
  *
  *   gather_model --machine hopper_h100 --order row_major|tiled --size 16384x4096 --spacing 64 [--taps 7]
- *                [--memory-threads 2] [--check]
+ *                [--memory-threads 2] [--check] [--placement FILE.csv]
  *
  * Prints one CSV row: width,height,S,order,l1_hit_pct,l2_hit_pct,dram_read_bytes,time_us,path
- * (the columns of the Nsight Compute records, plus which path produced it).  Exit 0; 1 when --check finds a
+ * (the columns of the Nsight Compute records, plus which path produced it).  --placement writes the model's
+ * placement in the columns of tools/h100_smid.sh's records, block,sm,start,end, in replay steps (for
+ * tools/smid_reuse.py and tools/dispatch_fit.py).  Exit 0; 1 when --check finds a
  * difference; 2 on bad arguments.
  */
 #include <stdio.h>
@@ -39,7 +41,7 @@ typedef struct gather {
 static int usage(const char *why)
 {
     fprintf(stderr, "gather_model: %s\nusage: gather_model --machine M --order row_major|tiled --size WxH "
-                    "--spacing S [--taps T] [--memory-threads N] [--check]\n", why);
+                    "--spacing S [--taps T] [--memory-threads N] [--check] [--placement FILE.csv]\n", why);
     return 2;
 }
 
@@ -177,7 +179,7 @@ static void print_row(const gather *g, const mem_model *m, const char *path)
 int main(int argc, char **argv)
 {
     gather g = {.taps = 7};
-    const char *machine = NULL;
+    const char *machine = NULL, *placement = NULL;
     int threads = 1, check = 0;
     for (int i = 1; i < argc; i++) {
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -200,6 +202,8 @@ int main(int argc, char **argv)
             g.spacing = (uint32_t)strtoul(v, NULL, 10);
         else if (!strcmp(argv[i], "--taps"))
             g.taps = (uint32_t)strtoul(v, NULL, 10);
+        else if (!strcmp(argv[i], "--placement"))
+            placement = v;
         else if (!strcmp(argv[i], "--memory-threads"))
             threads = atoi(v);
         else
@@ -248,6 +252,19 @@ int main(int argc, char **argv)
     mem_model_end(m, &x);
     print_row(&g, m, "trace generator");
     fflush(stdout);
+    if (placement) {
+        FILE *pf = fopen(placement, "w");
+        if (!pf) {
+            fprintf(stderr, "gather_model: cannot write %s\n", placement);
+            return 2;
+        }
+        uint32_t n;
+        const mem_group_stats *gs = mem_model_group_stats(m, &n, NULL);
+        fprintf(pf, "block,sm,start_step,end_step\n");
+        for (uint32_t k = 0; k < n; k++)
+            fprintf(pf, "%u,%u,%u,%u\n", k, gs[k].cu, gs[k].launch_step, gs[k].end_step);
+        fclose(pf);
+    }
 
     if (check) {
         /* 3. the kernel itself at the requested size: every counter must agree */

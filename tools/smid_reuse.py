@@ -3,16 +3,29 @@
 # 004's 7x7-tap gather), the share of a block's sectors that a block which started before it on the same SM
 # (or the same TPC: SMs 2k and 2k+1) and was still running, or had ended less than 2 us earlier, also read:
 # the L1 hit rate an L1 that keeps everything for that long would give.  docs/hardware.md, "The gather".
-#   tools/smid_reuse.py RECORD.csv.gz S GROUPS_X [SAMPLE]     (SAMPLE: every SAMPLE-th block, default 7)
+# Also the placement's lag profile: how often block k + d runs on block k's SM (1/132 when placement is
+# random), the dispatcher statistic that the memory model's "dispatch" preset object is fitted to.
+#   tools/smid_reuse.py RECORD.csv[.gz] S GROUPS_X [SAMPLE] [--tiled] [--step-ns NS]
+#     SAMPLE: every SAMPLE-th block (default 7); --tiled: the blocks follow the tiled order (default: when the
+#     file name says "tiled"); --step-ns: the record is the model's (build/gather_model --placement: times in
+#     replay steps), NS nanoseconds per step for the 2 us window.
 import csv, gzip, sys
 
-path, S, GX = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
-SAMPLE = int(sys.argv[4]) if len(sys.argv) > 4 else 7
-rows = csv.reader(gzip.open(path, 'rt'))
+args = [a for a in sys.argv[1:]]
+step_ns = 1.0
+if '--step-ns' in args:
+    i = args.index('--step-ns')
+    step_ns = float(args[i + 1])
+    del args[i:i + 2]
+tiled_flag = '--tiled' in args
+args = [a for a in args if a != '--tiled']
+path, S, GX = args[0], int(args[1]), int(args[2])
+SAMPLE = int(args[3]) if len(args) > 3 else 7
+rows = csv.reader(gzip.open(path, 'rt') if path.endswith('.gz') else open(path))
 next(rows)
-B = {int(r[0]): (int(r[1]), int(r[2]), int(r[3])) for r in rows}
+B = {int(r[0]): (int(r[1]), float(r[2]) * step_ns, float(r[3]) * step_ns) for r in rows}
 GY = len(B) // GX
-tiled = 'tiled' in path
+tiled = tiled_flag or 'tiled' in path
 
 
 def pos(flat):
@@ -49,3 +62,12 @@ for k, (sm, t0, _) in B.items():
     tpc += len(hit_tpc)
     total += len(mine)
 print('%s: same-SM reuse %.1f %%, same-TPC reuse %.1f %%' % (path, 100 * same / total, 100 * tpc / total))
+# lag profile over the steady state (after the first 5000 blocks, or the second half of a small record)
+first = min(5000, len(B) // 2)
+lags = [1, 2, 3, 4, 5, 6, 7, 8, 10, 12, 16, 20, 50, 132, 320]
+prof = []
+for d in lags:
+    n = sum(1 for k in range(first, len(B) - d, SAMPLE))
+    hit = sum(1 for k in range(first, len(B) - d, SAMPLE) if B[k][0] == B[k + d][0])
+    prof.append('%d:%.3f' % (d, hit / n if n else 0))
+print('  same SM at lag d: ' + ' '.join(prof))

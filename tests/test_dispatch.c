@@ -1,0 +1,274 @@
+/*
+ * tests/test_dispatch.c — the memory model's dispatcher (sim/memmodel.c's launch and replay, the preset's
+ * optional "dispatch" object in sim/machine.h): which workgroup lands on which CU, in which order, and how
+ * long each one runs.  Placements are worked out by hand in the comments; the per-group pace is checked
+ * against a reference written here from docs/memory.md's definition, not read back from the model.
+ */
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/machine.h"
+#include "sim/memmodel.h"
+
+/* A machine of `cus` CUs holding `per_cu` one-wave groups of 4 lanes each; `dispatch` is the preset's
+ * "dispatch" member text (with its leading comma) or "". */
+static const char *tiny_json =
+    "{\"name\": \"tiny\", \"wave_sizes\": [4], \"default_wave\": 4, \"compute_units\": %u, \"simds_per_cu\": 1,"
+    " \"simd_lanes\": 4, \"max_waves_per_simd\": %u, \"max_workgroups_per_cu\": %u, \"vgprs_per_simd_lane\": 256,"
+    " \"vgpr_granule\": 4, \"max_vgprs_per_wave\": 256, \"sgprs_per_simd\": 0, \"sgpr_granule\": 0,"
+    " \"max_sgprs_per_wave\": 0, \"lds_bytes_per_cu\": 1024, \"lds_banks\": 4, \"lds_bank_bytes\": 4,"
+    " \"lds_lanes_per_cycle\": 4, \"cache_line_bytes\": 16, \"sector_bytes\": 16,"
+    " \"l2\": {\"bytes\": 1024, \"ways\": 4, \"line_bytes\": 16, \"policy\": \"lru\", \"set_hash\": \"modulo\"},"
+    " \"dram_bytes_per_cycle\": 16, \"clock_mhz\": 1000, \"l2_hit_latency\": 10, \"dram_latency\": 100%s,"
+    " \"sources\": {\"wave_sizes\": \"test\", \"default_wave\": \"test\", \"compute_units\": \"test\","
+    " \"simds_per_cu\": \"test\", \"simd_lanes\": \"test\", \"max_waves_per_simd\": \"test\","
+    " \"max_workgroups_per_cu\": \"test\", \"vgprs_per_simd_lane\": \"test\", \"vgpr_granule\": \"test\","
+    " \"max_vgprs_per_wave\": \"test\", \"sgprs_per_simd\": \"test\", \"sgpr_granule\": \"test\","
+    " \"max_sgprs_per_wave\": \"test\", \"lds_bytes_per_cu\": \"test\", \"lds_banks\": \"test\","
+    " \"lds_bank_bytes\": \"test\", \"lds_lanes_per_cycle\": \"test\", \"cache_line_bytes\": \"test\","
+    " \"sector_bytes\": \"test\", \"l2\": \"test\", \"dram_bytes_per_cycle\": \"test\", \"clock_mhz\": \"test\","
+    " \"l2_hit_latency\": \"test\", \"dram_latency\": \"test\"%s}}";
+
+static mem_status parse_tiny(uint32_t cus, uint32_t per_cu, const char *dispatch, int with_source, mem_machine *m,
+                             char *err, size_t err_size)
+{
+    char text[4096];
+    snprintf(text, sizeof text, tiny_json, cus, per_cu, per_cu, dispatch, with_source ? ", \"dispatch\": \"test\"" : "");
+    return mem_machine_parse(text, "tiny.json", m, err, err_size);
+}
+
+static mem_machine tiny(uint32_t cus, uint32_t per_cu, const char *dispatch)
+{
+    mem_machine m;
+    char err[512];
+    ck_assert_msg(parse_tiny(cus, per_cu, dispatch, 1, &m, err, sizeof err) == MEM_OK, "%s", err);
+    return m;
+}
+
+/* A fake program: one storage slot, VMEM loads at pcs 0-3, 4 lanes per group. */
+typedef struct fake {
+    isa_program p;
+    isa_inst code[4];
+    isa_slot slot;
+} fake;
+
+static void fake_init(fake *f)
+{
+    memset(f, 0, sizeof *f);
+    f->p.code = f->code;
+    f->p.code_count = 4;
+    for (int i = 0; i < 4; i++)
+        f->code[i] = (isa_inst){.op = ISA_OP_LOAD, .cls = ISA_CLASS_VMEM, .type = ISA_TYPE_U32, .count = 1};
+    f->p.slots = &f->slot;
+    f->p.slot_count = 1;
+    f->slot.space = ISA_SPACE_STORAGE;
+    f->p.local_size[0] = 4, f->p.local_size[1] = 1, f->p.local_size[2] = 1;
+}
+
+/* Group `group` reads `n` lines, one memory instruction each (the replay issues one per step). */
+static void feed_group(mem_model *mm, uint32_t group, uint32_t n)
+{
+    const sim_mem_trace *t = mem_model_trace(mm);
+    for (uint32_t k = 0; k < n; k++) {
+        uint64_t base = 4096ull * group + 16ull * k, addr[4] = {base, base + 4, base + 8, base + 12};
+        sim_mem_access a = {.group_linear = group, .wave = 0, .pc = k % 4, .op = ISA_OP_LOAD,
+                            .cls = ISA_CLASS_VMEM, .space = ISA_SPACE_STORAGE, .elem_bytes = 4, .count = 1,
+                            .wave_size = 4, .exec = 0xf, .addr = addr};
+        t->access(t->user, &a);
+    }
+}
+
+static mem_model *run_groups(const mem_machine *m, fake *f, uint32_t groups, const uint32_t *lines, int threads)
+{
+    mem_model *mm;
+    mem_model_options o = {.machine = m, .threads = threads};
+    ck_assert_int_eq(mem_model_create(&o, &mm), MEM_OK);
+    char err[256];
+    uint32_t g3[3] = {groups, 1, 1};
+    ck_assert_msg(mem_model_begin(mm, &f->p, g3, 4, err, sizeof err) == MEM_OK, "%s", err);
+    for (uint32_t g = 0; g < groups; g++)
+        feed_group(mm, g, lines[g]);
+    mem_model_end(mm, NULL);
+    return mm;
+}
+
+START_TEST(test_dispatch_clusters_strided_fill_and_refill_by_hand)
+{
+    /* 8 CUs in clusters of 2 (4 clusters), stride 2: clusters 0, 2, 1, 3, so the CU order is
+     * 0 1 4 5 2 3 6 7.  One group per CU; group g reads 1 + g % 3 lines (one per step).
+     *   step 0: groups 0-7 launch on CUs 0 1 4 5 2 3 6 7; groups 0, 3, 6 (one line) end.
+     *   step 1: free CUs 0, 5, 6; the order resumes at its start (after CU 7): group 8 -> CU 0, then
+     *           CU 1 and 4 are busy, group 9 -> CU 5, group 10 -> CU 6.  Groups 1, 4, 7 and 9 end.
+     *   step 2: the order resumes after CU 6: group 11 -> CU 7.  Groups 2, 5 and 10 end.
+     *   step 3: group 8 (3 lines from step 1) ends; step 4: group 11 (3 lines from step 2) ends. */
+    mem_machine m = tiny(8, 1, ", \"dispatch\": {\"cus_per_cluster\": 2, \"cluster_stride\": 2}");
+    fake f;
+    fake_init(&f);
+    uint32_t lines[12];
+    for (uint32_t g = 0; g < 12; g++)
+        lines[g] = 1 + g % 3;
+    mem_model *mm = run_groups(&m, &f, 12, lines, 1);
+    static const uint32_t cu[12] = {0, 1, 4, 5, 2, 3, 6, 7, 0, 5, 6, 7};
+    static const uint32_t launch[12] = {0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 2};
+    static const uint32_t end[12] = {0, 1, 2, 0, 1, 2, 0, 1, 3, 1, 2, 4};
+    uint32_t n;
+    const mem_group_stats *gs = mem_model_group_stats(mm, &n, NULL);
+    ck_assert_uint_eq(n, 12);
+    for (uint32_t g = 0; g < 12; g++) {
+        ck_assert_msg(gs[g].cu == cu[g] && gs[g].launch_step == launch[g] && gs[g].end_step == end[g],
+                      "group %u: cu %u launch %u end %u; expected cu %u launch %u end %u", g, gs[g].cu,
+                      gs[g].launch_step, gs[g].end_step, cu[g], launch[g], end[g]);
+        ck_assert_uint_eq(gs[g].launch_order, g);
+    }
+    ck_assert_uint_eq(mem_model_stats(mm)->replay_steps, 5);
+    mem_model_destroy(mm);
+}
+END_TEST
+
+START_TEST(test_dispatch_absent_is_round_robin_lock_step)
+{
+    /* Without "dispatch": CUs in index order, every group issues each step.  3 CUs, 2 groups per CU, 6
+     * groups of 2 lines: groups 0-5 launch at step 0 on CUs 0 1 2 0 1 2 and all end at step 1. */
+    mem_machine m = tiny(3, 2, "");
+    ck_assert_uint_eq(m.dispatch.cus_per_cluster, 1);
+    ck_assert_uint_eq(m.dispatch.cluster_stride, 1);
+    ck_assert(m.dispatch.duration_spread == 0);
+    fake f;
+    fake_init(&f);
+    static const uint32_t lines[6] = {2, 2, 2, 2, 2, 2};
+    mem_model *mm = run_groups(&m, &f, 6, lines, 1);
+    uint32_t n;
+    const mem_group_stats *gs = mem_model_group_stats(mm, &n, NULL);
+    for (uint32_t g = 0; g < 6; g++) {
+        ck_assert_uint_eq(gs[g].cu, g % 3);
+        ck_assert_uint_eq(gs[g].launch_step, 0);
+        ck_assert_uint_eq(gs[g].end_step, 1);
+    }
+    mem_model_destroy(mm);
+}
+END_TEST
+
+/* Reference for the pace (docs/memory.md): h(g) = splitmix64's finaliser of g + 0x9e3779b97f4a7c15, top 53
+ * bits / 2^53; the group gains floor(65536 / (1 + spread * h)) credit per step and issues one instruction per
+ * wave on each step its credit reaches 65536 (then loses 65536).  Returns the step of its n-th instruction,
+ * counted from its launch step. */
+static uint32_t reference_last_step(double spread, uint32_t g, uint32_t n)
+{
+    uint64_t z = (uint64_t)g + 0x9e3779b97f4a7c15ull;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    z ^= z >> 31;
+    double h = (double)(z >> 11) / 9007199254740992.0;
+    uint32_t pace = (uint32_t)(65536.0 / (1.0 + spread * h)), credit = 0, issued = 0, step = 0;
+    for (;; step++) {
+        credit += pace;
+        if (credit >= 65536) {
+            credit -= 65536;
+            if (++issued == n)
+                return step;
+        }
+    }
+}
+
+START_TEST(test_dispatch_duration_spread_stretches_each_group_by_its_hash)
+{
+    /* One CU, one group at a time: group g launches the step after group g - 1 ends, and takes the steps
+     * the reference gives; with spread 1 each group needs between n and 2n steps for its n lines. */
+    mem_machine m = tiny(1, 1, ", \"dispatch\": {\"duration_spread\": 1}");
+    fake f;
+    fake_init(&f);
+    enum { G = 16, LINES = 10 };
+    uint32_t lines[G];
+    for (uint32_t g = 0; g < G; g++)
+        lines[g] = LINES;
+    mem_model *mm = run_groups(&m, &f, G, lines, 1);
+    uint32_t n, launch = 0, longer = 0;
+    const mem_group_stats *gs = mem_model_group_stats(mm, &n, NULL);
+    for (uint32_t g = 0; g < G; g++) {
+        uint32_t last = reference_last_step(1.0, g, LINES);
+        ck_assert_uint_eq(gs[g].launch_step, launch);
+        ck_assert_msg(gs[g].end_step == launch + last, "group %u: end %u, reference %u", g, gs[g].end_step,
+                      launch + last);
+        ck_assert(last + 1 >= LINES && last + 1 <= 2 * LINES);
+        longer += last + 1 > LINES;
+        launch = gs[g].end_step + 1;
+    }
+    ck_assert_uint_gt(longer, G / 2); /* the hash spreads: most groups are slower than lock step */
+    mem_model_destroy(mm);
+}
+END_TEST
+
+START_TEST(test_dispatch_spread_identical_at_one_and_two_threads)
+{
+    mem_machine m = tiny(6, 3, ", \"dispatch\": {\"cus_per_cluster\": 2, \"cluster_stride\": 3, "
+                               "\"duration_spread\": 0.5}");
+    fake f;
+    fake_init(&f);
+    enum { G = 400 };
+    static uint32_t lines[G];
+    for (uint32_t g = 0; g < G; g++)
+        lines[g] = 1 + (g * 7) % 5;
+    mem_model *a = run_groups(&m, &f, G, lines, 1), *b = run_groups(&m, &f, G, lines, 2);
+    uint32_t n;
+    ck_assert_int_eq(memcmp(mem_model_stats(a), mem_model_stats(b), sizeof(mem_stats)), 0);
+    ck_assert_int_eq(memcmp(mem_model_group_stats(a, &n, NULL), mem_model_group_stats(b, &n, NULL),
+                            G * sizeof(mem_group_stats)),
+                     0);
+    mem_model_destroy(a);
+    mem_model_destroy(b);
+}
+END_TEST
+
+START_TEST(test_dispatch_malformed_field_is_named)
+{
+    static const struct {
+        const char *dispatch;
+        int with_source;
+        const char *message;
+    } bad[] = {
+        {", \"dispatch\": {\"cus_per_cluster\": 3}", 1,
+         "tiny.json: field 'dispatch.cus_per_cluster': does not divide compute_units"},
+        {", \"dispatch\": {\"cluster_stride\": 9}", 1,
+         "tiny.json: field 'dispatch.cluster_stride': larger than the number of clusters"},
+        {", \"dispatch\": {\"duration_spread\": -1}", 1,
+         "tiny.json: field 'dispatch.duration_spread': not a number from 0 to 15"},
+        {", \"dispatch\": {\"spread\": 1}", 1,
+         "tiny.json: field 'dispatch.spread': unknown (cus_per_cluster, cluster_stride, duration_spread)"},
+        {", \"dispatch\": 2", 1, "tiny.json: field 'dispatch': not an object"},
+        {", \"dispatch\": {\"duration_spread\": 1}", 0,
+         "tiny.json: field 'sources.dispatch': missing: say where the numbers come from"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        mem_machine m;
+        char err[512] = "";
+        ck_assert_int_eq(parse_tiny(8, 1, bad[i].dispatch, bad[i].with_source, &m, err, sizeof err),
+                         MEM_ERR_PRESET);
+        ck_assert_str_eq(err, bad[i].message);
+    }
+}
+END_TEST
+
+static Suite *dispatch_suite(void)
+{
+    Suite *s = suite_create("dispatch");
+    TCase *t = tcase_create("dispatch");
+    tcase_add_test(t, test_dispatch_clusters_strided_fill_and_refill_by_hand);
+    tcase_add_test(t, test_dispatch_absent_is_round_robin_lock_step);
+    tcase_add_test(t, test_dispatch_duration_spread_stretches_each_group_by_its_hash);
+    tcase_add_test(t, test_dispatch_spread_identical_at_one_and_two_threads);
+    tcase_add_test(t, test_dispatch_malformed_field_is_named);
+    suite_add_tcase(s, t);
+    return s;
+}
+
+int main(void)
+{
+    SRunner *sr = srunner_create(dispatch_suite());
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
