@@ -2,7 +2,8 @@
  * isa/lean.c — lean wave programs: removes instructions the lowering emits
  * mechanically and that no lane's result depends on, without changing which
  * lanes any instruction runs with (the rule of docs/design.md: the kernel as
- * written; exec masks, blocks and their order are left as lowered).
+ * written; blocks and their order are left as lowered, and exec is the same
+ * at every kept instruction).
  *
  * Before the uniformity analysis and the allocation (isa_lean_before_allocation):
  *  - copy propagation: `mov d, a` where d is written once and a is written at
@@ -24,15 +25,22 @@
  * given a loop phi and its back-edge value one register (phi coalescing,
  * isa/regalloc.c):
  *  - self-moves (`mov v3, v3`, `movm s2 = s2`) go;
- *  - an edge whose phi copies all went needs no edge mask: `mask_exec m; ...
- *    mask_or T |= m` becomes `join T`, and `mask_cond mt; mask_cond mf; ...
+ *  - an unconditional edge needs no edge mask, which is exec: `mask_exec m;
+ *    movm d = a (lanes of m) ...; mask_or T |= m` becomes `mov d, a ...;
+ *    join T` (a vector mov writes the lanes of exec; a scalar one every live
+ *    lane, so only outside divergent blocks), and `mask_cond mt; mask_cond mf; ...
  *    mask_or T |= mt; mask_or F |= mf` becomes `branch.b T, F` — the same
  *    lanes arrive at the same blocks;
  *  - fused compare-and-branch: an integer comparison followed by the branch
  *    on its result (same block, same source line) becomes one `branch_cmp`,
  *    which writes the comparison's register exactly as the comparison did
  *    (it keeps its class, so a scalar one still writes every live lane) and
- *    then ORs the edges.  Per-line statistics lose one instruction, none move.
+ *    then ORs the edges.  Per-line statistics lose one instruction, none move;
+ *  - branches without the mask round trip (branches_without_masks): a branch
+ *    and the `block` of its true target, when that is the next block and has
+ *    no other way in, become one `branch_if`, which leaves exec as it is when
+ *    every active lane goes that way (always, for a uniform condition); a
+ *    loop's back edge becomes a `jump` into its header's body.
  *
  * Removing an instruction renumbers the program: jump targets (BLOCK's skip,
  * LOOP's header), block ranges and the per-instruction live counts follow.
