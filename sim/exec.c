@@ -580,17 +580,6 @@ static inline float fmod_floorf(float x, float y)
     case ISA_TYPE_F64: BOTH(LANES { double x = sim_f64(A[l]); PUT(expr); }); break; \
     default: goto bad_type; }
 
-/*
- * Statistics and the budget by segment.  A segment is a run of instructions
- * entered only at its first one and left only after its last one: it ends
- * at a control instruction (block, loop, barrier, end: the only ones that
- * change exec or pc) or before the next jump target.  exec is the same for
- * every instruction of a segment, so entering one counts all of its
- * instructions at once (executions, active lanes, budget) instead of one
- * instruction at a time.  A run that stops inside a segment (a fault, the
- * budget) takes back the instructions after the stop (uncount_rest), so the
- * statistics equal those of counting each instruction as it runs.
- */
 /* Instructions after which exec or pc may change (a segment ends), and those with a jump target in imm. */
 static int ends_segment(isa_op op)
 {
@@ -603,6 +592,17 @@ static int jumps_to_imm(isa_op op)
     return op == ISA_OP_BLOCK || op == ISA_OP_LOOP || op == ISA_OP_BRANCH_IF || op == ISA_OP_JUMP;
 }
 
+/*
+ * Statistics and the budget by segment.  A segment is a run of instructions
+ * entered only at its first one and left only after its last one: it ends
+ * at a control instruction (block, loop, barrier, end: the only ones that
+ * change exec or pc) or before the next jump target.  exec is the same for
+ * every instruction of a segment, so entering one counts all of its
+ * instructions at once (executions, active lanes, budget) instead of one
+ * instruction at a time.  A run that stops inside a segment (a fault, the
+ * budget) takes back the instructions after the stop (uncount_rest), so the
+ * statistics equal those of counting each instruction as it runs.
+ */
 static uint32_t *segments_of(const isa_program *p)
 {
     uint32_t n = p->code_count;
