@@ -252,9 +252,11 @@ static void finish_pending(trace_state *t, uint32_t next_pc, uint64_t next_exec,
                 t->reg_type[r] = (uint8_t)wt;
     }
     int loop_again = -1;
-    if (op == ISA_OP_LOOP && regs) {
-        loop_again = next_pc == (uint32_t)in->imm && next_pc != t->pc + 1;
-        t->loop_iteration[t->pc] = loop_again ? t->loop_iteration[t->pc] + 1 : 1;
+    /* a loop's back edge may be a `jump` standing just before the loop's `loop` (isa/lean.c): one counter for both */
+    uint32_t loop_at = op == ISA_OP_JUMP ? t->pc + 1 : t->pc;
+    if ((op == ISA_OP_LOOP || op == ISA_OP_JUMP) && regs && loop_at < t->prog->code_count) {
+        loop_again = op == ISA_OP_JUMP || (next_pc == (uint32_t)in->imm && next_pc != t->pc + 1);
+        t->loop_iteration[loop_at] = loop_again ? t->loop_iteration[loop_at] + 1 : 1;
     }
     if (show) {
         t->shown++;
@@ -279,8 +281,8 @@ static void finish_pending(trace_state *t, uint32_t next_pc, uint64_t next_exec,
         sim_mask m = 0;
         const uint64_t *A = in->a < t->prog->reg_count ? regs + (size_t)in->a * W : NULL;
         switch (op) {
-        case ISA_OP_BRANCH: case ISA_OP_BRANCH_CMP: /* branch_cmp: the comparison it wrote decides */
-            if (op == ISA_OP_BRANCH_CMP)
+        case ISA_OP_BRANCH: case ISA_OP_BRANCH_CMP: case ISA_OP_BRANCH_IF: /* fused: the comparison it wrote decides */
+            if (op == ISA_OP_BRANCH_CMP || (op == ISA_OP_BRANCH_IF && in->imm2))
                 A = in->d < t->prog->reg_count ? regs + (size_t)in->d * W : NULL;
             for (uint32_t l = 0; A && l < W; l++)
                 m |= (sim_mask)(A[l] & 1) << l;
@@ -330,13 +332,15 @@ static void finish_pending(trace_state *t, uint32_t next_pc, uint64_t next_exec,
                 fprintf(t->out, "exec = %s", pic);
             }
             break;
-        case ISA_OP_LOOP:
+        case ISA_OP_LOOP: case ISA_OP_JUMP:
+            if (loop_again < 0)
+                break;
             if (js) {
                 cJSON *b = cJSON_AddObjectToObject(js, "loop");
                 cJSON_AddBoolToObject(b, "again", loop_again);
-                cJSON_AddNumberToObject(b, "iteration", t->loop_iteration[t->pc]);
+                cJSON_AddNumberToObject(b, "iteration", t->loop_iteration[loop_at]);
             } else if (loop_again) {
-                fprintf(t->out, "lanes wait at the header: iteration %u", t->loop_iteration[t->pc]);
+                fprintf(t->out, "lanes wait at the header: iteration %u", t->loop_iteration[loop_at]);
             } else {
                 fprintf(t->out, "no lane waits: the loop is done");
             }

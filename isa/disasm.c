@@ -72,6 +72,20 @@ void isa_inst_format(const isa_program *p, const isa_inst *in, char *buf, size_t
                  d, cmp < ISA_OP_COUNT ? isa_op_name(cmp) : "?", a, b, in->c, d, in->e, d);
         return;
     }
+    case ISA_OP_BRANCH_IF: {
+        isa_op cmp = in->imm2 > 0 && in->imm2 < ISA_OP_COUNT ? (isa_op)in->imm2 : ISA_OP_COUNT;
+        char cond[96];
+        if (in->imm2)
+            snprintf(cond, sizeof cond, "%s = %s %s %s; ", d, cmp < ISA_OP_COUNT ? isa_op_name(cmp) : "?", a, b);
+        else
+            cond[0] = 0;
+        snprintf(buf, size, "%-5s %-14s %sm%u |= exec & !%s, exec &= %s, if exec == 0 goto %" PRId64,
+                 isa_class_name(cls), name, cond, in->e, in->imm2 ? d : a, in->imm2 ? d : a, in->imm);
+        return;
+    }
+    case ISA_OP_JUMP:
+        snprintf(buf, size, "%-5s %-14s goto %" PRId64, isa_class_name(cls), name, in->imm);
+        return;
     case ISA_OP_MASK_EXEC:
         snprintf(buf, size, "%-5s %-14s m%u = exec", isa_class_name(cls), name, in->d);
         return;

@@ -362,7 +362,8 @@ isa_status isa_allocate_registers(isa_program *p);
  * Lean wave programs (isa/lean.c): copy propagation, dead moves and scalar
  * loads the entry block already made, before the uniformity analysis; then,
  * after the allocation (which coalesces loop phis with their back-edge
- * values), self-moves and the edge masks nothing needs any more.  Neither
+ * values), self-moves, the edge masks nothing needs any more and the mask
+ * round trips of branches that cannot change exec (branch_if, jump).  Neither
  * changes which lanes any instruction runs with.  isa_lower() runs both
  * unless turned off: isa_lean_set_enabled(0), `--no-lean`, or
  * WAVELAB_NO_LEAN=1 (which also turns the allocator's coalescing off).

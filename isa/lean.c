@@ -2,7 +2,8 @@
  * isa/lean.c — lean wave programs: removes instructions the lowering emits
  * mechanically and that no lane's result depends on, without changing which
  * lanes any instruction runs with (the rule of docs/design.md: the kernel as
- * written; exec masks, blocks and their order are left as lowered).
+ * written; blocks and their order are left as lowered, and exec is the same
+ * at every kept instruction).
  *
  * Before the uniformity analysis and the allocation (isa_lean_before_allocation):
  *  - copy propagation: `mov d, a` where d is written once and a is written at
@@ -24,15 +25,22 @@
  * given a loop phi and its back-edge value one register (phi coalescing,
  * isa/regalloc.c):
  *  - self-moves (`mov v3, v3`, `movm s2 = s2`) go;
- *  - an edge whose phi copies all went needs no edge mask: `mask_exec m; ...
- *    mask_or T |= m` becomes `join T`, and `mask_cond mt; mask_cond mf; ...
+ *  - an unconditional edge needs no edge mask, which is exec: `mask_exec m;
+ *    movm d = a (lanes of m) ...; mask_or T |= m` becomes `mov d, a ...;
+ *    join T` (a vector mov writes the lanes of exec; a scalar one every live
+ *    lane, so only outside divergent blocks), and `mask_cond mt; mask_cond mf; ...
  *    mask_or T |= mt; mask_or F |= mf` becomes `branch.b T, F` — the same
  *    lanes arrive at the same blocks;
  *  - fused compare-and-branch: an integer comparison followed by the branch
  *    on its result (same block, same source line) becomes one `branch_cmp`,
  *    which writes the comparison's register exactly as the comparison did
  *    (it keeps its class, so a scalar one still writes every live lane) and
- *    then ORs the edges.  Per-line statistics lose one instruction, none move.
+ *    then ORs the edges.  Per-line statistics lose one instruction, none move;
+ *  - branches without the mask round trip (branches_without_masks): a branch
+ *    and the `block` of its true target, when that is the next block and has
+ *    no other way in, become one `branch_if`, which leaves exec as it is when
+ *    every active lane goes that way (always, for a uniform condition); a
+ *    loop's back edge becomes a `jump` into its header's body.
  *
  * Removing an instruction renumbers the program: jump targets (BLOCK's skip,
  * LOOP's header), block ranges and the per-instruction live counts follow.
@@ -79,7 +87,8 @@ static isa_status compact(isa_program *p, const uint8_t *keep)
         if (!keep[i])
             continue;
         isa_inst in = p->code[i];
-        if ((in.op == ISA_OP_BLOCK || in.op == ISA_OP_LOOP) && in.imm >= 0 && in.imm <= (int64_t)N)
+        if ((in.op == ISA_OP_BLOCK || in.op == ISA_OP_LOOP || in.op == ISA_OP_BRANCH_IF || in.op == ISA_OP_JUMP) &&
+            in.imm >= 0 && in.imm <= (int64_t)N)
             in.imm = newpc[in.imm];
         p->code[o] = in;
         if (p->live_vgprs)
@@ -256,6 +265,7 @@ static unsigned mask_fields(const isa_inst *in)
     case ISA_OP_MASK_COND: case ISA_OP_MASK_EXEC: case ISA_OP_MASK_CASE: case ISA_OP_JOIN: return 1;
     case ISA_OP_BRANCH: return 1 | 16;
     case ISA_OP_BRANCH_CMP: return 8 | 16;
+    case ISA_OP_BRANCH_IF: return 16;
     case ISA_OP_MASK_OR: case ISA_OP_MASK_ANDN: return 1 | 2;
     case ISA_OP_MOVM: return 4;
     default: return 0;
@@ -300,6 +310,114 @@ static int is_int_compare(isa_op op)
            op == ISA_OP_SLE;
 }
 
+/* Counts the kept instructions that name each mask. */
+static void count_mask_uses(const isa_program *p, const uint8_t *keep, uint32_t *uses)
+{
+    uint32_t M = p->mask_count;
+    memset(uses, 0, (M ? M : 1) * sizeof *uses);
+    for (uint32_t i = 0; i < p->code_count; i++) {
+        if (!keep[i])
+            continue;
+        const isa_inst *in = &p->code[i];
+        unsigned f = mask_fields(in);
+        uint32_t ms[5] = {f & 1 ? in->d : ISA_NO_REG, f & 2 ? in->a : ISA_NO_REG, f & 4 ? in->b : ISA_NO_REG,
+                          f & 8 ? in->c : ISA_NO_REG, f & 16 ? in->e : ISA_NO_REG};
+        for (int k = 0; k < 5; k++)
+            if (ms[k] < M)
+                uses[ms[k]]++;
+    }
+}
+
+/* A phi copy `movm d = a (lanes of m)` where m is exec may be a plain `mov`: a vector one writes the lanes of
+ * exec, a scalar one every live lane, which are the lanes of exec outside divergent blocks. */
+static int copy_may_drop_mask(const isa_inst *in)
+{
+    return in->cls == ISA_CLASS_VALU || (in->cls == ISA_CLASS_SALU && !(in->flags & ISA_INST_DIVERGENT));
+}
+
+/* 1 when a kept jump (block skip, loop, branch_if, jump) targets pc t. */
+static int jump_target(const isa_program *p, const uint8_t *keep, uint32_t t)
+{
+    for (uint32_t i = 0; i < p->code_count; i++) {
+        const isa_inst *in = &p->code[i];
+        if (keep[i] && (in->op == ISA_OP_BLOCK || in->op == ISA_OP_LOOP || in->op == ISA_OP_BRANCH_IF ||
+                        in->op == ISA_OP_JUMP) && in->imm == (int64_t)t)
+            return 1;
+    }
+    return 0;
+}
+
+/* The next kept instruction after i (p->code_count when none). */
+static uint32_t next_kept(const isa_program *p, const uint8_t *keep, uint32_t i)
+{
+    uint32_t j = i + 1;
+    while (j < p->code_count && !keep[j])
+        j++;
+    return j;
+}
+
+/*
+ * Branches without the mask round trip (the lanes stay the same):
+ *  - branch_if: a conditional branch (branch or branch_cmp) whose true target
+ *    is the next block, reached from nowhere else (its mask is named by the
+ *    branch and its `block` only), and whose `block` no jump targets: the
+ *    branch and that `block` become one branch_if, which narrows exec to the
+ *    true lanes and ORs the others into the false target's mask, or, when no
+ *    lane is true, sets exec to 0 and jumps where the `block` would have
+ *    skipped to.  When the condition is uniform, every active lane goes the
+ *    same way: exec is left as it is (the true side) or the block is skipped
+ *    (the false side), with no mask work on the taken side.
+ *  - jump: a loop's back edge `join H` straight before the loop's `loop H`,
+ *    where H's mask is named at or after its header's `block` only by that
+ *    block, the join and the loop: H was empty before the join (its `block`
+ *    emptied it, and nothing else in the loop adds lanes), so join, loop and
+ *    block would set exec to exec.  A jump to the header's body does the same.
+ */
+static void branches_without_masks(isa_program *p, uint8_t *keep, uint32_t *uses)
+{
+    uint32_t N = p->code_count, M = p->mask_count;
+    count_mask_uses(p, keep, uses);
+    for (uint32_t i = 0; i < N; i++) {
+        isa_inst *in = &p->code[i];
+        if (!keep[i] || (in->op != ISA_OP_BRANCH && in->op != ISA_OP_BRANCH_CMP))
+            continue;
+        uint32_t T = in->op == ISA_OP_BRANCH ? in->d : in->c, j = next_kept(p, keep, i);
+        if (j == N || p->code[j].op != ISA_OP_BLOCK || p->code[j].a != T || T >= M || uses[T] != 2 ||
+            jump_target(p, keep, j))
+            continue;
+        if (in->op == ISA_OP_BRANCH) {
+            in->imm2 = 0;
+            in->d = in->b = ISA_NO_REG;
+        }
+        in->op = ISA_OP_BRANCH_IF;
+        in->c = ISA_NO_REG;
+        in->imm = p->code[j].imm;
+        keep[j] = 0;
+        uses[T] = 0;
+    }
+    for (uint32_t i = 0; i < N; i++) {
+        isa_inst *in = &p->code[i];
+        if (!keep[i] || in->op != ISA_OP_JOIN || in->d >= M)
+            continue;
+        uint32_t H = in->d, k = next_kept(p, keep, i);
+        if (k == N || p->code[k].op != ISA_OP_LOOP || p->code[k].a != H || p->code[k].imm < 0 ||
+            p->code[k].imm >= (int64_t)i)
+            continue;
+        uint32_t hb = (uint32_t)p->code[k].imm;
+        if (!keep[hb] || p->code[hb].op != ISA_OP_BLOCK || p->code[hb].a != H)
+            continue;
+        int others = 0;
+        for (uint32_t j = hb; j < N && !others; j++)
+            others = keep[j] && j != hb && j != i && j != k && refers_to_mask(&p->code[j], H);
+        if (others)
+            continue;
+        in->op = ISA_OP_JUMP;
+        in->d = ISA_NO_REG;
+        in->imm = hb + 1;
+        in->cls = ISA_CLASS_BRANCH;
+    }
+}
+
 isa_status isa_lean_after_allocation(isa_program *p)
 {
     if (!isa_lean_enabled() || !p->allocated || !p->code_count)
@@ -330,11 +448,22 @@ isa_status isa_lean_after_allocation(isa_program *p)
         isa_inst *in = &p->code[i];
         if (!keep[i] || bo[i] == ISA_NO_BLOCK)
             continue;
-        if (in->op == ISA_OP_MASK_EXEC && in->d < M && uses[in->d] == 2) {
-            /* an unconditional edge without copies: join */
-            uint32_t j = or_of_edge(p, keep, bo, i, in->d);
-            if (j == UINT32_MAX)
+        if (in->op == ISA_OP_MASK_EXEC && in->d < M) {
+            /* an unconditional edge: its mask is exec, so its copies need none (plain moves), and it is a join */
+            uint32_t j = or_of_edge(p, keep, bo, i, in->d), copies = 0;
+            int plain = j != UINT32_MAX;
+            for (uint32_t k = i + 1; plain && k < j; k++)
+                if (keep[k] && p->code[k].op == ISA_OP_MOVM && p->code[k].b == in->d) {
+                    copies++;
+                    plain = copy_may_drop_mask(&p->code[k]);
+                }
+            if (!plain || uses[in->d] != 2 + copies)
                 continue;
+            for (uint32_t k = i + 1; k < j; k++)
+                if (keep[k] && p->code[k].op == ISA_OP_MOVM && p->code[k].b == in->d) {
+                    p->code[k].op = ISA_OP_MOV;
+                    p->code[k].b = ISA_NO_REG;
+                }
             isa_inst *o = &p->code[j];
             o->op = ISA_OP_JOIN;
             o->a = ISA_NO_REG;
@@ -383,6 +512,7 @@ isa_status isa_lean_after_allocation(isa_program *p)
         in->flags |= br->flags;
         keep[j] = 0;
     }
+    branches_without_masks(p, keep, uses);
     st = compact(p, keep);
 out:
     free(keep), free(uses), free(bo);

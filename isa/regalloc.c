@@ -233,7 +233,7 @@ static void coalesce_phis(const isa_program *p, group *groups, const uint32_t *g
             continue;
         uint32_t d = in->d, a = in->a, gd = gid[d], ga = gid[a];
         group *Gd = &groups[gd], *Ga = &groups[ga];
-        if (gd == ga || taken[gd] == 2 || taken[ga] || Gd->lo != Gd->hi || Ga->lo != Ga->hi || Gd->file != Ga->file ||
+        if (gd == ga || taken[gd] == 2 || taken[ga] || Ga->lo != Ga->hi || Gd->file != Ga->file ||
             Gd->file == ISA_FILE_CONST || !Gd->referenced || !Ga->referenced || is_builtin[a] || is_builtin[d])
             continue;
         uint32_t da = def_pc[a], me = mask_pc[in->b];

@@ -317,6 +317,13 @@ static int check_program(sim_ctx *ctx)
         case ISA_OP_MASK_OR: case ISA_OP_MASK_ANDN:
             MASK(d); MASK(a);
             break;
+        case ISA_OP_BRANCH_IF:
+            MASK(e); REG(a, 1); jumps = 1;
+            if (in->imm2) { REG(d, 1); REG(b, 1); }
+            break;
+        case ISA_OP_JUMP:
+            jumps = 1;
+            break;
         case ISA_OP_BARRIER: case ISA_OP_END:
             break;
         default: /* two-operand ALU */
@@ -573,6 +580,18 @@ static inline float fmod_floorf(float x, float y)
     case ISA_TYPE_F64: BOTH(LANES { double x = sim_f64(A[l]); PUT(expr); }); break; \
     default: goto bad_type; }
 
+/* Instructions after which exec or pc may change (a segment ends), and those with a jump target in imm. */
+static int ends_segment(isa_op op)
+{
+    return op == ISA_OP_BLOCK || op == ISA_OP_LOOP || op == ISA_OP_BARRIER || op == ISA_OP_END ||
+           op == ISA_OP_BRANCH_IF || op == ISA_OP_JUMP;
+}
+
+static int jumps_to_imm(isa_op op)
+{
+    return op == ISA_OP_BLOCK || op == ISA_OP_LOOP || op == ISA_OP_BRANCH_IF || op == ISA_OP_JUMP;
+}
+
 /*
  * Statistics and the budget by segment.  A segment is a run of instructions
  * entered only at its first one and left only after its last one: it ends
@@ -597,16 +616,15 @@ static uint32_t *segments_of(const isa_program *p)
     start[0] = 1;
     for (uint32_t pc = 0; pc < n; pc++) {
         isa_op op = (isa_op)p->code[pc].op;
-        int control = op == ISA_OP_BLOCK || op == ISA_OP_LOOP || op == ISA_OP_BARRIER || op == ISA_OP_END;
-        if ((op == ISA_OP_BLOCK || op == ISA_OP_LOOP) && p->code[pc].imm >= 0 && p->code[pc].imm < (int64_t)n)
+        if (jumps_to_imm(op) && p->code[pc].imm >= 0 && p->code[pc].imm < (int64_t)n)
             start[p->code[pc].imm] = 1;
-        if (control)
+        if (ends_segment(op))
             start[pc + 1] = 1;
     }
     uint32_t end = n; /* one past the end of the segment that contains pc */
     for (uint32_t pc = n; pc-- > 0;) {
         isa_op op = (isa_op)p->code[pc].op;
-        if (op == ISA_OP_BLOCK || op == ISA_OP_LOOP || op == ISA_OP_BARRIER || op == ISA_OP_END || start[pc + 1])
+        if (ends_segment(op) || start[pc + 1])
             end = pc + 1;
         if (start[pc])
             len[pc] = end - pc;

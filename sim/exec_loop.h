@@ -461,6 +461,37 @@ WAVE_ATTR static wave_stop WAVE_FN(sim_ctx *ctx, sim_wave *w)
             masks[in->e] |= exec & ~m;
             break;
         }
+        OP(BRANCH_IF) { /* branch + the next block's `block` (isa/lean.c): exec narrows, or stays when uniform */
+            const uint64_t *C = R(a);
+            if (in->imm2) {
+                uint64_t *D = R(d); const uint64_t *A = R(a), *B = R(b);
+                switch ((isa_op)in->imm2) {
+                case ISA_OP_IEQ: INT_U2(x == y); break;
+                case ISA_OP_INE: INT_U2(x != y); break;
+                case ISA_OP_ULT: INT_U2(x < y); break;
+                case ISA_OP_ULE: INT_U2(x <= y); break;
+                case ISA_OP_SLT: INT_S2(x < y); break;
+                case ISA_OP_SLE: INT_S2(x <= y); break;
+                default: goto bad_type;
+                }
+                C = D;
+            }
+            const sim_mask m = exec & SIM_MASK_OF(W, C[l] & 1);
+            if (m != exec) { /* some lanes go the other way: the masked path, as branch + block */
+                masks[in->e] |= exec & ~m;
+                exec = m;
+                exec_lanes = sim_mask_count(exec);
+                SET_LANE_MASKS(exec);
+                if (exec == 0) {
+                    pc = (uint32_t)in->imm;
+                    goto jumped;
+                }
+            }
+            break;
+        }
+        OP(JUMP)
+            pc = (uint32_t)in->imm;
+            goto jumped;
         OP(MASK_CASE) {
             const uint64_t *A = R(a);
             const uint64_t v = SIM_ZX((uint64_t)in->imm, sh);

@@ -113,14 +113,22 @@ END_TEST
 
 /*
  * A loop with two phis (acc, i) fed on the back edge, and pc.k read before the
- * loop (entry block) and inside it.  Per iteration the lean program saves:
- * the reload of pc.k (the entry block's load is reused), the two phi copies
- * (acc and i share registers with their back-edge values) and one mask
- * instruction (mask_exec + mask_or become join): 4.  And on every visit of
- * the loop header (n + 1 per wave) the comparison i < pc.n and the branch on
- * it are one branch_cmp: 1.  The program is 5 instructions shorter.
+ * loop (entry block) and inside it.  As lowered (docs/design.md), per wave:
+ * the entry block (block, load, mask_exec, 2 movm, mask_or: 6), per visit of
+ * the header (n + 1: block, load pc.n, ult, branch: 4), per visit of the body
+ * block (n + 1, the last one skipped: block; loop: 2), per iteration (n: load
+ * pc.k, imul, iadd, iadd, iadd i, mask_exec, 2 movm, mask_or: 9), the exit
+ * block (block, imul, store, end: 4): 15n + 16.
+ * The lean program: the entry edge's copies need no mask (mov, no mask_exec:
+ * 5); the header's block runs once, the back edge jumps into its body (1);
+ * per header visit the load and one branch_if for ult + branch + the body's
+ * block (2); per iteration imul, 2 iadd, iadd i and the jump (5: the reload
+ * reuses the entry block's load, both phis share registers with their
+ * back-edge values); the loop check once (1) and the exit block (4): 7n + 13.
+ * The program is 7 instructions shorter (mask_exec x2, 2 movm, ult's
+ * fusion, the body's block, the reload).
  */
-START_TEST(test_lean_loop_phis_and_reload_four_fewer_per_iteration)
+START_TEST(test_lean_uniform_loop_eight_fewer_per_iteration)
 {
     const char *src = HEADER "void main() {\n"
                              "  uint x = gl_GlobalInvocationID.x;\n"
@@ -129,10 +137,13 @@ START_TEST(test_lean_loop_phis_and_reload_four_fewer_per_iteration)
                              "    acc += x * pc.k + i;\n"
                              "  o[x] = acc; }\n";
     isa_program *lean = build(src, 1), *off = build(src, 0);
-    ck_assert_uint_eq(lean->code_count, off->code_count - 5);
-    ck_assert_int_eq(count_op(off, ISA_OP_MOVM) - count_op(lean, ISA_OP_MOVM), 2);
-    ck_assert_int_eq(count_op(off, ISA_OP_BRANCH_CMP), 0);
-    ck_assert_int_eq(count_op(lean, ISA_OP_BRANCH_CMP), 1);
+    ck_assert_uint_eq(lean->code_count, off->code_count - 7);
+    ck_assert_int_eq(count_op(off, ISA_OP_MOVM), 4);
+    ck_assert_int_eq(count_op(lean, ISA_OP_MOVM), 0);
+    ck_assert_int_eq(count_op(lean, ISA_OP_MOV), 2); /* the entry edge's copies, unmasked */
+    ck_assert_int_eq(count_op(off, ISA_OP_BRANCH_CMP) + count_op(off, ISA_OP_BRANCH_IF), 0);
+    ck_assert_int_eq(count_op(lean, ISA_OP_BRANCH_IF), 1);
+    ck_assert_int_eq(count_op(lean, ISA_OP_JUMP), 1);
     ck_assert_int_eq(count_op(off, ISA_OP_LOAD) - count_op(lean, ISA_OP_LOAD), 1);
     static const uint32_t waves[] = {4, 8, 16, 32, 64, 128};
     for (unsigned w = 0; w < sizeof waves / sizeof *waves; w++) {
@@ -147,7 +158,8 @@ START_TEST(test_lean_loop_phis_and_reload_four_fewer_per_iteration)
             ck_assert_uint_eq(a.o[x], acc);
         }
         assert_same_behaviour(lean, off, &a, &b);
-        ck_assert_uint_eq(a.res.stats.wave_instructions + (4ull * n + (n + 1)) * nwaves, b.res.stats.wave_instructions);
+        ck_assert_uint_eq(b.res.stats.wave_instructions, (15ull * n + 16) * nwaves);
+        ck_assert_uint_eq(a.res.stats.wave_instructions, (7ull * n + 13) * nwaves);
         /* one SMEM per wave instead of 1 + n */
         ck_assert_uint_eq(a.res.stats.by_class[ISA_CLASS_SMEM] + 1ull * n * nwaves,
                           b.res.stats.by_class[ISA_CLASS_SMEM]);
@@ -179,7 +191,8 @@ START_TEST(test_lean_divergent_wave_op_same_lanes)
     /* the per-lane test (x + i) % 3 == 0 is a vector comparison fused with its (divergent) branch */
     int vector_fused = 0;
     for (uint32_t i = 0; i < lean->code_count; i++)
-        vector_fused += lean->code[i].op == ISA_OP_BRANCH_CMP && lean->code[i].cls == ISA_CLASS_VALU;
+        vector_fused += (lean->code[i].op == ISA_OP_BRANCH_CMP || (lean->code[i].op == ISA_OP_BRANCH_IF && lean->code[i].imm2)) &&
+                        lean->code[i].cls == ISA_CLASS_VALU;
     ck_assert_int_eq(vector_fused, 1);
     static const uint32_t waves[] = {4, 8, 16, 32, 64, 128};
     for (unsigned w = 0; w < sizeof waves / sizeof *waves; w++) {
@@ -209,6 +222,168 @@ START_TEST(test_lean_divergent_wave_op_same_lanes)
 }
 END_TEST
 
+/* Exec and branch bookkeeping, the end, and copies (mov, movm) the wave executed: everything but the kernel's own
+ * work.  A fused branch_cmp or branch_if holds one comparison of the kernel: that part is work. */
+static uint64_t bookkeeping(const isa_program *p, const sim_result *r)
+{
+    uint64_t n = 0;
+    for (uint32_t i = 0; i < p->code_count; i++) {
+        isa_op op = (isa_op)p->code[i].op;
+        uint64_t x = r->stats.inst_executions[i];
+        switch (op) {
+        case ISA_OP_BLOCK: case ISA_OP_MASK_COND: case ISA_OP_MASK_EXEC: case ISA_OP_MASK_CASE: case ISA_OP_MASK_OR:
+        case ISA_OP_MASK_ANDN: case ISA_OP_BRANCH: case ISA_OP_JOIN: case ISA_OP_LOOP: case ISA_OP_JUMP:
+        case ISA_OP_END: case ISA_OP_MOV: case ISA_OP_MOVM:
+            n += x;
+            break;
+        case ISA_OP_BRANCH_IF:
+            n += p->code[i].imm2 ? 0 : x;
+            break;
+        default:
+            break;
+        }
+    }
+    return n;
+}
+
+/*
+ * A uniform `if (pc.n > 4)` inside a divergent `if (x % 3 != 0)`, wave
+ * operations on both sides and after the inner merge.  Every wave holds lanes
+ * of both kinds (any 3 consecutive x), so every wave runs the same path.  As
+ * lowered, per wave: outer branch (block, 2 mask_cond, mask_or, the phi copy
+ * of acc for the lanes that skip, mask_or: 6), the inner header's block and
+ * branch (2), the taken side's block and its edge to the inner merge
+ * (mask_exec, movm, mask_or: 4), the other side's block, skipped (1), the
+ * inner merge's block and its edge to the outer merge (block, mask_exec,
+ * movm, mask_or: 4), the outer merge's block and the end (2): 19.  Lean: the
+ * inner branch and its true side's block are one branch_if (-1); each edge to
+ * a merge is one join (-2 for mask_exec and mask_or, -1 for its copy, which
+ * the allocator coalesced or found a self-move, on both edges: -4 in all for
+ * the path taken, and the inner merge's): 13.  The same either way the
+ * uniform condition goes.
+ */
+START_TEST(test_lean_uniform_if_inside_divergent_if_six_fewer)
+{
+    const char *src = HEADER "void main() {\n"
+                             "  uint x = gl_GlobalInvocationID.x;\n"
+                             "  uint acc = x;\n"
+                             "  if (x % 3u != 0u) {\n"
+                             "    if (pc.n > 4u)\n"
+                             "      acc += subgroupAdd(x);\n"
+                             "    else\n"
+                             "      acc += subgroupMax(x);\n"
+                             "    acc += subgroupAdd(1u);\n"
+                             "  }\n"
+                             "  o[x] = acc; }\n";
+    isa_program *lean = build(src, 1), *off = build(src, 0);
+    ck_assert_int_eq(count_op(lean, ISA_OP_BRANCH_IF), 1);
+    static const uint32_t waves[] = {4, 8, 16, 32, 64, 128};
+    static const uint32_t ns[] = {7, 2};
+    for (unsigned w = 0; w < sizeof waves / sizeof *waves; w++)
+        for (unsigned t = 0; t < 2; t++) {
+            const uint32_t n = ns[t], W = waves[w] < 64 ? waves[w] : 64, nwaves = 4 * (64 / W);
+            run_out a, b;
+            run(lean, waves[w], 4, n, 0, &a);
+            run(off, waves[w], 4, n, 0, &b);
+            for (uint32_t x = 0; x < 256; x++) {
+                uint32_t want = x, base = x / W * W, sum = 0, max = 0, lanes = 0;
+                for (uint32_t l = base; l < base + W; l++)
+                    if (l % 3u != 0u) {
+                        sum += l;
+                        max = l > max ? l : max;
+                        lanes++;
+                    }
+                if (x % 3u != 0u)
+                    want += (n > 4u ? sum : max) + lanes;
+                ck_assert_uint_eq(a.o[x], want);
+            }
+            assert_same_behaviour(lean, off, &a, &b);
+            ck_assert_uint_eq(bookkeeping(off, &b.res), 19ull * nwaves);
+            ck_assert_uint_eq(bookkeeping(lean, &a.res), 13ull * nwaves);
+            ck_assert_uint_eq(a.res.stats.wave_instructions - bookkeeping(lean, &a.res),
+                              b.res.stats.wave_instructions - bookkeeping(off, &b.res)); /* the same work */
+            sim_result_free(&a.res), sim_result_free(&b.res);
+        }
+    isa_program_destroy(lean), isa_program_destroy(off);
+}
+END_TEST
+
+/*
+ * A loop with a uniform trip count (pc.n) and a divergent break (at i ==
+ * x % 5 + pc.k), a wave operation after the break.  The test follows the
+ * lanes of each wave through the source's structured semantics: at visit i of
+ * the header the lanes A_i that are still in the loop; B_i of them pass the
+ * test i < n; Br_i of those break; C_i = B_i - Br_i run the rest of the body
+ * (the wave operation sees exactly them) and come back: A_{i+1} = C_i.
+ * As lowered, per wave: entry (block, mask_exec, 2 movm, mask_or: 5), per
+ * visit (header block, branch, the body's block, the continuing lanes'
+ * block, loop: 5; when B_i: the break test's branch and the break block's
+ * block: 2; when Br_i: the break's join: 1; when C_i: the back edge's
+ * mask_exec, 2 movm and mask_or: 4), exit (block, end: 2).  Lean: entry
+ * (block, 2 mov, join, and the header's block, which only the first visit
+ * runs: 5), per visit (the continuing lanes' block, and the back edge's jump
+ * or, on the last visit, the loop check: 2; when Br_i: the join: 1 — the
+ * header's test and the break test are each one branch_if with the body's
+ * and the break block's `block`), exit 2.
+ */
+START_TEST(test_lean_uniform_loop_divergent_break_same_lanes)
+{
+    const char *src = HEADER "void main() {\n"
+                             "  uint x = gl_GlobalInvocationID.x;\n"
+                             "  uint acc = 0u;\n"
+                             "  for (uint i = 0u; i < pc.n; ++i) {\n"
+                             "    if (i == x % 5u + pc.k)\n"
+                             "      break;\n"
+                             "    acc += subgroupAdd(i + x);\n"
+                             "  }\n"
+                             "  o[x] = acc; }\n";
+    isa_program *lean = build(src, 1), *off = build(src, 0);
+    ck_assert_int_eq(count_op(lean, ISA_OP_BRANCH_IF), 2);
+    ck_assert_int_eq(count_op(lean, ISA_OP_JUMP), 1);
+    static const uint32_t waves[] = {4, 8, 16, 32, 64, 128};
+    static const uint32_t nk[][2] = {{4, 1}, {9, 0}, {0, 3}};
+    for (unsigned w = 0; w < sizeof waves / sizeof *waves; w++)
+        for (unsigned t = 0; t < sizeof nk / sizeof *nk; t++) {
+            const uint32_t n = nk[t][0], k = nk[t][1], W = waves[w] < 64 ? waves[w] : 64;
+            run_out a, b;
+            run(lean, waves[w], 4, n, k, &a);
+            run(off, waves[w], 4, n, k, &b);
+            uint32_t want[256] = {0};
+            uint64_t bk_off = 0, bk_lean = 0;
+            for (uint32_t base = 0; base < 256; base += W) {
+                uint64_t A = W == 64 ? ~0ull : (1ull << W) - 1; /* bit j: lane base + j */
+                bk_off += 5 + 2, bk_lean += 5 + 2;
+                for (uint32_t i = 0; A; i++) {
+                    uint64_t B = i < n ? A : 0, Br = 0;
+                    for (uint32_t j = 0; j < W; j++)
+                        if ((B >> j) & 1 && i == (base + j) % 5u + k)
+                            Br |= 1ull << j;
+                    uint64_t C = B & ~Br;
+                    uint32_t sum = 0;
+                    for (uint32_t j = 0; j < W; j++)
+                        if ((C >> j) & 1)
+                            sum += i + base + j;
+                    for (uint32_t j = 0; j < W; j++)
+                        if ((C >> j) & 1)
+                            want[base + j] += sum;
+                    bk_off += 5 + (B ? 2 : 0) + (Br ? 1 : 0) + (C ? 4 : 0);
+                    bk_lean += 2 + (Br ? 1 : 0);
+                    A = C;
+                }
+            }
+            for (uint32_t x = 0; x < 256; x++)
+                ck_assert_uint_eq(a.o[x], want[x]);
+            assert_same_behaviour(lean, off, &a, &b);
+            ck_assert_uint_eq(bookkeeping(off, &b.res), bk_off);
+            ck_assert_uint_eq(bookkeeping(lean, &a.res), bk_lean);
+            ck_assert_uint_eq(a.res.stats.wave_instructions - bookkeeping(lean, &a.res),
+                              b.res.stats.wave_instructions - bookkeeping(off, &b.res));
+            sim_result_free(&a.res), sim_result_free(&b.res);
+        }
+    isa_program_destroy(lean), isa_program_destroy(off);
+}
+END_TEST
+
 /* WAVELAB_NO_LEAN=1 turns the pass off like isa_lean_set_enabled(0). */
 START_TEST(test_lean_env_off_same_as_switch_off)
 {
@@ -230,8 +405,10 @@ static Suite *lean_suite(void)
     TCase *tc = tcase_create("lean");
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_lean_bitcasts_propagated_two_fewer);
-    tcase_add_test(tc, test_lean_loop_phis_and_reload_four_fewer_per_iteration);
+    tcase_add_test(tc, test_lean_uniform_loop_eight_fewer_per_iteration);
     tcase_add_test(tc, test_lean_divergent_wave_op_same_lanes);
+    tcase_add_test(tc, test_lean_uniform_if_inside_divergent_if_six_fewer);
+    tcase_add_test(tc, test_lean_uniform_loop_divergent_break_same_lanes);
     tcase_add_test(tc, test_lean_env_off_same_as_switch_off);
     suite_add_tcase(s, tc);
     return s;

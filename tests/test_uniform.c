@@ -34,7 +34,7 @@ static int count(const isa_program *p, isa_op op, isa_type type, isa_class cls)
 {
     int n = 0;
     for (uint32_t i = 0; i < p->code_count; i++)
-        if ((p->code[i].op == op || (p->code[i].op == ISA_OP_BRANCH_CMP && p->code[i].imm2 == op)) &&
+        if ((p->code[i].op == op || ((p->code[i].op == ISA_OP_BRANCH_CMP || p->code[i].op == ISA_OP_BRANCH_IF) && p->code[i].imm2 == op)) &&
             (type == ISA_TYPE_COUNT || p->code[i].type == type) && p->code[i].cls == cls)
             n++;
     return n;
