@@ -394,12 +394,31 @@ WAVE_ATTR static wave_stop WAVE_FN(sim_ctx *ctx, sim_wave *w)
         /* ---- cross-lane ---- */
         OP(ELECT) OP(VOTE_ALL) OP(VOTE_ANY) OP(VOTE_EQ) OP(BCAST)
         OP(BCAST_FIRST) OP(BALLOT) OP(INV_BALLOT) OP(BALLOT_BIT)
-        OP(BALLOT_CNT) OP(BALLOT_LSB) OP(BALLOT_MSB) OP(SHUFFLE)
+        OP(BALLOT_CNT) OP(BALLOT_LSB) OP(BALLOT_MSB)
         OP(SHUFFLE_XOR) OP(SHUFFLE_UP) OP(SHUFFLE_DN) OP(QUAD_BCAST)
         OP(QUAD_SWAP) OP(WAVE_OP)
+        xlane:
             if (sim_exec_xlane(ctx, w, in, pc, exec))
                 goto fault;
             break;
+        OP(SHUFFLE) {
+            /* the common case here, with W constant (article 000's broadcast of one light to the wave):
+             * every lane active and reading a lane of the wave.  Anything else, a read of an inactive
+             * or missing lane that must be reported, is sim/xlane.c's. */
+            if (!full)
+                goto xlane;
+            uint64_t *D = R(d);
+            const uint64_t *A = R(a), *B = R(b);
+            uint64_t out[WAVE_W];
+            uint32_t outside = 0;
+            LANES outside |= (uint32_t)B[l] >= W;
+            if (outside)
+                goto xlane;
+            for (uint32_t l = 0; l < W; l++)
+                out[l] = A[(uint32_t)B[l]];
+            LANES D[l] = out[l];
+            break;
+        }
         /* ---- memory ---- */
         OP(LOAD) OP(STORE) OP(ATOMIC) OP(IMG_READ) OP(IMG_WRITE)
         OP(ARRAY_LEN) OP(IMG_SIZE)
