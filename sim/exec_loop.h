@@ -464,17 +464,20 @@ WAVE_ATTR static wave_stop WAVE_FN(sim_ctx *ctx, sim_wave *w)
             masks[in->e] |= exec & ~m;
             break;
         }
+/* The integer comparison of branch_cmp and branch_if (imm2: its isa_op), written to D from A and B. */
+#define BRANCH_COMPARE() \
+    switch ((isa_op)in->imm2) { \
+    case ISA_OP_IEQ: INT_U2(x == y); break; \
+    case ISA_OP_INE: INT_U2(x != y); break; \
+    case ISA_OP_ULT: INT_U2(x < y); break; \
+    case ISA_OP_ULE: INT_U2(x <= y); break; \
+    case ISA_OP_SLT: INT_S2(x < y); break; \
+    case ISA_OP_SLE: INT_S2(x <= y); break; \
+    default: goto bad_type; \
+    }
         OP(BRANCH_CMP) { /* a comparison and the branch on it (isa/lean.c): the comparison's write, then the edges */
             uint64_t *D = R(d); const uint64_t *A = R(a), *B = R(b);
-            switch ((isa_op)in->imm2) {
-            case ISA_OP_IEQ: INT_U2(x == y); break;
-            case ISA_OP_INE: INT_U2(x != y); break;
-            case ISA_OP_ULT: INT_U2(x < y); break;
-            case ISA_OP_ULE: INT_U2(x <= y); break;
-            case ISA_OP_SLT: INT_S2(x < y); break;
-            case ISA_OP_SLE: INT_S2(x <= y); break;
-            default: goto bad_type;
-            }
+            BRANCH_COMPARE();
             const sim_mask m = SIM_MASK_OF(W, D[l] & 1);
             masks[in->c] |= exec & m;
             masks[in->e] |= exec & ~m;
@@ -484,15 +487,7 @@ WAVE_ATTR static wave_stop WAVE_FN(sim_ctx *ctx, sim_wave *w)
             const uint64_t *C = R(a);
             if (in->imm2) {
                 uint64_t *D = R(d); const uint64_t *A = R(a), *B = R(b);
-                switch ((isa_op)in->imm2) {
-                case ISA_OP_IEQ: INT_U2(x == y); break;
-                case ISA_OP_INE: INT_U2(x != y); break;
-                case ISA_OP_ULT: INT_U2(x < y); break;
-                case ISA_OP_ULE: INT_U2(x <= y); break;
-                case ISA_OP_SLT: INT_S2(x < y); break;
-                case ISA_OP_SLE: INT_S2(x <= y); break;
-                default: goto bad_type;
-                }
+                BRANCH_COMPARE();
                 C = D;
             }
             const sim_mask m = exec & SIM_MASK_OF(W, C[l] & 1);
@@ -556,6 +551,7 @@ out:
 #undef SAVE
 #undef R
 #undef SET_LANE_MASKS
+#undef BRANCH_COMPARE
 #undef DISPATCH_BEGIN
 #undef OP
 #undef DISPATCH_END

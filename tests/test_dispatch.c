@@ -12,6 +12,7 @@
 
 #include "sim/machine.h"
 #include "sim/memmodel.h"
+#include "tests/support/tsup.h"
 
 /* A machine of `cus` CUs holding `per_cu` one-wave groups of 4 lanes each; `dispatch` is the preset's
  * "dispatch" member text (with its leading comma) or "". */
@@ -48,26 +49,6 @@ static mem_machine tiny(uint32_t cus, uint32_t per_cu, const char *dispatch)
     return m;
 }
 
-/* A fake program: one storage slot, VMEM loads at pcs 0-3, 4 lanes per group. */
-typedef struct fake {
-    isa_program p;
-    isa_inst code[4];
-    isa_slot slot;
-} fake;
-
-static void fake_init(fake *f)
-{
-    memset(f, 0, sizeof *f);
-    f->p.code = f->code;
-    f->p.code_count = 4;
-    for (int i = 0; i < 4; i++)
-        f->code[i] = (isa_inst){.op = ISA_OP_LOAD, .cls = ISA_CLASS_VMEM, .type = ISA_TYPE_U32, .count = 1};
-    f->p.slots = &f->slot;
-    f->p.slot_count = 1;
-    f->slot.space = ISA_SPACE_STORAGE;
-    f->p.local_size[0] = 4, f->p.local_size[1] = 1, f->p.local_size[2] = 1;
-}
-
 /* Group `group` reads `n` lines, one memory instruction each (the replay issues one per step). */
 static void feed_group(mem_model *mm, uint32_t group, uint32_t n)
 {
@@ -81,7 +62,8 @@ static void feed_group(mem_model *mm, uint32_t group, uint32_t n)
     }
 }
 
-static mem_model *run_groups(const mem_machine *m, fake *f, uint32_t groups, const uint32_t *lines, int threads)
+static mem_model *run_groups(const mem_machine *m, tsup_fake_program *f, uint32_t groups, const uint32_t *lines,
+                             int threads)
 {
     mem_model *mm;
     mem_model_options o = {.machine = m, .threads = threads};
@@ -105,8 +87,8 @@ START_TEST(test_dispatch_clusters_strided_fill_and_refill_by_hand)
      *   step 2: the order resumes after CU 6: group 11 -> CU 7.  Groups 2, 5 and 10 end.
      *   step 3: group 8 (3 lines from step 1) ends; step 4: group 11 (3 lines from step 2) ends. */
     mem_machine m = tiny(8, 1, ", \"dispatch\": {\"cus_per_cluster\": 2, \"cluster_stride\": 2}");
-    fake f;
-    fake_init(&f);
+    tsup_fake_program f;
+    tsup_fake_program_init(&f);
     uint32_t lines[12];
     for (uint32_t g = 0; g < 12; g++)
         lines[g] = 1 + g % 3;
@@ -136,8 +118,8 @@ START_TEST(test_dispatch_absent_is_round_robin_lock_step)
     ck_assert_uint_eq(m.dispatch.cus_per_cluster, 1);
     ck_assert_uint_eq(m.dispatch.cluster_stride, 1);
     ck_assert(m.dispatch.duration_spread == 0);
-    fake f;
-    fake_init(&f);
+    tsup_fake_program f;
+    tsup_fake_program_init(&f);
     static const uint32_t lines[6] = {2, 2, 2, 2, 2, 2};
     mem_model *mm = run_groups(&m, &f, 6, lines, 1);
     uint32_t n;
@@ -178,8 +160,8 @@ START_TEST(test_dispatch_duration_spread_stretches_each_group_by_its_hash)
     /* One CU, one group at a time: group g launches the step after group g - 1 ends, and takes the steps
      * the reference gives; with spread 1 each group needs between n and 2n steps for its n lines. */
     mem_machine m = tiny(1, 1, ", \"dispatch\": {\"duration_spread\": 1}");
-    fake f;
-    fake_init(&f);
+    tsup_fake_program f;
+    tsup_fake_program_init(&f);
     enum { G = 16, LINES = 10 };
     uint32_t lines[G];
     for (uint32_t g = 0; g < G; g++)
@@ -205,8 +187,8 @@ START_TEST(test_dispatch_spread_identical_at_one_and_two_threads)
 {
     mem_machine m = tiny(6, 3, ", \"dispatch\": {\"cus_per_cluster\": 2, \"cluster_stride\": 3, "
                                "\"duration_spread\": 0.5}");
-    fake f;
-    fake_init(&f);
+    tsup_fake_program f;
+    tsup_fake_program_init(&f);
     enum { G = 400 };
     static uint32_t lines[G];
     for (uint32_t g = 0; g < G; g++)

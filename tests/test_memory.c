@@ -15,6 +15,7 @@
 #include "run/run.h"
 #include "sim/machine.h"
 #include "sim/memmodel.h"
+#include "tests/support/tsup.h"
 
 static mem_machine load_preset(const char *name)
 {
@@ -175,26 +176,6 @@ static mem_machine tiny_machine(uint32_t cus, uint32_t per_cu, uint32_t l2_bytes
     return m;
 }
 
-/* A fake program: one storage slot, `code` VMEM loads, 4 lanes per group. */
-typedef struct fake {
-    isa_program p;
-    isa_inst code[4];
-    isa_slot slot;
-} fake;
-
-static void fake_init(fake *f)
-{
-    memset(f, 0, sizeof *f);
-    f->p.code = f->code;
-    f->p.code_count = 4;
-    for (int i = 0; i < 4; i++)
-        f->code[i] = (isa_inst){.op = ISA_OP_LOAD, .cls = ISA_CLASS_VMEM, .type = ISA_TYPE_U32, .count = 1};
-    f->p.slots = &f->slot;
-    f->p.slot_count = 1;
-    f->slot.space = ISA_SPACE_STORAGE;
-    f->p.local_size[0] = 4, f->p.local_size[1] = 1, f->p.local_size[2] = 1;
-}
-
 /* Wave 0 of `group` reads 4 consecutive u32 (one 16-byte line) at byte `address`. */
 static void feed_read(mem_model *mm, uint32_t group, uint32_t pc, uint64_t address)
 {
@@ -206,7 +187,7 @@ static void feed_read(mem_model *mm, uint32_t group, uint32_t pc, uint64_t addre
     t->access(t->user, &a);
 }
 
-static mem_model *begin(const mem_machine *m, fake *f, uint32_t groups, int threads, const uint32_t *order)
+static mem_model *begin(const mem_machine *m, tsup_fake_program *f, uint32_t groups, int threads, const uint32_t *order)
 {
     mem_model *mm;
     mem_model_options o = {.machine = m, .threads = threads, .launch_order = order,
@@ -221,8 +202,8 @@ static mem_model *begin(const mem_machine *m, fake *f, uint32_t groups, int thre
 START_TEST(test_l2_buffer_that_fits_read_twice_hits_every_second_read)
 {
     mem_machine m = tiny_machine(1, 1, 1024, 4); /* 64 lines */
-    fake f;
-    fake_init(&f);
+    tsup_fake_program f;
+    tsup_fake_program_init(&f);
     mem_model *mm = begin(&m, &f, 1, 1, NULL);
     for (int pass = 0; pass < 2; pass++)
         for (uint64_t a = 0; a < 512; a += 16) /* 32 lines: half the L2 */
@@ -243,8 +224,8 @@ END_TEST
 START_TEST(test_l2_buffer_twice_the_size_read_twice_misses_both_with_lru)
 {
     mem_machine m = tiny_machine(1, 1, 1024, 4);
-    fake f;
-    fake_init(&f);
+    tsup_fake_program f;
+    tsup_fake_program_init(&f);
     mem_model *mm = begin(&m, &f, 1, 1, NULL);
     for (int pass = 0; pass < 2; pass++)
         for (uint64_t a = 0; a < 2048; a += 16) /* 128 lines: twice the L2 */
@@ -265,8 +246,8 @@ START_TEST(test_launch_round_robin_and_residency_by_hand)
      * step 1 on CU 0 (the next CU with a free slot after CU 1); group 1 ends
      * after step 1, group 3 launches at step 2 on CU 1. */
     mem_machine m = tiny_machine(2, 1, 1024, 4);
-    fake f;
-    fake_init(&f);
+    tsup_fake_program f;
+    tsup_fake_program_init(&f);
     mem_model *mm = begin(&m, &f, 4, 1, NULL);
     for (uint32_t g = 0; g < 4; g++)
         for (uint32_t k = 0; k <= g; k++)
@@ -291,8 +272,8 @@ START_TEST(test_launch_order_decides_what_shares_the_l2)
      * line B; a direct-mapped 1-line L2: linear order A B A B misses 4 times,
      * the order 0 2 1 3 (A A B B) hits twice. */
     mem_machine m = tiny_machine(1, 1, 16, 1);
-    fake f;
-    fake_init(&f);
+    tsup_fake_program f;
+    tsup_fake_program_init(&f);
     static const uint32_t order[4] = {0, 2, 1, 3};
     for (int variant = 0; variant < 2; variant++) {
         mem_model *mm = begin(&m, &f, 4, 1, variant ? order : NULL);
@@ -309,8 +290,8 @@ END_TEST
 static void random_trace(int threads, mem_stats *out, mem_group_stats *groups_out)
 {
     mem_machine m = tiny_machine(3, 2, 512, 2);
-    fake f;
-    fake_init(&f);
+    tsup_fake_program f;
+    tsup_fake_program_init(&f);
     mem_model *mm = begin(&m, &f, 300, threads, NULL);
     uint32_t x = 12345;
     for (uint32_t g = 0; g < 300; g++) {
@@ -489,8 +470,8 @@ static void feed_op(mem_model *mm, uint32_t group, uint32_t pc, isa_op op, isa_c
 START_TEST(test_estimate_latency_chain_counted_by_hand_bounds_the_estimate)
 {
     mem_machine m = tiny_latency_machine(2, 1);
-    fake f;
-    fake_init(&f);
+    tsup_fake_program f;
+    tsup_fake_program_init(&f);
     mem_model *mm = begin(&m, &f, 2, 1, NULL);
     feed_op(mm, 0, 0, ISA_OP_LOAD, ISA_CLASS_VMEM, 0, 1);
     feed_op(mm, 0, 1, ISA_OP_LOAD, ISA_CLASS_VMEM, 0, 1);
@@ -532,8 +513,8 @@ START_TEST(test_estimate_latency_wave_slots_overlap_chains)
 {
     for (uint32_t slots = 1; slots <= 3; slots += 2) {
         mem_machine m = tiny_latency_machine(1, slots);
-        fake f;
-        fake_init(&f);
+        tsup_fake_program f;
+        tsup_fake_program_init(&f);
         mem_model *mm = begin(&m, &f, 3, 1, NULL);
         for (uint32_t g = 0; g < 3; g++) {
             feed_op(mm, g, 0, ISA_OP_LOAD, ISA_CLASS_VMEM, 16 * g, 1);
@@ -559,8 +540,8 @@ END_TEST
 START_TEST(test_estimate_latency_reads_larger_than_l2_cost_dram_latency)
 {
     mem_machine m = tiny_latency_machine(1, 1);
-    fake f;
-    fake_init(&f);
+    tsup_fake_program f;
+    tsup_fake_program_init(&f);
     mem_model *mm = begin(&m, &f, 1, 1, NULL);
     for (uint32_t i = 0; i < 80; i++)
         feed_op(mm, 0, i % 3, ISA_OP_LOAD, ISA_CLASS_VMEM, 16 * i, 1); /* pcs 0-2: pc 1-3 read register 0 */
@@ -585,8 +566,8 @@ END_TEST
 START_TEST(test_estimate_latency_overlapped_and_unread_results_are_not_charged)
 {
     mem_machine m = tiny_latency_machine(1, 1);
-    fake f;
-    fake_init(&f);
+    tsup_fake_program f;
+    tsup_fake_program_init(&f);
     f.code[0] = (isa_inst){.op = ISA_OP_LOAD, .cls = ISA_CLASS_VMEM, .type = ISA_TYPE_U32, .count = 1, .d = 5,
                            .a = 1, .b = ISA_NO_REG, .c = ISA_NO_REG, .e = ISA_NO_REG};
     f.code[1] = f.code[0];
@@ -616,8 +597,8 @@ START_TEST(test_estimate_without_latency_fields_is_the_roofline)
 {
     mem_machine m = tiny_machine(1, 1, 1024, 4);
     ck_assert_uint_eq(m.l1_hit_latency, 0);
-    fake f;
-    fake_init(&f);
+    tsup_fake_program f;
+    tsup_fake_program_init(&f);
     mem_model *mm = begin(&m, &f, 3, 1, NULL);
     for (uint32_t g = 0; g < 3; g++)
         feed_op(mm, g, 0, ISA_OP_LOAD, ISA_CLASS_VMEM, 16 * g, 1);

@@ -226,3 +226,16 @@ int tsup_device_open(vkb_context **ctx, char *skip, size_t skip_size)
         device = 0;
     return device;
 }
+
+void tsup_fake_program_init(tsup_fake_program *f)
+{
+    memset(f, 0, sizeof *f);
+    f->p.code = f->code;
+    f->p.code_count = 4;
+    for (int i = 0; i < 4; i++)
+        f->code[i] = (isa_inst){.op = ISA_OP_LOAD, .cls = ISA_CLASS_VMEM, .type = ISA_TYPE_U32, .count = 1};
+    f->p.slots = &f->slot;
+    f->p.slot_count = 1;
+    f->slot.space = ISA_SPACE_STORAGE;
+    f->p.local_size[0] = 4, f->p.local_size[1] = 1, f->p.local_size[2] = 1;
+}

@@ -62,4 +62,13 @@ void tsup_prefer_lavapipe(void);
 /* The 1-based line of `source` on which `needle` first appears (0 when it does not). */
 int tsup_line_of(const char *source, const char *needle);
 
+/* A fake program for the memory model's tests: one storage slot, VMEM u32 loads at pcs 0-3, 4 lanes per
+ * group (the model reads only the slots, the instruction classes and the workgroup size). */
+typedef struct tsup_fake_program {
+    isa_program p;
+    isa_inst code[4];
+    isa_slot slot;
+} tsup_fake_program;
+void tsup_fake_program_init(tsup_fake_program *f);
+
 #endif
