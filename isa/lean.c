@@ -433,17 +433,7 @@ isa_status isa_lean_after_allocation(isa_program *p)
         const isa_inst *in = &p->code[i];
         keep[i] = !((in->op == ISA_OP_MOV || in->op == ISA_OP_MOVM) && in->d == in->a);
     }
-    for (uint32_t i = 0; i < N; i++) {
-        if (!keep[i])
-            continue;
-        const isa_inst *in = &p->code[i];
-        unsigned f = mask_fields(in);
-        uint32_t ms[5] = {f & 1 ? in->d : ISA_NO_REG, f & 2 ? in->a : ISA_NO_REG, f & 4 ? in->b : ISA_NO_REG,
-                          f & 8 ? in->c : ISA_NO_REG, f & 16 ? in->e : ISA_NO_REG};
-        for (int k = 0; k < 5; k++)
-            if (ms[k] < M)
-                uses[ms[k]]++;
-    }
+    count_mask_uses(p, keep, uses);
     for (uint32_t i = 0; i < N; i++) {
         isa_inst *in = &p->code[i];
         if (!keep[i] || bo[i] == ISA_NO_BLOCK)

@@ -248,9 +248,5 @@ static Suite *dispatch_suite(void)
 
 int main(void)
 {
-    SRunner *sr = srunner_create(dispatch_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return tsup_run_suite(dispatch_suite(), "test_dispatch") ? EXIT_FAILURE : EXIT_SUCCESS;
 }

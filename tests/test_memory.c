@@ -661,9 +661,5 @@ static Suite *memory_suite(void)
 
 int main(void)
 {
-    SRunner *sr = srunner_create(memory_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return tsup_run_suite(memory_suite(), "test_memory") ? EXIT_FAILURE : EXIT_SUCCESS;
 }
