@@ -27,6 +27,7 @@
  *   lower_cfg.c     blocks, structured layout, exec-mask edges, phis, the function walk
  *   lower_ops.c     instruction dispatch; composites, arithmetic, conversions, matrices, GLSL.std.450
  *   lower_mem.c     loads, stores, access chains, texel buffers, atomics
+ *   lower_constvar.c  Function variables that only hold one constant table: one slot, stored once
  *   lower_wave.c    subgroup (wave) operations and barriers
  *
  * Errors name the SPIR-V word offset and opcode.
@@ -292,6 +293,7 @@ static isa_status lower_program(const uint32_t *words, size_t word_count, const 
         }
         i += wc;
     }
+    lower_fold_constant_variables(L, fbegin, fend);
     lower_make_variables(L);
     if (L->failed)
         goto done;

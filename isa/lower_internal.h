@@ -68,6 +68,9 @@ typedef struct id_info {
     const char *name;
     type_info *t;         /* K_TYPE */
     uint32_t storage;     /* K_VAR: storage class */
+    uint32_t fold_rep;    /* K_VAR (Function) holding one constant table: the variable whose slot it shares
+                           * (itself for the representative), 0 when not folded (isa/lower_constvar.c) */
+    uint32_t fold_value;  /* ... and the constant every store writes */
 } id_info;
 
 typedef struct block {
@@ -150,6 +153,11 @@ uint32_t lower_const_u32(lower *L, uint32_t id);
 uint32_t lower_def_value(lower *L, uint32_t id, uint32_t type, uint32_t nregs);
 void lower_alias_value(lower *L, uint32_t id, uint32_t type, uint32_t reg);
 void lower_make_variables(lower *L);
+
+/* ---- constant tables in Function variables (lower_constvar.c) */
+
+/* Marks the entry function's Function variables that only ever hold one constant (fold_rep, fold_value). */
+void lower_fold_constant_variables(lower *L, uint32_t fbegin, uint32_t fend);
 
 /* ---- control flow (lower_cfg.c) */
 

@@ -265,6 +265,14 @@ void lower_mem_inst(lower *L, SpvOp op, const uint32_t *o, uint32_t no)
     switch (op) {
     case SpvOpVariable: {
         /* Function variable: its memory was laid out before; store the initialiser */
+        if (L->ids[o[1]].fold_rep) {
+            /* a constant table: stored once, by its representative (lower_constvar.c) */
+            id_info *p = &L->ids[o[1]];
+            if (p->fold_rep == o[1])
+                access(L, true, L->ids[p->fold_value].type, p->slot, ISA_NO_REG, 0, lower_val(L, p->fold_value),
+                       (mem_layout){0, false, 0});
+            return;
+        }
         if (no >= 4) {
             id_info *p = &L->ids[o[1]];
             CHECK_ID(L, o[3]);
@@ -314,6 +322,8 @@ void lower_mem_inst(lower *L, SpvOp op, const uint32_t *o, uint32_t no)
             lower_fail(L, ISA_ERR_INVALID, "store to read-only '%s'", L->p->slots[p->slot].name);
             return;
         }
+        if (p->fold_rep)
+            return; /* the constant table was stored once at the top (lower_constvar.c) */
         access(L, true, L->ids[v].type, p->slot, p->off_reg, p->off_const, lower_val(L, v), ptr_layout(p));
         return;
     }

@@ -897,6 +897,12 @@ void lower_make_variables(lower *L)
             break;
         }
         case SpvStorageClassWorkgroup: case SpvStorageClassPrivate: case SpvStorageClassFunction: {
+            if (d->fold_rep && d->fold_rep != id) { /* shares its representative's table (lower_constvar.c) */
+                d->kind = K_PTR;
+                d->slot = L->ids[d->fold_rep].slot;
+                d->off_const = 0;
+                break;
+            }
             bool wg = d->storage == SpvStorageClassWorkgroup;
             s.space = wg ? ISA_SPACE_WORKGROUP : ISA_SPACE_PRIVATE;
             uint32_t *area = wg ? &p->workgroup_bytes : &p->private_bytes;

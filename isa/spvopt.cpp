@@ -41,6 +41,7 @@ const char *const legalization_flags[] = {
     "--eliminate-dead-functions",
     "--scalar-replacement=0",
     "--convert-local-access-chains",
+    "--eliminate-dead-code-aggressive",
     "--eliminate-local-single-block",
     "--eliminate-local-single-store",
     "--ssa-rewrite",

@@ -384,6 +384,105 @@ START_TEST(test_lean_uniform_loop_divergent_break_same_lanes)
 }
 END_TEST
 
+/* Private-memory stores of the program, and their executions in a run. */
+static int count_private_stores(const isa_program *p, const sim_result *r, uint64_t *executed)
+{
+    int n = 0;
+    *executed = 0;
+    for (uint32_t i = 0; i < p->code_count; i++)
+        if (p->code[i].op == ISA_OP_STORE && p->slots[p->code[i].slot].space == ISA_SPACE_PRIVATE) {
+            n++;
+            *executed += r->stats.inst_executions[i];
+        }
+    return n;
+}
+
+static uint32_t table5(uint32_t i) { static const uint32_t t[5] = {3, 5, 7, 11, 13}; return t[i % 5]; }
+
+/*
+ * A constant table indexed dynamically in a function called twice per
+ * iteration: glslang stores the whole table into a Function variable at
+ * every call (5 stores, 2 calls).  Folded, the two variables share one
+ * table stored once per wave at the top: 5 stores in the program instead
+ * of 10, executed once per wave instead of 10 per iteration.
+ */
+START_TEST(test_lean_constant_table_stored_once)
+{
+    const char *src = HEADER "const uint kT[5] = uint[5](3u, 5u, 7u, 11u, 13u);\n"
+                             "uint w(uint i) { return kT[i % 5u]; }\n"
+                             "void main() { uint x = gl_GlobalInvocationID.x; uint acc = 0u;\n"
+                             "  for (uint i = 0u; i < pc.n; ++i) acc += w(x + i) * w(i);\n"
+                             "  o[x] = acc; }\n";
+    isa_program *lean = build(src, 1), *off = build(src, 0);
+    const uint32_t n = 6, waves = 256 / 32;
+    run_out a, b;
+    run(lean, 32, 4, n, 0, &a);
+    run(off, 32, 4, n, 0, &b);
+    for (uint32_t x = 0; x < 256; x++) {
+        uint32_t acc = 0;
+        for (uint32_t i = 0; i < n; i++)
+            acc += table5(x + i) * table5(i);
+        ck_assert_uint_eq(a.o[x], acc);
+    }
+    assert_same_behaviour(lean, off, &a, &b);
+    uint64_t ex_lean, ex_off;
+    ck_assert_int_eq(count_private_stores(lean, &a.res, &ex_lean), 5);
+    ck_assert_int_eq(count_private_stores(off, &b.res, &ex_off), 10);
+    ck_assert_uint_eq(ex_lean, 5 * waves);
+    ck_assert_uint_eq(ex_off, 10 * n * waves);
+    sim_result_free(&a.res), sim_result_free(&b.res);
+    isa_program_destroy(lean), isa_program_destroy(off);
+}
+END_TEST
+
+/*
+ * Tables that do not hold one constant stay as written: one initialised at
+ * every iteration and then overwritten on some lanes (a store through a
+ * dynamic access chain: storing the initialiser once would let the 9 of one
+ * iteration leak into the next), and one assigned two different constants
+ * on the two sides of a branch.
+ */
+START_TEST(test_lean_written_tables_not_folded)
+{
+    const char *src = HEADER "void main() { uint x = gl_GlobalInvocationID.x; uint acc = 0u;\n"
+                             "  for (uint i = 0u; i < pc.n; ++i) {\n"
+                             "    uint t[3] = uint[3](1u, 2u, 3u);\n"
+                             "    acc += t[(x + i) % 3u];\n"
+                             "    if (x % 2u == 1u) t[pc.k % 3u] = 9u;\n"
+                             "    acc = acc * 3u + t[(x + 2u * i) % 3u];\n"
+                             "  }\n"
+                             "  uint u[2];\n"
+                             "  if (x % 3u == 0u) u = uint[2](4u, 5u); else u = uint[2](6u, 7u);\n"
+                             "  o[x] = acc * 10u + u[(x / 3u) % 2u]; }\n";
+    isa_program *lean = build(src, 1), *off = build(src, 0);
+    const uint32_t n = 4, k = 1;
+    run_out a, b;
+    run(lean, 32, 4, n, k, &a);
+    run(off, 32, 4, n, k, &b);
+    for (uint32_t x = 0; x < 256; x++) {
+        uint32_t acc = 0;
+        for (uint32_t i = 0; i < n; i++) {
+            uint32_t t[3] = {1, 2, 3};
+            acc += t[(x + i) % 3];
+            if (x % 2 == 1)
+                t[k % 3] = 9;
+            acc = acc * 3 + t[(x + 2 * i) % 3];
+        }
+        uint32_t u0[2] = {4, 5}, u1[2] = {6, 7};
+        uint32_t uv = x % 3 == 0 ? u0[(x / 3) % 2] : u1[(x / 3) % 2];
+        ck_assert_uint_eq(a.o[x], acc * 10 + uv);
+    }
+    assert_same_behaviour(lean, off, &a, &b);
+    uint64_t ex_lean, ex_off;
+    /* t: 3 stores of its initialiser and 1 of t[k]; u: 2 on each side */
+    ck_assert_int_eq(count_private_stores(off, &b.res, &ex_off), 3 + 1 + 2 + 2);
+    ck_assert_int_eq(count_private_stores(lean, &a.res, &ex_lean), 3 + 1 + 2 + 2);
+    ck_assert_uint_eq(ex_lean, ex_off);
+    sim_result_free(&a.res), sim_result_free(&b.res);
+    isa_program_destroy(lean), isa_program_destroy(off);
+}
+END_TEST
+
 /* WAVELAB_NO_LEAN=1 turns the pass off like isa_lean_set_enabled(0). */
 START_TEST(test_lean_env_off_same_as_switch_off)
 {
@@ -410,6 +509,8 @@ static Suite *lean_suite(void)
     tcase_add_test(tc, test_lean_uniform_if_inside_divergent_if_six_fewer);
     tcase_add_test(tc, test_lean_uniform_loop_divergent_break_same_lanes);
     tcase_add_test(tc, test_lean_env_off_same_as_switch_off);
+    tcase_add_test(tc, test_lean_constant_table_stored_once);
+    tcase_add_test(tc, test_lean_written_tables_not_folded);
     suite_add_tcase(s, tc);
     return s;
 }
