@@ -363,13 +363,18 @@ isa_status isa_allocate_registers(isa_program *p);
  * loads the entry block already made, before the uniformity analysis; then,
  * after the allocation (which coalesces loop phis with their back-edge
  * values), self-moves, the edge masks nothing needs any more and the mask
- * round trips of branches that cannot change exec (branch_if, jump).  Neither
- * changes which lanes any instruction runs with.  isa_lower() runs both
+ * round trips of branches that cannot change exec (branch_if, jump); and
+ * between the analysis and the allocation, loop-invariant scalar arithmetic
+ * moves before its loop (isa_lean_hoist).  None changes which lanes any wave
+ * operation, memory access or branch runs with.  isa_lower() runs both
  * unless turned off: isa_lean_set_enabled(0), `--no-lean`, or
  * WAVELAB_NO_LEAN=1 (which also turns the allocator's coalescing off).
  */
 isa_status isa_lean_before_allocation(isa_program *p);
 isa_status isa_lean_after_allocation(isa_program *p);
+/* Loop-invariant scalar arithmetic to before its loop (isa/lean_hoist.c): after the uniformity analysis,
+ * before the allocation; a no-op when lean is off. */
+isa_status isa_lean_hoist(isa_program *p);
 void isa_lean_set_enabled(int enabled);
 int isa_lean_enabled(void);
 

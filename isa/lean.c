@@ -44,7 +44,10 @@
  *
  * Removing an instruction renumbers the program: jump targets (BLOCK's skip,
  * LOOP's header), block ranges and the per-instruction live counts follow.
- * No instruction moves, so every kept one keeps its source line.
+ * No instruction moves here, and every kept one keeps its source line; the
+ * one lean step that moves instructions, loop-invariant scalar arithmetic
+ * out of loops, is isa/lean_hoist.c (between the uniformity analysis and the
+ * allocation).
  *
  * `--no-lean` (any command) or WAVELAB_NO_LEAN=1 turns all of it off (and
  * the allocator's coalescing with it), for A/B comparisons.

@@ -331,6 +331,8 @@ done:
     isa_status st = isa_lean_before_allocation(p);
     if (st == ISA_OK)
         st = isa_analyze_uniformity(p);
+    if (st == ISA_OK)
+        st = isa_lean_hoist(p);
     if (st == ISA_OK && allocate)
         st = isa_allocate_registers(p);
     if (st == ISA_OK && allocate)

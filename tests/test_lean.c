@@ -483,6 +483,60 @@ START_TEST(test_lean_written_tables_not_folded)
 }
 END_TEST
 
+/* Executions of the scalar-ALU instructions of one source line. */
+static uint64_t salu_executions_on_line(const isa_program *p, const sim_result *r, uint32_t line)
+{
+    uint64_t n = 0;
+    for (uint32_t i = 0; i < p->code_count; i++)
+        if (p->code[i].line == line && p->code[i].cls == ISA_CLASS_SALU)
+            n += r->stats.inst_executions[i];
+    return n;
+}
+
+/*
+ * Line 11's `j * 7u` is scalar (j is uniform) and does not change inside the
+ * inner loop, so it moves before the inner loop's header; `+ pc.k` stays,
+ * since it needs the load of pc.k (a load never moves: it could fault in a
+ * run whose loop does not iterate).  The outer header is visited n + 1
+ * times per wave; the first n fall through to the moved multiply, the last
+ * one jumps there with no lane left (a jump from outside the loop to its
+ * header lands on the moved code), so per wave the line runs n + 1
+ * multiplies and n² adds, where the program as lowered runs 2n².
+ */
+START_TEST(test_lean_invariant_scalar_math_leaves_inner_loop)
+{
+    const char *src = HEADER "void main() {\n"                              /* line 6 */
+                             "  uint x = gl_GlobalInvocationID.x; uint acc = 0u;\n"
+                             "  for (uint j = 0u; j < pc.n; ++j) {\n"
+                             "    for (uint i = 0u; i < pc.n; ++i) {\n"
+                             "      acc += (x + i) *\n"
+                             "             (j * 7u + pc.k);\n"             /* line 11 */
+                             "    }\n"
+                             "  }\n"
+                             "  o[x] = acc; }\n";
+    isa_program *lean = build(src, 1), *off = build(src, 0);
+    const uint32_t waves = 256 / 32;
+    for (uint32_t n = 0; n <= 5; n += 5) {
+        const uint32_t k = 3;
+        run_out a, b;
+        run(lean, 32, 4, n, k, &a);
+        run(off, 32, 4, n, k, &b);
+        for (uint32_t x = 0; x < 256; x++) {
+            uint32_t acc = 0;
+            for (uint32_t j = 0; j < n; j++)
+                for (uint32_t i = 0; i < n; i++)
+                    acc += (x + i) * (j * 7 + k);
+            ck_assert_uint_eq(a.o[x], acc);
+        }
+        assert_same_behaviour(lean, off, &a, &b);
+        ck_assert_uint_eq(salu_executions_on_line(off, &b.res, 11), 2 * n * n * waves);
+        ck_assert_uint_eq(salu_executions_on_line(lean, &a.res, 11), (n * n + n + 1) * waves);
+        sim_result_free(&a.res), sim_result_free(&b.res);
+    }
+    isa_program_destroy(lean), isa_program_destroy(off);
+}
+END_TEST
+
 /* WAVELAB_NO_LEAN=1 turns the pass off like isa_lean_set_enabled(0). */
 START_TEST(test_lean_env_off_same_as_switch_off)
 {
@@ -511,6 +565,7 @@ static Suite *lean_suite(void)
     tcase_add_test(tc, test_lean_env_off_same_as_switch_off);
     tcase_add_test(tc, test_lean_constant_table_stored_once);
     tcase_add_test(tc, test_lean_written_tables_not_folded);
+    tcase_add_test(tc, test_lean_invariant_scalar_math_leaves_inner_loop);
     suite_add_tcase(s, tc);
     return s;
 }
