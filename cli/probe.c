@@ -1149,7 +1149,7 @@ static int probe_from_sweeps(const char *dir, const char *base_name, const char 
     }
     init_sweeps(r);
     sweep s_sub = {.file = "subgroup.csv"};
-    sweep *all[] = {&s_sub,        &r->s_lds,         &r->s_chase, &r->s_line, &r->s_l1_stride,
+    sweep *all[] = {&s_sub,           &r->s_lds,    &r->s_chase, &r->s_line,    &r->s_l1_stride,
                     &r->s_l2_stride, &r->s_assoc, &r->s_copy,  &r->s_dispatch};
     int found = 0;
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
