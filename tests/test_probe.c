@@ -8,8 +8,10 @@
  * program), a preset the loader accepts and `run --machine` uses, every
  * number with a provenance entry of one of the three kinds, measured entries
  * naming the device as the driver lists it, the wave size the device reports
- * among the measured ones, and the sweeps written as CSV files.  The H100 run's saved sweeps are read back
- * with --from-sweeps and their knees checked against values read off the CSV by hand.
+ * among the measured ones, the latency fields = their measured nanoseconds x clock (or a model value that says
+ * why), and the sweeps written as CSV files.  The H100 runs' saved sweeps are read back with --from-sweeps and
+ * their knees and latencies checked against values read off the CSV by hand; synthetic sweeps written here,
+ * with known plateaus, give the latency fields' cycles (computed by hand) or, showing no level, model values.
  * Without a Vulkan device the device tests print "skipped" and pass.
  */
 #include <check.h>
