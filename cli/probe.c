@@ -64,6 +64,7 @@ typedef struct probe {
     int reps;
     uint64_t rng;
     double last_empty_us;     /* median time of the last point's empty (0-load) dispatches */
+    double last_empty_lo, last_empty_hi; /* and their extremes */
     char err[2048];
 } probe;
 
@@ -158,6 +159,8 @@ static int time_loads(probe *pr, uint32_t warm, uint32_t extra, double *ns, doub
         empty[r] = us[1 + 2 * r];
     double t0 = median(empty, pr->reps);
     pr->last_empty_us = t0;
+    pr->last_empty_lo = empty[0]; /* median() sorted them */
+    pr->last_empty_hi = empty[pr->reps - 1];
     for (int r = 0; r < pr->reps; r++) /* no load takes negative time: a slow empty dispatch is noise */
         per[r] = fmax(0.0, (us[2 + 2 * r] - t0) * 1000.0 / pr->timed_loads);
     *ns = median(per, pr->reps);
@@ -277,6 +280,7 @@ typedef struct results {
     int l2_step_measured;   /* a second latency level inside the last cache (a far L2 partition) */
     double l2_step_lines;   /* the end of the first (near) level */
     double l1_lines, l2_lines, l1_ns, l2_ns, dram_ns;
+    double l2_floor_lines;  /* where the last level's floor (l2_ns) starts */
     int line_measured;
     uint32_t line_bytes;
     int l1_sector_measured, l2_sector_measured;
@@ -287,6 +291,7 @@ typedef struct results {
     double bytes_per_us;
     double dispatch_us;     /* a one-invocation dispatch that does nothing (the chase's 0-load dispatches) */
     sweep s_lds, s_chase, s_line, s_l1_stride, s_l2_stride, s_assoc, s_copy;
+    sweep s_dispatch;       /* one row: the empty dispatches' median, min and max (dispatch_us) */
 } results;
 
 static int sweep_subgroups(probe *pr, results *r)
@@ -415,6 +420,7 @@ static void analyze_chase(const sweep *s, int cpu, results *r)
         return;
     double floor_ns = s->y[j];
     r->l2_ns = floor_ns;
+    r->l2_floor_lines = s->x[j];
     if (floor_ns > 0 && dram > 1.3 * floor_ns) {
         int i = first_above(s, j, floor_ns + 0.3 * (dram - floor_ns));
         if (i - 1 >= j) {
@@ -457,8 +463,10 @@ static int sweep_chase(probe *pr, results *r)
         if (!ok)
             return 0;
         add_point(s, (double)n, ns, lo, hi);
-        if (s->n == 1)
+        if (s->n == 1) {
             r->dispatch_us = pr->last_empty_us;
+            add_point(&r->s_dispatch, 0, pr->last_empty_us, pr->last_empty_lo, pr->last_empty_hi);
+        }
     }
     analyze_chase(s, pr->cpu, r);
     return 1;
@@ -658,7 +666,9 @@ static int write_sweep(const probe *pr, const sweep *s)
         fprintf(stderr, "wavelab probe: cannot write %s: %s\n", path, strerror(errno));
         return 0;
     }
-    fprintf(f, "# %s on %s (%s)\n", s->file, pr->info.name, pr->info.driver_info);
+    /* the driver as the preset's provenance names it (name and version), so --from-sweeps reads back the same */
+    fprintf(f, "# %s on %s (%s%s%s)\n", s->file, pr->info.name, pr->info.driver_name,
+            pr->info.driver_name[0] ? " " : "", pr->info.driver_info);
     fprintf(f, "%s,%s,min,max\n", s->x_name, s->y_name);
     for (int i = 0; i < s->n; i++)
         fprintf(f, "%.0f,%.4f,%.4f,%.4f\n", s->x[i], s->y[i], s->lo[i], s->hi[i]);
@@ -752,6 +762,110 @@ static char *read_file(const char *path)
     return s;
 }
 
+/* Sets obj[name] = item: in place when it is there (the preset keeps the base's order), else at the end. */
+static void set_item(cJSON *obj, const char *name, cJSON *item)
+{
+    if (cJSON_GetObjectItemCaseSensitive(obj, name))
+        cJSON_ReplaceItemInObjectCaseSensitive(obj, name, item);
+    else
+        cJSON_AddItemToObject(obj, name, item);
+}
+
+/*
+ * The estimate's latency term (sim/memmodel.c: l2_hit_latency, dram_latency, l1_hit_latency, lds_latency, in
+ * cycles), one rule for all four so that they are consistent: the nanoseconds a sweep measured for one
+ * dependent load served by that level (the same nanoseconds as in "measured", *_ns) x the base preset's
+ * clock_mhz, rounded.  A Vulkan kernel reads no clock; the estimate turns cycles back into microseconds with
+ * the same clock, so its times are the measured ones whatever the clock.  Where a sweep shows no such level,
+ * the field is still written (every preset has the same fields): the base preset's value as a model value,
+ * saying why; where the base has none either (l1_hit_latency and lds_latency are optional in the loader), the
+ * level above's cycles as a bound (an L1 hit costs no more than an L2 hit, an LDS read no more than an L1 hit).
+ * The rows run in that order, so each bound is already in root.
+ */
+static void put_latencies(cJSON *root, cJSON *sources, cJSON *prov, const results *r, const cJSON *base,
+                          const provenance_info *pi, const probe *pr, double clock)
+{
+    const sweep *c = &r->s_chase;
+    int n = c->n;
+    char l1_how[512] = "", l2_how[512] = "", dram_how[512] = "", lds_how[512] = "";
+    if (n >= 3) {
+        snprintf(l1_how, sizeof l1_how,
+                 "the chase's first latency plateau: median of its three smallest footprints (%.0f, %.0f, %.0f lines: "
+                 "%.2f, %.2f, %.2f ns) = %.2f ns",
+                 c->x[0], c->x[1], c->x[2], c->y[0], c->y[1], c->y[2], r->l1_ns);
+        snprintf(dram_how, sizeof dram_how,
+                 "median of the chase's three largest footprints (%.0f, %.0f, %.0f lines: %.2f, %.2f, %.2f ns) = "
+                 "%.2f ns",
+                 c->x[n - 3], c->x[n - 2], c->x[n - 1], c->y[n - 3], c->y[n - 2], c->y[n - 1], r->dram_ns);
+    }
+    snprintf(l2_how, sizeof l2_how,
+             "latency floor of the last cache level: the chase's first point after the L1 from which latency stays "
+             "within 5 %% for two more points (%.0f lines) = %.2f ns",
+             r->l2_floor_lines, r->l2_ns);
+    snprintf(lds_how, sizeof lds_how, "a dependent shared-memory read at stride 1 (conflict free) = %.2f ns",
+             r->lds_base_ns);
+    const struct {
+        const char *field, *file, *how;
+        int have;
+        double ns;
+        const char *why_not; /* what the sweep did not show */
+        const char *bound;   /* the field whose cycles bound this one when the base has none */
+        uint32_t least;      /* the loader's lower bound */
+    } rows[] = {
+        {"l2_hit_latency", "chase.csv", l2_how, r->l2_measured, r->l2_ns,
+         "the chase showed no last cache level before DRAM", NULL, 0},
+        {"dram_latency", "chase.csv", dram_how, r->l2_measured, r->dram_ns,
+         "the chase showed no last cache level, so no DRAM plateau past it", NULL, 0},
+        {"l1_hit_latency", "chase.csv", l1_how, r->l1_measured, r->l1_ns,
+         "the chase showed no L1 plateau (no sustained step to a next level)", "l2_hit_latency", 1},
+        {"lds_latency", "lds_stride.csv", lds_how, r->lds_base_ns > 0, r->lds_base_ns,
+         "no stride-1 time in the LDS stride sweep", "l1_hit_latency", 1},
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        char how[1024];
+        if (rows[i].have) {
+            double exact = rows[i].ns * clock / 1000.0;
+            double cycles = fmin(fmax(round(exact), rows[i].least), 1u << 20);
+            snprintf(how, sizeof how, "%s x %.0f MHz (clock_mhz, the base preset's: a Vulkan kernel reads no clock) "
+                     "= %.2f -> %.0f cycles", rows[i].how, clock, exact, cycles);
+            put_measured(root, sources, prov, rows[i].field, cJSON_CreateNumber(cycles), rows[i].file, how, pi, pr);
+            continue;
+        }
+        const cJSON *bv = cJSON_GetObjectItemCaseSensitive(base, rows[i].field);
+        const cJSON *bs = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(base, "sources"),
+                                                           rows[i].field);
+        double cycles;
+        int from_base = cJSON_IsNumber(bv);
+        if (from_base) {
+            cycles = bv->valuedouble;
+            snprintf(how, sizeof how, "%s: the base preset's value (machines/%s.json, whose source says: %s)",
+                     rows[i].why_not, pi->base, cJSON_IsString(bs) ? bs->valuestring : "-");
+        } else {
+            const cJSON *above = cJSON_GetObjectItemCaseSensitive(root, rows[i].bound);
+            cycles = fmax(cJSON_IsNumber(above) ? above->valuedouble : 0, rows[i].least);
+            snprintf(how, sizeof how,
+                     "%s, and machines/%s.json has no %s: the preset's %s (%.0f cycles) as a bound, a level no slower "
+                     "than the one above it",
+                     rows[i].why_not, pi->base, rows[i].field, rows[i].bound, cycles);
+        }
+        char text[1400];
+        snprintf(text, sizeof text, "model value (wavelab probe on %s, %s): %s", pi->device, pi->date, how);
+        set_item(root, rows[i].field, cJSON_CreateNumber(cycles));
+        set_item(sources, rows[i].field, cJSON_CreateString(text));
+        cJSON *p = cJSON_CreateObject();
+        cJSON_AddNumberToObject(p, "value", cycles);
+        cJSON_AddStringToObject(p, "source", "model value");
+        cJSON_AddStringToObject(p, "why", how);
+        if (from_base) {
+            char from[160];
+            snprintf(from, sizeof from, "machines/%s.json", pi->base);
+            cJSON_AddStringToObject(p, "citation", cJSON_IsString(bs) ? bs->valuestring : "");
+            cJSON_AddStringToObject(p, "from_preset", from);
+        }
+        set_item(prov, rows[i].field, p);
+    }
+}
+
 /* The preset: the base preset's JSON with the measured fields replaced; "provenance" for every number. */
 static cJSON *make_preset(const probe *pr, const results *r, cJSON *base, const char *name, const provenance_info *pi)
 {
@@ -793,7 +907,6 @@ static cJSON *make_preset(const probe *pr, const results *r, cJSON *base, const 
     const cJSON *clk = cJSON_GetObjectItemCaseSensitive(base, "clock_mhz");
     if (cJSON_IsNumber(clk) && clk->valuedouble > 0)
         clock = clk->valuedouble;
-    double cycles_per_ns = clock / 1000.0;
     char how[512];
 
     if (r->waves_measured) {
@@ -914,16 +1027,7 @@ static cJSON *make_preset(const probe *pr, const results *r, cJSON *base, const 
             cJSON_ReplaceItemInObjectCaseSensitive(root, level == 1 ? "l1" : "l2", c);
         }
     }
-    if (r->l2_measured) {
-        snprintf(how, sizeof how, "latency floor of the last cache level, %.1f ns x %.0f MHz (clock_mhz)", r->l2_ns,
-                 clock);
-        put_measured(root, sources, prov, "l2_hit_latency", cJSON_CreateNumber(round(r->l2_ns * cycles_per_ns)),
-                     "chase.csv", how, pi, pr);
-        snprintf(how, sizeof how, "median of the three largest footprints, %.1f ns x %.0f MHz (clock_mhz)",
-                 r->dram_ns, clock);
-        put_measured(root, sources, prov, "dram_latency", cJSON_CreateNumber(round(r->dram_ns * cycles_per_ns)),
-                     "chase.csv", how, pi, pr);
-    }
+    put_latencies(root, sources, prov, r, base, pi, pr, clock);
     if (r->bw_measured) {
         snprintf(how, sizeof how, "streaming copy, (read + written bytes) / time = %.1f GB/s, / %.0f MHz (clock_mhz)",
                  r->bytes_per_us / 1000.0, clock);
@@ -932,10 +1036,10 @@ static cJSON *make_preset(const probe *pr, const results *r, cJSON *base, const 
                      pi, pr);
     }
     /* the fixed cost of a dispatch (the memory model's "dispatch_us", an optional field): always measured on a
-     * device; not in the sweep files (--from-sweeps keeps the base preset's) */
+     * device and saved as dispatch.csv (--from-sweeps without that file keeps the base preset's) */
     if (r->dispatch_us > 0)
         put_measured(root, sources, prov, "dispatch_us", cJSON_CreateNumber(round(r->dispatch_us * 1000) / 1000),
-                 "chase.csv",
+                 "dispatch.csv",
                  "median time of the one-invocation, zero-load dispatches of the chase's first point (GPU timestamps "
                  "around the dispatch)",
                  pi, pr);
@@ -990,6 +1094,7 @@ static void init_sweeps(results *r)
     r->s_l2_stride = (sweep){.file = "l2_stride.csv", .x_name = "stride_bytes", .y_name = "ns_per_load"};
     r->s_assoc = (sweep){.file = "assoc.csv", .x_name = "lines_in_one_set", .y_name = "ns_per_load"};
     r->s_copy = (sweep){.file = "copy.csv", .x_name = "repetition", .y_name = "gb_per_s"};
+    r->s_dispatch = (sweep){.file = "dispatch.csv", .x_name = "loads", .y_name = "us_per_dispatch"};
 }
 
 /* Reads a sweep file written by --sweeps into s (0 when there is none); the device and driver from its
@@ -1030,8 +1135,9 @@ static int load_sweep(const char *dir, sweep *s, char *device, size_t device_siz
 }
 
 /* --from-sweeps DIR: the preset from sweep files saved earlier (by --sweeps, on any machine), analysed as a
- * device run analyses them.  What the files do not hold (the compute-unit count an extension reported, the
- * empty dispatch's time) stays the base preset's. */
+ * device run analyses them.  What the files do not hold (the compute-unit count an extension reported; the
+ * empty dispatch's time when there is no dispatch.csv, which runs before it did not write) stays the base
+ * preset's. */
 static int probe_from_sweeps(const char *dir, const char *base_name, const char *name, const char *output)
 {
     static probe pr;
@@ -1043,8 +1149,8 @@ static int probe_from_sweeps(const char *dir, const char *base_name, const char 
     }
     init_sweeps(r);
     sweep s_sub = {.file = "subgroup.csv"};
-    sweep *all[] = {&s_sub, &r->s_lds, &r->s_chase, &r->s_line, &r->s_l1_stride, &r->s_l2_stride, &r->s_assoc,
-                    &r->s_copy};
+    sweep *all[] = {&s_sub,           &r->s_lds,    &r->s_chase, &r->s_line,    &r->s_l1_stride,
+                    &r->s_l2_stride, &r->s_assoc, &r->s_copy,  &r->s_dispatch};
     int found = 0;
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
         found += load_sweep(dir, all[i], pr.info.name, sizeof pr.info.name, pr.info.driver_info,
@@ -1070,6 +1176,8 @@ static int probe_from_sweeps(const char *dir, const char *base_name, const char 
     analyze_stride(&r->s_l1_stride, &r->l1_sector_measured, &r->l1_sector);
     analyze_stride(&r->s_l2_stride, &r->l2_sector_measured, &r->l2_sector);
     analyze_assoc(&r->s_assoc, r);
+    if (r->s_dispatch.n)
+        r->dispatch_us = r->s_dispatch.y[0];
     if (r->s_copy.n) {
         double rate[MAX_POINTS];
         for (int i = 0; i < r->s_copy.n; i++)
@@ -1352,8 +1460,8 @@ int cli_cmd_probe(int argc, char **argv)
     sweep s_sub = {.file = "subgroup.csv", .x_name = "wave_size", .y_name = "invocations_per_ballot"};
     for (uint32_t i = 0; i < r->wave_count; i++)
         add_point(&s_sub, r->wave_sizes[i], r->wave_sizes[i], r->wave_sizes[i], r->wave_sizes[i]);
-    const sweep *all[] = {&s_sub, &r->s_lds, &r->s_chase, &r->s_line, &r->s_l1_stride, &r->s_l2_stride,
-                          &r->s_assoc, &r->s_copy};
+    const sweep *all[] = {&s_sub,           &r->s_lds,    &r->s_chase, &r->s_line,    &r->s_l1_stride,
+                          &r->s_l2_stride, &r->s_assoc, &r->s_copy,  &r->s_dispatch};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
         if (!write_sweep(&pr, all[i])) {
             rc = RUN_EXIT_BAD_INPUT;

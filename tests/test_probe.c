@@ -8,8 +8,10 @@
  * program), a preset the loader accepts and `run --machine` uses, every
  * number with a provenance entry of one of the three kinds, measured entries
  * naming the device as the driver lists it, the wave size the device reports
- * among the measured ones, and the sweeps written as CSV files.  The H100 run's saved sweeps are read back
- * with --from-sweeps and their knees checked against values read off the CSV by hand.
+ * among the measured ones, the latency fields = their measured nanoseconds x clock (or a model value that says
+ * why), and the sweeps written as CSV files.  The H100 runs' saved sweeps are read back with --from-sweeps and
+ * their knees and latencies checked against values read off the CSV by hand; synthetic sweeps written here,
+ * with known plateaus, give the latency fields' cycles (computed by hand) or, showing no level, model values.
  * Without a Vulkan device the device tests print "skipped" and pass.
  */
 #include <check.h>
@@ -79,12 +81,12 @@ static void keys_of(const cJSON *o, char *out, size_t size)
     }
 }
 
-/* The preset fields of docs/memory.md's table (with the memory model's optional dispatch_us and the texel
- * model's image_layout), and the probe's own two objects, sorted. */
+/* The preset fields of docs/memory.md's table (with the memory model's optional dispatch_us, the texel model's
+ * image_layout and the latency term's l1_hit_latency and lds_latency), and the probe's own two objects, sorted. */
 static const char expected_top[] =
     "cache_line_bytes,clock_mhz,compute_units,default_wave,description,dispatch_us,dram_bytes_per_cycle,dram_latency,"
-    "image_layout,l1,l2,l2_bytes_per_cycle,l2_hit_latency,lds_bank_bytes,lds_banks,lds_bytes_per_cu,lds_lanes_per_cycle,"
-    "max_sgprs_per_wave,max_vgprs_per_wave,max_waves_per_simd,max_workgroups_per_cu,measured,name,provenance,"
+    "image_layout,l1,l1_hit_latency,l2,l2_bytes_per_cycle,l2_hit_latency,lds_bank_bytes,lds_banks,lds_bytes_per_cu,"
+    "lds_lanes_per_cycle,lds_latency,max_sgprs_per_wave,max_vgprs_per_wave,max_waves_per_simd,max_workgroups_per_cu,measured,name,provenance,"
     "sector_bytes,sgpr_granule,sgprs_per_simd,simd_lanes,simds_per_cu,sources,vgpr_granule,vgprs_per_simd_lane,"
     "wave_sizes,";
 static const char expected_measured[] = "dram_gb_per_s,dram_latency_ns,l1_hit_latency_ns,l2_fetch_bytes,"
@@ -92,6 +94,45 @@ static const char expected_measured[] = "dram_gb_per_s,dram_latency_ns,l1_hit_la
 /* the caches' sectored-model fields (l1.allocate, l2.partitions, l2.near_copies) are written every time too */
 static const char expected_l1[] = "allocate,bytes,line_bytes,policy,sector_bytes,set_hash,ways,";
 static const char expected_l2[] = "bytes,line_bytes,near_copies,partitions,policy,sector_bytes,set_hash,ways,";
+
+/* The latency term's four fields and the nanoseconds in "measured" each is made of (docs/probe.md). */
+static const struct {
+    const char *field, *ns;
+} latency_fields[] = {
+    {"l1_hit_latency", "l1_hit_latency_ns"},
+    {"l2_hit_latency", "l2_hit_latency_ns"},
+    {"dram_latency", "dram_latency_ns"},
+    {"lds_latency", "lds_read_ns"},
+};
+
+/* Each latency field: measured = its nanoseconds x clock_mhz, rounded (the nanoseconds are kept to 0.001 ns, so
+ * within 0.5 cycle + that); a model value says why. */
+static void check_latencies(const cJSON *j)
+{
+    const cJSON *prov = cJSON_GetObjectItem(j, "provenance"), *ns = cJSON_GetObjectItem(j, "measured");
+    double mhz = cJSON_GetObjectItem(j, "clock_mhz")->valuedouble;
+    for (size_t i = 0; i < sizeof latency_fields / sizeof latency_fields[0]; i++) {
+        const cJSON *v = cJSON_GetObjectItem(j, latency_fields[i].field);
+        const cJSON *p = cJSON_GetObjectItem(prov, latency_fields[i].field);
+        ck_assert_msg(cJSON_IsNumber(v), "%s missing", latency_fields[i].field);
+        const char *src = cJSON_GetStringValue(cJSON_GetObjectItem(p, "source"));
+        ck_assert_ptr_nonnull(src);
+        if (!strcmp(src, "measured")) {
+            const cJSON *n = cJSON_GetObjectItem(ns, latency_fields[i].ns);
+            ck_assert_msg(cJSON_IsNumber(n), "%s measured without measured.%s", latency_fields[i].field,
+                          latency_fields[i].ns);
+            double want = n->valuedouble * mhz / 1000;
+            ck_assert_msg(fabs(v->valuedouble - want) <= 0.5 + 0.001 * mhz / 1000 + 1e-9 ||
+                              (want < 1 && v->valuedouble == 1),
+                          "%s = %g, %s = %g ns at %g MHz", latency_fields[i].field, v->valuedouble,
+                          latency_fields[i].ns, n->valuedouble, mhz);
+        } else {
+            ck_assert_str_eq(src, "model value");
+            const char *why = cJSON_GetStringValue(cJSON_GetObjectItem(p, "why"));
+            ck_assert_msg(why && why[0], "%s: a model value without why", latency_fields[i].field);
+        }
+    }
+}
 
 static void check_preset(const char *path, const vkb_device_info *info, char *shape, size_t shape_size)
 {
@@ -137,6 +178,7 @@ static void check_preset(const char *path, const vkb_device_info *info, char *sh
     cJSON_ArrayForEach(e, cJSON_GetObjectItem(j, "wave_sizes")) found |= (uint32_t)e->valuedouble == info->subgroup_size;
     ck_assert_msg(found, "wave_sizes lacks the device's subgroup size %u", info->subgroup_size);
     keys_of(prov, shape, shape_size);
+    check_latencies(j);
     cJSON_Delete(j);
 
     mem_machine m;
@@ -240,6 +282,196 @@ START_TEST(test_probe_from_sweeps_h100_knees)
 }
 END_TEST
 
+/* Writes a sweep file as `wavelab probe --sweeps` does: the device line, the header, "x,y,y,y" rows. */
+static void write_sweep_file(const char *dir, const char *file, const char *columns, const double *x, const double *y,
+                             int n)
+{
+    char text[8192];
+    int len = snprintf(text, sizeof text, "# %s on Synthetic GPU (test driver 1.0)\n%s,min,max\n", file, columns);
+    for (int i = 0; i < n; i++)
+        len += snprintf(text + len, sizeof text - (size_t)len, "%.0f,%.4f,%.4f,%.4f\n", x[i], y[i], y[i], y[i]);
+    char *path = tsup_write_file(dir, file, text);
+    ck_assert_ptr_nonnull(path);
+    free(path);
+}
+
+/* The chase's points as --sweeps writes them: 16, 24, 32, 48, ... lines. */
+static void chase_lines(double *x, int n)
+{
+    for (int k = 0; k < n; k++)
+        x[k] = k % 2 ? 24 << (k / 2) : 16 << (k / 2);
+}
+
+/* Runs probe --from-sweeps on dir against `base`; returns the preset (caller deletes). */
+static cJSON *from_sweeps(const char *dir, const char *base)
+{
+    char args[2048], path[1200], *out = NULL;
+    snprintf(path, sizeof path, "%s/preset.json", dir);
+    snprintf(args, sizeof args, "probe --from-sweeps '%s' --base %s -o '%s'", dir, base, path);
+    int rc = tsup_run_cli(args, &out);
+    ck_assert_msg(rc == 0, "probe --from-sweeps exited %d: %s", rc, out ? out : "");
+    free(out);
+    cJSON *j = parse_path(path);
+    mem_machine m;
+    char err[1024];
+    ck_assert_msg(mem_machine_load(path, &m, err, sizeof err) == MEM_OK, "%s", err);
+    return j;
+}
+
+static const char *prov_string(const cJSON *j, const char *field, const char *key)
+{
+    return cJSON_GetStringValue(cJSON_GetObjectItem(cJSON_GetObjectItem(cJSON_GetObjectItem(j, "provenance"), field),
+                                                    key));
+}
+
+/*
+ * A synthetic chase with known plateaus, read back with --from-sweeps against hopper_h100 (clock_mhz 1980):
+ *   16, 24, 32 lines at 19, 20, 24 ns, then 20 ns to 1024 lines: the L1 plateau is the median of the three
+ *     smallest footprints, 20 ns (the mean would be 21, the minimum 19) -> 20 x 1.98 = 39.6 -> 40 cycles;
+ *   1536 lines at 60 ns (between levels), 2048 ... 16384 at 100 ns (101 at 3072): the L2 floor is the first
+ *     point from which latency stays within 5 % for two more, 100 ns at 2048 -> 198 cycles;
+ *   24576 ... 131072 lines at 390, 395, 400, 396, 404, 400 ns: DRAM = median of the last three, 400 ns -> 792;
+ *   lds_stride.csv: 10 ns at every stride (no banks): a stride-1 read, 10 x 1.98 = 19.8 -> 20 cycles.
+ */
+START_TEST(test_probe_from_sweeps_synthetic_plateaus_cycles)
+{
+    char *dir = tsup_temp_dir();
+    ck_assert_ptr_nonnull(dir);
+    double x[27], y[27];
+    chase_lines(x, 27);
+    for (int i = 0; i < 27; i++)
+        y[i] = i < 13 ? 20 : i == 13 ? 60 : i < 21 ? 100 : 0;
+    y[0] = 19, y[2] = 24, y[15] = 101;
+    static const double dram[6] = {390, 395, 400, 396, 404, 400};
+    for (int i = 0; i < 6; i++)
+        y[21 + i] = dram[i];
+    ck_assert_double_eq(x[12], 1024);
+    ck_assert_double_eq(x[14], 2048);
+    write_sweep_file(dir, "chase.csv", "lines,ns_per_load", x, y, 27);
+    static const double strides[6] = {1, 2, 4, 8, 16, 32}, lds[6] = {10, 10, 10, 10, 10, 10};
+    write_sweep_file(dir, "lds_stride.csv", "stride_words,ns_per_read", strides, lds, 6);
+
+    char base_path[1200];
+    snprintf(base_path, sizeof base_path, "%s/machines/hopper_h100.json", tsup_root());
+    cJSON *base = parse_path(base_path);
+    ck_assert_double_eq(cJSON_GetObjectItem(base, "clock_mhz")->valuedouble, 1980); /* the arithmetic above */
+    cJSON_Delete(base);
+
+    cJSON *j = from_sweeps(dir, "hopper_h100");
+    static const struct {
+        const char *field;
+        double cycles;
+        const char *sweep;
+    } want[] = {
+        {"l1_hit_latency", 40, "chase.csv"},
+        {"l2_hit_latency", 198, "chase.csv"},
+        {"dram_latency", 792, "chase.csv"},
+        {"lds_latency", 20, "lds_stride.csv"},
+    };
+    char sweep[1400];
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        ck_assert_msg(cJSON_GetObjectItem(j, want[i].field)->valuedouble == want[i].cycles, "%s = %g, want %g",
+                      want[i].field, cJSON_GetObjectItem(j, want[i].field)->valuedouble, want[i].cycles);
+        ck_assert_str_eq(prov_string(j, want[i].field, "source"), "measured");
+        ck_assert_str_eq(prov_string(j, want[i].field, "device"), "Synthetic GPU");
+        ck_assert_str_eq(prov_string(j, want[i].field, "driver"), "test driver 1.0");
+        snprintf(sweep, sizeof sweep, "%s/%s", dir, want[i].sweep);
+        ck_assert_str_eq(prov_string(j, want[i].field, "sweep"), sweep);
+    }
+    /* the numbers it came from, in the method */
+    ck_assert_ptr_nonnull(strstr(prov_string(j, "l1_hit_latency", "method"), "19.00, 20.00, 24.00 ns"));
+    ck_assert_ptr_nonnull(strstr(prov_string(j, "l2_hit_latency", "method"), "(2048 lines) = 100.00 ns"));
+    check_latencies(j);
+    cJSON_Delete(j);
+    tsup_remove_dir(dir);
+    free(dir);
+}
+END_TEST
+
+/*
+ * Sweeps that show no level: a flat chase (50 ns at every footprint: no L1 step, no DRAM above a floor) and no
+ * lds_stride.csv.  The four fields are still written, as model values that say why: against hopper_h100 its own
+ * values (read from machines/hopper_h100.json here); against lavapipe, which has no l1_hit_latency or
+ * lds_latency, the level above's cycles as a bound: both = lavapipe.json's l2_hit_latency.
+ */
+START_TEST(test_probe_from_sweeps_no_levels_model_values)
+{
+    char *dir = tsup_temp_dir();
+    ck_assert_ptr_nonnull(dir);
+    double x[20], y[20];
+    chase_lines(x, 20);
+    for (int i = 0; i < 20; i++)
+        y[i] = 50;
+    write_sweep_file(dir, "chase.csv", "lines,ns_per_load", x, y, 20);
+    static const char *const fields[] = {"l1_hit_latency", "l2_hit_latency", "dram_latency", "lds_latency"};
+    char base_path[1200];
+    snprintf(base_path, sizeof base_path, "%s/machines/hopper_h100.json", tsup_root());
+    cJSON *base = parse_path(base_path);
+    cJSON *j = from_sweeps(dir, "hopper_h100");
+    for (size_t i = 0; i < 4; i++) {
+        ck_assert_double_eq(cJSON_GetObjectItem(j, fields[i])->valuedouble,
+                            cJSON_GetObjectItem(base, fields[i])->valuedouble);
+        ck_assert_str_eq(prov_string(j, fields[i], "source"), "model value");
+        ck_assert_str_eq(prov_string(j, fields[i], "from_preset"), "machines/hopper_h100.json");
+    }
+    ck_assert_ptr_nonnull(strstr(prov_string(j, "l1_hit_latency", "why"), "no L1 plateau"));
+    ck_assert_ptr_nonnull(strstr(prov_string(j, "lds_latency", "why"), "LDS"));
+    check_latencies(j);
+    cJSON_Delete(j);
+    cJSON_Delete(base);
+
+    snprintf(base_path, sizeof base_path, "%s/machines/lavapipe.json", tsup_root());
+    base = parse_path(base_path);
+    ck_assert_ptr_null(cJSON_GetObjectItem(base, "l1_hit_latency"));
+    ck_assert_ptr_null(cJSON_GetObjectItem(base, "lds_latency"));
+    double l2 = cJSON_GetObjectItem(base, "l2_hit_latency")->valuedouble;
+    j = from_sweeps(dir, "lavapipe");
+    ck_assert_double_eq(cJSON_GetObjectItem(j, "l2_hit_latency")->valuedouble, l2);
+    ck_assert_double_eq(cJSON_GetObjectItem(j, "l1_hit_latency")->valuedouble, l2);
+    ck_assert_double_eq(cJSON_GetObjectItem(j, "lds_latency")->valuedouble, l2);
+    ck_assert_str_eq(prov_string(j, "lds_latency", "source"), "model value");
+    ck_assert_ptr_null(prov_string(j, "lds_latency", "from_preset"));
+    ck_assert_ptr_nonnull(strstr(prov_string(j, "l1_hit_latency", "why"), "as a bound"));
+    check_latencies(j);
+    cJSON_Delete(j);
+    cJSON_Delete(base);
+    tsup_remove_dir(dir);
+    free(dir);
+}
+END_TEST
+
+/*
+ * The H100's second run (docs/probe/h100_run2), the committed hopper_h100_measured: the two fields the
+ * estimate's latency term reads, by hand from the CSV files: chase.csv's three smallest footprints 30.3359,
+ * 30.4062, 30.5273 ns, median 30.4062 x 1.98 = 60.2 -> 60 cycles; lds_stride.csv's stride 1, 20.4648 ns x 1.98 =
+ * 40.52 -> 41 cycles (the values hopper_h100.json was given by hand before the probe wrote them).
+ */
+START_TEST(test_probe_from_sweeps_h100_run2_latencies)
+{
+    char *dir = tsup_temp_dir();
+    ck_assert_ptr_nonnull(dir);
+    char args[4096], path[1200], *out = NULL;
+    snprintf(path, sizeof path, "%s/h100.json", dir);
+    snprintf(args, sizeof args, "probe --from-sweeps '%s/docs/probe/h100_run2' --base hopper_h100 -o '%s'",
+             tsup_root(), path);
+    int rc = tsup_run_cli(args, &out);
+    ck_assert_msg(rc == 0, "probe --from-sweeps exited %d: %s", rc, out ? out : "");
+    free(out);
+    snprintf(args, sizeof args, "%s/machines/hopper_h100_measured.json", tsup_root());
+    cJSON *preset[2] = {parse_path(path), parse_path(args)};
+    for (int k = 0; k < 2; k++) {
+        ck_assert_double_eq(cJSON_GetObjectItem(preset[k], "l1_hit_latency")->valuedouble, 60);
+        ck_assert_double_eq(cJSON_GetObjectItem(preset[k], "lds_latency")->valuedouble, 41);
+        ck_assert_str_eq(prov_string(preset[k], "l1_hit_latency", "source"), "measured");
+        ck_assert_str_eq(prov_string(preset[k], "lds_latency", "source"), "measured");
+        check_latencies(preset[k]);
+        cJSON_Delete(preset[k]);
+    }
+    tsup_remove_dir(dir);
+    free(dir);
+}
+END_TEST
+
 START_TEST(test_probe_bad_arguments_exit_2)
 {
     char *out = NULL;
@@ -274,6 +506,9 @@ static Suite *probe_suite(void)
     tcase_set_timeout(t, 300);
     tcase_add_test(t, test_probe_quick_lavapipe_same_fields_loads);
     tcase_add_test(t, test_probe_from_sweeps_h100_knees);
+    tcase_add_test(t, test_probe_from_sweeps_synthetic_plateaus_cycles);
+    tcase_add_test(t, test_probe_from_sweeps_no_levels_model_values);
+    tcase_add_test(t, test_probe_from_sweeps_h100_run2_latencies);
     tcase_add_test(t, test_probe_bad_arguments_exit_2);
     suite_add_tcase(s, t);
     return s;
