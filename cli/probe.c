@@ -65,6 +65,7 @@ typedef struct probe {
     uint64_t rng;
     double last_empty_us;     /* median time of the last point's empty (0-load) dispatches */
     double last_empty_lo, last_empty_hi; /* and their extremes */
+    char sweep_date[16];      /* --from-sweeps: the date the sweeps record ("" when they do not) */
     char err[2048];
 } probe;
 
@@ -669,6 +670,12 @@ static int write_sweep(const probe *pr, const sweep *s)
     /* the driver as the preset's provenance names it (name and version), so --from-sweeps reads back the same */
     fprintf(f, "# %s on %s (%s%s%s)\n", s->file, pr->info.name, pr->info.driver_name,
             pr->info.driver_name[0] ? " " : "", pr->info.driver_info);
+    char date[16];
+    time_t now = time(NULL);
+    struct tm tm;
+    gmtime_r(&now, &tm);
+    strftime(date, sizeof date, "%Y-%m-%d", &tm);
+    fprintf(f, "# measured %s\n", date); /* --from-sweeps cites this date, not the day it rebuilds */
     fprintf(f, "%s,%s,min,max\n", s->x_name, s->y_name);
     for (int i = 0; i < s->n; i++)
         fprintf(f, "%.0f,%.4f,%.4f,%.4f\n", s->x[i], s->y[i], s->lo[i], s->hi[i]);
@@ -1098,8 +1105,10 @@ static void init_sweeps(results *r)
 }
 
 /* Reads a sweep file written by --sweeps into s (0 when there is none); the device and driver from its
- * comment line "# FILE on DEVICE (DRIVER)". */
-static int load_sweep(const char *dir, sweep *s, char *device, size_t device_size, char *driver, size_t driver_size)
+ * comment line "# FILE on DEVICE (DRIVER)", the date from "# measured YYYY-MM-DD" (files written before
+ * 2026-11-25 have none). */
+static int load_sweep(const char *dir, sweep *s, char *device, size_t device_size, char *driver, size_t driver_size,
+                      char date[16])
 {
     char path[800], line[1024];
     snprintf(path, sizeof path, "%s/%s", dir, s->file);
@@ -1108,7 +1117,10 @@ static int load_sweep(const char *dir, sweep *s, char *device, size_t device_siz
         return 0;
     while (fgets(line, sizeof line, f)) {
         double x, y, lo, hi;
-        if (line[0] == '#') {
+        char day[16];
+        if (sscanf(line, "# measured %15[0-9-]", day) == 1 && strlen(day) == 10) {
+            snprintf(date, 16, "%s", day);
+        } else if (line[0] == '#') {
             line[strcspn(line, "\n")] = 0;
             /* the driver is the last parenthesised group, which may hold parentheses itself */
             char *on = strstr(line, " on "), *close = strrchr(line, ')'), *paren = NULL;
@@ -1154,7 +1166,7 @@ static int probe_from_sweeps(const char *dir, const char *base_name, const char 
     int found = 0;
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
         found += load_sweep(dir, all[i], pr.info.name, sizeof pr.info.name, pr.info.driver_info,
-                            sizeof pr.info.driver_info);
+                            sizeof pr.info.driver_info, pr.sweep_date);
     if (!r->s_chase.n || !pr.info.name[0]) {
         fprintf(stderr, "wavelab probe: --from-sweeps: no chase.csv with its '# ... on DEVICE (DRIVER)' line in %s\n",
                 dir);
@@ -1220,7 +1232,13 @@ static int write_preset(const probe *pr, const results *r, const mem_machine *bm
     time_t now = time(NULL);
     struct tm tm;
     gmtime_r(&now, &tm);
-    strftime(pi.date, sizeof pi.date, "%Y-%m-%d", &tm);
+    char today[16];
+    strftime(today, sizeof today, "%Y-%m-%d", &tm);
+    /* rebuilt from sweeps: the day they were measured, or say that they do not record it */
+    if (pr->p)
+        snprintf(pi.date, sizeof pi.date, "%s", today);
+    else
+        snprintf(pi.date, sizeof pi.date, "%s", pr->sweep_date[0] ? pr->sweep_date : "undated");
     snprintf(pi.base, sizeof pi.base, "%s", bm->name);
     snprintf(pi.sweeps, sizeof pi.sweeps, "%s", sweeps);
     char default_name[64];

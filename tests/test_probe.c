@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/stat.h>
 
 #include <cjson/cJSON.h>
@@ -214,7 +215,15 @@ START_TEST(test_probe_quick_lavapipe_same_fields_loads)
         snprintf(p, sizeof p, "%s/%s", dir, sweeps[i]);
         FILE *f = fopen(p, "r");
         ck_assert_msg(f != NULL, "no %s", sweeps[i]);
-        ck_assert_ptr_nonnull(fgets(line, sizeof line, f)); /* # comment */
+        ck_assert_ptr_nonnull(fgets(line, sizeof line, f)); /* # FILE on DEVICE (DRIVER) */
+        ck_assert_ptr_nonnull(fgets(line, sizeof line, f)); /* # measured YYYY-MM-DD: today, as gmtime says */
+        char today[16], want[64];
+        time_t now = time(NULL);
+        struct tm tm;
+        gmtime_r(&now, &tm);
+        strftime(today, sizeof today, "%Y-%m-%d", &tm);
+        snprintf(want, sizeof want, "# measured %s\n", today);
+        ck_assert_str_eq(line, want);
         ck_assert_ptr_nonnull(fgets(line, sizeof line, f));
         ck_assert_msg(strstr(line, ",min,max") != NULL, "%s header: %s", sweeps[i], line);
         ck_assert_ptr_nonnull(fgets(line, sizeof line, f));
@@ -382,6 +391,19 @@ START_TEST(test_probe_from_sweeps_synthetic_plateaus_cycles)
     ck_assert_ptr_nonnull(strstr(prov_string(j, "l1_hit_latency", "method"), "19.00, 20.00, 24.00 ns"));
     ck_assert_ptr_nonnull(strstr(prov_string(j, "l2_hit_latency", "method"), "(2048 lines) = 100.00 ns"));
     check_latencies(j);
+    /* these files record no date: the preset says so rather than citing the day it was rebuilt */
+    ck_assert_str_eq(prov_string(j, "l1_hit_latency", "date"), "undated");
+    cJSON_Delete(j);
+    /* a sweep's "# measured" line dates every measured field */
+    char path[1400];
+    snprintf(path, sizeof path, "%s/chase.csv", dir);
+    FILE *f = fopen(path, "a");
+    ck_assert_ptr_nonnull(f);
+    fputs("# measured 2025-01-02\n", f);
+    fclose(f);
+    j = from_sweeps(dir, "hopper_h100");
+    ck_assert_str_eq(prov_string(j, "l1_hit_latency", "date"), "2025-01-02");
+    ck_assert_str_eq(prov_string(j, "lds_latency", "date"), "2025-01-02");
     cJSON_Delete(j);
     tsup_remove_dir(dir);
     free(dir);

@@ -28,7 +28,8 @@ def read_sweep(path):
             if not line:
                 continue
             if line.startswith("#"):
-                title = line[1:].strip()
+                # the first comment says what and where; a later "# measured DATE" adds the day
+                title = line[1:].strip() if not title else "%s, %s" % (title, line[1:].strip())
                 continue
             cells = line.split(",")
             if header is None:
