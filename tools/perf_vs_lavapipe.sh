@@ -7,7 +7,10 @@
 #                  untimed warm-up dispatch, as lavapipe's (a process's first
 #                  dispatch also faults in the executor's code: docs/performance.md)
 #   sim process    the whole `wavelab run` process (glslang, lowering, run)
-#   lvp dispatch   lavapipe's timestamp-query time of the dispatch (median of 5)
+#   lvp dispatch   lavapipe's timestamp-query time of the dispatch (median of
+#                  LVP_REPEAT dispatches, default 15: medians of 5 moved up to
+#                  5x between runs on a loaded host, e.g. uniform_load_wave_ssbo
+#                  0.201 ms in the 2026-11-24 evening table, 0.036-0.053 later)
 #   lvp process    the whole `wavelab run --backend vulkan` process (glslang,
 #                  lavapipe's LLVM compile, buffers, 1 dispatch)
 #
@@ -36,7 +39,7 @@ for c in $(find kernels -name '*.json' | sort); do
   "$B" run "$c" --backend vulkan --wave 8 --warmup 0 --repeat 1 >/dev/null 2>&1 || true
   t2=$(now)
   # a case whose expectation fails on lavapipe (a recorded device difference) still has a timing
-  lvp=$({ "$B" run "$c" --backend vulkan --wave 8 --warmup 1 --repeat 5 2>/dev/null || true; } |
+  lvp=$({ "$B" run "$c" --backend vulkan --wave 8 --warmup 1 --repeat "${LVP_REPEAT:-15}" 2>/dev/null || true; } |
         sed -n 's/.*device time  median \([0-9.]*\) us.*/\1/p')
   if [ -z "$lvp" ]; then lvp_ms="-"; ratio="-"; else
     lvp_ms=$(awk -v u="$lvp" 'BEGIN { printf "%.3f", u / 1000 }')
