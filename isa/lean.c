@@ -10,7 +10,10 @@
  *    most once (an SSA value, a constant or a built-in) — every read of d
  *    reads a instead, and the move goes.  In SSA each lane reads d only after
  *    it ran the move, and a is not written again, so every lane reads the
- *    same bits (MOV copies all 64 bits whatever its type);
+ *    same bits (MOV copies all 64 bits whatever its type).  A copy of a
+ *    register written more than once (a loop phi: `uint(i)` of a counter)
+ *    goes too when every read of d follows the move in its block before
+ *    anything writes a again (a block runs straight through with one exec);
  *  - dead moves: a move whose destination nothing reads;
  *  - scalar loads the entry block already made: a load of a read-only block
  *    (push constants, a never-written buffer) at a constant address whose
@@ -153,6 +156,45 @@ static int scalar_block(const isa_program *p, const isa_inst *in)
            !s->written;
 }
 
+/* Counts the reads of each single register (block conditions included). */
+static void count_reads(const isa_program *p, uint32_t R, uint32_t *reads)
+{
+    memset(reads, 0, (R ? R : 1) * sizeof *reads);
+    for (uint32_t i = 0; i < p->code_count; i++) {
+        const isa_inst *in = &p->code[i];
+        unsigned f = isa_inst_reg_fields(in, 1, 0, 1);
+        const uint32_t fields[5] = {in->d, in->a, in->b, in->c, in->e};
+        for (int k = 0; k < 5; k++)
+            if ((f >> k) & 1 && fields[k] < R)
+                reads[fields[k]]++;
+    }
+    for (uint32_t b = 0; b < p->block_count; b++)
+        if (p->blocks[b].cond < R)
+            reads[p->blocks[b].cond]++;
+}
+
+/* All `nreads` reads of d come after instruction i in its block, before anything writes a again: there every
+ * lane reads in a what the copy put in d (a block runs straight through, with one exec). */
+static int reads_before_rewrite(const isa_program *p, const uint32_t *bo, uint32_t i, uint32_t d, uint32_t a,
+                                uint32_t nreads)
+{
+    uint32_t seen = 0;
+    for (uint32_t j = i + 1; j < p->code_count && bo[j] == bo[i] && bo[i] != ISA_NO_BLOCK && seen < nreads; j++) {
+        const isa_inst *in = &p->code[j];
+        unsigned f = isa_inst_reg_fields(in, 1, 0, 1);
+        const uint32_t fields[5] = {in->d, in->a, in->b, in->c, in->e};
+        for (int k = 0; k < 5; k++)
+            seen += (f >> k) & 1 && fields[k] == d;
+        isa_span rd[6], wr[2];
+        int nr, nw;
+        isa_inst_regs(in, rd, &nr, wr, &nw);
+        for (int k = 0; k < nw; k++)
+            if (a >= wr[k].first && a < wr[k].first + wr[k].count)
+                return seen == nreads;
+    }
+    return seen == nreads;
+}
+
 isa_status isa_lean_before_allocation(isa_program *p)
 {
     if (!isa_lean_enabled() || p->allocated || !p->code_count)
@@ -164,6 +206,7 @@ isa_status isa_lean_before_allocation(isa_program *p)
     uint32_t *sub = malloc((R ? R : 1) * sizeof *sub);
     uint8_t *fixed = calloc(R ? R : 1, 1);              /* built-ins: defined when the wave starts */
     uint8_t *keep = malloc(N);
+    uint32_t *bo = NULL;
     if (!defs || !reads || !spans || !sub || !fixed || !keep)
         goto out;
     memset(keep, 1, N);
@@ -217,17 +260,25 @@ isa_status isa_lean_before_allocation(isa_program *p)
             }
         }
     }
-    /* copy propagation */
+    /* copy propagation; a copy of a register written more than once (a loop phi) only where every read
+     * of the copy follows it in its block before the source is written again */
+    bo = blocks_of_pcs(p);
+    if (!bo)
+        goto out;
+    count_reads(p, R, reads);
     for (uint32_t i = 0; i < N; i++) {
         const isa_inst *in = &p->code[i];
         if (in->op != ISA_OP_MOV || in->d >= R || in->a >= R || in->d == in->a)
             continue;
         uint32_t d = in->d, a = resolve(sub, in->a);
-        if (defs[d] != 1 || spans[d] || fixed[d] || defs[a] > 1 || sub[d] != ISA_NO_REG)
+        if (defs[d] != 1 || spans[d] || fixed[d] || sub[d] != ISA_NO_REG)
+            continue;
+        if (defs[a] > 1 && !reads_before_rewrite(p, bo, i, d, a, reads[d]))
             continue;
         sub[d] = a;
         keep[i] = 0;
     }
+    memset(reads, 0, (R ? R : 1) * sizeof *reads);
     for (uint32_t i = 0; i < N; i++) {
         isa_inst *in = &p->code[i];
         if (!keep[i])
@@ -254,7 +305,7 @@ isa_status isa_lean_before_allocation(isa_program *p)
     }
     st = compact(p, keep);
 out:
-    free(defs), free(reads), free(spans), free(sub), free(fixed), free(keep);
+    free(defs), free(reads), free(spans), free(sub), free(fixed), free(keep), free(bo);
     return st;
 }
 

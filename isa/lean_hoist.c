@@ -12,8 +12,8 @@
  *  - it is scalar ALU (one value for the wave; it writes every live lane
  *    whatever exec is, so where it runs does not change what it writes);
  *  - its operation is pure and cannot report anything (add, multiply,
- *    logic, shifts, integer compares, min/max, a few float ops: no
- *    division, no bit-field extraction that can be out of range);
+ *    logic, shifts, integer compares, min/max/abs/clamp, a few float ops:
+ *    no division, no bit-field extraction that can be out of range);
  *  - its destination has no other definition in the program (an SSA value,
  *    so every read of it comes after it on every path) and it reads no
  *    register that an instruction staying in the loop writes;
@@ -32,10 +32,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <spirv/unified1/GLSL.std.450.h>
+
 #include "isa/isa.h"
 
-static int pure_scalar_op(isa_op op)
+static int pure_scalar_op(const isa_inst *in)
 {
+    isa_op op = (isa_op)in->op;
+    if (op == ISA_OP_FMATH) /* the integer GLSL.std.450 instructions, which cannot report */
+        return !isa_type_is_float((isa_type)in->type) && in->type != ISA_TYPE_BOOL && in->type != ISA_TYPE_NONE &&
+               (in->imm == GLSLstd450SAbs || in->imm == GLSLstd450SSign || in->imm == GLSLstd450UMin ||
+                in->imm == GLSLstd450SMin || in->imm == GLSLstd450UMax || in->imm == GLSLstd450SMax ||
+                in->imm == GLSLstd450UClamp || in->imm == GLSLstd450SClamp);
     switch (op) {
     case ISA_OP_MOV: case ISA_OP_SELECT: case ISA_OP_IADD: case ISA_OP_ISUB: case ISA_OP_IMUL: case ISA_OP_INEG:
     case ISA_OP_NOT: case ISA_OP_AND: case ISA_OP_OR: case ISA_OP_XOR: case ISA_OP_SHL: case ISA_OP_SHRL:
@@ -196,7 +204,7 @@ isa_status isa_lean_hoist(isa_program *p)
         }
         for (uint32_t i = h; i <= e; i++) {
             const isa_inst *in = &p->code[i];
-            if (in->cls != ISA_CLASS_SALU || !pure_scalar_op((isa_op)in->op) || (in->flags & ISA_INST_DIVERGENT) ||
+            if (in->cls != ISA_CLASS_SALU || !pure_scalar_op(in) || (in->flags & ISA_INST_DIVERGENT) ||
                 jmin[i] != UINT32_MAX)
                 continue;
             isa_span rd[6], wr[2];

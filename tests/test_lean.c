@@ -537,6 +537,40 @@ START_TEST(test_lean_invariant_scalar_math_leaves_inner_loop)
 }
 END_TEST
 
+/*
+ * `uint(i)` of a loop counter is a move (a bitcast) from the counter's phi
+ * register, which the loop writes again at its end: the copy goes because
+ * its one read, the multiply, follows it in the same block before the
+ * counter is written (per wave, n moves fewer).
+ */
+START_TEST(test_lean_copy_of_loop_counter_propagated)
+{
+    const char *src = HEADER "void main() {\n"
+                             "  uint x = gl_GlobalInvocationID.x; uint acc = 0u;\n"
+                             "  for (int i = 0; i < int(pc.n); ++i) {\n"
+                             "    acc += uint(i) * x;\n"                     /* line 9 */
+                             "  }\n"
+                             "  o[x] = acc; }\n";
+    isa_program *lean = build(src, 1), *off = build(src, 0);
+    int moves[2] = {0, 0};
+    const isa_program *ps[2] = {lean, off};
+    for (int k = 0; k < 2; k++)
+        for (uint32_t i = 0; i < ps[k]->code_count; i++)
+            moves[k] += ps[k]->code[i].line == 9 && ps[k]->code[i].op == ISA_OP_MOV;
+    ck_assert_int_eq(moves[1], 1);
+    ck_assert_int_eq(moves[0], 0);
+    const uint32_t n = 7;
+    run_out a, b;
+    run(lean, 32, 4, n, 0, &a);
+    run(off, 32, 4, n, 0, &b);
+    for (uint32_t x = 0; x < 256; x++)
+        ck_assert_uint_eq(a.o[x], x * (n * (n - 1) / 2));
+    assert_same_behaviour(lean, off, &a, &b);
+    sim_result_free(&a.res), sim_result_free(&b.res);
+    isa_program_destroy(lean), isa_program_destroy(off);
+}
+END_TEST
+
 /* WAVELAB_NO_LEAN=1 turns the pass off like isa_lean_set_enabled(0). */
 START_TEST(test_lean_env_off_same_as_switch_off)
 {
@@ -566,6 +600,7 @@ static Suite *lean_suite(void)
     tcase_add_test(tc, test_lean_constant_table_stored_once);
     tcase_add_test(tc, test_lean_written_tables_not_folded);
     tcase_add_test(tc, test_lean_invariant_scalar_math_leaves_inner_loop);
+    tcase_add_test(tc, test_lean_copy_of_loop_counter_propagated);
     suite_add_tcase(s, tc);
     return s;
 }
