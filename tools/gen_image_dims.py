@@ -1,0 +1,432 @@
+#!/usr/bin/env python3
+"""Writes the 1D, 3D and cube image cases under kernels/images/ with
+expectations computed here, independently of wavelab.
+
+Python 3 standard library only (the number helpers, the case format's random
+fill and the JSON layout come from tools/gen_kernel_cases.py).  The sampling
+reference follows the Vulkan specification, chapter "Textures", in binary64:
+
+* "Cube Map Face Selection": the major axis and the (sc, tc, ma) table; equal
+  magnitudes go to z, then y, then x, the order the specification says the
+  rules should have;
+* "Texel Coordinate Systems": u = s * width (and v, w), i = floor(u) for
+  nearest, i0 = floor(u - 0.5) and alpha = frac(u - 0.5) for linear;
+* "Wrapping Operation": the address modes per axis; cube maps ignore them
+  (nearest: clamp to edge on the face);
+* "Cube Map Edge Handling": a linear tap off the face is read from the
+  adjacent face.  The reference finds that texel geometrically, by unfolding
+  the cube about the shared edge (the texel one step past the edge of face A
+  is the texel one step inside face B), not from the specification's table or
+  from wavelab's code;
+* "Texel Filtering": the weighted sum of the 2, 4 or 8 taps.
+
+Tolerances (the case's "compare"): nearest filtering, fetches and stores are
+exact.  A device may quantize each filter weight to subTexelPrecisionBits
+(Vulkan's minimum is 4; lavapipe, NVIDIA and AMD report 8), so a weight may
+be off by 2^-8 per axis when it truncates; with texels in [0, 1] the result
+moves by at most 2^-8 per filtered axis.  The 1D table reads coordinates
+whose weights are multiples of 1/64, exact with 6 or more bits, so only
+float rounding is left (epsilon 1e-6).
+
+Usage:  python3 tools/gen_image_dims.py [--check]
+        (--check: write nothing, exit 1 if a committed case file differs)
+"""
+
+import math
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import gen_kernel_cases as g  # noqa: E402  (helpers only: its main() does not run on import)
+
+f32, random_fill = g.f32, g.random_fill
+
+# --------------------------------------------------------------------------
+# the reference
+
+
+def wrap(i, size, mode):
+    """The wrapping operation; returns None for a border texel."""
+    if mode == "repeat":
+        return i % size
+    if mode == "mirrored_repeat":
+        return (size - 1) - g.mirror((i % (2 * size)) - size)
+    if mode == "clamp_to_edge":
+        return min(max(i, 0), size - 1)
+    if mode == "clamp_to_border":
+        return i if 0 <= i < size else None
+    if mode == "mirror_clamp_to_edge":
+        return min(g.mirror(i), size - 1)
+    raise ValueError(mode)
+
+
+class Volume:
+    """An RGBA float image of 1 to 3 dimensions, texels in packed [z][y][x] order."""
+
+    def __init__(self, extent, texels):
+        self.extent = list(extent)
+        self.texels = texels
+
+    def at(self, idx):
+        off = 0
+        for a in reversed(range(len(self.extent))):
+            off = off * self.extent[a] + idx[a]
+        return self.texels[off]
+
+
+def sample(vol, coord, filt, modes):
+    """textureLod(vol, coord, 0) with the given filter and per-axis address modes (normalized coordinates)."""
+    axes = len(vol.extent)
+    u = [coord[a] * vol.extent[a] for a in range(axes)]
+    if filt == "nearest":
+        idx = [wrap(math.floor(u[a]), vol.extent[a], modes[a]) for a in range(axes)]
+        return vol.at(idx)
+    i0 = [math.floor(u[a] - 0.5) for a in range(axes)]
+    alpha = [(u[a] - 0.5) - i0[a] for a in range(axes)]
+    out = [0.0] * 4
+    for corner in range(1 << axes):
+        w = 1.0
+        idx = []
+        for a in range(axes):
+            hi = corner >> a & 1
+            w *= alpha[a] if hi else 1.0 - alpha[a]
+            idx.append(wrap(i0[a] + hi, vol.extent[a], modes[a]))
+        t = vol.at(idx)
+        out = [out[c] + w * t[c] for c in range(4)]
+    return out
+
+
+# Cube faces in Vulkan's layer order +x, -x, +y, -y, +z, -z: the face normal N and the
+# directions U, V in which sc and tc grow (the specification's table: on +x, sc = -rz, tc = -ry).
+CUBE_FACES = [((1, 0, 0), (0, 0, -1), (0, -1, 0)), ((-1, 0, 0), (0, 0, 1), (0, -1, 0)),
+              ((0, 1, 0), (1, 0, 0), (0, 0, 1)), ((0, -1, 0), (1, 0, 0), (0, 0, -1)),
+              ((0, 0, 1), (1, 0, 0), (0, -1, 0)), ((0, 0, -1), (-1, 0, 0), (0, -1, 0))]
+
+
+def dot(a, b):
+    return sum(x * y for x, y in zip(a, b))
+
+
+def cube_face(d):
+    """Face selection: the face and s, t in [0, 1] on it ("Cube Map Face Selection")."""
+    ax, ay, az = (abs(c) for c in d)
+    if az >= ax and az >= ay:
+        face = 4 if d[2] >= 0 else 5
+    elif ay >= ax:
+        face = 2 if d[1] >= 0 else 3
+    else:
+        face = 0 if d[0] >= 0 else 1
+    n, u, v = CUBE_FACES[face]
+    ma = dot(d, n)
+    return face, 0.5 * dot(d, u) / ma + 0.5, 0.5 * dot(d, v) / ma + 0.5
+
+
+def cube_direction(face, s, t, ma=1.0):
+    n, u, v = CUBE_FACES[face]
+    sc, tc = 2 * s - 1, 2 * t - 1
+    return [ma * (n[k] + sc * u[k] + tc * v[k]) for k in range(3)]
+
+
+def cube_texel(size, face, i, j):
+    """(face, i, j) of the texel at (i, j) of `face`, read from the adjacent face when (i, j) is off the
+    face: the cube unfolded about the shared edge, so the point d past the edge lies d inside the next face."""
+    if 0 <= i < size and 0 <= j < size:
+        return face, i, j
+    assert (0 <= i < size) or (0 <= j < size), "a corner: the specification leaves it open"
+    n, u, v = CUBE_FACES[face]
+    sc, tc = (2 * i + 1) / size - 1, (2 * j + 1) / size - 1
+    if i < 0 or i >= size:
+        d, edge, along, other = abs(sc) - 1, u if sc > 0 else [-c for c in u], v, tc
+    else:
+        d, edge, along, other = abs(tc) - 1, v if tc > 0 else [-c for c in v], u, sc
+    p = [n[k] * (1 - d) + edge[k] + other * along[k] for k in range(3)]
+    f, s, t = cube_face(p)
+    return f, math.floor(s * size), math.floor(t * size)
+
+
+def sample_cube(faces, size, d, filt):
+    """textureLod(samplerCube, d, 0): faces[f][j][i] are RGBA texels."""
+    face, s, t = cube_face(d)
+    u, v = s * size, t * size
+    if filt == "nearest":
+        i, j = min(max(math.floor(u), 0), size - 1), min(max(math.floor(v), 0), size - 1)
+        return faces[face][j][i]
+    i0, j0 = math.floor(u - 0.5), math.floor(v - 0.5)
+    a, b = (u - 0.5) - i0, (v - 0.5) - j0
+    out = [0.0] * 4
+    for di, dj, w in ((0, 0, (1 - a) * (1 - b)), (1, 0, a * (1 - b)), (0, 1, (1 - a) * b), (1, 1, a * b)):
+        f, i, j = cube_texel(size, face, i0 + di, j0 + dj)
+        out = [out[c] + w * faces[f][j][i][c] for c in range(4)]
+    return out
+
+
+# --------------------------------------------------------------------------
+# case files
+
+
+def rgba_texels(count, seed):
+    flat = random_fill("f32", 4 * count, seed, 0.0, 1.0)
+    return [flat[4 * k:4 * k + 4] for k in range(count)]
+
+
+def flat(texels):
+    return [c for t in texels for c in t]
+
+
+def image(b, kind, dim, extent, data, mip_levels=None, sampler=None, fmt="rgba32f"):
+    d = {"set": 0, "binding": b, "kind": kind, "format": fmt, "dim": dim, "extent": list(extent)}
+    if mip_levels:
+        d["mip_levels"] = mip_levels
+    d["data"] = list(data)
+    if sampler is not None:
+        d["sampler"] = sampler
+    return d
+
+
+def buf(b, data=None, count=None, type_="f32"):
+    d = {"set": 0, "binding": b, "type": type_}
+    if data is not None:
+        d["data"] = list(data)
+    else:
+        d["count"] = count
+        d["fill"] = {"value": 0}
+    return d
+
+
+def sampler(filt, address="clamp_to_edge"):
+    return {"mag_filter": filt, "min_filter": filt, "address_mode": address}
+
+
+def out_expect(b, values, compare):
+    return {"set": 0, "binding": b, "data": [f32(x) for x in values], "compare": compare}
+
+
+def gen_volume_box3d():
+    w, h, dep = 8, 8, 4
+    def texel(x, y, z):
+        return [x + 8 * y + 64 * z, (3 * x + 5 * y + 7 * z) % 11, 0, z]
+    src = [texel(x, y, z) for z in range(dep) for y in range(h) for x in range(w)]
+    out = []
+    for z in range(dep):
+        for y in range(h):
+            for x in range(w):
+                sx = sy = n = 0
+                for dz in (-1, 0, 1):
+                    for dy in (-1, 0, 1):
+                        for dx in (-1, 0, 1):
+                            q = (x + dx, y + dy, z + dz)
+                            if 0 <= q[0] < w and 0 <= q[1] < h and 0 <= q[2] < dep:
+                                t = texel(*q)
+                                sx, sy, n = sx + t[0], sy + t[1], n + 1
+                out += [sx, sy, n, z]
+    return {"description": "3D box filter with imageLoad/imageStore on an 8x8x4 volume; the expectation is the "
+                           "sums of the in-volume 3x3x3 neighbourhood (tools/gen_image_dims.py)",
+            "kernel": "volume_box3d.comp", "groups": [2, 2, 1],
+            "bindings": [image(0, "storage_image", "3d", (w, h, dep), flat(src)),
+                         image(1, "storage_image", "3d", (w, h, dep), [0.0] * (4 * w * h * dep))],
+            "expect": [{"set": 0, "binding": 1, "mip": 0, "layer": 0, "data": out, "compare": "exact"}]}
+
+
+def gen_volume_slice():
+    n = 8   # 8x8x8 at mip 0, 4x4x4 at mip 1
+    def texel(x, y, z, m):
+        return [x + 10 * y + 100 * z + 1000 * m, 0.5 * x, 0.25 * z - y, m]
+    mip0 = [texel(x, y, z, 0) for z in range(n) for y in range(n) for x in range(n)]
+    mip1 = [texel(x, y, z, 1) for z in range(n // 2) for y in range(n // 2) for x in range(n // 2)]
+    out = []
+    for z in range(n):
+        for y in range(n):
+            for x in range(n):
+                a, b = texel(z, x, y, 0), texel(x >> 1, y >> 1, z >> 1, 1)
+                out += [2 * a[c] + b[c] for c in range(4)]
+    return {"description": "texelFetch from mips 0 and 1 of an 8x8x8 texture3D, imageStore into a 3D storage "
+                           "image (dst(x,y,z) = 2 src0(z,x,y) + src1(x/2,y/2,z/2)); textureSize of both levels",
+            "kernel": "volume_slice.comp", "groups": [2, 2, 2],
+            "bindings": [image(0, "sampled_image", "3d", (n, n, n), flat(mip0 + mip1), mip_levels=2),
+                         image(1, "storage_image", "3d", (n, n, n), [0.0] * (4 * n ** 3)),
+                         buf(2, count=8, type_="i32")],
+            "expect": [{"set": 0, "binding": 1, "mip": 0, "layer": 0, "data": out, "compare": "exact"},
+                       {"set": 0, "binding": 2, "data": [n, n, n, 0, n // 2, n // 2, n // 2, 0],
+                        "compare": "exact"}]}
+
+
+def gen_sample3d(filt):
+    extent = (5, 4, 3)                         # unequal sides: a swapped axis shows
+    modes = ["clamp_to_edge", "repeat", "mirrored_repeat"]
+    texels = rgba_texels(extent[0] * extent[1] * extent[2], 9301)
+    vol = Volume(extent, texels)
+    rnd = random_fill("f32", 3 * 64, 9302 if filt == "linear" else 9303, 0.0, 1.0)
+    coords = []
+    for k in range(64):
+        r = rnd[3 * k:3 * k + 3]
+        if filt == "linear":   # anywhere from a texel before the volume to one past it, on every axis
+            c = [f32(-1.0 / extent[a] + r[a] * (1.0 + 2.0 / extent[a])) for a in range(3)]
+        else:                  # a quarter texel or more from every texel edge, some texels outside the volume
+            c = []
+            for a in range(3):
+                i = math.floor(r[a] * (extent[a] + 2)) - 1
+                frac = 0.25 + 0.5 * ((r[a] * 977) % 1.0)
+                c.append(f32((i + frac) / extent[a]))
+        coords.append(c)
+    out = []
+    for c in coords:
+        out += sample(vol, c, filt, modes)
+    if filt == "linear":
+        compare = {"epsilon": 0.012}
+        why = ("linear, at arbitrary coordinates: a device may round each of the three weights to "
+               "subTexelPrecisionBits (8 here), 2^-8 per axis for texels in [0, 1], hence epsilon 0.012 (3 x 2^-8)")
+    else:
+        compare = "exact"
+        why = "nearest, a quarter texel or more from every texel edge: the texel is never in doubt, so exact"
+    return {"description": "textureLod of a 5x4x3 rgba32f sampler3D, address modes clamp_to_edge / repeat / "
+                           "mirrored_repeat on u / v / w; " + why + " (reference: tools/gen_image_dims.py)",
+            "kernel": "sample3d.comp", "groups": [2, 1, 1],
+            "bindings": [image(0, "combined_image_sampler", "3d", extent, flat(texels),
+                               sampler=dict(sampler(filt), address_mode=modes)),
+                         buf(1, [x for c in coords for x in c + [0.0]]),
+                         buf(2, count=4 * 64)],
+            "expect": [out_expect(2, out, compare)]}
+
+
+def gen_lut1d():
+    n = 16
+    texels = rgba_texels(n, 9401)
+    vol = Volume((n,), texels)
+    out = []
+    for i in range(80):
+        x = (i - 8) / 64
+        out += sample(vol, [x * (n - 1) / n + 0.5 / n], "linear", ["clamp_to_edge"])
+        out += sample(vol, [x], "linear", ["clamp_to_edge"])
+    return {"description": "a 16-entry rgba32f 1D lookup table (sampler1D, linear, clamp to edge) read at the "
+                           "texel-centre remap and at x itself, x = -1/8 .. 71/64; every weight is a multiple of "
+                           "1/64 (exact with 6 or more subTexelPrecisionBits), so only float rounding is left: "
+                           "epsilon 1e-6 (reference: tools/gen_image_dims.py)",
+            "kernel": "lut1d.comp", "groups": [5, 1, 1],
+            "bindings": [image(0, "combined_image_sampler", "1d", (n,), flat(texels), sampler=sampler("linear")),
+                         buf(1, count=4 * 160)],
+            "expect": [out_expect(1, out, {"epsilon": 1e-6})]}
+
+
+CUBE = 4
+
+
+def cube_nearest_dirs():
+    dirs = []
+    for f in range(6):             # face centres, at a length other than 1
+        dirs.append(cube_direction(f, 0.5 + 0.3 / CUBE, 0.5 - 0.3 / CUBE, 2.5))
+    for a, b in ((0, 1), (0, 2), (1, 2)):     # the 12 edges: two equal magnitudes (ties go to z, then y)
+        for sa in (1, -1):
+            for sb in (1, -1):
+                d = [0.0, 0.0, 0.0]
+                d[3 - a - b] = 0.3 if sa == sb else -0.45
+                d[a], d[b] = sa * 1.0, sb * 1.0
+                dirs.append(d)
+    for sx in (1, -1):             # the 8 corners: three equal magnitudes
+        for sy in (1, -1):
+            for sz in (1, -1):
+                dirs.append([sx * 0.75, sy * 0.75, sz * 0.75])
+    for a, b in ((0, 1), (0, 2), (1, 2)):     # just off each edge, on either side
+        for sa in (1, -1):
+            d = [0.2, 0.2, 0.2]
+            d[a], d[b] = sa * 1.0, -sa * 0.99
+            dirs.append(d)
+            d = list(d)
+            d[a], d[b] = sa * 0.99, -sa * 1.0
+            dirs.append(d)
+    rnd = random_fill("f32", 3 * 64, 9501, 0.0, 1.0)
+    k = 0
+    while len(dirs) < 64:          # inside each face, a quarter texel or more from texel edges
+        r = rnd[3 * k:3 * k + 3]
+        k += 1
+        f = len(dirs) % 6
+        s = (math.floor(r[0] * CUBE) + 0.25 + 0.5 * r[1]) / CUBE
+        t = (math.floor(r[1] * CUBE) + 0.25 + 0.5 * r[2]) / CUBE
+        dirs.append(cube_direction(f, s, t, 0.5 + 3 * r[2]))
+    return [[f32(c) for c in d] for d in dirs]
+
+
+def cube_linear_dirs(edges):
+    rnd = random_fill("f32", 3 * 64, 9601 if edges else 9602, 0.0, 1.0)
+    dirs = []
+    for k in range(64):
+        r = rnd[3 * k:3 * k + 3]
+        f = k % 6
+        if not edges:   # every tap on the face: u - 0.5 in [0, size - 1] on both axes
+            s = (0.5 + r[0] * (CUBE - 1)) / CUBE
+            t = (0.5 + r[1] * (CUBE - 1)) / CUBE
+        else:           # one axis in the outer half texel (taps on the next face), the other well inside
+            out = (0.5 * r[0]) / CUBE if k % 4 < 2 else 1 - (0.5 * r[0]) / CUBE
+            inside = (1.0 + r[1] * (CUBE - 2)) / CUBE
+            s, t = (out, inside) if k % 2 == 0 else (inside, out)
+        dirs.append([f32(c) for c in cube_direction(f, s, t, 0.5 + 3 * r[2])])
+    return dirs
+
+
+def gen_cube(filt, edges=False):
+    if filt == "nearest":          # each texel names itself: face, i, j and face*16 + j*4 + i
+        faces = [[[[f, i, j, 16 * f + 4 * j + i] for i in range(CUBE)] for j in range(CUBE)] for f in range(6)]
+        dirs = cube_nearest_dirs()
+    else:
+        rt = rgba_texels(6 * CUBE * CUBE, 9701)
+        faces = [[[rt[(f * CUBE + j) * CUBE + i] for i in range(CUBE)] for j in range(CUBE)] for f in range(6)]
+        dirs = cube_linear_dirs(edges)
+    out = []
+    for d in dirs:
+        out += sample_cube(faces, CUBE, d, filt)
+    texels = [c for f in range(6) for j in range(CUBE) for i in range(CUBE) for c in faces[f][j][i]]
+    if filt == "nearest":
+        compare = "exact"
+        what = ("nearest: face centres, the 12 edges and 8 corners (equal magnitudes: z, then y, then x), "
+                "directions just off each edge and inside each face; a texel holds (face, i, j, 16 face + 4 j + i); "
+                "exact")
+    else:
+        compare = {"epsilon": 0.008}
+        what = ("linear, " + ("within half a texel of a face edge (not a corner): taps on the adjacent face, "
+                              "Vulkan's cube map edge handling" if edges else "every tap inside the face") +
+                "; two weights of subTexelPrecisionBits (8 here) move a blend of texels in [0, 1] by at most "
+                "2 x 2^-8: epsilon 0.008")
+    return {"description": "textureLod(samplerCube, dir, 0) of a 4x4 rgba32f cube map, " + what +
+                           " (reference: tools/gen_image_dims.py)",
+            "kernel": "cube_dir.comp", "groups": [2, 1, 1],
+            "bindings": [image(0, "combined_image_sampler", "cube", (CUBE, CUBE), texels, sampler=sampler(filt)),
+                         buf(1, [x for d in dirs for x in d + [0.0]]),
+                         buf(2, count=4 * 64)],
+            "expect": [out_expect(2, out, compare)]}
+
+
+CASES = [
+    ("volume_box3d.json", gen_volume_box3d),
+    ("volume_slice.json", gen_volume_slice),
+    ("sample3d_linear.json", lambda: gen_sample3d("linear")),
+    ("sample3d_nearest.json", lambda: gen_sample3d("nearest")),
+    ("lut1d_linear.json", gen_lut1d),
+    ("cube_nearest.json", lambda: gen_cube("nearest")),
+    ("cube_linear.json", lambda: gen_cube("linear")),
+    ("cube_linear_edges.json", lambda: gen_cube("linear", edges=True)),
+]
+
+
+def main():
+    check = "--check" in sys.argv
+    failed = False
+    for name, make in CASES:
+        path = os.path.join(g.KDIR, "images", name)
+        text = g.dump(make()) + "\n"
+        if check:
+            try:
+                with open(path) as f:
+                    old = f.read()
+            except OSError:
+                old = None
+            if old != text:
+                print("differs: kernels/images/" + name)
+                failed = True
+        else:
+            with open(path, "w") as f:
+                f.write(text)
+    print("%d case files %s" % (len(CASES), "checked" if check else "written"))
+    sys.exit(1 if failed else 0)
+
+
+if __name__ == "__main__":
+    main()
