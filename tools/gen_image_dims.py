@@ -132,7 +132,7 @@ def cube_texel(size, face, i, j):
     face: the cube unfolded about the shared edge, so the point d past the edge lies d inside the next face."""
     if 0 <= i < size and 0 <= j < size:
         return face, i, j
-    assert (0 <= i < size) or (0 <= j < size), "a corner: the specification leaves it open"
+    assert (0 <= i < size) or (0 <= j < size), "a corner: see corner_texels"
     n, u, v = CUBE_FACES[face]
     sc, tc = (2 * i + 1) / size - 1, (2 * j + 1) / size - 1
     if i < 0 or i >= size:
@@ -142,6 +142,15 @@ def cube_texel(size, face, i, j):
     p = [n[k] * (1 - d) + edge[k] + other * along[k] for k in range(3)]
     f, s, t = cube_face(p)
     return f, math.floor(s * size), math.floor(t * size)
+
+
+def corner_texels(size, face, i, j):
+    """A linear tap off two edges of the face at once points at a corner of the cube, where three texels
+    meet: the face's corner texel and its neighbours across the two edges.  lavapipe reads the mean of the
+    three (measured: tools/gen_image_dims.py's cube_linear_edges case), as OpenGL's seamless cube maps
+    (ARB_seamless_cube_map) suggest; wavelab does the same."""
+    ci, cj = min(max(i, 0), size - 1), min(max(j, 0), size - 1)
+    return [(face, ci, cj), cube_texel(size, face, i, cj), cube_texel(size, face, ci, j)]
 
 
 def sample_cube(faces, size, d, filt):
@@ -155,8 +164,14 @@ def sample_cube(faces, size, d, filt):
     a, b = (u - 0.5) - i0, (v - 0.5) - j0
     out = [0.0] * 4
     for di, dj, w in ((0, 0, (1 - a) * (1 - b)), (1, 0, a * (1 - b)), (0, 1, (1 - a) * b), (1, 1, a * b)):
-        f, i, j = cube_texel(size, face, i0 + di, j0 + dj)
-        out = [out[c] + w * faces[f][j][i][c] for c in range(4)]
+        i, j = i0 + di, j0 + dj
+        if (0 <= i < size) or (0 <= j < size):
+            f, i, j = cube_texel(size, face, i, j)
+            t = faces[f][j][i]
+        else:
+            three = [faces[f][jj][ii] for f, ii, jj in corner_texels(size, face, i, j)]
+            t = [sum(x[c] for x in three) / 3 for c in range(4)]
+        out = [out[c] + w * t[c] for c in range(4)]
     return out
 
 
@@ -354,10 +369,13 @@ def cube_linear_dirs(edges):
         if not edges:   # every tap on the face: u - 0.5 in [0, size - 1] on both axes
             s = (0.5 + r[0] * (CUBE - 1)) / CUBE
             t = (0.5 + r[1] * (CUBE - 1)) / CUBE
-        else:           # one axis in the outer half texel (taps on the next face), the other well inside
+        elif k % 3 < 2:  # one axis in the outer half texel (taps on the next face), the other well inside
             out = (0.5 * r[0]) / CUBE if k % 4 < 2 else 1 - (0.5 * r[0]) / CUBE
             inside = (1.0 + r[1] * (CUBE - 2)) / CUBE
             s, t = (out, inside) if k % 2 == 0 else (inside, out)
+        else:           # both axes in the outer half texel: one tap off two edges, at the cube's corner
+            s = (0.5 * r[0]) / CUBE if k % 4 < 2 else 1 - (0.5 * r[0]) / CUBE
+            t = (0.5 * r[1]) / CUBE if k % 8 < 4 else 1 - (0.5 * r[1]) / CUBE
         dirs.append([f32(c) for c in cube_direction(f, s, t, 0.5 + 3 * r[2])])
     return dirs
 
@@ -381,8 +399,10 @@ def gen_cube(filt, edges=False):
                 "exact")
     else:
         compare = {"epsilon": 0.008}
-        what = ("linear, " + ("within half a texel of a face edge (not a corner): taps on the adjacent face, "
-                              "Vulkan's cube map edge handling" if edges else "every tap inside the face") +
+        what = ("linear, " + ("within half a texel of a face edge: taps on the adjacent face (Vulkan's cube map "
+                              "edge handling), a third of them at a corner of the cube, where the tap off both "
+                              "edges is the mean of the three texels that meet there (lavapipe's choice)"
+                              if edges else "every tap inside the face") +
                 "; two weights of subTexelPrecisionBits (8 here) move a blend of texels in [0, 1] by at most "
                 "2 x 2^-8: epsilon 0.008")
     return {"description": "textureLod(samplerCube, dir, 0) of a 4x4 rgba32f cube map, " + what +
