@@ -16,7 +16,7 @@
  * Cube maps ignore the address modes: nearest filtering clamps to the edge of the face, linear filtering
  * and gather read a tap that falls off the face from the adjacent face (Vulkan's "Cube Map Edge
  * Handling"); a linear tap off two edges at once (a corner) is the mean of the three texels that meet
- * there, gather's clamps to the face's corner texel.
+ * there (gather of an integer format: the face's corner texel).
  */
 #include "img/img.h"
 
@@ -129,8 +129,9 @@ static int cube_face(const float dir[3], float *s, float *t)
 }
 
 /* How a sample treats the edges of a cube face: not a cube, clamp to the edge (nearest), take the texel
- * from the adjacent face (gather: a corner tap clamps), or that and a corner tap as the average of the
- * three texels that meet at the cube's corner (linear filtering, as lavapipe does). */
+ * from the adjacent face (gather of an integer format: a corner tap clamps), or that and a corner tap as
+ * the mean of the three texels that meet at the cube's corner (linear filtering and gather of a float
+ * format, as lavapipe does). */
 enum { CUBE_NONE, CUBE_CLAMP, CUBE_SEAMLESS, CUBE_FILTER };
 
 /* Each face's normal N and the directions U, V in which its s and t grow, in Vulkan's layer order
@@ -355,10 +356,11 @@ void img_gather(const img_image *im, const img_sampler *s, const float coord[4],
     /* The four texels of the 2x2 footprint in the order the specification gives: i0j1, i1j1, i1j0, i0j0. */
     static const int order[4][2] = {{0, 1}, {1, 1}, {1, 0}, {0, 0}};
     int c = component < 0 || component > 3 ? 0 : component;
+    const int edges = !cube ? CUBE_NONE : img_format_get(im->format)->numeric == IMG_NUM_FLOAT ? CUBE_FILTER : CUBE_SEAMLESS;
     for (int k = 0; k < 4; k++) {
         int32_t idx[3] = {fp.i0[0] + order[k][0], fp.i0[1] + order[k][1], fp.i0[2]};
         img_texel t;
-        wrapped_texel(im, s, idx, layer, 0, cube ? CUBE_SEAMLESS : CUBE_NONE, &t);
+        wrapped_texel(im, s, idx, layer, 0, edges, &t);
         out->u[k] = t.u[c];
     }
 }
@@ -605,10 +607,11 @@ void img_view_gather(const img_view *v, const img_sampler *s, const float coord[
     view_footprint(v, s, st, 0, &fp);
     static const int order[4][2] = {{0, 1}, {1, 1}, {1, 0}, {0, 0}};
     int c = component < 0 || component > 3 ? 0 : component;
+    const int edges = !cube ? CUBE_NONE : v->fi->numeric == IMG_NUM_FLOAT ? CUBE_FILTER : CUBE_SEAMLESS;
     for (int k = 0; k < 4; k++) {
         int32_t idx[3] = {fp.i0[0] + order[k][0], fp.i0[1] + order[k][1], fp.i0[2]};
         img_texel t;
-        view_wrapped_texel(v, s, idx, layer, 0, cube ? CUBE_SEAMLESS : CUBE_NONE, &t);
+        view_wrapped_texel(v, s, idx, layer, 0, edges, &t);
         out->u[k] = t.u[c];
     }
 }

@@ -865,6 +865,14 @@ START_TEST(test_img_sample_cube_linear_at_edges_reads_adjacent_faces)
      * (-1,-1) is off both edges: the mean of the three texels at that cube corner, +x (0,0) = 0,
      * +z (1,0) = 41 and +y (1,1) = 23: 64/3.  .0625*64/3 + .1875*23 + .1875*41 + .5625*0 = 13.333... */
     ck_assert_float_eq_tol(sample1(&im, &s, 1.0f, 0.75f, 0.75f, 0, 0), 0.0625 * 64.0 / 3.0 + 0.1875 * 64.0, 1e-5);
+    /* gather there: (i0, j1) (i1, j1) (i1, j0) (i0, j0) = (-1,0) -> 41, (0,0) = 0, (0,-1) -> 23, the corner 64/3 */
+    float coord[4] = {1.0f, 0.75f, 0.75f, 0};
+    img_texel g;
+    img_gather(&im, &s, coord, 0, &g);
+    ck_assert_float_eq(g.f[0], 41.0f);
+    ck_assert_float_eq(g.f[1], 0.0f);
+    ck_assert_float_eq(g.f[2], 23.0f);
+    ck_assert_float_eq_tol(g.f[3], 64.0 / 3.0, 1e-5);
     /* nearest filtering clamps to the face's edge instead: (1, 0, .75) reads +x (0,1) = 2 */
     s = sampler_of(IMG_FILTER_NEAREST, IMG_ADDRESS_REPEAT, 0);
     ck_assert_float_eq(sample1(&im, &s, 1.0f, 0.0f, 0.75f, 0, 0), 2.0f);

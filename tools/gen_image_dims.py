@@ -414,6 +414,46 @@ def gen_cube(filt, edges=False):
             "expect": [out_expect(2, out, compare)]}
 
 
+def gather_cube(faces, size, d, comp):
+    """textureGather(samplerCube, d, comp): the linear footprint's texels in the order (i0, j1), (i1, j1),
+    (i1, j0), (i0, j0) ("Texel Gathering"), across edges as linear filtering reads them."""
+    face, s, t = cube_face(d)
+    i0, j0 = math.floor(s * size - 0.5), math.floor(t * size - 0.5)
+    out = []
+    for di, dj in ((0, 1), (1, 1), (1, 0), (0, 0)):
+        i, j = i0 + di, j0 + dj
+        if (0 <= i < size) or (0 <= j < size):
+            f, i, j = cube_texel(size, face, i, j)
+            out.append(faces[f][j][i][comp])
+        else:
+            out.append(sum(faces[f][jj][ii][comp] for f, ii, jj in corner_texels(size, face, i, j)) / 3)
+    return out
+
+
+def gen_cube_gather():
+    faces = [[[[f, i, j, 16 * f + 4 * j + i] for i in range(CUBE)] for j in range(CUBE)] for f in range(6)]
+    dirs = []
+    for f in range(6):     # corners of the face (the tap off both edges), each edge, and inside
+        for s, t in ((0.05, 0.05), (0.95, 0.03), (0.02, 0.97), (0.9, 0.9), (0.05, 0.5), (0.6, 0.95),
+                     (0.97, 0.3), (0.4, 0.06), (0.3, 0.7), (0.55, 0.45)):
+            dirs.append([f32(c) for c in cube_direction(f, s, t, 0.5 + 0.25 * f)])
+    dirs += cube_nearest_dirs()[:64 - len(dirs)]
+    out = []
+    for d in dirs:
+        out += gather_cube(faces, CUBE, d, 3)
+    texels = [c for f in range(6) for j in range(CUBE) for i in range(CUBE) for c in faces[f][j][i]]
+    return {"description": "textureGather(samplerCube, dir, 3) of a 4x4 rgba32f cube map whose alpha numbers each "
+                           "texel (16 face + 4 j + i): the footprint across face edges (Vulkan's cube map edge "
+                           "handling) and at the cube's corners, where the tap off both edges is the mean of the "
+                           "three texels that meet there (lavapipe's choice); epsilon 1e-5 for that mean's "
+                           "rounding (reference: tools/gen_image_dims.py)",
+            "kernel": "cube_gather.comp", "groups": [2, 1, 1],
+            "bindings": [image(0, "combined_image_sampler", "cube", (CUBE, CUBE), texels, sampler=sampler("linear")),
+                         buf(1, [x for d in dirs for x in d + [0.0]]),
+                         buf(2, count=4 * 64)],
+            "expect": [out_expect(2, out, {"epsilon": 1e-5})]}
+
+
 CASES = [
     ("volume_box3d.json", gen_volume_box3d),
     ("volume_slice.json", gen_volume_slice),
@@ -423,6 +463,7 @@ CASES = [
     ("cube_nearest.json", lambda: gen_cube("nearest")),
     ("cube_linear.json", lambda: gen_cube("linear")),
     ("cube_linear_edges.json", lambda: gen_cube("linear", edges=True)),
+    ("cube_gather.json", gen_cube_gather),
 ]
 
 
