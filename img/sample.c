@@ -151,6 +151,8 @@ static void cube_edge(int32_t size, int32_t idx[3], uint32_t *layer)
     const int off_u = idx[0] < 0 ? -1 : idx[0] >= size ? 1 : 0, off_v = idx[1] < 0 ? -1 : idx[1] >= size ? 1 : 0;
     if ((off_u != 0) == (off_v != 0))
         return; /* on the face (both 0), or a corner */
+    if (idx[0] < -1 || idx[0] > size || idx[1] < -1 || idx[1] > size)
+        return; /* further out than a footprint reaches (saturated, non-finite coordinates): clamped */
     const uint32_t face = *layer % 6;
     const int8_t(*b)[3] = cube_basis[face];
     int32_t sc = 2 * idx[0] + 1 - size, tc = 2 * idx[1] + 1 - size;
@@ -177,9 +179,9 @@ static void cube_edge(int32_t size, int32_t idx[3], uint32_t *layer)
  * and its neighbours across the two edges.  Returns 0 unless idx is off both edges. */
 static int cube_corner(int32_t size, const int32_t idx[3], uint32_t layer, int32_t at[3][3], uint32_t layers[3])
 {
-    int off_u = idx[0] < 0 || idx[0] >= size, off_v = idx[1] < 0 || idx[1] >= size;
+    int off_u = idx[0] == -1 || idx[0] == size, off_v = idx[1] == -1 || idx[1] == size;
     if (!off_u || !off_v)
-        return 0;
+        return 0; /* on the face, off one edge, or further out than a footprint reaches (clamped) */
     int32_t ci = idx[0] < 0 ? 0 : size - 1, cj = idx[1] < 0 ? 0 : size - 1;
     const int32_t taps[3][2] = {{ci, cj}, {idx[0], cj}, {ci, idx[1]}};
     for (int k = 0; k < 3; k++) {
