@@ -188,8 +188,10 @@ def flat(texels):
     return [c for t in texels for c in t]
 
 
-def image(b, kind, dim, extent, data, mip_levels=None, sampler=None, fmt="rgba32f"):
+def image(b, kind, dim, extent, data, mip_levels=None, sampler=None, fmt="rgba32f", layers=None):
     d = {"set": 0, "binding": b, "kind": kind, "format": fmt, "dim": dim, "extent": list(extent)}
+    if layers:
+        d["layers"] = layers
     if mip_levels:
         d["mip_levels"] = mip_levels
     d["data"] = list(data)
@@ -454,6 +456,66 @@ def gen_cube_gather():
             "expect": [out_expect(2, out, {"epsilon": 1e-5})]}
 
 
+def array_layer(a, layers):
+    """The layer of an array coordinate: round to nearest, ties to even (Python's round), clamped
+    ("(u,v,w,a) to (i,j,k,l,n) Transformation and Array Layer Selection")."""
+    return min(max(round(a), 0), layers - 1)
+
+
+def gen_array_sample(dim1):
+    extent, layers = ((8,), 4) if dim1 else ((4, 3), 3)
+    per_layer = math.prod(extent)
+    texels = rgba_texels(per_layer * layers, 9801 if dim1 else 9802)
+    vols = [Volume(extent, texels[l * per_layer:(l + 1) * per_layer]) for l in range(layers)]
+    rnd = random_fill("f32", 3 * 64, 9803 if dim1 else 9804, 0.0, 1.0)
+    # layer coordinates: whole, near whole, the ties (0.5, 1.5, 2.5: to even), below 0 and past the last layer
+    layer_coords = [0.0, 1.0, 2.0, 0.25, 0.75, 1.4, 1.6, 0.5, 1.5, 2.5, -0.7, -3.0, 2.45, 5.0, 3.49, 3.5]
+    coords = []
+    for k in range(64):
+        r = rnd[3 * k:3 * k + 3]
+        st = [f32(-0.5 / extent[a] + r[a] * (1.0 + 1.0 / extent[a])) for a in range(len(extent))]
+        coords.append(st + [0.0] * (2 - len(st)) + [f32(layer_coords[k % len(layer_coords)])])
+    out = []
+    for c in coords:
+        out += sample(vols[array_layer(c[2], layers)], c[:len(extent)], "linear", ["clamp_to_edge"] * len(extent))
+    name = "sampler1DArray 8 wide, 4 layers" if dim1 else "sampler2DArray 4x3, 3 layers"
+    case = {"description": "textureLod of a " + name + " (rgba32f, linear, clamp to edge) at layer coordinates "
+                           "whole, fractional, on the ties .5 (to even) and outside the layers (clamped); "
+                           "epsilon %s: %s filtered axes of 2^-8 (reference: tools/gen_image_dims.py)"
+                           % ("0.004" if dim1 else "0.008", "one" if dim1 else "two"),
+            "kernel": "array_sample.comp"}
+    if dim1:
+        case["defines"] = {"DIM1": "1"}
+    case.update({"groups": [2, 1, 1],
+                 "bindings": [image(0, "combined_image_sampler", "1d" if dim1 else "2d", extent, flat(texels),
+                                    sampler=sampler("linear"), layers=layers),
+                              buf(1, [x for c in coords for x in c + [0.0]]),
+                              buf(2, count=4 * 64)],
+                 "expect": [out_expect(2, out, {"epsilon": 0.004 if dim1 else 0.008})]})
+    return case
+
+
+def gen_array_reverse():
+    w, h, layers = 8, 4, 3
+    def texel(x, y, l):
+        return [x + 8 * y, y - x, 100 * l, 0.5 * l]
+    src = [texel(x, y, l) for l in range(layers) for y in range(h) for x in range(w)]
+    expects = []
+    for lo in range(layers):
+        l = layers - 1 - lo      # dst layer lo comes from src layer l
+        data = []
+        for y in range(h):
+            for x in range(w):
+                data += [2 * v + o for v, o in zip(texel(x, y, l), (x, y, l, 1))]
+        expects.append({"set": 0, "binding": 1, "mip": 0, "layer": lo, "data": data, "compare": "exact"})
+    return {"description": "image2DArray: imageLoad of each layer, imageStore into the mirrored layer "
+                           "(reference: tools/gen_image_dims.py)",
+            "kernel": "array_reverse.comp", "groups": [2, 1, layers],
+            "bindings": [image(0, "storage_image", "2d", (w, h), flat(src), layers=layers),
+                         image(1, "storage_image", "2d", (w, h), [0.0] * (4 * w * h * layers), layers=layers)],
+            "expect": expects}
+
+
 CASES = [
     ("volume_box3d.json", gen_volume_box3d),
     ("volume_slice.json", gen_volume_slice),
@@ -464,6 +526,9 @@ CASES = [
     ("cube_linear.json", lambda: gen_cube("linear")),
     ("cube_linear_edges.json", lambda: gen_cube("linear", edges=True)),
     ("cube_gather.json", gen_cube_gather),
+    ("array1d_linear.json", lambda: gen_array_sample(True)),
+    ("array2d_linear.json", lambda: gen_array_sample(False)),
+    ("array_reverse.json", gen_array_reverse),
 ]
 
 
