@@ -358,7 +358,8 @@ void img_gather(const img_image *im, const img_sampler *s, const float coord[4],
     /* The four texels of the 2x2 footprint in the order the specification gives: i0j1, i1j1, i1j0, i0j0. */
     static const int order[4][2] = {{0, 1}, {1, 1}, {1, 0}, {0, 0}};
     int c = component < 0 || component > 3 ? 0 : component;
-    const int edges = !cube ? CUBE_NONE : img_format_get(im->format)->numeric == IMG_NUM_FLOAT ? CUBE_FILTER : CUBE_SEAMLESS;
+    const int float_texels = img_format_get(im->format)->numeric == IMG_NUM_FLOAT;
+    const int edges = !cube ? CUBE_NONE : float_texels ? CUBE_FILTER : CUBE_SEAMLESS;
     for (int k = 0; k < 4; k++) {
         int32_t idx[3] = {fp.i0[0] + order[k][0], fp.i0[1] + order[k][1], fp.i0[2]};
         img_texel t;
