@@ -516,6 +516,31 @@ def gen_array_reverse():
             "expect": expects}
 
 
+def gen_cube_array():
+    cubes = 2
+    rt = rgba_texels(cubes * 6 * CUBE * CUBE, 9901)
+    per_cube = [[[[rt[((n * 6 + f) * CUBE + j) * CUBE + i] for i in range(CUBE)] for j in range(CUBE)]
+                 for f in range(6)] for n in range(cubes)]
+    cube_coords = [0.0, 1.0, 0.4, 0.6, 0.5, 1.5, -1.0, 3.0]     # .5 -> 0 and 1.5 -> 2 -> clamped to 1 (ties to even)
+    dirs = [d + [f32(cube_coords[k % len(cube_coords)])]
+            for k, d in enumerate(cube_linear_dirs(False)[:32] + cube_linear_dirs(True)[:32])]
+    out = []
+    for d in dirs:
+        out += sample_cube(per_cube[array_layer(d[3], cubes)], CUBE, d[:3], "linear")
+    texels = [c for n in range(cubes) for f in range(6) for j in range(CUBE) for i in range(CUBE)
+              for c in per_cube[n][f][j][i]]
+    return {"description": "textureLod(samplerCubeArray, vec4(dir, cube), 0) of two 4x4 rgba32f cubes (12 layers), "
+                           "linear: directions inside faces and near edges and corners, cube coordinates whole, "
+                           "fractional, on ties (to even) and outside (clamped); epsilon 0.008 as cube_linear.json "
+                           "(reference: tools/gen_image_dims.py)",
+            "kernel": "cube_array.comp", "groups": [2, 1, 1],
+            "bindings": [image(0, "combined_image_sampler", "cube", (CUBE, CUBE), texels, sampler=sampler("linear"),
+                               layers=6 * cubes),
+                         buf(1, [x for d in dirs for x in d]),
+                         buf(2, count=4 * 64)],
+            "expect": [out_expect(2, out, {"epsilon": 0.008})]}
+
+
 CASES = [
     ("volume_box3d.json", gen_volume_box3d),
     ("volume_slice.json", gen_volume_slice),
@@ -529,6 +554,7 @@ CASES = [
     ("array1d_linear.json", lambda: gen_array_sample(True)),
     ("array2d_linear.json", lambda: gen_array_sample(False)),
     ("array_reverse.json", gen_array_reverse),
+    ("cube_array.json", gen_cube_array),
 ]
 
 
