@@ -113,6 +113,7 @@ typedef struct vkb_device_info {
     int storage_buffer_16bit, uniform_and_storage_buffer_16bit, storage_push_constant_16;
     int vulkan_memory_model;
     int sampler_mirror_clamp_to_edge; /* Vulkan 1.2 samplerMirrorClampToEdge */
+    int image_cube_array;            /* imageCubeArray: samplerCubeArray, imageCubeArray in a kernel */
 
     /* limits */
     uint32_t max_compute_shared_memory_size;

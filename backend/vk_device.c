@@ -304,6 +304,7 @@ static void fill_device_info(vkb_context *ctx, device_entry *d)
     info->float64 = f.f2.features.shaderFloat64;
     info->int64 = f.f2.features.shaderInt64;
     info->int16 = f.f2.features.shaderInt16;
+    info->image_cube_array = f.f2.features.imageCubeArray;
     if (d->api >= API_1_2) {
         info->float16 = f.v12.shaderFloat16;
         info->int8 = f.v12.shaderInt8;

@@ -35,7 +35,9 @@
     X(StorageBuffer8BitAccess, storage_buffer_8bit, "storageBuffer8BitAccess")                \
     X(UniformAndStorageBuffer8BitAccess, uniform_and_storage_buffer_8bit, "uniformAndStorageBuffer8BitAccess") \
     X(StoragePushConstant8, storage_push_constant_8, "storagePushConstant8")                  \
-    X(VulkanMemoryModel, vulkan_memory_model, "vulkanMemoryModel")
+    X(VulkanMemoryModel, vulkan_memory_model, "vulkanMemoryModel")                            \
+    X(SampledCubeArray, image_cube_array, "imageCubeArray")                                   \
+    X(ImageCubeArray, image_cube_array, "imageCubeArray")
 
 /* VkFormat of each texel format the case contract lists (isa/isa.h's ISA_FORMAT_LIST). */
 #define VKB_FORMAT_UNKNOWN VK_FORMAT_UNDEFINED

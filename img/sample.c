@@ -12,6 +12,11 @@
  * host; docs/quirks.md gives the tolerance against a device.  Integer formats are
  * never filtered (Vulkan forbids linear filtering of them): they always read the
  * nearest texel.
+ *
+ * Cube maps ignore the address modes: nearest filtering clamps to the edge of the face, linear filtering
+ * and gather read a tap that falls off the face from the adjacent face (Vulkan's "Cube Map Edge
+ * Handling"); a linear tap off two edges at once (a corner) is the mean of the three texels that meet
+ * there (gather of an integer format: the face's corner texel).
  */
 #include "img/img.h"
 
@@ -123,6 +128,77 @@ static int cube_face(const float dir[3], float *s, float *t)
     return face;
 }
 
+/* How a sample treats the edges of a cube face: not a cube, clamp to the edge (nearest), take the texel
+ * from the adjacent face (gather of an integer format: a corner tap clamps), or that and a corner tap as
+ * the mean of the three texels that meet at the cube's corner (linear filtering and gather of a float
+ * format, as lavapipe does). */
+enum { CUBE_NONE, CUBE_CLAMP, CUBE_SEAMLESS, CUBE_FILTER };
+
+/* Each face's normal N and the directions U, V in which its s and t grow, in Vulkan's layer order
+ * +x, -x, +y, -y, +z, -z: the "Cube Map Face Selection" table read as vectors (on +x, sc = -rz: U = -z). */
+static const int8_t cube_basis[6][3][3] = {
+    {{1, 0, 0}, {0, 0, -1}, {0, -1, 0}}, {{-1, 0, 0}, {0, 0, 1}, {0, -1, 0}},
+    {{0, 1, 0}, {1, 0, 0}, {0, 0, 1}},   {{0, -1, 0}, {1, 0, 0}, {0, 0, -1}},
+    {{0, 0, 1}, {1, 0, 0}, {0, -1, 0}},  {{0, 0, -1}, {-1, 0, 0}, {0, -1, 0}},
+};
+
+/* Cube map edge handling: a linear tap one texel off an edge of face (*layer % 6) moves to the texel one
+ * step inside the adjacent face (the cube unfolded about the shared edge), changing idx and *layer.  Exact
+ * integer arithmetic in half-texel units, where a face spans [-size, size] and texel i's centre is at
+ * 2i + 1 - size.  A tap off two edges (a corner) is left as it is: the caller clamps it. */
+static void cube_edge(int32_t size, int32_t idx[3], uint32_t *layer)
+{
+    const int off_u = idx[0] < 0 ? -1 : idx[0] >= size ? 1 : 0, off_v = idx[1] < 0 ? -1 : idx[1] >= size ? 1 : 0;
+    if ((off_u != 0) == (off_v != 0))
+        return; /* on the face (both 0), or a corner */
+    if (idx[0] < -1 || idx[0] > size || idx[1] < -1 || idx[1] > size)
+        return; /* further out than a footprint reaches (saturated, non-finite coordinates): clamped */
+    const uint32_t face = *layer % 6;
+    const int8_t(*b)[3] = cube_basis[face];
+    int32_t sc = 2 * idx[0] + 1 - size, tc = 2 * idx[1] + 1 - size;
+    /* the off axis: how far past the edge (d), which way (the new face's normal) */
+    int32_t d = off_u ? (sc < 0 ? -sc : sc) - size : (tc < 0 ? -tc : tc) - size;
+    int32_t p[3], normal[3];
+    for (int k = 0; k < 3; k++) {
+        normal[k] = off_u ? off_u * b[1][k] : off_v * b[2][k];
+        p[k] = b[0][k] * (size - d) + normal[k] * size + (off_u ? tc * b[2][k] : sc * b[1][k]);
+    }
+    uint32_t to = face;
+    for (uint32_t f = 0; f < 6; f++)
+        if (cube_basis[f][0][0] == normal[0] && cube_basis[f][0][1] == normal[1] && cube_basis[f][0][2] == normal[2])
+            to = f;
+    const int8_t(*nb)[3] = cube_basis[to];
+    int32_t sc2 = p[0] * nb[1][0] + p[1] * nb[1][1] + p[2] * nb[1][2];
+    int32_t tc2 = p[0] * nb[2][0] + p[1] * nb[2][1] + p[2] * nb[2][2];
+    idx[0] = (sc2 + size - 1) / 2;
+    idx[1] = (tc2 + size - 1) / 2;
+    *layer = *layer - face + to;
+}
+
+/* The three texels that meet at the cube corner a tap off two edges points at: the face's corner texel
+ * and its neighbours across the two edges.  Returns 0 unless idx is off both edges. */
+static int cube_corner(int32_t size, const int32_t idx[3], uint32_t layer, int32_t at[3][3], uint32_t layers[3])
+{
+    int off_u = idx[0] == -1 || idx[0] == size, off_v = idx[1] == -1 || idx[1] == size;
+    if (!off_u || !off_v)
+        return 0; /* on the face, off one edge, or further out than a footprint reaches (clamped) */
+    int32_t ci = idx[0] < 0 ? 0 : size - 1, cj = idx[1] < 0 ? 0 : size - 1;
+    const int32_t taps[3][2] = {{ci, cj}, {idx[0], cj}, {ci, idx[1]}};
+    for (int k = 0; k < 3; k++) {
+        at[k][0] = taps[k][0], at[k][1] = taps[k][1], at[k][2] = 0;
+        layers[k] = layer;
+        cube_edge(size, at[k], &layers[k]);
+    }
+    return 1;
+}
+
+/* The corner tap of linear filtering: the three texels' mean, summed in cube_corner's order. */
+static void corner_mean(const img_texel t[3], img_texel *out)
+{
+    for (int c = 0; c < 4; c++)
+        out->f[c] = (t[0].f[c] + t[1].f[c] + t[2].f[c]) / 3.0f;
+}
+
 /* The array layer of coord[3]: round to nearest even, clamped to the layers (cube arrays: per cube). */
 static uint32_t array_layer(float a, uint32_t count)
 {
@@ -138,11 +214,22 @@ static void wrapped_texel(const img_image *im, const img_sampler *s, const int32
 {
     int32_t size[3] = {(int32_t)img_mip_size(im->width, mip), (int32_t)img_mip_size(im->height, mip),
                        (int32_t)img_mip_size(im->depth, mip)};
-    int32_t at[3] = {0, 0, 0};
+    int32_t at[3] = {0, 0, 0}, id[3] = {idx[0], idx[1], idx[2]};
+    int32_t corner[3][3];
+    uint32_t corner_layer[3];
+    if (cube == CUBE_FILTER && cube_corner(size[0], idx, layer, corner, corner_layer)) {
+        img_texel t[3];
+        for (int k = 0; k < 3; k++)
+            img_fetch(im, corner[k], corner_layer[k], mip, &t[k]);
+        corner_mean(t, out);
+        return;
+    }
+    if (cube >= CUBE_SEAMLESS)
+        cube_edge(size[0], id, &layer);
     int axes = axes_of(im->dim);
     for (int a = 0; a < axes; a++) {
-        /* Cube faces are sampled as clamp to edge (wavelab does not filter across faces). */
-        at[a] = wrap(cube ? IMG_ADDRESS_CLAMP_TO_EDGE : s->address[a], idx[a], size[a]);
+        /* Cube faces ignore the address modes: clamp to the edge (what is left after cube_edge) */
+        at[a] = wrap(cube ? IMG_ADDRESS_CLAMP_TO_EDGE : s->address[a], id[a], size[a]);
         if (at[a] < 0) {
             border_texel(im, s->border, out);
             return;
@@ -197,7 +284,7 @@ static void filter_level(const img_image *im, const img_sampler *s, const float 
             weight *= high ? fp.alpha[a] : 1.0f - fp.alpha[a];
         }
         img_texel t;
-        wrapped_texel(im, s, idx, layer, mip, cube, &t);
+        wrapped_texel(im, s, idx, layer, mip, cube ? CUBE_FILTER : CUBE_NONE, &t);
         for (int c = 0; c < 4; c++)
             sum[c] += weight * t.f[c];
     }
@@ -271,10 +358,12 @@ void img_gather(const img_image *im, const img_sampler *s, const float coord[4],
     /* The four texels of the 2x2 footprint in the order the specification gives: i0j1, i1j1, i1j0, i0j0. */
     static const int order[4][2] = {{0, 1}, {1, 1}, {1, 0}, {0, 0}};
     int c = component < 0 || component > 3 ? 0 : component;
+    const int float_texels = img_format_get(im->format)->numeric == IMG_NUM_FLOAT;
+    const int edges = !cube ? CUBE_NONE : float_texels ? CUBE_FILTER : CUBE_SEAMLESS;
     for (int k = 0; k < 4; k++) {
         int32_t idx[3] = {fp.i0[0] + order[k][0], fp.i0[1] + order[k][1], fp.i0[2]};
         img_texel t;
-        wrapped_texel(im, s, idx, layer, 0, cube, &t);
+        wrapped_texel(im, s, idx, layer, 0, edges, &t);
         out->u[k] = t.u[c];
     }
 }
@@ -299,10 +388,21 @@ static void view_wrapped_texel(const img_view *v, const img_sampler *s, const in
                                uint32_t mip, int cube, img_texel *out)
 {
     const img_view_level *L = &v->level[mip];
-    int32_t at[3] = {0, 0, 0};
+    int32_t at[3] = {0, 0, 0}, id[3] = {idx[0], idx[1], idx[2]};
+    int32_t corner[3][3];
+    uint32_t corner_layer[3];
+    if (cube == CUBE_FILTER && cube_corner(L->size[0], idx, layer, corner, corner_layer)) {
+        img_texel t[3];
+        for (int k = 0; k < 3; k++)
+            view_wrapped_texel(v, s, corner[k], corner_layer[k], mip, CUBE_CLAMP, &t[k]);
+        corner_mean(t, out);
+        return;
+    }
+    if (cube >= CUBE_SEAMLESS)
+        cube_edge(L->size[0], id, &layer);
     const int axes = axes_of(v->im->dim);
     for (int a = 0; a < axes; a++) {
-        at[a] = wrap(cube ? IMG_ADDRESS_CLAMP_TO_EDGE : s->address[a], idx[a], L->size[a]);
+        at[a] = wrap(cube ? IMG_ADDRESS_CLAMP_TO_EDGE : s->address[a], id[a], L->size[a]);
         if (at[a] < 0) {
             border_texel(v->im, s->border, out);
             return;
@@ -359,7 +459,7 @@ static void view_filter_level(const img_view *v, const img_sampler *s, const flo
             weight *= high ? fp.alpha[a] : 1.0f - fp.alpha[a];
         }
         img_texel t;
-        view_wrapped_texel(v, s, idx, layer, mip, cube, &t);
+        view_wrapped_texel(v, s, idx, layer, mip, cube ? CUBE_FILTER : CUBE_NONE, &t);
         for (int c = 0; c < 4; c++)
             sum[c] += weight * t.f[c];
     }
@@ -510,10 +610,11 @@ void img_view_gather(const img_view *v, const img_sampler *s, const float coord[
     view_footprint(v, s, st, 0, &fp);
     static const int order[4][2] = {{0, 1}, {1, 1}, {1, 0}, {0, 0}};
     int c = component < 0 || component > 3 ? 0 : component;
+    const int edges = !cube ? CUBE_NONE : v->fi->numeric == IMG_NUM_FLOAT ? CUBE_FILTER : CUBE_SEAMLESS;
     for (int k = 0; k < 4; k++) {
         int32_t idx[3] = {fp.i0[0] + order[k][0], fp.i0[1] + order[k][1], fp.i0[2]};
         img_texel t;
-        view_wrapped_texel(v, s, idx, layer, 0, cube, &t);
+        view_wrapped_texel(v, s, idx, layer, 0, edges, &t);
         out->u[k] = t.u[c];
     }
 }

@@ -26,6 +26,10 @@ if command -v python3 >/dev/null 2>&1; then
     echo "kernels/: case files differ from tools/gen_kernel_cases.py's output" >&2
     exit 1
   }
+  python3 tools/gen_image_dims.py --check >/dev/null || {
+    echo "kernels/images/: 1D, 3D and cube case files differ from tools/gen_image_dims.py's output" >&2
+    exit 1
+  }
 fi
 # lessons and docs must stand alone: cite articles by title, author and URL, never a path outside the repository
 if grep -rIn "shared/" README.md docs kernels machines tools >&2; then

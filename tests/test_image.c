@@ -847,6 +847,38 @@ START_TEST(test_img_sample_cube_faces_follow_the_major_axis_table)
 }
 END_TEST
 
+START_TEST(test_img_sample_cube_linear_at_edges_reads_adjacent_faces)
+{
+    /* 2x2 faces: value = face * 10 + y * 2 + x; faces +x, -x, +y, -y, +z, -z */
+    float values[24], storage[24];
+    for (int i = 0; i < 24; i++)
+        values[i] = (float)(i / 4 * 10 + i % 4);
+    img_image im = float_image(IMG_DIM_CUBE, 2, 2, 1, 6, 1, values, storage);
+    img_sampler s = sampler_of(IMG_FILTER_LINEAR, IMG_ADDRESS_REPEAT, 0); /* cubes ignore the address mode */
+    /* (1, 0, .75) on +x: sc = -rz = -.75, tc = -ry = 0 -> s .125, t .5 -> u .25, v 1: i0 -1 (alpha .75),
+     * j0 0 (beta .5).  Column -1 of +x lies across its sc = -1 edge, where rz = 1: face +z, whose
+     * sc = rx = 1 there, column 1, the same rows (tc = -ry on both).  Taps: (-1,0) -> +z (1,0) = 41,
+     * (0,0) = 0, (-1,1) -> +z (1,1) = 43, (0,1) = 2; .125*41 + .375*0 + .125*43 + .375*2 = 11.25 */
+    ck_assert_float_eq(sample1(&im, &s, 1.0f, 0.0f, 0.75f, 0, 0), 11.25f);
+    /* (1, .75, .75) on +x: s = t = .125, i0 = j0 = -1, alpha = beta = .75.  (0,-1) crosses tc = -1
+     * (ry = 1): face +y, sc = rx = 1 -> column 1, tc = rz = .5 -> row 1: 23.  (-1,0) -> +z (1,0) = 41.
+     * (-1,-1) is off both edges: the mean of the three texels at that cube corner, +x (0,0) = 0,
+     * +z (1,0) = 41 and +y (1,1) = 23: 64/3.  .0625*64/3 + .1875*23 + .1875*41 + .5625*0 = 13.333... */
+    ck_assert_float_eq_tol(sample1(&im, &s, 1.0f, 0.75f, 0.75f, 0, 0), 0.0625 * 64.0 / 3.0 + 0.1875 * 64.0, 1e-5);
+    /* gather there: (i0, j1) (i1, j1) (i1, j0) (i0, j0) = (-1,0) -> 41, (0,0) = 0, (0,-1) -> 23, the corner 64/3 */
+    float coord[4] = {1.0f, 0.75f, 0.75f, 0};
+    img_texel g;
+    img_gather(&im, &s, coord, 0, &g);
+    ck_assert_float_eq(g.f[0], 41.0f);
+    ck_assert_float_eq(g.f[1], 0.0f);
+    ck_assert_float_eq(g.f[2], 23.0f);
+    ck_assert_float_eq_tol(g.f[3], 64.0 / 3.0, 1e-5);
+    /* nearest filtering clamps to the face's edge instead: (1, 0, .75) reads +x (0,1) = 2 */
+    s = sampler_of(IMG_FILTER_NEAREST, IMG_ADDRESS_REPEAT, 0);
+    ck_assert_float_eq(sample1(&im, &s, 1.0f, 0.0f, 0.75f, 0, 0), 2.0f);
+}
+END_TEST
+
 START_TEST(test_img_gather_returns_footprint_in_spec_order)
 {
     static const float quad[4] = {1, 2, 3, 4};
@@ -1529,6 +1561,7 @@ static Suite *img_suite(void)
     tcase_add_test(tc, test_img_sample_unnormalized_layers_and_integer_formats);
     tcase_add_test(tc, test_img_sample_border_colours_match_the_table);
     tcase_add_test(tc, test_img_sample_cube_faces_follow_the_major_axis_table);
+    tcase_add_test(tc, test_img_sample_cube_linear_at_edges_reads_adjacent_faces);
     tcase_add_test(tc, test_img_gather_returns_footprint_in_spec_order);
     tcase_add_test(tc, test_img_layouts_are_bijections_onto_their_range);
     tcase_add_test(tc, test_img_blocklinear_keeps_8_rows_of_64_bytes_in_one_gob);

@@ -2,7 +2,8 @@
 # tools/h100_images.sh — on an NVIDIA H100 machine, from the repository root, with a prebuilt wavelab
 # (build/wavelab, or $WAVELAB; run-time .debs in .gl/ are unpacked first when carried, as for
 # tools/h100_as_written.sh): builds nothing; every image case (articles 000 and 004 as written, the sampling
-# suite and the other cases under kernels/images/) through `wavelab check` at wave 32, and the 1440p image gathers of article 004 timed
+# suite and the other cases under kernels/images/, the 1D, 3D and cube ones of tools/gen_image_dims.py included:
+# the glob picks up every case there) through `wavelab check` at wave 32, and the 1440p image gathers of article 004 timed
 # on the device (row-major vs tiled launch).  Results under $OUT:
 #   devices.txt   the device list;   check.txt   every check's report and exit code;
 #   summary.txt   one line per case (exit code, case), then the counts;
