@@ -12,6 +12,8 @@
  */
 #include <stdlib.h>
 
+#include <spirv/unified1/GLSL.std.450.h>
+
 #include "sim/sim_internal.h"
 
 _Static_assert((int)SIM_H_FADD_F32 == (int)ISA_OP_COUNT, "sim_handler lists every opcode first, in ops.def's order");
@@ -43,6 +45,22 @@ static sim_handler handler_of(const isa_inst *in, unsigned bits)
         if (int32 && in->imm2 == ISA_OP_SLT)
             return SIM_H_BRANCH_IF_SLT_32;
         return SIM_H_BRANCH_IF;
+    case ISA_OP_FMATH: /* GLSL.std.450 instructions that are an opcode of the ISA: its handler (the same expression) */
+        if (isa_type_is_float(t)) {
+            if (in->imm == GLSLstd450Fma)
+                return f32 ? SIM_H_FMA_F32 : SIM_H_FMA;
+        } else if (t != ISA_TYPE_BOOL && t != ISA_TYPE_NONE) {
+            switch (in->imm) {
+            case GLSLstd450SAbs: return SIM_H_SABS;
+            case GLSLstd450SSign: return SIM_H_SSIGN;
+            case GLSLstd450UMin: return SIM_H_UMIN;
+            case GLSLstd450SMin: return SIM_H_SMIN;
+            case GLSLstd450UMax: return SIM_H_UMAX;
+            case GLSLstd450SMax: return SIM_H_SMAX;
+            default: break;
+            }
+        }
+        return SIM_H_FMATH;
     default: return (sim_handler)in->op; /* the opcode's own handler: SIM_H_<op> == ISA_OP_<op> */
     }
 }
