@@ -553,32 +553,38 @@ static inline float fmod_floorf(float x, float y)
         else { const int FULL = 0; (void)FULL; __VA_ARGS__ } \
     } while (0)
 
-/* Integer bodies see x, y (and z) as the type's value extended to 64 bits. */
-#define INT_U2(expr) BOTH(LANES { uint64_t x = SIM_ZX(A[l], sh), y = SIM_ZX(B[l], sh); PUT(expr); })
-#define INT_S2(expr) BOTH(LANES { int64_t x = SIM_SX(A[l], sh), y = SIM_SX(B[l], sh); PUT(expr); })
-#define INT_U1(expr) BOTH(LANES { uint64_t x = SIM_ZX(A[l], sh); PUT(expr); })
-#define INT_S1(expr) BOTH(LANES { int64_t x = SIM_SX(A[l], sh); PUT(expr); })
+/* Integer bodies see x, y (and z) as the type's value extended to 64 bits (SH: 64 - the type's bits);
+ * the _32 forms are for a 32-bit type, with the width a constant. */
+#define INT_U2(expr) BOTH(LANES { uint64_t x = SIM_ZX(A[l], SH), y = SIM_ZX(B[l], SH); PUT(expr); })
+#define INT_S2(expr) BOTH(LANES { int64_t x = SIM_SX(A[l], SH), y = SIM_SX(B[l], SH); PUT(expr); })
+#define INT_U1(expr) BOTH(LANES { uint64_t x = SIM_ZX(A[l], SH); PUT(expr); })
+#define INT_S1(expr) BOTH(LANES { int64_t x = SIM_SX(A[l], SH); PUT(expr); })
 #define RAW2(expr) BOTH(LANES { uint64_t x = A[l], y = B[l]; PUT(expr); })
+#define INT_U2_32(expr) BOTH(LANES { uint64_t x = (uint32_t)A[l], y = (uint32_t)B[l]; PUT(expr); })
+#define INT_S2_32(expr) BOTH(LANES { int64_t x = (int32_t)(uint32_t)A[l], y = (int32_t)(uint32_t)B[l]; PUT(expr); })
 
-/* Float bodies: one template per precision; f16 computes in float and rounds. */
+/* Float bodies: one template per precision (TYPE: the instruction's type); f16 computes in float and rounds.
+ * The _F32 forms are for f32 alone. */
 #define FLOAT2(expr_f, expr_d) \
-    switch (type) { \
+    switch (TYPE) { \
     case ISA_TYPE_F16: BOTH(LANES { float x = sim_f16(A[l]), y = sim_f16(B[l]); PUT(sim_f16_bits(expr_f)); }); break; \
     case ISA_TYPE_F32: BOTH(LANES { float x = sim_f32(A[l]), y = sim_f32(B[l]); PUT(sim_f32_bits(expr_f)); }); break; \
     case ISA_TYPE_F64: BOTH(LANES { double x = sim_f64(A[l]), y = sim_f64(B[l]); PUT(sim_f64_bits(expr_d)); }); break; \
     default: goto bad_type; }
 #define FLOAT_TEST2(expr) \
-    switch (type) { \
+    switch (TYPE) { \
     case ISA_TYPE_F16: BOTH(LANES { float x = sim_f16(A[l]), y = sim_f16(B[l]); PUT(expr); }); break; \
     case ISA_TYPE_F32: BOTH(LANES { float x = sim_f32(A[l]), y = sim_f32(B[l]); PUT(expr); }); break; \
     case ISA_TYPE_F64: BOTH(LANES { double x = sim_f64(A[l]), y = sim_f64(B[l]); PUT(expr); }); break; \
     default: goto bad_type; }
 #define FLOAT_TEST1(expr) \
-    switch (type) { \
+    switch (TYPE) { \
     case ISA_TYPE_F16: BOTH(LANES { float x = sim_f16(A[l]); PUT(expr); }); break; \
     case ISA_TYPE_F32: BOTH(LANES { float x = sim_f32(A[l]); PUT(expr); }); break; \
     case ISA_TYPE_F64: BOTH(LANES { double x = sim_f64(A[l]); PUT(expr); }); break; \
     default: goto bad_type; }
+#define FLOAT2_F32(expr) BOTH(LANES { float x = sim_f32(A[l]), y = sim_f32(B[l]); PUT(sim_f32_bits(expr)); })
+#define FLOAT_TEST2_F32(expr) BOTH(LANES { float x = sim_f32(A[l]), y = sim_f32(B[l]); PUT(expr); })
 
 /* Instructions after which exec or pc may change (a segment ends), and those with a jump target in imm. */
 static int ends_segment(isa_op op)
@@ -1316,12 +1322,21 @@ sim_status sim_run(const isa_program *prog, const sim_config *cfg, sim_result *r
         return SIM_ERR_NOMEM;
     }
     ctx.seg_len = seg_len;
+    sim_decoded *decoded = sim_decode(prog, seg_len, W);
+    if (!decoded) {
+        free(ctx.slots);
+        free(seg_len);
+        sim_result_free(result);
+        return SIM_ERR_NOMEM;
+    }
+    ctx.decoded = decoded;
     ctx.run_wave = (void (*)(void))pick_wave_fn(W, cfg->portable);
 
     if (run_parallel(&ctx)) {
         finish_stats(prog, st);
         free(ctx.slots);
         free(seg_len);
+        free(decoded);
         return SIM_OK;
     }
     status = thread_state_alloc(&ctx);
@@ -1334,5 +1349,6 @@ sim_status sim_run(const isa_program *prog, const sim_config *cfg, sim_result *r
     thread_state_free(&ctx);
     free(ctx.slots);
     free(seg_len);
+    free(decoded);
     return status;
 }

@@ -72,6 +72,7 @@ typedef struct sim_ctx {
      * statistics when the thread is done */
     const uint32_t *seg_len;
     uint64_t *seg_exec, *seg_lanes;
+    const struct sim_decoded *decoded; /* prog->code pre-decoded for this wave size (sim/decode.c; shared by every thread) */
     void (*run_wave)(void);      /* the hot loop's instance for this wave size and host (sim/exec.c) */
 } sim_ctx;
 
@@ -88,6 +89,57 @@ static inline void sim_note_write(sim_ctx *ctx, uint32_t *owner, uint64_t addres
             __atomic_store_n(ctx->write_conflict, 1, __ATOMIC_RELAXED);
     }
 }
+
+/* ---------------------------------------------------------- pre-decoded instructions (sim/decode.c) */
+
+/*
+ * Handlers of the hot loop (sim/exec_loop.h): one per opcode, then forms of
+ * the hottest opcodes specialised by type, which run without the type switch
+ * or with a constant width (_F32: f32 lanes; _32: a 32-bit integer type).
+ * BRANCH_IF_B is branch_if without a comparison (imm2 = 0), BRANCH_IF_ULT_32
+ * and _SLT_32 with that comparison on 32-bit integers.
+ */
+#define SIM_SPECIAL_HANDLERS(X) \
+    X(FADD_F32) X(FSUB_F32) X(FMUL_F32) X(FMA_F32) X(FOLT_F32) X(FOLE_F32) X(FOEQ_F32) \
+    X(IEQ_32) X(INE_32) X(ULT_32) X(ULE_32) X(SLT_32) X(SLE_32) \
+    X(BRANCH_IF_B) X(BRANCH_IF_ULT_32) X(BRANCH_IF_SLT_32)
+
+typedef enum sim_handler {
+#define X(name, cls, meaning) SIM_H_##name,
+#include "isa/ops.def"
+#undef X
+#define X(name) SIM_H_##name,
+    SIM_SPECIAL_HANDLERS(X)
+#undef X
+    SIM_H_COUNT
+} sim_handler;
+
+/* sim_decoded.flags */
+#define SIM_DEC_SALU        1u  /* scalar ALU: writes every live lane, whatever exec is */
+#define SIM_DEC_SEG_SALU    2u  /* (segment starts) the segment holds a scalar ALU instruction */
+
+/*
+ * What the hot loop's head recomputed for every wave instruction, worked out
+ * once per dispatch for its wave size W, in an array parallel to
+ * prog->code (32 bytes an entry: a shift indexes it).  Register operands d,
+ * a, b and c are slot offsets, register * W (0 where the field names no
+ * register: the handlers that read such a field take it from `in`).  ix is
+ * the dispatch index: handler * 2, plus 1 where a segment starts (the hot
+ * loop counts the statistics there; sim/exec.c).
+ */
+typedef struct sim_decoded {
+    const isa_inst *in;         /* the instruction: masks, immediates, slot, e */
+    uint32_t d, a, b, c;        /* register operands, already * W */
+    uint16_t ix;                /* sim_handler * 2 + (a segment starts here) */
+    uint8_t type;               /* isa_type */
+    uint8_t bits;               /* sim_type_bits(type) */
+    uint8_t sh;                 /* 64 - bits: the shift of SIM_ZX / SIM_SX */
+    uint8_t flags;              /* SIM_DEC_* */
+} sim_decoded;
+
+/* The pre-decoded program (malloc'd, caller frees), or NULL when out of memory or when reg_count * W does not fit
+ * 32 bits.  Call after the program was checked (sim/exec.c: check_program); seg_len is segments_of's. */
+sim_decoded *sim_decode(const isa_program *p, const uint32_t *seg_len, uint32_t W);
 
 /* ---------------------------------------------------------- lane masks */
 

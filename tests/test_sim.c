@@ -113,6 +113,9 @@ typedef struct lane_io {
     uint64_t out[MAX_INV][4];
 } lane_io;
 
+/* Bit i set: run_lane_program's ops[i] is scalar ALU (reset by io_reset). */
+static uint32_t lane_salu_ops;
+
 /*
  * Runs `ops` with exec = lanes whose active flag is set, over `groups`
  * workgroups of `local` invocations at wave size W.  Returns sim_run's status;
@@ -140,8 +143,11 @@ static sim_status run_lane_program(uint32_t W, uint32_t local, uint32_t groups, 
     b_emit(&b, I(.op = ISA_OP_MASK_COND, .type = ISA_TYPE_BOOL, .d = 1, .a = R_ACTIVE, .imm = 0));
     b_emit(&b, I(.op = ISA_OP_MASK_EXEC, .d = 2));
     uint32_t block = b_emit(&b, I(.op = ISA_OP_BLOCK, .a = 1));
-    for (int i = 0; i < nops; i++)
-        b_emit(&b, ops[i]);
+    for (int i = 0; i < nops; i++) {
+        uint32_t pc = b_emit(&b, ops[i]);
+        if (lane_salu_ops >> i & 1) /* ISA_CLASS_SALU is 0, which b_emit reads as "the opcode's class" */
+            b.code[pc].cls = ISA_CLASS_SALU;
+    }
     uint32_t merge = b_emit(&b, I(.op = ISA_OP_BLOCK, .a = 2));
     b_emit(&b, I(.op = ISA_OP_STORE, .type = ISA_TYPE_U64, .b = R_D, .a = R_ADDR, .slot = (uint16_t)out, .count = 4));
     uint32_t end = b_emit(&b, I(.op = ISA_OP_END));
@@ -170,6 +176,7 @@ static lane_io io;
 static void io_reset(void)
 {
     memset(&io, 0, sizeof io);
+    lane_salu_ops = 0;
     for (int i = 0; i < MAX_INV; i++)
         io.active[i] = 1;
 }
@@ -1492,6 +1499,95 @@ START_TEST(test_budget_runaway_loop_faults)
 }
 END_TEST
 
+/* The executor's pre-decoded paths (sim/decode.c, sim/exec_loop.h): a segment that must take the loop's head at
+ * every instruction (scalar ALU while exec is narrower than the live lanes), the budget running out inside a
+ * segment, and the forms specialised by type, each against values worked out here. */
+START_TEST(test_exec_scalar_alu_in_divergent_segment_writes_live_lanes_valu_only_exec)
+{
+    io_reset();
+    for (int i = 0; i < 32; i++) {
+        io.a[i] = f2u(0.5f * (float)i) | 0xabcd000000000000ull; /* garbage above the f32 */
+        io.b[i] = f2u(1.25f);
+        io.c[i] = f2u(-2.0f);
+        io.active[i] = (i % 3) != 0;
+    }
+    isa_inst ops[] = {
+        I(.op = ISA_OP_IADD, .type = ISA_TYPE_U32, .d = R_D, .a = R_B, .b = R_C), /* scalar ALU */
+        I(.op = ISA_OP_FADD, .type = ISA_TYPE_F32, .d = R_D + 1, .a = R_A, .b = R_B),
+        I(.op = ISA_OP_FMUL, .type = ISA_TYPE_F32, .d = R_D + 2, .a = R_A, .b = R_C), /* scalar ALU */
+        I(.op = ISA_OP_ULT, .type = ISA_TYPE_U32, .d = R_D + 3, .a = R_B, .b = R_A),
+    };
+    lane_salu_ops = 1u << 0 | 1u << 2;
+    sim_result res;
+    ck_assert_int_eq(run_lane_program(8, 32, 1, ops, 4, &io, &res), SIM_OK);
+    for (int i = 0; i < 32; i++) {
+        float a = 0.5f * (float)i;
+        ck_assert_uint_eq((uint32_t)io.out[i][0], (uint32_t)(f2u(1.25f) + f2u(-2.0f)));
+        ck_assert_uint_eq((uint32_t)io.out[i][2], f2u(a * -2.0f));
+        if (io.active[i]) {
+            ck_assert_uint_eq(io.out[i][1], f2u(a + 1.25f));
+            ck_assert_uint_eq(io.out[i][3], f2u(1.25f) < f2u(a) ? 1u : 0u);
+        } else {
+            ck_assert_uint_eq(io.out[i][1], SENTINEL);
+            ck_assert_uint_eq(io.out[i][3], SENTINEL);
+        }
+    }
+    sim_result_free(&res);
+}
+END_TEST
+
+START_TEST(test_exec_budget_inside_segment_stops_there_and_counts_what_ran)
+{
+    /* one block, then ten adds and the end in one segment: a budget of 5 runs pc 0..4 and stops at pc 5 */
+    builder b;
+    b_init(&b, 4, 1, 8, 1, 1);
+    b_emit(&b, I(.op = ISA_OP_BLOCK, .a = 0, .imm = 11));
+    for (int k = 0; k < 10; k++)
+        b_emit(&b, I(.op = ISA_OP_IADD, .type = ISA_TYPE_U32, .d = 1, .a = 1, .b = 2));
+    b_emit(&b, I(.op = ISA_OP_END));
+    sim_config cfg = config(8, 1, NULL, 0);
+    cfg.instruction_budget = 5;
+    sim_result res;
+    ck_assert_int_eq(sim_run(&b.p, &cfg, &res), SIM_FAULT);
+    ck_assert_int_eq(res.fault, SIM_FAULT_BUDGET);
+    ck_assert_uint_eq(res.fault_event.where.pc, 5);
+    ck_assert_uint_eq(res.stats.wave_instructions, 5);
+    for (uint32_t pc = 0; pc < 12; pc++) {
+        ck_assert_uint_eq(res.stats.inst_executions[pc], pc < 5 ? 1u : 0u);
+        ck_assert_uint_eq(res.stats.inst_lanes[pc], pc < 5 ? 8u : 0u);
+    }
+    sim_result_free(&res);
+}
+END_TEST
+
+START_TEST(test_exec_32bit_compares_read_only_the_low_32_bits)
+{
+    /* the _32 forms of ieq/ult/slt (sim/decode.c) must see the type's width, not the 64-bit slot */
+    io_reset();
+    for (int i = 0; i < 64; i++) {
+        io.a[i] = rnd();
+        io.b[i] = (i % 4 == 0) ? (io.a[i] & 0xffffffffull) | (rnd() << 32) : rnd(); /* equal low halves */
+        io.active[i] = (i % 5) != 1;
+    }
+    isa_inst ops[] = {
+        I(.op = ISA_OP_IEQ, .type = ISA_TYPE_U32, .d = R_D, .a = R_A, .b = R_B),
+        I(.op = ISA_OP_ULT, .type = ISA_TYPE_U32, .d = R_D + 1, .a = R_A, .b = R_B),
+        I(.op = ISA_OP_SLT, .type = ISA_TYPE_I32, .d = R_D + 2, .a = R_A, .b = R_B),
+        I(.op = ISA_OP_SLE, .type = ISA_TYPE_I32, .d = R_D + 3, .a = R_B, .b = R_A),
+    };
+    sim_result res;
+    ck_assert_int_eq(run_lane_program(16, 64, 1, ops, 4, &io, &res), SIM_OK);
+    for (int i = 0; i < 64; i++) {
+        uint32_t ua = (uint32_t)io.a[i], ub = (uint32_t)io.b[i];
+        int32_t sa = (int32_t)ua, sb = (int32_t)ub;
+        uint64_t want[4] = {ua == ub, ua < ub, sa < sb, sb <= sa};
+        for (int k = 0; k < 4; k++)
+            ck_assert_uint_eq(io.out[i][k], io.active[i] ? want[k] : SENTINEL);
+    }
+    sim_result_free(&res);
+}
+END_TEST
+
 START_TEST(test_program_malformed_register_is_reported_not_crash)
 {
     builder b;
@@ -1839,6 +1935,9 @@ static Suite *sim_suite(void)
     tcase_add_test(tc, test_barrier_four_waves_see_each_others_stores);
     tcase_add_test(tc, test_barrier_skipped_by_one_wave_is_deadlock);
     tcase_add_test(tc, test_budget_runaway_loop_faults);
+    tcase_add_test(tc, test_exec_scalar_alu_in_divergent_segment_writes_live_lanes_valu_only_exec);
+    tcase_add_test(tc, test_exec_budget_inside_segment_stops_there_and_counts_what_ran);
+    tcase_add_test(tc, test_exec_32bit_compares_read_only_the_low_32_bits);
     tcase_add_test(tc, test_program_malformed_register_is_reported_not_crash);
     tcase_add_test(tc, test_speed_alu_loop_wave32_reports_rate);
     tcase_add_test(tc, test_host_variant_fp16_and_fma_bits_equal_portable);
