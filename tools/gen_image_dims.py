@@ -453,7 +453,13 @@ def gen_cube_gather():
             "bindings": [image(0, "combined_image_sampler", "cube", (CUBE, CUBE), texels, sampler=sampler("linear")),
                          buf(1, [x for d in dirs for x in d + [0.0]]),
                          buf(2, count=4 * 64)],
-            "expect": [out_expect(2, out, {"epsilon": 1e-5})]}
+            "expect": [out_expect(2, out, {"epsilon": 1e-5})],
+            # measured on the H100 with tools/h100_images.sh (docs/hardware.md, "Images on the H100")
+            "device_differences": [{"device": "NVIDIA", "reason":
+                                    "the H100 returns another value than the mean of the three texels for the 24 "
+                                    "taps off two face edges at once (a corner of the cube, where the specification "
+                                    "leaves the value to the implementation), e.g. 37.85 where the mean is 38; every "
+                                    "other tap agrees (docs/quirks.md, 'Cube edges')"}]}
 
 
 def array_layer(a, layers):
