@@ -19,14 +19,7 @@
 #include <algorithm>
 #include <cuda_runtime.h>
 
-#define CK(x)                                                                                         \
-    do {                                                                                              \
-        cudaError_t e_ = (x);                                                                         \
-        if (e_ != cudaSuccess) {                                                                      \
-            fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_));       \
-            exit(1);                                                                                  \
-        }                                                                                             \
-    } while (0)
+#include "ck.h"
 
 static uint64_t rng_state = 0x5eed;
 static uint64_t next_random() // splitmix64, as cli/probe.c

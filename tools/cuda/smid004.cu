@@ -51,8 +51,7 @@ __global__ void gather(const unsigned *__restrict__ in, unsigned *__restrict__ o
     }
 }
 
-#define CK(x) do { cudaError_t e_ = (x); if (e_ != cudaSuccess) { \
-    fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, cudaGetErrorString(e_)); exit(1); } } while (0)
+#include "ck.h"
 
 int main(int argc, char **argv)
 {

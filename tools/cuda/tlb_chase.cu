@@ -14,14 +14,7 @@
 #include <random>
 #include <vector>
 
-#define CK(x)                                                                                   \
-    do {                                                                                        \
-        cudaError_t e_ = (x);                                                                   \
-        if (e_ != cudaSuccess) {                                                                \
-            fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_)); \
-            exit(1);                                                                            \
-        }                                                                                       \
-    } while (0)
+#include "ck.h"
 
 // each word holds the byte offset of the next word to read
 __global__ void chase(const char *base, uint64_t start, uint32_t warm, uint32_t loads, long long *out)
