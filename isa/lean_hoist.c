@@ -73,13 +73,16 @@ static int by_size(const void *x, const void *y)
     return sa < sb ? -1 : sa > sb ? 1 : (a->head > b->head) - (a->head < b->head);
 }
 
-/* The header block of each loop is not divergent. */
-static int header_uniform(const isa_program *p, uint32_t head)
+/* uniform_start[pc] = 1 where a non-empty block that is not divergent starts (a loop's header block). */
+static uint8_t *uniform_block_starts(const isa_program *p)
 {
+    uint8_t *u = calloc(p->code_count + 1, 1);
+    if (!u)
+        return NULL;
     for (uint32_t b = 0; b < p->block_count; b++)
-        if (p->blocks[b].start_pc == head && p->blocks[b].end_pc > head)
-            return !p->blocks[b].divergent;
-    return 0;
+        if (p->blocks[b].start_pc < p->blocks[b].end_pc && p->blocks[b].start_pc < p->code_count)
+            u[p->blocks[b].start_pc] = !p->blocks[b].divergent;
+    return u;
 }
 
 /* Moves the chosen instructions (to[i] = the header to stand before, UINT32_MAX stays) and renumbers. */
@@ -159,7 +162,8 @@ isa_status isa_lean_hoist(isa_program *p)
     uint32_t *defs = calloc(R ? R : 1, sizeof *defs), *indef = calloc(R ? R : 1, sizeof *indef);
     uint32_t *to = malloc(N * sizeof *to), *loop_end_of = malloc(N * sizeof *loop_end_of);
     uint32_t *jmin = malloc(N * sizeof *jmin), *jmax = calloc(N, sizeof *jmax); /* jump sources per target */
-    if (!loops || !defs || !indef || !to || !loop_end_of || !jmin || !jmax)
+    uint8_t *uniform_start = uniform_block_starts(p);
+    if (!loops || !defs || !indef || !to || !loop_end_of || !jmin || !jmax || !uniform_start)
         goto out;
     nloops = 0;
     for (uint32_t i = 0; i < N; i++) {
@@ -189,7 +193,7 @@ isa_status isa_lean_hoist(isa_program *p)
         if (loop_end_of[h] != UINT32_MAX)
             continue; /* two loops with one header: not structured, leave both */
         loop_end_of[h] = e;
-        int closed = header_uniform(p, h);
+        int closed = uniform_start[h];
         for (uint32_t t = h + 1; closed && t <= e; t++) /* nothing from outside jumps past the header */
             closed = jmin[t] == UINT32_MAX || (jmin[t] >= h && jmax[t] <= e);
         if (!closed)
@@ -233,6 +237,6 @@ isa_status isa_lean_hoist(isa_program *p)
     }
     st = any ? reorder(p, to, loop_end_of) : ISA_OK;
 out:
-    free(loops), free(defs), free(indef), free(to), free(loop_end_of), free(jmin), free(jmax);
+    free(loops), free(defs), free(indef), free(to), free(loop_end_of), free(jmin), free(jmax), free(uniform_start);
     return st;
 }
