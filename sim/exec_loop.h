@@ -453,10 +453,19 @@ WAVE_ATTR static wave_stop WAVE_FN(sim_ctx *ctx, sim_wave *w)
             uint64_t *D = R(d);
             const uint64_t *A = R(a), *B = R(b);
             uint64_t out[WAVE_W];
-            uint32_t outside = 0;
-            LANES outside |= (uint32_t)B[l] >= W;
+            const uint32_t b0 = (uint32_t)B[0];
+            uint32_t outside = 0, differ = 0;
+            LANES {
+                outside |= (uint32_t)B[l] >= W;
+                differ |= (uint32_t)B[l] != b0;
+            }
             if (outside)
                 goto xlane;
+            if (!differ) { /* one lane for all (a uniform index): one load, then a broadcast */
+                const uint64_t v = A[b0];
+                LANES D[l] = v;
+                break;
+            }
             for (uint32_t l = 0; l < W; l++)
                 out[l] = A[(uint32_t)B[l]];
             LANES D[l] = out[l];
