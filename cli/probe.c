@@ -65,7 +65,8 @@ typedef struct probe {
     uint64_t rng;
     double last_empty_us;     /* median time of the last point's empty (0-load) dispatches */
     double last_empty_lo, last_empty_hi; /* and their extremes */
-    char sweep_date[16];      /* --from-sweeps: the date the sweeps record ("" when they do not) */
+    char sweep_date[16];      /* the day of the measurement: today on a device, what the sweep files
+                               * record with --from-sweeps ("" when they do not) */
     char err[2048];
 } probe;
 
@@ -670,12 +671,7 @@ static int write_sweep(const probe *pr, const sweep *s)
     /* the driver as the preset's provenance names it (name and version), so --from-sweeps reads back the same */
     fprintf(f, "# %s on %s (%s%s%s)\n", s->file, pr->info.name, pr->info.driver_name,
             pr->info.driver_name[0] ? " " : "", pr->info.driver_info);
-    char date[16];
-    time_t now = time(NULL);
-    struct tm tm;
-    gmtime_r(&now, &tm);
-    strftime(date, sizeof date, "%Y-%m-%d", &tm);
-    fprintf(f, "# measured %s\n", date); /* --from-sweeps cites this date, not the day it rebuilds */
+    fprintf(f, "# measured %s\n", pr->sweep_date); /* --from-sweeps cites this date, not the day it rebuilds */
     fprintf(f, "%s,%s,min,max\n", s->x_name, s->y_name);
     for (int i = 0; i < s->n; i++)
         fprintf(f, "%.0f,%.4f,%.4f,%.4f\n", s->x[i], s->y[i], s->lo[i], s->hi[i]);
@@ -1229,16 +1225,8 @@ static int write_preset(const probe *pr, const results *r, const mem_machine *bm
     snprintf(pi.device, sizeof pi.device, "%s", pr->info.name);
     snprintf(pi.driver, sizeof pi.driver, "%s%s%s", pr->info.driver_name, pr->info.driver_name[0] ? " " : "",
              pr->info.driver_info);
-    time_t now = time(NULL);
-    struct tm tm;
-    gmtime_r(&now, &tm);
-    char today[16];
-    strftime(today, sizeof today, "%Y-%m-%d", &tm);
-    /* rebuilt from sweeps: the day they were measured, or say that they do not record it */
-    if (pr->p)
-        snprintf(pi.date, sizeof pi.date, "%s", today);
-    else
-        snprintf(pi.date, sizeof pi.date, "%s", pr->sweep_date[0] ? pr->sweep_date : "undated");
+    /* rebuilt from sweeps that do not record their day: say so */
+    snprintf(pi.date, sizeof pi.date, "%s", pr->sweep_date[0] ? pr->sweep_date : "undated");
     snprintf(pi.base, sizeof pi.base, "%s", bm->name);
     snprintf(pi.sweeps, sizeof pi.sweeps, "%s", sweeps);
     char default_name[64];
@@ -1437,6 +1425,10 @@ int cli_cmd_probe(int argc, char **argv)
     }
     r->compute_units = vkb_probe_compute_units(pr.p, &r->cu_extension);
     init_sweeps(r);
+    time_t now = time(NULL); /* the day of the measurement, in every sweep file and the provenance */
+    struct tm tm;
+    gmtime_r(&now, &tm);
+    strftime(pr.sweep_date, sizeof pr.sweep_date, "%Y-%m-%d", &tm);
 
     /* bandwidth first: the long streaming copy also brings the clock up */
     struct {

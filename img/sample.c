@@ -243,6 +243,19 @@ typedef struct footprint {
     float alpha[3]; /* weight of i0 + 1 on each axis */
 } footprint;
 
+/* Corner `corner` of a footprint (bit a: the high texel on axis a): its texel in idx (unused axes 0) and weight. */
+static inline float footprint_corner(const footprint *fp, int axes, int corner, int32_t idx[3])
+{
+    float weight = 1.0f;
+    idx[0] = idx[1] = idx[2] = 0;
+    for (int a = 0; a < axes; a++) {
+        int high = corner >> a & 1;
+        idx[a] = fp->i0[a] + high;
+        weight *= high ? fp->alpha[a] : 1.0f - fp->alpha[a];
+    }
+    return weight;
+}
+
 /* Unnormalized coordinates of level mip and the linear footprint's corner and weights. */
 static void linear_footprint(const img_image *im, const img_sampler *s, const float st[3], uint32_t mip, footprint *fp)
 {
@@ -276,13 +289,8 @@ static void filter_level(const img_image *im, const img_sampler *s, const float 
     float sum[4] = {0, 0, 0, 0};
     int corners = 1 << axes;
     for (int corner = 0; corner < corners; corner++) {
-        int32_t idx[3] = {0, 0, 0};
-        float weight = 1.0f;
-        for (int a = 0; a < axes; a++) {
-            int high = corner >> a & 1;
-            idx[a] = fp.i0[a] + high;
-            weight *= high ? fp.alpha[a] : 1.0f - fp.alpha[a];
-        }
+        int32_t idx[3];
+        const float weight = footprint_corner(&fp, axes, corner, idx);
         img_texel t;
         wrapped_texel(im, s, idx, layer, mip, cube ? CUBE_FILTER : CUBE_NONE, &t);
         for (int c = 0; c < 4; c++)
@@ -451,13 +459,8 @@ static void view_filter_level(const img_view *v, const img_sampler *s, const flo
     float sum[4] = {0, 0, 0, 0};
     const int corners = 1 << axes;
     for (int corner = 0; corner < corners; corner++) {
-        int32_t idx[3] = {0, 0, 0};
-        float weight = 1.0f;
-        for (int a = 0; a < axes; a++) {
-            int high = corner >> a & 1;
-            idx[a] = fp.i0[a] + high;
-            weight *= high ? fp.alpha[a] : 1.0f - fp.alpha[a];
-        }
+        int32_t idx[3];
+        const float weight = footprint_corner(&fp, axes, corner, idx);
         img_texel t;
         view_wrapped_texel(v, s, idx, layer, mip, cube ? CUBE_FILTER : CUBE_NONE, &t);
         for (int c = 0; c < 4; c++)

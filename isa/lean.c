@@ -156,11 +156,14 @@ static int scalar_block(const isa_program *p, const isa_inst *in)
            !s->written;
 }
 
-/* Counts the reads of each single register (block conditions included). */
-static void count_reads(const isa_program *p, uint32_t R, uint32_t *reads)
+/* Counts the reads of each single register by the instructions kept (all when keep is NULL) and the
+ * blocks' conditions. */
+static void count_reads(const isa_program *p, const uint8_t *keep, uint32_t R, uint32_t *reads)
 {
     memset(reads, 0, (R ? R : 1) * sizeof *reads);
     for (uint32_t i = 0; i < p->code_count; i++) {
+        if (keep && !keep[i])
+            continue;
         const isa_inst *in = &p->code[i];
         unsigned f = isa_inst_reg_fields(in, 1, 0, 1);
         const uint32_t fields[5] = {in->d, in->a, in->b, in->c, in->e};
@@ -265,7 +268,7 @@ isa_status isa_lean_before_allocation(isa_program *p)
     bo = blocks_of_pcs(p);
     if (!bo)
         goto out;
-    count_reads(p, R, reads);
+    count_reads(p, NULL, R, reads);
     for (uint32_t i = 0; i < N; i++) {
         const isa_inst *in = &p->code[i];
         if (in->op != ISA_OP_MOV || in->d >= R || in->a >= R || in->d == in->a)
@@ -278,7 +281,6 @@ isa_status isa_lean_before_allocation(isa_program *p)
         sub[d] = a;
         keep[i] = 0;
     }
-    memset(reads, 0, (R ? R : 1) * sizeof *reads);
     for (uint32_t i = 0; i < N; i++) {
         isa_inst *in = &p->code[i];
         if (!keep[i])
@@ -286,16 +288,13 @@ isa_status isa_lean_before_allocation(isa_program *p)
         unsigned f = isa_inst_reg_fields(in, 1, 0, 1);
         uint32_t *fields[5] = {&in->d, &in->a, &in->b, &in->c, &in->e};
         for (int k = 0; k < 5; k++)
-            if ((f >> k) & 1 && *fields[k] < R) {
+            if ((f >> k) & 1 && *fields[k] < R)
                 *fields[k] = resolve(sub, *fields[k]);
-                reads[*fields[k]]++;
-            }
     }
     for (uint32_t b = 0; b < p->block_count; b++)
-        if (p->blocks[b].cond < R) {
+        if (p->blocks[b].cond < R)
             p->blocks[b].cond = resolve(sub, p->blocks[b].cond);
-            reads[p->blocks[b].cond]++;
-        }
+    count_reads(p, keep, R, reads);
     /* dead moves (spans count as reads) */
     for (uint32_t i = 0; i < N; i++) {
         const isa_inst *in = &p->code[i];

@@ -62,6 +62,17 @@ static int is_jump(const isa_inst *in)
     return in->op == ISA_OP_BLOCK || in->op == ISA_OP_LOOP || in->op == ISA_OP_BRANCH_IF || in->op == ISA_OP_JUMP;
 }
 
+/* Adds `delta` to counts[r] for every register r < R that `in` writes (set: stores `delta` instead). */
+static void count_writes(const isa_inst *in, uint32_t R, uint32_t *counts, int set, uint32_t delta)
+{
+    isa_span rd[6], wr[2];
+    int nr, nw;
+    isa_inst_regs(in, rd, &nr, wr, &nw);
+    for (int k = 0; k < nw; k++)
+        for (uint32_t r = wr[k].first; r < wr[k].first + wr[k].count && r < R; r++)
+            counts[r] = set ? delta : counts[r] + delta;
+}
+
 typedef struct loop_range {
     uint32_t head, end; /* [head, end]: the header's first instruction .. the LOOP instruction */
 } loop_range;
@@ -171,12 +182,7 @@ isa_status isa_lean_hoist(isa_program *p)
         const isa_inst *in = &p->code[i];
         if (in->op == ISA_OP_LOOP && in->imm >= 0 && in->imm <= (int64_t)i)
             loops[nloops++] = (loop_range){(uint32_t)in->imm, i};
-        isa_span rd[6], wr[2];
-        int nr, nw;
-        isa_inst_regs(in, rd, &nr, wr, &nw);
-        for (int k = 0; k < nw; k++)
-            for (uint32_t r = wr[k].first; r < wr[k].first + wr[k].count && r < R; r++)
-                defs[r]++;
+        count_writes(in, R, defs, 0, 1);
     }
     for (uint32_t i = 0; i < N; i++) {
         const isa_inst *in = &p->code[i];
@@ -198,14 +204,8 @@ isa_status isa_lean_hoist(isa_program *p)
             closed = jmin[t] == UINT32_MAX || (jmin[t] >= h && jmax[t] <= e);
         if (!closed)
             continue;
-        for (uint32_t i = h; i <= e; i++) {
-            isa_span rd[6], wr[2];
-            int nr, nw;
-            isa_inst_regs(&p->code[i], rd, &nr, wr, &nw);
-            for (int k = 0; k < nw; k++)
-                for (uint32_t r = wr[k].first; r < wr[k].first + wr[k].count && r < R; r++)
-                    indef[r]++;
-        }
+        for (uint32_t i = h; i <= e; i++)
+            count_writes(&p->code[i], R, indef, 0, 1);
         for (uint32_t i = h; i <= e; i++) {
             const isa_inst *in = &p->code[i];
             if (in->cls != ISA_CLASS_SALU || !pure_scalar_op(in) || (in->flags & ISA_INST_DIVERGENT) ||
@@ -226,14 +226,8 @@ isa_status isa_lean_hoist(isa_program *p)
             indef[wr[0].first]--;
             any = 1;
         }
-        for (uint32_t i = h; i <= e; i++) { /* clear the counts for the next loop */
-            isa_span rd[6], wr[2];
-            int nr, nw;
-            isa_inst_regs(&p->code[i], rd, &nr, wr, &nw);
-            for (int k = 0; k < nw; k++)
-                for (uint32_t r = wr[k].first; r < wr[k].first + wr[k].count && r < R; r++)
-                    indef[r] = 0;
-        }
+        for (uint32_t i = h; i <= e; i++) /* clear the counts for the next loop */
+            count_writes(&p->code[i], R, indef, 1, 0);
     }
     st = any ? reorder(p, to, loop_end_of) : ISA_OK;
 out:

@@ -565,25 +565,11 @@ CASES = [
 
 
 def main():
-    check = "--check" in sys.argv
-    failed = False
+    g.CHECK = "--check" in sys.argv  # gen_kernel_cases.write_case writes, or compares with --check
     for name, make in CASES:
-        path = os.path.join(g.KDIR, "images", name)
-        text = g.dump(make()) + "\n"
-        if check:
-            try:
-                with open(path) as f:
-                    old = f.read()
-            except OSError:
-                old = None
-            if old != text:
-                print("differs: kernels/images/" + name)
-                failed = True
-        else:
-            with open(path, "w") as f:
-                f.write(text)
-    print("%d case files %s" % (len(CASES), "checked" if check else "written"))
-    sys.exit(1 if failed else 0)
+        g.write_case("images/" + name, make())
+    print("%d case files %s" % (len(CASES), "checked" if g.CHECK else "written"))
+    sys.exit(1 if g.CHECK_FAILED else 0)
 
 
 if __name__ == "__main__":
