@@ -187,6 +187,7 @@ static uint32_t l2_lookup(cache_hier *h, uint32_t p, uint64_t line, uint32_t sma
     uint32_t ed = 0;
     int ev = 0;
     uint32_t hit = cache_request(h->l2[p], line, smask, write, &ed, &ev);
+    o->l2_requests++;
     o->l2_hits += pop(hit);
     o->l2_misses += pop(smask) - pop(hit);
     o->evictions += (uint32_t)ev;

@@ -58,6 +58,7 @@ typedef struct cache_hier {
 typedef struct cache_outcome {
     uint32_t l1_hits, l1_misses;
     uint32_t l2_hits, l2_misses;
+    uint32_t l2_requests;    /* L2 lookups (one per line and partition looked up) */
     uint32_t fabric;         /* sectors the near partition fetched from the far one */
     uint32_t dram_read;      /* sectors read from DRAM */
     uint32_t dram_written;   /* dirty sectors evicted */

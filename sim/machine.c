@@ -185,6 +185,33 @@ static int parse_latency_fields(const cJSON *root, const cJSON *sources, const c
     return 1;
 }
 
+/* The L2's optional throughput fields (per cycle of clock_mhz), each with its source; absent = 0, not limited. */
+static int parse_l2_rates(const cJSON *root, const cJSON *sources, const char *file, mem_machine *m, char *err,
+                          size_t size)
+{
+    static const struct {
+        const char *field;
+        size_t offset;
+    } fields[] = {
+        {"l2_bytes_per_cycle", offsetof(mem_machine, l2_bytes_per_cycle)},
+        {"l2_requests_per_cycle", offsetof(mem_machine, l2_requests_per_cycle)},
+    };
+    for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
+        const cJSON *v = cJSON_GetObjectItemCaseSensitive(root, fields[i].field);
+        if (!v)
+            continue;
+        if (!cJSON_IsNumber(v) || !(v->valuedouble > 0))
+            return fail(err, size, file, fields[i].field, "not a positive number");
+        if (!has_source(sources, fields[i].field)) {
+            char full[64];
+            snprintf(full, sizeof full, "sources.%s", fields[i].field);
+            return fail(err, size, file, full, "missing: say where the number comes from");
+        }
+        *(double *)((char *)m + fields[i].offset) = v->valuedouble;
+    }
+    return 1;
+}
+
 /* The optional "dispatch" object: the replay's placement and per-group pace (sim/machine.h, mem_dispatch). */
 static int parse_dispatch(const cJSON *o, const cJSON *sources, const char *file, mem_machine *m, char *err,
                           size_t size)
@@ -291,14 +318,8 @@ static int parse_root(const cJSON *root, const char *file, mem_machine *m, char 
     if (!has_source(sources, "dram_bytes_per_cycle") || !has_source(sources, "clock_mhz"))
         return fail(err, size, file, "sources", "dram_bytes_per_cycle and clock_mhz need their sources");
 
-    const cJSON *l2bw = cJSON_GetObjectItemCaseSensitive(root, "l2_bytes_per_cycle");
-    if (l2bw) {
-        if (!cJSON_IsNumber(l2bw) || !(l2bw->valuedouble > 0))
-            return fail(err, size, file, "l2_bytes_per_cycle", "not a positive number");
-        if (!has_source(sources, "l2_bytes_per_cycle"))
-            return fail(err, size, file, "sources.l2_bytes_per_cycle", "missing: say where the number comes from");
-        m->l2_bytes_per_cycle = l2bw->valuedouble;
-    }
+    if (!parse_l2_rates(root, sources, file, m, err, size))
+        return 0;
     const cJSON *disp = cJSON_GetObjectItemCaseSensitive(root, "dispatch_us");
     if (disp) {
         if (!cJSON_IsNumber(disp) || disp->valuedouble < 0)

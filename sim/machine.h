@@ -89,6 +89,8 @@ typedef struct mem_machine {
     mem_cache_geometry l2;
     double dram_bytes_per_cycle;    /* at clock_mhz */
     double l2_bytes_per_cycle;      /* optional ("l2_bytes_per_cycle"): L2 bandwidth for the estimate; 0 = not limited */
+    double l2_requests_per_cycle;   /* optional ("l2_requests_per_cycle"): L2 lookups (lines) the slices serve per cycle, all
+                                       together; 0 = not limited */
     double clock_mhz;
     double dispatch_us;             /* optional ("dispatch_us"): the measured time of a near-empty dispatch
                                      * (launch, timestamps); added to the estimate for whole-dispatch times */

@@ -138,9 +138,11 @@ START_TEST(test_memmodel_cache_far_read_counts_near_miss_and_home_lookup)
     cache_hier_access(&h, 0, CACHE_READ, far, 0x3, &o);
     ck_assert_uint_eq(o.l2_misses, 4); ck_assert_uint_eq(o.l2_hits, 0);
     ck_assert_uint_eq(o.fabric, 2); ck_assert_uint_eq(o.dram_read, 2);
-    /* CU 1, same side: the near copy hits (2 lookups, 2 hits, nothing crosses) */
+    ck_assert_uint_eq(o.l2_requests, 2); /* one lookup in each partition */
+    /* CU 1, same side: the near copy hits (2 sector lookups in one request, 2 hits, nothing crosses) */
     cache_hier_access(&h, 1, CACHE_READ, far, 0x3, &o);
     ck_assert_uint_eq(o.l2_hits, 2); ck_assert_uint_eq(o.l2_misses, 0); ck_assert_uint_eq(o.fabric, 0);
+    ck_assert_uint_eq(o.l2_requests, 1);
     /* CU 3, the home side: one lookup, at home, a hit */
     cache_hier_access(&h, 3, CACHE_READ, far, 0x3, &o);
     ck_assert_uint_eq(o.l2_hits, 2); ck_assert_uint_eq(o.l2_misses, 0); ck_assert_uint_eq(o.fabric, 0);

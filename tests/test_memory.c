@@ -612,6 +612,78 @@ START_TEST(test_estimate_without_latency_fields_is_the_roofline)
 }
 END_TEST
 
+/* The tiny machine with the L2's two throughput fields: 64 bytes (4 sectors) per cycle, a request every
+ * second cycle. */
+static mem_machine tiny_l2_rates_machine(const char *rates, const char *sources)
+{
+    char text[4096], out[4096], err[512];
+    snprintf(text, sizeof text, tiny_machine_json, 1, 1, 1, 1024, 4);
+    const char *at = strstr(text, "\"dram_bytes_per_cycle\": 16,"), *end = strstr(text, "}}");
+    snprintf(out, sizeof out, "%.*s%s %.*s%s}}", (int)(at - text), text, rates, (int)(end - at), at, sources);
+    mem_machine m;
+    ck_assert_msg(mem_machine_parse(out, "tiny_rates.json", &m, err, sizeof err) == MEM_OK, "%s", err);
+    return m;
+}
+
+/*
+ * Three one-line reads (lines 0, 1, then 0 again: a hit) and a one-line store on one CU, no L1: 4 L2
+ * requests of one 16-byte sector each, 3 of them reads.  L2 units: 4 sectors x 16 bytes / 64 per cycle = 1
+ * cycle of data, 4 requests / 0.5 per cycle = 8 cycles of lookups; the larger, 8, is the estimate (memory:
+ * 4 lines on 1 CU = 4; DRAM: 2 lines read + 1 written back = 48 bytes / 16 = 3).
+ */
+START_TEST(test_estimate_l2_bound_by_requests_when_each_carries_one_sector)
+{
+    mem_machine m = tiny_l2_rates_machine("\"l2_bytes_per_cycle\": 64, \"l2_requests_per_cycle\": 0.5,",
+                                          ", \"l2_bytes_per_cycle\": \"test\", \"l2_requests_per_cycle\": \"test\"");
+    ck_assert_double_eq_tol(m.l2_requests_per_cycle, 0.5, 1e-12);
+    tsup_fake_program f;
+    tsup_fake_program_init(&f);
+    mem_model *mm = begin(&m, &f, 1, 1, NULL);
+    feed_read(mm, 0, 0, 0);
+    feed_read(mm, 0, 1, 16);
+    feed_read(mm, 0, 2, 0);
+    feed_op(mm, 0, 3, ISA_OP_STORE, ISA_CLASS_VMEM, 32, 1);
+    mem_model_end(mm, NULL);
+    const mem_stats *s = mem_model_stats(mm);
+    ck_assert_uint_eq(s->l2_read_requests, 3);
+    ck_assert_uint_eq(s->l2_requests, 4);
+    ck_assert_uint_eq(s->l2_read_hits, 1);
+    const mem_estimate *e = mem_model_estimate(mm);
+    ck_assert_double_eq_tol(e->unit_cycles[MEM_UNIT_L2], 8.0, 1e-9);
+    ck_assert_double_eq_tol(e->cycles, 8.0, 1e-9);
+    ck_assert_int_eq(e->bound_unit, MEM_UNIT_L2);
+    mem_model_destroy(mm);
+    /* without the request rate the L2 is bound by its data path alone: 1 cycle, and memory (4) binds */
+    m = tiny_l2_rates_machine("\"l2_bytes_per_cycle\": 64,", ", \"l2_bytes_per_cycle\": \"test\"");
+    mm = begin(&m, &f, 1, 1, NULL);
+    feed_read(mm, 0, 0, 0);
+    feed_read(mm, 0, 1, 16);
+    feed_read(mm, 0, 2, 0);
+    feed_op(mm, 0, 3, ISA_OP_STORE, ISA_CLASS_VMEM, 32, 1);
+    mem_model_end(mm, NULL);
+    e = mem_model_estimate(mm);
+    ck_assert_double_eq_tol(e->unit_cycles[MEM_UNIT_L2], 1.0, 1e-9);
+    ck_assert_double_eq_tol(e->cycles, 4.0, 1e-9);
+    ck_assert_int_eq(e->bound_unit, MEM_UNIT_MEMORY);
+    mem_model_destroy(mm);
+}
+END_TEST
+
+START_TEST(test_preset_l2_request_rate_needs_a_source_and_a_positive_value)
+{
+    char text[4096], out[4096], err[512];
+    mem_machine m;
+    snprintf(text, sizeof text, tiny_machine_json, 1, 1, 1, 1024, 4);
+    char *p = strstr(text, "\"dram_bytes_per_cycle\": 16,");
+    snprintf(out, sizeof out, "%.*s\"l2_requests_per_cycle\": 2, %s", (int)(p - text), text, p);
+    ck_assert_int_eq(mem_machine_parse(out, "bad.json", &m, err, sizeof err), MEM_ERR_PRESET);
+    ck_assert_msg(strstr(err, "bad.json") && strstr(err, "sources.l2_requests_per_cycle"), "%s", err);
+    snprintf(out, sizeof out, "%.*s\"l2_requests_per_cycle\": 0, %s", (int)(p - text), text, p);
+    ck_assert_int_eq(mem_machine_parse(out, "bad.json", &m, err, sizeof err), MEM_ERR_PRESET);
+    ck_assert_msg(strstr(err, "l2_requests_per_cycle") && strstr(err, "not a positive number"), "%s", err);
+}
+END_TEST
+
 START_TEST(test_preset_latency_field_without_source_is_named)
 {
     char text[4096], err[512];
@@ -654,6 +726,8 @@ static Suite *memory_suite(void)
     tcase_add_test(t, test_estimate_latency_reads_larger_than_l2_cost_dram_latency);
     tcase_add_test(t, test_estimate_latency_overlapped_and_unread_results_are_not_charged);
     tcase_add_test(t, test_estimate_without_latency_fields_is_the_roofline);
+    tcase_add_test(t, test_estimate_l2_bound_by_requests_when_each_carries_one_sector);
+    tcase_add_test(t, test_preset_l2_request_rate_needs_a_source_and_a_positive_value);
     tcase_add_test(t, test_preset_latency_field_without_source_is_named);
     suite_add_tcase(s, t);
     return s;
