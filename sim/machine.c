@@ -185,23 +185,27 @@ static int parse_latency_fields(const cJSON *root, const cJSON *sources, const c
     return 1;
 }
 
-/* The L2's optional throughput fields (per cycle of clock_mhz), each with its source; absent = 0, not limited. */
+/* The L2's optional throughput fields (per cycle of clock_mhz) and the L1's miss merging (a share, at most 1),
+ * each with its source; absent = 0: not limited, no merging. */
 static int parse_l2_rates(const cJSON *root, const cJSON *sources, const char *file, mem_machine *m, char *err,
                           size_t size)
 {
     static const struct {
         const char *field;
         size_t offset;
+        double max;
     } fields[] = {
-        {"l2_bytes_per_cycle", offsetof(mem_machine, l2_bytes_per_cycle)},
-        {"l2_requests_per_cycle", offsetof(mem_machine, l2_requests_per_cycle)},
+        {"l2_bytes_per_cycle", offsetof(mem_machine, l2_bytes_per_cycle), 1e12},
+        {"l2_requests_per_cycle", offsetof(mem_machine, l2_requests_per_cycle), 1e12},
+        {"l1_miss_merge", offsetof(mem_machine, l1_miss_merge), 1},
     };
     for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
         const cJSON *v = cJSON_GetObjectItemCaseSensitive(root, fields[i].field);
         if (!v)
             continue;
-        if (!cJSON_IsNumber(v) || !(v->valuedouble > 0))
-            return fail(err, size, file, fields[i].field, "not a positive number");
+        if (!cJSON_IsNumber(v) || !(v->valuedouble > 0) || v->valuedouble > fields[i].max)
+            return fail(err, size, file, fields[i].field,
+                        fields[i].max == 1 ? "not a number above 0 and at most 1" : "not a positive number");
         if (!has_source(sources, fields[i].field)) {
             char full[64];
             snprintf(full, sizeof full, "sources.%s", fields[i].field);

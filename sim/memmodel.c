@@ -114,7 +114,8 @@ typedef struct resident {
     uint32_t pace;      /* credit per step (PACE_ONE: an instruction every step), from the group's duration */
     uint32_t credit;    /* the group issues a step's instructions when this reaches PACE_ONE */
     uint64_t *rec;      /* offsets[wpg + 1] then the streams; NULL = no global accesses */
-    size_t *cursor;     /* per wave, index into rec */
+    size_t *cursor;     /* per wave, index into rec; then per wave the index of its previous instruction's header
+                         * (SIZE_MAX: none yet), for the L1's miss merging (issue_instruction) */
 } resident;
 
 struct mem_model {
@@ -296,8 +297,26 @@ static void latency_record(mem_model *m, uint32_t group, uint32_t wave, uint32_t
                            const cache_outcome *reach);
 static uint8_t *latency_waited_map(const isa_program *prog);
 
-static void issue_instruction(mem_model *m, uint32_t cu, uint32_t group, uint32_t wave, const uint64_t *w,
-                              size_t *cursor)
+/* A request word whose line went to the L2 as a read is marked with this bit once issued (line << 16 leaves
+ * the top bits free), so the wave's next instruction can tell which of its lines have a request in flight. */
+#define SENT_TO_L2 (1ull << 63)
+
+/* Whether `line` was sent to the L2 by the wave's previous instruction, whose header is at w[prev]. */
+static int previous_sent(const uint64_t *w, size_t prev, uint64_t line)
+{
+    if (prev == SIZE_MAX)
+        return 0;
+    uint32_t n = (uint32_t)(w[prev] >> 40) & 0x7fffff;
+    for (uint32_t r = 0; r < n; r++) {
+        uint64_t q = w[prev + 1 + r];
+        if ((q & SENT_TO_L2) && ((q & ~SENT_TO_L2) >> 16) == line)
+            return 1;
+    }
+    return 0;
+}
+
+static void issue_instruction(mem_model *m, uint32_t cu, uint32_t group, uint32_t wave, uint64_t *w,
+                              size_t *cursor, size_t *prev)
 {
     uint64_t h = w[*cursor];
     uint32_t kind = (uint32_t)(h >> 32) & 0xff, nreq = (uint32_t)(h >> 40) & 0x7fffff, pc = (uint32_t)h;
@@ -323,6 +342,12 @@ static void issue_instruction(mem_model *m, uint32_t cu, uint32_t group, uint32_
         case CACHE_READ:
             s->l2_read_hits += o.l2_hits, s->l2_read_misses += o.l2_misses;
             s->l2_read_requests += o.l2_requests;
+            if (o.l2_requests) {
+                /* a miss to a line the previous instruction's miss is still fetching: an L1 may merge them */
+                if (previous_sent(w, *prev, q >> 16))
+                    s->l2_merge_candidates++;
+                w[*cursor + 1 + r] = q | SENT_TO_L2;
+            }
             gs->l2_read_hits += o.l2_hits, gs->l2_read_misses += o.l2_misses;
             break;
         case CACHE_WRITE: s->l2_write_hits += o.l2_hits, s->l2_write_misses += o.l2_misses; break;
@@ -332,6 +357,7 @@ static void issue_instruction(mem_model *m, uint32_t cu, uint32_t group, uint32_
         is->l2_hits += o.l2_hits, is->l2_misses += o.l2_misses;
     }
     latency_record(m, group, wave, pc, (int)kind, &reach);
+    *prev = *cursor;
     *cursor += 1 + nreq;
 }
 
@@ -396,8 +422,10 @@ static int launch(mem_model *m, uint32_t complete, int final)
         r->credit = 0;
         r->rec = m->records[g];
         m->records[g] = NULL;
-        for (uint32_t k = 0; k < m->waves_per_group; k++)
+        for (uint32_t k = 0; k < m->waves_per_group; k++) {
             r->cursor[k] = r->rec ? (size_t)r->rec[k] : 0;
+            r->cursor[m->waves_per_group + k] = SIZE_MAX;
+        }
         m->group[g].cu = cu;
         m->group[g].launch_order = m->next_launch;
         m->group[g].launch_step = (uint32_t)m->step;
@@ -432,7 +460,7 @@ static void replay_advance(mem_model *m, uint32_t complete, int final)
                 r->credit -= PACE_ONE;
                 for (uint32_t k = 0; k < W; k++)
                     if (r->cursor[k] < r->rec[k + 1])
-                        issue_instruction(m, c, r->group, k, r->rec, &r->cursor[k]);
+                        issue_instruction(m, c, r->group, k, r->rec, &r->cursor[k], &r->cursor[W + k]);
             }
         for (uint32_t c = 0; c < C; c++) {
             uint32_t kept = 0;
@@ -456,7 +484,7 @@ static void replay_advance(mem_model *m, uint32_t complete, int final)
                 if (dst != r) { /* keep launch order; swap cursor arrays */
                     size_t *tmp = dst->cursor;
                     dst->group = r->group, dst->rec = r->rec, dst->pace = r->pace, dst->credit = r->credit;
-                    memcpy(tmp, r->cursor, W * sizeof *tmp);
+                    memcpy(tmp, r->cursor, 2 * W * sizeof *tmp);
                     r->rec = NULL;
                 }
             }
@@ -681,7 +709,7 @@ mem_status mem_model_begin(mem_model *m, const isa_program *prog, const uint32_t
     m->cu_visit = malloc(mc->compute_units * sizeof *m->cu_visit);
     m->res = calloc(slots, sizeof *m->res);
     m->res_count = calloc(mc->compute_units, sizeof *m->res_count);
-    m->cursors = calloc(slots * m->waves_per_group, sizeof *m->cursors);
+    m->cursors = calloc(slots * m->waves_per_group * 2, sizeof *m->cursors);
     m->inst = calloc(prog->code_count + 1, sizeof *m->inst);
     m->group = calloc(count, sizeof *m->group);
     m->wave_end = malloc((size_t)count * m->waves_per_group * sizeof *m->wave_end);
@@ -696,7 +724,7 @@ mem_status mem_model_begin(mem_model *m, const isa_program *prog, const uint32_t
     for (size_t i = 0; i < (size_t)count * m->waves_per_group; i++)
         m->wave_end[i] = UINT32_MAX;
     for (size_t i = 0; i < slots; i++)
-        m->res[i].cursor = m->cursors + i * m->waves_per_group;
+        m->res[i].cursor = m->cursors + i * m->waves_per_group * 2;
     make_cu_visit(mc, m->cu_visit);
     if (m->opt.launch_order && m->opt.launch_order_count == count) {
         uint8_t *seen = calloc(count, 1);
@@ -947,8 +975,9 @@ static void compute_estimate(mem_model *m, const sim_stats *x)
      * the gather"). */
     if (mc->l2_bytes_per_cycle > 0)
         e->unit_cycles[MEM_UNIT_L2] = (double)l2_sectors * mc->sector_bytes / mc->l2_bytes_per_cycle;
-    if (mc->l2_requests_per_cycle > 0 && (double)s->l2_requests / mc->l2_requests_per_cycle > e->unit_cycles[MEM_UNIT_L2])
-        e->unit_cycles[MEM_UNIT_L2] = (double)s->l2_requests / mc->l2_requests_per_cycle;
+    double requests = (double)s->l2_requests - mc->l1_miss_merge * (double)s->l2_merge_candidates;
+    if (mc->l2_requests_per_cycle > 0 && requests / mc->l2_requests_per_cycle > e->unit_cycles[MEM_UNIT_L2])
+        e->unit_cycles[MEM_UNIT_L2] = requests / mc->l2_requests_per_cycle;
     e->unit_cycles[MEM_UNIT_DRAM] = (double)(s->dram_bytes_read + s->dram_bytes_written) / mc->dram_bytes_per_cycle;
     e->cycles = 0;
     e->bound_unit = MEM_UNIT_VALU;

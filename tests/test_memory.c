@@ -669,6 +669,44 @@ START_TEST(test_estimate_l2_bound_by_requests_when_each_carries_one_sector)
 }
 END_TEST
 
+/*
+ * One wave reads lines 0, 0, 1, 0 in four instructions, then stores line 2; no L1, so every access is an L2
+ * request: 5 requests, 4 of them reads.  Merge candidates (the previous instruction sent the same line to the
+ * L2 as a read): the second read only (the third reads line 1 after line 0, the fourth line 0 after line 1),
+ * so 1.  With l1_miss_merge 0.5 the L2 sees 5 - 0.5 = 4.5 requests, at 0.5 per cycle 9 cycles (memory: 5
+ * lines on 1 CU = 5; DRAM: 2 lines read + 1 written back = 3).
+ */
+START_TEST(test_estimate_l1_merges_a_share_of_misses_to_the_previous_instructions_line)
+{
+    mem_machine m = tiny_l2_rates_machine("\"l2_requests_per_cycle\": 0.5, \"l1_miss_merge\": 0.5,",
+                                          ", \"l2_requests_per_cycle\": \"test\", \"l1_miss_merge\": \"test\"");
+    tsup_fake_program f;
+    tsup_fake_program_init(&f);
+    mem_model *mm = begin(&m, &f, 1, 1, NULL);
+    feed_read(mm, 0, 0, 0);
+    feed_read(mm, 0, 1, 0);
+    feed_read(mm, 0, 2, 16);
+    feed_read(mm, 0, 1, 0); /* the fake program has four pcs: a loop back to pc 1 */
+    feed_op(mm, 0, 3, ISA_OP_STORE, ISA_CLASS_VMEM, 32, 1);
+    mem_model_end(mm, NULL);
+    const mem_stats *s = mem_model_stats(mm);
+    ck_assert_uint_eq(s->l2_read_requests, 4);
+    ck_assert_uint_eq(s->l2_requests, 5);
+    ck_assert_uint_eq(s->l2_merge_candidates, 1);
+    const mem_estimate *e = mem_model_estimate(mm);
+    ck_assert_double_eq_tol(e->unit_cycles[MEM_UNIT_L2], 9.0, 1e-9);
+    ck_assert_int_eq(e->bound_unit, MEM_UNIT_L2);
+    mem_model_destroy(mm);
+    /* a share above 1 is refused, with the field named */
+    char text[4096], out[4096], err[512];
+    snprintf(text, sizeof text, tiny_machine_json, 1, 1, 1, 1024, 4);
+    char *p = strstr(text, "\"dram_bytes_per_cycle\": 16,");
+    snprintf(out, sizeof out, "%.*s\"l1_miss_merge\": 1.5, %s", (int)(p - text), text, p);
+    ck_assert_int_eq(mem_machine_parse(out, "bad.json", &m, err, sizeof err), MEM_ERR_PRESET);
+    ck_assert_msg(strstr(err, "l1_miss_merge") && strstr(err, "at most 1"), "%s", err);
+}
+END_TEST
+
 START_TEST(test_preset_l2_request_rate_needs_a_source_and_a_positive_value)
 {
     char text[4096], out[4096], err[512];
@@ -728,6 +766,7 @@ static Suite *memory_suite(void)
     tcase_add_test(t, test_estimate_without_latency_fields_is_the_roofline);
     tcase_add_test(t, test_estimate_l2_bound_by_requests_when_each_carries_one_sector);
     tcase_add_test(t, test_preset_l2_request_rate_needs_a_source_and_a_positive_value);
+    tcase_add_test(t, test_estimate_l1_merges_a_share_of_misses_to_the_previous_instructions_line);
     tcase_add_test(t, test_preset_latency_field_without_source_is_named);
     suite_add_tcase(s, t);
     return s;

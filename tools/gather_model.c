@@ -18,8 +18,8 @@
  *                [--memory-threads 2] [--check] [--placement FILE.csv]
  *
  * Prints one CSV row: width,height,S,order,l1_hit_pct,l2_hit_pct,dram_read_bytes,time_us,path,l2_read_requests
- * (the columns of the Nsight Compute records, which path produced it, and the L2 read lookups that bound the
- * time: docs/hardware.md, "What bounds the gather").  --placement writes the model's
+ * (the columns of the Nsight Compute records, which path produced it, and the L2 read requests that bound the
+ * time, after the preset's L1 miss merging: docs/hardware.md, "What bounds the gather").  --placement writes the model's
  * placement in the columns of tools/h100_smid.sh's records, block,sm,start,end, in replay steps (for
  * tools/smid_reuse.py and tools/dispatch_fit.py).  Exit 0; 1 when --check finds a
  * difference; 2 on bad arguments.
@@ -172,10 +172,10 @@ static double pct(uint64_t h, uint64_t m) { return h + m ? 100.0 * (double)h / (
 static void print_row(const gather *g, const mem_model *m, const char *path)
 {
     const mem_stats *s = mem_model_stats(m);
-    printf("%u,%u,%u,%s,%.3f,%.3f,%llu,%.1f,%s,%llu\n", g->width, g->height, g->spacing, g->tiled ? "tiled" : "row",
+    double requests = (double)s->l2_read_requests - mem_model_machine(m)->l1_miss_merge * (double)s->l2_merge_candidates;
+    printf("%u,%u,%u,%s,%.3f,%.3f,%llu,%.1f,%s,%.0f\n", g->width, g->height, g->spacing, g->tiled ? "tiled" : "row",
            pct(s->l1_read_hits, s->l1_read_misses), 100.0 * mem_stats_l2_read_hit_rate(s),
-           (unsigned long long)s->dram_bytes_read, mem_model_estimate(m)->microseconds, path,
-           (unsigned long long)s->l2_read_requests);
+           (unsigned long long)s->dram_bytes_read, mem_model_estimate(m)->microseconds, path, requests);
 }
 
 int main(int argc, char **argv)
