@@ -625,6 +625,20 @@ static mem_machine tiny_l2_rates_machine(const char *rates, const char *sources)
     return m;
 }
 
+/* One wave of one workgroup reads the 16-byte lines at `addr` in turn (the fake program's pcs 0-2 over and
+ * over), then stores line 2 (pc 3); the model ended. */
+static mem_model *reads_then_store(const mem_machine *m, const uint64_t *addr, uint32_t n)
+{
+    tsup_fake_program f;
+    tsup_fake_program_init(&f);
+    mem_model *mm = begin(m, &f, 1, 1, NULL);
+    for (uint32_t i = 0; i < n; i++)
+        feed_read(mm, 0, i % 3, addr[i]);
+    feed_op(mm, 0, 3, ISA_OP_STORE, ISA_CLASS_VMEM, 32, 1);
+    mem_model_end(mm, NULL);
+    return mm;
+}
+
 /*
  * Three one-line reads (lines 0, 1, then 0 again: a hit) and a one-line store on one CU, no L1: 4 L2
  * requests of one 16-byte sector each, 3 of them reads.  L2 units: 4 sectors x 16 bytes / 64 per cycle = 1
@@ -636,14 +650,8 @@ START_TEST(test_estimate_l2_bound_by_requests_when_each_carries_one_sector)
     mem_machine m = tiny_l2_rates_machine("\"l2_bytes_per_cycle\": 64, \"l2_requests_per_cycle\": 0.5,",
                                           ", \"l2_bytes_per_cycle\": \"test\", \"l2_requests_per_cycle\": \"test\"");
     ck_assert_double_eq_tol(m.l2_requests_per_cycle, 0.5, 1e-12);
-    tsup_fake_program f;
-    tsup_fake_program_init(&f);
-    mem_model *mm = begin(&m, &f, 1, 1, NULL);
-    feed_read(mm, 0, 0, 0);
-    feed_read(mm, 0, 1, 16);
-    feed_read(mm, 0, 2, 0);
-    feed_op(mm, 0, 3, ISA_OP_STORE, ISA_CLASS_VMEM, 32, 1);
-    mem_model_end(mm, NULL);
+    const uint64_t lines[] = {0, 16, 0};
+    mem_model *mm = reads_then_store(&m, lines, 3);
     const mem_stats *s = mem_model_stats(mm);
     ck_assert_uint_eq(s->l2_read_requests, 3);
     ck_assert_uint_eq(s->l2_requests, 4);
@@ -655,12 +663,7 @@ START_TEST(test_estimate_l2_bound_by_requests_when_each_carries_one_sector)
     mem_model_destroy(mm);
     /* without the request rate the L2 is bound by its data path alone: 1 cycle, and memory (4) binds */
     m = tiny_l2_rates_machine("\"l2_bytes_per_cycle\": 64,", ", \"l2_bytes_per_cycle\": \"test\"");
-    mm = begin(&m, &f, 1, 1, NULL);
-    feed_read(mm, 0, 0, 0);
-    feed_read(mm, 0, 1, 16);
-    feed_read(mm, 0, 2, 0);
-    feed_op(mm, 0, 3, ISA_OP_STORE, ISA_CLASS_VMEM, 32, 1);
-    mem_model_end(mm, NULL);
+    mm = reads_then_store(&m, lines, 3);
     e = mem_model_estimate(mm);
     ck_assert_double_eq_tol(e->unit_cycles[MEM_UNIT_L2], 1.0, 1e-9);
     ck_assert_double_eq_tol(e->cycles, 4.0, 1e-9);
@@ -680,15 +683,8 @@ START_TEST(test_estimate_l1_merges_a_share_of_misses_to_the_previous_instruction
 {
     mem_machine m = tiny_l2_rates_machine("\"l2_requests_per_cycle\": 0.5, \"l1_miss_merge\": 0.5,",
                                           ", \"l2_requests_per_cycle\": \"test\", \"l1_miss_merge\": \"test\"");
-    tsup_fake_program f;
-    tsup_fake_program_init(&f);
-    mem_model *mm = begin(&m, &f, 1, 1, NULL);
-    feed_read(mm, 0, 0, 0);
-    feed_read(mm, 0, 1, 0);
-    feed_read(mm, 0, 2, 16);
-    feed_read(mm, 0, 1, 0); /* the fake program has four pcs: a loop back to pc 1 */
-    feed_op(mm, 0, 3, ISA_OP_STORE, ISA_CLASS_VMEM, 32, 1);
-    mem_model_end(mm, NULL);
+    const uint64_t lines[] = {0, 0, 16, 0};
+    mem_model *mm = reads_then_store(&m, lines, 4);
     const mem_stats *s = mem_model_stats(mm);
     ck_assert_uint_eq(s->l2_read_requests, 4);
     ck_assert_uint_eq(s->l2_requests, 5);
@@ -697,43 +693,40 @@ START_TEST(test_estimate_l1_merges_a_share_of_misses_to_the_previous_instruction
     ck_assert_double_eq_tol(e->unit_cycles[MEM_UNIT_L2], 9.0, 1e-9);
     ck_assert_int_eq(e->bound_unit, MEM_UNIT_L2);
     mem_model_destroy(mm);
-    /* a share above 1 is refused, with the field named */
-    char text[4096], out[4096], err[512];
-    snprintf(text, sizeof text, tiny_machine_json, 1, 1, 1, 1024, 4);
-    char *p = strstr(text, "\"dram_bytes_per_cycle\": 16,");
-    snprintf(out, sizeof out, "%.*s\"l1_miss_merge\": 1.5, %s", (int)(p - text), text, p);
-    ck_assert_int_eq(mem_machine_parse(out, "bad.json", &m, err, sizeof err), MEM_ERR_PRESET);
-    ck_assert_msg(strstr(err, "l1_miss_merge") && strstr(err, "at most 1"), "%s", err);
 }
 END_TEST
 
-START_TEST(test_preset_l2_request_rate_needs_a_source_and_a_positive_value)
+/* The tiny machine with `field` (a "name": value pair) and no source for it: the parser's status, its message
+ * in err. */
+static mem_status parse_with_field(const char *field, char *err, size_t err_size)
 {
-    char text[4096], out[4096], err[512];
-    mem_machine m;
+    char text[4096], out[4096];
     snprintf(text, sizeof text, tiny_machine_json, 1, 1, 1, 1024, 4);
     char *p = strstr(text, "\"dram_bytes_per_cycle\": 16,");
-    snprintf(out, sizeof out, "%.*s\"l2_requests_per_cycle\": 2, %s", (int)(p - text), text, p);
-    ck_assert_int_eq(mem_machine_parse(out, "bad.json", &m, err, sizeof err), MEM_ERR_PRESET);
+    snprintf(out, sizeof out, "%.*s%s, %s", (int)(p - text), text, field, p);
+    mem_machine m;
+    return mem_machine_parse(out, "bad.json", &m, err, err_size);
+}
+
+START_TEST(test_preset_l2_fields_need_a_source_and_a_value_in_range)
+{
+    char err[512];
+    ck_assert_int_eq(parse_with_field("\"l2_requests_per_cycle\": 2", err, sizeof err), MEM_ERR_PRESET);
     ck_assert_msg(strstr(err, "bad.json") && strstr(err, "sources.l2_requests_per_cycle"), "%s", err);
-    snprintf(out, sizeof out, "%.*s\"l2_requests_per_cycle\": 0, %s", (int)(p - text), text, p);
-    ck_assert_int_eq(mem_machine_parse(out, "bad.json", &m, err, sizeof err), MEM_ERR_PRESET);
+    ck_assert_int_eq(parse_with_field("\"l2_requests_per_cycle\": 0", err, sizeof err), MEM_ERR_PRESET);
     ck_assert_msg(strstr(err, "l2_requests_per_cycle") && strstr(err, "not a positive number"), "%s", err);
+    /* a merged share above 1 is refused, with the field named */
+    ck_assert_int_eq(parse_with_field("\"l1_miss_merge\": 1.5", err, sizeof err), MEM_ERR_PRESET);
+    ck_assert_msg(strstr(err, "l1_miss_merge") && strstr(err, "at most 1"), "%s", err);
 }
 END_TEST
 
 START_TEST(test_preset_latency_field_without_source_is_named)
 {
-    char text[4096], err[512];
-    mem_machine m;
-    snprintf(text, sizeof text, tiny_machine_json, 1, 1, 1, 1024, 4);
-    char *p = strstr(text, "\"dram_bytes_per_cycle\": 16,");
-    char out[4096];
-    snprintf(out, sizeof out, "%.*s\"l1_hit_latency\": 5, %s", (int)(p - text), text, p);
-    ck_assert_int_eq(mem_machine_parse(out, "bad.json", &m, err, sizeof err), MEM_ERR_PRESET);
+    char err[512];
+    ck_assert_int_eq(parse_with_field("\"l1_hit_latency\": 5", err, sizeof err), MEM_ERR_PRESET);
     ck_assert_msg(strstr(err, "bad.json") && strstr(err, "sources.l1_hit_latency"), "%s", err);
-    snprintf(out, sizeof out, "%.*s\"lds_latency\": 0, %s", (int)(p - text), text, p);
-    ck_assert_int_eq(mem_machine_parse(out, "bad.json", &m, err, sizeof err), MEM_ERR_PRESET);
+    ck_assert_int_eq(parse_with_field("\"lds_latency\": 0", err, sizeof err), MEM_ERR_PRESET);
     ck_assert_msg(strstr(err, "'lds_latency'") && strstr(err, "out of range"), "%s", err);
 }
 END_TEST
@@ -765,7 +758,7 @@ static Suite *memory_suite(void)
     tcase_add_test(t, test_estimate_latency_overlapped_and_unread_results_are_not_charged);
     tcase_add_test(t, test_estimate_without_latency_fields_is_the_roofline);
     tcase_add_test(t, test_estimate_l2_bound_by_requests_when_each_carries_one_sector);
-    tcase_add_test(t, test_preset_l2_request_rate_needs_a_source_and_a_positive_value);
+    tcase_add_test(t, test_preset_l2_fields_need_a_source_and_a_value_in_range);
     tcase_add_test(t, test_estimate_l1_merges_a_share_of_misses_to_the_previous_instructions_line);
     tcase_add_test(t, test_preset_latency_field_without_source_is_named);
     suite_add_tcase(s, t);
