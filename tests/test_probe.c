@@ -494,19 +494,24 @@ END_TEST
  *   50, 100, 60: bytes 3200 GB/s, not above 3424.8: nothing is the L2's;
  *   100, 200, 90: bytes 6400e3 / 1980 = 3232.32 -> 3232; requests 100e3 / 1980 = 50.505 -> 50.51; merge
  *     (1 - 100 / 90) / 0.75 < 0 -> 0, written as 0.01 (the loader's least);
- *   100, 200, 1000: merge (1 - 0.1) / 0.75 = 1.2 -> 1.
+ *   100, 200, 1000: merge (1 - 0.1) / 0.75 = 1.2 -> 1;
+ *   160, 200, 180 with repetitions spread +-10 %: the medians are request bound (160 < 170) but the scattered
+ *     loads' fastest repetition, 176, is not below 0.85 x the whole lines' slowest (0.85 x 180 = 153): not clearly
+ *     request bound, so only the bytes: 3232.
  */
 START_TEST(test_probe_from_sweeps_l2_rate_rules_fields)
 {
     static const struct {
         double scattered, line, adjacent;
         double bytes, requests, merge; /* 0: the base's */
+        double spread;                 /* the repetitions' min and max: median x (1 -+ spread) */
     } cases[] = {
-        {134.8, 246.2, 167.8, 3979, 68.08, 0.26},
-        {200, 210, 220, 3394, 0, 0},
-        {50, 100, 60, 0, 0, 0},
-        {100, 200, 90, 3232, 50.51, 0.01},
-        {100, 200, 1000, 3232, 50.51, 1},
+        {134.8, 246.2, 167.8, 3979, 68.08, 0.26, 0},
+        {200, 210, 220, 3394, 0, 0, 0},
+        {50, 100, 60, 0, 0, 0, 0},
+        {100, 200, 90, 3232, 50.51, 0.01, 0},
+        {100, 200, 1000, 3232, 50.51, 1, 0},
+        {160, 200, 180, 3232, 0, 0, 0.1},
     };
     char base_path[1200];
     snprintf(base_path, sizeof base_path, "%s/machines/hopper_h100.json", tsup_root());
@@ -524,7 +529,15 @@ START_TEST(test_probe_from_sweeps_l2_rate_rules_fields)
         static const double reps[3] = {0, 1, 2}, copy[3] = {2854, 2854, 2854}, modes[3] = {0, 1, 2};
         write_sweep_file(dir, "copy.csv", "repetition,gb_per_s", reps, copy, 3);
         double rates[3] = {cases[c].scattered, cases[c].line, cases[c].adjacent};
-        write_sweep_file(dir, "l2_rate.csv", "mode,g_sectors_per_s", modes, rates, 3);
+        char text[512];
+        int len = snprintf(text, sizeof text, "# l2_rate.csv on Synthetic GPU (test driver 1.0)\n"
+                                              "mode,g_sectors_per_s,min,max\n");
+        for (int i = 0; i < 3; i++)
+            len += snprintf(text + len, sizeof text - (size_t)len, "%.0f,%.4f,%.4f,%.4f\n", modes[i], rates[i],
+                            rates[i] * (1 - cases[c].spread), rates[i] * (1 + cases[c].spread));
+        char *file = tsup_write_file(dir, "l2_rate.csv", text);
+        ck_assert_ptr_nonnull(file);
+        free(file);
         cJSON *j = from_sweeps(dir, "hopper_h100");
         double want[3] = {cases[c].bytes, cases[c].requests, cases[c].merge};
         char sweep[1400];
