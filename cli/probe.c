@@ -252,9 +252,10 @@ static void put_latencies(cJSON *root, cJSON *sources, cJSON *prov, const result
  * The L2's rates for the estimate's L2 term (docs/memory.md: l2_bytes_per_cycle, l2_requests_per_cycle,
  * l1_miss_merge), from the L2 rate sweep where it shows them (probe_analyze_l2_rate's rules), per cycle of the
  * base preset's clock as the latency fields are.  Else the base preset's value with its citation and a why;
- * where the base has none, a model value that leaves the estimate as the field's absence would: requests at
- * the byte rate's sectors per cycle (a request carries at least one sector, so that bound never binds first),
- * and the merge at MERGE_LEAST.  Every preset has the three fields.
+ * where the base has none, a model value: the bytes at dram_bytes_per_cycle (a level no slower than the one
+ * behind it, as the latency fields' bound), requests at the byte rate's sectors per cycle (a request carries at
+ * least one sector, so that bound never binds first) and the merge at MERGE_LEAST, the last two leaving the
+ * estimate as the fields' absence would.  Every preset has the three fields.
  */
 #define MERGE_LEAST 0.01 /* the loader takes l1_miss_merge in (0, 1]: this stands for "no merging seen" */
 
@@ -285,19 +286,19 @@ static void put_l2_rates(cJSON *root, cJSON *sources, cJSON *prov, const results
         const char *field;
         int have;
         double value;
-        int is_merge; /* a share: 2 decimals, clamped to MERGE_LEAST..1 */
+        enum { RATE_BYTES, RATE_REQUESTS, RATE_MERGE } kind; /* the merge is a share: 2 decimals, MERGE_LEAST..1 */
         const char *rule, *why_not;
     } rows[] = {
-        {"l2_bytes_per_cycle", r->l2_bytes_measured, r->l2_line_gsps * 32 * 1000 / clock, 0,
+        {"l2_bytes_per_cycle", r->l2_bytes_measured, r->l2_line_gsps * 32 * 1000 / clock, RATE_BYTES,
          "whole 128-byte lines (4 sectors per request) scattered over a buffer the L2 holds: G sectors/s x 32 bytes "
          "/ clock_mhz (the base preset's)",
          no_sweep ? no_sweep : not_l2},
-        {"l2_requests_per_cycle", r->l2_requests_measured, r->l2_scattered_gsps * 1000 / clock, 0,
+        {"l2_requests_per_cycle", r->l2_requests_measured, r->l2_scattered_gsps * 1000 / clock, RATE_REQUESTS,
          "one 32-byte sector from each of 4 scattered lines per 32 invocations (one sector per request), request "
          "bound (every repetition below 0.85 x the whole-line loads' slowest): G requests/s / clock_mhz (the base "
          "preset's)",
          no_sweep ? no_sweep : !r->l2_bytes_measured ? not_l2 : not_bound},
-        {"l1_miss_merge", r->l1_merge_measured, r->l1_merge, 1,
+        {"l1_miss_merge", r->l1_merge_measured, r->l1_merge, RATE_MERGE,
          "4 consecutive loads reading sectors 0..3 of the same lines against scattered ones, request bound: "
          "(1 - rate_scattered / rate_adjacent) / 0.75 (3 of 4 requests are merge candidates), clamped to 0..1",
          no_sweep                     ? no_sweep
@@ -309,8 +310,8 @@ static void put_l2_rates(cJSON *root, cJSON *sources, cJSON *prov, const results
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
         char how[1400];
         if (rows[i].have) {
-            double v = rows[i].is_merge ? fmin(fmax(round(rows[i].value * 100) / 100, MERGE_LEAST), 1)
-                                        : four_digits(rows[i].value);
+            double v = rows[i].kind == RATE_MERGE ? fmin(fmax(round(rows[i].value * 100) / 100, MERGE_LEAST), 1)
+                                                  : four_digits(rows[i].value);
             snprintf(how, sizeof how, "%s = %.4g -> %g (%s)", rows[i].rule, rows[i].value, v, rates);
             put_measured(root, sources, prov, rows[i].field, cJSON_CreateNumber(v), "l2_rate.csv", how, pi, pr);
             continue;
@@ -326,13 +327,16 @@ static void put_l2_rates(cJSON *root, cJSON *sources, cJSON *prov, const results
             continue;
         }
         double v;
-        if (rows[i].is_merge) {
+        if (rows[i].kind == RATE_MERGE) {
             v = MERGE_LEAST;
             snprintf(how, sizeof how, "%s, and machines/%s.json has no %s: %g, the least the loader takes (the "
                      "estimate without the field merges nothing)", rows[i].why_not, pi->base, rows[i].field, v);
+        } else if (rows[i].kind == RATE_BYTES) {
+            v = cJSON_GetObjectItemCaseSensitive(root, "dram_bytes_per_cycle")->valuedouble; /* the loader's */
+            snprintf(how, sizeof how, "%s, and machines/%s.json has no %s: the preset's dram_bytes_per_cycle (%g) as a "
+                     "bound, a level no slower than the one behind it", rows[i].why_not, pi->base, rows[i].field, v);
         } else {
-            const cJSON *bytes = cJSON_GetObjectItemCaseSensitive(root, "l2_bytes_per_cycle");
-            v = four_digits((cJSON_IsNumber(bytes) ? bytes->valuedouble : 1e9) / sector_bytes);
+            v = four_digits(cJSON_GetObjectItemCaseSensitive(root, "l2_bytes_per_cycle")->valuedouble / sector_bytes);
             snprintf(how, sizeof how, "%s, and machines/%s.json has no %s: the preset's l2_bytes_per_cycle / "
                      "sector_bytes = %g, a request rate that never bounds before the byte rate does", rows[i].why_not,
                      pi->base, rows[i].field, v);

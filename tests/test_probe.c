@@ -476,6 +476,24 @@ START_TEST(test_probe_from_sweeps_no_levels_model_values)
     ck_assert_str_eq(prov_string(j, "l1_miss_merge", "source"), "model value");
     ck_assert_ptr_nonnull(strstr(prov_string(j, "l2_requests_per_cycle", "why"), "never bounds"));
     cJSON_Delete(j);
+
+    /* a base with no l2_bytes_per_cycle either (lavapipe.json without it): the bytes are its
+     * dram_bytes_per_cycle as a bound (no copy.csv here, so the base's), the requests that / sector_bytes */
+    cJSON *bare = cJSON_Duplicate(base, 1);
+    cJSON_DeleteItemFromObject(bare, "l2_bytes_per_cycle");
+    cJSON_DeleteItemFromObject(cJSON_GetObjectItem(bare, "sources"), "l2_bytes_per_cycle");
+    double dram = cJSON_GetObjectItem(base, "dram_bytes_per_cycle")->valuedouble;
+    char *text = cJSON_Print(bare), *bare_path = tsup_write_file(dir, "bare.json", text);
+    ck_assert_ptr_nonnull(bare_path);
+    free(text);
+    cJSON_Delete(bare);
+    j = from_sweeps(dir, bare_path);
+    ck_assert_double_eq(cJSON_GetObjectItem(j, "l2_bytes_per_cycle")->valuedouble, dram);
+    ck_assert_double_eq_tol(cJSON_GetObjectItem(j, "l2_requests_per_cycle")->valuedouble, dram / 64, 1e-3 * dram / 64);
+    ck_assert_str_eq(prov_string(j, "l2_bytes_per_cycle", "source"), "model value");
+    ck_assert_ptr_nonnull(strstr(prov_string(j, "l2_bytes_per_cycle", "why"), "dram_bytes_per_cycle"));
+    free(bare_path);
+    cJSON_Delete(j);
     cJSON_Delete(base);
     tsup_remove_dir(dir);
     free(dir);
