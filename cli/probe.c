@@ -8,20 +8,11 @@
  *                 [--sweeps DIR] -o PRESET.json
  *   wavelab probe --from-sweeps DIR [--base PRESET] [--name NAME] -o PRESET.json   (saved sweeps, no device)
  *
- * The sweeps (docs/probe.md has the method, the thresholds and the plots):
- *   subgroup  a ballot at every subgroup size the device lists
- *   lds       shared-memory stride sweep: time per read vs stride (words)
- *   chase     pointer chase over growing footprints: latency per load vs lines
- *   line      dense chase at 2 x the L1's lines: latency vs block size
- *   stride    sequential chase in random 1 KiB blocks, L1 and L2 misses: latency vs stride
- *   assoc     k lines one L1 capacity apart (one set): latency vs k
- *   copy      streaming copy: DRAM bandwidth
- * Timing: medians of repetitions; each submission starts with an untimed
- * warm-up (it fills the cache under test and brings the clock up); a point's
- * time per load is (t(N loads) - t(0 loads)) / N from dispatch pairs of one
- * submission; detection thresholds are relative to each sweep's own baseline.
- * What a sweep cannot show (no knee on this device) stays the base preset's
- * value, marked as such.
+ * The sweeps and the analyses that read values off them are in cli/probe_sweeps.c (docs/probe.md has the
+ * method, the thresholds and the plots); this file is the command, the sweep files (--sweeps, read back by
+ * --from-sweeps) and the preset, whose every value says whether it was measured (which sweep, device, driver,
+ * day, rule) or kept from the base preset, and why.  What a sweep cannot show (no knee on this device) stays
+ * the base preset's value, marked as such.
  */
 #include <errno.h>
 #include <math.h>
@@ -36,624 +27,12 @@
 
 #include "backend/backend.h"
 #include "cli/cli.h"
+#include "cli/probe_internal.h"
 #include "isa/isa.h"
 #include "run/run.h"
 #include "sim/machine.h"
 
 enum { EXIT_NO_DEVICE = 3 };
-
-#define MAX_POINTS 96
-#define BLOCK 256u /* chase element spacing: at least any cache line, so one element = one line */
-
-/* One sweep: its data file and columns, and the points (median, min, max of the repetitions). */
-typedef struct sweep {
-    const char *file;   /* docs/probe/<file> */
-    const char *x_name, *y_name;
-    int n;
-    double x[MAX_POINTS], y[MAX_POINTS], lo[MAX_POINTS], hi[MAX_POINTS];
-} sweep;
-
-typedef struct probe {
-    vkb_probe *p;
-    vkb_device_info info;
-    int quick;
-    int cpu;                  /* a CPU device (lavapipe): longer timed chases, smaller buffers */
-    const char *sweep_dir;    /* NULL: sweeps are not written */
-    char kernel_dir[512];
-    uint32_t timed_loads;     /* loads per timed chase dispatch */
-    int reps;
-    uint64_t rng;
-    double last_empty_us;     /* median time of the last point's empty (0-load) dispatches */
-    double last_empty_lo, last_empty_hi; /* and their extremes */
-    char sweep_date[16];      /* the day of the measurement: today on a device, what the sweep files
-                               * record with --from-sweeps ("" when they do not) */
-    char err[2048];
-} probe;
-
-/* ------------------------------------------------------------- small helpers */
-
-static uint64_t next_random(uint64_t *s) /* splitmix64: a fixed stream, so chains are the same every run */
-{
-    uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
-static void shuffle(uint32_t *v, size_t n, uint64_t *rng)
-{
-    for (size_t i = n; i > 1; i--) {
-        size_t j = (size_t)(next_random(rng) % i);
-        uint32_t t = v[i - 1];
-        v[i - 1] = v[j];
-        v[j] = t;
-    }
-}
-
-static uint32_t pow2_floor(uint64_t v)
-{
-    uint32_t p = 1;
-    while ((uint64_t)p * 2 <= v && p < (1u << 31))
-        p *= 2;
-    return p;
-}
-
-static uint32_t pow2_ceil(uint64_t v)
-{
-    uint32_t p = 1;
-    while (p < v && p < (1u << 31))
-        p *= 2;
-    return p;
-}
-
-/* ------------------------------------------------------------- kernels and timing */
-
-static int use_kernel(probe *pr, const char *file, uint32_t local, uint32_t wave)
-{
-    char path[640], value[16];
-    snprintf(path, sizeof path, "%s/%s", pr->kernel_dir, file);
-    snprintf(value, sizeof value, "%u", local);
-    isa_define def = {"LOCAL", value};
-    isa_compile_options o = {.path = path, .language = "glsl", .defines = &def, .define_count = 1};
-    uint32_t *words = NULL;
-    size_t count = 0;
-    if (isa_compile(&o, &words, &count, pr->err, sizeof pr->err, NULL, 0) != ISA_OK)
-        return 0;
-    vkb_status st = vkb_probe_kernel(pr->p, words, count, wave, pr->err, sizeof pr->err);
-    free(words);
-    return st == VKB_OK;
-}
-
-/*
- * Times the chase kernel (or the LDS kernel: push word 1 = stride) on what is in the buffers now: one
- * submission of a warm-up of `warm` loads, then reps pairs (0 loads, N loads).  *ns = median over the pairs
- * of the difference / N; lo, hi the extremes.  Returns 0 on error (pr->err).
- */
-static int time_loads(probe *pr, uint32_t warm, uint32_t extra, double *ns, double *lo, double *hi)
-{
-    int count = 1 + 2 * pr->reps;
-    vkb_probe_dispatch d[1 + 2 * 16];
-    double us[1 + 2 * 16], per[16];
-    memset(d, 0, sizeof d);
-    for (int i = 0; i < count; i++) {
-        d[i].groups[0] = d[i].groups[1] = d[i].groups[2] = 1;
-        d[i].push[0] = i == 0 ? warm : (i % 2 ? 0 : pr->timed_loads);
-        d[i].push[1] = extra;
-    }
-    if (vkb_probe_run(pr->p, d, count, us, pr->err, sizeof pr->err) != VKB_OK)
-        return 0;
-    /* against the median of the empty dispatches: one preempted empty dispatch (a CPU device shares its host)
-     * cannot make a repetition negative */
-    double empty[16];
-    for (int r = 0; r < pr->reps; r++)
-        empty[r] = us[1 + 2 * r];
-    double t0 = median(empty, pr->reps);
-    pr->last_empty_us = t0;
-    pr->last_empty_lo = empty[0]; /* median() sorted them */
-    pr->last_empty_hi = empty[pr->reps - 1];
-    for (int r = 0; r < pr->reps; r++) /* no load takes negative time: a slow empty dispatch is noise */
-        per[r] = fmax(0.0, (us[2 + 2 * r] - t0) * 1000.0 / pr->timed_loads);
-    *ns = median(per, pr->reps);
-    *lo = per[0];
-    *hi = per[pr->reps - 1]; /* median() sorted them */
-    return 1;
-}
-
-/* Uploads a chain (next[] of `words` words, the chase starting at `start`) and times it. */
-static int time_chain(probe *pr, const uint32_t *chain, size_t words, uint32_t start, uint32_t warm, double *ns,
-                      double *lo, double *hi)
-{
-    uint32_t state[4] = {start, 0, 0, 0};
-    if (vkb_probe_buffer(pr->p, 0, words * 4, chain, pr->err, sizeof pr->err) != VKB_OK ||
-        vkb_probe_buffer(pr->p, 1, sizeof state, state, pr->err, sizeof pr->err) != VKB_OK)
-        return 0;
-    return time_loads(pr, warm, 0, ns, lo, hi);
-}
-
-static void add_point(sweep *s, double x, double y, double lo, double hi)
-{
-    if (s->n < MAX_POINTS) {
-        s->x[s->n] = x;
-        s->y[s->n] = y;
-        s->lo[s->n] = lo;
-        s->hi[s->n] = hi;
-        s->n++;
-    }
-}
-
-/* The first point from `from` on whose latency is above thr and stays above it at the next point (one noisy
- * point on a shared CPU device must not make a knee); -1 when none. */
-static int first_above(const sweep *s, int from, double thr)
-{
-    for (int i = from; i < s->n; i++)
-        if (s->y[i] > thr && (i + 1 == s->n || s->y[i + 1] > thr))
-            return i;
-    return -1;
-}
-
-/* The median of the three largest latencies: the level a sweep ends in, without one outlier. */
-static double top3(const sweep *s)
-{
-    double v[MAX_POINTS];
-    memcpy(v, s->y, (size_t)s->n * sizeof *v);
-    qsort(v, (size_t)s->n, sizeof *v, cmp_double);
-    return s->n >= 3 ? v[s->n - 2] : v[s->n - 1];
-}
-
-/* ------------------------------------------------------------- chains */
-
-/*
- * n elements, one per `block` bytes at a random 4-byte offset inside its block (so that blocks larger than a
- * line still spread over every cache set), visited in a random cyclic order.  Returns the array (words =
- * n * block / 4) and the start index, or NULL.
- */
-static uint32_t *chain_blocks(probe *pr, size_t n, uint32_t block, size_t *words, uint32_t *start)
-{
-    *words = n * block / 4;
-    uint32_t *chain = calloc(*words ? *words : 1, 4);
-    uint32_t *order = malloc(n * sizeof *order);
-    if (!chain || !order) {
-        free(chain);
-        free(order);
-        return NULL;
-    }
-    for (size_t i = 0; i < n; i++)
-        order[i] = (uint32_t)(i * (block / 4) + next_random(&pr->rng) % (block / 4));
-    shuffle(order, n, &pr->rng);
-    for (size_t i = 0; i < n; i++)
-        chain[order[i]] = order[(i + 1) % n];
-    *start = order[0];
-    free(order);
-    return chain;
-}
-
-/* `footprint` bytes as 1 KiB regions in random order, each walked at `stride` bytes from its start. */
-static uint32_t *chain_strided(probe *pr, size_t footprint, uint32_t stride, size_t *words, uint32_t *start)
-{
-    size_t regions = footprint / 1024, per = 1024 / stride;
-    *words = footprint / 4;
-    uint32_t *chain = calloc(*words, 4);
-    uint32_t *order = malloc(regions * sizeof *order);
-    if (!chain || !order) {
-        free(chain);
-        free(order);
-        return NULL;
-    }
-    for (size_t i = 0; i < regions; i++)
-        order[i] = (uint32_t)i;
-    shuffle(order, regions, &pr->rng);
-    uint32_t first = order[0] * 256, prev = first;
-    for (size_t r = 0; r < regions; r++)
-        for (size_t k = 0; k < per; k++) {
-            uint32_t here = order[r] * 256 + (uint32_t)(k * stride / 4);
-            if (r || k)
-                chain[prev] = here;
-            prev = here;
-        }
-    chain[prev] = first;
-    *start = first;
-    free(order);
-    return chain;
-}
-
-/* ------------------------------------------------------------- the sweeps */
-
-typedef struct results {
-    uint32_t wave_sizes[8], wave_count, default_wave;
-    int waves_measured;
-    uint32_t compute_units;
-    const char *cu_extension;
-    int lds_measured;
-    uint32_t lds_banks;
-    double lds_pass_ns, lds_base_ns;
-    int l1_measured, l2_measured;
-    int l2_step_measured;   /* a second latency level inside the last cache (a far L2 partition) */
-    double l2_step_lines;   /* the end of the first (near) level */
-    double l1_lines, l2_lines, l1_ns, l2_ns, dram_ns;
-    double l2_floor_lines;  /* where the last level's floor (l2_ns) starts */
-    int line_measured;
-    uint32_t line_bytes;
-    int l1_sector_measured, l2_sector_measured;
-    uint32_t l1_sector, l2_sector;
-    int ways_measured;
-    uint32_t l1_ways;
-    int bw_measured;
-    double bytes_per_us;
-    double dispatch_us;     /* a one-invocation dispatch that does nothing (the chase's 0-load dispatches) */
-    sweep s_lds, s_chase, s_line, s_l1_stride, s_l2_stride, s_assoc, s_copy;
-    sweep s_dispatch;       /* one row: the empty dispatches' median, min and max (dispatch_us) */
-} results;
-
-static int sweep_subgroups(probe *pr, results *r)
-{
-    uint32_t lo = pr->info.min_subgroup_size ? pr->info.min_subgroup_size : pr->info.subgroup_size;
-    uint32_t hi = pr->info.max_subgroup_size ? pr->info.max_subgroup_size : pr->info.subgroup_size;
-    uint32_t result[256];
-    for (uint32_t w = lo; w <= hi && w && r->wave_count < 8; w *= 2) {
-        if (!use_kernel(pr, "ballot.comp", 1, w == pr->info.subgroup_size ? 0 : w)) {
-            if (getenv("WAVELAB_PROBE_DEBUG"))
-                fprintf(stderr, "ballot w=%u: %s\n", w, pr->err);
-            continue;
-        } /* the device lists the size but cannot require it: not counted */
-        vkb_probe_dispatch d = {.groups = {1, 1, 1}};
-        double us;
-        if (vkb_probe_buffer(pr->p, 2, sizeof result, NULL, pr->err, sizeof pr->err) != VKB_OK ||
-            vkb_probe_run(pr->p, &d, 1, &us, pr->err, sizeof pr->err) != VKB_OK ||
-            vkb_probe_read(pr->p, 2, result, sizeof result, pr->err, sizeof pr->err) != VKB_OK)
-            return 0;
-        int all = 1;
-        if (getenv("WAVELAB_PROBE_DEBUG"))
-            fprintf(stderr, "ballot w=%u: %u %u\n", w, result[0], result[1]);
-        for (int i = 0; i < 128; i++)
-            all &= result[2 * i] == w && result[2 * i + 1] == w;
-        if (all)
-            r->wave_sizes[r->wave_count++] = w;
-    }
-    r->waves_measured = r->wave_count > 0;
-    r->default_wave = pr->info.subgroup_size;
-    return 1;
-}
-
-/* Banks: the smallest power-of-two stride from which time stops growing (every lane in one bank), when it grew
- * at all (more than 1.5 x stride 1's time); w = the subgroup size the sweep ran at. */
-static void analyze_lds(const sweep *s, uint32_t w, results *r)
-{
-    if (s->n < 1)
-        return;
-    /* banks: the smallest power-of-two stride from which time stops growing (every lane in one bank), when
-     * it grew at all (more than 1.5 x stride 1's time) */
-    double base = s->y[0], top = base;
-    for (int i = 0; i < s->n; i++)
-        top = fmax(top, s->y[i]);
-    r->lds_base_ns = base;
-    if (top > 1.5 * base) {
-        for (int i = 0; i < s->n; i++) {
-            uint32_t st = (uint32_t)s->x[i];
-            if ((st & (st - 1)) || st < 2)
-                continue;
-            double next = -1;
-            for (int j = 0; j < s->n; j++)
-                if ((uint32_t)s->x[j] == 2 * st)
-                    next = s->y[j];
-            /* saturated: every larger power-of-two stride is as slow (all lanes in one bank) */
-            int saturated = 1;
-            for (int j = 0; j < s->n; j++) {
-                uint32_t sj = (uint32_t)s->x[j];
-                if (sj > st && !(sj & (sj - 1)) && s->y[j] < 0.85 * s->y[i])
-                    saturated = 0;
-            }
-            if (next > 0 && saturated && s->y[i] > 1.5 * base && next < 1.15 * s->y[i] && s->y[i] > 0.8 * top) {
-                r->lds_banks = st;
-                r->lds_measured = 1;
-                r->lds_pass_ns = (s->y[i] - base) / (w > 1 ? w - 1 : 1);
-                break;
-            }
-        }
-    }
-}
-
-static int sweep_lds(probe *pr, results *r)
-{
-    uint32_t w = pr->info.subgroup_size;
-    if (!use_kernel(pr, "lds.comp", w, 0))
-        return 0;
-    static const uint32_t quick_strides[] = {1, 2, 4, 8, 16, 32, 64, 128};
-    static const uint32_t full_strides[] = {1, 2, 3, 4, 5, 6, 7, 8, 12, 16, 17, 24, 32, 33, 48, 64, 96, 128};
-    const uint32_t *strides = pr->quick ? quick_strides : full_strides;
-    size_t n = pr->quick ? sizeof quick_strides / 4 : sizeof full_strides / 4;
-    uint32_t state[4] = {0};
-    if (vkb_probe_buffer(pr->p, 1, sizeof state, state, pr->err, sizeof pr->err) != VKB_OK)
-        return 0;
-    sweep *s = &r->s_lds;
-    for (size_t i = 0; i < n; i++) {
-        double ns, lo, hi;
-        if (!time_loads(pr, pr->timed_loads / 4, strides[i], &ns, &lo, &hi))
-            return 0;
-        add_point(s, strides[i], ns, lo, hi);
-    }
-    analyze_lds(s, w, r);
-    return 1;
-}
-
-/*
- * The chase's levels.  L1: the last point before latency steps up by more than 20 % from one point to the next
- * or passes 1.5 x the median of the three smallest footprints, and stays up at the next point (a slow drift, as
- * a TLB adds within the L1 plateau, is not a cache level).  The last level: its plateau starts at the first
- * point after the L1 from which latency stays within 5 % for two more points (the floor); it ends at the last
- * point before latency passes floor + 30 % of the way to DRAM (the median of the three largest footprints).
- */
-static void analyze_chase(const sweep *s, int cpu, results *r)
-{
-    if (s->n < 6)
-        return;
-    double first[3] = {s->y[0], s->y[1], s->y[2]}, last[3] = {s->y[s->n - 1], s->y[s->n - 2], s->y[s->n - 3]};
-    double base = median(first, 3), dram = median(last, 3);
-    r->l1_ns = base;
-    int e1 = -1;
-    for (int i = 1; i + 1 < s->n; i++) {
-        double thr = fmin(1.2 * s->y[i - 1], 1.5 * base);
-        if (s->y[i] > thr && s->y[i + 1] > thr) {
-            e1 = i - 1;
-            break;
-        }
-    }
-    if (e1 >= 2 && e1 < s->n - 3) {
-        r->l1_measured = 1;
-        r->l1_lines = s->x[e1];
-    }
-    r->dram_ns = dram;
-    int j = e1 + 1;
-    while (j + 2 < s->n && !(s->y[j + 1] <= 1.05 * s->y[j] && s->y[j + 2] <= 1.05 * s->y[j + 1] &&
-                             s->y[j + 1] >= 0.95 * s->y[j]))
-        j++;
-    if (j + 2 >= s->n)
-        return;
-    double floor_ns = s->y[j];
-    r->l2_ns = floor_ns;
-    r->l2_floor_lines = s->x[j];
-    if (floor_ns > 0 && dram > 1.3 * floor_ns) {
-        int i = first_above(s, j, floor_ns + 0.3 * (dram - floor_ns));
-        if (i - 1 >= j) {
-            r->l2_measured = 1;
-            r->l2_lines = s->x[i - 1];
-            /* two levels inside it (GPUs only: on a CPU that is its L2 and L3): a sustained step above 1.2 x
-             * the floor that ends before the last level does */
-            int k = cpu ? -1 : first_above(s, j, 1.2 * floor_ns);
-            if (k > j && k < i - 1) {
-                r->l2_step_measured = 1;
-                r->l2_step_lines = s->x[k - 1];
-            }
-        }
-    }
-}
-
-/* The chase over growing numbers of lines; finds the L1 and the last cache level. */
-static int sweep_chase(probe *pr, results *r)
-{
-    if (!use_kernel(pr, "chase.comp", 1, 0))
-        return 0;
-    size_t max_lines = pr->quick ? (pr->cpu ? 1u << 17 : 1u << 20) : (pr->cpu ? 1u << 19 : 1u << 21);
-    uint32_t warm_cap = pr->cpu ? 1u << 18 : 1u << 20;
-    sweep *s = &r->s_chase;
-    /* 16, 24, 32, 48, ... lines (powers of two and halfway between); --quick: powers of two */
-    for (size_t k = 0;; k++) {
-        size_t n = pr->quick ? (size_t)16 << k : (k % 2 ? (size_t)24 << (k / 2) : (size_t)16 << (k / 2));
-        if (n > max_lines)
-            break;
-        size_t words;
-        uint32_t start;
-        uint32_t *chain = chain_blocks(pr, n, BLOCK, &words, &start);
-        if (!chain) {
-            snprintf(pr->err, sizeof pr->err, "out of memory");
-            return 0;
-        }
-        double ns, lo, hi;
-        int ok = time_chain(pr, chain, words, start, (uint32_t)(n < warm_cap ? 2 * n : warm_cap), &ns, &lo, &hi);
-        free(chain);
-        if (!ok)
-            return 0;
-        add_point(s, (double)n, ns, lo, hi);
-        if (s->n == 1) {
-            r->dispatch_us = pr->last_empty_us;
-            add_point(&r->s_dispatch, 0, pr->last_empty_us, pr->last_empty_lo, pr->last_empty_hi);
-        }
-    }
-    analyze_chase(s, pr->cpu, r);
-    return 1;
-}
-
-static void analyze_line(const sweep *s, results *r)
-{
-    if (s->n < 3)
-        return;
-    double hit = fmin(s->y[0], s->y[1]), miss = top3(s); /* b = 8 and 16 share lines on any cache */
-    /* the first b past halfway that is also a step (> 1.3 x the previous b): a slow rise as the elements spread
-     * over more pages is not a line boundary */
-    double mid = hit + 0.5 * (miss - hit);
-    for (int i = 1; miss > 1.3 * hit && i < s->n; i++)
-        if (s->y[i] > mid && s->y[i] > 1.3 * s->y[i - 1] && (i + 1 == s->n || s->y[i + 1] > mid)) {
-            r->line_measured = 1;
-            r->line_bytes = (uint32_t)s->x[i];
-            break;
-        }
-}
-
-/* Line (tag) size: 2 x the L1's lines (as the chase saw them: up to 1.5 x short of the true capacity, its
- * steps are 1.5 x) of elements placed densely at `b` bytes: while b <= line / 2 they share lines and fit,
- * from b = line on each needs a line of its own and they do not. */
-static int sweep_line(probe *pr, results *r)
-{
-    if (!r->l1_measured)
-        return 1;
-    size_t n = (size_t)(r->l1_lines * 2);
-    sweep *s = &r->s_line;
-    for (uint32_t b = 8; b <= 512; b *= 2) {
-        size_t words;
-        uint32_t start;
-        uint32_t *chain = chain_blocks(pr, n, b, &words, &start);
-        if (!chain) {
-            snprintf(pr->err, sizeof pr->err, "out of memory");
-            return 0;
-        }
-        double ns, lo, hi;
-        int ok = time_chain(pr, chain, words, start, (uint32_t)(4 * n), &ns, &lo, &hi);
-        free(chain);
-        if (!ok)
-            return 0;
-        add_point(s, b, ns, lo, hi);
-    }
-    analyze_line(s, r);
-    return 1;
-}
-
-/* The fetch granule: the first stride at 70 % of the way from the lowest latency to the three highest's median. */
-static void analyze_stride(const sweep *s, int *measured, uint32_t *granule)
-{
-    if (s->n < 3)
-        return;
-    double ymin = s->y[0], ymax = top3(s);
-    for (int i = 0; i < s->n; i++)
-        ymin = fmin(ymin, s->y[i]);
-    int i = ymax > 1.3 * ymin ? first_above(s, 0, ymin + 0.7 * (ymax - ymin)) : -1;
-    if (i >= 0) {
-        *measured = 1;
-        *granule = (uint32_t)s->x[i];
-    }
-}
-
-/* Fetch granule (sector) of a level: sequential strides through a footprint that misses it. */
-static int sweep_stride(probe *pr, sweep *s, size_t footprint, int *measured, uint32_t *granule)
-{
-    size_t cap = pr->info.max_storage_buffer_range < (1u << 30) ? pr->info.max_storage_buffer_range : 1u << 30;
-    if (footprint > cap)
-        footprint = cap;
-    footprint = (footprint + 1023) / 1024 * 1024;
-    if (footprint > cap)
-        footprint -= 1024;
-    for (uint32_t stride = 4; stride <= 512; stride *= 2) {
-        size_t words;
-        uint32_t start;
-        uint32_t *chain = chain_strided(pr, footprint, stride, &words, &start);
-        if (!chain) {
-            snprintf(pr->err, sizeof pr->err, "out of memory");
-            return 0;
-        }
-        size_t loads = footprint / stride;
-        double ns, lo, hi;
-        int ok = time_chain(pr, chain, words, start, (uint32_t)(loads < (1u << 20) ? loads : 1u << 20), &ns, &lo,
-                            &hi);
-        free(chain);
-        if (!ok)
-            return 0;
-        add_point(s, stride, ns, lo, hi);
-    }
-    analyze_stride(s, measured, granule);
-    return 1;
-}
-
-static void analyze_assoc(const sweep *s, results *r)
-{
-    if (s->n < 8)
-        return;
-    /* above 40 % of the way from the first three's median to the last five's (the next level) */
-    double first[3] = {s->y[0], s->y[1], s->y[2]}, last[5];
-    for (int j = 0; j < 5; j++)
-        last[j] = s->y[s->n - 1 - j];
-    double base = median(first, 3), next = median(last, 5);
-    int i = next > 1.15 * base ? first_above(s, 1, base + 0.4 * (next - base)) : -1;
-    if (i > 0) {
-        r->ways_measured = 1;
-        r->l1_ways = (uint32_t)s->x[i - 1];
-    }
-}
-
-/* Associativity hint: k lines one (power-of-two) L1 capacity apart all fall in one set of a modulo-mapped
- * cache; they hit while k <= ways. */
-static int sweep_assoc(probe *pr, results *r, uint32_t line)
-{
-    if (!r->l1_measured)
-        return 1;
-    uint32_t spacing = pow2_ceil((uint64_t)(r->l1_lines * line));
-    uint32_t kmax = pr->quick ? 24 : 40;
-    if ((uint64_t)spacing * kmax > (1ull << 30) || (uint64_t)spacing * kmax > pr->info.max_storage_buffer_range)
-        return 1; /* an L1 this large: the hint would need more than a GiB */
-    size_t words = (size_t)spacing / 4 * kmax;
-    uint32_t *chain = malloc(words * 4);
-    if (!chain) {
-        snprintf(pr->err, sizeof pr->err, "out of memory");
-        return 0;
-    }
-    sweep *s = &r->s_assoc;
-    for (uint32_t k = 1; k <= kmax; k++) {
-        memset(chain, 0, words * 4);
-        uint32_t order[64];
-        for (uint32_t i = 0; i < k; i++)
-            order[i] = i * (spacing / 4);
-        shuffle(order, k, &pr->rng);
-        for (uint32_t i = 0; i < k; i++)
-            chain[order[i]] = order[(i + 1) % k];
-        double ns, lo, hi;
-        if (!time_chain(pr, chain, (size_t)spacing / 4 * k, order[0], 64 * k, &ns, &lo, &hi)) {
-            free(chain);
-            return 0;
-        }
-        add_point(s, k, ns, lo, hi);
-    }
-    free(chain);
-    analyze_assoc(s, r);
-    return 1;
-}
-
-static int sweep_copy(probe *pr, results *r)
-{
-    if (!use_kernel(pr, "copy.comp", 1, 0))
-        return 0;
-    size_t bytes = pr->cpu ? (pr->quick ? 32u << 20 : 128u << 20) : (pr->quick ? 256u << 20 : 1024u << 20);
-    if (bytes > pr->info.max_storage_buffer_range)
-        bytes = pow2_floor(pr->info.max_storage_buffer_range);
-    if (vkb_probe_buffer(pr->p, 0, bytes, NULL, pr->err, sizeof pr->err) != VKB_OK ||
-        vkb_probe_buffer(pr->p, 2, bytes, NULL, pr->err, sizeof pr->err) != VKB_OK)
-        return 0;
-    uint32_t groups = pr->cpu ? 64 : 4096;
-    if (groups > pr->info.max_compute_workgroup_count[0])
-        groups = pr->info.max_compute_workgroup_count[0];
-    int count = 2 + pr->reps;
-    vkb_probe_dispatch d[2 + 16];
-    double us[2 + 16];
-    memset(d, 0, sizeof d);
-    for (int i = 0; i < count; i++) {
-        d[i].groups[0] = groups;
-        d[i].groups[1] = d[i].groups[2] = 1;
-        d[i].push[0] = (uint32_t)(bytes / 16);
-        d[i].push[1] = groups * 256;
-    }
-    if (vkb_probe_run(pr->p, d, count, us, pr->err, sizeof pr->err) != VKB_OK)
-        return 0;
-    double rate[16];
-    for (int i = 0; i < pr->reps; i++) {
-        rate[i] = 2.0 * (double)bytes / us[2 + i]; /* bytes per microsecond */
-        add_point(&r->s_copy, i, rate[i] / 1000.0, rate[i] / 1000.0, rate[i] / 1000.0);
-    }
-    r->bytes_per_us = median(rate, pr->reps);
-    r->bw_measured = r->bytes_per_us > 0;
-    /* the buffers are large: give the memory back before anything else runs */
-    if (vkb_probe_buffer(pr->p, 0, 16, NULL, pr->err, sizeof pr->err) != VKB_OK ||
-        vkb_probe_buffer(pr->p, 2, 16, NULL, pr->err, sizeof pr->err) != VKB_OK)
-        return 0;
-    return 1;
-}
 
 /* ------------------------------------------------------------- output */
 
@@ -869,6 +248,111 @@ static void put_latencies(cJSON *root, cJSON *sources, cJSON *prov, const result
     }
 }
 
+/*
+ * The L2's rates for the estimate's L2 term (docs/memory.md: l2_bytes_per_cycle, l2_requests_per_cycle,
+ * l1_miss_merge), from the L2 rate sweep where it shows them (probe_analyze_l2_rate's rules), per cycle of the
+ * base preset's clock as the latency fields are.  Else the base preset's value with its citation and a why;
+ * where the base has none, a model value: the bytes at dram_bytes_per_cycle (a level no slower than the one
+ * behind it, as the latency fields' bound), requests at the byte rate's sectors per cycle (a request carries at
+ * least one sector, so that bound never binds first) and the merge at MERGE_LEAST, the last two leaving the
+ * estimate as the fields' absence would.  Every preset has the three fields.
+ */
+#define MERGE_LEAST 0.01 /* the loader takes l1_miss_merge in (0, 1]: this stands for "no merging seen" */
+
+/* Four significant digits: as many as the sweeps' repetitions agree on, on a GPU (a CPU device's rates are
+ * fractions of a byte per cycle, so a fixed number of decimals would not do). */
+static double four_digits(double v)
+{
+    char text[32];
+    snprintf(text, sizeof text, "%.4g", v);
+    return strtod(text, NULL);
+}
+
+static void put_l2_rates(cJSON *root, cJSON *sources, cJSON *prov, const results *r, const cJSON *base,
+                         const provenance_info *pi, const probe *pr, double clock)
+{
+    double sector_bytes = cJSON_GetObjectItemCaseSensitive(root, "sector_bytes")->valuedouble;
+    char rates[256];
+    snprintf(rates, sizeof rates,
+             "l2_rate.csv: scattered one-sector loads %.2f, whole lines %.2f, adjacent sectors %.2f G sectors/s; "
+             "copy %.1f GB/s",
+             r->l2_scattered_gsps, r->l2_line_gsps, r->l2_adjacent_gsps, r->bw_measured ? r->bytes_per_us / 1000 : 0);
+    const char *no_sweep = r->s_l2_rate.n ? NULL : "no L2 rate sweep (l2_rate.csv) in this run";
+    const char *not_l2 = "the whole-line rate x 32 bytes is not above 1.2 x the copy's DRAM rate: the sweep's buffer "
+                         "was not served by a level faster than DRAM";
+    const char *not_bound = "the one-sector loads' fastest repetition is not below 0.85 x the whole-line loads' "
+                            "slowest: not clearly request bound, so their rate is not the request rate";
+    const struct {
+        const char *field;
+        int have;
+        double value;
+        enum { RATE_BYTES, RATE_REQUESTS, RATE_MERGE } kind; /* the merge is a share: 2 decimals, MERGE_LEAST..1 */
+        const char *rule, *why_not;
+    } rows[] = {
+        {"l2_bytes_per_cycle", r->l2_bytes_measured, r->l2_line_gsps * 32 * 1000 / clock, RATE_BYTES,
+         "whole 128-byte lines (4 sectors per request) scattered over a buffer the L2 holds: G sectors/s x 32 bytes "
+         "/ clock_mhz (the base preset's)",
+         no_sweep ? no_sweep : not_l2},
+        {"l2_requests_per_cycle", r->l2_requests_measured, r->l2_scattered_gsps * 1000 / clock, RATE_REQUESTS,
+         "one 32-byte sector from each of 4 scattered lines per 32 invocations (one sector per request), request "
+         "bound (every repetition below 0.85 x the whole-line loads' slowest): G requests/s / clock_mhz (the base "
+         "preset's)",
+         no_sweep ? no_sweep : !r->l2_bytes_measured ? not_l2 : not_bound},
+        {"l1_miss_merge", r->l1_merge_measured, r->l1_merge, RATE_MERGE,
+         "4 consecutive loads reading sectors 0..3 of the same lines against scattered ones, request bound: "
+         "(1 - rate_scattered / rate_adjacent) / 0.75 (3 of 4 requests are merge candidates), clamped to 0..1",
+         no_sweep                     ? no_sweep
+         : !r->l2_bytes_measured      ? not_l2
+         : !r->l2_requests_measured   ? not_bound
+                                      : "no adjacent-sector row in l2_rate.csv"},
+    };
+    const cJSON *base_sources = cJSON_GetObjectItemCaseSensitive(base, "sources");
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        char how[1400];
+        if (rows[i].have) {
+            double v = rows[i].kind == RATE_MERGE ? fmin(fmax(round(rows[i].value * 100) / 100, MERGE_LEAST), 1)
+                                                  : four_digits(rows[i].value);
+            snprintf(how, sizeof how, "%s = %.4g -> %g (%s)", rows[i].rule, rows[i].value, v, rates);
+            put_measured(root, sources, prov, rows[i].field, cJSON_CreateNumber(v), "l2_rate.csv", how, pi, pr);
+            continue;
+        }
+        const cJSON *bv = cJSON_GetObjectItemCaseSensitive(base, rows[i].field);
+        if (cJSON_IsNumber(bv)) { /* the base's number and citation, and why the sweep did not replace it */
+            cJSON *kept = cJSON_GetObjectItemCaseSensitive(prov, rows[i].field); /* make_preset's, in place */
+            if (!kept) {
+                put_kept(prov, rows[i].field, bv, base_sources, pi, NULL);
+                kept = cJSON_GetObjectItemCaseSensitive(prov, rows[i].field);
+            }
+            cJSON_AddStringToObject(kept, "why", rows[i].why_not);
+            continue;
+        }
+        double v;
+        if (rows[i].kind == RATE_MERGE) {
+            v = MERGE_LEAST;
+            snprintf(how, sizeof how, "%s, and machines/%s.json has no %s: %g, the least the loader takes (the "
+                     "estimate without the field merges nothing)", rows[i].why_not, pi->base, rows[i].field, v);
+        } else if (rows[i].kind == RATE_BYTES) {
+            v = cJSON_GetObjectItemCaseSensitive(root, "dram_bytes_per_cycle")->valuedouble; /* the loader's */
+            snprintf(how, sizeof how, "%s, and machines/%s.json has no %s: the preset's dram_bytes_per_cycle (%g) as a "
+                     "bound, a level no slower than the one behind it", rows[i].why_not, pi->base, rows[i].field, v);
+        } else {
+            v = four_digits(cJSON_GetObjectItemCaseSensitive(root, "l2_bytes_per_cycle")->valuedouble / sector_bytes);
+            snprintf(how, sizeof how, "%s, and machines/%s.json has no %s: the preset's l2_bytes_per_cycle / "
+                     "sector_bytes = %g, a request rate that never bounds before the byte rate does", rows[i].why_not,
+                     pi->base, rows[i].field, v);
+        }
+        char text[2048];
+        snprintf(text, sizeof text, "model value (wavelab probe on %s, %s): %s", pi->device, pi->date, how);
+        set_item(root, rows[i].field, cJSON_CreateNumber(v));
+        set_item(sources, rows[i].field, cJSON_CreateString(text));
+        cJSON *p = cJSON_CreateObject();
+        cJSON_AddNumberToObject(p, "value", v);
+        cJSON_AddStringToObject(p, "source", "model value");
+        cJSON_AddStringToObject(p, "why", how);
+        set_item(prov, rows[i].field, p);
+    }
+}
+
 /* The preset: the base preset's JSON with the measured fields replaced; "provenance" for every number. */
 static cJSON *make_preset(const probe *pr, const results *r, cJSON *base, const char *name, const provenance_info *pi)
 {
@@ -1038,6 +522,7 @@ static cJSON *make_preset(const probe *pr, const results *r, cJSON *base, const 
                      cJSON_CreateNumber(fmax(0.001, round(r->bytes_per_us / clock * 1000) / 1000)), "copy.csv", how,
                      pi, pr);
     }
+    put_l2_rates(root, sources, prov, r, base, pi, pr, clock);
     /* the fixed cost of a dispatch (the memory model's "dispatch_us", an optional field): always measured on a
      * device and saved as dispatch.csv (--from-sweeps without that file keeps the base preset's) */
     if (r->dispatch_us > 0)
@@ -1065,6 +550,12 @@ static cJSON *make_preset(const probe *pr, const results *r, cJSON *base, const 
          "end of the first latency level inside the L2 (a near partition), in lines"},
         {"l2_fetch_bytes", r->l2_sector_measured, r->l2_sector, "l2_stride.csv",
          "fetch granule from DRAM: sequential strides through a footprint that misses the last level"},
+        {"l2_scattered_g_sectors_per_s", r->l2_scattered_gsps > 0, r->l2_scattered_gsps, "l2_rate.csv",
+         "one 32-byte sector of each of 4 scattered lines per 32 invocations (one request per sector)"},
+        {"l2_line_g_sectors_per_s", r->l2_line_gsps > 0, r->l2_line_gsps, "l2_rate.csv",
+         "whole 128-byte lines, one per 32 invocations (4 sectors per request)"},
+        {"l2_adjacent_g_sectors_per_s", r->l2_adjacent_gsps > 0, r->l2_adjacent_gsps, "l2_rate.csv",
+         "as the scattered loads, but 4 consecutive loads read sectors 0..3 of the same lines"},
     };
     for (size_t i = 0; i < sizeof extras / sizeof extras[0]; i++) {
         if (extras[i].have) {
@@ -1084,22 +575,10 @@ static cJSON *make_preset(const probe *pr, const results *r, cJSON *base, const 
     return root;
 }
 
+
 static const char *default_base(const vkb_device_info *info);
 static int write_preset(const probe *pr, const results *r, const mem_machine *bm, cJSON *base, const char *name,
                         const char *output, const char *sweeps);
-
-static void init_sweeps(results *r)
-{
-    r->s_lds = (sweep){.file = "lds_stride.csv", .x_name = "stride_words", .y_name = "ns_per_read"};
-    r->s_chase = (sweep){.file = "chase.csv", .x_name = "lines", .y_name = "ns_per_load"};
-    r->s_line = (sweep){.file = "line.csv", .x_name = "block_bytes", .y_name = "ns_per_load"};
-    r->s_l1_stride = (sweep){.file = "l1_stride.csv", .x_name = "stride_bytes", .y_name = "ns_per_load"};
-    r->s_l2_stride = (sweep){.file = "l2_stride.csv", .x_name = "stride_bytes", .y_name = "ns_per_load"};
-    r->s_assoc = (sweep){.file = "assoc.csv", .x_name = "lines_in_one_set", .y_name = "ns_per_load"};
-    r->s_copy = (sweep){.file = "copy.csv", .x_name = "repetition", .y_name = "gb_per_s"};
-    r->s_dispatch = (sweep){.file = "dispatch.csv", .x_name = "loads", .y_name = "us_per_dispatch"};
-}
-
 /* Reads a sweep file written by --sweeps into s (0 when there is none); the device and driver from its
  * comment line "# FILE on DEVICE (DRIVER)", the date from "# measured YYYY-MM-DD" (files written before
  * 2026-11-25 have none). */
@@ -1135,7 +614,7 @@ static int load_sweep(const char *dir, sweep *s, char *device, size_t device_siz
                 snprintf(device, device_size, "%s", on + 4);
             }
         } else if (sscanf(line, "%lf,%lf,%lf,%lf", &x, &y, &lo, &hi) == 4) {
-            add_point(s, x, y, lo, hi);
+            probe_add_point(s, x, y, lo, hi);
         }
     }
     fclose(f);
@@ -1155,10 +634,10 @@ static int probe_from_sweeps(const char *dir, const char *base_name, const char 
         fprintf(stderr, "wavelab probe: out of memory\n");
         return RUN_EXIT_FAIL;
     }
-    init_sweeps(r);
+    probe_init_sweeps(r);
     sweep s_sub = {.file = "subgroup.csv"};
     sweep *all[] = {&s_sub,           &r->s_lds,    &r->s_chase, &r->s_line,    &r->s_l1_stride,
-                    &r->s_l2_stride, &r->s_assoc, &r->s_copy,  &r->s_dispatch};
+                    &r->s_l2_stride, &r->s_assoc, &r->s_copy,  &r->s_dispatch, &r->s_l2_rate};
     int found = 0;
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
         found += load_sweep(dir, all[i], pr.info.name, sizeof pr.info.name, pr.info.driver_info,
@@ -1178,21 +657,22 @@ static int probe_from_sweeps(const char *dir, const char *base_name, const char 
     r->default_wave = r->wave_count ? r->wave_sizes[0] : 0;
     pr.info.subgroup_size = r->default_wave;
     if (r->s_lds.n)
-        analyze_lds(&r->s_lds, r->default_wave ? r->default_wave : 1, r);
-    analyze_chase(&r->s_chase, pr.cpu, r);
-    analyze_line(&r->s_line, r);
-    analyze_stride(&r->s_l1_stride, &r->l1_sector_measured, &r->l1_sector);
-    analyze_stride(&r->s_l2_stride, &r->l2_sector_measured, &r->l2_sector);
-    analyze_assoc(&r->s_assoc, r);
+        probe_analyze_lds(&r->s_lds, r->default_wave ? r->default_wave : 1, r);
+    probe_analyze_chase(&r->s_chase, pr.cpu, r);
+    probe_analyze_line(&r->s_line, r);
+    probe_analyze_stride(&r->s_l1_stride, &r->l1_sector_measured, &r->l1_sector);
+    probe_analyze_stride(&r->s_l2_stride, &r->l2_sector_measured, &r->l2_sector);
+    probe_analyze_assoc(&r->s_assoc, r);
     if (r->s_dispatch.n)
         r->dispatch_us = r->s_dispatch.y[0];
     if (r->s_copy.n) {
         double rate[MAX_POINTS];
         for (int i = 0; i < r->s_copy.n; i++)
             rate[i] = r->s_copy.y[i] * 1000.0; /* GB/s -> bytes per microsecond */
-        r->bytes_per_us = median(rate, r->s_copy.n);
+        r->bytes_per_us = probe_median(rate, r->s_copy.n);
         r->bw_measured = r->bytes_per_us > 0;
     }
+    probe_analyze_l2_rate(&r->s_l2_rate, r); /* after the copy: its rules compare with the DRAM rate */
     if (!base_name)
         base_name = default_base(&pr.info);
     mem_machine bm;
@@ -1274,6 +754,13 @@ static int write_preset(const probe *pr, const results *r, const mem_machine *bm
         printf("  DRAM fetch      %u bytes\n", r->l2_sector);
     if (r->bw_measured)
         printf("  copy            %.1f GB/s\n", r->bytes_per_us / 1000.0);
+    if (r->s_l2_rate.n)
+        printf("  L2 rate         %.2f G sectors/s scattered, %.2f whole lines, %.2f adjacent; %s\n",
+               r->l2_scattered_gsps, r->l2_line_gsps, r->l2_adjacent_gsps,
+               r->l1_merge_measured      ? "request bound, merge measured"
+               : r->l2_requests_measured ? "request bound"
+               : r->l2_bytes_measured    ? "not request bound"
+                                         : "not above the DRAM rate");
     printf("  preset          %s\n", output);
     return RUN_EXIT_OK;
 }
@@ -1424,7 +911,7 @@ int cli_cmd_probe(int argc, char **argv)
         goto done;
     }
     r->compute_units = vkb_probe_compute_units(pr.p, &r->cu_extension);
-    init_sweeps(r);
+    probe_init_sweeps(r);
     time_t now = time(NULL); /* the day of the measurement, in every sweep file and the provenance */
     struct tm tm;
     gmtime_r(&now, &tm);
@@ -1434,31 +921,33 @@ int cli_cmd_probe(int argc, char **argv)
     struct {
         const char *what;
         int ok;
-    } steps[8];
+    } steps[10];
     int nsteps = 0;
 #define STEP(name_, call_) (steps[nsteps].what = (name_), steps[nsteps++].ok = (call_))
-    STEP("copy", sweep_copy(&pr, r));
+    STEP("copy", probe_sweep_copy(&pr, r));
     if (steps[nsteps - 1].ok)
-        STEP("subgroup", sweep_subgroups(&pr, r));
+        STEP("subgroup", probe_sweep_subgroups(&pr, r));
     if (steps[nsteps - 1].ok)
-        STEP("lds", sweep_lds(&pr, r));
+        STEP("lds", probe_sweep_lds(&pr, r));
     if (steps[nsteps - 1].ok)
-        STEP("chase", sweep_chase(&pr, r));
+        STEP("chase", probe_sweep_chase(&pr, r));
     if (steps[nsteps - 1].ok)
-        STEP("line", sweep_line(&pr, r));
+        STEP("line", probe_sweep_line(&pr, r));
     uint32_t line = r->line_measured ? r->line_bytes : (bm.l1.bytes ? bm.l1.line_bytes : bm.l2.line_bytes);
     if (steps[nsteps - 1].ok && r->l1_measured) {
         /* misses the L1, hits the next level: 4 x the L1, at most a quarter of the last level */
         double f = 4 * r->l1_lines * line;
         if (r->l2_measured && f > r->l2_lines * line / 4)
             f = r->l2_lines * line / 4;
-        STEP("l1 stride", sweep_stride(&pr, &r->s_l1_stride, (size_t)f, &r->l1_sector_measured, &r->l1_sector));
+        STEP("l1 stride", probe_sweep_stride(&pr, &r->s_l1_stride, (size_t)f, &r->l1_sector_measured, &r->l1_sector));
     }
     if (steps[nsteps - 1].ok && r->l2_measured && !quick)
-        STEP("l2 stride", sweep_stride(&pr, &r->s_l2_stride, (size_t)(4 * r->l2_lines * bm.l2.line_bytes),
+        STEP("l2 stride", probe_sweep_stride(&pr, &r->s_l2_stride, (size_t)(4 * r->l2_lines * bm.l2.line_bytes),
                                        &r->l2_sector_measured, &r->l2_sector));
     if (steps[nsteps - 1].ok)
-        STEP("assoc", sweep_assoc(&pr, r, line));
+        STEP("assoc", probe_sweep_assoc(&pr, r, line));
+    if (steps[nsteps - 1].ok)
+        STEP("l2 rate", probe_sweep_l2_rate(&pr, r));
 #undef STEP
     if (!steps[nsteps - 1].ok) {
         fprintf(stderr, "wavelab probe: %s sweep: %s\n", steps[nsteps - 1].what, pr.err);
@@ -1469,9 +958,9 @@ int cli_cmd_probe(int argc, char **argv)
     /* the subgroup sweep as a data file too */
     sweep s_sub = {.file = "subgroup.csv", .x_name = "wave_size", .y_name = "invocations_per_ballot"};
     for (uint32_t i = 0; i < r->wave_count; i++)
-        add_point(&s_sub, r->wave_sizes[i], r->wave_sizes[i], r->wave_sizes[i], r->wave_sizes[i]);
+        probe_add_point(&s_sub, r->wave_sizes[i], r->wave_sizes[i], r->wave_sizes[i], r->wave_sizes[i]);
     const sweep *all[] = {&s_sub,           &r->s_lds,    &r->s_chase, &r->s_line,    &r->s_l1_stride,
-                          &r->s_l2_stride, &r->s_assoc, &r->s_copy,  &r->s_dispatch};
+                          &r->s_l2_stride, &r->s_assoc, &r->s_copy,  &r->s_dispatch, &r->s_l2_rate};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
         if (!write_sweep(&pr, all[i])) {
             rc = RUN_EXIT_BAD_INPUT;

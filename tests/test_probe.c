@@ -86,12 +86,14 @@ static void keys_of(const cJSON *o, char *out, size_t size)
  * image_layout and the latency term's l1_hit_latency and lds_latency), and the probe's own two objects, sorted. */
 static const char expected_top[] =
     "cache_line_bytes,clock_mhz,compute_units,default_wave,description,dispatch_us,dram_bytes_per_cycle,dram_latency,"
-    "image_layout,l1,l1_hit_latency,l2,l2_bytes_per_cycle,l2_hit_latency,lds_bank_bytes,lds_banks,lds_bytes_per_cu,"
+    "image_layout,l1,l1_hit_latency,l1_miss_merge,l2,l2_bytes_per_cycle,l2_hit_latency,l2_requests_per_cycle,"
+    "lds_bank_bytes,lds_banks,lds_bytes_per_cu,"
     "lds_lanes_per_cycle,lds_latency,max_sgprs_per_wave,max_vgprs_per_wave,max_waves_per_simd,max_workgroups_per_cu,measured,name,provenance,"
     "sector_bytes,sgpr_granule,sgprs_per_simd,simd_lanes,simds_per_cu,sources,vgpr_granule,vgprs_per_simd_lane,"
     "wave_sizes,";
-static const char expected_measured[] = "dram_gb_per_s,dram_latency_ns,l1_hit_latency_ns,l2_fetch_bytes,"
-                                        "l2_first_level_lines,l2_hit_latency_ns,lds_conflict_ns_per_pass,lds_read_ns,";
+static const char expected_measured[] = "dram_gb_per_s,dram_latency_ns,l1_hit_latency_ns,l2_adjacent_g_sectors_per_s,"
+                                        "l2_fetch_bytes,l2_first_level_lines,l2_hit_latency_ns,l2_line_g_sectors_per_s,"
+                                        "l2_scattered_g_sectors_per_s,lds_conflict_ns_per_pass,lds_read_ns,";
 /* the caches' sectored-model fields (l1.allocate, l2.partitions, l2.near_copies) are written every time too */
 static const char expected_l1[] = "allocate,bytes,line_bytes,policy,sector_bytes,set_hash,ways,";
 static const char expected_l2[] = "bytes,line_bytes,near_copies,partitions,policy,sector_bytes,set_hash,ways,";
@@ -209,7 +211,7 @@ START_TEST(test_probe_quick_lavapipe_same_fields_loads)
     }
     ck_assert_str_eq(shape[0], shape[1]);
     /* the sweeps as data files: header, then rows */
-    static const char *const sweeps[] = {"subgroup.csv", "lds_stride.csv", "chase.csv", "copy.csv"};
+    static const char *const sweeps[] = {"subgroup.csv", "lds_stride.csv", "chase.csv", "copy.csv", "l2_rate.csv"};
     for (size_t i = 0; i < sizeof sweeps / sizeof sweeps[0]; i++) {
         char p[1400], line[256];
         snprintf(p, sizeof p, "%s/%s", dir, sweeps[i]);
@@ -439,6 +441,13 @@ START_TEST(test_probe_from_sweeps_no_levels_model_values)
     ck_assert_ptr_nonnull(strstr(prov_string(j, "l1_hit_latency", "why"), "no L1 plateau"));
     ck_assert_ptr_nonnull(strstr(prov_string(j, "lds_latency", "why"), "LDS"));
     check_latencies(j);
+    /* no l2_rate.csv: the L2 rates are the base's, each saying why */
+    static const char *const rates[] = {"l2_bytes_per_cycle", "l2_requests_per_cycle", "l1_miss_merge"};
+    for (size_t i = 0; i < 3; i++) {
+        ck_assert_double_eq(cJSON_GetObjectItem(j, rates[i])->valuedouble,
+                            cJSON_GetObjectItem(base, rates[i])->valuedouble);
+        ck_assert_ptr_nonnull(strstr(prov_string(j, rates[i], "why"), "no L2 rate sweep"));
+    }
     cJSON_Delete(j);
     cJSON_Delete(base);
 
@@ -455,10 +464,128 @@ START_TEST(test_probe_from_sweeps_no_levels_model_values)
     ck_assert_ptr_null(prov_string(j, "lds_latency", "from_preset"));
     ck_assert_ptr_nonnull(strstr(prov_string(j, "l1_hit_latency", "why"), "as a bound"));
     check_latencies(j);
+    /* lavapipe.json has no request rate and no merge: requests at the byte rate's sectors (512 / 64 = 8 from
+     * lavapipe.json's l2_bytes_per_cycle and sector_bytes), the merge at the loader's least, 0.01 */
+    ck_assert_double_eq(cJSON_GetObjectItem(base, "l2_bytes_per_cycle")->valuedouble, 512);
+    ck_assert_double_eq(cJSON_GetObjectItem(base, "sector_bytes")->valuedouble, 64);
+    ck_assert_ptr_null(cJSON_GetObjectItem(base, "l2_requests_per_cycle"));
+    ck_assert_ptr_null(cJSON_GetObjectItem(base, "l1_miss_merge"));
+    ck_assert_double_eq(cJSON_GetObjectItem(j, "l2_requests_per_cycle")->valuedouble, 8);
+    ck_assert_double_eq(cJSON_GetObjectItem(j, "l1_miss_merge")->valuedouble, 0.01);
+    ck_assert_str_eq(prov_string(j, "l2_requests_per_cycle", "source"), "model value");
+    ck_assert_str_eq(prov_string(j, "l1_miss_merge", "source"), "model value");
+    ck_assert_ptr_nonnull(strstr(prov_string(j, "l2_requests_per_cycle", "why"), "never bounds"));
+    cJSON_Delete(j);
+
+    /* a base with no l2_bytes_per_cycle either (lavapipe.json without it): the bytes are its
+     * dram_bytes_per_cycle as a bound (no copy.csv here, so the base's), the requests that / sector_bytes */
+    cJSON *bare = cJSON_Duplicate(base, 1);
+    cJSON_DeleteItemFromObject(bare, "l2_bytes_per_cycle");
+    cJSON_DeleteItemFromObject(cJSON_GetObjectItem(bare, "sources"), "l2_bytes_per_cycle");
+    double dram = cJSON_GetObjectItem(base, "dram_bytes_per_cycle")->valuedouble;
+    char *text = cJSON_Print(bare), *bare_path = tsup_write_file(dir, "bare.json", text);
+    ck_assert_ptr_nonnull(bare_path);
+    free(text);
+    cJSON_Delete(bare);
+    j = from_sweeps(dir, bare_path);
+    ck_assert_double_eq(cJSON_GetObjectItem(j, "l2_bytes_per_cycle")->valuedouble, dram);
+    ck_assert_double_eq_tol(cJSON_GetObjectItem(j, "l2_requests_per_cycle")->valuedouble, dram / 64, 1e-3 * dram / 64);
+    ck_assert_str_eq(prov_string(j, "l2_bytes_per_cycle", "source"), "model value");
+    ck_assert_ptr_nonnull(strstr(prov_string(j, "l2_bytes_per_cycle", "why"), "dram_bytes_per_cycle"));
+    free(bare_path);
     cJSON_Delete(j);
     cJSON_Delete(base);
     tsup_remove_dir(dir);
     free(dir);
+}
+END_TEST
+
+/*
+ * Synthetic L2 rate sweeps (l2_rate.csv: G sectors/s of the scattered one-sector, whole-line and adjacent modes)
+ * with a copy at 2854 GB/s, read back against hopper_h100 (clock_mhz 1980, sector rates x 32 bytes); each row's
+ * fields worked out by hand from docs/probe.md's rules (0 in `want`: the base's value stays, with a why):
+ *   134.8, 246.2, 167.8 (the CUDA twin's H100 rates): bytes 246.2 x 32 = 7878.4 GB/s > 1.2 x 2854 = 3424.8;
+ *     request bound (134.8 < 0.85 x 246.2 = 209.3): 134.8e3 / 1980 = 68.0808 -> 68.08 requests per cycle (four
+ *     significant digits); 7878.4e3 / 1980 = 3978.99 -> 3979 bytes per cycle; merge (1 - 134.8 / 167.8) / 0.75 =
+ *     0.2622 -> 0.26 (two decimals);
+ *   200, 210, 220: bytes 6720 GB/s -> 3393.94 -> 3394; 200 is not below 0.85 x 210 = 178.5: not request bound;
+ *   50, 100, 60: bytes 3200 GB/s, not above 3424.8: nothing is the L2's;
+ *   100, 200, 90: bytes 6400e3 / 1980 = 3232.32 -> 3232; requests 100e3 / 1980 = 50.505 -> 50.51; merge
+ *     (1 - 100 / 90) / 0.75 < 0 -> 0, written as 0.01 (the loader's least);
+ *   100, 200, 1000: merge (1 - 0.1) / 0.75 = 1.2 -> 1;
+ *   160, 200, 180 with repetitions spread +-10 %: the medians are request bound (160 < 170) but the scattered
+ *     loads' fastest repetition, 176, is not below 0.85 x the whole lines' slowest (0.85 x 180 = 153): not clearly
+ *     request bound, so only the bytes: 3232.
+ */
+START_TEST(test_probe_from_sweeps_l2_rate_rules_fields)
+{
+    static const struct {
+        double scattered, line, adjacent;
+        double bytes, requests, merge; /* 0: the base's */
+        double spread;                 /* the repetitions' min and max: median x (1 -+ spread) */
+    } cases[] = {
+        {134.8, 246.2, 167.8, 3979, 68.08, 0.26, 0},
+        {200, 210, 220, 3394, 0, 0, 0},
+        {50, 100, 60, 0, 0, 0, 0},
+        {100, 200, 90, 3232, 50.51, 0.01, 0},
+        {100, 200, 1000, 3232, 50.51, 1, 0},
+        {160, 200, 180, 3232, 0, 0, 0.1},
+    };
+    char base_path[1200];
+    snprintf(base_path, sizeof base_path, "%s/machines/hopper_h100.json", tsup_root());
+    cJSON *base = parse_path(base_path);
+    ck_assert_double_eq(cJSON_GetObjectItem(base, "clock_mhz")->valuedouble, 1980); /* the arithmetic above */
+    static const char *const fields[] = {"l2_bytes_per_cycle", "l2_requests_per_cycle", "l1_miss_merge"};
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        char *dir = tsup_temp_dir();
+        ck_assert_ptr_nonnull(dir);
+        double x[20], y[20];
+        chase_lines(x, 20);
+        for (int i = 0; i < 20; i++)
+            y[i] = 50;
+        write_sweep_file(dir, "chase.csv", "lines,ns_per_load", x, y, 20);
+        static const double reps[3] = {0, 1, 2}, copy[3] = {2854, 2854, 2854}, modes[3] = {0, 1, 2};
+        write_sweep_file(dir, "copy.csv", "repetition,gb_per_s", reps, copy, 3);
+        double rates[3] = {cases[c].scattered, cases[c].line, cases[c].adjacent};
+        char text[512];
+        int len = snprintf(text, sizeof text, "# l2_rate.csv on Synthetic GPU (test driver 1.0)\n"
+                                              "mode,g_sectors_per_s,min,max\n");
+        for (int i = 0; i < 3; i++)
+            len += snprintf(text + len, sizeof text - (size_t)len, "%.0f,%.4f,%.4f,%.4f\n", modes[i], rates[i],
+                            rates[i] * (1 - cases[c].spread), rates[i] * (1 + cases[c].spread));
+        char *file = tsup_write_file(dir, "l2_rate.csv", text);
+        ck_assert_ptr_nonnull(file);
+        free(file);
+        cJSON *j = from_sweeps(dir, "hopper_h100");
+        double want[3] = {cases[c].bytes, cases[c].requests, cases[c].merge};
+        char sweep[1400];
+        snprintf(sweep, sizeof sweep, "%s/l2_rate.csv", dir);
+        for (int f = 0; f < 3; f++) {
+            double got = cJSON_GetObjectItem(j, fields[f])->valuedouble;
+            if (want[f] > 0) {
+                ck_assert_msg(fabs(got - want[f]) < 1e-9, "case %zu: %s = %.10g, want %g", c, fields[f], got, want[f]);
+                ck_assert_str_eq(prov_string(j, fields[f], "source"), "measured");
+                ck_assert_str_eq(prov_string(j, fields[f], "sweep"), sweep);
+                ck_assert_str_eq(prov_string(j, fields[f], "device"), "Synthetic GPU");
+            } else {
+                ck_assert_msg(got == cJSON_GetObjectItem(base, fields[f])->valuedouble, "case %zu: %s = %g", c,
+                              fields[f], got);
+                ck_assert_str_eq(prov_string(j, fields[f], "from_preset"), "machines/hopper_h100.json");
+                const char *why = prov_string(j, fields[f], "why");
+                ck_assert_msg(why && strstr(why, cases[c].line * 32 > 1.2 * 2854 ? "request bound" : "DRAM"),
+                              "case %zu: %s: why %s", c, fields[f], why ? why : "(none)");
+            }
+        }
+        /* the three rates, as measured */
+        const cJSON *m = cJSON_GetObjectItem(j, "measured");
+        ck_assert_double_eq(cJSON_GetObjectItem(m, "l2_scattered_g_sectors_per_s")->valuedouble, rates[0]);
+        ck_assert_double_eq(cJSON_GetObjectItem(m, "l2_line_g_sectors_per_s")->valuedouble, rates[1]);
+        ck_assert_double_eq(cJSON_GetObjectItem(m, "l2_adjacent_g_sectors_per_s")->valuedouble, rates[2]);
+        cJSON_Delete(j);
+        tsup_remove_dir(dir);
+        free(dir);
+    }
+    cJSON_Delete(base);
 }
 END_TEST
 
@@ -530,6 +657,7 @@ static Suite *probe_suite(void)
     tcase_add_test(t, test_probe_from_sweeps_h100_knees);
     tcase_add_test(t, test_probe_from_sweeps_synthetic_plateaus_cycles);
     tcase_add_test(t, test_probe_from_sweeps_no_levels_model_values);
+    tcase_add_test(t, test_probe_from_sweeps_l2_rate_rules_fields);
     tcase_add_test(t, test_probe_from_sweeps_h100_run2_latencies);
     tcase_add_test(t, test_probe_bad_arguments_exit_2);
     suite_add_tcase(s, t);

@@ -8,7 +8,7 @@
 
 A sweep CSV: an optional '# ...' line (what and where), a header "X_NAME,Y_NAME,min,max", rows.  The plot:
 median as a line with points, the repetitions' min..max as a whisker, x on a log2 axis when it spans more
-than 16x, y on a log10 axis when the medians span more than 20x.  Plain SVG written here (no plotting library), so the files are the same for the same data.
+than 16x (l2_rate.csv's x is a mode, its ticks named), y on a log10 axis when the medians span more than 20x.  Plain SVG written here (no plotting library), so the files are the same for the same data.
 """
 import argparse
 import csv
@@ -70,6 +70,10 @@ def fmt(v):
     return "%.3g" % v
 
 
+# x columns whose values name cases rather than measure something: value -> tick label
+X_NAMES = {"mode": {0: "0 scattered sectors", 1: "1 whole lines", 2: "2 adjacent sectors"}}
+
+
 def plot(path, out):
     title, header, rows = read_sweep(path)
     if not header or not rows:
@@ -111,7 +115,11 @@ def plot(path, out):
     # axes and ticks
     s.append('<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="black"/>' % (ML, H - MB, W - MR, H - MB))
     s.append('<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="black"/>' % (ML, MT, ML, H - MB))
-    if logx:
+    # a sweep over named cases (l2_rate.csv's modes): one tick per case, named
+    names = X_NAMES.get(header[0], {})
+    if names:
+        ticks = xs
+    elif logx:
         e0, e1 = math.floor(x0), math.ceil(x1)
         step = max(1, (e1 - e0) // 10)
         ticks = [2 ** e for e in range(e0, e1 + 1, step) if x0 - 1e-9 <= e <= x1 + 1e-9]
@@ -120,7 +128,7 @@ def plot(path, out):
     for t in ticks:
         x = px(t)
         s.append('<line x1="%.1f" y1="%d" x2="%.1f" y2="%d" stroke="#ddd"/>' % (x, MT, x, H - MB))
-        s.append('<text x="%.1f" y="%d" text-anchor="middle">%s</text>' % (x, H - MB + 14, fmt(t)))
+        s.append('<text x="%.1f" y="%d" text-anchor="middle">%s</text>' % (x, H - MB + 14, names.get(t, fmt(t))))
     yt = [m * 10 ** e for e in range(int(math.log10(y0)), int(math.log10(y1)) + 1) for m in (1, 2, 5)
           if y0 <= m * 10 ** e <= y1] if logy else nice_ticks(y0, y1, 6)
     for t in yt:
