@@ -254,10 +254,9 @@ static void put_latencies(cJSON *root, cJSON *sources, cJSON *prov, const result
  * base preset's clock as the latency fields are.  Else the base preset's value with its citation and a why;
  * where the base has none, a model value: the bytes at dram_bytes_per_cycle (a level no slower than the one
  * behind it, as the latency fields' bound), requests at the byte rate's sectors per cycle (a request carries at
- * least one sector, so that bound never binds first) and the merge at MERGE_LEAST, the last two leaving the
+ * least one sector, so that bound never binds first) and the merge at 0, the last two leaving the
  * estimate as the fields' absence would.  Every preset has the three fields.
  */
-#define MERGE_LEAST 0.01 /* the loader takes l1_miss_merge in (0, 1]: this stands for "no merging seen" */
 
 /* Four significant digits: as many as the sweeps' repetitions agree on, on a GPU (a CPU device's rates are
  * fractions of a byte per cycle, so a fixed number of decimals would not do). */
@@ -286,7 +285,7 @@ static void put_l2_rates(cJSON *root, cJSON *sources, cJSON *prov, const results
         const char *field;
         int have;
         double value;
-        enum { RATE_BYTES, RATE_REQUESTS, RATE_MERGE } kind; /* the merge is a share: 2 decimals, MERGE_LEAST..1 */
+        enum { RATE_BYTES, RATE_REQUESTS, RATE_MERGE } kind; /* the merge is a share: 2 decimals, 0..1 */
         const char *rule, *why_not;
     } rows[] = {
         {"l2_bytes_per_cycle", r->l2_bytes_measured, r->l2_line_gsps * 32 * 1000 / clock, RATE_BYTES,
@@ -310,7 +309,7 @@ static void put_l2_rates(cJSON *root, cJSON *sources, cJSON *prov, const results
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
         char how[1400];
         if (rows[i].have) {
-            double v = rows[i].kind == RATE_MERGE ? fmin(fmax(round(rows[i].value * 100) / 100, MERGE_LEAST), 1)
+            double v = rows[i].kind == RATE_MERGE ? fmin(fmax(round(rows[i].value * 100) / 100, 0), 1)
                                                   : four_digits(rows[i].value);
             snprintf(how, sizeof how, "%s = %.4g -> %g (%s)", rows[i].rule, rows[i].value, v, rates);
             put_measured(root, sources, prov, rows[i].field, cJSON_CreateNumber(v), "l2_rate.csv", how, pi, pr);
@@ -328,9 +327,9 @@ static void put_l2_rates(cJSON *root, cJSON *sources, cJSON *prov, const results
         }
         double v;
         if (rows[i].kind == RATE_MERGE) {
-            v = MERGE_LEAST;
-            snprintf(how, sizeof how, "%s, and machines/%s.json has no %s: %g, the least the loader takes (the "
-                     "estimate without the field merges nothing)", rows[i].why_not, pi->base, rows[i].field, v);
+            v = 0;
+            snprintf(how, sizeof how, "%s, and machines/%s.json has no %s: %g: no merging (as the "
+                     "estimate without the field)", rows[i].why_not, pi->base, rows[i].field, v);
         } else if (rows[i].kind == RATE_BYTES) {
             v = cJSON_GetObjectItemCaseSensitive(root, "dram_bytes_per_cycle")->valuedouble; /* the loader's */
             snprintf(how, sizeof how, "%s, and machines/%s.json has no %s: the preset's dram_bytes_per_cycle (%g) as a "

@@ -185,8 +185,8 @@ static int parse_latency_fields(const cJSON *root, const cJSON *sources, const c
     return 1;
 }
 
-/* The L2's optional throughput fields (per cycle of clock_mhz) and the L1's miss merging (a share, at most 1),
- * each with its source; absent = 0: not limited, no merging. */
+/* The L2's optional throughput fields (per cycle of clock_mhz, positive) and the L1's miss merging (a share
+ * from 0 to 1), each with its source; absent = 0: not limited, no merging. */
 static int parse_l2_rates(const cJSON *root, const cJSON *sources, const char *file, mem_machine *m, char *err,
                           size_t size)
 {
@@ -203,9 +203,9 @@ static int parse_l2_rates(const cJSON *root, const cJSON *sources, const char *f
         const cJSON *v = cJSON_GetObjectItemCaseSensitive(root, fields[i].field);
         if (!v)
             continue;
-        if (!cJSON_IsNumber(v) || !(v->valuedouble > 0) || v->valuedouble > fields[i].max)
-            return fail(err, size, file, fields[i].field,
-                        fields[i].max == 1 ? "not a number above 0 and at most 1" : "not a positive number");
+        int share = fields[i].max == 1;
+        if (!cJSON_IsNumber(v) || !(share ? v->valuedouble >= 0 : v->valuedouble > 0) || v->valuedouble > fields[i].max)
+            return fail(err, size, file, fields[i].field, share ? "not a number from 0 to 1" : "not a positive number");
         if (!has_source(sources, fields[i].field)) {
             char full[64];
             snprintf(full, sizeof full, "sources.%s", fields[i].field);

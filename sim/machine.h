@@ -91,7 +91,7 @@ typedef struct mem_machine {
     double l2_bytes_per_cycle;      /* optional ("l2_bytes_per_cycle"): L2 bandwidth for the estimate; 0 = not limited */
     double l2_requests_per_cycle;   /* optional ("l2_requests_per_cycle"): L2 lookups (lines) the slices serve per cycle, all
                                        together; 0 = not limited */
-    double l1_miss_merge;           /* optional ("l1_miss_merge", 0..1): the share of l2.merge_candidates an L1 merges into
+    double l1_miss_merge;           /* optional ("l1_miss_merge", 0 to 1): the share of l2.merge_candidates an L1 merges into
                                        the request already in flight (the estimate's L2 requests); 0 = none */
     double clock_mhz;
     double dispatch_us;             /* optional ("dispatch_us"): the measured time of a near-empty dispatch

@@ -717,7 +717,7 @@ START_TEST(test_preset_l2_fields_need_a_source_and_a_value_in_range)
     ck_assert_msg(strstr(err, "l2_requests_per_cycle") && strstr(err, "not a positive number"), "%s", err);
     /* a merged share above 1 is refused, with the field named */
     ck_assert_int_eq(parse_with_field("\"l1_miss_merge\": 1.5", err, sizeof err), MEM_ERR_PRESET);
-    ck_assert_msg(strstr(err, "l1_miss_merge") && strstr(err, "at most 1"), "%s", err);
+    ck_assert_msg(strstr(err, "l1_miss_merge") && strstr(err, "from 0 to 1"), "%s", err);
 }
 END_TEST
 

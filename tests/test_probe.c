@@ -465,13 +465,13 @@ START_TEST(test_probe_from_sweeps_no_levels_model_values)
     ck_assert_ptr_nonnull(strstr(prov_string(j, "l1_hit_latency", "why"), "as a bound"));
     check_latencies(j);
     /* lavapipe.json has no request rate and no merge: requests at the byte rate's sectors (512 / 64 = 8 from
-     * lavapipe.json's l2_bytes_per_cycle and sector_bytes), the merge at the loader's least, 0.01 */
+     * lavapipe.json's l2_bytes_per_cycle and sector_bytes), the merge 0: none seen */
     ck_assert_double_eq(cJSON_GetObjectItem(base, "l2_bytes_per_cycle")->valuedouble, 512);
     ck_assert_double_eq(cJSON_GetObjectItem(base, "sector_bytes")->valuedouble, 64);
     ck_assert_ptr_null(cJSON_GetObjectItem(base, "l2_requests_per_cycle"));
     ck_assert_ptr_null(cJSON_GetObjectItem(base, "l1_miss_merge"));
     ck_assert_double_eq(cJSON_GetObjectItem(j, "l2_requests_per_cycle")->valuedouble, 8);
-    ck_assert_double_eq(cJSON_GetObjectItem(j, "l1_miss_merge")->valuedouble, 0.01);
+    ck_assert_double_eq(cJSON_GetObjectItem(j, "l1_miss_merge")->valuedouble, 0.0);
     ck_assert_str_eq(prov_string(j, "l2_requests_per_cycle", "source"), "model value");
     ck_assert_str_eq(prov_string(j, "l1_miss_merge", "source"), "model value");
     ck_assert_ptr_nonnull(strstr(prov_string(j, "l2_requests_per_cycle", "why"), "never bounds"));
@@ -503,7 +503,7 @@ END_TEST
 /*
  * Synthetic L2 rate sweeps (l2_rate.csv: G sectors/s of the scattered one-sector, whole-line and adjacent modes)
  * with a copy at 2854 GB/s, read back against hopper_h100 (clock_mhz 1980, sector rates x 32 bytes); each row's
- * fields worked out by hand from docs/probe.md's rules (0 in `want`: the base's value stays, with a why):
+ * fields worked out by hand from docs/probe.md's rules (-1 in `want`: the base's value stays, with a why):
  *   134.8, 246.2, 167.8 (the CUDA twin's H100 rates): bytes 246.2 x 32 = 7878.4 GB/s > 1.2 x 2854 = 3424.8;
  *     request bound (134.8 < 0.85 x 246.2 = 209.3): 134.8e3 / 1980 = 68.0808 -> 68.08 requests per cycle (four
  *     significant digits); 7878.4e3 / 1980 = 3978.99 -> 3979 bytes per cycle; merge (1 - 134.8 / 167.8) / 0.75 =
@@ -511,7 +511,7 @@ END_TEST
  *   200, 210, 220: bytes 6720 GB/s -> 3393.94 -> 3394; 200 is not below 0.85 x 210 = 178.5: not request bound;
  *   50, 100, 60: bytes 3200 GB/s, not above 3424.8: nothing is the L2's;
  *   100, 200, 90: bytes 6400e3 / 1980 = 3232.32 -> 3232; requests 100e3 / 1980 = 50.505 -> 50.51; merge
- *     (1 - 100 / 90) / 0.75 < 0 -> 0, written as 0.01 (the loader's least);
+ *     (1 - 100 / 90) / 0.75 < 0 -> 0;
  *   100, 200, 1000: merge (1 - 0.1) / 0.75 = 1.2 -> 1;
  *   160, 200, 180 with repetitions spread +-10 %: the medians are request bound (160 < 170) but the scattered
  *     loads' fastest repetition, 176, is not below 0.85 x the whole lines' slowest (0.85 x 180 = 153): not clearly
@@ -521,15 +521,15 @@ START_TEST(test_probe_from_sweeps_l2_rate_rules_fields)
 {
     static const struct {
         double scattered, line, adjacent;
-        double bytes, requests, merge; /* 0: the base's */
+        double bytes, requests, merge; /* -1: the base's */
         double spread;                 /* the repetitions' min and max: median x (1 -+ spread) */
     } cases[] = {
         {134.8, 246.2, 167.8, 3979, 68.08, 0.26, 0},
-        {200, 210, 220, 3394, 0, 0, 0},
-        {50, 100, 60, 0, 0, 0, 0},
-        {100, 200, 90, 3232, 50.51, 0.01, 0},
+        {200, 210, 220, 3394, -1, -1, 0},
+        {50, 100, 60, -1, -1, -1, 0},
+        {100, 200, 90, 3232, 50.51, 0, 0},
         {100, 200, 1000, 3232, 50.51, 1, 0},
-        {160, 200, 180, 3232, 0, 0, 0.1},
+        {160, 200, 180, 3232, -1, -1, 0.1},
     };
     char base_path[1200];
     snprintf(base_path, sizeof base_path, "%s/machines/hopper_h100.json", tsup_root());
@@ -562,7 +562,7 @@ START_TEST(test_probe_from_sweeps_l2_rate_rules_fields)
         snprintf(sweep, sizeof sweep, "%s/l2_rate.csv", dir);
         for (int f = 0; f < 3; f++) {
             double got = cJSON_GetObjectItem(j, fields[f])->valuedouble;
-            if (want[f] > 0) {
+            if (want[f] >= 0) {
                 ck_assert_msg(fabs(got - want[f]) < 1e-9, "case %zu: %s = %.10g, want %g", c, fields[f], got, want[f]);
                 ck_assert_str_eq(prov_string(j, fields[f], "source"), "measured");
                 ck_assert_str_eq(prov_string(j, fields[f], "sweep"), sweep);
