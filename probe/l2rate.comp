@@ -21,7 +21,10 @@ uint word_of(uint unit, uint lane, uint it)
     uint lines = 32u / per;                // lines per 32 invocations
     uint step = pc.mode == 2u ? it >> 2 : it;
     uint idx = (unit + step * pc.units) * lines + lane / per;
-    uint line = (idx * 0x9E3779B1u) & pc.line_mask;
+    // The step enters through the xor too: (unit + step * units) * lines can be a multiple of the line count
+    // (16 MiB and 4096 x 256 invocations: 32768 x 4 = 131072 lines), which would read the same lines every
+    // round, from the L1.  For a fixed step, xor then an odd multiplier is still a permutation.
+    uint line = ((idx ^ (step * 0x27D4EB2Fu)) * 0x9E3779B1u) & pc.line_mask;
     uint first = pc.mode == 2u ? (it & 3u) : pc.mode == 1u ? 0u : (idx & 3u);   // first sector read
     return line * 32u + first * 8u + lane % per;
 }
