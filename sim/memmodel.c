@@ -144,7 +144,9 @@ struct mem_model {
     /* replay side */
     uint32_t *order;
     uint32_t *cu_visit;           /* the dispatcher's CU order (mem_dispatch: clusters, stride) */
-    uint32_t next_launch, rr_cu;  /* rr_cu: position in cu_visit after the last CU used */
+    uint32_t next_launch, rr_cu;  /* rr_cu: position in cu_visit after the last CU used (or queued) */
+    uint32_t *queue;              /* dispatch.queue_cus > 0: the CUs being served, round robin (in cu_visit's block) */
+    uint32_t queue_n, queue_at;   /* CUs in the queue; the one served next */
     resident *res;                /* compute_units * workgroups_per_cu */
     uint32_t *res_count;          /* per CU */
     size_t *cursors;
@@ -367,22 +369,63 @@ static void make_cu_visit(const mem_machine *mc, uint32_t *visit)
                 visit[n++] = k * per + c;
 }
 
+/* The queue's next CU (dispatch.queue_cus = K > 0): first the queue takes, in cu_visit order from rr_cu, CUs
+ * with a free slot that it does not hold yet, up to K; then the CU at queue_at is served.  UINT32_MAX when no
+ * CU has a free slot.  A CU with several free slots so gets a group every K launches or so (the H100's
+ * short-lag revisit, docs/memory.md), instead of once per pass over all CUs. */
+static uint32_t queue_next(mem_model *m)
+{
+    const uint32_t C = m->machine.compute_units, occ = m->workgroups_per_cu, K = m->machine.dispatch.queue_cus;
+    for (uint32_t i = 0, start = m->rr_cu; i < C && m->queue_n < K; i++) {
+        uint32_t pos = (start + i) % C, c = m->cu_visit[pos], held = 0;
+        for (uint32_t q = 0; q < m->queue_n && !held; q++)
+            held = m->queue[q] == c;
+        if (held || m->res_count[c] >= occ)
+            continue;
+        m->queue[m->queue_n++] = c;
+        m->rr_cu = (pos + 1) % C; /* the scan goes on from here: the same pass, one CU at a time */
+    }
+    if (!m->queue_n)
+        return UINT32_MAX;
+    if (m->queue_at >= m->queue_n)
+        m->queue_at = 0;
+    return m->queue[m->queue_at];
+}
+
+/* After a launch onto the queue's current CU: a full CU leaves the queue (the next one slides into its
+ * place), otherwise the turn passes on. */
+static void queue_served(mem_model *m, uint32_t cu)
+{
+    if (m->res_count[cu] >= m->workgroups_per_cu) {
+        memmove(m->queue + m->queue_at, m->queue + m->queue_at + 1, (m->queue_n - m->queue_at - 1) * sizeof *m->queue);
+        m->queue_n--;
+    } else {
+        m->queue_at++;
+    }
+    if (m->queue_at >= m->queue_n)
+        m->queue_at = 0;
+}
+
 /* Launches groups onto free CU slots, visiting CUs in cu_visit order from the one after the last used
- * (round robin by index by default); returns 0 when the next group to launch is not recorded yet (the
- * replay must wait for the executor). */
+ * (round robin by index by default; through the queue when dispatch.queue_cus > 0); returns 0 when the next
+ * group to launch is not recorded yet (the replay must wait for the executor). */
 static int launch(mem_model *m, uint32_t complete, int final)
 {
     const uint32_t C = m->machine.compute_units, occ = m->workgroups_per_cu;
+    const int queued = m->machine.dispatch.queue_cus > 0;
     while (m->next_launch < m->group_count) {
         uint32_t cu = UINT32_MAX, pos = 0;
-        for (uint32_t i = 0; i < C; i++) {
-            pos = (m->rr_cu + i) % C;
-            uint32_t c = m->cu_visit[pos];
-            if (m->res_count[c] < occ) {
-                cu = c;
-                break;
+        if (queued)
+            cu = queue_next(m);
+        else
+            for (uint32_t i = 0; i < C; i++) {
+                pos = (m->rr_cu + i) % C;
+                uint32_t c = m->cu_visit[pos];
+                if (m->res_count[c] < occ) {
+                    cu = c;
+                    break;
+                }
             }
-        }
         if (cu == UINT32_MAX)
             return 1;
         uint32_t g = m->order[m->next_launch];
@@ -400,7 +443,10 @@ static int launch(mem_model *m, uint32_t complete, int final)
         m->group[g].launch_order = m->next_launch;
         m->group[g].launch_step = (uint32_t)m->step;
         m->next_launch++;
-        m->rr_cu = (pos + 1) % C;
+        if (queued)
+            queue_served(m, cu);
+        else
+            m->rr_cu = (pos + 1) % C;
     }
     return 1;
 }
@@ -676,7 +722,7 @@ mem_status mem_model_begin(mem_model *m, const isa_program *prog, const uint32_t
     m->cur_waves = calloc(m->waves_per_group, sizeof *m->cur_waves);
     m->capture = calloc(prog->code_count + 1, sizeof *m->capture);
     m->order = malloc(count * sizeof *m->order);
-    m->cu_visit = malloc(mc->compute_units * sizeof *m->cu_visit);
+    m->cu_visit = malloc(2 * (size_t)mc->compute_units * sizeof *m->cu_visit); /* the visit order, then the queue */
     m->res = calloc(slots, sizeof *m->res);
     m->res_count = calloc(mc->compute_units, sizeof *m->res_count);
     m->cursors = calloc(slots * m->waves_per_group, sizeof *m->cursors);
@@ -696,6 +742,7 @@ mem_status mem_model_begin(mem_model *m, const isa_program *prog, const uint32_t
     for (size_t i = 0; i < slots; i++)
         m->res[i].cursor = m->cursors + i * m->waves_per_group;
     make_cu_visit(mc, m->cu_visit);
+    m->queue = m->cu_visit + mc->compute_units;
     if (m->opt.launch_order && m->opt.launch_order_count == count) {
         uint8_t *seen = calloc(count, 1);
         if (!seen)
@@ -717,6 +764,7 @@ mem_status mem_model_begin(mem_model *m, const isa_program *prog, const uint32_t
             m->order[i] = i;
     }
     m->next_launch = m->rr_cu = 0;
+    m->queue_n = m->queue_at = 0;
     m->step = 0;
     m->replay_done = 0;
     m->complete = 0;
