@@ -195,7 +195,7 @@ static int parse_dispatch(const cJSON *o, const cJSON *sources, const char *file
     m->dispatch.cus_per_cluster = 1;
     m->dispatch.cluster_stride = 1;
     m->dispatch.duration_spread = 0;
-    m->dispatch.queue_cus = 0;
+    m->dispatch.queue_clusters = 0;
     if (!o)
         return 1;
     if (!cJSON_IsObject(o))
@@ -205,11 +205,11 @@ static int parse_dispatch(const cJSON *o, const cJSON *sources, const char *file
     const cJSON *k;
     cJSON_ArrayForEach(k, o) {
         if (strcmp(k->string, "cus_per_cluster") && strcmp(k->string, "cluster_stride") &&
-            strcmp(k->string, "duration_spread") && strcmp(k->string, "queue_cus")) {
+            strcmp(k->string, "duration_spread") && strcmp(k->string, "queue_clusters")) {
             char full[96];
             snprintf(full, sizeof full, "dispatch.%.80s", k->string);
             return fail(err, size, file, full,
-                        "unknown (cus_per_cluster, cluster_stride, duration_spread, queue_cus)");
+                        "unknown (cus_per_cluster, cluster_stride, duration_spread, queue_clusters)");
         }
     }
     uint64_t v;
@@ -233,10 +233,11 @@ static int parse_dispatch(const cJSON *o, const cJSON *sources, const char *file
             return fail(err, size, file, "dispatch.duration_spread", "not a number from 0 to 15");
         m->dispatch.duration_spread = sp->valuedouble;
     }
-    if (cJSON_GetObjectItemCaseSensitive(o, "queue_cus")) {
-        if (!get_uint(o, file, "dispatch.", "queue_cus", 0, m->compute_units, &v, err, size))
+    if (cJSON_GetObjectItemCaseSensitive(o, "queue_clusters")) {
+        if (!get_uint(o, file, "dispatch.", "queue_clusters", 0, m->compute_units / m->dispatch.cus_per_cluster, &v,
+                      err, size))
             return 0;
-        m->dispatch.queue_cus = (uint32_t)v;
+        m->dispatch.queue_clusters = (uint32_t)v;
     }
     return 1;
 }
