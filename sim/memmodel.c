@@ -389,15 +389,16 @@ static uint32_t cluster_free_cu(const mem_model *m, uint32_t k, uint32_t per)
 }
 
 /* The queue's next CU (dispatch.queue_clusters = K > 0, once the first compute_units x occupancy groups have
- * launched): first the queue takes, in cu_visit order from rr_cu,
- * clusters with a free slot that it does not hold yet, up to K; then the cluster at queue_at is served, on
- * its CU whose turn it is (the cluster's CUs alternate).  UINT32_MAX when no CU has a free slot.  So a
+ * launched): first the queue takes, in cu_visit order from rr_cu, clusters with a free slot that it does not
+ * hold yet, up to K; then the cluster at queue_at is served, on its CU whose turn it is (the cluster's CUs
+ * alternate).  UINT32_MAX when no CU has a free slot.  So a
  * cluster with several free slots gets a group every K launches or so, and one CU of it every K to
  * K * cus_per_cluster launches (the H100's short-lag revisit, docs/memory.md), instead of once per pass
  * over all CUs. */
 static uint32_t queue_next(mem_model *m)
 {
-    const uint32_t C = m->machine.compute_units, K = m->machine.dispatch.queue_clusters, per = cluster_size(&m->machine);
+    const uint32_t C = m->machine.compute_units, K = m->machine.dispatch.queue_clusters;
+    const uint32_t per = cluster_size(&m->machine);
     for (uint32_t i = 0, start = m->rr_cu; i < C && m->queue_n < K; i++) {
         uint32_t pos = (start + i) % C, k = m->cu_visit[pos] / per, held = 0;
         for (uint32_t q = 0; q < m->queue_n && !held; q++)
@@ -421,7 +422,8 @@ static void queue_served(mem_model *m, uint32_t cu)
     const uint32_t per = cluster_size(&m->machine), k = cu / per;
     m->turn[k] = (cu % per + 1) % per;
     if (cluster_free_cu(m, k, per) == UINT32_MAX) {
-        memmove(m->queue + m->queue_at, m->queue + m->queue_at + 1, (m->queue_n - m->queue_at - 1) * sizeof *m->queue);
+        memmove(m->queue + m->queue_at, m->queue + m->queue_at + 1,
+                (m->queue_n - m->queue_at - 1) * sizeof *m->queue);
         m->queue_n--;
     } else {
         m->queue_at++;
