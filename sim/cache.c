@@ -46,8 +46,20 @@ void mem_cache_destroy(mem_cache *c)
     free(c);
 }
 
+/* The set of a line.  `xor` folds line / sets into the index, which leaves a row pitch that shares a large
+ * factor with the set count in a fraction of the sets (a 64 KB pitch, 512 lines, against 12800 sets = 512 x
+ * 25: the 16-line columns of a tiled strip fall in half of them); `mix` hashes every bit of the line index
+ * (splitmix64's finaliser; independent of the partition hash's Fibonacci multiply) and scales the top 32
+ * bits to [0, sets), so any pitch spreads over all sets. */
 static inline uint32_t cache_set(const mem_cache *c, uint64_t line)
 {
+    if (c->hash == MEM_HASH_MIX) {
+        uint64_t z = line;
+        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+        z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+        z ^= z >> 31;
+        return (uint32_t)(((z >> 32) * c->sets) >> 32);
+    }
     if (c->hash == MEM_HASH_XOR)
         line ^= line / c->sets ^ line / c->sets / c->sets;
     return (uint32_t)(line % c->sets);

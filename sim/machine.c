@@ -106,8 +106,9 @@ static int parse_cache(const cJSON *o, const char *file, const char *name, mem_c
         return fail(err, size, file, full, "must be \"lru\" (the only policy modelled)");
     const cJSON *hash = cJSON_GetObjectItemCaseSensitive(o, "set_hash");
     snprintf(full, sizeof full, "%sset_hash", prefix);
-    if (!cJSON_IsString(hash) || (strcmp(hash->valuestring, "modulo") && strcmp(hash->valuestring, "xor")))
-        return fail(err, size, file, full, "must be \"modulo\" or \"xor\"");
+    if (!cJSON_IsString(hash) ||
+        (strcmp(hash->valuestring, "modulo") && strcmp(hash->valuestring, "xor") && strcmp(hash->valuestring, "mix")))
+        return fail(err, size, file, full, "must be \"modulo\", \"xor\" or \"mix\"");
     /* level-specific keys: "partitions" and "near_copies" (L2), "allocate" (L1) */
     int is_l2 = strcmp(name, "l2") == 0;
     uint64_t parts = 1;
@@ -148,7 +149,9 @@ static int parse_cache(const cJSON *o, const char *file, const char *name, mem_c
     c->ways = (uint32_t)ways;
     c->line_bytes = (uint32_t)line;
     c->sector_bytes = (uint32_t)sector;
-    c->set_hash = strcmp(hash->valuestring, "xor") == 0 ? MEM_HASH_XOR : MEM_HASH_MODULO;
+    c->set_hash = strcmp(hash->valuestring, "xor") == 0   ? MEM_HASH_XOR
+                  : strcmp(hash->valuestring, "mix") == 0 ? MEM_HASH_MIX
+                                                          : MEM_HASH_MODULO;
     return 1;
 }
 
@@ -223,6 +226,7 @@ static int parse_dispatch(const cJSON *o, const cJSON *sources, const char *file
     m->dispatch.cus_per_cluster = 1;
     m->dispatch.cluster_stride = 1;
     m->dispatch.duration_spread = 0;
+    m->dispatch.queue_clusters = 0;
     if (!o)
         return 1;
     if (!cJSON_IsObject(o))
@@ -232,10 +236,11 @@ static int parse_dispatch(const cJSON *o, const cJSON *sources, const char *file
     const cJSON *k;
     cJSON_ArrayForEach(k, o) {
         if (strcmp(k->string, "cus_per_cluster") && strcmp(k->string, "cluster_stride") &&
-            strcmp(k->string, "duration_spread")) {
+            strcmp(k->string, "duration_spread") && strcmp(k->string, "queue_clusters")) {
             char full[96];
             snprintf(full, sizeof full, "dispatch.%.80s", k->string);
-            return fail(err, size, file, full, "unknown (cus_per_cluster, cluster_stride, duration_spread)");
+            return fail(err, size, file, full,
+                        "unknown (cus_per_cluster, cluster_stride, duration_spread, queue_clusters)");
         }
     }
     uint64_t v;
@@ -258,6 +263,12 @@ static int parse_dispatch(const cJSON *o, const cJSON *sources, const char *file
         if (!cJSON_IsNumber(sp) || !(sp->valuedouble >= 0 && sp->valuedouble <= 15))
             return fail(err, size, file, "dispatch.duration_spread", "not a number from 0 to 15");
         m->dispatch.duration_spread = sp->valuedouble;
+    }
+    if (cJSON_GetObjectItemCaseSensitive(o, "queue_clusters")) {
+        if (!get_uint(o, file, "dispatch.", "queue_clusters", 0, m->compute_units / m->dispatch.cus_per_cluster, &v,
+                      err, size))
+            return 0;
+        m->dispatch.queue_clusters = (uint32_t)v;
     }
     return 1;
 }

@@ -27,7 +27,9 @@ const char *mem_status_str(mem_status s);
 
 typedef enum mem_set_hash {
     MEM_HASH_MODULO,  /* set = line index mod sets */
-    MEM_HASH_XOR      /* set = (line ^ line / sets ^ line / sets^2) mod sets: folds higher address bits in */
+    MEM_HASH_XOR,     /* set = (line ^ line / sets ^ line / sets^2) mod sets: folds higher address bits in */
+    MEM_HASH_MIX      /* set = the top bits of splitmix64's finaliser of the line index, scaled to [0, sets):
+                       * every address bit moves the set, so no power-of-two pitch aliases (sim/cache.c) */
 } mem_set_hash;
 
 #define MEM_MAX_L2_PARTITIONS 8
@@ -59,6 +61,10 @@ typedef struct mem_dispatch {
     uint32_t cluster_stride;  /* the fill visits clusters 0, s, 2s, .., then 1, 1+s, .. (GPC-strided); 1 when absent */
     double duration_spread;   /* group g's memory instructions take (1 + spread * h(g)) steps each on average,
                                * h a hash of g in [0, 1); 0 (lock step) when absent */
+    uint32_t queue_clusters;  /* > 0: groups go round robin to a queue of at most this many clusters with a free
+                               * slot, a cluster staying until it is full and its CUs taking turns, so one CU takes
+                               * groups a few launches apart (the H100's short-lag revisit); 0 (one group per CU
+                               * per pass over all CUs) when absent */
 } mem_dispatch;
 
 typedef struct mem_machine {

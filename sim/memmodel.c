@@ -145,7 +145,10 @@ struct mem_model {
     /* replay side */
     uint32_t *order;
     uint32_t *cu_visit;           /* the dispatcher's CU order (mem_dispatch: clusters, stride) */
-    uint32_t next_launch, rr_cu;  /* rr_cu: position in cu_visit after the last CU used */
+    uint32_t next_launch, rr_cu;  /* rr_cu: position in cu_visit after the last CU used (or queued) */
+    uint32_t *queue;              /* dispatch.queue_clusters > 0: the clusters being served, round robin */
+    uint32_t *turn;               /* per cluster: the CU (index in the cluster) whose turn is next */
+    uint32_t queue_n, queue_at;   /* clusters in the queue; the one served next */
     resident *res;                /* compute_units * workgroups_per_cu */
     uint32_t *res_count;          /* per CU */
     size_t *cursors;
@@ -395,22 +398,90 @@ static void make_cu_visit(const mem_machine *mc, uint32_t *visit)
                 visit[n++] = k * per + c;
 }
 
+/* The clusters of the dispatcher (dispatch.cus_per_cluster consecutive CUs; make_cu_visit's fallback to 1). */
+static uint32_t cluster_size(const mem_machine *mc)
+{
+    uint32_t per = mc->dispatch.cus_per_cluster ? mc->dispatch.cus_per_cluster : 1;
+    return mc->compute_units % per ? 1 : per;
+}
+
+/* The first CU of cluster k, from turn[k] on, with a free slot; UINT32_MAX when the cluster is full. */
+static uint32_t cluster_free_cu(const mem_model *m, uint32_t k, uint32_t per)
+{
+    for (uint32_t j = 0; j < per; j++) {
+        uint32_t c = k * per + (m->turn[k] + j) % per;
+        if (m->res_count[c] < m->workgroups_per_cu)
+            return c;
+    }
+    return UINT32_MAX;
+}
+
+/* The queue's next CU (dispatch.queue_clusters = K > 0, once the first compute_units x occupancy groups have
+ * launched): first the queue takes, in cu_visit order from rr_cu, clusters with a free slot that it does not
+ * hold yet, up to K; then the cluster at queue_at is served, on its CU whose turn it is (the cluster's CUs
+ * alternate).  UINT32_MAX when no CU has a free slot.  So a
+ * cluster with several free slots gets a group every K launches or so, and one CU of it every K to
+ * K * cus_per_cluster launches (the H100's short-lag revisit, docs/memory.md), instead of once per pass
+ * over all CUs. */
+static uint32_t queue_next(mem_model *m)
+{
+    const uint32_t C = m->machine.compute_units, K = m->machine.dispatch.queue_clusters;
+    const uint32_t per = cluster_size(&m->machine);
+    for (uint32_t i = 0, start = m->rr_cu; i < C && m->queue_n < K; i++) {
+        uint32_t pos = (start + i) % C, k = m->cu_visit[pos] / per, held = 0;
+        for (uint32_t q = 0; q < m->queue_n && !held; q++)
+            held = m->queue[q] == k;
+        if (held || cluster_free_cu(m, k, per) == UINT32_MAX)
+            continue;
+        m->queue[m->queue_n++] = k;
+        m->rr_cu = (pos + 1) % C; /* the scan goes on from here: the same pass, one CU at a time */
+    }
+    if (!m->queue_n)
+        return UINT32_MAX;
+    if (m->queue_at >= m->queue_n)
+        m->queue_at = 0;
+    return cluster_free_cu(m, m->queue[m->queue_at], per);
+}
+
+/* After a launch onto CU `cu` of the queue's current cluster: the cluster's turn passes to its next CU; a full
+ * cluster leaves the queue (the next one slides into its place), otherwise the queue's turn passes on. */
+static void queue_served(mem_model *m, uint32_t cu)
+{
+    const uint32_t per = cluster_size(&m->machine), k = cu / per;
+    m->turn[k] = (cu % per + 1) % per;
+    if (cluster_free_cu(m, k, per) == UINT32_MAX) {
+        memmove(m->queue + m->queue_at, m->queue + m->queue_at + 1,
+                (m->queue_n - m->queue_at - 1) * sizeof *m->queue);
+        m->queue_n--;
+    } else {
+        m->queue_at++;
+    }
+    if (m->queue_at >= m->queue_n)
+        m->queue_at = 0;
+}
+
 /* Launches groups onto free CU slots, visiting CUs in cu_visit order from the one after the last used
- * (round robin by index by default); returns 0 when the next group to launch is not recorded yet (the
- * replay must wait for the executor). */
+ * (round robin by index by default; through the queue when dispatch.queue_clusters > 0); returns 0 when the next
+ * group to launch is not recorded yet (the replay must wait for the executor). */
 static int launch(mem_model *m, uint32_t complete, int final)
 {
     const uint32_t C = m->machine.compute_units, occ = m->workgroups_per_cu;
     while (m->next_launch < m->group_count) {
+        /* the queue serves the steady state: the first fill goes round all CUs (every one has free slots then;
+         * the H100's first blocks go one TPC pair per GPC in turn) */
+        const int queued = m->machine.dispatch.queue_clusters > 0 && m->next_launch >= (uint64_t)C * occ;
         uint32_t cu = UINT32_MAX, pos = 0;
-        for (uint32_t i = 0; i < C; i++) {
-            pos = (m->rr_cu + i) % C;
-            uint32_t c = m->cu_visit[pos];
-            if (m->res_count[c] < occ) {
-                cu = c;
-                break;
+        if (queued)
+            cu = queue_next(m);
+        else
+            for (uint32_t i = 0; i < C; i++) {
+                pos = (m->rr_cu + i) % C;
+                uint32_t c = m->cu_visit[pos];
+                if (m->res_count[c] < occ) {
+                    cu = c;
+                    break;
+                }
             }
-        }
         if (cu == UINT32_MAX)
             return 1;
         uint32_t g = m->order[m->next_launch];
@@ -430,7 +501,10 @@ static int launch(mem_model *m, uint32_t complete, int final)
         m->group[g].launch_order = m->next_launch;
         m->group[g].launch_step = (uint32_t)m->step;
         m->next_launch++;
-        m->rr_cu = (pos + 1) % C;
+        if (queued)
+            queue_served(m, cu);
+        else
+            m->rr_cu = (pos + 1) % C;
     }
     return 1;
 }
@@ -706,7 +780,7 @@ mem_status mem_model_begin(mem_model *m, const isa_program *prog, const uint32_t
     m->cur_waves = calloc(m->waves_per_group, sizeof *m->cur_waves);
     m->capture = calloc(prog->code_count + 1, sizeof *m->capture);
     m->order = malloc(count * sizeof *m->order);
-    m->cu_visit = malloc(mc->compute_units * sizeof *m->cu_visit);
+    m->cu_visit = calloc(3 * (size_t)mc->compute_units, sizeof *m->cu_visit); /* visit order, queue, turns */
     m->res = calloc(slots, sizeof *m->res);
     m->res_count = calloc(mc->compute_units, sizeof *m->res_count);
     m->cursors = calloc(slots * m->waves_per_group * 2, sizeof *m->cursors);
@@ -726,6 +800,8 @@ mem_status mem_model_begin(mem_model *m, const isa_program *prog, const uint32_t
     for (size_t i = 0; i < slots; i++)
         m->res[i].cursor = m->cursors + i * m->waves_per_group * 2;
     make_cu_visit(mc, m->cu_visit);
+    m->queue = m->cu_visit + mc->compute_units;
+    m->turn = m->cu_visit + 2 * (size_t)mc->compute_units;
     if (m->opt.launch_order && m->opt.launch_order_count == count) {
         uint8_t *seen = calloc(count, 1);
         if (!seen)
@@ -747,6 +823,7 @@ mem_status mem_model_begin(mem_model *m, const isa_program *prog, const uint32_t
             m->order[i] = i;
     }
     m->next_launch = m->rr_cu = 0;
+    m->queue_n = m->queue_at = 0;
     m->step = 0;
     m->replay_done = 0;
     m->complete = 0;

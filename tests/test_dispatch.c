@@ -110,6 +110,73 @@ START_TEST(test_dispatch_clusters_strided_fill_and_refill_by_hand)
 }
 END_TEST
 
+START_TEST(test_dispatch_queue_serves_few_cus_in_turn_by_hand)
+{
+    /* 4 CUs of 3 slots, queue_clusters 2 (clusters of one CU), lock step.  The first fill (12 groups, every
+     * slot) goes round the CUs as without a queue: group g -> CU g % 4, rr = 0 after it.  Groups 0, 4 (CU 0),
+     * 6 (CU 2) and 7 (CU 3) read one line and end at step 0; the rest of the first 12 read two (end at step 1).
+     * Step 1, with the queue: it takes CU 0 (two free slots) and, CU 1 being full, CU 2 (rr -> 3):
+     * g12 -> CU 0 (not full: stays), g13 -> CU 2 (full: leaves); it takes CU 3 (rr -> 0): g14 -> CU 0 (full:
+     * leaves), g15 -> CU 3.  Without it, one group per free CU per pass from rr = 0: CUs 0, 2, 3, 0.
+     * Groups 12-15 read one line and end at step 1. */
+    static const uint32_t lines[16] = {1, 2, 2, 2, 1, 2, 1, 1, 2, 2, 2, 2, 1, 1, 1, 1};
+    static const uint32_t cu_queue[16] = {0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 2, 0, 3};
+    static const uint32_t cu_plain[16] = {0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 2, 3, 0};
+    static const uint32_t end[16] = {0, 1, 1, 1, 0, 1, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1};
+    for (int queued = 0; queued < 2; queued++) {
+        mem_machine m = tiny(4, 3, queued ? ", \"dispatch\": {\"queue_clusters\": 2}" : "");
+        ck_assert_uint_eq(m.dispatch.queue_clusters, queued ? 2 : 0);
+        tsup_fake_program f;
+        tsup_fake_program_init(&f);
+        mem_model *mm = run_groups(&m, &f, 16, lines, 1);
+        uint32_t n;
+        const mem_group_stats *gs = mem_model_group_stats(mm, &n, NULL);
+        ck_assert_uint_eq(n, 16);
+        for (uint32_t g = 0; g < 16; g++) {
+            uint32_t cu = queued ? cu_queue[g] : cu_plain[g];
+            ck_assert_msg(gs[g].cu == cu && gs[g].launch_step == (g >= 12) && gs[g].end_step == end[g],
+                          "queue %d, group %u: cu %u launch %u end %u; expected cu %u launch %u end %u", queued, g,
+                          gs[g].cu, gs[g].launch_step, gs[g].end_step, cu, g >= 12, end[g]);
+        }
+        ck_assert_uint_eq(mem_model_stats(mm)->replay_steps, 2);
+        mem_model_destroy(mm);
+    }
+}
+END_TEST
+
+START_TEST(test_dispatch_queue_serves_a_cluster_until_full_its_cus_in_turn_by_hand)
+{
+    /* 4 CUs of 2 slots in clusters of 2 (cluster 0: CUs 0, 1; cluster 1: CUs 2, 3), queue_clusters 1.  The first
+     * fill: group g -> CU g % 4 (rr = 0 after it).  Groups 0, 4 (CU 0), 1 (CU 1) and 2 (CU 2) read one line and
+     * end at step 0, groups 3, 5, 6, 7 two (end at step 1).  Step 1, with the queue: it takes cluster 0 at CU 0
+     * (rr -> 1), whose CUs take turns from CU 0: g8 -> CU 0, g9 -> CU 1, g10 -> CU 0 (the cluster is full and
+     * leaves); the scan from rr = 1 passes CU 1 (cluster 0) and takes cluster 1 at CU 2 (rr -> 3): g11 -> CU 2.
+     * Without it: CUs 0, 1, 2, 0.  Groups 8-11 read one line and end at step 1. */
+    static const uint32_t lines[12] = {1, 1, 1, 2, 1, 2, 2, 2, 1, 1, 1, 1};
+    static const uint32_t cu_queue[12] = {0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 0, 2};
+    static const uint32_t cu_plain[12] = {0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 0};
+    static const uint32_t end[12] = {0, 0, 0, 1, 0, 1, 1, 1, 1, 1, 1, 1};
+    for (int queued = 0; queued < 2; queued++) {
+        mem_machine m = tiny(4, 2, queued ? ", \"dispatch\": {\"cus_per_cluster\": 2, \"queue_clusters\": 1}"
+                                          : ", \"dispatch\": {\"cus_per_cluster\": 2}");
+        tsup_fake_program f;
+        tsup_fake_program_init(&f);
+        mem_model *mm = run_groups(&m, &f, 12, lines, 1);
+        uint32_t n;
+        const mem_group_stats *gs = mem_model_group_stats(mm, &n, NULL);
+        ck_assert_uint_eq(n, 12);
+        for (uint32_t g = 0; g < 12; g++) {
+            uint32_t cu = queued ? cu_queue[g] : cu_plain[g];
+            ck_assert_msg(gs[g].cu == cu && gs[g].launch_step == (g >= 8) && gs[g].end_step == end[g],
+                          "queue %d, group %u: cu %u launch %u end %u; expected cu %u launch %u end %u", queued, g,
+                          gs[g].cu, gs[g].launch_step, gs[g].end_step, cu, g >= 8, end[g]);
+        }
+        ck_assert_uint_eq(mem_model_stats(mm)->replay_steps, 2);
+        mem_model_destroy(mm);
+    }
+}
+END_TEST
+
 START_TEST(test_dispatch_absent_is_round_robin_lock_step)
 {
     /* Without "dispatch": CUs in index order, every group issues each step.  3 CUs, 2 groups per CU, 6
@@ -118,6 +185,7 @@ START_TEST(test_dispatch_absent_is_round_robin_lock_step)
     ck_assert_uint_eq(m.dispatch.cus_per_cluster, 1);
     ck_assert_uint_eq(m.dispatch.cluster_stride, 1);
     ck_assert(m.dispatch.duration_spread == 0);
+    ck_assert_uint_eq(m.dispatch.queue_clusters, 0);
     tsup_fake_program f;
     tsup_fake_program_init(&f);
     static const uint32_t lines[6] = {2, 2, 2, 2, 2, 2};
@@ -186,7 +254,7 @@ END_TEST
 START_TEST(test_dispatch_spread_identical_at_one_and_two_threads)
 {
     mem_machine m = tiny(6, 3, ", \"dispatch\": {\"cus_per_cluster\": 2, \"cluster_stride\": 3, "
-                               "\"duration_spread\": 0.5}");
+                               "\"duration_spread\": 0.5, \"queue_clusters\": 2}");
     tsup_fake_program f;
     tsup_fake_program_init(&f);
     enum { G = 400 };
@@ -218,7 +286,14 @@ START_TEST(test_dispatch_malformed_field_is_named)
         {", \"dispatch\": {\"duration_spread\": -1}", 1,
          "tiny.json: field 'dispatch.duration_spread': not a number from 0 to 15"},
         {", \"dispatch\": {\"spread\": 1}", 1,
-         "tiny.json: field 'dispatch.spread': unknown (cus_per_cluster, cluster_stride, duration_spread)"},
+         "tiny.json: field 'dispatch.spread': unknown (cus_per_cluster, cluster_stride, duration_spread, "
+         "queue_clusters)"},
+        {", \"dispatch\": {\"queue_clusters\": 9}", 1,
+         "tiny.json: field 'dispatch.queue_clusters': 9 is out of range 0..8"},
+        {", \"dispatch\": {\"cus_per_cluster\": 2, \"queue_clusters\": 5}", 1,
+         "tiny.json: field 'dispatch.queue_clusters': 5 is out of range 0..4"},
+        {", \"dispatch\": {\"queue_clusters\": 1.5}", 1,
+         "tiny.json: field 'dispatch.queue_clusters': not a non-negative integer"},
         {", \"dispatch\": 2", 1, "tiny.json: field 'dispatch': not an object"},
         {", \"dispatch\": {\"duration_spread\": 1}", 0,
          "tiny.json: field 'sources.dispatch': missing: say where the numbers come from"},
@@ -238,6 +313,8 @@ static Suite *dispatch_suite(void)
     Suite *s = suite_create("dispatch");
     TCase *t = tcase_create("dispatch");
     tcase_add_test(t, test_dispatch_clusters_strided_fill_and_refill_by_hand);
+    tcase_add_test(t, test_dispatch_queue_serves_few_cus_in_turn_by_hand);
+    tcase_add_test(t, test_dispatch_queue_serves_a_cluster_until_full_its_cus_in_turn_by_hand);
     tcase_add_test(t, test_dispatch_absent_is_round_robin_lock_step);
     tcase_add_test(t, test_dispatch_duration_spread_stretches_each_group_by_its_hash);
     tcase_add_test(t, test_dispatch_spread_identical_at_one_and_two_threads);

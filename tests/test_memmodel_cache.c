@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "sim/cache.h"
+#include "sim/memmodel.h"
 #include "support/tsup.h"
 
 /* A machine of 4 CUs with a 2-line, 1-way (per set: 2 sets) L1 of 128 B lines in 32 B sectors and an L2 of
@@ -198,6 +199,44 @@ START_TEST(test_memmodel_cache_partition_capacity_is_a_share_of_the_l2)
 }
 END_TEST
 
+/* The `mix` set hash, written here from its definition (machine.h, docs/memory.md): splitmix64's finaliser of
+ * the line index, its top 32 bits times the set count, top 32 bits of that. */
+static uint32_t reference_mix_set(uint64_t line, uint32_t sets)
+{
+    uint64_t z = line;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    z ^= z >> 31;
+    return (uint32_t)(((z >> 32) * sets) >> 32);
+}
+
+START_TEST(test_memmodel_cache_mix_hash_conflicts_as_the_reference_says)
+{
+    /* A direct-mapped cache of 100 sets of one 128 B line.  Take line a = 0, the first line b > 0 in a's set
+     * by the reference, and the first line c in another set: a, b, a misses three times (b evicted a, a
+     * evicted b); then c (another set) leaves a in place, so a hits.  Lines 0 and 100, which the modulo hash
+     * puts in one set, share a set here only if the reference says so. */
+    mem_cache_geometry g = {.bytes = 100 * 128, .ways = 1, .line_bytes = 128, .sector_bytes = 128,
+                            .set_hash = MEM_HASH_MIX};
+    mem_cache *c = mem_cache_create(&g);
+    ck_assert_ptr_nonnull(c);
+    uint64_t a = 0, b = 1, other = 1;
+    while (reference_mix_set(b, 100) != reference_mix_set(a, 100))
+        b++;
+    while (reference_mix_set(other, 100) == reference_mix_set(a, 100))
+        other++;
+    ck_assert_int_eq(mem_cache_access(c, a * 128, 0), 0);
+    ck_assert_int_eq(mem_cache_access(c, b * 128, 0), 0);
+    ck_assert_int_eq(mem_cache_access(c, a * 128, 0), 0);
+    ck_assert_int_eq(mem_cache_access(c, other * 128, 0), 0);
+    ck_assert_int_eq(mem_cache_access(c, a * 128, 0), 1);
+    /* line 100 after line 0 (a is resident): a hit on a afterwards iff 100 is in another set */
+    ck_assert_int_eq(mem_cache_access(c, 100 * 128, 0), 0);
+    ck_assert_int_eq(mem_cache_access(c, a * 128, 0), reference_mix_set(100, 100) != reference_mix_set(a, 100));
+    mem_cache_destroy(c);
+}
+END_TEST
+
 /* ------------------------------------------------------------ preset fields */
 
 static const char *preset_fmt =
@@ -238,6 +277,34 @@ START_TEST(test_memmodel_cache_preset_fields_parse_with_defaults)
                            sizeof err), MEM_OK);
     ck_assert_uint_eq(m.l2.partitions, 2); ck_assert_int_eq(m.l2.near_copies, 1);
     ck_assert_int_eq(m.l1.allocate_reads, 0);
+    ck_assert_int_eq(m.l2.set_hash, MEM_HASH_MODULO);
+}
+END_TEST
+
+/* The preset text with the L2's "modulo" replaced by `hash` (padded with spaces to the same length). */
+static mem_status parse_l2_hash(const char *hash, mem_machine *m, char *err, size_t size)
+{
+    char text[4096];
+    snprintf(text, sizeof text, preset_fmt, "", 4096u, "");
+    char *at = strstr(strstr(text, "\"l2\": {"), "\"modulo\"");
+    ck_assert_ptr_nonnull(at);
+    ck_assert_uint_le(strlen(hash), 8);
+    memset(at, ' ', 8);
+    memcpy(at, hash, strlen(hash));
+    return mem_machine_parse(text, "p.json", m, err, size);
+}
+
+START_TEST(test_memmodel_cache_preset_set_hash_mix_parses)
+{
+    mem_machine m;
+    char err[512] = "";
+    ck_assert_int_eq(parse_l2_hash("\"mix\"", &m, err, sizeof err), MEM_OK);
+    ck_assert_int_eq(m.l2.set_hash, MEM_HASH_MIX);
+    ck_assert_int_eq(m.l1.set_hash, MEM_HASH_MODULO);
+    ck_assert_int_eq(parse_l2_hash("\"xor\"", &m, err, sizeof err), MEM_OK);
+    ck_assert_int_eq(m.l2.set_hash, MEM_HASH_XOR);
+    ck_assert_int_eq(parse_l2_hash("\"fold\"", &m, err, sizeof err), MEM_ERR_PRESET);
+    ck_assert_str_eq(err, "p.json: field 'l2.set_hash': must be \"modulo\", \"xor\" or \"mix\"");
 }
 END_TEST
 
@@ -277,7 +344,9 @@ static Suite *cache_suite(void)
     tcase_add_test(t, test_memmodel_cache_far_read_counts_near_miss_and_home_lookup);
     tcase_add_test(t, test_memmodel_cache_write_goes_home_and_stales_the_near_copy);
     tcase_add_test(t, test_memmodel_cache_partition_capacity_is_a_share_of_the_l2);
+    tcase_add_test(t, test_memmodel_cache_mix_hash_conflicts_as_the_reference_says);
     tcase_add_test(t, test_memmodel_cache_preset_fields_parse_with_defaults);
+    tcase_add_test(t, test_memmodel_cache_preset_set_hash_mix_parses);
     tcase_add_test(t, test_memmodel_cache_preset_bad_fields_are_named);
     suite_add_tcase(s, t);
     return s;

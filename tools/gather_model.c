@@ -15,13 +15,15 @@
  * compares every counter (tests: ctest gather_model_check).
  *
  *   gather_model --machine hopper_h100 --order row_major|tiled --size 16384x4096 --spacing 64 [--taps 7]
- *                [--memory-threads 2] [--check] [--placement FILE.csv]
+ *                [--memory-threads 2] [--check] [--placement FILE.csv] [--counters]
  *
  * Prints one CSV row: width,height,S,order,l1_hit_pct,l2_hit_pct,dram_read_bytes,time_us,path,l2_read_requests
  * (the columns of the Nsight Compute records, which path produced it, and the L2 read requests that bound the
  * time, after the preset's L1 miss merging: docs/hardware.md, "What bounds the gather").  --placement writes the model's
  * placement in the columns of tools/h100_smid.sh's records, block,sm,start,end, in replay steps (for
- * tools/smid_reuse.py and tools/dispatch_fit.py).  Exit 0; 1 when --check finds a
+ * tools/smid_reuse.py and tools/dispatch_fit.py).  --counters prints every counter of the model to stderr,
+ * one "group.name value" line each (l2.fabric_sectors beside dram.bytes_read: the H100's fabric reads equal its
+ * DRAM fills, docs/hardware.md, 'The dispatcher').  Exit 0; 1 when --check finds a
  * difference; 2 on bad arguments.
  */
 #include <stdio.h>
@@ -42,7 +44,8 @@ typedef struct gather {
 static int usage(const char *why)
 {
     fprintf(stderr, "gather_model: %s\nusage: gather_model --machine M --order row_major|tiled --size WxH "
-                    "--spacing S [--taps T] [--memory-threads N] [--check] [--placement FILE.csv]\n", why);
+                    "--spacing S [--taps T] [--memory-threads N] [--check] [--placement FILE.csv] [--counters]\n",
+            why);
     return 2;
 }
 
@@ -182,11 +185,15 @@ int main(int argc, char **argv)
 {
     gather g = {.taps = 7};
     const char *machine = NULL, *placement = NULL;
-    int threads = 1, check = 0;
+    int threads = 1, check = 0, counters = 0;
     for (int i = 1; i < argc; i++) {
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(argv[i], "--check")) {
             check = 1;
+            continue;
+        }
+        if (!strcmp(argv[i], "--counters")) {
+            counters = 1;
             continue;
         }
         if (!v)
@@ -254,6 +261,12 @@ int main(int argc, char **argv)
     mem_model_end(m, &x);
     print_row(&g, m, "trace generator");
     fflush(stdout);
+    if (counters) {
+        const mem_stats *a = mem_model_stats(m);
+#define X(group, name, meaning) fprintf(stderr, "%s.%s %llu\n", #group, #name, (unsigned long long)a->group##_##name);
+#include "sim/memcounters.def"
+#undef X
+    }
     if (placement) {
         FILE *pf = fopen(placement, "w");
         if (!pf) {
