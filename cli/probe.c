@@ -153,6 +153,23 @@ static void set_item(cJSON *obj, const char *name, cJSON *item)
         cJSON_AddItemToObject(obj, name, item);
 }
 
+/* A field the sweeps did not show, as a model value: its number, its source line saying why (`how`), and its
+ * provenance object (returned, for callers that add the base's citation). */
+static cJSON *put_model_value(cJSON *root, cJSON *sources, cJSON *prov, const char *field, double v, const char *how,
+                              const provenance_info *pi)
+{
+    char text[2048];
+    snprintf(text, sizeof text, "model value (wavelab probe on %s, %s): %s", pi->device, pi->date, how);
+    set_item(root, field, cJSON_CreateNumber(v));
+    set_item(sources, field, cJSON_CreateString(text));
+    cJSON *p = cJSON_CreateObject();
+    cJSON_AddNumberToObject(p, "value", v);
+    cJSON_AddStringToObject(p, "source", "model value");
+    cJSON_AddStringToObject(p, "why", how);
+    set_item(prov, field, p);
+    return p;
+}
+
 /*
  * The estimate's latency term (sim/memmodel.c: l2_hit_latency, dram_latency, l1_hit_latency, lds_latency, in
  * cycles), one rule for all four so that they are consistent: the nanoseconds a sweep measured for one
@@ -230,21 +247,13 @@ static void put_latencies(cJSON *root, cJSON *sources, cJSON *prov, const result
                      "than the one above it",
                      rows[i].why_not, pi->base, rows[i].field, rows[i].bound, cycles);
         }
-        char text[1400];
-        snprintf(text, sizeof text, "model value (wavelab probe on %s, %s): %s", pi->device, pi->date, how);
-        set_item(root, rows[i].field, cJSON_CreateNumber(cycles));
-        set_item(sources, rows[i].field, cJSON_CreateString(text));
-        cJSON *p = cJSON_CreateObject();
-        cJSON_AddNumberToObject(p, "value", cycles);
-        cJSON_AddStringToObject(p, "source", "model value");
-        cJSON_AddStringToObject(p, "why", how);
+        cJSON *p = put_model_value(root, sources, prov, rows[i].field, cycles, how, pi);
         if (from_base) {
             char from[160];
             snprintf(from, sizeof from, "machines/%s.json", pi->base);
             cJSON_AddStringToObject(p, "citation", cJSON_IsString(bs) ? bs->valuestring : "");
             cJSON_AddStringToObject(p, "from_preset", from);
         }
-        set_item(prov, rows[i].field, p);
     }
 }
 
@@ -340,15 +349,7 @@ static void put_l2_rates(cJSON *root, cJSON *sources, cJSON *prov, const results
                      "sector_bytes = %g, a request rate that never bounds before the byte rate does", rows[i].why_not,
                      pi->base, rows[i].field, v);
         }
-        char text[2048];
-        snprintf(text, sizeof text, "model value (wavelab probe on %s, %s): %s", pi->device, pi->date, how);
-        set_item(root, rows[i].field, cJSON_CreateNumber(v));
-        set_item(sources, rows[i].field, cJSON_CreateString(text));
-        cJSON *p = cJSON_CreateObject();
-        cJSON_AddNumberToObject(p, "value", v);
-        cJSON_AddStringToObject(p, "source", "model value");
-        cJSON_AddStringToObject(p, "why", how);
-        set_item(prov, rows[i].field, p);
+        put_model_value(root, sources, prov, rows[i].field, v, how, pi);
     }
 }
 

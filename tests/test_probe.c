@@ -313,6 +313,19 @@ static void chase_lines(double *x, int n)
         x[k] = k % 2 ? 24 << (k / 2) : 16 << (k / 2);
 }
 
+/* A new temporary folder holding a flat chase.csv: 50 ns at every footprint, no cache level. */
+static char *flat_chase_dir(void)
+{
+    char *dir = tsup_temp_dir();
+    ck_assert_ptr_nonnull(dir);
+    double x[20], y[20];
+    chase_lines(x, 20);
+    for (int i = 0; i < 20; i++)
+        y[i] = 50;
+    write_sweep_file(dir, "chase.csv", "lines,ns_per_load", x, y, 20);
+    return dir;
+}
+
 /* Runs probe --from-sweeps on dir against `base`; returns the preset (caller deletes). */
 static cJSON *from_sweeps(const char *dir, const char *base)
 {
@@ -420,13 +433,7 @@ END_TEST
  */
 START_TEST(test_probe_from_sweeps_no_levels_model_values)
 {
-    char *dir = tsup_temp_dir();
-    ck_assert_ptr_nonnull(dir);
-    double x[20], y[20];
-    chase_lines(x, 20);
-    for (int i = 0; i < 20; i++)
-        y[i] = 50;
-    write_sweep_file(dir, "chase.csv", "lines,ns_per_load", x, y, 20);
+    char *dir = flat_chase_dir();
     static const char *const fields[] = {"l1_hit_latency", "l2_hit_latency", "dram_latency", "lds_latency"};
     char base_path[1200];
     snprintf(base_path, sizeof base_path, "%s/machines/hopper_h100.json", tsup_root());
@@ -537,13 +544,7 @@ START_TEST(test_probe_from_sweeps_l2_rate_rules_fields)
     ck_assert_double_eq(cJSON_GetObjectItem(base, "clock_mhz")->valuedouble, 1980); /* the arithmetic above */
     static const char *const fields[] = {"l2_bytes_per_cycle", "l2_requests_per_cycle", "l1_miss_merge"};
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
-        char *dir = tsup_temp_dir();
-        ck_assert_ptr_nonnull(dir);
-        double x[20], y[20];
-        chase_lines(x, 20);
-        for (int i = 0; i < 20; i++)
-            y[i] = 50;
-        write_sweep_file(dir, "chase.csv", "lines,ns_per_load", x, y, 20);
+        char *dir = flat_chase_dir();
         static const double reps[3] = {0, 1, 2}, copy[3] = {2854, 2854, 2854}, modes[3] = {0, 1, 2};
         write_sweep_file(dir, "copy.csv", "repetition,gb_per_s", reps, copy, 3);
         double rates[3] = {cases[c].scattered, cases[c].line, cases[c].adjacent};

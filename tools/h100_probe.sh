@@ -14,21 +14,7 @@
 #   4. wavelab probe on the Vulkan device               -> $OUT/hopper_h100_measured.json, $OUT/vk_sweeps.tar
 # About 3 to 5 minutes on an H100; every step has a time limit so the whole stays under 8.
 set -u
-OUT=${OUT:-out}
-mkdir -p "$OUT"
-LOG="$OUT/log.txt"
-: > "$LOG"
-step() { echo "=== $*" >> "$LOG"; }
-if ls .gl/*.deb > /dev/null 2>&1; then
-  for f in .gl/*.deb; do dpkg -x "$f" /; done
-  ldconfig
-fi
-W=${WAVELAB:-$PWD/.gl/bin/wavelab}
-[ -x "$W" ] || W=$PWD/build/wavelab
-# the NVIDIA Vulkan driver's manifest, where the loader does not find it by itself
-ICD=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
-if [ -z "${VK_DRIVER_FILES:-}" ] && [ -f "$ICD" ]; then export VK_DRIVER_FILES=$ICD; fi
-export WAVELAB_NO_CACHE=1
+. tools/h100_env.sh   # OUT, LOG, step, the .debs, W (the wavelab binary), the NVIDIA manifest
 TW=/tmp/probe_twins
 
 step "nvidia-smi"
