@@ -544,19 +544,31 @@ int probe_sweep_assoc(probe *pr, results *r, uint32_t line)
     return 1;
 }
 
+/* A streaming sweep's buffer: its size by device kind and --quick, at most what one storage buffer may span. */
+static size_t sweep_buffer_bytes(const probe *pr, size_t cpu_quick, size_t cpu, size_t gpu_quick, size_t gpu)
+{
+    size_t bytes = pr->cpu ? (pr->quick ? cpu_quick : cpu) : (pr->quick ? gpu_quick : gpu);
+    if (bytes > pr->info.max_storage_buffer_range)
+        bytes = pow2_floor(pr->info.max_storage_buffer_range);
+    return bytes;
+}
+
+/* Workgroups enough to fill the device (a CPU device: fewer), within its dispatch limit. */
+static uint32_t sweep_fill_groups(const probe *pr)
+{
+    uint32_t groups = pr->cpu ? 64 : 4096;
+    return groups > pr->info.max_compute_workgroup_count[0] ? pr->info.max_compute_workgroup_count[0] : groups;
+}
+
 int probe_sweep_copy(probe *pr, results *r)
 {
     if (!use_kernel(pr, "copy.comp", 1, 0))
         return 0;
-    size_t bytes = pr->cpu ? (pr->quick ? 32u << 20 : 128u << 20) : (pr->quick ? 256u << 20 : 1024u << 20);
-    if (bytes > pr->info.max_storage_buffer_range)
-        bytes = pow2_floor(pr->info.max_storage_buffer_range);
+    size_t bytes = sweep_buffer_bytes(pr, 32u << 20, 128u << 20, 256u << 20, 1024u << 20);
     if (vkb_probe_buffer(pr->p, 0, bytes, NULL, pr->err, sizeof pr->err) != VKB_OK ||
         vkb_probe_buffer(pr->p, 2, bytes, NULL, pr->err, sizeof pr->err) != VKB_OK)
         return 0;
-    uint32_t groups = pr->cpu ? 64 : 4096;
-    if (groups > pr->info.max_compute_workgroup_count[0])
-        groups = pr->info.max_compute_workgroup_count[0];
+    uint32_t groups = sweep_fill_groups(pr);
     int count = 2 + pr->reps;
     vkb_probe_dispatch d[2 + 16];
     double us[2 + 16];
@@ -679,15 +691,11 @@ int probe_sweep_l2_rate(probe *pr, results *r)
     if (!use_kernel(pr, "l2rate.comp", 256, 0))
         return 0;
     /* fits any L2 of the presets and no L1; a CPU device: its host's caches, and a shorter run */
-    size_t bytes = pr->cpu ? (pr->quick ? 2u << 20 : 4u << 20) : (pr->quick ? 8u << 20 : 16u << 20);
-    if (bytes > pr->info.max_storage_buffer_range)
-        bytes = pow2_floor(pr->info.max_storage_buffer_range);
+    size_t bytes = sweep_buffer_bytes(pr, 2u << 20, 4u << 20, 8u << 20, 16u << 20);
     if (vkb_probe_buffer(pr->p, 0, bytes, NULL, pr->err, sizeof pr->err) != VKB_OK ||
         vkb_probe_buffer(pr->p, 2, 16, NULL, pr->err, sizeof pr->err) != VKB_OK)
         return 0;
-    uint32_t groups = pr->cpu ? 64 : 4096; /* as the copy: enough workgroups to fill the device */
-    if (groups > pr->info.max_compute_workgroup_count[0])
-        groups = pr->info.max_compute_workgroup_count[0];
+    uint32_t groups = sweep_fill_groups(pr);
     /* about 64 M sectors per timed dispatch on a GPU (half a millisecond on the H100), 1 to 4 M on a CPU (10 to
      * 50 ms on lavapipe: well above its launch noise) */
     uint32_t rounds = pr->cpu ? (pr->quick ? 64 : 256) : (pr->quick ? 16 : 64);

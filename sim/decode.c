@@ -18,25 +18,28 @@
 
 _Static_assert((int)SIM_H_FADD_F32 == (int)ISA_OP_COUNT, "sim_handler lists every opcode first, in ops.def's order");
 
+/* Opcodes with a type-specialised handler: f32 floats (f32 = 1) or 32-bit integers (f32 = 0). */
+static const struct {
+    isa_op op;
+    sim_handler fast;
+    int f32;
+} typed_handlers[] = {
+    {ISA_OP_FADD, SIM_H_FADD_F32, 1}, {ISA_OP_FSUB, SIM_H_FSUB_F32, 1}, {ISA_OP_FMUL, SIM_H_FMUL_F32, 1},
+    {ISA_OP_FMA, SIM_H_FMA_F32, 1},   {ISA_OP_FOLT, SIM_H_FOLT_F32, 1}, {ISA_OP_FOLE, SIM_H_FOLE_F32, 1},
+    {ISA_OP_FOEQ, SIM_H_FOEQ_F32, 1}, {ISA_OP_IEQ, SIM_H_IEQ_32, 0},    {ISA_OP_INE, SIM_H_INE_32, 0},
+    {ISA_OP_ULT, SIM_H_ULT_32, 0},    {ISA_OP_ULE, SIM_H_ULE_32, 0},    {ISA_OP_SLT, SIM_H_SLT_32, 0},
+    {ISA_OP_SLE, SIM_H_SLE_32, 0},
+};
+
 /* The handler for one instruction: a type-specialised one where the hot loop has it, else the opcode's. */
 static sim_handler handler_of(const isa_inst *in, unsigned bits)
 {
     const isa_type t = (isa_type)in->type;
     const int f32 = t == ISA_TYPE_F32, int32 = bits == 32 && !isa_type_is_float(t);
+    for (size_t k = 0; k < sizeof typed_handlers / sizeof typed_handlers[0]; k++)
+        if (typed_handlers[k].op == (isa_op)in->op)
+            return (typed_handlers[k].f32 ? f32 : int32) ? typed_handlers[k].fast : (sim_handler)in->op;
     switch ((isa_op)in->op) {
-    case ISA_OP_FADD: return f32 ? SIM_H_FADD_F32 : SIM_H_FADD;
-    case ISA_OP_FSUB: return f32 ? SIM_H_FSUB_F32 : SIM_H_FSUB;
-    case ISA_OP_FMUL: return f32 ? SIM_H_FMUL_F32 : SIM_H_FMUL;
-    case ISA_OP_FMA: return f32 ? SIM_H_FMA_F32 : SIM_H_FMA;
-    case ISA_OP_FOLT: return f32 ? SIM_H_FOLT_F32 : SIM_H_FOLT;
-    case ISA_OP_FOLE: return f32 ? SIM_H_FOLE_F32 : SIM_H_FOLE;
-    case ISA_OP_FOEQ: return f32 ? SIM_H_FOEQ_F32 : SIM_H_FOEQ;
-    case ISA_OP_IEQ: return int32 ? SIM_H_IEQ_32 : SIM_H_IEQ;
-    case ISA_OP_INE: return int32 ? SIM_H_INE_32 : SIM_H_INE;
-    case ISA_OP_ULT: return int32 ? SIM_H_ULT_32 : SIM_H_ULT;
-    case ISA_OP_ULE: return int32 ? SIM_H_ULE_32 : SIM_H_ULE;
-    case ISA_OP_SLT: return int32 ? SIM_H_SLT_32 : SIM_H_SLT;
-    case ISA_OP_SLE: return int32 ? SIM_H_SLE_32 : SIM_H_SLE;
     case ISA_OP_BRANCH_IF:
         if (in->imm2 == 0)
             return SIM_H_BRANCH_IF_B;

@@ -10,6 +10,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -161,6 +162,16 @@ static int has_source(const cJSON *sources, const char *field)
     return cJSON_IsString(s) && s->valuestring[0];
 }
 
+/* An optional field that is present needs its source: 1, or 0 with the error naming sources.FIELD. */
+static int require_source(const cJSON *sources, const char *file, const char *field, char *err, size_t size)
+{
+    if (has_source(sources, field))
+        return 1;
+    char full[64];
+    snprintf(full, sizeof full, "sources.%s", field);
+    return fail(err, size, file, full, "missing: say where the number comes from");
+}
+
 /* The latency term's optional fields (cycles), each with its source; absent = 0. */
 static int parse_latency_fields(const cJSON *root, const cJSON *sources, const char *file, mem_machine *m,
                                 char *err, size_t size)
@@ -176,13 +187,9 @@ static int parse_latency_fields(const cJSON *root, const cJSON *sources, const c
         uint64_t v;
         if (!cJSON_GetObjectItemCaseSensitive(root, fields[i].field))
             continue;
-        if (!get_uint(root, file, "", fields[i].field, 1, 1u << 20, &v, err, size))
+        if (!get_uint(root, file, "", fields[i].field, 1, 1u << 20, &v, err, size) ||
+            !require_source(sources, file, fields[i].field, err, size))
             return 0;
-        if (!has_source(sources, fields[i].field)) {
-            char full[64];
-            snprintf(full, sizeof full, "sources.%s", fields[i].field);
-            return fail(err, size, file, full, "missing: say where the number comes from");
-        }
         *(uint32_t *)((char *)m + fields[i].offset) = (uint32_t)v;
     }
     return 1;
@@ -196,25 +203,24 @@ static int parse_l2_rates(const cJSON *root, const cJSON *sources, const char *f
     static const struct {
         const char *field;
         size_t offset;
-        double max;
+        int share; /* a share from 0 to 1; else a positive rate */
     } fields[] = {
-        {"l2_bytes_per_cycle", offsetof(mem_machine, l2_bytes_per_cycle), 1e12},
-        {"l2_requests_per_cycle", offsetof(mem_machine, l2_requests_per_cycle), 1e12},
+        {"l2_bytes_per_cycle", offsetof(mem_machine, l2_bytes_per_cycle), 0},
+        {"l2_requests_per_cycle", offsetof(mem_machine, l2_requests_per_cycle), 0},
         {"l1_miss_merge", offsetof(mem_machine, l1_miss_merge), 1},
     };
     for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
         const cJSON *v = cJSON_GetObjectItemCaseSensitive(root, fields[i].field);
         if (!v)
             continue;
-        int share = fields[i].max == 1;
-        if (!cJSON_IsNumber(v) || !(share ? v->valuedouble >= 0 : v->valuedouble > 0) || v->valuedouble > fields[i].max)
-            return fail(err, size, file, fields[i].field, share ? "not a number from 0 to 1" : "not a positive number");
-        if (!has_source(sources, fields[i].field)) {
-            char full[64];
-            snprintf(full, sizeof full, "sources.%s", fields[i].field);
-            return fail(err, size, file, full, "missing: say where the number comes from");
-        }
-        *(double *)((char *)m + fields[i].offset) = v->valuedouble;
+        double x = cJSON_IsNumber(v) ? v->valuedouble : -1;
+        int ok = fields[i].share ? x >= 0 && x <= 1 : x > 0 && x <= 1e12;
+        if (!ok)
+            return fail(err, size, file, fields[i].field,
+                        fields[i].share ? "not a number from 0 to 1" : "not a positive number");
+        if (!require_source(sources, file, fields[i].field, err, size))
+            return 0;
+        *(double *)((char *)m + fields[i].offset) = x;
     }
     return 1;
 }

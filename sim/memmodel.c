@@ -288,6 +288,11 @@ double mem_stats_l2_hit_rate(const mem_stats *s)
     return t ? (double)h / (double)t : 0.0;
 }
 
+double mem_stats_l2_read_requests_merged(const mem_stats *s, const mem_machine *m)
+{
+    return (double)s->l2_read_requests - m->l1_miss_merge * (double)s->l2_merge_candidates;
+}
+
 double mem_stats_l2_read_hit_rate(const mem_stats *s)
 {
     uint64_t t = s->l2_read_hits + s->l2_read_misses;
@@ -1052,7 +1057,8 @@ static void compute_estimate(mem_model *m, const sim_stats *x)
      * the gather"). */
     if (mc->l2_bytes_per_cycle > 0)
         e->unit_cycles[MEM_UNIT_L2] = (double)l2_sectors * mc->sector_bytes / mc->l2_bytes_per_cycle;
-    double requests = (double)s->l2_requests - mc->l1_miss_merge * (double)s->l2_merge_candidates;
+    /* writes and atomics, then the reads after the L1's merging (candidates are reads only) */
+    double requests = (double)(s->l2_requests - s->l2_read_requests) + mem_stats_l2_read_requests_merged(s, mc);
     if (mc->l2_requests_per_cycle > 0 && requests / mc->l2_requests_per_cycle > e->unit_cycles[MEM_UNIT_L2])
         e->unit_cycles[MEM_UNIT_L2] = requests / mc->l2_requests_per_cycle;
     e->unit_cycles[MEM_UNIT_DRAM] = (double)(s->dram_bytes_read + s->dram_bytes_written) / mc->dram_bytes_per_cycle;

@@ -144,6 +144,9 @@ const uint32_t *mem_model_wave_end_steps(const mem_model *m, uint32_t *waves_per
 /* L2 hit rate over reads, writes and atomics (0 when no access). */
 double mem_stats_l2_hit_rate(const mem_stats *s);
 double mem_stats_l2_read_hit_rate(const mem_stats *s);
+/* The L2 read requests the slices see once the L1 has merged its share (m->l1_miss_merge) of the merge
+ * candidates: what Nsight Compute's lts__t_requests_op_read counts (docs/memory.md). */
+double mem_stats_l2_read_requests_merged(const mem_stats *s, const mem_machine *m);
 
 /* The first execution of LDS instruction pc by the capture wave: returns 1 and
  * fills the lane addresses (wave_size entries), exec and bytes per lane. */

@@ -175,10 +175,10 @@ static double pct(uint64_t h, uint64_t m) { return h + m ? 100.0 * (double)h / (
 static void print_row(const gather *g, const mem_model *m, const char *path)
 {
     const mem_stats *s = mem_model_stats(m);
-    double requests = (double)s->l2_read_requests - mem_model_machine(m)->l1_miss_merge * (double)s->l2_merge_candidates;
     printf("%u,%u,%u,%s,%.3f,%.3f,%llu,%.1f,%s,%.0f\n", g->width, g->height, g->spacing, g->tiled ? "tiled" : "row",
            pct(s->l1_read_hits, s->l1_read_misses), 100.0 * mem_stats_l2_read_hit_rate(s),
-           (unsigned long long)s->dram_bytes_read, mem_model_estimate(m)->microseconds, path, requests);
+           (unsigned long long)s->dram_bytes_read, mem_model_estimate(m)->microseconds, path,
+           mem_stats_l2_read_requests_merged(s, mem_model_machine(m)));
 }
 
 int main(int argc, char **argv)
