@@ -4,7 +4,10 @@
 # (or the same TPC: SMs 2k and 2k+1) and was still running, or had ended less than 2 us earlier, also read:
 # the L1 hit rate an L1 that keeps everything for that long would give.  docs/hardware.md, "The gather".
 # Also the placement's lag profile: how often block k + d runs on block k's SM (1/132 when placement is
-# random), the dispatcher statistic that the memory model's "dispatch" preset object is fitted to.
+# random), the dispatcher statistic that the memory model's "dispatch" preset object is fitted to; which
+# partners the same-SM reuse comes from (h: same group row, v: same group column, d: diagonal); and how
+# blocks that land on one SM within 20 launches of each other run: how far apart they start and how alike
+# their durations are (docs/hardware.md, "The row-vs-tiled direction, repeated").
 #   tools/smid_reuse.py RECORD.csv[.gz] S GROUPS_X [SAMPLE] [--tiled] [--step-ns NS]
 #     SAMPLE: every SAMPLE-th block (default 7); --tiled: the blocks follow the tiled order (default: when the
 #     file name says "tiled"); --step-ns: the record is the model's (build/gather_model --placement: times in
@@ -40,6 +43,7 @@ def pos(flat):
 P = {pos(k): k for k in B}
 step = S // 8
 same = tpc = total = 0
+source = {'h': 0, 'v': 0, 'd': 0}
 for k, (sm, t0, _) in B.items():
     if k % SAMPLE:
         continue
@@ -55,13 +59,17 @@ for k, (sm, t0, _) in B.items():
             if a0 <= t0 and a1 >= t0 - 2000:
                 other = {(gx + dx + step * (i - 3), gy + dy + step * (j - 3)) for i in range(7) for j in range(7)}
                 if sq == sm:
-                    hit_sm |= mine & other
+                    new = (mine & other) - hit_sm
+                    source['h' if dy == 0 else 'v' if dx == 0 else 'd'] += len(new)
+                    hit_sm |= new
                 if sq // 2 == sm // 2:
                     hit_tpc |= mine & other
     same += len(hit_sm)
     tpc += len(hit_tpc)
     total += len(mine)
 print('%s: same-SM reuse %.1f %%, same-TPC reuse %.1f %%' % (path, 100 * same / total, 100 * tpc / total))
+print('  same-SM reuse from partners in the same group row %.1f %%, column %.1f %%, diagonal %.1f %%'
+      % tuple(100 * source[k] / total for k in 'hvd'))
 # lag profile over the steady state (after the first 5000 blocks, or the second half of a small record)
 first = min(5000, len(B) // 2)
 lags = [1, 2, 3, 4, 5, 6, 7, 8, 10, 12, 16, 20, 50, 132, 320]
@@ -71,3 +79,21 @@ for d in lags:
     hit = sum(1 for k in range(first, len(B) - d, SAMPLE) if B[k][0] == B[k + d][0])
     prof.append('%d:%.3f' % (d, hit / n if n else 0))
 print('  same SM at lag d: ' + ' '.join(prof))
+# blocks on one SM launched within 20 of each other, in the steady state: start difference and durations
+near = [(k, k + d) for k in range(first, len(B) - 20, SAMPLE) for d in range(1, 21) if B[k][0] == B[k + d][0]]
+if len(near) > 2:
+    dur = {k: B[k][2] - B[k][1] for k in B}
+    starts = sorted(abs(B[b][1] - B[a][1]) for a, b in near)
+    x = [dur[a] for a, _ in near]
+    y = [dur[b] for _, b in near]
+    mx, my = sum(x) / len(x), sum(y) / len(y)
+    sxy = sum((u - mx) * (v - my) for u, v in zip(x, y))
+    sxx = sum((u - mx) ** 2 for u in x)
+    syy = sum((v - my) ** 2 for v in y)
+    corr = sxy / (sxx * syy) ** 0.5 if sxx and syy else 0.0
+    ddiff = sorted(abs(u - v) for u, v in zip(x, y))
+    alld = sorted(dur.values())
+    print('  same-SM blocks <= 20 launches apart: %d pairs, start difference median %.0f ns (p90 %.0f), '
+          'duration correlation %.2f, |duration difference| median %.0f ns (block duration median %.0f ns)'
+          % (len(near), starts[len(starts) // 2], starts[9 * len(starts) // 10], corr, ddiff[len(ddiff) // 2],
+             alld[len(alld) // 2]))
