@@ -74,6 +74,9 @@ install(FILES ${CMAKE_SOURCE_DIR}/api/wavelab.h DESTINATION ${CMAKE_INSTALL_INCL
 # The presets, where mem_machine_dir() looks from PREFIX/bin and PREFIX/lib (sim/machine.h).
 install(DIRECTORY ${CMAKE_SOURCE_DIR}/machines/ DESTINATION ${CMAKE_INSTALL_DATADIR}/wavelab/machines
   FILES_MATCHING PATTERN "*.json")
+# The probe's kernels, beside the presets: `wavelab probe` looks for them in the presets' ../probe (cli/probe.c).
+install(DIRECTORY ${CMAKE_SOURCE_DIR}/probe/ DESTINATION ${CMAKE_INSTALL_DATADIR}/wavelab/probe
+  FILES_MATCHING PATTERN "*.comp")
 install(FILES ${CMAKE_SOURCE_DIR}/README.md ${CMAKE_SOURCE_DIR}/docs/api.md ${CMAKE_SOURCE_DIR}/docs/case-format.md
   ${CMAKE_SOURCE_DIR}/docs/guide.md ${CMAKE_SOURCE_DIR}/docs/quirks.md DESTINATION ${CMAKE_INSTALL_DOCDIR})
 install(DIRECTORY ${CMAKE_SOURCE_DIR}/examples/ DESTINATION ${CMAKE_INSTALL_DOCDIR}/examples)

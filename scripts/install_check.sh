@@ -37,6 +37,12 @@ listed="$(cd / && WAVELAB_ROOT="$tmp/root" "$prefix/bin/wavelab" machines)"
 ! grep -qw turing_rtx2080 <<<"$listed" || fail "with WAVELAB_ROOT set, the installed presets are still listed"
 (cd / && WAVELAB_ROOT="$tmp/root" "$prefix/bin/wavelab" run "$repo/kernels/000_uniform_load/uniform_load_wave.json" \
    --machine only_this_one --quiet >/dev/null) || fail "WAVELAB_ROOT's preset only_this_one is not found"
+# the installed wavelab finds the probe's kernels beside its presets (--from-sweeps needs no device, only them)
+(cd / && env -u WAVELAB_ROOT "$prefix/bin/wavelab" probe --from-sweeps "$repo/docs/probe" -o "$tmp/probe.json" \
+   >/dev/null 2>&1) || fail "installed wavelab probe does not find its kernels (share/wavelab/probe)"
+# (the sources name the sweep folder as given: the absolute path here, docs/probe in the committed preset)
+sed "s|$repo/docs/probe|docs/probe|g" "$tmp/probe.json" | cmp -s - "$repo/machines/lavapipe_measured.json" ||
+  fail "installed wavelab probe --from-sweeps docs/probe does not rebuild machines/lavapipe_measured.json"
 # a moved tree still finds its presets: they are found relative to the binary, not where it was installed
 mv "$prefix" "$tmp/moved"
 (cd / && env -u WAVELAB_ROOT "$tmp/moved/bin/wavelab" machines | grep -qw rdna2) || fail "a moved install loses its presets"
@@ -59,6 +65,7 @@ cmake --build "$tmp/example-pc" -j"$jobs" >/dev/null
 deb="$(ls "$tmp"/deb/wavelab_*.deb)"
 contents="$(dpkg-deb -c "$deb")"
 for path in ./usr/bin/wavelab ./usr/include/wavelab.h ./usr/share/wavelab/machines/rdna2.json \
+            ./usr/share/wavelab/probe/chase.comp \
             /libwavelab.a /libwavelab.so.0 /pkgconfig/wavelab.pc /cmake/wavelab/wavelabConfig.cmake; do
   grep -q -- "$path" <<<"$contents" || fail "$(basename "$deb") lacks $path"
 done
