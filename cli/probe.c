@@ -280,11 +280,15 @@ static void put_l2_rates(cJSON *root, cJSON *sources, cJSON *prov, const results
                          const provenance_info *pi, const probe *pr, double clock)
 {
     double sector_bytes = cJSON_GetObjectItemCaseSensitive(root, "sector_bytes")->valuedouble;
-    char rates[256];
+    char rates[384], buffer[96] = "";
+    double fastest = probe_fastest_buffer(&r->s_l2_footprint);
+    if (fastest > 0) /* sweeps from before the buffer sizes were tried have no l2_footprint.csv */
+        snprintf(buffer, sizeof buffer, "; a %.0f MiB buffer, the fastest in l2_footprint.csv", fastest / 1048576);
     snprintf(rates, sizeof rates,
-             "l2_rate.csv: scattered one-sector loads %.2f, whole lines %.2f, adjacent sectors %.2f G sectors/s; "
+             "l2_rate.csv: scattered one-sector loads %.2f, whole lines %.2f, adjacent sectors %.2f G sectors/s%s; "
              "copy %.1f GB/s",
-             r->l2_scattered_gsps, r->l2_line_gsps, r->l2_adjacent_gsps, r->bw_measured ? r->bytes_per_us / 1000 : 0);
+             r->l2_scattered_gsps, r->l2_line_gsps, r->l2_adjacent_gsps, buffer,
+             r->bw_measured ? r->bytes_per_us / 1000 : 0);
     const char *no_sweep = r->s_l2_rate.n ? NULL : "no L2 rate sweep (l2_rate.csv) in this run";
     const char *not_l2 = "the whole-line rate x 32 bytes is not above 1.2 x the copy's DRAM rate: the sweep's buffer "
                          "was not served by a level faster than DRAM";
@@ -312,6 +316,9 @@ static void put_l2_rates(cJSON *root, cJSON *sources, cJSON *prov, const results
          no_sweep                     ? no_sweep
          : !r->l2_bytes_measured      ? not_l2
          : !r->l2_requests_measured   ? not_bound
+         : r->l2_adjacent_gsps > 0    ? "the adjacent loads are not request bound (their fastest repetition is not below "
+                                        "0.85 x the whole-line loads' slowest: the kernel's issue rate bounds both), so "
+                                        "the merge cannot be read"
                                       : "no adjacent-sector row in l2_rate.csv"},
     };
     const cJSON *base_sources = cJSON_GetObjectItemCaseSensitive(base, "sources");
@@ -636,8 +643,9 @@ static int probe_from_sweeps(const char *dir, const char *base_name, const char 
     }
     probe_init_sweeps(r);
     sweep s_sub = {.file = "subgroup.csv"};
-    sweep *all[] = {&s_sub,           &r->s_lds,    &r->s_chase, &r->s_line,    &r->s_l1_stride,
-                    &r->s_l2_stride, &r->s_assoc, &r->s_copy,  &r->s_dispatch, &r->s_l2_rate};
+    sweep *all[] = {&s_sub,           &r->s_lds,    &r->s_chase, &r->s_line,     &r->s_l1_stride,
+                    &r->s_l2_stride, &r->s_assoc, &r->s_copy,  &r->s_dispatch, &r->s_l2_rate,
+                    &r->s_l2_footprint};
     int found = 0;
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
         found += load_sweep(dir, all[i], pr.info.name, sizeof pr.info.name, pr.info.driver_info,
@@ -959,8 +967,9 @@ int cli_cmd_probe(int argc, char **argv)
     sweep s_sub = {.file = "subgroup.csv", .x_name = "wave_size", .y_name = "invocations_per_ballot"};
     for (uint32_t i = 0; i < r->wave_count; i++)
         probe_add_point(&s_sub, r->wave_sizes[i], r->wave_sizes[i], r->wave_sizes[i], r->wave_sizes[i]);
-    const sweep *all[] = {&s_sub,           &r->s_lds,    &r->s_chase, &r->s_line,    &r->s_l1_stride,
-                          &r->s_l2_stride, &r->s_assoc, &r->s_copy,  &r->s_dispatch, &r->s_l2_rate};
+    const sweep *all[] = {&s_sub,           &r->s_lds,    &r->s_chase, &r->s_line,     &r->s_l1_stride,
+                          &r->s_l2_stride, &r->s_assoc, &r->s_copy,  &r->s_dispatch, &r->s_l2_rate,
+                          &r->s_l2_footprint};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
         if (!write_sweep(&pr, all[i])) {
             rc = RUN_EXIT_BAD_INPUT;

@@ -67,6 +67,7 @@ typedef struct results {
     int l2_bytes_measured, l2_requests_measured, l1_merge_measured;
     double l1_merge;        /* the share of merge candidates the L1 merged, 0..1 */
     sweep s_lds, s_chase, s_line, s_l1_stride, s_l2_stride, s_assoc, s_copy, s_l2_rate;
+    sweep s_l2_footprint;   /* the scattered mode's rate at each buffer size tried; l2_rate.csv is the fastest's */
     sweep s_dispatch;       /* one row: the empty dispatches' median, min and max (dispatch_us) */
 } results;
 /* Statistics and sweep points. */
@@ -93,5 +94,6 @@ void probe_analyze_line(const sweep *s, results *r);
 void probe_analyze_stride(const sweep *s, int *measured, uint32_t *granule);
 void probe_analyze_assoc(const sweep *s, results *r);
 void probe_analyze_l2_rate(const sweep *s, results *r); /* needs r's copy rate (bw_measured, bytes_per_us) */
+double probe_fastest_buffer(const sweep *s); /* l2_footprint.csv: the buffer size of the fastest rate; 0: none */
 
 #endif

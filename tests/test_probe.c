@@ -519,7 +519,11 @@ END_TEST
  *   50, 100, 60: bytes 3200 GB/s, not above 3424.8: nothing is the L2's;
  *   100, 200, 90: bytes 6400e3 / 1980 = 3232.32 -> 3232; requests 100e3 / 1980 = 50.505 -> 50.51; merge
  *     (1 - 100 / 90) / 0.75 < 0 -> 0;
- *   100, 200, 1000: merge (1 - 0.1) / 0.75 = 1.2 -> 1;
+ *   100, 1000, 800: bytes 32000e3 / 1980 = 16161.6 -> 16160; requests 50.51; merge (1 - 100 / 800) / 0.75 = 1.17
+ *     -> 1 (800 is below 0.85 x 1000 = 850: the adjacent loads are request bound);
+ *   137.86, 216.38, 217.82 (the H100's Vulkan sweep, 2 MiB): bytes 216.38 x 32 = 6924.16 GB/s -> 3497.05 -> 3497;
+ *     requests 137.86e3 / 1980 = 69.626 -> 69.63 (137.86 < 0.85 x 216.38 = 183.9); the adjacent loads, 217.82, are
+ *     not below 183.9: not request bound, so the merge stays the base's;
  *   160, 200, 180 with repetitions spread +-10 %: the medians are request bound (160 < 170) but the scattered
  *     loads' fastest repetition, 176, is not below 0.85 x the whole lines' slowest (0.85 x 180 = 153): not clearly
  *     request bound, so only the bytes: 3232.
@@ -535,7 +539,8 @@ START_TEST(test_probe_from_sweeps_l2_rate_rules_fields)
         {200, 210, 220, 3394, -1, -1, 0},
         {50, 100, 60, -1, -1, -1, 0},
         {100, 200, 90, 3232, 50.51, 0, 0},
-        {100, 200, 1000, 3232, 50.51, 1, 0},
+        {100, 1000, 800, 16160, 50.51, 1, 0},
+        {137.86, 216.38, 217.82, 3497, 69.63, -1, 0},
         {160, 200, 180, 3232, -1, -1, 0.1},
     };
     char base_path[1200];
@@ -587,6 +592,38 @@ START_TEST(test_probe_from_sweeps_l2_rate_rules_fields)
         free(dir);
     }
     cJSON_Delete(base);
+}
+END_TEST
+
+/*
+ * The L2 rate sweep's buffer: l2_footprint.csv holds the scattered mode's rate at each buffer size tried, and the
+ * preset cites the fastest (a tie: the larger).  Rates 130, 140, 140, 69 at 2, 4, 8, 16 MiB (the H100's Vulkan
+ * sweep halves at 16 MiB): the 8 MiB buffer.  Without the file (sweeps from before it) no buffer is cited.
+ */
+START_TEST(test_probe_from_sweeps_l2_footprint_cites_the_fastest_buffer)
+{
+    for (int with_file = 0; with_file < 2; with_file++) {
+        char *dir = flat_chase_dir();
+        static const double reps[3] = {0, 1, 2}, copy[3] = {2854, 2854, 2854}, modes[3] = {0, 1, 2};
+        static const double rates[3] = {134.8, 246.2, 167.8};
+        static const double sizes[4] = {2097152, 4194304, 8388608, 16777216}, by_size[4] = {130, 140, 140, 69};
+        write_sweep_file(dir, "copy.csv", "repetition,gb_per_s", reps, copy, 3);
+        write_sweep_file(dir, "l2_rate.csv", "mode,g_sectors_per_s", modes, rates, 3);
+        if (with_file)
+            write_sweep_file(dir, "l2_footprint.csv", "buffer_bytes,g_sectors_per_s", sizes, by_size, 4);
+        cJSON *j = from_sweeps(dir, "hopper_h100");
+        const char *text = cJSON_GetObjectItem(cJSON_GetObjectItem(j, "sources"), "l2_requests_per_cycle")->valuestring;
+        ck_assert_ptr_nonnull(text);
+        if (with_file)
+            ck_assert_msg(strstr(text, "a 8 MiB buffer, the fastest in l2_footprint.csv"), "source: %s", text);
+        else
+            ck_assert_msg(!strstr(text, "MiB buffer"), "source: %s", text);
+        /* the rate itself comes from l2_rate.csv either way: 134.8e3 / 1980 = 68.08 */
+        ck_assert_double_eq_tol(cJSON_GetObjectItem(j, "l2_requests_per_cycle")->valuedouble, 68.08, 1e-9);
+        cJSON_Delete(j);
+        tsup_remove_dir(dir);
+        free(dir);
+    }
 }
 END_TEST
 
@@ -659,6 +696,7 @@ static Suite *probe_suite(void)
     tcase_add_test(t, test_probe_from_sweeps_synthetic_plateaus_cycles);
     tcase_add_test(t, test_probe_from_sweeps_no_levels_model_values);
     tcase_add_test(t, test_probe_from_sweeps_l2_rate_rules_fields);
+    tcase_add_test(t, test_probe_from_sweeps_l2_footprint_cites_the_fastest_buffer);
     tcase_add_test(t, test_probe_from_sweeps_h100_run2_latencies);
     tcase_add_test(t, test_probe_bad_arguments_exit_2);
     suite_add_tcase(s, t);
