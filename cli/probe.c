@@ -294,6 +294,9 @@ static void put_l2_rates(cJSON *root, cJSON *sources, cJSON *prov, const results
                          "was not served by a level faster than DRAM";
     const char *not_bound = "the one-sector loads' fastest repetition is not below 0.85 x the whole-line loads' "
                             "slowest: not clearly request bound, so their rate is not the request rate";
+    const char *not_adjacent = "the adjacent loads are not request bound (their fastest repetition is not below 0.85 "
+                               "x the whole-line loads' slowest: the kernel's issue rate bounds both), so the merge "
+                               "cannot be read";
     const struct {
         const char *field;
         int have;
@@ -316,9 +319,7 @@ static void put_l2_rates(cJSON *root, cJSON *sources, cJSON *prov, const results
          no_sweep                     ? no_sweep
          : !r->l2_bytes_measured      ? not_l2
          : !r->l2_requests_measured   ? not_bound
-         : r->l2_adjacent_gsps > 0    ? "the adjacent loads are not request bound (their fastest repetition is not below "
-                                        "0.85 x the whole-line loads' slowest: the kernel's issue rate bounds both), so "
-                                        "the merge cannot be read"
+         : r->l2_adjacent_gsps > 0    ? not_adjacent
                                       : "no adjacent-sector row in l2_rate.csv"},
     };
     const cJSON *base_sources = cJSON_GetObjectItemCaseSensitive(base, "sources");

@@ -698,10 +698,10 @@ double probe_fastest_buffer(const sweep *s)
     return best;
 }
 
-/* The L2 rate sweep's buffer: the scattered mode at each size, the fastest kept (probe_fastest_buffer); sizes past the
- * device's storage buffer range are skipped.  On the H100 through Vulkan the scattered rate halves from 8 to
- * 16 MiB while the CUDA twin's stays (docs/probe.md, "The L2 rate sweep on the H100"): a cost of the driver's
- * mapping of the larger buffer (its translation, most likely), not of the L2. */
+/* The L2 rate sweep's buffer: the scattered mode at each size, the fastest kept (probe_fastest_buffer); a size
+ * past the device's storage buffer range becomes the largest power of two it allows.  On the H100 through Vulkan
+ * the scattered rate halves from 8 to 16 MiB while the CUDA twin's stays (docs/probe.md, "The L2's rates on the
+ * H100"): a cost of the driver's mapping of the larger buffer (its translation, most likely), not of the L2. */
 static int pick_l2_buffer(probe *pr, results *r, uint32_t groups, uint32_t rounds, size_t *best)
 {
     static const size_t gpu[] = {2u << 20, 4u << 20, 8u << 20, 16u << 20}, gpu_quick[] = {4u << 20, 8u << 20};

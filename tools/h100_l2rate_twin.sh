@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # tools/h100_l2rate_twin.sh — the probe's L2 rate sweep as CUDA (tools/cuda/l2rate_twin.cu), with each of its
-# differences from tools/cuda/l2bw.cu switched off in turn (docs/probe.md, "The L2 rate sweep on the H100").
+# differences from tools/cuda/l2bw.cu switched off in turn (docs/probe.md, "The L2's rates on the H100").
 # On a machine with CUDA, from the repository root:   OUT=out bash tools/h100_l2rate_twin.sh   (about 20 s)
 # Writes $OUT/l2rate_twin.csv (one line per variant and mode) and $OUT/log.txt.
 set -u

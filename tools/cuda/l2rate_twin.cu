@@ -1,6 +1,6 @@
 // tools/cuda/l2rate_twin.cu — a CUDA twin of `wavelab probe`'s L2 rate sweep (probe/l2rate.comp), to find
 // why the Vulkan sweep reads scattered one-sector lines at half the rate of tools/cuda/l2bw.cu on the H100
-// (docs/probe.md, "The L2 rate sweep on the H100").  Same word addresses, the same 8 independent loads per
+// (docs/probe.md, "The L2's rates on the H100").  Same word addresses, the same 8 independent loads per
 // round, the same dispatch (GROUPS workgroups of 256 invocations, ROUNDS rounds) and the same arithmetic as
 // cli/probe_sweeps.c: (invocations x rounds) / (time of the loaded launch - time of an empty launch of as
 // many groups) sectors per ns.  Each difference from l2bw.cu can be switched off:
