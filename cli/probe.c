@@ -281,9 +281,10 @@ static void put_l2_rates(cJSON *root, cJSON *sources, cJSON *prov, const results
 {
     double sector_bytes = cJSON_GetObjectItemCaseSensitive(root, "sector_bytes")->valuedouble;
     char rates[384], buffer[96] = "";
-    double fastest = probe_fastest_buffer(&r->s_l2_footprint);
-    if (fastest > 0) /* sweeps from before the buffer sizes were tried have no l2_footprint.csv */
-        snprintf(buffer, sizeof buffer, "; a %.0f MiB buffer, the fastest in l2_footprint.csv", fastest / 1048576);
+    double chosen = probe_l2_buffer(&r->s_l2_footprint);
+    if (chosen > 0) /* sweeps from before the buffer sizes were tried have no l2_footprint.csv */
+        snprintf(buffer, sizeof buffer, "; a %.0f MiB buffer, the largest within 10 %% of the fastest in "
+                 "l2_footprint.csv", chosen / 1048576);
     snprintf(rates, sizeof rates,
              "l2_rate.csv: scattered one-sector loads %.2f, whole lines %.2f, adjacent sectors %.2f G sectors/s%s; "
              "copy %.1f GB/s",

@@ -94,6 +94,6 @@ void probe_analyze_line(const sweep *s, results *r);
 void probe_analyze_stride(const sweep *s, int *measured, uint32_t *granule);
 void probe_analyze_assoc(const sweep *s, results *r);
 void probe_analyze_l2_rate(const sweep *s, results *r); /* needs r's copy rate (bw_measured, bytes_per_us) */
-double probe_fastest_buffer(const sweep *s); /* l2_footprint.csv: the buffer size of the fastest rate; 0: none */
+double probe_l2_buffer(const sweep *s); /* l2_footprint.csv: the largest size within 10 % of the fastest; 0: none */
 
 #endif

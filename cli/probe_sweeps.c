@@ -629,6 +629,7 @@ void probe_init_sweeps(results *r)
  */
 #define L2_OVER_DRAM 1.2
 #define REQUEST_BOUND 0.85
+#define L2_PLATEAU 0.9 /* the buffer sizes whose scattered rate is within 10 % of the fastest */
 
 void probe_analyze_l2_rate(const sweep *s, results *r)
 {
@@ -689,19 +690,24 @@ static int time_l2_mode(probe *pr, sweep *s, uint32_t mode, uint32_t groups, uin
     return 1;
 }
 
-double probe_fastest_buffer(const sweep *s)
+double probe_l2_buffer(const sweep *s)
 {
-    double best = 0, rate = -1;
+    double fastest = 0, best = 0;
     for (int i = 0; i < s->n; i++)
-        if (s->y[i] >= rate) /* a tie: the larger buffer (the sizes go up) */
-            rate = s->y[i], best = s->x[i];
+        fastest = fmax(fastest, s->y[i]);
+    for (int i = 0; i < s->n; i++)
+        if (s->y[i] > 0 && s->y[i] >= L2_PLATEAU * fastest && s->x[i] > best)
+            best = s->x[i];
     return best;
 }
 
-/* The L2 rate sweep's buffer: the scattered mode at each size, the fastest kept (probe_fastest_buffer); a size
- * past the device's storage buffer range becomes the largest power of two it allows.  On the H100 through Vulkan
- * the scattered rate halves from 8 to 16 MiB while the CUDA twin's stays (docs/probe.md, "The L2's rates on the
- * H100"): a cost of the driver's mapping of the larger buffer (its translation, most likely), not of the L2. */
+/* The L2 rate sweep's buffer: the scattered mode at each size, then the largest size whose rate is within
+ * L2_PLATEAU of the fastest (probe_l2_buffer); a size past the device's storage buffer range becomes the largest
+ * power of two it allows.  Not simply the fastest: in a small buffer an SM reads some lines twice within its L1's
+ * reach (on the H100 2 MiB is 3 % faster than 8 MiB, and whole lines 16 % faster), which is not the L2's rate.
+ * Not simply the largest: through Vulkan on the H100 the scattered rate halves from 8 to 16 MiB while the CUDA
+ * twin's stays (docs/probe.md, "The L2's rates on the H100"), a cost of the driver's mapping of the larger
+ * buffer (its translation, most likely), not of the L2. */
 static int pick_l2_buffer(probe *pr, results *r, uint32_t groups, uint32_t rounds, size_t *best)
 {
     static const size_t gpu[] = {2u << 20, 4u << 20, 8u << 20, 16u << 20}, gpu_quick[] = {4u << 20, 8u << 20};
@@ -723,7 +729,7 @@ static int pick_l2_buffer(probe *pr, results *r, uint32_t groups, uint32_t round
             return 0;
         r->s_l2_footprint.x[before] = (double)bytes; /* time_l2_mode's point sits at x = mode */
     }
-    *best = (size_t)probe_fastest_buffer(&r->s_l2_footprint);
+    *best = (size_t)probe_l2_buffer(&r->s_l2_footprint);
     return *best > 0;
 }
 

@@ -15,30 +15,42 @@ layout(std430, set = 0, binding = 0) readonly buffer Src { uint words[]; };
 layout(std430, set = 0, binding = 2) writeonly buffer Sink { uint sink[]; };
 layout(push_constant) uniform Push { uint rounds; uint mode; uint line_mask; uint units; } pc;
 
-uint word_of(uint unit, uint lane, uint it)
+// The word that load j (0..7) of a round reads.  The addresses are those of
+//   step = mode 2 ? it / 4 : it (it = round * 8 + j), idx = (unit + step * units) * lines + lane / per,
+//   line = ((idx ^ step * 0x27D4EB2F) * 0x9E3779B1) & line_mask (the xor mixes the step in: (unit + step * units)
+//     * lines can be a multiple of the line count, 16 MiB and 4096 x 256 invocations, which would read the same
+//     lines every round, from the L1; for a fixed step, xor then an odd multiplier is still a permutation),
+//   sector: mode 0 idx & 3 (= lane / 8: units * 4 is a multiple of 4), mode 1 0, mode 2 it & 3 (= j & 3),
+// with everything but the step's share worked out once per invocation and once per round, so that a load costs
+// a few instructions: with the step's products done per load the kernel issued about 18 instructions per load,
+// and on the H100 that, not the L2, bounded the whole-line mode (docs/probe.md, "The L2's rates on the H100").
+uint per_load_step(uint j) { return pc.mode == 2u ? j >> 2 : j; }
+
+// Load j of the round whose first step's share is rb (index) and k0 (xor key); j is a literal at every call.
+uint load(uint rb, uint k0, uint stride, uint within, uint off01, uint j)
 {
-    uint per = pc.mode == 1u ? 32u : 8u;   // invocations per line
-    uint lines = 32u / per;                // lines per 32 invocations
-    uint step = pc.mode == 2u ? it >> 2 : it;
-    uint idx = (unit + step * pc.units) * lines + lane / per;
-    // The step enters through the xor too: (unit + step * units) * lines can be a multiple of the line count
-    // (16 MiB and 4096 x 256 invocations: 32768 x 4 = 131072 lines), which would read the same lines every
-    // round, from the L1.  For a fixed step, xor then an odd multiplier is still a permutation.
-    uint line = ((idx ^ (step * 0x27D4EB2Fu)) * 0x9E3779B1u) & pc.line_mask;
-    uint first = pc.mode == 2u ? (it & 3u) : pc.mode == 1u ? 0u : (idx & 3u);   // first sector read
-    return line * 32u + first * 8u + lane % per;
+    uint d = per_load_step(j);
+    uint line = (((rb + d * stride) ^ (k0 + d * 0x27D4EB2Fu)) * 0x9E3779B1u) & pc.line_mask;
+    return words[line * 32u + (pc.mode == 2u ? (j & 3u) * 8u + within : off01)];
 }
 
 void main()
 {
     uint unit = gl_GlobalInvocationID.x >> 5, lane = gl_GlobalInvocationID.x & 31u;
+    uint per = pc.mode == 1u ? 32u : 8u;   // invocations per line
+    uint lines = 32u / per;                // lines per 32 invocations
+    uint li = lane / per, within = lane % per;
+    uint base = unit * lines + li, stride = pc.units * lines;
+    uint off01 = (pc.mode == 1u ? 0u : li * 8u) + within;
+    uint steps_per_round = pc.mode == 2u ? 2u : 8u;
     uint acc = 0u;
     for (uint r = 0u; r < pc.rounds; r++) {
-        uint it = r * 8u;
-        uint a0 = words[word_of(unit, lane, it)], a1 = words[word_of(unit, lane, it + 1u)];
-        uint a2 = words[word_of(unit, lane, it + 2u)], a3 = words[word_of(unit, lane, it + 3u)];
-        uint a4 = words[word_of(unit, lane, it + 4u)], a5 = words[word_of(unit, lane, it + 5u)];
-        uint a6 = words[word_of(unit, lane, it + 6u)], a7 = words[word_of(unit, lane, it + 7u)];
+        uint s0 = r * steps_per_round;
+        uint rb = base + s0 * stride, k0 = s0 * 0x27D4EB2Fu;
+        uint a0 = load(rb, k0, stride, within, off01, 0u), a1 = load(rb, k0, stride, within, off01, 1u);
+        uint a2 = load(rb, k0, stride, within, off01, 2u), a3 = load(rb, k0, stride, within, off01, 3u);
+        uint a4 = load(rb, k0, stride, within, off01, 4u), a5 = load(rb, k0, stride, within, off01, 5u);
+        uint a6 = load(rb, k0, stride, within, off01, 6u), a7 = load(rb, k0, stride, within, off01, 7u);
         acc += (a0 ^ a1) + (a2 ^ a3) + (a4 ^ a5) + (a6 ^ a7);
     }
     if (acc == 0x12345678u)   // keeps the loads; the buffer holds zeros, so it never stores

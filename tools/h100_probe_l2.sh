@@ -48,7 +48,7 @@ step "summary"
   for run in 1 2; do
     echo "# run $run: l2_rate.csv (mode 0 scattered one-sector, 1 whole lines, 2 adjacent; G sectors/s)"
     cat /tmp/sweeps_run$run/l2_rate.csv 2>/dev/null
-    echo "# run $run: l2_footprint.csv (the scattered mode at each buffer size; l2_rate.csv used the fastest)"
+    echo "# run $run: l2_footprint.csv (the scattered mode at each buffer size; l2_rate.csv used the largest within 10 % of the fastest)"
     cat /tmp/sweeps_run$run/l2_footprint.csv 2>/dev/null
     echo "# run $run: the preset's fields and their sources"
     grep -E '^\s*"(l2_bytes_per_cycle|l2_requests_per_cycle|l1_miss_merge|dram_bytes_per_cycle)":\s*[0-9.]+' \

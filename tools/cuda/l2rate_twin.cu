@@ -3,7 +3,8 @@
 // (docs/probe.md, "The L2's rates on the H100").  Same word addresses, the same 8 independent loads per
 // round, the same dispatch (GROUPS workgroups of 256 invocations, ROUNDS rounds) and the same arithmetic as
 // cli/probe_sweeps.c: (invocations x rounds) / (time of the loaded launch - time of an empty launch of as
-// many groups) sectors per ns.  Each difference from l2bw.cu can be switched off:
+// many groups) sectors per ns (the address arithmetic as the kernel has it since 2026-11-25: the step's
+// products once per round, a few instructions per load).  Each difference from l2bw.cu can be switched off:
 //   XOR 0        drops the step's xor from the line permutation (l2bw.cu has none);
 //   FILL 1       fills the buffer with ones instead of zeros (the probe's buffer holds zeros);
 //   GROUPS 264 / 1024 threads is l2bw.cu's geometry: every warp resident for the whole launch.
@@ -16,16 +17,15 @@
 #include <vector>
 #include "ck.h"
 
-__device__ __forceinline__ unsigned word_of(unsigned mode, unsigned units, unsigned line_mask, int use_xor,
-                                            unsigned unit, unsigned lane, unsigned it)
+// probe/l2rate.comp's load j of a round: the first step's share (rb, k0) per round, the step's share per load
+__device__ __forceinline__ unsigned load(const unsigned *words, unsigned mode, unsigned line_mask, int use_xor,
+                                         unsigned rb, unsigned k0, unsigned stride, unsigned within, unsigned off01,
+                                         unsigned j)
 {
-    unsigned per = mode == 1u ? 32u : 8u; // invocations per line
-    unsigned lines = 32u / per;           // lines per 32 invocations
-    unsigned step = mode == 2u ? it >> 2 : it;
-    unsigned idx = (unit + step * units) * lines + lane / per;
-    unsigned line = ((use_xor ? idx ^ (step * 0x27D4EB2Fu) : idx) * 0x9E3779B1u) & line_mask;
-    unsigned first = mode == 2u ? (it & 3u) : mode == 1u ? 0u : (idx & 3u);
-    return line * 32u + first * 8u + lane % per;
+    unsigned d = mode == 2u ? j >> 2 : j;
+    unsigned idx = rb + d * stride;
+    unsigned line = ((use_xor ? idx ^ (k0 + d * 0x27D4EB2Fu) : idx) * 0x9E3779B1u) & line_mask;
+    return words[line * 32u + (mode == 2u ? (j & 3u) * 8u + within : off01)];
 }
 
 __global__ void l2rate(const unsigned *words, unsigned *sink, unsigned rounds, unsigned mode, unsigned line_mask,
@@ -33,17 +33,16 @@ __global__ void l2rate(const unsigned *words, unsigned *sink, unsigned rounds, u
 {
     unsigned gid = blockIdx.x * blockDim.x + threadIdx.x;
     unsigned unit = gid >> 5, lane = gid & 31u, acc = 0;
+    unsigned per = mode == 1u ? 32u : 8u, lines = 32u / per, li = lane / per, within = lane % per;
+    unsigned base = unit * lines + li, stride = units * lines, off01 = (mode == 1u ? 0u : li * 8u) + within;
+    unsigned steps_per_round = mode == 2u ? 2u : 8u;
     for (unsigned r = 0; r < rounds; r++) {
-        unsigned it = r * 8u;
-        unsigned a0 = words[word_of(mode, units, line_mask, use_xor, unit, lane, it)];
-        unsigned a1 = words[word_of(mode, units, line_mask, use_xor, unit, lane, it + 1u)];
-        unsigned a2 = words[word_of(mode, units, line_mask, use_xor, unit, lane, it + 2u)];
-        unsigned a3 = words[word_of(mode, units, line_mask, use_xor, unit, lane, it + 3u)];
-        unsigned a4 = words[word_of(mode, units, line_mask, use_xor, unit, lane, it + 4u)];
-        unsigned a5 = words[word_of(mode, units, line_mask, use_xor, unit, lane, it + 5u)];
-        unsigned a6 = words[word_of(mode, units, line_mask, use_xor, unit, lane, it + 6u)];
-        unsigned a7 = words[word_of(mode, units, line_mask, use_xor, unit, lane, it + 7u)];
-        acc += (a0 ^ a1) + (a2 ^ a3) + (a4 ^ a5) + (a6 ^ a7);
+        unsigned s0 = r * steps_per_round, rb = base + s0 * stride, k0 = s0 * 0x27D4EB2Fu;
+        unsigned a[8];
+#pragma unroll
+        for (unsigned j = 0; j < 8u; j++)
+            a[j] = load(words, mode, line_mask, use_xor, rb, k0, stride, within, off01, j);
+        acc += (a[0] ^ a[1]) + (a[2] ^ a[3]) + (a[4] ^ a[5]) + (a[6] ^ a[7]);
     }
     if (acc == 0x12345678u)
         sink[0] = acc;
