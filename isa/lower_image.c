@@ -16,7 +16,7 @@
 #include "isa/lower_internal.h"
 
 /* SPIR-V Image Operands bits the lowering takes. */
-enum { IMG_OPND_LOD = 0x2, IMG_OPND_GRAD = 0x4 };
+enum { IMG_OPND_LOD = 0x2, IMG_OPND_GRAD = 0x4, IMG_OPND_CONST_OFFSET = 0x8, IMG_OPND_OFFSET = 0x10 };
 
 static bool is_image_type(const type_info *t)
 {
@@ -120,25 +120,37 @@ static isa_type result_type(lower *L, uint32_t rtype)
     return t;
 }
 
-/* Image Operands from o[at] on: Lod into *lod, Grad into *dx and *dy; anything else fails the lowering. */
+/* An Offset or ConstOffset image operand: its registers and component count (ISA_NO_REG and 0 when absent). */
+typedef struct image_offset {
+    uint32_t reg;
+    uint8_t count;
+} image_offset;
+
+/* Image Operands from o[at] on: Lod into *lod, Grad into *dx and *dy, ConstOffset or Offset into *off; anything else
+ * fails the lowering.  A NULL out-pointer: the operand is not allowed on this instruction (offsets are taken on
+ * texel fetches only, where they are an integer add; a sampling offset applies in the chosen level's texels). */
 static void image_operands(lower *L, const uint32_t *o, uint32_t no, uint32_t at, uint32_t *lod, uint32_t *dx,
-                           uint32_t *dy, uint8_t *grad_count)
+                           uint32_t *dy, uint8_t *grad_count, image_offset *off)
 {
-    /* a NULL out-pointer: the operand is not allowed on this instruction */
     uint32_t unused[3];
-    bool lod_ok = lod != NULL, grad_ok = dx != NULL;
+    image_offset unused_off;
+    bool lod_ok = lod != NULL, grad_ok = dx != NULL, off_ok = off != NULL;
     if (!lod)
         lod = &unused[0];
     if (!dx)
         dx = &unused[1], dy = &unused[2];
+    if (!off)
+        off = &unused_off;
     *lod = *dx = *dy = ISA_NO_REG;
+    *off = (image_offset){ISA_NO_REG, 0};
     if (no <= at)
         return;
     uint32_t mask = o[at], k = at + 1;
-    if (mask & ~(uint32_t)(IMG_OPND_LOD | IMG_OPND_GRAD | SpvImageOperandsNonPrivateTexelMask |
+    uint32_t offsets = off_ok ? (uint32_t)(IMG_OPND_CONST_OFFSET | IMG_OPND_OFFSET) : 0;
+    if (mask & ~(uint32_t)(IMG_OPND_LOD | IMG_OPND_GRAD | offsets | SpvImageOperandsNonPrivateTexelMask |
                            SpvImageOperandsVolatileTexelMask)) {
-        lower_fail(L, ISA_ERR_UNSUPPORTED, "image operands 0x%x: only Lod and Grad are modelled (no Bias, offsets, "
-                   "Sample or MinLod)", mask);
+        lower_fail(L, ISA_ERR_UNSUPPORTED, "image operands 0x%x: only Lod, Grad and (on texel fetches) offsets are "
+                   "modelled (no Bias, sampling offsets, Sample or MinLod)", mask);
         return;
     }
     if (mask & IMG_OPND_LOD) {
@@ -158,6 +170,33 @@ static void image_operands(lower *L, const uint32_t *o, uint32_t no, uint32_t at
         *dx = coord_regs(L, o[k++], grad_count);
         *dy = coord_regs(L, o[k++], &ny);
     }
+    for (uint32_t bit = IMG_OPND_CONST_OFFSET; bit <= IMG_OPND_OFFSET; bit <<= 1)
+        if (mask & bit) {
+            if (k >= no || (mask & IMG_OPND_CONST_OFFSET && mask & IMG_OPND_OFFSET)) {
+                lower_fail(L, ISA_ERR_INVALID, "offset image operand missing, or both ConstOffset and Offset");
+                return;
+            }
+            CHECK_ID(L, o[k]);
+            off->reg = coord_regs(L, o[k++], &off->count);
+        }
+}
+
+/* Coordinates moved by an integer texel offset: its components added to the first ones (the spatial ones: an
+ * array's layer comes last and is not moved), as the Vulkan specification applies Offset and ConstOffset to a
+ * fetch's integer texel coordinates. */
+static uint32_t offset_coords(lower *L, uint32_t coords, uint8_t ncoords, image_offset off)
+{
+    if (off.reg == ISA_NO_REG)
+        return coords;
+    if (off.count > ncoords) {
+        lower_fail(L, ISA_ERR_INVALID, "an image offset of %u components for %u coordinates", off.count, ncoords);
+        return coords;
+    }
+    uint32_t moved = lower_new_regs(L, ncoords);
+    lower_binary(L, ISA_OP_IADD, ISA_TYPE_I32, moved, coords, off.reg, off.count, false);
+    if (ncoords > off.count)
+        lower_unary(L, ISA_OP_MOV, ISA_TYPE_U32, moved + off.count, coords + off.count, ncoords - off.count);
+    return moved;
 }
 
 /* Result registers: the instruction writes four; a narrower result takes the first ones. */
@@ -237,9 +276,15 @@ void lower_image_inst(lower *L, SpvOp op, const uint32_t *o, uint32_t no)
     case SpvOpImageRead: case SpvOpImageFetch: {
         isa_type ty = result_type(L, o[0]);
         uint32_t coords = coord_regs(L, o[3], &ncoords);
-        image_operands(L, o, no, 4, op == SpvOpImageFetch ? &lod : NULL, NULL, NULL, &ngrad);
+        image_offset off;
+        image_operands(L, o, no, 4, op == SpvOpImageFetch ? &lod : NULL, NULL, NULL, &ngrad,
+                       op == SpvOpImageFetch ? &off : NULL);
         if (op == SpvOpImageRead)
             lod = ISA_NO_REG;
+        if (L->failed)
+            return;
+        if (op == SpvOpImageFetch)
+            coords = offset_coords(L, coords, ncoords, off);
         if (L->failed)
             return;
         uint32_t d = vec4_result(L, o[0], o[1]);
@@ -257,7 +302,7 @@ void lower_image_inst(lower *L, SpvOp op, const uint32_t *o, uint32_t no)
         CHECK_ID(L, o[2]);
         isa_type ty = result_type(L, L->ids[o[2]].type);
         uint32_t coords = coord_regs(L, o[1], &ncoords);
-        image_operands(L, o, no, 3, NULL, NULL, NULL, &ngrad);
+        image_operands(L, o, no, 3, NULL, NULL, NULL, &ngrad, NULL);
         if (L->failed)
             return;
         uint8_t n;
@@ -285,10 +330,10 @@ void lower_image_inst(lower *L, SpvOp op, const uint32_t *o, uint32_t no)
                 return;
             }
             component = (int64_t)L->ids[o[4]].cval;
-            image_operands(L, o, no, 5, NULL, NULL, NULL, &ngrad);
+            image_operands(L, o, no, 5, NULL, NULL, NULL, &ngrad, NULL);
             lod = dx = dy = ISA_NO_REG;
         } else {
-            image_operands(L, o, no, 4, &lod, &dx, &dy, &ngrad);
+            image_operands(L, o, no, 4, &lod, &dx, &dy, &ngrad, NULL);
         }
         if (L->failed)
             return;

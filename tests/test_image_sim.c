@@ -200,6 +200,57 @@ START_TEST(test_image_fetch_each_mip_reads_its_texels)
 }
 END_TEST
 
+/* texelFetchOffset: the offset moves the integer texel coordinate (Vulkan, "Texel Coordinate Operations": Offset
+ * and ConstOffset are added to i, j, k), the array layer stays; each lane's expected texel worked out here. */
+static const char *fetch_offset_src =
+    "#version 450\n"
+    "layout(local_size_x = 32) in;\n"
+    "layout(set = 0, binding = 0) uniform sampler2D tex;\n"
+    "layout(set = 0, binding = 1) uniform sampler2DArray arr;\n"
+    "layout(set = 0, binding = 2) buffer Out { vec4 a[32]; vec4 b[32]; vec4 c[32]; } o;\n"
+    "void main() {\n"
+    "    uint i = gl_GlobalInvocationID.x;\n"
+    "    ivec2 p = ivec2(2 + int(i % 10u), 1 + int(i / 10u));\n"
+    "    o.a[i] = texelFetchOffset(tex, p, 0, ivec2(-2, 3));\n"
+    "    o.b[i] = texelFetchOffset(tex, p / 2, 1, ivec2(1, 1));\n"
+    "    o.c[i] = texelFetchOffset(arr, ivec3(p, int(i % 3u)), 0, ivec2(3, 0));\n"
+    "}\n";
+
+START_TEST(test_image_fetch_offset_moves_the_texel_not_the_layer)
+{
+    isa_program *p = build(fetch_offset_src, "glsl");
+    img_sampler smp = {0};
+    for (size_t k = 0; k < NWAVES; k++) {
+        img_image tex = make_image(IMG_DIM_2D, IMG_FMT_R32G32B32A32_SFLOAT, 16, 8, 1, 1, 2);
+        img_image arr = make_image(IMG_DIM_2D, IMG_FMT_R32G32B32A32_SFLOAT, 16, 8, 1, 3, 1);
+        fill_pattern(&tex);
+        fill_pattern(&arr);
+        struct { float a[32][4], b[32][4], c[32][4]; } out;
+        memset(&out, 0xff, sizeof out);
+        run_env e = {.buffers = {{0, 2, (uint8_t *)&out, sizeof out}}, .buffer_count = 1,
+                     .images = {{0, 0, &tex, &smp}, {0, 1, &arr, &smp}}, .image_count = 2};
+        sim_result res;
+        assert_ok(run(p, &e, wave_sizes[k], &res), &res, wave_sizes[k]);
+        for (uint32_t i = 0; i < 32; i++) {
+            /* x 2..11, y 1..4; moved: 0..9 x 4..7 of 16 x 8, mip 1 (8 x 4): 2..6 x 1..3, 3 of 3 layers: inside */
+            uint32_t x = 2 + i % 10, y = 1 + i / 10;
+            for (int c = 0; c < 4; c++) {
+                ck_assert_msg(out.a[i][c] == pattern(x - 2, y + 3, 0, 0, 0, c), "wave %u lane %u.%d: %g",
+                              wave_sizes[k], i, c, out.a[i][c]);
+                ck_assert_msg(out.b[i][c] == pattern(x / 2 + 1, y / 2 + 1, 0, 0, 1, c), "wave %u lane %u.%d mip 1: %g",
+                              wave_sizes[k], i, c, out.b[i][c]);
+                ck_assert_msg(out.c[i][c] == pattern(x + 3, y, 0, i % 3, 0, c), "wave %u lane %u.%d layer %u: %g",
+                              wave_sizes[k], i, c, i % 3, out.c[i][c]);
+            }
+        }
+        sim_result_free(&res);
+        free(tex.bytes);
+        free(arr.bytes);
+    }
+    isa_program_destroy(p);
+}
+END_TEST
+
 /* ------------------------------------------------------------ sampling */
 
 static const char *sample_src =
@@ -523,10 +574,10 @@ static isa_status lower_error(const char *src, char *msg, size_t size)
 START_TEST(test_image_unmodelled_operations_fail_with_word_offset)
 {
     static const char *const srcs[] = {
-        /* a ConstOffset image operand */
+        /* a sampling offset (a fetch's offset is modelled: test_image_fetch_offset_moves_the_texel_not_the_layer) */
         "#version 450\nlayout(local_size_x = 1) in;\nlayout(binding = 0) uniform sampler2D t;\n"
         "layout(binding = 1) buffer O { vec4 v; } o;\n"
-        "void main() { o.v = texelFetchOffset(t, ivec2(1), 0, ivec2(1, 0)); }\n",
+        "void main() { o.v = textureLodOffset(t, vec2(0.5), 0.0, ivec2(1, 0)); }\n",
         /* multisampled */
         "#version 450\nlayout(local_size_x = 1) in;\nlayout(binding = 0) uniform sampler2DMS t;\n"
         "layout(binding = 1) buffer O { vec4 v; } o;\n"
@@ -846,6 +897,7 @@ static Suite *image_sim_suite(void)
     tcase_set_timeout(tc, 600);
     tcase_add_test(tc, test_image_storage_rgba32f_load_store_mirrors);
     tcase_add_test(tc, test_image_fetch_each_mip_reads_its_texels);
+    tcase_add_test(tc, test_image_fetch_offset_moves_the_texel_not_the_layer);
     tcase_add_test(tc, test_image_sample_linear_nearest_gather_match_reference);
     tcase_add_test(tc, test_image_rgba8_unorm_reads_c_over_255_and_stores_rounded);
     tcase_add_test(tc, test_image_atomics_r32_match_sequential_reference);

@@ -894,6 +894,21 @@ def gen_images():
                                               "fetch_mips_uniform.json is the form it can check"}]}
     write_case("%s/fetch_mips.json" % folder, case)
 
+    # fetch_offset: lane i at p = (2 + i % 12, 1 + i / 16): mip 0 at p + (-2, 3), mip 1 at p / 2 + (1, 1)
+    texels = []
+    for i in range(64):
+        x, y = 2 + i % 12, 1 + i // 16
+        texels += [img_pattern(x - 2, y + 3, 0, 0, 0, c) for c in range(4)]
+    for i in range(64):
+        x, y = 2 + i % 12, 1 + i // 16
+        texels += [img_pattern(x // 2 + 1, y // 2 + 1, 0, 0, 1, c) for c in range(4)]
+    case = {"kernel": "fetch_offset.comp",
+            "bindings": [image_binding_packed(0, "combined_image_sampler", "rgba32f", [w, h], packed_pattern(w, h, 2),
+                                       mips=2, sampler={}),
+                         binding(1, "f32", count=512, fill={"value": 0})],
+            "expect": [expect(1, texels)]}
+    write_case("%s/fetch_offset.json" % folder, case)
+
     # fetch_mips_uniform: workgroup g reads mip g % 3 (one mip per wave) at (l % mip width, (l / 8) % mip height)
     texels, sizes = [], []
     for g in range(3):
