@@ -173,6 +173,21 @@ static double top3(const sweep *s)
  * line still spread over every cache set), visited in a random cyclic order.  Returns the array (words =
  * n * block / 4) and the start index, or NULL.
  */
+/* One point of a chase sweep: times `chain` (NULL: it could not be built), frees it and adds the point at x. */
+static int chase_point(probe *pr, sweep *s, double x, uint32_t *chain, size_t words, uint32_t start, uint32_t warm)
+{
+    if (!chain) {
+        snprintf(pr->err, sizeof pr->err, "out of memory");
+        return 0;
+    }
+    double ns, lo, hi;
+    int ok = time_chain(pr, chain, words, start, warm, &ns, &lo, &hi);
+    free(chain);
+    if (ok)
+        probe_add_point(s, x, ns, lo, hi);
+    return ok;
+}
+
 static uint32_t *chain_blocks(probe *pr, size_t n, uint32_t block, size_t *words, uint32_t *start)
 {
     *words = n * block / 4;
@@ -380,19 +395,11 @@ int probe_sweep_chase(probe *pr, results *r)
         size_t n = pr->quick ? (size_t)16 << k : (k % 2 ? (size_t)24 << (k / 2) : (size_t)16 << (k / 2));
         if (n > max_lines)
             break;
-        size_t words;
-        uint32_t start;
+        size_t words = 0;
+        uint32_t start = 0;
         uint32_t *chain = chain_blocks(pr, n, BLOCK, &words, &start);
-        if (!chain) {
-            snprintf(pr->err, sizeof pr->err, "out of memory");
+        if (!chase_point(pr, s, (double)n, chain, words, start, (uint32_t)(n < warm_cap ? 2 * n : warm_cap)))
             return 0;
-        }
-        double ns, lo, hi;
-        int ok = time_chain(pr, chain, words, start, (uint32_t)(n < warm_cap ? 2 * n : warm_cap), &ns, &lo, &hi);
-        free(chain);
-        if (!ok)
-            return 0;
-        probe_add_point(s, (double)n, ns, lo, hi);
         if (s->n == 1) {
             r->dispatch_us = pr->last_empty_us;
             probe_add_point(&r->s_dispatch, 0, pr->last_empty_us, pr->last_empty_lo, pr->last_empty_hi);
@@ -428,19 +435,11 @@ int probe_sweep_line(probe *pr, results *r)
     size_t n = (size_t)(r->l1_lines * 2);
     sweep *s = &r->s_line;
     for (uint32_t b = 8; b <= 512; b *= 2) {
-        size_t words;
-        uint32_t start;
+        size_t words = 0;
+        uint32_t start = 0;
         uint32_t *chain = chain_blocks(pr, n, b, &words, &start);
-        if (!chain) {
-            snprintf(pr->err, sizeof pr->err, "out of memory");
+        if (!chase_point(pr, s, b, chain, words, start, (uint32_t)(4 * n)))
             return 0;
-        }
-        double ns, lo, hi;
-        int ok = time_chain(pr, chain, words, start, (uint32_t)(4 * n), &ns, &lo, &hi);
-        free(chain);
-        if (!ok)
-            return 0;
-        probe_add_point(s, b, ns, lo, hi);
     }
     probe_analyze_line(s, r);
     return 1;
@@ -471,21 +470,11 @@ int probe_sweep_stride(probe *pr, sweep *s, size_t footprint, int *measured, uin
     if (footprint > cap)
         footprint -= 1024;
     for (uint32_t stride = 4; stride <= 512; stride *= 2) {
-        size_t words;
-        uint32_t start;
+        size_t words = 0, loads = footprint / stride;
+        uint32_t start = 0;
         uint32_t *chain = chain_strided(pr, footprint, stride, &words, &start);
-        if (!chain) {
-            snprintf(pr->err, sizeof pr->err, "out of memory");
+        if (!chase_point(pr, s, stride, chain, words, start, (uint32_t)(loads < (1u << 20) ? loads : 1u << 20)))
             return 0;
-        }
-        size_t loads = footprint / stride;
-        double ns, lo, hi;
-        int ok = time_chain(pr, chain, words, start, (uint32_t)(loads < (1u << 20) ? loads : 1u << 20), &ns, &lo,
-                            &hi);
-        free(chain);
-        if (!ok)
-            return 0;
-        probe_add_point(s, stride, ns, lo, hi);
     }
     probe_analyze_stride(s, measured, granule);
     return 1;
@@ -659,8 +648,9 @@ void probe_analyze_l2_rate(const sweep *s, results *r)
 
 /* One mode of the L2 rate sweep: a warm-up, then reps pairs (0 rounds, `rounds`) in one submission; the
  * repetitions' G sectors per second (invocations x rounds x 8 loads of 4 bytes = invocations x rounds
- * sectors of 32 bytes) go into s as a point at x = mode. */
-static int time_l2_mode(probe *pr, sweep *s, uint32_t mode, uint32_t groups, uint32_t rounds, uint32_t line_mask)
+ * sectors of 32 bytes) go into s as a point at x. */
+static int time_l2_mode(probe *pr, sweep *s, double x, uint32_t mode, uint32_t groups, uint32_t rounds,
+                        uint32_t line_mask)
 {
     int count = 1 + 2 * pr->reps;
     vkb_probe_dispatch d[1 + 2 * 16];
@@ -686,7 +676,7 @@ static int time_l2_mode(probe *pr, sweep *s, uint32_t mode, uint32_t groups, uin
         rate[k] = t > 0 ? (double)invocations * rounds / t / 1000.0 : 0;
     }
     double mid = probe_median(rate, pr->reps);
-    probe_add_point(s, mode, mid, rate[0], rate[pr->reps - 1]); /* probe_median sorted them */
+    probe_add_point(s, x, mid, rate[0], rate[pr->reps - 1]); /* probe_median sorted them */
     return 1;
 }
 
@@ -724,10 +714,8 @@ static int pick_l2_buffer(probe *pr, results *r, uint32_t groups, uint32_t round
         last = bytes;
         if (vkb_probe_buffer(pr->p, 0, bytes, NULL, pr->err, sizeof pr->err) != VKB_OK)
             return 0;
-        int before = r->s_l2_footprint.n;
-        if (!time_l2_mode(pr, &r->s_l2_footprint, 0, groups, rounds, (uint32_t)(bytes / 128 - 1)))
+        if (!time_l2_mode(pr, &r->s_l2_footprint, (double)bytes, 0, groups, rounds, (uint32_t)(bytes / 128 - 1)))
             return 0;
-        r->s_l2_footprint.x[before] = (double)bytes; /* time_l2_mode's point sits at x = mode */
     }
     *best = (size_t)probe_l2_buffer(&r->s_l2_footprint);
     return *best > 0;
@@ -750,7 +738,7 @@ int probe_sweep_l2_rate(probe *pr, results *r)
         return 0;
     uint32_t line_mask = (uint32_t)(bytes / 128 - 1);
     for (uint32_t mode = 0; mode < 3; mode++)
-        if (!time_l2_mode(pr, &r->s_l2_rate, mode, groups, rounds, line_mask))
+        if (!time_l2_mode(pr, &r->s_l2_rate, mode, mode, groups, rounds, line_mask))
             return 0;
     probe_analyze_l2_rate(&r->s_l2_rate, r);
     return vkb_probe_buffer(pr->p, 0, 16, NULL, pr->err, sizeof pr->err) == VKB_OK;

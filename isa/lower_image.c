@@ -170,15 +170,15 @@ static void image_operands(lower *L, const uint32_t *o, uint32_t no, uint32_t at
         *dx = coord_regs(L, o[k++], grad_count);
         *dy = coord_regs(L, o[k++], &ny);
     }
-    for (uint32_t bit = IMG_OPND_CONST_OFFSET; bit <= IMG_OPND_OFFSET; bit <<= 1)
-        if (mask & bit) {
-            if (k >= no || (mask & IMG_OPND_CONST_OFFSET && mask & IMG_OPND_OFFSET)) {
-                lower_fail(L, ISA_ERR_INVALID, "offset image operand missing, or both ConstOffset and Offset");
-                return;
-            }
-            CHECK_ID(L, o[k]);
-            off->reg = coord_regs(L, o[k++], &off->count);
+    const uint32_t both = IMG_OPND_CONST_OFFSET | IMG_OPND_OFFSET;
+    if (mask & both) { /* one or the other: its operand comes next */
+        if (k >= no || (mask & both) == both) {
+            lower_fail(L, ISA_ERR_INVALID, "offset image operand missing, or both ConstOffset and Offset");
+            return;
         }
+        CHECK_ID(L, o[k]);
+        off->reg = coord_regs(L, o[k], &off->count);
+    }
 }
 
 /* Coordinates moved by an integer texel offset: its components added to the first ones (the spatial ones: an

@@ -7,6 +7,7 @@
 # the direction in each repeat under both readings of the L2 rate, and the L1's effective reuse (lookup hits plus
 # the misses merged in flight, which never reach the L2) beside the model's L1 rate.
 import collections, csv, sys
+from ncu_l2 import l2_rate_as_model_counts
 
 rep = collections.defaultdict(lambda: collections.defaultdict(dict))
 for r in csv.DictReader(open(sys.argv[1])):
@@ -24,14 +25,13 @@ for line in sys.stdin:
 
 def reading(x):
     """(1 - misses / sectors, official hit rate, L1 lookup hit %, in-flight merged %, misses per DRAM fill)."""
-    s = x['lts__t_sectors_srcunit_tex_op_read.sum'] + x['lts__t_sectors_srcunit_ltcfabric_op_read.sum']
-    m = (x['lts__t_sectors_srcunit_tex_op_read_lookup_miss.sum'] +
-         x['lts__t_sectors_srcunit_ltcfabric_op_read_lookup_miss.sum'])
+    misses = (x['lts__t_sectors_srcunit_tex_op_read_lookup_miss.sum'] +
+              x['lts__t_sectors_srcunit_ltcfabric_op_read_lookup_miss.sum'])
     req = x['l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum']
     l1miss = x['l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_miss.sum']
     merged = l1miss - x['lts__t_sectors_srcunit_tex_op_read.sum']
-    return (100 * (1 - m / s), x['lts__t_sector_op_read_hit_rate.pct'], 100 * (1 - l1miss / req),
-            100 * merged / req, m / x['lts__d_sectors_fill_device.sum'])
+    return (l2_rate_as_model_counts(x), x['lts__t_sector_op_read_hit_rate.pct'], 100 * (1 - l1miss / req),
+            100 * merged / req, misses / x['lts__d_sectors_fill_device.sum'])
 
 
 def sign(d):

@@ -13,6 +13,7 @@
 #    time, with the model's (gather_model's 10th column).
 import csv, sys
 from collections import defaultdict
+from ncu_l2 import l2_rate_as_model_counts
 
 ncu = {(r['width'], r['height'], r['S'], r['order']): r for r in csv.DictReader(open(sys.argv[1]))}
 extra = defaultdict(dict)
@@ -38,12 +39,7 @@ def l2_hw(key):
     """The H100's L2 read rate as the model counts it (miss-based) where the extra record has it, else the
     official hit rate."""
     e = extra.get(key)
-    if not e:
-        return float(ncu[key]['l2_hit_pct'])
-    sectors = e['lts__t_sectors_srcunit_tex_op_read.sum'] + e['lts__t_sectors_srcunit_ltcfabric_op_read.sum']
-    misses = (e['lts__t_sectors_srcunit_tex_op_read_lookup_miss.sum'] +
-              e['lts__t_sectors_srcunit_ltcfabric_op_read_lookup_miss.sum'])
-    return 100 * (1 - misses / sectors)
+    return l2_rate_as_model_counts(e) if e else float(ncu[key]['l2_hit_pct'])
 
 
 head = ('| size | S | order | L1 ncu | L1 model | Δ | L2 ncu%s | L2 model | Δ | row→tiled L2: ncu / model '
