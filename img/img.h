@@ -145,12 +145,17 @@ int img_border_by_name(const char *name, int *out);
 /*
  * coord: s,t,r (cube: direction x,y,z), coord[3] = array layer (unrounded).  lod is the
  * shader's Lod operand: img_sample applies mip_lod_bias, min/max_lod and the mipmap mode itself.
+ * off: a sampling offset (ConstOffset) in texels, one per axis (unused axes ignored), added to the integer
+ * texel coordinates of each level read (Vulkan, "Texel Coordinate Offset"), or NULL for none; each component
+ * from -65536 to 65535 (devices allow -8..7 at least, wavelab's lowering -128..127).
  * Filtering is done in float32 with exact weights (docs/quirks.md).
  */
-void img_sample(const img_image *im, const img_sampler *s, const float coord[4], float lod, img_texel *out);
-/* OpImageGather: component `component` of the four texels of the bilinear footprint at mip 0,
- * in the order i0j1, i1j1, i1j0, i0j0 (out->f[0..3], or u/i for integer formats). */
-void img_gather(const img_image *im, const img_sampler *s, const float coord[4], int component, img_texel *out);
+void img_sample(const img_image *im, const img_sampler *s, const float coord[4], float lod, const int32_t *off,
+                img_texel *out);
+/* OpImageGather: component `component` of the four texels of the bilinear footprint at mip 0 (moved by off, as
+ * img_sample's), in the order i0j1, i1j1, i1j0, i0j0 (out->f[0..3], or u/i for integer formats). */
+void img_gather(const img_image *im, const img_sampler *s, const float coord[4], int component, const int32_t *off,
+                img_texel *out);
 /* Integer texel read (OpImageFetch / OpImageRead): returns 1 when in bounds; 0 when out of bounds
  * (*out is then zeroed; the caller decides: fault or robust zero). */
 int img_fetch(const img_image *im, const int32_t coord[3], uint32_t layer, uint32_t mip, img_texel *out);
@@ -190,8 +195,10 @@ void img_view_init(img_view *v, const img_image *im);
 /* img_fetch, img_store, img_sample and img_gather through a view: the same results, bit for bit. */
 int img_view_fetch(const img_view *v, const int32_t coord[3], uint32_t layer, uint32_t mip, img_texel *out);
 int img_view_store(const img_view *v, const int32_t coord[3], uint32_t layer, uint32_t mip, const img_texel *in);
-void img_view_sample(const img_view *v, const img_sampler *s, const float coord[4], float lod, img_texel *out);
-void img_view_gather(const img_view *v, const img_sampler *s, const float coord[4], int component, img_texel *out);
+void img_view_sample(const img_view *v, const img_sampler *s, const float coord[4], float lod, const int32_t *off,
+                     img_texel *out);
+void img_view_gather(const img_view *v, const img_sampler *s, const float coord[4], int component,
+                     const int32_t *off, img_texel *out);
 /* img_view_sample in two steps, for an instruction whose lanes share a LOD: img_view_lod works out what a
  * shader LOD means under the sampler (filter, level or levels, blend weight), img_view_sample_lod samples
  * with it.  Both need v->levels > 0. */
@@ -202,7 +209,7 @@ typedef struct img_lod {
 } img_lod;
 void img_view_lod(const img_view *v, const img_sampler *s, float lod, img_lod *plan);
 void img_view_sample_lod(const img_view *v, const img_sampler *s, const float coord[4], const img_lod *plan,
-                         img_texel *out);
+                         const int32_t *off, img_texel *out);
 /* Byte offset of texel (x, y, z) of layer/mip in the packed layout: img_texel_offset through the view. */
 static inline size_t img_view_texel_offset(const img_view *v, uint32_t x, uint32_t y, uint32_t z, uint32_t layer,
                                            uint32_t mip)

@@ -51,6 +51,13 @@ static inline int32_t floor_to_int_fast(float x)
     return t - ((float)t > x);
 }
 
+/* Integer texel coordinate i on axis a moved by a sampling offset (Vulkan, "Texel Coordinate Offset": ConstOffset
+ * is added to the integer texel coordinates of the level read, after the floor); off NULL: none. */
+static inline int32_t offset_texel(int32_t i, const int32_t *off, int a)
+{
+    return off ? i + off[a] : i;
+}
+
 static int32_t floor_mod(int32_t a, int32_t n)
 {
     int32_t r = a % n;
@@ -257,14 +264,15 @@ static inline float footprint_corner(const footprint *fp, int axes, int corner, 
 }
 
 /* Unnormalized coordinates of level mip and the linear footprint's corner and weights. */
-static void linear_footprint(const img_image *im, const img_sampler *s, const float st[3], uint32_t mip, footprint *fp)
+static void linear_footprint(const img_image *im, const img_sampler *s, const float st[3], uint32_t mip,
+                             const int32_t *off, footprint *fp)
 {
     uint32_t size[3] = {img_mip_size(im->width, mip), img_mip_size(im->height, mip), img_mip_size(im->depth, mip)};
     memset(fp, 0, sizeof *fp);
     for (int a = 0; a < axes_of(im->dim); a++) {
         float u = s->unnormalized ? st[a] : st[a] * (float)size[a];
         float shifted = u - 0.5f;
-        fp->i0[a] = floor_to_int(shifted);
+        fp->i0[a] = offset_texel(floor_to_int(shifted), off, a);
         float frac = isnan(shifted) ? 0.0f : shifted - floorf(shifted);
         fp->alpha[a] = frac >= 0.0f && frac < 1.0f ? frac : 0.0f; /* huge coordinates: 0 */
     }
@@ -272,7 +280,7 @@ static void linear_footprint(const img_image *im, const img_sampler *s, const fl
 
 /* One level's filtered value (nearest or linear). */
 static void filter_level(const img_image *im, const img_sampler *s, const float st[3], uint32_t layer, uint32_t mip,
-                         int linear, int cube, img_texel *out)
+                         int linear, int cube, const int32_t *off, img_texel *out)
 {
     const img_format_info *fi = img_format_get(im->format);
     int axes = axes_of(im->dim);
@@ -280,12 +288,12 @@ static void filter_level(const img_image *im, const img_sampler *s, const float 
         uint32_t size[3] = {img_mip_size(im->width, mip), img_mip_size(im->height, mip), img_mip_size(im->depth, mip)};
         int32_t idx[3] = {0, 0, 0};
         for (int a = 0; a < axes; a++)
-            idx[a] = floor_to_int(s->unnormalized ? st[a] : st[a] * (float)size[a]);
+            idx[a] = offset_texel(floor_to_int(s->unnormalized ? st[a] : st[a] * (float)size[a]), off, a);
         wrapped_texel(im, s, idx, layer, mip, cube, out);
         return;
     }
     footprint fp;
-    linear_footprint(im, s, st, mip, &fp);
+    linear_footprint(im, s, st, mip, off, &fp);
     float sum[4] = {0, 0, 0, 0};
     int corners = 1 << axes;
     for (int corner = 0; corner < corners; corner++) {
@@ -315,7 +323,8 @@ static void surface_coords(const img_image *im, const float coord[4], float st[3
     }
 }
 
-void img_sample(const img_image *im, const img_sampler *s, const float coord[4], float lod, img_texel *out)
+void img_sample(const img_image *im, const img_sampler *s, const float coord[4], float lod, const int32_t *off,
+                img_texel *out)
 {
     float st[3];
     uint32_t layer;
@@ -331,21 +340,21 @@ void img_sample(const img_image *im, const img_sampler *s, const float coord[4],
     int linear = lambda <= 0.0f ? s->mag_filter == IMG_FILTER_LINEAR : s->min_filter == IMG_FILTER_LINEAR;
     uint32_t q = im->mip_levels ? im->mip_levels - 1 : 0;
     if (s->unnormalized) { /* unnormalized coordinates read level 0 only */
-        filter_level(im, s, st, layer, 0, linear, cube, out);
+        filter_level(im, s, st, layer, 0, linear, cube, off, out);
         return;
     }
     float d = lambda < 0.0f ? 0.0f : lambda > (float)q ? (float)q : lambda;
     if (s->mipmap_mode == IMG_MIPMAP_NEAREST || lambda <= 0.0f) {
         /* nearest level: ceil(d + 0.5) - 1, so d = 0.5 rounds down */
         uint32_t level = (uint32_t)(ceilf(d + 0.5f) - 1.0f);
-        filter_level(im, s, st, layer, level > q ? q : level, linear, cube, out);
+        filter_level(im, s, st, layer, level > q ? q : level, linear, cube, off, out);
         return;
     }
     uint32_t hi = (uint32_t)floorf(d), lo = hi + 1 > q ? q : hi + 1;
     float delta = d - floorf(d);
     img_texel a, b;
-    filter_level(im, s, st, layer, hi, linear, cube, &a);
-    filter_level(im, s, st, layer, lo, linear, cube, &b);
+    filter_level(im, s, st, layer, hi, linear, cube, off, &a);
+    filter_level(im, s, st, layer, lo, linear, cube, off, &b);
     const img_format_info *fi = img_format_get(im->format);
     if (fi->numeric != IMG_NUM_FLOAT || delta == 0.0f) {
         *out = a;
@@ -355,14 +364,15 @@ void img_sample(const img_image *im, const img_sampler *s, const float coord[4],
         out->f[c] = (1.0f - delta) * a.f[c] + delta * b.f[c];
 }
 
-void img_gather(const img_image *im, const img_sampler *s, const float coord[4], int component, img_texel *out)
+void img_gather(const img_image *im, const img_sampler *s, const float coord[4], int component, const int32_t *off,
+                img_texel *out)
 {
     float st[3];
     uint32_t layer;
     int cube;
     surface_coords(im, coord, st, &layer, &cube);
     footprint fp;
-    linear_footprint(im, s, st, 0, &fp);
+    linear_footprint(im, s, st, 0, off, &fp);
     /* The four texels of the 2x2 footprint in the order the specification gives: i0j1, i1j1, i1j0, i0j0. */
     static const int order[4][2] = {{0, 1}, {1, 1}, {1, 0}, {0, 0}};
     int c = component < 0 || component > 3 ? 0 : component;
@@ -426,36 +436,38 @@ static void view_wrapped_texel(const img_view *v, const img_sampler *s, const in
 }
 
 /* linear_footprint through the view. */
-static void view_footprint(const img_view *v, const img_sampler *s, const float st[3], uint32_t mip, footprint *fp)
+static void view_footprint(const img_view *v, const img_sampler *s, const float st[3], uint32_t mip, const int32_t *off,
+                           footprint *fp)
 {
     const img_view_level *L = &v->level[mip];
     memset(fp, 0, sizeof *fp);
     for (int a = 0; a < axes_of(v->im->dim); a++) {
         float u = s->unnormalized ? st[a] : st[a] * L->size_f[a];
         float shifted = u - 0.5f;
-        fp->i0[a] = floor_to_int_fast(shifted);
+        const int32_t i0 = floor_to_int_fast(shifted);
         /* shifted - floorf(shifted): i0 is that floor unless saturated, where the general path's frac is 0 or
          * NaN and its alpha 0 */
-        float frac = fabsf(shifted) < 1073741824.0f ? shifted - (float)fp->i0[a] : 0.0f;
+        float frac = fabsf(shifted) < 1073741824.0f ? shifted - (float)i0 : 0.0f;
         fp->alpha[a] = frac >= 0.0f && frac < 1.0f ? frac : 0.0f;
+        fp->i0[a] = offset_texel(i0, off, a);
     }
 }
 
 /* filter_level through the view. */
 static void view_filter_level(const img_view *v, const img_sampler *s, const float st[3], uint32_t layer,
-                              uint32_t mip, int linear, int cube, img_texel *out)
+                              uint32_t mip, int linear, int cube, const int32_t *off, img_texel *out)
 {
     const int axes = axes_of(v->im->dim);
     if (!linear || v->fi->numeric != IMG_NUM_FLOAT) {
         const img_view_level *L = &v->level[mip];
         int32_t idx[3] = {0, 0, 0};
         for (int a = 0; a < axes; a++)
-            idx[a] = floor_to_int_fast(s->unnormalized ? st[a] : st[a] * L->size_f[a]);
+            idx[a] = offset_texel(floor_to_int_fast(s->unnormalized ? st[a] : st[a] * L->size_f[a]), off, a);
         view_wrapped_texel(v, s, idx, layer, mip, cube, out);
         return;
     }
     footprint fp;
-    view_footprint(v, s, st, mip, &fp);
+    view_footprint(v, s, st, mip, off, &fp);
     float sum[4] = {0, 0, 0, 0};
     const int corners = 1 << axes;
     for (int corner = 0; corner < corners; corner++) {
@@ -473,15 +485,15 @@ static void view_filter_level(const img_view *v, const img_sampler *s, const flo
  * common case of SampleLevel (nearest: a texel; linear: the bilinear footprint, its weights and sums formed
  * in the same order as the loop's, so the same bits). */
 static void view_filter_2d(const img_view *v, const img_sampler *s, const float st[3], uint32_t layer,
-                           uint32_t mip, int linear, img_texel *out)
+                           uint32_t mip, int linear, const int32_t *off, img_texel *out)
 {
     const img_image *im = v->im;
     const img_view_level *L = &v->level[mip];
     const int no_layer = layer >= im->layers; /* img_fetch's check, after the border's (as wrapped_texel) */
     const uint8_t *base = im->bytes + L->offset + layer * L->layer_bytes;
     if (!linear || v->fi->numeric != IMG_NUM_FLOAT) {
-        int32_t x = wrap(s->address[0], floor_to_int_fast(st[0] * L->size_f[0]), L->size[0]);
-        int32_t y = wrap(s->address[1], floor_to_int_fast(st[1] * L->size_f[1]), L->size[1]);
+        int32_t x = wrap(s->address[0], offset_texel(floor_to_int_fast(st[0] * L->size_f[0]), off, 0), L->size[0]);
+        int32_t y = wrap(s->address[1], offset_texel(floor_to_int_fast(st[1] * L->size_f[1]), off, 1), L->size[1]);
         if (x < 0 || y < 0) {
             border_texel(im, s->border, out);
             return;
@@ -502,6 +514,7 @@ static void view_filter_2d(const img_view *v, const img_sampler *s, const float 
          * NaN and its alpha 0 */
         float frac = fabsf(shifted) < 1073741824.0f ? shifted - (float)i0[a] : 0.0f;
         alpha[a] = frac >= 0.0f && frac < 1.0f ? frac : 0.0f;
+        i0[a] = offset_texel(i0[a], off, a);
     }
     int32_t xs[2], ys[2];
     for (int k = 0; k < 2; k++) {
@@ -558,7 +571,7 @@ void img_view_lod(const img_view *v, const img_sampler *s, float lod, img_lod *p
 }
 
 void img_view_sample_lod(const img_view *v, const img_sampler *s, const float coord[4], const img_lod *plan,
-                         img_texel *out)
+                         const int32_t *off, img_texel *out)
 {
     const img_image *im = v->im;
     const int fast_2d = im->dim == IMG_DIM_2D && !s->unnormalized;
@@ -574,35 +587,37 @@ void img_view_sample_lod(const img_view *v, const img_sampler *s, const float co
     }
     img_texel a, b;
     if (fast_2d)
-        view_filter_2d(v, s, st, layer, plan->level[0], plan->linear, plan->blend ? &a : out);
+        view_filter_2d(v, s, st, layer, plan->level[0], plan->linear, off, plan->blend ? &a : out);
     else
-        view_filter_level(v, s, st, layer, plan->level[0], plan->linear, cube, plan->blend ? &a : out);
+        view_filter_level(v, s, st, layer, plan->level[0], plan->linear, cube, off, plan->blend ? &a : out);
     if (!plan->blend)
         return;
     if (fast_2d)
-        view_filter_2d(v, s, st, layer, plan->level[1], plan->linear, &b);
+        view_filter_2d(v, s, st, layer, plan->level[1], plan->linear, off, &b);
     else
-        view_filter_level(v, s, st, layer, plan->level[1], plan->linear, cube, &b);
+        view_filter_level(v, s, st, layer, plan->level[1], plan->linear, cube, off, &b);
     const float delta = plan->delta;
     for (int c = 0; c < 4; c++)
         out->f[c] = (1.0f - delta) * a.f[c] + delta * b.f[c];
 }
 
-void img_view_sample(const img_view *v, const img_sampler *s, const float coord[4], float lod, img_texel *out)
+void img_view_sample(const img_view *v, const img_sampler *s, const float coord[4], float lod, const int32_t *off,
+                     img_texel *out)
 {
     if (!v->levels) {
-        img_sample(v->im, s, coord, lod, out);
+        img_sample(v->im, s, coord, lod, off, out);
         return;
     }
     img_lod plan;
     img_view_lod(v, s, lod, &plan);
-    img_view_sample_lod(v, s, coord, &plan, out);
+    img_view_sample_lod(v, s, coord, &plan, off, out);
 }
 
-void img_view_gather(const img_view *v, const img_sampler *s, const float coord[4], int component, img_texel *out)
+void img_view_gather(const img_view *v, const img_sampler *s, const float coord[4], int component,
+                     const int32_t *off, img_texel *out)
 {
     if (!v->levels) {
-        img_gather(v->im, s, coord, component, out);
+        img_gather(v->im, s, coord, component, off, out);
         return;
     }
     float st[3];
@@ -610,7 +625,7 @@ void img_view_gather(const img_view *v, const img_sampler *s, const float coord[
     int cube;
     surface_coords(v->im, coord, st, &layer, &cube);
     footprint fp;
-    view_footprint(v, s, st, 0, &fp);
+    view_footprint(v, s, st, 0, off, &fp);
     static const int order[4][2] = {{0, 1}, {1, 1}, {1, 0}, {0, 0}};
     int c = component < 0 || component > 3 ? 0 : component;
     const int edges = !cube ? CUBE_NONE : v->fi->numeric == IMG_NUM_FLOAT ? CUBE_FILTER : CUBE_SEAMLESS;

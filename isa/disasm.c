@@ -132,12 +132,19 @@ void isa_inst_format(const isa_program *p, const isa_inst *in, char *buf, size_t
         int n = snprintf(buf, size, "%-5s %-14s %s..+4 = %s(%s, %s, %s..+%u", isa_class_name(cls), name, d,
                          op == ISA_OP_IMG_GATHER ? "gather" : "sample", slot, smp, a, in->count);
         if (n > 0 && (size_t)n < size) {
+            int m;
             if (op == ISA_OP_IMG_GATHER)
-                snprintf(buf + n, size - (size_t)n, ", component %" PRId64 ")", in->imm);
+                m = snprintf(buf + n, size - (size_t)n, ", component %" PRId64, in->imm);
             else if (in->c != ISA_NO_REG)
-                snprintf(buf + n, size - (size_t)n, ", grad %s..+%" PRId64 " %s..+%" PRId64 ")", c, in->imm, e, in->imm);
+                m = snprintf(buf + n, size - (size_t)n, ", grad %s..+%" PRId64 " %s..+%" PRId64, c, in->imm, e, in->imm);
             else
-                snprintf(buf + n, size - (size_t)n, ", lod %s)", in->b != ISA_NO_REG ? b : "0");
+                m = snprintf(buf + n, size - (size_t)n, ", lod %s", in->b != ISA_NO_REG ? b : "0");
+            n = m > 0 ? n + m : n;
+            const int8_t *o = in->texel_offset;
+            if ((size_t)n < size && (o[0] || o[1] || o[2]))
+                snprintf(buf + n, size - (size_t)n, ", offset (%d, %d, %d))", o[0], o[1], o[2]);
+            else if ((size_t)n < size)
+                snprintf(buf + n, size - (size_t)n, ")");
         }
         return;
     }

@@ -159,6 +159,7 @@ typedef struct isa_inst {
     uint16_t slot;      /* memory: index into isa_program.slots */
     uint32_t d;         /* destination register or mask */
     uint32_t a, b, c, e;/* source registers (or masks / targets, see ops.def) */
+    int8_t texel_offset[3]; /* IMG_SAMPLE/IMG_GATHER: the ConstOffset in texels of the level read (0: none) */
     int64_t imm;
     int64_t imm2;
     uint32_t line;      /* source line (0 = unknown) */

@@ -10,8 +10,9 @@
  * the image back).  Coordinates are the registers of the coordinate vector,
  * `count` of them; the executor (sim/image_exec.c) reads the image's
  * dimensionality and format from the binding.  What is not modelled (implicit
- * LOD, depth comparison, projection, offsets, multisampling, sparse
- * residency, arrays of images) fails with the word offset.
+ * LOD, depth comparison, projection, offsets that are not constants on
+ * sampling and gathers, ConstOffsets, multisampling, sparse residency, arrays
+ * of images) fails with the word offset.
  */
 #include "isa/lower_internal.h"
 
@@ -120,15 +121,17 @@ static isa_type result_type(lower *L, uint32_t rtype)
     return t;
 }
 
-/* An Offset or ConstOffset image operand: its registers and component count (ISA_NO_REG and 0 when absent). */
+/* An Offset or ConstOffset image operand: its registers and component count (ISA_NO_REG and 0 when absent), and
+ * its value when it is a constant. */
 typedef struct image_offset {
     uint32_t reg;
     uint8_t count;
+    bool constant;
+    int64_t value[3];
 } image_offset;
 
 /* Image Operands from o[at] on: Lod into *lod, Grad into *dx and *dy, ConstOffset or Offset into *off; anything else
- * fails the lowering.  A NULL out-pointer: the operand is not allowed on this instruction (offsets are taken on
- * texel fetches only, where they are an integer add; a sampling offset applies in the chosen level's texels). */
+ * fails the lowering.  A NULL out-pointer: the operand is not allowed on this instruction. */
 static void image_operands(lower *L, const uint32_t *o, uint32_t no, uint32_t at, uint32_t *lod, uint32_t *dx,
                            uint32_t *dy, uint8_t *grad_count, image_offset *off)
 {
@@ -142,15 +145,15 @@ static void image_operands(lower *L, const uint32_t *o, uint32_t no, uint32_t at
     if (!off)
         off = &unused_off;
     *lod = *dx = *dy = ISA_NO_REG;
-    *off = (image_offset){ISA_NO_REG, 0};
+    *off = (image_offset){.reg = ISA_NO_REG};
     if (no <= at)
         return;
     uint32_t mask = o[at], k = at + 1;
     uint32_t offsets = off_ok ? (uint32_t)(IMG_OPND_CONST_OFFSET | IMG_OPND_OFFSET) : 0;
     if (mask & ~(uint32_t)(IMG_OPND_LOD | IMG_OPND_GRAD | offsets | SpvImageOperandsNonPrivateTexelMask |
                            SpvImageOperandsVolatileTexelMask)) {
-        lower_fail(L, ISA_ERR_UNSUPPORTED, "image operands 0x%x: only Lod, Grad and (on texel fetches) offsets are "
-                   "modelled (no Bias, sampling offsets, Sample or MinLod)", mask);
+        lower_fail(L, ISA_ERR_UNSUPPORTED, "image operands 0x%x: only Lod, Grad, ConstOffset and Offset are modelled "
+                   "(no Bias, ConstOffsets, Sample or MinLod)", mask);
         return;
     }
     if (mask & IMG_OPND_LOD) {
@@ -178,6 +181,42 @@ static void image_operands(lower *L, const uint32_t *o, uint32_t no, uint32_t at
         }
         CHECK_ID(L, o[k]);
         off->reg = coord_regs(L, o[k], &off->count);
+        if (L->ids[o[k]].kind == K_CONST && off->count <= 3) {
+            uint64_t bits[3] = {0, 0, 0};
+            lower_const_bits(L, o[k], bits, off->count);
+            for (unsigned c = 0; c < off->count; c++)
+                off->value[c] = (int32_t)(uint32_t)bits[c];
+            off->constant = true;
+        }
+    }
+}
+
+/* A sampling or gather offset into the instruction: a constant within int8 (devices allow -8..7 at least), on an
+ * image that is not a cube (SPIR-V has no offsets on cubes). */
+static void sampling_offset(lower *L, isa_inst *in, image_offset off, uint8_t ncoords, const isa_slot *image)
+{
+    if (off.reg == ISA_NO_REG)
+        return;
+    if (image->image_dim == ISA_IMAGE_CUBE) {
+        lower_fail(L, ISA_ERR_INVALID, "an offset on sampling cube image '%s': SPIR-V allows none", image->name);
+        return;
+    }
+    if (!off.constant) {
+        lower_fail(L, ISA_ERR_UNSUPPORTED, "a sampling or gather offset that is not a constant: not modelled "
+                   "(Vulkan allows a variable Offset on gathers only)");
+        return;
+    }
+    if (off.count + (image->image_arrayed ? 1u : 0u) > ncoords) {
+        lower_fail(L, ISA_ERR_INVALID, "an image offset of %u components for %u coordinates", off.count, ncoords);
+        return;
+    }
+    for (unsigned c = 0; c < off.count; c++) {
+        if (off.value[c] < INT8_MIN || off.value[c] > INT8_MAX) {
+            lower_fail(L, ISA_ERR_UNSUPPORTED, "sampling offset component %u is %lld texels: wavelab models -128 "
+                       "to 127 (Vulkan devices allow at least -8 to 7)", c, (long long)off.value[c]);
+            return;
+        }
+        in->texel_offset[c] = (int8_t)off.value[c];
     }
 }
 
@@ -323,6 +362,7 @@ void lower_image_inst(lower *L, SpvOp op, const uint32_t *o, uint32_t no)
         isa_type ty = result_type(L, o[0]);
         uint32_t coords = coord_regs(L, o[3], &ncoords);
         int64_t component = 0;
+        image_offset off;
         if (op == SpvOpImageGather) {
             CHECK_ID(L, o[4]);
             if (!L->ids[o[4]].cknown || L->ids[o[4]].cval > 3) {
@@ -330,10 +370,10 @@ void lower_image_inst(lower *L, SpvOp op, const uint32_t *o, uint32_t no)
                 return;
             }
             component = (int64_t)L->ids[o[4]].cval;
-            image_operands(L, o, no, 5, NULL, NULL, NULL, &ngrad, NULL);
+            image_operands(L, o, no, 5, NULL, NULL, NULL, &ngrad, &off);
             lod = dx = dy = ISA_NO_REG;
         } else {
-            image_operands(L, o, no, 4, &lod, &dx, &dy, &ngrad, NULL);
+            image_operands(L, o, no, 4, &lod, &dx, &dy, &ngrad, &off);
         }
         if (L->failed)
             return;
@@ -350,6 +390,7 @@ void lower_image_inst(lower *L, SpvOp op, const uint32_t *o, uint32_t no)
         in->type2 = ISA_TYPE_F32;
         in->imm = op == SpvOpImageGather ? component : ngrad;
         in->imm2 = L->ids[o[2]].sampler_slot;
+        sampling_offset(L, in, off, ncoords, &L->p->slots[slot]);
         return;
     }
     case SpvOpImageQuerySize: case SpvOpImageQuerySizeLod: case SpvOpImageQueryLevels: {

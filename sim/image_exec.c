@@ -217,9 +217,10 @@ static float grad_lod(const sim_ctx *ctx, const sim_wave *w, const isa_inst *in,
     return log2f(rho); /* rho = 0 gives -inf: the sampler's min_lod clamps it */
 }
 
-/* The texel nearest a sampling coordinate, for the memory trace (mip 0 unless lod says otherwise). */
+/* The texel nearest a sampling coordinate, moved by the instruction's offset (off, or NULL), for the memory trace
+ * (mip 0 unless lod says otherwise). */
 static uint64_t sample_address(const img_image *im, const img_sampler *smp, img_layout layout, const float coord[4],
-                               float lod)
+                               float lod, const int32_t *off)
 {
     uint32_t mip = 0;
     if (lod > 0.5f && im->mip_levels > 1) {
@@ -232,7 +233,7 @@ static uint64_t sample_address(const img_image *im, const img_sampler *smp, img_
     for (int k = 0; k < dims && im->dim != IMG_DIM_CUBE; k++) {
         float v = smp->unnormalized ? coord[k] : coord[k] * (float)ext[k];
         v = v != v ? 0 : v; /* NaN */
-        float fl = floorf(v);
+        float fl = floorf(v) + (off ? (float)off[k] : 0.0f);
         xyz[k] = fl <= 0 ? 0 : fl >= (float)(ext[k] - 1) ? ext[k] - 1 : (uint32_t)fl;
     }
     float lf = floorf(coord[3] + 0.5f);
@@ -341,6 +342,12 @@ int sim_exec_image(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t pc, s
     }
     const int robust = ctx->cfg->robust_access;
     const sim_mem_trace *trace = ctx->cfg->mem_trace;
+    /* a sampling offset (ConstOffset), the same for every lane */
+    const int32_t offset[3] = {in->texel_offset[0], in->texel_offset[1], in->texel_offset[2]};
+    const int32_t *off = offset[0] || offset[1] || offset[2] ? offset : NULL;
+    if (off && smp && smp->unnormalized)
+        sim_report_undefined(ctx, w, pc, -1, "a sampling offset with sampler '%s', whose coordinates are unnormalized "
+                             "(Vulkan forbids it; wavelab applies the offset)", ctx->prog->slots[in->imm2].name);
     img_view view; /* the image resolved once for every lane (img/img.h) */
     img_view_init(&view, im);
     const int integer_coords = op == ISA_OP_IMG_LOAD || op == ISA_OP_IMG_STORE || op == ISA_OP_IMG_ATOMIC;
@@ -401,19 +408,19 @@ int sim_exec_image(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t pc, s
                 /* lanes usually share the LOD (SampleLevel 0, a uniform LOD): work out what it means once */
                 const uint32_t lod_bits = (uint32_t)sim_f32_bits(lod);
                 if (!view.levels) {
-                    img_view_sample(&view, smp, coord, lod, &t);
+                    img_view_sample(&view, smp, coord, lod, off, &t);
                 } else {
                     if (!have_lod || lod_bits != last_lod_bits) {
                         img_view_lod(&view, smp, lod, &lod_plan);
                         last_lod_bits = lod_bits, have_lod = 1;
                     }
-                    img_view_sample_lod(&view, smp, coord, &lod_plan, &t);
+                    img_view_sample_lod(&view, smp, coord, &lod_plan, off, &t);
                 }
             } else {
-                img_view_gather(&view, smp, coord, (int)in->imm, &t);
+                img_view_gather(&view, smp, coord, (int)in->imm, off, &t);
             }
             put_texel(w, W, in->d, l, &t);
-            addr[l] = trace ? sample_address(im, smp, layout, coord, lod) : 0;
+            addr[l] = trace ? sample_address(im, smp, layout, coord, lod, off) : 0;
             break;
         }
         default:

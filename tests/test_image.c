@@ -634,7 +634,7 @@ static float sample1(const img_image *im, const img_sampler *s, float u, float v
 {
     float coord[4] = {u, v, w, a};
     img_texel t;
-    img_sample(im, s, coord, lod, &t);
+    img_sample(im, s, coord, lod, NULL, &t);
     return t.f[0];
 }
 
@@ -794,7 +794,7 @@ START_TEST(test_img_sample_unnormalized_layers_and_integer_formats)
     s = sampler_of(IMG_FILTER_LINEAR, IMG_ADDRESS_REPEAT, 0);
     float coord[4] = {0.3125f, 0.5f, 0, 0};
     img_texel t;
-    img_sample(&ui, &s, coord, 0, &t);
+    img_sample(&ui, &s, coord, 0, NULL, &t);
     ck_assert_uint_eq(t.u[0], 20);
     ck_assert_uint_eq(t.u[3], 1);
 }
@@ -813,10 +813,10 @@ START_TEST(test_img_sample_border_colours_match_the_table)
         img_sampler s = sampler_of(IMG_FILTER_NEAREST, IMG_ADDRESS_CLAMP_TO_BORDER, border);
         float coord[4] = {1.5f, 0.5f, 0, 0};
         img_texel t;
-        img_sample(&im, &s, coord, 0, &t);
+        img_sample(&im, &s, coord, 0, NULL, &t);
         for (int c = 0; c < 4; c++)
             ck_assert_float_eq(t.f[c], want[border][c]);
-        img_sample(&ui, &s, coord, 0, &t);
+        img_sample(&ui, &s, coord, 0, NULL, &t);
         for (int c = 0; c < 4; c++)
             ck_assert_uint_eq(t.u[c], (uint32_t)want[border][c]);
     }
@@ -868,7 +868,7 @@ START_TEST(test_img_sample_cube_linear_at_edges_reads_adjacent_faces)
     /* gather there: (i0, j1) (i1, j1) (i1, j0) (i0, j0) = (-1,0) -> 41, (0,0) = 0, (0,-1) -> 23, the corner 64/3 */
     float coord[4] = {1.0f, 0.75f, 0.75f, 0};
     img_texel g;
-    img_gather(&im, &s, coord, 0, &g);
+    img_gather(&im, &s, coord, 0, NULL, &g);
     ck_assert_float_eq(g.f[0], 41.0f);
     ck_assert_float_eq(g.f[1], 0.0f);
     ck_assert_float_eq(g.f[2], 23.0f);
@@ -887,23 +887,67 @@ START_TEST(test_img_gather_returns_footprint_in_spec_order)
     img_sampler s = sampler_of(IMG_FILTER_LINEAR, IMG_ADDRESS_CLAMP_TO_EDGE, 0);
     float coord[4] = {0.5f, 0.5f, 0, 0};
     img_texel t;
-    img_gather(&im, &s, coord, 0, &t);
+    img_gather(&im, &s, coord, 0, NULL, &t);
     /* i0j1, i1j1, i1j0, i0j0 = (0,1) (1,1) (1,0) (0,0) = 3 4 2 1 */
     ck_assert_float_eq(t.f[0], 3.0f);
     ck_assert_float_eq(t.f[1], 4.0f);
     ck_assert_float_eq(t.f[2], 2.0f);
     ck_assert_float_eq(t.f[3], 1.0f);
-    img_gather(&im, &s, coord, 3, &t); /* r32f has no alpha: reads 1 */
+    img_gather(&im, &s, coord, 3, NULL, &t); /* r32f has no alpha: reads 1 */
     for (int k = 0; k < 4; k++)
         ck_assert_float_eq(t.f[k], 1.0f);
     /* repeat at the corner: i0 = -1 wraps to 1 */
     s = sampler_of(IMG_FILTER_LINEAR, IMG_ADDRESS_REPEAT, 0);
     coord[0] = coord[1] = 0.0f;
-    img_gather(&im, &s, coord, 0, &t);
+    img_gather(&im, &s, coord, 0, NULL, &t);
     ck_assert_float_eq(t.f[0], 2.0f); /* (1, 0) */
     ck_assert_float_eq(t.f[1], 1.0f); /* (0, 0) */
     ck_assert_float_eq(t.f[2], 3.0f); /* (0, 1) */
     ck_assert_float_eq(t.f[3], 4.0f); /* (1, 1) */
+}
+END_TEST
+
+/* ConstOffset moves the integer texel coordinates of the level read (Vulkan, "Texel Coordinate Offset"), after
+ * the floor, so the filter weights do not change; in the chosen level's texels, not mip 0's. */
+START_TEST(test_img_sample_offsets_move_the_chosen_levels_texels)
+{
+    /* an 8x1 row (value 10 * x) and its 4x1 mip 1 (value 100 + x) */
+    float values[12], storage[12];
+    for (int x = 0; x < 8; x++)
+        values[x] = (float)(10 * x);
+    for (int x = 0; x < 4; x++)
+        values[8 + x] = (float)(100 + x);
+    img_image im = float_image(IMG_DIM_1D, 8, 1, 1, 1, 2, values, storage);
+    img_sampler s = sampler_of(IMG_FILTER_NEAREST, IMG_ADDRESS_CLAMP_TO_EDGE, 0);
+    s.mipmap_mode = IMG_MIPMAP_NEAREST, s.max_lod = 1.0f;
+    float coord[4] = {0.3125f, 0, 0, 0}; /* u = 2.5 on mip 0, 1.25 on mip 1 */
+    const int32_t plus2[3] = {2, 0, 0}, minus3[3] = {-3, 0, 0};
+    img_texel t;
+    img_sample(&im, &s, coord, 0, plus2, &t); /* i = 2 + 2 = 4 */
+    ck_assert_float_eq(t.f[0], 40.0f);
+    img_sample(&im, &s, coord, 0, minus3, &t); /* i = -1: clamped to 0 */
+    ck_assert_float_eq(t.f[0], 0.0f);
+    img_sample(&im, &s, coord, 1, plus2, &t); /* mip 1: i = 1 + 2 = 3, not mip 0's texel 4 */
+    ck_assert_float_eq(t.f[0], 103.0f);
+    /* linear: u 2.5 -> i0 = 2, alpha .5; +2 -> texels 4 and 5 at .5 each: 45 */
+    s = sampler_of(IMG_FILTER_LINEAR, IMG_ADDRESS_REPEAT, 0);
+    coord[0] = 0.34375f; /* u 2.75: i0 2, alpha .25; -3 -> texels -1 (wraps to 7) and 0: .75 * 70 + .25 * 0 */
+    img_sample(&im, &s, coord, 0, minus3, &t);
+    ck_assert_float_eq(t.f[0], 52.5f);
+    /* gather on a 4x2 image of value 10 * y + x: s .375, t .5 -> i0 1, j0 0; +(1, 1) -> i0 2, j0 1, and row 2
+     * clamps to row 1 */
+    float quad[8], qstore[8];
+    for (int k = 0; k < 8; k++)
+        quad[k] = (float)(10 * (k / 4) + k % 4);
+    img_image im2 = float_image(IMG_DIM_2D, 4, 2, 1, 1, 1, quad, qstore);
+    s = sampler_of(IMG_FILTER_LINEAR, IMG_ADDRESS_CLAMP_TO_EDGE, 0);
+    float c2[4] = {0.375f, 0.5f, 0, 0};
+    const int32_t one_one[3] = {1, 1, 0};
+    img_gather(&im2, &s, c2, 0, one_one, &t);
+    ck_assert_float_eq(t.f[0], 12.0f); /* (2, 2) -> row 1 */
+    ck_assert_float_eq(t.f[1], 13.0f); /* (3, 2) -> row 1 */
+    ck_assert_float_eq(t.f[2], 13.0f); /* (3, 1) */
+    ck_assert_float_eq(t.f[3], 12.0f); /* (2, 1) */
 }
 END_TEST
 
@@ -1427,11 +1471,19 @@ START_TEST(test_img_view_sample_and_gather_random_inputs_match_general_path_bits
             for (int c = 0; c < 3; c++)
                 coord[c] = view_rand_coord(&r);
             coord[3] = view_rng(&r) % 2 ? view_rand_coord(&r) : (float)(int)(view_rng(&r) % 4);
+            /* a sampling offset on a third of the samples (not on cubes, where SPIR-V has none) */
+            int32_t offset[3] = {0, 0, 0};
+            const int32_t *off = NULL;
+            if (im.dim != IMG_DIM_CUBE && view_rng(&r) % 3 == 0) {
+                for (int a = 0; a < 3; a++)
+                    offset[a] = (int32_t)(view_rng(&r) % 17) - 8;
+                off = offset;
+            }
             img_texel want, got;
             memset(&want, 0xa5, sizeof want);
             memset(&got, 0x5a, sizeof got);
-            img_sample(&im, &s, coord, lod, &want);
-            img_view_sample(&v, &s, coord, lod, &got);
+            img_sample(&im, &s, coord, lod, off, &want);
+            img_view_sample(&v, &s, coord, lod, off, &got);
             if (memcmp(&want, &got, sizeof want) != 0)
                 ck_abort_msg("sample differs: format %s dim %s %ux%ux%u layers %u mips %u, filters %d/%d/%d, "
                              "address %d %d %d, border %d, unnormalized %d, coord (%a, %a, %a, %a) lod %a: "
@@ -1446,8 +1498,8 @@ START_TEST(test_img_view_sample_and_gather_random_inputs_match_general_path_bits
             const int component = (int)(view_rng(&r) % 5) - (view_rng(&r) % 7 == 0); /* -1 and 4 clamp to 0 */
             memset(&want, 0xa5, sizeof want);
             memset(&got, 0x5a, sizeof got);
-            img_gather(&im, &s, coord, component, &want);
-            img_view_gather(&v, &s, coord, component, &got);
+            img_gather(&im, &s, coord, component, off, &want);
+            img_view_gather(&v, &s, coord, component, off, &got);
             ck_assert_msg(memcmp(&want, &got, sizeof want) == 0, "gather differs: format %s dim %s coord (%a, %a)",
                           img_format_get(im.format)->name, img_dim_name(im.dim), coord[0], coord[1]);
         }
@@ -1563,6 +1615,7 @@ static Suite *img_suite(void)
     tcase_add_test(tc, test_img_sample_cube_faces_follow_the_major_axis_table);
     tcase_add_test(tc, test_img_sample_cube_linear_at_edges_reads_adjacent_faces);
     tcase_add_test(tc, test_img_gather_returns_footprint_in_spec_order);
+    tcase_add_test(tc, test_img_sample_offsets_move_the_chosen_levels_texels);
     tcase_add_test(tc, test_img_layouts_are_bijections_onto_their_range);
     tcase_add_test(tc, test_img_blocklinear_keeps_8_rows_of_64_bytes_in_one_gob);
     tcase_add_test(tc, test_img_amd_swizzle_interleaves_x_and_y_in_a_tile);

@@ -251,6 +251,65 @@ START_TEST(test_image_fetch_offset_moves_the_texel_not_the_layer)
 }
 END_TEST
 
+/* textureLodOffset and textureGatherOffset: ConstOffset moves the integer texel coordinates of the level read
+ * (Vulkan, "Texel Coordinate Offset"), so at mip 1 it counts mip-1 texels; each lane's texels worked out here. */
+static const char *sample_offset_src =
+    "#version 450\n"
+    "layout(local_size_x = 32) in;\n"
+    "layout(set = 0, binding = 0) uniform sampler2D tex;\n"
+    "layout(set = 0, binding = 1) buffer Out { vec4 a[32]; vec4 b[32]; vec4 g[32]; } o;\n"
+    "void main() {\n"
+    "    uint i = gl_GlobalInvocationID.x;\n"
+    "    vec2 p = vec2(float(i % 10u), float(i / 10u));\n"
+    "    o.a[i] = textureLodOffset(tex, (p + 0.5) / vec2(16.0, 8.0), 0.0, ivec2(3, -1));\n"
+    "    o.b[i] = textureLodOffset(tex, (p + 0.5) / vec2(8.0, 4.0), 1.0, ivec2(-2, 1));\n"
+    "    o.g[i] = textureGatherOffset(tex, (p + 1.0) / vec2(16.0, 8.0), ivec2(2, 1), 1);\n"
+    "}\n";
+
+/* Component c of texel (i, j) of mip `mip` of a 2D image, clamped to its edge. */
+static float edge_texel(const img_image *im, int i, int j, uint32_t mip, int c)
+{
+    const int w = (int)img_mip_size(im->width, mip), h = (int)img_mip_size(im->height, mip);
+    i = i < 0 ? 0 : i > w - 1 ? w - 1 : i;
+    j = j < 0 ? 0 : j > h - 1 ? h - 1 : j;
+    return pattern((uint32_t)i, (uint32_t)j, 0, 0, mip, c);
+}
+
+START_TEST(test_image_sample_and_gather_offsets_move_the_levels_texels)
+{
+    isa_program *p = build(sample_offset_src, "glsl");
+    img_sampler near = {.address = {IMG_ADDRESS_CLAMP_TO_EDGE, IMG_ADDRESS_CLAMP_TO_EDGE, IMG_ADDRESS_CLAMP_TO_EDGE},
+                        .max_lod = 1000};
+    for (size_t k = 0; k < NWAVES; k++) {
+        img_image tex = make_image(IMG_DIM_2D, IMG_FMT_R32G32B32A32_SFLOAT, 16, 8, 1, 1, 2);
+        fill_pattern(&tex);
+        struct { float a[32][4], b[32][4], g[32][4]; } out;
+        memset(&out, 0xff, sizeof out);
+        run_env e = {.buffers = {{0, 1, (uint8_t *)&out, sizeof out}}, .buffer_count = 1,
+                     .images = {{0, 0, &tex, &near}}, .image_count = 1};
+        sim_result res;
+        assert_ok(run(p, &e, wave_sizes[k], &res), &res, wave_sizes[k]);
+        for (uint32_t i = 0; i < 32; i++) {
+            /* texel centres: nearest reads (x, y) moved; at mip 1 (8 x 4) the same x, y are mip-1 texels; the
+             * gather's coordinate (x + 1, y + 1) / size has its footprint's low corner at (x, y) */
+            const int x = (int)(i % 10), y = (int)(i / 10);
+            const int g[4][2] = {{x + 2, y + 2}, {x + 3, y + 2}, {x + 3, y + 1}, {x + 2, y + 1}};
+            for (int c = 0; c < 4; c++) {
+                ck_assert_msg(out.a[i][c] == edge_texel(&tex, x + 3, y - 1, 0, c), "wave %u lane %u.%d: %g",
+                              wave_sizes[k], i, c, out.a[i][c]);
+                ck_assert_msg(out.b[i][c] == edge_texel(&tex, x - 2, y + 1, 1, c), "wave %u lane %u.%d mip 1: %g",
+                              wave_sizes[k], i, c, out.b[i][c]);
+                ck_assert_msg(out.g[i][c] == edge_texel(&tex, g[c][0], g[c][1], 0, 1), "wave %u lane %u gather %d: %g",
+                              wave_sizes[k], i, c, out.g[i][c]);
+            }
+        }
+        sim_result_free(&res);
+        free(tex.bytes);
+    }
+    isa_program_destroy(p);
+}
+END_TEST
+
 /* ------------------------------------------------------------ sampling */
 
 static const char *sample_src =
@@ -574,10 +633,11 @@ static isa_status lower_error(const char *src, char *msg, size_t size)
 START_TEST(test_image_unmodelled_operations_fail_with_word_offset)
 {
     static const char *const srcs[] = {
-        /* a sampling offset (a fetch's offset is modelled: test_image_fetch_offset_moves_the_texel_not_the_layer) */
+        /* four gather offsets (one offset is modelled: test_image_sample_and_gather_offsets_move_the_levels_texels) */
         "#version 450\nlayout(local_size_x = 1) in;\nlayout(binding = 0) uniform sampler2D t;\n"
         "layout(binding = 1) buffer O { vec4 v; } o;\n"
-        "void main() { o.v = textureLodOffset(t, vec2(0.5), 0.0, ivec2(1, 0)); }\n",
+        "void main() { o.v = textureGatherOffsets(t, vec2(0.5), ivec2[4](ivec2(1, 0), ivec2(0, 1), ivec2(1), "
+        "ivec2(0))); }\n",
         /* multisampled */
         "#version 450\nlayout(local_size_x = 1) in;\nlayout(binding = 0) uniform sampler2DMS t;\n"
         "layout(binding = 1) buffer O { vec4 v; } o;\n"
@@ -898,6 +958,7 @@ static Suite *image_sim_suite(void)
     tcase_add_test(tc, test_image_storage_rgba32f_load_store_mirrors);
     tcase_add_test(tc, test_image_fetch_each_mip_reads_its_texels);
     tcase_add_test(tc, test_image_fetch_offset_moves_the_texel_not_the_layer);
+    tcase_add_test(tc, test_image_sample_and_gather_offsets_move_the_levels_texels);
     tcase_add_test(tc, test_image_sample_linear_nearest_gather_match_reference);
     tcase_add_test(tc, test_image_rgba8_unorm_reads_c_over_255_and_stores_rounded);
     tcase_add_test(tc, test_image_atomics_r32_match_sequential_reference);

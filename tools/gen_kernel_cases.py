@@ -909,6 +909,34 @@ def gen_images():
             "expect": [expect(1, texels)]}
     write_case("%s/fetch_offset.json" % folder, case)
 
+    # sample_offset: lane i at p = (i % 12, i / 12); offsets move the level's integer texel coordinates, then
+    # clamp to edge.  Nearest at texel centres reads one texel; the gather and linear samples at texel corners
+    # read the 2x2 footprint whose low corner is p (each weight 1/2 on each axis: exact in float32).
+    def edge(x, y, m, c):
+        mw, mh = w >> m, h >> m
+        return img_pattern(min(max(x, 0), mw - 1), min(max(y, 0), mh - 1), 0, 0, m, c)
+    lanes = [(i % 12, i // 12) for i in range(64)]
+    texels = []
+    texels += [edge(x + 3, y - 1, 0, c) for x, y in lanes for c in range(4)]
+    texels += [edge(x - 2, y + 1, 1, c) for x, y in lanes for c in range(4)]
+    for x, y in lanes:  # gather: i0j1, i1j1, i1j0, i0j0 of component 1, moved by (2, 1)
+        texels += [edge(x + 2 + di, y + 1 + dj, 0, 1) for di, dj in ((0, 1), (1, 1), (1, 0), (0, 0))]
+    for (dx, dy, m) in ((-1, 2, 0), (1, -1, 1)):
+        for x, y in lanes:
+            texels += [sum(edge(x + dx + di, y + dy + dj, m, c) for di in (0, 1) for dj in (0, 1)) / 4
+                       for c in range(4)]
+    near = {"mag_filter": "nearest", "min_filter": "nearest", "mipmap_mode": "nearest",
+            "address_mode": "clamp_to_edge"}
+    lin = {"mag_filter": "linear", "min_filter": "linear", "mipmap_mode": "nearest", "address_mode": "clamp_to_edge"}
+    case = {"kernel": "sample_offset.comp",
+            "bindings": [image_binding_packed(0, "combined_image_sampler", "rgba32f", [w, h], packed_pattern(w, h, 2),
+                                              mips=2, sampler=near),
+                         image_binding_packed(1, "combined_image_sampler", "rgba32f", [w, h], packed_pattern(w, h, 2),
+                                              mips=2, sampler=lin),
+                         binding(2, "f32", count=1280, fill={"value": 0})],
+            "expect": [expect(2, texels)]}
+    write_case("%s/sample_offset.json" % folder, case)
+
     # fetch_mips_uniform: workgroup g reads mip g % 3 (one mip per wave) at (l % mip width, (l / 8) % mip height)
     texels, sizes = [], []
     for g in range(3):
