@@ -156,6 +156,10 @@ void img_sample(const img_image *im, const img_sampler *s, const float coord[4],
  * img_sample's), in the order i0j1, i1j1, i1j0, i0j0 (out->f[0..3], or u/i for integer formats). */
 void img_gather(const img_image *im, const img_sampler *s, const float coord[4], int component, const int32_t *off,
                 img_texel *out);
+/* The gradients of a cube sample's face coordinates s, t (in [0, 1] face units) from the gradients ddx, ddy of its
+ * direction, on the face the direction selects (Vulkan, "Cube Map Derivative Computation"); the zero vector
+ * gives 0. */
+void img_cube_gradients(const float dir[3], const float ddx[3], const float ddy[3], float dx[2], float dy[2]);
 /* Integer texel read (OpImageFetch / OpImageRead): returns 1 when in bounds; 0 when out of bounds
  * (*out is then zeroed; the caller decides: fault or robust zero). */
 int img_fetch(const img_image *im, const int32_t coord[3], uint32_t layer, uint32_t mip, img_texel *out);

@@ -149,6 +149,28 @@ static const int8_t cube_basis[6][3][3] = {
     {{0, 0, 1}, {1, 0, 0}, {0, -1, 0}},  {{0, 0, -1}, {-1, 0, 0}, {0, -1, 0}},
 };
 
+/* Cube map derivatives (Vulkan, "Cube Map Derivative Computation"): on the face the direction selects, with sc, tc
+ * and the major axis rm read through cube_basis (U, V, N), s = sc / 2rm + 1/2 gives
+ * ds = (rm dsc - sc drm) / 2rm^2 for a direction gradient d (dsc = U.d, drm = N.d), and t likewise. */
+void img_cube_gradients(const float dir[3], const float ddx[3], const float ddy[3], float dx[2], float dy[2])
+{
+    float s, t;
+    const int8_t(*b)[3] = cube_basis[cube_face(dir, &s, &t)];
+    const float *g[2] = {ddx, ddy};
+    float *out[2] = {dx, dy};
+    float rm = 0, sc = 0, tc = 0;
+    for (int k = 0; k < 3; k++)
+        rm += (float)b[0][k] * dir[k], sc += (float)b[1][k] * dir[k], tc += (float)b[2][k] * dir[k];
+    for (int j = 0; j < 2; j++) {
+        float drm = 0, dsc = 0, dtc = 0;
+        for (int k = 0; k < 3; k++)
+            drm += (float)b[0][k] * g[j][k], dsc += (float)b[1][k] * g[j][k], dtc += (float)b[2][k] * g[j][k];
+        const float denom = 2.0f * rm * rm;
+        out[j][0] = denom > 0 ? (rm * dsc - sc * drm) / denom : 0.0f; /* the zero vector: no gradient */
+        out[j][1] = denom > 0 ? (rm * dtc - tc * drm) / denom : 0.0f;
+    }
+}
+
 /* Cube map edge handling: a linear tap one texel off an edge of face (*layer % 6) moves to the texel one
  * step inside the adjacent face (the cube unfolded about the shared edge), changing idx and *layer.  Exact
  * integer arithmetic in half-texel units, where a face spans [-size, size] and texel i's centre is at

@@ -198,20 +198,33 @@ static void float_coords(const sim_wave *w, const isa_inst *in, uint32_t W, uint
 
 /*
  * The level of detail from explicit gradients (Vulkan "Scale Factor Operation"): rho = the larger of the
- * lengths of d(coord)/dx and d(coord)/dy in texels of mip 0, lod = log2(rho).  Cube maps use the face size for
- * every component (no face projection of the gradients: docs/quirks.md).
+ * lengths of d(coord)/dx and d(coord)/dy in texels of mip 0, lod = log2(rho).  On a cube map the direction's
+ * gradients are first projected onto the face the direction selects ("Cube Map Derivative Computation",
+ * img_cube_gradients), in texels of the face.
  */
 static float grad_lod(const sim_ctx *ctx, const sim_wave *w, const isa_inst *in, uint32_t l, const img_image *im,
-                      const img_sampler *smp)
+                      const img_sampler *smp, const float coord[4])
 {
     const uint32_t W = ctx->wave_size;
     const float size[3] = {(float)im->width, (float)im->height, (float)im->depth};
-    float rho2[2] = {0, 0};
+    float g[2][3] = {{0, 0, 0}, {0, 0, 0}};
     const uint32_t regs[2] = {in->c, in->e};
-    for (int g = 0; g < 2; g++)
-        for (unsigned k = 0; k < (unsigned)in->imm && k < 3; k++) {
-            float d = sim_f32(w->regs[((size_t)regs[g] + k) * W + l]) * (smp->unnormalized ? 1.0f : size[k]);
-            rho2[g] += d * d;
+    for (int j = 0; j < 2; j++)
+        for (unsigned k = 0; k < (unsigned)in->imm && k < 3; k++)
+            g[j][k] = sim_f32(w->regs[((size_t)regs[j] + k) * W + l]);
+    unsigned axes = (unsigned)in->imm < 3 ? (unsigned)in->imm : 3;
+    if (im->dim == IMG_DIM_CUBE) {
+        float face[2][2];
+        img_cube_gradients(coord, g[0], g[1], face[0], face[1]);
+        for (int j = 0; j < 2; j++)
+            g[j][0] = face[j][0], g[j][1] = face[j][1], g[j][2] = 0;
+        axes = 2;
+    }
+    float rho2[2] = {0, 0};
+    for (int j = 0; j < 2; j++)
+        for (unsigned k = 0; k < axes; k++) {
+            float d = g[j][k] * (smp->unnormalized ? 1.0f : size[k]);
+            rho2[j] += d * d;
         }
     float rho = sqrtf(rho2[0] > rho2[1] ? rho2[0] : rho2[1]);
     return log2f(rho); /* rho = 0 gives -inf: the sampler's min_lod clamps it */
@@ -402,7 +415,7 @@ int sim_exec_image(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t pc, s
             float lod = 0;
             if (op == ISA_OP_IMG_SAMPLE) {
                 if (in->c != ISA_NO_REG)
-                    lod = grad_lod(ctx, w, in, l, im, smp);
+                    lod = grad_lod(ctx, w, in, l, im, smp, coord);
                 else if (in->b != ISA_NO_REG)
                     lod = sim_f32(w->regs[(size_t)in->b * W + l]);
                 /* lanes usually share the LOD (SampleLevel 0, a uniform LOD): work out what it means once */

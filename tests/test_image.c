@@ -951,6 +951,34 @@ START_TEST(test_img_sample_offsets_move_the_chosen_levels_texels)
 }
 END_TEST
 
+/* Cube map derivatives by hand: s = sc / 2rm + 1/2, so ds = (rm dsc - sc drm) / 2rm^2 on the selected face. */
+START_TEST(test_img_cube_gradients_project_onto_the_face)
+{
+    float dx[2], dy[2];
+    /* +x face (rm = x, sc = -z, tc = -y) at (1, .5, 0): a step along x (the normal) moves t by -tc/2 * .5 = .125
+     * and s not at all (sc = 0); a step of -1 along z moves s by 1/2 */
+    img_cube_gradients((const float[3]){1.0f, 0.5f, 0.0f}, (const float[3]){0.5f, 0, 0}, (const float[3]){0, 0, -1.0f},
+                       dx, dy);
+    ck_assert_float_eq(dx[0], 0.0f);
+    ck_assert_float_eq(dx[1], 0.125f);
+    ck_assert_float_eq(dy[0], 0.5f);
+    ck_assert_float_eq(dy[1], 0.0f);
+    /* -z face (rm = -z = 2, sc = -x = -.2, tc = -y = 0) at (.2, 0, -2): dx = +x: dsc = -1 -> -2/8 = -.25; dy = -z:
+     * drm = 1 -> (0 - (-.2)(1)) / 8 = .025 */
+    img_cube_gradients((const float[3]){0.2f, 0.0f, -2.0f}, (const float[3]){1.0f, 0, 0}, (const float[3]){0, 0, -1.0f},
+                       dx, dy);
+    ck_assert_float_eq(dx[0], -0.25f);
+    ck_assert_float_eq(dx[1], 0.0f);
+    ck_assert_float_eq_tol(dy[0], 0.025f, 1e-7f);
+    ck_assert_float_eq(dy[1], 0.0f);
+    /* the zero vector: no face, no gradient */
+    img_cube_gradients((const float[3]){0, 0, 0}, (const float[3]){1.0f, 1.0f, 1.0f}, (const float[3]){1.0f, 0, 0}, dx,
+                       dy);
+    ck_assert_float_eq(dx[0], 0.0f);
+    ck_assert_float_eq(dy[1], 0.0f);
+}
+END_TEST
+
 /* ---- memory layouts ----------------------------------------------------------------------------------- */
 
 static int cmp_u64(const void *a, const void *b)
@@ -1616,6 +1644,7 @@ static Suite *img_suite(void)
     tcase_add_test(tc, test_img_sample_cube_linear_at_edges_reads_adjacent_faces);
     tcase_add_test(tc, test_img_gather_returns_footprint_in_spec_order);
     tcase_add_test(tc, test_img_sample_offsets_move_the_chosen_levels_texels);
+    tcase_add_test(tc, test_img_cube_gradients_project_onto_the_face);
     tcase_add_test(tc, test_img_layouts_are_bijections_onto_their_range);
     tcase_add_test(tc, test_img_blocklinear_keeps_8_rows_of_64_bytes_in_one_gob);
     tcase_add_test(tc, test_img_amd_swizzle_interleaves_x_and_y_in_a_tile);

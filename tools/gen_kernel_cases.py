@@ -937,6 +937,52 @@ def gen_images():
             "expect": [expect(2, texels)]}
     write_case("%s/sample_offset.json" % folder, case)
 
+    # cube_grad: a 16x16 cube with 5 mips, nearest; lane i samples direction dir with gradients (ddx, 0), ddx
+    # either along the face (its s axis) or off it (half along the normal), scaled so that the projected
+    # gradient is 2^L texels of the face for L = 0..3; the lane reads level L at the texel the direction hits
+    # (the spec's face table, and s = sc / 2|ma| + 1/2 on each level).  The unprojected length would
+    # read a coarser level on every lane whose gradient leaves the face's plane or whose scale is not 1/2.
+    faces = [  # normal N, s axis U, t axis V (Vulkan's face table, layers +x -x +y -y +z -z)
+        ((1, 0, 0), (0, 0, -1), (0, -1, 0)), ((-1, 0, 0), (0, 0, 1), (0, -1, 0)),
+        ((0, 1, 0), (1, 0, 0), (0, 0, 1)), ((0, -1, 0), (1, 0, 0), (0, 0, -1)),
+        ((0, 0, 1), (1, 0, 0), (0, -1, 0)), ((0, 0, -1), (-1, 0, 0), (0, -1, 0))]
+    def dot(a, b):
+        return sum(x * y for x, y in zip(a, b))
+    def comb(*terms):  # sum of scalar * vector
+        return tuple(sum(k * v[j] for k, v in terms) for j in range(3))
+    cw, mips = 16, 5
+    rays, texels = [], []
+    for i in range(64):
+        f, kind, level = i % 6, (i // 6) % 2, (i // 12) % 4
+        N, U, V = faces[f]
+        sc, tc = 0.3 - 0.1 * (i % 5), -0.45 + 0.15 * (i % 4)  # inside the face, off every texel edge
+        d = comb((1.0, N), (sc, U), (tc, V))
+        v = U if kind == 0 else comb((1.0, U), (0.5, N), (0.25, V))
+        # projected: ds = (ma dsc - sc dma) / 2 ma^2, ma = 1; its length in texels of the face for unit v
+        ds, dt = (dot(U, v) - sc * dot(N, v)) / 2, (dot(V, v) - tc * dot(N, v)) / 2
+        g = 2.0 ** level / (cw * (ds * ds + dt * dt) ** 0.5)
+        ddx = tuple(f32(g * x) for x in v)
+        rays += list(d) + [0.0] + list(ddx) + [0.0] + [0.0] * 4
+        size = cw >> level
+        x = min(int((sc / 2 + 0.5) * size), size - 1)
+        y = min(int((tc / 2 + 0.5) * size), size - 1)
+        texels += [img_pattern(x, y, 0, f, level, c) for c in range(4)]
+    cube = []
+    for m in range(mips):
+        for layer in range(6):
+            for y in range(cw >> m):
+                for x in range(cw >> m):
+                    cube += [img_pattern(x, y, 0, layer, m, c) for c in range(4)]
+    env = {"set": 0, "binding": 0, "kind": "combined_image_sampler", "format": "rgba32f", "dim": "cube",
+           "extent": [cw, cw], "layers": 6, "mip_levels": mips, "data": cube,
+           "sampler": {"mag_filter": "nearest", "min_filter": "nearest", "mipmap_mode": "nearest",
+                       "address_mode": "clamp_to_edge"}}
+    case = {"kernel": "cube_grad.comp",
+            "bindings": [env, binding(1, "f32", data=[f32(x) for x in rays]),
+                         binding(2, "f32", count=256, fill={"value": 0})],
+            "expect": [expect(2, texels)]}
+    write_case("%s/cube_grad.json" % folder, case)
+
     # fetch_mips_uniform: workgroup g reads mip g % 3 (one mip per wave) at (l % mip width, (l / 8) % mip height)
     texels, sizes = [], []
     for g in range(3):
