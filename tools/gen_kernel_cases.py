@@ -955,7 +955,8 @@ def gen_images():
     for i in range(64):
         f, kind, level = i % 6, (i // 6) % 2, (i // 12) % 4
         N, U, V = faces[f]
-        sc, tc = 0.3 - 0.1 * (i % 5), -0.45 + 0.15 * (i % 4)  # inside the face, off every texel edge
+        # inside the face and at least 0.04 texels off every texel edge of every level (s * 16 = 8 + 8 sc)
+        sc, tc = (0.3, 0.17, -0.07, -0.23, 0.41)[i % 5], (-0.45, -0.13, 0.09, 0.37)[i % 4]
         d = comb((1.0, N), (sc, U), (tc, V))
         v = U if kind == 0 else comb((1.0, U), (0.5, N), (0.25, V))
         # projected: ds = (ma dsc - sc dma) / 2 ma^2, ma = 1; its length in texels of the face for unit v
@@ -980,7 +981,11 @@ def gen_images():
     case = {"kernel": "cube_grad.comp",
             "bindings": [env, binding(1, "f32", data=[f32(x) for x in rays]),
                          binding(2, "f32", count=256, fill={"value": 0})],
-            "expect": [expect(2, texels)]}
+            "expect": [expect(2, texels)],
+            "device_differences": [{"device": "NVIDIA",
+                                    "reason": "the H100 (driver 580.159.04) reads level 2 where the specification's "
+                                              "cube derivatives give level 3 on 5 of the 6 lanes with large gradients "
+                                              "off the face's plane (docs/quirks.md, 'Grad')"}]}
     write_case("%s/cube_grad.json" % folder, case)
 
     # fetch_mips_uniform: workgroup g reads mip g % 3 (one mip per wave) at (l % mip width, (l / 8) % mip height)
