@@ -18,6 +18,7 @@
 #include <math.h>
 #include <stdio.h>
 
+#include "sim/sanitize.h"
 #include "sim/sim_internal.h"
 
 #define LANES for (uint32_t l = 0; l < W; l++)
@@ -371,6 +372,11 @@ int sim_exec_image(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t pc, s
     const img_layout layout = (img_layout)ctx->cfg->image_layout;
     uint64_t addr[SIM_MAX_WAVE];
     sim_mask traced = exec; /* lanes that touched memory (a robust out-of-bounds lane does not) */
+    /* what the sanitizer needs of a texel access: the texel's byte offset and coordinates, per lane */
+    const int sanitize = ctx->sanitize != NULL && integer_coords;
+    uint64_t san_texel[SIM_MAX_WAVE];
+    int32_t san_xyz[SIM_MAX_WAVE][3];
+    uint32_t san_layer[SIM_MAX_WAVE], san_mip[SIM_MAX_WAVE];
     LANES {
         if (!ACTIVE(l))
             continue;
@@ -397,6 +403,12 @@ int sim_exec_image(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t pc, s
             addr[l] = trace ? img_layout_address(im, layout, (uint32_t)at.xyz[0], (uint32_t)at.xyz[1],
                                                  (uint32_t)at.xyz[2], (uint32_t)at.layer, (uint32_t)at.mip)
                             : 0;
+            if (sanitize) {
+                san_texel[l] = img_texel_offset(im, (uint32_t)at.xyz[0], (uint32_t)at.xyz[1], (uint32_t)at.xyz[2],
+                                                (uint32_t)at.layer, (uint32_t)at.mip);
+                memcpy(san_xyz[l], at.xyz, sizeof at.xyz);
+                san_layer[l] = (uint32_t)at.layer, san_mip[l] = (uint32_t)at.mip;
+            }
             if (op == ISA_OP_IMG_LOAD) {
                 img_view_fetch(&view, at.xyz, (uint32_t)at.layer, (uint32_t)at.mip, &t);
                 put_texel(w, W, in->d, l, &t);
@@ -441,6 +453,8 @@ int sim_exec_image(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t pc, s
                              isa_op_name(op));
         }
     }
+    if (sanitize)
+        sim_sanitize_image(ctx, w, in, pc, traced, san_texel, (const int32_t(*)[3])san_xyz, san_layer, san_mip);
     if (trace) {
         sim_mem_access a = {.wave = w->index, .pc = pc, .op = in->op, .cls = in->cls, .slot = in->slot,
                             .space = (uint8_t)sl->space, .wave_size = W, .exec = traced, .addr = addr,

@@ -17,8 +17,10 @@
  *     different values to one address conflict (which one lands is the
  *     hardware's choice);
  *   - workgroups are unordered with respect to each other and no barrier
- *     orders them, so buffer accesses are compared within a workgroup only
- *     (docs/quirks.md says what that misses).
+ *     orders them, so buffer and image accesses are compared within a
+ *     workgroup only (docs/quirks.md says what that misses).
+ * Storage images the kernel writes are watched per texel (an image
+ * instruction reads or writes a whole texel), under the same rules.
  * The epoch is stats.workgroups + stats.barriers: it grows by one at every
  * workgroup start and every barrier release, so equal epochs mean "same
  * workgroup, no barrier between".
@@ -54,7 +56,7 @@ typedef struct san_cell {
 } san_cell;
 
 typedef struct san_slot {
-    san_cell *cells;             /* buffers: one per byte, NULL when not watched */
+    san_cell *cells;             /* buffers: one per byte; storage images: one per texel; NULL when not watched */
     int check_init;              /* the case marked the buffer uninitialized */
 } san_slot;
 
@@ -73,6 +75,12 @@ typedef struct san_store {
 } san_store;
 
 static int slot_is_buffer(isa_space s) { return s <= ISA_SPACE_UNIFORM_TEXEL; }
+
+/* The texel an image instruction touches, for a finding's words; NULL for buffers and shared memory. */
+typedef struct san_texel {
+    const int32_t *xyz;
+    uint32_t layer, mip;
+} san_texel;
 
 sim_status sim_sanitize_begin(sim_ctx *ctx)
 {
@@ -102,6 +110,15 @@ sim_status sim_sanitize_begin(sim_ctx *ctx)
         if (!sl->written && !s->slots[k].check_init)
             continue;
         s->slots[k].cells = calloc(ctx->slots[k].size + 1, sizeof(san_cell));
+        if (!s->slots[k].cells)
+            return SIM_ERR_NOMEM;
+    }
+    /* storage images the kernel writes: one cell per texel of every mip and layer */
+    for (uint32_t k = 0; k < p->slot_count; k++) {
+        const img_image *im = ctx->slots[k].image;
+        if (p->slots[k].space != ISA_SPACE_STORAGE_IMAGE || !p->slots[k].written || !im)
+            continue;
+        s->slots[k].cells = calloc(img_image_texels(im) + 1, sizeof(san_cell));
         if (!s->slots[k].cells)
             return SIM_ERR_NOMEM;
     }
@@ -166,10 +183,23 @@ static const char *access_name(const isa_inst *in)
 
 static const char *slot_words(const isa_slot *sl, char *buf, size_t size)
 {
-    if (slot_is_buffer(sl->space))
+    if (slot_is_buffer(sl->space) || sl->space == ISA_SPACE_STORAGE_IMAGE)
         snprintf(buf, size, "%s '%s' (set %u binding %u)", isa_space_name(sl->space), sl->name, sl->set, sl->binding);
     else
         snprintf(buf, size, "%s '%s'", isa_space_name(sl->space), sl->name);
+    return buf;
+}
+
+/* Where an access lands, as a finding says it: the slot and the byte address, or the slot and the texel. */
+static const char *place_words(const isa_slot *sl, const san_texel *t, uint64_t address, char *buf, size_t size)
+{
+    char slot[128];
+    slot_words(sl, slot, sizeof slot);
+    if (t)
+        snprintf(buf, size, "%s at texel (%d, %d, %d) layer %u mip %u", slot, t->xyz[0], t->xyz[1], t->xyz[2],
+                 t->layer, t->mip);
+    else
+        snprintf(buf, size, "%s at 0x%llx", slot, (unsigned long long)address);
     return buf;
 }
 
@@ -179,38 +209,37 @@ static uint32_t line_of(const sim_ctx *ctx, uint32_t pc)
 }
 
 /*
- * Checks and records bytes [address, address + bytes) of shared memory or a
- * watched buffer, accessed by lane `lane` of wave w; `report_address` is the
- * lane's component address (what a finding names).
+ * Checks and records the `bytes` cells from `first` on, accessed by lane `lane` of wave w at `address` (what a
+ * finding names): the bytes of shared memory or a watched buffer from that address on, or the one cell of a
+ * texel t of a watched storage image (address: the texel's byte offset in the image).
  */
-static void touch_cells(sim_ctx *ctx, const sim_wave *w, const isa_inst *in, uint32_t pc, san_cell *cells,
+static void touch_cells(sim_ctx *ctx, const sim_wave *w, const isa_inst *in, uint32_t pc, san_cell *first,
                         int check_init, uint32_t lane, uint64_t address, unsigned bytes, int reads, int writes,
-                        int atomic, uint32_t epoch)
+                        int atomic, uint32_t epoch, const san_texel *t)
 {
     const isa_slot *sl = &ctx->prog->slots[in->slot];
     const uint16_t X = (uint16_t)w->index;
-    char where[128];
+    char where[192];
     for (unsigned b = 0; b < bytes; b++) {
-        san_cell *c = &cells[address + b];
+        san_cell *c = &first[b];
         if (reads && check_init && !(c->flags & CELL_WRITTEN))
             sim_sanitize_report(ctx, w, pc, SIM_FINDING_UNINITIALIZED, (int32_t)lane, (int32_t)in->slot,
-                                (int64_t)address, "%s reads %u bytes of %s at 0x%llx that nothing wrote",
-                                access_name(in), bytes, slot_words(sl, where, sizeof where),
-                                (unsigned long long)address);
+                                (int64_t)address, "%s reads %u bytes of %s that nothing wrote", access_name(in), bytes,
+                                place_words(sl, t, address, where, sizeof where));
         int other_write = c->w_epoch == epoch && c->w_wave != X && !(atomic && (c->flags & CELL_W_ATOMIC));
         if (other_write)
             sim_sanitize_report(ctx, w, pc, SIM_FINDING_RACE, (int32_t)lane, (int32_t)in->slot, (int64_t)address,
-                                "%s by wave %u and a %s write by wave %u lane %u at pc %u (line %u) touch %s at "
-                                "0x%llx with no barrier between",
+                                "%s by wave %u and a %s write by wave %u lane %u at pc %u (line %u) touch %s with no "
+                                "barrier between",
                                 access_name(in), w->index, (c->flags & CELL_W_ATOMIC) ? "atomic" : "plain", c->w_wave,
-                                c->w_lane, c->w_pc, line_of(ctx, c->w_pc), slot_words(sl, where, sizeof where),
-                                (unsigned long long)(address + b));
+                                c->w_lane, c->w_pc, line_of(ctx, c->w_pc),
+                                place_words(sl, t, address + b, where, sizeof where));
         else if (writes && c->r_epoch == epoch && (c->r_wave != X || (c->flags & CELL_R_MULTI)))
             sim_sanitize_report(ctx, w, pc, SIM_FINDING_RACE, (int32_t)lane, (int32_t)in->slot, (int64_t)address,
-                                "%s by wave %u and a read by wave %u lane %u at pc %u (line %u) touch %s at 0x%llx "
-                                "with no barrier between",
+                                "%s by wave %u and a read by wave %u lane %u at pc %u (line %u) touch %s with no "
+                                "barrier between",
                                 access_name(in), w->index, c->r_wave, c->r_lane, c->r_pc, line_of(ctx, c->r_pc),
-                                slot_words(sl, where, sizeof where), (unsigned long long)(address + b));
+                                place_words(sl, t, address + b, where, sizeof where));
         if (writes) {
             c->w_epoch = epoch;
             c->w_wave = X;
@@ -340,7 +369,7 @@ int sim_sanitize_memory(sim_ctx *ctx, const sim_wave *w, const isa_inst *in, uin
         }
         for (unsigned i = 0; i < n; i++) {
             uint64_t at = address + (uint64_t)i * elem;
-            touch_cells(ctx, w, in, pc, cells, check_init, l, at, elem, reads, writes, atomic, epoch);
+            touch_cells(ctx, w, in, pc, cells + at, check_init, l, at, elem, reads, writes, atomic, epoch, NULL);
             if (check_stores) {
                 uint64_t v = w->regs[((size_t)in->b + i) * W + l];
                 stores[nstores++] = (san_store){.address = at,
@@ -352,6 +381,54 @@ int sim_sanitize_memory(sim_ctx *ctx, const sim_wave *w, const isa_inst *in, uin
     if (nstores > 1)
         same_instruction_stores(ctx, w, in, pc, stores, nstores, elem);
     return 0;
+}
+
+void sim_sanitize_image(sim_ctx *ctx, const sim_wave *w, const isa_inst *in, uint32_t pc, uint64_t exec,
+                        const uint64_t *texel, const int32_t (*xyz)[3], const uint32_t *layer, const uint32_t *mip)
+{
+    struct sim_sanitizer *s = ctx->sanitize;
+    san_cell *cells = s->slots[in->slot].cells;
+    if (!cells)
+        return;
+    enter_workgroup(ctx, s);
+    const uint32_t epoch = (uint32_t)(ctx->result->stats.workgroups + ctx->result->stats.barriers);
+    const isa_op op = (isa_op)in->op;
+    const isa_reduce_op red = (isa_reduce_op)in->imm2;
+    const int atomic = op == ISA_OP_IMG_ATOMIC;
+    const int reads = op == ISA_OP_IMG_LOAD || (atomic && red != ISA_RED_STORE);
+    const int writes = op == ISA_OP_IMG_STORE || (atomic && red != ISA_RED_LOAD);
+    const uint32_t W = ctx->wave_size;
+    const img_image *im = ctx->slots[in->slot].image;
+    const uint32_t tb = img_format_get(im->format)->texel_bytes;
+    for (uint32_t l = 0; l < W; l++) {
+        if (!((exec >> l) & 1))
+            continue;
+        const san_texel t = {xyz[l], layer[l], mip[l]};
+        touch_cells(ctx, w, in, pc, cells + texel[l] / tb, 0, l, texel[l], 1, reads, writes, atomic, epoch, &t);
+        if (op != ISA_OP_IMG_STORE)
+            continue;
+        /* an earlier lane of this store writing the same texel, and whether the texels it encodes differ */
+        uint32_t k = 0;
+        while (k < l && !(((exec >> k) & 1) && texel[k] == texel[l]))
+            k++;
+        if (k == l)
+            continue;
+        uint8_t enc[2][16] = {{0}};
+        const uint32_t lanes[2] = {k, l};
+        for (int j = 0; j < 2; j++) {
+            img_texel v;
+            for (int c = 0; c < 4; c++)
+                v.u[c] = (uint32_t)w->regs[((size_t)in->b + c) * W + lanes[j]];
+            img_encode(im->format, &v, enc[j]);
+        }
+        if (memcmp(enc[0], enc[1], sizeof enc[0]) != 0) {
+            char where[192];
+            sim_sanitize_report(ctx, w, pc, SIM_FINDING_RACE, (int32_t)l, (int32_t)in->slot, (int64_t)texel[l],
+                                "%s: lanes %u and %u of wave %u write different values to %s in one instruction",
+                                access_name(in), k, l, w->index,
+                                place_words(&ctx->prog->slots[in->slot], &t, 0, where, sizeof where));
+        }
+    }
 }
 
 void sim_sanitize_barrier(sim_ctx *ctx)

@@ -11,6 +11,7 @@
  *   - buffers the kernel writes (or the case marks uninitialized), per byte:
  *     the same, compared within one workgroup only; written-ness for the
  *     whole dispatch;
+ *   - storage images the kernel writes, per texel: the same as buffers;
  *   - private memory, per lane and byte: whether it was written.
  * An epoch is one stretch between barriers of one workgroup: two accesses in
  * the same epoch from different waves are unordered.
@@ -27,6 +28,13 @@ void sim_sanitize_end(sim_ctx *ctx);
 /* Before memory instruction `in` of wave w runs with `exec`: checks and records every in-bounds byte it touches
  * (out-of-bounds lanes are left to the executor's fault).  Returns 0 (findings never stop the run). */
 int sim_sanitize_memory(sim_ctx *ctx, const sim_wave *w, const isa_inst *in, uint32_t pc, uint64_t exec);
+
+/* Image instruction `in` (IMG_LOAD, IMG_STORE, IMG_ATOMIC) of wave w on the lanes of `exec` that are in bounds:
+ * texel[l] is lane l's texel's byte offset in the image (img_texel_offset), xyz, layer and mip its texel
+ * for the words.  Checks and records each texel of a watched storage image (one the kernel writes), as
+ * sim_sanitize_memory does bytes; two lanes of one store writing different values to one texel is a race. */
+void sim_sanitize_image(sim_ctx *ctx, const sim_wave *w, const isa_inst *in, uint32_t pc, uint64_t exec,
+                        const uint64_t *texel, const int32_t (*xyz)[3], const uint32_t *layer, const uint32_t *mip);
 
 /* When no wave of the current workgroup is ready and at least one waits at a barrier: synccheck (a wave at a
  * barrier with live lanes outside exec; waves at different barriers). */

@@ -190,6 +190,47 @@ START_TEST(test_sanitize_lane_store_conflict_reports_lanes_0_and_1)
 }
 END_TEST
 
+/* The same race on a storage image (watched per texel): wave 64/W lane 0 stores texel 64, which wave 0 lane 0
+ * read, then loads texel 0, which wave 0 lane 0 wrote; an r32ui texel's address is 4 bytes per texel. */
+START_TEST(test_sanitize_image_race_reports_the_texels)
+{
+    uint32_t W = wave_of_loop(_i);
+    planted k;
+    run_output out;
+    ck_assert_int_eq(run_planted("image_race", W, &k, &out), RUN_EXIT_OK);
+    uint32_t K = 64 / W;
+    uint32_t store_line = line_of(&k, "BUG-STORE"), load_line = line_of(&k, "BUG-LOAD");
+    uint32_t store_pc = pc_at(k.prog, store_line, ISA_OP_IMG_STORE), load_pc = pc_at(k.prog, load_line, ISA_OP_IMG_LOAD);
+    want w[2] = {
+        {SIM_FINDING_RACE, "BUG-STORE", ISA_OP_IMG_STORE, K, 0, "img", 64 * 4, ""},
+        {SIM_FINDING_RACE, "BUG-LOAD", ISA_OP_IMG_LOAD, K, 0, "img", 0, ""},
+    };
+    snprintf(w[0].message, sizeof w[0].message,
+             "img_store by wave %u and a read by wave 0 lane 0 at pc %u (line %u) touch storage_image 'img' (set 0 "
+             "binding 0) at texel (64, 0, 0) layer 0 mip 0 with no barrier between", K, load_pc, load_line);
+    snprintf(w[1].message, sizeof w[1].message,
+             "img_load by wave %u and a plain write by wave 0 lane 0 at pc %u (line %u) touch storage_image 'img' (set "
+             "0 binding 0) at texel (0, 0, 0) layer 0 mip 0 with no barrier between", K, store_pc, store_line);
+    check_findings(&k, &out, w, 2, W);
+    planted_free(&k, &out);
+}
+END_TEST
+
+/* Four lanes store four values to texel (1, 2) of a 4x4 r32ui image: byte (2 * 4 + 1) * 4 = 0x24. */
+START_TEST(test_sanitize_image_lane_store_conflict_reports_lanes_0_and_1)
+{
+    uint32_t W = wave_of_loop(_i);
+    planted k;
+    run_output out;
+    ck_assert_int_eq(run_planted("image_lane_store_conflict", W, &k, &out), RUN_EXIT_OK);
+    want w = {SIM_FINDING_RACE, "BUG", ISA_OP_IMG_STORE, 0, 1, "img", 0x24,
+              "img_store: lanes 0 and 1 of wave 0 write different values to storage_image 'img' (set 0 binding 0) at "
+              "texel (1, 2, 0) layer 0 mip 0 in one instruction"};
+    check_findings(&k, &out, &w, 1, W);
+    planted_free(&k, &out);
+}
+END_TEST
+
 /* tile[64] is read by invocation 63 only. */
 START_TEST(test_sanitize_uninit_shared_reports_invocation_63)
 {
@@ -474,6 +515,8 @@ static Suite *sanitize_suite(void)
     tcase_set_timeout(t, 600);
     tcase_add_loop_test(t, test_sanitize_race_no_barrier_reports_war_and_raw, 0, 5);
     tcase_add_loop_test(t, test_sanitize_lane_store_conflict_reports_lanes_0_and_1, 0, 5);
+    tcase_add_loop_test(t, test_sanitize_image_race_reports_the_texels, 0, 5);
+    tcase_add_loop_test(t, test_sanitize_image_lane_store_conflict_reports_lanes_0_and_1, 0, 5);
     tcase_add_loop_test(t, test_sanitize_uninit_shared_reports_invocation_63, 0, 5);
     tcase_add_loop_test(t, test_sanitize_uninit_private_reports_lane_3, 0, 5);
     tcase_add_loop_test(t, test_sanitize_uninit_buffer_reports_invocation_4, 0, 5);
