@@ -48,6 +48,12 @@ static VkImageType image_type(img_dim d)
     return d == IMG_DIM_1D ? VK_IMAGE_TYPE_1D : d == IMG_DIM_3D ? VK_IMAGE_TYPE_3D : VK_IMAGE_TYPE_2D;
 }
 
+/* The aspect of an image's views, barriers and copies: its depth for a depth format. */
+static VkImageAspectFlags image_aspect(const img_image *im)
+{
+    return img_format_is_depth(im->format) ? VK_IMAGE_ASPECT_DEPTH_BIT : VK_IMAGE_ASPECT_COLOR_BIT;
+}
+
 static VkImageUsageFlags image_usage(case_kind k)
 {
     if (k == CASE_KIND_STORAGE_IMAGE) /* read back after the dispatch */
@@ -132,7 +138,9 @@ vkb_status vkb_image_check_support(VkPhysicalDevice physical, const vkb_device_i
         use = "a storage image";
     } else {
         need |= VK_FORMAT_FEATURE_SAMPLED_IMAGE_BIT;
-        if (b->kind == CASE_KIND_COMBINED_IMAGE_SAMPLER &&
+        /* a depth-comparison sampler filters the comparisons' results: no linear-filter feature needed (Vulkan,
+         * VUID-vkCmdDispatch-magFilter-04553) */
+        if (b->kind == CASE_KIND_COMBINED_IMAGE_SAMPLER && b->sampler.compare_op == IMG_COMPARE_NONE &&
             (b->sampler.mag_filter == IMG_FILTER_LINEAR || b->sampler.min_filter == IMG_FILTER_LINEAR ||
              (b->sampler.mipmap_mode == IMG_MIPMAP_LINEAR && im->mip_levels > 1))) {
             need |= VK_FORMAT_FEATURE_SAMPLED_IMAGE_FILTER_LINEAR_BIT;
@@ -226,6 +234,8 @@ vkb_status vkb_image_create(VkDevice device, const VkPhysicalDeviceMemoryPropert
             .maxLod = s->max_lod,
             .borderColor = (VkBorderColor)s->border,
             .unnormalizedCoordinates = s->unnormalized ? VK_TRUE : VK_FALSE,
+            .compareEnable = s->compare_op != IMG_COMPARE_NONE ? VK_TRUE : VK_FALSE,
+            .compareOp = s->compare_op != IMG_COMPARE_NONE ? (VkCompareOp)(s->compare_op - 1) : VK_COMPARE_OP_NEVER,
         };
         if ((r = vkCreateSampler(device, &sci, NULL, &out->sampler)) != VK_SUCCESS)
             return vk_failed(err, err_size, "vkCreateSampler", r, index);
@@ -269,7 +279,7 @@ vkb_status vkb_image_create(VkDevice device, const VkPhysicalDeviceMemoryPropert
         .viewType = view_type(im, res),
         .format = ici.format,
         /* a storage image's shader accesses address the view's base level: the view is that level alone */
-        .subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, b->kind == CASE_KIND_STORAGE_IMAGE ? 1 : ici.mipLevels, 0,
+        .subresourceRange = {image_aspect(im), 0, b->kind == CASE_KIND_STORAGE_IMAGE ? 1 : ici.mipLevels, 0,
                              ici.arrayLayers},
     };
     if ((r = vkCreateImageView(device, &vci, NULL, &out->view)) != VK_SUCCESS)
@@ -305,8 +315,7 @@ static void transition(VkCommandBuffer cmd, VkImage image, const img_image *im, 
         .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
         .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
         .image = image,
-        .subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, im->mip_levels ? im->mip_levels : 1, 0,
-                             im->layers ? im->layers : 1},
+        .subresourceRange = {image_aspect(im), 0, im->mip_levels ? im->mip_levels : 1, 0, im->layers ? im->layers : 1},
     };
     vkCmdPipelineBarrier(cmd, src_stage, dst_stage, 0, 0, NULL, 0, NULL, 1, &barrier);
 }
@@ -321,7 +330,7 @@ static void copy_regions(const img_image *im, VkBufferImageCopy *regions, uint32
     for (uint32_t m = 0; m < mips; m++)
         regions[m] = (VkBufferImageCopy){
             .bufferOffset = img_subresource_offset(im, m, 0),
-            .imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, m, 0, im->layers ? im->layers : 1},
+            .imageSubresource = {image_aspect(im), m, 0, im->layers ? im->layers : 1},
             .imageExtent = mip_extent(im, m),
         };
     *count = mips;

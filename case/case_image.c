@@ -76,7 +76,8 @@ static const char address_list[] = "repeat, mirrored_repeat, clamp_to_edge, clam
 static case_status read_sampler(parser *p, const cJSON *v, img_sampler *s)
 {
     static const char *const keys[] = {"mag_filter", "min_filter", "mipmap_mode", "address_mode", "border_color",
-                                       "unnormalized_coordinates", "mip_lod_bias", "min_lod", "max_lod", NULL};
+                                       "unnormalized_coordinates", "mip_lod_bias", "min_lod", "max_lod",
+                                       "compare_op", NULL};
     img_sampler_default(s);
     if (!cJSON_IsObject(v))
         return case_fail(p, "expected an object of sampler fields, got %s", case_json_kind(v));
@@ -88,6 +89,9 @@ static case_status read_sampler(parser *p, const cJSON *v, img_sampler *s)
                         "float_transparent_black, int_transparent_black, float_opaque_black, int_opaque_black, "
                         "float_opaque_white, int_opaque_white",
                         &s->border));
+    TRY(read_enum_field(p, v, "compare_op", img_compare_by_name,
+                        "never, less, equal, less_or_equal, greater, not_equal, greater_or_equal, always",
+                        &s->compare_op));
     const cJSON *address = cJSON_GetObjectItemCaseSensitive(v, "address_mode");
     if (address) {
         size_t saved = case_path_enter_key(p, "address_mode");
@@ -344,6 +348,12 @@ case_status case_image_read_binding(parser *p, const cJSON *obj, case_binding *b
                                          "r8g8b8a8_unorm or a GLSL qualifier such as rgba8; docs/case-format.md "
                                          "lists them)", format_name);
     const img_format_info *fi = img_format_get(format);
+    if (img_format_is_depth(format) && b->kind == CASE_KIND_STORAGE_IMAGE)
+        return case_fail_at(p, "format", "%s is a depth format: it binds as a sampled_image or "
+                                         "combined_image_sampler, not a storage_image", fi->name);
+    if (b->has_sampler && b->sampler.compare_op != IMG_COMPARE_NONE && !img_format_is_depth(format))
+        return case_fail_at(p, "format", "the sampler has a compare_op, which samples a depth format (d16_unorm, "
+                                         "d32_sfloat); this image is %s", fi->name);
     b->type = type_of_numeric(fi->numeric);
     TRY(case_read_string_field(p, obj, "type", 0, &type_name));
     if (type_name && strcmp(type_name, case_type_name(b->type)) != 0)

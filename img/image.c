@@ -183,6 +183,9 @@ static const char *const address_names[] = {"repeat", "mirrored_repeat", "clamp_
 static const char *const border_names[] = {"float_transparent_black", "int_transparent_black",
                                            "float_opaque_black",      "int_opaque_black",
                                            "float_opaque_white",      "int_opaque_white"};
+/* IMG_COMPARE_NEVER.. (VkCompareOp order); IMG_COMPARE_NONE has no name: the field is absent */
+static const char *const compare_names[] = {"never", "less", "equal", "less_or_equal", "greater", "not_equal",
+                                            "greater_or_equal", "always"};
 
 static int find_name(const char *const *names, int count, const char *name, int *out)
 {
@@ -228,6 +231,24 @@ const char *img_border_name(int border)
 int img_border_by_name(const char *name, int *out)
 {
     return find_name(border_names, COUNT_OF(border_names), name, out);
+}
+
+const char *img_compare_name(int op)
+{
+    return op > IMG_COMPARE_NONE && op - 1 < COUNT_OF(compare_names) ? compare_names[op - 1] : "none";
+}
+int img_compare_by_name(const char *name, int *out)
+{
+    int k;
+    if (!find_name(compare_names, COUNT_OF(compare_names), name, &k))
+        return 0;
+    *out = k + 1;
+    return 1;
+}
+
+int img_format_is_depth(img_format f)
+{
+    return f == IMG_FMT_D16_UNORM || f == IMG_FMT_D32_SFLOAT;
 }
 
 void img_sampler_default(img_sampler *s)

@@ -123,10 +123,29 @@ enum {
     IMG_BORDER_INT_OPAQUE_WHITE
 }; /* VkBorderColor order */
 
+enum {
+    IMG_COMPARE_NONE,
+    IMG_COMPARE_NEVER,
+    IMG_COMPARE_LESS,
+    IMG_COMPARE_EQUAL,
+    IMG_COMPARE_LESS_OR_EQUAL,
+    IMG_COMPARE_GREATER,
+    IMG_COMPARE_NOT_EQUAL,
+    IMG_COMPARE_GREATER_OR_EQUAL,
+    IMG_COMPARE_ALWAYS
+}; /* compare_op: none (compareEnable off), else VkCompareOp + 1 */
+
 typedef struct img_sampler {
     uint8_t mag_filter, min_filter, mipmap_mode, address[3], border, unnormalized;
+    uint8_t compare_op;  /* IMG_COMPARE_NONE, or the depth comparison of a shadow sampler */
     float mip_lod_bias, min_lod, max_lod;
+    /* Not sampler state: the reference value (Dref) of the depth-comparison sample being taken.  A caller that
+     * samples with a compare_op sets it on its own copy of the sampler, per sample. */
+    float dref;
 } img_sampler;
+
+/* Whether f is a depth format (d16_unorm, d32_sfloat). */
+int img_format_is_depth(img_format f);
 
 /* The defaults of a case's "sampler":{} (nearest, repeat, float transparent black, lod [0, 1000]). */
 void img_sampler_default(img_sampler *s);
@@ -141,6 +160,8 @@ const char *img_address_name(int mode);
 int img_address_by_name(const char *name, int *out);
 const char *img_border_name(int border);
 int img_border_by_name(const char *name, int *out);
+const char *img_compare_name(int op); /* "less", ..; "none" for IMG_COMPARE_NONE */
+int img_compare_by_name(const char *name, int *out);
 
 /*
  * coord: s,t,r (cube: direction x,y,z), coord[3] = array layer (unrounded).  lod is the
@@ -148,6 +169,10 @@ int img_border_by_name(const char *name, int *out);
  * off: a sampling offset (ConstOffset) in texels, one per axis (unused axes ignored), added to the integer
  * texel coordinates of each level read (Vulkan, "Texel Coordinate Offset"), or NULL for none; each component
  * from -65536 to 65535 (devices allow -8..7 at least, wavelab's lowering -128..127).
+ * A sampler with a compare_op compares s->dref with each texel's R (its depth) after the border replacement,
+ * as Vulkan's "Depth Compare Operation" says (dref clamped to [0, 1] on a UNORM format), and filters the
+ * results, 1.0 where the comparison holds and 0.0 where not, into R (G, B 0, A 1); a gather returns the four
+ * results.
  * Filtering is done in float32 with exact weights (docs/quirks.md).
  */
 void img_sample(const img_image *im, const img_sampler *s, const float coord[4], float lod, const int32_t *off,

@@ -98,6 +98,32 @@ static void border_texel(const img_image *im, int border, img_texel *out)
     }
 }
 
+/* Vulkan's "Depth Compare Operation" on a texel (already replaced by the border where it falls outside): R
+ * becomes 1.0 where s->dref compares true against it and 0.0 where not; G, B 0, A 1.  Nothing without a
+ * compare_op. */
+static void depth_compare(const img_image *im, const img_sampler *s, img_texel *t)
+{
+    if (s->compare_op == IMG_COMPARE_NONE)
+        return;
+    float ref = s->dref, d = t->f[0];
+    if (img_format_get(im->format)->encoding == IMG_ENC_UNORM) /* Dref clamped for a fixed-point format */
+        ref = ref < 0.0f ? 0.0f : ref > 1.0f ? 1.0f : ref;
+    int pass;
+    switch (s->compare_op) {
+    case IMG_COMPARE_LESS: pass = ref < d; break;
+    case IMG_COMPARE_EQUAL: pass = ref == d; break;
+    case IMG_COMPARE_LESS_OR_EQUAL: pass = ref <= d; break;
+    case IMG_COMPARE_GREATER: pass = ref > d; break;
+    case IMG_COMPARE_NOT_EQUAL: pass = ref != d; break;
+    case IMG_COMPARE_GREATER_OR_EQUAL: pass = ref >= d; break;
+    case IMG_COMPARE_ALWAYS: pass = 1; break;
+    default: pass = 0; break; /* never */
+    }
+    t->f[0] = pass ? 1.0f : 0.0f;
+    t->f[1] = t->f[2] = 0.0f;
+    t->f[3] = 1.0f;
+}
+
 static int axes_of(img_dim dim)
 {
     return dim == IMG_DIM_1D ? 1 : dim == IMG_DIM_3D ? 3 : 2;
@@ -248,8 +274,10 @@ static void wrapped_texel(const img_image *im, const img_sampler *s, const int32
     uint32_t corner_layer[3];
     if (cube == CUBE_FILTER && cube_corner(size[0], idx, layer, corner, corner_layer)) {
         img_texel t[3];
-        for (int k = 0; k < 3; k++)
+        for (int k = 0; k < 3; k++) {
             img_fetch(im, corner[k], corner_layer[k], mip, &t[k]);
+            depth_compare(im, s, &t[k]);
+        }
         corner_mean(t, out);
         return;
     }
@@ -261,10 +289,12 @@ static void wrapped_texel(const img_image *im, const img_sampler *s, const int32
         at[a] = wrap(cube ? IMG_ADDRESS_CLAMP_TO_EDGE : s->address[a], id[a], size[a]);
         if (at[a] < 0) {
             border_texel(im, s->border, out);
+            depth_compare(im, s, out);
             return;
         }
     }
     img_fetch(im, at, layer, mip, out);
+    depth_compare(im, s, out);
 }
 
 typedef struct footprint {
@@ -445,16 +475,18 @@ static void view_wrapped_texel(const img_view *v, const img_sampler *s, const in
         at[a] = wrap(cube ? IMG_ADDRESS_CLAMP_TO_EDGE : s->address[a], id[a], L->size[a]);
         if (at[a] < 0) {
             border_texel(v->im, s->border, out);
+            depth_compare(v->im, s, out);
             return;
         }
     }
     /* img_fetch's bounds check (wrap keeps the indices inside; the layer is clamped already) */
-    if (at[0] >= L->size[0] || at[1] >= L->size[1] || at[2] >= L->size[2] || layer >= v->im->layers) {
+    if (at[0] >= L->size[0] || at[1] >= L->size[1] || at[2] >= L->size[2] || layer >= v->im->layers)
         memset(out, 0, sizeof *out);
-        return;
-    }
-    view_decode(v, v->im->bytes + img_view_texel_offset(v, (uint32_t)at[0], (uint32_t)at[1], (uint32_t)at[2], layer, mip),
-                out);
+    else
+        view_decode(v, v->im->bytes + img_view_texel_offset(v, (uint32_t)at[0], (uint32_t)at[1], (uint32_t)at[2], layer,
+                                                            mip),
+                    out);
+    depth_compare(v->im, s, out);
 }
 
 /* linear_footprint through the view. */
@@ -516,15 +548,13 @@ static void view_filter_2d(const img_view *v, const img_sampler *s, const float 
     if (!linear || v->fi->numeric != IMG_NUM_FLOAT) {
         int32_t x = wrap(s->address[0], offset_texel(floor_to_int_fast(st[0] * L->size_f[0]), off, 0), L->size[0]);
         int32_t y = wrap(s->address[1], offset_texel(floor_to_int_fast(st[1] * L->size_f[1]), off, 1), L->size[1]);
-        if (x < 0 || y < 0) {
+        if (x < 0 || y < 0)
             border_texel(im, s->border, out);
-            return;
-        }
-        if (x >= L->size[0] || y >= L->size[1] || no_layer) { /* img_fetch's bounds check; wrap keeps x, y inside */
+        else if (x >= L->size[0] || y >= L->size[1] || no_layer) /* img_fetch's bounds check; wrap keeps x, y inside */
             memset(out, 0, sizeof *out);
-            return;
-        }
-        view_decode(v, base + (size_t)y * L->row_bytes + (size_t)x * v->texel_bytes, out);
+        else
+            view_decode(v, base + (size_t)y * L->row_bytes + (size_t)x * v->texel_bytes, out);
+        depth_compare(im, s, out);
         return;
     }
     int32_t i0[2];
@@ -557,6 +587,7 @@ static void view_filter_2d(const img_view *v, const img_sampler *s, const float 
             memset(&t, 0, sizeof t);
         else
             view_decode(v, base + (size_t)y * L->row_bytes + (size_t)x * v->texel_bytes, &t);
+        depth_compare(im, s, &t);
         for (int c = 0; c < 4; c++)
             sum[c] += weight * t.f[c];
     }

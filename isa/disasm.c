@@ -140,6 +140,12 @@ void isa_inst_format(const isa_program *p, const isa_inst *in, char *buf, size_t
             else
                 m = snprintf(buf + n, size - (size_t)n, ", lod %s", in->b != ISA_NO_REG ? b : "0");
             n = m > 0 ? n + m : n;
+            if (in->img_dref && (size_t)n < size) { /* the reference is the last coordinate register */
+                char ref[32];
+                reg(p, ref, sizeof ref, in->a + in->count - 1u);
+                m = snprintf(buf + n, size - (size_t)n, ", dref %s", ref);
+                n = m > 0 ? n + m : n;
+            }
             const int8_t *o = in->texel_offset;
             if ((size_t)n < size && (o[0] || o[1] || o[2]))
                 snprintf(buf + n, size - (size_t)n, ", offset (%d, %d, %d))", o[0], o[1], o[2]);

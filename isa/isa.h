@@ -160,6 +160,8 @@ typedef struct isa_inst {
     uint32_t d;         /* destination register or mask */
     uint32_t a, b, c, e;/* source registers (or masks / targets, see ops.def) */
     int8_t texel_offset[3]; /* IMG_SAMPLE/IMG_GATHER: the ConstOffset in texels of the level read (0: none) */
+    uint8_t img_dref;   /* IMG_SAMPLE/IMG_GATHER: 1 when the last of the `count` coordinate registers is the depth
+                         * reference (Dref) of a depth-comparison sample */
     int64_t imm;
     int64_t imm2;
     uint32_t line;      /* source line (0 = unknown) */

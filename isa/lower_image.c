@@ -10,7 +10,7 @@
  * the image back).  Coordinates are the registers of the coordinate vector,
  * `count` of them; the executor (sim/image_exec.c) reads the image's
  * dimensionality and format from the binding.  What is not modelled (implicit
- * LOD, depth comparison, projection, offsets that are not constants on
+ * LOD, projection, offsets that are not constants on
  * sampling and gathers, ConstOffsets, multisampling, sparse residency, arrays
  * of images) fails with the word offset.
  */
@@ -300,7 +300,8 @@ void lower_image_inst(lower *L, SpvOp op, const uint32_t *o, uint32_t no)
     }
     /* the image operand: o[0] for a write, o[2] for the rest */
     uint32_t image = op == SpvOpImageWrite ? o[0] : o[2];
-    bool sampling = op == SpvOpImageSampleExplicitLod || op == SpvOpImageGather;
+    bool sampling = op == SpvOpImageSampleExplicitLod || op == SpvOpImageGather ||
+                    op == SpvOpImageSampleDrefExplicitLod || op == SpvOpImageDrefGather;
     int32_t slot = (op >= SpvOpImageSampleImplicitLod && op <= SpvOpImageQuerySamples) ? image_of(L, image, sampling) : -1;
     if (L->failed)
         return;
@@ -358,12 +359,24 @@ void lower_image_inst(lower *L, SpvOp op, const uint32_t *o, uint32_t no)
         L->p->slots[slot].written = 1;
         return;
     }
-    case SpvOpImageSampleExplicitLod: case SpvOpImageGather: {
+    case SpvOpImageSampleExplicitLod: case SpvOpImageGather: case SpvOpImageSampleDrefExplicitLod:
+    case SpvOpImageDrefGather: {
         isa_type ty = result_type(L, o[0]);
         uint32_t coords = coord_regs(L, o[3], &ncoords);
         int64_t component = 0;
         image_offset off;
-        if (op == SpvOpImageGather) {
+        const bool dref = op == SpvOpImageSampleDrefExplicitLod || op == SpvOpImageDrefGather;
+        const bool gather = op == SpvOpImageGather || op == SpvOpImageDrefGather;
+        if (dref) {
+            CHECK_ID(L, o[4]);
+            if (lower_scalar_isa_type(L, L->ids[o[4]].type) != ISA_TYPE_F32) {
+                lower_fail(L, ISA_ERR_INVALID, "depth reference %%%u is not a 32-bit float", o[4]);
+                return;
+            }
+            image_operands(L, o, no, 5, gather ? NULL : &lod, gather ? NULL : &dx, gather ? NULL : &dy, &ngrad, &off);
+            if (gather)
+                lod = dx = dy = ISA_NO_REG;
+        } else if (op == SpvOpImageGather) {
             CHECK_ID(L, o[4]);
             if (!L->ids[o[4]].cknown || L->ids[o[4]].cval > 3) {
                 lower_fail(L, ISA_ERR_INVALID, "gather component %%%u is not a constant 0..3", o[4]);
@@ -381,16 +394,24 @@ void lower_image_inst(lower *L, SpvOp op, const uint32_t *o, uint32_t no)
             lower_fail(L, ISA_ERR_UNSUPPORTED, "sampling coordinates must be 32-bit floats");
             return;
         }
+        const uint8_t nspatial = ncoords; /* the offset's check counts the coordinates, not the reference */
+        if (dref) { /* the reference becomes the last coordinate register (AMD's image_sample_c passes it so) */
+            uint32_t block = lower_new_regs(L, ncoords + 1u);
+            lower_unary(L, ISA_OP_MOV, ISA_TYPE_U32, block, coords, ncoords);
+            lower_unary(L, ISA_OP_MOV, ISA_TYPE_U32, block + ncoords, lower_val(L, o[4]), 1);
+            coords = block;
+            ncoords++;
+        }
         uint32_t d = vec4_result(L, o[0], o[1]);
-        isa_inst *in = emit_image(L, op == SpvOpImageGather ? ISA_OP_IMG_GATHER : ISA_OP_IMG_SAMPLE, ty, slot, coords,
-                                  ncoords);
+        isa_inst *in = emit_image(L, gather ? ISA_OP_IMG_GATHER : ISA_OP_IMG_SAMPLE, ty, slot, coords, ncoords);
         if (!in)
             return;
         in->d = d, in->b = lod, in->c = dx, in->e = dy;
         in->type2 = ISA_TYPE_F32;
-        in->imm = op == SpvOpImageGather ? component : ngrad;
+        in->imm = gather ? component : ngrad;
         in->imm2 = L->ids[o[2]].sampler_slot;
-        sampling_offset(L, in, off, ncoords, &L->p->slots[slot]);
+        in->img_dref = dref;
+        sampling_offset(L, in, off, nspatial, &L->p->slots[slot]);
         return;
     }
     case SpvOpImageQuerySize: case SpvOpImageQuerySizeLod: case SpvOpImageQueryLevels: {
@@ -412,7 +433,8 @@ void lower_image_inst(lower *L, SpvOp op, const uint32_t *o, uint32_t no)
     }
     default:
         lower_fail(L, ISA_ERR_UNSUPPORTED, "%s is not modelled (compute images: read, write, fetch, explicit-LOD "
-                   "sampling, gather, size and level queries, atomics)", lower_op_name(op));
+                   "sampling, gather, their depth-comparison forms, size and level queries, atomics)",
+                   lower_op_name(op));
         return;
     }
 }

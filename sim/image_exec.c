@@ -121,8 +121,9 @@ static coord_map coord_map_of(const isa_slot *sl, const isa_inst *in, int intege
             m.map[2] = 2, m.map[3] = arr ? 3 : -1;
         break;
     }
+    const int count = (int)in->count - (in->img_dref ? 1 : 0); /* a depth reference is not a coordinate */
     for (int j = 0; j < 4; j++)
-        if (m.map[j] >= (int)in->count)
+        if (m.map[j] >= count)
             m.map[j] = -1;
     return m;
 }
@@ -329,6 +330,27 @@ static int image_query(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t p
     return 0;
 }
 
+/* A depth-comparison sample needs a sampler with a compare_op and a depth image, and a sampler with a compare_op
+ * samples only through the depth-comparison instructions (Vulkan, VUIDs of vkCmdDispatch on compareEnable):
+ * otherwise a fault naming both slots; returns 1 then. */
+static int depth_compare_mismatch(sim_ctx *ctx, const sim_wave *w, const isa_inst *in, uint32_t pc,
+                                  const isa_slot *sl, const img_image *im, const img_sampler *smp)
+{
+    const char *sname = ctx->prog->slots[in->imm2].name;
+    const char *why = NULL;
+    if (in->img_dref && smp->compare_op == IMG_COMPARE_NONE)
+        why = "a depth-comparison %s with sampler '%s', which has no compare_op (image '%s')";
+    else if (!in->img_dref && smp->compare_op != IMG_COMPARE_NONE)
+        why = "a %s without a depth reference with sampler '%s', whose compare_op makes it a depth-comparison "
+              "sampler (image '%s'): Vulkan samples it only with the Dref instructions";
+    else if (in->img_dref && !img_format_is_depth(im->format))
+        why = "a depth-comparison %s with sampler '%s' of image '%s', whose format is not a depth format";
+    if (!why)
+        return 0;
+    return sim_fault(ctx, w, pc, SIM_FAULT_UNSUPPORTED, -1, (int32_t)in->slot, -1, why,
+                     in->op == ISA_OP_IMG_GATHER ? "gather" : "sample", sname, sl->name);
+}
+
 int sim_exec_image(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t pc, sim_mask exec)
 {
     const uint32_t W = ctx->wave_size;
@@ -348,11 +370,18 @@ int sim_exec_image(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t pc, s
         return sim_fault(ctx, w, pc, SIM_FAULT_UNSUPPORTED, -1, (int32_t)in->slot, -1,
                          "image atomic on '%s', whose format %s is not r32ui or r32i", sl->name, fi->name);
     const img_sampler *smp = NULL;
+    img_sampler cmp; /* a depth-comparison sample's copy of the sampler, its dref set per lane */
     if (op == ISA_OP_IMG_SAMPLE || op == ISA_OP_IMG_GATHER) {
         smp = ctx->slots[in->imm2].sampler;
         if (!smp)
             return sim_fault(ctx, w, pc, SIM_FAULT_UNSUPPORTED, -1, (int32_t)in->imm2, -1,
                              "sampling with slot '%s', which is not a sampler", ctx->prog->slots[in->imm2].name);
+        if (depth_compare_mismatch(ctx, w, in, pc, sl, im, smp))
+            return 1;
+        if (in->img_dref) {
+            cmp = *smp;
+            smp = &cmp;
+        }
     }
     const int robust = ctx->cfg->robust_access;
     const sim_mem_trace *trace = ctx->cfg->mem_trace;
@@ -424,6 +453,8 @@ int sim_exec_image(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t pc, s
         case ISA_OP_IMG_SAMPLE: case ISA_OP_IMG_GATHER: {
             float coord[4];
             float_coords(w, in, W, l, &cmap, coord);
+            if (in->img_dref)
+                cmp.dref = sim_f32(w->regs[((size_t)in->a + in->count - 1) * W + l]);
             float lod = 0;
             if (op == ISA_OP_IMG_SAMPLE) {
                 if (in->c != ISA_NO_REG)

@@ -142,7 +142,7 @@ static field_pos fields_of(const img_format_info *fi)
         /* rN, rNgN, rNgNbNaN: the width is the first number in the name */
         int width = atoi(fi->name + 1), count = 0;
         for (const char *ch = fi->name; *ch && *ch != '_'; ch++)
-            count += *ch == 'r' || *ch == 'g' || *ch == 'b' || *ch == 'a';
+            count += *ch == 'r' || *ch == 'g' || *ch == 'b' || *ch == 'a' || *ch == 'd'; /* dN: one depth */
         fp.count = count;
         for (int c = 0; c < count; c++) {
             fp.shift[c] = c * width;
@@ -1559,8 +1559,8 @@ START_TEST(test_img_view_fetch_store_and_decoders_random_inputs_match_general_pa
                           img_format_get((img_format)f)->name);
         }
     }
-    /* r32 sfloat/uint/sint x1, x2, x4; rgba8 unorm x1, x2, x4; r16f x1, x2, x4 */
-    ck_assert_int_eq(decoders, 15);
+    /* r32 sfloat/uint/sint x1, x2, x4; rgba8 unorm x1, x2, x4; r16f x1, x2, x4; d32 sfloat */
+    ck_assert_int_eq(decoders, 16);
     for (int image = 0; image < 400; image++) {
         uint8_t *bytes;
         img_image im = view_rand_image(&r, &bytes);

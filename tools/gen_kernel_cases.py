@@ -988,6 +988,35 @@ def gen_images():
                                               "off the face's plane (docs/quirks.md, 'Grad')"}]}
     write_case("%s/cube_grad.json" % folder, case)
 
+    # shadow_compare: depth D(x, y) = ((3x + 5y) % 8) / 8 + 1/16 in a d32_sfloat 8x8; each texel compared with the
+    # reference (Dref op D), then the 0/1 results filtered; clamp to edge.  A d16_unorm image of 1.0 where
+    # (x + y) % 3 == 0, else 0, compared for equality with 1.5, which the UNORM format clamps to 1.0.
+    sw = 8
+    depth = [((3 * x + 5 * y) % 8) / 8 + 1 / 16 for y in range(sw) for x in range(sw)]
+    ones = [1.0 if (x + y) % 3 == 0 else 0.0 for y in range(sw) for x in range(sw)]
+    def dz(x, y):
+        return depth[min(max(y, 0), sw - 1) * sw + min(max(x, 0), sw - 1)]
+    lanes = [(i % 8, i // 8) for i in range(64)]
+    near = [1.0 if 0.5 <= dz(x, y) else 0.0 for x, y in lanes]
+    # linear at the corner (x + 1, y + 1) / 8: u = x + 1 - 0.5 + 0.5 -> i0 = x, weights 1/2 on each axis
+    lin = [sum(1.0 if 0.4 < dz(x + di, y + dj) else 0.0 for di in (0, 1) for dj in (0, 1)) / 4 for x, y in lanes]
+    gath = []
+    for x, y in lanes:  # i0j1, i1j1, i1j0, i0j0 of (0.5 < D)
+        gath += [1.0 if 0.5 < dz(x + di, y + dj) else 0.0 for di, dj in ((0, 1), (1, 1), (1, 0), (0, 0))]
+    eq = [1.0 if ones[y * sw + x] == 1.0 else 0.0 for x, y in lanes]
+    def shadow(b, fmt, data, sampler):
+        return {"set": 0, "binding": b, "kind": "combined_image_sampler", "format": fmt, "dim": "2d",
+                "extent": [sw, sw], "layers": 1, "mip_levels": 1, "data": data, "sampler": sampler}
+    case = {"kernel": "shadow_compare.comp",
+            "bindings": [shadow(0, "d32_sfloat", depth, {"address_mode": "clamp_to_edge",
+                                                         "compare_op": "less_or_equal"}),
+                         shadow(1, "d32_sfloat", depth, {"mag_filter": "linear", "min_filter": "linear",
+                                                         "address_mode": "clamp_to_edge", "compare_op": "less"}),
+                         shadow(2, "d16_unorm", ones, {"address_mode": "clamp_to_edge", "compare_op": "equal"}),
+                         binding(3, "f32", count=448, fill={"value": 0})],
+            "expect": [expect(3, near + lin + gath + eq)]}
+    write_case("%s/shadow_compare.json" % folder, case)
+
     # fetch_mips_uniform: workgroup g reads mip g % 3 (one mip per wave) at (l % mip width, (l / 8) % mip height)
     texels, sizes = [], []
     for g in range(3):
