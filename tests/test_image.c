@@ -979,6 +979,48 @@ START_TEST(test_img_cube_gradients_project_onto_the_face)
 }
 END_TEST
 
+/* Depth comparison by hand: each texel compared with the reference (Dref op D) before the filter; a border texel
+ * is compared too; a UNORM format clamps the reference to [0, 1]. */
+START_TEST(test_img_depth_compare_filters_the_comparisons)
+{
+    /* a 4x1 d32_sfloat row of depths .1 .3 .6 .9 */
+    static const float depths[4] = {0.1f, 0.3f, 0.6f, 0.9f};
+    float storage[4];
+    img_image im = float_image(IMG_DIM_2D, 4, 1, 1, 1, 1, depths, storage);
+    im.format = IMG_FMT_D32_SFLOAT;
+    img_sampler s = sampler_of(IMG_FILTER_NEAREST, IMG_ADDRESS_CLAMP_TO_BORDER, IMG_BORDER_FLOAT_OPAQUE_WHITE);
+    s.compare_op = IMG_COMPARE_LESS; /* Dref < D */
+    s.dref = 0.5f;
+    ck_assert_float_eq(sample1(&im, &s, 0.375f, 0.5f, 0, 0, 0), 0.0f); /* texel 1: .5 < .3 no */
+    ck_assert_float_eq(sample1(&im, &s, 0.625f, 0.5f, 0, 0, 0), 1.0f); /* texel 2: .5 < .6 */
+    ck_assert_float_eq(sample1(&im, &s, 1.5f, 0.5f, 0, 0, 0), 1.0f);   /* the border's depth 1: .5 < 1 */
+    s.compare_op = IMG_COMPARE_GREATER_OR_EQUAL;
+    ck_assert_float_eq(sample1(&im, &s, 0.375f, 0.5f, 0, 0, 0), 1.0f);
+    /* linear between texels 1 and 2 (u = 2.0: i0 1, alpha .5): the results 0 and 1 blend to .5; the depths' blend
+     * (.45) would have compared false */
+    s = sampler_of(IMG_FILTER_LINEAR, IMG_ADDRESS_CLAMP_TO_EDGE, 0);
+    s.compare_op = IMG_COMPARE_LESS, s.dref = 0.5f;
+    ck_assert_float_eq(sample1(&im, &s, 0.5f, 0.5f, 0, 0, 0), 0.5f);
+    /* gather: i0j1 i1j1 i1j0 i0j0 of u 2.0 (texels 1, 2; both rows clamp to row 0): 0 1 1 0 */
+    float coord[4] = {0.5f, 0.5f, 0, 0};
+    img_texel t;
+    img_gather(&im, &s, coord, 0, NULL, &t);
+    ck_assert_float_eq(t.f[0], 0.0f);
+    ck_assert_float_eq(t.f[1], 1.0f);
+    ck_assert_float_eq(t.f[2], 1.0f);
+    ck_assert_float_eq(t.f[3], 0.0f);
+    /* d16_unorm: 65535 is depth 1.0; a reference of 1.5 clamps to 1.0, so EQUAL holds (unclamped it would not) */
+    uint16_t d16[1] = {65535};
+    img_image u16 = {.dim = IMG_DIM_2D, .format = IMG_FMT_D16_UNORM, .width = 1, .height = 1, .depth = 1,
+                     .layers = 1, .mip_levels = 1, .bytes = (uint8_t *)d16, .size = sizeof d16};
+    s = sampler_of(IMG_FILTER_NEAREST, IMG_ADDRESS_CLAMP_TO_EDGE, 0);
+    s.compare_op = IMG_COMPARE_EQUAL, s.dref = 1.5f;
+    ck_assert_float_eq(sample1(&u16, &s, 0.5f, 0.5f, 0, 0, 0), 1.0f);
+    im.format = IMG_FMT_D32_SFLOAT; /* a float format does not clamp: 1.5 == .9 fails, as does 1.5 == 1 */
+    ck_assert_float_eq(sample1(&im, &s, 0.875f, 0.5f, 0, 0, 0), 0.0f);
+}
+END_TEST
+
 /* ---- memory layouts ----------------------------------------------------------------------------------- */
 
 static int cmp_u64(const void *a, const void *b)
@@ -1248,6 +1290,14 @@ START_TEST(test_case_image_errors_name_the_file_and_field)
                "bindings[0].sampler.max_lod: 1 is less than min_lod 3");
     case_fails("{'binding': 0, 'kind': 'storage_image', 'format': 'r32f', 'extent': [1, 1], 'sampler': {}}", NULL,
                "bindings[0].sampler: only sampler and combined_image_sampler bindings take a sampler");
+    case_fails("{'binding': 0, 'kind': 'sampler', 'sampler': {'compare_op': 'lesser'}}", NULL,
+               "bindings[0].sampler.compare_op: unknown value \"lesser\"");
+    case_fails("{'binding': 0, 'kind': 'storage_image', 'format': 'd32_sfloat', 'extent': [1, 1]}", NULL,
+               "bindings[0].format: d32_sfloat is a depth format: it binds as a sampled_image or "
+               "combined_image_sampler, not a storage_image");
+    case_fails("{'binding': 0, 'kind': 'combined_image_sampler', 'format': 'r32f', 'extent': [1, 1], "
+               "'sampler': {'compare_op': 'less'}}", NULL,
+               "bindings[0].format: the sampler has a compare_op, which samples a depth format");
     /* expectations */
     const char *image = "{'binding': 0, 'kind': 'storage_image', 'format': 'r32f', 'extent': [2, 2], 'mip_levels': 2}";
     case_fails(image, "[{'binding': 0, 'mip': 2, 'data': [1]}]", "expect[0].mip: 2 is too large (at most 1)");
@@ -1475,6 +1525,10 @@ static img_sampler view_rand_sampler(uint64_t *r)
         s.address[a] = (uint8_t)(one_mode && a ? s.address[0] : view_rng(r) % 5);
     s.border = (uint8_t)(view_rng(r) % 6);
     s.unnormalized = view_rng(r) % 5 == 0;
+    if (view_rng(r) % 4 == 0) { /* a depth comparison (on any format: both paths must compare alike) */
+        s.compare_op = (uint8_t)(1 + view_rng(r) % 8);
+        s.dref = (float)(int)(view_rng(r) % 9) * 0.125f;
+    }
     if (view_rng(r) % 3 == 0) {
         s.mip_lod_bias = (float)(int)(view_rng(r) % 5) - 2.0f + (view_rng(r) % 2 ? 0.25f : 0.0f);
         s.min_lod = (float)(int)(view_rng(r) % 3) * 0.5f;
@@ -1645,6 +1699,7 @@ static Suite *img_suite(void)
     tcase_add_test(tc, test_img_gather_returns_footprint_in_spec_order);
     tcase_add_test(tc, test_img_sample_offsets_move_the_chosen_levels_texels);
     tcase_add_test(tc, test_img_cube_gradients_project_onto_the_face);
+    tcase_add_test(tc, test_img_depth_compare_filters_the_comparisons);
     tcase_add_test(tc, test_img_layouts_are_bijections_onto_their_range);
     tcase_add_test(tc, test_img_blocklinear_keeps_8_rows_of_64_bytes_in_one_gob);
     tcase_add_test(tc, test_img_amd_swizzle_interleaves_x_and_y_in_a_tile);

@@ -37,7 +37,8 @@ static uint32_t texel_bytes(img_format f)
 {
     switch (f) {
     case IMG_FMT_R32G32B32A32_SFLOAT: return 16;
-    case IMG_FMT_R8G8B8A8_UNORM: case IMG_FMT_R32_UINT: case IMG_FMT_R32_SFLOAT: case IMG_FMT_R32_SINT: return 4;
+    case IMG_FMT_R8G8B8A8_UNORM: case IMG_FMT_R32_UINT: case IMG_FMT_R32_SFLOAT: case IMG_FMT_R32_SINT:
+    case IMG_FMT_D32_SFLOAT: return 4;
     default: ck_abort_msg("format not used by these tests"); return 0;
     }
 }
@@ -306,6 +307,72 @@ START_TEST(test_image_sample_and_gather_offsets_move_the_levels_texels)
         sim_result_free(&res);
         free(tex.bytes);
     }
+    isa_program_destroy(p);
+}
+END_TEST
+
+/* A depth-comparison sampler and the Dref instructions go together, on a depth image: any other pairing faults
+ * with both slots named (Vulkan leaves it undefined). */
+static const char *shadow_pair_src =
+    "#version 450\n"
+    "layout(local_size_x = 4) in;\n"
+    "layout(set = 0, binding = 0) uniform texture2D depth;\n"
+    "layout(set = 0, binding = 1) uniform sampler smp;\n"
+    "layout(set = 0, binding = 2) buffer Out { float plain[4]; float shadow[4]; } o;\n"
+    "layout(push_constant) uniform P { uint which; } pc;\n"
+    "void main() {\n"
+    "    uint i = gl_GlobalInvocationID.x;\n"
+    "    if (pc.which == 0u) o.plain[i] = textureLod(sampler2D(depth, smp), vec2(0.5), 0.0).x;\n"
+    "    else o.shadow[i] = textureLod(sampler2DShadow(depth, smp), vec3(0.5, 0.5, 0.25), 0.0);\n"
+    "}\n";
+
+START_TEST(test_image_depth_compare_needs_its_sampler_and_a_depth_image)
+{
+    isa_program *p = build(shadow_pair_src, "glsl");
+    img_image d32 = make_image(IMG_DIM_2D, IMG_FMT_D32_SFLOAT, 2, 2, 1, 1, 1);
+    img_image colour = make_image(IMG_DIM_2D, IMG_FMT_R32_SFLOAT, 2, 2, 1, 1, 1);
+    memset(d32.bytes, 0, d32.size); /* depth 0 everywhere */
+    memset(colour.bytes, 0, colour.size);
+    img_sampler plain, less;
+    img_sampler_default(&plain);
+    less = plain;
+    less.compare_op = IMG_COMPARE_LESS;
+    const struct {
+        uint32_t which;
+        img_image *image;
+        const img_sampler *smp;
+        const char *fault; /* NULL: runs */
+    } rows[] = {
+        {1, &d32, &less, NULL},
+        {0, &d32, &plain, NULL},
+        {0, &d32, &less, "a sample without a depth reference with sampler 'smp', whose compare_op"},
+        {1, &d32, &plain, "a depth-comparison sample with sampler 'smp', which has no compare_op"},
+        {1, &colour, &less, "of image 'depth', whose format is not a depth format"},
+    };
+    for (size_t r = 0; r < sizeof rows / sizeof rows[0]; r++) {
+        float out[8];
+        memset(out, 0x7f, sizeof out);
+        uint32_t which = rows[r].which;
+        sim_config cfg = {.wave_size = 4, .groups = {1, 1, 1},
+                          .buffers = (sim_buffer[]){{0, 2, (uint8_t *)out, sizeof out}}, .buffer_count = 1,
+                          .images = (sim_image[]){{0, 0, rows[r].image, NULL}, {0, 1, NULL, rows[r].smp}},
+                          .image_count = 2, .push = (uint8_t *)&which, .push_size = sizeof which};
+        sim_result res;
+        memset(&res, 0, sizeof res);
+        sim_status st = sim_run(p, &cfg, &res);
+        if (!rows[r].fault) {
+            ck_assert_msg(st == SIM_OK, "row %zu: %s", r, res.fault_event.message);
+            /* the shadow row: .25 < 0 fails everywhere: 0; the plain row reads the depth, 0 */
+            ck_assert_float_eq(out[which ? 4 : 0], 0.0f);
+        } else {
+            ck_assert_msg(st == SIM_FAULT, "row %zu: status %d", r, st);
+            ck_assert_msg(strstr(res.fault_event.message, rows[r].fault) != NULL, "row %zu: %s", r,
+                          res.fault_event.message);
+        }
+        sim_result_free(&res);
+    }
+    free(d32.bytes);
+    free(colour.bytes);
     isa_program_destroy(p);
 }
 END_TEST
@@ -959,6 +1026,7 @@ static Suite *image_sim_suite(void)
     tcase_add_test(tc, test_image_fetch_each_mip_reads_its_texels);
     tcase_add_test(tc, test_image_fetch_offset_moves_the_texel_not_the_layer);
     tcase_add_test(tc, test_image_sample_and_gather_offsets_move_the_levels_texels);
+    tcase_add_test(tc, test_image_depth_compare_needs_its_sampler_and_a_depth_image);
     tcase_add_test(tc, test_image_sample_linear_nearest_gather_match_reference);
     tcase_add_test(tc, test_image_rgba8_unorm_reads_c_over_255_and_stores_rounded);
     tcase_add_test(tc, test_image_atomics_r32_match_sequential_reference);
