@@ -113,10 +113,19 @@ sim_status sim_sanitize_begin(sim_ctx *ctx)
         if (!s->slots[k].cells)
             return SIM_ERR_NOMEM;
     }
-    /* storage images the kernel writes: one cell per texel of every mip and layer */
+    /* images the kernel writes (storage images) or the case marks uninitialized: one cell per texel of every
+     * mip and layer */
     for (uint32_t k = 0; k < p->slot_count; k++) {
+        const isa_slot *sl = &p->slots[k];
         const img_image *im = ctx->slots[k].image;
-        if (p->slots[k].space != ISA_SPACE_STORAGE_IMAGE || !p->slots[k].written || !im)
+        if ((sl->space != ISA_SPACE_STORAGE_IMAGE && sl->space != ISA_SPACE_SAMPLED_IMAGE) || !im)
+            continue;
+        for (int b = 0; b < ctx->cfg->buffer_count && ctx->cfg->uninitialized; b++) {
+            const sim_buffer *buf = &ctx->cfg->buffers[b];
+            if (buf->set == sl->set && buf->binding == sl->binding && ctx->cfg->uninitialized[b])
+                s->slots[k].check_init = 1;
+        }
+        if (!sl->written && !s->slots[k].check_init)
             continue;
         s->slots[k].cells = calloc(img_image_texels(im) + 1, sizeof(san_cell));
         if (!s->slots[k].cells)
@@ -183,7 +192,7 @@ static const char *access_name(const isa_inst *in)
 
 static const char *slot_words(const isa_slot *sl, char *buf, size_t size)
 {
-    if (slot_is_buffer(sl->space) || sl->space == ISA_SPACE_STORAGE_IMAGE)
+    if (slot_is_buffer(sl->space) || sl->space == ISA_SPACE_STORAGE_IMAGE || sl->space == ISA_SPACE_SAMPLED_IMAGE)
         snprintf(buf, size, "%s '%s' (set %u binding %u)", isa_space_name(sl->space), sl->name, sl->set, sl->binding);
     else
         snprintf(buf, size, "%s '%s'", isa_space_name(sl->space), sl->name);
@@ -222,7 +231,11 @@ static void touch_cells(sim_ctx *ctx, const sim_wave *w, const isa_inst *in, uin
     char where[192];
     for (unsigned b = 0; b < bytes; b++) {
         san_cell *c = &first[b];
-        if (reads && check_init && !(c->flags & CELL_WRITTEN))
+        if (reads && check_init && !(c->flags & CELL_WRITTEN) && t)
+            sim_sanitize_report(ctx, w, pc, SIM_FINDING_UNINITIALIZED, (int32_t)lane, (int32_t)in->slot,
+                                (int64_t)address, "%s reads %s, which nothing wrote", access_name(in),
+                                place_words(sl, t, address, where, sizeof where));
+        else if (reads && check_init && !(c->flags & CELL_WRITTEN))
             sim_sanitize_report(ctx, w, pc, SIM_FINDING_UNINITIALIZED, (int32_t)lane, (int32_t)in->slot,
                                 (int64_t)address, "%s reads %u bytes of %s that nothing wrote", access_name(in), bytes,
                                 place_words(sl, t, address, where, sizeof where));
@@ -404,7 +417,8 @@ void sim_sanitize_image(sim_ctx *ctx, const sim_wave *w, const isa_inst *in, uin
         if (!((exec >> l) & 1))
             continue;
         const san_texel t = {xyz[l], layer[l], mip[l]};
-        touch_cells(ctx, w, in, pc, cells + texel[l] / tb, 0, l, texel[l], 1, reads, writes, atomic, epoch, &t);
+        touch_cells(ctx, w, in, pc, cells + texel[l] / tb, s->slots[in->slot].check_init, l, texel[l], 1, reads,
+                    writes, atomic, epoch, &t);
         if (op != ISA_OP_IMG_STORE)
             continue;
         /* an earlier lane of this store writing the same texel, and whether the texels it encodes differ */

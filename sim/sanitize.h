@@ -11,7 +11,7 @@
  *   - buffers the kernel writes (or the case marks uninitialized), per byte:
  *     the same, compared within one workgroup only; written-ness for the
  *     whole dispatch;
- *   - storage images the kernel writes, per texel: the same as buffers;
+ *   - images the kernel writes (or the case marks uninitialized), per texel: the same as buffers;
  *   - private memory, per lane and byte: whether it was written.
  * An epoch is one stretch between barriers of one workgroup: two accesses in
  * the same epoch from different waves are unordered.

@@ -273,6 +273,21 @@ START_TEST(test_sanitize_uninit_buffer_reports_invocation_4)
 }
 END_TEST
 
+/* The same on a storage image the case marks uninitialized: invocation 4 reads texel 5, byte 5 * 4. */
+START_TEST(test_sanitize_image_uninit_reports_invocation_4)
+{
+    uint32_t W = wave_of_loop(_i);
+    planted k;
+    run_output out;
+    ck_assert_int_eq(run_planted("image_uninit", W, &k, &out), RUN_EXIT_OK);
+    want w = {SIM_FINDING_UNINITIALIZED, "BUG", ISA_OP_IMG_LOAD, WAVE_OF(4, W), LANE_OF(4, W), "scratch", 0x14,
+              "img_load reads storage_image 'scratch' (set 0 binding 0) at texel (5, 0, 0) layer 0 mip 0, which "
+              "nothing wrote"};
+    check_findings(&k, &out, &w, 1, W);
+    planted_free(&k, &out);
+}
+END_TEST
+
 START_TEST(test_sanitize_inactive_lane_reports_lane_0_reading_1)
 {
     uint32_t W = wave_of_loop(_i);
@@ -390,7 +405,8 @@ END_TEST
 START_TEST(test_sanitize_planted_outputs_equal_unsanitized_outputs)
 {
     static const char *const names[] = {"race_no_barrier", "lane_store_conflict", "uninit_shared", "uninit_private",
-                                        "uninit_buffer", "inactive_lane", "divergent_barrier", "order_dependence"};
+                                        "uninit_buffer", "inactive_lane", "divergent_barrier", "order_dependence",
+                                        "image_race", "image_lane_store_conflict", "image_uninit"};
     uint32_t W = wave_of_loop(_i);
     for (size_t n = 0; n < sizeof names / sizeof names[0]; n++) {
         planted k;
@@ -520,6 +536,7 @@ static Suite *sanitize_suite(void)
     tcase_add_loop_test(t, test_sanitize_uninit_shared_reports_invocation_63, 0, 5);
     tcase_add_loop_test(t, test_sanitize_uninit_private_reports_lane_3, 0, 5);
     tcase_add_loop_test(t, test_sanitize_uninit_buffer_reports_invocation_4, 0, 5);
+    tcase_add_loop_test(t, test_sanitize_image_uninit_reports_invocation_4, 0, 5);
     tcase_add_loop_test(t, test_sanitize_inactive_lane_reports_lane_0_reading_1, 0, 5);
     tcase_add_loop_test(t, test_sanitize_divergent_barrier_reports_half_the_lanes, 0, 5);
     tcase_add_loop_test(t, test_sanitize_order_dependence_reports_every_moved_element, 0, 5);
