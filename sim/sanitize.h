@@ -31,8 +31,9 @@ int sim_sanitize_memory(sim_ctx *ctx, const sim_wave *w, const isa_inst *in, uin
 
 /* Image instruction `in` (IMG_LOAD, IMG_STORE, IMG_ATOMIC) of wave w on the lanes of `exec` that are in bounds:
  * texel[l] is lane l's texel's byte offset in the image (img_texel_offset), xyz, layer and mip its texel
- * for the words.  Checks and records each texel of a watched storage image (one the kernel writes), as
- * sim_sanitize_memory does bytes; two lanes of one store writing different values to one texel is a race. */
+ * for the words.  Checks and records each texel of a watched image (one the kernel writes, or the case marks
+ * uninitialized), as sim_sanitize_memory does bytes; two lanes of one store writing different values to one
+ * texel is a race. */
 void sim_sanitize_image(sim_ctx *ctx, const sim_wave *w, const isa_inst *in, uint32_t pc, uint64_t exec,
                         const uint64_t *texel, const int32_t (*xyz)[3], const uint32_t *layer, const uint32_t *mip);
 
