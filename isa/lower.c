@@ -72,6 +72,11 @@ const char *lower_op_name(SpvOp op)
         N(Label) N(EntryPoint) N(ExecutionMode) N(Decorate) N(MemberDecorate) N(Constant) N(ConstantComposite)
         N(TypeMatrix) N(MatrixTimesVector) N(MatrixTimesMatrix) N(VectorTimesMatrix) N(OuterProduct)
         N(Transpose) N(MatrixTimesScalar) N(Kill) N(Unreachable) N(ImageQuerySize) N(ArrayLength)
+        /* the image instructions the lowering refuses, so that the refusal names them */
+        N(ImageSampleImplicitLod) N(ImageSampleDrefImplicitLod) N(ImageSampleProjImplicitLod)
+        N(ImageSampleProjExplicitLod) N(ImageSampleProjDrefImplicitLod) N(ImageSampleProjDrefExplicitLod)
+        N(ImageQueryLod) N(ImageQuerySamples) N(ImageSparseSampleExplicitLod) N(ImageSparseFetch)
+        N(ImageSparseGather) N(ImageSparseRead)
 #undef N
     default: {
         static _Thread_local char buf[32];

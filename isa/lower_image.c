@@ -11,13 +11,14 @@
  * `count` of them; the executor (sim/image_exec.c) reads the image's
  * dimensionality and format from the binding.  What is not modelled (implicit
  * LOD, projection, offsets that are not constants on
- * sampling and gathers, ConstOffsets, multisampling, sparse residency, arrays
- * of images) fails with the word offset.
+ * sampling and gathers, multisampling, sparse residency, arrays of images)
+ * fails with the word offset.
  */
 #include "isa/lower_internal.h"
 
 /* SPIR-V Image Operands bits the lowering takes. */
-enum { IMG_OPND_LOD = 0x2, IMG_OPND_GRAD = 0x4, IMG_OPND_CONST_OFFSET = 0x8, IMG_OPND_OFFSET = 0x10 };
+enum { IMG_OPND_LOD = 0x2, IMG_OPND_GRAD = 0x4, IMG_OPND_CONST_OFFSET = 0x8, IMG_OPND_OFFSET = 0x10,
+       IMG_OPND_CONST_OFFSETS = 0x20 };
 
 static bool is_image_type(const type_info *t)
 {
@@ -128,10 +129,11 @@ typedef struct image_offset {
     uint8_t count;
     bool constant;
     int64_t value[3];
+    uint32_t offsets_id; /* a ConstOffsets operand (a gather's four offsets): its constant's id, 0 when absent */
 } image_offset;
 
-/* Image Operands from o[at] on: Lod into *lod, Grad into *dx and *dy, ConstOffset or Offset into *off; anything else
- * fails the lowering.  A NULL out-pointer: the operand is not allowed on this instruction. */
+/* Image Operands from o[at] on: Lod into *lod, Grad into *dx and *dy, ConstOffset, Offset or ConstOffsets into
+ * *off; anything else fails the lowering.  A NULL out-pointer: the operand is not allowed on this instruction. */
 static void image_operands(lower *L, const uint32_t *o, uint32_t no, uint32_t at, uint32_t *lod, uint32_t *dx,
                            uint32_t *dy, uint8_t *grad_count, image_offset *off)
 {
@@ -149,11 +151,11 @@ static void image_operands(lower *L, const uint32_t *o, uint32_t no, uint32_t at
     if (no <= at)
         return;
     uint32_t mask = o[at], k = at + 1;
-    uint32_t offsets = off_ok ? (uint32_t)(IMG_OPND_CONST_OFFSET | IMG_OPND_OFFSET) : 0;
+    uint32_t offsets = off_ok ? (uint32_t)(IMG_OPND_CONST_OFFSET | IMG_OPND_OFFSET | IMG_OPND_CONST_OFFSETS) : 0;
     if (mask & ~(uint32_t)(IMG_OPND_LOD | IMG_OPND_GRAD | offsets | SpvImageOperandsNonPrivateTexelMask |
                            SpvImageOperandsVolatileTexelMask)) {
-        lower_fail(L, ISA_ERR_UNSUPPORTED, "image operands 0x%x: only Lod, Grad, ConstOffset and Offset are modelled "
-                   "(no Bias, ConstOffsets, Sample or MinLod)", mask);
+        lower_fail(L, ISA_ERR_UNSUPPORTED, "image operands 0x%x: only Lod, Grad, ConstOffset, Offset and ConstOffsets "
+                   "are modelled (no Bias, Sample or MinLod)", mask);
         return;
     }
     if (mask & IMG_OPND_LOD) {
@@ -188,6 +190,19 @@ static void image_operands(lower *L, const uint32_t *o, uint32_t no, uint32_t at
                 off->value[c] = (int32_t)(uint32_t)bits[c];
             off->constant = true;
         }
+        k++;
+    }
+    if (mask & IMG_OPND_CONST_OFFSETS) {
+        if (k >= no || (mask & both)) {
+            lower_fail(L, ISA_ERR_INVALID, "ConstOffsets image operand missing, or given with ConstOffset or Offset");
+            return;
+        }
+        CHECK_ID(L, o[k]);
+        if (L->ids[o[k]].kind != K_CONST) {
+            lower_fail(L, ISA_ERR_INVALID, "ConstOffsets %%%u is not a constant", o[k]);
+            return;
+        }
+        off->offsets_id = o[k++];
     }
 }
 
@@ -236,6 +251,38 @@ static uint32_t offset_coords(lower *L, uint32_t coords, uint8_t ncoords, image_
     if (ncoords > off.count)
         lower_unary(L, ISA_OP_MOV, ISA_TYPE_U32, moved + off.count, coords + off.count, ncoords - off.count);
     return moved;
+}
+
+static isa_inst *emit_image(lower *L, isa_op op, isa_type ty, int32_t slot, uint32_t coords, uint8_t ncoords);
+
+/* A gather with ConstOffsets (textureGatherOffsets): texel k is the (i0, j0) texel of the footprint moved by
+ * offset k, so it is four gathers, each with one offset, of which each gives its fourth result (i0j0) to
+ * component k of d, as Mesa lowers it for GPUs without such a message.  The statistics count the four. */
+static void gather_offsets(lower *L, isa_type ty, int32_t slot, uint32_t coords, uint8_t ncoords, uint8_t nspatial,
+                           int64_t component, int32_t sampler, bool dref, image_offset off, uint32_t d)
+{
+    uint64_t bits[8] = {0};
+    if (lower_reg_count_of(L, L->ids[off.offsets_id].type) != 8) {
+        lower_fail(L, ISA_ERR_INVALID, "ConstOffsets %%%u is not four 2-component offsets", off.offsets_id);
+        return;
+    }
+    lower_const_bits(L, off.offsets_id, bits, 8);
+    uint32_t tmp = lower_new_regs(L, 16);
+    for (uint32_t k = 0; k < 4 && !L->failed; k++) {
+        isa_inst *in = emit_image(L, ISA_OP_IMG_GATHER, ty, slot, coords, ncoords);
+        if (!in)
+            return;
+        in->d = tmp + 4 * k, in->b = in->c = in->e = ISA_NO_REG;
+        in->type2 = ISA_TYPE_F32;
+        in->imm = component;
+        in->imm2 = sampler;
+        in->img_dref = dref;
+        image_offset one = {.reg = 0, .count = 2, .constant = true,
+                            .value = {(int32_t)(uint32_t)bits[2 * k], (int32_t)(uint32_t)bits[2 * k + 1], 0}};
+        sampling_offset(L, in, one, nspatial, &L->p->slots[slot]);
+    }
+    for (uint32_t k = 0; k < 4 && !L->failed; k++)
+        lower_unary(L, ISA_OP_MOV, ISA_TYPE_U32, d + k, tmp + 4 * k + 3, 1);
 }
 
 /* Result registers: the instruction writes four; a narrower result takes the first ones. */
@@ -323,6 +370,10 @@ void lower_image_inst(lower *L, SpvOp op, const uint32_t *o, uint32_t no)
             lod = ISA_NO_REG;
         if (L->failed)
             return;
+        if (op == SpvOpImageFetch && off.offsets_id) {
+            lower_fail(L, ISA_ERR_INVALID, "ConstOffsets on a texel fetch: SPIR-V allows it on gathers only");
+            return;
+        }
         if (op == SpvOpImageFetch)
             coords = offset_coords(L, coords, ncoords, off);
         if (L->failed)
@@ -402,7 +453,15 @@ void lower_image_inst(lower *L, SpvOp op, const uint32_t *o, uint32_t no)
             coords = block;
             ncoords++;
         }
+        if (off.offsets_id && !gather) {
+            lower_fail(L, ISA_ERR_INVALID, "ConstOffsets on a sample: SPIR-V allows it on gathers only");
+            return;
+        }
         uint32_t d = vec4_result(L, o[0], o[1]);
+        if (off.offsets_id) {
+            gather_offsets(L, ty, slot, coords, ncoords, nspatial, component, L->ids[o[2]].sampler_slot, dref, off, d);
+            return;
+        }
         isa_inst *in = emit_image(L, gather ? ISA_OP_IMG_GATHER : ISA_OP_IMG_SAMPLE, ty, slot, coords, ncoords);
         if (!in)
             return;

@@ -700,11 +700,10 @@ static isa_status lower_error(const char *src, char *msg, size_t size)
 START_TEST(test_image_unmodelled_operations_fail_with_word_offset)
 {
     static const char *const srcs[] = {
-        /* four gather offsets (one offset is modelled: test_image_sample_and_gather_offsets_move_the_levels_texels) */
+        /* projective sampling (offsets are modelled: test_image_sample_and_gather_offsets_move_the_levels_texels) */
         "#version 450\nlayout(local_size_x = 1) in;\nlayout(binding = 0) uniform sampler2D t;\n"
         "layout(binding = 1) buffer O { vec4 v; } o;\n"
-        "void main() { o.v = textureGatherOffsets(t, vec2(0.5), ivec2[4](ivec2(1, 0), ivec2(0, 1), ivec2(1), "
-        "ivec2(0))); }\n",
+        "void main() { o.v = textureProjLod(t, vec3(0.5, 0.5, 2.0), 0.0); }\n",
         /* multisampled */
         "#version 450\nlayout(local_size_x = 1) in;\nlayout(binding = 0) uniform sampler2DMS t;\n"
         "layout(binding = 1) buffer O { vec4 v; } o;\n"
@@ -714,7 +713,8 @@ START_TEST(test_image_unmodelled_operations_fail_with_word_offset)
         "layout(binding = 1) buffer O { vec4 v; } o;\n"
         "void main() { o.v = texelFetch(t[1], ivec2(1), 0); }\n",
     };
-    static const char *const words[] = {"image operands", "multisampled", "array of images"};
+    static const char *const words[] = {"OpImageSampleProjExplicitLod is not modelled", "multisampled",
+                                        "array of images"};
     for (size_t k = 0; k < sizeof srcs / sizeof srcs[0]; k++) {
         char msg[2048] = "";
         isa_status st = lower_error(srcs[k], msg, sizeof msg);

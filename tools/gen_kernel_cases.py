@@ -925,6 +925,8 @@ def gen_images():
         for x, y in lanes:
             texels += [sum(edge(x + dx + di, y + dy + dj, m, c) for di in (0, 1) for dj in (0, 1)) / 4
                        for c in range(4)]
+    for x, y in lanes:  # textureGatherOffsets: component 1 of the (i0, j0) texel moved by each offset
+        texels += [edge(x + ox, y + oy, 0, 1) for ox, oy in ((0, 0), (1, -1), (-2, 1), (2, 2))]
     near = {"mag_filter": "nearest", "min_filter": "nearest", "mipmap_mode": "nearest",
             "address_mode": "clamp_to_edge"}
     lin = {"mag_filter": "linear", "min_filter": "linear", "mipmap_mode": "nearest", "address_mode": "clamp_to_edge"}
@@ -933,7 +935,7 @@ def gen_images():
                                               mips=2, sampler=near),
                          image_binding_packed(1, "combined_image_sampler", "rgba32f", [w, h], packed_pattern(w, h, 2),
                                               mips=2, sampler=lin),
-                         binding(2, "f32", count=1280, fill={"value": 0})],
+                         binding(2, "f32", count=1536, fill={"value": 0})],
             "expect": [expect(2, texels)]}
     write_case("%s/sample_offset.json" % folder, case)
 
