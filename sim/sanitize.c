@@ -19,8 +19,9 @@
  *   - workgroups are unordered with respect to each other and no barrier
  *     orders them, so buffer and image accesses are compared within a
  *     workgroup only (docs/quirks.md says what that misses).
- * Storage images the kernel writes are watched per texel (an image
- * instruction reads or writes a whole texel), under the same rules.
+ * Images the kernel writes, or the case marks uninitialized, are watched
+ * per texel (an image instruction reads or writes a whole texel), under the
+ * same rules.
  * The epoch is stats.workgroups + stats.barriers: it grows by one at every
  * workgroup start and every barrier release, so equal epochs mean "same
  * workgroup, no barrier between".
@@ -56,8 +57,8 @@ typedef struct san_cell {
 } san_cell;
 
 typedef struct san_slot {
-    san_cell *cells;             /* buffers: one per byte; storage images: one per texel; NULL when not watched */
-    int check_init;              /* the case marked the buffer uninitialized */
+    san_cell *cells;             /* buffers: one per byte; images: one per texel; NULL when not watched */
+    int check_init;              /* the case marked the buffer or image uninitialized */
 } san_slot;
 
 struct sim_sanitizer {
@@ -220,7 +221,7 @@ static uint32_t line_of(const sim_ctx *ctx, uint32_t pc)
 /*
  * Checks and records the `bytes` cells from `first` on, accessed by lane `lane` of wave w at `address` (what a
  * finding names): the bytes of shared memory or a watched buffer from that address on, or the one cell of a
- * texel t of a watched storage image (address: the texel's byte offset in the image).
+ * texel t of a watched image (address: the texel's byte offset in the image).
  */
 static void touch_cells(sim_ctx *ctx, const sim_wave *w, const isa_inst *in, uint32_t pc, san_cell *first,
                         int check_init, uint32_t lane, uint64_t address, unsigned bytes, int reads, int writes,
