@@ -165,7 +165,8 @@ static case_status read_shape(parser *p, const cJSON *obj, img_image *im, int ha
             size_t inner = case_path_enter_index(p, a);
             const cJSON *v = cJSON_GetArrayItem(ext, (int)a);
             double d = cJSON_IsNumber(v) ? v->valuedouble : 0;
-            if (!cJSON_IsNumber(v) || d != (double)(uint32_t)d || d < 1 || d > CASE_MAX_IMAGE_EXTENT) {
+            /* the range first: converting an infinite or huge double to an integer is undefined */
+            if (!cJSON_IsNumber(v) || !(d >= 1 && d <= CASE_MAX_IMAGE_EXTENT) || d != (double)(uint32_t)d) {
                 case_status s = case_fail(p, "expected an integer in 1..%u, got %s", CASE_MAX_IMAGE_EXTENT,
                                           cJSON_IsNumber(v) ? "a number out of range" : case_json_kind(v));
                 case_path_leave(p, saved);

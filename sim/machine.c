@@ -55,7 +55,9 @@ static int get_uint(const cJSON *o, const char *file, const char *prefix, const 
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, field);
     if (!v)
         return fail(err, size, file, full, "missing");
-    if (!cJSON_IsNumber(v) || v->valuedouble != (double)(uint64_t)v->valuedouble || v->valuedouble < 0)
+    /* the range first: converting a negative, infinite or huge double to an integer is undefined */
+    if (!cJSON_IsNumber(v) || !(v->valuedouble >= 0 && v->valuedouble < 18446744073709551616.0) ||
+        v->valuedouble != (double)(uint64_t)v->valuedouble)
         return fail(err, size, file, full, "not a non-negative integer");
     uint64_t x = (uint64_t)v->valuedouble;
     if (x < min || x > max) {

@@ -151,6 +151,8 @@ START_TEST(test_case_image_errors_name_the_file_and_field)
                "bindings[0].extent: expected an array of 2 positive integers");
     case_fails("{'binding': 0, 'kind': 'storage_image', 'format': 'rgba8', 'extent': [1, 0]}", NULL,
                "bindings[0].extent[1]: expected an integer in 1..16384");
+    case_fails("{'binding': 0, 'kind': 'storage_image', 'format': 'rgba8', 'extent': [1e309, 1]}", NULL,
+               "bindings[0].extent[0]: expected an integer in 1..16384, got a number out of range");
     case_fails("{'binding': 0, 'kind': 'storage_image', 'format': 'rgba8'}", NULL, "bindings[0].extent: missing");
     case_fails("{'binding': 0, 'kind': 'sampled_image', 'format': 'rgba8', 'dim': 'cube', 'extent': [2, 4]}", NULL,
                "bindings[0].extent: a cube's faces are square");

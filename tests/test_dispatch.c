@@ -294,6 +294,11 @@ START_TEST(test_dispatch_malformed_field_is_named)
          "tiny.json: field 'dispatch.queue_clusters': 5 is out of range 0..4"},
         {", \"dispatch\": {\"queue_clusters\": 1.5}", 1,
          "tiny.json: field 'dispatch.queue_clusters': not a non-negative integer"},
+        /* negative and infinite values are refused before any conversion (UBSan would catch one) */
+        {", \"dispatch\": {\"queue_clusters\": -1}", 1,
+         "tiny.json: field 'dispatch.queue_clusters': not a non-negative integer"},
+        {", \"dispatch\": {\"queue_clusters\": 1e309}", 1,
+         "tiny.json: field 'dispatch.queue_clusters': not a non-negative integer"},
         {", \"dispatch\": 2", 1, "tiny.json: field 'dispatch': not an object"},
         {", \"dispatch\": {\"duration_spread\": 1}", 0,
          "tiny.json: field 'sources.dispatch': missing: say where the numbers come from"},
