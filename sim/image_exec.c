@@ -88,13 +88,6 @@ sim_fault_kind sim_image_bind(sim_ctx *ctx, uint32_t s, char *why, size_t why_si
     return SIM_FAULT_NONE;
 }
 
-/* A lane's integer texel address. */
-typedef struct texel_at {
-    int32_t xyz[3];
-    int64_t layer;
-    int64_t mip;
-} texel_at;
-
 /*
  * Which coordinate register feeds which coordinate, by the slot's dimensionality, worked out once per
  * instruction: map[j] = k takes register a + k, -1 reads 0 (as do components past the instruction's count).
@@ -135,9 +128,9 @@ static uint32_t coord_word(const sim_wave *w, const isa_inst *in, uint32_t W, ui
 }
 
 /* Integer coordinates of lane l. */
-static texel_at int_coords(const sim_wave *w, const isa_inst *in, uint32_t W, uint32_t l, const coord_map *m)
+static sim_texel_at int_coords(const sim_wave *w, const isa_inst *in, uint32_t W, uint32_t l, const coord_map *m)
 {
-    texel_at t;
+    sim_texel_at t;
     for (int j = 0; j < 3; j++)
         t.xyz[j] = (int32_t)coord_word(w, in, W, l, m->map[j]);
     t.layer = (int32_t)coord_word(w, in, W, l, m->map[3]);
@@ -146,7 +139,7 @@ static texel_at int_coords(const sim_wave *w, const isa_inst *in, uint32_t W, ui
 }
 
 /* Whether the lane's texel exists; the extents come from the instruction's view. */
-static int texel_in_bounds(const img_view *v, const texel_at *t)
+static int texel_in_bounds(const img_view *v, const sim_texel_at *t)
 {
     const img_image *im = v->im;
     if (t->mip < 0 || t->mip >= im->mip_levels || t->layer < 0 || t->layer >= im->layers)
@@ -165,7 +158,7 @@ static int texel_in_bounds(const img_view *v, const texel_at *t)
 }
 
 static int image_out_of_bounds(sim_ctx *ctx, const sim_wave *w, const isa_inst *in, uint32_t pc, uint32_t lane,
-                               const texel_at *t)
+                               const sim_texel_at *t)
 {
     const isa_slot *sl = &ctx->prog->slots[in->slot];
     const img_image *im = ctx->slots[in->slot].image;
@@ -266,7 +259,7 @@ static void put_texel(sim_wave *w, uint32_t W, uint32_t d, uint32_t l, const img
 }
 
 static int image_atomic_lane(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t pc, uint32_t l, img_image *im,
-                             const texel_at *t)
+                             const sim_texel_at *t)
 {
     const uint32_t W = ctx->wave_size;
     const isa_reduce_op red = (isa_reduce_op)in->imm2;
@@ -401,18 +394,16 @@ int sim_exec_image(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t pc, s
     const img_layout layout = (img_layout)ctx->cfg->image_layout;
     uint64_t addr[SIM_MAX_WAVE];
     sim_mask traced = exec; /* lanes that touched memory (a robust out-of-bounds lane does not) */
-    /* what the sanitizer needs of a texel access: the texel's byte offset and coordinates, per lane */
+    /* the sanitizer sees each lane's texel once the loop is over, when a load may have overwritten its coordinates */
     const int sanitize = ctx->sanitize != NULL && integer_coords;
-    uint64_t san_texel[SIM_MAX_WAVE];
-    int32_t san_xyz[SIM_MAX_WAVE][3];
-    uint32_t san_layer[SIM_MAX_WAVE], san_mip[SIM_MAX_WAVE];
+    sim_texel_at san_at[SIM_MAX_WAVE];
     LANES {
         if (!ACTIVE(l))
             continue;
         img_texel t;
         switch (op) {
         case ISA_OP_IMG_LOAD: case ISA_OP_IMG_STORE: case ISA_OP_IMG_ATOMIC: {
-            texel_at at = int_coords(w, in, W, l, &cmap);
+            sim_texel_at at = int_coords(w, in, W, l, &cmap);
             if (!texel_in_bounds(&view, &at)) {
                 if (!robust)
                     return image_out_of_bounds(ctx, w, in, pc, l, &at);
@@ -432,12 +423,8 @@ int sim_exec_image(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t pc, s
             addr[l] = trace ? img_layout_address(im, layout, (uint32_t)at.xyz[0], (uint32_t)at.xyz[1],
                                                  (uint32_t)at.xyz[2], (uint32_t)at.layer, (uint32_t)at.mip)
                             : 0;
-            if (sanitize) {
-                san_texel[l] = img_texel_offset(im, (uint32_t)at.xyz[0], (uint32_t)at.xyz[1], (uint32_t)at.xyz[2],
-                                                (uint32_t)at.layer, (uint32_t)at.mip);
-                memcpy(san_xyz[l], at.xyz, sizeof at.xyz);
-                san_layer[l] = (uint32_t)at.layer, san_mip[l] = (uint32_t)at.mip;
-            }
+            if (sanitize)
+                san_at[l] = at;
             if (op == ISA_OP_IMG_LOAD) {
                 img_view_fetch(&view, at.xyz, (uint32_t)at.layer, (uint32_t)at.mip, &t);
                 put_texel(w, W, in->d, l, &t);
@@ -485,7 +472,7 @@ int sim_exec_image(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t pc, s
         }
     }
     if (sanitize)
-        sim_sanitize_image(ctx, w, in, pc, traced, san_texel, (const int32_t(*)[3])san_xyz, san_layer, san_mip);
+        sim_sanitize_image(ctx, w, in, pc, traced, san_at);
     if (trace) {
         sim_mem_access a = {.wave = w->index, .pc = pc, .op = in->op, .cls = in->cls, .slot = in->slot,
                             .space = (uint8_t)sl->space, .wave_size = W, .exec = traced, .addr = addr,

@@ -77,11 +77,17 @@ typedef struct san_store {
 
 static int slot_is_buffer(isa_space s) { return s <= ISA_SPACE_UNIFORM_TEXEL; }
 
-/* The texel an image instruction touches, for a finding's words; NULL for buffers and shared memory. */
-typedef struct san_texel {
-    const int32_t *xyz;
-    uint32_t layer, mip;
-} san_texel;
+
+/* Whether the case marks the binding of slot sl uninitialized (sim_config.uninitialized, one per buffer). */
+static int marked_uninitialized(const sim_ctx *ctx, const isa_slot *sl)
+{
+    for (int b = 0; b < ctx->cfg->buffer_count && ctx->cfg->uninitialized; b++) {
+        const sim_buffer *buf = &ctx->cfg->buffers[b];
+        if (buf->set == sl->set && buf->binding == sl->binding && ctx->cfg->uninitialized[b])
+            return 1;
+    }
+    return 0;
+}
 
 sim_status sim_sanitize_begin(sim_ctx *ctx)
 {
@@ -97,38 +103,22 @@ sim_status sim_sanitize_begin(sim_ctx *ctx)
     s->private_written = calloc(ctx->private_lane_bytes * W * nw + 1, 1);
     if (!s->slots || !s->reported || !s->shared || !s->private_written)
         return SIM_ERR_NOMEM;
-    for (uint32_t k = 0; k < p->slot_count; k++) {
-        const isa_slot *sl = &p->slots[k];
-        if (!slot_is_buffer(sl->space) || !ctx->slots[k].data)
-            continue;
-        for (int b = 0; b < ctx->cfg->buffer_count; b++) {
-            const sim_buffer *buf = &ctx->cfg->buffers[b];
-            if (buf->set == sl->set && buf->binding == sl->binding && ctx->cfg->uninitialized &&
-                ctx->cfg->uninitialized[b])
-                s->slots[k].check_init = 1;
-        }
-        /* a buffer nobody writes cannot race, and one with known contents cannot be read uninitialized */
-        if (!sl->written && !s->slots[k].check_init)
-            continue;
-        s->slots[k].cells = calloc(ctx->slots[k].size + 1, sizeof(san_cell));
-        if (!s->slots[k].cells)
-            return SIM_ERR_NOMEM;
-    }
-    /* images the kernel writes (storage images) or the case marks uninitialized: one cell per texel of every
-     * mip and layer */
+    /* buffers get a cell per byte, images one per texel of every mip and layer; a binding nobody writes cannot
+     * race, and one with known contents cannot be read uninitialized */
     for (uint32_t k = 0; k < p->slot_count; k++) {
         const isa_slot *sl = &p->slots[k];
         const img_image *im = ctx->slots[k].image;
-        if ((sl->space != ISA_SPACE_STORAGE_IMAGE && sl->space != ISA_SPACE_SAMPLED_IMAGE) || !im)
+        size_t cells;
+        if (slot_is_buffer(sl->space) && ctx->slots[k].data)
+            cells = ctx->slots[k].size;
+        else if ((sl->space == ISA_SPACE_STORAGE_IMAGE || sl->space == ISA_SPACE_SAMPLED_IMAGE) && im)
+            cells = img_image_texels(im);
+        else
             continue;
-        for (int b = 0; b < ctx->cfg->buffer_count && ctx->cfg->uninitialized; b++) {
-            const sim_buffer *buf = &ctx->cfg->buffers[b];
-            if (buf->set == sl->set && buf->binding == sl->binding && ctx->cfg->uninitialized[b])
-                s->slots[k].check_init = 1;
-        }
+        s->slots[k].check_init = marked_uninitialized(ctx, sl);
         if (!sl->written && !s->slots[k].check_init)
             continue;
-        s->slots[k].cells = calloc(img_image_texels(im) + 1, sizeof(san_cell));
+        s->slots[k].cells = calloc(cells + 1, sizeof(san_cell));
         if (!s->slots[k].cells)
             return SIM_ERR_NOMEM;
     }
@@ -201,13 +191,13 @@ static const char *slot_words(const isa_slot *sl, char *buf, size_t size)
 }
 
 /* Where an access lands, as a finding says it: the slot and the byte address, or the slot and the texel. */
-static const char *place_words(const isa_slot *sl, const san_texel *t, uint64_t address, char *buf, size_t size)
+static const char *place_words(const isa_slot *sl, const sim_texel_at *t, uint64_t address, char *buf, size_t size)
 {
     char slot[128];
     slot_words(sl, slot, sizeof slot);
     if (t)
-        snprintf(buf, size, "%s at texel (%d, %d, %d) layer %u mip %u", slot, t->xyz[0], t->xyz[1], t->xyz[2],
-                 t->layer, t->mip);
+        snprintf(buf, size, "%s at texel (%d, %d, %d) layer %lld mip %lld", slot, t->xyz[0], t->xyz[1], t->xyz[2],
+                 (long long)t->layer, (long long)t->mip);
     else
         snprintf(buf, size, "%s at 0x%llx", slot, (unsigned long long)address);
     return buf;
@@ -225,21 +215,23 @@ static uint32_t line_of(const sim_ctx *ctx, uint32_t pc)
  */
 static void touch_cells(sim_ctx *ctx, const sim_wave *w, const isa_inst *in, uint32_t pc, san_cell *first,
                         int check_init, uint32_t lane, uint64_t address, unsigned bytes, int reads, int writes,
-                        int atomic, uint32_t epoch, const san_texel *t)
+                        int atomic, uint32_t epoch, const sim_texel_at *t)
 {
     const isa_slot *sl = &ctx->prog->slots[in->slot];
     const uint16_t X = (uint16_t)w->index;
     char where[192];
     for (unsigned b = 0; b < bytes; b++) {
         san_cell *c = &first[b];
-        if (reads && check_init && !(c->flags & CELL_WRITTEN) && t)
-            sim_sanitize_report(ctx, w, pc, SIM_FINDING_UNINITIALIZED, (int32_t)lane, (int32_t)in->slot,
-                                (int64_t)address, "%s reads %s, which nothing wrote", access_name(in),
-                                place_words(sl, t, address, where, sizeof where));
-        else if (reads && check_init && !(c->flags & CELL_WRITTEN))
-            sim_sanitize_report(ctx, w, pc, SIM_FINDING_UNINITIALIZED, (int32_t)lane, (int32_t)in->slot,
-                                (int64_t)address, "%s reads %u bytes of %s that nothing wrote", access_name(in), bytes,
-                                place_words(sl, t, address, where, sizeof where));
+        if (reads && check_init && !(c->flags & CELL_WRITTEN)) {
+            place_words(sl, t, address, where, sizeof where);
+            if (t) /* a texel is read whole */
+                sim_sanitize_report(ctx, w, pc, SIM_FINDING_UNINITIALIZED, (int32_t)lane, (int32_t)in->slot,
+                                    (int64_t)address, "%s reads %s, which nothing wrote", access_name(in), where);
+            else
+                sim_sanitize_report(ctx, w, pc, SIM_FINDING_UNINITIALIZED, (int32_t)lane, (int32_t)in->slot,
+                                    (int64_t)address, "%s reads %u bytes of %s that nothing wrote", access_name(in),
+                                    bytes, where);
+        }
         int other_write = c->w_epoch == epoch && c->w_wave != X && !(atomic && (c->flags & CELL_W_ATOMIC));
         if (other_write)
             sim_sanitize_report(ctx, w, pc, SIM_FINDING_RACE, (int32_t)lane, (int32_t)in->slot, (int64_t)address,
@@ -398,7 +390,7 @@ int sim_sanitize_memory(sim_ctx *ctx, const sim_wave *w, const isa_inst *in, uin
 }
 
 void sim_sanitize_image(sim_ctx *ctx, const sim_wave *w, const isa_inst *in, uint32_t pc, uint64_t exec,
-                        const uint64_t *texel, const int32_t (*xyz)[3], const uint32_t *layer, const uint32_t *mip)
+                        const sim_texel_at *at)
 {
     struct sim_sanitizer *s = ctx->sanitize;
     san_cell *cells = s->slots[in->slot].cells;
@@ -414,17 +406,20 @@ void sim_sanitize_image(sim_ctx *ctx, const sim_wave *w, const isa_inst *in, uin
     const uint32_t W = ctx->wave_size;
     const img_image *im = ctx->slots[in->slot].image;
     const uint32_t tb = img_format_get(im->format)->texel_bytes;
+    uint64_t offset[SIM_MAX_WAVE]; /* each lane's texel as a byte offset in the image: what a finding names */
     for (uint32_t l = 0; l < W; l++) {
         if (!((exec >> l) & 1))
             continue;
-        const san_texel t = {xyz[l], layer[l], mip[l]};
-        touch_cells(ctx, w, in, pc, cells + texel[l] / tb, s->slots[in->slot].check_init, l, texel[l], 1, reads,
-                    writes, atomic, epoch, &t);
+        const sim_texel_at *t = &at[l];
+        offset[l] = img_texel_offset(im, (uint32_t)t->xyz[0], (uint32_t)t->xyz[1], (uint32_t)t->xyz[2],
+                                     (uint32_t)t->layer, (uint32_t)t->mip);
+        touch_cells(ctx, w, in, pc, cells + offset[l] / tb, s->slots[in->slot].check_init, l, offset[l], 1, reads,
+                    writes, atomic, epoch, t);
         if (op != ISA_OP_IMG_STORE)
             continue;
         /* an earlier lane of this store writing the same texel, and whether the texels it encodes differ */
         uint32_t k = 0;
-        while (k < l && !(((exec >> k) & 1) && texel[k] == texel[l]))
+        while (k < l && !(((exec >> k) & 1) && offset[k] == offset[l]))
             k++;
         if (k == l)
             continue;
@@ -438,10 +433,10 @@ void sim_sanitize_image(sim_ctx *ctx, const sim_wave *w, const isa_inst *in, uin
         }
         if (memcmp(enc[0], enc[1], sizeof enc[0]) != 0) {
             char where[192];
-            sim_sanitize_report(ctx, w, pc, SIM_FINDING_RACE, (int32_t)l, (int32_t)in->slot, (int64_t)texel[l],
+            sim_sanitize_report(ctx, w, pc, SIM_FINDING_RACE, (int32_t)l, (int32_t)in->slot, (int64_t)offset[l],
                                 "%s: lanes %u and %u of wave %u write different values to %s in one instruction",
                                 access_name(in), k, l, w->index,
-                                place_words(&ctx->prog->slots[in->slot], &t, 0, where, sizeof where));
+                                place_words(&ctx->prog->slots[in->slot], t, 0, where, sizeof where));
         }
     }
 }

@@ -29,13 +29,12 @@ void sim_sanitize_end(sim_ctx *ctx);
  * (out-of-bounds lanes are left to the executor's fault).  Returns 0 (findings never stop the run). */
 int sim_sanitize_memory(sim_ctx *ctx, const sim_wave *w, const isa_inst *in, uint32_t pc, uint64_t exec);
 
-/* Image instruction `in` (IMG_LOAD, IMG_STORE, IMG_ATOMIC) of wave w on the lanes of `exec` that are in bounds:
- * texel[l] is lane l's texel's byte offset in the image (img_texel_offset), xyz, layer and mip its texel
- * for the words.  Checks and records each texel of a watched image (one the kernel writes, or the case marks
- * uninitialized), as sim_sanitize_memory does bytes; two lanes of one store writing different values to one
- * texel is a race. */
+/* Image instruction `in` (IMG_LOAD, IMG_STORE, IMG_ATOMIC) of wave w on the lanes of `exec` that are in bounds,
+ * at[l] lane l's texel.  Checks and records each texel of a watched image (one the kernel writes, or the case
+ * marks uninitialized), as sim_sanitize_memory does bytes; two lanes of one store writing different values to
+ * one texel is a race. */
 void sim_sanitize_image(sim_ctx *ctx, const sim_wave *w, const isa_inst *in, uint32_t pc, uint64_t exec,
-                        const uint64_t *texel, const int32_t (*xyz)[3], const uint32_t *layer, const uint32_t *mip);
+                        const sim_texel_at *at);
 
 /* When no wave of the current workgroup is ready and at least one waits at a barrier: synccheck (a wave at a
  * barrier with live lanes outside exec; waves at different barriers). */

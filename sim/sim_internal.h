@@ -341,6 +341,13 @@ int sim_exec_memory(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t pc, 
 int sim_exec_xlane(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t pc, sim_mask exec);
 int sim_exec_fmath(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t pc, sim_mask exec);
 int sim_exec_cvt(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t pc, sim_mask exec);
+/* A lane's integer texel address (sim/image_exec.c; the sanitizer names and indexes texels by it). */
+typedef struct sim_texel_at {
+    int32_t xyz[3];
+    int64_t layer;
+    int64_t mip;
+} sim_texel_at;
+
 /* IMG_LOAD, IMG_STORE, IMG_SAMPLE, IMG_GATHER, IMG_ATOMIC, IMG_QUERY (sim/image_exec.c). */
 int sim_exec_image(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t pc, sim_mask exec);
 /* Binds image/sampler slot s to its sim_config.images entry and checks that it fits the kernel's declaration.
