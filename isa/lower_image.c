@@ -210,7 +210,7 @@ static void image_operands(lower *L, const uint32_t *o, uint32_t no, uint32_t at
  * image that is not a cube (SPIR-V has no offsets on cubes). */
 static void sampling_offset(lower *L, isa_inst *in, image_offset off, uint8_t ncoords, const isa_slot *image)
 {
-    if (off.reg == ISA_NO_REG)
+    if (!off.count)
         return;
     if (image->image_dim == ISA_IMAGE_CUBE) {
         lower_fail(L, ISA_ERR_INVALID, "an offset on sampling cube image '%s': SPIR-V allows none", image->name);
@@ -253,38 +253,6 @@ static uint32_t offset_coords(lower *L, uint32_t coords, uint8_t ncoords, image_
     return moved;
 }
 
-static isa_inst *emit_image(lower *L, isa_op op, isa_type ty, int32_t slot, uint32_t coords, uint8_t ncoords);
-
-/* A gather with ConstOffsets (textureGatherOffsets): texel k is the (i0, j0) texel of the footprint moved by
- * offset k, so it is four gathers, each with one offset, of which each gives its fourth result (i0j0) to
- * component k of d, as Mesa lowers it for GPUs without such a message.  The statistics count the four. */
-static void gather_offsets(lower *L, isa_type ty, int32_t slot, uint32_t coords, uint8_t ncoords, uint8_t nspatial,
-                           int64_t component, int32_t sampler, bool dref, image_offset off, uint32_t d)
-{
-    uint64_t bits[8] = {0};
-    if (lower_reg_count_of(L, L->ids[off.offsets_id].type) != 8) {
-        lower_fail(L, ISA_ERR_INVALID, "ConstOffsets %%%u is not four 2-component offsets", off.offsets_id);
-        return;
-    }
-    lower_const_bits(L, off.offsets_id, bits, 8);
-    uint32_t tmp = lower_new_regs(L, 16);
-    for (uint32_t k = 0; k < 4 && !L->failed; k++) {
-        isa_inst *in = emit_image(L, ISA_OP_IMG_GATHER, ty, slot, coords, ncoords);
-        if (!in)
-            return;
-        in->d = tmp + 4 * k, in->b = in->c = in->e = ISA_NO_REG;
-        in->type2 = ISA_TYPE_F32;
-        in->imm = component;
-        in->imm2 = sampler;
-        in->img_dref = dref;
-        image_offset one = {.reg = 0, .count = 2, .constant = true,
-                            .value = {(int32_t)(uint32_t)bits[2 * k], (int32_t)(uint32_t)bits[2 * k + 1], 0}};
-        sampling_offset(L, in, one, nspatial, &L->p->slots[slot]);
-    }
-    for (uint32_t k = 0; k < 4 && !L->failed; k++)
-        lower_unary(L, ISA_OP_MOV, ISA_TYPE_U32, d + k, tmp + 4 * k + 3, 1);
-}
-
 /* Result registers: the instruction writes four; a narrower result takes the first ones. */
 static uint32_t vec4_result(lower *L, uint32_t rtype, uint32_t rid)
 {
@@ -308,6 +276,55 @@ static isa_inst *emit_image(lower *L, isa_op op, isa_type ty, int32_t slot, uint
     in->cls = ISA_CLASS_VMEM;
     in->type2 = ISA_TYPE_NONE;
     return in;
+}
+
+/* One sample or gather: what its instruction carries besides the result registers and the offset. */
+typedef struct sample_op {
+    isa_op op;           /* IMG_SAMPLE or IMG_GATHER */
+    isa_type ty;
+    int32_t slot, sampler;
+    uint32_t coords;
+    uint8_t ncoords;     /* with a depth reference, the last of them */
+    uint8_t nspatial;    /* the coordinates an offset may move: ncoords less the reference */
+    uint32_t lod, dx, dy;
+    int64_t imm;         /* gather: the component; sample: the gradients' components */
+    bool dref;
+} sample_op;
+
+static isa_inst *emit_sampling(lower *L, const sample_op *sm, uint32_t d, image_offset off)
+{
+    isa_inst *in = emit_image(L, sm->op, sm->ty, sm->slot, sm->coords, sm->ncoords);
+    if (!in)
+        return NULL;
+    in->d = d, in->b = sm->lod, in->c = sm->dx, in->e = sm->dy;
+    in->type2 = ISA_TYPE_F32;
+    in->imm = sm->imm;
+    in->imm2 = sm->sampler;
+    in->img_dref = sm->dref;
+    sampling_offset(L, in, off, sm->nspatial, &L->p->slots[sm->slot]);
+    return in;
+}
+
+/* A gather with ConstOffsets (textureGatherOffsets): texel k is the (i0, j0) texel of the footprint moved by
+ * offset k, so it is four gathers, each with one offset, of which each gives its fourth result (i0j0) to
+ * component k of d, as Mesa lowers it for GPUs without such a message.  The statistics count the four. */
+static void gather_offsets(lower *L, const sample_op *sm, uint32_t offsets_id, uint32_t d)
+{
+    uint64_t bits[8] = {0};
+    if (lower_reg_count_of(L, L->ids[offsets_id].type) != 8) {
+        lower_fail(L, ISA_ERR_INVALID, "ConstOffsets %%%u is not four 2-component offsets", offsets_id);
+        return;
+    }
+    lower_const_bits(L, offsets_id, bits, 8);
+    uint32_t tmp = lower_new_regs(L, 16);
+    for (uint32_t k = 0; k < 4 && !L->failed; k++) {
+        image_offset one = {.reg = ISA_NO_REG, .count = 2, .constant = true,
+                            .value = {(int32_t)(uint32_t)bits[2 * k], (int32_t)(uint32_t)bits[2 * k + 1], 0}};
+        if (!emit_sampling(L, sm, tmp + 4 * k, one))
+            return;
+    }
+    for (uint32_t k = 0; k < 4 && !L->failed; k++)
+        lower_unary(L, ISA_OP_MOV, ISA_TYPE_U32, d + k, tmp + 4 * k + 3, 1);
 }
 
 void lower_image_inst(lower *L, SpvOp op, const uint32_t *o, uint32_t no)
@@ -457,20 +474,13 @@ void lower_image_inst(lower *L, SpvOp op, const uint32_t *o, uint32_t no)
             lower_fail(L, ISA_ERR_INVALID, "ConstOffsets on a sample: SPIR-V allows it on gathers only");
             return;
         }
+        const sample_op sm = {gather ? ISA_OP_IMG_GATHER : ISA_OP_IMG_SAMPLE, ty, slot, L->ids[o[2]].sampler_slot,
+                             coords, ncoords, nspatial, lod, dx, dy, gather ? component : ngrad, dref};
         uint32_t d = vec4_result(L, o[0], o[1]);
-        if (off.offsets_id) {
-            gather_offsets(L, ty, slot, coords, ncoords, nspatial, component, L->ids[o[2]].sampler_slot, dref, off, d);
-            return;
-        }
-        isa_inst *in = emit_image(L, gather ? ISA_OP_IMG_GATHER : ISA_OP_IMG_SAMPLE, ty, slot, coords, ncoords);
-        if (!in)
-            return;
-        in->d = d, in->b = lod, in->c = dx, in->e = dy;
-        in->type2 = ISA_TYPE_F32;
-        in->imm = gather ? component : ngrad;
-        in->imm2 = L->ids[o[2]].sampler_slot;
-        in->img_dref = dref;
-        sampling_offset(L, in, off, nspatial, &L->p->slots[slot]);
+        if (off.offsets_id)
+            gather_offsets(L, &sm, off.offsets_id, d);
+        else
+            emit_sampling(L, &sm, d, off);
         return;
     }
     case SpvOpImageQuerySize: case SpvOpImageQuerySizeLod: case SpvOpImageQueryLevels: {
