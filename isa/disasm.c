@@ -129,29 +129,23 @@ void isa_inst_format(const isa_program *p, const isa_inst *in, char *buf, size_t
         return;
     case ISA_OP_IMG_SAMPLE: case ISA_OP_IMG_GATHER: {
         const char *smp = in->imm2 >= 0 && in->imm2 < (int64_t)p->slot_count ? p->slots[in->imm2].name : "?";
-        int n = snprintf(buf, size, "%-5s %-14s %s..+4 = %s(%s, %s, %s..+%u", isa_class_name(cls), name, d,
-                         op == ISA_OP_IMG_GATHER ? "gather" : "sample", slot, smp, a, in->count);
-        if (n > 0 && (size_t)n < size) {
-            int m;
-            if (op == ISA_OP_IMG_GATHER)
-                m = snprintf(buf + n, size - (size_t)n, ", component %" PRId64, in->imm);
-            else if (in->c != ISA_NO_REG)
-                m = snprintf(buf + n, size - (size_t)n, ", grad %s..+%" PRId64 " %s..+%" PRId64, c, in->imm, e, in->imm);
-            else
-                m = snprintf(buf + n, size - (size_t)n, ", lod %s", in->b != ISA_NO_REG ? b : "0");
-            n = m > 0 ? n + m : n;
-            if (in->img_dref && (size_t)n < size) { /* the reference is the last coordinate register */
-                char ref[32];
-                reg(p, ref, sizeof ref, in->a + in->count - 1u);
-                m = snprintf(buf + n, size - (size_t)n, ", dref %s", ref);
-                n = m > 0 ? n + m : n;
-            }
-            const int8_t *o = in->texel_offset;
-            if ((size_t)n < size && (o[0] || o[1] || o[2]))
-                snprintf(buf + n, size - (size_t)n, ", offset (%d, %d, %d))", o[0], o[1], o[2]);
-            else if ((size_t)n < size)
-                snprintf(buf + n, size - (size_t)n, ")");
+        char lod[96], ref[48] = "", offset[48] = "";
+        if (op == ISA_OP_IMG_GATHER)
+            snprintf(lod, sizeof lod, ", component %" PRId64, in->imm);
+        else if (in->c != ISA_NO_REG)
+            snprintf(lod, sizeof lod, ", grad %s..+%" PRId64 " %s..+%" PRId64, c, in->imm, e, in->imm);
+        else
+            snprintf(lod, sizeof lod, ", lod %s", in->b != ISA_NO_REG ? b : "0");
+        if (in->img_dref) { /* the reference is the last coordinate register */
+            char r[32];
+            reg(p, r, sizeof r, in->a + in->count - 1u);
+            snprintf(ref, sizeof ref, ", dref %s", r);
         }
+        const int8_t *o = in->texel_offset;
+        if (o[0] || o[1] || o[2])
+            snprintf(offset, sizeof offset, ", offset (%d, %d, %d)", o[0], o[1], o[2]);
+        snprintf(buf, size, "%-5s %-14s %s..+4 = %s(%s, %s, %s..+%u%s%s%s)", isa_class_name(cls), name, d,
+                 op == ISA_OP_IMG_GATHER ? "gather" : "sample", slot, smp, a, in->count, lod, ref, offset);
         return;
     }
     case ISA_OP_IMG_ATOMIC: {
