@@ -331,7 +331,8 @@ START_TEST(test_image_depth_compare_needs_its_sampler_and_a_depth_image)
     isa_program *p = build(shadow_pair_src, "glsl");
     img_image d32 = make_image(IMG_DIM_2D, IMG_FMT_D32_SFLOAT, 2, 2, 1, 1, 1);
     img_image colour = make_image(IMG_DIM_2D, IMG_FMT_R32_SFLOAT, 2, 2, 1, 1, 1);
-    memset(d32.bytes, 0, d32.size); /* depth 0 everywhere */
+    for (uint32_t t = 0; t < 4; t++) /* depth .5 everywhere */
+        memcpy(d32.bytes + 4 * t, &(float){0.5f}, 4);
     memset(colour.bytes, 0, colour.size);
     img_sampler plain, less;
     img_sampler_default(&plain);
@@ -362,8 +363,8 @@ START_TEST(test_image_depth_compare_needs_its_sampler_and_a_depth_image)
         sim_status st = sim_run(p, &cfg, &res);
         if (!rows[r].fault) {
             ck_assert_msg(st == SIM_OK, "row %zu: %s", r, res.fault_event.message);
-            /* the shadow row: .25 < 0 fails everywhere: 0; the plain row reads the depth, 0 */
-            ck_assert_float_eq(out[which ? 4 : 0], 0.0f);
+            /* the shadow row compares: .25 < .5 holds, 1; the plain row reads the depth, .5 */
+            ck_assert_float_eq(out[which ? 4 : 0], which ? 1.0f : 0.5f);
         } else {
             ck_assert_msg(st == SIM_FAULT, "row %zu: status %d", r, st);
             ck_assert_msg(strstr(res.fault_event.message, rows[r].fault) != NULL, "row %zu: %s", r,
