@@ -234,6 +234,7 @@ static int parse_dispatch(const cJSON *o, const cJSON *sources, const char *file
     m->dispatch.cluster_stride = 1;
     m->dispatch.duration_spread = 0;
     m->dispatch.queue_clusters = 0;
+    m->dispatch.l2_requests_per_step = 0;
     if (!o)
         return 1;
     if (!cJSON_IsObject(o))
@@ -243,11 +244,13 @@ static int parse_dispatch(const cJSON *o, const cJSON *sources, const char *file
     const cJSON *k;
     cJSON_ArrayForEach(k, o) {
         if (strcmp(k->string, "cus_per_cluster") && strcmp(k->string, "cluster_stride") &&
-            strcmp(k->string, "duration_spread") && strcmp(k->string, "queue_clusters")) {
+            strcmp(k->string, "duration_spread") && strcmp(k->string, "queue_clusters") &&
+            strcmp(k->string, "l2_requests_per_step")) {
             char full[96];
             snprintf(full, sizeof full, "dispatch.%.80s", k->string);
             return fail(err, size, file, full,
-                        "unknown (cus_per_cluster, cluster_stride, duration_spread, queue_clusters)");
+                        "unknown (cus_per_cluster, cluster_stride, duration_spread, queue_clusters, "
+                        "l2_requests_per_step)");
         }
     }
     uint64_t v;
@@ -276,6 +279,13 @@ static int parse_dispatch(const cJSON *o, const cJSON *sources, const char *file
                       err, size))
             return 0;
         m->dispatch.queue_clusters = (uint32_t)v;
+    }
+    const cJSON *rq = cJSON_GetObjectItemCaseSensitive(o, "l2_requests_per_step");
+    if (rq) {
+        /* at least one request a step, or a CU could never send a wide instruction's requests in bounded time */
+        if (!cJSON_IsNumber(rq) || !(rq->valuedouble == 0 || (rq->valuedouble >= 1 && rq->valuedouble <= 1e9)))
+            return fail(err, size, file, "dispatch.l2_requests_per_step", "not 0 or a number from 1 to 1e9");
+        m->dispatch.l2_requests_per_step = rq->valuedouble;
     }
     return 1;
 }

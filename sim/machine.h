@@ -65,6 +65,9 @@ typedef struct mem_dispatch {
                                * slot, a cluster staying until it is full and its CUs taking turns, so one CU takes
                                * groups a few launches apart (the H100's short-lag revisit); 0 (one group per CU
                                * per pass over all CUs) when absent */
+    double l2_requests_per_step; /* > 0: a CU sends at most this many L2 requests per replay step, its groups
+                                  * taking turns (its share of the L2's request rate, so groups that miss more run
+                                  * longer and a CU's groups slow down together); 0 (no limit) when absent */
 } mem_dispatch;
 
 typedef struct mem_machine {

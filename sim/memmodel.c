@@ -151,6 +151,7 @@ struct mem_model {
     uint32_t queue_n, queue_at;   /* clusters in the queue; the one served next */
     resident *res;                /* compute_units * workgroups_per_cu */
     uint32_t *res_count;          /* per CU */
+    double *allowance;            /* per CU: L2 requests it may still send this step (dispatch.l2_requests_per_step) */
     size_t *cursors;
     cache_hier hier;              /* L1s, L2 partitions (sim/cache.c) */
     uint64_t step;
@@ -224,8 +225,9 @@ static void free_dispatch(mem_model *m)
     m->cu_visit = NULL;
     free(m->res);
     free(m->res_count);
+    free(m->allowance);
     free(m->cursors);
-    m->order = NULL, m->res = NULL, m->res_count = NULL, m->cursors = NULL;
+    m->order = NULL, m->res = NULL, m->res_count = NULL, m->allowance = NULL, m->cursors = NULL;
     cache_hier_free(&m->hier);
     free(m->wave_loads);
     m->wave_loads = NULL;
@@ -323,9 +325,11 @@ static int previous_sent(const uint64_t *w, size_t prev, uint64_t line)
     return 0;
 }
 
-static void issue_instruction(mem_model *m, uint32_t cu, uint32_t group, uint32_t wave, uint64_t *w,
-                              size_t *cursor, size_t *prev)
+/* Issues the wave's next memory instruction; returns the L2 requests it sent (the CU's budget counts them). */
+static uint32_t issue_instruction(mem_model *m, uint32_t cu, uint32_t group, uint32_t wave, uint64_t *w,
+                                  size_t *cursor, size_t *prev)
 {
+    uint32_t sent = 0;
     uint64_t h = w[*cursor];
     uint32_t kind = (uint32_t)(h >> 32) & 0xff, nreq = (uint32_t)(h >> 40) & 0x7fffff, pc = (uint32_t)h;
     mem_stats *s = &m->stats;
@@ -344,6 +348,7 @@ static void issue_instruction(mem_model *m, uint32_t cu, uint32_t group, uint32_
         s->l2_evictions += o.evictions;
         s->l2_fabric_sectors += o.fabric;
         s->l2_requests += o.l2_requests;
+        sent += o.l2_requests;
         s->dram_bytes_written += (uint64_t)o.dram_written * sb;
         s->dram_bytes_read += (uint64_t)o.dram_read * sb, is->dram_bytes_read += (uint64_t)o.dram_read * sb;
         switch (kind) {
@@ -367,6 +372,7 @@ static void issue_instruction(mem_model *m, uint32_t cu, uint32_t group, uint32_
     latency_record(m, group, wave, pc, (int)kind, &reach);
     *prev = *cursor;
     *cursor += 1 + nreq;
+    return sent;
 }
 
 #define PACE_ONE 65536u
@@ -514,6 +520,37 @@ static int launch(mem_model *m, uint32_t complete, int final)
     return 1;
 }
 
+/*
+ * One step of CU c's resident groups: each whose pace allows issues one memory instruction per wave.  With
+ * dispatch.l2_requests_per_step B > 0 the CU sends at most B L2 requests a step (its share of the L2's request
+ * rate): the step's allowance is B less what the last step overdrew, its groups are visited from (step mod n)
+ * so each gets the first turn in turn, and once the allowance is spent the rest wait for the next step.  So a
+ * group that misses more, or shares its CU with groups that do, issues on fewer steps, and the groups of one CU
+ * slow down together (docs/memory.md, "Launch and residency").
+ */
+static void issue_step(mem_model *m, uint32_t c)
+{
+    const uint32_t occ = m->workgroups_per_cu, W = m->waves_per_group, n = m->res_count[c];
+    const double budget = m->machine.dispatch.l2_requests_per_step;
+    if (budget > 0)
+        m->allowance[c] = m->allowance[c] + budget < budget ? m->allowance[c] + budget : budget;
+    for (uint32_t j = 0; j < n; j++) {
+        if (budget > 0 && m->allowance[c] <= 0)
+            break;
+        resident *r = &m->res[(size_t)c * occ + (budget > 0 ? (uint32_t)((j + m->step) % n) : j)];
+        if (!r->rec)
+            continue;
+        /* a slower group (duration_spread) issues on fewer steps */
+        r->credit += r->pace;
+        if (r->credit < PACE_ONE)
+            continue;
+        r->credit -= PACE_ONE;
+        for (uint32_t k = 0; k < W; k++)
+            if (r->cursor[k] < r->rec[k + 1])
+                m->allowance[c] -= issue_instruction(m, c, r->group, k, r->rec, &r->cursor[k], &r->cursor[W + k]);
+    }
+}
+
 static void replay_advance(mem_model *m, uint32_t complete, int final)
 {
     const uint32_t C = m->machine.compute_units, occ = m->workgroups_per_cu, W = m->waves_per_group;
@@ -528,19 +565,7 @@ static void replay_advance(mem_model *m, uint32_t complete, int final)
             break;
         }
         for (uint32_t c = 0; c < C; c++)
-            for (uint32_t i = 0; i < m->res_count[c]; i++) {
-                resident *r = &m->res[(size_t)c * occ + i];
-                if (!r->rec)
-                    continue;
-                /* a slower group (duration_spread) issues on fewer steps */
-                r->credit += r->pace;
-                if (r->credit < PACE_ONE)
-                    continue;
-                r->credit -= PACE_ONE;
-                for (uint32_t k = 0; k < W; k++)
-                    if (r->cursor[k] < r->rec[k + 1])
-                        issue_instruction(m, c, r->group, k, r->rec, &r->cursor[k], &r->cursor[W + k]);
-            }
+            issue_step(m, c);
         for (uint32_t c = 0; c < C; c++) {
             uint32_t kept = 0;
             for (uint32_t i = 0; i < m->res_count[c]; i++) {
@@ -788,6 +813,7 @@ mem_status mem_model_begin(mem_model *m, const isa_program *prog, const uint32_t
     m->cu_visit = calloc(3 * (size_t)mc->compute_units, sizeof *m->cu_visit); /* visit order, queue, turns */
     m->res = calloc(slots, sizeof *m->res);
     m->res_count = calloc(mc->compute_units, sizeof *m->res_count);
+    m->allowance = calloc(mc->compute_units, sizeof *m->allowance);
     m->cursors = calloc(slots * m->waves_per_group * 2, sizeof *m->cursors);
     m->inst = calloc(prog->code_count + 1, sizeof *m->inst);
     m->group = calloc(count, sizeof *m->group);
@@ -797,7 +823,8 @@ mem_status mem_model_begin(mem_model *m, const isa_program *prog, const uint32_t
         goto nomem;
     if (cache_hier_init(&m->hier, mc) != 0)
         goto nomem;
-    if (!m->records || !m->cur_waves || !m->capture || !m->order || !m->cu_visit || !m->res || !m->res_count || !m->cursors ||
+    if (!m->records || !m->cur_waves || !m->capture || !m->order || !m->cu_visit || !m->res || !m->res_count || !m->allowance ||
+        !m->cursors ||
         !m->inst || !m->group || !m->wave_end)
         goto nomem;
     for (size_t i = 0; i < (size_t)count * m->waves_per_group; i++)

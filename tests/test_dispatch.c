@@ -49,12 +49,14 @@ static mem_machine tiny(uint32_t cus, uint32_t per_cu, const char *dispatch)
     return m;
 }
 
-/* Group `group` reads `n` lines, one memory instruction each (the replay issues one per step). */
-static void feed_group(mem_model *mm, uint32_t group, uint32_t n)
+/* Group `group` makes `n` memory instructions (the replay issues one per step), each reading one line, or with
+ * `wide` four (one per lane: four L2 requests); no group reads another's lines. */
+static void feed_group(mem_model *mm, uint32_t group, uint32_t n, int wide)
 {
     const sim_mem_trace *t = mem_model_trace(mm);
+    const uint64_t lane = wide ? 16 : 4;
     for (uint32_t k = 0; k < n; k++) {
-        uint64_t base = 4096ull * group + 16ull * k, addr[4] = {base, base + 4, base + 8, base + 12};
+        uint64_t base = 4096ull * group + 4 * lane * k, addr[4] = {base, base + lane, base + 2 * lane, base + 3 * lane};
         sim_mem_access a = {.group_linear = group, .wave = 0, .pc = k % 4, .op = ISA_OP_LOAD,
                             .cls = ISA_CLASS_VMEM, .space = ISA_SPACE_STORAGE, .elem_bytes = 4, .count = 1,
                             .wave_size = 4, .exec = 0xf, .addr = addr};
@@ -62,8 +64,8 @@ static void feed_group(mem_model *mm, uint32_t group, uint32_t n)
     }
 }
 
-static mem_model *run_groups(const mem_machine *m, tsup_fake_program *f, uint32_t groups, const uint32_t *lines,
-                             int threads)
+static mem_model *run_groups_wide(const mem_machine *m, tsup_fake_program *f, uint32_t groups,
+                                  const uint32_t *lines, int threads, int wide)
 {
     mem_model *mm;
     mem_model_options o = {.machine = m, .threads = threads};
@@ -72,9 +74,15 @@ static mem_model *run_groups(const mem_machine *m, tsup_fake_program *f, uint32_
     uint32_t g3[3] = {groups, 1, 1};
     ck_assert_msg(mem_model_begin(mm, &f->p, g3, 4, err, sizeof err) == MEM_OK, "%s", err);
     for (uint32_t g = 0; g < groups; g++)
-        feed_group(mm, g, lines[g]);
+        feed_group(mm, g, lines[g], wide);
     mem_model_end(mm, NULL);
     return mm;
+}
+
+static mem_model *run_groups(const mem_machine *m, tsup_fake_program *f, uint32_t groups, const uint32_t *lines,
+                             int threads)
+{
+    return run_groups_wide(m, f, groups, lines, threads, 0);
 }
 
 START_TEST(test_dispatch_clusters_strided_fill_and_refill_by_hand)
@@ -186,6 +194,7 @@ START_TEST(test_dispatch_absent_is_round_robin_lock_step)
     ck_assert_uint_eq(m.dispatch.cluster_stride, 1);
     ck_assert(m.dispatch.duration_spread == 0);
     ck_assert_uint_eq(m.dispatch.queue_clusters, 0);
+    ck_assert(m.dispatch.l2_requests_per_step == 0);
     tsup_fake_program f;
     tsup_fake_program_init(&f);
     static const uint32_t lines[6] = {2, 2, 2, 2, 2, 2};
@@ -251,10 +260,58 @@ START_TEST(test_dispatch_duration_spread_stretches_each_group_by_its_hash)
 }
 END_TEST
 
+START_TEST(test_dispatch_cu_budget_lets_groups_take_turns_by_hand)
+{
+    /* One CU of 3 slots sending at most 2 L2 requests a step; every instruction reads one line (one request).
+     * Groups 0-2 read 2 lines, group 3 one.  Each step the CU's allowance is 2 and its groups are visited from
+     * (step mod n):
+     *   step 0: residents g0 g1 g2, from 0: g0, g1 issue; the allowance is spent, g2 waits.
+     *   step 1: from 1: g1 (its last: ends), g2 issue; g0 waits.
+     *   step 2: g3 launches into g1's slot (residents g0 g2 g3), from 2: g3 (ends), g0 (ends) issue; g2 waits.
+     *   step 3: g2 alone (its last: ends).  Four steps, where lock step takes three (groups 0-2 end at step 1). */
+    mem_machine m = tiny(1, 3, ", \"dispatch\": {\"l2_requests_per_step\": 2}");
+    ck_assert(m.dispatch.l2_requests_per_step == 2);
+    tsup_fake_program f;
+    tsup_fake_program_init(&f);
+    static const uint32_t lines[4] = {2, 2, 2, 1};
+    mem_model *mm = run_groups(&m, &f, 4, lines, 1);
+    static const uint32_t launch[4] = {0, 0, 0, 2}, end[4] = {2, 1, 3, 2};
+    uint32_t n;
+    const mem_group_stats *gs = mem_model_group_stats(mm, &n, NULL);
+    ck_assert_uint_eq(n, 4);
+    for (uint32_t g = 0; g < 4; g++)
+        ck_assert_msg(gs[g].launch_step == launch[g] && gs[g].end_step == end[g],
+                      "group %u: launch %u end %u; expected launch %u end %u", g, gs[g].launch_step, gs[g].end_step,
+                      launch[g], end[g]);
+    ck_assert_uint_eq(mem_model_stats(mm)->replay_steps, 4);
+    ck_assert_uint_eq(mem_model_stats(mm)->l2_requests, 7);
+    mem_model_destroy(mm);
+}
+END_TEST
+
+START_TEST(test_dispatch_cu_budget_overdrawn_by_a_wide_instruction_waits_by_hand)
+{
+    /* One group of three instructions, each reading four lines (four requests), on a CU allowed 2 a step: an
+     * instruction issues on a full allowance and overdraws it to -2; the next step's allowance is 0 (nothing
+     * issues), the one after 2 again.  So the instructions issue at steps 0, 2 and 4. */
+    mem_machine m = tiny(1, 1, ", \"dispatch\": {\"l2_requests_per_step\": 2}");
+    tsup_fake_program f;
+    tsup_fake_program_init(&f);
+    static const uint32_t lines[1] = {3};
+    mem_model *mm = run_groups_wide(&m, &f, 1, lines, 1, 1);
+    uint32_t n;
+    const mem_group_stats *gs = mem_model_group_stats(mm, &n, NULL);
+    ck_assert_uint_eq(gs[0].end_step, 4);
+    ck_assert_uint_eq(mem_model_stats(mm)->replay_steps, 5);
+    ck_assert_uint_eq(mem_model_stats(mm)->l2_requests, 12);
+    mem_model_destroy(mm);
+}
+END_TEST
+
 START_TEST(test_dispatch_spread_identical_at_one_and_two_threads)
 {
     mem_machine m = tiny(6, 3, ", \"dispatch\": {\"cus_per_cluster\": 2, \"cluster_stride\": 3, "
-                               "\"duration_spread\": 0.5, \"queue_clusters\": 2}");
+                               "\"duration_spread\": 0.5, \"queue_clusters\": 2, \"l2_requests_per_step\": 3}");
     tsup_fake_program f;
     tsup_fake_program_init(&f);
     enum { G = 400 };
@@ -287,7 +344,11 @@ START_TEST(test_dispatch_malformed_field_is_named)
          "tiny.json: field 'dispatch.duration_spread': not a number from 0 to 15"},
         {", \"dispatch\": {\"spread\": 1}", 1,
          "tiny.json: field 'dispatch.spread': unknown (cus_per_cluster, cluster_stride, duration_spread, "
-         "queue_clusters)"},
+         "queue_clusters, l2_requests_per_step)"},
+        {", \"dispatch\": {\"l2_requests_per_step\": 0.5}", 1,
+         "tiny.json: field 'dispatch.l2_requests_per_step': not 0 or a number from 1 to 1e9"},
+        {", \"dispatch\": {\"l2_requests_per_step\": \"many\"}", 1,
+         "tiny.json: field 'dispatch.l2_requests_per_step': not 0 or a number from 1 to 1e9"},
         {", \"dispatch\": {\"queue_clusters\": 9}", 1,
          "tiny.json: field 'dispatch.queue_clusters': 9 is out of range 0..8"},
         {", \"dispatch\": {\"cus_per_cluster\": 2, \"queue_clusters\": 5}", 1,
@@ -322,6 +383,8 @@ static Suite *dispatch_suite(void)
     tcase_add_test(t, test_dispatch_queue_serves_a_cluster_until_full_its_cus_in_turn_by_hand);
     tcase_add_test(t, test_dispatch_absent_is_round_robin_lock_step);
     tcase_add_test(t, test_dispatch_duration_spread_stretches_each_group_by_its_hash);
+    tcase_add_test(t, test_dispatch_cu_budget_lets_groups_take_turns_by_hand);
+    tcase_add_test(t, test_dispatch_cu_budget_overdrawn_by_a_wide_instruction_waits_by_hand);
     tcase_add_test(t, test_dispatch_spread_identical_at_one_and_two_threads);
     tcase_add_test(t, test_dispatch_malformed_field_is_named);
     suite_add_tcase(s, t);
