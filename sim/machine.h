@@ -54,7 +54,7 @@ typedef struct mem_cache_geometry {
 /*
  * How the dispatcher places workgroups on CUs and how long each runs, for the
  * memory model's replay (optional "dispatch" object; docs/memory.md, "Launch
- * and residency").  All defaults give the plain round-robin, lock-step replay.
+ * order, residency and the replay schedule").  All defaults give the plain round-robin, lock-step replay.
  */
 typedef struct mem_dispatch {
     uint32_t cus_per_cluster; /* CUs that take consecutive groups in turn (an NVIDIA TPC: 2); 1 when absent */

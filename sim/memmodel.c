@@ -526,7 +526,7 @@ static int launch(mem_model *m, uint32_t complete, int final)
  * rate): the step's allowance is B less what the last step overdrew, its groups are visited from (step mod n)
  * so each gets the first turn in turn, and once the allowance is spent the rest wait for the next step.  So a
  * group that misses more, or shares its CU with groups that do, issues on fewer steps, and the groups of one CU
- * slow down together (docs/memory.md, "Launch and residency").
+ * slow down together (docs/memory.md, "A CU's share of the L2").
  */
 static void issue_step(mem_model *m, uint32_t c)
 {
@@ -546,8 +546,11 @@ static void issue_step(mem_model *m, uint32_t c)
             continue;
         r->credit -= PACE_ONE;
         for (uint32_t k = 0; k < W; k++)
-            if (r->cursor[k] < r->rec[k + 1])
-                m->allowance[c] -= issue_instruction(m, c, r->group, k, r->rec, &r->cursor[k], &r->cursor[W + k]);
+            if (r->cursor[k] < r->rec[k + 1]) {
+                uint32_t sent = issue_instruction(m, c, r->group, k, r->rec, &r->cursor[k], &r->cursor[W + k]);
+                if (budget > 0)
+                    m->allowance[c] -= sent;
+            }
     }
 }
 

@@ -49,14 +49,14 @@ static mem_machine tiny(uint32_t cus, uint32_t per_cu, const char *dispatch)
     return m;
 }
 
-/* Group `group` makes `n` memory instructions (the replay issues one per step), each reading one line, or with
- * `wide` four (one per lane: four L2 requests); no group reads another's lines. */
-static void feed_group(mem_model *mm, uint32_t group, uint32_t n, int wide)
+/* Group `group` makes `n` memory instructions (the replay issues one per step), each reading one line, or four
+ * (one per lane: four L2 requests) where bit k of `wide` is set; no group reads another's lines. */
+static void feed_group(mem_model *mm, uint32_t group, uint32_t n, uint32_t wide)
 {
     const sim_mem_trace *t = mem_model_trace(mm);
-    const uint64_t lane = wide ? 16 : 4;
     for (uint32_t k = 0; k < n; k++) {
-        uint64_t base = 4096ull * group + 4 * lane * k, addr[4] = {base, base + lane, base + 2 * lane, base + 3 * lane};
+        const uint64_t lane = k < 32 && (wide >> k & 1) ? 16 : 4;
+        uint64_t base = 4096ull * group + 64ull * k, addr[4] = {base, base + lane, base + 2 * lane, base + 3 * lane};
         sim_mem_access a = {.group_linear = group, .wave = 0, .pc = k % 4, .op = ISA_OP_LOAD,
                             .cls = ISA_CLASS_VMEM, .space = ISA_SPACE_STORAGE, .elem_bytes = 4, .count = 1,
                             .wave_size = 4, .exec = 0xf, .addr = addr};
@@ -65,7 +65,7 @@ static void feed_group(mem_model *mm, uint32_t group, uint32_t n, int wide)
 }
 
 static mem_model *run_groups_wide(const mem_machine *m, tsup_fake_program *f, uint32_t groups,
-                                  const uint32_t *lines, int threads, int wide)
+                                  const uint32_t *lines, int threads, uint32_t wide)
 {
     mem_model *mm;
     mem_model_options o = {.machine = m, .threads = threads};
@@ -293,17 +293,24 @@ START_TEST(test_dispatch_cu_budget_overdrawn_by_a_wide_instruction_waits_by_hand
 {
     /* One group of three instructions, each reading four lines (four requests), on a CU allowed 2 a step: an
      * instruction issues on a full allowance and overdraws it to -2; the next step's allowance is 0 (nothing
-     * issues), the one after 2 again.  So the instructions issue at steps 0, 2 and 4. */
+     * issues), the one after 2 again.  So the instructions issue at steps 0, 2 and 4.
+     * Then one reading 1, 4 and 1 lines: step 0 leaves 1 unused, which is not kept (step 1's allowance is 2, not
+     * 3), so the wide one overdraws to -2, step 2 has 0 and the last instruction issues at step 3. */
     mem_machine m = tiny(1, 1, ", \"dispatch\": {\"l2_requests_per_step\": 2}");
     tsup_fake_program f;
     tsup_fake_program_init(&f);
     static const uint32_t lines[1] = {3};
-    mem_model *mm = run_groups_wide(&m, &f, 1, lines, 1, 1);
+    mem_model *mm = run_groups_wide(&m, &f, 1, lines, 1, 0x7);
     uint32_t n;
     const mem_group_stats *gs = mem_model_group_stats(mm, &n, NULL);
     ck_assert_uint_eq(gs[0].end_step, 4);
     ck_assert_uint_eq(mem_model_stats(mm)->replay_steps, 5);
     ck_assert_uint_eq(mem_model_stats(mm)->l2_requests, 12);
+    mem_model_destroy(mm);
+    mm = run_groups_wide(&m, &f, 1, lines, 1, 0x2);
+    gs = mem_model_group_stats(mm, &n, NULL);
+    ck_assert_uint_eq(gs[0].end_step, 3);
+    ck_assert_uint_eq(mem_model_stats(mm)->l2_requests, 6);
     mem_model_destroy(mm);
 }
 END_TEST
