@@ -1,8 +1,8 @@
 /*
  * isa/lower_image.c — images other than texel buffers, for compute: the
  * slots of image, sampled-image and sampler variables, and the image
- * instructions (read, write, fetch, explicit-lod sampling, gather, the size
- * and level queries, texel pointers for image atomics).
+ * instructions (read, write, fetch, explicit-lod sampling, projective or not,
+ * gather, the size and level queries, texel pointers for image atomics).
  *
  * An image never becomes a register: like a pointer, an image or sampler
  * value is resolved at lowering time to its slot (OpLoad of the variable,
@@ -10,7 +10,7 @@
  * the image back).  Coordinates are the registers of the coordinate vector,
  * `count` of them; the executor (sim/image_exec.c) reads the image's
  * dimensionality and format from the binding.  What is not modelled (implicit
- * LOD, projection, offsets that are not constants on
+ * LOD, offsets that are not constants on
  * sampling and gathers, multisampling, sparse residency, arrays of images)
  * fails with the word offset.
  */
@@ -253,6 +253,37 @@ static uint32_t offset_coords(lower *L, uint32_t coords, uint8_t ncoords, image_
     return moved;
 }
 
+/*
+ * A projective sample's coordinates: (u[, v][, w], q) for the image's 1, 2 or 3 dimensions, q the component after
+ * them (more components may follow, unused), become (u/q[, v/q][, w/q]), and a depth reference d becomes d/q, as
+ * the SPIR-V and Vulkan specifications define the projection.  Arrays and cubes have no projective form.
+ * Divides correctly rounded (FDIV); a GPU may multiply by a reciprocal instead (docs/quirks.md).
+ */
+static bool project(lower *L, const isa_slot *image, uint32_t *coords, uint8_t *ncoords, uint32_t *dref)
+{
+    if (image->image_arrayed || image->image_dim == ISA_IMAGE_CUBE) {
+        lower_fail(L, ISA_ERR_INVALID, "projective sampling of %s image '%s': SPIR-V allows 1D, 2D and 3D only",
+                   image->image_arrayed ? "an arrayed" : "a cube", image->name);
+        return false;
+    }
+    const uint8_t dims = image->image_dim == ISA_IMAGE_1D ? 1 : image->image_dim == ISA_IMAGE_2D ? 2 : 3;
+    if (*ncoords < dims + 1) {
+        lower_fail(L, ISA_ERR_INVALID, "projective coordinates of %u components for a %uD image: it needs %u",
+                   *ncoords, dims, dims + 1u);
+        return false;
+    }
+    uint32_t projected = lower_new_regs(L, dims), q = *coords + dims;
+    lower_binary(L, ISA_OP_FDIV, ISA_TYPE_F32, projected, *coords, q, dims, true);
+    if (*dref != ISA_NO_REG) {
+        uint32_t d = lower_new_regs(L, 1);
+        lower_binary(L, ISA_OP_FDIV, ISA_TYPE_F32, d, *dref, q, 1, true);
+        *dref = d;
+    }
+    *coords = projected;
+    *ncoords = dims;
+    return true;
+}
+
 /* Result registers: the instruction writes four; a narrower result takes the first ones. */
 static uint32_t vec4_result(lower *L, uint32_t rtype, uint32_t rid)
 {
@@ -365,7 +396,8 @@ void lower_image_inst(lower *L, SpvOp op, const uint32_t *o, uint32_t no)
     /* the image operand: o[0] for a write, o[2] for the rest */
     uint32_t image = op == SpvOpImageWrite ? o[0] : o[2];
     bool sampling = op == SpvOpImageSampleExplicitLod || op == SpvOpImageGather ||
-                    op == SpvOpImageSampleDrefExplicitLod || op == SpvOpImageDrefGather;
+                    op == SpvOpImageSampleDrefExplicitLod || op == SpvOpImageDrefGather ||
+                    op == SpvOpImageSampleProjExplicitLod || op == SpvOpImageSampleProjDrefExplicitLod;
     int32_t slot = (op >= SpvOpImageSampleImplicitLod && op <= SpvOpImageQuerySamples) ? image_of(L, image, sampling) : -1;
     if (L->failed)
         return;
@@ -428,12 +460,14 @@ void lower_image_inst(lower *L, SpvOp op, const uint32_t *o, uint32_t no)
         return;
     }
     case SpvOpImageSampleExplicitLod: case SpvOpImageGather: case SpvOpImageSampleDrefExplicitLod:
-    case SpvOpImageDrefGather: {
+    case SpvOpImageDrefGather: case SpvOpImageSampleProjExplicitLod: case SpvOpImageSampleProjDrefExplicitLod: {
         isa_type ty = result_type(L, o[0]);
         uint32_t coords = coord_regs(L, o[3], &ncoords);
         int64_t component = 0;
         image_offset off;
-        const bool dref = op == SpvOpImageSampleDrefExplicitLod || op == SpvOpImageDrefGather;
+        const bool proj = op == SpvOpImageSampleProjExplicitLod || op == SpvOpImageSampleProjDrefExplicitLod;
+        const bool dref = op == SpvOpImageSampleDrefExplicitLod || op == SpvOpImageDrefGather ||
+                          op == SpvOpImageSampleProjDrefExplicitLod;
         const bool gather = op == SpvOpImageGather || op == SpvOpImageDrefGather;
         if (dref) {
             CHECK_ID(L, o[4]);
@@ -462,11 +496,14 @@ void lower_image_inst(lower *L, SpvOp op, const uint32_t *o, uint32_t no)
             lower_fail(L, ISA_ERR_UNSUPPORTED, "sampling coordinates must be 32-bit floats");
             return;
         }
+        uint32_t dref_reg = dref ? lower_val(L, o[4]) : ISA_NO_REG;
+        if (proj && !project(L, &L->p->slots[slot], &coords, &ncoords, &dref_reg))
+            return;
         const uint8_t nspatial = ncoords; /* the offset's check counts the coordinates, not the reference */
         if (dref) { /* the reference becomes the last coordinate register (AMD's image_sample_c passes it so) */
             uint32_t block = lower_new_regs(L, ncoords + 1u);
             lower_unary(L, ISA_OP_MOV, ISA_TYPE_U32, block, coords, ncoords);
-            lower_unary(L, ISA_OP_MOV, ISA_TYPE_U32, block + ncoords, lower_val(L, o[4]), 1);
+            lower_unary(L, ISA_OP_MOV, ISA_TYPE_U32, block + ncoords, dref_reg, 1);
             coords = block;
             ncoords++;
         }
@@ -502,7 +539,8 @@ void lower_image_inst(lower *L, SpvOp op, const uint32_t *o, uint32_t no)
     }
     default:
         lower_fail(L, ISA_ERR_UNSUPPORTED, "%s is not modelled (compute images: read, write, fetch, explicit-LOD "
-                   "sampling, gather, their depth-comparison forms, size and level queries, atomics)",
+                   "sampling, projective or not, gather, their depth-comparison forms, size and level queries, "
+                   "atomics)",
                    lower_op_name(op));
         return;
     }

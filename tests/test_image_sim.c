@@ -701,10 +701,11 @@ static isa_status lower_error(const char *src, char *msg, size_t size)
 START_TEST(test_image_unmodelled_operations_fail_with_word_offset)
 {
     static const char *const srcs[] = {
-        /* projective sampling (offsets are modelled: test_image_sample_and_gather_offsets_move_the_levels_texels) */
+        /* a gather offset that is not a constant (constant ones are modelled:
+         * test_image_sample_and_gather_offsets_move_the_levels_texels; projective sampling too: sample_proj.json) */
         "#version 450\nlayout(local_size_x = 1) in;\nlayout(binding = 0) uniform sampler2D t;\n"
-        "layout(binding = 1) buffer O { vec4 v; } o;\n"
-        "void main() { o.v = textureProjLod(t, vec3(0.5, 0.5, 2.0), 0.0); }\n",
+        "layout(binding = 1) buffer O { vec4 v; ivec2 off; } o;\n"
+        "void main() { o.v = textureGatherOffset(t, vec2(0.5), o.off); }\n",
         /* multisampled */
         "#version 450\nlayout(local_size_x = 1) in;\nlayout(binding = 0) uniform sampler2DMS t;\n"
         "layout(binding = 1) buffer O { vec4 v; } o;\n"
@@ -714,7 +715,7 @@ START_TEST(test_image_unmodelled_operations_fail_with_word_offset)
         "layout(binding = 1) buffer O { vec4 v; } o;\n"
         "void main() { o.v = texelFetch(t[1], ivec2(1), 0); }\n",
     };
-    static const char *const words[] = {"OpImageSampleProjExplicitLod is not modelled", "multisampled",
+    static const char *const words[] = {"a sampling or gather offset that is not a constant", "multisampled",
                                         "array of images"};
     for (size_t k = 0; k < sizeof srcs / sizeof srcs[0]; k++) {
         char msg[2048] = "";

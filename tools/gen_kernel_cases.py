@@ -1019,6 +1019,25 @@ def gen_images():
             "expect": [expect(3, near + lin + gath + eq)]}
     write_case("%s/shadow_compare.json" % folder, case)
 
+    # sample_proj: projective sampling divides the coordinates (and a depth reference) by q, a power of two per
+    # lane, so nearest at texel centres reads lane i's texel p = (i % 12, i / 12) of mip 0, of mip 1 (clamped to
+    # its 8x4), and p moved by (2, -1); the shadow sample compares 0.5 <= D at (i % 8, i / 8) of the depth above.
+    lanes12 = [(i % 12, i // 12) for i in range(64)]
+    texels = [edge(x, y, 0, c) for x, y in lanes12 for c in range(4)]
+    texels += [edge(x, y, 1, c) for x, y in lanes12 for c in range(4)]
+    texels += [edge(x + 2, y - 1, 0, c) for x, y in lanes12 for c in range(4)]
+    proj_shadow = [1.0 if 0.5 <= dz(i % 8, i // 8) else 0.0 for i in range(64)]
+    case = {"kernel": "sample_proj.comp",
+            "bindings": [image_binding_packed(0, "combined_image_sampler", "rgba32f", [w, h], packed_pattern(w, h, 2),
+                                              mips=2, sampler={"mag_filter": "nearest", "min_filter": "nearest",
+                                                               "mipmap_mode": "nearest",
+                                                               "address_mode": "clamp_to_edge"}),
+                         shadow(1, "d32_sfloat", depth, {"address_mode": "clamp_to_edge",
+                                                         "compare_op": "less_or_equal"}),
+                         binding(2, "f32", count=832, fill={"value": 0})],
+            "expect": [expect(2, texels + proj_shadow)]}
+    write_case("%s/sample_proj.json" % folder, case)
+
     # fetch_mips_uniform: workgroup g reads mip g % 3 (one mip per wave) at (l % mip width, (l / 8) % mip height)
     texels, sizes = [], []
     for g in range(3):
