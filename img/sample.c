@@ -275,6 +275,8 @@ static void wrapped_texel(const img_image *im, const img_sampler *s, const int32
     if (cube == CUBE_FILTER && cube_corner(size[0], idx, layer, corner, corner_layer)) {
         img_texel t[3];
         for (int k = 0; k < 3; k++) {
+            if (s->texel_read)
+                s->texel_read(s->texel_read_user, corner[k], corner_layer[k], mip);
             img_fetch(im, corner[k], corner_layer[k], mip, &t[k]);
             depth_compare(im, s, &t[k]);
         }
@@ -293,6 +295,8 @@ static void wrapped_texel(const img_image *im, const img_sampler *s, const int32
             return;
         }
     }
+    if (s->texel_read)
+        s->texel_read(s->texel_read_user, at, layer, mip);
     img_fetch(im, at, layer, mip, out);
     depth_compare(im, s, out);
 }
@@ -480,12 +484,15 @@ static void view_wrapped_texel(const img_view *v, const img_sampler *s, const in
         }
     }
     /* img_fetch's bounds check (wrap keeps the indices inside; the layer is clamped already) */
-    if (at[0] >= L->size[0] || at[1] >= L->size[1] || at[2] >= L->size[2] || layer >= v->im->layers)
+    if (at[0] >= L->size[0] || at[1] >= L->size[1] || at[2] >= L->size[2] || layer >= v->im->layers) {
         memset(out, 0, sizeof *out);
-    else
+    } else {
+        if (s->texel_read)
+            s->texel_read(s->texel_read_user, at, layer, mip);
         view_decode(v, v->im->bytes + img_view_texel_offset(v, (uint32_t)at[0], (uint32_t)at[1], (uint32_t)at[2], layer,
                                                             mip),
                     out);
+    }
     depth_compare(v->im, s, out);
 }
 
@@ -535,6 +542,15 @@ static void view_filter_level(const img_view *v, const img_sampler *s, const flo
     memcpy(out->f, sum, sizeof sum);
 }
 
+/* Texel (x, y) of a 2D level whose layer starts at base, told to the sampler's texel_read first. */
+static inline void view_read_2d(const img_view *v, const img_sampler *s, const uint8_t *base, const img_view_level *L,
+                                int32_t x, int32_t y, uint32_t layer, uint32_t mip, img_texel *out)
+{
+    if (s->texel_read)
+        s->texel_read(s->texel_read_user, (const int32_t[3]){x, y, 0}, layer, mip);
+    view_decode(v, base + (size_t)y * L->row_bytes + (size_t)x * v->texel_bytes, out);
+}
+
 /* One level of a 2D image at normalized coordinates: view_filter_level with the axis loops unrolled, the
  * common case of SampleLevel (nearest: a texel; linear: the bilinear footprint, its weights and sums formed
  * in the same order as the loop's, so the same bits). */
@@ -553,7 +569,7 @@ static void view_filter_2d(const img_view *v, const img_sampler *s, const float 
         else if (x >= L->size[0] || y >= L->size[1] || no_layer) /* img_fetch's bounds check; wrap keeps x, y inside */
             memset(out, 0, sizeof *out);
         else
-            view_decode(v, base + (size_t)y * L->row_bytes + (size_t)x * v->texel_bytes, out);
+            view_read_2d(v, s, base, L, x, y, layer, mip, out);
         depth_compare(im, s, out);
         return;
     }
@@ -586,7 +602,7 @@ static void view_filter_2d(const img_view *v, const img_sampler *s, const float 
         else if (x >= L->size[0] || y >= L->size[1] || no_layer)
             memset(&t, 0, sizeof t);
         else
-            view_decode(v, base + (size_t)y * L->row_bytes + (size_t)x * v->texel_bytes, &t);
+            view_read_2d(v, s, base, L, x, y, layer, mip, &t);
         depth_compare(im, s, &t);
         for (int c = 0; c < 4; c++)
             sum[c] += weight * t.f[c];

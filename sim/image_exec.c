@@ -363,7 +363,10 @@ int sim_exec_image(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t pc, s
         return sim_fault(ctx, w, pc, SIM_FAULT_UNSUPPORTED, -1, (int32_t)in->slot, -1,
                          "image atomic on '%s', whose format %s is not r32ui or r32i", sl->name, fi->name);
     const img_sampler *smp = NULL;
-    img_sampler cmp; /* a depth-comparison sample's copy of the sampler, its dref set per lane */
+    img_sampler cmp; /* the sampler's copy: a depth-comparison sample sets its dref per lane, the sanitizer its
+                      * texel_read (sim/sanitize.h) */
+    sim_texel_reader reader;
+    int watched = 0;
     if (op == ISA_OP_IMG_SAMPLE || op == ISA_OP_IMG_GATHER) {
         smp = ctx->slots[in->imm2].sampler;
         if (!smp)
@@ -371,10 +374,10 @@ int sim_exec_image(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t pc, s
                              "sampling with slot '%s', which is not a sampler", ctx->prog->slots[in->imm2].name);
         if (depth_compare_mismatch(ctx, w, in, pc, sl, im, smp))
             return 1;
-        if (in->img_dref) {
-            cmp = *smp;
+        cmp = *smp;
+        watched = ctx->sanitize != NULL && sim_sanitize_watch_sampler(ctx, w, in, pc, &cmp, &reader);
+        if (in->img_dref || watched)
             smp = &cmp;
-        }
     }
     const int robust = ctx->cfg->robust_access;
     const sim_mem_trace *trace = ctx->cfg->mem_trace;
@@ -438,6 +441,8 @@ int sim_exec_image(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t pc, s
             break;
         }
         case ISA_OP_IMG_SAMPLE: case ISA_OP_IMG_GATHER: {
+            if (watched)
+                reader.lane = l;
             float coord[4];
             float_coords(w, in, W, l, &cmap, coord);
             if (in->img_dref)

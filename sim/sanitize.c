@@ -441,6 +441,39 @@ void sim_sanitize_image(sim_ctx *ctx, const sim_wave *w, const isa_inst *in, uin
     }
 }
 
+/* img_sampler.texel_read for a watched sample: the texel a lane reads, as an IMG_LOAD of it would be checked.
+ * A texel outside the image (a layer or level past the end, which the sampler reads as zero) is not memory. */
+static void sampled_texel_read(void *user, const int32_t at[3], uint32_t layer, uint32_t mip)
+{
+    const sim_texel_reader *r = user;
+    sim_ctx *ctx = r->ctx;
+    struct sim_sanitizer *s = ctx->sanitize;
+    const img_image *im = ctx->slots[r->in->slot].image;
+    if (mip >= im->mip_levels || layer >= im->layers || at[0] < 0 || at[1] < 0 || at[2] < 0 ||
+        (uint32_t)at[0] >= img_mip_size(im->width, mip) || (uint32_t)at[1] >= img_mip_size(im->height, mip) ||
+        (uint32_t)at[2] >= img_mip_size(im->depth, mip))
+        return;
+    enter_workgroup(ctx, s);
+    const uint32_t epoch = (uint32_t)(ctx->result->stats.workgroups + ctx->result->stats.barriers);
+    const sim_texel_at t = {{at[0], at[1], at[2]}, layer, mip};
+    const uint64_t offset = img_texel_offset(im, (uint32_t)at[0], (uint32_t)at[1], (uint32_t)at[2], layer, mip);
+    const uint32_t tb = img_format_get(im->format)->texel_bytes;
+    touch_cells(ctx, r->w, r->in, r->pc, s->slots[r->in->slot].cells + offset / tb, s->slots[r->in->slot].check_init,
+                r->lane, offset, 1, 1, 0, 0, epoch, &t);
+}
+
+int sim_sanitize_watch_sampler(sim_ctx *ctx, const sim_wave *w, const isa_inst *in, uint32_t pc, img_sampler *copy,
+                               sim_texel_reader *reader)
+{
+    const struct sim_sanitizer *s = ctx->sanitize;
+    if (!s || !s->slots[in->slot].cells || !s->slots[in->slot].check_init)
+        return 0;
+    *reader = (sim_texel_reader){.ctx = ctx, .w = w, .in = in, .pc = pc, .lane = 0};
+    copy->texel_read = sampled_texel_read;
+    copy->texel_read_user = reader;
+    return 1;
+}
+
 void sim_sanitize_barrier(sim_ctx *ctx)
 {
     const uint32_t nw = ctx->waves_per_group;

@@ -36,6 +36,22 @@ int sim_sanitize_memory(sim_ctx *ctx, const sim_wave *w, const isa_inst *in, uin
 void sim_sanitize_image(sim_ctx *ctx, const sim_wave *w, const isa_inst *in, uint32_t pc, uint64_t exec,
                         const sim_texel_at *at);
 
+/* What the sanitizer's texel_read callback (img/img.h) needs to know of the sample being taken: the caller sets
+ * `lane` before each lane's sample or gather. */
+typedef struct sim_texel_reader {
+    sim_ctx *ctx;
+    const sim_wave *w;
+    const isa_inst *in;
+    uint32_t pc, lane;
+} sim_texel_reader;
+
+/* Sampling instruction `in` (IMG_SAMPLE, IMG_GATHER) of wave w: when the sanitizer checks the texels its image's
+ * samples read (initcheck on an image the case marks uninitialized), installs on `copy` (the caller's copy of
+ * the sampler) the texel_read callback that checks each texel a lane reads from memory, with `reader` as its
+ * user, and returns 1; otherwise returns 0 and leaves `copy` alone. */
+int sim_sanitize_watch_sampler(sim_ctx *ctx, const sim_wave *w, const isa_inst *in, uint32_t pc, img_sampler *copy,
+                               sim_texel_reader *reader);
+
 /* When no wave of the current workgroup is ready and at least one waits at a barrier: synccheck (a wave at a
  * barrier with live lanes outside exec; waves at different barriers). */
 void sim_sanitize_barrier(sim_ctx *ctx);

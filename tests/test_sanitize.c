@@ -288,6 +288,23 @@ START_TEST(test_sanitize_image_uninit_reports_invocation_4)
 }
 END_TEST
 
+START_TEST(test_sanitize_image_sample_uninit_reports_invocation_4s_first_texel)
+{
+    /* Invocations 0-3 read only border texels.  Invocation 4 samples at u = 5/8, v = 1/2 of the 8 x 4 image: the
+     * linear footprint's low corner is floor(5 - 0.5) = 4, floor(2 - 0.5) = 1, the first texel the filter reads;
+     * rgba32f texel (4, 1) lies (1 * 8 + 4) * 16 = 0xc0 bytes in. */
+    uint32_t W = wave_of_loop(_i);
+    planted k;
+    run_output out;
+    ck_assert_int_eq(run_planted("image_sample_uninit", W, &k, &out), RUN_EXIT_OK);
+    want w = {SIM_FINDING_UNINITIALIZED, "BUG", ISA_OP_IMG_SAMPLE, WAVE_OF(4, W), LANE_OF(4, W), "lut", 0xc0,
+              "img_sample reads sampled_image 'lut' (set 0 binding 0) at texel (4, 1, 0) layer 0 mip 0, which "
+              "nothing wrote"};
+    check_findings(&k, &out, &w, 1, W);
+    planted_free(&k, &out);
+}
+END_TEST
+
 START_TEST(test_sanitize_inactive_lane_reports_lane_0_reading_1)
 {
     uint32_t W = wave_of_loop(_i);
@@ -406,7 +423,8 @@ START_TEST(test_sanitize_planted_outputs_equal_unsanitized_outputs)
 {
     static const char *const names[] = {"race_no_barrier", "lane_store_conflict", "uninit_shared", "uninit_private",
                                         "uninit_buffer", "inactive_lane", "divergent_barrier", "order_dependence",
-                                        "image_race", "image_lane_store_conflict", "image_uninit"};
+                                        "image_race", "image_lane_store_conflict", "image_uninit",
+                                        "image_sample_uninit"};
     uint32_t W = wave_of_loop(_i);
     for (size_t n = 0; n < sizeof names / sizeof names[0]; n++) {
         planted k;
@@ -537,6 +555,7 @@ static Suite *sanitize_suite(void)
     tcase_add_loop_test(t, test_sanitize_uninit_private_reports_lane_3, 0, 5);
     tcase_add_loop_test(t, test_sanitize_uninit_buffer_reports_invocation_4, 0, 5);
     tcase_add_loop_test(t, test_sanitize_image_uninit_reports_invocation_4, 0, 5);
+    tcase_add_loop_test(t, test_sanitize_image_sample_uninit_reports_invocation_4s_first_texel, 0, 5);
     tcase_add_loop_test(t, test_sanitize_inactive_lane_reports_lane_0_reading_1, 0, 5);
     tcase_add_loop_test(t, test_sanitize_divergent_barrier_reports_half_the_lanes, 0, 5);
     tcase_add_loop_test(t, test_sanitize_order_dependence_reports_every_moved_element, 0, 5);
