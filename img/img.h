@@ -142,9 +142,9 @@ typedef struct img_sampler {
     /* Not sampler state: the reference value (Dref) of the depth-comparison sample being taken.  A caller that
      * samples with a compare_op sets it on its own copy of the sampler, per sample. */
     float dref;
-    /* Not sampler state either: when set, called with every texel a sample or gather reads from memory (not a
-     * border texel), its integer coordinates (unused axes 0), layer and level; the sanitizer's initcheck sets it on
-     * its own copy.  NULL: nothing is called. */
+    /* Not sampler state either: when set, called with every texel a sample or gather reads from memory (one in
+     * the image: not a border texel, nor one past its layers, which reads zero), its integer coordinates (unused
+     * axes 0), layer and level; the sanitizer's initcheck sets it on its own copy.  NULL: nothing is called. */
     void (*texel_read)(void *user, const int32_t at[3], uint32_t layer, uint32_t mip);
     void *texel_read_user;
 } img_sampler;

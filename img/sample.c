@@ -263,6 +263,14 @@ static uint32_t array_layer(float a, uint32_t count)
     return r >= (float)(count - 1) ? count - 1 : (uint32_t)r;
 }
 
+/* img_fetch, telling the sampler's texel_read (img.h) when the texel is in the image and so read from memory. */
+static void fetch_texel(const img_image *im, const img_sampler *s, const int32_t at[3], uint32_t layer, uint32_t mip,
+                        img_texel *out)
+{
+    if (img_fetch(im, at, layer, mip, out) && s->texel_read)
+        s->texel_read(s->texel_read_user, at, layer, mip);
+}
+
 /* The texel at integer coordinates after wrapping; a border texel when any axis falls outside. */
 static void wrapped_texel(const img_image *im, const img_sampler *s, const int32_t idx[3], uint32_t layer,
                           uint32_t mip, int cube, img_texel *out)
@@ -275,9 +283,7 @@ static void wrapped_texel(const img_image *im, const img_sampler *s, const int32
     if (cube == CUBE_FILTER && cube_corner(size[0], idx, layer, corner, corner_layer)) {
         img_texel t[3];
         for (int k = 0; k < 3; k++) {
-            if (s->texel_read)
-                s->texel_read(s->texel_read_user, corner[k], corner_layer[k], mip);
-            img_fetch(im, corner[k], corner_layer[k], mip, &t[k]);
+            fetch_texel(im, s, corner[k], corner_layer[k], mip, &t[k]);
             depth_compare(im, s, &t[k]);
         }
         corner_mean(t, out);
@@ -295,9 +301,7 @@ static void wrapped_texel(const img_image *im, const img_sampler *s, const int32
             return;
         }
     }
-    if (s->texel_read)
-        s->texel_read(s->texel_read_user, at, layer, mip);
-    img_fetch(im, at, layer, mip, out);
+    fetch_texel(im, s, at, layer, mip, out);
     depth_compare(im, s, out);
 }
 

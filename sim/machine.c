@@ -241,17 +241,24 @@ static int parse_dispatch(const cJSON *o, const cJSON *sources, const char *file
         return fail(err, size, file, "dispatch", "not an object");
     if (!has_source(sources, "dispatch"))
         return fail(err, size, file, "sources.dispatch", "missing: say where the numbers come from");
+    /* the fields, in the order an unknown one's message lists them */
+    static const char *const fields[] = {"cus_per_cluster", "cluster_stride", "duration_spread", "queue_clusters",
+                                         "l2_requests_per_step"};
+    const size_t nfields = sizeof fields / sizeof fields[0];
     const cJSON *k;
     cJSON_ArrayForEach(k, o) {
-        if (strcmp(k->string, "cus_per_cluster") && strcmp(k->string, "cluster_stride") &&
-            strcmp(k->string, "duration_spread") && strcmp(k->string, "queue_clusters") &&
-            strcmp(k->string, "l2_requests_per_step")) {
-            char full[96];
-            snprintf(full, sizeof full, "dispatch.%.80s", k->string);
-            return fail(err, size, file, full,
-                        "unknown (cus_per_cluster, cluster_stride, duration_spread, queue_clusters, "
-                        "l2_requests_per_step)");
+        size_t f = 0;
+        while (f < nfields && strcmp(k->string, fields[f]))
+            f++;
+        if (f < nfields)
+            continue;
+        char full[96], known[160] = "unknown (";
+        snprintf(full, sizeof full, "dispatch.%.80s", k->string);
+        for (f = 0; f < nfields; f++) {
+            strcat(known, fields[f]);
+            strcat(known, f + 1 < nfields ? ", " : ")");
         }
+        return fail(err, size, file, full, known);
     }
     uint64_t v;
     if (cJSON_GetObjectItemCaseSensitive(o, "cus_per_cluster")) {

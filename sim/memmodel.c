@@ -532,8 +532,8 @@ static void issue_step(mem_model *m, uint32_t c)
 {
     const uint32_t occ = m->workgroups_per_cu, W = m->waves_per_group, n = m->res_count[c];
     const double budget = m->machine.dispatch.l2_requests_per_step;
-    if (budget > 0)
-        m->allowance[c] = m->allowance[c] + budget < budget ? m->allowance[c] + budget : budget;
+    if (budget > 0) /* B less the last step's overdraw; unused allowance is not kept */
+        m->allowance[c] = budget + (m->allowance[c] < 0 ? m->allowance[c] : 0);
     for (uint32_t j = 0; j < n; j++) {
         if (budget > 0 && m->allowance[c] <= 0)
             break;

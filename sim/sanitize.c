@@ -77,7 +77,6 @@ typedef struct san_store {
 
 static int slot_is_buffer(isa_space s) { return s <= ISA_SPACE_UNIFORM_TEXEL; }
 
-
 /* Whether the case marks the binding of slot sl uninitialized (sim_config.uninitialized, one per buffer). */
 static int marked_uninitialized(const sim_ctx *ctx, const isa_slot *sl)
 {
@@ -389,15 +388,27 @@ int sim_sanitize_memory(sim_ctx *ctx, const sim_wave *w, const isa_inst *in, uin
     return 0;
 }
 
+/* Checks and records texel t of the watched image of instruction `in`, accessed by lane `lane`; returns the
+ * texel's byte offset in the image (what a finding names). */
+static uint64_t touch_texel(sim_ctx *ctx, const sim_wave *w, const isa_inst *in, uint32_t pc, uint32_t lane,
+                            const sim_texel_at *t, int reads, int writes, int atomic)
+{
+    struct sim_sanitizer *s = ctx->sanitize;
+    const img_image *im = ctx->slots[in->slot].image;
+    enter_workgroup(ctx, s);
+    const uint32_t epoch = (uint32_t)(ctx->result->stats.workgroups + ctx->result->stats.barriers);
+    const uint64_t offset = img_texel_offset(im, (uint32_t)t->xyz[0], (uint32_t)t->xyz[1], (uint32_t)t->xyz[2],
+                                             (uint32_t)t->layer, (uint32_t)t->mip);
+    touch_cells(ctx, w, in, pc, s->slots[in->slot].cells + offset / img_format_get(im->format)->texel_bytes,
+                s->slots[in->slot].check_init, lane, offset, 1, reads, writes, atomic, epoch, t);
+    return offset;
+}
+
 void sim_sanitize_image(sim_ctx *ctx, const sim_wave *w, const isa_inst *in, uint32_t pc, uint64_t exec,
                         const sim_texel_at *at)
 {
-    struct sim_sanitizer *s = ctx->sanitize;
-    san_cell *cells = s->slots[in->slot].cells;
-    if (!cells)
+    if (!ctx->sanitize->slots[in->slot].cells)
         return;
-    enter_workgroup(ctx, s);
-    const uint32_t epoch = (uint32_t)(ctx->result->stats.workgroups + ctx->result->stats.barriers);
     const isa_op op = (isa_op)in->op;
     const isa_reduce_op red = (isa_reduce_op)in->imm2;
     const int atomic = op == ISA_OP_IMG_ATOMIC;
@@ -405,16 +416,12 @@ void sim_sanitize_image(sim_ctx *ctx, const sim_wave *w, const isa_inst *in, uin
     const int writes = op == ISA_OP_IMG_STORE || (atomic && red != ISA_RED_LOAD);
     const uint32_t W = ctx->wave_size;
     const img_image *im = ctx->slots[in->slot].image;
-    const uint32_t tb = img_format_get(im->format)->texel_bytes;
     uint64_t offset[SIM_MAX_WAVE]; /* each lane's texel as a byte offset in the image: what a finding names */
     for (uint32_t l = 0; l < W; l++) {
         if (!((exec >> l) & 1))
             continue;
         const sim_texel_at *t = &at[l];
-        offset[l] = img_texel_offset(im, (uint32_t)t->xyz[0], (uint32_t)t->xyz[1], (uint32_t)t->xyz[2],
-                                     (uint32_t)t->layer, (uint32_t)t->mip);
-        touch_cells(ctx, w, in, pc, cells + offset[l] / tb, s->slots[in->slot].check_init, l, offset[l], 1, reads,
-                    writes, atomic, epoch, t);
+        offset[l] = touch_texel(ctx, w, in, pc, l, t, reads, writes, atomic);
         if (op != ISA_OP_IMG_STORE)
             continue;
         /* an earlier lane of this store writing the same texel, and whether the texels it encodes differ */
@@ -441,25 +448,13 @@ void sim_sanitize_image(sim_ctx *ctx, const sim_wave *w, const isa_inst *in, uin
     }
 }
 
-/* img_sampler.texel_read for a watched sample: the texel a lane reads, as an IMG_LOAD of it would be checked.
- * A texel outside the image (a layer or level past the end, which the sampler reads as zero) is not memory. */
+/* img_sampler.texel_read for a watched sample: the texel a lane reads (always one in the image: img/img.h), as an
+ * IMG_LOAD of it is checked. */
 static void sampled_texel_read(void *user, const int32_t at[3], uint32_t layer, uint32_t mip)
 {
     const sim_texel_reader *r = user;
-    sim_ctx *ctx = r->ctx;
-    struct sim_sanitizer *s = ctx->sanitize;
-    const img_image *im = ctx->slots[r->in->slot].image;
-    if (mip >= im->mip_levels || layer >= im->layers || at[0] < 0 || at[1] < 0 || at[2] < 0 ||
-        (uint32_t)at[0] >= img_mip_size(im->width, mip) || (uint32_t)at[1] >= img_mip_size(im->height, mip) ||
-        (uint32_t)at[2] >= img_mip_size(im->depth, mip))
-        return;
-    enter_workgroup(ctx, s);
-    const uint32_t epoch = (uint32_t)(ctx->result->stats.workgroups + ctx->result->stats.barriers);
     const sim_texel_at t = {{at[0], at[1], at[2]}, layer, mip};
-    const uint64_t offset = img_texel_offset(im, (uint32_t)at[0], (uint32_t)at[1], (uint32_t)at[2], layer, mip);
-    const uint32_t tb = img_format_get(im->format)->texel_bytes;
-    touch_cells(ctx, r->w, r->in, r->pc, s->slots[r->in->slot].cells + offset / tb, s->slots[r->in->slot].check_init,
-                r->lane, offset, 1, 1, 0, 0, epoch, &t);
+    touch_texel(r->ctx, r->w, r->in, r->pc, r->lane, &t, 1, 0, 0);
 }
 
 int sim_sanitize_watch_sampler(sim_ctx *ctx, const sim_wave *w, const isa_inst *in, uint32_t pc, img_sampler *copy,
