@@ -146,6 +146,16 @@ static void check_findings(const planted *k, const run_output *out, const want *
     ck_assert_str_eq(out->schedule_fault, "");
 }
 
+/* Runs planted kernel `name` sanitized at wave W and checks that it reports exactly the n findings w. */
+static void expect_findings(const char *name, uint32_t W, const want *w, int n)
+{
+    planted k;
+    run_output out;
+    ck_assert_int_eq(run_planted(name, W, &k, &out), RUN_EXIT_OK);
+    check_findings(&k, &out, w, n, W);
+    planted_free(&k, &out);
+}
+
 static uint32_t wave_of_loop(int i) { return 4u << i; } /* 4, 8, 16, 32, 64 */
 
 static uint64_t lanes_below(uint32_t W) { return W == 64 ? ~0ull : (1ull << W) - 1; }
@@ -179,14 +189,10 @@ END_TEST
 START_TEST(test_sanitize_lane_store_conflict_reports_lanes_0_and_1)
 {
     uint32_t W = wave_of_loop(_i);
-    planted k;
-    run_output out;
-    ck_assert_int_eq(run_planted("lane_store_conflict", W, &k, &out), RUN_EXIT_OK);
     want w = {SIM_FINDING_RACE, "BUG", ISA_OP_STORE, 0, 1, "tile", 0,
               "store: lanes 0 and 1 of wave 0 write different values (4 bytes) to workgroup 'tile' at 0x0 in one "
               "instruction"};
-    check_findings(&k, &out, &w, 1, W);
-    planted_free(&k, &out);
+    expect_findings("lane_store_conflict", W, &w, 1);
 }
 END_TEST
 
@@ -220,14 +226,10 @@ END_TEST
 START_TEST(test_sanitize_image_lane_store_conflict_reports_lanes_0_and_1)
 {
     uint32_t W = wave_of_loop(_i);
-    planted k;
-    run_output out;
-    ck_assert_int_eq(run_planted("image_lane_store_conflict", W, &k, &out), RUN_EXIT_OK);
     want w = {SIM_FINDING_RACE, "BUG", ISA_OP_IMG_STORE, 0, 1, "img", 0x24,
               "img_store: lanes 0 and 1 of wave 0 write different values to storage_image 'img' (set 0 binding 0) at "
               "texel (1, 2, 0) layer 0 mip 0 in one instruction"};
-    check_findings(&k, &out, &w, 1, W);
-    planted_free(&k, &out);
+    expect_findings("image_lane_store_conflict", W, &w, 1);
 }
 END_TEST
 
@@ -235,13 +237,9 @@ END_TEST
 START_TEST(test_sanitize_uninit_shared_reports_invocation_63)
 {
     uint32_t W = wave_of_loop(_i);
-    planted k;
-    run_output out;
-    ck_assert_int_eq(run_planted("uninit_shared", W, &k, &out), RUN_EXIT_OK);
     want w = {SIM_FINDING_UNINITIALIZED, "BUG", ISA_OP_LOAD, WAVE_OF(63, W), LANE_OF(63, W), "tile", 0x100,
               "load reads 4 bytes of workgroup 'tile' at 0x100 that nothing wrote"};
-    check_findings(&k, &out, &w, 1, W);
-    planted_free(&k, &out);
+    expect_findings("uninit_shared", W, &w, 1);
 }
 END_TEST
 
@@ -249,13 +247,9 @@ END_TEST
 START_TEST(test_sanitize_uninit_private_reports_lane_3)
 {
     uint32_t W = wave_of_loop(_i);
-    planted k;
-    run_output out;
-    ck_assert_int_eq(run_planted("uninit_private", W, &k, &out), RUN_EXIT_OK);
     want w = {SIM_FINDING_UNINITIALIZED, "BUG", ISA_OP_LOAD, 0, 3, "vals", 0xc,
               "load reads 4 bytes of private 'vals' at 0xc that nothing wrote"};
-    check_findings(&k, &out, &w, 1, W);
-    planted_free(&k, &out);
+    expect_findings("uninit_private", W, &w, 1);
 }
 END_TEST
 
@@ -263,13 +257,9 @@ END_TEST
 START_TEST(test_sanitize_uninit_buffer_reports_invocation_4)
 {
     uint32_t W = wave_of_loop(_i);
-    planted k;
-    run_output out;
-    ck_assert_int_eq(run_planted("uninit_buffer", W, &k, &out), RUN_EXIT_OK);
     want w = {SIM_FINDING_UNINITIALIZED, "BUG", ISA_OP_LOAD, WAVE_OF(4, W), LANE_OF(4, W), "scratch", 0x14,
               "load reads 4 bytes of storage 'scratch' (set 0 binding 0) at 0x14 that nothing wrote"};
-    check_findings(&k, &out, &w, 1, W);
-    planted_free(&k, &out);
+    expect_findings("uninit_buffer", W, &w, 1);
 }
 END_TEST
 
@@ -277,14 +267,10 @@ END_TEST
 START_TEST(test_sanitize_image_uninit_reports_invocation_4)
 {
     uint32_t W = wave_of_loop(_i);
-    planted k;
-    run_output out;
-    ck_assert_int_eq(run_planted("image_uninit", W, &k, &out), RUN_EXIT_OK);
     want w = {SIM_FINDING_UNINITIALIZED, "BUG", ISA_OP_IMG_LOAD, WAVE_OF(4, W), LANE_OF(4, W), "scratch", 0x14,
               "img_load reads storage_image 'scratch' (set 0 binding 0) at texel (5, 0, 0) layer 0 mip 0, which "
               "nothing wrote"};
-    check_findings(&k, &out, &w, 1, W);
-    planted_free(&k, &out);
+    expect_findings("image_uninit", W, &w, 1);
 }
 END_TEST
 
@@ -294,43 +280,31 @@ START_TEST(test_sanitize_image_sample_uninit_reports_invocation_4s_first_texel)
      * linear footprint's low corner is floor(5 - 0.5) = 4, floor(2 - 0.5) = 1, the first texel the filter reads;
      * rgba32f texel (4, 1) lies (1 * 8 + 4) * 16 = 0xc0 bytes in. */
     uint32_t W = wave_of_loop(_i);
-    planted k;
-    run_output out;
-    ck_assert_int_eq(run_planted("image_sample_uninit", W, &k, &out), RUN_EXIT_OK);
     want w = {SIM_FINDING_UNINITIALIZED, "BUG", ISA_OP_IMG_SAMPLE, WAVE_OF(4, W), LANE_OF(4, W), "lut", 0xc0,
               "img_sample reads sampled_image 'lut' (set 0 binding 0) at texel (4, 1, 0) layer 0 mip 0, which "
               "nothing wrote"};
-    check_findings(&k, &out, &w, 1, W);
-    planted_free(&k, &out);
+    expect_findings("image_sample_uninit", W, &w, 1);
 }
 END_TEST
 
 START_TEST(test_sanitize_inactive_lane_reports_lane_0_reading_1)
 {
     uint32_t W = wave_of_loop(_i);
-    planted k;
-    run_output out;
-    ck_assert_int_eq(run_planted("inactive_lane", W, &k, &out), RUN_EXIT_OK);
     want w = {SIM_FINDING_INACTIVE_LANE, "BUG", ISA_OP_SHUFFLE, 0, 0, NULL, -1, ""};
     snprintf(w.message, sizeof w.message, "shuffle: lane 0 reads lane 1, which is inactive (exec 0x%llx)",
              (unsigned long long)(0x5555555555555555ull & lanes_below(W)));
-    check_findings(&k, &out, &w, 1, W);
-    planted_free(&k, &out);
+    expect_findings("inactive_lane", W, &w, 1);
 }
 END_TEST
 
 START_TEST(test_sanitize_divergent_barrier_reports_half_the_lanes)
 {
     uint32_t W = wave_of_loop(_i);
-    planted k;
-    run_output out;
-    ck_assert_int_eq(run_planted("divergent_barrier", W, &k, &out), RUN_EXIT_OK);
     want w = {SIM_FINDING_DIVERGENT_BARRIER, "BUG", ISA_OP_BARRIER, 0, 1, NULL, -1, ""};
     snprintf(w.message, sizeof w.message,
              "barrier reached by %u of the wave's %u lanes (exec 0x%llx): the control flow around it is not uniform "
              "across the workgroup", W / 2, W, (unsigned long long)(0x5555555555555555ull & lanes_below(W)));
-    check_findings(&k, &out, &w, 1, W);
-    planted_free(&k, &out);
+    expect_findings("divergent_barrier", W, &w, 1);
 }
 END_TEST
 
