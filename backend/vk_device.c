@@ -5,6 +5,9 @@
  * Vulkan results and subgroup operations in messages.  backend/vulkan.c
  * creates logical devices from what is gathered here.
  */
+#define _GNU_SOURCE /* dl_iterate_phdr, RTLD_NODELETE */
+#include <dlfcn.h>
+#include <link.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -355,6 +358,33 @@ static void fill_device_info(vkb_context *ctx, device_entry *d)
     }
 }
 
+/* Marks one loaded shared object RTLD_NODELETE: dlopen with RTLD_NOLOAD only
+ * finds it and sets the flag; the dlclose gives back the reference taken. */
+static int pin_object(struct dl_phdr_info *info, size_t size, void *unused)
+{
+    (void)size;
+    (void)unused;
+    if (!info->dlpi_name || !info->dlpi_name[0])
+        return 0;
+    void *h = dlopen(info->dlpi_name, RTLD_NOW | RTLD_NOLOAD | RTLD_NODELETE);
+    if (h)
+        dlclose(h);
+    return 0;
+}
+
+/* The loader dlcloses the drivers at vkDestroyInstance.  A driver keeps some
+ * allocations for the life of the process, reachable only from its own
+ * globals; once it is unloaded nothing points at them and LeakSanitizer
+ * reports them as leaks of an "<unknown module>" (lavapipe, Mesa 22.3).
+ * Keeping every object loaded so far in the process keeps those globals, so
+ * leak detection still sees wavelab's own leaks and never a driver's; it also
+ * spares a process that creates several contexts (tests, probe) reloading
+ * LLVM each time. */
+static void pin_loaded_drivers(void)
+{
+    dl_iterate_phdr(pin_object, NULL);
+}
+
 vkb_status vkb_context_create(vkb_context **out, char *err, size_t err_size)
 {
     *out = NULL;
@@ -409,6 +439,7 @@ vkb_status vkb_context_create(vkb_context **out, char *err, size_t err_size)
         return r == VK_ERROR_INCOMPATIBLE_DRIVER ? VKB_ERR_NO_DEVICE : VKB_ERR_VULKAN;
     }
     volkLoadInstance(ctx->instance);
+    pin_loaded_drivers();
 
     uint32_t count = 0;
     r = vkEnumeratePhysicalDevices(ctx->instance, &count, NULL);

@@ -7,7 +7,6 @@
 
 #include <check.h>
 #include <dirent.h>
-#include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -170,32 +169,6 @@ int tsup_run_suite(Suite *suite, const char *name)
     return failures ? 1 : 0;
 }
 
-/*
- * The Vulkan loader unloads the driver in vkDestroyInstance.  Memory that only
- * the driver's globals still point to (lavapipe keeps some) is then reported by
- * LeakSanitizer as leaked from "<unknown module>", which no suppression can
- * name.  Loading the driver once more with RTLD_NODELETE keeps it mapped, so
- * a sanitizer build reports only real leaks.  Harmless without sanitizers.
- */
-static void keep_driver_loaded(const char *icd_json)
-{
-    FILE *f = fopen(icd_json, "r");
-    if (!f)
-        return;
-    char text[4096];
-    size_t n = fread(text, 1, sizeof text - 1, f);
-    fclose(f);
-    text[n] = 0;
-    char *p = strstr(text, "\"library_path\"");
-    if (!p || !(p = strchr(p + 14, ':')) || !(p = strchr(p, '"')))
-        return;
-    char *end = strchr(++p, '"');
-    if (!end)
-        return;
-    *end = 0;
-    dlopen(p, RTLD_NOW | RTLD_NODELETE);
-}
-
 void tsup_prefer_lavapipe(void)
 {
     /* lavapipe alone when it is installed and nothing else was chosen: the other Mesa drivers print
@@ -206,7 +179,6 @@ void tsup_prefer_lavapipe(void)
         setenv("VK_DRIVER_FILES", lvp, 1);
         setenv("VK_ICD_FILENAMES", lvp, 1);
     }
-    keep_driver_loaded(getenv("VK_DRIVER_FILES") ? getenv("VK_DRIVER_FILES") : lvp);
 }
 
 int tsup_device_open(vkb_context **ctx, char *skip, size_t skip_size)

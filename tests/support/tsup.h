@@ -55,8 +55,8 @@ int tsup_run_suite(struct Suite *suite, const char *name);
 struct vkb_context;
 int tsup_device_open(struct vkb_context **ctx, char *skip, size_t skip_size);
 
-/* For suites that open a Vulkan device: lavapipe alone when it is installed and no driver was chosen, and
- * its library kept loaded after vkDestroyInstance (so LeakSanitizer reports only real leaks). */
+/* For suites that open a Vulkan device: lavapipe alone when it is installed and no driver was chosen
+ * (drivers stay loaded after vkDestroyInstance in every process: docs/backend.md). */
 void tsup_prefer_lavapipe(void);
 
 /* The 1-based line of `source` on which `needle` first appears (0 when it does not). */
