@@ -3,18 +3,36 @@
 # ctest), every kernel case at wave 4..128 with `wavelab test` (plain and
 # --sanitize), 200 generated reconvergence programs (scripts/reconverge.sh), a
 # short libFuzzer run of each reader (scripts/fuzz.sh), and the same suites
-# again under AddressSanitizer + UndefinedBehaviorSanitizer.
+# again under AddressSanitizer + UndefinedBehaviorSanitizer.  Ends with the
+# wall time of each leg.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/setup.sh
+# leg NAME COMMAND...: runs one leg and keeps its wall time for the table at the end
+legs=()
+leg() {
+  local name="$1" t0=$SECONDS
+  shift
+  "$@"
+  legs+=("$(printf '%-28s %5d s' "$name" $((SECONDS - t0)))")
+}
+leg_times() {
+  [ ${#legs[@]} -eq 0 ] && return
+  echo "time per leg (wall, $(nproc) cores):"
+  printf '  %s\n' "${legs[@]}"
+  echo "  total                        $SECONDS s"
+}
+leg setup scripts/setup.sh
 jobs="$(nproc)"
 # the SPIR-V cache: a fresh one for this run, never the user's (docs/design.md, "Compile once")
 XDG_CACHE_HOME="$(mktemp -d)"
 export XDG_CACHE_HOME
-trap 'rm -rf "$XDG_CACHE_HOME"' EXIT
+trap 'rm -rf "$XDG_CACHE_HOME"; leg_times' EXIT
 
-cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
-cmake --build build -j"$jobs" >/dev/null
+build() {
+  cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+  cmake --build build -j"$jobs" >/dev/null
+}
+leg build build
 # generated documentation must be current
 if ! ./build/wavelab isa | diff -u docs/isa.md - >/dev/null; then
   echo "docs/isa.md is out of date: run 'build/wavelab isa > docs/isa.md'" >&2
@@ -36,22 +54,26 @@ if grep -rIn "shared/" README.md docs kernels machines tools >&2; then
   echo "README.md/docs/kernels/machines/tools refer to a path outside the repository (above)" >&2
   exit 1
 fi
-(cd build && ctest --output-on-failure -j"$jobs")
-./build/wavelab test kernels --waves 4,8,16,32,64,128
+leg ctest bash -c 'cd build && ctest --output-on-failure -j"$1"' - "$jobs"
+leg "kernels, waves 4-128" ./build/wavelab test kernels --waves 4,8,16,32,64,128
 # the kernels are clean: no race, uninitialized read, inactive-lane read, divergent barrier or order dependence
-./build/wavelab test kernels --waves 4,8,16,32,64 --sanitize | grep -v "^PASS "
-scripts/reconverge.sh
+sanitized() { ./build/wavelab test kernels --waves 4,8,16,32,64 --sanitize | grep -v "^PASS "; }
+leg "kernels --sanitize" sanitized
+leg reconvergence scripts/reconverge.sh
 # libFuzzer: the kept regression inputs, then about 25 s of each harness
-scripts/fuzz.sh "${WAVELAB_FUZZ_SECONDS:-25}"
+leg fuzz scripts/fuzz.sh "${WAVELAB_FUZZ_SECONDS:-25}"
 # installed into a temporary prefix: presets found from /, the example project built against it, the .deb
-scripts/install_check.sh build
+leg install scripts/install_check.sh build
 
 if [ "${WAVELAB_SKIP_SANITIZERS:-0}" != "1" ]; then
-  cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DWAVELAB_SANITIZE=ON >/dev/null
-  cmake --build build-asan -j"$jobs" >/dev/null
+  build_asan() {
+    cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DWAVELAB_SANITIZE=ON >/dev/null
+    cmake --build build-asan -j"$jobs" >/dev/null
+  }
+  leg "ASan+UBSan build" build_asan
   export ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
   [ -f tests/lsan.supp ] && export LSAN_OPTIONS="suppressions=$PWD/tests/lsan.supp"
-  (cd build-asan && ctest --output-on-failure -j"$jobs")
-  ./build-asan/wavelab test kernels --waves 8,32
-  WAVELAB=./build-asan/wavelab RECONVERGE_DEVICE=0 scripts/reconverge.sh 20
+  leg "ASan+UBSan ctest" bash -c 'cd build-asan && ctest --output-on-failure -j"$1"' - "$jobs"
+  leg "ASan+UBSan kernels" ./build-asan/wavelab test kernels --waves 8,32
+  leg "ASan+UBSan reconvergence" env WAVELAB=./build-asan/wavelab RECONVERGE_DEVICE=0 scripts/reconverge.sh 20
 fi
