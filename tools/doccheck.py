@@ -20,15 +20,16 @@ Three kinds of markup:
    line: status 0).
 
        ```
-       $ build/wavelab run kernels/x.json --wave 32
-       wavelab run kernels/x.json
-         ...
+       $ build/wavelab run tests/errors/oob_read.json --quiet
+       fault: out_of_bounds: out-of-bounds load of 4 bytes at address 0x4b0 ...
+         at pc 4 (line 9, word 470), workgroup (0,0,0) wave 1 lane 5, ...
+       [1]
        ```
 
 2. A generated section: the text between `<!-- BEGIN doccheck:NAME -->` and
    `<!-- END doccheck:NAME -->` is what GENERATORS[NAME] (below) writes from
-   the tool's JSON output (`wavelab run CASE --dump`, `disasm`): tables of
-   numbers, never typed by hand.
+   wavelab's output (`run --dump` JSON, the summary's memory-model lines,
+   `disasm`'s header): tables of numbers, never typed by hand.
 
 3. Every other fenced line that starts with `wavelab ` or `build/wavelab `
    is not run, but its command must exist and every `--option` it shows must
@@ -40,9 +41,12 @@ Elisions (host-dependent text), the whole set:
    [elided]   in an expected output line matches any text (also none) on
               that line: timings, device names, temporary paths.
 
-Slow work, skipped unless --slow is given (each takes minutes on two cores):
+Slow work, skipped by --check unless --slow is given (each takes minutes on
+two cores; after a change to the memory model or the lowering, regenerate
+them with `tools/doccheck.py --update --slow docs/lessons/004_swizzle.md`):
    lesson004-turing  the 1440p gathers on turing_rtx2080 (four runs)
    lesson004-image   the 1440p image gathers on turing_rtx2080 (four runs)
+   lesson004-h100    the 1440p image gathers on hopper_h100 (four runs)
 Checked blocks that need a Vulkan device report "skipped" when
 `build/wavelab devices` lists none.
 
@@ -399,6 +403,22 @@ def gen_kernel_counts(r):
     return out
 
 
+def gen_lesson004_h100(r):
+    """Lesson 004: the image form's 1440p gather (default spacing) on hopper_h100, two orders x two layouts (slow)."""
+    out = ["| launch order (the kernel's) | image layout | line requests | L1 read hits | L2 read hit rate | "
+           "L2 read misses |",
+           "| --- | --- | ---: | --- | --- | ---: |"]
+    for order, kernel in (("row-major", "row_major"), ("tiled (N = 16)", "tiled")):
+        for layout, name in (("linear", "linear"), ("block-linear", "nv_blocklinear")):
+            m = memory_lines(r, "kernels/004_swizzle/swizzle_image_load_%s_1440p.json" % kernel,
+                             "--machine", "hopper_h100", "--image-layout", name)
+            out.append("| %s | %s | %s | %s | **%s** | %s |" % (
+                order, layout, grouped(int(field(m["global"], r"(\d+) line requests"))),
+                percent(m["l1"], r"read hit rate (\S+%)"), percent(m["l2"], r"read hit rate (\S+%)"),
+                grouped(int(field(m["l2"], r"read hit rate \S+ \(\d+ hits, (\d+) misses\)")))))
+    return out
+
+
 # name: (generator, slow)
 GENERATORS = {
     "kernel-counts": (gen_kernel_counts, False),
@@ -408,6 +428,7 @@ GENERATORS = {
     "lesson002-registers": (gen_lesson002_registers, False),
     "lesson004-turing": (gen_lesson004_turing, True),
     "lesson004-image": (gen_lesson004_image, True),
+    "lesson004-h100": (gen_lesson004_h100, True),
 }
 
 
