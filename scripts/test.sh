@@ -48,6 +48,11 @@ if command -v python3 >/dev/null 2>&1; then
     echo "kernels/images/: 1D, 3D and cube case files differ from tools/gen_image_dims.py's output" >&2
     exit 1
   }
+  # the commands the docs show, run, and their output and generated tables compared (the slow tables skipped)
+  python3 tools/doccheck.py --check || {
+    echo "README.md/docs/kernels: shown output differs from what wavelab prints: run 'tools/doccheck.py --update'" >&2
+    exit 1
+  }
 fi
 # lessons and docs must stand alone: cite articles by title, author and URL, never a path outside the repository
 if grep -rIn "shared/" README.md docs kernels machines tools >&2; then
