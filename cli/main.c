@@ -191,8 +191,9 @@ static void print_summary(const wl_case *c, const run_output *out, FILE *f)
             c->groups[1], c->groups[2], p->local_size[0], p->local_size[1], p->local_size[2], local);
     fprintf(f, "  wave size    %u: %u waves per workgroup%s\n", out->wave_size, (local + out->wave_size - 1) / out->wave_size,
             local % out->wave_size ? " (the last one partial)" : "");
-    fprintf(f, "  program      %u instructions, %u registers, %u bytes shared memory\n", p->code_count, p->reg_count,
-            p->workgroup_bytes);
+    /* the allocation's peak live registers, as `disasm`, `report` and `check` print them */
+    fprintf(f, "  program      %u instructions, %u VGPRs + %u SGPRs, %u bytes shared memory\n", p->code_count,
+            p->res.vgprs, p->res.sgprs, p->workgroup_bytes);
     fprintf(f, "  executed     %" PRIu64 " workgroups, %" PRIu64 " waves, %" PRIu64 " wave instructions, %" PRIu64
             " lane operations",
             s->workgroups, s->waves, s->wave_instructions, s->lane_operations);

@@ -372,7 +372,7 @@ static void finish_pending(trace_state *t, uint32_t next_pc, uint64_t next_exec,
         }
         if (!(b < t->lo || a > t->hi))
             fprintf(t->out, "      ---- loop (pc %" PRId64 "..%u) iteration %u ----\n", in->imm, t->pc,
-                    t->loop_iteration[t->pc]);
+                    t->loop_iteration[loop_at]);
     }
 }
 
