@@ -673,6 +673,7 @@ START_TEST(test_backend_check_command_exit_codes)
         int exit_code;
     } rows[] = {
         {"agree.json", 0, 0},
+        {"agree_wrong_expect.json", 0, 1}, /* both sides agree on a value the expectation rejects */
         {"kinds.json", 0, 0},
         {"clustered.json", 0, 3},
         {"agree.json", 1024, 3},
@@ -692,6 +693,10 @@ START_TEST(test_backend_check_command_exit_codes)
         ck_assert_msg(code == want, "%s: exit %d, expected %d:\n%s", cmd, code, want, output);
         if (code == 3)
             ck_assert_msg(strstr(output, "SKIP: "), "a skip must say why:\n%s", output);
+        if (!strcmp(rows[i].file, "agree_wrong_expect.json"))
+            ck_assert_msg(strstr(output, "AGREE: ") && strstr(output, "FAIL: both sides agree, but the case's "
+                                                                       "expectations fail (simulator 1, device 1 of 1)"),
+                          "%s", output);
     }
 }
 END_TEST
