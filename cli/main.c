@@ -547,7 +547,6 @@ typedef struct test_job {
     int robust;
     int first_wave; /* the first job of its case: a case without "expect" is loaded (checked) only there */
     int sanitize;
-    int rc;        /* 0 pass, 1 fail, 2 bad input, -1 skipped (no expect) */
     char *log;     /* what to print for it */
     cli_test_record record; /* the same result for --junit and --tap (cli/report_junit.c) */
     char *message; /* record.message's storage */
@@ -583,22 +582,18 @@ static void run_one_test(test_job *j)
     wl_case *c = NULL;
     static const char no_expect[] = "the case has no \"expect\"";
     if (!j->first_wave && !run_case_file_has_expect(j->path)) {
-        j->rc = -1; /* loading big fills once per wave size was most of a warm `wavelab test` */
+        /* loading big fills once per wave size was most of a warm `wavelab test` */
         fprintf(log, "SKIP  %s (wave %u): %s\n", j->path, j->wave, no_expect);
         test_record(j, j->wave, CLI_TEST_SKIP, strdup(no_expect), t0);
     } else if (case_load(j->path, &c, err, sizeof err) != CASE_OK) {
         fprintf(log, "FAIL  %s: %s\n", j->path, err);
-        j->rc = RUN_EXIT_BAD_INPUT;
         test_record(j, j->wave, CLI_TEST_ERROR, strdup(err), t0);
     } else if (c->expect_count == 0) {
-        uint32_t wave = j->wave ? j->wave : c->subgroup_size ? c->subgroup_size : 32;
-        j->rc = -1;
-        fprintf(log, "SKIP  %s (wave %u): %s\n", j->path, wave, no_expect);
-        test_record(j, wave, CLI_TEST_SKIP, strdup(no_expect), t0);
-    } else if (j->wave && !case_wave_applies(c, j->wave, err, sizeof err)) {
-        fprintf(log, "SKIP  %s (wave %u): %s\n", j->path, j->wave, err);
-        j->rc = -1;
-        test_record(j, j->wave, CLI_TEST_SKIP, strdup(err), t0);
+        fprintf(log, "SKIP  %s (wave %u): %s\n", j->path, run_wave_size(c, j->wave), no_expect);
+        test_record(j, run_wave_size(c, j->wave), CLI_TEST_SKIP, strdup(no_expect), t0);
+    } else if (!case_wave_applies(c, run_wave_size(c, j->wave), err, sizeof err)) {
+        fprintf(log, "SKIP  %s (wave %u): %s\n", j->path, run_wave_size(c, j->wave), err);
+        test_record(j, run_wave_size(c, j->wave), CLI_TEST_SKIP, strdup(err), t0);
     } else {
         run_options opt = {.wave_size = j->wave, .optimize = j->optimize, .robust_access = j->robust,
                            .sanitize = j->sanitize};
@@ -630,18 +625,15 @@ static void run_one_test(test_job *j)
                     fprintf(log, "XFAIL %s (wave %u): known failure: %s\n", j->path, out.wave_size, c->known_failure);
                     test_record(j, out.wave_size, CLI_TEST_XFAIL, strdup(c->known_failure), t0);
                 } else {
-                    rc = RUN_EXIT_FAIL;
                     fprintf(log, "XPASS %s (wave %u): marked as a known failure (%s) but every expectation holds: "
                             "remove \"known_failure\"\n", j->path, out.wave_size, c->known_failure);
                     test_record(j, out.wave_size, CLI_TEST_FAIL,
                                 strdup("marked as a known failure but every expectation holds"), t0);
                 }
             } else if (failures) {
-                rc = RUN_EXIT_FAIL;
                 fprintf(log, "FAIL  %s (wave %u)\n%s", j->path, out.wave_size, ebuf);
                 test_record(j, out.wave_size, CLI_TEST_FAIL, cli_expect_failures(c, out.data), t0);
             } else if (j->sanitize && run_finding_count(&out)) {
-                rc = RUN_EXIT_FAIL;
                 fprintf(log, "FAIL  %s (wave %u): sanitizer findings\n", j->path, out.wave_size);
                 run_print_findings(c, &out, log);
                 test_record(j, out.wave_size, CLI_TEST_FAIL, strdup("sanitizer findings"), t0);
@@ -651,7 +643,6 @@ static void run_one_test(test_job *j)
             }
             free(ebuf);
         }
-        j->rc = rc;
         run_output_free(&out);
     }
     case_destroy(c);

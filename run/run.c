@@ -624,7 +624,7 @@ static int run_one(const wl_case *c, const run_options *opt, run_output *out, ch
     memset(out, 0, sizeof *out);
     err[0] = 0;
     out->pass_count = 1;
-    uint32_t wave = opt && opt->wave_size ? opt->wave_size : c->subgroup_size ? c->subgroup_size : 32;
+    uint32_t wave = run_wave_size(c, opt ? opt->wave_size : 0);
     out->wave_size = wave;
     if (wave < SIM_MIN_WAVE || wave > SIM_MAX_WAVE || (wave & (wave - 1))) {
         snprintf(err, err_size, "wave size %u: the simulator models powers of two from %d to %d", wave, SIM_MIN_WAVE,
@@ -659,6 +659,11 @@ static int run_one(const wl_case *c, const run_options *opt, run_output *out, ch
         compare_optimized(c, &written, out, out->optimizer_note, sizeof out->optimizer_note);
     run_output_free(&written);
     return rc;
+}
+
+uint32_t run_wave_size(const wl_case *c, uint32_t asked)
+{
+    return asked ? asked : c->subgroup_size ? c->subgroup_size : 32;
 }
 
 int run_check_expects(const wl_case *c, uint8_t *const *data, FILE *log)

@@ -493,6 +493,17 @@ START_TEST(test_errors_wavelab_test_skips_waves_the_case_excludes)
     HAS(out, "(wave 8): the expectations hold from wave 16 (min_subgroup_size)\n");
     HAS(out, "2 passed, 0 failed, 2 skipped, 0 xfail\n");
     free(out);
+    /* without --waves the case runs at 32 (no subgroup_size): below a min_subgroup_size of 64, skipped too */
+    free(tsup_write_file(dir, "from64.json",
+                         "{\"kernel\": \"min.comp\", \"min_subgroup_size\": 64, \"bindings\": [{\"set\": 0, "
+                         "\"binding\": 0, \"type\": \"u32\", \"count\": 4, \"fill\": {\"value\": 0}}], \"expect\": "
+                         "[{\"set\": 0, \"binding\": 0, \"data\": [16, 16, 16, 16]}]}"));
+    snprintf(args, sizeof args, "test '%s/from64.json'", dir);
+    rc = tsup_run_cli(args, &out);
+    ck_assert_msg(rc == 0, "exit %d:\n%s", rc, out);
+    HAS(out, "from64.json (wave 32): the expectations hold from wave 64 (min_subgroup_size)\n");
+    HAS(out, "0 passed, 0 failed, 1 skipped, 0 xfail\n");
+    free(out);
     /* check --wave with a size the case excludes: bad input naming both, before any device is needed */
     snprintf(args, sizeof args, "check '%s/only16.json' --wave 32", dir);
     rc = tsup_run_cli(args, &out);
