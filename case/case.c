@@ -711,6 +711,19 @@ static case_status read_device_differences(parser *p, const cJSON *root, wl_case
     return CASE_OK;
 }
 
+int case_wave_applies(const wl_case *c, uint32_t wave, char *why, size_t why_size)
+{
+    if (c->subgroup_size && wave != c->subgroup_size)
+        snprintf(why, why_size, "the case runs only at wave %u (subgroup_size)", c->subgroup_size);
+    else if (c->min_subgroup_size && wave < c->min_subgroup_size)
+        snprintf(why, why_size, "the expectations hold from wave %u (min_subgroup_size)", c->min_subgroup_size);
+    else if (c->max_subgroup_size && wave > c->max_subgroup_size)
+        snprintf(why, why_size, "the expectations hold up to wave %u (max_subgroup_size)", c->max_subgroup_size);
+    else
+        return 1;
+    return 0;
+}
+
 const case_device_difference *case_device_difference_for(const wl_case *c, const char *device_name)
 {
     for (int i = 0; i < c->device_difference_count; i++)
@@ -722,8 +735,8 @@ const case_device_difference *case_device_difference_for(const wl_case *c, const
 static case_status read_case(parser *p, const cJSON *root, wl_case *c)
 {
     static const char *const keys[] = {"description", "kernel", "language", "entry", "defines", "groups",
-                                       "subgroup_size", "max_subgroup_size", "push_constants", "bindings", "expect",
-                                       "known_failure", "optimize", "robust_access", "dispatches",
+                                       "subgroup_size", "min_subgroup_size", "max_subgroup_size", "push_constants",
+                                       "bindings", "expect", "known_failure", "optimize", "robust_access", "dispatches",
                                        "device_differences", NULL};
     const char *optimize;
     if (!cJSON_IsObject(root))
@@ -760,9 +773,9 @@ static case_status read_case(parser *p, const cJSON *root, wl_case *c)
         TRY(read_defines(p, root, c));
         TRY(read_groups(p, root, c));
     }
-    static const char *const sizes[] = {"subgroup_size", "max_subgroup_size"};
-    uint32_t *const size_fields[] = {&c->subgroup_size, &c->max_subgroup_size};
-    for (int k = 0; k < 2; k++) {
+    static const char *const sizes[] = {"subgroup_size", "min_subgroup_size", "max_subgroup_size"};
+    uint32_t *const size_fields[] = {&c->subgroup_size, &c->min_subgroup_size, &c->max_subgroup_size};
+    for (int k = 0; k < 3; k++) {
         const cJSON *subgroup = case_field(root, sizes[k]);
         if (!subgroup)
             continue;
@@ -776,6 +789,12 @@ static case_status read_case(parser *p, const cJSON *root, wl_case *c)
             return s;
         *size_fields[k] = (uint32_t)size;
     }
+    if (c->min_subgroup_size && c->max_subgroup_size && c->min_subgroup_size > c->max_subgroup_size)
+        return case_fail_at(p, "min_subgroup_size", "%u is above max_subgroup_size %u", c->min_subgroup_size,
+                            c->max_subgroup_size);
+    if (c->subgroup_size && (c->min_subgroup_size || c->max_subgroup_size))
+        return case_fail_at(p, c->min_subgroup_size ? "min_subgroup_size" : "max_subgroup_size",
+                            "subgroup_size already fixes the wave size at %u", c->subgroup_size);
     if (!c->dispatches)
         TRY(read_push_constants(p, root, c));
     TRY(read_bindings(p, root, c));

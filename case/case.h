@@ -138,9 +138,10 @@ typedef struct wl_case {
     case_define *defines;
     int define_count;
     uint32_t groups[3];       /* workgroup count; default [1,1,1] */
-    uint32_t subgroup_size;   /* 0 when the case does not say */
+    uint32_t subgroup_size;   /* 0 when the case does not say, else the only wave size it holds at */
+    uint32_t min_subgroup_size; /* 0, or the smallest wave size the expectations hold at */
     uint32_t max_subgroup_size; /* 0, or the largest wave size the expectations hold at (the kernel assumes
-                                 * full waves): `wavelab test --waves` skips bigger ones */
+                                 * full waves); case_wave_applies reads all three */
     case_type push_type;
     uint8_t *push_constants;  /* NULL when absent */
     size_t push_size;
@@ -201,6 +202,10 @@ const char *case_dispatch_name(const wl_case *c, int i);
 
 /* The first "device_differences" entry whose "device" is part of device_name, or NULL. */
 const case_device_difference *case_device_difference_for(const wl_case *c, const char *device_name);
+
+/* 1 when the case's expectations apply at wave size `wave` (subgroup_size, min_subgroup_size,
+ * max_subgroup_size); else 0 with the reason in why ("the case runs only at wave 16 (subgroup_size)"). */
+int case_wave_applies(const wl_case *c, uint32_t wave, char *why, size_t why_size);
 
 /* The binding with this set and binding number, or NULL. */
 const case_binding *case_find_binding(const wl_case *c, uint32_t set, uint32_t binding);

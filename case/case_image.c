@@ -208,14 +208,44 @@ static case_status read_shape(parser *p, const cJSON *obj, img_image *im, int ha
 
 /* ---- contents ----------------------------------------------------------------------------------------- */
 
-/* Reads a PNG into 8-bit texels of `components` channels (1: gray, 2: gray+alpha, 4: RGBA), as stored. */
-static case_status read_png(parser *p, const char *path, uint32_t components, uint8_t **out, uint32_t *w, uint32_t *h)
+/* The bit depth and colour type of the PNG at path: bytes 24 and 25 of the file, in the IHDR chunk, which the PNG
+ * specification puts first.  0 when the file is shorter. */
+static int png_header(const char *path, unsigned *depth, unsigned *colour_type)
 {
+    uint8_t head[26];
+    FILE *f = fopen(path, "rb");
+    size_t n = f ? fread(head, 1, sizeof head, f) : 0;
+    if (f)
+        fclose(f);
+    if (n < sizeof head)
+        return 0;
+    *depth = head[24];
+    *colour_type = head[25];
+    return 1;
+}
+
+/* Reads a PNG into 8-bit texels of `components` channels (1: gray, 2: gray+alpha, 4: RGBA), as stored: a file of
+ * another bit depth or colour type is refused, since libpng would convert it (16 bits to 8 through sRGB, RGB to
+ * gray by luminance). */
+static case_status read_png(parser *p, const char *path, const img_format_info *fi, uint8_t **out, uint32_t *w,
+                            uint32_t *h)
+{
+    static const char *const colour_names[7] = {[0] = "gray", [2] = "RGB", [3] = "palette", [4] = "gray+alpha",
+                                                [6] = "RGBA"};
+    const uint32_t components = fi->components;
+    const unsigned want_type = components == 1 ? 0 : components == 2 ? 4 : 6;
     png_image png;
     memset(&png, 0, sizeof png);
     png.version = PNG_IMAGE_VERSION;
     if (!png_image_begin_read_from_file(&png, path))
         return case_fail_at(p, "file", "cannot read \"%.200s\" as PNG: %s", path, png.message);
+    unsigned depth = 0, type = 0;
+    if (!png_header(path, &depth, &type) || depth != 8 || type != want_type) {
+        png_image_free(&png);
+        return case_fail_at(p, "file", "\"%.200s\" holds %u-bit %s; format %s takes a PNG of 8-bit %s, as stored "
+                            "(no conversion)", path, depth, type < 7 && colour_names[type] ? colour_names[type] : "?",
+                            fi->name, colour_names[want_type]);
+    }
     png.format = components == 1 ? PNG_FORMAT_GRAY : components == 2 ? PNG_FORMAT_GA : PNG_FORMAT_RGBA;
     if (png.width > CASE_MAX_IMAGE_EXTENT || png.height > CASE_MAX_IMAGE_EXTENT) {
         png_image_free(&png);
@@ -385,7 +415,7 @@ case_status case_image_read_binding(parser *p, const cJSON *obj, case_binding *b
         char *path = case_resolve_path(p->dir ? p->dir : ".", file);
         if (!path)
             return case_fail_nomem(p);
-        case_status s = read_png(p, path, fi->components, &pixels, &png_w, &png_h);
+        case_status s = read_png(p, path, fi, &pixels, &png_w, &png_h);
         free(path);
         TRY(s);
     }

@@ -106,7 +106,8 @@ typedef enum cli_test_outcome {
     CLI_TEST_FAIL,   /* a failed expectation, a kernel fault, or a known failure that passed */
     CLI_TEST_ERROR,  /* bad input: the case file, the kernel, the case against the kernel */
     CLI_TEST_XFAIL,  /* a known failure ("known_failure") that still fails */
-    CLI_TEST_SKIP    /* the case has no "expect" */
+    CLI_TEST_SKIP,   /* not run: the case has no "expect", or excludes the wave size */
+    CLI_TEST_OUTCOMES
 } cli_test_outcome;
 
 typedef struct cli_test_record {
@@ -117,6 +118,14 @@ typedef struct cli_test_record {
     double seconds;            /* host wall time of the case (reported as JUnit's time, nowhere else) */
 } cli_test_record;
 
+/* How many records have each outcome: the one count the closing line, TAP and JUnit all report. */
+typedef struct cli_test_counts {
+    size_t of[CLI_TEST_OUTCOMES];
+} cli_test_counts;
+cli_test_counts cli_test_count(const cli_test_record *records, size_t count);
+/* The closing line of `wavelab test`: "N passed, N failed, N skipped, N xfail" (failed counts bad input too;
+ * other tools parse the "N passed, N failed" prefix), after `prefix` ("# " for TAP). */
+void cli_test_summary(FILE *f, const char *prefix, const cli_test_record *records, size_t count);
 /* Writes JUnit XML for the records to f; returns 0, or -1 on a write error. */
 int cli_report_junit(FILE *f, const cli_test_record *records, size_t count);
 /* Writes TAP version 13 for the records to f, with a YAML message block after each failure. */

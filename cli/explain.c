@@ -317,8 +317,11 @@ static int explain_grid(const mem_model *mm, int l2, FILE *text, FILE *svg)
         if (gs[g].end_step > last_step)
             last_step = gs[g].end_step;
     if (l2)
-        TEXTF("L2 on %s: read hit rate %.1f%%, hit rate %.1f%% over %" PRIu64 " read sectors\n", mc->name,
-               100 * mem_stats_l2_read_hit_rate(s), 100 * mem_stats_l2_hit_rate(s), s->l2_read_hits + s->l2_read_misses);
+        TEXTF("L2 on %s: read hit rate %.1f%% over %" PRIu64 " read sectors; %.1f%% over all %" PRIu64
+               " sectors (reads, writes and atomics)\n", mc->name, 100 * mem_stats_l2_read_hit_rate(s),
+               s->l2_read_hits + s->l2_read_misses, 100 * mem_stats_l2_hit_rate(s),
+               s->l2_read_hits + s->l2_read_misses + s->l2_write_hits + s->l2_write_misses + s->l2_atomic_hits +
+                   s->l2_atomic_misses);
     else
         TEXTF("launch on %s: %u CUs x %u workgroups per CU, %" PRIu64 " steps\n", mc->name, mc->compute_units,
                mem_model_workgroups_per_cu(mm), s->replay_steps);
@@ -496,6 +499,7 @@ int cli_cmd_explain(int argc, char **argv)
             fprintf(stderr, "%s: cannot write: %s\n", svg_path, strerror(errno));
             rc = RUN_EXIT_BAD_INPUT;
         } else {
+            printf("%s at wave size %u on %s\n", c->path, out.wave_size, mc.name);
             rc = mode == 1 ? explain_lds(&out, opt.memory, pc, wave_index, stdout, svg)
                            : explain_grid(opt.memory, mode == 2, stdout, svg);
             if (rc == RUN_EXIT_OK && mode != 1) {

@@ -39,8 +39,9 @@ static void usage(FILE *f)
             "        run a case on the simulator (or a Vulkan device) and print a summary\n"
             "  test DIR|CASE... [--wave N | --waves N,N,...] [--jobs N] [--optimize[=PASSES]] [--robust] [--sanitize]\n"
             "      [--junit OUT.xml] [--tap]\n"
-            "        run every case with an \"expect\"; ends with 'N passed, N failed'; --junit also writes\n"
-            "        JUnit XML, --tap prints TAP instead of the text (one test per case and wave size)\n"
+            "        run every case with an \"expect\" at each wave size it allows (the others: SKIP); ends with\n"
+            "        'N passed, N failed, N skipped, N xfail'; --junit also writes JUnit XML, --tap prints TAP\n"
+            "        instead of the text (one test per case and wave size)\n"
             "        (--sanitize on run, test, check: racecheck, initcheck, inactive-lane reads, synccheck and\n"
             "        the schedule check; any finding is a failure, exit 1)\n"
             "  compile CASE|KERNEL [--entry NAME] [--spirv OUT.spv] [--disasm] [--optimize[=PASSES]]\n"
@@ -74,7 +75,8 @@ static void usage(FILE *f)
             "        list Vulkan devices\n"
             "  check CASE [--wave N] [--device NAME|INDEX] [--optimize[=PASSES]] [--robust] [--sanitize]\n"
             "      [--maximal-reconvergence] [--timeout SECONDS]\n"
-            "        run a case on the simulator and a Vulkan device and compare every binding\n"
+            "        run a case on the simulator and a Vulkan device and compare every binding; both sides\n"
+            "        agreeing on values the case's expectations reject is a failure too (exit 1)\n"
             "  probe [--device NAME|INDEX] [--quick] [--base PRESET] [--name NAME] [--sweeps DIR] -o PRESET.json\n"
             "        microbenchmarks on a Vulkan device (subgroups, LDS banks, caches, DRAM) -> a machine preset;\n"
             "        --from-sweeps DIR: the preset from sweeps saved with --sweeps (no device)\n"
@@ -192,8 +194,9 @@ static void print_summary(const wl_case *c, const run_output *out, FILE *f)
             c->groups[1], c->groups[2], p->local_size[0], p->local_size[1], p->local_size[2], local);
     fprintf(f, "  wave size    %u: %u waves per workgroup%s\n", out->wave_size, (local + out->wave_size - 1) / out->wave_size,
             local % out->wave_size ? " (the last one partial)" : "");
-    fprintf(f, "  program      %u instructions, %u registers, %u bytes shared memory\n", p->code_count, p->reg_count,
-            p->workgroup_bytes);
+    /* the allocation's peak live registers, as `disasm`, `report` and `check` print them */
+    fprintf(f, "  program      %u instructions, %u VGPRs + %u SGPRs, %u bytes shared memory\n", p->code_count,
+            p->res.vgprs, p->res.sgprs, p->workgroup_bytes);
     fprintf(f, "  executed     %" PRIu64 " workgroups, %" PRIu64 " waves, %" PRIu64 " wave instructions, %" PRIu64
             " lane operations",
             s->workgroups, s->waves, s->wave_instructions, s->lane_operations);
@@ -546,7 +549,6 @@ typedef struct test_job {
     int robust;
     int first_wave; /* the first job of its case: a case without "expect" is loaded (checked) only there */
     int sanitize;
-    int rc;        /* 0 pass, 1 fail, 2 bad input, -1 skipped (no expect) */
     char *log;     /* what to print for it */
     cli_test_record record; /* the same result for --junit and --tap (cli/report_junit.c) */
     char *message; /* record.message's storage */
@@ -580,23 +582,20 @@ static void run_one_test(test_job *j)
     size_t len = 0;
     FILE *log = open_memstream(&buf, &len);
     wl_case *c = NULL;
+    static const char no_expect[] = "the case has no \"expect\"";
     if (!j->first_wave && !run_case_file_has_expect(j->path)) {
-        j->rc = -1; /* loading big fills once per wave size was most of a warm `wavelab test` */
-        test_record(j, j->wave ? j->wave : 32, CLI_TEST_SKIP, strdup("the case has no \"expect\""), t0);
+        /* loading big fills once per wave size was most of a warm `wavelab test` */
+        fprintf(log, "SKIP  %s (wave %u): %s\n", j->path, j->wave, no_expect);
+        test_record(j, j->wave, CLI_TEST_SKIP, strdup(no_expect), t0);
     } else if (case_load(j->path, &c, err, sizeof err) != CASE_OK) {
         fprintf(log, "FAIL  %s: %s\n", j->path, err);
-        j->rc = RUN_EXIT_BAD_INPUT;
         test_record(j, j->wave, CLI_TEST_ERROR, strdup(err), t0);
     } else if (c->expect_count == 0) {
-        j->rc = -1;
-        test_record(j, j->wave ? j->wave : c->subgroup_size ? c->subgroup_size : 32, CLI_TEST_SKIP,
-                    strdup("the case has no \"expect\""), t0);
-    } else if (j->wave && c->max_subgroup_size && j->wave > c->max_subgroup_size) {
-        fprintf(log, "SKIP  %s (wave %u): the expectations hold up to wave %u (max_subgroup_size)\n", j->path,
-                j->wave, c->max_subgroup_size);
-        j->rc = -1;
-        test_record(j, j->wave, CLI_TEST_SKIP, strdup("the expectations hold up to the case's max_subgroup_size"),
-                    t0);
+        fprintf(log, "SKIP  %s (wave %u): %s\n", j->path, run_wave_size(c, j->wave), no_expect);
+        test_record(j, run_wave_size(c, j->wave), CLI_TEST_SKIP, strdup(no_expect), t0);
+    } else if (!case_wave_applies(c, run_wave_size(c, j->wave), err, sizeof err)) {
+        fprintf(log, "SKIP  %s (wave %u): %s\n", j->path, run_wave_size(c, j->wave), err);
+        test_record(j, run_wave_size(c, j->wave), CLI_TEST_SKIP, strdup(err), t0);
     } else {
         run_options opt = {.wave_size = j->wave, .optimize = j->optimize, .robust_access = j->robust,
                            .sanitize = j->sanitize};
@@ -628,18 +627,15 @@ static void run_one_test(test_job *j)
                     fprintf(log, "XFAIL %s (wave %u): known failure: %s\n", j->path, out.wave_size, c->known_failure);
                     test_record(j, out.wave_size, CLI_TEST_XFAIL, strdup(c->known_failure), t0);
                 } else {
-                    rc = RUN_EXIT_FAIL;
                     fprintf(log, "XPASS %s (wave %u): marked as a known failure (%s) but every expectation holds: "
                             "remove \"known_failure\"\n", j->path, out.wave_size, c->known_failure);
                     test_record(j, out.wave_size, CLI_TEST_FAIL,
                                 strdup("marked as a known failure but every expectation holds"), t0);
                 }
             } else if (failures) {
-                rc = RUN_EXIT_FAIL;
                 fprintf(log, "FAIL  %s (wave %u)\n%s", j->path, out.wave_size, ebuf);
                 test_record(j, out.wave_size, CLI_TEST_FAIL, cli_expect_failures(c, out.data), t0);
             } else if (j->sanitize && run_finding_count(&out)) {
-                rc = RUN_EXIT_FAIL;
                 fprintf(log, "FAIL  %s (wave %u): sanitizer findings\n", j->path, out.wave_size);
                 run_print_findings(c, &out, log);
                 test_record(j, out.wave_size, CLI_TEST_FAIL, strdup("sanitizer findings"), t0);
@@ -649,7 +645,6 @@ static void run_one_test(test_job *j)
             }
             free(ebuf);
         }
-        j->rc = rc;
         run_output_free(&out);
     }
     case_destroy(c);
@@ -801,35 +796,37 @@ int cli_cmd_test(int argc, char **argv)
         pthread_create(&threads[t], NULL, test_worker, &pool);
     for (uint64_t t = 0; t < jobs; t++)
         pthread_join(threads[t], NULL);
-    /* print in case order, whatever order the threads finished in */
-    int passed = 0, failed = 0, bad = 0;
+    /* print in case order, whatever order the threads finished in; the text, TAP and JUnit count the same
+     * records */
+    int bad = 0;
     cli_test_record *records = calloc(pool.count, sizeof *records);
-    for (size_t k = 0; k < pool.count && records; k++)
+    if (!records) {
+        fprintf(stderr, "wavelab test: out of memory\n");
+        exit(RUN_EXIT_BAD_INPUT);
+    }
+    for (size_t k = 0; k < pool.count; k++)
         records[k] = pool.jobs[k].record;
-    if (tap && records)
+    if (tap)
         cli_report_tap(stdout, records, pool.count);
     if (junit) {
-        int written = records && cli_report_junit(junit, records, pool.count) == 0;
+        int written = cli_report_junit(junit, records, pool.count) == 0;
         if (fclose(junit) != 0 || !written) {
             fprintf(stderr, "wavelab test: --junit %s: cannot write the report\n", junit_path);
             bad++;
         }
     }
-    free(records);
     for (size_t k = 0; k < pool.count; k++) {
         test_job *j = &pool.jobs[k];
-        free(j->message);
         if (j->log && !tap)
             fputs(j->log, stdout);
-        if (j->rc == 0)
-            passed++;
-        else if (j->rc > 0)
-            failed++;
-        if (j->rc == RUN_EXIT_BAD_INPUT)
-            bad++;
         free(j->log);
     }
-    printf("%s%d passed, %d failed\n", tap ? "# " : "", passed, failed);
+    cli_test_summary(stdout, tap ? "# " : "", records, pool.count);
+    cli_test_counts n = cli_test_count(records, pool.count);
+    int failed = n.of[CLI_TEST_FAIL] + n.of[CLI_TEST_ERROR] > 0;
+    for (size_t k = 0; k < pool.count; k++)
+        free(pool.jobs[k].message);
+    free(records);
     for (size_t i = 0; i < npaths; i++)
         free(paths[i]);
     free(paths);

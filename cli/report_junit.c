@@ -19,7 +19,8 @@
 #include "case/case.h"
 #include "cli/cli.h"
 
-/* How each outcome appears: the JUnit child element and its type, TAP's directive, counted as what. */
+/* How each outcome appears: the JUnit child element and its type, TAP's directive.  JUnit has no expected
+ * failure: an XFAIL is a <skipped> of type "known failure", so JUnit's skipped = skipped + xfail. */
 static const struct {
     cli_test_outcome outcome;
     const char *junit_element; /* NULL: none (a pass) */
@@ -31,7 +32,7 @@ static const struct {
     {CLI_TEST_FAIL, "failure", "failed", 0, ""},
     {CLI_TEST_ERROR, "error", "bad input", 0, ""},
     {CLI_TEST_XFAIL, "skipped", "known failure", 0, " # TODO"},
-    {CLI_TEST_SKIP, "skipped", "no expectations", 1, " # SKIP"},
+    {CLI_TEST_SKIP, "skipped", "skipped", 1, " # SKIP"},
 };
 
 static int row_of(cli_test_outcome o)
@@ -111,17 +112,29 @@ static void class_name(const char *path, char *buf, size_t size)
             *p = '.';
 }
 
+cli_test_counts cli_test_count(const cli_test_record *records, size_t count)
+{
+    cli_test_counts n = {{0}};
+    for (size_t i = 0; i < count; i++)
+        n.of[outcome_table[row_of(records[i].outcome)].outcome]++;
+    return n;
+}
+
+void cli_test_summary(FILE *f, const char *prefix, const cli_test_record *records, size_t count)
+{
+    cli_test_counts n = cli_test_count(records, count);
+    fprintf(f, "%s%zu passed, %zu failed, %zu skipped, %zu xfail\n", prefix, n.of[CLI_TEST_PASS],
+            n.of[CLI_TEST_FAIL] + n.of[CLI_TEST_ERROR], n.of[CLI_TEST_SKIP], n.of[CLI_TEST_XFAIL]);
+}
+
 int cli_report_junit(FILE *f, const cli_test_record *records, size_t count)
 {
-    size_t failures = 0, errors = 0, skipped = 0;
+    cli_test_counts n = cli_test_count(records, count);
+    size_t failures = n.of[CLI_TEST_FAIL], errors = n.of[CLI_TEST_ERROR];
+    size_t skipped = n.of[CLI_TEST_SKIP] + n.of[CLI_TEST_XFAIL];
     double seconds = 0;
-    for (size_t i = 0; i < count; i++) {
-        cli_test_outcome o = records[i].outcome;
-        failures += o == CLI_TEST_FAIL;
-        errors += o == CLI_TEST_ERROR;
-        skipped += o == CLI_TEST_XFAIL || o == CLI_TEST_SKIP;
+    for (size_t i = 0; i < count; i++)
         seconds += records[i].seconds;
-    }
     fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", f);
     fprintf(f, "<testsuites name=\"wavelab\" tests=\"%zu\" failures=\"%zu\" errors=\"%zu\" skipped=\"%zu\" "
                "time=\"%.6f\">\n", count, failures, errors, skipped, seconds);

@@ -678,6 +678,11 @@ int cli_cmd_check(int argc, char **argv)
         fprintf(stderr, "%s\n", err);
         return RUN_EXIT_BAD_INPUT;
     }
+    if (a.wave && !case_wave_applies(c, a.wave, err, sizeof err)) {
+        fprintf(stderr, "wavelab check: --wave %u: %s\n", a.wave, err);
+        case_destroy(c);
+        return RUN_EXIT_BAD_INPUT;
+    }
     vkb_context *ctx = NULL;
     int index = 0, rc = RUN_EXIT_BAD_INPUT, sim_ran = 0;
     size_t words = 0;
@@ -694,6 +699,11 @@ int cli_cmd_check(int argc, char **argv)
 
     /* the device's verdict first: a case it cannot run is a skip, whatever the simulator says */
     uint32_t wave = a.wave ? a.wave : c->subgroup_size ? c->subgroup_size : info.subgroup_size;
+    if (!case_wave_applies(c, wave, err, sizeof err)) { /* an excluded --wave was refused above */
+        printf("SKIP: the device's wave size %u: %s (--wave picks another)\n", wave, err);
+        rc = EXIT_SKIPPED;
+        goto done;
+    }
     vkb_kernel_info kernel;
     vkb_status st = vkb_kernel_scan(spirv, words, c->entry, &kernel, err, sizeof err);
     if (st == VKB_OK)
@@ -791,6 +801,7 @@ int cli_cmd_check(int argc, char **argv)
         total_bad += bad;
         bad_bindings += bad != 0;
     }
+    int sim_fail = run_check_expects(c, sim.data, NULL), dev_fail = run_check_expects(c, dev.data, NULL);
     if (!a.quiet) {
         if (total_bad > MAX_MISMATCHES)
             printf("  (first %d mismatches shown)\n", MAX_MISMATCHES);
@@ -802,11 +813,9 @@ int cli_cmd_check(int argc, char **argv)
                    sim.prog->res.vgprs, sim.prog->res.sgprs, sim.prog->res.vgprs + sim.prog->res.sgprs);
         printf("  simulator    %" PRIu64 " waves, %" PRIu64 " wave instructions, %u bytes shared memory\n",
                sim.result.stats.waves, sim.result.stats.wave_instructions, sim.prog ? sim.prog->workgroup_bytes : 0);
-        if (c->expect_count) {
-            int sim_fail = run_check_expects(c, sim.data, NULL), dev_fail = run_check_expects(c, dev.data, NULL);
+        if (c->expect_count)
             printf("  expectations simulator %d failed, device %d failed (of %d)\n", sim_fail, dev_fail,
                    c->expect_count);
-        }
     }
     uint64_t findings = a.sanitize ? run_print_findings(c, &sim, stdout) : 0;
     const case_device_difference *known = case_device_difference_for(c, info.name);
@@ -831,6 +840,17 @@ int cli_cmd_check(int argc, char **argv)
         if (findings)
             printf("SANITIZE: the bindings agree, but the simulator's sanitizer reported %llu finding%s (exit 1)\n",
                    (unsigned long long)findings, findings == 1 ? "" : "s");
+        /* agreeing on a wrong answer is still a wrong answer: the expectations decide, as in `wavelab test` */
+        if ((sim_fail || dev_fail) && c->known_failure) {
+            printf("XFAIL: both sides agree and the expectations fail (simulator %d, device %d of %d), as the "
+                   "case's \"known_failure\" says: %s\n", sim_fail, dev_fail, c->expect_count, c->known_failure);
+        } else if (sim_fail || dev_fail) {
+            printf("FAIL: both sides agree, but the case's expectations fail (simulator %d, device %d of %d)\n",
+                   sim_fail, dev_fail, c->expect_count);
+            if (!a.quiet)
+                run_check_expects(c, sim.data, stdout);
+            rc = RUN_EXIT_FAIL;
+        }
     }
 done:
     if (sim_ran)

@@ -60,7 +60,8 @@ function(wavelab_add_case_tests)
         set(wave_args --wave ${wave})
       endif()
       add_test(NAME "${name}" COMMAND ${command} test "${case}" ${wave_args} --jobs 1)
-      # a case without "expect" runs nothing: `wavelab test` prints "0 passed, 0 failed"
+      # nothing passed or failed: a case without "expect", a wave size the case excludes, or a known failure that
+      # still fails (CTest has no expected failure); `wavelab test` ends "0 passed, 0 failed, N skipped, N xfail"
       set_tests_properties("${name}" PROPERTIES SKIP_REGULAR_EXPRESSION "^0 passed, 0 failed")
       if(ARG_LABELS)
         set_tests_properties("${name}" PROPERTIES LABELS "${ARG_LABELS}")

@@ -146,12 +146,56 @@ void run_output_free(run_output *out)
     memset(out, 0, sizeof *out);
 }
 
+/* The one element type every load, store and atomic of buffer slot s uses, or ISA_TYPE_NONE when they mix types
+ * (a struct of several) or there are none. */
+static isa_type slot_access_type(const isa_program *p, uint32_t s)
+{
+    isa_type t = ISA_TYPE_NONE;
+    for (uint32_t pc = 0; pc < p->code_count; pc++) {
+        const isa_inst *in = &p->code[pc];
+        if ((in->op != ISA_OP_LOAD && in->op != ISA_OP_STORE && in->op != ISA_OP_ATOMIC) || in->slot != s)
+            continue;
+        if (t != ISA_TYPE_NONE && in->type != t)
+            return ISA_TYPE_NONE;
+        t = (isa_type)in->type;
+    }
+    return t;
+}
+
+/* Whether a slot of this space comes from a (set, binding) of the case: not push constants, shared or private. */
+static int space_has_binding(isa_space space)
+{
+    return space <= ISA_SPACE_UNIFORM_TEXEL || space >= ISA_SPACE_STORAGE_IMAGE;
+}
+
+/* Sets used[i] for every binding i of c that program p declares. */
+static void mark_used_bindings(const wl_case *c, const isa_program *p, uint8_t *used)
+{
+    for (uint32_t s = 0; p && s < p->slot_count; s++) {
+        const case_binding *b = case_find_binding(c, p->slots[s].set, p->slots[s].binding);
+        if (b && space_has_binding(p->slots[s].space))
+            used[b - c->bindings] = 1;
+    }
+}
+
+/* Appends a warning line for every binding of c that no kernel declares: the data goes nowhere, and a typo in set
+ * or binding would otherwise pass silently (the kernel's own binding then is an error, but a spare one is not). */
+static void warn_unused_bindings(const wl_case *c, const uint8_t *used, char *warnings, size_t size)
+{
+    for (int i = 0; i < c->binding_count; i++) {
+        size_t len = strlen(warnings);
+        if (!used[i] && len < size)
+            snprintf(warnings + len, size - len, "%s: warning: bindings (set %u binding %u): the kernel does not use "
+                     "this binding\n", c->path, c->bindings[i].set, c->bindings[i].binding);
+    }
+}
+
 /* Checks that the case provides what the kernel declares, with the right kind (run.h). */
 int run_bindings_fit(const wl_case *c, isa_program *p, char *err, size_t err_size)
 {
     for (uint32_t s = 0; s < p->slot_count; s++) {
         const isa_slot *sl = &p->slots[s];
-        if (sl->space > ISA_SPACE_UNIFORM_TEXEL && sl->space < ISA_SPACE_STORAGE_IMAGE)
+        if (!space_has_binding(sl->space))
             continue;
         const case_binding *b = case_find_binding(c, sl->set, sl->binding);
         if (!b) {
@@ -188,6 +232,17 @@ int run_bindings_fit(const wl_case *c, isa_program *p, char *err, size_t err_siz
             }
             /* a sampled texel buffer declares no format in SPIR-V: the buffer view's (the case's) applies */
             p->slots[s].format = f;
+        }
+        /* elements of the same size but another class are reinterpreted bits (an f32 binding read as uint);
+         * signedness is only a view of the same bits, and another size is a packing (f16 pairs read as uint words) */
+        isa_type t = slot_access_type(p, s);
+        if ((sl->space == ISA_SPACE_STORAGE || sl->space == ISA_SPACE_UNIFORM) && t != ISA_TYPE_NONE &&
+            t != ISA_TYPE_BOOL && isa_type_size(t) == case_type_size(b->type) &&
+            isa_type_is_float(t) != case_type_is_float(b->type)) {
+            snprintf(err, err_size, "%s: bindings (set %u binding %u).type: the case says \"%s\" but the kernel "
+                     "reads and writes '%s' as %s", c->path, sl->set, sl->binding, case_type_name(b->type), sl->name,
+                     isa_type_name(t));
+            return 0;
         }
         if (b->size < sl->static_size) {
             snprintf(err, err_size, "%s: bindings (set %u binding %u): %zu bytes, but the kernel's layout of '%s' needs "
@@ -455,6 +510,8 @@ void run_stats_add(sim_stats *a, const sim_stats *b)
         a->by_op[k] += b->by_op[k];
 }
 
+static int run_one(const wl_case *c, const run_options *opt, run_output *out, char *err, size_t err_size);
+
 /*
  * A case with "dispatches": each pass is a one-dispatch view of the case
  * (case_dispatch_view) whose bindings start from the previous pass's final
@@ -481,12 +538,20 @@ static int run_passes(const wl_case *c, const run_options *opt, run_output *out,
     memset(&prev, 0, sizeof prev);
     int rc = RUN_EXIT_OK, i;
     char warnings[sizeof out->warnings] = "", note[sizeof out->optimizer_note] = "";
+    uint8_t *used = calloc((size_t)c->binding_count + 1, 1);
+    if (!used) {
+        free(cur);
+        free(per);
+        snprintf(err, err_size, "out of memory");
+        return RUN_EXIT_BAD_INPUT;
+    }
     double compile = 0, lower = 0, dispatch = 0;
     for (i = 0; i < n; i++) {
         wl_case view;
         case_dispatch_view(c, i, &view);
         view.bindings = cur;
-        rc = run_case_sim(&view, opt, out, err, err_size);
+        rc = run_one(&view, opt, out, err, err_size);
+        mark_used_bindings(c, out->prog, used);
         compile += out->compile_seconds;
         lower += out->lower_seconds;
         dispatch += out->dispatch_seconds;
@@ -518,6 +583,9 @@ static int run_passes(const wl_case *c, const run_options *opt, run_output *out,
     }
     free(cur);
     int last = i < n ? i : n - 1;
+    if (i == n) /* every pass ran: a binding none of them declares is unused */
+        warn_unused_bindings(c, used, warnings, sizeof warnings);
+    free(used);
     snprintf(out->warnings, sizeof out->warnings, "%s", warnings);
     snprintf(out->optimizer_note, sizeof out->optimizer_note, "%s", note);
     out->compile_seconds = compile;
@@ -540,8 +608,23 @@ int run_case_sim(const wl_case *c, const run_options *opt, run_output *out, char
     /* a step hook follows one wave of one program: `trace` looks at the first pass alone (the top-level fields) */
     if (c->dispatches && !(opt && opt->step))
         return run_passes(c, opt, out, err, err_size);
+    int rc = run_one(c, opt, out, err, err_size);
+    uint8_t *used = calloc((size_t)c->binding_count + 1, 1);
+    if (used && out->prog && !c->dispatches) {
+        mark_used_bindings(c, out->prog, used);
+        warn_unused_bindings(c, used, out->warnings, sizeof out->warnings);
+    }
+    free(used);
+    return rc;
+}
+
+/* One dispatch of the case (or of one pass's view of it). */
+static int run_one(const wl_case *c, const run_options *opt, run_output *out, char *err, size_t err_size)
+{
+    memset(out, 0, sizeof *out);
+    err[0] = 0;
     out->pass_count = 1;
-    uint32_t wave = opt && opt->wave_size ? opt->wave_size : c->subgroup_size ? c->subgroup_size : 32;
+    uint32_t wave = run_wave_size(c, opt ? opt->wave_size : 0);
     out->wave_size = wave;
     if (wave < SIM_MIN_WAVE || wave > SIM_MAX_WAVE || (wave & (wave - 1))) {
         snprintf(err, err_size, "wave size %u: the simulator models powers of two from %d to %d", wave, SIM_MIN_WAVE,
@@ -576,6 +659,11 @@ int run_case_sim(const wl_case *c, const run_options *opt, run_output *out, char
         compare_optimized(c, &written, out, out->optimizer_note, sizeof out->optimizer_note);
     run_output_free(&written);
     return rc;
+}
+
+uint32_t run_wave_size(const wl_case *c, uint32_t asked)
+{
+    return asked ? asked : c->subgroup_size ? c->subgroup_size : 32;
 }
 
 int run_check_expects(const wl_case *c, uint8_t *const *data, FILE *log)

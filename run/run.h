@@ -103,6 +103,10 @@ isa_status run_optimize_spirv(const wl_case *c, const char *passes, const uint32
  */
 int run_case_sim(const wl_case *c, const run_options *opt, run_output *out, char *err, size_t err_size);
 
+/* The wave size run_case_sim runs c at when asked for `asked` (run_options.wave_size): asked, else the case's
+ * subgroup_size, else 32. */
+uint32_t run_wave_size(const wl_case *c, uint32_t asked);
+
 void run_output_free(run_output *out);
 
 /* Adds b's counters, by_class and by_op into a (not the per-instruction arrays). */

@@ -45,7 +45,8 @@ const char *sim_finding_kind_name(sim_finding_kind k)
 enum {
     CELL_WRITTEN = 1,  /* something wrote this byte (this workgroup for shared memory; this dispatch for buffers) */
     CELL_W_ATOMIC = 2, /* the last write was an atomic */
-    CELL_R_MULTI = 4   /* several waves read it in r_epoch */
+    CELL_R_MULTI = 4,  /* several waves read it in r_epoch */
+    CELL_R_ATOMIC = 8  /* every read in r_epoch was an atomic (the record then names an atomic reader) */
 };
 
 /* The shadow of one byte. */
@@ -239,7 +240,8 @@ static void touch_cells(sim_ctx *ctx, const sim_wave *w, const isa_inst *in, uin
                                 access_name(in), w->index, (c->flags & CELL_W_ATOMIC) ? "atomic" : "plain", c->w_wave,
                                 c->w_lane, c->w_pc, line_of(ctx, c->w_pc),
                                 place_words(sl, t, address + b, where, sizeof where));
-        else if (writes && c->r_epoch == epoch && (c->r_wave != X || (c->flags & CELL_R_MULTI)))
+        else if (writes && c->r_epoch == epoch && (c->r_wave != X || (c->flags & CELL_R_MULTI)) &&
+                 !(atomic && (c->flags & CELL_R_ATOMIC)))
             sim_sanitize_report(ctx, w, pc, SIM_FINDING_RACE, (int32_t)lane, (int32_t)in->slot, (int64_t)address,
                                 "%s by wave %u and a read by wave %u lane %u at pc %u (line %u) touch %s with no "
                                 "barrier between",
@@ -252,14 +254,18 @@ static void touch_cells(sim_ctx *ctx, const sim_wave *w, const isa_inst *in, uin
             c->w_pc = pc;
             c->flags = (uint8_t)((c->flags & ~CELL_W_ATOMIC) | CELL_WRITTEN | (atomic ? CELL_W_ATOMIC : 0));
         } else if (reads) {
-            if (c->r_epoch != epoch) {
+            /* the record keeps the first read of the epoch, or the first plain one once there is one: a later
+             * write races with it unless both are atomics */
+            int first = c->r_epoch != epoch, first_plain = !first && !atomic && (c->flags & CELL_R_ATOMIC);
+            if (!first && c->r_wave != X)
+                c->flags |= CELL_R_MULTI;
+            if (first || first_plain) {
                 c->r_epoch = epoch;
                 c->r_wave = X;
                 c->r_lane = (uint8_t)lane;
                 c->r_pc = pc;
-                c->flags &= (uint8_t)~CELL_R_MULTI;
-            } else if (c->r_wave != X) {
-                c->flags |= CELL_R_MULTI;
+                c->flags = (uint8_t)((c->flags & ~(CELL_R_ATOMIC | (first ? CELL_R_MULTI : 0))) |
+                                     (atomic ? CELL_R_ATOMIC : 0));
             }
         }
     }

@@ -667,6 +667,7 @@ START_TEST(test_backend_check_command_exit_codes)
         int exit_code;
     } rows[] = {
         {"agree.json", 0, 0},
+        {"agree_wrong_expect.json", 0, 1}, /* both sides agree on a value the expectation rejects */
         {"kinds.json", 0, 0},
         {"clustered.json", 0, 3},
         {"agree.json", 1024, 3},
@@ -686,7 +687,40 @@ START_TEST(test_backend_check_command_exit_codes)
         ck_assert_msg(code == want, "%s: exit %d, expected %d:\n%s", cmd, code, want, output);
         if (code == 3)
             ck_assert_msg(strstr(output, "SKIP: "), "a skip must say why:\n%s", output);
+        if (!strcmp(rows[i].file, "agree_wrong_expect.json"))
+            ck_assert_msg(strstr(output, "AGREE: ") && strstr(output, "FAIL: both sides agree, but the case's "
+                                                                       "expectations fail (simulator 1, device 1 of 1)"),
+                          "%s", output);
     }
+}
+END_TEST
+
+/* A case whose expectations hold only from a wave size above the device's own: `check` without --wave skips
+ * (exit 3) and names both; with that --wave it is bad input (exit 2) before any device is opened. */
+START_TEST(test_backend_check_skips_a_device_wave_size_the_case_excludes)
+{
+    SKIP_WITHOUT_DEVICE();
+    if (!binary()) {
+        printf("%s: skipped: WAVELAB_BIN is not set (run through ctest)\n", __func__);
+        return;
+    }
+    uint32_t wave = device_wave();
+    ck_assert_uint_lt(wave, 128);
+    char cmd[2048], output[16384], want[256];
+    snprintf(cmd, sizeof cmd, "'%s' check '%s/tests/backend/cases/agree_from_wave_128.json' --device %d 2>&1",
+             binary(), root(), device);
+    int code = run_command(cmd, output, sizeof output);
+    printf("$ %s -> %d\n%s", cmd, code, output);
+    ck_assert_int_eq(code, 3);
+    snprintf(want, sizeof want, "SKIP: the device's wave size %u: the expectations hold from wave 128 "
+             "(min_subgroup_size)", wave);
+    ck_assert_msg(strstr(output, want), "expected \"%s\" in:\n%s", want, output);
+    snprintf(cmd, sizeof cmd, "'%s' check '%s/tests/backend/cases/agree_from_wave_128.json' --device %d --wave %u 2>&1",
+             binary(), root(), device, wave);
+    code = run_command(cmd, output, sizeof output);
+    ck_assert_int_eq(code, 2);
+    snprintf(want, sizeof want, "--wave %u: the expectations hold from wave 128 (min_subgroup_size)", wave);
+    ck_assert_msg(strstr(output, want), "expected \"%s\" in:\n%s", want, output);
 }
 END_TEST
 
@@ -1007,6 +1041,7 @@ static Suite *backend_suite(void)
     tcase_add_test(dev, test_backend_missing_binding_is_an_input_error);
     tcase_add_test(dev, test_backend_repeats_reupload_inputs_and_time_each_dispatch);
     tcase_add_test(dev, test_backend_check_command_exit_codes);
+    tcase_add_test(dev, test_backend_check_skips_a_device_wave_size_the_case_excludes);
     tcase_add_test(dev, test_backend_run_vulkan_dump_has_every_binding);
     tcase_add_test(dev, test_backend_maximal_reconvergence_runs_or_names_the_missing_feature);
     tcase_add_test(dev, test_backend_check_recorded_difference_that_does_not_show_is_exit_1);

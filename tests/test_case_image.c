@@ -305,6 +305,58 @@ START_TEST(test_case_image_png_file_loads_and_dump_writes_it_back)
 }
 END_TEST
 
+/* A PNG's bytes become the texels only when the file holds exactly the format's components at 8 bits: libpng
+ * would otherwise convert (16 bits to 8 through sRGB, RGB to gray by luminance), so other files are refused. */
+START_TEST(test_case_image_png_of_another_depth_or_colour_type_is_refused)
+{
+    char *dir = tsup_temp_dir();
+    ck_assert_ptr_nonnull(dir);
+    static const struct {
+        const char *name;
+        png_uint_32 format; /* what the simplified writer writes: 16-bit gray for LINEAR_Y, else 8 bits */
+        size_t pixel_bytes;
+        const char *refusal; /* NULL: loads */
+    } rows[] = {
+        {"gray8.png", PNG_FORMAT_GRAY, 1, NULL},
+        {"gray16.png", PNG_FORMAT_LINEAR_Y, 2, "holds 16-bit gray; format r8_unorm takes a PNG of 8-bit gray"},
+        {"rgb8.png", PNG_FORMAT_RGB, 3, "holds 8-bit RGB; format r8_unorm takes a PNG of 8-bit gray"},
+        {"rgba8.png", PNG_FORMAT_RGBA, 4, "holds 8-bit RGBA; format r8_unorm takes a PNG of 8-bit gray"},
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        uint8_t pixels[2 * 2 * 4];
+        for (size_t k = 0; k < sizeof pixels; k++)
+            pixels[k] = (uint8_t)(k * 40 + 3);
+        char path[512], case_path[512], err[1024] = "";
+        snprintf(path, sizeof path, "%s/%s", dir, rows[i].name);
+        snprintf(case_path, sizeof case_path, "%s/t.json", dir);
+        png_image png;
+        memset(&png, 0, sizeof png);
+        png.version = PNG_IMAGE_VERSION;
+        png.width = 2;
+        png.height = 2;
+        png.format = rows[i].format;
+        ck_assert(png_image_write_to_file(&png, path, 0, pixels, 0, NULL));
+        char text[1024];
+        snprintf(text, sizeof text, "{'kernel': 'k.comp', 'bindings': [{'binding': 0, 'kind': 'sampled_image', "
+                 "'format': 'r8_unorm', 'file': '%s'}]}", rows[i].name);
+        char *json = quoted(text);
+        wl_case *c = NULL;
+        case_status st = case_parse(json, case_path, &c, err, sizeof err);
+        free(json);
+        if (!rows[i].refusal) {
+            ck_assert_msg(st == CASE_OK, "%s: %s", rows[i].name, err);
+            ck_assert_mem_eq(c->bindings[0].bytes, pixels, 4); /* the gray bytes as stored */
+            case_destroy(c);
+            continue;
+        }
+        ck_assert_msg(st == CASE_ERR_FIELD, "%s loaded", rows[i].name);
+        ck_assert_msg(strstr(err, "bindings[0].file") && strstr(err, rows[i].refusal), "%s: %s", rows[i].name, err);
+    }
+    tsup_remove_dir(dir);
+    free(dir);
+}
+END_TEST
+
 START_TEST(test_case_image_bad_case_exits_2_from_the_command)
 {
     char *dir = tsup_temp_dir();
@@ -352,6 +404,7 @@ static Suite *case_image_suite(void)
     tcase_add_test(tc, test_case_image_errors_name_the_file_and_field);
     tcase_add_test(tc, test_case_image_expect_compares_decoded_components);
     tcase_add_test(tc, test_case_image_png_file_loads_and_dump_writes_it_back);
+    tcase_add_test(tc, test_case_image_png_of_another_depth_or_colour_type_is_refused);
     tcase_add_test(tc, test_case_image_bad_case_exits_2_from_the_command);
     tcase_add_test(tc, test_img_every_format_is_documented);
     suite_add_tcase(s, tc);

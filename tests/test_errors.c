@@ -336,24 +336,26 @@ START_TEST(test_errors_wavelab_test_counts_and_exit_code)
     char *out = NULL;
     int rc = tsup_run_cli(args, &out);
     ck_assert_msg(rc == 0, "exit %d:\n%s", rc, out);
-    ck_assert_msg(strstr(out, "2 passed, 0 failed\n") != NULL, "%s", out);
+    ck_assert_msg(strstr(out, "2 passed, 0 failed, 0 skipped, 0 xfail\n") != NULL, "%s", out);
     free(out);
 
     free(tsup_write_file(dir, "b_fail.json",
                          "{\"kernel\": \"double.comp\", \"bindings\": [{\"set\": 0, \"binding\": 0, \"type\": \"u32\", "
                          "\"data\": [1, 2, 3, 4]}], \"expect\": [{\"set\": 0, \"binding\": 0, \"data\": [2, 4, 6, 9]}]}"));
-    /* a case without expect is not counted */
+    /* a case without expect is reported and counted as skipped, once per wave size */
     free(tsup_write_file(dir, "c_noexpect.json",
                          "{\"kernel\": \"double.comp\", \"bindings\": [{\"set\": 0, \"binding\": 0, \"type\": \"u32\", "
                          "\"data\": [1, 2, 3, 4]}]}"));
     rc = tsup_run_cli(args, &out);
     ck_assert_msg(rc == 1, "exit %d:\n%s", rc, out);
     size_t len = strlen(out);
-    const char *tail = "2 passed, 2 failed\n";
+    const char *tail = "2 passed, 2 failed, 2 skipped, 0 xfail\n";
     ck_assert_msg(len >= strlen(tail) && strcmp(out + len - strlen(tail), tail) == 0, "output does not end with '%s':\n%s",
                   tail, out);
     HAS(out, "FAIL");
     HAS(out, "b_fail.json");
+    HAS(out, "c_noexpect.json (wave 4): the case has no \"expect\"\n");
+    HAS(out, "c_noexpect.json (wave 8): the case has no \"expect\"\n");
     free(out);
     tsup_remove_dir(dir);
     free(dir);
@@ -384,9 +386,7 @@ START_TEST(test_errors_wavelab_test_parallel_jobs_never_fail_compiles)
 }
 END_TEST
 
-/* known_failure: a failing expectation reports XFAIL and counts as passed; a
- * holding one reports XPASS and fails, so the marker cannot outlive its reason. */
-/* max_subgroup_size: `wavelab test --waves` skips (does not run, does not count) bigger wave sizes */
+/* max_subgroup_size: `wavelab test --waves` skips (does not run, counts as skipped) bigger wave sizes */
 START_TEST(test_errors_wavelab_test_skips_waves_above_max_subgroup_size)
 {
     char *dir = tsup_temp_dir();
@@ -405,13 +405,15 @@ START_TEST(test_errors_wavelab_test_skips_waves_above_max_subgroup_size)
     HAS(out, "(wave 8)\n");
     HAS(out, "(wave 16): the expectations hold up to wave 8 (max_subgroup_size)");
     HAS(out, "(wave 128): the expectations hold up to wave 8 (max_subgroup_size)");
-    HAS(out, "2 passed, 0 failed\n");
+    HAS(out, "2 passed, 0 failed, 2 skipped, 0 xfail\n");
     free(out);
     tsup_remove_dir(dir);
     free(dir);
 }
 END_TEST
 
+/* known_failure: a failing expectation reports XFAIL and counts as xfail (not passed); a
+ * holding one reports XPASS and fails, so the marker cannot outlive its reason. */
 START_TEST(test_errors_wavelab_test_known_failure_is_xfail_and_xpass_fails)
 {
     char *dir = tsup_temp_dir();
@@ -428,7 +430,7 @@ START_TEST(test_errors_wavelab_test_known_failure_is_xfail_and_xpass_fails)
     ck_assert_msg(rc == 0, "exit %d:\n%s", rc, out);
     HAS(out, "XFAIL");
     HAS(out, "a quirk");
-    HAS(out, "1 passed, 0 failed\n");
+    HAS(out, "0 passed, 0 failed, 0 skipped, 1 xfail\n");
     free(out);
     free(tsup_write_file(dir, "x.json",
                          "{\"kernel\": \"double.comp\", \"known_failure\": \"a quirk\", \"bindings\": [{\"set\": 0, "
@@ -437,7 +439,127 @@ START_TEST(test_errors_wavelab_test_known_failure_is_xfail_and_xpass_fails)
     rc = tsup_run_cli(args, &out);
     ck_assert_msg(rc == 1, "exit %d:\n%s", rc, out);
     HAS(out, "XPASS");
-    HAS(out, "0 passed, 1 failed\n");
+    HAS(out, "0 passed, 1 failed, 0 skipped, 0 xfail\n");
+    free(out);
+    tsup_remove_dir(dir);
+    free(dir);
+}
+END_TEST
+
+/* subgroup_size is the only wave size a case holds at, min_subgroup_size the smallest: `wavelab test --waves`
+ * skips the others with the reason (counted as skipped), `wavelab check --wave` refuses them before it looks
+ * for a device, and the two fields contradicting each other is a case error. */
+static const char *wave_size_kernel =
+    "#version 450\n"
+    "#extension GL_KHR_shader_subgroup_basic : require\n"
+    "layout(local_size_x = 4) in;\n"
+    "layout(set = 0, binding = 0) buffer B { uint v[]; };\n"
+    "void main() { v[gl_LocalInvocationIndex] = gl_SubgroupSize; }\n";
+
+START_TEST(test_errors_wavelab_test_skips_waves_the_case_excludes)
+{
+    char *dir = tsup_temp_dir();
+    ck_assert_ptr_nonnull(dir);
+    free(tsup_write_file(dir, "size.comp", wave_size_kernel));
+    /* the kernel writes the wave size: the expectation holds at 16 alone */
+    free(tsup_write_file(dir, "only16.json",
+                         "{\"kernel\": \"size.comp\", \"subgroup_size\": 16, \"bindings\": [{\"set\": 0, "
+                         "\"binding\": 0, \"type\": \"u32\", \"count\": 4, \"fill\": {\"value\": 0}}], \"expect\": "
+                         "[{\"set\": 0, \"binding\": 0, \"data\": [16, 16, 16, 16]}]}"));
+    char args[8192];
+    snprintf(args, sizeof args, "test '%s/only16.json' --waves 4,16,32", dir);
+    char *out = NULL;
+    int rc = tsup_run_cli(args, &out);
+    ck_assert_msg(rc == 0, "exit %d:\n%s", rc, out);
+    HAS(out, "PASS  ");
+    HAS(out, "(wave 4): the case runs only at wave 16 (subgroup_size)\n");
+    HAS(out, "(wave 32): the case runs only at wave 16 (subgroup_size)\n");
+    HAS(out, "1 passed, 0 failed, 2 skipped, 0 xfail\n");
+    free(out);
+    /* min_subgroup_size: an expectation that holds from 16 up (the kernel writes min(size, 16)) */
+    free(tsup_write_file(dir, "min.comp",
+                         "#version 450\n"
+                         "#extension GL_KHR_shader_subgroup_basic : require\n"
+                         "layout(local_size_x = 4) in;\n"
+                         "layout(set = 0, binding = 0) buffer B { uint v[]; };\n"
+                         "void main() { v[gl_LocalInvocationIndex] = min(gl_SubgroupSize, 16u); }\n"));
+    free(tsup_write_file(dir, "from16.json",
+                         "{\"kernel\": \"min.comp\", \"min_subgroup_size\": 16, \"bindings\": [{\"set\": 0, "
+                         "\"binding\": 0, \"type\": \"u32\", \"count\": 4, \"fill\": {\"value\": 0}}], \"expect\": "
+                         "[{\"set\": 0, \"binding\": 0, \"data\": [16, 16, 16, 16]}]}"));
+    snprintf(args, sizeof args, "test '%s/from16.json' --waves 4,8,16,64", dir);
+    rc = tsup_run_cli(args, &out);
+    ck_assert_msg(rc == 0, "exit %d:\n%s", rc, out);
+    HAS(out, "(wave 8): the expectations hold from wave 16 (min_subgroup_size)\n");
+    HAS(out, "2 passed, 0 failed, 2 skipped, 0 xfail\n");
+    free(out);
+    /* without --waves the case runs at 32 (no subgroup_size): below a min_subgroup_size of 64, skipped too */
+    free(tsup_write_file(dir, "from64.json",
+                         "{\"kernel\": \"min.comp\", \"min_subgroup_size\": 64, \"bindings\": [{\"set\": 0, "
+                         "\"binding\": 0, \"type\": \"u32\", \"count\": 4, \"fill\": {\"value\": 0}}], \"expect\": "
+                         "[{\"set\": 0, \"binding\": 0, \"data\": [16, 16, 16, 16]}]}"));
+    snprintf(args, sizeof args, "test '%s/from64.json'", dir);
+    rc = tsup_run_cli(args, &out);
+    ck_assert_msg(rc == 0, "exit %d:\n%s", rc, out);
+    HAS(out, "from64.json (wave 32): the expectations hold from wave 64 (min_subgroup_size)\n");
+    HAS(out, "0 passed, 0 failed, 1 skipped, 0 xfail\n");
+    free(out);
+    /* check --wave with a size the case excludes: bad input naming both, before any device is needed */
+    snprintf(args, sizeof args, "check '%s/only16.json' --wave 32", dir);
+    rc = tsup_run_cli(args, &out);
+    ck_assert_msg(rc == 2, "exit %d:\n%s", rc, out);
+    HAS(out, "--wave 32: the case runs only at wave 16 (subgroup_size)");
+    free(out);
+    /* contradicting fields */
+    free(tsup_write_file(dir, "both.json",
+                         "{\"kernel\": \"size.comp\", \"subgroup_size\": 16, \"min_subgroup_size\": 8, "
+                         "\"bindings\": [{\"set\": 0, \"binding\": 0, \"type\": \"u32\", \"count\": 4}]}"));
+    snprintf(args, sizeof args, "run '%s/both.json'", dir);
+    rc = tsup_run_cli(args, &out);
+    ck_assert_msg(rc == 2, "exit %d:\n%s", rc, out);
+    HAS(out, "min_subgroup_size");
+    HAS(out, "subgroup_size already fixes the wave size at 16");
+    free(out);
+    free(tsup_write_file(dir, "inverted.json",
+                         "{\"kernel\": \"size.comp\", \"min_subgroup_size\": 32, \"max_subgroup_size\": 8, "
+                         "\"bindings\": [{\"set\": 0, \"binding\": 0, \"type\": \"u32\", \"count\": 4}]}"));
+    snprintf(args, sizeof args, "run '%s/inverted.json'", dir);
+    rc = tsup_run_cli(args, &out);
+    ck_assert_msg(rc == 2, "exit %d:\n%s", rc, out);
+    HAS(out, "32 is above max_subgroup_size 8");
+    free(out);
+    tsup_remove_dir(dir);
+    free(dir);
+}
+END_TEST
+
+/* Bindings that would give silent wrong results: an f32 binding for a uint buffer is bad input naming the binding and
+ * both types (i32 is the same bits: accepted); a binding the kernel does not declare is a warning, and the run goes on. */
+START_TEST(test_errors_binding_type_mismatch_is_an_error_and_unused_binding_a_warning)
+{
+    char *dir = tsup_temp_dir();
+    ck_assert_ptr_nonnull(dir);
+    free(tsup_write_file(dir, "double.comp", pass_kernel));
+    free(tsup_write_file(dir, "float.json",
+                         "{\"kernel\": \"double.comp\", \"bindings\": [{\"set\": 0, \"binding\": 0, \"type\": \"f32\", "
+                         "\"data\": [1, 2, 3, 4]}], \"expect\": [{\"set\": 0, \"binding\": 0, \"data\": [1, 2, 3, 4]}]}"));
+    char args[8192];
+    snprintf(args, sizeof args, "run '%s/float.json'", dir);
+    char *out = NULL;
+    int rc = tsup_run_cli(args, &out);
+    ck_assert_msg(rc == 2, "exit %d:\n%s", rc, out);
+    HAS(out, "bindings (set 0 binding 0).type: the case says \"f32\" but the kernel reads and writes");
+    HAS(out, " as u32");
+    free(out);
+    free(tsup_write_file(dir, "signed.json",
+                         "{\"kernel\": \"double.comp\", \"bindings\": [{\"set\": 0, \"binding\": 0, \"type\": \"i32\", "
+                         "\"data\": [1, 2, 3, 4]}, {\"set\": 1, \"binding\": 5, \"type\": \"u32\", \"count\": 1}], "
+                         "\"expect\": [{\"set\": 0, \"binding\": 0, \"data\": [2, 4, 6, 8]}]}"));
+    snprintf(args, sizeof args, "run '%s/signed.json'", dir);
+    rc = tsup_run_cli(args, &out);
+    ck_assert_msg(rc == 0, "exit %d:\n%s", rc, out);
+    HAS(out, "signed.json: warning: bindings (set 1 binding 5): the kernel does not use this binding\n");
+    ck_assert_msg(!strstr(out, "(set 0 binding 0): the kernel does not use"), "%s", out);
     free(out);
     tsup_remove_dir(dir);
     free(dir);
@@ -718,6 +840,8 @@ static Suite *errors_suite(void)
     tcase_add_test(c, test_errors_case_field_errors_name_the_field);
     tcase_add_test(c, test_errors_wavelab_test_counts_and_exit_code);
     tcase_add_test(c, test_errors_wavelab_test_known_failure_is_xfail_and_xpass_fails);
+    tcase_add_test(c, test_errors_wavelab_test_skips_waves_the_case_excludes);
+    tcase_add_test(c, test_errors_binding_type_mismatch_is_an_error_and_unused_binding_a_warning);
     tcase_add_test(c, test_errors_wavelab_test_skips_waves_above_max_subgroup_size);
     suite_add_tcase(s, c);
     TCase *v = tcase_create("spirv");

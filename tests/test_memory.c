@@ -10,6 +10,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
+#include <cjson/cJSON.h>
 
 #include "case/case.h"
 #include "run/run.h"
@@ -731,6 +734,48 @@ START_TEST(test_preset_latency_field_without_source_is_named)
 }
 END_TEST
 
+/* `explain --l2` names the wave size and labels its two rates with what each counts: the read hit rate over the
+ * read sectors, the other over every sector (reads, writes, atomics); the numbers from `run --dump`'s counters. */
+START_TEST(test_explain_l2_labels_each_rate_with_what_it_counts)
+{
+    char path[4096], dump[] = "/tmp/wavelab-test-explain-XXXXXX", args[8192], want[512];
+    snprintf(path, sizeof path, "%s/kernels/003_wave_tricks/prefix_sum_writes_wave.json", tsup_root());
+    int fd = mkstemp(dump);
+    ck_assert_int_ge(fd, 0);
+    close(fd);
+    char *text = NULL;
+    snprintf(args, sizeof args, "run '%s' --machine rdna2 --wave 32 --dump '%s'", path, dump);
+    ck_assert_int_eq(tsup_run_cli(args, &text), 0);
+    free(text);
+    FILE *f = fopen(dump, "r");
+    ck_assert_ptr_nonnull(f);
+    static char json[1 << 20];
+    size_t n = fread(json, 1, sizeof json - 1, f);
+    json[n] = 0;
+    fclose(f);
+    remove(dump);
+    cJSON *root = cJSON_Parse(json);
+    ck_assert_ptr_nonnull(root);
+    cJSON *l2 = cJSON_GetObjectItem(cJSON_GetObjectItem(cJSON_GetObjectItem(root, "stats"), "memory"), "l2");
+    ck_assert_ptr_nonnull(l2);
+#define L2(name) ((uint64_t)cJSON_GetObjectItem(l2, name)->valuedouble)
+    uint64_t reads = L2("read_hits") + L2("read_misses");
+    uint64_t hits = L2("read_hits") + L2("write_hits") + L2("atomic_hits");
+    uint64_t all = hits + L2("read_misses") + L2("write_misses") + L2("atomic_misses");
+    ck_assert_uint_gt(all, reads); /* the case writes: the two rates differ */
+    snprintf(want, sizeof want, "L2 on rdna2: read hit rate %.1f%% over %llu read sectors; %.1f%% over all %llu sectors "
+             "(reads, writes and atomics)\n", reads ? 100.0 * (double)L2("read_hits") / (double)reads : 0.0,
+             (unsigned long long)reads, 100.0 * (double)hits / (double)all, (unsigned long long)all);
+#undef L2
+    cJSON_Delete(root);
+    snprintf(args, sizeof args, "explain '%s' --l2 --machine rdna2 --wave 32", path);
+    ck_assert_int_eq(tsup_run_cli(args, &text), 0);
+    ck_assert_msg(strstr(text, want), "expected \"%s\" in:\n%.800s", want, text);
+    ck_assert_msg(strstr(text, "prefix_sum_writes_wave.json at wave size 32 on rdna2\n"), "%.800s", text);
+    free(text);
+}
+END_TEST
+
 static Suite *memory_suite(void)
 {
     Suite *s = suite_create("memory");
@@ -758,6 +803,7 @@ static Suite *memory_suite(void)
     tcase_add_test(t, test_estimate_latency_overlapped_and_unread_results_are_not_charged);
     tcase_add_test(t, test_estimate_without_latency_fields_is_the_roofline);
     tcase_add_test(t, test_estimate_l2_bound_by_requests_when_each_carries_one_sector);
+    tcase_add_test(t, test_explain_l2_labels_each_rate_with_what_it_counts);
     tcase_add_test(t, test_preset_l2_fields_need_a_source_and_a_value_in_range);
     tcase_add_test(t, test_estimate_l1_merges_a_share_of_misses_to_the_previous_instructions_line);
     tcase_add_test(t, test_preset_latency_field_without_source_is_named);

@@ -177,6 +177,37 @@ START_TEST(test_regalloc_occupancy_matches_the_formula_by_hand)
 }
 END_TEST
 
+/* `wavelab run` prints the allocation's peak VGPRs and SGPRs, the counts `disasm` prints, not the size of the
+ * executor's register storage. */
+START_TEST(test_regalloc_run_and_disasm_print_the_same_register_counts)
+{
+    char path[4096], err[4096], args[8192], want[256];
+    snprintf(path, sizeof path, "%s/kernels/003_wave_tricks/prefix_sum_writes_wave.json", tsup_root());
+    wl_case *c = NULL;
+    ck_assert_msg(case_load(path, &c, err, sizeof err) == CASE_OK, "%s", err);
+    run_options opt = {.wave_size = 32};
+    run_output out;
+    ck_assert_msg(run_case_sim(c, &opt, &out, err, sizeof err) == RUN_EXIT_OK, "%s", err);
+    ck_assert_uint_gt(out.prog->res.vgprs, 0);
+    char *text = NULL;
+    snprintf(args, sizeof args, "run '%s' --wave 32", path);
+    ck_assert_int_eq(tsup_run_cli(args, &text), 0);
+    snprintf(want, sizeof want, "  program      %u instructions, %u VGPRs + %u SGPRs, ", out.prog->code_count,
+             out.prog->res.vgprs, out.prog->res.sgprs);
+    ck_assert_msg(strstr(text, want), "expected \"%s\" in:\n%s", want, text);
+    free(text);
+    snprintf(args, sizeof args, "disasm '%s' --wave 32", path);
+    ck_assert_int_eq(tsup_run_cli(args, &text), 0);
+    snprintf(want, sizeof want, "; registers: %u VGPRs (", out.prog->res.vgprs);
+    ck_assert_msg(strstr(text, want), "expected \"%s\" in:\n%.600s", want, text);
+    snprintf(want, sizeof want, " unpacked), %u SGPRs, ", out.prog->res.sgprs);
+    ck_assert_msg(strstr(text, want), "expected \"%s\" in:\n%.600s", want, text);
+    free(text);
+    run_output_free(&out);
+    case_destroy(c);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("regalloc");
@@ -186,6 +217,7 @@ int main(void)
     tcase_add_test(tc, test_regalloc_verifier_rejects_a_shared_live_register);
     tcase_add_test(tc, test_regalloc_counts_a_kernel_by_hand);
     tcase_add_test(tc, test_regalloc_occupancy_matches_the_formula_by_hand);
+    tcase_add_test(tc, test_regalloc_run_and_disasm_print_the_same_register_counts);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

@@ -372,6 +372,40 @@ START_TEST(test_sanitize_order_dependence_sorted_is_clean)
 }
 END_TEST
 
+/* Invocation 0 loads a shared word atomically before invocation 127, in a later wave, stores it atomically, with
+ * no barrier between: an atomic-atomic pair, which is never a race. */
+START_TEST(test_sanitize_atomic_load_then_atomic_store_is_no_race)
+{
+    uint32_t W = wave_of_loop(_i);
+    planted k;
+    run_output out;
+    ck_assert_int_eq(run_planted("atomic_load_store", W, &k, &out), RUN_EXIT_OK);
+    if (run_finding_count(&out))
+        run_print_findings(k.c, &out, stderr);
+    ck_assert_uint_eq(run_finding_count(&out), 0);
+    ck_assert_int_eq(run_check_expects(k.c, out.data, NULL), 0);
+    planted_free(&k, &out);
+}
+END_TEST
+
+/* The same kernel with a plain load: the atomic store of invocation 127 races with it (one side is not atomic). */
+START_TEST(test_sanitize_plain_load_then_atomic_store_is_a_race)
+{
+    uint32_t W = wave_of_loop(_i);
+    planted k;
+    run_output out;
+    ck_assert_int_eq(run_planted("atomic_load_store_plain", W, &k, &out), RUN_EXIT_OK);
+    uint32_t load_line = line_of(&k, "PLAIN-LOAD");
+    uint32_t load_pc = pc_at(k.prog, load_line, ISA_OP_LOAD);
+    want w = {SIM_FINDING_RACE, "ATOMIC-STORE", ISA_OP_ATOMIC, WAVE_OF(127, W), LANE_OF(127, W), "flag", 0, ""};
+    snprintf(w.message, sizeof w.message,
+             "atomic by wave %u and a read by wave 0 lane 0 at pc %u (line %u) touch workgroup 'flag' at 0x0 with "
+             "no barrier between", WAVE_OF(127, W), load_pc, load_line);
+    check_findings(&k, &out, &w, 1, W);
+    planted_free(&k, &out);
+}
+END_TEST
+
 /* data[64] (byte 0x100) is written by invocation 63: the executor's fault, with the sanitizer on or off. */
 START_TEST(test_sanitize_out_of_bounds_faults_at_invocation_63)
 {
@@ -534,6 +568,8 @@ static Suite *sanitize_suite(void)
     tcase_add_loop_test(t, test_sanitize_divergent_barrier_reports_half_the_lanes, 0, 5);
     tcase_add_loop_test(t, test_sanitize_order_dependence_reports_every_moved_element, 0, 5);
     tcase_add_loop_test(t, test_sanitize_order_dependence_sorted_is_clean, 0, 5);
+    tcase_add_loop_test(t, test_sanitize_atomic_load_then_atomic_store_is_no_race, 0, 5);
+    tcase_add_loop_test(t, test_sanitize_plain_load_then_atomic_store_is_a_race, 0, 5);
     tcase_add_loop_test(t, test_sanitize_out_of_bounds_faults_at_invocation_63, 0, 5);
     tcase_add_loop_test(t, test_sanitize_planted_outputs_equal_unsanitized_outputs, 0, 5);
     tcase_add_test(t, test_sanitize_uninitialized_field_bad_value_is_an_error);

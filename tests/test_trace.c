@@ -195,6 +195,32 @@ START_TEST(test_trace_scalarization_serves_one_key_per_iteration_wave8_32_64)
 }
 END_TEST
 
+/* The text's loop separators count iterations as the JSON does: the k-th one says iteration k + 1, one per key
+ * served but the last (the reference above says how many keys the wave holds). */
+START_TEST(test_trace_text_loop_separators_count_iterations)
+{
+    unsigned g = 0;
+    int iterations = 0;
+    for (; g < 8 && iterations < 3; g++)
+        iterations = check_scalarization(16, g, g % 4);
+    ck_assert_int_ge(iterations, 3);
+    g--;
+    char args[1024];
+    snprintf(args, sizeof args, "trace '%s/%s' --wave 16 --workgroup %u,0,0 --wave-index %u --limit 100000",
+             tsup_root(), SCALAR_CASE, g, g % 4);
+    char *out = cli(0, args);
+    int seen = 0;
+    for (const char *p = out; (p = strstr(p, "---- loop (pc ")) != NULL; seen++) {
+        const char *it = strstr(p, ") iteration ");
+        ck_assert_ptr_nonnull(it);
+        ck_assert_msg(atoi(it + strlen(") iteration ")) == seen + 2, "separator %d: %.60s", seen, p);
+        p = it;
+    }
+    ck_assert_int_eq(seen, iterations - 1);
+    free(out);
+}
+END_TEST
+
 START_TEST(test_trace_limit_bounds_output_with_note)
 {
     char args[1024];
@@ -236,26 +262,6 @@ START_TEST(test_trace_lines_range_shows_only_those_lines)
     cJSON_Delete(root);
     free(out);
     free(source);
-}
-END_TEST
-
-/* The text listing's separator before each new round of the loop numbers it: the first round is iteration 1, so
- * the k-th separator says iteration k + 1 (also when the back edge is a `jump`, isa/lean.c).  Workgroup 6 at wave 8
- * holds three light types in wave 0 (docs/guide.md's example): two separators. */
-START_TEST(test_trace_text_loop_separators_count_iterations)
-{
-    char args[1024];
-    snprintf(args, sizeof args, "trace '%s/%s' --wave 8 --workgroup 6,0,0 --limit 100000", tsup_root(), SCALAR_CASE);
-    char *out = cli(0, args);
-    int seen = 0;
-    for (const char *p = strstr(out, "---- loop ("); p; p = strstr(p + 1, "---- loop (")) {
-        const char *it = strstr(p, ") iteration ");
-        ck_assert_ptr_nonnull(it);
-        ck_assert_int_eq(atoi(it + strlen(") iteration ")), seen + 2);
-        seen++;
-    }
-    ck_assert_int_ge(seen, 2);
-    free(out);
 }
 END_TEST
 
@@ -335,9 +341,9 @@ static Suite *trace_suite(void)
     tcase_set_timeout(t, 600);
     tcase_add_test(t, test_trace_scalarization_serves_one_key_per_iteration_wave16);
     tcase_add_test(t, test_trace_scalarization_serves_one_key_per_iteration_wave8_32_64);
+    tcase_add_test(t, test_trace_text_loop_separators_count_iterations);
     tcase_add_test(t, test_trace_limit_bounds_output_with_note);
     tcase_add_test(t, test_trace_lines_range_shows_only_those_lines);
-    tcase_add_test(t, test_trace_text_loop_separators_count_iterations);
     tcase_add_test(t, test_trace_bad_wave_index_or_workgroup_exit_2);
     suite_add_tcase(s, t);
     TCase *p = tcase_create("progress");
