@@ -38,10 +38,11 @@ static void usage(FILE *f)
             "      [--machine NAME|FILE [--memory-threads 1|2] [--image-layout linear|nv_blocklinear|amd_swizzle]]\n"
             "        run a case on the simulator (or a Vulkan device) and print a summary\n"
             "  test DIR|CASE... [--wave N | --waves N,N,...] [--jobs N] [--optimize[=PASSES]] [--robust] [--sanitize]\n"
-            "      [--junit OUT.xml] [--tap]\n"
+            "      [--junit OUT.xml] [--tap] [--shard K/N]\n"
             "        run every case with an \"expect\" at each wave size it allows (the others: SKIP); ends with\n"
             "        'N passed, N failed, N skipped, N xfail'; --junit also writes JUnit XML, --tap prints TAP\n"
-            "        instead of the text (one test per case and wave size)\n"
+            "        instead of the text (one test per case and wave size); --shard K/N runs every N-th case of\n"
+            "        the sorted list from the K-th, so N machines or processes split one suite\n"
             "        (--sanitize on run, test, check: racecheck, initcheck, inactive-lane reads, synccheck and\n"
             "        the schedule check; any finding is a failure, exit 1)\n"
             "  compile CASE|KERNEL [--entry NAME] [--spirv OUT.spv] [--disasm] [--optimize[=PASSES]]\n"
@@ -715,6 +716,35 @@ static int collect_cases(const char *path, char ***list, size_t *n, size_t *cap)
     return ok;
 }
 
+/* "K/N": shard K (1-based) of N. */
+static int parse_shard(const char *s, uint64_t *k, uint64_t *n)
+{
+    const char *slash = strchr(s, '/');
+    if (!slash || slash == s)
+        return 0;
+    char head[24];
+    size_t len = (size_t)(slash - s);
+    if (len >= sizeof head)
+        return 0;
+    memcpy(head, s, len);
+    head[len] = 0;
+    return parse_uint(head, 65536, k) && parse_uint(slash + 1, 65536, n) && *k >= 1 && *n >= 1 && *k <= *n;
+}
+
+/* Keeps the cases of shard k of n — every n-th case of the sorted list, starting at the k-th — and frees the
+ * others, so the N shards of one list run each case exactly once whatever machine runs them. */
+static size_t keep_shard(char **paths, size_t npaths, uint64_t k, uint64_t n)
+{
+    size_t kept = 0;
+    for (size_t i = 0; i < npaths; i++) {
+        if (i % n == k - 1)
+            paths[kept++] = paths[i];
+        else
+            free(paths[i]);
+    }
+    return kept;
+}
+
 int cli_cmd_test(int argc, char **argv)
 {
     char **paths = NULL;
@@ -726,9 +756,15 @@ int cli_cmd_test(int argc, char **argv)
     int sanitize = 0;
     const char *junit_path = NULL;
     int tap = 0;
+    uint64_t shard = 1, shards = 1;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--sanitize") == 0) {
             sanitize = 1;
+        } else if (strcmp(argv[i], "--shard") == 0 && i + 1 < argc) {
+            if (!parse_shard(argv[++i], &shard, &shards)) {
+                fprintf(stderr, "wavelab test: --shard: \"%s\" is not K/N with 1 <= K <= N <= 65536\n", argv[i]);
+                return RUN_EXIT_BAD_INPUT;
+            }
         } else if (strcmp(argv[i], "--junit") == 0 && i + 1 < argc) {
             junit_path = argv[++i];
         } else if (strcmp(argv[i], "--tap") == 0) {
@@ -767,6 +803,9 @@ int cli_cmd_test(int argc, char **argv)
     }
     if (nwaves == 0)
         waves[nwaves++] = 0; /* the case's own subgroup_size, else 32 */
+    size_t all_cases = npaths;
+    if (shards > 1)
+        npaths = keep_shard(paths, npaths, shard, shards);
     /* opened before anything runs: a path that cannot be written is bad input, not a lost report */
     FILE *junit = junit_path ? fopen(junit_path, "w") : NULL;
     if (junit_path && !junit) {
@@ -821,6 +860,9 @@ int cli_cmd_test(int argc, char **argv)
             fputs(j->log, stdout);
         free(j->log);
     }
+    if (shards > 1)
+        printf("%sshard %" PRIu64 " of %" PRIu64 ": %zu of %zu cases\n", tap ? "# " : "", shard, shards, npaths,
+               all_cases);
     cli_test_summary(stdout, tap ? "# " : "", records, pool.count);
     cli_test_counts n = cli_test_count(records, pool.count);
     int failed = n.of[CLI_TEST_FAIL] + n.of[CLI_TEST_ERROR] > 0;

@@ -323,6 +323,57 @@ static const char *pass_kernel =
     "layout(set = 0, binding = 0) buffer B { uint v[]; };\n"
     "void main() { v[gl_LocalInvocationIndex] *= 2u; }\n";
 
+/* --shard K/N: every N-th case of the sorted list from the K-th.  Five cases c0..c4, c3 failing: shard 1/2 runs
+ * c0, c2, c4 (3 passed), shard 2/2 runs c1, c3 (1 passed, 1 failed, exit 1); each case in exactly one shard. */
+START_TEST(test_errors_wavelab_test_shards_split_the_sorted_cases)
+{
+    char *dir = tsup_temp_dir();
+    ck_assert_ptr_nonnull(dir);
+    free(tsup_write_file(dir, "double.comp", pass_kernel));
+    for (int i = 0; i < 5; i++) {
+        char name[16], text[512];
+        snprintf(name, sizeof name, "c%d.json", i);
+        snprintf(text, sizeof text,
+                 "{\"kernel\": \"double.comp\", \"bindings\": [{\"set\": 0, \"binding\": 0, \"type\": \"u32\", "
+                 "\"data\": [1, 2, 3, 4]}], \"expect\": [{\"set\": 0, \"binding\": 0, \"data\": [2, 4, 6, %d]}]}",
+                 i == 3 ? 9 : 8);
+        free(tsup_write_file(dir, name, text));
+    }
+    static const char *const in_shard[2][5] = {{"c0", "c2", "c4"}, {"c1", "c3"}};
+    static const char *const want[2] = {"3 passed, 0 failed, 0 skipped, 0 xfail\n",
+                                        "1 passed, 1 failed, 0 skipped, 0 xfail\n"};
+    for (int k = 0; k < 2; k++) {
+        char args[8192];
+        snprintf(args, sizeof args, "test '%s' --wave 8 --shard %d/2", dir, k + 1);
+        char *out = NULL;
+        int rc = tsup_run_cli(args, &out);
+        ck_assert_msg(rc == (k == 0 ? 0 : 1), "exit %d:\n%s", rc, out);
+        HAS(out, want[k]);
+        HAS(out, k == 0 ? "shard 1 of 2: 3 of 5 cases\n" : "shard 2 of 2: 2 of 5 cases\n");
+        for (int i = 0; i < 5; i++) {
+            char id[8], path[16];
+            snprintf(id, sizeof id, "c%d", i);
+            snprintf(path, sizeof path, "/%s.json", id);
+            int expected = 0;
+            for (int j = 0; j < 5 && in_shard[k][j]; j++)
+                expected |= strcmp(in_shard[k][j], id) == 0;
+            ck_assert_msg(!strstr(out, path) == !expected, "shard %d, %s:\n%s", k + 1, path, out);
+        }
+        free(out);
+    }
+    static const char *const bad[] = {"0/2", "3/2", "1/0", "2", "/2", "a/b", "1/2/3"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char args[8192], *out = NULL;
+        snprintf(args, sizeof args, "test '%s' --shard %s", dir, bad[i]);
+        ck_assert_int_eq(tsup_run_cli(args, &out), 2);
+        HAS(out, "--shard");
+        free(out);
+    }
+    tsup_remove_dir(dir);
+    free(dir);
+}
+END_TEST
+
 START_TEST(test_errors_wavelab_test_counts_and_exit_code)
 {
     char *dir = tsup_temp_dir();
@@ -839,6 +890,7 @@ static Suite *errors_suite(void)
     tcase_add_test(c, test_errors_shared_and_private_limits_are_inclusive);
     tcase_add_test(c, test_errors_case_field_errors_name_the_field);
     tcase_add_test(c, test_errors_wavelab_test_counts_and_exit_code);
+    tcase_add_test(c, test_errors_wavelab_test_shards_split_the_sorted_cases);
     tcase_add_test(c, test_errors_wavelab_test_known_failure_is_xfail_and_xpass_fails);
     tcase_add_test(c, test_errors_wavelab_test_skips_waves_the_case_excludes);
     tcase_add_test(c, test_errors_binding_type_mismatch_is_an_error_and_unused_binding_a_warning);
