@@ -516,10 +516,7 @@ wavelab_status api_case_words(wavelab_case *k, const uint32_t **words, size_t *w
 
 const char *wavelab_version(void)
 {
-#define WAVELAB_STR2(x) #x
-#define WAVELAB_STR(x) WAVELAB_STR2(x)
-    return WAVELAB_STR(WAVELAB_VERSION_MAJOR) "." WAVELAB_STR(WAVELAB_VERSION_MINOR) "." WAVELAB_STR(
-        WAVELAB_VERSION_PATCH);
+    return WAVELAB_VERSION_STRING;
 }
 
 static const struct {

@@ -55,6 +55,12 @@ extern "C" {
 #define WAVELAB_VERSION_MAJOR 0
 #define WAVELAB_VERSION_MINOR 1
 #define WAVELAB_VERSION_PATCH 0
+#define WAVELAB_VERSION_STR2_(x) #x
+#define WAVELAB_VERSION_STR_(x) WAVELAB_VERSION_STR2_(x)
+/* "MAJOR.MINOR.PATCH" of the header compiled against */
+#define WAVELAB_VERSION_STRING                                                                   \
+    WAVELAB_VERSION_STR_(WAVELAB_VERSION_MAJOR) "." WAVELAB_VERSION_STR_(WAVELAB_VERSION_MINOR) "." \
+        WAVELAB_VERSION_STR_(WAVELAB_VERSION_PATCH)
 
 /* "MAJOR.MINOR.PATCH" of the library actually linked. */
 const char *wavelab_version(void);

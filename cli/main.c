@@ -19,6 +19,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "api/wavelab.h"
 #include "case/case.h"
 #include "cli/cli.h"
 #include "isa/isa.h"
@@ -28,9 +29,9 @@
 #include "sim/memmodel.h"
 #include "sim/sim.h"
 
-static void usage(FILE *f)
-{
-    fprintf(f,
+/* The one description of every command and option: `wavelab --help` prints all of it, `wavelab CMD --help`
+ * (or `wavelab help CMD`) the command's own entry. */
+static const char usage_text[] =
             "usage: wavelab COMMAND [ARGS]\n"
             "\n"
             "  run CASE [--wave N] [--dump OUT.json] [--budget N] [--threads N] [--profile] [--time] [--quiet]\n"
@@ -91,8 +92,39 @@ static void usage(FILE *f)
             "every command that compiles takes --no-cache (or WAVELAB_NO_CACHE=1): compile without the SPIR-V\n"
             "cache in $XDG_CACHE_HOME/wavelab (default ~/.cache/wavelab); --no-lean (or WAVELAB_NO_LEAN=1): run\n"
             "the wave program as lowered, without copy propagation, phi coalescing and edge-mask removal\n"
-            "\n"
-            "exit codes: 0 ok, 1 fault/failure/mismatch, 2 bad input, 3 skipped (device cannot run the case)\n");
+            "\n";
+static const char exit_codes_text[] =
+    "exit codes: 0 ok, 1 fault/failure/mismatch, 2 bad input, 3 skipped (device cannot run the case)\n";
+
+static void usage(FILE *f)
+{
+    fputs(usage_text, f);
+    fputs(exit_codes_text, f);
+}
+
+/* Prints the entry of `cmd` in usage_text: its line ("  CMD ...") and the lines indented deeper under it.
+ * Returns 0 when usage_text has no such command. */
+static int command_usage(const char *cmd, FILE *f)
+{
+    size_t n = strlen(cmd);
+    for (const char *line = usage_text; *line;) {
+        const char *end = strchr(line, '\n');
+        size_t len = end ? (size_t)(end - line) + 1 : strlen(line);
+        if (strncmp(line, "  ", 2) == 0 && line[2] != ' ' && strncmp(line + 2, cmd, n) == 0 &&
+            (line[2 + n] == ' ' || line[2 + n] == '\n')) {
+            fprintf(f, "usage: wavelab %.*s", (int)(len - 2), line + 2);
+            for (line += len; strncmp(line, "    ", 4) == 0;) {
+                end = strchr(line, '\n');
+                len = end ? (size_t)(end - line) + 1 : strlen(line);
+                fwrite(line, 1, len, f);
+                line += len;
+            }
+            fputs(exit_codes_text, f);
+            return 1;
+        }
+        line += len;
+    }
+    return 0;
 }
 
 /* ------------------------------------------------------------ options */
@@ -480,8 +512,7 @@ int cli_cmd_run(int argc, char **argv)
         }
     }
     if (!case_path) {
-        fprintf(stderr, "wavelab run: no case file given\n");
-        usage(stderr);
+        fprintf(stderr, "wavelab run: no case file given (wavelab run --help)\n");
         return RUN_EXIT_BAD_INPUT;
     }
     char err[4096];
@@ -1062,10 +1093,24 @@ static void cli_take_no_cache(int *argc, char **argv)
 int main(int argc, char **argv)
 {
     cli_take_no_cache(&argc, argv);
+    if (argc >= 2 && strcmp(argv[1], "--version") == 0) {
+        printf("wavelab %s\n", WAVELAB_VERSION_STRING);
+        return RUN_EXIT_OK;
+    }
+    if (argc == 3 && strcmp(argv[1], "help") == 0) {
+        if (command_usage(argv[2], stdout))
+            return RUN_EXIT_OK;
+        fprintf(stderr, "wavelab help: unknown command \"%s\"\n", argv[2]);
+        return RUN_EXIT_BAD_INPUT;
+    }
     if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0) {
         usage(argc < 2 ? stderr : stdout);
         return argc < 2 ? RUN_EXIT_BAD_INPUT : RUN_EXIT_OK;
     }
+    /* `wavelab CMD ... --help`: the command's entry, whatever else is on the line */
+    for (int i = 2; i < argc; i++)
+        if ((strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) && command_usage(argv[1], stdout))
+            return RUN_EXIT_OK;
     static const struct {
         const char *name;
         int (*fn)(int, char **);
@@ -1080,7 +1125,6 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
         if (strcmp(argv[1], cmds[i].name) == 0)
             return cmds[i].fn(argc - 1, argv + 1);
-    fprintf(stderr, "wavelab: unknown command \"%s\"\n", argv[1]);
-    usage(stderr);
+    fprintf(stderr, "wavelab: unknown command \"%s\" (wavelab --help lists the commands)\n", argv[1]);
     return RUN_EXIT_BAD_INPUT;
 }

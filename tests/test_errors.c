@@ -13,6 +13,7 @@
 #include <sys/resource.h>
 #include <time.h>
 
+#include "api/wavelab.h"
 #include "isa/isa.h"
 #include "tests/support/tsup.h"
 
@@ -322,6 +323,34 @@ static const char *pass_kernel =
     "layout(local_size_x = 4) in;\n"
     "layout(set = 0, binding = 0) buffer B { uint v[]; };\n"
     "void main() { v[gl_LocalInvocationIndex] *= 2u; }\n";
+
+/* --version prints the header's version; CMD --help (anywhere on the line) and `help CMD` print that command's
+ * entry of the usage and exit 0, without the other commands' entries; an unknown command is one line, exit 2. */
+START_TEST(test_errors_version_and_per_command_help)
+{
+    char want[64];
+    snprintf(want, sizeof want, "wavelab %d.%d.%d\n", WAVELAB_VERSION_MAJOR, WAVELAB_VERSION_MINOR,
+             WAVELAB_VERSION_PATCH);
+    char *out = cli(0, "--version", NULL);
+    ck_assert_str_eq(out, want);
+    free(out);
+    static const char *const forms[] = {"test --help", "test kernels --wave 8 -h", "help test"};
+    for (size_t i = 0; i < sizeof forms / sizeof forms[0]; i++) {
+        out = cli(0, forms[i], NULL);
+        ck_assert_msg(strncmp(out, "usage: wavelab test DIR|CASE...", 31) == 0, "%s:\n%s", forms[i], out);
+        HAS(out, "--shard K/N");
+        HAS(out, "exit codes: ");
+        ck_assert_msg(!strstr(out, "  run CASE") && !strstr(out, "probe"), "%s:\n%s", forms[i], out);
+        free(out);
+    }
+    out = cli(2, "help nosuch", NULL);
+    ck_assert_str_eq(out, "wavelab help: unknown command \"nosuch\"\n");
+    free(out);
+    out = cli(2, "nosuch", NULL);
+    ck_assert_str_eq(out, "wavelab: unknown command \"nosuch\" (wavelab --help lists the commands)\n");
+    free(out);
+}
+END_TEST
 
 /* --shard K/N: every N-th case of the sorted list from the K-th.  Five cases c0..c4, c3 failing: shard 1/2 runs
  * c0, c2, c4 (3 passed), shard 2/2 runs c1, c3 (1 passed, 1 failed, exit 1); each case in exactly one shard. */
@@ -891,6 +920,7 @@ static Suite *errors_suite(void)
     tcase_add_test(c, test_errors_case_field_errors_name_the_field);
     tcase_add_test(c, test_errors_wavelab_test_counts_and_exit_code);
     tcase_add_test(c, test_errors_wavelab_test_shards_split_the_sorted_cases);
+    tcase_add_test(c, test_errors_version_and_per_command_help);
     tcase_add_test(c, test_errors_wavelab_test_known_failure_is_xfail_and_xpass_fails);
     tcase_add_test(c, test_errors_wavelab_test_skips_waves_the_case_excludes);
     tcase_add_test(c, test_errors_binding_type_mismatch_is_an_error_and_unused_binding_a_warning);
