@@ -23,6 +23,7 @@
 #include "run/run.h"
 #include "sim/machine.h"
 #include "sim/memmodel.h"
+#include "text/text.h"
 
 #define DEFAULT_MACHINE "rdna2"
 
@@ -145,8 +146,7 @@ static void svg_open(FILE *f, int w, int h, const char *title)
             "font-family=\"monospace\" font-size=\"11\">\n<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n"
             "<text x=\"8\" y=\"16\" font-size=\"13\">",
             w, h, w, h);
-    for (const char *p = title; *p; p++)
-        fputs(*p == '<' ? "&lt;" : *p == '&' ? "&amp;" : (char[]){*p, 0}, f);
+    text_xml(f, title, (size_t)-1, 0);
     fputs("</text>\n", f);
 }
 

@@ -27,6 +27,7 @@
 #include "sim/machine.h"
 #include "sim/memmodel.h"
 #include "sim/sim.h"
+#include "text/text.h"
 
 static void usage(FILE *f)
 {
@@ -297,16 +298,6 @@ static cJSON *stats_json(const run_output *out)
     return o;
 }
 
-/* A JSON string literal (cJSON's escaping, so the dump reads back exactly). */
-static void dump_string(FILE *f, const char *s)
-{
-    cJSON *node = cJSON_CreateStringReference(s);
-    char *quoted = node ? cJSON_PrintUnformatted(node) : NULL;
-    fputs(quoted ? quoted : "null", f);
-    free(quoted);
-    cJSON_Delete(node);
-}
-
 /* A small cJSON value printed as the member `key` at depth 1 (the tree is freed). */
 static void dump_member(FILE *f, const char *key, cJSON *value)
 {
@@ -336,7 +327,7 @@ static int write_dump(const char *path, const wl_case *c, const run_output *out,
         return 0;
     }
     fputs("{\n\t\"case\":\t", f);
-    dump_string(f, c->path);
+    text_json(f, c->path); /* cJSON's escaping, so the dump reads back exactly */
     fputs(",\n\t\"backend\":\t\"sim\",\n\t\"bindings\":\t[", f);
     for (int i = 0; i < c->binding_count; i++) {
         const case_binding *b = &c->bindings[i];

@@ -29,21 +29,10 @@
 #include "run/run.h"
 #include "sim/machine.h"
 #include "sim/memmodel.h"
+#include "text/text.h"
 
-static void html_text(FILE *f, const char *s, size_t n)
-{
-    for (size_t i = 0; i < n && s[i]; i++) {
-        char c = s[i];
-        if (c == '<')
-            fputs("&lt;", f);
-        else if (c == '>')
-            fputs("&gt;", f);
-        else if (c == '&')
-            fputs("&amp;", f);
-        else
-            fputc(c, f);
-    }
-}
+/* All text in the page goes through text_xml (text/text.h): HTML text is XML text here. */
+static void html_text(FILE *f, const char *s, size_t n) { text_xml(f, s, n, 0); }
 
 static void html(FILE *f, const char *s) { html_text(f, s, (size_t)-1); }
 
