@@ -15,6 +15,7 @@
  */
 #include "case/case.h"
 #include "case/case_internal.h"
+#include "text/text.h"
 
 #include <cjson/cJSON.h>
 
@@ -26,9 +27,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* case_load refuses files larger than this. */
-#define CASE_MAX_FILE_BYTES ((size_t)64 << 20)
 
 /* Texel buffer formats the case file accepts, with the bytes of one texel. */
 static const struct texel_format {
@@ -867,53 +865,12 @@ case_status case_load(const char *path, wl_case **out, char *err, size_t err_siz
             snprintf(err, err_size, "<none>: no case file named");
         return CASE_ERR_IO;
     }
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        if (err && err_size)
-            snprintf(err, err_size, "%s: cannot open: %s", path, strerror(errno));
+    size_t len = 0;
+    char *text = text_read_file(path, CASE_MAX_FILE_BYTES, &len, err, err_size);
+    if (!text)
         return CASE_ERR_IO;
-    }
-    size_t cap = 4096, len = 0;
-    char *text = malloc(cap);
     case_status s = CASE_OK;
-    while (text) {
-        if (len + 1 == cap) {
-            if (cap >= CASE_MAX_FILE_BYTES) {
-                s = CASE_ERR_IO;
-                if (err && err_size)
-                    snprintf(err, err_size, "%s: larger than %zu MiB: not a case file", path,
-                             CASE_MAX_FILE_BYTES >> 20);
-                break;
-            }
-            char *bigger = realloc(text, cap * 2);
-            if (!bigger) {
-                free(text);
-                text = NULL;
-                break;
-            }
-            text = bigger;
-            cap *= 2;
-        }
-        size_t got = fread(text + len, 1, cap - 1 - len, f);
-        len += got;
-        if (got == 0)
-            break;
-    }
-    int read_error = ferror(f);
-    int read_errno = errno;
-    fclose(f);
-    if (!text) {
-        if (err && err_size)
-            snprintf(err, err_size, "%s: out of memory", path);
-        return CASE_ERR_NOMEM;
-    }
-    if (s == CASE_OK && read_error) {
-        s = CASE_ERR_IO;
-        if (err && err_size)
-            snprintf(err, err_size, "%s: cannot read: %s", path, strerror(read_errno));
-    }
     if (s == CASE_OK) {
-        text[len] = '\0';
         if (strlen(text) != len) {
             /* cJSON would stop at the NUL and never see the rest */
             json_error_message(path, text, len, text + strlen(text), err, err_size);

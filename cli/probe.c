@@ -31,6 +31,7 @@
 #include "isa/isa.h"
 #include "run/run.h"
 #include "sim/machine.h"
+#include "text/text.h"
 
 enum { EXIT_NO_DEVICE = 3 };
 
@@ -123,25 +124,6 @@ static uint64_t cache_bytes(double bytes, uint32_t ways, uint32_t line)
     uint64_t unit = (uint64_t)ways * line;
     uint64_t k = (uint64_t)(bytes / (double)unit + 0.5);
     return (k ? k : 1) * unit;
-}
-
-static char *read_file(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *s = n >= 0 ? malloc((size_t)n + 1) : NULL;
-    if (s && fread(s, 1, (size_t)n, f) != (size_t)n) {
-        free(s);
-        s = NULL;
-    }
-    if (s)
-        s[n] = 0;
-    fclose(f);
-    return s;
 }
 
 /* Sets obj[name] = item: in place when it is there (the preset keeps the base's order), else at the end. */
@@ -706,7 +688,7 @@ static int probe_from_sweeps(const char *dir, const char *base_name, const char 
     if (mem_machine_load(base_name, &bm, err, sizeof err) != MEM_OK) {
         fprintf(stderr, "wavelab probe: --base: %s\n", err);
     } else {
-        char *base_text = read_file(bm.path);
+        char *base_text = text_read_file(bm.path, MEM_PRESET_MAX_BYTES, NULL, NULL, 0);
         base = base_text ? cJSON_Parse(base_text) : NULL;
         free(base_text);
         if (!base)
@@ -912,7 +894,7 @@ int cli_cmd_probe(int argc, char **argv)
         vkb_context_destroy(ctx);
         return RUN_EXIT_BAD_INPUT;
     }
-    char *base_text = read_file(bm.path);
+    char *base_text = text_read_file(bm.path, MEM_PRESET_MAX_BYTES, NULL, NULL, 0);
     cJSON *base = base_text ? cJSON_Parse(base_text) : NULL;
     free(base_text);
     if (!base) {

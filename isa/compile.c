@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <glslang/Include/glslang_c_interface.h>
 #include <glslang/Public/resource_limits_c.h>
@@ -21,6 +22,7 @@
 #include <spirv/unified1/spirv.h>
 
 #include "isa/isa.h"
+#include "text/text.h"
 
 static void append(char *buf, size_t size, const char *fmt, ...)
 {
@@ -35,31 +37,8 @@ static void append(char *buf, size_t size, const char *fmt, ...)
     va_end(ap);
 }
 
-static char *read_text_file(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    if (fseek(f, 0, SEEK_END) != 0) {
-        fclose(f);
-        return NULL;
-    }
-    long n = ftell(f);
-    if (n < 0) {
-        fclose(f);
-        return NULL;
-    }
-    rewind(f);
-    char *s = malloc((size_t)n + 1);
-    if (s && fread(s, 1, (size_t)n, f) != (size_t)n) {
-        free(s);
-        s = NULL;
-    }
-    if (s)
-        s[n] = 0;
-    fclose(f);
-    return s;
-}
+/* Kernel sources and headers are text a person wrote: anything larger is not one. */
+#define SOURCE_MAX_BYTES ((size_t)1 << 30)
 
 static bool ends_with(const char *s, const char *suffix)
 {
@@ -272,6 +251,7 @@ enum { INCLUDE_MAX_DEPTH = 32 };
 typedef struct include_search {
     char *kernel_dir;                      /* the chain's outermost directory */
     char *dirs[INCLUDE_MAX_DEPTH + 1];     /* dirs[d]: the directory of the file included at depth d */
+    char refused[1200];                    /* why a header found was not read ("X is a directory"), for the error */
 } include_search;
 
 static char *kernel_directory(const char *path)
@@ -300,7 +280,14 @@ static glsl_include_result_t *include_local(void *ctx, const char *header_name, 
         for (char *c = candidate; *c; c++)
             if (*c == '\\')
                 *c = '/';
-        char *text = read_text_file(candidate);
+        struct stat st;
+        if (stat(candidate, &st) == 0 && !S_ISREG(st.st_mode)) {
+            /* found but not a file: named in the error (glslang's own message only says it failed) */
+            text_read_file(candidate, SOURCE_MAX_BYTES, NULL, s->refused, sizeof s->refused);
+            free(candidate);
+            return NULL;
+        }
+        char *text = text_read_file(candidate, SOURCE_MAX_BYTES, NULL, NULL, 0);
         if (!text) {
             free(candidate);
             continue;
@@ -357,9 +344,10 @@ isa_status isa_compile(const isa_compile_options *opt, uint32_t **words, size_t 
     char *owned = NULL;
     const char *text = opt->source;
     if (!text) {
-        owned = read_text_file(path);
+        char why[1200];
+        owned = text_read_file(path, SOURCE_MAX_BYTES, NULL, why, sizeof why);
         if (!owned) {
-            append(err, err_size, "%s: cannot read kernel source\n", path);
+            append(err, err_size, "%s\n", why);
             return ISA_ERR_IO;
         }
         text = owned;
@@ -436,6 +424,8 @@ isa_status isa_compile(const isa_compile_options *opt, uint32_t **words, size_t 
         isa_glslang_set_entry_point(shader, entry);
     if (!isa_glslang_preprocess(shader, &input, &includes, &search) || !glslang_shader_parse(shader, &input)) {
         convert_log(glslang_shader_get_info_log(shader), path, err, err_size);
+        if (search.refused[0])
+            append(err, err_size, "%s\n", search.refused);
         if (!err || !err[0])
             append(err, err_size, "%s: error: glslang rejected the kernel\n", path);
         if (hlsl)
@@ -497,36 +487,18 @@ isa_status isa_read_spirv(const char *path, uint32_t **words, size_t *word_count
 {
     *words = NULL;
     *word_count = 0;
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        append(err, err_size, "%s: cannot read the SPIR-V file\n", path);
-        return ISA_ERR_IO;
-    }
-    long n = -1;
-    if (fseek(f, 0, SEEK_END) == 0)
-        n = ftell(f);
-    if (n < 0 || fseek(f, 0, SEEK_SET) != 0) {
-        fclose(f);
-        append(err, err_size, "%s: cannot read the SPIR-V file\n", path);
+    char why[1200];
+    size_t n = 0;
+    uint32_t *w = (uint32_t *)text_read_file(path, SOURCE_MAX_BYTES, &n, why, sizeof why);
+    if (!w) {
+        append(err, err_size, "%s\n", why);
         return ISA_ERR_IO;
     }
     if (n < 20 || n % 4 != 0) {
-        fclose(f);
-        append(err, err_size, "%s: %ld bytes is not a SPIR-V module (a whole number of 4-byte words, at least the "
+        free(w);
+        append(err, err_size, "%s: %zu bytes is not a SPIR-V module (a whole number of 4-byte words, at least the "
                               "5-word header)\n", path, n);
         return ISA_ERR_INVALID;
-    }
-    uint32_t *w = malloc((size_t)n);
-    if (!w) {
-        fclose(f);
-        return ISA_ERR_NOMEM;
-    }
-    size_t got = fread(w, 1, (size_t)n, f);
-    fclose(f);
-    if (got != (size_t)n) {
-        free(w);
-        append(err, err_size, "%s: short read\n", path);
-        return ISA_ERR_IO;
     }
     size_t count = (size_t)n / 4;
     if (w[0] == 0x03022307u) /* written on a machine of the other byte order */

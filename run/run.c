@@ -12,6 +12,7 @@
 #include "isa/spvcache.h"
 #include "run/run.h"
 #include "sim/memmodel.h"
+#include "text/text.h"
 
 static double seconds_now(void)
 {
@@ -110,20 +111,12 @@ isa_status run_compile_case_optimized(const wl_case *c, const char *optimize, ui
 
 int run_case_file_has_expect(const char *path)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return 1;
-    char *text = NULL;
-    long n = fseek(f, 0, SEEK_END) == 0 ? ftell(f) : -1;
-    if (n >= 0 && fseek(f, 0, SEEK_SET) == 0 && (text = malloc((size_t)n + 1)) && fread(text, 1, (size_t)n, f) != (size_t)n) {
-        free(text);
-        text = NULL;
-    }
-    fclose(f);
+    size_t n = 0;
+    char *text = text_read_file(path, CASE_MAX_FILE_BYTES, &n, NULL, 0);
     if (!text)
         return 1;
     /* the JSON text only: no binding is filled or converted */
-    cJSON *root = cJSON_ParseWithLength(text, (size_t)n);
+    cJSON *root = cJSON_ParseWithLength(text, n);
     free(text);
     int has = !cJSON_IsObject(root) || cJSON_GetObjectItemCaseSensitive(root, "expect") != NULL;
     cJSON_Delete(root);

@@ -19,6 +19,7 @@
 
 #include "img/img.h"
 #include "sim/machine.h"
+#include "text/text.h"
 
 const char *mem_status_str(mem_status s)
 {
@@ -423,34 +424,6 @@ mem_status mem_machine_parse(const char *json_text, const char *file, mem_machin
     return MEM_OK;
 }
 
-static char *read_file(const char *path, char *err, size_t err_size)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        snprintf(err, err_size, "%s: cannot open: %s", path, strerror(errno));
-        return NULL;
-    }
-    size_t cap = 4096, n = 0;
-    char *buf = malloc(cap);
-    for (size_t got; buf && (got = fread(buf + n, 1, cap - n - 1, f)) > 0;) {
-        n += got;
-        if (cap - n < 2) {
-            char *nb = realloc(buf, cap * 2);
-            if (!nb) {
-                free(buf);
-                buf = NULL;
-            }
-            buf = nb, cap *= 2;
-        }
-    }
-    fclose(f);
-    if (!buf)
-        snprintf(err, err_size, "%s: out of memory", path);
-    else
-        buf[n] = 0;
-    return buf;
-}
-
 /* Tries each preset folder a binary living in folder `bin_dir` can have: installed
  * (PREFIX/bin or PREFIX/lib -> PREFIX/share/wavelab/machines; PREFIX/lib/<multiarch> one level deeper) and
  * built in a source tree (build/wavelab -> machines, build/tests/x -> machines). */
@@ -529,7 +502,7 @@ mem_status mem_machine_load(const char *name_or_path, mem_machine *out, char *er
             return MEM_ERR_IO;
         }
     }
-    char *text = read_file(path, err, err_size);
+    char *text = text_read_file(path, MEM_PRESET_MAX_BYTES, NULL, err, err_size);
     if (!text)
         return MEM_ERR_IO;
     mem_status st = mem_machine_parse(text, path, out, err, err_size);

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "isa/isa.h"
@@ -356,6 +357,61 @@ START_TEST(test_errors_wavelab_test_counts_and_exit_code)
     HAS(out, "b_fail.json");
     free(out);
     tsup_remove_dir(dir);
+    free(dir);
+}
+END_TEST
+
+/* A directory where a file belongs (the case, its kernel, an #include, a .spv) is bad input naming it: the
+ * kernel reader used to take a directory's size as 2^63 - 1 bytes, the .spv reader printed that as its size. */
+START_TEST(test_errors_directory_given_as_a_file_is_named)
+{
+    char *dir = tsup_temp_dir();
+    ck_assert_ptr_nonnull(dir);
+    static const char *const names[] = {"kdir.comp", "inc.glsl", "k.spv"};
+    for (size_t i = 0; i < 3; i++) {
+        char sub[4200];
+        snprintf(sub, sizeof sub, "%s/%s", dir, names[i]);
+        ck_assert_int_eq(mkdir(sub, 0700), 0);
+    }
+    free(tsup_write_file(dir, "inc.comp",
+                         "#version 450\n#extension GL_GOOGLE_include_directive : require\n#include \"inc.glsl\"\n"
+                         "layout(local_size_x = 4) in;\nlayout(set = 0, binding = 0) buffer B { uint v[]; };\n"
+                         "void main() { v[gl_LocalInvocationIndex] *= 2u; }\n"));
+    static const struct {
+        const char *kernel, *want;
+    } cases[] = {{"kdir.comp", "kdir.comp is a directory"},
+                 {"inc.comp", "inc.glsl is a directory"},
+                 {"k.spv", "k.spv is a directory"}};
+    for (size_t i = 0; i < 3; i++) {
+        char text[512];
+        snprintf(text, sizeof text, "{\"kernel\": \"%s\", \"bindings\": [{\"set\": 0, \"binding\": 0, "
+                 "\"type\": \"u32\", \"data\": [1, 2, 3, 4]}]}", cases[i].kernel);
+        char *json = tsup_write_file(dir, "c.json", text);
+        char args[4400], *out = NULL;
+        snprintf(args, sizeof args, "run '%s'", json);
+        int rc = tsup_run_cli(args, &out);
+        ck_assert_msg(rc == 2 && out && strstr(out, cases[i].want) && !strstr(out, "9223372036854775807"),
+                      "%s: exit %d:\n%s", cases[i].kernel, rc, out ? out : "");
+        free(out);
+        free(json);
+    }
+    /* the case itself */
+    char args[4400], *out = NULL;
+    snprintf(args, sizeof args, "run '%s/kdir.comp'", dir);
+    int rc = tsup_run_cli(args, &out);
+    ck_assert_msg(rc == 2 && out && strstr(out, "kdir.comp is a directory"), "exit %d:\n%s", rc, out ? out : "");
+    free(out);
+    /* and through the library: a directory as the kernel */
+    char path[4200], msg[512];
+    snprintf(path, sizeof path, "%s/kdir.comp", dir);
+    uint32_t *words = NULL;
+    size_t count = 0;
+    isa_compile_options o = {.path = path};
+    msg[0] = 0;
+    ck_assert_int_eq(isa_compile(&o, &words, &count, msg, sizeof msg, NULL, 0), ISA_ERR_IO);
+    ck_assert_msg(strstr(msg, "kdir.comp is a directory"), "%s", msg);
+    snprintf(args, sizeof args, "rm -rf '%s'", dir);
+    ck_assert_int_eq(system(args), 0);
     free(dir);
 }
 END_TEST
@@ -717,6 +773,7 @@ static Suite *errors_suite(void)
     tcase_add_test(c, test_errors_shared_and_private_limits_are_inclusive);
     tcase_add_test(c, test_errors_case_field_errors_name_the_field);
     tcase_add_test(c, test_errors_wavelab_test_counts_and_exit_code);
+    tcase_add_test(c, test_errors_directory_given_as_a_file_is_named);
     tcase_add_test(c, test_errors_wavelab_test_known_failure_is_xfail_and_xpass_fails);
     tcase_add_test(c, test_errors_wavelab_test_skips_waves_above_max_subgroup_size);
     suite_add_tcase(s, c);

@@ -1,11 +1,68 @@
 /*
- * text/text.c — the escapers of text/text.h.
+ * text/text.c — the file reader and the escapers of text/text.h.
  */
 #include "text/text.h"
 
 #include <cjson/cJSON.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static char *read_failed(char *err, size_t err_size, int fd, char *buf, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+static char *read_failed(char *err, size_t err_size, int fd, char *buf, const char *fmt, ...)
+{
+    if (err && err_size) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err, err_size, fmt, ap);
+        va_end(ap);
+    }
+    if (fd >= 0)
+        close(fd);
+    free(buf);
+    return NULL;
+}
+
+char *text_read_file(const char *path, size_t max, size_t *len, char *err, size_t err_size)
+{
+    /* O_NONBLOCK: opening a FIFO must not wait for a writer before fstat can refuse it */
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if (fd < 0)
+        return read_failed(err, err_size, -1, NULL, "%s: cannot open: %s", path, strerror(errno));
+    struct stat st;
+    if (fstat(fd, &st) != 0)
+        return read_failed(err, err_size, fd, NULL, "%s: cannot open: %s", path, strerror(errno));
+    if (S_ISDIR(st.st_mode))
+        return read_failed(err, err_size, fd, NULL, "%s is a directory", path);
+    if (!S_ISREG(st.st_mode))
+        return read_failed(err, err_size, fd, NULL, "%s is not a regular file", path);
+    if ((unsigned long long)st.st_size > max)
+        return read_failed(err, err_size, fd, NULL, "%s: larger than %zu bytes", path, max);
+    size_t n = (size_t)st.st_size, got = 0;
+    char *buf = malloc(n + 1);
+    if (!buf)
+        return read_failed(err, err_size, fd, NULL, "%s: out of memory", path);
+    while (got < n) {
+        ssize_t r = read(fd, buf + got, n - got);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r < 0)
+            return read_failed(err, err_size, fd, buf, "%s: cannot read: %s", path, strerror(errno));
+        if (r == 0)
+            break; /* the file shrank while it was read: what is there */
+        got += (size_t)r;
+    }
+    close(fd);
+    buf[got] = '\0';
+    if (len)
+        *len = got;
+    return buf;
+}
 
 int text_utf8_length(const unsigned char *s)
 {

@@ -1,5 +1,8 @@
 /*
- * text/text.h — one escaper per output language, so that text from a case
+ * text/text.h — text in and out.  In: the one file reader (regular files only,
+ * so a directory or a FIFO given as a kernel, an include, a case or a preset
+ * is refused by name rather than read as 2^63 bytes or forever).  Out: one
+ * escaper per output language, so that text from a case
  * file, a path or a kernel (any bytes at all) can never change the structure
  * of what wavelab writes: markup in an SVG, HTML or XML file, a string in a
  * JSON file, or escape sequences on a terminal.  Every writer of those
@@ -19,6 +22,12 @@
 
 #include <stddef.h>
 #include <stdio.h>
+
+/* The whole regular file at `path`, NUL-terminated (*len, when not NULL, excludes the NUL), at most max bytes.
+ * NULL on failure with one line in err (err may be NULL): "PATH: cannot open: REASON", "PATH is a directory",
+ * "PATH is not a regular file", "PATH: larger than N bytes", "PATH: cannot read: REASON", "PATH: out of memory".
+ * The caller frees the text. */
+char *text_read_file(const char *path, size_t max, size_t *len, char *err, size_t err_size);
 
 /* Length of the valid UTF-8 sequence at s (1..4), or 0 when the bytes there are not one (overlong forms,
  * surrogates and code points past U+10FFFF included).  s[0] must not be NUL. */
