@@ -696,7 +696,8 @@ static int collect_cases(const char *path, char ***list, size_t *n, size_t *cap)
         names[nn++] = strdup(e->d_name);
     }
     closedir(d);
-    qsort(names, nn, sizeof *names, cmp_str);
+    if (nn) /* qsort's array may not be NULL, even for no elements */
+        qsort(names, nn, sizeof *names, cmp_str);
     int ok = 1;
     for (size_t i = 0; i < nn; i++) {
         char full[4096];
@@ -752,8 +753,14 @@ int cli_cmd_test(int argc, char **argv)
         } else if (argv[i][0] == '-') {
             fprintf(stderr, "wavelab test: unexpected option \"%s\"\n", argv[i]);
             return RUN_EXIT_BAD_INPUT;
-        } else if (!collect_cases(argv[i], &paths, &npaths, &cap)) {
-            return RUN_EXIT_BAD_INPUT;
+        } else {
+            size_t before = npaths;
+            if (!collect_cases(argv[i], &paths, &npaths, &cap))
+                return RUN_EXIT_BAD_INPUT;
+            if (npaths == before) { /* a folder with no .json anywhere below: a mistyped path, not a pass */
+                fprintf(stderr, "wavelab test: no cases in %s\n", argv[i]);
+                return RUN_EXIT_BAD_INPUT;
+            }
         }
     }
     if (npaths == 0) {

@@ -144,6 +144,12 @@ int run_bindings_fit(const wl_case *c, isa_program *p, char *err, size_t err_siz
 {
     for (uint32_t s = 0; s < p->slot_count; s++) {
         const isa_slot *sl = &p->slots[s];
+        if (sl->space == ISA_SPACE_PUSH && c->push_size < sl->static_size) {
+            /* input the case did not give, not a fault of the kernel */
+            snprintf(err, err_size, "%s: push_constants: the kernel's push-constant block '%s' is %u bytes but the case "
+                     "gives %zu", c->path, sl->name, sl->static_size, (size_t)c->push_size);
+            return 0;
+        }
         if (sl->space > ISA_SPACE_UNIFORM_TEXEL && sl->space < ISA_SPACE_STORAGE_IMAGE)
             continue;
         const case_binding *b = case_find_binding(c, sl->set, sl->binding);

@@ -1315,6 +1315,17 @@ sim_status sim_run(const isa_program *prog, const sim_config *cfg, sim_result *r
         free(ctx.slots);
         return SIM_FAULT;
     }
+    /* every wave runs at least its first instruction: a grid with more waves than the budget has instructions
+     * would only be stopped after running the budget out (minutes for 65536^3 groups) */
+    uint64_t groups = (uint64_t)cfg->groups[0] * cfg->groups[1] * cfg->groups[2];
+    if (prog->code_count && groups > ctx.budget / ctx.waves_per_group) {
+        config_error(result, SIM_FAULT_BUDGET,
+                     "runaway kernel: %llu workgroups of %u waves need at least one wave instruction per wave, more "
+                     "than the budget of %llu wave instructions per dispatch (--budget N raises it)",
+                     (unsigned long long)groups, ctx.waves_per_group, (unsigned long long)ctx.budget);
+        free(ctx.slots);
+        return SIM_FAULT;
+    }
     uint32_t *seg_len = segments_of(prog);
     if (!seg_len) {
         free(ctx.slots);
