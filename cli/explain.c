@@ -492,7 +492,8 @@ int cli_cmd_explain(int argc, char **argv)
         fprintf(stderr, "fault: %s\n", out.result.fault_event.message);
     else {
         FILE *svg = NULL;
-        if (svg_path && !(svg = fopen(svg_path, "w"))) {
+        char svg_tmp[4200];
+        if (svg_path && !(svg = text_output_open(svg_path, svg_tmp, sizeof svg_tmp))) {
             fprintf(stderr, "%s: cannot write: %s\n", svg_path, strerror(errno));
             rc = RUN_EXIT_BAD_INPUT;
         } else {
@@ -502,8 +503,11 @@ int cli_cmd_explain(int argc, char **argv)
                 printf("\n");
                 mem_model_print(opt.memory, out.prog, stdout);
             }
-            if (svg && fclose(svg) != 0)
+            /* the picture only when the analysis succeeded: no empty SVG left behind */
+            if (svg && text_output_close(svg, svg_tmp, svg_path, rc == RUN_EXIT_OK) != 0) {
+                fprintf(stderr, "%s: cannot write: %s\n", svg_path, strerror(errno));
                 rc = RUN_EXIT_BAD_INPUT;
+            }
         }
     }
     run_output_free(&out);

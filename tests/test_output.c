@@ -233,6 +233,44 @@ START_TEST(test_output_case_errors_show_control_characters_on_one_line)
 }
 END_TEST
 
+/* An analysis that fails writes no picture: no 0-byte SVG, and a picture already there is left as it was. */
+START_TEST(test_output_explain_svg_not_written_when_the_analysis_fails)
+{
+    char *dir = tsup_temp_dir();
+    ck_assert_ptr_nonnull(dir);
+    free(tsup_write_file(dir, "double.comp", double_kernel));
+    char *json = tsup_write_file(dir, "c.json",
+                                 "{\"kernel\": \"double.comp\", \"bindings\": [{\"set\": 0, \"binding\": 0, "
+                                 "\"type\": \"u32\", \"data\": [1, 2, 3, 4]}]}");
+    char args[9000], svg[4200], *out = NULL;
+    snprintf(svg, sizeof svg, "%s/lds.svg", dir);
+    snprintf(args, sizeof args, "explain '%s' --lds --svg '%s'", json, svg);
+    int rc = tsup_run_cli(args, &out);
+    ck_assert_msg(rc == 2 && strstr(out, "no LDS instruction"), "exit %d:\n%s", rc, out);
+    free(out);
+    struct stat st;
+    ck_assert_msg(stat(svg, &st) != 0, "%s was left behind (%lld bytes)", svg, (long long)st.st_size);
+    char *old = tsup_write_file(dir, "lds.svg", "<svg/>\n");
+    rc = tsup_run_cli(args, &out);
+    ck_assert_int_eq(rc, 2);
+    free(out);
+    char *text = read_all(svg);
+    ck_assert_str_eq(text, "<svg/>\n");
+    free(text);
+    free(old);
+    /* nothing else beside it either (the temporary file is gone) */
+    snprintf(args, sizeof args, "ls '%s' | wc -l", dir);
+    FILE *ls = popen(args, "r");
+    int files = 0;
+    ck_assert_int_eq(fscanf(ls, "%d", &files), 1);
+    pclose(ls);
+    ck_assert_int_eq(files, 3);
+    free(json);
+    tsup_remove_dir(dir);
+    free(dir);
+}
+END_TEST
+
 static Suite *output_suite(void)
 {
     Suite *s = suite_create("output");
@@ -247,6 +285,7 @@ static Suite *output_suite(void)
     tcase_add_test(c, test_output_report_title_has_no_control_characters);
     tcase_add_test(c, test_output_tap_and_junit_show_control_characters_safely);
     tcase_add_test(c, test_output_case_errors_show_control_characters_on_one_line);
+    tcase_add_test(c, test_output_explain_svg_not_written_when_the_analysis_fails);
     suite_add_tcase(s, c);
     return s;
 }

@@ -81,6 +81,40 @@ int text_utf8_length(const unsigned char *s)
     return n;
 }
 
+FILE *text_output_open(const char *path, char *tmp, size_t tmp_size)
+{
+    int n = snprintf(tmp, tmp_size, "%s.XXXXXX", path);
+    if (n < 0 || (size_t)n >= tmp_size) {
+        errno = ENAMETOOLONG;
+        return NULL;
+    }
+    int fd = mkstemp(tmp);
+    if (fd < 0)
+        return NULL;
+    mode_t mask = umask(0); /* mkstemp makes 0600: give the file what fopen would */
+    umask(mask);
+    fchmod(fd, 0666 & ~mask);
+    FILE *f = fdopen(fd, "w");
+    if (!f) {
+        int e = errno;
+        close(fd);
+        unlink(tmp);
+        errno = e;
+    }
+    return f;
+}
+
+int text_output_close(FILE *f, const char *tmp, const char *path, int keep)
+{
+    int failed = fclose(f) != 0;
+    if (keep && !failed && rename(tmp, path) == 0)
+        return 0;
+    int e = errno;
+    unlink(tmp);
+    errno = e;
+    return keep ? -1 : 0;
+}
+
 static const char replacement[] = "\xEF\xBF\xBD"; /* U+FFFD */
 
 void text_xml(FILE *f, const char *text, size_t n, int attribute)

@@ -29,6 +29,13 @@
  * The caller frees the text. */
 char *text_read_file(const char *path, size_t max, size_t *len, char *err, size_t err_size);
 
+/* An output file written in full or not at all: text_output_open opens a temporary file beside `path`
+ * ("PATH.XXXXXX", its name in tmp, tmp_size >= strlen(path) + 8) with the permissions a new file gets;
+ * text_output_close closes it and, when keep is set, renames it onto path (0, or -1 with errno set and the
+ * temporary removed), otherwise removes it (0).  So a failed analysis leaves no empty or partial file. */
+FILE *text_output_open(const char *path, char *tmp, size_t tmp_size);
+int text_output_close(FILE *f, const char *tmp, const char *path, int keep);
+
 /* Length of the valid UTF-8 sequence at s (1..4), or 0 when the bytes there are not one (overlong forms,
  * surrogates and code points past U+10FFFF included).  s[0] must not be NUL. */
 int text_utf8_length(const unsigned char *s);
