@@ -342,6 +342,18 @@ static void format_define_number(double d, char *buf, size_t size)
     snprintf(buf, size, "%s", case_shortest(d).s);
 }
 
+int case_define_name_ok(const char *name)
+{
+    if (!name || !(isalpha((unsigned char)name[0]) || name[0] == '_'))
+        return 0;
+    for (const char *k = name; *k; k++)
+        if (!(isalnum((unsigned char)*k) || *k == '_'))
+            return 0;
+    return 1;
+}
+
+int case_define_value_ok(const char *value) { return value && !strpbrk(value, "\r\n"); }
+
 static case_status read_defines(parser *p, const cJSON *root, wl_case *c)
 {
     const cJSON *defines = case_field(root, "defines");
@@ -368,14 +380,11 @@ static case_status read_defines(parser *p, const cJSON *root, wl_case *c)
         char number[40];
         const char *value = NULL;
         size_t saved = case_path_enter_key(p, name);
-        int ok_name = (isalpha((unsigned char)name[0]) || name[0] == '_');
-        for (const char *k = name; ok_name && *k; k++)
-            ok_name = isalnum((unsigned char)*k) || *k == '_';
-        if (!ok_name) {
+        if (!case_define_name_ok(name)) {
             s = case_fail(p, "\"%.40s\" is not a macro name (letters, digits and '_', not starting with a digit)", name);
         } else if (cJSON_IsString(v) && v->valuestring) {
             value = v->valuestring;
-            if (strpbrk(value, "\r\n"))
+            if (!case_define_value_ok(value))
                 s = case_fail(p, "the value must be a single line");
         } else if (cJSON_IsNumber(v) && isfinite(v->valuedouble)) {
             format_define_number(v->valuedouble, number, sizeof number);
@@ -456,7 +465,7 @@ static case_status read_push_constants(parser *p, const cJSON *root, wl_case *c)
         else if (n * elem % 4 != 0)
             s = case_fail_at(p, "data", "%zu bytes: push constants must be a multiple of 4 bytes (a Vulkan rule)",
                         n * elem);
-        else if (n * elem > 4096)
+        else if (n * elem > CASE_MAX_PUSH_BYTES)
             s = case_fail_at(p, "data", "%zu bytes is far more than any device's push constant space", n * elem);
     }
     if (s == CASE_OK) {
