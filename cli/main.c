@@ -458,8 +458,10 @@ int cli_cmd_run(int argc, char **argv)
         } else if (cli_optimize_option(argv[i], &optimize)) {
             continue;
         } else if (argv[i][0] == '-' || case_path) {
-            fprintf(stderr, "wavelab run: unexpected argument \"%s\"\n", argv[i]);
-            usage(stderr);
+            /* one line naming the problem: the 60-line usage would bury it (`wavelab` alone prints that) */
+            fprintf(stderr, "wavelab run: unexpected argument \"%s\"%s\n", argv[i],
+                    strcmp(argv[i], "--repeat") == 0 ? " (--repeat times a device: it needs --backend vulkan)"
+                                                     : " (`wavelab` alone lists the options)");
             return RUN_EXIT_BAD_INPUT;
         } else {
             case_path = argv[i];

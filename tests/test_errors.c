@@ -499,6 +499,19 @@ START_TEST(test_errors_wavelab_test_empty_folder_says_no_cases)
 }
 END_TEST
 
+/* An option the simulator's run does not take is one line naming it, not the whole usage. */
+START_TEST(test_errors_run_unknown_option_is_one_line)
+{
+    char *out = cli(2, "run %s/oob_read.json --repeat 3", NULL);
+    HAS(out, "wavelab run: unexpected argument \"--repeat\" (--repeat times a device: it needs --backend vulkan)\n");
+    ck_assert_msg(strchr(out, '\n') == out + strlen(out) - 1, "not one line:\n%s", out);
+    free(out);
+    out = cli(2, "run %s/oob_read.json --frobnicate", NULL);
+    ck_assert_msg(strchr(out, '\n') == out + strlen(out) - 1 && strstr(out, "\"--frobnicate\""), "%s", out);
+    free(out);
+}
+END_TEST
+
 /* Several threads compile at once: glslang's process state is set up once
  * (pthread_once in isa/compile.c), so no compile may fail for it. */
 START_TEST(test_errors_wavelab_test_parallel_jobs_never_fail_compiles)
@@ -858,6 +871,7 @@ static Suite *errors_suite(void)
     tcase_add_test(c, test_errors_shared_and_private_limits_are_inclusive);
     tcase_add_test(c, test_errors_case_field_errors_name_the_field);
     tcase_add_test(c, test_errors_wavelab_test_counts_and_exit_code);
+    tcase_add_test(c, test_errors_run_unknown_option_is_one_line);
     tcase_add_test(c, test_errors_wavelab_test_empty_folder_says_no_cases);
     tcase_add_test(c, test_errors_directory_given_as_a_file_is_named);
     tcase_add_test(c, test_errors_wavelab_test_known_failure_is_xfail_and_xpass_fails);
