@@ -127,6 +127,61 @@ static void fix_hlsl_prefix_scans(uint32_t *w, size_t n)
     }
 }
 
+/*
+ * glslang 12 packs a string operand through a signed char: a byte >= 0x80 (any UTF-8 beyond ASCII) is
+ * sign-extended and ORs 0xFF into the bytes after it in the same word, so a comment's "café" came back from
+ * `compile --disasm` as "caf\xC3\xFF\xFF\xFF".  The bytes lost are known where the string is a text wavelab gave
+ * glslang (the kernel, an included header, a header's name): a string whose bytes are exactly that text packed
+ * the faulty way gets the text again, packed right.  (The kernel's OpSource continues with glslang's
+ * preprocessed text, which it does not know: only its prefix is restored.)
+ */
+static uint8_t string_byte(const uint32_t *w, size_t k) { return (uint8_t)(w[k / 4] >> (8 * (k % 4))); }
+
+static void set_string_byte(uint32_t *w, size_t k, uint8_t b)
+{
+    unsigned shift = 8 * (unsigned)(k % 4);
+    w[k / 4] = (w[k / 4] & ~(0xFFu << shift)) | ((uint32_t)b << shift);
+}
+
+/* The string operand at w (avail words); text of len bytes: restores it when it matches the faulty packing. */
+static void repair_string(uint32_t *w, size_t avail, const char *text, size_t len)
+{
+    size_t cap = 4 * avail, n = len < cap ? len : cap;
+    int high = 0, any = 0;
+    for (size_t k = 0; k < n; k++) {
+        uint8_t c = (uint8_t)text[k];
+        if (k % 4 == 0)
+            high = 0;
+        if (string_byte(w, k) != (high ? 0xFF : c))
+            return;
+        any |= high;
+        high |= c >= 0x80;
+    }
+    if (!any && !(high && n == len && len / 4 + 1 == avail))
+        return; /* nothing was lost */
+    for (size_t k = 0; k < n; k++)
+        set_string_byte(w, k, (uint8_t)text[k]);
+    if (n == len && len / 4 + 1 == avail) /* the whole string: the rest of its last word is the terminator */
+        for (size_t k = len; k < cap; k++)
+            set_string_byte(w, k, 0);
+}
+
+static void repair_utf8_strings(uint32_t *w, size_t n, const char *const *texts, const size_t *lens, int count)
+{
+    for (size_t i = 5; i < n;) {
+        uint32_t wc = w[i] >> 16;
+        SpvOp op = (SpvOp)(w[i] & 0xffff);
+        if (wc == 0 || i + wc > n)
+            break;
+        /* OpSource: language, version, file, source; OpString: result id, name */
+        size_t at = op == SpvOpSource ? 4 : op == SpvOpString ? 2 : 0;
+        if (at && wc > at)
+            for (int t = 0; t < count; t++)
+                repair_string(w + i + at, wc - at, texts[t], lens[t]);
+        i += wc;
+    }
+}
+
 /* isa/glslang_shim.cpp: what glslang 12's C interface cannot do. */
 void isa_glslang_set_entry_point(glslang_shader_t *shader, const char *name);
 int isa_glslang_preprocess(glslang_shader_t *shader, const glslang_input_t *input,
@@ -246,12 +301,17 @@ static void dxc_type_note(const char *text, const char *path, char *err, size_t 
  * top-level source has no file name).  #include <name> has no directories to
  * search and is refused.  isa/spvcache.c keys every probe of this search.
  */
-enum { INCLUDE_MAX_DEPTH = 32 };
+enum { INCLUDE_MAX_DEPTH = 32, INCLUDE_MAX_TEXTS = 64 };
 
 typedef struct include_search {
     char *kernel_dir;                      /* the chain's outermost directory */
     char *dirs[INCLUDE_MAX_DEPTH + 1];     /* dirs[d]: the directory of the file included at depth d */
     char refused[1200];                    /* why a header found was not read ("X is a directory"), for the error */
+    /* what glslang was given: the kernel, then each header's name and text (repair_utf8_strings) */
+    const char *texts[2 * INCLUDE_MAX_TEXTS + 1];
+    char *owned[2 * INCLUDE_MAX_TEXTS];
+    size_t lens[2 * INCLUDE_MAX_TEXTS + 1];
+    int text_count, owned_count;
 } include_search;
 
 static char *kernel_directory(const char *path)
@@ -301,6 +361,15 @@ static glsl_include_result_t *include_local(void *ctx, const char *header_name, 
         r->header_name = candidate;
         r->header_data = text;
         r->header_length = strlen(text);
+        char *name_copy = s->text_count < 2 * INCLUDE_MAX_TEXTS - 1 ? strdup(candidate) : NULL;
+        char *text_copy = name_copy ? strdup(text) : NULL;
+        if (text_copy) {
+            s->owned[s->owned_count++] = name_copy, s->owned[s->owned_count++] = text_copy;
+            s->texts[s->text_count] = name_copy, s->lens[s->text_count++] = strlen(name_copy);
+            s->texts[s->text_count] = text_copy, s->lens[s->text_count++] = strlen(text_copy);
+        } else {
+            free(name_copy);
+        }
         free(s->dirs[depth]);
         s->dirs[depth] = kernel_directory(candidate);
         return r;
@@ -328,6 +397,8 @@ static int include_free(void *ctx, glsl_include_result_t *r)
 
 static void include_search_free(include_search *s)
 {
+    for (int i = 0; i < s->owned_count; i++)
+        free(s->owned[i]);
     free(s->kernel_dir);
     for (int d = 0; d <= INCLUDE_MAX_DEPTH; d++)
         free(s->dirs[d]);
@@ -471,6 +542,8 @@ isa_status isa_compile(const isa_compile_options *opt, uint32_t **words, size_t 
     *word_count = n;
     if (hlsl)
         fix_hlsl_prefix_scans(*words, n);
+    search.texts[search.text_count] = text, search.lens[search.text_count++] = strlen(text);
+    repair_utf8_strings(*words, n, search.texts, search.lens, search.text_count);
     st = isa_spirv_legalize(words, word_count, err, err_size);
 
 done:

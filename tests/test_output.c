@@ -271,6 +271,32 @@ START_TEST(test_output_explain_svg_not_written_when_the_analysis_fails)
 }
 END_TEST
 
+/* UTF-8 in a kernel's comments (and in an included header's) comes back unchanged in the SPIR-V's OpSource:
+ * glslang 12 packed each byte through a signed char and wrote 0xFF over the bytes after it. */
+START_TEST(test_output_compile_disasm_keeps_utf8_source)
+{
+    char *dir = tsup_temp_dir();
+    ck_assert_ptr_nonnull(dir);
+    free(tsup_write_file(dir, "hdr.glsl", "// h\xC3\xA9" "ader \xE6\x97\xA5\nuint twice(uint x) { return x * 2u; }\n"));
+    char *kernel = tsup_write_file(dir, "k.comp",
+                                   "#version 450\n#extension GL_GOOGLE_include_directive : require\n"
+                                   "// caf\xC3\xA9 \xE2\x82\xAC \xF0\x9F\x99\x82 end\n#include \"hdr.glsl\"\n"
+                                   "layout(local_size_x = 4) in;\nlayout(set = 0, binding = 0) buffer B { uint v[]; };\n"
+                                   "void main() { v[gl_LocalInvocationIndex] = twice(v[gl_LocalInvocationIndex]); }\n");
+    char args[4400], *out = NULL;
+    snprintf(args, sizeof args, "compile '%s' --disasm", kernel);
+    int rc = tsup_run_cli(args, &out);
+    ck_assert_msg(rc == 0, "exit %d:\n%s", rc, out);
+    ck_assert_msg(strstr(out, "// caf\xC3\xA9 \xE2\x82\xAC \xF0\x9F\x99\x82 end\n"), "%.3000s", out);
+    ck_assert_msg(strstr(out, "\"// h\xC3\xA9" "ader \xE6\x97\xA5\n"), "%.3000s", out);
+    ck_assert_msg(!strstr(out, "\xFF"), "0xFF bytes in:\n%.3000s", out);
+    free(out);
+    free(kernel);
+    tsup_remove_dir(dir);
+    free(dir);
+}
+END_TEST
+
 static Suite *output_suite(void)
 {
     Suite *s = suite_create("output");
@@ -286,6 +312,7 @@ static Suite *output_suite(void)
     tcase_add_test(c, test_output_tap_and_junit_show_control_characters_safely);
     tcase_add_test(c, test_output_case_errors_show_control_characters_on_one_line);
     tcase_add_test(c, test_output_explain_svg_not_written_when_the_analysis_fails);
+    tcase_add_test(c, test_output_compile_disasm_keeps_utf8_source);
     suite_add_tcase(s, c);
     return s;
 }
