@@ -47,6 +47,10 @@ void sim_location_format(const isa_program *prog, const sim_location *loc, char 
 {
     if (!buf || size == 0)
         return;
+    if (loc->pc == SIM_PC_DISPATCH) {
+        snprintf(buf, size, "the dispatch as a whole, before any wave ran");
+        return;
+    }
     int n = snprintf(buf, size, "pc %u (line %u, word %u), workgroup (%u,%u,%u) wave %u", loc->pc, loc->line,
                      loc->spirv_word, loc->group[0], loc->group[1], loc->group[2], loc->wave);
     if (n < 0 || (size_t)n >= size)
@@ -1323,6 +1327,7 @@ sim_status sim_run(const isa_program *prog, const sim_config *cfg, sim_result *r
                      "runaway kernel: %llu workgroups of %u waves need at least one wave instruction per wave, more "
                      "than the budget of %llu wave instructions per dispatch (--budget N raises it)",
                      (unsigned long long)groups, ctx.waves_per_group, (unsigned long long)ctx.budget);
+        result->fault_event.where.pc = SIM_PC_DISPATCH;
         free(ctx.slots);
         return SIM_FAULT;
     }

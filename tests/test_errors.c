@@ -137,6 +137,7 @@ START_TEST(test_errors_dispatch_larger_than_budget_refused_at_once)
     ck_assert_msg(time(NULL) - start < 20, "took %lld s", (long long)(time(NULL) - start));
     ck_assert_msg(rc == 1, "exit %d:\n%s", rc, out ? out : "");
     HAS(out, "runaway kernel: 281474976710656 workgroups of 1 waves");
+    HAS(out, "at the dispatch as a whole, before any wave ran");
     HAS(out, "--budget N raises it");
     free(out);
     free(json);
