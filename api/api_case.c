@@ -277,28 +277,19 @@ wavelab_status wavelab_case_set_entry(wavelab_case *k, const char *entry)
     return replace_string(&k->c->entry, entry) ? WAVELAB_OK : WAVELAB_ERR_NOMEM;
 }
 
-static int is_identifier(const char *s)
-{
-    if (!s || !(s[0] == '_' || (s[0] >= 'a' && s[0] <= 'z') || (s[0] >= 'A' && s[0] <= 'Z')))
-        return 0;
-    for (; *s; s++)
-        if (!(*s == '_' || (*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9')))
-            return 0;
-    return 1;
-}
-
 wavelab_status wavelab_case_define(wavelab_case *k, const char *name, const char *value)
 {
     wavelab_status st = check_mutable(k, "wavelab_case_define");
     if (st != WAVELAB_OK)
         return st;
-    if (!is_identifier(name))
+    if (!case_define_name_ok(name))
         return fail(k, WAVELAB_ERR_ARGUMENT, "wavelab_case_define: \"%s\" is not a C identifier",
                     name ? name : "(NULL)");
     if (!value)
         value = "";
-    if (strchr(value, '\n'))
-        return fail(k, WAVELAB_ERR_ARGUMENT, "wavelab_case_define: %s: the value must be one line", name);
+    if (!case_define_value_ok(value)) /* after a CR or LF the rest would be a preprocessor line of its own */
+        return fail(k, WAVELAB_ERR_ARGUMENT, "wavelab_case_define: %s: the value must be one line (no \\r or \\n)",
+                    name);
     wl_case *c = k->c;
     case_define *grown = realloc(c->defines, (size_t)(c->define_count + 1) * sizeof *grown);
     if (!grown)
@@ -335,6 +326,10 @@ wavelab_status wavelab_case_set_push_constants(wavelab_case *k, const void *byte
         return st;
     if (size && !bytes)
         return fail(k, WAVELAB_ERR_ARGUMENT, "wavelab_case_set_push_constants: %zu bytes from NULL", size);
+    /* the case format's limits, so a case built here runs on a device and reads back from a dump */
+    if (size % 4 != 0 || size > CASE_MAX_PUSH_BYTES)
+        return fail(k, WAVELAB_ERR_ARGUMENT, "wavelab_case_set_push_constants: %zu bytes (expected a multiple of 4 "
+                    "bytes, at most %d)", size, CASE_MAX_PUSH_BYTES);
     uint8_t *copy = NULL;
     if (size) {
         copy = malloc(size);
@@ -345,8 +340,7 @@ wavelab_status wavelab_case_set_push_constants(wavelab_case *k, const void *byte
     free(k->c->push_constants);
     k->c->push_constants = copy;
     k->c->push_size = size;
-    /* the type only decides how dumps print the block */
-    k->c->push_type = size % 4 == 0 ? CASE_TYPE_U32 : CASE_TYPE_U8;
+    k->c->push_type = CASE_TYPE_U32; /* only decides how dumps print the block */
     return WAVELAB_OK;
 }
 
@@ -363,9 +357,10 @@ wavelab_status wavelab_case_add_binding(wavelab_case *k, wavelab_kind kind, uint
     if ((unsigned)kind >= COUNT_OF(kind_table))
         return fail(k, WAVELAB_ERR_ARGUMENT, "wavelab_case_add_binding: set %u binding %u: kind %d is not a "
                     "wavelab_kind", set, binding, (int)kind);
-    if (count == 0 || count > SIZE_MAX / 8)
-        return fail(k, WAVELAB_ERR_ARGUMENT, "wavelab_case_add_binding: set %u binding %u: count %zu (expected 1 or "
-                    "more elements)", set, binding, count);
+    if (count == 0 || count > CASE_MAX_BINDING_BYTES / case_type_size(ct))
+        return fail(k, WAVELAB_ERR_ARGUMENT, "wavelab_case_add_binding: set %u binding %u: count %zu (expected 1 to "
+                    "%zu elements: a binding holds at most %zu bytes)", set, binding, count,
+                    CASE_MAX_BINDING_BYTES / case_type_size(ct), CASE_MAX_BINDING_BYTES);
     wl_case *c = k->c;
     if (case_find_binding(c, set, binding))
         return fail(k, WAVELAB_ERR_ARGUMENT, "wavelab_case_add_binding: set %u binding %u is already bound", set,

@@ -21,7 +21,7 @@ struct wavelab_run {
     const wavelab_case *owner;
     wavelab_status status;      /* of the run itself (wavelab_run_check does not change it) */
     uint32_t wave_size;
-    int from_simulator;         /* statistics exist */
+    int from_simulator;         /* a simulator dispatch started: statistics exist */
     uint8_t **data;             /* final bytes, one array per case binding (owner->c->bindings order); NULL when
                                  * the dispatch never started */
     sim_stats stats;
@@ -117,7 +117,6 @@ wavelab_status wavelab_run_sim(const wavelab_case *k, uint32_t wave_size, wavela
     if (st != WAVELAB_OK)
         return st;
     wavelab_run *r = *out;
-    r->from_simulator = 1;
     const uint32_t *words;
     size_t word_count;
     if ((st = prepare(k, r, &words, &word_count)) != WAVELAB_OK)
@@ -173,6 +172,7 @@ wavelab_status wavelab_run_sim(const wavelab_case *k, uint32_t wave_size, wavela
     free(bufs);
     free(images);
     r->stats = result.stats;
+    r->from_simulator = ss == SIM_OK || ss == SIM_FAULT; /* the dispatch started: its statistics exist */
     switch (ss) {
     case SIM_OK: st = WAVELAB_OK; break;
     case SIM_FAULT: {

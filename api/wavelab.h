@@ -137,17 +137,20 @@ wavelab_status wavelab_case_set_kernel_file(wavelab_case *c, const char *path);
 wavelab_status wavelab_case_set_spirv(wavelab_case *c, const uint32_t *words, size_t word_count);
 
 wavelab_status wavelab_case_set_entry(wavelab_case *c, const char *entry);
-/* A preprocessor definition for source kernels (-DNAME=VALUE); value may be "". */
+/* A preprocessor definition for source kernels (-DNAME=VALUE); value may be "", and is one line (a \r or \n in it
+ * is WAVELAB_ERR_ARGUMENT, as in a case file). */
 wavelab_status wavelab_case_define(wavelab_case *c, const char *name, const char *value);
 /* Workgroup count; each at least 1. */
 wavelab_status wavelab_case_set_groups(wavelab_case *c, uint32_t x, uint32_t y, uint32_t z);
-/* Push-constant bytes (copied); size 0 removes them. */
+/* Push-constant bytes (copied); size 0 removes them.  As in a case file: a multiple of 4 bytes, at most 4096
+ * (else WAVELAB_ERR_ARGUMENT). */
 wavelab_status wavelab_case_set_push_constants(wavelab_case *c, const void *bytes, size_t size);
 
 /*
  * Adds a binding of `count` elements of `type` at (set, binding).  `data`
  * (copied, count elements) gives the initial contents; NULL fills zeros.
- * A second binding at the same (set, binding) is WAVELAB_ERR_ARGUMENT.
+ * A second binding at the same (set, binding), or more than a case file's
+ * 2^30 bytes, is WAVELAB_ERR_ARGUMENT.
  */
 wavelab_status wavelab_case_add_binding(wavelab_case *c, wavelab_kind kind, uint32_t set, uint32_t binding,
                                         wavelab_type type, const void *data, size_t count);
@@ -226,7 +229,8 @@ int wavelab_stat_count(void);
 const char *wavelab_stat_name(int index);    /* "wave_instructions", ...; NULL when out of range */
 const char *wavelab_stat_meaning(int index); /* one line */
 
-/* The value of statistic `name` for a simulator run.  WAVELAB_ERR_NOT_FOUND for an unknown name or a device run. */
+/* The value of statistic `name` for a simulator run.  WAVELAB_ERR_NOT_FOUND for an unknown name, a device run or
+ * a run whose dispatch never started (it failed before: compile, input). */
 wavelab_status wavelab_run_stat(const wavelab_run *r, const char *name, uint64_t *value);
 
 #ifdef __cplusplus

@@ -15,6 +15,7 @@
  */
 #include "case/case.h"
 #include "case/case_internal.h"
+#include "text/text.h"
 
 #include <cjson/cJSON.h>
 
@@ -26,9 +27,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* case_load refuses files larger than this. */
-#define CASE_MAX_FILE_BYTES ((size_t)64 << 20)
 
 /* Texel buffer formats the case file accepts, with the bytes of one texel. */
 static const struct texel_format {
@@ -344,6 +342,18 @@ static void format_define_number(double d, char *buf, size_t size)
     snprintf(buf, size, "%s", case_shortest(d).s);
 }
 
+int case_define_name_ok(const char *name)
+{
+    if (!name || !(isalpha((unsigned char)name[0]) || name[0] == '_'))
+        return 0;
+    for (const char *k = name; *k; k++)
+        if (!(isalnum((unsigned char)*k) || *k == '_'))
+            return 0;
+    return 1;
+}
+
+int case_define_value_ok(const char *value) { return value && !strpbrk(value, "\r\n"); }
+
 static case_status read_defines(parser *p, const cJSON *root, wl_case *c)
 {
     const cJSON *defines = case_field(root, "defines");
@@ -370,14 +380,11 @@ static case_status read_defines(parser *p, const cJSON *root, wl_case *c)
         char number[40];
         const char *value = NULL;
         size_t saved = case_path_enter_key(p, name);
-        int ok_name = (isalpha((unsigned char)name[0]) || name[0] == '_');
-        for (const char *k = name; ok_name && *k; k++)
-            ok_name = isalnum((unsigned char)*k) || *k == '_';
-        if (!ok_name) {
+        if (!case_define_name_ok(name)) {
             s = case_fail(p, "\"%.40s\" is not a macro name (letters, digits and '_', not starting with a digit)", name);
         } else if (cJSON_IsString(v) && v->valuestring) {
             value = v->valuestring;
-            if (strpbrk(value, "\r\n"))
+            if (!case_define_value_ok(value))
                 s = case_fail(p, "the value must be a single line");
         } else if (cJSON_IsNumber(v) && isfinite(v->valuedouble)) {
             format_define_number(v->valuedouble, number, sizeof number);
@@ -458,7 +465,7 @@ static case_status read_push_constants(parser *p, const cJSON *root, wl_case *c)
         else if (n * elem % 4 != 0)
             s = case_fail_at(p, "data", "%zu bytes: push constants must be a multiple of 4 bytes (a Vulkan rule)",
                         n * elem);
-        else if (n * elem > 4096)
+        else if (n * elem > CASE_MAX_PUSH_BYTES)
             s = case_fail_at(p, "data", "%zu bytes is far more than any device's push constant space", n * elem);
     }
     if (s == CASE_OK) {
@@ -886,53 +893,12 @@ case_status case_load(const char *path, wl_case **out, char *err, size_t err_siz
             snprintf(err, err_size, "<none>: no case file named");
         return CASE_ERR_IO;
     }
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        if (err && err_size)
-            snprintf(err, err_size, "%s: cannot open: %s", path, strerror(errno));
+    size_t len = 0;
+    char *text = text_read_file(path, CASE_MAX_FILE_BYTES, &len, err, err_size);
+    if (!text)
         return CASE_ERR_IO;
-    }
-    size_t cap = 4096, len = 0;
-    char *text = malloc(cap);
     case_status s = CASE_OK;
-    while (text) {
-        if (len + 1 == cap) {
-            if (cap >= CASE_MAX_FILE_BYTES) {
-                s = CASE_ERR_IO;
-                if (err && err_size)
-                    snprintf(err, err_size, "%s: larger than %zu MiB: not a case file", path,
-                             CASE_MAX_FILE_BYTES >> 20);
-                break;
-            }
-            char *bigger = realloc(text, cap * 2);
-            if (!bigger) {
-                free(text);
-                text = NULL;
-                break;
-            }
-            text = bigger;
-            cap *= 2;
-        }
-        size_t got = fread(text + len, 1, cap - 1 - len, f);
-        len += got;
-        if (got == 0)
-            break;
-    }
-    int read_error = ferror(f);
-    int read_errno = errno;
-    fclose(f);
-    if (!text) {
-        if (err && err_size)
-            snprintf(err, err_size, "%s: out of memory", path);
-        return CASE_ERR_NOMEM;
-    }
-    if (s == CASE_OK && read_error) {
-        s = CASE_ERR_IO;
-        if (err && err_size)
-            snprintf(err, err_size, "%s: cannot read: %s", path, strerror(read_errno));
-    }
     if (s == CASE_OK) {
-        text[len] = '\0';
         if (strlen(text) != len) {
             /* cJSON would stop at the NUL and never see the rest */
             json_error_message(path, text, len, text + strlen(text), err, err_size);

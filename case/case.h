@@ -17,6 +17,19 @@
 
 #include "img/img.h"
 
+/* The case format's limits, which the C API (api/) applies too. */
+/* case_load refuses files larger than this (a kernel source the report shows, too). */
+#define CASE_MAX_FILE_BYTES ((size_t)64 << 20)
+/* One binding may hold at most this many bytes: a guard against a typo such
+ * as "count": 1e12 turning into an allocation failure far from its cause. */
+#define CASE_MAX_BINDING_BYTES ((size_t)1 << 30)
+/* Push constants: a whole number of 4-byte words (a Vulkan rule), at most this many bytes. */
+#define CASE_MAX_PUSH_BYTES 4096
+/* A define's name is a macro name (letters, digits, '_', not starting with a digit); its value one line (no CR
+ * or LF: the rest would run as a preprocessor line of its own).  Each returns 1 when it is. */
+int case_define_name_ok(const char *name);
+int case_define_value_ok(const char *value);
+
 /* Element types of bindings, push constants and expectations. */
 #define CASE_TYPE_LIST(X) \
     X(U8, "u8", 1, 0, 0)   \

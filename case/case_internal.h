@@ -12,10 +12,6 @@
 
 #include "case/case.h"
 
-/* One binding may hold at most this many bytes: a guard against a typo such
- * as "count": 1e12 turning into an allocation failure far from its cause. */
-#define CASE_MAX_BINDING_BYTES ((size_t)1 << 30)
-
 typedef __int128 case_i128;
 typedef unsigned __int128 case_u128;
 

@@ -12,6 +12,7 @@
  */
 #include "case/case.h"
 #include "case/case_internal.h"
+#include "text/text.h"
 
 #include <cjson/cJSON.h>
 
@@ -46,14 +47,9 @@ size_t case_path_enter_key(parser *p, const char *key)
 {
     size_t saved = p->path_len;
     char clean[96];
-    size_t n = 0;
-    /* Keys come from the file: keep messages on one printable line. */
-    for (const char *k = key; *k && n + 1 < sizeof clean; k++)
-        clean[n++] = (*k >= 0x20 && *k < 0x7F) ? *k : '?';
-    clean[n] = '\0';
     if (p->path_len)
         path_append(p, ".");
-    path_append(p, clean);
+    path_append(p, text_terminal(key, clean, sizeof clean)); /* keys come from the file */
     return saved;
 }
 
@@ -77,13 +73,16 @@ case_status case_fail(parser *p, const char *fmt, ...) __attribute__((format(pri
 case_status case_fail(parser *p, const char *fmt, ...)
 {
     if (p->err && p->err_size) {
-        int n = snprintf(p->err, p->err_size, "%s: %s: ", p->file, p->path_len ? p->path : "(top level)");
-        if (n >= 0 && (size_t)n < p->err_size) {
+        char message[1280];
+        int n = snprintf(message, sizeof message, "%s: %s: ", p->file, p->path_len ? p->path : "(top level)");
+        if (n >= 0 && (size_t)n < sizeof message) {
             va_list ap;
             va_start(ap, fmt);
-            vsnprintf(p->err + n, p->err_size - (size_t)n, fmt, ap);
+            vsnprintf(message + n, sizeof message - (size_t)n, fmt, ap);
             va_end(ap);
         }
+        /* the path and the values quoted from the file: one printable line, no escape sequence reaches a terminal */
+        text_terminal(message, p->err, p->err_size);
     }
     return CASE_ERR_FIELD;
 }

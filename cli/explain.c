@@ -23,6 +23,7 @@
 #include "run/run.h"
 #include "sim/machine.h"
 #include "sim/memmodel.h"
+#include "text/text.h"
 
 #define DEFAULT_MACHINE "rdna2"
 
@@ -145,8 +146,7 @@ static void svg_open(FILE *f, int w, int h, const char *title)
             "font-family=\"monospace\" font-size=\"11\">\n<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n"
             "<text x=\"8\" y=\"16\" font-size=\"13\">",
             w, h, w, h);
-    for (const char *p = title; *p; p++)
-        fputs(*p == '<' ? "&lt;" : *p == '&' ? "&amp;" : (char[]){*p, 0}, f);
+    text_xml(f, title, (size_t)-1, 0);
     fputs("</text>\n", f);
 }
 
@@ -495,7 +495,8 @@ int cli_cmd_explain(int argc, char **argv)
         fprintf(stderr, "fault: %s\n", out.result.fault_event.message);
     else {
         FILE *svg = NULL;
-        if (svg_path && !(svg = fopen(svg_path, "w"))) {
+        char svg_tmp[4200];
+        if (svg_path && !(svg = text_output_open(svg_path, svg_tmp, sizeof svg_tmp))) {
             fprintf(stderr, "%s: cannot write: %s\n", svg_path, strerror(errno));
             rc = RUN_EXIT_BAD_INPUT;
         } else {
@@ -506,8 +507,11 @@ int cli_cmd_explain(int argc, char **argv)
                 printf("\n");
                 mem_model_print(opt.memory, out.prog, stdout);
             }
-            if (svg && fclose(svg) != 0)
+            /* the picture only when the analysis succeeded: no empty SVG left behind */
+            if (svg && text_output_close(svg, svg_tmp, svg_path, rc == RUN_EXIT_OK) != 0) {
+                fprintf(stderr, "%s: cannot write: %s\n", svg_path, strerror(errno));
                 rc = RUN_EXIT_BAD_INPUT;
+            }
         }
     }
     run_output_free(&out);

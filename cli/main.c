@@ -28,6 +28,7 @@
 #include "sim/machine.h"
 #include "sim/memmodel.h"
 #include "sim/sim.h"
+#include "text/text.h"
 
 /* The one description of every command and option: `wavelab --help` prints all of it, `wavelab CMD --help`
  * (or `wavelab help CMD`) the command's own entry. */
@@ -337,16 +338,6 @@ static cJSON *stats_json(const run_output *out)
     return o;
 }
 
-/* A JSON string literal (cJSON's escaping, so the dump reads back exactly). */
-static void dump_string(FILE *f, const char *s)
-{
-    cJSON *node = cJSON_CreateStringReference(s);
-    char *quoted = node ? cJSON_PrintUnformatted(node) : NULL;
-    fputs(quoted ? quoted : "null", f);
-    free(quoted);
-    cJSON_Delete(node);
-}
-
 /* A small cJSON value printed as the member `key` at depth 1 (the tree is freed). */
 static void dump_member(FILE *f, const char *key, cJSON *value)
 {
@@ -376,7 +367,7 @@ static int write_dump(const char *path, const wl_case *c, const run_output *out,
         return 0;
     }
     fputs("{\n\t\"case\":\t", f);
-    dump_string(f, c->path);
+    text_json(f, c->path); /* cJSON's escaping, so the dump reads back exactly */
     fputs(",\n\t\"backend\":\t\"sim\",\n\t\"bindings\":\t[", f);
     for (int i = 0; i < c->binding_count; i++) {
         const case_binding *b = &c->bindings[i];
@@ -507,8 +498,10 @@ int cli_cmd_run(int argc, char **argv)
         } else if (cli_optimize_option(argv[i], &optimize)) {
             continue;
         } else if (argv[i][0] == '-' || case_path) {
-            fprintf(stderr, "wavelab run: unexpected argument \"%s\"\n", argv[i]);
-            usage(stderr);
+            /* one line naming the problem: the 60-line usage would bury it (`wavelab` alone prints that) */
+            fprintf(stderr, "wavelab run: unexpected argument \"%s\"%s\n", argv[i],
+                    strcmp(argv[i], "--repeat") == 0 ? " (--repeat times a device: it needs --backend vulkan)"
+                                                     : " (`wavelab` alone lists the options)");
             return RUN_EXIT_BAD_INPUT;
         } else {
             case_path = argv[i];
@@ -736,7 +729,8 @@ static int collect_cases(const char *path, char ***list, size_t *n, size_t *cap)
         names[nn++] = strdup(e->d_name);
     }
     closedir(d);
-    qsort(names, nn, sizeof *names, cmp_str);
+    if (nn) /* qsort's array may not be NULL, even for no elements */
+        qsort(names, nn, sizeof *names, cmp_str);
     int ok = 1;
     for (size_t i = 0; i < nn; i++) {
         char full[4096];
@@ -827,8 +821,14 @@ int cli_cmd_test(int argc, char **argv)
         } else if (argv[i][0] == '-') {
             fprintf(stderr, "wavelab test: unexpected option \"%s\"\n", argv[i]);
             return RUN_EXIT_BAD_INPUT;
-        } else if (!collect_cases(argv[i], &paths, &npaths, &cap)) {
-            return RUN_EXIT_BAD_INPUT;
+        } else {
+            size_t before = npaths;
+            if (!collect_cases(argv[i], &paths, &npaths, &cap))
+                return RUN_EXIT_BAD_INPUT;
+            if (npaths == before) { /* a folder with no .json anywhere below: a mistyped path, not a pass */
+                fprintf(stderr, "wavelab test: no cases in %s\n", argv[i]);
+                return RUN_EXIT_BAD_INPUT;
+            }
         }
     }
     if (npaths == 0) {

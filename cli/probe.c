@@ -31,6 +31,7 @@
 #include "isa/isa.h"
 #include "run/run.h"
 #include "sim/machine.h"
+#include "text/text.h"
 
 enum { EXIT_NO_DEVICE = 3 };
 
@@ -123,25 +124,6 @@ static uint64_t cache_bytes(double bytes, uint32_t ways, uint32_t line)
     uint64_t unit = (uint64_t)ways * line;
     uint64_t k = (uint64_t)(bytes / (double)unit + 0.5);
     return (k ? k : 1) * unit;
-}
-
-static char *read_file(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *s = n >= 0 ? malloc((size_t)n + 1) : NULL;
-    if (s && fread(s, 1, (size_t)n, f) != (size_t)n) {
-        free(s);
-        s = NULL;
-    }
-    if (s)
-        s[n] = 0;
-    fclose(f);
-    return s;
 }
 
 /* Sets obj[name] = item: in place when it is there (the preset keeps the base's order), else at the end. */
@@ -599,7 +581,7 @@ static int load_sweep(const char *dir, sweep *s, char *device, size_t device_siz
     FILE *f = fopen(path, "r");
     if (!f)
         return 0;
-    while (fgets(line, sizeof line, f)) {
+    for (int line_number = 1; fgets(line, sizeof line, f); line_number++) {
         double x, y, lo, hi;
         char day[16];
         if (sscanf(line, "# measured %15[0-9-]", day) == 1 && strlen(day) == 10) {
@@ -623,6 +605,14 @@ static int load_sweep(const char *dir, sweep *s, char *device, size_t device_siz
                 snprintf(device, device_size, "%s", on + 4);
             }
         } else if (sscanf(line, "%lf,%lf,%lf,%lf", &x, &y, &lo, &hi) == 4) {
+            /* the analyses take x as a whole size, stride, wave size or count (and divide by some) */
+            if (!(x >= s->x_min && x <= UINT32_MAX && x == floor(x)) || !isfinite(y) || !isfinite(lo) ||
+                !isfinite(hi)) {
+                fprintf(stderr, "wavelab probe: %s: line %d: %s must be a whole number from %.0f to %u and the times "
+                                "finite numbers\n", path, line_number, s->x_name ? s->x_name : "x", s->x_min, UINT32_MAX);
+                fclose(f);
+                return -1;
+            }
             probe_add_point(s, x, y, lo, hi);
         }
     }
@@ -644,14 +634,20 @@ static int probe_from_sweeps(const char *dir, const char *base_name, const char 
         return RUN_EXIT_FAIL;
     }
     probe_init_sweeps(r);
-    sweep s_sub = {.file = "subgroup.csv"};
+    sweep s_sub = {.file = "subgroup.csv", .x_min = 1, .x_name = "wave_size"};
     sweep *all[] = {&s_sub,           &r->s_lds,    &r->s_chase, &r->s_line,     &r->s_l1_stride,
                     &r->s_l2_stride, &r->s_assoc, &r->s_copy,  &r->s_dispatch, &r->s_l2_rate,
                     &r->s_l2_footprint};
     int found = 0;
-    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
-        found += load_sweep(dir, all[i], pr.info.name, sizeof pr.info.name, pr.info.driver_info,
-                            sizeof pr.info.driver_info, pr.sweep_date);
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
+        int loaded = load_sweep(dir, all[i], pr.info.name, sizeof pr.info.name, pr.info.driver_info,
+                                sizeof pr.info.driver_info, pr.sweep_date);
+        if (loaded < 0) {
+            free(r);
+            return RUN_EXIT_BAD_INPUT;
+        }
+        found += loaded;
+    }
     if (!r->s_chase.n || !pr.info.name[0]) {
         fprintf(stderr, "wavelab probe: --from-sweeps: no chase.csv with its '# ... on DEVICE (DRIVER)' line in %s\n",
                 dir);
@@ -692,7 +688,7 @@ static int probe_from_sweeps(const char *dir, const char *base_name, const char 
     if (mem_machine_load(base_name, &bm, err, sizeof err) != MEM_OK) {
         fprintf(stderr, "wavelab probe: --base: %s\n", err);
     } else {
-        char *base_text = read_file(bm.path);
+        char *base_text = text_read_file(bm.path, MEM_PRESET_MAX_BYTES, NULL, NULL, 0);
         base = base_text ? cJSON_Parse(base_text) : NULL;
         free(base_text);
         if (!base)
@@ -898,7 +894,7 @@ int cli_cmd_probe(int argc, char **argv)
         vkb_context_destroy(ctx);
         return RUN_EXIT_BAD_INPUT;
     }
-    char *base_text = read_file(bm.path);
+    char *base_text = text_read_file(bm.path, MEM_PRESET_MAX_BYTES, NULL, NULL, 0);
     cJSON *base = base_text ? cJSON_Parse(base_text) : NULL;
     free(base_text);
     if (!base) {
@@ -966,7 +962,7 @@ int cli_cmd_probe(int argc, char **argv)
     }
 
     /* the subgroup sweep as a data file too */
-    sweep s_sub = {.file = "subgroup.csv", .x_name = "wave_size", .y_name = "invocations_per_ballot"};
+    sweep s_sub = {.file = "subgroup.csv", .x_min = 1, .x_name = "wave_size", .y_name = "invocations_per_ballot"};
     for (uint32_t i = 0; i < r->wave_count; i++)
         probe_add_point(&s_sub, r->wave_sizes[i], r->wave_sizes[i], r->wave_sizes[i], r->wave_sizes[i]);
     const sweep *all[] = {&s_sub,           &r->s_lds,    &r->s_chase, &r->s_line,     &r->s_l1_stride,

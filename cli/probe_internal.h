@@ -19,6 +19,7 @@
 typedef struct sweep {
     const char *file;   /* docs/probe/<file> */
     const char *x_name, *y_name;
+    double x_min; /* smallest x a file may hold: 1 for sizes, strides and wave sizes, 0 for modes and counts */
     int n;
     double x[MAX_POINTS], y[MAX_POINTS], lo[MAX_POINTS], hi[MAX_POINTS];
 } sweep;

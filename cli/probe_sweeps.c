@@ -587,16 +587,16 @@ int probe_sweep_copy(probe *pr, results *r)
 
 void probe_init_sweeps(results *r)
 {
-    r->s_lds = (sweep){.file = "lds_stride.csv", .x_name = "stride_words", .y_name = "ns_per_read"};
-    r->s_chase = (sweep){.file = "chase.csv", .x_name = "lines", .y_name = "ns_per_load"};
-    r->s_line = (sweep){.file = "line.csv", .x_name = "block_bytes", .y_name = "ns_per_load"};
-    r->s_l1_stride = (sweep){.file = "l1_stride.csv", .x_name = "stride_bytes", .y_name = "ns_per_load"};
-    r->s_l2_stride = (sweep){.file = "l2_stride.csv", .x_name = "stride_bytes", .y_name = "ns_per_load"};
-    r->s_assoc = (sweep){.file = "assoc.csv", .x_name = "lines_in_one_set", .y_name = "ns_per_load"};
-    r->s_copy = (sweep){.file = "copy.csv", .x_name = "repetition", .y_name = "gb_per_s"};
-    r->s_dispatch = (sweep){.file = "dispatch.csv", .x_name = "loads", .y_name = "us_per_dispatch"};
-    r->s_l2_rate = (sweep){.file = "l2_rate.csv", .x_name = "mode", .y_name = "g_sectors_per_s"};
-    r->s_l2_footprint = (sweep){.file = "l2_footprint.csv", .x_name = "buffer_bytes", .y_name = "g_sectors_per_s"};
+    r->s_lds = (sweep){.file = "lds_stride.csv", .x_min = 1, .x_name = "stride_words", .y_name = "ns_per_read"};
+    r->s_chase = (sweep){.file = "chase.csv", .x_min = 1, .x_name = "lines", .y_name = "ns_per_load"};
+    r->s_line = (sweep){.file = "line.csv", .x_min = 1, .x_name = "block_bytes", .y_name = "ns_per_load"};
+    r->s_l1_stride = (sweep){.file = "l1_stride.csv", .x_min = 1, .x_name = "stride_bytes", .y_name = "ns_per_load"};
+    r->s_l2_stride = (sweep){.file = "l2_stride.csv", .x_min = 1, .x_name = "stride_bytes", .y_name = "ns_per_load"};
+    r->s_assoc = (sweep){.file = "assoc.csv", .x_min = 1, .x_name = "lines_in_one_set", .y_name = "ns_per_load"};
+    r->s_copy = (sweep){.file = "copy.csv", .x_min = 0, .x_name = "repetition", .y_name = "gb_per_s"};
+    r->s_dispatch = (sweep){.file = "dispatch.csv", .x_min = 0, .x_name = "loads", .y_name = "us_per_dispatch"};
+    r->s_l2_rate = (sweep){.file = "l2_rate.csv", .x_min = 0, .x_name = "mode", .y_name = "g_sectors_per_s"};
+    r->s_l2_footprint = (sweep){.file = "l2_footprint.csv", .x_min = 1, .x_name = "buffer_bytes", .y_name = "g_sectors_per_s"};
 }
 
 

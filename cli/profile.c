@@ -20,6 +20,7 @@
 #include "cli/cli.h"
 #include "run/run.h"
 #include "sim/memmodel.h"
+#include "text/text.h"
 
 int cli_vulkan_run_passes(vkb_context *ctx, int index, const wl_case *c, const char *optimize,
                           const vkb_run_options *opt, vkb_run_output *out, char *err, size_t err_size)
@@ -238,7 +239,8 @@ int cli_cmd_profile(int argc, char **argv)
             fprintf(stderr, "wavelab profile: out of memory\n");
             rc = RUN_EXIT_BAD_INPUT;
         }
-        printf("wavelab profile %s (%s)\n", case_path, where);
+        char shown[1024];
+        printf("wavelab profile %s (%s)\n", text_terminal(case_path, shown, sizeof shown), where);
         printf("  %d pass%s x %lu runs, at most %u overlapping\n", n, n > 1 ? "es" : "", repeat, rows);
         for (int p = 0; p < n; p++) {
             double lo = 0, hi = 0, sum = 0;
@@ -248,8 +250,9 @@ int cli_cmd_profile(int argc, char **argv)
                 hi = r == 0 || d > hi ? d : hi;
                 sum += d;
             }
-            printf("  pass %d %-12s mean %.3f us, min %.3f, max %.3f\n", p, n > 1 ? case_dispatch_name(c, p) : "",
-                   sum / (double)repeat, lo, hi);
+            char name[256];
+            printf("  pass %d %-12s mean %.3f us, min %.3f, max %.3f\n", p,
+                   text_terminal(n > 1 ? case_dispatch_name(c, p) : "", name, sizeof name), sum / (double)repeat, lo, hi);
         }
         char title[400], process[400];
         const char *base = strrchr(case_path, '/');

@@ -29,21 +29,10 @@
 #include "run/run.h"
 #include "sim/machine.h"
 #include "sim/memmodel.h"
+#include "text/text.h"
 
-static void html_text(FILE *f, const char *s, size_t n)
-{
-    for (size_t i = 0; i < n && s[i]; i++) {
-        char c = s[i];
-        if (c == '<')
-            fputs("&lt;", f);
-        else if (c == '>')
-            fputs("&gt;", f);
-        else if (c == '&')
-            fputs("&amp;", f);
-        else
-            fputc(c, f);
-    }
-}
+/* All text in the page goes through text_xml (text/text.h): HTML text is XML text here. */
+static void html_text(FILE *f, const char *s, size_t n) { text_xml(f, s, n, 0); }
 
 static void html(FILE *f, const char *s) { html_text(f, s, (size_t)-1); }
 
@@ -61,32 +50,6 @@ static void pre_from(FILE *f, const char *cls, void (*write)(void *arg, FILE *ou
     html_text(f, buf, len);
     fprintf(f, "</pre>\n");
     free(buf);
-}
-
-static char *read_file(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    char *buf = NULL;
-    size_t cap = 0, n = 0, got;
-    do {
-        if (n + 4096 + 1 > cap) {
-            char *b = realloc(buf, cap = cap * 2 + 8192);
-            if (!b) {
-                free(buf);
-                fclose(f);
-                return NULL;
-            }
-            buf = b;
-        }
-        got = fread(buf + n, 1, cap - n - 1, f);
-        n += got;
-    } while (got > 0);
-    fclose(f);
-    buf[n] = 0;
-    *len = n;
-    return buf;
 }
 
 /* Runs a command with its stdout and stderr captured (the check section reuses `wavelab check` as it is). */
@@ -175,9 +138,12 @@ static void section_source(FILE *f, const report_ctx *r)
     const isa_program *p = r->out->prog;
     const sim_stats *s = &r->out->result.stats;
     size_t len = 0;
-    char *src = read_file(r->c->kernel, &len);
+    char why[1200];
+    char *src = text_read_file(r->c->kernel, CASE_MAX_FILE_BYTES, &len, why, sizeof why);
     if (!src) {
-        fprintf(f, "<p>The kernel source %s cannot be read.</p>\n", strerror(errno));
+        fprintf(f, "<p>The kernel source cannot be read: ");
+        html(f, why);
+        fprintf(f, "</p>\n");
         return;
     }
     uint32_t lines = 1;

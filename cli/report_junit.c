@@ -18,6 +18,7 @@
 
 #include "case/case.h"
 #include "cli/cli.h"
+#include "text/text.h"
 
 /* How each outcome appears: the JUnit child element and its type, TAP's directive.  JUnit has no expected
  * failure: an XFAIL is a <skipped> of type "known failure", so JUnit's skipped = skipped + xfail. */
@@ -43,50 +44,9 @@ static int row_of(cli_test_outcome o)
     return 1; /* unknown: report it as a failure rather than hide it */
 }
 
-/* Length of the valid UTF-8 sequence at s (1..4), or 0 when the bytes there are not one. */
-static int utf8_length(const unsigned char *s)
-{
-    if (s[0] < 0x80)
-        return 1;
-    int n = (s[0] & 0xE0) == 0xC0 ? 2 : (s[0] & 0xF0) == 0xE0 ? 3 : (s[0] & 0xF8) == 0xF0 ? 4 : 0;
-    if (n == 0 || (n == 2 && s[0] < 0xC2) || (n == 4 && s[0] > 0xF4))
-        return 0;
-    for (int i = 1; i < n; i++)
-        if ((s[i] & 0xC0) != 0x80)
-            return 0;
-    return n;
-}
-
-/* Writes text as XML character data or an attribute value: markup characters escaped, and what XML 1.0
- * cannot hold (control characters, invalid UTF-8 — kernel source lines may carry either) as U+FFFD.
- * Newlines in attributes become &#10; so they survive attribute normalisation. */
-static void xml_text(FILE *f, const char *text, int attribute)
-{
-    const unsigned char *s = (const unsigned char *)(text ? text : "");
-    while (*s) {
-        int n = utf8_length(s);
-        if (n > 1) {
-            fwrite(s, 1, (size_t)n, f);
-            s += n;
-            continue;
-        }
-        unsigned char c = *s++;
-        switch (n == 0 ? 0xFF : c) {
-        case '&': fputs("&amp;", f); break;
-        case '<': fputs("&lt;", f); break;
-        case '>': fputs("&gt;", f); break;
-        case '"': fputs("&quot;", f); break;
-        case '\'': fputs("&apos;", f); break;
-        case '\n': fputs(attribute ? "&#10;" : "\n", f); break;
-        case '\t': fputs(attribute ? "&#9;" : "\t", f); break;
-        default:
-            if (n == 0 || c < 0x20 || c == 0x7F)
-                fputs("\xEF\xBF\xBD", f);
-            else
-                fputc(c, f);
-        }
-    }
-}
+/* Text as XML character data or an attribute value (text_xml: markup escaped, what XML 1.0 cannot hold as
+ * U+FFFD — kernel source lines may carry either). */
+static void xml_text(FILE *f, const char *text, int attribute) { text_xml(f, text, (size_t)-1, attribute); }
 
 /* The first line of a message (for the message attribute: the whole text goes in the element's body). */
 static void first_line(const char *text, char *buf, size_t size)
@@ -178,11 +138,12 @@ void cli_report_tap(FILE *f, const cli_test_record *records, size_t count)
     for (size_t i = 0; i < count; i++) {
         const cli_test_record *r = &records[i];
         int row = row_of(r->outcome);
-        char line[1024];
-        first_line(r->message, line, sizeof line);
+        char raw[1024], line[1024];
+        first_line(r->message, raw, sizeof raw);
+        text_terminal(raw, line, sizeof line); /* TAP is text: control characters made visible */
         /* '#' in a description would start a directive */
-        char desc[1200];
-        snprintf(desc, sizeof desc, "%s (wave %u)", r->path ? r->path : "", r->wave);
+        char path[1024], desc[1200];
+        snprintf(desc, sizeof desc, "%s (wave %u)", text_terminal(r->path, path, sizeof path), r->wave);
         for (char *p = desc; *p; p++)
             if (*p == '#')
                 *p = '_';
@@ -197,7 +158,8 @@ void cli_report_tap(FILE *f, const cli_test_record *records, size_t count)
             const char *s = r->message;
             while (*s) {
                 size_t n = strcspn(s, "\n");
-                fprintf(f, "    %.*s\n", (int)n, s);
+                snprintf(raw, sizeof raw, "%.*s", (int)n, s);
+                fprintf(f, "    %s\n", text_terminal(raw, line, sizeof line));
                 s += n + (s[n] == '\n');
             }
             fprintf(f, "  severity: %s\n  ...\n", r->outcome == CLI_TEST_ERROR ? "error" : "fail");

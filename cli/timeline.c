@@ -22,6 +22,7 @@
 #include "run/run.h"
 #include "sim/machine.h"
 #include "sim/memmodel.h"
+#include "text/text.h"
 
 typedef struct order_key {
     const cli_interval *iv;
@@ -101,32 +102,6 @@ static uint32_t *track_row_base(const cli_interval *iv, size_t n, uint32_t *trac
     return rows;
 }
 
-static void xml_text(FILE *f, const char *s)
-{
-    for (; *s; s++)
-        if (*s == '<')
-            fputs("&lt;", f);
-        else if (*s == '>')
-            fputs("&gt;", f);
-        else if (*s == '&')
-            fputs("&amp;", f);
-        else
-            fputc(*s, f);
-}
-
-static void json_text(FILE *f, const char *s)
-{
-    fputc('"', f);
-    for (; *s; s++)
-        if (*s == '"' || *s == '\\')
-            fprintf(f, "\\%c", *s);
-        else if ((unsigned char)*s < 32)
-            fprintf(f, "\\u%04x", *s);
-        else
-            fputc(*s, f);
-    fputc('"', f);
-}
-
 static const char *const palette[] = {"#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2",
                                       "#edc948", "#b07aa1", "#ff9da7", "#9c755f", "#bab0ac"};
 
@@ -162,7 +137,7 @@ int cli_timeline_svg(FILE *f, const cli_interval *iv, size_t n, const char *titl
             "font-family=\"monospace\" font-size=\"11\" class=\"timeline\">\n"
             "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n<text x=\"8\" y=\"16\" font-size=\"13\">",
             width, height, width, height);
-    xml_text(f, title);
+    text_xml(f, title, (size_t)-1, 0);
     fprintf(f, "</text>\n");
     /* track bands and labels */
     int label_every = 1;
@@ -191,10 +166,14 @@ int cli_timeline_svg(FILE *f, const cli_interval *iv, size_t n, const char *titl
             continue;
         }
         fprintf(f, " stroke=\"white\" stroke-width=\"%s\"><title>", row_h >= 6 ? "0.5" : "0");
-        xml_text(f, iv[i].name);
+        text_xml(f, iv[i].name, (size_t)-1, 0);
         fprintf(f, ": %.4g..%.4g %s</title></rect>\n", iv[i].start, iv[i].end, unit);
         if (row_h >= 12 && w > 7.0 * (double)strlen(iv[i].name))
-            fprintf(f, "<text x=\"%.2f\" y=\"%d\" fill=\"white\">%s</text>\n", x + 3, y + row_h - 3, iv[i].name);
+{
+            fprintf(f, "<text x=\"%.2f\" y=\"%d\" fill=\"white\">", x + 3, y + row_h - 3);
+            text_xml(f, iv[i].name, (size_t)-1, 0);
+            fprintf(f, "</text>\n");
+        }
     }
     /* time axis */
     int axis_y = top + rows_h + 4;
@@ -248,7 +227,7 @@ int cli_timeline_trace_json(FILE *f, const cli_interval *iv, size_t n, const cha
 {
     fprintf(f, "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n");
     fprintf(f, "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":1,\"tid\":0,\"args\":{\"name\":");
-    json_text(f, process);
+    text_json(f, process);
     fprintf(f, "}}");
     /* one thread per (track, row): Perfetto and chrome://tracing draw each as a line */
     uint32_t tracks = 0, total = 0;
@@ -261,17 +240,19 @@ int cli_timeline_trace_json(FILE *f, const cli_interval *iv, size_t n, const cha
             snprintf(label, sizeof label, track_label, t);
             snprintf(name, sizeof name, "%s row %u", label, r - base[t]);
             fprintf(f, ",\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,\"tid\":%u,\"args\":{\"name\":", r + 1);
-            json_text(f, name);
+            text_json(f, name);
             fprintf(f, "}},\n{\"name\":\"thread_sort_index\",\"ph\":\"M\",\"pid\":1,\"tid\":%u,"
                        "\"args\":{\"sort_index\":%u}}",
                     r + 1, r + 1);
         }
     for (size_t i = 0; i < n; i++) {
         fprintf(f, ",\n{\"name\":");
-        json_text(f, iv[i].name);
-        fprintf(f, ",\"cat\":\"%s\",\"ph\":\"X\",\"pid\":1,\"tid\":%u,\"ts\":%.6f,\"dur\":%.6f,"
+        text_json(f, iv[i].name);
+        fprintf(f, ",\"cat\":");
+        text_json(f, iv[i].category[0] ? iv[i].category : "interval");
+        fprintf(f, ",\"ph\":\"X\",\"pid\":1,\"tid\":%u,\"ts\":%.6f,\"dur\":%.6f,"
                    "\"args\":{\"track\":%u,\"row\":%u,\"start\":%.6g,\"end\":%.6g}}",
-                iv[i].category[0] ? iv[i].category : "interval", base[iv[i].track] + iv[i].row + 1,
+                base[iv[i].track] + iv[i].row + 1,
                 iv[i].start * us_per_unit, (iv[i].end - iv[i].start) * us_per_unit, iv[i].track, iv[i].row,
                 iv[i].start, iv[i].end);
     }

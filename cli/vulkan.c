@@ -21,6 +21,7 @@
 #include "case/case.h"
 #include "cli/cli.h"
 #include "run/run.h"
+#include "text/text.h"
 
 enum { EXIT_SKIPPED = 3 };
 
@@ -321,21 +322,6 @@ static uint32_t *compile_case(const char *cmd, const wl_case *c, const char *opt
 
 /* ------------------------------------------------------------- run --backend vulkan */
 
-static void json_string(FILE *f, const char *s)
-{
-    fputc('"', f);
-    for (; *s; s++) {
-        unsigned char ch = (unsigned char)*s;
-        if (ch == '"' || ch == '\\')
-            fprintf(f, "\\%c", ch);
-        else if (ch < 0x20)
-            fprintf(f, "\\u%04x", ch);
-        else
-            fputc(ch, f);
-    }
-    fputc('"', f);
-}
-
 static int write_dump(const char *path, const wl_case *c, const vkb_device_info *d, const vkb_run_output *o)
 {
     FILE *f = fopen(path, "w");
@@ -344,7 +330,7 @@ static int write_dump(const char *path, const wl_case *c, const vkb_device_info 
         return 0;
     }
     fprintf(f, "{\n  \"case\": ");
-    json_string(f, c->path);
+    text_json(f, c->path);
     fprintf(f, ",\n  \"backend\": \"vulkan\",\n  \"bindings\": [");
     for (int i = 0; i < c->binding_count; i++) {
         const case_binding *b = &c->bindings[i];
@@ -369,16 +355,16 @@ static int write_dump(const char *path, const wl_case *c, const vkb_device_info 
         fprintf(f, "]}");
     }
     fprintf(f, "\n  ],\n  \"device\": {\"name\": ");
-    json_string(f, d->name);
+    text_json(f, d->name);
     fprintf(f, ", \"driver\": ");
-    json_string(f, d->driver_name);
+    text_json(f, d->driver_name);
     fprintf(f, ", \"driver_info\": ");
-    json_string(f, d->driver_info);
+    text_json(f, d->driver_info);
     fprintf(f, ", \"api_version\": \"%u.%u.%u\", \"wave_size\": %u, \"wave_size_required\": %s, "
                "\"full_subgroups\": %s, \"memory\": ",
             (d->api_version >> 22) & 0x7f, (d->api_version >> 12) & 0x3ff, d->api_version & 0xfff, o->wave_size,
             o->wave_size_required ? "true" : "false", o->full_subgroups ? "true" : "false");
-    json_string(f, o->memory_note);
+    text_json(f, o->memory_note);
     fprintf(f, "},\n  \"timing\": {\"available\": %s", o->timing_available ? "true" : "false");
     if (o->timing_available) {
         fprintf(f, ", \"unit\": \"us\", \"median\": %.6g, \"min\": %.6g, \"max\": %.6g, \"samples\": [", o->median_us,
@@ -390,7 +376,7 @@ static int write_dump(const char *path, const wl_case *c, const vkb_device_info 
             fprintf(f, ", \"passes\": [");
             for (int p = 0; p < o->pass_count; p++) {
                 fprintf(f, "%s\n    {\"name\": ", p ? "," : "");
-                json_string(f, case_dispatch_name(c, p));
+                text_json(f, case_dispatch_name(c, p));
                 for (int side = 0; side < 2; side++) {
                     const double *t = side ? o->pass_end_us : o->pass_begin_us;
                     fprintf(f, ", \"%s\": [", side ? "end" : "begin");
@@ -404,22 +390,22 @@ static int write_dump(const char *path, const wl_case *c, const vkb_device_info 
         }
     } else {
         fprintf(f, ", \"note\": ");
-        json_string(f, o->timing_note);
+        text_json(f, o->timing_note);
     }
     fprintf(f, ", \"host_median_us\": %.6g},\n  \"statistics\": [", o->host_median_us);
     for (int i = 0; i < o->stat_count; i++) {
         fprintf(f, "%s\n    {\"executable\": ", i ? "," : "");
-        json_string(f, o->stats[i].executable);
+        text_json(f, o->stats[i].executable);
         fprintf(f, ", \"name\": ");
-        json_string(f, o->stats[i].name);
+        text_json(f, o->stats[i].name);
         fprintf(f, ", \"value\": %.17g, \"description\": ", o->stats[i].number);
-        json_string(f, o->stats[i].description);
+        text_json(f, o->stats[i].description);
         fprintf(f, "}");
     }
     fprintf(f, "%s],\n  \"statistics_note\": ", o->stat_count ? "\n  " : "");
-    json_string(f, o->stat_count ? "" : o->stats_note);
+    text_json(f, o->stat_count ? "" : o->stats_note);
     fprintf(f, ",\n  \"counters_note\": ");
-    json_string(f, o->counters_note);
+    text_json(f, o->counters_note);
     fprintf(f, "\n}\n");
     int ok = !ferror(f);
     if (fclose(f) != 0)

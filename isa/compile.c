@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <glslang/Include/glslang_c_interface.h>
 #include <glslang/Public/resource_limits_c.h>
@@ -21,6 +22,7 @@
 #include <spirv/unified1/spirv.h>
 
 #include "isa/isa.h"
+#include "text/text.h"
 
 static void append(char *buf, size_t size, const char *fmt, ...)
 {
@@ -35,31 +37,8 @@ static void append(char *buf, size_t size, const char *fmt, ...)
     va_end(ap);
 }
 
-static char *read_text_file(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    if (fseek(f, 0, SEEK_END) != 0) {
-        fclose(f);
-        return NULL;
-    }
-    long n = ftell(f);
-    if (n < 0) {
-        fclose(f);
-        return NULL;
-    }
-    rewind(f);
-    char *s = malloc((size_t)n + 1);
-    if (s && fread(s, 1, (size_t)n, f) != (size_t)n) {
-        free(s);
-        s = NULL;
-    }
-    if (s)
-        s[n] = 0;
-    fclose(f);
-    return s;
-}
+/* Kernel sources and headers are text a person wrote: anything larger is not one. */
+#define SOURCE_MAX_BYTES ((size_t)1 << 30)
 
 static bool ends_with(const char *s, const char *suffix)
 {
@@ -144,6 +123,61 @@ static void fix_hlsl_prefix_scans(uint32_t *w, size_t n)
             break;
         if (is_scan_arith(op) && wc >= 5 && w[i + 4] == SpvGroupOperationInclusiveScan)
             w[i + 4] = SpvGroupOperationExclusiveScan;
+        i += wc;
+    }
+}
+
+/*
+ * glslang 12 packs a string operand through a signed char: a byte >= 0x80 (any UTF-8 beyond ASCII) is
+ * sign-extended and ORs 0xFF into the bytes after it in the same word, so a comment's "café" came back from
+ * `compile --disasm` as "caf\xC3\xFF\xFF\xFF".  The bytes lost are known where the string is a text wavelab gave
+ * glslang (the kernel, an included header, a header's name): a string whose bytes are exactly that text packed
+ * the faulty way gets the text again, packed right.  (The kernel's OpSource continues with glslang's
+ * preprocessed text, which it does not know: only its prefix is restored.)
+ */
+static uint8_t string_byte(const uint32_t *w, size_t k) { return (uint8_t)(w[k / 4] >> (8 * (k % 4))); }
+
+static void set_string_byte(uint32_t *w, size_t k, uint8_t b)
+{
+    unsigned shift = 8 * (unsigned)(k % 4);
+    w[k / 4] = (w[k / 4] & ~(0xFFu << shift)) | ((uint32_t)b << shift);
+}
+
+/* The string operand at w (avail words); text of len bytes: restores it when it matches the faulty packing. */
+static void repair_string(uint32_t *w, size_t avail, const char *text, size_t len)
+{
+    size_t cap = 4 * avail, n = len < cap ? len : cap;
+    int high = 0, any = 0;
+    for (size_t k = 0; k < n; k++) {
+        uint8_t c = (uint8_t)text[k];
+        if (k % 4 == 0)
+            high = 0;
+        if (string_byte(w, k) != (high ? 0xFF : c))
+            return;
+        any |= high;
+        high |= c >= 0x80;
+    }
+    if (!any && !(high && n == len && len / 4 + 1 == avail))
+        return; /* nothing was lost */
+    for (size_t k = 0; k < n; k++)
+        set_string_byte(w, k, (uint8_t)text[k]);
+    if (n == len && len / 4 + 1 == avail) /* the whole string: the rest of its last word is the terminator */
+        for (size_t k = len; k < cap; k++)
+            set_string_byte(w, k, 0);
+}
+
+static void repair_utf8_strings(uint32_t *w, size_t n, const char *const *texts, const size_t *lens, int count)
+{
+    for (size_t i = 5; i < n;) {
+        uint32_t wc = w[i] >> 16;
+        SpvOp op = (SpvOp)(w[i] & 0xffff);
+        if (wc == 0 || i + wc > n)
+            break;
+        /* OpSource: language, version, file, source; OpString: result id, name */
+        size_t at = op == SpvOpSource ? 4 : op == SpvOpString ? 2 : 0;
+        if (at && wc > at)
+            for (int t = 0; t < count; t++)
+                repair_string(w + i + at, wc - at, texts[t], lens[t]);
         i += wc;
     }
 }
@@ -267,11 +301,17 @@ static void dxc_type_note(const char *text, const char *path, char *err, size_t 
  * top-level source has no file name).  #include <name> has no directories to
  * search and is refused.  isa/spvcache.c keys every probe of this search.
  */
-enum { INCLUDE_MAX_DEPTH = 32 };
+enum { INCLUDE_MAX_DEPTH = 32, INCLUDE_MAX_TEXTS = 64 };
 
 typedef struct include_search {
     char *kernel_dir;                      /* the chain's outermost directory */
     char *dirs[INCLUDE_MAX_DEPTH + 1];     /* dirs[d]: the directory of the file included at depth d */
+    char refused[1200];                    /* why a header found was not read ("X is a directory"), for the error */
+    /* what glslang was given: the kernel, then each header's name and text (repair_utf8_strings) */
+    const char *texts[2 * INCLUDE_MAX_TEXTS + 1];
+    char *owned[2 * INCLUDE_MAX_TEXTS];
+    size_t lens[2 * INCLUDE_MAX_TEXTS + 1];
+    int text_count, owned_count;
 } include_search;
 
 static char *kernel_directory(const char *path)
@@ -300,7 +340,14 @@ static glsl_include_result_t *include_local(void *ctx, const char *header_name, 
         for (char *c = candidate; *c; c++)
             if (*c == '\\')
                 *c = '/';
-        char *text = read_text_file(candidate);
+        struct stat st;
+        if (stat(candidate, &st) == 0 && !S_ISREG(st.st_mode)) {
+            /* found but not a file: named in the error (glslang's own message only says it failed) */
+            text_read_file(candidate, SOURCE_MAX_BYTES, NULL, s->refused, sizeof s->refused);
+            free(candidate);
+            return NULL;
+        }
+        char *text = text_read_file(candidate, SOURCE_MAX_BYTES, NULL, NULL, 0);
         if (!text) {
             free(candidate);
             continue;
@@ -314,6 +361,15 @@ static glsl_include_result_t *include_local(void *ctx, const char *header_name, 
         r->header_name = candidate;
         r->header_data = text;
         r->header_length = strlen(text);
+        char *name_copy = s->text_count < 2 * INCLUDE_MAX_TEXTS - 1 ? strdup(candidate) : NULL;
+        char *text_copy = name_copy ? strdup(text) : NULL;
+        if (text_copy) {
+            s->owned[s->owned_count++] = name_copy, s->owned[s->owned_count++] = text_copy;
+            s->texts[s->text_count] = name_copy, s->lens[s->text_count++] = strlen(name_copy);
+            s->texts[s->text_count] = text_copy, s->lens[s->text_count++] = strlen(text_copy);
+        } else {
+            free(name_copy);
+        }
         free(s->dirs[depth]);
         s->dirs[depth] = kernel_directory(candidate);
         return r;
@@ -341,6 +397,8 @@ static int include_free(void *ctx, glsl_include_result_t *r)
 
 static void include_search_free(include_search *s)
 {
+    for (int i = 0; i < s->owned_count; i++)
+        free(s->owned[i]);
     free(s->kernel_dir);
     for (int d = 0; d <= INCLUDE_MAX_DEPTH; d++)
         free(s->dirs[d]);
@@ -357,9 +415,10 @@ isa_status isa_compile(const isa_compile_options *opt, uint32_t **words, size_t 
     char *owned = NULL;
     const char *text = opt->source;
     if (!text) {
-        owned = read_text_file(path);
+        char why[1200];
+        owned = text_read_file(path, SOURCE_MAX_BYTES, NULL, why, sizeof why);
         if (!owned) {
-            append(err, err_size, "%s: cannot read kernel source\n", path);
+            append(err, err_size, "%s\n", why);
             return ISA_ERR_IO;
         }
         text = owned;
@@ -436,6 +495,8 @@ isa_status isa_compile(const isa_compile_options *opt, uint32_t **words, size_t 
         isa_glslang_set_entry_point(shader, entry);
     if (!isa_glslang_preprocess(shader, &input, &includes, &search) || !glslang_shader_parse(shader, &input)) {
         convert_log(glslang_shader_get_info_log(shader), path, err, err_size);
+        if (search.refused[0])
+            append(err, err_size, "%s\n", search.refused);
         if (!err || !err[0])
             append(err, err_size, "%s: error: glslang rejected the kernel\n", path);
         if (hlsl)
@@ -481,6 +542,8 @@ isa_status isa_compile(const isa_compile_options *opt, uint32_t **words, size_t 
     *word_count = n;
     if (hlsl)
         fix_hlsl_prefix_scans(*words, n);
+    search.texts[search.text_count] = text, search.lens[search.text_count++] = strlen(text);
+    repair_utf8_strings(*words, n, search.texts, search.lens, search.text_count);
     st = isa_spirv_legalize(words, word_count, err, err_size);
 
 done:
@@ -497,36 +560,18 @@ isa_status isa_read_spirv(const char *path, uint32_t **words, size_t *word_count
 {
     *words = NULL;
     *word_count = 0;
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        append(err, err_size, "%s: cannot read the SPIR-V file\n", path);
-        return ISA_ERR_IO;
-    }
-    long n = -1;
-    if (fseek(f, 0, SEEK_END) == 0)
-        n = ftell(f);
-    if (n < 0 || fseek(f, 0, SEEK_SET) != 0) {
-        fclose(f);
-        append(err, err_size, "%s: cannot read the SPIR-V file\n", path);
+    char why[1200];
+    size_t n = 0;
+    uint32_t *w = (uint32_t *)text_read_file(path, SOURCE_MAX_BYTES, &n, why, sizeof why);
+    if (!w) {
+        append(err, err_size, "%s\n", why);
         return ISA_ERR_IO;
     }
     if (n < 20 || n % 4 != 0) {
-        fclose(f);
-        append(err, err_size, "%s: %ld bytes is not a SPIR-V module (a whole number of 4-byte words, at least the "
+        free(w);
+        append(err, err_size, "%s: %zu bytes is not a SPIR-V module (a whole number of 4-byte words, at least the "
                               "5-word header)\n", path, n);
         return ISA_ERR_INVALID;
-    }
-    uint32_t *w = malloc((size_t)n);
-    if (!w) {
-        fclose(f);
-        return ISA_ERR_NOMEM;
-    }
-    size_t got = fread(w, 1, (size_t)n, f);
-    fclose(f);
-    if (got != (size_t)n) {
-        free(w);
-        append(err, err_size, "%s: short read\n", path);
-        return ISA_ERR_IO;
     }
     size_t count = (size_t)n / 4;
     if (w[0] == 0x03022307u) /* written on a machine of the other byte order */

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "isa/isa.h"
+#include "text/text.h"
 
 /* A register by its file once allocated: v7 (per lane), s3 (per wave, or a
  * per-lane bool as a lane mask), a literal for the constant file; before
@@ -256,8 +257,9 @@ void isa_program_svg(const isa_program *p, FILE *out, const char *title)
     double pw = W - left - right, ph = H - top - bottom;
     fprintf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" font-family=\"sans-serif\" "
                  "font-size=\"12\">\n<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n", W, H);
-    fprintf(out, "<text x=\"%d\" y=\"22\" font-size=\"15\">%s: %u VGPRs, %u SGPRs</text>\n", left, title ? title : p->entry,
-            p->res.vgprs, p->res.sgprs);
+    fprintf(out, "<text x=\"%d\" y=\"22\" font-size=\"15\">", left);
+    text_xml(out, title ? title : p->entry, (size_t)-1, 0);
+    fprintf(out, ": %u VGPRs, %u SGPRs</text>\n", p->res.vgprs, p->res.sgprs);
     for (uint32_t y = 0; y <= ymax; y += step) {
         double py = top + ph - ph * y / ymax;
         fprintf(out, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#ddd\"/>"

@@ -32,6 +32,7 @@
 #include <nettle/sha2.h>
 
 #include "isa/spvcache.h"
+#include "text/text.h"
 
 /* From <spirv-tools/libspirv.h>, which cannot be included by a second C file of one program: in C its
  * `const uint32_t kDefaultMaxIdBound` is a definition (isa/compile.c includes it already). */
@@ -83,35 +84,6 @@ void isa_spvcache_entry_path(const char *dir, const uint8_t key[ISA_SPVCACHE_KEY
 }
 
 /* ---------------------------------------------------------------- files */
-
-/* The whole file, NUL-terminated (len excludes the NUL), or NULL.  Only regular files. */
-static char *read_file(const char *path, size_t *len, size_t max)
-{
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return NULL;
-    struct stat st;
-    char *buf = NULL;
-    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && (uint64_t)st.st_size <= max) {
-        size_t n = (size_t)st.st_size, got = 0;
-        buf = malloc(n + 1);
-        while (buf && got < n) {
-            ssize_t r = read(fd, buf + got, n - got);
-            if (r <= 0) {
-                free(buf);
-                buf = NULL;
-                break;
-            }
-            got += (size_t)r;
-        }
-        if (buf) {
-            buf[n] = 0;
-            *len = n;
-        }
-    }
-    close(fd);
-    return buf;
-}
 
 /* mkdir -p; returns 1 when `path` is a directory afterwards. */
 static int make_dirs(char *path)
@@ -198,7 +170,7 @@ static void find_build_identity(void)
         sha256_update(&h, s.id_len, s.id);
     } else {
         size_t len;
-        char *bytes = read_file(s.file, &len, (size_t)1 << 31);
+        char *bytes = text_read_file(s.file, (size_t)1 << 31, &len, NULL, 0);
         if (!bytes)
             return;
         sha256_update(&h, len, (const uint8_t *)bytes);
@@ -341,7 +313,7 @@ static void scan_includes(include_scan *s, const char *text, size_t len, char **
                             break;
                         }
                         size_t flen = 0;
-                        char *bytes = read_file(cand, &flen, MAX_ENTRY_BYTES);
+                        char *bytes = text_read_file(cand, MAX_ENTRY_BYTES, &flen, NULL, 0);
                         key_field(s->hash, bytes ? "found" : "absent", cand, strlen(cand));
                         if (bytes) {
                             key_field(s->hash, "bytes", bytes, flen);
@@ -454,7 +426,7 @@ int isa_spvcache_get(const char *dir, const uint8_t key[ISA_SPVCACHE_KEY_SIZE], 
     char path[4200];
     isa_spvcache_entry_path(dir, key, path, sizeof path);
     size_t len = 0;
-    uint8_t *e = (uint8_t *)read_file(path, &len, MAX_ENTRY_BYTES);
+    uint8_t *e = (uint8_t *)text_read_file(path, MAX_ENTRY_BYTES, &len, NULL, 0);
     if (!e)
         return 0;
     int ok = len >= HEADER_SIZE + PAYLOAD_HEADER_SIZE && memcmp(e, entry_magic, 8) == 0 &&
@@ -568,7 +540,7 @@ isa_status isa_spvcache_compile(const isa_compile_options *opt, const char *sett
     if (o.source) {
         source_len = strlen(o.source);
     } else if (o.path) {
-        owned = read_file(o.path, &source_len, MAX_ENTRY_BYTES);
+        owned = text_read_file(o.path, MAX_ENTRY_BYTES, &source_len, NULL, 0);
         if (!owned) /* isa_compile reports it */
             return compile_and_validate(opt, words, word_count, err, err_size, warnings, warnings_size);
         o.source = owned;

@@ -12,6 +12,7 @@
 #include "isa/spvcache.h"
 #include "run/run.h"
 #include "sim/memmodel.h"
+#include "text/text.h"
 
 static double seconds_now(void)
 {
@@ -110,20 +111,12 @@ isa_status run_compile_case_optimized(const wl_case *c, const char *optimize, ui
 
 int run_case_file_has_expect(const char *path)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return 1;
-    char *text = NULL;
-    long n = fseek(f, 0, SEEK_END) == 0 ? ftell(f) : -1;
-    if (n >= 0 && fseek(f, 0, SEEK_SET) == 0 && (text = malloc((size_t)n + 1)) && fread(text, 1, (size_t)n, f) != (size_t)n) {
-        free(text);
-        text = NULL;
-    }
-    fclose(f);
+    size_t n = 0;
+    char *text = text_read_file(path, CASE_MAX_FILE_BYTES, &n, NULL, 0);
     if (!text)
         return 1;
     /* the JSON text only: no binding is filled or converted */
-    cJSON *root = cJSON_ParseWithLength(text, (size_t)n);
+    cJSON *root = cJSON_ParseWithLength(text, n);
     free(text);
     int has = !cJSON_IsObject(root) || cJSON_GetObjectItemCaseSensitive(root, "expect") != NULL;
     cJSON_Delete(root);
@@ -195,6 +188,12 @@ int run_bindings_fit(const wl_case *c, isa_program *p, char *err, size_t err_siz
 {
     for (uint32_t s = 0; s < p->slot_count; s++) {
         const isa_slot *sl = &p->slots[s];
+        if (sl->space == ISA_SPACE_PUSH && c->push_size < sl->static_size) {
+            /* input the case did not give, not a fault of the kernel */
+            snprintf(err, err_size, "%s: push_constants: the kernel's push-constant block '%s' is %u bytes but the case "
+                     "gives %zu", c->path, sl->name, sl->static_size, (size_t)c->push_size);
+            return 0;
+        }
         if (!space_has_binding(sl->space))
             continue;
         const case_binding *b = case_find_binding(c, sl->set, sl->binding);

@@ -47,6 +47,10 @@ void sim_location_format(const isa_program *prog, const sim_location *loc, char 
 {
     if (!buf || size == 0)
         return;
+    if (loc->pc == SIM_PC_DISPATCH) {
+        snprintf(buf, size, "the dispatch as a whole, before any wave ran");
+        return;
+    }
     int n = snprintf(buf, size, "pc %u (line %u, word %u), workgroup (%u,%u,%u) wave %u", loc->pc, loc->line,
                      loc->spirv_word, loc->group[0], loc->group[1], loc->group[2], loc->wave);
     if (n < 0 || (size_t)n >= size)
@@ -1312,6 +1316,18 @@ sim_status sim_run(const isa_program *prog, const sim_config *cfg, sim_result *r
         return status;
     }
     if (check_program(&ctx)) {
+        free(ctx.slots);
+        return SIM_FAULT;
+    }
+    /* every wave runs at least its first instruction: a grid with more waves than the budget has instructions
+     * would only be stopped after running the budget out (minutes for 65536^3 groups) */
+    uint64_t groups = (uint64_t)cfg->groups[0] * cfg->groups[1] * cfg->groups[2];
+    if (prog->code_count && groups > ctx.budget / ctx.waves_per_group) {
+        config_error(result, SIM_FAULT_BUDGET,
+                     "runaway kernel: %llu workgroups of %u waves need at least one wave instruction per wave, more "
+                     "than the budget of %llu wave instructions per dispatch (--budget N raises it)",
+                     (unsigned long long)groups, ctx.waves_per_group, (unsigned long long)ctx.budget);
+        result->fault_event.where.pc = SIM_PC_DISPATCH;
         free(ctx.slots);
         return SIM_FAULT;
     }

@@ -622,7 +622,7 @@ head: {
         uncount_rest(ctx, seg, pc, exec_lanes);
         sim_fault(ctx, w, pc, SIM_FAULT_BUDGET, -1, -1, -1,
                   "runaway kernel: budget %llu wave instructions exhausted at pc %u, workgroup (%u,%u,%u), "
-                  "wave %u",
+                  "wave %u (--budget N raises it)",
                   (unsigned long long)ctx->budget, pc, ctx->group[0], ctx->group[1], ctx->group[2], w->index);
         return WAVE_STOP_FAULT;
     }

@@ -10,6 +10,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +20,7 @@
 
 #include "img/img.h"
 #include "sim/machine.h"
+#include "text/text.h"
 
 const char *mem_status_str(mem_status s)
 {
@@ -174,6 +176,9 @@ static int require_source(const cJSON *sources, const char *file, const char *fi
 }
 
 /* The latency term's optional fields (cycles), each with its source; absent = 0. */
+/* Every floating field is checked with this first: cJSON reads 1e309 as infinity, which passes "> 0". */
+static int is_finite_number(const cJSON *v) { return cJSON_IsNumber(v) && isfinite(v->valuedouble); }
+
 static int parse_latency_fields(const cJSON *root, const cJSON *sources, const char *file, mem_machine *m,
                                 char *err, size_t size)
 {
@@ -214,7 +219,7 @@ static int parse_l2_rates(const cJSON *root, const cJSON *sources, const char *f
         const cJSON *v = cJSON_GetObjectItemCaseSensitive(root, fields[i].field);
         if (!v)
             continue;
-        double x = cJSON_IsNumber(v) ? v->valuedouble : -1;
+        double x = is_finite_number(v) ? v->valuedouble : -1;
         int ok = fields[i].share ? x >= 0 && x <= 1 : x > 0 && x <= 1e12;
         if (!ok)
             return fail(err, size, file, fields[i].field,
@@ -277,7 +282,7 @@ static int parse_dispatch(const cJSON *o, const cJSON *sources, const char *file
     }
     const cJSON *sp = cJSON_GetObjectItemCaseSensitive(o, "duration_spread");
     if (sp) {
-        if (!cJSON_IsNumber(sp) || !(sp->valuedouble >= 0 && sp->valuedouble <= 15))
+        if (!is_finite_number(sp) || !(sp->valuedouble >= 0 && sp->valuedouble <= 15))
             return fail(err, size, file, "dispatch.duration_spread", "not a number from 0 to 15");
         m->dispatch.duration_spread = sp->valuedouble;
     }
@@ -290,7 +295,7 @@ static int parse_dispatch(const cJSON *o, const cJSON *sources, const char *file
     const cJSON *rq = cJSON_GetObjectItemCaseSensitive(o, "l2_requests_per_step");
     if (rq) {
         /* at least one request a step, or a CU could never send a wide instruction's requests in bounded time */
-        if (!cJSON_IsNumber(rq) || !(rq->valuedouble == 0 || (rq->valuedouble >= 1 && rq->valuedouble <= 1e9)))
+        if (!is_finite_number(rq) || !(rq->valuedouble == 0 || (rq->valuedouble >= 1 && rq->valuedouble <= 1e9)))
             return fail(err, size, file, "dispatch.l2_requests_per_step", "not 0 or a number from 1 to 1e9");
         m->dispatch.l2_requests_per_step = rq->valuedouble;
     }
@@ -347,12 +352,12 @@ static int parse_root(const cJSON *root, const char *file, mem_machine *m, char 
                                                     "sector_bytes <= cache_line_bytes");
 
     const cJSON *d = cJSON_GetObjectItemCaseSensitive(root, "dram_bytes_per_cycle");
-    if (!cJSON_IsNumber(d) || !(d->valuedouble > 0))
-        return fail(err, size, file, "dram_bytes_per_cycle", "missing or not a positive number");
+    if (!is_finite_number(d) || !(d->valuedouble > 0))
+        return fail(err, size, file, "dram_bytes_per_cycle", "missing or not a positive finite number");
     m->dram_bytes_per_cycle = d->valuedouble;
     const cJSON *clk = cJSON_GetObjectItemCaseSensitive(root, "clock_mhz");
-    if (!cJSON_IsNumber(clk) || !(clk->valuedouble > 0))
-        return fail(err, size, file, "clock_mhz", "missing or not a positive number");
+    if (!is_finite_number(clk) || !(clk->valuedouble > 0))
+        return fail(err, size, file, "clock_mhz", "missing or not a positive finite number");
     m->clock_mhz = clk->valuedouble;
     if (!has_source(sources, "dram_bytes_per_cycle") || !has_source(sources, "clock_mhz"))
         return fail(err, size, file, "sources", "dram_bytes_per_cycle and clock_mhz need their sources");
@@ -361,8 +366,8 @@ static int parse_root(const cJSON *root, const char *file, mem_machine *m, char 
         return 0;
     const cJSON *disp = cJSON_GetObjectItemCaseSensitive(root, "dispatch_us");
     if (disp) {
-        if (!cJSON_IsNumber(disp) || disp->valuedouble < 0)
-            return fail(err, size, file, "dispatch_us", "not a non-negative number");
+        if (!is_finite_number(disp) || disp->valuedouble < 0)
+            return fail(err, size, file, "dispatch_us", "not a non-negative finite number");
         if (!has_source(sources, "dispatch_us"))
             return fail(err, size, file, "sources.dispatch_us", "missing: say where the number comes from");
         m->dispatch_us = disp->valuedouble;
@@ -421,34 +426,6 @@ mem_status mem_machine_parse(const char *json_text, const char *file, mem_machin
         return MEM_ERR_PRESET;
     snprintf(out->path, sizeof out->path, "%s", file);
     return MEM_OK;
-}
-
-static char *read_file(const char *path, char *err, size_t err_size)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        snprintf(err, err_size, "%s: cannot open: %s", path, strerror(errno));
-        return NULL;
-    }
-    size_t cap = 4096, n = 0;
-    char *buf = malloc(cap);
-    for (size_t got; buf && (got = fread(buf + n, 1, cap - n - 1, f)) > 0;) {
-        n += got;
-        if (cap - n < 2) {
-            char *nb = realloc(buf, cap * 2);
-            if (!nb) {
-                free(buf);
-                buf = NULL;
-            }
-            buf = nb, cap *= 2;
-        }
-    }
-    fclose(f);
-    if (!buf)
-        snprintf(err, err_size, "%s: out of memory", path);
-    else
-        buf[n] = 0;
-    return buf;
 }
 
 /* Tries each preset folder a binary living in folder `bin_dir` can have: installed
@@ -529,7 +506,7 @@ mem_status mem_machine_load(const char *name_or_path, mem_machine *out, char *er
             return MEM_ERR_IO;
         }
     }
-    char *text = read_file(path, err, err_size);
+    char *text = text_read_file(path, MEM_PRESET_MAX_BYTES, NULL, err, err_size);
     if (!text)
         return MEM_ERR_IO;
     mem_status st = mem_machine_parse(text, path, out, err, err_size);

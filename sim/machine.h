@@ -33,6 +33,8 @@ typedef enum mem_set_hash {
 } mem_set_hash;
 
 #define MEM_MAX_L2_PARTITIONS 8
+/* a preset file larger than this is not one (the measured presets are tens of KiB) */
+#define MEM_PRESET_MAX_BYTES ((size_t)16 << 20)
 
 /* One cache level: capacity, associativity, line and sector size, LRU. */
 typedef struct mem_cache_geometry {

@@ -179,8 +179,9 @@ typedef enum sim_fault_kind {
 const char *sim_fault_kind_name(sim_fault_kind k);
 
 /* Where something happened: enough to find it in the listing and the source. */
+#define SIM_PC_DISPATCH UINT32_MAX
 typedef struct sim_location {
-    uint32_t pc;            /* instruction index in the program */
+    uint32_t pc;            /* instruction index in the program; SIM_PC_DISPATCH: no wave's (a refused grid) */
     uint32_t line;          /* source line, 0 when unknown */
     uint32_t spirv_word;
     uint32_t group[3];      /* workgroup id */

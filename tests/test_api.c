@@ -338,6 +338,44 @@ START_TEST(test_api_bad_kernels_and_cases_are_errors_with_messages)
 }
 END_TEST
 
+/* The C API holds a case to the case format's limits: a define value with a CR or LF (its rest would run as a
+ * preprocessor line), push constants that are not whole words or exceed 4096 bytes, a binding past 2^30 bytes
+ * (2^40 elements aborted under ASan); and a run that never started has no statistics. */
+START_TEST(test_api_case_limits_and_stats_of_a_run_that_never_started)
+{
+    wavelab_case *c;
+    ck_assert_int_eq(wavelab_case_create(&c), WAVELAB_OK);
+    ck_assert_int_eq(wavelab_case_define(c, "X", "1\r#error injected"), WAVELAB_ERR_ARGUMENT);
+    ck_assert_ptr_nonnull(strstr(wavelab_case_message(c), "one line"));
+    ck_assert_int_eq(wavelab_case_define(c, "X", "1\n#error injected"), WAVELAB_ERR_ARGUMENT);
+    ck_assert_int_eq(wavelab_case_define(c, "X", "1 + 2"), WAVELAB_OK);
+    uint8_t push[4100] = {0};
+    ck_assert_int_eq(wavelab_case_set_push_constants(c, push, 4100), WAVELAB_ERR_ARGUMENT);
+    ck_assert_int_eq(wavelab_case_set_push_constants(c, push, 6), WAVELAB_ERR_ARGUMENT);
+    ck_assert_int_eq(wavelab_case_set_push_constants(c, push, 4096), WAVELAB_OK);
+    ck_assert_int_eq(wavelab_case_add_binding(c, WAVELAB_STORAGE_BUFFER, 0, 0, WAVELAB_U32, NULL, (size_t)1 << 40),
+                     WAVELAB_ERR_ARGUMENT);
+    ck_assert_ptr_nonnull(strstr(wavelab_case_message(c), "at most 1073741824 bytes"));
+    /* 2^28 u32 elements are exactly 2^30 bytes: allowed; one more is not */
+    ck_assert_int_eq(wavelab_case_add_binding(c, WAVELAB_STORAGE_BUFFER, 0, 0, WAVELAB_U32, NULL,
+                                              ((size_t)1 << 28) + 1),
+                     WAVELAB_ERR_ARGUMENT);
+    wavelab_case_destroy(c);
+
+    /* a compile error: the dispatch never starts, so there is no statistic to read */
+    ck_assert_int_eq(wavelab_case_create(&c), WAVELAB_OK);
+    ck_assert_int_eq(wavelab_case_set_source(c, "glsl", "broken.comp",
+                                             "#version 450\nlayout(local_size_x = 1) in;\nvoid main() { nope(); }\n"),
+                     WAVELAB_OK);
+    wavelab_run *r;
+    ck_assert_int_eq(wavelab_run_sim(c, 8, &r), WAVELAB_ERR_COMPILE);
+    uint64_t value = 12345;
+    ck_assert_int_eq(wavelab_run_stat(r, "wave_instructions", &value), WAVELAB_ERR_NOT_FOUND);
+    wavelab_run_destroy(r);
+    wavelab_case_destroy(c);
+}
+END_TEST
+
 START_TEST(test_api_misuse_is_refused_not_a_crash)
 {
     wavelab_case *c;
@@ -485,6 +523,7 @@ static Suite *api_suite(void)
     tcase_add_test(t, test_api_out_of_bounds_write_is_a_fault_with_its_place);
     tcase_add_test(t, test_api_bad_kernels_and_cases_are_errors_with_messages);
     tcase_add_test(t, test_api_misuse_is_refused_not_a_crash);
+    tcase_add_test(t, test_api_case_limits_and_stats_of_a_run_that_never_started);
     tcase_add_test(t, test_api_one_case_runs_on_several_threads_at_once);
     tcase_add_test(t, test_api_vulkan_device_matches_reference);
     suite_add_tcase(s, t);

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "api/wavelab.h"
@@ -31,6 +32,12 @@ static char *cli(int want_rc, const char *fmt, const char *arg)
 }
 
 #define HAS(out, s) ck_assert_msg(strstr(out, s) != NULL, "expected \"%s\" in:\n%s", s, out)
+
+static const char *pass_kernel =
+    "#version 450\n"
+    "layout(local_size_x = 4) in;\n"
+    "layout(set = 0, binding = 0) buffer B { uint v[]; };\n"
+    "void main() { v[gl_LocalInvocationIndex] *= 2u; }\n";
 
 /* ------------------------------------------------------------ kernel faults: exit 1 */
 
@@ -109,7 +116,74 @@ START_TEST(test_errors_runaway_loop_exhausts_budget)
     HAS(out, "100000");
     HAS(out, "workgroup (0,0,0)");
     HAS(out, "wave 0");
+    HAS(out, "--budget N raises it");
     free(out);
+}
+END_TEST
+
+/* A grid with more waves than the budget has wave instructions stops at once (each wave runs at least one), not
+ * after minutes of running the budget out: 65536^3 groups took three. */
+START_TEST(test_errors_dispatch_larger_than_budget_refused_at_once)
+{
+    char *dir = tsup_temp_dir();
+    ck_assert_ptr_nonnull(dir);
+    free(tsup_write_file(dir, "double.comp", pass_kernel));
+    char *json = tsup_write_file(dir, "big.json",
+                                 "{\"kernel\": \"double.comp\", \"groups\": [65536, 65536, 65536], \"bindings\": "
+                                 "[{\"set\": 0, \"binding\": 0, \"type\": \"u32\", \"data\": [1, 2, 3, 4]}]}");
+    char args[4400], *out = NULL;
+    snprintf(args, sizeof args, "run '%s' --quiet", json);
+    time_t start = time(NULL);
+    int rc = tsup_run_cli(args, &out);
+    ck_assert_msg(time(NULL) - start < 20, "took %lld s", (long long)(time(NULL) - start));
+    ck_assert_msg(rc == 1, "exit %d:\n%s", rc, out ? out : "");
+    HAS(out, "runaway kernel: 281474976710656 workgroups of 1 waves");
+    HAS(out, "at the dispatch as a whole, before any wave ran");
+    HAS(out, "--budget N raises it");
+    free(out);
+    free(json);
+    tsup_remove_dir(dir);
+    free(dir);
+}
+END_TEST
+
+/* A kernel's push-constant block the case does not fill is bad input (exit 2), not an out-of-bounds fault. */
+START_TEST(test_errors_missing_push_constants_is_bad_input)
+{
+    char *dir = tsup_temp_dir();
+    ck_assert_ptr_nonnull(dir);
+    free(tsup_write_file(dir, "pc.comp",
+                         "#version 450\nlayout(local_size_x = 4) in;\nlayout(push_constant) uniform P { uint k; uint j; } pc;\n"
+                         "layout(set = 0, binding = 0) buffer B { uint v[]; };\n"
+                         "void main() { v[gl_LocalInvocationIndex] *= pc.k; }\n"));
+    char *json = tsup_write_file(dir, "pc.json",
+                                 "{\"kernel\": \"pc.comp\", \"bindings\": [{\"set\": 0, \"binding\": 0, \"type\": "
+                                 "\"u32\", \"data\": [1, 2, 3, 4]}]}");
+    char args[4400], *out = NULL;
+    snprintf(args, sizeof args, "run '%s' --quiet", json);
+    int rc = tsup_run_cli(args, &out);
+    ck_assert_msg(rc == 2, "exit %d:\n%s", rc, out ? out : "");
+    HAS(out, "push_constants: the kernel's push-constant block 'pc' is 8 bytes but the case gives 0");
+    free(out);
+    free(json);
+    /* 4 of the block's 8 bytes are not enough either; all 8 run */
+    json = tsup_write_file(dir, "pc.json",
+                           "{\"kernel\": \"pc.comp\", \"push_constants\": {\"type\": \"u32\", \"data\": [3]}, "
+                           "\"bindings\": [{\"set\": 0, \"binding\": 0, \"type\": \"u32\", \"data\": [1, 2, 3, 4]}]}");
+    rc = tsup_run_cli(args, &out);
+    ck_assert_msg(rc == 2 && strstr(out, "is 8 bytes but the case gives 4"), "exit %d:\n%s", rc, out ? out : "");
+    free(out);
+    free(json);
+    json = tsup_write_file(dir, "pc.json",
+                           "{\"kernel\": \"pc.comp\", \"push_constants\": {\"type\": \"u32\", \"data\": [3, 0]}, "
+                           "\"bindings\": [{\"set\": 0, \"binding\": 0, \"type\": \"u32\", \"data\": [1, 2, 3, 4]}], "
+                           "\"expect\": [{\"set\": 0, \"binding\": 0, \"data\": [3, 6, 9, 12]}]}");
+    rc = tsup_run_cli(args, &out);
+    ck_assert_msg(rc == 0, "exit %d:\n%s", rc, out ? out : "");
+    free(out);
+    free(json);
+    tsup_remove_dir(dir);
+    free(dir);
 }
 END_TEST
 
@@ -318,11 +392,6 @@ END_TEST
 
 /* ------------------------------------------------------------ wavelab test */
 
-static const char *pass_kernel =
-    "#version 450\n"
-    "layout(local_size_x = 4) in;\n"
-    "layout(set = 0, binding = 0) buffer B { uint v[]; };\n"
-    "void main() { v[gl_LocalInvocationIndex] *= 2u; }\n";
 
 /* --version prints the header's version; CMD --help (anywhere on the line) and `help CMD` print that command's
  * entry of the usage and exit 0, without the other commands' entries; an unknown command is one line, exit 2. */
@@ -439,6 +508,90 @@ START_TEST(test_errors_wavelab_test_counts_and_exit_code)
     free(out);
     tsup_remove_dir(dir);
     free(dir);
+}
+END_TEST
+
+/* A directory where a file belongs (the case, its kernel, an #include, a .spv) is bad input naming it: the
+ * kernel reader used to take a directory's size as 2^63 - 1 bytes, the .spv reader printed that as its size. */
+START_TEST(test_errors_directory_given_as_a_file_is_named)
+{
+    char *dir = tsup_temp_dir();
+    ck_assert_ptr_nonnull(dir);
+    static const char *const names[] = {"kdir.comp", "inc.glsl", "k.spv"};
+    for (size_t i = 0; i < 3; i++) {
+        char sub[4200];
+        snprintf(sub, sizeof sub, "%s/%s", dir, names[i]);
+        ck_assert_int_eq(mkdir(sub, 0700), 0);
+    }
+    free(tsup_write_file(dir, "inc.comp",
+                         "#version 450\n#extension GL_GOOGLE_include_directive : require\n#include \"inc.glsl\"\n"
+                         "layout(local_size_x = 4) in;\nlayout(set = 0, binding = 0) buffer B { uint v[]; };\n"
+                         "void main() { v[gl_LocalInvocationIndex] *= 2u; }\n"));
+    static const struct {
+        const char *kernel, *want;
+    } cases[] = {{"kdir.comp", "kdir.comp is a directory"},
+                 {"inc.comp", "inc.glsl is a directory"},
+                 {"k.spv", "k.spv is a directory"}};
+    for (size_t i = 0; i < 3; i++) {
+        char text[512];
+        snprintf(text, sizeof text, "{\"kernel\": \"%s\", \"bindings\": [{\"set\": 0, \"binding\": 0, "
+                 "\"type\": \"u32\", \"data\": [1, 2, 3, 4]}]}", cases[i].kernel);
+        char *json = tsup_write_file(dir, "c.json", text);
+        char args[4400], *out = NULL;
+        snprintf(args, sizeof args, "run '%s'", json);
+        int rc = tsup_run_cli(args, &out);
+        ck_assert_msg(rc == 2 && out && strstr(out, cases[i].want) && !strstr(out, "9223372036854775807"),
+                      "%s: exit %d:\n%s", cases[i].kernel, rc, out ? out : "");
+        free(out);
+        free(json);
+    }
+    /* the case itself */
+    char args[4400], *out = NULL;
+    snprintf(args, sizeof args, "run '%s/kdir.comp'", dir);
+    int rc = tsup_run_cli(args, &out);
+    ck_assert_msg(rc == 2 && out && strstr(out, "kdir.comp is a directory"), "exit %d:\n%s", rc, out ? out : "");
+    free(out);
+    /* and through the library: a directory as the kernel */
+    char path[4200], msg[512];
+    snprintf(path, sizeof path, "%s/kdir.comp", dir);
+    uint32_t *words = NULL;
+    size_t count = 0;
+    isa_compile_options o = {.path = path};
+    msg[0] = 0;
+    ck_assert_int_eq(isa_compile(&o, &words, &count, msg, sizeof msg, NULL, 0), ISA_ERR_IO);
+    ck_assert_msg(strstr(msg, "kdir.comp is a directory"), "%s", msg);
+    snprintf(args, sizeof args, "rm -rf '%s'", dir);
+    ck_assert_int_eq(system(args), 0);
+    free(dir);
+}
+END_TEST
+
+/* An empty folder is bad input with its name, not "no case files given" (and no qsort of a NULL array). */
+START_TEST(test_errors_wavelab_test_empty_folder_says_no_cases)
+{
+    char *dir = tsup_temp_dir();
+    ck_assert_ptr_nonnull(dir);
+    char args[4400], want[4400], *out = NULL;
+    snprintf(args, sizeof args, "test '%s'", dir);
+    int rc = tsup_run_cli(args, &out);
+    snprintf(want, sizeof want, "wavelab test: no cases in %s\n", dir);
+    ck_assert_msg(rc == 2 && out && strcmp(out, want) == 0, "exit %d:\n%s", rc, out ? out : "");
+    free(out);
+    tsup_remove_dir(dir);
+    free(dir);
+}
+END_TEST
+
+/* An option the simulator's run does not take is one line naming it, not the whole usage. */
+START_TEST(test_errors_run_unknown_option_is_one_line)
+{
+    char *out = cli(2, "run %s/oob_read.json --repeat 3", NULL);
+    HAS(out, "wavelab run: unexpected argument \"--repeat\" (--repeat times a device: it needs --backend vulkan)\n");
+    ck_assert_msg(strchr(out, '\n') == out + strlen(out) - 1, "not one line:\n%s", out);
+    free(out);
+    out = cli(2, "run %s/oob_read.json --frobnicate", NULL);
+    ck_assert_msg(strchr(out, '\n') == out + strlen(out) - 1 && strstr(out, "\"--frobnicate\""), "%s", out);
+    free(out);
 }
 END_TEST
 
@@ -902,6 +1055,8 @@ static Suite *errors_suite(void)
     tcase_add_test(f, test_errors_private_array_dynamic_index_out_of_bounds);
     tcase_add_test(f, test_errors_barrier_in_one_wave_deadlocks);
     tcase_add_test(f, test_errors_runaway_loop_exhausts_budget);
+    tcase_add_test(f, test_errors_dispatch_larger_than_budget_refused_at_once);
+    tcase_add_test(f, test_errors_missing_push_constants_is_bad_input);
     tcase_add_test(f, test_errors_texel_buffer_index_out_of_range);
     tcase_add_test(f, test_errors_fault_dump_has_location_fields);
     suite_add_tcase(s, f);
@@ -921,6 +1076,9 @@ static Suite *errors_suite(void)
     tcase_add_test(c, test_errors_wavelab_test_counts_and_exit_code);
     tcase_add_test(c, test_errors_wavelab_test_shards_split_the_sorted_cases);
     tcase_add_test(c, test_errors_version_and_per_command_help);
+    tcase_add_test(c, test_errors_run_unknown_option_is_one_line);
+    tcase_add_test(c, test_errors_wavelab_test_empty_folder_says_no_cases);
+    tcase_add_test(c, test_errors_directory_given_as_a_file_is_named);
     tcase_add_test(c, test_errors_wavelab_test_known_failure_is_xfail_and_xpass_fails);
     tcase_add_test(c, test_errors_wavelab_test_skips_waves_the_case_excludes);
     tcase_add_test(c, test_errors_binding_type_mismatch_is_an_error_and_unused_binding_a_warning);

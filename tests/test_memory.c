@@ -724,6 +724,33 @@ START_TEST(test_preset_l2_fields_need_a_source_and_a_value_in_range)
 }
 END_TEST
 
+/* cJSON reads 1e309 as infinity: every floating field must be finite as well as positive (a clock of infinity
+ * was accepted and made every estimate zero). */
+START_TEST(test_preset_infinite_floating_fields_are_refused)
+{
+    static const struct {
+        const char *from, *to, *field;
+    } bad[] = {
+        {"\"clock_mhz\": 1000", "\"clock_mhz\": 1e309", "clock_mhz"},
+        {"\"dram_bytes_per_cycle\": 16", "\"dram_bytes_per_cycle\": 1e309", "dram_bytes_per_cycle"},
+        {"\"clock_mhz\": 1000", "\"clock_mhz\": -1e309", "clock_mhz"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char text[4096], out[4096], err[512];
+        snprintf(text, sizeof text, tiny_machine_json, 1, 1, 1, 1024, 4);
+        char *p = strstr(text, bad[i].from);
+        ck_assert_ptr_nonnull(p);
+        snprintf(out, sizeof out, "%.*s%s%s", (int)(p - text), text, bad[i].to, p + strlen(bad[i].from));
+        mem_machine m;
+        ck_assert_int_eq(mem_machine_parse(out, "bad.json", &m, err, sizeof err), MEM_ERR_PRESET);
+        ck_assert_msg(strstr(err, bad[i].field) && strstr(err, "finite"), "%s", err);
+    }
+    char err[512];
+    ck_assert_int_eq(parse_with_field("\"dispatch_us\": 1e309", err, sizeof err), MEM_ERR_PRESET);
+    ck_assert_msg(strstr(err, "dispatch_us") && strstr(err, "finite"), "%s", err);
+}
+END_TEST
+
 START_TEST(test_preset_latency_field_without_source_is_named)
 {
     char err[512];
@@ -807,6 +834,7 @@ static Suite *memory_suite(void)
     tcase_add_test(t, test_preset_l2_fields_need_a_source_and_a_value_in_range);
     tcase_add_test(t, test_estimate_l1_merges_a_share_of_misses_to_the_previous_instructions_line);
     tcase_add_test(t, test_preset_latency_field_without_source_is_named);
+    tcase_add_test(t, test_preset_infinite_floating_fields_are_refused);
     suite_add_tcase(s, t);
     return s;
 }

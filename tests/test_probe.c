@@ -342,6 +342,35 @@ static cJSON *from_sweeps(const char *dir, const char *base)
     return j;
 }
 
+/* A sweep file whose sizes are zero or negative is bad input naming the file and line: a zero L1 stride used to
+ * become a zero sector and divide by it (SIGFPE), a wave size of -1 a preset with 4294967295. */
+START_TEST(test_probe_from_sweeps_refuses_zero_and_negative_sizes)
+{
+    static const struct {
+        const char *file, *columns;
+        double x0;
+    } bad[] = {
+        {"l1_stride.csv", "stride_bytes,ns_per_load", 0},
+        {"subgroup.csv", "wave_size,invocations_per_ballot", -1},
+        {"l2_footprint.csv", "buffer_bytes,g_sectors_per_s", 0},
+    };
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        char *dir = flat_chase_dir();
+        double x[4] = {bad[k].x0, bad[k].x0, bad[k].x0, bad[k].x0}, y[4] = {1, 1, 9, 9};
+        write_sweep_file(dir, bad[k].file, bad[k].columns, x, y, 4);
+        char args[2048], *out = NULL;
+        snprintf(args, sizeof args, "probe --from-sweeps '%s' --base lavapipe -o '%s/preset.json'", dir, dir);
+        int rc = tsup_run_cli(args, &out);
+        char want[256];
+        snprintf(want, sizeof want, "%s: line 3: ", bad[k].file);
+        ck_assert_msg(rc == 2 && out && strstr(out, want), "%s: exit %d: %s", bad[k].file, rc, out ? out : "");
+        free(out);
+        tsup_remove_dir(dir);
+        free(dir);
+    }
+}
+END_TEST
+
 static const char *prov_string(const cJSON *j, const char *field, const char *key)
 {
     return cJSON_GetStringValue(cJSON_GetObjectItem(cJSON_GetObjectItem(cJSON_GetObjectItem(j, "provenance"), field),
@@ -704,6 +733,7 @@ static Suite *probe_suite(void)
     tcase_add_test(t, test_probe_from_sweeps_l2_footprint_cites_the_plateau_buffer);
     tcase_add_test(t, test_probe_from_sweeps_h100_run2_latencies);
     tcase_add_test(t, test_probe_bad_arguments_exit_2);
+    tcase_add_test(t, test_probe_from_sweeps_refuses_zero_and_negative_sizes);
     suite_add_tcase(s, t);
     return s;
 }

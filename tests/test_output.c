@@ -1,0 +1,320 @@
+/*
+ * tests/test_output.c — every output tells the truth: the escapers of
+ * text/text.h against hand-written expectations, and the files and lines the
+ * `wavelab` command writes (SVG, HTML, TAP, error messages) when a path, a
+ * pass name or a case value carries markup, quotes or control characters.
+ * XML well-formedness is checked with xmllint (Debian's libxml2-utils).
+ */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "tests/support/tsup.h"
+#include "text/text.h"
+
+/* What a writer wrote, as a malloc'd string (NUL-terminated). */
+static char *written(void (*write)(FILE *f, const char *s), const char *s)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    ck_assert_ptr_nonnull(f);
+    write(f, s);
+    fclose(f);
+    return buf;
+}
+
+static void xml_text_of(FILE *f, const char *s) { text_xml(f, s, (size_t)-1, 0); }
+static void xml_attribute_of(FILE *f, const char *s) { text_xml(f, s, (size_t)-1, 1); }
+
+#define WRITES(writer, in, want)                                                                                  \
+    do {                                                                                                          \
+        char *got_ = written(writer, in);                                                                         \
+        ck_assert_msg(strcmp(got_, want) == 0, "%s: got [%s], want [%s]", #writer, got_, want);                   \
+        free(got_);                                                                                               \
+    } while (0)
+
+START_TEST(test_output_xml_escapes_markup_and_replaces_control_characters)
+{
+    WRITES(xml_text_of, "<script>a&b</script>", "&lt;script&gt;a&amp;b&lt;/script&gt;");
+    WRITES(xml_text_of, "\"q\" 'a'", "&quot;q&quot; &apos;a&apos;");
+    /* XML 1.0 cannot hold U+0001 or ESC even as a reference: U+FFFD; tab and newline stay in text */
+    WRITES(xml_text_of, "a\x01" "b\x1b[31m\tc\nd", "a\xEF\xBF\xBD" "b\xEF\xBF\xBD[31m\tc\nd");
+    WRITES(xml_attribute_of, "a\tb\nc\"", "a&#9;b&#10;c&quot;");
+    /* valid UTF-8 passes; a lone continuation byte, an overlong form and a surrogate do not */
+    WRITES(xml_text_of, "\xC3\xA9\xE2\x82\xAC", "\xC3\xA9\xE2\x82\xAC");
+    WRITES(xml_text_of, "\x80" "x\xC0\xAF" "y\xED\xA0\x80", "\xEF\xBF\xBD" "x\xEF\xBF\xBD\xEF\xBF\xBD" "y\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD");
+    /* a length that cuts a sequence in two */
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    text_xml(f, "a\xC3\xA9", 2, 0);
+    fclose(f);
+    ck_assert_str_eq(buf, "a\xEF\xBF\xBD");
+    free(buf);
+}
+END_TEST
+
+START_TEST(test_output_json_and_terminal_escape_control_characters)
+{
+    WRITES(text_json, "a\"b\\c\x01\n", "\"a\\\"b\\\\c\\u0001\\n\"");
+    WRITES(text_json, NULL, "\"\"");
+    char out[64];
+    ck_assert_str_eq(text_terminal("u3\x1b[31m2\nX\x7f", out, sizeof out), "u3\\x1b[31m2\\x0aX\\x7f");
+    /* C1 CSI (U+009B) is an escape sequence introducer on some terminals too */
+    ck_assert_str_eq(text_terminal("a\xC2\x9B" "b \xC3\xA9", out, sizeof out), "a\\u009bb \xC3\xA9");
+    /* truncation never cuts an escape in half */
+    ck_assert_str_eq(text_terminal("ab\x1b", out, 6), "ab");
+}
+END_TEST
+
+/* ------------------------------------------------------------ the command's outputs */
+
+static const char *double_kernel = "#version 450\n"
+                                   "layout(local_size_x = 4) in;\n"
+                                   "layout(set = 0, binding = 0) buffer B { uint v[]; };\n"
+                                   "void main() { v[gl_LocalInvocationIndex] *= 2u; }\n";
+
+static char *read_all(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    ck_assert_msg(f != NULL, "%s was not written", path);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&buf, &len);
+    int ch;
+    while ((ch = fgetc(f)) != EOF)
+        fputc(ch, m);
+    fclose(m);
+    fclose(f);
+    return buf;
+}
+
+/* xmllint (libxml2) parses the file as XML; skipped-with-note when it is not installed is not an option here:
+ * the JUnit test already needs it. */
+static void assert_well_formed(const char *path)
+{
+    char cmd[4400];
+    snprintf(cmd, sizeof cmd, "xmllint --noout '%s' 2>&1", path);
+    ck_assert_msg(system(cmd) == 0, "%s is not well-formed XML", path);
+}
+
+static int has_byte(const char *s, char byte) { return strchr(s, byte) != NULL; }
+
+/* A directory named like markup holding a case: the path reaches every title. */
+static char *markup_case(char **dir_out)
+{
+    char *dir = tsup_temp_dir();
+    ck_assert_ptr_nonnull(dir);
+    char sub[4200];
+    snprintf(sub, sizeof sub, "%s/<script>alert(1)<\x01>", dir);
+    ck_assert_int_eq(mkdir(sub, 0700), 0);
+    free(tsup_write_file(sub, "double.comp", double_kernel));
+    char *json = tsup_write_file(sub, "c.json",
+                                 "{\"dispatches\": [{\"name\": \"p\\u0001<b>&\\\"\", \"kernel\": \"double.comp\"}, "
+                                 "{\"kernel\": \"double.comp\"}], \"bindings\": [{\"set\": 0, \"binding\": 0, "
+                                 "\"type\": \"u32\", \"data\": [1, 2, 3, 4]}], "
+                                 "\"expect\": [{\"set\": 0, \"binding\": 0, \"data\": [4, 8, 12, 16]}]}");
+    ck_assert_ptr_nonnull(json);
+    *dir_out = dir;
+    return json;
+}
+
+static void remove_markup_case(char *dir, char *json)
+{
+    char cmd[4400];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    ck_assert_int_eq(system(cmd), 0);
+    free(dir);
+    free(json);
+}
+
+START_TEST(test_output_disasm_svg_escapes_the_case_path)
+{
+    char *dir, *json = markup_case(&dir);
+    char args[9000], svg[4200];
+    snprintf(svg, sizeof svg, "%s/out.svg", dir);
+    snprintf(args, sizeof args, "disasm '%s' --svg '%s'", json, svg);
+    char *out = NULL;
+    int rc = tsup_run_cli(args, &out);
+    ck_assert_msg(rc == 0, "exit %d:\n%s", rc, out);
+    free(out);
+    char *text = read_all(svg);
+    ck_assert_msg(!strstr(text, "<script>"), "markup from the path reached the SVG:\n%.600s", text);
+    ck_assert_msg(strstr(text, "&lt;script&gt;alert(1)&lt;\xEF\xBF\xBD&gt;/c.json"), "%.600s", text);
+    ck_assert(!has_byte(text, '\x01'));
+    assert_well_formed(svg);
+    free(text);
+    remove_markup_case(dir, json);
+}
+END_TEST
+
+START_TEST(test_output_profile_svg_and_trace_escape_pass_names)
+{
+    char *dir, *json = markup_case(&dir);
+    char args[9000], svg[4200], trace[4200];
+    snprintf(svg, sizeof svg, "%s/out.svg", dir);
+    snprintf(trace, sizeof trace, "%s/out.json", dir);
+    snprintf(args, sizeof args, "profile '%s' --backend sim --repeat 2 --svg '%s' --trace '%s'", json, svg, trace);
+    char *out = NULL;
+    int rc = tsup_run_cli(args, &out);
+    ck_assert_msg(rc == 0, "exit %d:\n%s", rc, out);
+    /* the printed table shows the control character, not the byte */
+    ck_assert_msg(!has_byte(out, '\x01') && strstr(out, "p\\x01<b>&\""), "%s", out);
+    free(out);
+    char *text = read_all(svg);
+    ck_assert(!has_byte(text, '\x01'));
+    ck_assert_msg(strstr(text, "p\xEF\xBF\xBD&lt;b&gt;&amp;&quot;"), "%.2000s", text);
+    assert_well_formed(svg);
+    free(text);
+    text = read_all(trace);
+    ck_assert_msg(strstr(text, "\"p\\u0001<b>&\\\"\""), "%.2000s", text);
+    free(text);
+    remove_markup_case(dir, json);
+}
+END_TEST
+
+START_TEST(test_output_report_title_has_no_control_characters)
+{
+    char *dir, *json = markup_case(&dir);
+    char args[9000], html[4200];
+    snprintf(html, sizeof html, "%s/out.html", dir);
+    snprintf(args, sizeof args, "report '%s' -o '%s'", json, html);
+    char *out = NULL;
+    int rc = tsup_run_cli(args, &out);
+    ck_assert_msg(rc == 0, "exit %d:\n%s", rc, out);
+    free(out);
+    char *text = read_all(html);
+    ck_assert(!has_byte(text, '\x01'));
+    ck_assert_msg(strstr(text, "<title>wavelab report: ") && !strstr(text, "<script>"), "%.600s", text);
+    ck_assert_msg(strstr(text, "&lt;script&gt;alert(1)&lt;\xEF\xBF\xBD&gt;/c.json</title>"), "%.600s", text);
+    free(text);
+    remove_markup_case(dir, json);
+}
+END_TEST
+
+START_TEST(test_output_tap_and_junit_show_control_characters_safely)
+{
+    char *dir, *json = markup_case(&dir);
+    char args[9000], junit[4200];
+    snprintf(junit, sizeof junit, "%s/junit.xml", dir);
+    snprintf(args, sizeof args, "test '%s' --waves 4 --tap --junit '%s'", json, junit);
+    char *out = NULL;
+    int rc = tsup_run_cli(args, &out);
+    ck_assert_msg(rc == 0, "exit %d:\n%s", rc, out);
+    ck_assert_msg(!has_byte(out, '\x01') && strstr(out, "<script>alert(1)<\\x01>/c.json (wave 4)"), "%s", out);
+    free(out);
+    assert_well_formed(junit);
+    remove_markup_case(dir, json);
+}
+END_TEST
+
+START_TEST(test_output_case_errors_show_control_characters_on_one_line)
+{
+    char *dir = tsup_temp_dir();
+    ck_assert_ptr_nonnull(dir);
+    free(tsup_write_file(dir, "double.comp", double_kernel));
+    char *json = tsup_write_file(dir, "c.json",
+                                 "{\"kernel\": \"double.comp\", \"bindings\": [{\"set\": 0, \"binding\": 0, "
+                                 "\"type\": \"u3\\u001b[31m2\\nX\", \"data\": [1, 2, 3, 4]}]}");
+    char args[4400];
+    snprintf(args, sizeof args, "run '%s'", json);
+    char *out = NULL;
+    int rc = tsup_run_cli(args, &out);
+    ck_assert_msg(rc == 2, "exit %d:\n%s", rc, out);
+    ck_assert_msg(!has_byte(out, '\x1b') && strstr(out, "unknown type \"u3\\x1b[31m2\\x0aX\""), "%s", out);
+    ck_assert_msg(strchr(out, '\n') == out + strlen(out) - 1, "not one line:\n%s", out);
+    free(out);
+    free(json);
+    tsup_remove_dir(dir);
+    free(dir);
+}
+END_TEST
+
+/* An analysis that fails writes no picture: no 0-byte SVG, and a picture already there is left as it was. */
+START_TEST(test_output_explain_svg_not_written_when_the_analysis_fails)
+{
+    char *dir = tsup_temp_dir();
+    ck_assert_ptr_nonnull(dir);
+    free(tsup_write_file(dir, "double.comp", double_kernel));
+    char *json = tsup_write_file(dir, "c.json",
+                                 "{\"kernel\": \"double.comp\", \"bindings\": [{\"set\": 0, \"binding\": 0, "
+                                 "\"type\": \"u32\", \"data\": [1, 2, 3, 4]}]}");
+    char args[9000], svg[4200], *out = NULL;
+    snprintf(svg, sizeof svg, "%s/lds.svg", dir);
+    snprintf(args, sizeof args, "explain '%s' --lds --svg '%s'", json, svg);
+    int rc = tsup_run_cli(args, &out);
+    ck_assert_msg(rc == 2 && strstr(out, "no LDS instruction"), "exit %d:\n%s", rc, out);
+    free(out);
+    struct stat st;
+    ck_assert_msg(stat(svg, &st) != 0, "%s was left behind (%lld bytes)", svg, (long long)st.st_size);
+    char *old = tsup_write_file(dir, "lds.svg", "<svg/>\n");
+    rc = tsup_run_cli(args, &out);
+    ck_assert_int_eq(rc, 2);
+    free(out);
+    char *text = read_all(svg);
+    ck_assert_str_eq(text, "<svg/>\n");
+    free(text);
+    free(old);
+    /* nothing else beside it either (the temporary file is gone) */
+    snprintf(args, sizeof args, "ls '%s' | wc -l", dir);
+    FILE *ls = popen(args, "r");
+    int files = 0;
+    ck_assert_int_eq(fscanf(ls, "%d", &files), 1);
+    pclose(ls);
+    ck_assert_int_eq(files, 3);
+    free(json);
+    tsup_remove_dir(dir);
+    free(dir);
+}
+END_TEST
+
+/* UTF-8 in a kernel's comments (and in an included header's) comes back unchanged in the SPIR-V's OpSource:
+ * glslang 12 packed each byte through a signed char and wrote 0xFF over the bytes after it. */
+START_TEST(test_output_compile_disasm_keeps_utf8_source)
+{
+    char *dir = tsup_temp_dir();
+    ck_assert_ptr_nonnull(dir);
+    free(tsup_write_file(dir, "hdr.glsl", "// h\xC3\xA9" "ader \xE6\x97\xA5\nuint twice(uint x) { return x * 2u; }\n"));
+    char *kernel = tsup_write_file(dir, "k.comp",
+                                   "#version 450\n#extension GL_GOOGLE_include_directive : require\n"
+                                   "// caf\xC3\xA9 \xE2\x82\xAC \xF0\x9F\x99\x82 end\n#include \"hdr.glsl\"\n"
+                                   "layout(local_size_x = 4) in;\nlayout(set = 0, binding = 0) buffer B { uint v[]; };\n"
+                                   "void main() { v[gl_LocalInvocationIndex] = twice(v[gl_LocalInvocationIndex]); }\n");
+    char args[4400], *out = NULL;
+    snprintf(args, sizeof args, "compile '%s' --disasm", kernel);
+    int rc = tsup_run_cli(args, &out);
+    ck_assert_msg(rc == 0, "exit %d:\n%s", rc, out);
+    ck_assert_msg(strstr(out, "// caf\xC3\xA9 \xE2\x82\xAC \xF0\x9F\x99\x82 end\n"), "%.3000s", out);
+    ck_assert_msg(strstr(out, "\"// h\xC3\xA9" "ader \xE6\x97\xA5\n"), "%.3000s", out);
+    ck_assert_msg(!strstr(out, "\xFF"), "0xFF bytes in:\n%.3000s", out);
+    free(out);
+    free(kernel);
+    tsup_remove_dir(dir);
+    free(dir);
+}
+END_TEST
+
+static Suite *output_suite(void)
+{
+    Suite *s = suite_create("output");
+    TCase *e = tcase_create("escapers");
+    tcase_add_test(e, test_output_xml_escapes_markup_and_replaces_control_characters);
+    tcase_add_test(e, test_output_json_and_terminal_escape_control_characters);
+    suite_add_tcase(s, e);
+    TCase *c = tcase_create("command");
+    tcase_set_timeout(c, 300);
+    tcase_add_test(c, test_output_disasm_svg_escapes_the_case_path);
+    tcase_add_test(c, test_output_profile_svg_and_trace_escape_pass_names);
+    tcase_add_test(c, test_output_report_title_has_no_control_characters);
+    tcase_add_test(c, test_output_tap_and_junit_show_control_characters_safely);
+    tcase_add_test(c, test_output_case_errors_show_control_characters_on_one_line);
+    tcase_add_test(c, test_output_explain_svg_not_written_when_the_analysis_fails);
+    tcase_add_test(c, test_output_compile_disasm_keeps_utf8_source);
+    suite_add_tcase(s, c);
+    return s;
+}
+
+int main(void) { return tsup_run_suite(output_suite(), "test_output"); }
