@@ -75,11 +75,12 @@ int case_kind_is_image(case_kind k);
 /* 1 for the kinds with a sampler (sampler, combined_image_sampler). */
 int case_kind_has_sampler(case_kind k);
 
+/* How two elements compare: case_element_match is the rule (docs/case-format.md, "Compare modes"). */
 typedef enum case_compare {
-    CASE_COMPARE_EXACT,   /* bytes equal (floats: bit-exact, but +0 == -0 is NOT equal) */
+    CASE_COMPARE_EXACT,   /* identical bits (+0 and -0 differ), except that any NaN matches any NaN */
     CASE_COMPARE_ULP,     /* floats within `tolerance` units in the last place */
     CASE_COMPARE_EPSILON, /* |a - b| <= tolerance */
-    CASE_COMPARE_SORTED   /* equal as multisets: both sorted, then exact */
+    CASE_COMPARE_SORTED   /* equal as multisets: both sorted (case_sort_elements), then exact */
 } case_compare;
 
 typedef struct case_binding {
@@ -240,6 +241,21 @@ int case_expect_check(const case_expect *e, const uint8_t *actual, size_t actual
  * Exposed so tests and other tools produce the same bytes.
  */
 uint64_t case_splitmix64(uint64_t *state);
+
+/*
+ * The one rule for comparing two elements of type t (case/case_compare.c), used by expectations, `wavelab check`
+ * (buffers and decoded image components) and "sorted": 1 when `got` matches `want` under mode and tolerance.
+ * Floats: any NaN matches any NaN, in every mode; an infinity matches only the same infinity; otherwise exact and
+ * sorted need identical bits (+0 and -0 differ), ulp N at most N representable steps apart (+0 and -0 are 0
+ * apart), epsilon E |want - got| <= E in double.  Integers: identical bits in every mode.
+ */
+int case_element_match(case_type t, const uint8_t *want, const uint8_t *got, case_compare mode, double tolerance);
+/* The distance in units in the last place between two finite floats of type t, into *out; 0 (nothing stored)
+ * when either is a NaN or an infinity, or t is not a float type. */
+int case_ulp_distance(case_type t, const uint8_t *a, const uint8_t *b, uint64_t *out);
+/* Sorts `count` elements of type t in place into the order "sorted" compares in: by value (signed integers as
+ * signed), -0 before +0, NaNs last.  Returns 0 when out of memory (the elements are then unchanged). */
+int case_sort_elements(case_type t, uint8_t *elements, size_t count);
 
 /* Formats one element as JSON text that round-trips exactly (floats with %.17g / %.9g,
  * NaN and infinities as the strings "nan", "inf", "-inf").  Returns chars written. */

@@ -9,7 +9,6 @@
  * then mip 1's ...), the layout the backend copies to and from the device.
  */
 #include <inttypes.h>
-#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -21,33 +20,6 @@ int cli_is_image_binding(const case_binding *b)
 {
     return b->kind == CASE_KIND_STORAGE_IMAGE || b->kind == CASE_KIND_SAMPLED_IMAGE ||
            b->kind == CASE_KIND_COMBINED_IMAGE_SAMPLER || b->kind == CASE_KIND_SAMPLER;
-}
-
-/* Order-preserving integer key of a binary32 (adjacent floats differ by 1). */
-static int64_t f32_key(float f)
-{
-    uint32_t x;
-    memcpy(&x, &f, 4);
-    return x & 0x80000000u ? -(int64_t)(x & 0x7fffffffu) : (int64_t)x;
-}
-
-static int components_agree(img_numeric num, uint32_t a, uint32_t b, case_compare mode, double tolerance)
-{
-    if (num != IMG_NUM_FLOAT || a == b)
-        return a == b;
-    float x, y;
-    memcpy(&x, &a, 4);
-    memcpy(&y, &b, 4);
-    if (isnan(x) || isnan(y))
-        return isnan(x) && isnan(y); /* NaN payloads differ between implementations */
-    switch (mode) {
-    case CASE_COMPARE_ULP: {
-        int64_t d = f32_key(x) - f32_key(y);
-        return (double)(d < 0 ? -d : d) <= tolerance;
-    }
-    case CASE_COMPARE_EPSILON: return fabs((double)x - (double)y) <= tolerance;
-    default: return 0; /* exact: the bits already differ (+0 and -0 included) */
-    }
 }
 
 static void format_component(img_numeric num, uint32_t bits, char *buf, size_t size)
@@ -101,9 +73,11 @@ static void compare_texel(void *p, uint32_t x, uint32_t y, uint32_t z, uint32_t 
     img_texel a, b;
     img_decode(c->b->image.format, c->sim + offset, &a);
     img_decode(c->b->image.format, c->dev + offset, &b);
+    /* components are 32-bit values of the binding's type (F32/U32/I32), compared by the one rule */
     int first = -1;
     for (uint32_t k = 0; k < f->components && k < 4; k++)
-        if (!components_agree(f->numeric, a.u[k], b.u[k], c->mode, c->tolerance)) {
+        if (!case_element_match(c->b->type, (const uint8_t *)&a.u[k], (const uint8_t *)&b.u[k], c->mode,
+                                c->tolerance)) {
             first = (int)k;
             break;
         }
@@ -127,13 +101,10 @@ static void compare_texel(void *p, uint32_t x, uint32_t y, uint32_t z, uint32_t 
     n += snprintf(line + n, sizeof line - (size_t)n, "), device (");
     for (uint32_t k = 0; k < f->components && k < 4; k++)
         n += snprintf(line + n, sizeof line - (size_t)n, "%s%s", k ? ", " : "", dv[k]);
-    if (f->numeric == IMG_NUM_FLOAT) {
-        float fa, fb;
-        memcpy(&fa, &a.u[first], 4);
-        memcpy(&fb, &b.u[first], 4);
-        int64_t d = f32_key(fa) - f32_key(fb);
-        snprintf(line + n, sizeof line - (size_t)n, "), component %d %" PRId64 " ulp apart\n", first, d < 0 ? -d : d);
-    } else
+    uint64_t d;
+    if (case_ulp_distance(c->b->type, (const uint8_t *)&a.u[first], (const uint8_t *)&b.u[first], &d))
+        snprintf(line + n, sizeof line - (size_t)n, "), component %d %" PRIu64 " ulp apart\n", first, d);
+    else
         snprintf(line + n, sizeof line - (size_t)n, "), component %d\n", first);
     size_t len = strlen(c->report);
     snprintf(c->report + len, c->report_size - len, "%s", line);

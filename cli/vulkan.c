@@ -12,7 +12,6 @@
  */
 #include <errno.h>
 #include <inttypes.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -474,84 +473,6 @@ done:
 
 /* ------------------------------------------------------------- check */
 
-/* Order-preserving integer key of a float's bits: adjacent floats differ by 1 (for ULP distance). */
-static int64_t float_key(case_type t, const uint8_t *p)
-{
-    if (t == CASE_TYPE_F16) {
-        uint16_t h;
-        memcpy(&h, p, 2);
-        return h & 0x8000 ? -(int64_t)(h & 0x7fff) : (int64_t)h;
-    }
-    if (t == CASE_TYPE_F32) {
-        uint32_t x;
-        memcpy(&x, p, 4);
-        return x & 0x80000000u ? -(int64_t)(x & 0x7fffffffu) : (int64_t)x;
-    }
-    uint64_t x;
-    memcpy(&x, p, 8);
-    int64_t mag = (int64_t)(x & 0x7fffffffffffffffull);
-    return x >> 63 ? -mag : mag;
-}
-
-static double element_value(case_type t, const uint8_t *p)
-{
-    switch (t) {
-    case CASE_TYPE_F16: {
-        uint16_t h;
-        memcpy(&h, p, 2);
-        return case_half_to_float(h);
-    }
-    case CASE_TYPE_F32: {
-        float f;
-        memcpy(&f, p, 4);
-        return f;
-    }
-    case CASE_TYPE_F64: {
-        double d;
-        memcpy(&d, p, 8);
-        return d;
-    }
-    default: {
-        uint64_t bits = 0;
-        size_t es = case_type_size(t);
-        memcpy(&bits, p, es);
-        if (case_type_is_signed(t) && es < 8 && (bits >> (es * 8 - 1)) & 1)
-            bits |= ~0ull << (es * 8);
-        return case_type_is_signed(t) ? (double)(int64_t)bits : (double)bits;
-    }
-    }
-}
-
-/* 1 when element a (simulator) and b (device) agree under the compare mode. */
-static int elements_agree(case_type t, const uint8_t *a, const uint8_t *b, case_compare mode, double tolerance)
-{
-    size_t es = case_type_size(t);
-    if (!case_type_is_float(t))
-        return memcmp(a, b, es) == 0;
-    double x = element_value(t, a), y = element_value(t, b);
-    if (isnan(x) || isnan(y))
-        return isnan(x) && isnan(y); /* NaN payloads differ between implementations */
-    switch (mode) {
-    case CASE_COMPARE_ULP: {
-        int64_t d = float_key(t, a) - float_key(t, b);
-        return (double)(d < 0 ? -d : d) <= tolerance;
-    }
-    case CASE_COMPARE_EPSILON: return fabs(x - y) <= tolerance || x == y;
-    default: return memcmp(a, b, es) == 0;
-    }
-}
-
-static case_type sort_type;
-static int compare_elements(const void *pa, const void *pb)
-{
-    double x = element_value(sort_type, pa), y = element_value(sort_type, pb);
-    if (isnan(x) || isnan(y))
-        return isnan(x) - isnan(y);
-    if (x != y)
-        return x < y ? -1 : 1;
-    return memcmp(pa, pb, case_type_size(sort_type)); /* -0 before +0, stable by bits */
-}
-
 typedef struct grid {
     uint32_t local[3];
     uint32_t groups[3];
@@ -602,16 +523,15 @@ static size_t compare_binding(const wl_case *c, int bi, const uint8_t *sim, cons
         if (sorted_sim && sorted_dev) {
             memcpy(sorted_sim, sim, b->size);
             memcpy(sorted_dev, dev, b->size);
-            sort_type = b->type;
-            qsort(sorted_sim, b->count, es, compare_elements);
-            qsort(sorted_dev, b->count, es, compare_elements);
-            x = sorted_sim;
-            y = sorted_dev;
+            if (case_sort_elements(b->type, sorted_sim, b->count) && case_sort_elements(b->type, sorted_dev, b->count)) {
+                x = sorted_sim;
+                y = sorted_dev;
+            }
         }
     }
     size_t bad = 0;
     for (size_t i = 0; i < b->count; i++) {
-        if (elements_agree(b->type, x + i * es, y + i * es, mode, tolerance))
+        if (case_element_match(b->type, x + i * es, y + i * es, mode, tolerance))
             continue;
         bad++;
         if (*budget > 0) {
@@ -624,10 +544,9 @@ static size_t compare_binding(const wl_case *c, int bi, const uint8_t *sim, cons
             else
                 snprintf(where, sizeof where, "position in sorted order");
             char ulps[48] = "";
-            if (case_type_is_float(b->type)) {
-                int64_t d = float_key(b->type, x + i * es) - float_key(b->type, y + i * es);
-                snprintf(ulps, sizeof ulps, ", %" PRId64 " ulp", d < 0 ? -d : d);
-            }
+            uint64_t d;
+            if (case_ulp_distance(b->type, x + i * es, y + i * es, &d))
+                snprintf(ulps, sizeof ulps, ", %" PRIu64 " ulp", d);
             size_t len = strlen(report);
             snprintf(report + len, report_size - len, "      [%zu] simulator %s, device %s%s  (%s)\n", i, sv, dv, ulps,
                      where);

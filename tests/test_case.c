@@ -881,7 +881,7 @@ START_TEST(test_case_expect_exact_passes_and_names_first_difference)
                   "%s", msg);
     ck_assert_int_eq(case_expect_check(&e, (const uint8_t *)got, sizeof got, NULL, 0, NULL), 0);
 
-    /* floats: bit-exact, so -0 is not +0 and a NaN matches the same NaN bits */
+    /* floats: bit-exact, so -0 is not +0; a NaN matches any NaN (tests/test_compare.c) */
     float fw[] = {0.0f, NAN}, fg[] = {-0.0f, NAN};
     e = make_expect(CASE_TYPE_F32, CASE_COMPARE_EXACT, 0, fw, 2);
     ck_assert_int_eq(case_expect_check(&e, (const uint8_t *)fg, sizeof fg, msg, sizeof msg, &bad), 0);
