@@ -134,7 +134,19 @@ START_TEST(null_device_is_compile_only)
     vkb_device_info first;
     vkb_device_info_get(ctx, chosen, &first);
     ck_assert_int_eq(first.compile_only, vkb_device_count(ctx) == 1);
+    /* RADV reads RADV_FORCE_FAMILY when an instance lists its devices: another family while this context is
+     * open would not apply to it, so it is refused */
+    vkb_context *second = NULL;
+    int other = -1;
+    ck_assert_int_eq(vkb_context_create_null("vega10", &second, &other, err, sizeof err), VKB_ERR_INPUT);
+    ck_assert_msg(second == NULL && strstr(err, "already has one open"), "%s", err);
+    ck_assert_str_eq(getenv("RADV_FORCE_FAMILY"), "navi21");
     vkb_context_destroy(ctx);
+    /* once it is closed, the next family works */
+    ck_assert_int_eq(vkb_context_create_null("vega10", &second, &other, err, sizeof err), VKB_OK);
+    vkb_device_info_get(second, other, &info);
+    ck_assert_msg(info.compile_only && strstr(info.name, "VEGA10"), "%s", info.name);
+    vkb_context_destroy(second);
 }
 END_TEST
 
@@ -156,6 +168,12 @@ START_TEST(null_device_never_dispatches)
                       commands[i], rc, out ? out : "");
         free(out);
     }
+    char *out = NULL;
+    int rc = tsup_run_cli("devices 2>&1", &out);
+    ck_assert_msg(rc == 0 && out && strstr(out, "(RADV NAVI21) (compile only)") &&
+                      strstr(out, "listed because RADV_FORCE_FAMILY=navi21"),
+                  "exit %d: %s", rc, out ? out : "");
+    free(out);
 }
 END_TEST
 
