@@ -410,6 +410,7 @@ vkb_status vkb_context_create(vkb_context **out, char *err, size_t err_size)
         snprintf(err, err_size, "out of memory");
         return VKB_ERR_NOMEM;
     }
+    __atomic_add_fetch(&live_contexts, 1, __ATOMIC_SEQ_CST); /* vkb_context_destroy takes it back, on any path */
     ctx->instance_api = loader_api >= API_1_3 ? API_1_3 : (loader_api >= API_1_2 ? API_1_2 : API_1_1);
 
     VkApplicationInfo app = {
@@ -477,7 +478,6 @@ vkb_status vkb_context_create(vkb_context **out, char *err, size_t err_size)
         free(pd);
     }
     *out = ctx;
-    __atomic_add_fetch(&live_contexts, 1, __ATOMIC_SEQ_CST);
     return VKB_OK;
 }
 
@@ -496,6 +496,10 @@ vkb_status vkb_context_create_null(const char *family, vkb_context **out, int *i
                      "gfx1100, ...)", family);
             return VKB_ERR_INPUT;
         }
+    char before[64] = ""; /* put back when this fails: a family RADV does not know would abort the next context */
+    int had_before = now != NULL;
+    if (now)
+        snprintf(before, sizeof before, "%s", now);
     if (setenv("RADV_FORCE_FAMILY", family, 1) != 0) {
         snprintf(err, err_size, "cannot set RADV_FORCE_FAMILY=%s", family);
         return VKB_ERR_INPUT;
@@ -512,14 +516,16 @@ vkb_status vkb_context_create_null(const char *family, vkb_context **out, int *i
         _exit(vkb_context_create(&probe, probe_err, sizeof probe_err) == VKB_OK ? 0 : 1);
     }
     int status = 0;
+    vkb_status st = VKB_OK;
     if (child > 0 && waitpid(child, &status, 0) == child && WIFSIGNALED(status)) {
         snprintf(err, err_size, "RADV knows no GPU generation \"%s\" (RADV_FORCE_FAMILY=%s aborts it; try vega10, "
                  "navi10, navi21, gfx1100)", family, family);
-        return VKB_ERR_INPUT;
+        st = VKB_ERR_INPUT;
+        goto failed;
     }
-    vkb_status st = vkb_context_create(out, err, err_size);
+    st = vkb_context_create(out, err, err_size);
     if (st != VKB_OK)
-        return st;
+        goto failed;
     for (int i = 0; i < (*out)->device_count; i++)
         if ((*out)->devices[i].info.compile_only && contains_ci((*out)->devices[i].info.name, family)) {
             *index = i;
@@ -529,7 +535,13 @@ vkb_status vkb_context_create_null(const char *family, vkb_context **out, int *i
              "installed", family);
     vkb_context_destroy(*out);
     *out = NULL;
-    return VKB_ERR_NO_DEVICE;
+    st = VKB_ERR_NO_DEVICE;
+failed:
+    if (had_before)
+        setenv("RADV_FORCE_FAMILY", before, 1);
+    else
+        unsetenv("RADV_FORCE_FAMILY");
+    return st;
 }
 
 vkb_status vkb_device_dispatches(const vkb_device_info *info, char *err, size_t err_size)

@@ -255,6 +255,22 @@ START_TEST(disasm_against_cli)
 }
 END_TEST
 
+START_TEST(unknown_family_leaves_environment)
+{
+    /* RADV aborts on a family it does not know: the variable must not stay set for the next context */
+    setenv("RADV_FORCE_FAMILY", "navi21", 1);
+    vkb_context *ctx = NULL;
+    int index = -1;
+    char err[1024];
+    ck_assert_int_eq(vkb_context_create_null("nosuchgpu", &ctx, &index, err, sizeof err), VKB_ERR_INPUT);
+    ck_assert_ptr_null(ctx);
+    ck_assert_str_eq(getenv("RADV_FORCE_FAMILY"), "navi21");
+    unsetenv("RADV_FORCE_FAMILY");
+    ck_assert_int_eq(vkb_context_create_null("nosuchgpu", &ctx, &index, err, sizeof err), VKB_ERR_INPUT);
+    ck_assert_ptr_null(getenv("RADV_FORCE_FAMILY"));
+}
+END_TEST
+
 /* Whether RADV lists a null device here, asked in a child so that this process keeps no Vulkan state. */
 static int radv_null_available(void)
 {
@@ -288,6 +304,7 @@ int main(void)
         tcase_add_loop_test(t, fp16_needs_fewer_vgprs, 0, 4);
         tcase_add_loop_test(t, lds_limits_occupancy, 0, 3);
         tcase_add_test(t, disasm_against_cli);
+        tcase_add_test(t, unknown_family_leaves_environment);
         suite_add_tcase(s, t);
     }
     int rc = tsup_run_suite(s, "test_radv");
