@@ -220,6 +220,7 @@ typedef struct run_plan {
     int timestamps;             /* the compute queue has timestamps */
     uint32_t query_count;
     int compile_only;           /* vkb_compile_case: capture internal representations; nothing runs */
+    int bindings_from_module;   /* vkb_compile_case of a bare kernel: the bindings are the module's, nothing to check */
 } run_plan;
 
 #define PLAN_LOCALS(rp)                                                       \
@@ -243,8 +244,8 @@ static vkb_status plan_passes(run_plan *rp, vkb_run_output *out, char *err, size
         case_dispatch_view(c, pass_count > 1 ? p : 0, &view);
         st = vkb_kernel_scan(rp->passes[p].spirv, rp->passes[p].word_count, view.entry, &rp->kernels[p], err, err_size);
         if (st == VKB_OK)
-            st = vkb_check_support(rp->ctx, (int)(d - rp->ctx->devices), &rp->kernels[p], &view, rp->requested, err,
-                                   err_size);
+            st = vkb_check_support(rp->ctx, (int)(d - rp->ctx->devices), &rp->kernels[p],
+                                   rp->bindings_from_module ? NULL : &view, rp->requested, err, err_size);
         if (st != VKB_OK) {
             if (pass_count > 1) { /* name the pass */
                 char inner[768];
@@ -963,8 +964,23 @@ vkb_status vkb_compile_case(vkb_context *ctx, int index, const wl_case *c, const
     vkb_pass one = {spirv, word_count};
     wl_case view; /* a case with "dispatches" compiles its first pass */
     case_dispatch_view(c, 0, &view);
+    /* a kernel without a case (no bindings): the module's own resources give the descriptor set layouts */
+    vkb_kernel_info declared;
+    case_binding from_module[VKB_MAX_RESOURCES];
+    if (view.binding_count == 0 && vkb_kernel_scan(spirv, word_count, view.entry, &declared, err, err_size) == VKB_OK) {
+        memset(from_module, 0, sizeof from_module);
+        for (int r = 0; r < declared.resource_count; r++) {
+            from_module[r].set = declared.resources[r].set;
+            from_module[r].binding = declared.resources[r].binding;
+            from_module[r].kind = declared.resources[r].kind;
+            snprintf(from_module[r].format, sizeof from_module[r].format, "%s", declared.resources[r].format);
+        }
+        view.bindings = from_module;
+        view.binding_count = declared.resource_count;
+    }
     run_objects o = {0};
-    run_plan rp = {.ctx = ctx, .c = &view, .passes = &one, .pass_count = 1, .opt = opt, .compile_only = 1};
+    run_plan rp = {.ctx = ctx, .c = &view, .passes = &one, .pass_count = 1, .opt = opt, .compile_only = 1,
+                   .bindings_from_module = view.bindings == from_module};
     vkb_run_output run;
     memset(out, 0, sizeof *out);
     vkb_status st = start_plan(&rp, &o, index, &run, err, err_size);
