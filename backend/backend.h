@@ -23,6 +23,7 @@
 #include <stdint.h>
 
 #include "case/case.h"
+#include "isa/isa.h"
 
 typedef enum vkb_status {
     VKB_OK = 0,
@@ -82,6 +83,14 @@ typedef struct vkb_context vkb_context;
 vkb_status vkb_context_create(vkb_context **out, char *err, size_t err_size);
 void vkb_context_destroy(vkb_context *ctx);
 
+/*
+ * A context in which RADV's null device for GPU generation `family` ("navi21", "vega10", "gfx1100", ...) is
+ * listed, and *index = that device.  RADV reads RADV_FORCE_FAMILY when an instance lists its devices, so this
+ * sets it for the whole process first: VKB_ERR_INPUT when a context with another family is still open here.
+ * VKB_ERR_NO_DEVICE when no null device appears (RADV absent, or a family it does not know).
+ */
+vkb_status vkb_context_create_null(const char *family, vkb_context **out, int *index, char *err, size_t err_size);
+
 int vkb_device_count(const vkb_context *ctx);
 
 typedef struct vkb_device_info {
@@ -130,18 +139,26 @@ typedef struct vkb_device_info {
     int pipeline_executable_properties; /* VK_KHR_pipeline_executable_properties usable */
     int performance_query;           /* VK_KHR_performance_query present */
     uint32_t performance_counter_count; /* counters listed for the compute queue family */
+
+    /* RADV's null device (listed when RADV_FORCE_FAMILY names a GPU generation): it compiles pipelines for that
+     * generation and cannot run them, so wavelab never dispatches on it (vkb_compile_case only) */
+    int compile_only;
 } vkb_device_info;
 
 /* Copies the properties of device `index` into *info.  Returns VKB_ERR_NO_DEVICE for a bad index. */
 vkb_status vkb_device_info_get(const vkb_context *ctx, int index, vkb_device_info *info);
 
 /*
- * Chooses a device: NULL or "" = the first one; a decimal number = that
+ * Chooses a device: NULL or "" = the first one that can run work (not a compile-only device, unless every one is); a decimal number = that
  * index; anything else = the first device whose name contains it (ASCII case
  * insensitive).  Returns VKB_ERR_NO_DEVICE with a message listing the
  * devices when nothing matches.
  */
 vkb_status vkb_device_find(const vkb_context *ctx, const char *spec, int *index, char *err, size_t err_size);
+
+/* VKB_OK when work may be dispatched on the device; VKB_ERR_UNSUPPORTED (the device cannot run a case: exit 3)
+ * with the reason for a compile-only device.  vkb_run_passes and vkb_probe_create ask it first. */
+vkb_status vkb_device_dispatches(const vkb_device_info *info, char *err, size_t err_size);
 
 /* ------------------------------------------------------------- kernels */
 
@@ -295,6 +312,53 @@ vkb_status vkb_run_passes(vkb_context *ctx, int index, const wl_case *c, const v
                           const vkb_run_options *opt, vkb_run_output *out, char *err, size_t err_size);
 
 void vkb_run_output_free(vkb_run_output *out);
+
+/* ------------------------------------------------------------- compiling only (backend/vk_compile.c) */
+
+/* One internal representation of a pipeline executable (ACO's "Assembly", NIR, ...), as the driver wrote it. */
+typedef struct vkb_representation {
+    char executable[64];
+    char name[64];
+    char description[192];
+    char *text;                  /* NUL-terminated; binary representations are left out */
+} vkb_representation;
+
+typedef struct vkb_compile_output {
+    char device_name[256];
+    uint32_t wave_size;          /* the subgroup size the pipeline was compiled for */
+    int wave_size_required;
+    int stat_count;              /* VK_KHR_pipeline_executable_properties statistics of the first pass */
+    vkb_statistic *stats;
+    char stats_note[192];        /* "not available: ..." when stat_count is 0 */
+    int representation_count;
+    vkb_representation *representations;
+} vkb_compile_output;
+
+/*
+ * Compiles the first pass of a case on device `index` and reads what the driver says about the result, without
+ * allocating a buffer or submitting anything (RADV's null device can do nothing else): a logical device, the
+ * descriptor set layouts of the case's bindings, the push-constant range, and a compute pipeline created with
+ * the required subgroup size and VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR |
+ * CAPTURE_INTERNAL_REPRESENTATIONS_BIT_KHR.  Statuses as vkb_run_case; release *out with
+ * vkb_compile_output_free whatever the return value.
+ */
+vkb_status vkb_compile_case(vkb_context *ctx, int index, const wl_case *c, const uint32_t *spirv, size_t word_count,
+                            const vkb_run_options *opt, vkb_compile_output *out, char *err, size_t err_size);
+void vkb_compile_output_free(vkb_compile_output *out);
+
+/* Static counts of an AMD assembly listing (ACO's "Assembly" representation), in wavelab's instruction classes. */
+typedef struct vkb_asm_counts {
+    uint32_t instructions;             /* every instruction but the s_code_end padding */
+    uint32_t by_class[ISA_CLASS_COUNT];
+    uint32_t unclassified;             /* mnemonics the table does not know */
+    uint32_t scalar_loads, vector_loads; /* SMEM loads; VMEM loads, samples and gathers */
+} vkb_asm_counts;
+void vkb_asm_count(const char *text, vkb_asm_counts *out);
+/* The isa_class of one AMD instruction (mnemonic, and its operands for writes of exec), or -1 when unknown. */
+int vkb_asm_class(const char *mnemonic, const char *operands);
+
+/* A statistic of a compile by name ("VGPRs"), or NULL. */
+const vkb_statistic *vkb_compile_statistic(const vkb_compile_output *out, const char *name);
 
 /* ------------------------------------------------------------- microbenchmarks (backend/probe.c) */
 

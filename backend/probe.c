@@ -183,6 +183,11 @@ vkb_status vkb_probe_create(vkb_context *ctx, int index, vkb_probe **out, char *
         free(p);
         return VKB_ERR_UNSUPPORTED;
     }
+    vkb_status refused = vkb_device_dispatches(&p->info, err, err_size);
+    if (refused != VKB_OK) {
+        free(p);
+        return refused;
+    }
     vkGetPhysicalDeviceMemoryProperties(p->physical, &p->memory_properties);
     query_compute_units(ctx, index, p);
     vkb_status st = create_device(ctx, index, p, api, err, err_size);

@@ -12,6 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <fcntl.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <spirv/unified1/spirv.h>
 #include <volk.h>
@@ -220,6 +223,13 @@ static const char *device_type_name(VkPhysicalDeviceType t)
     }
 }
 
+/* RADV's null device: RADV (by driver ID) and a name that starts "Null hardware" — what RADV lists for
+ * RADV_FORCE_FAMILY with no GPU behind it (docs/backend.md).  The one place that decides it. */
+static int is_null_device(const VkPhysicalDeviceProperties *base, const VkPhysicalDeviceDriverProperties *drv)
+{
+    return drv && drv->driverID == VK_DRIVER_ID_MESA_RADV && strncmp(base->deviceName, "Null hardware", 13) == 0;
+}
+
 static void fill_device_info(vkb_context *ctx, device_entry *d)
 {
     vkb_device_info *info = &d->info;
@@ -296,6 +306,7 @@ static void fill_device_info(vkb_context *ctx, device_entry *d)
         snprintf(info->driver_name, sizeof info->driver_name, "%s", drv.driverName);
         snprintf(info->driver_info, sizeof info->driver_info, "%s", drv.driverInfo);
     }
+    info->compile_only = is_null_device(&base, has_driver ? &drv : NULL);
     info->subgroup_size = sub.subgroupSize;
     info->subgroup_stages = sub.supportedStages;
     info->subgroup_ops = sub.supportedOperations;
@@ -385,6 +396,9 @@ static void pin_loaded_drivers(void)
     dl_iterate_phdr(pin_object, NULL);
 }
 
+/* Contexts alive in this process: RADV_FORCE_FAMILY may change only while there is none. */
+static int live_contexts;
+
 vkb_status vkb_context_create(vkb_context **out, char *err, size_t err_size)
 {
     *out = NULL;
@@ -405,6 +419,7 @@ vkb_status vkb_context_create(vkb_context **out, char *err, size_t err_size)
         snprintf(err, err_size, "out of memory");
         return VKB_ERR_NOMEM;
     }
+    __atomic_add_fetch(&live_contexts, 1, __ATOMIC_SEQ_CST); /* vkb_context_destroy takes it back, on any path */
     ctx->instance_api = loader_api >= API_1_3 ? API_1_3 : (loader_api >= API_1_2 ? API_1_2 : API_1_1);
 
     VkApplicationInfo app = {
@@ -476,10 +491,84 @@ vkb_status vkb_context_create(vkb_context **out, char *err, size_t err_size)
     return VKB_OK;
 }
 
+vkb_status vkb_context_create_null(const char *family, vkb_context **out, int *index, char *err, size_t err_size)
+{
+    *out = NULL;
+    const char *now = getenv("RADV_FORCE_FAMILY");
+    if (__atomic_load_n(&live_contexts, __ATOMIC_SEQ_CST) > 0 && !(now && strcmp(now, family) == 0)) {
+        snprintf(err, err_size, "RADV's null device for %s needs RADV_FORCE_FAMILY=%s before the first Vulkan "
+                 "context, and this process already has one open", family, family);
+        return VKB_ERR_INPUT;
+    }
+    for (const char *f = family; *f; f++)
+        if (!((*f >= 'a' && *f <= 'z') || (*f >= 'A' && *f <= 'Z') || (*f >= '0' && *f <= '9'))) {
+            snprintf(err, err_size, "\"%s\" is not a GPU generation name (letters and digits: navi21, vega10, "
+                     "gfx1100, ...)", family);
+            return VKB_ERR_INPUT;
+        }
+    char before[64] = ""; /* put back when this fails: a family RADV does not know would abort the next context */
+    int had_before = now != NULL;
+    if (now)
+        snprintf(before, sizeof before, "%s", now);
+    if (setenv("RADV_FORCE_FAMILY", family, 1) != 0) {
+        snprintf(err, err_size, "cannot set RADV_FORCE_FAMILY=%s", family);
+        return VKB_ERR_INPUT;
+    }
+    /* RADV aborts the process on a family it does not know (Mesa 22.3: "radv: Unknown family"), and which it
+     * knows depends on its version: list the devices in a child first */
+    pid_t child = fork();
+    if (child == 0) {
+        int null_fd = open("/dev/null", O_WRONLY);
+        if (null_fd >= 0)
+            dup2(null_fd, 2);
+        vkb_context *probe = NULL;
+        char probe_err[256];
+        _exit(vkb_context_create(&probe, probe_err, sizeof probe_err) == VKB_OK ? 0 : 1);
+    }
+    int status = 0;
+    vkb_status st = VKB_OK;
+    if (child > 0 && waitpid(child, &status, 0) == child && WIFSIGNALED(status)) {
+        snprintf(err, err_size, "RADV knows no GPU generation \"%s\" (RADV_FORCE_FAMILY=%s aborts it; try vega10, "
+                 "navi10, navi21, gfx1100)", family, family);
+        st = VKB_ERR_INPUT;
+        goto failed;
+    }
+    st = vkb_context_create(out, err, err_size);
+    if (st != VKB_OK)
+        goto failed;
+    for (int i = 0; i < (*out)->device_count; i++)
+        if ((*out)->devices[i].info.compile_only && strcasestr((*out)->devices[i].info.name, family)) {
+            *index = i;
+            return VKB_OK;
+        }
+    snprintf(err, err_size, "RADV_FORCE_FAMILY=%s lists no RADV null device: RADV (mesa-vulkan-drivers) is not "
+             "installed", family);
+    vkb_context_destroy(*out);
+    *out = NULL;
+    st = VKB_ERR_NO_DEVICE;
+failed:
+    if (had_before)
+        setenv("RADV_FORCE_FAMILY", before, 1);
+    else
+        unsetenv("RADV_FORCE_FAMILY");
+    return st;
+}
+
+vkb_status vkb_device_dispatches(const vkb_device_info *info, char *err, size_t err_size)
+{
+    if (!info->compile_only)
+        return VKB_OK;
+    const char *family = getenv("RADV_FORCE_FAMILY");
+    snprintf(err, err_size, "%s is RADV's null device: it compiles only; use `wavelab disasm CASE --against radv:%s`",
+             info->name, family && *family ? family : "FAMILY");
+    return VKB_ERR_UNSUPPORTED;
+}
+
 void vkb_context_destroy(vkb_context *ctx)
 {
     if (!ctx)
         return;
+    __atomic_sub_fetch(&live_contexts, 1, __ATOMIC_SEQ_CST);
     for (int i = 0; i < ctx->device_count; i++)
         free(ctx->devices[i].extensions);
     free(ctx->devices);
@@ -501,35 +590,17 @@ vkb_status vkb_device_info_get(const vkb_context *ctx, int index, vkb_device_inf
     return VKB_OK;
 }
 
-static int contains_ci(const char *hay, const char *needle)
-{
-    size_t n = strlen(needle);
-    for (; *hay; hay++) {
-        size_t i = 0;
-        while (i < n && hay[i]) {
-            char a = hay[i], b = needle[i];
-            if (a >= 'A' && a <= 'Z')
-                a = (char)(a - 'A' + 'a');
-            if (b >= 'A' && b <= 'Z')
-                b = (char)(b - 'A' + 'a');
-            if (a != b)
-                break;
-            i++;
-        }
-        if (i == n)
-            return 1;
-    }
-    return n == 0;
-}
-
 vkb_status vkb_device_find(const vkb_context *ctx, const char *spec, int *index, char *err, size_t err_size)
 {
     if (!ctx || ctx->device_count == 0) {
         snprintf(err, err_size, "no Vulkan device found (the loader lists no physical device)");
         return VKB_ERR_NO_DEVICE;
     }
-    if (!spec || !*spec) {
+    if (!spec || !*spec) { /* the first device that can run work: RADV's null device only when named */
         *index = 0;
+        for (int i = ctx->device_count - 1; i >= 0; i--)
+            if (!ctx->devices[i].info.compile_only)
+                *index = i;
         return VKB_OK;
     }
     int all_digits = 1;
@@ -544,7 +615,7 @@ vkb_status vkb_device_find(const vkb_context *ctx, const char *spec, int *index,
         }
     } else {
         for (int i = 0; i < ctx->device_count; i++)
-            if (contains_ci(ctx->devices[i].info.name, spec)) {
+            if (strcasestr(ctx->devices[i].info.name, spec)) {
                 *index = i;
                 return VKB_OK;
             }

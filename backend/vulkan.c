@@ -65,7 +65,8 @@ typedef struct run_objects {
 static void run_objects_destroy(run_objects *o)
 {
     if (o->device && !o->abandoned) {
-        vkDeviceWaitIdle(o->device);
+        if (o->cmd) /* only a recorded command buffer was ever submitted (RADV's null device crashes in the wait) */
+            vkDeviceWaitIdle(o->device);
         for (int i = 0; i < o->buffer_count; i++) {
             if (o->views && o->views[i])
                 vkDestroyBufferView(o->device, o->views[i], NULL);
@@ -192,86 +193,6 @@ static uint32_t pick_memory_type(const VkPhysicalDeviceMemoryProperties *mp, uin
     return UINT32_MAX;
 }
 
-static void format_statistic(const VkPipelineExecutableStatisticKHR *s, vkb_statistic *out)
-{
-    switch (s->format) {
-    case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_BOOL32_KHR:
-        out->number = s->value.b32 ? 1 : 0;
-        snprintf(out->value, sizeof out->value, "%s", s->value.b32 ? "true" : "false");
-        break;
-    case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_INT64_KHR:
-        out->number = (double)s->value.i64;
-        snprintf(out->value, sizeof out->value, "%lld", (long long)s->value.i64);
-        break;
-    case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_UINT64_KHR:
-        out->number = (double)s->value.u64;
-        snprintf(out->value, sizeof out->value, "%llu", (unsigned long long)s->value.u64);
-        break;
-    case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_FLOAT64_KHR:
-        out->number = s->value.f64;
-        snprintf(out->value, sizeof out->value, "%g", s->value.f64);
-        break;
-    default:
-        snprintf(out->value, sizeof out->value, "?");
-        break;
-    }
-}
-
-static void read_statistics(run_objects *o, vkb_run_output *out, uint32_t *reported_wave)
-{
-    VkPipelineInfoKHR pi = {.sType = VK_STRUCTURE_TYPE_PIPELINE_INFO_KHR, .pipeline = o->pipelines[0]};
-    uint32_t n = 0;
-    VkResult r = vkGetPipelineExecutablePropertiesKHR(o->device, &pi, &n, NULL);
-    if (r != VK_SUCCESS || n == 0) {
-        snprintf(out->stats_note, sizeof out->stats_note, "not available: vkGetPipelineExecutablePropertiesKHR: %s",
-                 r != VK_SUCCESS ? vkb_result_name(r) : "no executables");
-        return;
-    }
-    VkPipelineExecutablePropertiesKHR *props = calloc(n, sizeof *props);
-    if (!props)
-        return;
-    for (uint32_t i = 0; i < n; i++)
-        props[i].sType = VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_PROPERTIES_KHR;
-    if (vkGetPipelineExecutablePropertiesKHR(o->device, &pi, &n, props) < 0) {
-        free(props);
-        return;
-    }
-    if (n)
-        *reported_wave = props[0].subgroupSize;
-    for (uint32_t e = 0; e < n; e++) {
-        VkPipelineExecutableInfoKHR ei = {
-            .sType = VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_INFO_KHR, .pipeline = o->pipelines[0], .executableIndex = e};
-        uint32_t sn = 0;
-        if (vkGetPipelineExecutableStatisticsKHR(o->device, &ei, &sn, NULL) != VK_SUCCESS || !sn)
-            continue;
-        VkPipelineExecutableStatisticKHR *s = calloc(sn, sizeof *s);
-        vkb_statistic *grown = realloc(out->stats, ((size_t)out->stat_count + sn) * sizeof *grown);
-        if (!s || !grown) {
-            free(s);
-            if (grown)
-                out->stats = grown;
-            break;
-        }
-        out->stats = grown;
-        for (uint32_t i = 0; i < sn; i++)
-            s[i].sType = VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_STATISTIC_KHR;
-        if (vkGetPipelineExecutableStatisticsKHR(o->device, &ei, &sn, s) >= 0) {
-            for (uint32_t i = 0; i < sn; i++) {
-                vkb_statistic *t = &out->stats[out->stat_count++];
-                memset(t, 0, sizeof *t);
-                snprintf(t->executable, sizeof t->executable, "%.63s", props[e].name);
-                snprintf(t->name, sizeof t->name, "%.63s", s[i].name);
-                snprintf(t->description, sizeof t->description, "%.191s", s[i].description);
-                format_statistic(&s[i], t);
-            }
-        }
-        free(s);
-    }
-    free(props);
-    if (!out->stat_count)
-        snprintf(out->stats_note, sizeof out->stats_note, "not available: the driver lists no statistics");
-}
-
 vkb_status vkb_run_case(vkb_context *ctx, int index, const wl_case *c, const uint32_t *spirv, size_t word_count,
                         const vkb_run_options *opt, vkb_run_output *out, char *err, size_t err_size)
 {
@@ -298,6 +219,8 @@ typedef struct run_plan {
     uint32_t push_size;
     int timestamps;             /* the compute queue has timestamps */
     uint32_t query_count;
+    int compile_only;           /* vkb_compile_case: capture internal representations; nothing runs */
+    int bindings_from_module;   /* vkb_compile_case of a bare kernel: the bindings are the module's, nothing to check */
 } run_plan;
 
 #define PLAN_LOCALS(rp)                                                       \
@@ -321,8 +244,8 @@ static vkb_status plan_passes(run_plan *rp, vkb_run_output *out, char *err, size
         case_dispatch_view(c, pass_count > 1 ? p : 0, &view);
         st = vkb_kernel_scan(rp->passes[p].spirv, rp->passes[p].word_count, view.entry, &rp->kernels[p], err, err_size);
         if (st == VKB_OK)
-            st = vkb_check_support(rp->ctx, (int)(d - rp->ctx->devices), &rp->kernels[p], &view, rp->requested, err,
-                                   err_size);
+            st = vkb_check_support(rp->ctx, (int)(d - rp->ctx->devices), &rp->kernels[p],
+                                   rp->bindings_from_module ? NULL : &view, rp->requested, err, err_size);
         if (st != VKB_OK) {
             if (pass_count > 1) { /* name the pass */
                 char inner[768];
@@ -549,8 +472,19 @@ done:
     return st;
 }
 
-/* Descriptor set layouts, the pool and the sets, written with every binding. */
-static vkb_status create_descriptors(run_objects *o, const wl_case *c, char *err, size_t err_size)
+static const VkDescriptorType descriptor_of_kind[CASE_KIND_COUNT] = {
+    [CASE_KIND_STORAGE_BUFFER] = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+    [CASE_KIND_UNIFORM_BUFFER] = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER,
+    [CASE_KIND_STORAGE_TEXEL_BUFFER] = VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER,
+    [CASE_KIND_UNIFORM_TEXEL_BUFFER] = VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER,
+    [CASE_KIND_STORAGE_IMAGE] = VK_DESCRIPTOR_TYPE_STORAGE_IMAGE,
+    [CASE_KIND_SAMPLED_IMAGE] = VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE,
+    [CASE_KIND_COMBINED_IMAGE_SAMPLER] = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
+    [CASE_KIND_SAMPLER] = VK_DESCRIPTOR_TYPE_SAMPLER,
+};
+
+/* Descriptor set layouts of the case's bindings (a compile needs no more). */
+static vkb_status create_set_layouts(run_objects *o, const wl_case *c, char *err, size_t err_size)
 {
     vkb_status st = VKB_OK;
     /* descriptor set layouts: sets 0..max, holes get empty layouts */
@@ -563,16 +497,6 @@ static vkb_status create_descriptors(run_objects *o, const wl_case *c, char *err
         st = VKB_ERR_INPUT;
         goto done;
     }
-    static const VkDescriptorType descriptor_of_kind[CASE_KIND_COUNT] = {
-        [CASE_KIND_STORAGE_BUFFER] = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
-        [CASE_KIND_UNIFORM_BUFFER] = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER,
-        [CASE_KIND_STORAGE_TEXEL_BUFFER] = VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER,
-        [CASE_KIND_UNIFORM_TEXEL_BUFFER] = VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER,
-        [CASE_KIND_STORAGE_IMAGE] = VK_DESCRIPTOR_TYPE_STORAGE_IMAGE,
-        [CASE_KIND_SAMPLED_IMAGE] = VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE,
-        [CASE_KIND_COMBINED_IMAGE_SAMPLER] = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
-        [CASE_KIND_SAMPLER] = VK_DESCRIPTOR_TYPE_SAMPLER,
-    };
     o->set_count = set_count;
     ALLOC(o->set_layouts, set_count);
     ALLOC(o->sets, set_count);
@@ -599,6 +523,15 @@ static vkb_status create_descriptors(run_objects *o, const wl_case *c, char *err
     }
     free(lb);
 
+done:
+    return st;
+}
+
+/* The descriptor pool and the sets, written with every binding. */
+static vkb_status create_descriptors(run_objects *o, const wl_case *c, char *err, size_t err_size)
+{
+    vkb_status st = VKB_OK;
+    uint32_t set_count = o->set_count;
     if (set_count) {
         VkDescriptorPoolSize sizes[CASE_KIND_COUNT];
         uint32_t size_count = 0;
@@ -733,7 +666,8 @@ static vkb_status create_pipelines(run_objects *o, run_plan *rp, char *err, size
             .layout = o->layout,
         };
         if (info->pipeline_executable_properties)
-            cpci.flags |= VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR;
+            cpci.flags |= VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR |
+                          (rp->compile_only ? VK_PIPELINE_CREATE_CAPTURE_INTERNAL_REPRESENTATIONS_BIT_KHR : 0);
         VK_TRY(vkCreateComputePipelines, (o->device, VK_NULL_HANDLE, 1, &cpci, NULL, &o->pipelines[p]));
     }
 done:
@@ -936,7 +870,8 @@ static void read_back(run_objects *o, const run_plan *rp, vkb_run_output *out)
 
     if (info->pipeline_executable_properties) {
         uint32_t reported = 0;
-        read_statistics(o, out, &reported);
+        vkb_read_statistics(o->device, o->pipelines[0], &out->stats, &out->stat_count, out->stats_note,
+                            sizeof out->stats_note, &reported);
         if (reported && !rp->required)
             out->wave_size = reported;
     } else {
@@ -953,39 +888,54 @@ static void read_back(run_objects *o, const run_plan *rp, vkb_run_output *out)
                  "not available: %.100s does not expose VK_KHR_performance_query", info->name);
 }
 
-vkb_status vkb_run_passes(vkb_context *ctx, int index, const wl_case *c, const vkb_pass *passes, int pass_count,
-                          const vkb_run_options *opt, vkb_run_output *out, char *err, size_t err_size)
+/* What a run and a compile begin with: the device, the options, the wave size and the scanned, supported passes;
+ * `out` gets the wave size and the pass count. */
+static vkb_status start_plan(run_plan *rp, run_objects *o, int index, vkb_run_output *out, char *err, size_t err_size)
 {
     vkb_status st = VKB_OK;
-    run_objects o = {0};
-    run_plan rp = {.ctx = ctx, .c = c, .passes = passes, .pass_count = pass_count};
+    vkb_context *ctx = rp->ctx;
+    const wl_case *c = rp->c;
+    const int pass_count = rp->pass_count;
     memset(out, 0, sizeof *out);
     err[0] = 0;
     if (!ctx || index < 0 || index >= ctx->device_count) {
         snprintf(err, err_size, "no Vulkan device %d", index);
         return VKB_ERR_NO_DEVICE;
     }
-    rp.d = &ctx->devices[index];
-    const vkb_device_info *info = &rp.d->info;
+    rp->d = &ctx->devices[index];
+    const vkb_device_info *info = &rp->d->info;
     snprintf(out->device_name, sizeof out->device_name, "%s", info->name);
+    if (!rp->compile_only && (st = vkb_device_dispatches(info, err, err_size)) != VKB_OK)
+        return st;
     static const vkb_run_options defaults = {0};
-    rp.opt = opt ? opt : &defaults;
-    rp.repeat = rp.opt->repeat ? rp.opt->repeat : 1;
-    rp.runs = rp.opt->warmup + rp.repeat;
-    rp.timeout_ns = (uint64_t)(rp.opt->timeout_ms ? rp.opt->timeout_ms : 10000) * 1000000ull;
+    rp->opt = rp->opt ? rp->opt : &defaults;
+    rp->repeat = rp->opt->repeat ? rp->opt->repeat : 1;
+    rp->runs = rp->opt->warmup + rp->repeat;
+    rp->timeout_ns = (uint64_t)(rp->opt->timeout_ms ? rp->opt->timeout_ms : 10000) * 1000000ull;
     if (pass_count < 1 || (pass_count > 1 && pass_count != case_dispatch_total(c))) {
         snprintf(err, err_size, "%d kernels for a case of %d passes", pass_count, case_dispatch_total(c));
         return VKB_ERR_INPUT;
     }
-    rp.requested = rp.opt->wave_size ? rp.opt->wave_size : c->subgroup_size;
-    rp.wave = vkb_effective_wave(info, rp.requested, &rp.required);
-    out->wave_size = rp.wave;
-    out->wave_size_required = rp.required;
+    rp->requested = rp->opt->wave_size ? rp->opt->wave_size : c->subgroup_size;
+    rp->wave = vkb_effective_wave(info, rp->requested, &rp->required);
+    out->wave_size = rp->wave;
+    out->wave_size_required = rp->required;
     out->pass_count = pass_count;
-    o.pass_count = pass_count;
-    ALLOC(o.modules, pass_count);
-    ALLOC(o.pipelines, pass_count);
-    if ((st = plan_passes(&rp, out, err, err_size)) != VKB_OK)
+    o->pass_count = pass_count;
+    ALLOC(o->modules, pass_count);
+    ALLOC(o->pipelines, pass_count);
+    st = plan_passes(rp, out, err, err_size);
+done:
+    return st;
+}
+
+vkb_status vkb_run_passes(vkb_context *ctx, int index, const wl_case *c, const vkb_pass *passes, int pass_count,
+                          const vkb_run_options *opt, vkb_run_output *out, char *err, size_t err_size)
+{
+    run_objects o = {0};
+    run_plan rp = {.ctx = ctx, .c = c, .passes = passes, .pass_count = pass_count, .opt = opt};
+    vkb_status st = start_plan(&rp, &o, index, out, err, err_size);
+    if (st != VKB_OK)
         goto done;
     ALLOC(out->data, c->binding_count);
     out->binding_count = c->binding_count;
@@ -993,12 +943,68 @@ vkb_status vkb_run_passes(vkb_context *ctx, int index, const wl_case *c, const v
         ALLOC(out->data[i], c->bindings[i].size);
     if ((st = create_device(&o, &rp, err, err_size)) != VKB_OK ||
         (st = create_buffers(&o, &rp, out, err, err_size)) != VKB_OK ||
+        (st = create_set_layouts(&o, c, err, err_size)) != VKB_OK ||
         (st = create_descriptors(&o, c, err, err_size)) != VKB_OK ||
         (st = create_pipelines(&o, &rp, err, err_size)) != VKB_OK ||
         (st = record_commands(&o, &rp, out, err, err_size)) != VKB_OK ||
         (st = submit_and_time(&o, &rp, out, err, err_size)) != VKB_OK)
         goto done;
     read_back(&o, &rp, out);
+done:
+    free(rp.push);
+    free(rp.kernels);
+    free(rp.full);
+    run_objects_destroy(&o);
+    return st;
+}
+
+vkb_status vkb_compile_case(vkb_context *ctx, int index, const wl_case *c, const uint32_t *spirv, size_t word_count,
+                            const vkb_run_options *opt, vkb_compile_output *out, char *err, size_t err_size)
+{
+    vkb_pass one = {spirv, word_count};
+    wl_case view; /* a case with "dispatches" compiles its first pass */
+    case_dispatch_view(c, 0, &view);
+    /* a kernel without a case (no bindings): the module's own resources give the descriptor set layouts */
+    vkb_kernel_info declared;
+    case_binding from_module[VKB_MAX_RESOURCES];
+    if (view.binding_count == 0 && vkb_kernel_scan(spirv, word_count, view.entry, &declared, err, err_size) == VKB_OK) {
+        memset(from_module, 0, sizeof from_module);
+        for (int r = 0; r < declared.resource_count; r++) {
+            from_module[r].set = declared.resources[r].set;
+            from_module[r].binding = declared.resources[r].binding;
+            from_module[r].kind = declared.resources[r].kind;
+            snprintf(from_module[r].format, sizeof from_module[r].format, "%s", declared.resources[r].format);
+        }
+        view.bindings = from_module;
+        view.binding_count = declared.resource_count;
+    }
+    run_objects o = {0};
+    run_plan rp = {.ctx = ctx, .c = &view, .passes = &one, .pass_count = 1, .opt = opt, .compile_only = 1,
+                   .bindings_from_module = view.bindings == from_module};
+    vkb_run_output run;
+    memset(out, 0, sizeof *out);
+    vkb_status st = start_plan(&rp, &o, index, &run, err, err_size);
+    snprintf(out->device_name, sizeof out->device_name, "%s", run.device_name);
+    out->wave_size = run.wave_size;
+    out->wave_size_required = run.wave_size_required;
+    if (st != VKB_OK)
+        goto done;
+    if (!rp.d->info.pipeline_executable_properties) {
+        snprintf(err, err_size, "%s does not expose VK_KHR_pipeline_executable_properties: it reports nothing about "
+                 "a compiled pipeline", rp.d->info.name);
+        st = VKB_ERR_UNSUPPORTED;
+        goto done;
+    }
+    if ((st = create_device(&o, &rp, err, err_size)) != VKB_OK ||
+        (st = create_set_layouts(&o, &view, err, err_size)) != VKB_OK ||
+        (st = create_pipelines(&o, &rp, err, err_size)) != VKB_OK)
+        goto done;
+    uint32_t reported = 0;
+    vkb_read_statistics(o.device, o.pipelines[0], &out->stats, &out->stat_count, out->stats_note,
+                        sizeof out->stats_note, &reported);
+    if (reported && !rp.required)
+        out->wave_size = reported;
+    vkb_read_representations(o.device, o.pipelines[0], &out->representations, &out->representation_count);
 done:
     free(rp.push);
     free(rp.kernels);

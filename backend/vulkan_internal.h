@@ -67,6 +67,13 @@ uint32_t vkb_effective_wave(const vkb_device_info *info, uint32_t requested, int
  * Returns 0 for a bad index. */
 int vkb_internal_device(const vkb_context *ctx, int index, VkPhysicalDevice *physical, uint32_t *api);
 
+/* backend/vk_compile.c: what VK_KHR_pipeline_executable_properties reports about a pipeline.  Statistics are
+ * appended to *stats (*count of them; note says why there are none), *reported_wave gets the first executable's
+ * subgroup size; text representations are appended to *reps. */
+void vkb_read_statistics(VkDevice device, VkPipeline pipeline, vkb_statistic **stats, int *count, char *note,
+                         size_t note_size, uint32_t *reported_wave);
+void vkb_read_representations(VkDevice device, VkPipeline pipeline, vkb_representation **reps, int *count);
+
 /* 1 when device `index` lists extension `name`. */
 int vkb_internal_has_extension(const vkb_context *ctx, int index, const char *name);
 

@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "backend/backend.h"
 #include "sim/sim.h"
 
 int cli_cmd_run(int argc, char **argv);      /* cli/main.c: run a case on the simulator (or --backend vulkan) */
@@ -43,6 +44,18 @@ int cli_load_case_and_machine(const char *case_path, const char *machine, int im
 /* cli/main.c: `--optimize` (spirv-opt's -O list) or `--optimize=PASSES` ("performance", "size" or spirv-opt
  * flags): returns 1 and sets *passes when `arg` is one of them, else 0. */
 int cli_optimize_option(const char *arg, const char **passes);
+
+/* cli/vulkan.c: the exit code of a backend status (3 when the device cannot run the case), and the report of a
+ * failed backend call ("SKIP: why" on stdout for exit 3, prefix and error on stderr otherwise) returning it. */
+int cli_vulkan_exit_code(vkb_status st);
+int cli_vulkan_failure(vkb_status st, const char *prefix, const char *err);
+
+/* cli/against.c: `wavelab disasm --against radv:FAMILY|device`: the kernel compiled by the device's compiler
+ * (nothing runs), its registers, occupancy and instruction classes beside wavelab's, then both listings. */
+struct isa_program;
+int cli_disasm_against(const struct wl_case *c, const uint32_t *words, size_t word_count,
+                       const struct isa_program *p, const char *against, const char *device, const char *machine,
+                       uint32_t wave, FILE *out);
 
 /* cli/main.c: a --wave value (1..1024); prints "wavelab CMD: --wave: "TEXT" is not a wave size" and returns 0
  * when it is not one. */

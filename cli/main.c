@@ -53,6 +53,10 @@ static const char usage_text[] =
             "        print the allocated wave-ISA program: class, s/v registers, source line, live VGPRs and\n"
             "        SGPRs per instruction; header with register counts and, with --machine, occupancy;\n"
             "        --svg draws live registers against instruction index\n"
+            "  disasm CASE|KERNEL --against radv:FAMILY|device [--device NAME|INDEX] [--wave 32|64] [--machine M]\n"
+            "        compile the kernel with AMD's compiler on RADV's null device for FAMILY (navi21, vega10,\n"
+            "        gfx1100, ...: sets RADV_FORCE_FAMILY; nothing runs) or with the selected device, and print\n"
+            "        its VGPRs, SGPRs, occupancy and instruction classes beside wavelab's, then both listings\n"
             "  bench [--seconds S] [--wave N]\n"
             "        measure wave instructions per second on an ALU and a memory kernel\n"
             "  machines\n"
@@ -941,6 +945,7 @@ static int print_occupancy(const isa_program *p, const char *machine, unsigned w
 static int compile_common(int argc, char **argv, const char *cmd, int disasm_isa)
 {
     const char *path = NULL, *spv_out = NULL, *entry = NULL, *machine = NULL, *svg = NULL, *optimize = NULL;
+    const char *against = NULL, *device = NULL;
     int show_spirv = 0;
     unsigned wave = 0;
     for (int i = 1; i < argc; i++) {
@@ -952,6 +957,10 @@ static int compile_common(int argc, char **argv, const char *cmd, int disasm_isa
             svg = argv[++i];
         else if (disasm_isa && strcmp(argv[i], "--wave") == 0 && i + 1 < argc)
             wave = (unsigned)strtoul(argv[++i], NULL, 10);
+        else if (disasm_isa && strcmp(argv[i], "--against") == 0 && i + 1 < argc)
+            against = argv[++i];
+        else if (disasm_isa && strcmp(argv[i], "--device") == 0 && i + 1 < argc)
+            device = argv[++i];
         else if (strcmp(argv[i], "--entry") == 0 && i + 1 < argc)
             entry = argv[++i];
         else if (strcmp(argv[i], "--disasm") == 0)
@@ -1012,6 +1021,11 @@ static int compile_common(int argc, char **argv, const char *cmd, int disasm_isa
         if (st != ISA_OK) {
             fprintf(stderr, "%s: %s: %s\n", c->kernel, isa_status_str(st), err);
             rc = RUN_EXIT_BAD_INPUT;
+            goto done;
+        }
+        if (against) {
+            rc = cli_disasm_against(c, words, n, p, against, device, machine, wave, stdout);
+            isa_program_destroy(p);
             goto done;
         }
         if (machine && !print_occupancy(p, machine, wave, stdout)) {

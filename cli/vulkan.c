@@ -147,7 +147,7 @@ static int open_device(const char *cmd, const char *spec, vkb_context **ctx, int
 }
 
 /* Exit code for a backend status. */
-static int exit_code_of(vkb_status st)
+int cli_vulkan_exit_code(vkb_status st)
 {
     switch (st) {
     case VKB_OK: return RUN_EXIT_OK;
@@ -162,9 +162,9 @@ static int exit_code_of(vkb_status st)
 
 /* Reports a failed backend call: "SKIP: why" on stdout when the device cannot run the case (exit 3), the
  * error on stderr otherwise.  Returns the exit code. */
-static int report_failure(vkb_status st, const char *prefix, const char *err)
+int cli_vulkan_failure(vkb_status st, const char *prefix, const char *err)
 {
-    int rc = exit_code_of(st);
+    int rc = cli_vulkan_exit_code(st);
     if (rc == EXIT_SKIPPED)
         printf("SKIP: %s\n", err);
     else
@@ -185,7 +185,13 @@ static void print_device(int index, const vkb_device_info *d)
     vkb_subgroup_ops_format(d->subgroup_ops, ops, sizeof ops);
     vkb_shader_stages_format(d->subgroup_stages, stages, sizeof stages);
     vkb_shader_stages_format(d->required_subgroup_size_stages, req_stages, sizeof req_stages);
-    printf("device %d: %s\n", index, d->name);
+    printf("device %d: %s%s\n", index, d->name, d->compile_only ? " (compile only)" : "");
+    if (d->compile_only) {
+        const char *family = getenv("RADV_FORCE_FAMILY");
+        printf("  compile only        RADV's null device, listed because RADV_FORCE_FAMILY=%s: it compiles for that GPU "
+               "generation and runs nothing (wavelab disasm CASE --against radv:%s)\n", family ? family : "?",
+               family ? family : "FAMILY");
+    }
     printf("  type                %s, vendor 0x%04x, device 0x%04x\n", d->type, d->vendor_id, d->device_id);
     printf("  driver              %s%s%s (driver version 0x%08x)\n", d->driver_name[0] ? d->driver_name : "(not exposed)",
            d->driver_info[0] ? " — " : "", d->driver_info, d->driver_version);
@@ -444,7 +450,7 @@ int cli_cmd_run_vulkan(int argc, char **argv)
     vkb_status st = c->dispatches ? (vkb_status)cli_vulkan_run_passes(ctx, index, c, a.optimize, &opt, &out, err, sizeof err)
                                   : vkb_run_case(ctx, index, c, spirv, words, &opt, &out, err, sizeof err);
     if (st != VKB_OK) {
-        rc = report_failure(st, "wavelab run: ", err);
+        rc = cli_vulkan_failure(st, "wavelab run: ", err);
         goto done;
     }
     vkb_device_info info;
@@ -614,7 +620,7 @@ int cli_cmd_check(int argc, char **argv)
     if (st == VKB_OK)
         st = vkb_check_support(ctx, index, &kernel, c, wave, err, sizeof err);
     if (st != VKB_OK) {
-        rc = report_failure(st, "wavelab check: ", err);
+        rc = cli_vulkan_failure(st, "wavelab check: ", err);
         goto done;
     }
 
@@ -636,7 +642,7 @@ int cli_cmd_check(int argc, char **argv)
     st = c->dispatches ? (vkb_status)cli_vulkan_run_passes(ctx, index, c, a.optimize, &opt, &dev, err, sizeof err)
                        : vkb_run_case(ctx, index, c, spirv, words, &opt, &dev, err, sizeof err);
     if (st != VKB_OK) {
-        rc = report_failure(st, "wavelab check: device: ", err);
+        rc = cli_vulkan_failure(st, "wavelab check: device: ", err);
         goto done;
     }
 
