@@ -114,6 +114,39 @@ static void convert_log(const char *log, const char *path, char *err, size_t err
     }
 }
 
+/*
+ * The targets wavelab compiles for and validates in, oldest first.  A module
+ * is validated and legalized in the first target whose SPIR-V version is at
+ * least the one its header declares (SPIR-V 1.0-1.3: Vulkan 1.1, wavelab's
+ * floor), and glslang compiles for the one a case names.  SPIR-V 1.4 is
+ * Vulkan 1.1 with VK_KHR_spirv_1_4, which wavelab's device creation does not
+ * enable: on a device it needs Vulkan 1.2.
+ */
+static const struct spirv_target {
+    const char *name;                         /* glslangValidator's --target-env spelling */
+    uint32_t spirv;                           /* the SPIR-V version, as header word 1 writes it */
+    spv_target_env env;                       /* SPIRV-Tools' environment for it */
+    glslang_target_client_version_t client;   /* what glslang is told */
+    glslang_target_language_version_t language;
+    uint32_t vulkan_minor;                    /* the oldest Vulkan 1.x whose devices take it */
+} spirv_targets[] = {
+    {"vulkan1.1", 0x10300, SPV_ENV_VULKAN_1_1, GLSLANG_TARGET_VULKAN_1_1, GLSLANG_TARGET_SPV_1_3, 1},
+    {"spirv1.4", 0x10400, SPV_ENV_VULKAN_1_1_SPIRV_1_4, GLSLANG_TARGET_VULKAN_1_1, GLSLANG_TARGET_SPV_1_4, 2},
+    {"vulkan1.2", 0x10500, SPV_ENV_VULKAN_1_2, GLSLANG_TARGET_VULKAN_1_2, GLSLANG_TARGET_SPV_1_5, 2},
+    {"vulkan1.3", 0x10600, SPV_ENV_VULKAN_1_3, GLSLANG_TARGET_VULKAN_1_3, GLSLANG_TARGET_SPV_1_6, 3},
+};
+enum { SPIRV_TARGET_COUNT = sizeof spirv_targets / sizeof spirv_targets[0] };
+
+static const struct spirv_target *target_named(const char *name)
+{
+    if (!name || !*name)
+        return &spirv_targets[0];
+    for (int i = 0; i < SPIRV_TARGET_COUNT; i++)
+        if (strcmp(spirv_targets[i].name, name) == 0)
+            return &spirv_targets[i];
+    return NULL;
+}
+
 /* ---- HLSL corrections on the SPIR-V words ---- */
 
 static bool is_scan_arith(SpvOp op)
@@ -150,6 +183,7 @@ static void fix_hlsl_prefix_scans(uint32_t *w, size_t n)
 
 /* isa/glslang_shim.cpp: what glslang 12's C interface cannot do. */
 void isa_glslang_set_entry_point(glslang_shader_t *shader, const char *name);
+void isa_glslang_use_storage_buffer(glslang_shader_t *shader);
 int isa_glslang_preprocess(glslang_shader_t *shader, const glslang_input_t *input,
                            const glsl_include_callbacks_t *callbacks, void *ctx);
 int isa_glslang_hlsl_short_circuit(glslang_shader_t *shader);
@@ -370,6 +404,14 @@ isa_status isa_compile(const isa_compile_options *opt, uint32_t **words, size_t 
     else
         hlsl = ends_with(path, ".hlsl");
     const char *entry = opt->entry && *opt->entry ? opt->entry : "main";
+    const struct spirv_target *target = target_named(opt->target_env);
+    if (!target) {
+        char names[128];
+        isa_target_env_known(NULL, names, sizeof names);
+        append(err, err_size, "%s: target environment \"%s\" is not one of %s\n", path, opt->target_env, names);
+        free(owned);
+        return ISA_ERR_UNSUPPORTED;
+    }
 
     /* The preamble carries the defines. */
     size_t pre_len = 64;
@@ -410,9 +452,9 @@ isa_status isa_compile(const isa_compile_options *opt, uint32_t **words, size_t 
         .language = hlsl ? GLSLANG_SOURCE_HLSL : GLSLANG_SOURCE_GLSL,
         .stage = GLSLANG_STAGE_COMPUTE,
         .client = GLSLANG_CLIENT_VULKAN,
-        .client_version = GLSLANG_TARGET_VULKAN_1_1,
+        .client_version = target->client,
         .target_language = GLSLANG_TARGET_SPV,
-        .target_language_version = GLSLANG_TARGET_SPV_1_3,
+        .target_language_version = target->language,
         .code = text,
         .default_version = hlsl ? 500 : 450,
         .default_profile = GLSLANG_NO_PROFILE,
@@ -434,6 +476,8 @@ isa_status isa_compile(const isa_compile_options *opt, uint32_t **words, size_t 
     glslang_shader_set_preamble(shader, preamble);
     if (hlsl)
         isa_glslang_set_entry_point(shader, entry);
+    if (hlsl && target->spirv >= 0x10400)
+        isa_glslang_use_storage_buffer(shader);
     if (!isa_glslang_preprocess(shader, &input, &includes, &search) || !glslang_shader_parse(shader, &input)) {
         convert_log(glslang_shader_get_info_log(shader), path, err, err_size);
         if (!err || !err[0])
@@ -542,6 +586,36 @@ isa_status isa_read_spirv(const char *path, uint32_t **words, size_t *word_count
     return ISA_OK;
 }
 
+/* The module's target; a version newer than every target gets the newest, whose validator then names it. */
+static const struct spirv_target *target_of(const uint32_t *words, size_t word_count)
+{
+    uint32_t version = word_count > 1 ? words[1] & 0x00ffff00u : 0;
+    for (int i = 0; i < SPIRV_TARGET_COUNT; i++)
+        if (version <= spirv_targets[i].spirv)
+            return &spirv_targets[i];
+    return &spirv_targets[SPIRV_TARGET_COUNT - 1];
+}
+
+int isa_spirv_env(const uint32_t *words, size_t word_count)
+{
+    return (int)target_of(words, word_count)->env;
+}
+
+uint32_t isa_spirv_vulkan_minor(const uint32_t *words, size_t word_count)
+{
+    return target_of(words, word_count)->vulkan_minor;
+}
+
+bool isa_target_env_known(const char *name, char *names, size_t names_size)
+{
+    if (names && names_size) {
+        names[0] = 0;
+        for (int i = 0; i < SPIRV_TARGET_COUNT; i++)
+            append(names, names_size, "%s\"%s\"", i ? ", " : "", spirv_targets[i].name);
+    }
+    return target_named(name) != NULL;
+}
+
 static spv_result_t note_result_id(void *user, const spv_parsed_instruction_t *in)
 {
     uint32_t *max_id = user;
@@ -561,7 +635,7 @@ uint32_t isa_spirv_used_id_bound(const uint32_t *words, size_t word_count)
 
 isa_status isa_validate(const uint32_t *words, size_t word_count, char *err, size_t err_size)
 {
-    spv_context ctx = spvContextCreate(SPV_ENV_VULKAN_1_1);
+    spv_context ctx = spvContextCreate(target_of(words, word_count)->env);
     spv_const_binary_t bin = {words, word_count};
     spv_diagnostic diag = NULL;
     spv_result_t r = spvValidate(ctx, &bin, &diag);
@@ -583,7 +657,7 @@ isa_status isa_validate(const uint32_t *words, size_t word_count, char *err, siz
 
 char *isa_disassemble_spirv(const uint32_t *words, size_t word_count, char *err, size_t err_size)
 {
-    spv_context ctx = spvContextCreate(SPV_ENV_VULKAN_1_1);
+    spv_context ctx = spvContextCreate(target_of(words, word_count)->env);
     spv_text text = NULL;
     spv_diagnostic diag = NULL;
     spv_result_t r = spvBinaryToText(ctx, words, word_count,

@@ -12,6 +12,7 @@
 //    scalar `&&`/`||` becomes `a ? b : false` / `a ? true : b`; glslang's
 //    SPIR-V generator then emits structured control flow for any operand
 //    that is not a plain variable or constant;
+//  * the StorageBuffer storage class for HLSL buffers at SPIR-V 1.4 and later;
 //  * resolve #include through the caller's callbacks: glslang 12's C
 //    interface declares glsl_include_callbacks_t but its preprocess step
 //    always searches with a DirStackFileIncluder that starts at the process's
@@ -184,6 +185,14 @@ extern "C" int isa_glslang_preprocess(glslang_shader_t *shader, const glslang_in
                                  static_cast<EProfile>(input->default_profile),
                                  input->force_default_version_and_profile != 0, input->forward_compatible != 0,
                                  static_cast<EShMessages>(input->messages), &s->preprocessed, includer);
+}
+
+// glslang 12's HLSL front end declares read-write buffers BufferBlock (Uniform storage class) even when it
+// targets SPIR-V 1.4+, where that decoration is gone (glslangValidator writes such invalid modules too): ask
+// its intermediate for the StorageBuffer class, as its GLSL front end does.  Call before parsing.
+extern "C" void isa_glslang_use_storage_buffer(glslang_shader_t *shader)
+{
+    tshader_of(shader)->getIntermediate()->setUseStorageBuffer();
 }
 
 extern "C" void isa_glslang_set_entry_point(glslang_shader_t *shader, const char *name)
