@@ -93,7 +93,8 @@ static void convert_log(const char *log, const char *path, char *err, size_t err
         }
         if (!kind || !*rest)
             continue;
-        /* "<string>:<line>: message" where <string> is a number or a name */
+        /* "<string>:<line>: message" where <string> is a number (the kernel's text) or the name of an
+         * #include'd file, as isa/compile.c's include callback found it */
         const char *c1 = strchr(rest, ':');
         if (c1 && isdigit((unsigned char)c1[1])) {
             char *end;
@@ -101,8 +102,10 @@ static void convert_log(const char *log, const char *path, char *err, size_t err
             if (*end == ':') {
                 while (*++end == ' ')
                     ;
+                bool numbered = c1 > rest && strspn(rest, "0123456789") == (size_t)(c1 - rest);
                 char msg[1200];
-                snprintf(msg, sizeof msg, "%s:%ld: %s: %s\n", path, ln, kind, end);
+                snprintf(msg, sizeof msg, "%.*s:%ld: %s: %s\n", numbered ? (int)strlen(path) : (int)(c1 - rest),
+                         numbered ? path : rest, ln, kind, end);
                 if (!err || !strstr(err, msg)) /* glslang repeats a shader's warnings in later logs */
                     append(err, err_size, "%s", msg);
                 continue;
@@ -184,8 +187,8 @@ static void fix_hlsl_prefix_scans(uint32_t *w, size_t n)
 /* isa/glslang_shim.cpp: what glslang 12's C interface cannot do. */
 void isa_glslang_set_entry_point(glslang_shader_t *shader, const char *name);
 void isa_glslang_use_storage_buffer(glslang_shader_t *shader);
-int isa_glslang_preprocess(glslang_shader_t *shader, const glslang_input_t *input,
-                           const glsl_include_callbacks_t *callbacks, void *ctx);
+int isa_glslang_parse(glslang_shader_t *shader, const glslang_input_t *input,
+                      const glsl_include_callbacks_t *callbacks, void *ctx);
 int isa_glslang_hlsl_short_circuit(glslang_shader_t *shader);
 
 static pthread_once_t glslang_once = PTHREAD_ONCE_INIT;
@@ -414,7 +417,7 @@ isa_status isa_compile(const isa_compile_options *opt, uint32_t **words, size_t 
     }
 
     /* The preamble carries the defines. */
-    size_t pre_len = 64;
+    size_t pre_len = 128; /* the include extension line */
     for (int i = 0; i < opt->define_count; i++)
         pre_len += strlen(opt->defines[i].name) + strlen(opt->defines[i].value ? opt->defines[i].value : "") + 16;
     pre_len += strlen(entry) + 32;
@@ -426,6 +429,9 @@ isa_status isa_compile(const isa_compile_options *opt, uint32_t **words, size_t 
         return ISA_ERR_NOMEM;
     }
     preamble[0] = 0;
+    /* glslc's rule: #include needs no #extension line (glslang alone would refuse it without one) */
+    if (!hlsl)
+        append(preamble, pre_len, "#extension GL_GOOGLE_include_directive : enable\n");
     for (int i = 0; i < opt->define_count; i++)
         append(preamble, pre_len, "#define %s %s\n", opt->defines[i].name,
                opt->defines[i].value ? opt->defines[i].value : "");
@@ -478,7 +484,7 @@ isa_status isa_compile(const isa_compile_options *opt, uint32_t **words, size_t 
         isa_glslang_set_entry_point(shader, entry);
     if (hlsl && target->spirv >= 0x10400)
         isa_glslang_use_storage_buffer(shader);
-    if (!isa_glslang_preprocess(shader, &input, &includes, &search) || !glslang_shader_parse(shader, &input)) {
+    if (!isa_glslang_parse(shader, &input, &includes, &search)) {
         convert_log(glslang_shader_get_info_log(shader), path, err, err_size);
         if (!err || !err[0])
             append(err, err_size, "%s: error: glslang rejected the kernel\n", path);

@@ -11,6 +11,8 @@
  *    assembly (wrapper function, OpVariable locals, a helper with an early
  *    return) run with the source's results, at SPIR-V 1.3, 1.5 and 1.6 (and
  *    glslang in process for a case's "target_env");
+ *  - GLSL as glslc takes it: #include without its #extension line, errors in
+ *    a header naming the header, a case's defines expanded once;
  *  - robust buffer access: out-of-bounds loads read 0, stores are dropped,
  *    both counted; without it the same access is a fault.
  * Every expected value is computed here from the inputs.
@@ -280,6 +282,61 @@ START_TEST(test_frontend_committed_spirv_versions_match_a_fresh_compile)
 }
 END_TEST
 
+/* GLSL as glslc takes it: #include without GL_GOOGLE_include_directive, errors in a header name the header,
+ * and a case's defines applied once, as glslang's -D does (an #undef'd define's name is free again). */
+START_TEST(test_frontend_glslc_includes_and_defines_once)
+{
+    char *dir = tsup_temp_dir();
+    free(tsup_write_file(dir, "h.glsl", "uint helper(uint x)\n{\n    return x + 3u;\n}\n"));
+    free(tsup_write_file(dir, "bad.glsl", "uint helper(uint x)\n{\n    return x + undefined_thing;\n}\n"));
+    static const char *kernel_fmt =
+        "#version 450\n"
+        "layout(local_size_x = 1) in;\n"
+        "layout(std430, set = 0, binding = 0) buffer B { uint o[]; };\n"
+        "#include \"%s\"\n"
+        "void main()\n"
+        "{\n"
+        "    o[0] = helper(N);\n"
+        "#undef N\n"
+        "    uint N = 9u;\n"
+        "    o[1] = N;\n"
+        "}\n";
+    char text[1024];
+    snprintf(text, sizeof text, kernel_fmt, "h.glsl");
+    free(tsup_write_file(dir, "k.comp", text));
+    char *path = tsup_write_file(dir, "k.json", "{\"kernel\": \"k.comp\", \"defines\": {\"N\": \"4u\"}, "
+                                 "\"bindings\": [{\"set\": 0, \"binding\": 0, \"type\": \"u32\", \"count\": 2, "
+                                 "\"fill\": {\"value\": 0}}]}");
+    wl_case *c = NULL;
+    char err[2048] = "";
+    ck_assert_msg(case_load(path, &c, err, sizeof err) == CASE_OK, "%s", err);
+    run_options opt = {.wave_size = 8};
+    run_output out;
+    ck_assert_msg(run_case_sim(c, &opt, &out, err, sizeof err) == RUN_EXIT_OK, "%s", err);
+    const uint32_t *o = (const uint32_t *)out.data[0];
+    ck_assert_uint_eq(o[0], 4u + 3u); /* helper(4u) */
+    ck_assert_uint_eq(o[1], 9u);      /* the local N, not the case's define again */
+    run_output_free(&out);
+    case_destroy(c);
+    free(path);
+
+    snprintf(text, sizeof text, kernel_fmt, "bad.glsl");
+    free(tsup_write_file(dir, "k.comp", text));
+    char kpath[1024];
+    snprintf(kpath, sizeof kpath, "%s/k.comp", dir);
+    isa_define n = {"N", "4u"};
+    isa_compile_options co = {.path = kpath, .defines = &n, .define_count = 1};
+    uint32_t *w = NULL;
+    size_t count = 0;
+    err[0] = 0;
+    ck_assert_int_eq(isa_compile(&co, &w, &count, err, sizeof err, NULL, 0), ISA_ERR_COMPILE);
+    ck_assert_msg(strstr(err, "/bad.glsl:3: error: 'undefined_thing'"), "%s", err);
+    ck_assert_msg(!strstr(err, "k.comp:3:"), "%s", err);
+    tsup_remove_dir(dir);
+    free(dir);
+}
+END_TEST
+
 /* kernels/spirv/dxc_shape.spvasm: wrapper, Function locals, BufferBlock structs, a helper with an early return. */
 START_TEST(test_frontend_dxc_shaped_assembly_runs_as_its_hlsl_says)
 {
@@ -422,6 +479,7 @@ int main(void)
     tcase_add_test(t, test_frontend_spv_from_glslang_validator_matches_its_source);
     tcase_add_test(t, test_frontend_spirv_1_5_and_1_6_run_as_their_source);
     tcase_add_test(t, test_frontend_committed_spirv_versions_match_a_fresh_compile);
+    tcase_add_test(t, test_frontend_glslc_includes_and_defines_once);
     tcase_add_test(t, test_frontend_dxc_shaped_assembly_runs_as_its_hlsl_says);
     tcase_add_test(t, test_frontend_spv_file_errors_name_the_problem);
     tcase_add_test(t, test_frontend_robust_access_reads_zero_and_drops_stores);
