@@ -184,6 +184,66 @@ static void fix_hlsl_prefix_scans(uint32_t *w, size_t n)
     }
 }
 
+/*
+ * HLSL numbers registers per class (b, t, u, s) and glslang, like DXC with
+ * its default shifts of 0, puts register(t0), (u0) and (b0) all on binding 0:
+ * the kernel would read its output buffer as its input.  Two resource
+ * variables on one set and binding are one error naming both.  (glslang 12's
+ * own shifts cannot help: its resolver classes StructuredBuffer and
+ * RWStructuredBuffer alike as SSBOs, so no shift separates t0 from u0.)
+ */
+static bool hlsl_bindings_collide(const uint32_t *w, size_t n, const char *path, char *err, size_t err_size)
+{
+    uint32_t bound = n > 3 ? w[3] : 0;
+    uint32_t *info = calloc((size_t)bound * 4 + 1, sizeof *info); /* set, binding (+1: 0 = none), type, pointee */
+    const char **name = calloc((size_t)bound + 1, sizeof *name);
+    uint32_t *vars = calloc((size_t)bound + 1, sizeof *vars);
+    size_t nvars = 0;
+    bool collide = false;
+    if (!info || !name || !vars)
+        goto done;
+    for (size_t i = 5; i < n;) {
+        uint32_t wc = w[i] >> 16, op = w[i] & 0xffff;
+        if (wc == 0 || i + wc > n)
+            break;
+        if (op == SpvOpName && wc >= 3 && w[i + 1] < bound)
+            name[w[i + 1]] = (const char *)(w + i + 2);
+        else if (op == SpvOpDecorate && wc >= 4 && w[i + 1] < bound && w[i + 2] == SpvDecorationDescriptorSet)
+            info[4 * w[i + 1]] = w[i + 3];
+        else if (op == SpvOpDecorate && wc >= 4 && w[i + 1] < bound && w[i + 2] == SpvDecorationBinding)
+            info[4 * w[i + 1] + 1] = w[i + 3] + 1;
+        else if (op == SpvOpTypePointer && wc >= 4 && w[i + 1] < bound)
+            info[4 * w[i + 1] + 3] = w[i + 3];
+        else if (op == SpvOpVariable && wc >= 4 && w[i + 2] < bound) {
+            info[4 * w[i + 2] + 2] = w[i + 1] < bound ? w[i + 1] : 0;
+            vars[nvars++] = w[i + 2];
+        }
+        i += wc;
+    }
+    for (size_t a = 0; a < nvars && !collide; a++)
+        for (size_t b = a + 1; b < nvars && !collide; b++) {
+            uint32_t va = vars[a], vb = vars[b];
+            if (!info[4 * va + 1] || info[4 * va] != info[4 * vb] || info[4 * va + 1] != info[4 * vb + 1])
+                continue;
+            const char *names[2];
+            uint32_t ids[2] = {va, vb};
+            for (int k = 0; k < 2; k++) {
+                /* a cbuffer's variable has no name of its own: its block type carries it */
+                const char *own = name[ids[k]], *block = name[info[4 * info[4 * ids[k] + 2] + 3]];
+                names[k] = own && *own ? own : block && *block ? block : "(unnamed)";
+            }
+            append(err, err_size, "%s: error: `%s` and `%s` are both set %u binding %u: HLSL numbers b, t, u and s "
+                   "registers separately, and glslang 12 has no per-class shift for buffers: give one "
+                   "[[vk::binding(N, S)]] or another register number\n", path, names[0], names[1], info[4 * va], info[4 * va + 1] - 1);
+            collide = true;
+        }
+done:
+    free(info);
+    free(name);
+    free(vars);
+    return collide;
+}
+
 /* isa/glslang_shim.cpp: what glslang 12's C interface cannot do. */
 void isa_glslang_set_entry_point(glslang_shader_t *shader, const char *name);
 void isa_glslang_use_storage_buffer(glslang_shader_t *shader);
@@ -529,6 +589,13 @@ isa_status isa_compile(const isa_compile_options *opt, uint32_t **words, size_t 
     }
     glslang_program_SPIRV_get(program, *words);
     *word_count = n;
+    if (hlsl && hlsl_bindings_collide(*words, n, path, err, err_size)) {
+        free(*words);
+        *words = NULL;
+        *word_count = 0;
+        st = ISA_ERR_COMPILE;
+        goto done;
+    }
     if (hlsl)
         fix_hlsl_prefix_scans(*words, n);
     st = isa_spirv_legalize(words, word_count, err, err_size);
