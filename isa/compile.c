@@ -244,6 +244,97 @@ done:
     return collide;
 }
 
+static spv_result_t note_result_type(void *user, const spv_parsed_instruction_t *in)
+{
+    uint32_t *types = user;
+    if (in->result_id && in->type_id)
+        types[in->result_id] = in->type_id;
+    return SPV_SUCCESS;
+}
+
+/*
+ * HLSL's WaveActiveAllEqual compares a vector per component (an int2 gives a
+ * bool2); glslang 12 compares the whole vector and splats one bool.  Each
+ * OpGroupNonUniformAllEqual of an N-vector that an OpCompositeConstruct
+ * splats right after (`bool2 e = WaveActiveAllEqual(v);`) becomes N
+ * per-component ones feeding that construct (the whole-vector one is left for
+ * dead-code elimination).  Any other use of it (`uint2(WaveActiveAllEqual(v))`,
+ * where glslang converts the one bool before splatting) cannot be corrected on
+ * the words and is warned about.  Replaces *words.
+ */
+static isa_status fix_hlsl_vector_all_equal(uint32_t **words, size_t *n, const char *path, char *warnings,
+                                            size_t warnings_size)
+{
+    uint32_t *w = *words, bound = w[3];
+    uint32_t *types = calloc(bound, sizeof *types), *vec_elem = calloc(bound, sizeof *vec_elem),
+             *vec_len = calloc(bound, sizeof *vec_len);
+    uint32_t *out = malloc((*n * 4 + 64) * sizeof *out);
+    isa_status st = ISA_ERR_NOMEM;
+    if (!types || !vec_elem || !vec_len || !out)
+        goto done;
+    spv_context ctx = spvContextCreate(SPV_ENV_UNIVERSAL_1_6);
+    spvBinaryParse(ctx, types, w, *n, NULL, note_result_type, NULL);
+    spvContextDestroy(ctx);
+    size_t o = 0;
+    memcpy(out, w, 5 * sizeof *w);
+    o = 5;
+    for (size_t i = 5; i < *n;) {
+        uint32_t wc = w[i] >> 16, op = w[i] & 0xffff;
+        if (wc == 0 || i + wc > *n)
+            break;
+        if (op == SpvOpTypeVector && wc == 4 && w[i + 1] < bound)
+            vec_elem[w[i + 1]] = w[i + 2], vec_len[w[i + 1]] = w[i + 3];
+        size_t next = i + wc;
+        uint32_t val = wc == 5 && op == SpvOpGroupNonUniformAllEqual ? w[i + 4] : 0;
+        uint32_t vty = val && val < bound ? types[val] : 0, len = vty ? vec_len[vty] : 0;
+        if (len >= 2 && len <= 4 && next < *n && (w[next] & 0xffff) == SpvOpCompositeConstruct &&
+            (w[next] >> 16) == 3 + len && w[next + 3] == w[i + 2] && o + wc + 10 * len + 8 < *n * 4 + 64) {
+            bool splat = true;
+            for (uint32_t k = 1; k < len; k++)
+                splat = splat && w[next + 3 + k] == w[i + 2];
+            if (splat) {
+                memcpy(out + o, w + i, wc * sizeof *w); /* the whole-vector one, now unused */
+                o += wc;
+                uint32_t comps[4];
+                for (uint32_t k = 0; k < len; k++) {
+                    uint32_t e = bound++, r = bound++;
+                    out[o++] = 5u << 16 | SpvOpCompositeExtract;
+                    out[o++] = vec_elem[vty], out[o++] = e, out[o++] = val, out[o++] = k;
+                    out[o++] = 5u << 16 | SpvOpGroupNonUniformAllEqual;
+                    out[o++] = w[i + 1], out[o++] = r, out[o++] = w[i + 3], out[o++] = e;
+                    comps[k] = r;
+                }
+                memcpy(out + o, w + next, 3 * sizeof *w);
+                o += 3;
+                for (uint32_t k = 0; k < len; k++)
+                    out[o++] = comps[k];
+                i = next + (w[next] >> 16);
+                continue;
+            }
+        }
+        if (len >= 2)
+            append(warnings, warnings_size, "%s: warning: WaveActiveAllEqual of a %u-component vector (SPIR-V word "
+                   "%zu) compares the whole vector and gives every component one answer (glslang 12; HLSL compares "
+                   "per component): assign it to a bool%u variable first, which wavelab corrects\n", path, len, i,
+                   len);
+        memcpy(out + o, w + i, wc * sizeof *w);
+        o += wc;
+        i = next;
+    }
+    out[3] = bound;
+    free(*words);
+    *words = out;
+    *n = o;
+    out = NULL;
+    st = ISA_OK;
+done:
+    free(types);
+    free(vec_elem);
+    free(vec_len);
+    free(out);
+    return st;
+}
+
 /* isa/glslang_shim.cpp: what glslang 12's C interface cannot do. */
 void isa_glslang_set_entry_point(glslang_shader_t *shader, const char *name);
 void isa_glslang_use_storage_buffer(glslang_shader_t *shader);
@@ -598,6 +689,8 @@ isa_status isa_compile(const isa_compile_options *opt, uint32_t **words, size_t 
     }
     if (hlsl)
         fix_hlsl_prefix_scans(*words, n);
+    if (hlsl && (st = fix_hlsl_vector_all_equal(words, word_count, path, warnings, warnings_size)) != ISA_OK)
+        goto done;
     st = isa_spirv_legalize(words, word_count, err, err_size);
 
 done:
