@@ -467,7 +467,7 @@ static void compile_kernel(wavelab_case *k)
             defs[i] = (isa_define){.name = c->defines[i].name, .value = c->defines[i].value};
         isa_compile_options o = {
             .path = c->kernel, .source = k->source, .language = c->language, .entry = c->entry,
-            .defines = defs, .define_count = c->define_count,
+            .defines = defs, .define_count = c->define_count, .target_env = c->target_env,
         };
         st = isa_compile(&o, &k->spirv, &k->spirv_words, err, sizeof err, warnings, sizeof warnings);
         free(defs);

@@ -180,6 +180,8 @@ typedef struct vkb_resource {
 /* What a kernel needs from a device, read from its SPIR-V. */
 typedef struct vkb_kernel_info {
     char entry[64];
+    uint32_t spirv_version;           /* header word 1 (0x00010600: SPIR-V 1.6) */
+    uint32_t vulkan_minor;            /* the oldest Vulkan 1.x that takes that version (isa_spirv_vulkan_minor) */
     uint32_t local_size[3];
     uint32_t capabilities[VKB_MAX_CAPABILITIES]; /* SpvCapability values declared */
     int capability_count;

@@ -17,6 +17,7 @@
 #include <spirv/unified1/spirv.h>
 
 #include "backend/backend.h"
+#include "isa/isa.h"
 
 /* Capabilities that imply a subgroup operation class, and those wavelab names in messages. */
 #define CAPABILITY_LIST(X)                                      \
@@ -220,6 +221,8 @@ vkb_status vkb_kernel_scan(const uint32_t *words, size_t word_count, const char 
         return scan_fail(&s, 0, "too short to be a SPIR-V module");
     if (words[0] != SpvMagicNumber)
         return scan_fail(&s, 0, "not SPIR-V (bad magic number)");
+    out->spirv_version = words[1] & 0x00ffff00u;
+    out->vulkan_minor = isa_spirv_vulkan_minor(words, word_count);
     s.bound = words[3];
     if (s.bound == 0 || s.bound > (1u << 22))
         return scan_fail(&s, 3, "id bound out of range");

@@ -186,6 +186,14 @@ vkb_status vkb_check_support(const vkb_context *ctx, int index, const vkb_kernel
                  VK_API_VERSION_MAJOR(info->api_version), VK_API_VERSION_MINOR(info->api_version));
         return VKB_ERR_UNSUPPORTED;
     }
+    /* a device takes the SPIR-V versions of its Vulkan version (the instance's caps it: d->api) */
+    if (k->vulkan_minor && d->api < VK_MAKE_API_VERSION(0, 1, k->vulkan_minor, 0)) {
+        snprintf(err, err_size, "%s: the kernel is SPIR-V %u.%u, which needs Vulkan 1.%u; the device (with the "
+                 "loader) offers Vulkan %u.%u", info->name, (k->spirv_version >> 16) & 0xff,
+                 (k->spirv_version >> 8) & 0xff, k->vulkan_minor, VK_API_VERSION_MAJOR(d->api),
+                 VK_API_VERSION_MINOR(d->api));
+        return VKB_ERR_UNSUPPORTED;
+    }
 
     /* wave size */
     if (wave_size) {

@@ -743,9 +743,10 @@ static case_status read_case(parser *p, const cJSON *root, wl_case *c)
 {
     static const char *const keys[] = {"description", "kernel", "language", "entry", "defines", "groups",
                                        "subgroup_size", "min_subgroup_size", "max_subgroup_size", "push_constants",
-                                       "bindings", "expect", "known_failure", "optimize", "robust_access", "dispatches",
+                                       "bindings", "expect", "known_failure", "optimize", "target_env", "robust_access",
+                                       "dispatches",
                                        "device_differences", NULL};
-    const char *optimize;
+    const char *optimize, *target_env;
     if (!cJSON_IsObject(root))
         return case_fail(p, "expected a JSON object at the top level, got %s", case_json_kind(root));
     TRY(case_check_keys(p, root, keys));
@@ -768,6 +769,13 @@ static case_status read_case(parser *p, const cJSON *root, wl_case *c)
             return case_fail_at(p, "optimize", "expected \"performance\", \"size\" or spirv-opt flags, got \"\"");
         c->optimize = case_dup_string(optimize);
         if (!c->optimize)
+            return case_fail_nomem(p);
+    }
+    TRY(case_read_string_field(p, root, "target_env", 0, &target_env));
+    if (target_env) {
+        /* isa_compile names the environments it knows when this one is not among them */
+        c->target_env = case_dup_string(target_env);
+        if (!c->target_env)
             return case_fail_nomem(p);
     }
     const cJSON *robust = case_field(root, "robust_access");
@@ -929,6 +937,7 @@ void case_destroy(wl_case *c)
     }
     free(c->device_differences);
     free(c->optimize);
+    free(c->target_env);
     for (int i = 0; i < c->define_count; i++) {
         free(c->defines[i].name);
         free(c->defines[i].value);

@@ -167,6 +167,8 @@ typedef struct wl_case {
                                * `wavelab test` then reports XFAIL, and XPASS (a failure) if it holds */
     char *optimize;           /* NULL, or the SPIR-V optimizer passes the case asks for ("performance", "size" or
                                * spirv-opt flags): run/ then also runs the kernel as written and compares */
+    char *target_env;         /* NULL, or the target environment GLSL/HLSL kernels compile for ("vulkan1.3":
+                               * SPIR-V 1.6; isa_compile_options.target_env); a .spv kernel's own version decides */
     int robust_access;        /* out-of-bounds loads read 0 and stores are dropped (robustBufferAccess2), not a fault */
     case_dispatch *dispatches; /* "dispatches": NULL when absent (the top-level fields are the one dispatch); when
                                 * present the top-level kernel .. push constants are a copy of dispatch 0's, so a

@@ -72,7 +72,8 @@ static void convert_log(const char *log, const char *path, char *err, size_t err
         }
         if (!kind || !*rest)
             continue;
-        /* "<string>:<line>: message" where <string> is a number or a name */
+        /* "<string>:<line>: message" where <string> is a number (the kernel's text) or the name of an
+         * #include'd file, as isa/compile.c's include callback found it */
         const char *c1 = strchr(rest, ':');
         if (c1 && isdigit((unsigned char)c1[1])) {
             char *end;
@@ -80,8 +81,10 @@ static void convert_log(const char *log, const char *path, char *err, size_t err
             if (*end == ':') {
                 while (*++end == ' ')
                     ;
+                bool numbered = c1 > rest && strspn(rest, "0123456789") == (size_t)(c1 - rest);
                 char msg[1200];
-                snprintf(msg, sizeof msg, "%s:%ld: %s: %s\n", path, ln, kind, end);
+                snprintf(msg, sizeof msg, "%.*s:%ld: %s: %s\n", numbered ? (int)strlen(path) : (int)(c1 - rest),
+                         numbered ? path : rest, ln, kind, end);
                 if (!err || !strstr(err, msg)) /* glslang repeats a shader's warnings in later logs */
                     append(err, err_size, "%s", msg);
                 continue;
@@ -91,6 +94,39 @@ static void convert_log(const char *log, const char *path, char *err, size_t err
             continue;
         append(err, err_size, "%s: %s: %s\n", path, kind, rest);
     }
+}
+
+/*
+ * The targets wavelab compiles for and validates in, oldest first.  A module
+ * is validated and legalized in the first target whose SPIR-V version is at
+ * least the one its header declares (SPIR-V 1.0-1.3: Vulkan 1.1, wavelab's
+ * floor), and glslang compiles for the one a case names.  SPIR-V 1.4 is
+ * Vulkan 1.1 with VK_KHR_spirv_1_4, which wavelab's device creation does not
+ * enable: on a device it needs Vulkan 1.2.
+ */
+static const struct spirv_target {
+    const char *name;                         /* glslangValidator's --target-env spelling */
+    uint32_t spirv;                           /* the SPIR-V version, as header word 1 writes it */
+    spv_target_env env;                       /* SPIRV-Tools' environment for it */
+    glslang_target_client_version_t client;   /* what glslang is told */
+    glslang_target_language_version_t language;
+    uint32_t vulkan_minor;                    /* the oldest Vulkan 1.x whose devices take it */
+} spirv_targets[] = {
+    {"vulkan1.1", 0x10300, SPV_ENV_VULKAN_1_1, GLSLANG_TARGET_VULKAN_1_1, GLSLANG_TARGET_SPV_1_3, 1},
+    {"spirv1.4", 0x10400, SPV_ENV_VULKAN_1_1_SPIRV_1_4, GLSLANG_TARGET_VULKAN_1_1, GLSLANG_TARGET_SPV_1_4, 2},
+    {"vulkan1.2", 0x10500, SPV_ENV_VULKAN_1_2, GLSLANG_TARGET_VULKAN_1_2, GLSLANG_TARGET_SPV_1_5, 2},
+    {"vulkan1.3", 0x10600, SPV_ENV_VULKAN_1_3, GLSLANG_TARGET_VULKAN_1_3, GLSLANG_TARGET_SPV_1_6, 3},
+};
+enum { SPIRV_TARGET_COUNT = sizeof spirv_targets / sizeof spirv_targets[0] };
+
+static const struct spirv_target *target_named(const char *name)
+{
+    if (!name || !*name)
+        return &spirv_targets[0];
+    for (int i = 0; i < SPIRV_TARGET_COUNT; i++)
+        if (strcmp(spirv_targets[i].name, name) == 0)
+            return &spirv_targets[i];
+    return NULL;
 }
 
 /* ---- HLSL corrections on the SPIR-V words ---- */
@@ -182,10 +218,162 @@ static void repair_utf8_strings(uint32_t *w, size_t n, const char *const *texts,
     }
 }
 
+/*
+ * HLSL numbers registers per class (b, t, u, s) and glslang, like DXC with
+ * its default shifts of 0, puts register(t0), (u0) and (b0) all on binding 0:
+ * the kernel would read its output buffer as its input.  Two resource
+ * variables on one set and binding are one error naming both.  (glslang 12's
+ * own shifts cannot help: its resolver classes StructuredBuffer and
+ * RWStructuredBuffer alike as SSBOs, so no shift separates t0 from u0.)
+ */
+static bool hlsl_bindings_collide(const uint32_t *w, size_t n, const char *path, char *err, size_t err_size)
+{
+    uint32_t bound = n > 3 ? w[3] : 0;
+    uint32_t *info = calloc((size_t)bound * 4 + 1, sizeof *info); /* set, binding (+1: 0 = none), type, pointee */
+    const char **name = calloc((size_t)bound + 1, sizeof *name);
+    uint32_t *vars = calloc((size_t)bound + 1, sizeof *vars);
+    size_t nvars = 0;
+    bool collide = false;
+    if (!info || !name || !vars)
+        goto done;
+    for (size_t i = 5; i < n;) {
+        uint32_t wc = w[i] >> 16, op = w[i] & 0xffff;
+        if (wc == 0 || i + wc > n)
+            break;
+        if (op == SpvOpName && wc >= 3 && w[i + 1] < bound)
+            name[w[i + 1]] = (const char *)(w + i + 2);
+        else if (op == SpvOpDecorate && wc >= 4 && w[i + 1] < bound && w[i + 2] == SpvDecorationDescriptorSet)
+            info[4 * w[i + 1]] = w[i + 3];
+        else if (op == SpvOpDecorate && wc >= 4 && w[i + 1] < bound && w[i + 2] == SpvDecorationBinding)
+            info[4 * w[i + 1] + 1] = w[i + 3] + 1;
+        else if (op == SpvOpTypePointer && wc >= 4 && w[i + 1] < bound)
+            info[4 * w[i + 1] + 3] = w[i + 3];
+        else if (op == SpvOpVariable && wc >= 4 && w[i + 2] < bound) {
+            info[4 * w[i + 2] + 2] = w[i + 1] < bound ? w[i + 1] : 0;
+            vars[nvars++] = w[i + 2];
+        }
+        i += wc;
+    }
+    for (size_t a = 0; a < nvars && !collide; a++)
+        for (size_t b = a + 1; b < nvars && !collide; b++) {
+            uint32_t va = vars[a], vb = vars[b];
+            if (!info[4 * va + 1] || info[4 * va] != info[4 * vb] || info[4 * va + 1] != info[4 * vb + 1])
+                continue;
+            const char *names[2];
+            uint32_t ids[2] = {va, vb};
+            for (int k = 0; k < 2; k++) {
+                /* a cbuffer's variable has no name of its own: its block type carries it */
+                const char *own = name[ids[k]], *block = name[info[4 * info[4 * ids[k] + 2] + 3]];
+                names[k] = own && *own ? own : block && *block ? block : "(unnamed)";
+            }
+            append(err, err_size, "%s: error: `%s` and `%s` are both set %u binding %u: HLSL numbers b, t, u and s "
+                   "registers separately, and glslang 12 has no per-class shift for buffers: give one "
+                   "[[vk::binding(N, S)]] or another register number\n", path, names[0], names[1], info[4 * va], info[4 * va + 1] - 1);
+            collide = true;
+        }
+done:
+    free(info);
+    free(name);
+    free(vars);
+    return collide;
+}
+
+static spv_result_t note_result_type(void *user, const spv_parsed_instruction_t *in)
+{
+    uint32_t *types = user;
+    if (in->result_id && in->type_id)
+        types[in->result_id] = in->type_id;
+    return SPV_SUCCESS;
+}
+
+/*
+ * HLSL's WaveActiveAllEqual compares a vector per component (an int2 gives a
+ * bool2); glslang 12 compares the whole vector and splats one bool.  Each
+ * OpGroupNonUniformAllEqual of an N-vector that an OpCompositeConstruct
+ * splats right after (`bool2 e = WaveActiveAllEqual(v);`) becomes N
+ * per-component ones feeding that construct (the whole-vector one is left for
+ * dead-code elimination).  Any other use of it (`uint2(WaveActiveAllEqual(v))`,
+ * where glslang converts the one bool before splatting) cannot be corrected on
+ * the words and is warned about.  Replaces *words.
+ */
+static isa_status fix_hlsl_vector_all_equal(uint32_t **words, size_t *n, const char *path, char *warnings,
+                                            size_t warnings_size)
+{
+    uint32_t *w = *words, bound = w[3];
+    uint32_t *types = calloc(bound, sizeof *types), *vec_elem = calloc(bound, sizeof *vec_elem),
+             *vec_len = calloc(bound, sizeof *vec_len);
+    uint32_t *out = malloc((*n * 4 + 64) * sizeof *out);
+    isa_status st = ISA_ERR_NOMEM;
+    if (!types || !vec_elem || !vec_len || !out)
+        goto done;
+    spv_context ctx = spvContextCreate(SPV_ENV_UNIVERSAL_1_6);
+    spvBinaryParse(ctx, types, w, *n, NULL, note_result_type, NULL);
+    spvContextDestroy(ctx);
+    size_t o = 0;
+    memcpy(out, w, 5 * sizeof *w);
+    o = 5;
+    for (size_t i = 5; i < *n;) {
+        uint32_t wc = w[i] >> 16, op = w[i] & 0xffff;
+        if (wc == 0 || i + wc > *n)
+            break;
+        if (op == SpvOpTypeVector && wc == 4 && w[i + 1] < bound)
+            vec_elem[w[i + 1]] = w[i + 2], vec_len[w[i + 1]] = w[i + 3];
+        size_t next = i + wc;
+        uint32_t val = wc == 5 && op == SpvOpGroupNonUniformAllEqual ? w[i + 4] : 0;
+        uint32_t vty = val && val < bound ? types[val] : 0, len = vty ? vec_len[vty] : 0;
+        if (len >= 2 && len <= 4 && next < *n && (w[next] & 0xffff) == SpvOpCompositeConstruct &&
+            (w[next] >> 16) == 3 + len && w[next + 3] == w[i + 2] && o + wc + 10 * len + 8 < *n * 4 + 64) {
+            bool splat = true;
+            for (uint32_t k = 1; k < len; k++)
+                splat = splat && w[next + 3 + k] == w[i + 2];
+            if (splat) {
+                memcpy(out + o, w + i, wc * sizeof *w); /* the whole-vector one, now unused */
+                o += wc;
+                uint32_t comps[4];
+                for (uint32_t k = 0; k < len; k++) {
+                    uint32_t e = bound++, r = bound++;
+                    out[o++] = 5u << 16 | SpvOpCompositeExtract;
+                    out[o++] = vec_elem[vty], out[o++] = e, out[o++] = val, out[o++] = k;
+                    out[o++] = 5u << 16 | SpvOpGroupNonUniformAllEqual;
+                    out[o++] = w[i + 1], out[o++] = r, out[o++] = w[i + 3], out[o++] = e;
+                    comps[k] = r;
+                }
+                memcpy(out + o, w + next, 3 * sizeof *w);
+                o += 3;
+                for (uint32_t k = 0; k < len; k++)
+                    out[o++] = comps[k];
+                i = next + (w[next] >> 16);
+                continue;
+            }
+        }
+        if (len >= 2)
+            append(warnings, warnings_size, "%s: warning: WaveActiveAllEqual of a %u-component vector (SPIR-V word "
+                   "%zu) compares the whole vector and gives every component one answer (glslang 12; HLSL compares "
+                   "per component): assign it to a bool%u variable first, which wavelab corrects\n", path, len, i,
+                   len);
+        memcpy(out + o, w + i, wc * sizeof *w);
+        o += wc;
+        i = next;
+    }
+    out[3] = bound;
+    free(*words);
+    *words = out;
+    *n = o;
+    out = NULL;
+    st = ISA_OK;
+done:
+    free(types);
+    free(vec_elem);
+    free(vec_len);
+    free(out);
+    return st;
+}
+
 /* isa/glslang_shim.cpp: what glslang 12's C interface cannot do. */
 void isa_glslang_set_entry_point(glslang_shader_t *shader, const char *name);
-int isa_glslang_preprocess(glslang_shader_t *shader, const glslang_input_t *input,
-                           const glsl_include_callbacks_t *callbacks, void *ctx);
+void isa_glslang_use_storage_buffer(glslang_shader_t *shader);
+int isa_glslang_parse(glslang_shader_t *shader, const glslang_input_t *input,
+                      const glsl_include_callbacks_t *callbacks, void *ctx);
 int isa_glslang_hlsl_short_circuit(glslang_shader_t *shader);
 
 static pthread_once_t glslang_once = PTHREAD_ONCE_INIT;
@@ -429,9 +617,17 @@ isa_status isa_compile(const isa_compile_options *opt, uint32_t **words, size_t 
     else
         hlsl = ends_with(path, ".hlsl");
     const char *entry = opt->entry && *opt->entry ? opt->entry : "main";
+    const struct spirv_target *target = target_named(opt->target_env);
+    if (!target) {
+        char names[128];
+        isa_target_env_known(NULL, names, sizeof names);
+        append(err, err_size, "%s: target environment \"%s\" is not one of %s\n", path, opt->target_env, names);
+        free(owned);
+        return ISA_ERR_UNSUPPORTED;
+    }
 
     /* The preamble carries the defines. */
-    size_t pre_len = 64;
+    size_t pre_len = 128; /* the include extension line */
     for (int i = 0; i < opt->define_count; i++)
         pre_len += strlen(opt->defines[i].name) + strlen(opt->defines[i].value ? opt->defines[i].value : "") + 16;
     pre_len += strlen(entry) + 32;
@@ -443,6 +639,9 @@ isa_status isa_compile(const isa_compile_options *opt, uint32_t **words, size_t 
         return ISA_ERR_NOMEM;
     }
     preamble[0] = 0;
+    /* glslc's rule: #include needs no #extension line (glslang alone would refuse it without one) */
+    if (!hlsl)
+        append(preamble, pre_len, "#extension GL_GOOGLE_include_directive : enable\n");
     for (int i = 0; i < opt->define_count; i++)
         append(preamble, pre_len, "#define %s %s\n", opt->defines[i].name,
                opt->defines[i].value ? opt->defines[i].value : "");
@@ -469,9 +668,9 @@ isa_status isa_compile(const isa_compile_options *opt, uint32_t **words, size_t 
         .language = hlsl ? GLSLANG_SOURCE_HLSL : GLSLANG_SOURCE_GLSL,
         .stage = GLSLANG_STAGE_COMPUTE,
         .client = GLSLANG_CLIENT_VULKAN,
-        .client_version = GLSLANG_TARGET_VULKAN_1_1,
+        .client_version = target->client,
         .target_language = GLSLANG_TARGET_SPV,
-        .target_language_version = GLSLANG_TARGET_SPV_1_3,
+        .target_language_version = target->language,
         .code = text,
         .default_version = hlsl ? 500 : 450,
         .default_profile = GLSLANG_NO_PROFILE,
@@ -493,7 +692,9 @@ isa_status isa_compile(const isa_compile_options *opt, uint32_t **words, size_t 
     glslang_shader_set_preamble(shader, preamble);
     if (hlsl)
         isa_glslang_set_entry_point(shader, entry);
-    if (!isa_glslang_preprocess(shader, &input, &includes, &search) || !glslang_shader_parse(shader, &input)) {
+    if (hlsl && target->spirv >= 0x10400)
+        isa_glslang_use_storage_buffer(shader);
+    if (!isa_glslang_parse(shader, &input, &includes, &search)) {
         convert_log(glslang_shader_get_info_log(shader), path, err, err_size);
         if (search.refused[0])
             append(err, err_size, "%s\n", search.refused);
@@ -540,10 +741,19 @@ isa_status isa_compile(const isa_compile_options *opt, uint32_t **words, size_t 
     }
     glslang_program_SPIRV_get(program, *words);
     *word_count = n;
+    if (hlsl && hlsl_bindings_collide(*words, n, path, err, err_size)) {
+        free(*words);
+        *words = NULL;
+        *word_count = 0;
+        st = ISA_ERR_COMPILE;
+        goto done;
+    }
     if (hlsl)
         fix_hlsl_prefix_scans(*words, n);
     search.texts[search.text_count] = text, search.lens[search.text_count++] = strlen(text);
     repair_utf8_strings(*words, n, search.texts, search.lens, search.text_count);
+    if (hlsl && (st = fix_hlsl_vector_all_equal(words, word_count, path, warnings, warnings_size)) != ISA_OK)
+        goto done;
     st = isa_spirv_legalize(words, word_count, err, err_size);
 
 done:
@@ -587,6 +797,36 @@ isa_status isa_read_spirv(const char *path, uint32_t **words, size_t *word_count
     return ISA_OK;
 }
 
+/* The module's target; a version newer than every target gets the newest, whose validator then names it. */
+static const struct spirv_target *target_of(const uint32_t *words, size_t word_count)
+{
+    uint32_t version = word_count > 1 ? words[1] & 0x00ffff00u : 0;
+    for (int i = 0; i < SPIRV_TARGET_COUNT; i++)
+        if (version <= spirv_targets[i].spirv)
+            return &spirv_targets[i];
+    return &spirv_targets[SPIRV_TARGET_COUNT - 1];
+}
+
+int isa_spirv_env(const uint32_t *words, size_t word_count)
+{
+    return (int)target_of(words, word_count)->env;
+}
+
+uint32_t isa_spirv_vulkan_minor(const uint32_t *words, size_t word_count)
+{
+    return target_of(words, word_count)->vulkan_minor;
+}
+
+bool isa_target_env_known(const char *name, char *names, size_t names_size)
+{
+    if (names && names_size) {
+        names[0] = 0;
+        for (int i = 0; i < SPIRV_TARGET_COUNT; i++)
+            append(names, names_size, "%s\"%s\"", i ? ", " : "", spirv_targets[i].name);
+    }
+    return target_named(name) != NULL;
+}
+
 static spv_result_t note_result_id(void *user, const spv_parsed_instruction_t *in)
 {
     uint32_t *max_id = user;
@@ -606,7 +846,7 @@ uint32_t isa_spirv_used_id_bound(const uint32_t *words, size_t word_count)
 
 isa_status isa_validate(const uint32_t *words, size_t word_count, char *err, size_t err_size)
 {
-    spv_context ctx = spvContextCreate(SPV_ENV_VULKAN_1_1);
+    spv_context ctx = spvContextCreate(target_of(words, word_count)->env);
     spv_const_binary_t bin = {words, word_count};
     spv_diagnostic diag = NULL;
     spv_result_t r = spvValidate(ctx, &bin, &diag);
@@ -628,7 +868,7 @@ isa_status isa_validate(const uint32_t *words, size_t word_count, char *err, siz
 
 char *isa_disassemble_spirv(const uint32_t *words, size_t word_count, char *err, size_t err_size)
 {
-    spv_context ctx = spvContextCreate(SPV_ENV_VULKAN_1_1);
+    spv_context ctx = spvContextCreate(target_of(words, word_count)->env);
     spv_text text = NULL;
     spv_diagnostic diag = NULL;
     spv_result_t r = spvBinaryToText(ctx, words, word_count,

@@ -12,11 +12,12 @@
 //    scalar `&&`/`||` becomes `a ? b : false` / `a ? true : b`; glslang's
 //    SPIR-V generator then emits structured control flow for any operand
 //    that is not a plain variable or constant;
+//  * the StorageBuffer storage class for HLSL buffers at SPIR-V 1.4 and later;
 //  * resolve #include through the caller's callbacks: glslang 12's C
 //    interface declares glsl_include_callbacks_t but its preprocess step
 //    always searches with a DirStackFileIncluder that starts at the process's
-//    working directory.  isa_glslang_preprocess is that step with the
-//    caller's includer (isa/compile.c: the kernel's directory, never ".").
+//    working directory.  isa_glslang_parse parses with the caller's includer
+//    (isa/compile.c: the kernel's directory, never ".").
 //
 // glslang 12's c_interface.cpp defines glslang_shader_t as
 // struct { glslang::TShader *shader; std::string preprocessedGLSL; }.
@@ -173,17 +174,29 @@ private:
 
 } // namespace
 
-// glslang_shader_preprocess with the caller's include callbacks (glslang 12 ignores them).
-extern "C" int isa_glslang_preprocess(glslang_shader_t *shader, const glslang_input_t *input,
-                                      const glsl_include_callbacks_t *callbacks, void *ctx)
+// glslang_shader_parse with the caller's include callbacks (glslang 12 ignores them), on the kernel's own text.
+// The C interface would preprocess first and then parse the preprocessed text with the preamble again, so
+// every define (the case's, DXC's type names) would be expanded twice; and errors in an #include'd file
+// would be numbered in the preprocessed text.  One parse with the includer expands each once and names the
+// included file in its messages.
+extern "C" int isa_glslang_parse(glslang_shader_t *shader, const glslang_input_t *input,
+                                 const glsl_include_callbacks_t *callbacks, void *ctx)
 {
     ShaderLayout *s = reinterpret_cast<ShaderLayout *>(shader);
     CallbackIncluder includer(*callbacks, ctx);
     // glslang_profile_t and glslang_messages_t use EProfile's and EShMessages's bit values
-    return s->shader->preprocess(reinterpret_cast<const TBuiltInResource *>(input->resource), input->default_version,
-                                 static_cast<EProfile>(input->default_profile),
-                                 input->force_default_version_and_profile != 0, input->forward_compatible != 0,
-                                 static_cast<EShMessages>(input->messages), &s->preprocessed, includer);
+    return s->shader->parse(reinterpret_cast<const TBuiltInResource *>(input->resource), input->default_version,
+                            static_cast<EProfile>(input->default_profile),
+                            input->force_default_version_and_profile != 0, input->forward_compatible != 0,
+                            static_cast<EShMessages>(input->messages), includer);
+}
+
+// glslang 12's HLSL front end declares read-write buffers BufferBlock (Uniform storage class) even when it
+// targets SPIR-V 1.4+, where that decoration is gone (glslangValidator writes such invalid modules too): ask
+// its intermediate for the StorageBuffer class, as its GLSL front end does.  Call before parsing.
+extern "C" void isa_glslang_use_storage_buffer(glslang_shader_t *shader)
+{
+    tshader_of(shader)->getIntermediate()->setUseStorageBuffer();
 }
 
 extern "C" void isa_glslang_set_entry_point(glslang_shader_t *shader, const char *name)

@@ -15,6 +15,7 @@
 #define WAVELAB_ISA_H
 
 #include <stddef.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -43,10 +44,11 @@ typedef struct isa_compile_options {
     const char *entry;         /* entry point, NULL = "main" */
     const isa_define *defines;
     int define_count;
+    const char *target_env;    /* glslangValidator's --target-env spelling ("vulkan1.3": SPIR-V 1.6); NULL = "vulkan1.1" */
 } isa_compile_options;
 
 /*
- * Compiles a compute kernel to SPIR-V (Vulkan 1.1 target, SPIR-V 1.3, with
+ * Compiles a compute kernel to SPIR-V (by default the Vulkan 1.1 target, SPIR-V 1.3, with
  * source line information).  For HLSL input, glslang's known departures from
  * HLSL semantics are corrected where that is safe and warned about (with the
  * source line) where it is not: see docs/quirks.md.  Warnings are appended to
@@ -79,7 +81,20 @@ isa_status isa_spirv_optimize(uint32_t **words, size_t *word_count, const char *
 /* Reads a SPIR-V binary (either byte order) into *words (malloc'd).  Checks size and magic only: validate it next. */
 isa_status isa_read_spirv(const char *path, uint32_t **words, size_t *word_count, char *err, size_t err_size);
 
-/* Validates SPIR-V for the Vulkan 1.1 environment.  err gets the validator's message with its word offset. */
+/*
+ * The environment a module is validated, legalized and optimized in: the one
+ * its header's SPIR-V version belongs to (1.0-1.3: Vulkan 1.1, 1.4: Vulkan 1.1
+ * with SPIR-V 1.4, 1.5: Vulkan 1.2, 1.6: Vulkan 1.3), as SPIRV-Tools'
+ * spv_target_env; and the oldest Vulkan 1.x minor version whose devices take
+ * the module without extensions.
+ */
+int isa_spirv_env(const uint32_t *words, size_t word_count);
+uint32_t isa_spirv_vulkan_minor(const uint32_t *words, size_t word_count);
+
+/* Whether `name` is a target environment isa_compile knows; `names` (may be NULL) gets them all, quoted. */
+bool isa_target_env_known(const char *name, char *names, size_t names_size);
+
+/* Validates SPIR-V in the environment its version belongs to (isa_spirv_env).  err gets the validator's message with its word offset. */
 isa_status isa_validate(const uint32_t *words, size_t word_count, char *err, size_t err_size);
 /* One more than the largest result id the module defines (SPIRV-Tools' parser), or 0 when it does not
  * parse.  The lowering sizes its id table by this, not by the header's bound, which may be 4194303 in

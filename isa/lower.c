@@ -218,6 +218,15 @@ static isa_status lower_program(const uint32_t *words, size_t word_count, const 
                 p->local_size[1] = words[i + 4];
                 p->local_size[2] = words[i + 5];
             }
+        } else if (op == SpvOpExecutionModeId && wc >= 6 && words[i + 2] == SpvExecutionModeLocalSizeId) {
+            /* SPIR-V 1.2+: the same three numbers as constant ids (glslang writes it from SPIR-V 1.6 on) */
+            if (!fid || words[i + 1] == fid)
+                for (int k = 0; k < 3; k++) {
+                    uint64_t b = 1;
+                    if (words[i + 3 + k] < L->bound)
+                        lower_const_bits(L, words[i + 3 + k], &b, 1);
+                    p->local_size[k] = (uint32_t)b;
+                }
         } else if (op == SpvOpFunction) {
             break;
         }

@@ -152,8 +152,13 @@ static void image_operands(lower *L, const uint32_t *o, uint32_t no, uint32_t at
         return;
     uint32_t mask = o[at], k = at + 1;
     uint32_t offsets = off_ok ? (uint32_t)(IMG_OPND_CONST_OFFSET | IMG_OPND_OFFSET | IMG_OPND_CONST_OFFSETS) : 0;
-    if (mask & ~(uint32_t)(IMG_OPND_LOD | IMG_OPND_GRAD | offsets | SpvImageOperandsNonPrivateTexelMask |
-                           SpvImageOperandsVolatileTexelMask)) {
+    /* SignExtend/ZeroExtend (SPIR-V 1.4, glslang writes them for integer texels): the binding's format already
+     * decides how its integers widen, and the case's binding must match the declared numeric class
+     * (docs/quirks.md); Nontemporal is a cache hint; none carries an operand */
+    uint32_t no_effect = SpvImageOperandsNonPrivateTexelMask | SpvImageOperandsVolatileTexelMask |
+                         SpvImageOperandsSignExtendMask | SpvImageOperandsZeroExtendMask |
+                         SpvImageOperandsNontemporalMask;
+    if (mask & ~(uint32_t)(IMG_OPND_LOD | IMG_OPND_GRAD | offsets | no_effect)) {
         lower_fail(L, ISA_ERR_UNSUPPORTED, "image operands 0x%x: only Lod, Grad, ConstOffset, Offset and ConstOffsets "
                    "are modelled (no Bias, Sample or MinLod)", mask);
         return;

@@ -197,6 +197,23 @@ static void lower_ext_glsl(lower *L, const uint32_t *o, uint32_t no)
         type_info *at = lower_type(L, L->ids[args[k]].type);
         scalar_arg[k] = at->op != SpvOpTypeVector;
     }
+    if (f == GLSLstd450Ldexp && nargs >= 2 && ar[1] != ISA_NO_REG) {
+        /* the exponent is signed at any width (GLSL.std.450): sign-extend it to 64 bits, which the executor
+         * reads (a register keeps a narrow integer's own bits, so an 8-bit -1 would read as 255) */
+        uint32_t etid = L->ids[args[1]].type;
+        type_info *et = lower_type(L, etid);
+        isa_type ety = lower_with_sign(lower_scalar_isa_type(L, et->op == SpvOpTypeVector ? et->elem : etid), true);
+        if (ety != ISA_TYPE_I64) {
+            uint32_t count = scalar_arg[1] ? 1 : n, wide = lower_new_regs(L, count);
+            for (uint32_t c = 0; c < count; c++) {
+                isa_inst *cv = lower_emit(L, ISA_OP_CVT, ISA_TYPE_I64);
+                cv->type2 = (uint8_t)ety;
+                cv->d = wide + c;
+                cv->a = ar[1] + c;
+            }
+            ar[1] = wide;
+        }
+    }
     for (uint32_t c = 0; c < n; c++) {
         isa_inst *in = lower_emit(L, ISA_OP_FMATH, ty);
         in->d = d + c;

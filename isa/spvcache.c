@@ -347,7 +347,7 @@ static void scan_includes(include_scan *s, const char *text, size_t len, char **
  * check trips when the struct changes size so that cannot be forgotten.
  */
 #if UINTPTR_MAX == UINT64_MAX
-_Static_assert(sizeof(isa_compile_options) == 48,
+_Static_assert(sizeof(isa_compile_options) == 56,
                "isa_compile_options changed: add the new field to isa_spvcache_key (isa/spvcache.c), then fix this size");
 #endif
 
@@ -378,6 +378,7 @@ int isa_spvcache_key(const isa_compile_options *opt, const char *settings, const
         key_string(&h, "value", d->value);
     }
     key_field(&h, "define-count", &opt->define_count, sizeof opt->define_count);
+    key_string(&h, "target-env", opt->target_env);
     key_string(&h, "settings", settings);
     key_field(&h, "source", source, source_len);
     char *stack[MAX_INCLUDE_DEPTH + 1] = {opt->path ? dir_of(opt->path) : strdup(".")};

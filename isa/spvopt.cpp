@@ -90,7 +90,7 @@ isa_status run_optimizer(spvtools::Optimizer &opt, uint32_t **words, size_t *wor
 
 extern "C" isa_status isa_spirv_legalize(uint32_t **words, size_t *word_count, char *err, size_t err_size)
 {
-    spvtools::Optimizer opt(SPV_ENV_VULKAN_1_1);
+    spvtools::Optimizer opt(static_cast<spv_target_env>(isa_spirv_env(*words, *word_count)));
     std::vector<std::string> flags(std::begin(legalization_flags), std::end(legalization_flags));
     if (!opt.RegisterPassesFromFlags(flags)) {
         set_err(err, err_size, "SPIRV-Tools does not know wavelab's legalization passes");
@@ -114,7 +114,7 @@ extern "C" const char *isa_spirv_legalization_passes(void)
 extern "C" isa_status isa_spirv_optimize(uint32_t **words, size_t *word_count, const char *passes, char *err,
                                          size_t err_size)
 {
-    spvtools::Optimizer opt(SPV_ENV_VULKAN_1_1);
+    spvtools::Optimizer opt(static_cast<spv_target_env>(isa_spirv_env(*words, *word_count)));
     std::string p = passes ? passes : "";
     if (p.empty() || p == "performance" || p == "-O") {
         opt.RegisterPerformancePasses();

@@ -56,6 +56,7 @@ isa_status run_compile_case(const wl_case *c, uint32_t **words, size_t *word_cou
             .entry = c->entry,
             .defines = defs,
             .define_count = c->define_count,
+            .target_env = c->target_env,
         };
         /* compile once: isa/spvcache.h; the legalization passes are part of the key */
         st = isa_spvcache_compile(&o, isa_spirv_legalization_passes(), NULL, words, word_count, err, err_size,

@@ -89,7 +89,13 @@ static inline double smoothd(double e0, double e1, double x)
     double t = clampd((x - e0) / (e1 - e0), 0.0, 1.0);
     return t * t * (3.0 - 2.0 * t);
 }
-static inline int ldexp_exponent(uint64_t v) { return (int)(int32_t)v; }
+/* The lowering sign-extends every exponent to 64 bits; beyond +-100000 every finite x already gives 0 or inf,
+ * so clamping there keeps the result and fits an int. */
+static inline int ldexp_exponent(uint64_t v)
+{
+    int64_t e = (int64_t)v;
+    return e < -100000 ? -100000 : e > 100000 ? 100000 : (int)e;
+}
 
 static inline uint64_t pack_unorm(float v, float scale) { return (uint64_t)nearbyintf(clampf(v, 0.0f, 1.0f) * scale); }
 static inline uint64_t pack_snorm(float v, float scale, uint64_t field)

@@ -9,7 +9,10 @@
  *    names the first difference and the wave operation whose lanes changed;
  *  - SPIR-V from glslangValidator (no optimizer) and hand-written DXC-shaped
  *    assembly (wrapper function, OpVariable locals, a helper with an early
- *    return) run with the source's results;
+ *    return) run with the source's results, at SPIR-V 1.3, 1.5 and 1.6 (and
+ *    glslang in process for a case's "target_env");
+ *  - GLSL as glslc takes it: #include without its #extension line, errors in
+ *    a header naming the header, a case's defines expanded once;
  *  - robust buffer access: out-of-bounds loads read 0, stores are dropped,
  *    both counted; without it the same access is a fault.
  * Every expected value is computed here from the inputs.
@@ -203,6 +206,137 @@ START_TEST(test_frontend_spv_from_glslang_validator_matches_its_source)
 }
 END_TEST
 
+/* SPIR-V 1.5 and 1.6 (glslangValidator's vulkan1.2 / vulkan1.3, and glslang in process through a case's
+ * "target_env"): validated in their own environment and run with the SPIR-V 1.3 program's results. */
+START_TEST(test_frontend_spirv_1_5_and_1_6_run_as_their_source)
+{
+    char *dir = tsup_temp_dir();
+    free(tsup_write_file(dir, "served.comp", served_kernel));
+    bool have_validator = system("command -v glslangValidator >/dev/null 2>&1") == 0;
+    if (!have_validator)
+        printf("skip (the .spv half): glslangValidator (Debian's glslang-tools) is not installed\n");
+    static const struct { const char *env; uint32_t version; } envs[] = {{"vulkan1.2", 0x10500}, {"vulkan1.3", 0x10600}};
+    wl_case *source = served_case(dir, "served.comp", "");
+    char err[2048];
+    for (int e = 0; e < 2; e++) {
+        char extra[64], cmd[1024];
+        snprintf(extra, sizeof extra, "\"target_env\": \"%s\",", envs[e].env);
+        wl_case *cases[2] = {served_case(dir, "served.comp", extra), NULL};
+        if (have_validator) {
+            snprintf(cmd, sizeof cmd, "glslangValidator -V --target-env %s -o '%s/served.spv' '%s/served.comp' "
+                     ">/dev/null", envs[e].env, dir, dir);
+            ck_assert_int_eq(system(cmd), 0);
+            cases[1] = served_case(dir, "served.spv", "");
+        }
+        for (int k = 0; k < 2 && cases[k]; k++) {
+            uint32_t *w = NULL;
+            size_t n = 0;
+            ck_assert_msg(run_compile_case(cases[k], &w, &n, err, sizeof err, NULL, 0) == ISA_OK, "%s: %s",
+                          envs[e].env, err);
+            ck_assert_uint_eq(w[1], envs[e].version);
+            free(w);
+            for (uint32_t wave = SIM_MIN_WAVE; wave <= SIM_MAX_WAVE; wave *= 2) {
+                run_options opt = {.wave_size = wave};
+                run_output a, b;
+                ck_assert_int_eq(run_case_sim(source, &opt, &a, err, sizeof err), RUN_EXIT_OK);
+                ck_assert_msg(run_case_sim(cases[k], &opt, &b, err, sizeof err) == RUN_EXIT_OK, "%s", err);
+                ck_assert_int_eq(memcmp(a.data[1], b.data[1], N * 4), 0);
+                run_output_free(&a);
+                run_output_free(&b);
+            }
+            case_destroy(cases[k]);
+        }
+    }
+    wl_case *bad = served_case(dir, "served.comp", "\"target_env\": \"vulkan9\",");
+    uint32_t *w = NULL;
+    size_t n = 0;
+    ck_assert_int_ne(run_compile_case(bad, &w, &n, err, sizeof err, NULL, 0), ISA_OK);
+    ck_assert_msg(strstr(err, "\"vulkan9\" is not one of") && strstr(err, "\"vulkan1.3\""), "%s", err);
+    case_destroy(bad);
+    case_destroy(source);
+    tsup_remove_dir(dir);
+    free(dir);
+}
+END_TEST
+
+/* kernels/spirv_versions/versions_spv1[56].spv are what build.sh makes of versions.comp today */
+START_TEST(test_frontend_committed_spirv_versions_match_a_fresh_compile)
+{
+    if (system("command -v glslangValidator >/dev/null 2>&1") != 0) {
+        printf("skip: glslangValidator (Debian's glslang-tools) is not installed\n");
+        return;
+    }
+    char *dir = tsup_temp_dir();
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd, "sh '%s/kernels/spirv_versions/build.sh' '%s'", tsup_root(), dir);
+    ck_assert_int_eq(system(cmd), 0);
+    static const char *const names[] = {"versions_spv15.spv", "versions_spv16.spv"};
+    for (int i = 0; i < 2; i++) {
+        snprintf(cmd, sizeof cmd, "cmp -s '%s/%s' '%s/kernels/spirv_versions/%s'", dir, names[i], tsup_root(),
+                 names[i]);
+        ck_assert_msg(system(cmd) == 0, "kernels/spirv_versions/%s differs from a fresh compile: run build.sh",
+                      names[i]);
+    }
+    tsup_remove_dir(dir);
+    free(dir);
+}
+END_TEST
+
+/* GLSL as glslc takes it: #include without GL_GOOGLE_include_directive, errors in a header name the header,
+ * and a case's defines applied once, as glslang's -D does (an #undef'd define's name is free again). */
+START_TEST(test_frontend_glslc_includes_and_defines_once)
+{
+    char *dir = tsup_temp_dir();
+    free(tsup_write_file(dir, "h.glsl", "uint helper(uint x)\n{\n    return x + 3u;\n}\n"));
+    free(tsup_write_file(dir, "bad.glsl", "uint helper(uint x)\n{\n    return x + undefined_thing;\n}\n"));
+    static const char *kernel_fmt =
+        "#version 450\n"
+        "layout(local_size_x = 1) in;\n"
+        "layout(std430, set = 0, binding = 0) buffer B { uint o[]; };\n"
+        "#include \"%s\"\n"
+        "void main()\n"
+        "{\n"
+        "    o[0] = helper(N);\n"
+        "#undef N\n"
+        "    uint N = 9u;\n"
+        "    o[1] = N;\n"
+        "}\n";
+    char text[1024];
+    snprintf(text, sizeof text, kernel_fmt, "h.glsl");
+    free(tsup_write_file(dir, "k.comp", text));
+    char *path = tsup_write_file(dir, "k.json", "{\"kernel\": \"k.comp\", \"defines\": {\"N\": \"4u\"}, "
+                                 "\"bindings\": [{\"set\": 0, \"binding\": 0, \"type\": \"u32\", \"count\": 2, "
+                                 "\"fill\": {\"value\": 0}}]}");
+    wl_case *c = NULL;
+    char err[2048] = "";
+    ck_assert_msg(case_load(path, &c, err, sizeof err) == CASE_OK, "%s", err);
+    run_options opt = {.wave_size = 8};
+    run_output out;
+    ck_assert_msg(run_case_sim(c, &opt, &out, err, sizeof err) == RUN_EXIT_OK, "%s", err);
+    const uint32_t *o = (const uint32_t *)out.data[0];
+    ck_assert_uint_eq(o[0], 4u + 3u); /* helper(4u) */
+    ck_assert_uint_eq(o[1], 9u);      /* the local N, not the case's define again */
+    run_output_free(&out);
+    case_destroy(c);
+    free(path);
+
+    snprintf(text, sizeof text, kernel_fmt, "bad.glsl");
+    free(tsup_write_file(dir, "k.comp", text));
+    char kpath[1024];
+    snprintf(kpath, sizeof kpath, "%s/k.comp", dir);
+    isa_define n = {"N", "4u"};
+    isa_compile_options co = {.path = kpath, .defines = &n, .define_count = 1};
+    uint32_t *w = NULL;
+    size_t count = 0;
+    err[0] = 0;
+    ck_assert_int_eq(isa_compile(&co, &w, &count, err, sizeof err, NULL, 0), ISA_ERR_COMPILE);
+    ck_assert_msg(strstr(err, "/bad.glsl:3: error: 'undefined_thing'"), "%s", err);
+    ck_assert_msg(!strstr(err, "k.comp:3:"), "%s", err);
+    tsup_remove_dir(dir);
+    free(dir);
+}
+END_TEST
+
 /* kernels/spirv/dxc_shape.spvasm: wrapper, Function locals, BufferBlock structs, a helper with an early return. */
 START_TEST(test_frontend_dxc_shaped_assembly_runs_as_its_hlsl_says)
 {
@@ -343,6 +477,9 @@ int main(void)
     tcase_add_test(t, test_frontend_break_branch_wave_op_counts_only_its_iteration_at_every_wave_size);
     tcase_add_test(t, test_frontend_optimize_names_first_difference_and_the_wave_operation);
     tcase_add_test(t, test_frontend_spv_from_glslang_validator_matches_its_source);
+    tcase_add_test(t, test_frontend_spirv_1_5_and_1_6_run_as_their_source);
+    tcase_add_test(t, test_frontend_committed_spirv_versions_match_a_fresh_compile);
+    tcase_add_test(t, test_frontend_glslc_includes_and_defines_once);
     tcase_add_test(t, test_frontend_dxc_shaped_assembly_runs_as_its_hlsl_says);
     tcase_add_test(t, test_frontend_spv_file_errors_name_the_problem);
     tcase_add_test(t, test_frontend_robust_access_reads_zero_and_drops_stores);
