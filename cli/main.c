@@ -110,29 +110,31 @@ static void usage(FILE *f)
     fputs(exit_codes_text, f);
 }
 
-/* Prints the entry of `cmd` in usage_text: its line ("  CMD ...") and the lines indented deeper under it.
- * Returns 0 when usage_text has no such command. */
+/* Prints the entries of `cmd` in usage_text (a command may have several: disasm): each its line
+ * ("  CMD ...") and the lines indented deeper under it.  Returns 0 when usage_text has no such command. */
 static int command_usage(const char *cmd, FILE *f)
 {
     size_t n = strlen(cmd);
+    int found = 0;
     for (const char *line = usage_text; *line;) {
         const char *end = strchr(line, '\n');
         size_t len = end ? (size_t)(end - line) + 1 : strlen(line);
         if (strncmp(line, "  ", 2) == 0 && line[2] != ' ' && strncmp(line + 2, cmd, n) == 0 &&
             (line[2 + n] == ' ' || line[2 + n] == '\n')) {
-            fprintf(f, "usage: wavelab %.*s", (int)(len - 2), line + 2);
+            fprintf(f, "%s wavelab %.*s", found++ ? "   or" : "usage:", (int)(len - 2), line + 2);
             for (line += len; strncmp(line, "    ", 4) == 0;) {
                 end = strchr(line, '\n');
                 len = end ? (size_t)(end - line) + 1 : strlen(line);
                 fwrite(line, 1, len, f);
                 line += len;
             }
-            fputs(exit_codes_text, f);
-            return 1;
+            continue;
         }
         line += len;
     }
-    return 0;
+    if (found)
+        fputs(exit_codes_text, f);
+    return found;
 }
 
 /* ------------------------------------------------------------ options */

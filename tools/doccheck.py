@@ -138,9 +138,9 @@ class Runner:
             sections, cur = {"": ""}, None
             for line in out.splitlines():
                 m = re.match(r"^  ([a-z]+)\b", line)
-                if m:
+                if m:  # a command may have several entries (disasm, disasm --against)
                     cur = m.group(1)
-                    sections[cur] = line
+                    sections[cur] = sections.get(cur, "") + "\n" + line
                 elif line.startswith("    ") and cur:
                     sections[cur] += "\n" + line
                 else:
