@@ -48,15 +48,7 @@ static int device_info(vkb_device_info *info, char *why, size_t size)
 
 static cJSON *parse_path(const char *path)
 {
-    FILE *f = fopen(path, "rb");
-    ck_assert_msg(f != NULL, "cannot open %s", path);
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *s = malloc((size_t)n + 1);
-    ck_assert_int_eq(fread(s, 1, (size_t)n, f), (size_t)n);
-    s[n] = 0;
-    fclose(f);
+    char *s = tsup_read_file(path, NULL);
     cJSON *j = cJSON_Parse(s);
     free(s);
     ck_assert_msg(j != NULL, "%s is not JSON", path);

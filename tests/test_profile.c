@@ -134,21 +134,6 @@ START_TEST(test_profile_fault_in_a_pass_stops_and_names_it)
 }
 END_TEST
 
-static char *slurp_path(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    ck_assert_msg(f != NULL, "cannot open %s", path);
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *s = malloc((size_t)n + 1);
-    ck_assert_ptr_nonnull(s);
-    ck_assert_int_eq(fread(s, 1, (size_t)n, f), (size_t)n);
-    s[n] = 0;
-    fclose(f);
-    return s;
-}
-
 /* The profile of article 001's pipeline on the first Vulkan device (lavapipe in CI): 4 runs of 3 passes are 12
  * complete events named after the passes, in the case's order, never overlapping (the passes are ordered by
  * barriers and the runs by fences), all on one queue row with a thread name; the clock starts at the first pass. */
@@ -163,7 +148,7 @@ START_TEST(test_profile_vulkan_trace_has_one_event_per_pass_and_run_in_order)
     ck_assert_msg(rc == 0, "%s", out);
     ck_assert_ptr_nonnull(strstr(out, "3 passes x 4 runs"));
     snprintf(path, sizeof path, "%s/p.json", dir);
-    char *text = slurp_path(path);
+    char *text = tsup_read_file(path, NULL);
     cJSON *root = cJSON_Parse(text);
     ck_assert_msg(root != NULL, "the trace is not JSON");
     cJSON *events = cJSON_GetObjectItem(root, "traceEvents");
@@ -206,7 +191,7 @@ START_TEST(test_profile_vulkan_trace_has_one_event_per_pass_and_run_in_order)
     cJSON_Delete(root);
     free(text);
     snprintf(path, sizeof path, "%s/p.svg", dir);
-    char *svg = slurp_path(path);
+    char *svg = tsup_read_file(path, NULL);
     ck_assert_ptr_nonnull(strstr(svg, "<svg"));
     ck_assert_ptr_nonnull(strstr(svg, "durations: 12 intervals"));
     free(svg);
@@ -227,7 +212,7 @@ START_TEST(test_profile_vulkan_dump_has_each_pass_in_order)
              "--dump '%s'", tsup_root(), path);
     int rc = tsup_run_cli(args, &out);
     ck_assert_msg(rc == 0, "%s", out);
-    char *text = slurp_path(path);
+    char *text = tsup_read_file(path, NULL);
     cJSON *root = cJSON_Parse(text);
     ck_assert_ptr_nonnull(root);
     cJSON *passes = cJSON_GetObjectItem(cJSON_GetObjectItem(root, "timing"), "passes");
@@ -281,7 +266,7 @@ START_TEST(test_profile_sim_passes_lie_end_to_end)
              "--trace '%s/s.json'", tsup_root(), dir);
     ck_assert_int_eq(tsup_run_cli(args, &out), 0);
     snprintf(path, sizeof path, "%s/s.json", dir);
-    char *text = slurp_path(path);
+    char *text = tsup_read_file(path, NULL);
     cJSON *root = cJSON_Parse(text);
     ck_assert_ptr_nonnull(root);
     double ts[6], dur[6];

@@ -86,6 +86,24 @@ char *tsup_write_file(const char *dir, const char *name, const char *text)
     return path;
 }
 
+char *tsup_read_file(const char *path, size_t *size)
+{
+    FILE *f = fopen(path, "rb");
+    ck_assert_msg(f != NULL, "cannot open %s", path);
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    ck_assert_msg(n >= 0, "cannot read %s", path);
+    char *s = malloc((size_t)n + 1);
+    ck_assert_ptr_nonnull(s);
+    ck_assert_msg(fread(s, 1, (size_t)n, f) == (size_t)n, "cannot read %s", path);
+    s[n] = 0;
+    fclose(f);
+    if (size)
+        *size = (size_t)n;
+    return s;
+}
+
 void tsup_remove_dir(const char *dir)
 {
     DIR *d = opendir(dir);

@@ -30,6 +30,10 @@ char *tsup_temp_dir(void);
 /* Writes `text` to dir/name; returns a malloc'd full path, or NULL. */
 char *tsup_write_file(const char *dir, const char *name, const char *text);
 
+/* The whole file, NUL-terminated (malloc'd; *size, when not NULL, gets its length); a Check failure naming the
+ * path when it cannot be read. */
+char *tsup_read_file(const char *path, size_t *size);
+
 /* Removes a temporary directory made by tsup_temp_dir and the plain files in it. */
 void tsup_remove_dir(const char *dir);
 
