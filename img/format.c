@@ -152,21 +152,6 @@ uint32_t img_float_to_ufloat(float f, int mantissa_bits)
     return encoding >= infinity ? infinity - 1 : encoding;
 }
 
-/* The sRGB transfer functions, evaluated in double and rounded once to float, so the result is the
- * formula's value to within float rounding on every host (the specification's bound is looser). */
-float img_srgb_to_linear(float c)
-{
-    double x = c;
-    return (float)(x <= 0.04045 ? x / 12.92 : pow((x + 0.055) / 1.055, 2.4));
-}
-
-static double linear_to_srgb_exact(float c);
-
-float img_linear_to_srgb(float c) /* NaN and negative -> 0, >= 1 -> 1 */
-{
-    return (float)linear_to_srgb_exact(c);
-}
-
 /* Fixed-point conversions (Vulkan "Fixed-Point Data Conversions"). */
 static float unorm_to_float(uint32_t c, int bits)
 {

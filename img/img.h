@@ -80,8 +80,6 @@ float img_half_to_float(uint16_t h);
 uint16_t img_float_to_half(float f);                  /* round to nearest even */
 float img_ufloat_to_float(uint32_t bits, int mantissa_bits); /* unsigned 11-bit (6 mantissa) or 10-bit (5) float */
 uint32_t img_float_to_ufloat(float f, int mantissa_bits);    /* NaN -> NaN, negative -> 0, too big -> +inf */
-float img_srgb_to_linear(float c);                    /* the sRGB EOTF */
-float img_linear_to_srgb(float c);                    /* its inverse, for stores */
 
 typedef enum img_dim { IMG_DIM_1D, IMG_DIM_2D, IMG_DIM_3D, IMG_DIM_CUBE } img_dim;
 

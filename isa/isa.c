@@ -100,16 +100,15 @@ const char *isa_space_name(isa_space s)
 
 static const struct {
     const char *name;
-    unsigned comps, bytes;
+    unsigned bytes;
 } formats[] = {
-#define X(id, name, comps, bytes, type) {name, comps, bytes},
+#define X(id, name, comps, bytes, type) {name, bytes},
     ISA_FORMAT_LIST(X)
 #undef X
 };
 
 const char *isa_format_name(isa_format f) { return f < ISA_FORMAT_COUNT ? formats[f].name : "?"; }
 unsigned isa_format_bytes(isa_format f) { return f < ISA_FORMAT_COUNT ? formats[f].bytes : 0; }
-unsigned isa_format_components(isa_format f) { return f < ISA_FORMAT_COUNT ? formats[f].comps : 0; }
 isa_format isa_format_from_name(const char *name)
 {
     for (int f = 1; f < ISA_FORMAT_COUNT; f++)

@@ -228,7 +228,6 @@ typedef enum isa_format {
 const char *isa_format_name(isa_format f);
 isa_format isa_format_from_name(const char *name);   /* ISA_FORMAT_UNKNOWN when not known */
 unsigned isa_format_bytes(isa_format f);               /* bytes per texel */
-unsigned isa_format_components(isa_format f);
 
 typedef struct isa_slot {
     isa_space space;

@@ -22,17 +22,6 @@
 #include "sim/machine.h"
 #include "text/text.h"
 
-const char *mem_status_str(mem_status s)
-{
-    switch (s) {
-    case MEM_OK: return "ok";
-    case MEM_ERR_IO: return "cannot read the preset";
-    case MEM_ERR_PRESET: return "malformed preset";
-    case MEM_ERR_NOMEM: return "out of memory";
-    }
-    return "unknown status";
-}
-
 /* X(field, min, max): the required unsigned fields of a preset. */
 #define MACHINE_FIELDS(X) \
     X(default_wave, 1, 1024) X(compute_units, 1, 1u << 20) X(simds_per_cu, 1, 64) X(simd_lanes, 1, 1024) \

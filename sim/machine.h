@@ -23,7 +23,6 @@ typedef enum mem_status {
     MEM_ERR_NOMEM
 } mem_status;
 
-const char *mem_status_str(mem_status s);
 
 typedef enum mem_set_hash {
     MEM_HASH_MODULO,  /* set = line index mod sets */

@@ -5,8 +5,8 @@
  * the wave-size and unsupported-operation errors, repeats and timing, and the
  * `wavelab check` cross-check of every case in kernels/.
  *
- * Device tests pass trivially, printing "skipped: no Vulkan loader/device:
- * <reason>", only when the loader cannot be loaded or lists no device.
+ * The device tests are the "device" TCase (test_backend_device in CTest),
+ * skipped as a whole without a device (tsup_run_suite).
  */
 #include <check.h>
 #include <dirent.h>
@@ -35,8 +35,7 @@ static size_t type_size(case_type t)
 
 static const char *root(void)
 {
-    const char *r = getenv("WAVELAB_ROOT");
-    return r && *r ? r : ".";
+    return tsup_root();
 }
 
 /* ------------------------------------------------------------- a case built in C */
@@ -103,6 +102,7 @@ static char skip_reason[1024];
 static void device_setup(void)
 {
     device = tsup_device_open(&ctx, skip_reason, sizeof skip_reason);
+    ck_assert_msg(device >= 0, "no Vulkan device: %s", skip_reason); /* tsup_run_suite found one */
 }
 
 static void device_teardown(void)
@@ -110,14 +110,6 @@ static void device_teardown(void)
     vkb_context_destroy(ctx);
     ctx = NULL;
 }
-
-#define SKIP_WITHOUT_DEVICE()                                                    \
-    do {                                                                         \
-        if (device < 0) {                                                        \
-            printf("%s: skipped: no Vulkan loader/device: %s\n", __func__, skip_reason); \
-            return;                                                              \
-        }                                                                        \
-    } while (0)
 
 static uint32_t device_wave(void)
 {
@@ -264,7 +256,6 @@ END_TEST
 
 START_TEST(test_backend_devices_include_one_with_subgroup_size_8)
 {
-    SKIP_WITHOUT_DEVICE();
     int found = 0;
     for (int i = 0; i < vkb_device_count(ctx); i++) {
         vkb_device_info info;
@@ -289,7 +280,6 @@ END_TEST
 
 START_TEST(test_backend_device_find_by_index_and_name)
 {
-    SKIP_WITHOUT_DEVICE();
     char err[1024] = "";
     int i = -1;
     ck_assert_int_eq(vkb_device_find(ctx, "0", &i, err, sizeof err), VKB_OK);
@@ -315,7 +305,6 @@ static const struct {
 
 START_TEST(test_backend_storage_buffer_each_type_adds_index)
 {
-    SKIP_WITHOUT_DEVICE();
     const size_t n = 32;
     case_type t = storage_types[_i].type;
     test_case tc;
@@ -356,7 +345,6 @@ END_TEST
 
 START_TEST(test_backend_uniform_buffer_is_read_by_every_invocation)
 {
-    SKIP_WITHOUT_DEVICE();
     test_case tc;
     tc_init(&tc, "uniform_buffer.comp", 2);
     case_binding *u = tc_bind(&tc, 0, 0, CASE_KIND_UNIFORM_BUFFER, CASE_TYPE_U32, NULL, 16);
@@ -391,7 +379,6 @@ static const struct {
 
 START_TEST(test_backend_storage_texel_buffer_each_format_adds_one)
 {
-    SKIP_WITHOUT_DEVICE();
     const unsigned texels = 8;
     __typeof__(storage_texel_formats[0]) f = storage_texel_formats[_i];
     size_t n = (size_t)texels * f.comps, es = type_size(f.type);
@@ -442,7 +429,6 @@ static const struct {
 
 START_TEST(test_backend_uniform_texel_buffer_each_format_is_fetched)
 {
-    SKIP_WITHOUT_DEVICE();
     const unsigned texels = 8;
     __typeof__(uniform_texel_formats[0]) f = uniform_texel_formats[_i];
     size_t n = (size_t)texels * f.comps, es = type_size(f.type);
@@ -486,7 +472,6 @@ END_TEST
 
 START_TEST(test_backend_push_constants_reach_the_kernel)
 {
-    SKIP_WITHOUT_DEVICE();
     test_case tc;
     tc_init(&tc, "push_constants.comp", 2);
     tc_bind(&tc, 0, 0, CASE_KIND_STORAGE_BUFFER, CASE_TYPE_U32, NULL, 16);
@@ -505,7 +490,6 @@ END_TEST
 
 START_TEST(test_backend_subgroup_kernel_runs_at_the_device_wave)
 {
-    SKIP_WITHOUT_DEVICE();
     uint32_t wave = device_wave();
     test_case tc;
     tc_init(&tc, "subgroup.comp", 2);
@@ -525,7 +509,6 @@ END_TEST
 
 START_TEST(test_backend_unsupported_wave_size_names_the_supported_sizes)
 {
-    SKIP_WITHOUT_DEVICE();
     vkb_device_info info;
     vkb_device_info_get(ctx, device, &info);
     uint32_t bad = info.max_subgroup_size * 2; /* always outside min..max */
@@ -551,7 +534,6 @@ END_TEST
 
 START_TEST(test_backend_clustered_ops_on_a_device_without_them_are_unsupported)
 {
-    SKIP_WITHOUT_DEVICE();
     vkb_device_info info;
     vkb_device_info_get(ctx, device, &info);
     test_case tc;
@@ -575,7 +557,6 @@ END_TEST
 
 START_TEST(test_backend_missing_binding_is_an_input_error)
 {
-    SKIP_WITHOUT_DEVICE();
     test_case tc;
     tc_init(&tc, "storage_type.comp", 1);
     tc_bind(&tc, 0, 1, CASE_KIND_STORAGE_BUFFER, CASE_TYPE_U32, NULL, 8); /* binding 0 missing */
@@ -600,7 +581,6 @@ END_TEST
 
 START_TEST(test_backend_repeats_reupload_inputs_and_time_each_dispatch)
 {
-    SKIP_WITHOUT_DEVICE();
     test_case tc;
     tc_init(&tc, "inplace.comp", 4);
     case_binding *b = tc_bind(&tc, 0, 0, CASE_KIND_STORAGE_BUFFER, CASE_TYPE_U32, NULL, 32);
@@ -650,17 +630,11 @@ static int run_command(const char *command, char *output, size_t size)
 
 static const char *binary(void)
 {
-    const char *b = getenv("WAVELAB_BIN");
-    return b && *b ? b : NULL;
+    return tsup_bin();
 }
 
 START_TEST(test_backend_check_command_exit_codes)
 {
-    SKIP_WITHOUT_DEVICE();
-    if (!binary()) {
-        printf("%s: skipped: WAVELAB_BIN is not set (run through ctest)\n", __func__);
-        return;
-    }
     static const struct {
         const char *file;
         int wave; /* 0: the device's own wave size, else this one */
@@ -726,11 +700,6 @@ END_TEST
 
 START_TEST(test_backend_run_vulkan_dump_has_every_binding)
 {
-    SKIP_WITHOUT_DEVICE();
-    if (!binary()) {
-        printf("%s: skipped: WAVELAB_BIN is not set (run through ctest)\n", __func__);
-        return;
-    }
     char dump[] = "/tmp/wavelab-test-backend-XXXXXX";
     int fd = mkstemp(dump);
     ck_assert_int_ge(fd, 0);
@@ -791,11 +760,6 @@ static int compare_paths(const void *a, const void *b)
 
 START_TEST(test_backend_every_kernel_case_agrees_with_the_simulator_at_wave_8)
 {
-    SKIP_WITHOUT_DEVICE();
-    if (!binary()) {
-        printf("%s: skipped: WAVELAB_BIN is not set (run through ctest)\n", __func__);
-        return;
-    }
     if (device_wave() != 8) {
         printf("%s: skipped: the chosen device (%d) does not run wave 8; lavapipe does\n", __func__, device);
         return;
@@ -852,11 +816,6 @@ END_TEST
 
 START_TEST(test_backend_check_recorded_difference_that_does_not_show_is_exit_1)
 {
-    SKIP_WITHOUT_DEVICE();
-    if (!binary()) {
-        printf("%s: skipped: WAVELAB_BIN is not set (run through ctest)\n", __func__);
-        return;
-    }
     vkb_device_info info;
     vkb_device_info_get(ctx, device, &info);
     /* the template names no device: write this device's name in, beside the template (its kernel path is relative) */
@@ -984,7 +943,6 @@ END_TEST
 
 START_TEST(test_backend_maximal_reconvergence_runs_or_names_the_missing_feature)
 {
-    SKIP_WITHOUT_DEVICE();
     uint32_t wave = device_wave();
     test_case tc;
     tc_init(&tc, "subgroup.comp", 2);
@@ -1022,7 +980,7 @@ static Suite *backend_suite(void)
     tcase_add_test(scan, test_backend_maximal_reconvergence_bad_module_or_entry_is_an_input_error);
     suite_add_tcase(s, scan);
 
-    TCase *dev = tcase_create("device");
+    TCase *dev = tsup_device_tcase("device");
     tcase_set_timeout(dev, 1800); /* every kernel case through `check`, one after another: minutes on a loaded machine */
     tcase_add_checked_fixture(dev, device_setup, device_teardown);
     tcase_add_test(dev, test_backend_devices_include_one_with_subgroup_size_8);
@@ -1052,6 +1010,5 @@ static Suite *backend_suite(void)
 
 int main(void)
 {
-    tsup_prefer_lavapipe();
     return tsup_run_suite(backend_suite(), "backend");
 }

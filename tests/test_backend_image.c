@@ -10,8 +10,8 @@
  * tools/gen_kernel_cases.py computes from the specification's formulas.
  *
  * Expected values are computed here or come from the generator, never from
- * wavelab's own img/ code.  Device tests pass trivially, printing "skipped:
- * no Vulkan loader/device: <reason>", only when there is no device.
+ * wavelab's own img/ code.  The device tests are the "device" TCase
+ * (test_backend_image_device in CTest), skipped as a whole without a device.
  */
 #include <check.h>
 #include <dirent.h>
@@ -130,6 +130,7 @@ static char skip_reason[1024];
 static void device_setup(void)
 {
     device = tsup_device_open(&ctx, skip_reason, sizeof skip_reason);
+    ck_assert_msg(device >= 0, "no Vulkan device: %s", skip_reason); /* tsup_run_suite found one */
 }
 
 static void device_teardown(void)
@@ -137,14 +138,6 @@ static void device_teardown(void)
     vkb_context_destroy(ctx);
     ctx = NULL;
 }
-
-#define SKIP_WITHOUT_DEVICE()                                                            \
-    do {                                                                                 \
-        if (device < 0) {                                                                \
-            printf("%s: skipped: no Vulkan loader/device: %s\n", __func__, skip_reason); \
-            return;                                                                      \
-        }                                                                                \
-    } while (0)
 
 static vkb_status ic_run(image_case *t, const char *kernel_file, const isa_define *defines, int define_count,
                          const vkb_run_options *opt, vkb_run_output *out, char *err, size_t err_size)
@@ -225,7 +218,6 @@ static const struct {
 
 START_TEST(test_backend_image_storage_each_format_adds_one)
 {
-    SKIP_WITHOUT_DEVICE();
     __typeof__(storage_formats[0]) f = storage_formats[_i];
     const uint32_t w = 8, h = 4;
     image_case t;
@@ -280,7 +272,6 @@ END_TEST
 
 START_TEST(test_backend_image_storage_array_layers_each_add_one_once_per_run)
 {
-    SKIP_WITHOUT_DEVICE();
     const uint32_t w = 4, h = 8, layers = 3;
     image_case t;
     ic_init(&t, "tests/backend/storage_image.comp", w / 4, h / 4);
@@ -306,7 +297,6 @@ END_TEST
 
 START_TEST(test_backend_image_sampled_mips_and_layers_arrive_in_packed_order)
 {
-    SKIP_WITHOUT_DEVICE();
     const uint32_t size = 8, layers = 2, mips = 4;
     uint32_t total = 0;
     for (uint32_t m = 0; m < mips; m++)
@@ -338,7 +328,6 @@ END_TEST
 
 START_TEST(test_backend_image_unusable_storage_format_is_unsupported_naming_binding_and_format)
 {
-    SKIP_WITHOUT_DEVICE();
     /* sRGB formats are not storage formats on any device we know (Vulkan requires none to be) */
     image_case t;
     ic_init(&t, "tests/backend/storage_image.comp", 1, 1);
@@ -368,7 +357,6 @@ END_TEST
 
 START_TEST(test_backend_image_unnormalized_sampler_with_lod_range_is_an_input_error)
 {
-    SKIP_WITHOUT_DEVICE();
     image_case t;
     ic_init(&t, "kernels/images/sampling.comp", 1, 1);
     case_binding *b = ic_image(&t, 0, CASE_KIND_COMBINED_IMAGE_SAMPLER, "r8g8b8a8_unorm", 8, 4, 1, 1);
@@ -395,7 +383,6 @@ END_TEST
 
 START_TEST(test_backend_image_kind_mismatch_is_an_input_error)
 {
-    SKIP_WITHOUT_DEVICE();
     image_case t;
     ic_init(&t, "tests/backend/storage_image.comp", 1, 1);
     ic_image(&t, 0, CASE_KIND_SAMPLED_IMAGE, "r32_uint", 4, 4, 1, 1); /* the kernel writes a storage image */
@@ -480,7 +467,6 @@ static double largest_error(const wl_case *c, uint8_t *const *data)
 
 START_TEST(test_backend_image_every_image_case_meets_its_expectations_on_the_device)
 {
-    SKIP_WITHOUT_DEVICE();
     enum { MAX_CASES = 128 };
     char(*cases)[512] = calloc(MAX_CASES, 512);
     ck_assert_ptr_nonnull(cases);
@@ -552,11 +538,6 @@ END_TEST
 
 START_TEST(test_backend_image_check_on_srgb_storage_case_exits_3)
 {
-    SKIP_WITHOUT_DEVICE();
-    if (!getenv("WAVELAB_BIN")) {
-        printf("%s: skipped: WAVELAB_BIN is not set (run through ctest)\n", __func__);
-        return;
-    }
     char args[1400], *output = NULL;
     snprintf(args, sizeof args, "check '%s/tests/backend/cases/image_srgb_storage.json' --device %d", root(), device);
     int code = tsup_run_cli(args, &output);
@@ -570,11 +551,6 @@ END_TEST
 
 START_TEST(test_backend_image_run_dump_writes_decoded_texels)
 {
-    SKIP_WITHOUT_DEVICE();
-    if (!getenv("WAVELAB_BIN")) {
-        printf("%s: skipped: WAVELAB_BIN is not set (run through ctest)\n", __func__);
-        return;
-    }
     char *dir = tsup_temp_dir();
     ck_assert_ptr_nonnull(dir);
     char args[2400], *output = NULL;
@@ -606,7 +582,7 @@ static Suite *backend_image_suite(void)
     tcase_add_test(scan, test_backend_image_scan_finds_image_and_sampler_kinds);
     suite_add_tcase(s, scan);
 
-    TCase *dev = tcase_create("device");
+    TCase *dev = tsup_device_tcase("device");
     tcase_set_timeout(dev, 600);
     tcase_add_checked_fixture(dev, device_setup, device_teardown);
     tcase_add_loop_test(dev, test_backend_image_storage_each_format_adds_one, 0,
@@ -625,6 +601,5 @@ static Suite *backend_image_suite(void)
 
 int main(void)
 {
-    tsup_prefer_lavapipe();
     return tsup_run_suite(backend_image_suite(), "backend_image");
 }

@@ -268,12 +268,8 @@ START_TEST(test_errors_glsl_entry_other_than_main_rejected)
 }
 END_TEST
 
-/*
- * KNOWN BUG (isa/compile.c): an HLSL entry point that names no function
- * compiles: glslang 12's HLSL front end emits an empty entry point of that
- * name, and `wavelab run` runs the empty kernel and exits 0.  It should be
- * a compile error naming the missing entry point (exit 2).
- */
+/* An HLSL entry point that names no function is a compile error naming it (exit 2): glslang 12's HLSL front
+ * end alone would emit an empty entry point of that name (isa/compile.c checks). */
 START_TEST(test_errors_hlsl_unknown_entry_point_rejected)
 {
     char *out = cli(2, "run %s/entry.json", NULL);
@@ -936,15 +932,8 @@ START_TEST(test_errors_spirv_huge_id_bound_sizes_by_defined_ids)
 }
 END_TEST
 
-/*
- * KNOWN BUG (isa/lower.c, isa_lower, the loop that looks for OpLine to name
- * the source, about line 2976 at commit 6b5571d): it walks every instruction
- * with `i += wc` and no check, so an instruction after the first OpFunction
- * with word count 0 makes isa_lower loop forever (and one whose word count
- * runs past the end makes it read past the stream).  The earlier passes stop
- * at OpFunction, so nothing rejects the stream first.  It should fail with
- * "word N: word count 0".
- */
+/* A word count of 0 after the first OpFunction (where the module passes stop) is an error naming the word, not
+ * an endless walk. */
 START_TEST(test_errors_spirv_zero_word_count_in_function_rejected)
 {
     size_t n;
@@ -994,13 +983,8 @@ START_TEST(test_errors_spirv_garbage_never_crashes)
 }
 END_TEST
 
-/*
- * KNOWN BUG (isa/lower_module.c, lower_parse_module): a corrupted module that defines
- * the same result id twice as a type makes the second OpType* overwrite
- * ids[id].t without freeing the first type_info: isa_lower returns an error
- * (or not) but leaks 88 bytes (LeakSanitizer).  A duplicate definition should
- * be rejected ("word N: id %x defined twice") before anything is allocated.
- */
+/* A result id defined twice as a type is rejected ("defined twice"), and the first type is not leaked (the
+ * ASan build's LeakSanitizer checks). */
 START_TEST(test_errors_spirv_duplicate_type_id_rejected_without_leak)
 {
     size_t n;

@@ -12,7 +12,8 @@
  * why), and the sweeps written as CSV files.  The H100 runs' saved sweeps are read back with --from-sweeps and
  * their knees and latencies checked against values read off the CSV by hand; synthetic sweeps written here,
  * with known plateaus, give the latency fields' cycles (computed by hand) or, showing no level, model values.
- * Without a Vulkan device the device tests print "skipped" and pass.
+ * The quick probe is the "device" TCase (test_probe_device in CTest), skipped as a whole without a device;
+ * with a device but no lavapipe (it runs `probe --device llvmpipe`) it prints why and checks nothing.
  */
 #include <check.h>
 #include <math.h>
@@ -47,15 +48,7 @@ static int device_info(vkb_device_info *info, char *why, size_t size)
 
 static cJSON *parse_path(const char *path)
 {
-    FILE *f = fopen(path, "rb");
-    ck_assert_msg(f != NULL, "cannot open %s", path);
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *s = malloc((size_t)n + 1);
-    ck_assert_int_eq(fread(s, 1, (size_t)n, f), (size_t)n);
-    s[n] = 0;
-    fclose(f);
+    char *s = tsup_read_file(path, NULL);
     cJSON *j = cJSON_Parse(s);
     free(s);
     ck_assert_msg(j != NULL, "%s is not JSON", path);
@@ -725,7 +718,6 @@ static Suite *probe_suite(void)
     Suite *s = suite_create("probe");
     TCase *t = tcase_create("probe");
     tcase_set_timeout(t, 300);
-    tcase_add_test(t, test_probe_quick_lavapipe_same_fields_loads);
     tcase_add_test(t, test_probe_from_sweeps_h100_knees);
     tcase_add_test(t, test_probe_from_sweeps_synthetic_plateaus_cycles);
     tcase_add_test(t, test_probe_from_sweeps_no_levels_model_values);
@@ -735,6 +727,10 @@ static Suite *probe_suite(void)
     tcase_add_test(t, test_probe_bad_arguments_exit_2);
     tcase_add_test(t, test_probe_from_sweeps_refuses_zero_and_negative_sizes);
     suite_add_tcase(s, t);
+    TCase *dev = tsup_device_tcase("device");
+    tcase_set_timeout(dev, 300);
+    tcase_add_test(dev, test_probe_quick_lavapipe_same_fields_loads);
+    suite_add_tcase(s, dev);
     return s;
 }
 

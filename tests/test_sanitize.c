@@ -44,20 +44,6 @@ typedef struct planted {
     wl_case *c;
 } planted;
 
-static char *read_text(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    ck_assert_msg(f != NULL, "cannot open %s", path);
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *s = malloc((size_t)n + 1);
-    ck_assert(fread(s, 1, (size_t)n, f) == (size_t)n);
-    s[n] = 0;
-    fclose(f);
-    return s;
-}
-
 /* The first instruction of source line `line` with opcode `op`. */
 static uint32_t pc_at(const isa_program *p, uint32_t line, isa_op op)
 {
@@ -81,7 +67,7 @@ static int run_planted(const char *name, uint32_t W, planted *k, run_output *out
     char path[4096], err[4096];
     snprintf(path, sizeof path, "%s/tests/sanitize/%s.json", tsup_root(), name);
     ck_assert_msg(case_load(path, &k->c, err, sizeof err) == CASE_OK, "%s", err);
-    k->source = read_text(k->c->kernel);
+    k->source = tsup_read_file(k->c->kernel, NULL);
     run_options opt = {.wave_size = W, .sanitize = 1};
     int rc = run_case_sim(k->c, &opt, out, err, sizeof err);
     ck_assert_msg(rc != RUN_EXIT_BAD_INPUT, "%s", err);

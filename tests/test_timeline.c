@@ -20,21 +20,6 @@
 
 #include "tests/support/tsup.h"
 
-static char *slurp_path(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    ck_assert_msg(f != NULL, "cannot open %s", path);
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *s = malloc((size_t)n + 1);
-    ck_assert_ptr_nonnull(s);
-    ck_assert_int_eq(fread(s, 1, (size_t)n, f), (size_t)n);
-    s[n] = 0;
-    fclose(f);
-    return s;
-}
-
 typedef struct ev {
     double ts, dur;
     int tid, track, row;
@@ -49,7 +34,7 @@ static int by_ts(const void *a, const void *b)
 /* Checks the trace's structure; returns the most rows any track used. */
 static int check_trace(const char *path, int want_events)
 {
-    char *text = slurp_path(path);
+    char *text = tsup_read_file(path, NULL);
     cJSON *root = cJSON_Parse(text);
     ck_assert_msg(root != NULL, "%s is not JSON", path);
     cJSON *events = cJSON_GetObjectItem(root, "traceEvents");
@@ -125,7 +110,7 @@ static int check_trace(const char *path, int want_events)
  * `some_differ`, at least one group's waves end at different times. */
 static void check_waves_of_groups(const char *path, int waves, int some_differ)
 {
-    char *text = slurp_path(path);
+    char *text = tsup_read_file(path, NULL);
     cJSON *root = cJSON_Parse(text);
     ck_assert_ptr_nonnull(root);
     cJSON *e, *events = cJSON_GetObjectItem(root, "traceEvents");
@@ -189,7 +174,7 @@ START_TEST(test_timeline_trace_has_one_event_per_wave_rows_fit_overlap)
     ck_assert_int_gt(rows, 2); /* 300 groups on 72 CUs: workgroups do share CUs */
     check_waves_of_groups(path, 2, 1);
     snprintf(path, sizeof path, "%s/t.svg", dir);
-    char *svg = slurp_path(path);
+    char *svg = tsup_read_file(path, NULL);
     ck_assert_ptr_nonnull(strstr(svg, "<svg"));
     ck_assert_ptr_nonnull(strstr(svg, "durations: 600 intervals"));
     ck_assert_ptr_nonnull(strstr(svg, "</svg>"));

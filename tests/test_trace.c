@@ -30,17 +30,7 @@ static char *slurp(const char *rel)
 {
     char path[4096];
     snprintf(path, sizeof path, "%s/%s", tsup_root(), rel);
-    FILE *f = fopen(path, "rb");
-    ck_assert_msg(f != NULL, "cannot open %s", path);
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *s = malloc((size_t)n + 1);
-    ck_assert_ptr_nonnull(s);
-    ck_assert_int_eq(fread(s, 1, (size_t)n, f), (size_t)n);
-    s[n] = 0;
-    fclose(f);
-    return s;
+    return tsup_read_file(path, NULL);
 }
 
 /* Runs `wavelab ARGS` from the repository root and checks the exit code. */

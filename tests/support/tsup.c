@@ -7,6 +7,7 @@
 
 #include <check.h>
 #include <dirent.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -85,6 +86,24 @@ char *tsup_write_file(const char *dir, const char *name, const char *text)
     return path;
 }
 
+char *tsup_read_file(const char *path, size_t *size)
+{
+    FILE *f = fopen(path, "rb");
+    ck_assert_msg(f != NULL, "cannot open %s", path);
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    ck_assert_msg(n >= 0, "cannot read %s", path);
+    char *s = malloc((size_t)n + 1);
+    ck_assert_ptr_nonnull(s);
+    ck_assert_msg(fread(s, 1, (size_t)n, f) == (size_t)n, "cannot read %s", path);
+    s[n] = 0;
+    fclose(f);
+    if (size)
+        *size = (size_t)n;
+    return s;
+}
+
 void tsup_remove_dir(const char *dir)
 {
     DIR *d = opendir(dir);
@@ -156,16 +175,102 @@ int tsup_line_of(const char *source, const char *needle)
     return line;
 }
 
+static int device_tcases; /* made by tsup_device_tcase: the suite has a device part */
+
+TCase *tsup_device_tcase(const char *name)
+{
+    TCase *tc = tcase_create(name);
+    tcase_set_tags(tc, TSUP_DEVICE_TAG);
+    device_tcases++;
+    return tc;
+}
+
+/* Whether Check's space-separated tag list `tags` (may be NULL) names `tag`. */
+static int tags_name(const char *tags, const char *tag)
+{
+    size_t n = strlen(tag);
+    for (const char *p = tags; p && *p;) {
+        p += strspn(p, " ");
+        size_t len = strcspn(p, " ");
+        if (len == n && !strncmp(p, tag, n))
+            return 1;
+        p += len;
+    }
+    return 0;
+}
+
+/* Whether tsup_device_open finds a device, asked in a child process so that this one loads no Vulkan driver
+ * before Check forks the tests.  `why` gets the reason when it does not. */
+static int device_available(char *why, size_t why_size)
+{
+    why[0] = 0;
+    int fd[2];
+    if (pipe(fd)) {
+        snprintf(why, why_size, "pipe: %s", strerror(errno));
+        return 0;
+    }
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
+        close(fd[0]);
+        vkb_context *ctx = NULL;
+        char skip[1024];
+        int device = tsup_device_open(&ctx, skip, sizeof skip);
+        vkb_context_destroy(ctx);
+        if (device < 0) {
+            ssize_t written = write(fd[1], skip, strlen(skip));
+            (void)written;
+        }
+        _exit(device < 0 ? 1 : 0);
+    }
+    close(fd[1]);
+    size_t got = 0;
+    ssize_t r;
+    while (pid > 0 && got + 1 < why_size && (r = read(fd[0], why + got, why_size - 1 - got)) > 0)
+        got += (size_t)r;
+    why[got] = 0;
+    close(fd[0]);
+    int status = 0;
+    if (pid < 0 || waitpid(pid, &status, 0) != pid) {
+        snprintf(why, why_size, "cannot run the device check: %s", strerror(errno));
+        return 0;
+    }
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+        return 1;
+    if (!why[0])
+        snprintf(why, why_size, "the device check %s %d", WIFSIGNALED(status) ? "died of signal" : "exited with",
+                 WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status));
+    return 0;
+}
+
 int tsup_run_suite(Suite *suite, const char *name)
 {
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
+    /* the device part is skipped as a whole, never test by test: no device, no device TCase runs */
+    const char *excluded = getenv("CK_EXCLUDE_TAGS");
+    char why[1024] = "", exclude[1024];
+    int skip = 0;
+    if (device_tcases && !tags_name(excluded, TSUP_DEVICE_TAG)) {
+        tsup_prefer_lavapipe();
+        skip = !device_available(why, sizeof why);
+    }
+    if (skip)
+        snprintf(exclude, sizeof exclude, "%s %s", excluded ? excluded : "", TSUP_DEVICE_TAG);
     SRunner *sr = srunner_create(suite);
-    srunner_run_all(sr, CK_NORMAL);
+    srunner_run_tagged(sr, NULL, NULL, NULL, skip ? exclude : NULL, CK_NORMAL);
     int failures = srunner_ntests_failed(sr);
     srunner_free(sr);
     clock_gettime(CLOCK_MONOTONIC, &t1);
     fprintf(stderr, "%s: %.1f s\n", name, (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) * 1e-9);
+    if (skip) {
+        const char *require = getenv("WAVELAB_REQUIRE_DEVICE");
+        int required = require && *require && strcmp(require, "0");
+        printf("%s: the device tests %s: no Vulkan device: %s\n", name,
+               required ? "FAILED (WAVELAB_REQUIRE_DEVICE is set)" : "skipped", why);
+        if (!failures)
+            return required ? 1 : TSUP_EXIT_SKIP;
+    }
     return failures ? 1 : 0;
 }
 

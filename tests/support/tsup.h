@@ -30,6 +30,10 @@ char *tsup_temp_dir(void);
 /* Writes `text` to dir/name; returns a malloc'd full path, or NULL. */
 char *tsup_write_file(const char *dir, const char *name, const char *text);
 
+/* The whole file, NUL-terminated (malloc'd; *size, when not NULL, gets its length); a Check failure naming the
+ * path when it cannot be read. */
+char *tsup_read_file(const char *path, size_t *size);
+
 /* Removes a temporary directory made by tsup_temp_dir and the plain files in it. */
 void tsup_remove_dir(const char *dir);
 
@@ -45,7 +49,22 @@ int tsup_run_cli(const char *args, char **output);
 const char *tsup_bin(void);
 const char *tsup_root(void);
 
-/* Runs a Check suite (CK_NORMAL), prints "NAME: S s" of wall time on stderr, and returns the exit status. */
+/*
+ * A TCase of tests that need a Vulkan device, tagged TSUP_DEVICE_TAG.  CTest runs such a suite twice: test_X
+ * without the tag (CK_EXCLUDE_TAGS) and test_X_device with it alone (CK_INCLUDE_TAGS); CMakeLists.txt finds
+ * the suites that call this.
+ */
+#define TSUP_DEVICE_TAG "device"
+struct TCase;
+struct TCase *tsup_device_tcase(const char *name);
+
+/*
+ * Runs a Check suite (CK_NORMAL), prints "NAME: S s" of wall time on stderr, and returns the exit status.
+ * When the run includes device TCases, whether a device opens (tsup_device_open) is decided once, up front:
+ * without one the device TCases do not run and the exit status is TSUP_EXIT_SKIP (CTest's SKIP_RETURN_CODE),
+ * or 1 when WAVELAB_REQUIRE_DEVICE=1; the reason is printed either way.
+ */
+enum { TSUP_EXIT_SKIP = 77 };
 struct Suite;
 int tsup_run_suite(struct Suite *suite, const char *name);
 
