@@ -929,6 +929,15 @@ done:
     return st;
 }
 
+/* What a run or a compile made: the plan's copies and every Vulkan object. */
+static void plan_release(run_plan *rp, run_objects *o)
+{
+    free(rp->push);
+    free(rp->kernels);
+    free(rp->full);
+    run_objects_destroy(o);
+}
+
 vkb_status vkb_run_passes(vkb_context *ctx, int index, const wl_case *c, const vkb_pass *passes, int pass_count,
                           const vkb_run_options *opt, vkb_run_output *out, char *err, size_t err_size)
 {
@@ -951,10 +960,7 @@ vkb_status vkb_run_passes(vkb_context *ctx, int index, const wl_case *c, const v
         goto done;
     read_back(&o, &rp, out);
 done:
-    free(rp.push);
-    free(rp.kernels);
-    free(rp.full);
-    run_objects_destroy(&o);
+    plan_release(&rp, &o);
     return st;
 }
 
@@ -1006,10 +1012,7 @@ vkb_status vkb_compile_case(vkb_context *ctx, int index, const wl_case *c, const
         out->wave_size = reported;
     vkb_read_representations(o.device, o.pipelines[0], &out->representations, &out->representation_count);
 done:
-    free(rp.push);
-    free(rp.kernels);
-    free(rp.full);
-    run_objects_destroy(&o);
+    plan_release(&rp, &o);
     return st;
 }
 
