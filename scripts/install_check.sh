@@ -60,6 +60,15 @@ cmake --build "$tmp/example-pc" -j"$jobs" >/dev/null
 (cd "$tmp/example-pc" && env -u WAVELAB_ROOT ctest --output-on-failure -j"$jobs" >/dev/null) ||
   fail "examples/hlsl_unit_test (pkg-config) fails against the installed tree"
 
+# a plain cc command as docs/api.md shows it: the rpath lets it start without LD_LIBRARY_PATH
+printf '#include <stdio.h>\n#include <wavelab.h>\nint main(void) { puts(wavelab_version()); return 0; }\n' \
+  >"$tmp/version.c"
+PKG_CONFIG_PATH="$pkgdir" sh -c 'cc "$1" -o "$2" $(pkg-config --cflags --libs wavelab) \
+  -Wl,-rpath,$(pkg-config --variable=libdir wavelab)' - "$tmp/version.c" "$tmp/version" ||
+  fail "the cc command of docs/api.md does not build against the installed tree"
+[ "$(env -u LD_LIBRARY_PATH "$tmp/version")" = "$("$prefix/bin/wavelab" --version | cut -d' ' -f2)" ] ||
+  fail "a program built with the cc command of docs/api.md does not start or reports another version"
+
 # 4. the Debian package
 (cd "$build" && cpack -G DEB -B "$tmp/deb" >"$tmp/cpack.log" 2>&1) || { cat "$tmp/cpack.log" >&2; fail "cpack failed"; }
 deb="$(ls "$tmp"/deb/wavelab_*.deb)"
