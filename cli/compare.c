@@ -35,7 +35,8 @@ static void row(FILE *f, const char *name, double a, double b, const char *fmt, 
     snprintf(td, sizeof td, dfmt, b - a);
     if (ratio && a != 0)
         snprintf(tr, sizeof tr, "%.2fx", b / a);
-    fprintf(f, "  %-26s %14s %14s %14s %8s\n", name, ta, tb, td, tr);
+    fprintf(f, "  %-26s %14s %14s %14s", name, ta, tb, td);
+    fprintf(f, tr[0] ? " %8s\n" : "\n", tr);
 }
 
 static double lane_utilisation(const run_side *s)
@@ -136,9 +137,11 @@ static int run_side_at(const char *label, const wl_case *c, uint32_t wave, const
     else if (side->faulted)
         printf("FAIL  %s %s (wave %u): %s\n", label, c->path, side->wave_size, err);
     else if (side->failures)
-        for (char *line = strtok(buf, "\n"); line; line = strtok(NULL, "\n"))
-            if (strncmp(line, "FAIL", 4) == 0)
-                printf("%s (%s %s, wave %u)\n", line, label, c->path, side->wave_size);
+        for (char *line = strtok(buf, "\n"); line; line = strtok(NULL, "\n")) {
+            line += strspn(line, " "); /* run_check_expects indents its lines under `run`'s summary */
+            if (strncmp(line, "FAIL  ", 6) == 0)
+                printf("FAIL  %s %s (wave %u): %s\n", label, c->path, side->wave_size, line + 6);
+        }
     free(buf);
     mem_model_destroy(opt.memory);
     return rc;
@@ -179,16 +182,23 @@ int cli_cmd_compare(int argc, char **argv)
             case_destroy(c[0]);
             return RUN_EXIT_BAD_INPUT;
         }
+    mem_machine m; /* a preset that does not load is bad input before anything runs */
+    if (machine && mem_machine_load(machine, &m, err, sizeof err) != MEM_OK) {
+        fprintf(stderr, "%s\n", err);
+        case_destroy(c[0]);
+        case_destroy(c[1]);
+        return RUN_EXIT_BAD_INPUT;
+    }
     if (nwaves == 0) /* A's wave size (its subgroup_size, else 32), as `run` would take it */
         waves[nwaves++] = 0;
     printf("wavelab compare\n  A  %s\n  B  %s\n", paths[0], paths[1]);
     int rc = RUN_EXIT_OK;
     for (int w = 0; w < nwaves && rc != RUN_EXIT_BAD_INPUT; w++) {
         run_side side[2];
-        int r[2];
-        for (int k = 0; k < 2; k++)
+        int r[2] = {RUN_EXIT_OK, RUN_EXIT_OK};
+        for (int k = 0; k < 2 && (k == 0 || r[0] != RUN_EXIT_BAD_INPUT); k++)
             r[k] = run_side_at(k ? "B" : "A", c[k], waves[w] ? waves[w] : run_wave_size(c[0], 0), machine, &side[k]);
-        if (r[0] == RUN_EXIT_BAD_INPUT || r[1] == RUN_EXIT_BAD_INPUT) {
+        if (r[0] == RUN_EXIT_BAD_INPUT || r[1] == RUN_EXIT_BAD_INPUT) { /* A's (kernel, bindings) is reported */
             rc = RUN_EXIT_BAD_INPUT;
             break;
         }
