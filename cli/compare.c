@@ -61,6 +61,13 @@ static void print_table(FILE *f, const run_side *a, const run_side *b)
             snprintf(name, sizeof name, "  %s", isa_class_name((isa_class)k));
             row(f, name, (double)a->by_class[k], (double)b->by_class[k], "%.0f", 1);
         }
+    /* the other counters of sim/counters.def (workgroups, waves, lane operations, atomics, ...), where either
+     * side has any */
+#define X(name, meaning)                                                                                          \
+    if (strcmp(#name, "wave_instructions") != 0 && (a->name || b->name))                                          \
+        row(f, #name, (double)a->name, (double)b->name, "%.0f", 1);
+#include "sim/counters.def"
+#undef X
     row(f, "lanes active %", lane_utilisation(a), lane_utilisation(b), "%.1f", 0);
     row(f, "VGPRs", a->vgprs, b->vgprs, "%.0f", 0);
     row(f, "SGPRs", a->sgprs, b->sgprs, "%.0f", 0);
