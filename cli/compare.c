@@ -41,14 +41,7 @@ static void row(FILE *f, const char *name, double a, double b, const char *fmt, 
 
 static double lane_utilisation(const run_side *s)
 {
-    return s->wave_instructions ? 100.0 * (double)s->lane_operations / ((double)s->wave_instructions * s->wave_size)
-                                : 0.0;
-}
-
-static double l1_read_hit_rate(const mem_stats *m)
-{
-    uint64_t n = m->l1_read_hits + m->l1_read_misses;
-    return n ? 100.0 * (double)m->l1_read_hits / (double)n : 0.0;
+    return 100.0 * run_lane_utilisation(s->lane_operations, s->wave_instructions, s->wave_size);
 }
 
 static void print_table(FILE *f, const run_side *a, const run_side *b)
@@ -76,7 +69,8 @@ static void print_table(FILE *f, const run_side *a, const run_side *b)
     row(f, "occupancy (waves/SIMD)", a->occupancy.waves_per_simd, b->occupancy.waves_per_simd, "%.0f", 0);
     row(f, "LDS bank conflict cycles", (double)a->memory.lds_bank_conflict_cycles,
         (double)b->memory.lds_bank_conflict_cycles, "%.0f", 1);
-    row(f, "L1 read hit %", l1_read_hit_rate(&a->memory), l1_read_hit_rate(&b->memory), "%.1f", 0);
+    row(f, "L1 read hit %", 100.0 * mem_stats_l1_read_hit_rate(&a->memory),
+        100.0 * mem_stats_l1_read_hit_rate(&b->memory), "%.1f", 0);
     row(f, "L2 hit %", 100.0 * mem_stats_l2_hit_rate(&a->memory), 100.0 * mem_stats_l2_hit_rate(&b->memory),
         "%.1f", 0);
     row(f, "DRAM bytes read", (double)a->memory.dram_bytes_read, (double)b->memory.dram_bytes_read, "%.0f", 1);

@@ -251,7 +251,7 @@ static void print_summary(const wl_case *c, const run_output *out, FILE *f)
             s->workgroups, s->waves, s->wave_instructions, s->lane_operations);
     if (s->wave_instructions)
         fprintf(f, " (%.1f%% of lanes active)",
-                100.0 * (double)s->lane_operations / ((double)s->wave_instructions * out->wave_size));
+                100.0 * run_lane_utilisation(s->lane_operations, s->wave_instructions, out->wave_size));
     fprintf(f, "\n  by class    ");
     for (int k = 0; k < ISA_CLASS_COUNT; k++)
         if (s->by_class[k])

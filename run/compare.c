@@ -10,6 +10,11 @@
 #include "run/run.h"
 #include "sim/memmodel.h"
 
+double run_lane_utilisation(uint64_t lane_operations, uint64_t wave_instructions, uint32_t wave_size)
+{
+    return wave_instructions ? (double)lane_operations / ((double)wave_instructions * wave_size) : 0.0;
+}
+
 int run_compare_side(const wl_case *c, const run_options *opt, run_side *side, FILE *log, char *err,
                      size_t err_size)
 {

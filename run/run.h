@@ -143,6 +143,9 @@ int run_image_bindings(const wl_case *c, uint8_t *const *data, sim_image **image
  * Prints "PASS"/"FAIL" lines to `log` when not NULL; returns the number of failures. */
 int run_check_expects(const wl_case *c, uint8_t *const *data, FILE *log);
 
+/* Active lanes over the lanes of the executed wave instructions (0 when none ran): `run`'s "lanes active". */
+double run_lane_utilisation(uint64_t lane_operations, uint64_t wave_instructions, uint32_t wave_size);
+
 /* run/compare.c: what `wavelab compare` shows of one case at one wave size. */
 #include "sim/memmodel.h"
 typedef struct run_side {
