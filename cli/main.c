@@ -76,6 +76,12 @@ static const char usage_text[] =
             "  report CASE -o REPORT.html [--machine NAME|FILE] [--wave N] [--backend vulkan]\n"
             "        one self-contained HTML page: summary, source with active lanes per line, listing and live\n"
             "        registers, LDS banks, L2, launch order, timeline, and the device check with --backend vulkan\n"
+            "  compare A.json B.json [--machine NAME|FILE] [--waves N,N,...]\n"
+            "        two variants side by side at each wave size: instructions by class, active lanes, registers,\n"
+            "        and with --machine occupancy, LDS conflicts, L1/L2 hits, DRAM bytes and the time estimate;\n"
+            "        A, B, B-A and B/A, then a verdict: the faster side (fewer instructions without a machine) and\n"
+            "        the estimate unit (instruction class) whose cycles (count) changed most; exit 1 when either\n"
+            "        side faults or fails its expectations\n"
             "  isa\n"
             "        print the wave ISA's instruction table (Markdown)\n"
             "  devices\n"
@@ -245,7 +251,7 @@ static void print_summary(const wl_case *c, const run_output *out, FILE *f)
             s->workgroups, s->waves, s->wave_instructions, s->lane_operations);
     if (s->wave_instructions)
         fprintf(f, " (%.1f%% of lanes active)",
-                100.0 * (double)s->lane_operations / ((double)s->wave_instructions * out->wave_size));
+                100.0 * run_lane_utilisation(s->lane_operations, s->wave_instructions, out->wave_size));
     fprintf(f, "\n  by class    ");
     for (int k = 0; k < ISA_CLASS_COUNT; k++)
         if (s->by_class[k])
@@ -1139,7 +1145,7 @@ int main(int argc, char **argv)
         {"check", cli_cmd_check},     {"isa", cli_cmd_isa},
         {"machines", cli_cmd_machines}, {"explain", cli_cmd_explain}, {"trace", cli_cmd_trace},
         {"timeline", cli_cmd_timeline}, {"profile", cli_cmd_profile}, {"report", cli_cmd_report},
-        {"probe", cli_cmd_probe},
+        {"probe", cli_cmd_probe},     {"compare", cli_cmd_compare},
     };
     for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
         if (strcmp(argv[1], cmds[i].name) == 0)

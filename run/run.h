@@ -143,4 +143,30 @@ int run_image_bindings(const wl_case *c, uint8_t *const *data, sim_image **image
  * Prints "PASS"/"FAIL" lines to `log` when not NULL; returns the number of failures. */
 int run_check_expects(const wl_case *c, uint8_t *const *data, FILE *log);
 
+/* Active lanes over the lanes of the executed wave instructions (0 when none ran): `run`'s "lanes active". */
+double run_lane_utilisation(uint64_t lane_operations, uint64_t wave_instructions, uint32_t wave_size);
+
+/* run/compare.c: what `wavelab compare` shows of one case at one wave size. */
+#include "sim/memmodel.h"
+typedef struct run_side {
+    uint32_t wave_size;
+#define X(name, meaning) uint64_t name;
+#include "sim/counters.def"
+#undef X
+    uint64_t by_class[ISA_CLASS_COUNT];
+    uint32_t vgprs, sgprs;       /* the allocation's peak live registers (as `run` and `disasm` print them) */
+    int has_memory;              /* run_options.memory was given and the dispatch ran: the fields below are set */
+    isa_occupancy occupancy;     /* mem_machine_occupancy on the model's machine */
+    mem_stats memory;
+    mem_estimate estimate;
+    int faulted;                 /* the dispatch stopped on a fault (err says where) */
+    int failures;                /* expectations that did not hold (each printed to `log` as a FAIL line) */
+} run_side;
+
+/* Runs c (run_case_sim with opt; opt->memory, when set, is the caller's and is begun again by the run) and fills
+ * side.  Checks the case's expectations (PASS/FAIL lines to log when not NULL).  Returns RUN_EXIT_OK, RUN_EXIT_FAIL
+ * (a fault, err says where, or failed expectations) or RUN_EXIT_BAD_INPUT (err says why). */
+int run_compare_side(const wl_case *c, const run_options *opt, run_side *side, FILE *log, char *err,
+                     size_t err_size);
+
 #endif

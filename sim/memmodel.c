@@ -283,6 +283,12 @@ const mem_group_stats *mem_model_group_stats(const mem_model *m, uint32_t *group
     return m->group;
 }
 
+double mem_stats_l1_read_hit_rate(const mem_stats *s)
+{
+    uint64_t t = s->l1_read_hits + s->l1_read_misses;
+    return t ? (double)s->l1_read_hits / (double)t : 0.0;
+}
+
 double mem_stats_l2_hit_rate(const mem_stats *s)
 {
     uint64_t h = s->l2_read_hits + s->l2_write_hits + s->l2_atomic_hits;
@@ -1263,9 +1269,7 @@ void mem_model_print(const mem_model *m, const isa_program *prog, FILE *f)
                 (unsigned long long)s->global_sectors);
         if (mc->l1.bytes)
             fprintf(f, "  l1           read hit rate %.1f%% (%llu hits, %llu misses)\n",
-                    s->l1_read_hits + s->l1_read_misses
-                        ? 100.0 * (double)s->l1_read_hits / (double)(s->l1_read_hits + s->l1_read_misses)
-                        : 0.0,
+                    100.0 * mem_stats_l1_read_hit_rate(s),
                     (unsigned long long)s->l1_read_hits, (unsigned long long)s->l1_read_misses);
         fprintf(f, "  l2           read hit rate %.1f%% (%llu hits, %llu misses); writes %llu hits, %llu misses; "
                    "atomics %llu hits, %llu misses\n",

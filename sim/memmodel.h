@@ -141,6 +141,8 @@ uint32_t mem_model_workgroups_per_cu(const mem_model *m);
  * end_step is the largest of its waves'. */
 const uint32_t *mem_model_wave_end_steps(const mem_model *m, uint32_t *waves_per_group);
 
+/* L1 read hit rate (0 when no L1 read). */
+double mem_stats_l1_read_hit_rate(const mem_stats *s);
 /* L2 hit rate over reads, writes and atomics (0 when no access). */
 double mem_stats_l2_hit_rate(const mem_stats *s);
 double mem_stats_l2_read_hit_rate(const mem_stats *s);
