@@ -290,7 +290,8 @@ static int run_program(const wl_case *c, const run_options *opt, uint32_t wave, 
 {
     char lerr[1024];
     double t0 = seconds_now();
-    isa_status st = isa_lower(out->spirv, out->spirv_words, c->entry, &out->prog, lerr, sizeof lerr);
+    isa_spec spec = {c->spec, c->spec_count};
+    isa_status st = isa_lower_spec(out->spirv, out->spirv_words, c->entry, &spec, &out->prog, lerr, sizeof lerr);
     out->lower_seconds = seconds_now() - t0;
     if (st != ISA_OK) {
         snprintf(err, err_size, "%s: %s: %s", c->kernel, isa_status_str(st), lerr);
