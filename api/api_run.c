@@ -130,7 +130,8 @@ wavelab_status wavelab_run_sim(const wavelab_case *k, uint32_t wave_size, wavela
 
     char err[2048];
     isa_program *prog = NULL;
-    isa_status ist = isa_lower(words, word_count, c->entry, &prog, err, sizeof err);
+    isa_spec spec = {c->spec, c->spec_count};
+    isa_status ist = isa_lower_spec(words, word_count, c->entry, &spec, &prog, err, sizeof err);
     if (ist != ISA_OK) {
         isa_program_destroy(prog);
         return fail(r, ist == ISA_ERR_NOMEM ? WAVELAB_ERR_NOMEM : WAVELAB_ERR_COMPILE, "%s: %s: %s", c->kernel,

@@ -211,6 +211,7 @@ typedef struct run_plan {
     const vkb_run_options *opt;
     vkb_kernel_info *kernels;   /* one per pass */
     int *full;                  /* per pass: dispatched with full subgroups */
+    isa_spec_map *spec;         /* per pass: the case's specialization, for VkSpecializationInfo */
     uint32_t requested, wave;   /* the wave size asked for (0: the device's) and the one used */
     int required;               /* the wave size is set as a required subgroup size */
     uint32_t repeat, runs;      /* timed dispatches, and with the warm-up ones */
@@ -238,11 +239,22 @@ static vkb_status plan_passes(run_plan *rp, vkb_run_output *out, char *err, size
     PLAN_LOCALS(rp);
     ALLOC(rp->kernels, pass_count);
     ALLOC(rp->full, pass_count);
+    ALLOC(rp->spec, pass_count);
     out->full_subgroups = 1;
     for (int p = 0; p < pass_count; p++) {
         wl_case view;
         case_dispatch_view(c, pass_count > 1 ? p : 0, &view);
-        st = vkb_kernel_scan(rp->passes[p].spirv, rp->passes[p].word_count, view.entry, &rp->kernels[p], err, err_size);
+        /* the scan reads the specialised module (the same words the lowering reads), so it sees the
+         * workgroup size the specialization sets; the pipeline gets the module as compiled and the values */
+        isa_spec spec = {view.spec, view.spec_count};
+        uint32_t *specialised = NULL;
+        if (isa_specialize(rp->passes[p].spirv, rp->passes[p].word_count, &spec, &specialised, &rp->spec[p], err,
+                           err_size) != ISA_OK) {
+            st = VKB_ERR_INPUT;
+            goto done;
+        }
+        st = vkb_kernel_scan(specialised, rp->passes[p].word_count, view.entry, &rp->kernels[p], err, err_size);
+        free(specialised);
         if (st == VKB_OK)
             st = vkb_check_support(rp->ctx, (int)(d - rp->ctx->devices), &rp->kernels[p],
                                    rp->bindings_from_module ? NULL : &view, rp->requested, err, err_size);
@@ -652,6 +664,16 @@ static vkb_status create_pipelines(run_objects *o, run_plan *rp, char *err, size
             .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_REQUIRED_SUBGROUP_SIZE_CREATE_INFO,
             .requiredSubgroupSize = wave,
         };
+        const isa_spec_map *sm = &rp->spec[p];
+        VkSpecializationMapEntry entries[64];
+        if (sm->count > sizeof entries / sizeof *entries) {
+            snprintf(err, err_size, "more than %zu specialization constants", sizeof entries / sizeof *entries);
+            st = VKB_ERR_INPUT;
+            goto done;
+        }
+        for (uint32_t k = 0; k < sm->count; k++)
+            entries[k] = (VkSpecializationMapEntry){sm->ids[k], sm->offsets[k], sm->sizes[k]};
+        VkSpecializationInfo si = {sm->count, entries, sm->data_size, sm->data};
         VkComputePipelineCreateInfo cpci = {
             .sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
             .stage =
@@ -662,6 +684,7 @@ static vkb_status create_pipelines(run_objects *o, run_plan *rp, char *err, size
                     .stage = VK_SHADER_STAGE_COMPUTE_BIT,
                     .module = o->modules[p],
                     .pName = kernels[p].entry,
+                    .pSpecializationInfo = sm->count ? &si : NULL,
                 },
             .layout = o->layout,
         };
@@ -935,6 +958,9 @@ static void plan_release(run_plan *rp, run_objects *o)
     free(rp->push);
     free(rp->kernels);
     free(rp->full);
+    for (int p = 0; rp->spec && p < rp->pass_count; p++)
+        isa_spec_map_free(&rp->spec[p]);
+    free(rp->spec);
     run_objects_destroy(o);
 }
 

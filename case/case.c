@@ -739,12 +739,53 @@ const case_device_difference *case_device_difference_for(const wl_case *c, const
     return NULL;
 }
 
+/* "specialization": {"SpecId or name": value}.  Whether the kernel declares the key and the value fits
+ * its type is the lowering's to check (isa_specialize): only the module knows. */
+static case_status read_specialization(parser *p, const cJSON *root, wl_case *c)
+{
+    const cJSON *spec = case_field(root, "specialization");
+    if (!spec)
+        return CASE_OK;
+    if (!cJSON_IsObject(spec))
+        return case_fail_at(p, "specialization", "expected an object {\"SpecId or name\": value}, got %s",
+                            case_json_kind(spec));
+    int n = cJSON_GetArraySize(spec);
+    if (n == 0)
+        return CASE_OK;
+    size_t saved_outer = case_path_enter_key(p, "specialization");
+    case_status s = case_check_keys(p, spec, NULL);
+    if (s == CASE_OK && !(c->spec = calloc((size_t)n, sizeof *c->spec)))
+        s = case_fail_nomem(p);
+    for (const cJSON *v = spec->child; v && s == CASE_OK; v = v->next) {
+        const char *key = v->string ? v->string : "";
+        size_t saved = case_path_enter_key(p, key);
+        isa_spec_value *e = &c->spec[c->spec_count];
+        if (!key[0])
+            s = case_fail(p, "expected a SpecId or a constant's name, got \"\"");
+        else if (cJSON_IsBool(v))
+            e->is_bool = true, e->flag = cJSON_IsTrue(v);
+        else if (cJSON_IsNumber(v) && isfinite(v->valuedouble))
+            e->number = v->valuedouble;
+        else
+            s = case_fail(p, "expected true, false or a number, got %s", case_json_kind(v));
+        case_path_leave(p, saved);
+        if (s == CASE_OK) {
+            if (!(e->key = case_dup_string(key)))
+                s = case_fail_nomem(p);
+            else
+                c->spec_count++;
+        }
+    }
+    case_path_leave(p, saved_outer);
+    return s;
+}
+
 static case_status read_case(parser *p, const cJSON *root, wl_case *c)
 {
     static const char *const keys[] = {"description", "kernel", "language", "entry", "defines", "groups",
                                        "subgroup_size", "min_subgroup_size", "max_subgroup_size", "push_constants",
                                        "bindings", "expect", "known_failure", "optimize", "target_env", "robust_access",
-                                       "dispatches",
+                                       "dispatches", "specialization",
                                        "device_differences", NULL};
     const char *optimize, *target_env;
     if (!cJSON_IsObject(root))
@@ -763,6 +804,7 @@ static case_status read_case(parser *p, const cJSON *root, wl_case *c)
     }
     TRY(read_device_differences(p, root, c));
     TRY(read_dispatches(p, root, c));
+    TRY(read_specialization(p, root, c));
     TRY(case_read_string_field(p, root, "optimize", 0, &optimize));
     if (optimize) {
         if (!optimize[0])
@@ -943,6 +985,9 @@ void case_destroy(wl_case *c)
         free(c->defines[i].value);
     }
     free(c->defines);
+    for (int i = 0; i < c->spec_count; i++)
+        free(c->spec[i].key);
+    free(c->spec);
     free(c->push_constants);
     for (int i = 0; c->bindings && i < c->binding_count; i++)
         free(c->bindings[i].bytes);

@@ -16,6 +16,7 @@
 #include <stdio.h>
 
 #include "img/img.h"
+#include "isa/isa.h"
 
 /* The case format's limits, which the C API (api/) applies too. */
 /* case_load refuses files larger than this (a kernel source the report shows, too). */
@@ -151,6 +152,8 @@ typedef struct wl_case {
     char *entry;       /* default "main" */
     case_define *defines;
     int define_count;
+    isa_spec_value *spec;     /* "specialization", applied to every pass; NULL when absent */
+    int spec_count;
     uint32_t groups[3];       /* workgroup count; default [1,1,1] */
     uint32_t subgroup_size;   /* 0 when the case does not say, else the only wave size it holds at */
     uint32_t min_subgroup_size; /* 0, or the smallest wave size the expectations hold at */

@@ -1025,7 +1025,8 @@ static int compile_common(int argc, char **argv, const char *cmd, int disasm_isa
     }
     if (disasm_isa) {
         isa_program *p = NULL;
-        st = isa_lower(words, n, c->entry, &p, err, sizeof err);
+        isa_spec spec = {c->spec, c->spec_count};
+        st = isa_lower_spec(words, n, c->entry, &spec, &p, err, sizeof err);
         if (st != ISA_OK) {
             fprintf(stderr, "%s: %s: %s\n", c->kernel, isa_status_str(st), err);
             rc = RUN_EXIT_BAD_INPUT;

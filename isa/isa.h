@@ -348,6 +348,54 @@ typedef struct isa_program {
 isa_status isa_lower(const uint32_t *words, size_t word_count, const char *entry,
                      isa_program **out, char *err, size_t err_size);
 
+/*
+ * Specialization constants (a case's "specialization", isa/lower_spec.c).  A
+ * key is a SpecId in decimal or the constant's OpName; the value is a JSON
+ * bool for a bool constant, else a number that must fit the constant's
+ * declared integer or float type.  Specialization is a lowering input, not a
+ * compile input: the SPIR-V (and its cache entry) is the same for every
+ * specialization.
+ */
+typedef struct isa_spec_value {
+    char *key;
+    bool is_bool;
+    bool flag;       /* is_bool */
+    double number;   /* !is_bool */
+} isa_spec_value;
+
+typedef struct isa_spec {
+    const isa_spec_value *values;
+    int count;
+} isa_spec;
+
+/* What a Vulkan VkSpecializationInfo needs: one entry per value, in spec's order. */
+typedef struct isa_spec_map {
+    uint32_t count;
+    uint32_t *ids;      /* SpecId */
+    uint32_t *offsets;  /* byte offset into data */
+    uint32_t *sizes;    /* 4 or 8 (a bool is a 4-byte VkBool32) */
+    uint8_t *data;
+    size_t data_size;
+} isa_spec_map;
+
+/*
+ * Resolves spec against the module and writes a copy of the words whose
+ * specialization constants carry the given values as their defaults (*out,
+ * free it) and, when map is not NULL, the map for VkSpecializationInfo
+ * (isa_spec_map_free).  A key the module does not declare, or a value that
+ * does not fit the constant's type, is ISA_ERR_INVALID with a message naming
+ * the key (the case is bad input).  The lowering and the
+ * Vulkan backend's scan both read the specialised words, so both see the
+ * same workgroup size.
+ */
+isa_status isa_specialize(const uint32_t *words, size_t word_count, const isa_spec *spec, uint32_t **out,
+                          isa_spec_map *map, char *err, size_t err_size);
+void isa_spec_map_free(isa_spec_map *map);
+
+/* isa_lower with specialization constants set (spec NULL or empty: isa_lower). */
+isa_status isa_lower_spec(const uint32_t *words, size_t word_count, const char *entry, const isa_spec *spec,
+                          isa_program **out, char *err, size_t err_size);
+
 /* The same, analysed but not allocated: one register per value, as the
  * lowering numbered them (for the allocation verifier and the tests). */
 isa_status isa_lower_virtual(const uint32_t *words, size_t word_count, const char *entry, isa_program **out,

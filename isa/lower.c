@@ -171,6 +171,21 @@ isa_status isa_lower(const uint32_t *words, size_t word_count, const char *entry
     return lower_program(words, word_count, entry, out, err, err_size, true);
 }
 
+isa_status isa_lower_spec(const uint32_t *words, size_t word_count, const char *entry, const isa_spec *spec,
+                          isa_program **out, char *err, size_t err_size)
+{
+    if (!spec || spec->count == 0)
+        return isa_lower(words, word_count, entry, out, err, err_size);
+    *out = NULL;
+    uint32_t *specialised = NULL;
+    isa_status st = isa_specialize(words, word_count, spec, &specialised, NULL, err, err_size);
+    if (st != ISA_OK)
+        return st;
+    st = lower_program(specialised, word_count, entry, out, err, err_size, true);
+    free(specialised);
+    return st;
+}
+
 isa_status isa_lower_virtual(const uint32_t *words, size_t word_count, const char *entry, isa_program **out,
                              char *err, size_t err_size)
 {

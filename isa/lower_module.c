@@ -434,6 +434,12 @@ bool lower_parse_module(lower *L)
                 ID_OK(o[1]);
                 ID_OK(o[2]);
                 t->elem = o[1];
+                if (!L->ids[o[2]].cknown && L->ids[o[2]].kind == K_CONST) {
+                    uint64_t len = 0; /* an OpSpecConstantOp: evaluated now (its operands precede it) */
+                    lower_const_bits(L, o[2], &len, 1);
+                    if (L->failed)
+                        return false;
+                }
                 if (!L->ids[o[2]].cknown) {
                     lower_fail(L, ISA_ERR_UNSUPPORTED, "array length %%%u is not a constant the model can evaluate", o[2]);
                     return false;
@@ -601,34 +607,78 @@ void lower_const_bits(lower *L, uint32_t id, uint64_t *out, uint32_t n)
         return;
     }
     if (op == SpvOpSpecConstantOp) {
-        /* glslang uses these for sizes derived from specialization constants */
+        /* sizes and bounds derived from specialization constants: evaluated wherever a constant is needed */
         uint32_t opc = o[2];
-        uint64_t a = 0, b = 0;
-        if (wc > 4 && o[3] < L->bound && L->ids[o[3]].cknown)
-            a = L->ids[o[3]].cval;
-        if (wc > 5 && o[4] < L->bound && L->ids[o[4]].cknown)
-            b = L->ids[o[4]].cval;
+        if (opc == SpvOpCompositeExtract) {
+            uint64_t tmp[64] = {0};
+            uint32_t cid = o[3];
+            uint32_t m = cid < L->bound ? lower_reg_count_of(L, L->ids[cid].type) : 0;
+            if (m == 0 || m > 64 || wc < 6) {
+                lower_fail(L, ISA_ERR_UNSUPPORTED, "OpSpecConstantOp CompositeExtract too large");
+                return;
+            }
+            lower_const_bits(L, cid, tmp, m);
+            uint32_t member = 0;
+            uint32_t at = lower_reg_offset_of(L, L->ids[cid].type, o[4], &member);
+            out[0] = d->cval = tmp[at < m ? at : 0];
+            d->cknown = !L->failed;
+            return;
+        }
+        uint64_t x[3] = {0, 0, 0};
+        for (uint32_t k = 0; k < 3 && 4 + k < wc; k++) {
+            uint32_t arg = o[3 + k];
+            if (arg == 0 || arg >= L->bound || L->ids[arg].kind != K_CONST) {
+                lower_fail(L, ISA_ERR_INVALID, "OpSpecConstantOp %%%u has a non-constant operand %%%u", id, arg);
+                return;
+            }
+            lower_const_bits(L, arg, &x[k], 1);
+        }
+        uint64_t a = x[0], b = x[1];
+        int64_t sa = (int64_t)a, sb = (int64_t)b;
         uint64_t r;
         switch (opc) {
         case SpvOpIAdd: r = a + b; break;
         case SpvOpISub: r = a - b; break;
         case SpvOpIMul: r = a * b; break;
         case SpvOpUDiv: r = b ? a / b : 0; break;
-        case SpvOpCompositeExtract: {
-            uint64_t tmp[64] = {0};
-            uint32_t cid = o[3];
-            uint32_t m = lower_reg_count_of(L, L->ids[cid].type);
-            if (m > 64 || wc < 6) {
-                lower_fail(L, ISA_ERR_UNSUPPORTED, "OpSpecConstantOp CompositeExtract too large");
-                return;
-            }
-            lower_const_bits(L, cid, tmp, m);
-            r = tmp[o[4] < m ? o[4] : 0];
-            break;
-        }
+        case SpvOpSDiv: r = sb && !(sb == -1 && sa == INT64_MIN) ? (uint64_t)(sa / sb) : 0; break;
+        case SpvOpUMod: r = b ? a % b : 0; break;
+        case SpvOpSRem: r = sb && sb != -1 ? (uint64_t)(sa % sb) : 0; break;
+        case SpvOpSMod: r = sb && sb != -1 ? (uint64_t)(((sa % sb) + sb) % sb) : 0; break;
+        case SpvOpSNegate: r = 0 - a; break;
+        case SpvOpNot: r = ~a; break;
+        case SpvOpShiftLeftLogical: r = b < 64 ? a << b : 0; break;
+        case SpvOpShiftRightLogical: r = b < 64 ? a >> b : 0; break;
+        case SpvOpShiftRightArithmetic: r = (uint64_t)(sa >> (b < 64 ? b : 63)); break;
+        case SpvOpBitwiseAnd: r = a & b; break;
+        case SpvOpBitwiseOr: r = a | b; break;
+        case SpvOpBitwiseXor: r = a ^ b; break;
+        case SpvOpLogicalAnd: r = a && b; break;
+        case SpvOpLogicalOr: r = a || b; break;
+        case SpvOpLogicalNot: r = !a; break;
+        case SpvOpLogicalEqual: case SpvOpIEqual: r = a == b; break;
+        case SpvOpLogicalNotEqual: case SpvOpINotEqual: r = a != b; break;
+        case SpvOpULessThan: r = a < b; break;
+        case SpvOpSLessThan: r = sa < sb; break;
+        case SpvOpUGreaterThan: r = a > b; break;
+        case SpvOpSGreaterThan: r = sa > sb; break;
+        case SpvOpULessThanEqual: r = a <= b; break;
+        case SpvOpSLessThanEqual: r = sa <= sb; break;
+        case SpvOpUGreaterThanEqual: r = a >= b; break;
+        case SpvOpSGreaterThanEqual: r = sa >= sb; break;
+        case SpvOpSelect: r = a ? b : x[2]; break;
+        case SpvOpUConvert: case SpvOpSConvert: r = a; break;
         default:
             lower_fail(L, ISA_ERR_UNSUPPORTED, "OpSpecConstantOp with operation %u is not modelled", opc);
             return;
+        }
+        /* the result's width: truncated, and sign-extended for a signed type as OpConstant's are */
+        const id_info *rt = &L->ids[d->type];
+        if (rt->kind == K_TYPE && rt->t->op == SpvOpTypeInt && rt->t->width < 64) {
+            uint32_t bits = rt->t->width;
+            r &= (1ull << bits) - 1;
+            if (rt->t->is_signed && (r >> (bits - 1)) & 1)
+                r |= ~((1ull << bits) - 1);
         }
         out[0] = r;
         d->cval = r;

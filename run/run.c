@@ -290,7 +290,15 @@ static int run_program(const wl_case *c, const run_options *opt, uint32_t wave, 
 {
     char lerr[1024];
     double t0 = seconds_now();
-    isa_status st = isa_lower(out->spirv, out->spirv_words, c->entry, &out->prog, lerr, sizeof lerr);
+    isa_spec spec = {c->spec, c->spec_count};
+    uint32_t *specialised = NULL;
+    isa_status st = isa_specialize(out->spirv, out->spirv_words, &spec, &specialised, NULL, lerr, sizeof lerr);
+    if (st != ISA_OK) { /* the case's fault, not the module's: no "invalid SPIR-V" */
+        snprintf(err, err_size, "%s: %s", c->kernel, lerr);
+        return RUN_EXIT_BAD_INPUT;
+    }
+    st = isa_lower(specialised, out->spirv_words, c->entry, &out->prog, lerr, sizeof lerr);
+    free(specialised);
     out->lower_seconds = seconds_now() - t0;
     if (st != ISA_OK) {
         snprintf(err, err_size, "%s: %s: %s", c->kernel, isa_status_str(st), lerr);

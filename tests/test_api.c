@@ -263,6 +263,25 @@ START_TEST(test_api_case_file_loads_runs_and_passes)
 }
 END_TEST
 
+/* A case file's "specialization" reaches the API's runs too (its expectations were worked out by hand:
+ * kernels/spec/). */
+START_TEST(test_api_case_file_specialization_applies)
+{
+    static const char *const cases[] = {"local_size_id.json", "array_length.json", "bool_float.json"};
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char path[1024];
+        snprintf(path, sizeof path, "%s/kernels/spec/%s", tsup_root(), cases[i]);
+        wavelab_case *c;
+        ck_assert_msg(wavelab_case_load(path, &c) == WAVELAB_OK, "%s", wavelab_case_message(c));
+        wavelab_run *r;
+        ck_assert_msg(wavelab_run_sim(c, 8, &r) == WAVELAB_OK, "%s: %s", cases[i], wavelab_run_message(r));
+        ck_assert_msg(wavelab_run_check(r) == WAVELAB_OK, "%s: %s", cases[i], wavelab_run_message(r));
+        wavelab_run_destroy(r);
+        wavelab_case_destroy(c);
+    }
+}
+END_TEST
+
 START_TEST(test_api_out_of_bounds_write_is_a_fault_with_its_place)
 {
     static const char *src =
@@ -516,6 +535,7 @@ static Suite *api_suite(void)
     tcase_add_test(t, test_api_spirv_words_run_like_source);
     tcase_add_test(t, test_api_push_constants_defines_and_groups_reach_the_kernel);
     tcase_add_test(t, test_api_case_file_loads_runs_and_passes);
+    tcase_add_test(t, test_api_case_file_specialization_applies);
     tcase_add_test(t, test_api_out_of_bounds_write_is_a_fault_with_its_place);
     tcase_add_test(t, test_api_bad_kernels_and_cases_are_errors_with_messages);
     tcase_add_test(t, test_api_misuse_is_refused_not_a_crash);

@@ -187,6 +187,72 @@ START_TEST(test_errors_missing_push_constants_is_bad_input)
 }
 END_TEST
 
+/* A specialization key the kernel does not declare, or a value its type cannot hold: one line naming the key,
+ * exit 2.  The ranges are the SPIR-V types' (uint: 0..2^32-1, int: -2^31..2^31-1). */
+START_TEST(test_errors_specialization_bad_key_or_value_is_bad_input)
+{
+    char *dir = tsup_temp_dir();
+    ck_assert_ptr_nonnull(dir);
+    free(tsup_write_file(dir, "s.comp",
+                         "#version 450\nlayout(local_size_x = 4) in;\n"
+                         "layout(constant_id = 3) const uint N = 8;\nlayout(constant_id = 5) const int K = 1;\n"
+                         "layout(constant_id = 7) const bool B = false;\nlayout(constant_id = 9) const float F = 1.0;\n"
+                         "layout(set = 0, binding = 0) buffer O { float v[]; };\n"
+                         "void main() { v[gl_LocalInvocationIndex] = float(N) + float(K) + (B ? F : 0.0); }\n"));
+    static const struct {
+        const char *spec, *message;
+    } bad[] = {
+        {"{\"M\": 1}", "specialization \"M\": the kernel declares no specialization constant with this name"},
+        {"{\"4\": 1}", "specialization \"4\": the kernel declares no specialization constant with this SpecId"},
+        {"{\"N\": -1}", "specialization \"N\": does not fit the constant's unsigned integer type"},
+        {"{\"3\": 4294967296}", "specialization \"3\": does not fit the constant's unsigned integer type"},
+        {"{\"K\": 2147483648}", "specialization \"K\": does not fit the constant's signed integer type"},
+        {"{\"N\": 1.5}", "specialization \"N\": the constant is an integer; expected a whole number"},
+        {"{\"B\": 1}", "specialization \"B\": the constant is a bool; expected true or false"},
+        {"{\"F\": true}", "specialization \"F\": the constant is a number; expected a number, not a bool"},
+        {"{\"F\": 1e39}", "specialization \"F\": does not fit a 32-bit float"},
+        {"{\"N\": \"8\"}", "specialization.N: expected true, false or a number, got a string"},
+        {"[1]", "specialization: expected an object"},
+    };
+    char args[4400], *out = NULL;
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        char body[1024];
+        snprintf(body, sizeof body,
+                 "{\"kernel\": \"s.comp\", \"specialization\": %s, \"bindings\": [{\"set\": 0, \"binding\": 0, "
+                 "\"type\": \"f32\", \"data\": [0, 0, 0, 0]}]}",
+                 bad[i].spec);
+        char *json = tsup_write_file(dir, "s.json", body);
+        snprintf(args, sizeof args, "run '%s' --quiet", json);
+        int rc = tsup_run_cli(args, &out);
+        ck_assert_msg(rc == 2, "%s: exit %d:\n%s", bad[i].spec, rc, out ? out : "");
+        HAS(out, bad[i].message);
+        ck_assert_msg(!strstr(out, "invalid SPIR-V"), "the case is at fault, not the module:\n%s", out);
+        free(out);
+        free(json);
+    }
+    /* the extremes of each type fit: N = 2^32-1, K = -2^31; 8 + 1 + 2.5 with B and F */
+    char *json = tsup_write_file(dir, "s.json",
+                                 "{\"kernel\": \"s.comp\", \"specialization\": {\"3\": 8, \"K\": 1, \"B\": true, "
+                                 "\"9\": 2.5}, \"bindings\": [{\"set\": 0, \"binding\": 0, \"type\": \"f32\", "
+                                 "\"data\": [0, 0, 0, 0]}], \"expect\": [{\"set\": 0, \"binding\": 0, \"data\": "
+                                 "[11.5, 11.5, 11.5, 11.5]}]}");
+    snprintf(args, sizeof args, "run '%s' --quiet", json);
+    int rc = tsup_run_cli(args, &out);
+    ck_assert_msg(rc == 0, "exit %d:\n%s", rc, out ? out : "");
+    free(out);
+    free(json);
+    json = tsup_write_file(dir, "s.json",
+                           "{\"kernel\": \"s.comp\", \"specialization\": {\"N\": 4294967295, \"K\": -2147483648}, "
+                           "\"bindings\": [{\"set\": 0, \"binding\": 0, \"type\": \"f32\", \"data\": [0, 0, 0, 0]}]}");
+    rc = tsup_run_cli(args, &out);
+    ck_assert_msg(rc == 0, "exit %d:\n%s", rc, out ? out : "");
+    free(out);
+    free(json);
+    tsup_remove_dir(dir);
+    free(dir);
+}
+END_TEST
+
 START_TEST(test_errors_texel_buffer_index_out_of_range)
 {
     /* invocation 4 reads texel 20 of 16 (byte 0x50) */
@@ -1041,6 +1107,7 @@ static Suite *errors_suite(void)
     tcase_add_test(f, test_errors_runaway_loop_exhausts_budget);
     tcase_add_test(f, test_errors_dispatch_larger_than_budget_refused_at_once);
     tcase_add_test(f, test_errors_missing_push_constants_is_bad_input);
+    tcase_add_test(f, test_errors_specialization_bad_key_or_value_is_bad_input);
     tcase_add_test(f, test_errors_texel_buffer_index_out_of_range);
     tcase_add_test(f, test_errors_fault_dump_has_location_fields);
     suite_add_tcase(s, f);
