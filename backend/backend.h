@@ -315,6 +315,19 @@ vkb_status vkb_run_passes(vkb_context *ctx, int index, const wl_case *c, const v
 
 void vkb_run_output_free(vkb_run_output *out);
 
+/*
+ * A device run's results across a pipe (backend/vk_pipe.c), for `wavelab check`'s
+ * device child: fixed-size records (a vkb_device_info, a small header) and
+ * the run's output of case c (binding i is c->bindings[i].size bytes).  Both ends must
+ * be the same executable.  Each returns 1, or 0 when the pipe broke or
+ * closed early (the child died) or a record has another size; release a
+ * received output with vkb_run_output_free either way.
+ */
+int vkb_pipe_send(int fd, const void *record, size_t size);
+int vkb_pipe_receive(int fd, void *record, size_t size);
+int vkb_pipe_send_output(int fd, const vkb_run_output *out, const wl_case *c);
+int vkb_pipe_receive_output(int fd, vkb_run_output *out);
+
 /* ------------------------------------------------------------- compiling only (backend/vk_compile.c) */
 
 /* One internal representation of a pipeline executable (ACO's "Assembly", NIR, ...), as the driver wrote it. */
