@@ -669,6 +669,29 @@ START_TEST(test_backend_check_command_exit_codes)
 }
 END_TEST
 
+/* A driver that crashes running the case (the test hook WAVELAB_TEST_DEVICE_CRASH raises SIGSEGV in check's device
+ * process right after it opens the device): exit 3 with one line naming the signal, case and device, and the
+ * simulator's own verdict still printed.  agree_wrong_expect.json's expectation (element 0 == 7) cannot hold (element
+ * 0 is at least 4000), so the simulator fails its one expectation. */
+START_TEST(test_backend_check_survives_a_device_crash)
+{
+    char cmd[2048], output[16384];
+    snprintf(cmd, sizeof cmd, "WAVELAB_TEST_DEVICE_CRASH=1 '%s' check '%s/tests/backend/cases/agree_wrong_expect.json' "
+             "--device %d --wave %u 2>&1", binary(), root(), device, device_wave());
+    int code = run_command(cmd, output, sizeof output);
+    printf("$ %s -> %d\n%s", cmd, code, output);
+    ck_assert_msg(code == 3, "exit %d, expected 3:\n%s", code, output);
+    vkb_device_info info;
+    vkb_device_info_get(ctx, device, &info);
+    char want[512];
+    snprintf(want, sizeof want, "SKIP: the device crashed (signal 11: SIGSEGV) running %s/tests/backend/cases/"
+             "agree_wrong_expect.json on %s\n", root(), info.name);
+    ck_assert_msg(strstr(output, want), "no \"%s\" in:\n%s", want, output);
+    ck_assert_msg(strstr(output, "expectations simulator 1 failed (of 1)"), "%s", output);
+    ck_assert_msg(strstr(output, "FAIL  expect set 0 binding 0"), "%s", output);
+}
+END_TEST
+
 /* A case whose expectations hold only from a wave size above the device's own: `check` without --wave skips
  * (exit 3) and names both; with that --wave it is bad input (exit 2) before any device is opened. */
 START_TEST(test_backend_check_skips_a_device_wave_size_the_case_excludes)
@@ -994,6 +1017,7 @@ static Suite *backend_suite(void)
     tcase_add_test(dev, test_backend_missing_binding_is_an_input_error);
     tcase_add_test(dev, test_backend_repeats_reupload_inputs_and_time_each_dispatch);
     tcase_add_test(dev, test_backend_check_command_exit_codes);
+    tcase_add_test(dev, test_backend_check_survives_a_device_crash);
     tcase_add_test(dev, test_backend_check_skips_a_device_wave_size_the_case_excludes);
     tcase_add_test(dev, test_backend_run_vulkan_dump_has_every_binding);
     tcase_add_test(dev, test_backend_maximal_reconvergence_runs_or_names_the_missing_feature);
