@@ -164,6 +164,7 @@ vkb_status vkb_device_dispatches(const vkb_device_info *info, char *err, size_t 
 
 #define VKB_MAX_RESOURCES 64
 #define VKB_MAX_CAPABILITIES 64
+#define VKB_MAX_EXTENSIONS 16
 
 typedef struct vkb_resource {
     uint32_t set, binding;
@@ -185,6 +186,8 @@ typedef struct vkb_kernel_info {
     uint32_t local_size[3];
     uint32_t capabilities[VKB_MAX_CAPABILITIES]; /* SpvCapability values declared */
     int capability_count;
+    char extensions[VKB_MAX_EXTENSIONS][64]; /* OpExtension names ("SPV_KHR_...") */
+    int extension_count;
     uint32_t subgroup_ops;            /* VKB_SUBGROUP_* implied by the capabilities */
     int subgroup_extended_types;      /* a subgroup operation works on an 8/16/64-bit integer or f16 */
     uint32_t push_constant_bytes;     /* bytes the push-constant block spans; 0 when none */
