@@ -164,6 +164,7 @@ vkb_status vkb_device_dispatches(const vkb_device_info *info, char *err, size_t 
 
 #define VKB_MAX_RESOURCES 64
 #define VKB_MAX_CAPABILITIES 64
+#define VKB_MAX_EXTENSIONS 16
 
 typedef struct vkb_resource {
     uint32_t set, binding;
@@ -185,6 +186,8 @@ typedef struct vkb_kernel_info {
     uint32_t local_size[3];
     uint32_t capabilities[VKB_MAX_CAPABILITIES]; /* SpvCapability values declared */
     int capability_count;
+    char extensions[VKB_MAX_EXTENSIONS][64]; /* OpExtension names ("SPV_KHR_...") */
+    int extension_count;
     uint32_t subgroup_ops;            /* VKB_SUBGROUP_* implied by the capabilities */
     int subgroup_extended_types;      /* a subgroup operation works on an 8/16/64-bit integer or f16 */
     uint32_t push_constant_bytes;     /* bytes the push-constant block spans; 0 when none */
@@ -314,6 +317,19 @@ vkb_status vkb_run_passes(vkb_context *ctx, int index, const wl_case *c, const v
                           const vkb_run_options *opt, vkb_run_output *out, char *err, size_t err_size);
 
 void vkb_run_output_free(vkb_run_output *out);
+
+/*
+ * A device run's results across a pipe (backend/vk_pipe.c), for `wavelab check`'s
+ * device child: fixed-size records (a vkb_device_info, a small header) and
+ * the run's output of case c (binding i is c->bindings[i].size bytes).  Both ends must
+ * be the same executable.  Each returns 1, or 0 when the pipe broke or
+ * closed early (the child died) or a record has another size; release a
+ * received output with vkb_run_output_free either way.
+ */
+int vkb_pipe_send(int fd, const void *record, size_t size);
+int vkb_pipe_receive(int fd, void *record, size_t size);
+int vkb_pipe_send_output(int fd, const vkb_run_output *out, const wl_case *c);
+int vkb_pipe_receive_output(int fd, vkb_run_output *out);
 
 /* ------------------------------------------------------------- compiling only (backend/vk_compile.c) */
 

@@ -270,6 +270,11 @@ vkb_status vkb_kernel_scan(const uint32_t *words, size_t word_count, const char 
                 out->capabilities[out->capability_count++] = in[1];
             out->subgroup_ops |= capability_subgroup_ops(in[1]);
             break;
+        case SpvOpExtension:
+            NEED(2);
+            if (out->extension_count < VKB_MAX_EXTENSIONS)
+                copy_string(out->extensions[out->extension_count++], sizeof out->extensions[0], in + 1, wc - 1);
+            break;
         case SpvOpEntryPoint:
             NEED(4);
             if (in[1] == SpvExecutionModelGLCompute && entry_count < 16) {

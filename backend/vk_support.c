@@ -39,6 +39,16 @@
     X(SampledCubeArray, image_cube_array, "imageCubeArray")                                   \
     X(ImageCubeArray, image_cube_array, "imageCubeArray")
 
+/* Device extensions a SPIR-V extension needs, and the Vulkan 1.x that made the extension core (0: none has).  A
+ * SPIR-V extension not listed here is not checked (the driver decides). */
+#define SPIRV_EXTENSION_LIST(X)                                                                   \
+    X("SPV_KHR_subgroup_uniform_control_flow", "VK_KHR_shader_subgroup_uniform_control_flow", 0) \
+    X("SPV_EXT_shader_atomic_float_add", "VK_EXT_shader_atomic_float", 0)                        \
+    X("SPV_KHR_8bit_storage", "VK_KHR_8bit_storage", 2)                                         \
+    X("SPV_KHR_16bit_storage", "VK_KHR_16bit_storage", 1)                                       \
+    X("SPV_KHR_vulkan_memory_model", "VK_KHR_vulkan_memory_model", 2)                           \
+    X("SPV_KHR_float_controls", "VK_KHR_shader_float_controls", 2)
+
 /* VkFormat of each texel format the case contract lists (isa/isa.h's ISA_FORMAT_LIST). */
 #define VKB_FORMAT_UNKNOWN VK_FORMAT_UNDEFINED
 #define VKB_FORMAT_R32UI VK_FORMAT_R32_UINT
@@ -264,6 +274,18 @@ vkb_status vkb_check_support(const vkb_context *ctx, int index, const vkb_kernel
             return VKB_ERR_UNSUPPORTED;
         default: break;
         }
+    }
+
+    /* SPIR-V extensions against device extensions */
+    for (int i = 0; i < k->extension_count; i++) {
+#define X(spv, vk, core_minor)                                                                                 \
+    if (strcmp(k->extensions[i], spv) == 0 && !(core_minor && d->api >= VK_MAKE_API_VERSION(0, 1, core_minor, 0)) && \
+        !vkb_device_has_extension(d, vk)) {                                                                    \
+        snprintf(err, err_size, "the kernel's %s needs %s, which %s does not offer", spv, vk, info->name);   \
+        return VKB_ERR_UNSUPPORTED;                                                                            \
+    }
+        SPIRV_EXTENSION_LIST(X)
+#undef X
     }
 
     /* limits */

@@ -10,11 +10,15 @@
  * device cannot run this case (wave size, subgroup operation, feature,
  * format, limit), with "SKIP: <reason>" on stdout.
  */
+#define _GNU_SOURCE /* sigabbrev_np */
 #include <errno.h>
+#include <signal.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "backend/backend.h"
 #include "case/case.h"
@@ -573,6 +577,65 @@ static const char *compare_name(case_compare m)
     }
 }
 
+/* What check's device child sends after the device's description: its exit code (0: the run's output follows),
+ * the wave size it chose and the kernel's workgroup size. */
+typedef struct check_device_head {
+    int rc;
+    uint32_t wave;
+    uint32_t local_size[3];
+} check_device_head;
+
+/* The device side of `check`, in a child process (a driver that crashes takes only the child with it): opens the
+ * device, decides the wave size, checks support and runs the case, printing its own refusals and errors as before,
+ * and sends the results to fd.  Returns the exit code. */
+static int check_device_child(int fd, const vk_args *a, const wl_case *c)
+{
+    char err[4096];
+    vkb_context *ctx = NULL;
+    int index = 0;
+    check_device_head head = {.rc = RUN_EXIT_BAD_INPUT};
+    if (!open_device("check", a->device, &ctx, &index))
+        return head.rc;
+    vkb_device_info info;
+    vkb_device_info_get(ctx, index, &info);
+    if (!vkb_pipe_send(fd, &info, sizeof info))
+        return RUN_EXIT_FAIL;
+    if (getenv("WAVELAB_TEST_DEVICE_CRASH")) /* test hook (docs/backend.md): a driver crash, deterministically */
+        raise(SIGSEGV);
+    size_t words = 0;
+    uint32_t *spirv = compile_case("check", c, a->optimize, &words, 0); /* the simulator's run prints them */
+    vkb_run_output dev = {0};
+    if (!spirv)
+        goto send;
+    /* the device's verdict first: a case it cannot run is a skip, whatever the simulator says */
+    head.wave = a->wave ? a->wave : c->subgroup_size ? c->subgroup_size : info.subgroup_size;
+    if (!case_wave_applies(c, head.wave, err, sizeof err)) { /* an excluded --wave was refused above */
+        printf("SKIP: the device's wave size %u: %s (--wave picks another)\n", head.wave, err);
+        head.rc = EXIT_SKIPPED;
+        goto send;
+    }
+    vkb_kernel_info kernel;
+    vkb_status st = vkb_kernel_scan(spirv, words, c->entry, &kernel, err, sizeof err);
+    if (st == VKB_OK)
+        st = vkb_check_support(ctx, index, &kernel, c, head.wave, err, sizeof err);
+    if (st != VKB_OK) {
+        head.rc = cli_vulkan_failure(st, "wavelab check: ", err);
+        goto send;
+    }
+    memcpy(head.local_size, kernel.local_size, sizeof head.local_size);
+    vkb_run_options opt = {.wave_size = head.wave, .repeat = a->repeat, .warmup = a->warmup,
+                           .robust_access = a->robust, .maximal_reconvergence = a->reconverge,
+                           .timeout_ms = a->timeout * 1000u};
+    st = c->dispatches ? (vkb_status)cli_vulkan_run_passes(ctx, index, c, a->optimize, &opt, &dev, err, sizeof err)
+                       : vkb_run_case(ctx, index, c, spirv, words, &opt, &dev, err, sizeof err);
+    head.rc = st == VKB_OK ? RUN_EXIT_OK : cli_vulkan_failure(st, "wavelab check: device: ", err);
+send:
+    if (vkb_pipe_send(fd, &head, sizeof head) && head.rc == RUN_EXIT_OK && !vkb_pipe_send_output(fd, &dev, c))
+        head.rc = RUN_EXIT_FAIL;
+    /* nothing is released: the process ends with _exit, and a driver's teardown is one more place to crash */
+    return head.rc;
+}
+
 int cli_cmd_check(int argc, char **argv)
 {
     vk_args a;
@@ -594,34 +657,58 @@ int cli_cmd_check(int argc, char **argv)
         case_destroy(c);
         return RUN_EXIT_BAD_INPUT;
     }
-    vkb_context *ctx = NULL;
-    int index = 0, rc = RUN_EXIT_BAD_INPUT, sim_ran = 0;
-    size_t words = 0;
-    uint32_t *spirv = NULL;
+    int rc = RUN_EXIT_BAD_INPUT, sim_ran = 0;
     vkb_run_output dev = {0};
     run_output sim;
     memset(&sim, 0, sizeof sim);
-    if (!open_device("check", a.device, &ctx, &index))
-        goto done;
-    vkb_device_info info;
-    vkb_device_info_get(ctx, index, &info);
-    if (!(spirv = compile_case("check", c, a.optimize, &words, 0))) /* the simulator's run prints them */
-        goto done;
 
-    /* the device's verdict first: a case it cannot run is a skip, whatever the simulator says */
-    uint32_t wave = a.wave ? a.wave : c->subgroup_size ? c->subgroup_size : info.subgroup_size;
-    if (!case_wave_applies(c, wave, err, sizeof err)) { /* an excluded --wave was refused above */
-        printf("SKIP: the device's wave size %u: %s (--wave picks another)\n", wave, err);
-        rc = EXIT_SKIPPED;
+    /* the device in a child, forked before this process opens any Vulkan instance */
+    int fds[2];
+    fflush(stdout);
+    fflush(stderr);
+    if (pipe(fds) != 0) {
+        fprintf(stderr, "wavelab check: cannot create a pipe: %s\n", strerror(errno));
         goto done;
     }
-    vkb_kernel_info kernel;
-    vkb_status st = vkb_kernel_scan(spirv, words, c->entry, &kernel, err, sizeof err);
-    if (st == VKB_OK)
-        st = vkb_check_support(ctx, index, &kernel, c, wave, err, sizeof err);
-    if (st != VKB_OK) {
-        rc = cli_vulkan_failure(st, "wavelab check: ", err);
+    pid_t child = fork();
+    if (child == 0) {
+        close(fds[0]);
+        int child_rc = check_device_child(fds[1], &a, c);
+        fflush(stdout);
+        fflush(stderr);
+        _exit(child_rc);
+    }
+    close(fds[1]);
+    if (child < 0) {
+        fprintf(stderr, "wavelab check: cannot start the device's process: %s\n", strerror(errno));
+        close(fds[0]);
         goto done;
+    }
+    vkb_device_info info;
+    memset(&info, 0, sizeof info);
+    check_device_head head = {.rc = RUN_EXIT_FAIL};
+    int have_info = vkb_pipe_receive(fds[0], &info, sizeof info);
+    int have_head = have_info && vkb_pipe_receive(fds[0], &head, sizeof head);
+    int have_output = have_head && head.rc == RUN_EXIT_OK && vkb_pipe_receive_output(fds[0], &dev);
+    close(fds[0]);
+    int status = 0;
+    while (waitpid(child, &status, 0) < 0 && errno == EINTR)
+        continue;
+    int crashed = WIFSIGNALED(status) && !have_output;
+    if (!crashed && WIFEXITED(status) && WEXITSTATUS(status) != RUN_EXIT_OK) {
+        rc = WEXITSTATUS(status); /* the child printed why */
+        goto done;
+    }
+    if (!crashed && !have_output) {
+        fprintf(stderr, "wavelab check: the device's process ended without sending its results\n");
+        rc = RUN_EXIT_FAIL;
+        goto done;
+    }
+    uint32_t wave = crashed ? (a.wave ? a.wave : c->subgroup_size ? c->subgroup_size : info.subgroup_size) : head.wave;
+    if (crashed) {
+        const char *abbrev = sigabbrev_np(WTERMSIG(status));
+        printf("SKIP: the device crashed (signal %d: SIG%s) running %s on %s\n", WTERMSIG(status),
+               abbrev ? abbrev : "?", c->path, have_info ? info.name : a.device ? a.device : "the Vulkan device");
     }
 
     run_options sim_opt = {.wave_size = wave, .optimize = a.optimize, .robust_access = a.robust, .sanitize = a.sanitize};
@@ -636,13 +723,20 @@ int cli_cmd_check(int argc, char **argv)
         rc = RUN_EXIT_BAD_INPUT;
         goto done;
     }
-
-    vkb_run_options opt = {.wave_size = wave, .repeat = a.repeat, .warmup = a.warmup, .robust_access = a.robust,
-                           .maximal_reconvergence = a.reconverge, .timeout_ms = a.timeout * 1000u};
-    st = c->dispatches ? (vkb_status)cli_vulkan_run_passes(ctx, index, c, a.optimize, &opt, &dev, err, sizeof err)
-                       : vkb_run_case(ctx, index, c, spirv, words, &opt, &dev, err, sizeof err);
-    if (st != VKB_OK) {
-        rc = cli_vulkan_failure(st, "wavelab check: device: ", err);
+    if (crashed) { /* the simulator's own verdict, since there is no device result to compare with */
+        rc = EXIT_SKIPPED;
+        if (sim_rc == RUN_EXIT_FAIL) {
+            char where[512];
+            sim_location_format(sim.prog, &sim.result.fault_event.where, where, sizeof where);
+            printf("  simulator    stopped with a fault (%s: %s at %s)\n", sim_fault_kind_name(sim.result.fault),
+                   sim.result.fault_event.message, where);
+        } else if (c->expect_count) {
+            printf("  expectations simulator %d failed (of %d)\n", run_check_expects(c, sim.data, NULL),
+                   c->expect_count);
+            run_check_expects(c, sim.data, stdout);
+        } else {
+            printf("  simulator    ran to the end (the case has no expectations)\n");
+        }
         goto done;
     }
 
@@ -668,7 +762,7 @@ int cli_cmd_check(int argc, char **argv)
     wl_case last;
     case_dispatch_view(c, c->dispatches ? sim.pass : 0, &last);
     for (int k = 0; k < 3; k++) {
-        g.local[k] = sim.prog ? sim.prog->local_size[k] : kernel.local_size[k];
+        g.local[k] = sim.prog ? sim.prog->local_size[k] : head.local_size[k];
         g.groups[k] = last.groups[k];
     }
     int budget = MAX_MISMATCHES;
@@ -767,8 +861,6 @@ done:
     if (sim_ran)
         run_output_free(&sim);
     vkb_run_output_free(&dev);
-    free(spirv);
-    vkb_context_destroy(ctx);
     case_destroy(c);
     return rc;
 }

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "backend/backend.h"
+#include "backend/vulkan_internal.h"
 #include "tests/support/tsup.h"
 #include "isa/isa.h"
 
@@ -669,6 +670,83 @@ START_TEST(test_backend_check_command_exit_codes)
 }
 END_TEST
 
+/* A driver that crashes running the case (the test hook WAVELAB_TEST_DEVICE_CRASH raises SIGSEGV in check's device
+ * process right after it opens the device): exit 3 with one line naming the signal, case and device, and the
+ * simulator's own verdict still printed.  agree_wrong_expect.json's expectation (element 0 == 7) cannot hold (element
+ * 0 is at least 4000), so the simulator fails its one expectation. */
+START_TEST(test_backend_check_survives_a_device_crash)
+{
+    char cmd[2048], output[16384];
+    snprintf(cmd, sizeof cmd, "WAVELAB_TEST_DEVICE_CRASH=1 '%s' check '%s/tests/backend/cases/agree_wrong_expect.json' "
+             "--device %d --wave %u 2>&1", binary(), root(), device, device_wave());
+    int code = run_command(cmd, output, sizeof output);
+    printf("$ %s -> %d\n%s", cmd, code, output);
+    ck_assert_msg(code == 3, "exit %d, expected 3:\n%s", code, output);
+    vkb_device_info info;
+    vkb_device_info_get(ctx, device, &info);
+    char want[512];
+    snprintf(want, sizeof want, "SKIP: the device crashed (signal 11: SIGSEGV) running %s/tests/backend/cases/"
+             "agree_wrong_expect.json on %s\n", root(), info.name);
+    ck_assert_msg(strstr(output, want), "no \"%s\" in:\n%s", want, output);
+    ck_assert_msg(strstr(output, "expectations simulator 1 failed (of 1)"), "%s", output);
+    ck_assert_msg(strstr(output, "FAIL  expect set 0 binding 0"), "%s", output);
+}
+END_TEST
+
+/* A kernel declaring OpExtension "SPV_KHR_subgroup_uniform_control_flow" (written by hand, assembled here with
+ * spirv-as; each invocation stores 7): a device without VK_KHR_shader_subgroup_uniform_control_flow (lavapipe 22.3)
+ * is a skip naming the extension, found before any pipeline is created; a device with it runs the case and agrees. */
+START_TEST(test_backend_check_names_a_missing_device_extension)
+{
+    static const char spvasm[] =
+        "OpCapability Shader\n"
+        "OpExtension \"SPV_KHR_subgroup_uniform_control_flow\"\n"
+        "OpMemoryModel Logical GLSL450\n"
+        "OpEntryPoint GLCompute %main \"main\" %gid\n"
+        "OpExecutionMode %main LocalSize 32 1 1\n"
+        "OpDecorate %gid BuiltIn GlobalInvocationId\n"
+        "OpDecorate %rta ArrayStride 4\n"
+        "OpMemberDecorate %B 0 Offset 0\n"
+        "OpDecorate %B Block\n"
+        "OpDecorate %buf DescriptorSet 0\n"
+        "OpDecorate %buf Binding 0\n"
+        "%void = OpTypeVoid\n%fn = OpTypeFunction %void\n%uint = OpTypeInt 32 0\n%int = OpTypeInt 32 1\n"
+        "%v3uint = OpTypeVector %uint 3\n%p_in = OpTypePointer Input %v3uint\n%gid = OpVariable %p_in Input\n"
+        "%rta = OpTypeRuntimeArray %uint\n%B = OpTypeStruct %rta\n%p_B = OpTypePointer StorageBuffer %B\n"
+        "%buf = OpVariable %p_B StorageBuffer\n%p_uint = OpTypePointer StorageBuffer %uint\n"
+        "%uint_7 = OpConstant %uint 7\n%int_0 = OpConstant %int 0\n"
+        "%main = OpFunction %void None %fn\n%entry = OpLabel\n%id = OpLoad %v3uint %gid\n"
+        "%x = OpCompositeExtract %uint %id 0\n%ptr = OpAccessChain %p_uint %buf %int_0 %x\n"
+        "OpStore %ptr %uint_7\nOpReturn\nOpFunctionEnd\n";
+    static const char json[] =
+        "{\"kernel\": \"k.spv\", \"groups\": [1, 1, 1], \"bindings\": [{\"set\": 0, \"binding\": 0, "
+        "\"type\": \"u32\", \"count\": 32, \"fill\": {\"value\": 0}}]}\n";
+    char *dir = tsup_temp_dir();
+    free(tsup_write_file(dir, "k.spvasm", spvasm));
+    char *case_path = tsup_write_file(dir, "k.json", json);
+    char cmd[2048], output[16384];
+    snprintf(cmd, sizeof cmd, "spirv-as --target-env vulkan1.1 '%s/k.spvasm' -o '%s/k.spv' 2>&1", dir, dir);
+    int code = run_command(cmd, output, sizeof output);
+    ck_assert_msg(code == 0, "%s -> %d:\n%s", cmd, code, output);
+    snprintf(cmd, sizeof cmd, "'%s' check '%s' --device %d 2>&1", binary(), case_path, device);
+    code = run_command(cmd, output, sizeof output);
+    printf("$ %s -> %d\n%s", cmd, code, output);
+    vkb_device_info info;
+    vkb_device_info_get(ctx, device, &info);
+    if (vkb_internal_has_extension(ctx, device, "VK_KHR_shader_subgroup_uniform_control_flow")) {
+        ck_assert_msg(code == 0 && strstr(output, "AGREE: "), "exit %d:\n%s", code, output);
+    } else {
+        char want[512];
+        snprintf(want, sizeof want, "SKIP: the kernel's SPV_KHR_subgroup_uniform_control_flow needs "
+                 "VK_KHR_shader_subgroup_uniform_control_flow, which %s does not offer\n", info.name);
+        ck_assert_msg(code == 3 && strstr(output, want), "exit %d, expected 3 and \"%s\":\n%s", code, want, output);
+    }
+    free(case_path);
+    tsup_remove_dir(dir);
+    free(dir);
+}
+END_TEST
+
 /* A case whose expectations hold only from a wave size above the device's own: `check` without --wave skips
  * (exit 3) and names both; with that --wave it is bad input (exit 2) before any device is opened. */
 START_TEST(test_backend_check_skips_a_device_wave_size_the_case_excludes)
@@ -994,6 +1072,8 @@ static Suite *backend_suite(void)
     tcase_add_test(dev, test_backend_missing_binding_is_an_input_error);
     tcase_add_test(dev, test_backend_repeats_reupload_inputs_and_time_each_dispatch);
     tcase_add_test(dev, test_backend_check_command_exit_codes);
+    tcase_add_test(dev, test_backend_check_survives_a_device_crash);
+    tcase_add_test(dev, test_backend_check_names_a_missing_device_extension);
     tcase_add_test(dev, test_backend_check_skips_a_device_wave_size_the_case_excludes);
     tcase_add_test(dev, test_backend_run_vulkan_dump_has_every_binding);
     tcase_add_test(dev, test_backend_maximal_reconvergence_runs_or_names_the_missing_feature);
