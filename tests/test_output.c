@@ -297,6 +297,44 @@ START_TEST(test_output_compile_disasm_keeps_utf8_source)
 }
 END_TEST
 
+/* issue 29: the disasm header labels its two register counts (peak 32-bit registers live at once, and the slots
+ * the listing names, whose highest number is read back from the listing itself), names no executor storage as
+ * "registers", and a whole-slot copy prints untyped instead of claiming 64-bit values. */
+START_TEST(test_output_disasm_register_counts_and_copies_say_what_they_are)
+{
+    char *out = NULL;
+    int rc = tsup_run_cli("disasm kernels/000_uniform_load/uniform_load_hlsl_naive.json", &out);
+    ck_assert_msg(rc == 0, "exit %d:\n%s", rc, out);
+    const char *first_end = strchr(out, '\n');
+    ck_assert_ptr_nonnull(first_end);
+    ck_assert_msg(!strstr(out, " registers, ") || strstr(out, " registers, ") > first_end, "%.300s", out);
+    const char *hdr = strstr(out, "; registers: peak ");
+    ck_assert_msg(hdr != NULL, "%.600s", out);
+    ck_assert_msg(strstr(hdr, "counted in 32-bit registers live at once") != NULL, "%.600s", hdr);
+    unsigned named = 0;
+    const char *names = strstr(hdr, "the listing names v0..v");
+    ck_assert_msg(names && sscanf(names, "the listing names v0..v%u", &named) == 1, "%.600s", hdr);
+    unsigned highest = 0;
+    int listed = 0;
+    for (const char *l = strstr(out, ";  pc"); l && (l = strchr(l, '\n')); l++) {
+        const char *end = strchr(l + 1, ';'), *nl = strchr(l + 1, '\n');
+        if (!end || (nl && nl < end)) end = nl ? nl : l + strlen(l);
+        for (const char *q = l + 1; q < end; q++) {
+            unsigned n;
+            if (*q == 'v' && (q[-1] == ' ' || q[-1] == ',' || q[-1] == '[' || q[-1] == '(') && sscanf(q, "v%u", &n) == 1) {
+                listed = 1;
+                if (n > highest) highest = n;
+            }
+        }
+    }
+    ck_assert(listed);
+    ck_assert_uint_eq(named, highest);
+    ck_assert_msg(!strstr(out, "mov.u64") && !strstr(out, "movm.u64"), "%s", out);
+    ck_assert_msg(strstr(out, "valu  mov            v") != NULL, "%s", out);
+    free(out);
+}
+END_TEST
+
 static Suite *output_suite(void)
 {
     Suite *s = suite_create("output");
@@ -313,6 +351,7 @@ static Suite *output_suite(void)
     tcase_add_test(c, test_output_case_errors_show_control_characters_on_one_line);
     tcase_add_test(c, test_output_explain_svg_not_written_when_the_analysis_fails);
     tcase_add_test(c, test_output_compile_disasm_keeps_utf8_source);
+    tcase_add_test(c, test_output_disasm_register_counts_and_copies_say_what_they_are);
     suite_add_tcase(s, c);
     return s;
 }
