@@ -360,6 +360,37 @@ START_TEST(test_output_tiny_estimate_prints_digits_and_no_false_bound)
 }
 END_TEST
 
+/* issue 29: the report of a multi-pass case describes one pass per line.  pipeline.json runs cull (5 groups),
+ * compact (5) and consume (10 groups of 64, pass_consume.comp), read off the case file; the program shown is the
+ * last pass's, so the kernel and dispatch lines must be consume's too. */
+START_TEST(test_output_report_summary_describes_one_pass_per_line)
+{
+    char *dir = tsup_temp_dir();
+    ck_assert_ptr_nonnull(dir);
+    char args[4200], path[4100], *out = NULL;
+    snprintf(path, sizeof path, "%s/r.html", dir);
+    snprintf(args, sizeof args, "report kernels/001_compaction/pipeline.json -o '%s'", path);
+    int rc = tsup_run_cli(args, &out);
+    ck_assert_msg(rc == 0, "exit %d:\n%s", rc, out);
+    char *html = tsup_read_file(path, NULL);
+    ck_assert_ptr_nonnull(html);
+    const char *sum = strstr(html, "<pre class=\"summary\">");
+    ck_assert_ptr_nonnull(sum);
+    const char *kernel = strstr(sum, "\nkernel       "), *dispatch = strstr(sum, "\ndispatch     ");
+    ck_assert_msg(kernel && dispatch, "%.2000s", sum);
+    ck_assert_msg(strncmp(kernel, "\nkernel       kernels/001_compaction/pass_consume.comp ", 55) == 0, "%.2000s", sum);
+    ck_assert_msg(strncmp(dispatch, "\ndispatch     10 x 1 x 1 workgroups of 64 x 1 x 1 ", 50) == 0, "%.2000s", sum);
+    ck_assert_msg(strstr(sum, "pass 0       cull: kernels/001_compaction/pass_cull.comp, 5 x 1 x 1 workgroups") != NULL,
+                  "%.2000s", sum);
+    ck_assert_msg(strstr(sum, "pass 1       compact: kernels/001_compaction/pass_compact.comp, 5 x 1 x 1 workgroups")
+                  != NULL, "%.2000s", sum);
+    free(html);
+    free(out);
+    tsup_remove_dir(dir);
+    free(dir);
+}
+END_TEST
+
 static Suite *output_suite(void)
 {
     Suite *s = suite_create("output");
@@ -378,6 +409,7 @@ static Suite *output_suite(void)
     tcase_add_test(c, test_output_compile_disasm_keeps_utf8_source);
     tcase_add_test(c, test_output_disasm_register_counts_and_copies_say_what_they_are);
     tcase_add_test(c, test_output_tiny_estimate_prints_digits_and_no_false_bound);
+    tcase_add_test(c, test_output_report_summary_describes_one_pass_per_line);
     suite_add_tcase(s, c);
     return s;
 }
