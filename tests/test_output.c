@@ -391,6 +391,52 @@ START_TEST(test_output_report_summary_describes_one_pass_per_line)
 }
 END_TEST
 
+/* issue 29: a timeline where every workgroup lasts as long as the next (all_true_branch on rdna2, every interval
+ * 2 steps) says so instead of "2 to 2 steps" over a histogram from 2 to 3; its axis keeps plain numbers and its
+ * last label inside the picture; a label drawn on a light fill (luminance over half, computed here) is black. */
+START_TEST(test_output_timeline_svg_degenerate_durations_and_readable_labels)
+{
+    char *dir = tsup_temp_dir();
+    ck_assert_ptr_nonnull(dir);
+    char args[4200], path[4100], *out = NULL;
+    snprintf(path, sizeof path, "%s/t.svg", dir);
+    snprintf(args, sizeof args, "timeline kernels/003_wave_tricks/all_true_branch_naive.json --machine rdna2 --svg '%s'",
+             path);
+    int rc = tsup_run_cli(args, &out);
+    ck_assert_msg(rc == 0, "exit %d:\n%s", rc, out);
+    char *svg = tsup_read_file(path, NULL);
+    ck_assert_ptr_nonnull(svg);
+    const char *d = strstr(svg, "durations: ");
+    ck_assert_ptr_nonnull(d);
+    double lo = 0, hi = 0;
+    if (sscanf(d, "durations: %*u intervals, %lf to %lf", &lo, &hi) == 2)
+        ck_assert_msg(lo != hi, "%.120s", d);
+    ck_assert_msg(!strstr(svg, "e+"), "exponent in an axis label");
+    ck_assert_msg(strstr(svg, "text-anchor=\"end\">3 steps</text>") || strstr(svg, "text-anchor=\"end\">2 steps</text>"),
+                  "%.4000s", svg);
+    ck_assert_msg(!strstr(svg, "text-anchor=\"middle\">2 steps</text>") &&
+                  !strstr(svg, "text-anchor=\"middle\">3 steps</text>"), "the last axis label is centred on the edge");
+    for (const char *r = svg; (r = strstr(r, "<rect x=")); r++) {
+        const char *close = strchr(r, '>'), *fill = strstr(r, "fill=\"#"), *end = strstr(r, "</rect>");
+        unsigned rgb;
+        if (!close || close[-1] == '/' || !fill || fill > close || !end || sscanf(fill, "fill=\"#%6x\"", &rgb) != 1)
+            continue;
+        const char *t = end + 8;
+        if (strncmp(t, "<text ", 6) != 0)
+            continue;
+        double lum = (0.299 * (rgb >> 16) + 0.587 * ((rgb >> 8) & 255) + 0.114 * (rgb & 255)) / 255.0;
+        const char *ink = strstr(t, "fill=\"");
+        ck_assert_ptr_nonnull(ink);
+        if (lum > 0.5)
+            ck_assert_msg(strncmp(ink, "fill=\"black\"", 12) == 0, "%.200s", r);
+    }
+    free(svg);
+    free(out);
+    tsup_remove_dir(dir);
+    free(dir);
+}
+END_TEST
+
 static Suite *output_suite(void)
 {
     Suite *s = suite_create("output");
@@ -410,6 +456,7 @@ static Suite *output_suite(void)
     tcase_add_test(c, test_output_disasm_register_counts_and_copies_say_what_they_are);
     tcase_add_test(c, test_output_tiny_estimate_prints_digits_and_no_false_bound);
     tcase_add_test(c, test_output_report_summary_describes_one_pass_per_line);
+    tcase_add_test(c, test_output_timeline_svg_degenerate_durations_and_readable_labels);
     suite_add_tcase(s, c);
     return s;
 }
