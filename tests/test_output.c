@@ -437,6 +437,52 @@ START_TEST(test_output_timeline_svg_degenerate_durations_and_readable_labels)
 }
 END_TEST
 
+/* issue 29: explain's launch-order picture of a narrow grid (5 workgroups) is wide enough for its title (0.6 em per
+ * character at the title's 13 px, estimated here) and writes each cell's number in ink readable on the cell's
+ * colour (black above half luminance 0.299 R + 0.587 G + 0.114 B, computed here from the cell's fill). */
+START_TEST(test_output_explain_svg_title_fits_and_numbers_readable)
+{
+    char *dir = tsup_temp_dir();
+    ck_assert_ptr_nonnull(dir);
+    char args[4200], path[4100], *out = NULL;
+    snprintf(path, sizeof path, "%s/e.svg", dir);
+    snprintf(args, sizeof args,
+             "explain kernels/001_compaction/compaction_hlsl_naive.json --machine rdna2 --launch-order --svg '%s'", path);
+    int rc = tsup_run_cli(args, &out);
+    ck_assert_msg(rc == 0, "exit %d:\n%s", rc, out);
+    char *svg = tsup_read_file(path, NULL);
+    ck_assert_ptr_nonnull(svg);
+    int width = 0;
+    const char *w = strstr(svg, " width=\"");
+    ck_assert_msg(w && sscanf(w, " width=\"%d\"", &width) == 1, "%.300s", svg);
+    const char *title = strstr(svg, "font-size=\"13\">");
+    ck_assert_ptr_nonnull(title);
+    title += strlen("font-size=\"13\">");
+    const char *title_end = strstr(title, "</text>");
+    ck_assert_ptr_nonnull(title_end);
+    ck_assert_msg(8 + 0.6 * 13 * (double)(title_end - title) <= width, "title %.*s in %d px", (int)(title_end - title),
+                  title, width);
+    int numbers = 0;
+    for (const char *r = svg; (r = strstr(r, "fill=\"rgb(")); r++) {
+        int cr, cg, cb;
+        ck_assert(sscanf(r, "fill=\"rgb(%d,%d,%d)\"", &cr, &cg, &cb) == 3);
+        const char *next = strstr(r, "</rect>\n");
+        if (!next || strncmp(next + 8, "<text ", 6) != 0 || strstr(r + 1, "fill=\"rgb(") < next)
+            continue;
+        const char *ink = strstr(next + 8, "fill=\"");
+        ck_assert_ptr_nonnull(ink);
+        numbers++;
+        int light = 0.299 * cr + 0.587 * cg + 0.114 * cb > 127.5;
+        ck_assert_msg(strncmp(ink, light ? "fill=\"black\"" : "fill=\"white\"", light ? 12 : 12) == 0, "%.300s", r);
+    }
+    ck_assert_int_gt(numbers, 0);
+    free(svg);
+    free(out);
+    tsup_remove_dir(dir);
+    free(dir);
+}
+END_TEST
+
 static Suite *output_suite(void)
 {
     Suite *s = suite_create("output");
@@ -457,6 +503,7 @@ static Suite *output_suite(void)
     tcase_add_test(c, test_output_tiny_estimate_prints_digits_and_no_false_bound);
     tcase_add_test(c, test_output_report_summary_describes_one_pass_per_line);
     tcase_add_test(c, test_output_timeline_svg_degenerate_durations_and_readable_labels);
+    tcase_add_test(c, test_output_explain_svg_title_fits_and_numbers_readable);
     suite_add_tcase(s, c);
     return s;
 }
