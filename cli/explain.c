@@ -141,6 +141,10 @@ int cli_cmd_machines(int argc, char **argv)
 
 static void svg_open(FILE *f, int w, int h, const char *title)
 {
+    /* a title longer than the picture widens it instead of being cut (about 0.6 em per monospace character) */
+    int title_w = 8 + (int)(0.6 * 13 * (double)strlen(title)) + 8;
+    if (title_w > w)
+        w = title_w;
     fprintf(f,
             "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
             "font-family=\"monospace\" font-size=\"11\">\n<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n"
@@ -151,16 +155,30 @@ static void svg_open(FILE *f, int w, int h, const char *title)
 }
 
 /* t in [0, 1] -> a colour from dark blue through green to yellow (viridis-like) */
-static void ramp(double t, char *buf, size_t size)
+static void ramp_rgb(double t, int rgb[3])
 {
     static const int stops[5][3] = {{68, 1, 84}, {59, 82, 139}, {33, 145, 140}, {94, 201, 98}, {253, 231, 37}};
     t = t < 0 ? 0 : t > 1 ? 1 : t;
     double x = t * 4;
     int i = x >= 4 ? 3 : (int)x;
     double u = x - i;
-    snprintf(buf, size, "rgb(%d,%d,%d)", (int)(stops[i][0] + u * (stops[i + 1][0] - stops[i][0])),
-             (int)(stops[i][1] + u * (stops[i + 1][1] - stops[i][1])),
-             (int)(stops[i][2] + u * (stops[i + 1][2] - stops[i][2])));
+    for (int k = 0; k < 3; k++)
+        rgb[k] = (int)(stops[i][k] + u * (stops[i + 1][k] - stops[i][k]));
+}
+
+static void ramp(double t, char *buf, size_t size)
+{
+    int c[3];
+    ramp_rgb(t, c);
+    snprintf(buf, size, "rgb(%d,%d,%d)", c[0], c[1], c[2]);
+}
+
+/* the ink a number on ramp colour t is readable in: black above half luminance (the yellow end), else white */
+static const char *ramp_ink(double t)
+{
+    int c[3];
+    ramp_rgb(t, c);
+    return 0.299 * c[0] + 0.587 * c[1] + 0.114 * c[2] > 127.5 ? "black" : "white";
 }
 
 static void legend_ramp(FILE *f, int x, int y, const char *lo, const char *hi, const char *what)
@@ -281,14 +299,15 @@ static int explain_lds(const run_output *out, const mem_model *mm, long pc_arg, 
         for (uint32_t k = 0; k < words_per_lane && k < 8; k++) {
             uint64_t wd = addr[l] / bb + k;
             char c[32];
-            ramp(worst > 1 ? (double)pass_of[l][k] / (worst - 1) : 0, c, sizeof c);
+            double t = worst > 1 ? (double)pass_of[l][k] / (worst - 1) : 0;
+            ramp(t, c, sizeof c);
             fprintf(svg,
                     "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\"><title>lane %u word %" PRIu64
                     " bank %" PRIu64 " pass %u</title></rect>\n",
                     left + (int)(wd % banks) * cell + 1, y + 1, cell - 2, cell - 2, c, l, wd, wd % banks,
                     pass_of[l][k] + 1);
-            fprintf(svg, "<text x=\"%d\" y=\"%d\" font-size=\"9\" fill=\"white\">%u</text>\n",
-                    left + (int)(wd % banks) * cell + 4, y + 12, pass_of[l][k] + 1);
+            fprintf(svg, "<text x=\"%d\" y=\"%d\" font-size=\"9\" fill=\"%s\">%u</text>\n",
+                    left + (int)(wd % banks) * cell + 4, y + 12, ramp_ink(t), pass_of[l][k] + 1);
         }
     }
     fprintf(svg, "<text x=\"%d\" y=\"%d\" transform=\"rotate(-90 %d %d)\">lane</text>\n", 14, top + 40, 14, top + 40);
@@ -390,8 +409,8 @@ static int explain_grid(const mem_model *mm, int l2, FILE *text, FILE *svg)
             else
                 fprintf(svg, "/>\n");
             if (cell >= 24 && !l2)
-                fprintf(svg, "<text x=\"%d\" y=\"%d\" font-size=\"9\" fill=\"white\">%u</text>\n",
-                        left + (int)x * cell + 2, top + (int)y * cell + 11, g->launch_order + 1);
+                fprintf(svg, "<text x=\"%d\" y=\"%d\" font-size=\"9\" fill=\"%s\">%u</text>\n",
+                        left + (int)x * cell + 2, top + (int)y * cell + 11, ramp_ink(t), g->launch_order + 1);
         }
     int lx = left + (int)gx * cell + 20;
     if (l2)

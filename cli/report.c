@@ -93,9 +93,26 @@ static void write_stats(void *arg, FILE *f)
     const isa_program *p = r->out->prog;
     const sim_stats *s = &r->out->result.stats;
     uint32_t W = r->out->wave_size, local = p->local_size[0] * p->local_size[1] * p->local_size[2];
-    fprintf(f, "kernel       %s (%s, entry %s)\n", r->c->kernel, r->c->language, r->c->entry);
-    fprintf(f, "dispatch     %u x %u x %u workgroups of %u x %u x %u = %u invocations each\n", r->c->groups[0],
-            r->c->groups[1], r->c->groups[2], p->local_size[0], p->local_size[1], p->local_size[2], local);
+    /* The program, its listing and the memory model are the last pass run's (run.h), so the kernel and
+     * dispatch lines come from that pass too; every pass gets a line of its own first. */
+    wl_case view;
+    case_dispatch_view(r->c, r->out->pass, &view);
+    int total = case_dispatch_total(r->c);
+    if (total > 1) {
+        for (int i = 0; i < r->out->pass_count && r->out->pass_stats; i++) {
+            wl_case pv;
+            case_dispatch_view(r->c, i, &pv);
+            fprintf(f, "pass %-2d      %s: %s, %u x %u x %u workgroups, %" PRIu64 " waves, %" PRIu64
+                       " wave instructions\n", i, case_dispatch_name(r->c, i), pv.kernel, pv.groups[0], pv.groups[1],
+                    pv.groups[2], r->out->pass_stats[i].waves, r->out->pass_stats[i].wave_instructions);
+        }
+        fprintf(f, "passes       %d of %d ran; kernel to program and the memory model describe pass %d (%s), "
+                   "executed and by class sum over the passes\n", r->out->pass_count, total, r->out->pass,
+                case_dispatch_name(r->c, r->out->pass));
+    }
+    fprintf(f, "kernel       %s (%s, entry %s)\n", view.kernel, view.language, view.entry);
+    fprintf(f, "dispatch     %u x %u x %u workgroups of %u x %u x %u = %u invocations each\n", view.groups[0],
+            view.groups[1], view.groups[2], p->local_size[0], p->local_size[1], p->local_size[2], local);
     fprintf(f, "wave size    %u: %u waves per workgroup\n", W, (local + W - 1) / W);
     fprintf(f, "program      %u instructions, %u VGPRs, %u SGPRs, %u bytes shared memory\n", p->code_count,
             p->res.vgprs, p->res.sgprs, p->workgroup_bytes);

@@ -102,8 +102,22 @@ static uint32_t *track_row_base(const cli_interval *iv, size_t n, uint32_t *trac
     return rows;
 }
 
-static const char *const palette[] = {"#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2",
-                                      "#edc948", "#b07aa1", "#ff9da7", "#9c755f", "#bab0ac"};
+/* each fill with the ink its label is readable in: white below half luminance (0.299 R + 0.587 G + 0.114 B),
+ * black above */
+static const struct { const char *fill, *ink; } palette[] = {
+    {"#4e79a7", "white"}, {"#f28e2b", "black"}, {"#59a14f", "black"}, {"#e15759", "black"}, {"#76b7b2", "black"},
+    {"#edc948", "black"}, {"#b07aa1", "black"}, {"#ff9da7", "black"}, {"#9c755f", "white"}, {"#bab0ac", "black"}};
+enum { PALETTE = sizeof palette / sizeof palette[0] };
+
+/* An axis value: plain digits up to 1e9 ("12120", "0.25"), never "1.212e+04" */
+static void axis_value(FILE *f, double t, const char *unit)
+{
+    double a = fabs(t);
+    if (a >= 1e4 && a < 1e9)
+        fprintf(f, "%.0f %s", t, unit);
+    else
+        fprintf(f, "%.4g %s", t, unit);
+}
 
 int cli_timeline_svg(FILE *f, const cli_interval *iv, size_t n, const char *title, const char *unit,
                      const char *track_label)
@@ -132,6 +146,10 @@ int cli_timeline_svg(FILE *f, const cli_interval *iv, size_t n, const char *titl
     int rows_h = (int)total_rows * row_h;
     int hist_top = top + rows_h + 50, hist_h = 140;
     int width = left + plot_w + 30, height = hist_top + hist_h + 50;
+    /* a long title widens the picture instead of being cut (about 0.6 em per monospace character) */
+    int title_w = 8 + (int)(0.6 * 13 * (double)strlen(title)) + 8;
+    if (title_w > width)
+        width = title_w;
     fprintf(f,
             "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
             "font-family=\"monospace\" font-size=\"11\" class=\"timeline\">\n"
@@ -160,7 +178,7 @@ int cli_timeline_svg(FILE *f, const cli_interval *iv, size_t n, const char *titl
         double x = left + (iv[i].start - t0) * sx, w = (iv[i].end - iv[i].start) * sx;
         int y = top + (int)(base[iv[i].track] + iv[i].row) * row_h;
         fprintf(f, "<rect x=\"%.2f\" y=\"%d\" width=\"%.2f\" height=\"%d\" fill=\"%s\"", x, y, w < 0.5 ? 0.5 : w,
-                row_h, palette[i % 10]);
+                row_h, palette[i % PALETTE].fill);
         if (!tooltips) {
             fprintf(f, "/>\n");
             continue;
@@ -170,7 +188,7 @@ int cli_timeline_svg(FILE *f, const cli_interval *iv, size_t n, const char *titl
         fprintf(f, ": %.4g..%.4g %s</title></rect>\n", iv[i].start, iv[i].end, unit);
         if (row_h >= 12 && w > 7.0 * (double)strlen(iv[i].name))
 {
-            fprintf(f, "<text x=\"%.2f\" y=\"%d\" fill=\"white\">", x + 3, y + row_h - 3);
+            fprintf(f, "<text x=\"%.2f\" y=\"%d\" fill=\"%s\">", x + 3, y + row_h - 3, palette[i % PALETTE].ink);
             text_xml(f, iv[i].name, (size_t)-1, 0);
             fprintf(f, "</text>\n");
         }
@@ -182,9 +200,12 @@ int cli_timeline_svg(FILE *f, const cli_interval *iv, size_t n, const char *titl
     for (int k = 0; k <= 4; k++) {
         double t = t0 + (t1 - t0) * k / 4;
         int x = left + plot_w * k / 4;
+        /* the last label ends at the axis' end so that it stays inside the picture */
         fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"black\"/>"
-                   "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">%.4g %s</text>\n",
-                x, axis_y, x, axis_y + 4, x, axis_y + 16, t, unit);
+                   "<text x=\"%d\" y=\"%d\" text-anchor=\"%s\">",
+                x, axis_y, x, axis_y + 4, x, axis_y + 16, k == 4 ? "end" : k == 0 ? "start" : "middle");
+        axis_value(f, t, unit);
+        fprintf(f, "</text>\n");
     }
     /* histogram of durations: log10 bins when they span more than 50x (as tracy and article 001 do) */
     enum { BINS = 30 };
@@ -200,8 +221,14 @@ int cli_timeline_svg(FILE *f, const cli_interval *iv, size_t n, const char *titl
         if (++count[b] > most)
             most = count[b];
     }
-    fprintf(f, "<text x=\"%d\" y=\"%d\">durations: %zu intervals, %.4g to %.4g %s%s</text>\n", left,
-            hist_top - 8, n, n ? dmin : 0, dmax, unit, logs ? " (log scale)" : "");
+    /* one duration for every interval is no range: "all 3 steps", and the histogram's ends get one label */
+    int one_duration = !n || dmin == dmax;
+    if (one_duration)
+        fprintf(f, "<text x=\"%d\" y=\"%d\">durations: %zu intervals, all %.4g %s</text>\n", left, hist_top - 8, n,
+                n ? dmax : 0, unit);
+    else
+        fprintf(f, "<text x=\"%d\" y=\"%d\">durations: %zu intervals, %.4g to %.4g %s%s</text>\n", left,
+                hist_top - 8, n, dmin, dmax, unit, logs ? " (log scale)" : "");
     int bar_w = plot_w / BINS;
     for (int b = 0; b < BINS; b++) {
         int h = most ? (int)((double)count[b] / (double)most * hist_h) : 0;
@@ -213,9 +240,15 @@ int cli_timeline_svg(FILE *f, const cli_interval *iv, size_t n, const char *titl
     }
     fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"black\"/>\n", left, hist_top + hist_h,
             left + plot_w, hist_top + hist_h);
-    fprintf(f, "<text x=\"%d\" y=\"%d\">%.4g %s</text><text x=\"%d\" y=\"%d\" text-anchor=\"end\">%.4g %s</text>\n",
-            left, hist_top + hist_h + 16, logs ? pow(10, lo) : lo, unit, left + plot_w, hist_top + hist_h + 16,
-            logs ? pow(10, hi) : hi, unit);
+    fprintf(f, "<text x=\"%d\" y=\"%d\">", left, hist_top + hist_h + 16);
+    axis_value(f, logs ? pow(10, lo) : lo, unit);
+    fprintf(f, "</text>");
+    if (!one_duration) {
+        fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">", left + plot_w, hist_top + hist_h + 16);
+        axis_value(f, logs ? pow(10, hi) : hi, unit);
+        fprintf(f, "</text>");
+    }
+    fprintf(f, "\n");
     fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%" PRIu64 "</text>\n", left - 6, hist_top + 10, most);
     fprintf(f, "</svg>\n");
     free(base);

@@ -40,6 +40,10 @@ void isa_inst_format(const isa_program *p, const isa_inst *in, char *buf, size_t
     isa_op op = (isa_op)in->op;
     isa_class cls = (isa_class)in->cls;
     const char *t = isa_type_name((isa_type)in->type);
+    /* A u64 copy moves whole 64-bit slots whatever they hold (phi copies span registers of mixed types), so it
+     * prints untyped rather than claiming 64-bit values. */
+    if ((op == ISA_OP_MOV || op == ISA_OP_MOVM) && in->type == ISA_TYPE_U64)
+        t = "";
     char name[48];
     snprintf(name, sizeof name, "%s%s%s", isa_op_name(op), t[0] ? "." : "", t);
     if (op == ISA_OP_CVT)
@@ -186,18 +190,34 @@ void isa_inst_format(const isa_program *p, const isa_inst *in, char *buf, size_t
         snprintf(buf + n, size - (size_t)n, ", #%" PRId64, in->imm);
 }
 
+/* "v0..v6" for the registers of one file the listing names, "no v" when none */
+static const char *slot_range(char file, uint32_t slots, char *buf, size_t size)
+{
+    if (!slots)
+        snprintf(buf, size, "no %c", file);
+    else if (slots == 1)
+        snprintf(buf, size, "%c0", file);
+    else
+        snprintf(buf, size, "%c0..%c%u", file, file, slots - 1);
+    return buf;
+}
+
 void isa_program_print(const isa_program *p, FILE *out)
 {
-    fprintf(out, "; entry %s, workgroup %ux%ux%u, %u instructions, %u registers, %u masks\n", p->entry,
-            p->local_size[0], p->local_size[1], p->local_size[2], p->code_count, p->reg_count, p->mask_count);
+    char r1[32], r2[32];
+    fprintf(out, "; entry %s, workgroup %ux%ux%u, %u instructions, %u wave masks\n", p->entry, p->local_size[0],
+            p->local_size[1], p->local_size[2], p->code_count, p->mask_count);
     fprintf(out, "; shared memory %u bytes per workgroup, private memory %u bytes per lane\n", p->workgroup_bytes,
             p->private_bytes);
     if (p->allocated)
-        fprintf(out, "; registers: %u VGPRs (%u with 16-bit values unpacked), %u SGPRs, LDS %u bytes; "
-                     "%u of %u values uniform; allocation uses v0..v%u, s0..s%u\n",
+        /* Two different counts (docs/registers.md, "Counts"): the peak demand in 32-bit registers, which
+         * occupancy uses, and the slots the listing names, each holding one value of up to 64 bits. */
+        fprintf(out, "; registers: peak %u VGPRs (%u with 16-bit values unpacked), %u SGPRs, counted in 32-bit "
+                     "registers live at once; LDS %u bytes; %u of %u values uniform; the listing names %s, %s "
+                     "(each holds one value of up to 64 bits)\n",
                 p->res.vgprs, p->res.vgprs_unpacked, p->res.sgprs, p->res.lds_bytes, p->res.uniform_regs,
-                p->res.virtual_regs, p->res.vgpr_slots ? p->res.vgpr_slots - 1 : 0,
-                p->res.sgpr_slots ? p->res.sgpr_slots - 1 : 0);
+                p->res.virtual_regs, slot_range('v', p->res.vgpr_slots, r1, sizeof r1),
+                slot_range('s', p->res.sgpr_slots, r2, sizeof r2));
     for (uint32_t s = 0; s < p->slot_count; s++) {
         const isa_slot *sl = &p->slots[s];
         fprintf(out, "; slot %u: %-13s %-16s", s, isa_space_name(sl->space), sl->name);

@@ -1250,6 +1250,37 @@ void *mem_model_json(const mem_model *m, const isa_program *prog)
     return o;
 }
 
+/* "37.5% (3 hits, 5 misses)", or "n/a (no reads)" when nothing was counted: a rate of no events is no rate. */
+/* a read hit rate (from mem_stats_*_read_hit_rate) with its counts; "n/a" when nothing was read */
+static void print_rate(FILE *f, double rate, uint64_t hits, uint64_t misses)
+{
+    if (hits + misses)
+        fprintf(f, "%.1f%% (%llu hits, %llu misses)", 100.0 * rate, (unsigned long long)hits,
+                (unsigned long long)misses);
+    else
+        fprintf(f, "n/a (no reads)");
+}
+
+/* bytes with a unit that keeps a few significant digits: "1.25 MB", "3.6 KB", "64 B" */
+static void print_bytes(FILE *f, uint64_t bytes)
+{
+    if (bytes >= 100000)
+        fprintf(f, "%.2f MB", (double)bytes / 1e6);
+    else if (bytes >= 1000)
+        fprintf(f, "%.1f KB", (double)bytes / 1e3);
+    else
+        fprintf(f, "%llu B", (unsigned long long)bytes);
+}
+
+/* microseconds with at least two significant digits: "103.1 us", "0.0071 us" */
+static void print_us(FILE *f, double us)
+{
+    if (us >= 0.05 || us <= 0)
+        fprintf(f, "%.1f us", us);
+    else
+        fprintf(f, "%.2g us", us);
+}
+
 void mem_model_print(const mem_model *m, const isa_program *prog, FILE *f)
 {
     (void)prog;
@@ -1267,28 +1298,41 @@ void mem_model_print(const mem_model *m, const isa_program *prog, FILE *f)
         fprintf(f, "  global       %llu instructions, %llu line requests, %llu sectors\n",
                 (unsigned long long)s->global_instructions, (unsigned long long)s->global_lines,
                 (unsigned long long)s->global_sectors);
-        if (mc->l1.bytes)
-            fprintf(f, "  l1           read hit rate %.1f%% (%llu hits, %llu misses)\n",
-                    100.0 * mem_stats_l1_read_hit_rate(s),
-                    (unsigned long long)s->l1_read_hits, (unsigned long long)s->l1_read_misses);
-        fprintf(f, "  l2           read hit rate %.1f%% (%llu hits, %llu misses); writes %llu hits, %llu misses; "
-                   "atomics %llu hits, %llu misses\n",
-                100.0 * mem_stats_l2_read_hit_rate(s), (unsigned long long)s->l2_read_hits,
-                (unsigned long long)s->l2_read_misses, (unsigned long long)s->l2_write_hits,
-                (unsigned long long)s->l2_write_misses, (unsigned long long)s->l2_atomic_hits,
-                (unsigned long long)s->l2_atomic_misses);
-        fprintf(f, "  dram         %.2f MB read, %.2f MB written\n", (double)s->dram_bytes_read / 1e6,
-                (double)s->dram_bytes_written / 1e6);
+        if (mc->l1.bytes) {
+            fprintf(f, "  l1           read hit rate ");
+            print_rate(f, mem_stats_l1_read_hit_rate(s), s->l1_read_hits, s->l1_read_misses);
+            fprintf(f, "\n");
+        }
+        fprintf(f, "  l2           read hit rate ");
+        print_rate(f, mem_stats_l2_read_hit_rate(s), s->l2_read_hits, s->l2_read_misses);
+        fprintf(f, "; writes %llu hits, %llu misses; atomics %llu hits, %llu misses\n",
+                (unsigned long long)s->l2_write_hits, (unsigned long long)s->l2_write_misses,
+                (unsigned long long)s->l2_atomic_hits, (unsigned long long)s->l2_atomic_misses);
+        fprintf(f, "  dram         ");
+        print_bytes(f, s->dram_bytes_read);
+        fprintf(f, " read, ");
+        print_bytes(f, s->dram_bytes_written);
+        fprintf(f, " written\n");
     }
     fprintf(f, "  replay       %llu steps\n", (unsigned long long)s->replay_steps);
     const mem_estimate *e = &m->estimate;
-    fprintf(f, "  estimate     %.0f cycles = %.1f us at %.0f MHz, bound by %s;", e->cycles, e->microseconds,
-            mc->clock_mhz, mem_unit_name(e->bound_unit));
+    fprintf(f, "  estimate     %.0f cycles = ", e->cycles);
+    print_us(f, e->microseconds);
+    /* Without the latency term the estimate is throughput alone; below one DRAM round trip no unit's throughput
+     * decides the time, so naming the largest term "the bound" would claim what the model cannot see. */
+    if (!e->has_latency && mc->dram_latency && e->cycles < mc->dram_latency)
+        fprintf(f, " at %.0f MHz, no unit bound: every throughput term is below one DRAM round trip (%u cycles), "
+                   "latency decides and this machine does not model it;", mc->clock_mhz, mc->dram_latency);
+    else
+        fprintf(f, " at %.0f MHz, bound by %s;", mc->clock_mhz, mem_unit_name(e->bound_unit));
     for (int u = 0; u < MEM_UNIT_COUNT; u++)
         if (u != MEM_UNIT_LATENCY || e->has_latency)
             fprintf(f, " %s %.0f%%", mem_unit_name((mem_unit)u), e->percent_of_peak[u]);
     if (mc->dispatch_us > 0)
-        fprintf(f, "; with the dispatch %.1f us", e->microseconds + mc->dispatch_us);
+    {
+        fprintf(f, "; with the dispatch ");
+        print_us(f, e->microseconds + mc->dispatch_us);
+    }
     fprintf(f, "\n");
     if (e->has_latency)
         fprintf(f, "  latency      %u of %u CUs ran workgroups (at most %u on one); CU %u: %u waves, %u at once; its "

@@ -6,6 +6,7 @@
  * XML well-formedness is checked with xmllint (Debian's libxml2-utils).
  */
 #include <check.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -297,6 +298,191 @@ START_TEST(test_output_compile_disasm_keeps_utf8_source)
 }
 END_TEST
 
+/* issue 29: the disasm header labels its two register counts (peak 32-bit registers live at once, and the slots
+ * the listing names, whose highest number is read back from the listing itself), names no executor storage as
+ * "registers", and a whole-slot copy prints untyped instead of claiming 64-bit values. */
+START_TEST(test_output_disasm_register_counts_and_copies_say_what_they_are)
+{
+    char *out = NULL;
+    int rc = tsup_run_cli("disasm kernels/000_uniform_load/uniform_load_hlsl_naive.json", &out);
+    ck_assert_msg(rc == 0, "exit %d:\n%s", rc, out);
+    const char *first_end = strchr(out, '\n');
+    ck_assert_ptr_nonnull(first_end);
+    ck_assert_msg(!strstr(out, " registers, ") || strstr(out, " registers, ") > first_end, "%.300s", out);
+    const char *hdr = strstr(out, "; registers: peak ");
+    ck_assert_msg(hdr != NULL, "%.600s", out);
+    ck_assert_msg(strstr(hdr, "counted in 32-bit registers live at once") != NULL, "%.600s", hdr);
+    unsigned named = 0;
+    const char *names = strstr(hdr, "the listing names v0..v");
+    ck_assert_msg(names && sscanf(names, "the listing names v0..v%u", &named) == 1, "%.600s", hdr);
+    unsigned highest = 0;
+    int listed = 0;
+    for (const char *l = strstr(out, ";  pc"); l && (l = strchr(l, '\n')); l++) {
+        const char *end = strchr(l + 1, ';'), *nl = strchr(l + 1, '\n');
+        if (!end || (nl && nl < end)) end = nl ? nl : l + strlen(l);
+        for (const char *q = l + 1; q < end; q++) {
+            unsigned n;
+            if (*q == 'v' && (q[-1] == ' ' || q[-1] == ',' || q[-1] == '[' || q[-1] == '(') && sscanf(q, "v%u", &n) == 1) {
+                listed = 1;
+                if (n > highest) highest = n;
+            }
+        }
+    }
+    ck_assert(listed);
+    ck_assert_uint_eq(named, highest);
+    ck_assert_msg(!strstr(out, "mov.u64") && !strstr(out, "movm.u64"), "%s", out);
+    ck_assert_msg(strstr(out, "valu  mov            v") != NULL, "%s", out);
+    free(out);
+}
+END_TEST
+
+/* issue 29: a tiny dispatch's memory summary (compaction on rdna2: 16 cycles) prints its DRAM traffic and time with
+ * digits that are not zero, and names no bound below one DRAM round trip (rdna2.json: dram_latency 700) since the
+ * preset has no latency term; the time is checked against cycles / 2250 MHz computed here. */
+START_TEST(test_output_tiny_estimate_prints_digits_and_no_false_bound)
+{
+    char *out = NULL;
+    int rc = tsup_run_cli("run kernels/001_compaction/compaction_hlsl_naive.json --machine rdna2", &out);
+    ck_assert_msg(rc == 0, "exit %d:\n%s", rc, out);
+    ck_assert_msg(!strstr(out, "0.00 MB"), "%s", out);
+    ck_assert_msg(!strstr(out, "(0 hits, 0 misses)") || strstr(out, "n/a"), "%s", out);
+    const char *est = strstr(out, "  estimate     ");
+    ck_assert_ptr_nonnull(est);
+    double cycles = 0, us = 0;
+    ck_assert_msg(sscanf(est, "  estimate     %lf cycles = %lf us", &cycles, &us) == 2, "%.300s", est);
+    ck_assert_msg(cycles > 0 && cycles < 700, "%.300s", est);
+    ck_assert_msg(us > 0 && fabs(us - cycles / 2250.0) <= 0.1 * cycles / 2250.0, "%.300s", est);
+    const char *eol = strchr(est, '\n');
+    const char *bound = strstr(est, "bound by");
+    ck_assert_msg(!bound || (eol && bound > eol), "%.300s", est);
+    ck_assert_msg(strstr(est, "no unit bound") != NULL, "%.300s", est);
+    free(out);
+}
+END_TEST
+
+/* issue 29: the report of a multi-pass case describes one pass per line.  pipeline.json runs cull (5 groups),
+ * compact (5) and consume (10 groups of 64, pass_consume.comp), read off the case file; the program shown is the
+ * last pass's, so the kernel and dispatch lines must be consume's too. */
+START_TEST(test_output_report_summary_describes_one_pass_per_line)
+{
+    char *dir = tsup_temp_dir();
+    ck_assert_ptr_nonnull(dir);
+    char args[4200], path[4100], *out = NULL;
+    snprintf(path, sizeof path, "%s/r.html", dir);
+    snprintf(args, sizeof args, "report kernels/001_compaction/pipeline.json -o '%s'", path);
+    int rc = tsup_run_cli(args, &out);
+    ck_assert_msg(rc == 0, "exit %d:\n%s", rc, out);
+    char *html = tsup_read_file(path, NULL);
+    ck_assert_ptr_nonnull(html);
+    const char *sum = strstr(html, "<pre class=\"summary\">");
+    ck_assert_ptr_nonnull(sum);
+    const char *kernel = strstr(sum, "\nkernel       "), *dispatch = strstr(sum, "\ndispatch     ");
+    ck_assert_msg(kernel && dispatch, "%.2000s", sum);
+    ck_assert_msg(strncmp(kernel, "\nkernel       kernels/001_compaction/pass_consume.comp ", 55) == 0, "%.2000s", sum);
+    ck_assert_msg(strncmp(dispatch, "\ndispatch     10 x 1 x 1 workgroups of 64 x 1 x 1 ", 50) == 0, "%.2000s", sum);
+    ck_assert_msg(strstr(sum, "pass 0       cull: kernels/001_compaction/pass_cull.comp, 5 x 1 x 1 workgroups") != NULL,
+                  "%.2000s", sum);
+    ck_assert_msg(strstr(sum, "pass 1       compact: kernels/001_compaction/pass_compact.comp, 5 x 1 x 1 workgroups")
+                  != NULL, "%.2000s", sum);
+    free(html);
+    free(out);
+    tsup_remove_dir(dir);
+    free(dir);
+}
+END_TEST
+
+/* issue 29: a timeline where every workgroup lasts as long as the next (all_true_branch on rdna2, every interval
+ * 2 steps) says so instead of "2 to 2 steps" over a histogram from 2 to 3; its axis keeps plain numbers and its
+ * last label inside the picture; a label drawn on a light fill (luminance over half, computed here) is black. */
+START_TEST(test_output_timeline_svg_degenerate_durations_and_readable_labels)
+{
+    char *dir = tsup_temp_dir();
+    ck_assert_ptr_nonnull(dir);
+    char args[4200], path[4100], *out = NULL;
+    snprintf(path, sizeof path, "%s/t.svg", dir);
+    snprintf(args, sizeof args, "timeline kernels/003_wave_tricks/all_true_branch_naive.json --machine rdna2 --svg '%s'",
+             path);
+    int rc = tsup_run_cli(args, &out);
+    ck_assert_msg(rc == 0, "exit %d:\n%s", rc, out);
+    char *svg = tsup_read_file(path, NULL);
+    ck_assert_ptr_nonnull(svg);
+    const char *d = strstr(svg, "durations: ");
+    ck_assert_ptr_nonnull(d);
+    double lo = 0, hi = 0;
+    if (sscanf(d, "durations: %*u intervals, %lf to %lf", &lo, &hi) == 2)
+        ck_assert_msg(lo != hi, "%.120s", d);
+    ck_assert_msg(!strstr(svg, "e+"), "exponent in an axis label");
+    ck_assert_msg(strstr(svg, "text-anchor=\"end\">3 steps</text>") || strstr(svg, "text-anchor=\"end\">2 steps</text>"),
+                  "%.4000s", svg);
+    ck_assert_msg(!strstr(svg, "text-anchor=\"middle\">2 steps</text>") &&
+                  !strstr(svg, "text-anchor=\"middle\">3 steps</text>"), "the last axis label is centred on the edge");
+    for (const char *r = svg; (r = strstr(r, "<rect x=")); r++) {
+        const char *close = strchr(r, '>'), *fill = strstr(r, "fill=\"#"), *end = strstr(r, "</rect>");
+        unsigned rgb;
+        if (!close || close[-1] == '/' || !fill || fill > close || !end || sscanf(fill, "fill=\"#%6x\"", &rgb) != 1)
+            continue;
+        const char *t = end + 8;
+        if (strncmp(t, "<text ", 6) != 0)
+            continue;
+        double lum = (0.299 * (rgb >> 16) + 0.587 * ((rgb >> 8) & 255) + 0.114 * (rgb & 255)) / 255.0;
+        const char *ink = strstr(t, "fill=\"");
+        ck_assert_ptr_nonnull(ink);
+        if (lum > 0.5)
+            ck_assert_msg(strncmp(ink, "fill=\"black\"", 12) == 0, "%.200s", r);
+    }
+    free(svg);
+    free(out);
+    tsup_remove_dir(dir);
+    free(dir);
+}
+END_TEST
+
+/* issue 29: explain's launch-order picture of a narrow grid (5 workgroups) is wide enough for its title (0.6 em per
+ * character at the title's 13 px, estimated here) and writes each cell's number in ink readable on the cell's
+ * colour (black above half luminance 0.299 R + 0.587 G + 0.114 B, computed here from the cell's fill). */
+START_TEST(test_output_explain_svg_title_fits_and_numbers_readable)
+{
+    char *dir = tsup_temp_dir();
+    ck_assert_ptr_nonnull(dir);
+    char args[4200], path[4100], *out = NULL;
+    snprintf(path, sizeof path, "%s/e.svg", dir);
+    snprintf(args, sizeof args,
+             "explain kernels/001_compaction/compaction_hlsl_naive.json --machine rdna2 --launch-order --svg '%s'", path);
+    int rc = tsup_run_cli(args, &out);
+    ck_assert_msg(rc == 0, "exit %d:\n%s", rc, out);
+    char *svg = tsup_read_file(path, NULL);
+    ck_assert_ptr_nonnull(svg);
+    int width = 0;
+    const char *w = strstr(svg, " width=\"");
+    ck_assert_msg(w && sscanf(w, " width=\"%d\"", &width) == 1, "%.300s", svg);
+    const char *title = strstr(svg, "font-size=\"13\">");
+    ck_assert_ptr_nonnull(title);
+    title += strlen("font-size=\"13\">");
+    const char *title_end = strstr(title, "</text>");
+    ck_assert_ptr_nonnull(title_end);
+    ck_assert_msg(8 + 0.6 * 13 * (double)(title_end - title) <= width, "title %.*s in %d px", (int)(title_end - title),
+                  title, width);
+    int numbers = 0;
+    for (const char *r = svg; (r = strstr(r, "fill=\"rgb(")); r++) {
+        int cr, cg, cb;
+        ck_assert(sscanf(r, "fill=\"rgb(%d,%d,%d)\"", &cr, &cg, &cb) == 3);
+        const char *next = strstr(r, "</rect>\n");
+        if (!next || strncmp(next + 8, "<text ", 6) != 0 || strstr(r + 1, "fill=\"rgb(") < next)
+            continue;
+        const char *ink = strstr(next + 8, "fill=\"");
+        ck_assert_ptr_nonnull(ink);
+        numbers++;
+        int light = 0.299 * cr + 0.587 * cg + 0.114 * cb > 127.5;
+        ck_assert_msg(strncmp(ink, light ? "fill=\"black\"" : "fill=\"white\"", light ? 12 : 12) == 0, "%.300s", r);
+    }
+    ck_assert_int_gt(numbers, 0);
+    free(svg);
+    free(out);
+    tsup_remove_dir(dir);
+    free(dir);
+}
+END_TEST
+
 static Suite *output_suite(void)
 {
     Suite *s = suite_create("output");
@@ -313,6 +499,11 @@ static Suite *output_suite(void)
     tcase_add_test(c, test_output_case_errors_show_control_characters_on_one_line);
     tcase_add_test(c, test_output_explain_svg_not_written_when_the_analysis_fails);
     tcase_add_test(c, test_output_compile_disasm_keeps_utf8_source);
+    tcase_add_test(c, test_output_disasm_register_counts_and_copies_say_what_they_are);
+    tcase_add_test(c, test_output_tiny_estimate_prints_digits_and_no_false_bound);
+    tcase_add_test(c, test_output_report_summary_describes_one_pass_per_line);
+    tcase_add_test(c, test_output_timeline_svg_degenerate_durations_and_readable_labels);
+    tcase_add_test(c, test_output_explain_svg_title_fits_and_numbers_readable);
     suite_add_tcase(s, c);
     return s;
 }

@@ -348,7 +348,7 @@ def gen_lesson002_registers(r):
         occ = field(text, r"(?m)^; occupancy (.*)$")
         by_vgprs, most = int(field(occ, r"by VGPRs (\d+)")), int(field(occ, r"hardware maximum (\d+)"))
         out.append("| %s | %s | %s | %s | %s |" % (
-            label, field(regs, r"^(\d+) VGPRs"), field(regs, r"\((\d+) with 16-bit values unpacked\)"),
+            label, field(regs, r"^peak (\d+) VGPRs"), field(regs, r"\((\d+) with 16-bit values unpacked\)"),
             field(regs, r"(\d+) SGPRs"), by_vgprs if by_vgprs <= most else "%d (capped at %d)" % (by_vgprs, most)))
     return out
 

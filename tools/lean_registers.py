@@ -14,7 +14,7 @@ import subprocess
 import sys
 
 HEADER = re.compile(r"; entry \S+, workgroup \S+, (\d+) instructions")
-REGS = re.compile(r"; registers: (\d+) VGPRs .*?, (\d+) SGPRs")
+REGS = re.compile(r"; registers: peak (\d+) VGPRs .*?, (\d+) SGPRs")
 
 
 def counts(wavelab, case, lean):
