@@ -803,7 +803,7 @@ int cli_cmd_test(int argc, char **argv)
         } else if (strcmp(argv[i], "--shard") == 0 && i + 1 < argc) {
             if (!parse_shard(argv[++i], &shard, &shards)) {
                 fprintf(stderr, "wavelab test: --shard: \"%s\" is not K/N with 1 <= K <= N <= 65536\n", argv[i]);
-                return RUN_EXIT_BAD_INPUT;
+                goto bad_arguments;
             }
         } else if (strcmp(argv[i], "--junit") == 0 && i + 1 < argc) {
             junit_path = argv[++i];
@@ -816,7 +816,7 @@ int cli_cmd_test(int argc, char **argv)
                 if (!parse_uint(tok, 1024, &w) || nwaves == 16) {
                     fprintf(stderr, "wavelab test: --waves: \"%s\" is not a wave size\n", tok);
                     free(list);
-                    return RUN_EXIT_BAD_INPUT;
+                    goto bad_arguments;
                 }
                 waves[nwaves++] = (uint32_t)w;
             }
@@ -824,7 +824,7 @@ int cli_cmd_test(int argc, char **argv)
         } else if (strcmp(argv[i], "--jobs") == 0 && i + 1 < argc) {
             if (!parse_uint(argv[++i], 256, &jobs)) {
                 fprintf(stderr, "wavelab test: --jobs: \"%s\" is not a count\n", argv[i]);
-                return RUN_EXIT_BAD_INPUT;
+                goto bad_arguments;
             }
         } else if (strcmp(argv[i], "--robust") == 0) {
             robust = 1;
@@ -832,14 +832,14 @@ int cli_cmd_test(int argc, char **argv)
             continue;
         } else if (argv[i][0] == '-') {
             fprintf(stderr, "wavelab test: unexpected option \"%s\"\n", argv[i]);
-            return RUN_EXIT_BAD_INPUT;
+            goto bad_arguments;
         } else {
             size_t before = npaths;
             if (!collect_cases(argv[i], &paths, &npaths, &cap))
-                return RUN_EXIT_BAD_INPUT;
+                goto bad_arguments;
             if (npaths == before) { /* a folder with no .json anywhere below: a mistyped path, not a pass */
                 fprintf(stderr, "wavelab test: no cases in %s\n", argv[i]);
-                return RUN_EXIT_BAD_INPUT;
+                goto bad_arguments;
             }
         }
     }
@@ -921,6 +921,11 @@ int cli_cmd_test(int argc, char **argv)
     free(pool.jobs);
     pthread_mutex_destroy(&pool.lock);
     return failed ? RUN_EXIT_FAIL : bad ? RUN_EXIT_BAD_INPUT : RUN_EXIT_OK;
+bad_arguments: /* the cases collected before the bad argument */
+    for (size_t i = 0; i < npaths; i++)
+        free(paths[i]);
+    free(paths);
+    return RUN_EXIT_BAD_INPUT;
 }
 
 /* ------------------------------------------------------------ compile / disasm */
