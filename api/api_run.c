@@ -122,7 +122,7 @@ wavelab_status wavelab_run_sim(const wavelab_case *k, uint32_t wave_size, wavela
     if ((st = prepare(k, r, &words, &word_count)) != WAVELAB_OK)
         return st;
     const wl_case *c = k->c;
-    uint32_t wave = wave_size ? wave_size : c->subgroup_size ? c->subgroup_size : 32;
+    uint32_t wave = run_wave_size(c, wave_size);
     if (wave < SIM_MIN_WAVE || wave > SIM_MAX_WAVE || (wave & (wave - 1)))
         return fail(r, WAVELAB_ERR_INPUT, "wave size %u: the simulator models powers of two from %d to %d", wave,
                     SIM_MIN_WAVE, SIM_MAX_WAVE);
