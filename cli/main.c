@@ -1089,9 +1089,11 @@ static int cli_cmd_isa(int argc, char **argv)
            "instructions read it through their type suffix (`.u32`, `.f16`, ...). Wave masks (`m`) hold\n"
            "one bit per lane. Mask 0 holds the lanes that exist when a wave starts. A `mov` or `movm`\n"
            "without a suffix copies whole 64-bit slots, whatever they hold (phi copies).\n\n"
-           "| instruction | class | meaning |\n| --- | --- | --- |\n");
+           "| instruction | class | operands | meaning |\n| --- | --- | --- | --- |\n");
     for (int op = 0; op < ISA_OP_COUNT; op++) {
-        printf("| `%s` | %s | ", isa_op_name((isa_op)op), isa_class_name(isa_op_class((isa_op)op)));
+        char operands[160];
+        isa_op_operands_text((isa_op)op, operands, sizeof operands);
+        printf("| `%s` | %s | %s | ", isa_op_name((isa_op)op), isa_class_name(isa_op_class((isa_op)op)), operands);
         for (const char *m = isa_op_meaning((isa_op)op); *m; m++) {
             if (*m == '|')
                 fputs("\\|", stdout);

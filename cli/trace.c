@@ -68,32 +68,17 @@ static int mask_count(sim_mask m)
     return __builtin_popcountll((uint64_t)m) + __builtin_popcountll((uint64_t)(m >> 64));
 }
 
-/* Results that are one bool per lane, whatever the instruction's operand type. */
-static int writes_bool(isa_op op)
-{
-    switch (op) {
-    case ISA_OP_IEQ: case ISA_OP_INE: case ISA_OP_ULT: case ISA_OP_ULE: case ISA_OP_SLT: case ISA_OP_SLE:
-    case ISA_OP_FOEQ: case ISA_OP_FONE: case ISA_OP_FOLT: case ISA_OP_FOLE: case ISA_OP_FUEQ: case ISA_OP_FUNE:
-    case ISA_OP_FULT: case ISA_OP_FULE: case ISA_OP_ISNAN: case ISA_OP_ISINF: case ISA_OP_ELECT:
-    case ISA_OP_VOTE_ALL: case ISA_OP_VOTE_ANY: case ISA_OP_VOTE_EQ: case ISA_OP_INV_BALLOT:
-    case ISA_OP_BALLOT_BIT:
-        return 1;
-    default:
-        return 0;
-    }
-}
-
 static isa_type written_type(const trace_state *t, const isa_inst *in)
 {
     isa_op op = (isa_op)in->op;
     /* phi copies and moves carry raw 64-bit slots: show them as the value they copy was written */
     if ((op == ISA_OP_MOV || op == ISA_OP_MOVM) && (in->type == ISA_TYPE_U64 || in->type == ISA_TYPE_NONE))
         return in->a < t->prog->reg_count && t->reg_type[in->a] ? (isa_type)t->reg_type[in->a] : ISA_TYPE_U64;
-    if (writes_bool(op))
-        return ISA_TYPE_BOOL;
-    if (op == ISA_OP_BALLOT || op == ISA_OP_BALLOT_CNT || op == ISA_OP_BALLOT_LSB || op == ISA_OP_BALLOT_MSB ||
-        op == ISA_OP_ARRAY_LEN || op == ISA_OP_IMG_SIZE)
-        return ISA_TYPE_U32;
+    switch (isa_op_result(op)) {
+    case ISA_RESULT_BOOL: return ISA_TYPE_BOOL;
+    case ISA_RESULT_U32: return ISA_TYPE_U32;
+    case ISA_RESULT_TYPED: break;
+    }
     return (isa_type)in->type;
 }
 

@@ -34,6 +34,16 @@ static int reg(const isa_program *p, char *buf, size_t size, uint32_t r)
     return snprintf(buf, size, "r%u", r);
 }
 
+/* An isa_reduce_op's name, "?" outside [0, end). */
+static const char *reduce_name(int64_t op, isa_reduce_op end)
+{
+    static const char *const names[ISA_RED_COUNT] = {
+        [ISA_RED_ADD] = "add", [ISA_RED_MUL] = "mul", [ISA_RED_MIN] = "min", [ISA_RED_MAX] = "max",
+        [ISA_RED_AND] = "and", [ISA_RED_OR] = "or", [ISA_RED_XOR] = "xor", [ISA_RED_EXCHANGE] = "xchg",
+        [ISA_RED_CMPXCHG] = "cmpxchg", [ISA_RED_LOAD] = "load", [ISA_RED_STORE] = "store"};
+    return op >= 0 && op < (int64_t)end ? names[op] : "?";
+}
+
 void isa_inst_format(const isa_program *p, const isa_inst *in, char *buf, size_t size)
 {
     char d[24], a[24], b[24], c[24], e[24];
@@ -54,30 +64,30 @@ void isa_inst_format(const isa_program *p, const isa_inst *in, char *buf, size_t
     reg(p, c, sizeof c, in->c);
     reg(p, e, sizeof e, in->e);
     const char *slot = in->slot < p->slot_count ? p->slots[in->slot].name : "?";
-    switch (op) {
-    case ISA_OP_BLOCK:
+    switch (isa_op_print(op)) {
+    case ISA_PRINT_BLOCK:
         snprintf(buf, size, "%-5s %-14s exec = m%u, m%u = 0, if exec == 0 goto %" PRId64, isa_class_name(cls), name,
                  in->a, in->a, in->imm);
         return;
-    case ISA_OP_LOOP:
+    case ISA_PRINT_LOOP:
         snprintf(buf, size, "%-5s %-14s if m%u != 0 goto %" PRId64, isa_class_name(cls), name, in->a, in->imm);
         return;
-    case ISA_OP_MASK_COND:
+    case ISA_PRINT_MASK_COND:
         snprintf(buf, size, "%-5s %-14s m%u = exec & (%s%s)", isa_class_name(cls), name, in->d, in->imm ? "!" : "", a);
         return;
-    case ISA_OP_BRANCH:
+    case ISA_PRINT_BRANCH:
         snprintf(buf, size, "%-5s %-14s m%u |= exec & %s, m%u |= exec & !%s", isa_class_name(cls), name, in->d, a, in->e, a);
         return;
-    case ISA_OP_JOIN:
+    case ISA_PRINT_JOIN:
         snprintf(buf, size, "%-5s %-14s m%u |= exec", isa_class_name(cls), name, in->d);
         return;
-    case ISA_OP_BRANCH_CMP: {
+    case ISA_PRINT_BRANCH_CMP: {
         isa_op cmp = in->imm2 >= 0 && in->imm2 < ISA_OP_COUNT ? (isa_op)in->imm2 : ISA_OP_COUNT;
         snprintf(buf, size, "%-5s %-14s %s = %s %s %s; m%u |= exec & %s, m%u |= exec & !%s", isa_class_name(cls), name,
                  d, cmp < ISA_OP_COUNT ? isa_op_name(cmp) : "?", a, b, in->c, d, in->e, d);
         return;
     }
-    case ISA_OP_BRANCH_IF: {
+    case ISA_PRINT_BRANCH_IF: {
         isa_op cmp = in->imm2 > 0 && in->imm2 < ISA_OP_COUNT ? (isa_op)in->imm2 : ISA_OP_COUNT;
         char cond[96];
         if (in->imm2)
@@ -88,51 +98,50 @@ void isa_inst_format(const isa_program *p, const isa_inst *in, char *buf, size_t
                  isa_class_name(cls), name, cond, in->e, in->imm2 ? d : a, in->imm2 ? d : a, in->imm);
         return;
     }
-    case ISA_OP_JUMP:
+    case ISA_PRINT_JUMP:
         snprintf(buf, size, "%-5s %-14s goto %" PRId64, isa_class_name(cls), name, in->imm);
         return;
-    case ISA_OP_MASK_EXEC:
+    case ISA_PRINT_MASK_EXEC:
         snprintf(buf, size, "%-5s %-14s m%u = exec", isa_class_name(cls), name, in->d);
         return;
-    case ISA_OP_MASK_CASE:
+    case ISA_PRINT_MASK_CASE:
         snprintf(buf, size, "%-5s %-14s m%u = exec & (%s == %" PRId64 ")", isa_class_name(cls), name, in->d, a, in->imm);
         return;
-    case ISA_OP_MASK_OR:
+    case ISA_PRINT_MASK_OR:
         snprintf(buf, size, "%-5s %-14s m%u |= m%u", isa_class_name(cls), name, in->d, in->a);
         return;
-    case ISA_OP_MASK_ANDN:
+    case ISA_PRINT_MASK_ANDN:
         snprintf(buf, size, "%-5s %-14s m%u &= ~m%u", isa_class_name(cls), name, in->d, in->a);
         return;
-    case ISA_OP_MOVM:
+    case ISA_PRINT_MOVM:
         snprintf(buf, size, "%-5s %-14s %s = %s  (lanes of m%u)", isa_class_name(cls), name, d, a, in->b);
         return;
-    case ISA_OP_LOAD:
+    case ISA_PRINT_LOAD:
         snprintf(buf, size, "%-5s %-14s %s..+%u = %s[%s + %" PRId64 "]", isa_class_name(cls), name, d, in->count, slot,
                  a, in->imm);
         return;
-    case ISA_OP_STORE:
+    case ISA_PRINT_STORE:
         snprintf(buf, size, "%-5s %-14s %s[%s + %" PRId64 "] = %s..+%u", isa_class_name(cls), name, slot, a, in->imm, b,
                  in->count);
         return;
-    case ISA_OP_ATOMIC: {
-        static const char *const ops[] = {"add", "mul", "min", "max", "and", "or", "xor", "xchg", "cmpxchg", "load", "store"};
-        const char *o = in->imm2 >= 0 && in->imm2 < (int64_t)(sizeof ops / sizeof ops[0]) ? ops[in->imm2] : "?";
+    case ISA_PRINT_ATOMIC: {
+        const char *o = reduce_name(in->imm2, ISA_RED_COUNT);
         snprintf(buf, size, "%-5s %-14s %s = %s(%s[%s + %" PRId64 "], %s%s%s)", isa_class_name(cls), name, d, o, slot, a,
                  in->imm, b, in->c != ISA_NO_REG ? ", " : "", in->c != ISA_NO_REG ? c : "");
         return;
     }
-    case ISA_OP_IMG_READ: case ISA_OP_IMG_WRITE: case ISA_OP_IMG_SIZE: case ISA_OP_ARRAY_LEN:
+    case ISA_PRINT_SLOT_IMM:
         snprintf(buf, size, "%-5s %-14s %s, %s, %s  %s %" PRId64 " %" PRId64, isa_class_name(cls), name, d, a, b, slot,
                  in->imm, in->imm2);
         return;
-    case ISA_OP_IMG_LOAD:
+    case ISA_PRINT_IMG_LOAD:
         snprintf(buf, size, "%-5s %-14s %s..+4 = %s[%s..+%u]%s%s%s", isa_class_name(cls), name, d, slot, a, in->count,
                  in->b != ISA_NO_REG ? " lod " : "", in->b != ISA_NO_REG ? b : "", in->imm ? " (fetch)" : "");
         return;
-    case ISA_OP_IMG_STORE:
+    case ISA_PRINT_IMG_STORE:
         snprintf(buf, size, "%-5s %-14s %s[%s..+%u] = %s..+4", isa_class_name(cls), name, slot, a, in->count, b);
         return;
-    case ISA_OP_IMG_SAMPLE: case ISA_OP_IMG_GATHER: {
+    case ISA_PRINT_IMG_SAMPLE: {
         const char *smp = in->imm2 >= 0 && in->imm2 < (int64_t)p->slot_count ? p->slots[in->imm2].name : "?";
         char lod[96], ref[48] = "", offset[48] = "";
         if (op == ISA_OP_IMG_GATHER)
@@ -153,21 +162,19 @@ void isa_inst_format(const isa_program *p, const isa_inst *in, char *buf, size_t
                  op == ISA_OP_IMG_GATHER ? "gather" : "sample", slot, smp, a, in->count, lod, ref, offset);
         return;
     }
-    case ISA_OP_IMG_ATOMIC: {
-        static const char *const ops[] = {"add", "mul", "min", "max", "and", "or", "xor", "xchg", "cmpxchg", "load", "store"};
-        const char *o = in->imm2 >= 0 && in->imm2 < (int64_t)(sizeof ops / sizeof ops[0]) ? ops[in->imm2] : "?";
+    case ISA_PRINT_IMG_ATOMIC: {
+        const char *o = reduce_name(in->imm2, ISA_RED_COUNT);
         snprintf(buf, size, "%-5s %-14s %s = %s(%s[%s..+%u], %s%s%s)", isa_class_name(cls), name, d, o, slot, a,
                  in->count, b, in->c != ISA_NO_REG ? ", " : "", in->c != ISA_NO_REG ? c : "");
         return;
     }
-    case ISA_OP_IMG_QUERY:
+    case ISA_PRINT_IMG_QUERY:
         snprintf(buf, size, "%-5s %-14s %s..+%u = %s(%s%s%s)", isa_class_name(cls), name, d, in->count,
                  in->imm ? "levels" : "size", slot, in->b != ISA_NO_REG ? ", lod " : "", in->b != ISA_NO_REG ? b : "");
         return;
-    case ISA_OP_WAVE_OP: {
-        static const char *const ops[] = {"add", "mul", "min", "max", "and", "or", "xor"};
+    case ISA_PRINT_WAVE_OP: {
         static const char *const gops[] = {"reduce", "inclusive", "exclusive", "clustered"};
-        const char *o = in->imm >= 0 && in->imm < 7 ? ops[in->imm] : "?";
+        const char *o = reduce_name(in->imm, ISA_RED_EXCHANGE); /* the wave operators end before exchange */
         unsigned g = (unsigned)(in->imm2 & 0xff);
         snprintf(buf, size, "%-5s %-14s %s = %s %s(%s)", isa_class_name(cls), name, d, g < 4 ? gops[g] : "?", o, a);
         if (g == ISA_GROUP_CLUSTERED) {
@@ -176,7 +183,7 @@ void isa_inst_format(const isa_program *p, const isa_inst *in, char *buf, size_t
         }
         return;
     }
-    default:
+    case ISA_PRINT_ALU: case ISA_PRINT_ALU_IMM:
         break;
     }
     int n = snprintf(buf, size, "%-5s %-14s %s", isa_class_name(cls), name, d);
@@ -185,8 +192,7 @@ void isa_inst_format(const isa_program *p, const isa_inst *in, char *buf, size_t
     for (int k = 0; k < 4 && n > 0 && (size_t)n < size; k++)
         if (regs[k] != ISA_NO_REG)
             n += snprintf(buf + n, size - (size_t)n, ", %s", ops[k]);
-    if ((op == ISA_OP_FMATH || op == ISA_OP_QUAD_SWAP || op == ISA_OP_BALLOT_CNT || op == ISA_OP_VEXTRACT ||
-         op == ISA_OP_VINSERT) && n > 0 && (size_t)n < size)
+    if (isa_op_print(op) == ISA_PRINT_ALU_IMM && n > 0 && (size_t)n < size)
         snprintf(buf + n, size - (size_t)n, ", #%" PRId64, in->imm);
 }
 

@@ -7,24 +7,66 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <spirv/unified1/GLSL.std.450.h>
+
 #include "isa/isa.h"
 
 static const char *const op_names[] = {
-#define X(name, cls, meaning) #name,
+#define X(name, cls, shape, result, uniform, print, flags, meaning) #name,
 #include "isa/ops.def"
 #undef X
 };
 
 static const char *const op_meanings[] = {
-#define X(name, cls, meaning) meaning,
+#define X(name, cls, shape, result, uniform, print, flags, meaning) meaning,
 #include "isa/ops.def"
 #undef X
 };
 
-static const unsigned char op_classes[] = {
-#define X(name, cls, meaning) ISA_CLASS_##cls,
+/* The other columns of ops.def, one struct per instruction. */
+static const struct {
+    unsigned char cls, shape, result, uniform, print, flags;
+} op_facts[] = {
+#define PURE ISA_FLAG_PURE
+#define X(name, cls, shape, result, uniform, print, flags, meaning) \
+    {ISA_CLASS_##cls, ISA_SHAPE_##shape, ISA_RESULT_##result, ISA_UNIFORM_##uniform, ISA_PRINT_##print, flags},
 #include "isa/ops.def"
 #undef X
+#undef PURE
+};
+_Static_assert(sizeof op_facts / sizeof op_facts[0] == ISA_OP_COUNT, "one row of facts per instruction");
+
+/* isa/shapes.def expanded: each operand macro becomes an isa_operand. */
+#define R(f, span, when) {ISA_FIELD_##f, ISA_ROLE_READ, ISA_SPAN_##span, ISA_WHEN_##when, 0}
+#define RO(f, span, when) {ISA_FIELD_##f, ISA_ROLE_READ, ISA_SPAN_##span, ISA_WHEN_##when, 1}
+#define W(f, span, when) {ISA_FIELD_##f, ISA_ROLE_WRITE, ISA_SPAN_##span, ISA_WHEN_##when, 0}
+#define WO(f, span, when) {ISA_FIELD_##f, ISA_ROLE_WRITE, ISA_SPAN_##span, ISA_WHEN_##when, 1}
+#define RW(f, span, when) {ISA_FIELD_##f, ISA_ROLE_UPDATE, ISA_SPAN_##span, ISA_WHEN_##when, 0}
+#define M(f) {ISA_FIELD_##f, ISA_ROLE_MASK, ISA_SPAN_ONE, ISA_WHEN_ALWAYS, 0}
+#define ISA_FIELD_d ISA_FIELD_D
+#define ISA_FIELD_a ISA_FIELD_A
+#define ISA_FIELD_b ISA_FIELD_B
+#define ISA_FIELD_c ISA_FIELD_C
+#define ISA_FIELD_e ISA_FIELD_E
+#define S(name, flags, ...) \
+    [ISA_SHAPE_##name] = {#name, flags, sizeof((isa_operand[]){{0}, __VA_ARGS__}) / sizeof(isa_operand) - 1, \
+                          {__VA_ARGS__}},
+static const isa_shape shapes[ISA_SHAPE_COUNT] = {
+#include "isa/shapes.def"
+};
+#undef S
+#undef R
+#undef RO
+#undef W
+#undef WO
+#undef RW
+#undef M
+
+/* isa/glsl450.def, indexed by instruction number (every FMATH looks its row up: no search). */
+static const isa_glsl glsl_table[GLSLstd450Count] = {
+#define G(name, in, in_regs, out, sign) [GLSLstd450##name] = {#name, in, in_regs, out, sign},
+#include "isa/glsl450.def"
+#undef G
 };
 
 const char *isa_status_str(isa_status s)
@@ -64,7 +106,72 @@ const char *isa_op_name(isa_op op)
 }
 
 const char *isa_op_meaning(isa_op op) { return op < ISA_OP_COUNT ? op_meanings[op] : "?"; }
-isa_class isa_op_class(isa_op op) { return op < ISA_OP_COUNT ? (isa_class)op_classes[op] : ISA_CLASS_VALU; }
+isa_class isa_op_class(isa_op op) { return op < ISA_OP_COUNT ? (isa_class)op_facts[op].cls : ISA_CLASS_VALU; }
+const isa_shape *isa_op_shape(isa_op op) { return &shapes[op < ISA_OP_COUNT ? op_facts[op].shape : ISA_SHAPE_NONE]; }
+isa_result isa_op_result(isa_op op) { return op < ISA_OP_COUNT ? (isa_result)op_facts[op].result : ISA_RESULT_TYPED; }
+isa_uniform_rule isa_op_uniform(isa_op op)
+{
+    return op < ISA_OP_COUNT ? (isa_uniform_rule)op_facts[op].uniform : ISA_UNIFORM_LANE;
+}
+isa_print isa_op_print(isa_op op) { return op < ISA_OP_COUNT ? (isa_print)op_facts[op].print : ISA_PRINT_ALU; }
+unsigned isa_op_flags(isa_op op) { return op < ISA_OP_COUNT ? op_facts[op].flags : 0; }
+
+const isa_glsl *isa_glsl_info(int64_t number)
+{
+    return number >= 0 && number < GLSLstd450Count && glsl_table[number].name ? &glsl_table[number] : NULL;
+}
+
+uint32_t isa_inst_field(const isa_inst *in, unsigned f)
+{
+    switch ((isa_field)f) {
+    case ISA_FIELD_D: return in->d;
+    case ISA_FIELD_A: return in->a;
+    case ISA_FIELD_B: return in->b;
+    case ISA_FIELD_C: return in->c;
+    case ISA_FIELD_E: return in->e;
+    }
+    return ISA_NO_REG;
+}
+
+/* An FMATH whose GLSL.std.450 number the model lacks reads as one register in, one out, and any of b, c set:
+ * the validator leaves it to the executor, which reports it when (and if) it runs. */
+static unsigned glsl_inputs(const isa_inst *in)
+{
+    const isa_glsl *g = isa_glsl_info(in->imm);
+    return g ? g->inputs : 3;
+}
+
+int isa_operand_present(const isa_inst *in, const isa_operand *o)
+{
+    return isa_inst_field(in, o->field) != ISA_NO_REG && isa_operand_applies(in, o);
+}
+
+int isa_operand_applies(const isa_inst *in, const isa_operand *o)
+{
+    switch ((isa_when)o->when) {
+    case ISA_WHEN_ALWAYS: return 1;
+    case ISA_WHEN_RMW: return in->imm2 != ISA_RED_LOAD;
+    case ISA_WHEN_CMPXCHG: return in->imm2 == ISA_RED_CMPXCHG;
+    case ISA_WHEN_FUSED: return in->imm2 != 0;
+    case ISA_WHEN_GLSL_2: return glsl_inputs(in) > 1;
+    case ISA_WHEN_GLSL_3: return glsl_inputs(in) > 2;
+    }
+    return 0;
+}
+
+uint32_t isa_operand_span(const isa_inst *in, const isa_operand *o)
+{
+    const isa_glsl *g;
+    switch ((isa_span_rule)o->span) {
+    case ISA_SPAN_ONE: return 1;
+    case ISA_SPAN_FOUR: return 4;
+    case ISA_SPAN_COUNT: return in->count ? in->count : 1;
+    case ISA_SPAN_IMM: return in->imm > 0 && in->imm <= UINT32_MAX ? (uint32_t)in->imm : 1;
+    case ISA_SPAN_GLSL_IN: return (g = isa_glsl_info(in->imm)) ? g->input_regs : 1;
+    case ISA_SPAN_GLSL_OUT: return (g = isa_glsl_info(in->imm)) ? g->outputs : 1;
+    }
+    return 1;
+}
 
 const char *isa_class_name(isa_class c)
 {
@@ -144,3 +251,47 @@ void isa_program_destroy(isa_program *p)
     free(p->live_sgprs);
     free(p);
 }
+
+/* "d..d+3", "a..a+count-1": a field and the registers its span rule covers. */
+static size_t operand_text(const isa_operand *o, char *buf, size_t size)
+{
+    static const char *const tails[] = {
+        [ISA_SPAN_ONE] = "", [ISA_SPAN_FOUR] = "..%c+3", [ISA_SPAN_COUNT] = "..%c+count-1",
+        [ISA_SPAN_IMM] = "..%c+imm-1", [ISA_SPAN_GLSL_IN] = "..", [ISA_SPAN_GLSL_OUT] = ".."};
+    static const char *const conditions[] = {
+        [ISA_WHEN_ALWAYS] = "", [ISA_WHEN_RMW] = " (not load)", [ISA_WHEN_CMPXCHG] = " (cmpxchg)",
+        [ISA_WHEN_FUSED] = " (fused)", [ISA_WHEN_GLSL_2] = " (2+ inputs)", [ISA_WHEN_GLSL_3] = " (3 inputs)"};
+    char f = "dabce"[o->field], tail[24];
+    snprintf(tail, sizeof tail, tails[o->span], f);
+    int n = snprintf(buf, size, "%c%s%s%s", f, tail, o->optional ? "?" : "", conditions[o->when]);
+    return n < 0 ? 0 : (size_t)n < size ? (size_t)n : size - 1;
+}
+
+void isa_op_operands_text(isa_op op, char *buf, size_t size)
+{
+    static const char *const heads[] = {[ISA_ROLE_WRITE] = "writes ", [ISA_ROLE_READ] = "reads ",
+                                        [ISA_ROLE_UPDATE] = "updates ", [ISA_ROLE_MASK] = "masks "};
+    static const isa_role order[] = {ISA_ROLE_WRITE, ISA_ROLE_UPDATE, ISA_ROLE_READ, ISA_ROLE_MASK};
+    const isa_shape *sh = isa_op_shape(op);
+    size_t n = 0;
+    buf[0] = 0;
+    for (size_t r = 0; r < sizeof order / sizeof order[0]; r++) {
+        int first = 1;
+        for (unsigned k = 0; k < sh->count && n + 1 < size; k++) {
+            if (sh->op[k].role != order[r])
+                continue;
+            n += (size_t)snprintf(buf + n, size - n, "%s%s", first ? (n ? "; " : "") : ", ",
+                                  first ? heads[order[r]] : "");
+            if (n + 1 < size)
+                n += operand_text(&sh->op[k], buf + n, size - n);
+            first = 0;
+        }
+    }
+    if ((sh->flags & ISA_SHAPE_F_SLOT) && n + 1 < size)
+        n += (size_t)snprintf(buf + n, size - n, "%sslot", n ? "; " : "");
+    if ((sh->flags & ISA_SHAPE_F_JUMP) && n + 1 < size)
+        n += (size_t)snprintf(buf + n, size - n, "%sjumps to imm", n ? "; " : "");
+    if (!n)
+        snprintf(buf, size, "none");
+}
+

@@ -107,7 +107,7 @@ char *isa_disassemble_spirv(const uint32_t *words, size_t word_count, char *err,
 /* ---------------------------------------------------------------- the ISA */
 
 typedef enum isa_op {
-#define X(name, cls, meaning) ISA_OP_##name,
+#define X(name, ...) ISA_OP_##name,
 #include "isa/ops.def"
 #undef X
     ISA_OP_COUNT
@@ -126,7 +126,73 @@ typedef enum isa_class {
     ISA_CLASS_COUNT
 } isa_class;
 
+/* The columns of isa/ops.def beside name, class and meaning (see there). */
+typedef enum isa_shape_id {
+#define S(name, ...) ISA_SHAPE_##name,
+#include "isa/shapes.def"
+#undef S
+    ISA_SHAPE_COUNT
+} isa_shape_id;
+
+typedef enum isa_result { ISA_RESULT_TYPED, ISA_RESULT_BOOL, ISA_RESULT_U32 } isa_result;
+
+typedef enum isa_uniform_rule {
+    ISA_UNIFORM_READS, ISA_UNIFORM_WAVE, ISA_UNIFORM_LANE, ISA_UNIFORM_PHI, ISA_UNIFORM_BCAST,
+    ISA_UNIFORM_BALLOT_BIT, ISA_UNIFORM_BALLOT_CNT, ISA_UNIFORM_WAVE_OP, ISA_UNIFORM_LOAD
+} isa_uniform_rule;
+
+typedef enum isa_print {
+    ISA_PRINT_ALU, ISA_PRINT_ALU_IMM, ISA_PRINT_SLOT_IMM, ISA_PRINT_BLOCK, ISA_PRINT_LOOP,
+    ISA_PRINT_MASK_COND, ISA_PRINT_MASK_CASE, ISA_PRINT_MASK_EXEC, ISA_PRINT_MASK_OR, ISA_PRINT_MASK_ANDN,
+    ISA_PRINT_BRANCH, ISA_PRINT_BRANCH_CMP, ISA_PRINT_BRANCH_IF, ISA_PRINT_JOIN, ISA_PRINT_JUMP,
+    ISA_PRINT_MOVM, ISA_PRINT_LOAD, ISA_PRINT_STORE, ISA_PRINT_ATOMIC, ISA_PRINT_IMG_LOAD,
+    ISA_PRINT_IMG_STORE, ISA_PRINT_IMG_SAMPLE, ISA_PRINT_IMG_ATOMIC, ISA_PRINT_IMG_QUERY, ISA_PRINT_WAVE_OP
+} isa_print;
+
+enum { ISA_FLAG_PURE = 1 };
+
+/* Operand shapes (isa/shapes.def): fields are numbered d, a, b, c, e = 0..4, the bits of
+ * isa_inst_reg_fields. */
+typedef enum isa_field { ISA_FIELD_D, ISA_FIELD_A, ISA_FIELD_B, ISA_FIELD_C, ISA_FIELD_E } isa_field;
+typedef enum isa_role { ISA_ROLE_READ, ISA_ROLE_WRITE, ISA_ROLE_UPDATE, ISA_ROLE_MASK } isa_role;
+typedef enum isa_span_rule {
+    ISA_SPAN_ONE, ISA_SPAN_FOUR, ISA_SPAN_COUNT, ISA_SPAN_IMM, ISA_SPAN_GLSL_IN, ISA_SPAN_GLSL_OUT
+} isa_span_rule;
+typedef enum isa_when {
+    ISA_WHEN_ALWAYS, ISA_WHEN_RMW, ISA_WHEN_CMPXCHG, ISA_WHEN_FUSED, ISA_WHEN_GLSL_2, ISA_WHEN_GLSL_3
+} isa_when;
+enum {
+    ISA_SHAPE_F_SLOT = 1, ISA_SHAPE_F_JUMP = 2, ISA_SHAPE_F_LEN_IMM = 4, ISA_SHAPE_F_STRIDE_IMM2 = 8,
+    ISA_SHAPE_F_SAMPLER_IMM2 = 16, ISA_SHAPE_F_CLUSTER = 32
+};
+typedef struct isa_operand {
+    uint8_t field, role, span, when, optional; /* isa_field, isa_role, isa_span_rule, isa_when; may be ISA_NO_REG */
+} isa_operand;
+typedef struct isa_shape {
+    const char *name;
+    unsigned flags;        /* ISA_SHAPE_F_* */
+    unsigned count;        /* operands */
+    isa_operand op[5];
+} isa_shape;
+
 const char *isa_op_name(isa_op op);          /* "iadd" */
+const isa_shape *isa_op_shape(isa_op op);
+isa_result isa_op_result(isa_op op);
+isa_uniform_rule isa_op_uniform(isa_op op);
+isa_print isa_op_print(isa_op op);
+unsigned isa_op_flags(isa_op op);            /* ISA_FLAG_* */
+/* The operands of an instruction's shape in words: "writes d..d+3; reads a, b?; slot" (`?`: may be absent). */
+void isa_op_operands_text(isa_op op, char *buf, size_t size);
+
+/* GLSL.std.450 instructions the model has (isa/glsl450.def), or NULL: name, register inputs (operands a, b,
+ * c), registers read from a, registers written from d, and the integer signedness the function itself fixes
+ * ('s', 'u', or 0 when it follows its operands' type). */
+typedef struct isa_glsl {
+    const char *name;
+    unsigned char inputs, input_regs, outputs;
+    char sign;
+} isa_glsl;
+const isa_glsl *isa_glsl_info(int64_t number);
 const char *isa_op_meaning(isa_op op);
 isa_class isa_op_class(isa_op op);           /* the table's class (memory ops may be re-classed per instruction) */
 const char *isa_class_name(isa_class c);     /* "valu" */
@@ -455,6 +521,19 @@ int isa_verify_allocation(const isa_program *p, const isa_program *before, char 
  * the number of spans written into reads[]/writes[] (at most 6 / 2). */
 typedef struct isa_span { uint32_t first, count; } isa_span;
 void isa_inst_regs(const isa_inst *in, isa_span reads[6], int *nreads, isa_span writes[2], int *nwrites);
+
+/* Field f (isa_field) of an instruction; whether an operand of its shape applies to it (its condition on
+ * imm2 or the GLSL.std.450 number holds) and is present (applies, and the field holds a register); how many
+ * registers it spans there. */
+uint32_t isa_inst_field(const isa_inst *in, unsigned f);
+int isa_operand_applies(const isa_inst *in, const isa_operand *o);
+int isa_operand_present(const isa_inst *in, const isa_operand *o);
+uint32_t isa_operand_span(const isa_inst *in, const isa_operand *o);
+
+/* Checks every register, mask, slot, jump target and immediate an instruction's shape names against the
+ * program: 0 when it holds, else -1 with the offending pc and a message ("iadd operand b = 9 (span 1)
+ * outside 8 registers").  A malformed program (a lowering bug) must never reach the executor. */
+int isa_program_validate(const isa_program *p, uint32_t *bad_pc, char *err, size_t err_size);
 
 /* Which of the fields d, a, b, c, e (bits 0..4) hold registers that isa_inst_regs reports: among the reads,
  * the writes or both; with `single`, only spans of one register (the rest are masks, or unused). */

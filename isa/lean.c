@@ -310,19 +310,15 @@ out:
 
 /* ------------------------------------------------------------ after allocation */
 
-/* Mask operands of an exec instruction (bits of d, a, b, c, e as 1, 2, 4, 8, 16). */
+/* Mask operands of an instruction (bits of d, a, b, c, e as 1, 2, 4, 8, 16), from its shape. */
 static unsigned mask_fields(const isa_inst *in)
 {
-    switch ((isa_op)in->op) {
-    case ISA_OP_BLOCK: case ISA_OP_LOOP: return 2;
-    case ISA_OP_MASK_COND: case ISA_OP_MASK_EXEC: case ISA_OP_MASK_CASE: case ISA_OP_JOIN: return 1;
-    case ISA_OP_BRANCH: return 1 | 16;
-    case ISA_OP_BRANCH_CMP: return 8 | 16;
-    case ISA_OP_BRANCH_IF: return 16;
-    case ISA_OP_MASK_OR: case ISA_OP_MASK_ANDN: return 1 | 2;
-    case ISA_OP_MOVM: return 4;
-    default: return 0;
-    }
+    const isa_shape *sh = isa_op_shape((isa_op)in->op);
+    unsigned f = 0;
+    for (unsigned k = 0; k < sh->count; k++)
+        if (sh->op[k].role == ISA_ROLE_MASK)
+            f |= 1u << sh->op[k].field;
+    return f;
 }
 
 static int refers_to_mask(const isa_inst *in, uint32_t m)

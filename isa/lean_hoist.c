@@ -32,29 +32,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <spirv/unified1/GLSL.std.450.h>
-
 #include "isa/isa.h"
 
 static int pure_scalar_op(const isa_inst *in)
 {
     isa_op op = (isa_op)in->op;
-    if (op == ISA_OP_FMATH) /* the integer GLSL.std.450 instructions, which cannot report */
+    if (op == ISA_OP_FMATH) { /* the integer GLSL.std.450 instructions, which cannot report */
+        const isa_glsl *g = isa_glsl_info(in->imm);
         return !isa_type_is_float((isa_type)in->type) && in->type != ISA_TYPE_BOOL && in->type != ISA_TYPE_NONE &&
-               (in->imm == GLSLstd450SAbs || in->imm == GLSLstd450SSign || in->imm == GLSLstd450UMin ||
-                in->imm == GLSLstd450SMin || in->imm == GLSLstd450UMax || in->imm == GLSLstd450SMax ||
-                in->imm == GLSLstd450UClamp || in->imm == GLSLstd450SClamp);
-    switch (op) {
-    case ISA_OP_MOV: case ISA_OP_SELECT: case ISA_OP_IADD: case ISA_OP_ISUB: case ISA_OP_IMUL: case ISA_OP_INEG:
-    case ISA_OP_NOT: case ISA_OP_AND: case ISA_OP_OR: case ISA_OP_XOR: case ISA_OP_SHL: case ISA_OP_SHRL:
-    case ISA_OP_SHRA: case ISA_OP_UMIN: case ISA_OP_SMIN: case ISA_OP_UMAX: case ISA_OP_SMAX: case ISA_OP_SABS:
-    case ISA_OP_SSIGN: case ISA_OP_IEQ: case ISA_OP_INE: case ISA_OP_ULT: case ISA_OP_ULE: case ISA_OP_SLT:
-    case ISA_OP_SLE: case ISA_OP_UMULHI: case ISA_OP_SMULHI: case ISA_OP_IADDC: case ISA_OP_ISUBB:
-    case ISA_OP_BITCNT: case ISA_OP_FADD: case ISA_OP_FSUB: case ISA_OP_FMUL: case ISA_OP_FNEG:
-        return 1;
-    default:
-        return 0;
+               g && g->sign;
     }
+    return (isa_op_flags(op) & ISA_FLAG_PURE) != 0;
 }
 
 static int is_jump(const isa_inst *in)

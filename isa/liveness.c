@@ -9,137 +9,26 @@
  * because every vector write is predicated by exec and every scalar write
  * happens where all live lanes stand at the same point (isa/uniform.c).
  */
-#include <spirv/unified1/GLSL.std.450.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "isa/isa.h"
 
-/* GLSL.std.450 instructions whose operands span several registers. */
-static void fmath_shape(int64_t f, unsigned *input_regs, unsigned *outputs)
-{
-    *input_regs = 1;
-    *outputs = 1;
-    switch ((enum GLSLstd450)f) {
-    case GLSLstd450Modf: case GLSLstd450ModfStruct: case GLSLstd450Frexp: case GLSLstd450FrexpStruct:
-    case GLSLstd450UnpackSnorm2x16: case GLSLstd450UnpackUnorm2x16: case GLSLstd450UnpackHalf2x16:
-    case GLSLstd450UnpackDouble2x32:
-        *outputs = 2;
-        break;
-    case GLSLstd450UnpackSnorm4x8: case GLSLstd450UnpackUnorm4x8:
-        *outputs = 4;
-        break;
-    case GLSLstd450PackSnorm4x8: case GLSLstd450PackUnorm4x8:
-        *input_regs = 4;
-        break;
-    case GLSLstd450PackSnorm2x16: case GLSLstd450PackUnorm2x16: case GLSLstd450PackHalf2x16:
-    case GLSLstd450PackDouble2x32:
-        *input_regs = 2;
-        break;
-    default: break;
-    }
-}
-
 void isa_inst_regs(const isa_inst *in, isa_span reads[6], int *nreads, isa_span writes[2], int *nwrites)
 {
     int nr = 0, nw = 0;
-    unsigned n = in->count ? in->count : 1;
-#define RD(field, span) do { if (in->field != ISA_NO_REG) reads[nr++] = (isa_span){in->field, (span)}; } while (0)
-#define WR(field, span) do { if (in->field != ISA_NO_REG) writes[nw++] = (isa_span){in->field, (span)}; } while (0)
-    switch ((isa_op)in->op) {
-    case ISA_OP_MOV: case ISA_OP_INEG: case ISA_OP_NOT: case ISA_OP_BITREV: case ISA_OP_BITCNT:
-    case ISA_OP_FINDLSB: case ISA_OP_FINDUMSB: case ISA_OP_FINDSMSB: case ISA_OP_SABS: case ISA_OP_SSIGN:
-    case ISA_OP_FNEG: case ISA_OP_ISNAN: case ISA_OP_ISINF: case ISA_OP_CVT:
-    case ISA_OP_VOTE_ALL: case ISA_OP_VOTE_ANY: case ISA_OP_VOTE_EQ: case ISA_OP_BCAST_FIRST:
-    case ISA_OP_QUAD_SWAP: case ISA_OP_WAVE_OP: case ISA_OP_MOVM:
-        WR(d, 1); RD(a, 1);
-        break;
-    case ISA_OP_SELECT: case ISA_OP_BFEU: case ISA_OP_BFES: case ISA_OP_FMA:
-        WR(d, 1); RD(a, 1); RD(b, 1); RD(c, 1);
-        break;
-    case ISA_OP_BFI:
-        WR(d, 1); RD(a, 1); RD(b, 1); RD(c, 1); RD(e, 1);
-        break;
-    case ISA_OP_FMATH: {
-        unsigned input_regs, outputs;
-        fmath_shape(in->imm, &input_regs, &outputs);
-        WR(d, outputs); RD(a, input_regs); RD(b, 1); RD(c, 1);
-        break;
+    const isa_shape *sh = isa_op_shape((isa_op)in->op);
+    for (unsigned k = 0; k < sh->count; k++) {
+        const isa_operand *o = &sh->op[k];
+        if (o->role == ISA_ROLE_MASK || !isa_operand_present(in, o))
+            continue;
+        isa_span s = {isa_inst_field(in, o->field), isa_operand_span(in, o)};
+        if (o->role == ISA_ROLE_WRITE || o->role == ISA_ROLE_UPDATE)
+            writes[nw++] = s;
+        if (o->role == ISA_ROLE_READ || o->role == ISA_ROLE_UPDATE)
+            reads[nr++] = s;
     }
-    case ISA_OP_VEXTRACT:
-        WR(d, 1); RD(a, (uint32_t)(in->imm > 0 ? in->imm : 1)); RD(b, 1);
-        break;
-    case ISA_OP_VINSERT: /* writes one register of the array per lane: the rest keep their values */
-        WR(d, (uint32_t)(in->imm > 0 ? in->imm : 1)); RD(d, (uint32_t)(in->imm > 0 ? in->imm : 1)); RD(a, 1); RD(b, 1);
-        break;
-    case ISA_OP_ELECT:
-        WR(d, 1);
-        break;
-    case ISA_OP_BCAST: case ISA_OP_SHUFFLE: case ISA_OP_SHUFFLE_XOR: case ISA_OP_SHUFFLE_UP:
-    case ISA_OP_SHUFFLE_DN: case ISA_OP_QUAD_BCAST:
-        WR(d, 1); RD(a, 1); RD(b, 1);
-        break;
-    case ISA_OP_BALLOT:
-        WR(d, 4); RD(a, 1);
-        break;
-    case ISA_OP_INV_BALLOT: case ISA_OP_BALLOT_CNT: case ISA_OP_BALLOT_LSB: case ISA_OP_BALLOT_MSB:
-        WR(d, 1); RD(a, 4);
-        break;
-    case ISA_OP_BALLOT_BIT:
-        WR(d, 1); RD(a, 4); RD(b, 1);
-        break;
-    case ISA_OP_LOAD:
-        WR(d, n); RD(a, 1);
-        break;
-    case ISA_OP_STORE:
-        RD(b, n); RD(a, 1);
-        break;
-    case ISA_OP_ATOMIC:
-        RD(a, 1); WR(d, 1);
-        if (in->imm2 != ISA_RED_LOAD) RD(b, 1);
-        if (in->imm2 == ISA_RED_CMPXCHG) RD(c, 1);
-        break;
-    case ISA_OP_IMG_READ:
-        WR(d, 4); RD(a, 1);
-        break;
-    case ISA_OP_IMG_WRITE:
-        RD(a, 1); RD(b, 4);
-        break;
-    case ISA_OP_ARRAY_LEN: case ISA_OP_IMG_SIZE:
-        WR(d, 1);
-        break;
-    case ISA_OP_IMG_LOAD:
-        WR(d, 4); RD(a, n); RD(b, 1);
-        break;
-    case ISA_OP_IMG_STORE:
-        RD(a, n); RD(b, 4);
-        break;
-    case ISA_OP_IMG_SAMPLE: case ISA_OP_IMG_GATHER: {
-        uint32_t grad = in->op == ISA_OP_IMG_SAMPLE && in->imm > 0 ? (uint32_t)in->imm : 1;
-        WR(d, 4); RD(a, n); RD(b, 1); RD(c, grad); RD(e, grad);
-        break;
-    }
-    case ISA_OP_IMG_ATOMIC:
-        WR(d, 1); RD(a, n);
-        if (in->imm2 != ISA_RED_LOAD) RD(b, 1);
-        if (in->imm2 == ISA_RED_CMPXCHG) RD(c, 1);
-        break;
-    case ISA_OP_IMG_QUERY:
-        WR(d, n); RD(b, 1);
-        break;
-    case ISA_OP_MASK_COND: case ISA_OP_MASK_CASE: case ISA_OP_BRANCH:
-        RD(a, 1);
-        break;
-    case ISA_OP_BLOCK: case ISA_OP_LOOP: case ISA_OP_MASK_EXEC: case ISA_OP_JOIN: case ISA_OP_MASK_OR:
-    case ISA_OP_MASK_ANDN: case ISA_OP_BARRIER: case ISA_OP_END: case ISA_OP_COUNT:
-        break;
-    default: /* two-operand ALU */
-        WR(d, 1); RD(a, 1); RD(b, 1);
-        break;
-    }
-#undef RD
-#undef WR
     *nreads = nr;
     *nwrites = nw;
 }
@@ -168,10 +57,8 @@ unsigned isa_inst_reg_fields(const isa_inst *in, int reads, int writes, int sing
 
 int isa_inst_reads_late(const isa_inst *in)
 {
-    isa_op op = (isa_op)in->op;
-    return isa_op_class(op) == ISA_CLASS_XLANE || op == ISA_OP_LOAD || op == ISA_OP_STORE || op == ISA_OP_ATOMIC ||
-           op == ISA_OP_IMG_READ || op == ISA_OP_IMG_WRITE || op == ISA_OP_IMG_LOAD || op == ISA_OP_IMG_STORE ||
-           op == ISA_OP_IMG_SAMPLE || op == ISA_OP_IMG_GATHER || op == ISA_OP_IMG_ATOMIC;
+    isa_class c = isa_op_class((isa_op)in->op);
+    return c == ISA_CLASS_XLANE || c == ISA_CLASS_VMEM;
 }
 
 isa_program *isa_program_clone(const isa_program *p)

@@ -179,16 +179,9 @@ static void lower_ext_glsl(lower *L, const uint32_t *o, uint32_t no)
         return;
     }
     /* component-wise functions; signedness from the function */
-    switch (f) {
-    case GLSLstd450SAbs: case GLSLstd450SSign: case GLSLstd450SMin: case GLSLstd450SMax: case GLSLstd450SClamp:
-    case GLSLstd450FindSMsb:
-        ty = lower_with_sign(ty, true);
-        break;
-    case GLSLstd450UMin: case GLSLstd450UMax: case GLSLstd450UClamp: case GLSLstd450FindUMsb:
-        ty = lower_with_sign(ty, false);
-        break;
-    default: break;
-    }
+    const isa_glsl *g = isa_glsl_info(f);
+    if (g && g->sign)
+        ty = lower_with_sign(ty, g->sign == 's');
     uint32_t d = lower_def_value(L, rid, rtype, n);
     uint32_t ar[3] = {ISA_NO_REG, ISA_NO_REG, ISA_NO_REG};
     bool scalar_arg[3] = {false, false, false};

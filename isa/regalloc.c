@@ -61,19 +61,6 @@ static int is_copy(const isa_inst *in)
     return (in->op == ISA_OP_MOV || in->op == ISA_OP_MOVM) && (in->type == ISA_TYPE_U64 || in->type == ISA_TYPE_NONE);
 }
 
-static int result_is_bool(isa_op op)
-{
-    switch (op) {
-    case ISA_OP_IEQ: case ISA_OP_INE: case ISA_OP_ULT: case ISA_OP_ULE: case ISA_OP_SLT: case ISA_OP_SLE:
-    case ISA_OP_FOEQ: case ISA_OP_FONE: case ISA_OP_FOLT: case ISA_OP_FOLE: case ISA_OP_FUEQ: case ISA_OP_FUNE:
-    case ISA_OP_FULT: case ISA_OP_FULE: case ISA_OP_ISNAN: case ISA_OP_ISINF: case ISA_OP_VOTE_ALL:
-    case ISA_OP_VOTE_ANY: case ISA_OP_VOTE_EQ: case ISA_OP_ELECT: case ISA_OP_INV_BALLOT: case ISA_OP_BALLOT_BIT:
-        return 1;
-    default:
-        return 0;
-    }
-}
-
 /* Width of each virtual register: from typed definitions, through copies, then from typed uses. */
 static void infer_widths(const isa_program *p, uint8_t *w)
 {
@@ -86,11 +73,8 @@ static void infer_widths(const isa_program *p, uint8_t *w)
         isa_span rd[6], wr[2];
         int nr, nw;
         isa_inst_regs(in, rd, &nr, wr, &nw);
-        int wd = result_is_bool((isa_op)in->op) ? W_BOOL
-                 : in->op == ISA_OP_BALLOT || in->op == ISA_OP_BALLOT_CNT || in->op == ISA_OP_BALLOT_LSB ||
-                         in->op == ISA_OP_BALLOT_MSB || in->op == ISA_OP_ARRAY_LEN || in->op == ISA_OP_IMG_SIZE
-                     ? W_32
-                     : width_of_type((isa_type)in->type);
+        isa_result res = isa_op_result((isa_op)in->op);
+        int wd = res == ISA_RESULT_BOOL ? W_BOOL : res == ISA_RESULT_U32 ? W_32 : width_of_type((isa_type)in->type);
         for (int k = 0; k < nw; k++)
             for (uint32_t r = wr[k].first; r < wr[k].first + wr[k].count && r < R; r++)
                 if (wd > w[r])

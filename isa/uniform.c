@@ -79,31 +79,30 @@ static int result_uniform(const uctx *u, uint32_t i)
     int reads_uniform = 1;
     for (int k = 0; k < nr; k++)
         reads_uniform &= span_uniform(u, rd[k]);
-    switch ((isa_op)in->op) {
-    case ISA_OP_MOVM: {
+    switch (isa_op_uniform((isa_op)in->op)) {
+    case ISA_UNIFORM_PHI: {
         /* a phi copy on an edge of a per-lane branch gives lanes different values */
         uint32_t c = b != ISA_NO_BLOCK ? p->blocks[b].cond : ISA_NO_REG;
         return reads_uniform && reg_uniform(u, c);
     }
-    case ISA_OP_ELECT: case ISA_OP_INV_BALLOT: case ISA_OP_ATOMIC: case ISA_OP_IMG_READ: case ISA_OP_IMG_LOAD:
-    case ISA_OP_IMG_SAMPLE: case ISA_OP_IMG_GATHER: case ISA_OP_IMG_ATOMIC:
+    case ISA_UNIFORM_LANE:
         return 0;
-    case ISA_OP_VOTE_ALL: case ISA_OP_VOTE_ANY: case ISA_OP_VOTE_EQ: case ISA_OP_BCAST_FIRST: case ISA_OP_BALLOT:
-    case ISA_OP_ARRAY_LEN: case ISA_OP_IMG_SIZE:
+    case ISA_UNIFORM_WAVE:
         return 1;
-    case ISA_OP_BCAST: case ISA_OP_BALLOT_BIT:
-        return reg_uniform(u, in->b) && (in->op == ISA_OP_BCAST || reg_uniform(u, in->a));
-    case ISA_OP_BALLOT_CNT:
+    case ISA_UNIFORM_BCAST:
+        return reg_uniform(u, in->b);
+    case ISA_UNIFORM_BALLOT_BIT:
+        return reg_uniform(u, in->b) && reg_uniform(u, in->a);
+    case ISA_UNIFORM_BALLOT_CNT:
         return in->imm == 0 && reads_uniform;
-    case ISA_OP_WAVE_OP: {
-        unsigned g = (unsigned)(in->imm2 & 0xff);
-        return g == ISA_GROUP_REDUCE;
-    }
-    case ISA_OP_LOAD:
+    case ISA_UNIFORM_WAVE_OP:
+        return (in->imm2 & 0xff) == ISA_GROUP_REDUCE;
+    case ISA_UNIFORM_LOAD:
         return scalar_loadable(p, in) && reg_uniform(u, in->a);
-    default:
+    case ISA_UNIFORM_READS:
         return reads_uniform;
     }
+    return reads_uniform;
 }
 
 /* Marks every block of the loop headed by block h divergent. */

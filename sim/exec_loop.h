@@ -91,7 +91,7 @@ WAVE_ATTR static wave_stop WAVE_FN(sim_ctx *ctx, sim_wave *w)
         }
 #else
     static const void *const normal[2 * SIM_H_COUNT] = {
-#define X(name, cls, meaning) [2 * SIM_H_##name] = &&op_##name, [2 * SIM_H_##name + 1] = &&head,
+#define X(name, ...) [2 * SIM_H_##name] = &&op_##name, [2 * SIM_H_##name + 1] = &&head,
 #include "isa/ops.def"
 #undef X
 #define X(name) [2 * SIM_H_##name] = &&op_##name, [2 * SIM_H_##name + 1] = &&head,
@@ -99,7 +99,7 @@ WAVE_ATTR static wave_stop WAVE_FN(sim_ctx *ctx, sim_wave *w)
 #undef X
     };
     static const void *const careful_table[2 * SIM_H_COUNT] = {
-#define X(name, cls, meaning) [2 * SIM_H_##name] = &&head, [2 * SIM_H_##name + 1] = &&head,
+#define X(name, ...) [2 * SIM_H_##name] = &&head, [2 * SIM_H_##name + 1] = &&head,
 #include "isa/ops.def"
 #undef X
 #define X(name) [2 * SIM_H_##name] = &&head, [2 * SIM_H_##name + 1] = &&head,

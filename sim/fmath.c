@@ -25,56 +25,6 @@
 #define PUT(value) SIM_PUT(D, l, lm, value)
 #define PUT1(value) SIM_PUT(D1, l, lm, value)
 
-/* The instructions the model has, indexed by GLSL number (every FMATH
- * instruction looks its shape up: no search): name (NULL where the model
- * lacks the instruction), register inputs (operands a, b, c), registers
- * read from a, registers written from d. */
-static const struct {
-    const char *name;
-    unsigned char inputs, input_regs, outputs;
-} glsl_table[GLSLstd450Count] = {
-#define G(name, in, in_regs, out) [GLSLstd450##name] = {#name, in, in_regs, out},
-    G(Round, 1, 1, 1) G(RoundEven, 1, 1, 1) G(Trunc, 1, 1, 1) G(FAbs, 1, 1, 1) G(SAbs, 1, 1, 1)
-    G(FSign, 1, 1, 1) G(SSign, 1, 1, 1) G(Floor, 1, 1, 1) G(Ceil, 1, 1, 1) G(Fract, 1, 1, 1)
-    G(Radians, 1, 1, 1) G(Degrees, 1, 1, 1) G(Sin, 1, 1, 1) G(Cos, 1, 1, 1) G(Tan, 1, 1, 1)
-    G(Asin, 1, 1, 1) G(Acos, 1, 1, 1) G(Atan, 1, 1, 1) G(Sinh, 1, 1, 1) G(Cosh, 1, 1, 1)
-    G(Tanh, 1, 1, 1) G(Asinh, 1, 1, 1) G(Acosh, 1, 1, 1) G(Atanh, 1, 1, 1) G(Atan2, 2, 1, 1)
-    G(Pow, 2, 1, 1) G(Exp, 1, 1, 1) G(Log, 1, 1, 1) G(Exp2, 1, 1, 1) G(Log2, 1, 1, 1)
-    G(Sqrt, 1, 1, 1) G(InverseSqrt, 1, 1, 1) G(Modf, 1, 1, 2) G(ModfStruct, 1, 1, 2)
-    G(FMin, 2, 1, 1) G(UMin, 2, 1, 1) G(SMin, 2, 1, 1) G(FMax, 2, 1, 1) G(UMax, 2, 1, 1)
-    G(SMax, 2, 1, 1) G(FClamp, 3, 1, 1) G(UClamp, 3, 1, 1) G(SClamp, 3, 1, 1) G(FMix, 3, 1, 1)
-    G(Step, 2, 1, 1) G(SmoothStep, 3, 1, 1) G(Fma, 3, 1, 1) G(Frexp, 1, 1, 2) G(FrexpStruct, 1, 1, 2)
-    G(Ldexp, 2, 1, 1) G(PackSnorm4x8, 1, 4, 1) G(PackUnorm4x8, 1, 4, 1) G(PackSnorm2x16, 1, 2, 1)
-    G(PackUnorm2x16, 1, 2, 1) G(PackHalf2x16, 1, 2, 1) G(PackDouble2x32, 1, 2, 1)
-    G(UnpackSnorm2x16, 1, 1, 2) G(UnpackUnorm2x16, 1, 1, 2) G(UnpackHalf2x16, 1, 1, 2)
-    G(UnpackSnorm4x8, 1, 1, 4) G(UnpackUnorm4x8, 1, 1, 4) G(UnpackDouble2x32, 1, 1, 2)
-    G(FindILsb, 1, 1, 1) G(FindSMsb, 1, 1, 1) G(FindUMsb, 1, 1, 1)
-    G(NMin, 2, 1, 1) G(NMax, 2, 1, 1) G(NClamp, 3, 1, 1)
-#undef G
-};
-
-static int glsl_index(int64_t glsl)
-{
-    return glsl >= 0 && glsl < GLSLstd450Count && glsl_table[glsl].name ? (int)glsl : -1;
-}
-
-int sim_fmath_shape(int64_t glsl, unsigned *inputs, unsigned *input_regs, unsigned *outputs)
-{
-    int i = glsl_index(glsl);
-    if (i < 0)
-        return 0;
-    *inputs = glsl_table[i].inputs;
-    *input_regs = glsl_table[i].input_regs;
-    *outputs = glsl_table[i].outputs;
-    return 1;
-}
-
-const char *sim_glsl_name(int64_t glsl)
-{
-    int i = glsl_index(glsl);
-    return i < 0 ? NULL : glsl_table[i].name;
-}
-
 static inline float clampf(float x, float lo, float hi) { return fminf(fmaxf(x, lo), hi); }
 static inline double clampd(double x, double lo, double hi) { return fmin(fmax(x, lo), hi); }
 static inline float signf(float x) { return x > 0 ? 1.0f : x < 0 ? -1.0f : x; }
@@ -137,11 +87,12 @@ static inline __attribute__((always_inline)) int fmath(sim_ctx *ctx, sim_wave *w
     const uint64_t *lm = w->lane_mask;
     const isa_type type = (isa_type)in->type;
     const unsigned sh = 64 - sim_type_bits(type);
-    unsigned inputs, input_regs, outputs;
+    const isa_glsl *g = isa_glsl_info(in->imm);
     (void)exec;
-    if (!sim_fmath_shape(in->imm, &inputs, &input_regs, &outputs))
+    if (!g)
         return sim_fault(ctx, w, pc, SIM_FAULT_UNSUPPORTED, -1, -1, -1,
                          "GLSL.std.450 instruction %lld is not supported by the model", (long long)in->imm);
+    const unsigned inputs = g->inputs, input_regs = g->input_regs, outputs = g->outputs;
     uint64_t *D = sim_reg(ctx, w, in->d);
     uint64_t *D1 = outputs > 1 ? sim_reg(ctx, w, in->d + 1) : NULL;
     const uint64_t *A = sim_reg(ctx, w, in->a);
@@ -279,7 +230,7 @@ static inline __attribute__((always_inline)) int fmath(sim_ctx *ctx, sim_wave *w
     }
 bad_type:
     return sim_fault(ctx, w, pc, SIM_FAULT_UNSUPPORTED, -1, -1, -1, "GLSL.std.450 %s is not defined for type '%s'",
-                     sim_glsl_name(in->imm), isa_type_name(type));
+                     isa_glsl_info(in->imm)->name, isa_type_name(type));
 }
 
 /* ------------------------------------------------------------ CVT */

@@ -105,7 +105,7 @@ static inline void sim_note_write(sim_ctx *ctx, uint32_t *owner, uint64_t addres
     X(BRANCH_IF_B) X(BRANCH_IF_ULT_32) X(BRANCH_IF_SLT_32)
 
 typedef enum sim_handler {
-#define X(name, cls, meaning) SIM_H_##name,
+#define X(name, ...) SIM_H_##name,
 #include "isa/ops.def"
 #undef X
 #define X(name) SIM_H_##name,
@@ -353,13 +353,5 @@ int sim_exec_image(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t pc, s
 /* Binds image/sampler slot s to its sim_config.images entry and checks that it fits the kernel's declaration.
  * Returns SIM_FAULT_NONE, or the kind with the message in why. */
 sim_fault_kind sim_image_bind(sim_ctx *ctx, uint32_t s, char *why, size_t why_size);
-
-/* Operand counts of FMATH instruction `glsl` (GLSL.std.450 number): register
- * inputs read from a.. and results written from d.. (vector ones occupy
- * consecutive registers).  Returns 0 for an instruction the model lacks. */
-int sim_fmath_shape(int64_t glsl, unsigned *inputs, unsigned *input_regs, unsigned *outputs);
-
-/* Name of a GLSL.std.450 instruction number, or NULL. */
-const char *sim_glsl_name(int64_t glsl);
 
 #endif
