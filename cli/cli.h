@@ -144,8 +144,10 @@ char *cli_expect_failures(const struct wl_case *c, uint8_t *const *data);
 /* cli/vulkan.c (the Vulkan backend's commands) */
 int cli_cmd_devices(int argc, char **argv);
 int cli_cmd_check(int argc, char **argv);
-/* `wavelab run CASE --backend vulkan ...`: the options cli_cmd_run parsed, and the case (NULL: none given). */
+/* `wavelab check CASE` with options parsed already (report's device section passes its own) */
 struct cli_opts;
+int cli_check_case(const struct cli_opts *o, const char *case_path);
+/* `wavelab run CASE --backend vulkan ...`: the options cli_cmd_run parsed, and the case (NULL: none given). */
 int cli_cmd_run_vulkan(const struct cli_opts *o, const char *case_path);
 
 /* cli/profile.c: article 001's profiler on the passes of a case (GPU timestamps, or the model's estimate) */

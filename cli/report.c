@@ -53,8 +53,8 @@ static void pre_from(FILE *f, const char *cls, void (*write)(void *arg, FILE *ou
     free(buf);
 }
 
-/* Runs a command with its stdout and stderr captured (the check section reuses `wavelab check` as it is). */
-static char *capture_command(int (*fn)(int, char **), int argc, char **argv, int *rc)
+/* Runs `wavelab check` with its stdout and stderr captured (the check section reuses it as it is). */
+static char *capture_check(const cli_opts *o, const char *case_path, int *rc)
 {
     FILE *tmp = tmpfile();
     if (!tmp)
@@ -64,7 +64,7 @@ static char *capture_command(int (*fn)(int, char **), int argc, char **argv, int
     int out = dup(STDOUT_FILENO), err = dup(STDERR_FILENO);
     dup2(fileno(tmp), STDOUT_FILENO);
     dup2(fileno(tmp), STDERR_FILENO);
-    *rc = fn(argc, argv);
+    *rc = cli_check_case(o, case_path);
     fflush(stdout);
     fflush(stderr);
     dup2(out, STDOUT_FILENO);
@@ -337,27 +337,13 @@ int cli_cmd_report(int argc, char **argv)
     section_open(f, "check", "On a device",
                  "The same case on a Vulkan device (wavelab check): every binding compared with the simulator.");
     if (strcmp(backend, "vulkan") == 0) {
-        /* the simulator's options of this report, passed on to check's simulator side */
-        char wave_arg[16], budget_arg[24], threads_arg[16];
-        snprintf(wave_arg, sizeof wave_arg, "%u", out.wave_size);
-        snprintf(budget_arg, sizeof budget_arg, "%" PRIu64, o.budget);
-        snprintf(threads_arg, sizeof threads_arg, "%" PRIu64, o.threads);
-        char *args[16] = {"check", (char *)case_path, "--wave", wave_arg};
-        int nargs = 4;
-        if (o.robust)
-            args[nargs++] = "--robust";
-        if (o.given[CLI_OPT_budget])
-            args[nargs++] = "--budget", args[nargs++] = budget_arg;
-        if (o.given[CLI_OPT_threads])
-            args[nargs++] = "--threads", args[nargs++] = threads_arg;
-        char optimize_arg[512];
-        if (o.optimize) {
-            snprintf(optimize_arg, sizeof optimize_arg, "--optimize=%s", o.optimize);
-            args[nargs++] = optimize_arg;
-        }
-        args[nargs] = NULL;
+        /* the report's own options (the simulator's: --robust, --budget, ...) at the wave size it ran */
+        cli_opts check = o;
+        check.wave = out.wave_size;
+        check.given[CLI_OPT_wave] = 1;
+        check.machine = NULL; /* check's --machine only names the preset: the report's is the model above */
         int check_rc = 0;
-        char *text = capture_command(cli_cmd_check, nargs, args, &check_rc);
+        char *text = capture_check(&check, case_path, &check_rc);
         fprintf(f, "<p class=\"%s\">wavelab check: exit %d (%s)</p>\n<pre class=\"check\">",
                 check_rc == 0 ? "pass" : "fail", check_rc,
                 check_rc == 0 ? "the device agrees" : check_rc == 3 ? "the device cannot run this case" : "mismatch");

@@ -576,8 +576,13 @@ int cli_cmd_check(int argc, char **argv)
     cli_opts o;
     if (!cli_parse(CLI_CMD_check, argc, argv, &o))
         return RUN_EXIT_BAD_INPUT;
+    return cli_check_case(&o, o.nargs ? o.args[0] : NULL);
+}
+
+int cli_check_case(const cli_opts *o, const char *case_path)
+{
     vk_args a;
-    vk_args_from(&o, o.nargs ? o.args[0] : NULL, &a);
+    vk_args_from(o, case_path, &a);
     if (!a.case_path) {
         fprintf(stderr, "wavelab check: no case file given\n");
         return RUN_EXIT_BAD_INPUT;
