@@ -189,6 +189,46 @@ START_TEST(test_options_help_is_per_command)
 }
 END_TEST
 
+/* check (on the device) and report --backend vulkan: the simulator's side honours --robust and --budget too; lavapipe
+ * runs wave 8 (a device run at another size is skipped, exit 3, before anything is compared). */
+START_TEST(test_options_check_and_report_honour_simulator_options)
+{
+    char *dir = tsup_temp_dir();
+    ck_assert_ptr_nonnull(dir);
+    static const struct {
+        const char *command, *options;
+        int rc;
+        const char *has;
+    } runs[] = {
+        {"check", "--wave 8 --robust", 0, "AGREE: "},
+        {"check", "--wave 8 --robust --budget 1", 1, "budget of 1 wave instruction"},
+        {"report", "--wave 8 --robust --backend vulkan -o", 0, NULL},
+        {"report", "--wave 8 --backend vulkan -o", 1, NULL},
+    };
+    for (size_t r = 0; r < sizeof runs / sizeof runs[0]; r++) {
+        char args[8800], *out = NULL;
+        int report = strcmp(runs[r].command, "report") == 0;
+        snprintf(args, sizeof args, "%s %s %s%s%s%s", runs[r].command, case_path(), runs[r].options,
+                 report ? " '" : "", report ? dir : "", report ? "/r.html'" : "");
+        int rc = tsup_run_cli(args, &out);
+        ck_assert_msg(rc == runs[r].rc && (!runs[r].has || strstr(out, runs[r].has)), "%s: exit %d:\n%s", args, rc,
+                      out ? out : "");
+        free(out);
+        if (report) { /* the device section: check ran with the report's --robust */
+            char path[4200];
+            snprintf(path, sizeof path, "%s/r.html", dir);
+            char *html = tsup_read_file(path, NULL);
+            ck_assert_ptr_nonnull(html);
+            const char *want = runs[r].rc == 0 ? "wavelab check: exit 0 (the device agrees)" : "wavelab check: exit 1";
+            ck_assert_msg(strstr(html, want), "%s: no \"%s\" in the report", args, want);
+            free(html);
+        }
+    }
+    tsup_remove_dir(dir);
+    free(dir);
+}
+END_TEST
+
 static Suite *options_suite(void)
 {
     Suite *s = suite_create("options");
@@ -200,6 +240,10 @@ static Suite *options_suite(void)
     tcase_add_test(t, test_options_simulator_options_are_honoured_everywhere);
     tcase_add_test(t, test_options_help_is_per_command);
     suite_add_tcase(s, t);
+    TCase *dev = tsup_device_tcase("device");
+    tcase_set_timeout(dev, 300);
+    tcase_add_test(dev, test_options_check_and_report_honour_simulator_options);
+    suite_add_tcase(s, dev);
     return s;
 }
 
