@@ -466,6 +466,8 @@ int cli_cmd_explain(int argc, char **argv)
     }
     run_output out;
     int rc = run_case_sim(c, &opt, &out, err, sizeof err);
+    if (out.optimizer_note[0])
+        fprintf(stderr, "wavelab explain: %s\n", out.optimizer_note);
     if (rc == RUN_EXIT_BAD_INPUT)
         fprintf(stderr, "%s\n", err);
     else if (rc == RUN_EXIT_FAIL)

@@ -254,6 +254,8 @@ int cli_cmd_report(int argc, char **argv)
     cli_progress progress;
     opt.progress = cli_progress_start(&progress, 0);
     int rc = run_case_sim(c, &opt, &out, err, sizeof err);
+    if (out.optimizer_note[0])
+        fprintf(stderr, "wavelab report: %s\n", out.optimizer_note);
     cli_progress_end(&progress);
     FILE *f = NULL;
     if (rc == RUN_EXIT_BAD_INPUT) {

@@ -352,6 +352,8 @@ int cli_cmd_timeline(int argc, char **argv)
     cli_progress progress;
     opt.progress = cli_progress_start(&progress, 0);
     int rc = run_case_sim(c, &opt, &out, err, sizeof err);
+    if (out.optimizer_note[0])
+        fprintf(stderr, "wavelab timeline: %s\n", out.optimizer_note);
     cli_progress_end(&progress);
     cli_interval *iv = NULL;
     size_t n = 0;

@@ -483,6 +483,8 @@ int cli_cmd_trace(int argc, char **argv)
         }
     }
     int rc = run_case_sim(c, &opt, &run, err, sizeof err);
+    if (run.optimizer_note[0])
+        fprintf(stderr, "wavelab trace: %s\n", run.optimizer_note);
     if (rc == RUN_EXIT_BAD_INPUT) {
         fprintf(stderr, "%s\n", err);
         goto done;

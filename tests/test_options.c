@@ -163,6 +163,20 @@ START_TEST(test_options_simulator_options_are_honoured_everywhere)
 }
 END_TEST
 
+/* trace --optimize follows the optimized program: the kernel as written runs beside it without the step hook (it
+ * was called from both runs, and the second run's steps read the first program's state: a crash, also for a case
+ * with "optimize") */
+START_TEST(test_options_trace_optimize_follows_one_program)
+{
+    char args[4400], *out = NULL;
+    snprintf(args, sizeof args, "trace '%s/kernels/robust/robust_oob.json' --optimize", tsup_root());
+    int rc = tsup_run_cli(args, &out);
+    ck_assert_msg(rc == 0 && out && strstr(out, " instructions executed by this wave, "), "exit %d:\n%s", rc,
+                  out ? out : "");
+    free(out);
+}
+END_TEST
+
 /* `wavelab CMD --help` and `wavelab help CMD`: the command's synopsis, its options each on a line of its own
  * with what it does, the exit codes; the simulator's options on every command that runs it. */
 START_TEST(test_options_help_is_per_command)
@@ -239,6 +253,7 @@ static Suite *options_suite(void)
     tcase_add_test(t, test_options_unknown_option_names_the_valid_ones);
     tcase_add_test(t, test_options_simulator_options_are_honoured_everywhere);
     tcase_add_test(t, test_options_help_is_per_command);
+    tcase_add_test(t, test_options_trace_optimize_follows_one_program);
     suite_add_tcase(s, t);
     TCase *dev = tsup_device_tcase("device");
     tcase_set_timeout(dev, 300);
