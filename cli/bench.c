@@ -15,6 +15,7 @@
 #include <time.h>
 
 #include "cli/cli.h"
+#include "cli/options.h"
 #include "isa/isa.h"
 #include "run/run.h"
 #include "sim/sim.h"
@@ -120,24 +121,14 @@ static int bench_one(const char *name, const char *source, uint32_t wave, double
 
 int cli_cmd_bench(int argc, char **argv)
 {
-    double seconds = 1.0;
+    cli_opts o;
+    if (!cli_parse(CLI_CMD_bench, argc, argv, &o))
+        return RUN_EXIT_BAD_INPUT;
+    double seconds = o.given[CLI_OPT_seconds] ? o.seconds : 1.0;
     uint32_t waves[8] = {8, 32, 64};
     int nwaves = 3;
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--seconds") == 0 && i + 1 < argc) {
-            seconds = atof(argv[++i]);
-            if (!(seconds > 0 && seconds < 3600)) {
-                fprintf(stderr, "wavelab bench: --seconds: expected a positive number\n");
-                return RUN_EXIT_BAD_INPUT;
-            }
-        } else if (strcmp(argv[i], "--wave") == 0 && i + 1 < argc) {
-            waves[0] = (uint32_t)atoi(argv[++i]);
-            nwaves = 1;
-        } else {
-            fprintf(stderr, "wavelab bench: unexpected argument \"%s\"\n", argv[i]);
-            return RUN_EXIT_BAD_INPUT;
-        }
-    }
+    if (o.wave)
+        waves[0] = (uint32_t)o.wave, nwaves = 1;
     printf("wavelab bench: one host thread, %.1f s per line\n", seconds);
     for (int k = 0; k < nwaves; k++) {
         int rc = bench_one("alu", bench_alu, waves[k], seconds, 64);

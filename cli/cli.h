@@ -1,7 +1,7 @@
 /*
  * cli/cli.h — the `wavelab` command's subcommands.  main.c parses the
  * subcommand name and hands argc/argv (argv[0] = the subcommand) to one of
- * these.  Each returns the process exit code: 0 ok, 1 fault/failure/mismatch,
+ * these, which parses them with cli_parse (cli/options.h) against the table cli/options.def.  Each returns the process exit code: 0 ok, 1 fault/failure/mismatch,
  * 2 bad input or usage (run/run.h).
  */
 #ifndef WAVELAB_CLI_H
@@ -18,6 +18,7 @@ int cli_cmd_run(int argc, char **argv);      /* cli/main.c: run a case on the si
 int cli_cmd_test(int argc, char **argv);     /* cli/main.c: run every case with an expect */
 int cli_cmd_compile(int argc, char **argv);  /* cli/main.c */
 int cli_cmd_disasm(int argc, char **argv);   /* cli/main.c */
+int cli_cmd_isa(int argc, char **argv);      /* cli/main.c: the instruction table of isa/ops.def */
 int cli_cmd_bench(int argc, char **argv);    /* cli/bench.c */
 int cli_cmd_machines(int argc, char **argv); /* cli/explain.c: list machine presets */
 int cli_cmd_explain(int argc, char **argv);  /* cli/explain.c: LDS banks, L2 per workgroup, launch order */
@@ -33,18 +34,13 @@ struct run_options;
 struct wl_case;
 int cli_memory_open(const char *machine, int image_layout, int threads, const struct wl_case *c,
                     struct run_options *opt);
-/* --image-layout NAME: *layout = the img_layout it names (1), or a message naming the command (0). image_layout
- * -1 in cli_memory_open keeps the preset's. */
-int cli_image_layout_option(const char *cmd, const char *arg, int *layout);
+/* image_layout -1 in cli_memory_open keeps the preset's (--image-layout gives another). */
 /* Loads the case and the machine preset (image_layout >= 0 replaces the preset's): 0, or RUN_EXIT_BAD_INPUT
  * after printing why (nothing is left to free then). */
 struct mem_machine;
 int cli_load_case_and_machine(const char *case_path, const char *machine, int image_layout, struct wl_case **c,
                               struct mem_machine *m);
 
-/* cli/main.c: `--optimize` (spirv-opt's -O list) or `--optimize=PASSES` ("performance", "size" or spirv-opt
- * flags): returns 1 and sets *passes when `arg` is one of them, else 0. */
-int cli_optimize_option(const char *arg, const char **passes);
 
 /* cli/vulkan.c: the exit code of a backend status (3 when the device cannot run the case), and the report of a
  * failed backend call ("SKIP: why" on stdout for exit 3, prefix and error on stderr otherwise) returning it. */
@@ -58,9 +54,6 @@ int cli_disasm_against(const struct wl_case *c, const uint32_t *words, size_t wo
                        const struct isa_program *p, const char *against, const char *device, const char *machine,
                        uint32_t wave, FILE *out);
 
-/* cli/main.c: a --wave value (1..1024); prints "wavelab CMD: --wave: "TEXT" is not a wave size" and returns 0
- * when it is not one. */
-int cli_wave_option(const char *cmd, const char *text, uint32_t *wave);
 /* cli/check_image.c: image bindings in `check`.  The data of an image binding is its packed texels (img_image
  * order) on both sides.  cli_check_image_binding compares the decoded components of every texel with the relation
  * (exact, ulp or epsilon on float components; integers exactly), prints up to *budget mismatches at their texel
@@ -151,8 +144,11 @@ char *cli_expect_failures(const struct wl_case *c, uint8_t *const *data);
 /* cli/vulkan.c (the Vulkan backend's commands) */
 int cli_cmd_devices(int argc, char **argv);
 int cli_cmd_check(int argc, char **argv);
-/* `wavelab run CASE --backend vulkan ...`: argv as given to cli_cmd_run. */
-int cli_cmd_run_vulkan(int argc, char **argv);
+/* `wavelab check CASE` with options parsed already (report's device section passes its own) */
+struct cli_opts;
+int cli_check_case(const struct cli_opts *o, const char *case_path);
+/* `wavelab run CASE --backend vulkan ...`: the options cli_cmd_run parsed, and the case (NULL: none given). */
+int cli_cmd_run_vulkan(const struct cli_opts *o, const char *case_path);
 
 /* cli/profile.c: article 001's profiler on the passes of a case (GPU timestamps, or the model's estimate) */
 int cli_cmd_profile(int argc, char **argv);

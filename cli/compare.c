@@ -19,10 +19,10 @@
 
 #include "case/case.h"
 #include "cli/cli.h"
+#include "cli/options.h"
 #include "run/run.h"
 #include "sim/memmodel.h"
 
-#define COMPARE_MAX_WAVES 16
 
 /* One row: A, B, B-A and, when both are nonzero counts, B/A. */
 static void row(FILE *f, const char *name, double a, double b, const char *fmt, int ratio)
@@ -121,11 +121,12 @@ static void print_verdict(FILE *f, uint32_t wave, const run_side *a, const run_s
 }
 
 /* Runs one side at one wave size; prints its FAIL lines and fault.  Returns its exit code. */
-static int run_side_at(const char *label, const wl_case *c, uint32_t wave, const char *machine, run_side *side)
+static int run_side_at(const char *label, const wl_case *c, uint32_t wave, const char *machine,
+                       const run_options *base, run_side *side)
 {
     char err[4096];
-    long n = sysconf(_SC_NPROCESSORS_ONLN);
-    run_options opt = {.wave_size = wave, .threads = n > 0 ? (uint32_t)n : 1};
+    run_options opt = *base;
+    opt.wave_size = wave;
     if (machine && cli_memory_open(machine, -1, 1, c, &opt) != 0)
         return RUN_EXIT_BAD_INPUT;
     char *buf = NULL;
@@ -150,27 +151,15 @@ static int run_side_at(const char *label, const wl_case *c, uint32_t wave, const
 
 int cli_cmd_compare(int argc, char **argv)
 {
-    const char *paths[2] = {NULL, NULL}, *machine = NULL;
-    uint32_t waves[COMPARE_MAX_WAVES];
-    int nwaves = 0, npaths = 0;
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--machine") == 0 && i + 1 < argc) {
-            machine = argv[++i];
-        } else if ((strcmp(argv[i], "--waves") == 0 || strcmp(argv[i], "--wave") == 0) && i + 1 < argc) {
-            char *list = strdup(argv[++i]);
-            int ok = 1;
-            for (char *tok = strtok(list, ","); tok && ok; tok = strtok(NULL, ","))
-                ok = nwaves < COMPARE_MAX_WAVES && cli_wave_option("compare", tok, &waves[nwaves++]);
-            free(list);
-            if (!ok)
-                return RUN_EXIT_BAD_INPUT;
-        } else if (argv[i][0] == '-' || npaths == 2) {
-            fprintf(stderr, "wavelab compare: unexpected argument \"%s\" (wavelab compare --help)\n", argv[i]);
-            return RUN_EXIT_BAD_INPUT;
-        } else {
-            paths[npaths++] = argv[i];
-        }
-    }
+    cli_opts o;
+    if (!cli_parse(CLI_CMD_compare, argc, argv, &o))
+        return RUN_EXIT_BAD_INPUT;
+    const char *paths[2] = {o.nargs > 0 ? o.args[0] : NULL, o.nargs > 1 ? o.args[1] : NULL}, *machine = o.machine;
+    cli_waves waves = o.waves;
+    if (o.wave && waves.count < CLI_MAX_WAVES)
+        waves.size[waves.count++] = (uint32_t)o.wave;
+    int nwaves = waves.count, npaths = o.nargs;
+    run_options base = cli_run_options(&o);
     if (npaths != 2) {
         fprintf(stderr, "wavelab compare: expected two case files A.json B.json (wavelab compare --help)\n");
         return RUN_EXIT_BAD_INPUT;
@@ -191,14 +180,15 @@ int cli_cmd_compare(int argc, char **argv)
         return RUN_EXIT_BAD_INPUT;
     }
     if (nwaves == 0) /* A's wave size (its subgroup_size, else 32), as `run` would take it */
-        waves[nwaves++] = 0;
+        waves.size[nwaves++] = 0;
     printf("wavelab compare\n  A  %s\n  B  %s\n", paths[0], paths[1]);
     int rc = RUN_EXIT_OK;
     for (int w = 0; w < nwaves && rc != RUN_EXIT_BAD_INPUT; w++) {
         run_side side[2];
         int r[2] = {RUN_EXIT_OK, RUN_EXIT_OK};
         for (int k = 0; k < 2 && (k == 0 || r[0] != RUN_EXIT_BAD_INPUT); k++)
-            r[k] = run_side_at(k ? "B" : "A", c[k], waves[w] ? waves[w] : run_wave_size(c[0], 0), machine, &side[k]);
+            r[k] = run_side_at(k ? "B" : "A", c[k], waves.size[w] ? waves.size[w] : run_wave_size(c[0], 0), machine,
+                               &base, &side[k]);
         if (r[0] == RUN_EXIT_BAD_INPUT || r[1] == RUN_EXIT_BAD_INPUT) { /* A's (kernel, bindings) is reported */
             rc = RUN_EXIT_BAD_INPUT;
             break;

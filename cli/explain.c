@@ -20,24 +20,12 @@
 
 #include "case/case.h"
 #include "cli/cli.h"
+#include "cli/options.h"
 #include "run/run.h"
 #include "sim/machine.h"
 #include "sim/memmodel.h"
 #include "text/text.h"
 
-#define DEFAULT_MACHINE "rdna2"
-
-int cli_image_layout_option(const char *cmd, const char *arg, int *layout)
-{
-    img_layout l;
-    if (!img_layout_by_name(arg, &l)) {
-        fprintf(stderr, "wavelab %s: --image-layout: expected linear, nv_blocklinear or amd_swizzle, got \"%s\"\n", cmd,
-                arg);
-        return 0;
-    }
-    *layout = (int)l;
-    return 1;
-}
 
 int cli_load_case_and_machine(const char *case_path, const char *machine, int image_layout, wl_case **c,
                               mem_machine *m)
@@ -92,11 +80,9 @@ static int name_cmp(const void *a, const void *b) { return strcmp(*(char *const 
 
 int cli_cmd_machines(int argc, char **argv)
 {
-    (void)argv;
-    if (argc > 1) {
-        fprintf(stderr, "wavelab machines: takes no arguments\n");
+    cli_opts o;
+    if (!cli_parse(CLI_CMD_machines, argc, argv, &o))
         return RUN_EXIT_BAD_INPUT;
-    }
     char dir[4096];
     if (!mem_machine_dir(dir, sizeof dir)) {
         fprintf(stderr, "wavelab machines: no machines/ folder found (set WAVELAB_ROOT)\n");
@@ -444,60 +430,32 @@ static uint32_t *tiled_order(uint32_t gx, uint32_t gy, uint32_t gz, uint32_t n)
 
 int cli_cmd_explain(int argc, char **argv)
 {
-    const char *case_path = NULL, *machine = DEFAULT_MACHINE, *svg_path = NULL, *order_arg = "linear";
-    long pc = -1;
-    uint32_t wave = 0, wave_index = 0, threads = 1;
-    int mode = 0; /* 1 lds, 2 l2, 3 launch order */
-    int image_layout = -1; /* --image-layout: the preset's own when -1 */
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        int has = i + 1 < argc;
-        if (strcmp(a, "--lds") == 0)
-            mode = 1;
-        else if (strcmp(a, "--l2") == 0)
-            mode = 2;
-        else if (strcmp(a, "--launch-order") == 0)
-            mode = 3;
-        else if (strcmp(a, "--machine") == 0 && has)
-            machine = argv[++i];
-        else if (strcmp(a, "--svg") == 0 && has)
-            svg_path = argv[++i];
-        else if (strcmp(a, "--order") == 0 && has)
-            order_arg = argv[++i];
-        else if (strcmp(a, "--instruction") == 0 && has)
-            pc = strtol(argv[++i], NULL, 0);
-        else if (strcmp(a, "--wave") == 0 && has)
-            wave = (uint32_t)strtoul(argv[++i], NULL, 0);
-        else if (strcmp(a, "--wave-index") == 0 && has)
-            wave_index = (uint32_t)strtoul(argv[++i], NULL, 0);
-        else if (strcmp(a, "--memory-threads") == 0 && has)
-            threads = (uint32_t)strtoul(argv[++i], NULL, 0);
-        else if (strcmp(a, "--image-layout") == 0 && has) {
-            if (!cli_image_layout_option("explain", argv[++i], &image_layout))
-                return RUN_EXIT_BAD_INPUT;
-        } else if (a[0] == '-' || case_path) {
-            fprintf(stderr, "wavelab explain: unexpected argument \"%s\"\n", a);
-            return RUN_EXIT_BAD_INPUT;
-        } else
-            case_path = a;
+    cli_opts o;
+    if (!cli_parse(CLI_CMD_explain, argc, argv, &o))
+        return RUN_EXIT_BAD_INPUT;
+    const char *case_path = o.nargs ? o.args[0] : NULL, *machine = o.machine ? o.machine : CLI_DEFAULT_MACHINE;
+    const char *svg_path = o.svg;
+    long pc = o.given[CLI_OPT_instruction] ? (long)o.instruction : -1;
+    uint32_t wave_index = (uint32_t)o.wave_index, threads = o.memory_threads ? (uint32_t)o.memory_threads : 1;
+    int mode = o.launch_order ? 3 : o.l2 ? 2 : o.lds ? 1 : 0; /* 1 lds, 2 l2, 3 launch order */
+    int image_layout = o.given[CLI_OPT_image_layout] ? o.image_layout : -1; /* the preset's own when -1 */
+    if (o.lds + o.l2 + o.launch_order > 1) {
+        fprintf(stderr, "wavelab explain: give one of --lds, --l2 and --launch-order\n");
+        return RUN_EXIT_BAD_INPUT;
     }
     if (!case_path || !mode) {
         fprintf(stderr, "wavelab explain: usage: explain CASE --lds|--l2|--launch-order [--machine M] [--svg OUT]\n");
         return RUN_EXIT_BAD_INPUT;
     }
-    uint32_t tile = 0;
-    if (strncmp(order_arg, "tiled:", 6) == 0)
-        tile = (uint32_t)strtoul(order_arg + 6, NULL, 10);
-    if (strcmp(order_arg, "linear") != 0 && tile == 0) {
-        fprintf(stderr, "wavelab explain: --order: expected linear or tiled:N, got \"%s\"\n", order_arg);
-        return RUN_EXIT_BAD_INPUT;
-    }
+    uint32_t tile = (uint32_t)o.order;
     char err[4096];
     wl_case *c = NULL;
     mem_machine mc;
     if (cli_load_case_and_machine(case_path, machine, image_layout, &c, &mc) != 0)
         return RUN_EXIT_BAD_INPUT;
-    run_options opt = {.wave_size = wave ? wave : c->subgroup_size ? 0 : mc.default_wave};
+    run_options opt = cli_run_options(&o);
+    if (!opt.wave_size && !c->subgroup_size)
+        opt.wave_size = mc.default_wave;
     uint32_t *order = tile ? tiled_order(c->groups[0], c->groups[1], c->groups[2], tile) : NULL;
     mem_model_options mo = {.machine = &mc, .threads = (int)threads, .capture_wave = wave_index, .launch_order = order,
                             .launch_order_count = order ? c->groups[0] * c->groups[1] * c->groups[2] : 0};
@@ -508,6 +466,8 @@ int cli_cmd_explain(int argc, char **argv)
     }
     run_output out;
     int rc = run_case_sim(c, &opt, &out, err, sizeof err);
+    if (out.optimizer_note[0])
+        fprintf(stderr, "wavelab explain: %s\n", out.optimizer_note);
     if (rc == RUN_EXIT_BAD_INPUT)
         fprintf(stderr, "%s\n", err);
     else if (rc == RUN_EXIT_FAIL)

@@ -22,6 +22,7 @@
 #include "api/wavelab.h"
 #include "case/case.h"
 #include "cli/cli.h"
+#include "cli/options.h"
 #include "isa/isa.h"
 #include "isa/spvcache.h"
 #include "run/run.h"
@@ -30,161 +31,10 @@
 #include "sim/sim.h"
 #include "text/text.h"
 
-/* The one description of every command and option: `wavelab --help` prints all of it, `wavelab CMD --help`
- * (or `wavelab help CMD`) the command's own entry. */
-static const char usage_text[] =
-            "usage: wavelab COMMAND [ARGS]\n"
-            "\n"
-            "  run CASE [--wave N] [--dump OUT.json] [--budget N] [--threads N] [--profile] [--time] [--quiet]\n"
-            "      [--warmup N] [--backend sim|vulkan] [--optimize[=PASSES]] [--robust] [--sanitize]\n"
-            "      [--machine NAME|FILE [--memory-threads 1|2] [--image-layout linear|nv_blocklinear|amd_swizzle]]\n"
-            "        run a case on the simulator (or a Vulkan device) and print a summary\n"
-            "  test DIR|CASE... [--wave N | --waves N,N,...] [--jobs N] [--optimize[=PASSES]] [--robust] [--sanitize]\n"
-            "      [--junit OUT.xml] [--tap] [--shard K/N]\n"
-            "        run every case with an \"expect\" at each wave size it allows (the others: SKIP); ends with\n"
-            "        'N passed, N failed, N skipped, N xfail'; --junit also writes JUnit XML, --tap prints TAP\n"
-            "        instead of the text (one test per case and wave size); --shard K/N runs every N-th case of\n"
-            "        the sorted list from the K-th, so N machines or processes split one suite\n"
-            "        (--sanitize on run, test, check: racecheck, initcheck, inactive-lane reads, synccheck and\n"
-            "        the schedule check; any finding is a failure, exit 1)\n"
-            "  compile CASE|KERNEL [--entry NAME] [--spirv OUT.spv] [--disasm] [--optimize[=PASSES]]\n"
-            "        compile a kernel with glslang (or read a .spv), validate it, print or save the SPIR-V\n"
-            "  disasm CASE|KERNEL [--entry NAME] [--machine NAME|FILE] [--wave N] [--svg OUT.svg] [--optimize[=PASSES]]\n"
-            "        print the allocated wave-ISA program: class, s/v registers, source line, live VGPRs and\n"
-            "        SGPRs per instruction; header with register counts and, with --machine, occupancy;\n"
-            "        --svg draws live registers against instruction index\n"
-            "  disasm CASE|KERNEL --against radv:FAMILY|device [--device NAME|INDEX] [--wave 32|64] [--machine M]\n"
-            "        compile the kernel with AMD's compiler on RADV's null device for FAMILY (navi21, vega10,\n"
-            "        gfx1100, ...: sets RADV_FORCE_FAMILY; nothing runs) or with the selected device, and print\n"
-            "        its VGPRs, SGPRs, occupancy and instruction classes beside wavelab's, then both listings\n"
-            "  bench [--seconds S] [--wave N]\n"
-            "        measure wave instructions per second on an ALU and a memory kernel\n"
-            "  machines\n"
-            "        list the machine presets (machines/*.json)\n"
-            "  explain CASE [--machine NAME|FILE] [--wave N] --lds [--instruction PC] [--wave-index K] |\n"
-            "      --l2 | --launch-order [--order linear|tiled:N] [--image-layout NAME] [--svg OUT.svg]\n"
-            "        explain LDS bank conflicts, L2 hits per workgroup or the launch order (text and SVG)\n"
-            "  trace CASE [--wave N] [--workgroup X,Y,Z] [--wave-index K] [--lines A-B | --pc A-B] [--limit N]\n"
-            "      [--json]\n"
-            "        every instruction one wave executes: exec mask as lanes, values written, branches, loops\n"
-            "  timeline CASE [--machine NAME|FILE] [--wave N] [--trace OUT.json] [--svg OUT.svg]\n"
-            "        which workgroup ran on which compute unit when (the memory model's residency replay):\n"
-            "        a Chrome/Perfetto trace and an SVG of rows with a histogram of durations\n"
-            "  profile CASE [--backend sim|vulkan] [--wave N] [--machine NAME|FILE] [--repeat N] [--svg OUT.svg]\n"
-            "      [--trace OUT.json] [--device D]\n"
-            "        article 001's profiler: each pass's GPU timestamps (or the model's estimate), rows and histogram\n"
-            "  report CASE -o REPORT.html [--machine NAME|FILE] [--wave N] [--backend vulkan]\n"
-            "        one self-contained HTML page: summary, source with active lanes per line, listing and live\n"
-            "        registers, LDS banks, L2, launch order, timeline, and the device check with --backend vulkan\n"
-            "  compare A.json B.json [--machine NAME|FILE] [--waves N,N,...]\n"
-            "        two variants side by side at each wave size: instructions by class, active lanes, registers,\n"
-            "        and with --machine occupancy, LDS conflicts, L1/L2 hits, DRAM bytes and the time estimate;\n"
-            "        A, B, B-A and B/A, then a verdict: the faster side (fewer instructions without a machine) and\n"
-            "        the estimate unit (instruction class) whose cycles (count) changed most; exit 1 when either\n"
-            "        side faults or fails its expectations\n"
-            "  isa\n"
-            "        print the wave ISA's instruction table (Markdown)\n"
-            "  devices\n"
-            "        list Vulkan devices\n"
-            "  check CASE [--wave N] [--device NAME|INDEX] [--optimize[=PASSES]] [--robust] [--sanitize]\n"
-            "      [--maximal-reconvergence] [--timeout SECONDS]\n"
-            "        run a case on the simulator and a Vulkan device and compare every binding; both sides\n"
-            "        agreeing on values the case's expectations reject is a failure too (exit 1)\n"
-            "  probe [--device NAME|INDEX] [--quick] [--base PRESET] [--name NAME] [--sweeps DIR] -o PRESET.json\n"
-            "        microbenchmarks on a Vulkan device (subgroups, LDS banks, caches, DRAM) -> a machine preset;\n"
-            "        --from-sweeps DIR: the preset from sweeps saved with --sweeps (no device)\n"
-            "  help [COMMAND]\n"
-            "        this text, or one command's entry of it\n"
-            "\n"
-            "kernels run as written: no optimizer moves code across control flow.  --optimize runs spirv-opt's\n"
-            "-O list (or PASSES: \"size\", or spirv-opt flags) and says when the results differ from the kernel\n"
-            "as written.  --robust: out-of-bounds buffer loads read 0 and stores are dropped (robustBufferAccess2).\n"
-            "--maximal-reconvergence (run --backend vulkan, check): the device runs the kernel with SPIR-V's\n"
-            "MaximallyReconvergesKHR, the reconvergence the simulator models (VK_KHR_shader_maximal_reconvergence).\n"
-            "--timeout SECONDS (run --backend vulkan, check): how long one dispatch may take on the device (10)\n"
-            "every command takes --help: its own entry of this text; wavelab --version prints the version\n"
-            "every command that compiles takes --no-cache (or WAVELAB_NO_CACHE=1): compile without the SPIR-V\n"
-            "cache in $XDG_CACHE_HOME/wavelab (default ~/.cache/wavelab); --no-lean (or WAVELAB_NO_LEAN=1): run\n"
-            "the wave program as lowered, without copy propagation, phi coalescing and edge-mask removal\n"
-            "\n";
-static const char exit_codes_text[] =
-    "exit codes: 0 ok, 1 fault/failure/mismatch, 2 bad input, 3 skipped (device cannot run the case)\n";
-
-static void usage(FILE *f)
-{
-    fputs(usage_text, f);
-    fputs(exit_codes_text, f);
-}
-
-/* Prints the entries of `cmd` in usage_text (a command may have several: disasm): each its line
- * ("  CMD ...") and the lines indented deeper under it.  Returns 0 when usage_text has no such command. */
-static int command_usage(const char *cmd, FILE *f)
-{
-    size_t n = strlen(cmd);
-    int found = 0;
-    for (const char *line = usage_text; *line;) {
-        const char *end = strchr(line, '\n');
-        size_t len = end ? (size_t)(end - line) + 1 : strlen(line);
-        if (strncmp(line, "  ", 2) == 0 && line[2] != ' ' && strncmp(line + 2, cmd, n) == 0 &&
-            (line[2 + n] == ' ' || line[2 + n] == '\n')) {
-            fprintf(f, "%s wavelab %.*s", found++ ? "   or" : "usage:", (int)(len - 2), line + 2);
-            for (line += len; strncmp(line, "    ", 4) == 0;) {
-                end = strchr(line, '\n');
-                len = end ? (size_t)(end - line) + 1 : strlen(line);
-                fwrite(line, 1, len, f);
-                line += len;
-            }
-            continue;
-        }
-        line += len;
-    }
-    if (found)
-        fputs(exit_codes_text, f);
-    return found;
-}
-
-/* ------------------------------------------------------------ options */
-
-static int parse_uint(const char *s, uint64_t max, uint64_t *out)
-{
-    char *end;
-    errno = 0;
-    unsigned long long v = strtoull(s, &end, 0);
-    if (errno || end == s || *end || v > max || s[0] == '-')
-        return 0;
-    *out = v;
-    return 1;
-}
-
 static int ends_with(const char *s, const char *suffix)
 {
     size_t a = strlen(s), b = strlen(suffix);
     return a >= b && strcmp(s + a - b, suffix) == 0;
-}
-
-int cli_optimize_option(const char *arg, const char **passes)
-{
-    if (strcmp(arg, "--optimize") == 0) {
-        *passes = "performance";
-        return 1;
-    }
-    if (strncmp(arg, "--optimize=", 11) == 0 && arg[11]) {
-        *passes = arg + 11;
-        return 1;
-    }
-    return 0;
-}
-
-int cli_wave_option(const char *cmd, const char *text, uint32_t *wave)
-{
-    char *end;
-    unsigned long w = strtoul(text, &end, 10);
-    if (*end || end == text || w == 0 || w > 1024 || text[0] == '-') {
-        fprintf(stderr, "wavelab %s: --wave: \"%s\" is not a wave size\n", cmd, text);
-        return 0;
-    }
-    *wave = (uint32_t)w;
-    return 1;
 }
 
 /* A kernel given directly (not a case): a case in memory with no bindings,
@@ -452,73 +302,29 @@ static void print_fault(const run_output *out, FILE *f)
 
 int cli_cmd_run(int argc, char **argv)
 {
-    const char *case_path = NULL, *dump = NULL, *machine = NULL, *optimize = NULL;
-    uint64_t wave = 0, budget = 0, memory_threads = 1, threads = 0, warmup = 0;
-    int image_layout = -1; /* --image-layout: the preset's own when -1 */
-    int quiet = 0, show_time = 0, profile = 0, robust = 0, sanitize = 0;
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--sanitize") == 0) {
-            sanitize = 1;
-        } else if (strcmp(argv[i], "--backend") == 0 && i + 1 < argc) {
-            if (strcmp(argv[i + 1], "vulkan") == 0)
-                return cli_cmd_run_vulkan(argc, argv);
-            if (strcmp(argv[i + 1], "sim") != 0) {
-                fprintf(stderr, "wavelab run: --backend: expected sim or vulkan, got \"%s\"\n", argv[i + 1]);
-                return RUN_EXIT_BAD_INPUT;
-            }
-            i++;
-        } else if (strcmp(argv[i], "--wave") == 0 && i + 1 < argc) {
-            if (!parse_uint(argv[++i], 1024, &wave)) {
-                fprintf(stderr, "wavelab run: --wave: \"%s\" is not a wave size\n", argv[i]);
-                return RUN_EXIT_BAD_INPUT;
-            }
-        } else if (strcmp(argv[i], "--budget") == 0 && i + 1 < argc) {
-            if (!parse_uint(argv[++i], UINT64_MAX, &budget)) {
-                fprintf(stderr, "wavelab run: --budget: \"%s\" is not a count\n", argv[i]);
-                return RUN_EXIT_BAD_INPUT;
-            }
-        } else if (strcmp(argv[i], "--dump") == 0 && i + 1 < argc) {
-            dump = argv[++i];
-        } else if (strcmp(argv[i], "--machine") == 0 && i + 1 < argc) {
-            machine = argv[++i];
-        } else if (strcmp(argv[i], "--image-layout") == 0 && i + 1 < argc) {
-            if (!cli_image_layout_option("run", argv[++i], &image_layout))
-                return RUN_EXIT_BAD_INPUT;
-        } else if (strcmp(argv[i], "--memory-threads") == 0 && i + 1 < argc) {
-            if (!parse_uint(argv[++i], 2, &memory_threads) || memory_threads < 1) {
-                fprintf(stderr, "wavelab run: --memory-threads: expected 1 or 2, got \"%s\"\n", argv[i]);
-                return RUN_EXIT_BAD_INPUT;
-            }
-        } else if (strcmp(argv[i], "--quiet") == 0) {
-            quiet = 1;
-        } else if (strcmp(argv[i], "--time") == 0) {
-            show_time = 1;
-        } else if (strcmp(argv[i], "--warmup") == 0 && i + 1 < argc) {
-            if (!parse_uint(argv[++i], 1000, &warmup)) {
-                fprintf(stderr, "wavelab run: --warmup: \"%s\" is not a count from 0 to 1000\n", argv[i]);
-                return RUN_EXIT_BAD_INPUT;
-            }
-        } else if (strcmp(argv[i], "--threads") == 0 && i + 1 < argc) {
-            if (!parse_uint(argv[++i], 256, &threads) || threads == 0) {
-                fprintf(stderr, "wavelab run: --threads: \"%s\" is not a thread count\n", argv[i]);
-                return RUN_EXIT_BAD_INPUT;
-            }
-        } else if (strcmp(argv[i], "--profile") == 0) {
-            profile = 1;
-        } else if (strcmp(argv[i], "--robust") == 0) {
-            robust = 1;
-        } else if (cli_optimize_option(argv[i], &optimize)) {
-            continue;
-        } else if (argv[i][0] == '-' || case_path) {
-            /* one line naming the problem: the 60-line usage would bury it (`wavelab` alone prints that) */
-            fprintf(stderr, "wavelab run: unexpected argument \"%s\"%s\n", argv[i],
-                    strcmp(argv[i], "--repeat") == 0 ? " (--repeat times a device: it needs --backend vulkan)"
-                                                     : " (`wavelab` alone lists the options)");
+    cli_opts o;
+    if (!cli_parse(CLI_CMD_run, argc, argv, &o))
+        return RUN_EXIT_BAD_INPUT;
+    const char *case_path = o.nargs ? o.args[0] : NULL;
+    /* the options only one side honours: one line naming the option */
+    static const cli_option_id device_only[] = {CLI_OPT_repeat, CLI_OPT_device, CLI_OPT_timeout, CLI_OPT_reconverge};
+    static const cli_option_id sim_only[] = {CLI_OPT_budget, CLI_OPT_threads, CLI_OPT_sanitize, CLI_OPT_profile,
+                                             CLI_OPT_time, CLI_OPT_memory_threads, CLI_OPT_image_layout};
+    int on_device = o.backend && strcmp(o.backend, "vulkan") == 0;
+    for (size_t k = 0; k < sizeof device_only / sizeof device_only[0]; k++)
+        if (!on_device && o.given[device_only[k]]) {
+            fprintf(stderr, "wavelab run: %s times or picks a device: it needs --backend vulkan\n",
+                    cli_option_name(device_only[k]));
             return RUN_EXIT_BAD_INPUT;
-        } else {
-            case_path = argv[i];
         }
-    }
+    for (size_t k = 0; k < sizeof sim_only / sizeof sim_only[0]; k++)
+        if (on_device && o.given[sim_only[k]]) {
+            fprintf(stderr, "wavelab run: %s is the simulator's: not with --backend vulkan\n",
+                    cli_option_name(sim_only[k]));
+            return RUN_EXIT_BAD_INPUT;
+        }
+    if (on_device)
+        return cli_cmd_run_vulkan(&o, case_path);
     if (!case_path) {
         fprintf(stderr, "wavelab run: no case file given (wavelab run --help)\n");
         return RUN_EXIT_BAD_INPUT;
@@ -529,20 +335,15 @@ int cli_cmd_run(int argc, char **argv)
         fprintf(stderr, "%s\n", err);
         return RUN_EXIT_BAD_INPUT;
     }
-    if (threads == 0) {
-        long n = sysconf(_SC_NPROCESSORS_ONLN);
-        threads = n > 0 ? (uint64_t)n : 1;
-    }
-    run_options opt = {.wave_size = (uint32_t)wave, .instruction_budget = budget, .threads = (uint32_t)threads,
-                       .optimize = optimize, .robust_access = robust, .sanitize = sanitize,
-                       .warmup = (uint32_t)warmup};
-    if (machine && cli_memory_open(machine, image_layout, (int)memory_threads, c, &opt) != 0) {
+    run_options opt = cli_run_options(&o);
+    if (o.machine && cli_memory_open(o.machine, o.given[CLI_OPT_image_layout] ? o.image_layout : -1,
+                                     o.memory_threads ? (int)o.memory_threads : 1, c, &opt) != 0) {
         case_destroy(c);
         return RUN_EXIT_BAD_INPUT;
     }
     run_output out;
     cli_progress progress;
-    opt.progress = cli_progress_start(&progress, quiet);
+    opt.progress = cli_progress_start(&progress, o.quiet);
     int rc = run_case_sim(c, &opt, &out, err, sizeof err);
     cli_progress_end(&progress);
     if (out.warnings[0])
@@ -553,24 +354,24 @@ int cli_cmd_run(int argc, char **argv)
         case_destroy(c);
         return rc;
     }
-    if (!quiet)
+    if (!o.quiet)
         print_summary(c, &out, stdout);
     if (out.optimizer_note[0])
         fprintf(stderr, "wavelab run: %s\n", out.optimizer_note);
-    if (profile && rc != RUN_EXIT_BAD_INPUT)
+    if (o.profile && rc != RUN_EXIT_BAD_INPUT)
         print_profile(&out, stdout);
-    if (show_time)
+    if (o.time)
         printf("  host time    compile %.3f ms, lower %.3f ms, dispatch %.3f ms\n", out.compile_seconds * 1e3,
                out.lower_seconds * 1e3, out.dispatch_seconds * 1e3);
-    if (!quiet && out.memory)
+    if (!o.quiet && out.memory)
         mem_model_print(out.memory, out.prog, stdout);
     if (rc == RUN_EXIT_FAIL)
         print_fault(&out, stderr);
-    else if (run_check_expects(c, out.data, quiet ? NULL : stdout) > 0)
+    else if (run_check_expects(c, out.data, o.quiet ? NULL : stdout) > 0)
         rc = RUN_EXIT_FAIL;
-    if (sanitize && run_print_findings(c, &out, stdout) > 0)
+    if (o.sanitize && run_print_findings(c, &out, stdout) > 0)
         rc = RUN_EXIT_FAIL;
-    if (dump && !write_dump(dump, c, &out, err, sizeof err)) {
+    if (o.dump && !write_dump(o.dump, c, &out, err, sizeof err)) {
         fprintf(stderr, "%s\n", err);
         rc = RUN_EXIT_BAD_INPUT;
     }
@@ -585,10 +386,10 @@ int cli_cmd_run(int argc, char **argv)
 typedef struct test_job {
     char *path;
     uint32_t wave;
-    const char *optimize;  /* NULL, or optimizer passes for every case */
-    int robust;
+    const run_options *base; /* the options of every case (--robust, --budget, --optimize, ...) */
+    const char *machine;     /* --machine: the memory model's preset, or NULL */
+    uint32_t machine_wave;   /* its default wave size, or 0 */
     int first_wave; /* the first job of its case: a case without "expect" is loaded (checked) only there */
-    int sanitize;
     char *log;     /* what to print for it */
     cli_test_record record; /* the same result for --junit and --tap (cli/report_junit.c) */
     char *message; /* record.message's storage */
@@ -612,6 +413,13 @@ static void test_record(test_job *j, uint32_t wave, cli_test_outcome outcome, ch
                                   .seconds = (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9 - t0};
 }
 
+/* The wave size a job asks for: --wave/--waves, else the case's own subgroup_size, else the --machine preset's
+ * default (0: run_wave_size's 32), as `run --machine` takes it. */
+static uint32_t job_wave(const test_job *j, const wl_case *c)
+{
+    return j->wave ? j->wave : c->subgroup_size ? 0 : j->machine_wave;
+}
+
 static void run_one_test(test_job *j)
 {
     struct timespec ts;
@@ -631,16 +439,19 @@ static void run_one_test(test_job *j)
         fprintf(log, "FAIL  %s: %s\n", j->path, err);
         test_record(j, j->wave, CLI_TEST_ERROR, strdup(err), t0);
     } else if (c->expect_count == 0) {
-        fprintf(log, "SKIP  %s (wave %u): %s\n", j->path, run_wave_size(c, j->wave), no_expect);
-        test_record(j, run_wave_size(c, j->wave), CLI_TEST_SKIP, strdup(no_expect), t0);
-    } else if (!case_wave_applies(c, run_wave_size(c, j->wave), err, sizeof err)) {
-        fprintf(log, "SKIP  %s (wave %u): %s\n", j->path, run_wave_size(c, j->wave), err);
-        test_record(j, run_wave_size(c, j->wave), CLI_TEST_SKIP, strdup(err), t0);
+        fprintf(log, "SKIP  %s (wave %u): %s\n", j->path, run_wave_size(c, job_wave(j, c)), no_expect);
+        test_record(j, run_wave_size(c, job_wave(j, c)), CLI_TEST_SKIP, strdup(no_expect), t0);
+    } else if (!case_wave_applies(c, run_wave_size(c, job_wave(j, c)), err, sizeof err)) {
+        fprintf(log, "SKIP  %s (wave %u): %s\n", j->path, run_wave_size(c, job_wave(j, c)), err);
+        test_record(j, run_wave_size(c, job_wave(j, c)), CLI_TEST_SKIP, strdup(err), t0);
     } else {
-        run_options opt = {.wave_size = j->wave, .optimize = j->optimize, .robust_access = j->robust,
-                           .sanitize = j->sanitize};
+        run_options opt = *j->base;
+        opt.wave_size = job_wave(j, c);
+        if (j->machine && cli_memory_open(j->machine, -1, 1, c, &opt) != 0)
+            opt.memory = NULL; /* the preset loaded before any job ran: only memory can run out here */
         run_output out;
         int rc = run_case_sim(c, &opt, &out, err, sizeof err);
+        mem_model_destroy(opt.memory);
         if (out.warnings[0])
             fputs(out.warnings, log);
         if (out.optimizer_note[0])
@@ -675,7 +486,7 @@ static void run_one_test(test_job *j)
             } else if (failures) {
                 fprintf(log, "FAIL  %s (wave %u)\n%s", j->path, out.wave_size, ebuf);
                 test_record(j, out.wave_size, CLI_TEST_FAIL, cli_expect_failures(c, out.data), t0);
-            } else if (j->sanitize && run_finding_count(&out)) {
+            } else if (j->base->sanitize && run_finding_count(&out)) {
                 fprintf(log, "FAIL  %s (wave %u): sanitizer findings\n", j->path, out.wave_size);
                 run_print_findings(c, &out, log);
                 test_record(j, out.wave_size, CLI_TEST_FAIL, strdup("sanitizer findings"), t0);
@@ -756,21 +567,6 @@ static int collect_cases(const char *path, char ***list, size_t *n, size_t *cap)
     return ok;
 }
 
-/* "K/N": shard K (1-based) of N. */
-static int parse_shard(const char *s, uint64_t *k, uint64_t *n)
-{
-    const char *slash = strchr(s, '/');
-    if (!slash || slash == s)
-        return 0;
-    char head[24];
-    size_t len = (size_t)(slash - s);
-    if (len >= sizeof head)
-        return 0;
-    memcpy(head, s, len);
-    head[len] = 0;
-    return parse_uint(head, 65536, k) && parse_uint(slash + 1, 65536, n) && *k >= 1 && *n >= 1 && *k <= *n;
-}
-
 /* Keeps the cases of shard k of n — every n-th case of the sorted list, starting at the k-th — and frees the
  * others, so the N shards of one list run each case exactly once whatever machine runs them. */
 static size_t keep_shard(char **paths, size_t npaths, uint64_t k, uint64_t n)
@@ -787,60 +583,35 @@ static size_t keep_shard(char **paths, size_t npaths, uint64_t k, uint64_t n)
 
 int cli_cmd_test(int argc, char **argv)
 {
+    cli_opts o;
+    if (!cli_parse(CLI_CMD_test, argc, argv, &o))
+        return RUN_EXIT_BAD_INPUT;
     char **paths = NULL;
     size_t npaths = 0, cap = 0;
-    uint32_t waves[16];
-    int nwaves = 0, robust = 0;
-    uint64_t jobs = 0;
-    const char *optimize = NULL;
-    int sanitize = 0;
-    const char *junit_path = NULL;
-    int tap = 0;
-    uint64_t shard = 1, shards = 1;
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--sanitize") == 0) {
-            sanitize = 1;
-        } else if (strcmp(argv[i], "--shard") == 0 && i + 1 < argc) {
-            if (!parse_shard(argv[++i], &shard, &shards)) {
-                fprintf(stderr, "wavelab test: --shard: \"%s\" is not K/N with 1 <= K <= N <= 65536\n", argv[i]);
-                goto bad_arguments;
-            }
-        } else if (strcmp(argv[i], "--junit") == 0 && i + 1 < argc) {
-            junit_path = argv[++i];
-        } else if (strcmp(argv[i], "--tap") == 0) {
-            tap = 1;
-        } else if ((strcmp(argv[i], "--wave") == 0 || strcmp(argv[i], "--waves") == 0) && i + 1 < argc) {
-            char *list = strdup(argv[++i]);
-            for (char *tok = strtok(list, ","); tok; tok = strtok(NULL, ",")) {
-                uint64_t w;
-                if (!parse_uint(tok, 1024, &w) || nwaves == 16) {
-                    fprintf(stderr, "wavelab test: --waves: \"%s\" is not a wave size\n", tok);
-                    free(list);
-                    goto bad_arguments;
-                }
-                waves[nwaves++] = (uint32_t)w;
-            }
-            free(list);
-        } else if (strcmp(argv[i], "--jobs") == 0 && i + 1 < argc) {
-            if (!parse_uint(argv[++i], 256, &jobs)) {
-                fprintf(stderr, "wavelab test: --jobs: \"%s\" is not a count\n", argv[i]);
-                goto bad_arguments;
-            }
-        } else if (strcmp(argv[i], "--robust") == 0) {
-            robust = 1;
-        } else if (cli_optimize_option(argv[i], &optimize)) {
-            continue;
-        } else if (argv[i][0] == '-') {
-            fprintf(stderr, "wavelab test: unexpected option \"%s\"\n", argv[i]);
+    cli_waves waves = o.waves;
+    if (o.wave && waves.count < CLI_MAX_WAVES)
+        waves.size[waves.count++] = (uint32_t)o.wave;
+    int nwaves = waves.count;
+    uint64_t jobs = o.jobs;
+    const char *junit_path = o.junit;
+    int tap = o.tap;
+    uint64_t shard = o.given[CLI_OPT_shard] ? o.shard.k : 1, shards = o.given[CLI_OPT_shard] ? o.shard.n : 1;
+    run_options base = cli_run_options(&o);
+    if (!o.given[CLI_OPT_threads])
+        base.threads = 1; /* --jobs runs the cases side by side instead */
+    mem_machine m; /* a preset that does not load is bad input before anything runs */
+    char err[4096];
+    if (o.machine && mem_machine_load(o.machine, &m, err, sizeof err) != MEM_OK) {
+        fprintf(stderr, "%s\n", err);
+        return RUN_EXIT_BAD_INPUT;
+    }
+    for (int i = 0; i < o.nargs; i++) {
+        size_t before = npaths;
+        if (!collect_cases(o.args[i], &paths, &npaths, &cap))
             goto bad_arguments;
-        } else {
-            size_t before = npaths;
-            if (!collect_cases(argv[i], &paths, &npaths, &cap))
-                goto bad_arguments;
-            if (npaths == before) { /* a folder with no .json anywhere below: a mistyped path, not a pass */
-                fprintf(stderr, "wavelab test: no cases in %s\n", argv[i]);
-                goto bad_arguments;
-            }
+        if (npaths == before) { /* a folder with no .json anywhere below: a mistyped path, not a pass */
+            fprintf(stderr, "wavelab test: no cases in %s\n", o.args[i]);
+            goto bad_arguments;
         }
     }
     if (npaths == 0) {
@@ -848,7 +619,7 @@ int cli_cmd_test(int argc, char **argv)
         return RUN_EXIT_BAD_INPUT;
     }
     if (nwaves == 0)
-        waves[nwaves++] = 0; /* the case's own subgroup_size, else 32 */
+        waves.size[nwaves++] = 0; /* the case's own subgroup_size, else 32 */
     size_t all_cases = npaths;
     if (shards > 1)
         npaths = keep_shard(paths, npaths, shard, shards);
@@ -864,11 +635,11 @@ int cli_cmd_test(int argc, char **argv)
     for (size_t i = 0; i < npaths; i++)
         for (int k = 0; k < nwaves; k++) {
             pool.jobs[i * (size_t)nwaves + (size_t)k].path = paths[i];
-            pool.jobs[i * (size_t)nwaves + (size_t)k].wave = waves[k];
-            pool.jobs[i * (size_t)nwaves + (size_t)k].optimize = optimize;
-            pool.jobs[i * (size_t)nwaves + (size_t)k].robust = robust;
+            pool.jobs[i * (size_t)nwaves + (size_t)k].wave = waves.size[k];
+            pool.jobs[i * (size_t)nwaves + (size_t)k].base = &base;
+            pool.jobs[i * (size_t)nwaves + (size_t)k].machine = o.machine;
+            pool.jobs[i * (size_t)nwaves + (size_t)k].machine_wave = o.machine ? m.default_wave : 0;
             pool.jobs[i * (size_t)nwaves + (size_t)k].first_wave = k == 0;
-            pool.jobs[i * (size_t)nwaves + (size_t)k].sanitize = sanitize;
         }
     if (!jobs) {
         long n = sysconf(_SC_NPROCESSORS_ONLN);
@@ -955,39 +726,18 @@ static int print_occupancy(const isa_program *p, const char *machine, unsigned w
     return 1;
 }
 
-static int compile_common(int argc, char **argv, const char *cmd, int disasm_isa)
+static int compile_common(int argc, char **argv, cli_command cmd)
 {
-    const char *path = NULL, *spv_out = NULL, *entry = NULL, *machine = NULL, *svg = NULL, *optimize = NULL;
-    const char *against = NULL, *device = NULL;
-    int show_spirv = 0;
-    unsigned wave = 0;
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--spirv") == 0 && i + 1 < argc)
-            spv_out = argv[++i];
-        else if (disasm_isa && strcmp(argv[i], "--machine") == 0 && i + 1 < argc)
-            machine = argv[++i];
-        else if (disasm_isa && strcmp(argv[i], "--svg") == 0 && i + 1 < argc)
-            svg = argv[++i];
-        else if (disasm_isa && strcmp(argv[i], "--wave") == 0 && i + 1 < argc)
-            wave = (unsigned)strtoul(argv[++i], NULL, 10);
-        else if (disasm_isa && strcmp(argv[i], "--against") == 0 && i + 1 < argc)
-            against = argv[++i];
-        else if (disasm_isa && strcmp(argv[i], "--device") == 0 && i + 1 < argc)
-            device = argv[++i];
-        else if (strcmp(argv[i], "--entry") == 0 && i + 1 < argc)
-            entry = argv[++i];
-        else if (strcmp(argv[i], "--disasm") == 0)
-            show_spirv = 1;
-        else if (cli_optimize_option(argv[i], &optimize))
-            continue;
-        else if (argv[i][0] == '-' || path) {
-            fprintf(stderr, "wavelab %s: unexpected argument \"%s\"\n", cmd, argv[i]);
-            return RUN_EXIT_BAD_INPUT;
-        } else
-            path = argv[i];
-    }
+    cli_opts o;
+    if (!cli_parse(cmd, argc, argv, &o))
+        return RUN_EXIT_BAD_INPUT;
+    int disasm_isa = cmd == CLI_CMD_disasm;
+    const char *path = o.nargs ? o.args[0] : NULL, *spv_out = o.spirv, *entry = o.entry, *machine = o.machine;
+    const char *svg = o.svg, *optimize = o.optimize, *against = o.against, *device = o.device;
+    int show_spirv = o.disasm;
+    unsigned wave = (unsigned)o.wave;
     if (!path) {
-        fprintf(stderr, "wavelab %s: no case or kernel given\n", cmd);
+        fprintf(stderr, "wavelab %s: no case or kernel given\n", cli_command_name(cmd));
         return RUN_EXIT_BAD_INPUT;
     }
     char err[8192];
@@ -1070,19 +820,17 @@ done:
     return rc;
 }
 
-int cli_cmd_compile(int argc, char **argv) { return compile_common(argc, argv, "compile", 0); }
-int cli_cmd_disasm(int argc, char **argv) { return compile_common(argc, argv, "disasm", 1); }
+int cli_cmd_compile(int argc, char **argv) { return compile_common(argc, argv, CLI_CMD_compile); }
+int cli_cmd_disasm(int argc, char **argv) { return compile_common(argc, argv, CLI_CMD_disasm); }
 
 /* ------------------------------------------------------------ isa */
 
 /* The instruction table of isa/ops.def as Markdown: docs/isa.md is this output. */
-static int cli_cmd_isa(int argc, char **argv)
+int cli_cmd_isa(int argc, char **argv)
 {
-    (void)argv;
-    if (argc > 1) {
-        fprintf(stderr, "wavelab isa: takes no arguments\n");
+    cli_opts o;
+    if (!cli_parse(CLI_CMD_isa, argc, argv, &o))
         return RUN_EXIT_BAD_INPUT;
-    }
     printf("# The wave ISA\n\n"
            "Generated by `wavelab isa` from `isa/ops.def`; CI checks it is current.\n\n"
            "Registers (`v`) hold one 64-bit slot per lane; a narrower value lives in the low bits and\n"
@@ -1131,34 +879,32 @@ int main(int argc, char **argv)
         printf("wavelab %s\n", WAVELAB_VERSION_STRING);
         return RUN_EXIT_OK;
     }
+    cli_command cmd;
     if (argc == 3 && strcmp(argv[1], "help") == 0) {
-        if (command_usage(argv[2], stdout))
+        if (cli_command_find(argv[2], &cmd)) {
+            cli_command_help(cmd, stdout);
             return RUN_EXIT_OK;
+        }
         fprintf(stderr, "wavelab help: unknown command \"%s\"\n", argv[2]);
         return RUN_EXIT_BAD_INPUT;
     }
     if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0) {
-        usage(argc < 2 ? stderr : stdout);
+        cli_help(argc < 2 ? stderr : stdout);
         return argc < 2 ? RUN_EXIT_BAD_INPUT : RUN_EXIT_OK;
     }
-    /* `wavelab CMD ... --help`: the command's entry, whatever else is on the line */
+    if (!cli_command_find(argv[1], &cmd)) {
+        fprintf(stderr, "wavelab: unknown command \"%s\" (wavelab --help lists the commands)\n", argv[1]);
+        return RUN_EXIT_BAD_INPUT;
+    }
+    /* `wavelab CMD ... --help`: the command's own help, whatever else is on the line */
     for (int i = 2; i < argc; i++)
-        if ((strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) && command_usage(argv[1], stdout))
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            cli_command_help(cmd, stdout);
             return RUN_EXIT_OK;
-    static const struct {
-        const char *name;
-        int (*fn)(int, char **);
-    } cmds[] = {
-        {"run", cli_cmd_run},         {"test", cli_cmd_test},       {"compile", cli_cmd_compile},
-        {"disasm", cli_cmd_disasm},   {"bench", cli_cmd_bench},     {"devices", cli_cmd_devices},
-        {"check", cli_cmd_check},     {"isa", cli_cmd_isa},
-        {"machines", cli_cmd_machines}, {"explain", cli_cmd_explain}, {"trace", cli_cmd_trace},
-        {"timeline", cli_cmd_timeline}, {"profile", cli_cmd_profile}, {"report", cli_cmd_report},
-        {"probe", cli_cmd_probe},     {"compare", cli_cmd_compare},
+        }
+    static int (*const run[CLI_CMD_COUNT])(int, char **) = {
+#define CMD(id, args, max_args, help) cli_cmd_##id,
+#include "cli/options.def"
     };
-    for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
-        if (strcmp(argv[1], cmds[i].name) == 0)
-            return cmds[i].fn(argc - 1, argv + 1);
-    fprintf(stderr, "wavelab: unknown command \"%s\" (wavelab --help lists the commands)\n", argv[1]);
-    return RUN_EXIT_BAD_INPUT;
+    return run[cmd](argc - 1, argv + 1);
 }

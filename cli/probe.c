@@ -27,6 +27,7 @@
 
 #include "backend/backend.h"
 #include "cli/cli.h"
+#include "cli/options.h"
 #include "cli/probe_internal.h"
 #include "isa/isa.h"
 #include "run/run.h"
@@ -773,13 +774,6 @@ static int write_preset(const probe *pr, const results *r, const mem_machine *bm
 
 /* ------------------------------------------------------------- the command */
 
-static void usage(FILE *f)
-{
-    fprintf(f, "usage: wavelab probe [--device NAME|INDEX] [--quick] [--base PRESET] [--name NAME]\n"
-               "                     [--sweeps DIR] -o PRESET.json\n"
-               "       wavelab probe --from-sweeps DIR [--base PRESET] [--name NAME] -o PRESET.json\n");
-}
-
 static const char *default_base(const vkb_device_info *info)
 {
     if (!strcmp(info->type, "cpu"))
@@ -808,41 +802,14 @@ static int find_kernel_dir(char *out, size_t size)
 
 int cli_cmd_probe(int argc, char **argv)
 {
-    const char *device = NULL, *output = NULL, *base_name = NULL, *name = NULL, *sweep_dir = NULL, *from = NULL;
-    int quick = 0;
-    for (int i = 1; i < argc; i++) {
-        const char *o = argv[i];
-        int has_value = i + 1 < argc;
-        if (!strcmp(o, "--quick"))
-            quick = 1;
-        else if (!strcmp(o, "--help") || !strcmp(o, "-h")) {
-            usage(stdout);
-            return RUN_EXIT_OK;
-        } else if ((!strcmp(o, "--device") || !strcmp(o, "-o") || !strcmp(o, "--base") || !strcmp(o, "--name") ||
-                    !strcmp(o, "--sweeps") || !strcmp(o, "--from-sweeps")) && !has_value) {
-            fprintf(stderr, "wavelab probe: %s needs a value\n", o);
-            return RUN_EXIT_BAD_INPUT;
-        } else if (!strcmp(o, "--device"))
-            device = argv[++i];
-        else if (!strcmp(o, "-o"))
-            output = argv[++i];
-        else if (!strcmp(o, "--base"))
-            base_name = argv[++i];
-        else if (!strcmp(o, "--name"))
-            name = argv[++i];
-        else if (!strcmp(o, "--sweeps"))
-            sweep_dir = argv[++i];
-        else if (!strcmp(o, "--from-sweeps"))
-            from = argv[++i];
-        else {
-            fprintf(stderr, "wavelab probe: unexpected argument \"%s\"\n", o);
-            usage(stderr);
-            return RUN_EXIT_BAD_INPUT;
-        }
-    }
+    cli_opts o;
+    if (!cli_parse(CLI_CMD_probe, argc, argv, &o))
+        return RUN_EXIT_BAD_INPUT;
+    const char *device = o.device, *output = o.output, *base_name = o.base, *name = o.name, *sweep_dir = o.sweeps;
+    const char *from = o.from_sweeps;
+    int quick = o.quick;
     if (!output) {
-        fprintf(stderr, "wavelab probe: -o PRESET.json is required\n");
-        usage(stderr);
+        fprintf(stderr, "wavelab probe: -o PRESET.json is required (wavelab probe --help)\n");
         return RUN_EXIT_BAD_INPUT;
     }
     if (name && (!name[0] || strlen(name) >= 64)) {

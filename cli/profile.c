@@ -18,6 +18,7 @@
 #include "backend/backend.h"
 #include "case/case.h"
 #include "cli/cli.h"
+#include "cli/options.h"
 #include "run/run.h"
 #include "sim/memmodel.h"
 #include "text/text.h"
@@ -57,8 +58,8 @@ int cli_vulkan_run_passes(vkb_context *ctx, int index, const wl_case *c, const c
 
 /* The simulator's intervals: each pass's machine-model estimate, end to end, `repeat` times (the model is
  * deterministic, so the repeats are equal: the picture shows the shape, not noise). */
-static int sim_intervals(const wl_case *c, const char *machine, uint32_t wave, uint32_t repeat, cli_interval *iv,
-                         char *err, size_t err_size)
+static int sim_intervals(const wl_case *c, const char *machine, const run_options *base, uint32_t repeat,
+                         cli_interval *iv, char *err, size_t err_size)
 {
     int n = case_dispatch_total(c), rc = RUN_EXIT_OK;
     double *us = calloc((size_t)n, sizeof *us);
@@ -76,7 +77,7 @@ static int sim_intervals(const wl_case *c, const char *machine, uint32_t wave, u
         wl_case view;
         case_dispatch_view(c, p, &view);
         view.bindings = cur;
-        run_options opt = {.wave_size = wave};
+        run_options opt = *base;
         if (cli_memory_open(machine, -1, 1, &view, &opt) != 0) {
             snprintf(err, err_size, "machine \"%s\"", machine);
             rc = RUN_EXIT_BAD_INPUT;
@@ -126,47 +127,18 @@ static int write_outputs(const char *svg_path, const char *trace_path, cli_inter
 
 int cli_cmd_profile(int argc, char **argv)
 {
-    const char *case_path = NULL, *backend = "vulkan", *svg_path = NULL, *trace_path = NULL, *device = NULL;
-    const char *machine = "rdna2";
-    unsigned long repeat = 10, wave = 0;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        int has = i + 1 < argc;
-        char *end = NULL;
-        if (strcmp(a, "--backend") == 0 && has)
-            backend = argv[++i];
-        else if (strcmp(a, "--svg") == 0 && has)
-            svg_path = argv[++i];
-        else if (strcmp(a, "--trace") == 0 && has)
-            trace_path = argv[++i];
-        else if (strcmp(a, "--device") == 0 && has)
-            device = argv[++i];
-        else if (strcmp(a, "--machine") == 0 && has)
-            machine = argv[++i];
-        else if ((strcmp(a, "--repeat") == 0 || strcmp(a, "--wave") == 0) && has) {
-            unsigned long v = strtoul(argv[++i], &end, 10);
-            if (*end || !argv[i][0] || v == 0 || v > (a[2] == 'r' ? 10000ul : 1024ul)) {
-                fprintf(stderr, "wavelab profile: %s: \"%s\" is not %s\n", a, argv[i],
-                        a[2] == 'r' ? "a count from 1 to 10000" : "a wave size");
-                return RUN_EXIT_BAD_INPUT;
-            }
-            *(a[2] == 'r' ? &repeat : &wave) = v;
-        } else if (a[0] == '-' || case_path) {
-            fprintf(stderr, "wavelab profile: unexpected argument \"%s\"\n", a);
-            return RUN_EXIT_BAD_INPUT;
-        } else
-            case_path = a;
-    }
+    cli_opts o;
+    if (!cli_parse(CLI_CMD_profile, argc, argv, &o))
+        return RUN_EXIT_BAD_INPUT;
+    const char *case_path = o.nargs ? o.args[0] : NULL, *backend = o.backend ? o.backend : "vulkan";
+    const char *svg_path = o.svg, *trace_path = o.trace, *device = o.device;
+    const char *machine = o.machine ? o.machine : CLI_DEFAULT_MACHINE;
+    unsigned long repeat = o.repeat ? (unsigned long)o.repeat : 10;
     if (!case_path) {
-        fprintf(stderr, "usage: wavelab profile CASE [--backend sim|vulkan] [--repeat N] [--svg OUT.svg] "
-                        "[--trace OUT.json] [--device D] [--wave N] [--machine M]\n");
+        fprintf(stderr, "wavelab profile: no case file given (wavelab profile --help)\n");
         return RUN_EXIT_BAD_INPUT;
     }
     int on_device = strcmp(backend, "vulkan") == 0;
-    if (!on_device && strcmp(backend, "sim") != 0) {
-        fprintf(stderr, "wavelab profile: --backend: \"%s\" (expected sim or vulkan)\n", backend);
-        return RUN_EXIT_BAD_INPUT;
-    }
     char err[4096];
     wl_case *c = NULL;
     if (case_load(case_path, &c, err, sizeof err) != CASE_OK) {
@@ -190,9 +162,10 @@ int cli_cmd_profile(int argc, char **argv)
             st = vkb_device_find(ctx, device, &index, err, sizeof err);
         vkb_run_output out;
         memset(&out, 0, sizeof out);
-        vkb_run_options opt = {.wave_size = (uint32_t)wave, .repeat = (uint32_t)repeat, .warmup = 1};
+        vkb_run_options opt = {.wave_size = (uint32_t)o.wave, .repeat = (uint32_t)repeat,
+                               .warmup = o.given[CLI_OPT_warmup] ? (uint32_t)o.warmup : 1, .robust_access = o.robust};
         if (st == VKB_OK)
-            st = (vkb_status)cli_vulkan_run_passes(ctx, index, c, NULL, &opt, &out, err, sizeof err);
+            st = (vkb_status)cli_vulkan_run_passes(ctx, index, c, o.optimize, &opt, &out, err, sizeof err);
         if (st == VKB_OK && !out.timing_available) {
             snprintf(err, sizeof err, "%s", out.timing_note);
             st = VKB_ERR_UNSUPPORTED;
@@ -222,7 +195,8 @@ int cli_cmd_profile(int argc, char **argv)
         vkb_run_output_free(&out);
         vkb_context_destroy(ctx);
     } else {
-        rc = sim_intervals(c, machine, (uint32_t)wave, (uint32_t)repeat, iv, err, sizeof err);
+        run_options sim_opt = cli_run_options(&o);
+        rc = sim_intervals(c, machine, &sim_opt, (uint32_t)repeat, iv, err, sizeof err);
         if (rc != RUN_EXIT_OK)
             fprintf(stderr, "wavelab profile: %s\n", err);
         snprintf(where, sizeof where, "simulator, %s machine model's estimate", machine);

@@ -26,6 +26,7 @@
 
 #include "case/case.h"
 #include "cli/cli.h"
+#include "cli/options.h"
 #include "run/run.h"
 #include "sim/machine.h"
 #include "sim/memmodel.h"
@@ -52,8 +53,8 @@ static void pre_from(FILE *f, const char *cls, void (*write)(void *arg, FILE *ou
     free(buf);
 }
 
-/* Runs a command with its stdout and stderr captured (the check section reuses `wavelab check` as it is). */
-static char *capture_command(int (*fn)(int, char **), int argc, char **argv, int *rc)
+/* Runs `wavelab check` with its stdout and stderr captured (the check section reuses it as it is). */
+static char *capture_check(const cli_opts *o, const char *case_path, int *rc)
 {
     FILE *tmp = tmpfile();
     if (!tmp)
@@ -63,7 +64,7 @@ static char *capture_command(int (*fn)(int, char **), int argc, char **argv, int
     int out = dup(STDOUT_FILENO), err = dup(STDERR_FILENO);
     dup2(fileno(tmp), STDOUT_FILENO);
     dup2(fileno(tmp), STDERR_FILENO);
-    *rc = fn(argc, argv);
+    *rc = cli_check_case(o, case_path);
     fflush(stdout);
     fflush(stderr);
     dup2(out, STDOUT_FILENO);
@@ -225,32 +226,14 @@ static const char style[] =
 
 int cli_cmd_report(int argc, char **argv)
 {
-    const char *case_path = NULL, *out_path = NULL, *machine = "rdna2", *backend = "sim";
-    uint32_t wave = 0;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        int has = i + 1 < argc;
-        if ((strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0) && has)
-            out_path = argv[++i];
-        else if (strcmp(a, "--machine") == 0 && has)
-            machine = argv[++i];
-        else if (strcmp(a, "--backend") == 0 && has) {
-            backend = argv[++i];
-            if (strcmp(backend, "sim") != 0 && strcmp(backend, "vulkan") != 0) {
-                fprintf(stderr, "wavelab report: --backend: expected sim or vulkan, got \"%s\"\n", backend);
-                return RUN_EXIT_BAD_INPUT;
-            }
-        } else if (strcmp(a, "--wave") == 0 && has) {
-            if (!cli_wave_option("report", argv[++i], &wave))
-                return RUN_EXIT_BAD_INPUT;
-        } else if (a[0] == '-' || case_path) {
-            fprintf(stderr, "wavelab report: unexpected argument \"%s\"\n", a);
-            return RUN_EXIT_BAD_INPUT;
-        } else
-            case_path = a;
-    }
+    cli_opts o;
+    if (!cli_parse(CLI_CMD_report, argc, argv, &o))
+        return RUN_EXIT_BAD_INPUT;
+    const char *case_path = o.nargs ? o.args[0] : NULL, *out_path = o.output;
+    const char *machine = o.machine ? o.machine : CLI_DEFAULT_MACHINE, *backend = o.backend ? o.backend : "sim";
     if (!case_path || !out_path) {
-        fprintf(stderr, "usage: wavelab report CASE -o REPORT.html [--machine M] [--wave N] [--backend vulkan]\n");
+        fprintf(stderr, "wavelab report: %s (wavelab report --help)\n",
+                case_path ? "-o REPORT.html is required" : "no case file given");
         return RUN_EXIT_BAD_INPUT;
     }
     char err[4096];
@@ -258,7 +241,9 @@ int cli_cmd_report(int argc, char **argv)
     mem_machine mc;
     if (cli_load_case_and_machine(case_path, machine, -1, &c, &mc) != 0)
         return RUN_EXIT_BAD_INPUT;
-    run_options opt = {.wave_size = wave ? wave : c->subgroup_size ? 0 : mc.default_wave};
+    run_options opt = cli_run_options(&o);
+    if (!opt.wave_size && !c->subgroup_size)
+        opt.wave_size = mc.default_wave;
     mem_model_options mo = {.machine = &mc, .threads = 1, .capture_wave = 0};
     if (mem_model_create(&mo, &opt.memory) != MEM_OK) {
         fprintf(stderr, "out of memory\n");
@@ -269,6 +254,8 @@ int cli_cmd_report(int argc, char **argv)
     cli_progress progress;
     opt.progress = cli_progress_start(&progress, 0);
     int rc = run_case_sim(c, &opt, &out, err, sizeof err);
+    if (out.optimizer_note[0])
+        fprintf(stderr, "wavelab report: %s\n", out.optimizer_note);
     cli_progress_end(&progress);
     FILE *f = NULL;
     if (rc == RUN_EXIT_BAD_INPUT) {
@@ -352,11 +339,13 @@ int cli_cmd_report(int argc, char **argv)
     section_open(f, "check", "On a device",
                  "The same case on a Vulkan device (wavelab check): every binding compared with the simulator.");
     if (strcmp(backend, "vulkan") == 0) {
-        char wave_arg[16];
-        snprintf(wave_arg, sizeof wave_arg, "%u", out.wave_size);
-        char *args[] = {"check", (char *)case_path, "--wave", wave_arg, NULL};
+        /* the report's own options (the simulator's: --robust, --budget, ...) at the wave size it ran */
+        cli_opts check = o;
+        check.wave = out.wave_size;
+        check.given[CLI_OPT_wave] = 1;
+        check.machine = NULL; /* check's --machine only names the preset: the report's is the model above */
         int check_rc = 0;
-        char *text = capture_command(cli_cmd_check, 4, args, &check_rc);
+        char *text = capture_check(&check, case_path, &check_rc);
         fprintf(f, "<p class=\"%s\">wavelab check: exit %d (%s)</p>\n<pre class=\"check\">",
                 check_rc == 0 ? "pass" : "fail", check_rc,
                 check_rc == 0 ? "the device agrees" : check_rc == 3 ? "the device cannot run this case" : "mismatch");

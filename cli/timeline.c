@@ -19,6 +19,7 @@
 
 #include "case/case.h"
 #include "cli/cli.h"
+#include "cli/options.h"
 #include "run/run.h"
 #include "sim/machine.h"
 #include "sim/memmodel.h"
@@ -327,28 +328,13 @@ int cli_timeline_from_memory(const mem_model *mm, cli_interval **out, size_t *co
 
 int cli_cmd_timeline(int argc, char **argv)
 {
-    const char *case_path = NULL, *machine = "rdna2", *svg_path = NULL, *trace_path = NULL;
-    uint32_t wave = 0;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        int has = i + 1 < argc;
-        if (strcmp(a, "--machine") == 0 && has)
-            machine = argv[++i];
-        else if (strcmp(a, "--svg") == 0 && has)
-            svg_path = argv[++i];
-        else if (strcmp(a, "--trace") == 0 && has)
-            trace_path = argv[++i];
-        else if (strcmp(a, "--wave") == 0 && has) {
-            if (!cli_wave_option("timeline", argv[++i], &wave))
-                return RUN_EXIT_BAD_INPUT;
-        } else if (a[0] == '-' || case_path) {
-            fprintf(stderr, "wavelab timeline: unexpected argument \"%s\"\n", a);
-            return RUN_EXIT_BAD_INPUT;
-        } else
-            case_path = a;
-    }
+    cli_opts o;
+    if (!cli_parse(CLI_CMD_timeline, argc, argv, &o))
+        return RUN_EXIT_BAD_INPUT;
+    const char *case_path = o.nargs ? o.args[0] : NULL, *machine = o.machine ? o.machine : CLI_DEFAULT_MACHINE;
+    const char *svg_path = o.svg, *trace_path = o.trace;
     if (!case_path) {
-        fprintf(stderr, "usage: wavelab timeline CASE [--machine M] [--wave N] [--trace OUT.json] [--svg OUT.svg]\n");
+        fprintf(stderr, "wavelab timeline: no case file given (wavelab timeline --help)\n");
         return RUN_EXIT_BAD_INPUT;
     }
     char err[4096];
@@ -357,7 +343,7 @@ int cli_cmd_timeline(int argc, char **argv)
         fprintf(stderr, "%s\n", err);
         return RUN_EXIT_BAD_INPUT;
     }
-    run_options opt = {.wave_size = wave};
+    run_options opt = cli_run_options(&o);
     if (cli_memory_open(machine, -1, 1, c, &opt) != 0) {
         case_destroy(c);
         return RUN_EXIT_BAD_INPUT;
@@ -366,6 +352,8 @@ int cli_cmd_timeline(int argc, char **argv)
     cli_progress progress;
     opt.progress = cli_progress_start(&progress, 0);
     int rc = run_case_sim(c, &opt, &out, err, sizeof err);
+    if (out.optimizer_note[0])
+        fprintf(stderr, "wavelab timeline: %s\n", out.optimizer_note);
     cli_progress_end(&progress);
     cli_interval *iv = NULL;
     size_t n = 0;

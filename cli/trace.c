@@ -21,7 +21,9 @@
 
 #include "case/case.h"
 #include "cli/cli.h"
+#include "cli/options.h"
 #include "run/run.h"
+#include "sim/memmodel.h"
 
 #define TRACE_DEFAULT_LIMIT 400
 #define TRACE_LANES_LISTED 8 /* text: lanes listed per written register before "…" */
@@ -406,94 +408,24 @@ static void trace_step(void *user, const sim_step *s)
     lanes_picture(s->exec, s->wave_size, t->exec_before);
 }
 
-static int parse_range(const char *s, uint32_t *lo, uint32_t *hi)
-{
-    char *end;
-    unsigned long a = strtoul(s, &end, 10), b = a;
-    if (end == s)
-        return 0;
-    if (*end == '-') {
-        const char *p = end + 1;
-        b = strtoul(p, &end, 10);
-        if (end == p)
-            return 0;
-    }
-    if (*end || a > b || b > UINT32_MAX)
-        return 0;
-    *lo = (uint32_t)a, *hi = (uint32_t)b;
-    return 1;
-}
-
-static int parse_u32(const char *s, uint32_t *out)
-{
-    char *end;
-    unsigned long v = strtoul(s, &end, 10);
-    if (end == s || *end || v > UINT32_MAX || s[0] == '-')
-        return 0;
-    *out = (uint32_t)v;
-    return 1;
-}
-
 int cli_cmd_trace(int argc, char **argv)
 {
-    const char *path = NULL;
-    uint32_t wave = 0, group[3] = {0, 0, 0}, wave_index = 0, lo = 0, hi = UINT32_MAX;
-    uint64_t limit = TRACE_DEFAULT_LIMIT;
-    int json = 0, by_line = 0, ranged = 0;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        uint32_t n;
-        if (strcmp(a, "--json") == 0) {
-            json = 1;
-        } else if (strcmp(a, "--wave") == 0 && v) {
-            if (!parse_u32(v, &wave)) {
-                fprintf(stderr, "wavelab trace: --wave: '%s' is not a wave size\n", v);
-                return RUN_EXIT_BAD_INPUT;
-            }
-            i++;
-        } else if (strcmp(a, "--wave-index") == 0 && v) {
-            if (!parse_u32(v, &wave_index)) {
-                fprintf(stderr, "wavelab trace: --wave-index: '%s' is not a wave index\n", v);
-                return RUN_EXIT_BAD_INPUT;
-            }
-            i++;
-        } else if (strcmp(a, "--workgroup") == 0 && v) {
-            unsigned x, y, z;
-            int used = 0;
-            if (sscanf(v, "%u,%u,%u%n", &x, &y, &z, &used) != 3 || v[used] || v[0] == '-') {
-                fprintf(stderr, "wavelab trace: --workgroup: '%s' is not X,Y,Z\n", v);
-                return RUN_EXIT_BAD_INPUT;
-            }
-            group[0] = x, group[1] = y, group[2] = z;
-            i++;
-        } else if ((strcmp(a, "--lines") == 0 || strcmp(a, "--pc") == 0) && v) {
-            if (ranged) {
-                fprintf(stderr, "wavelab trace: give one of --lines and --pc\n");
-                return RUN_EXIT_BAD_INPUT;
-            }
-            if (!parse_range(v, &lo, &hi)) {
-                fprintf(stderr, "wavelab trace: %s: '%s' is not A-B (A <= B) or A\n", a, v);
-                return RUN_EXIT_BAD_INPUT;
-            }
-            by_line = a[2] == 'l', ranged = 1;
-            i++;
-        } else if (strcmp(a, "--limit") == 0 && v) {
-            if (!parse_u32(v, &n) || n == 0) {
-                fprintf(stderr, "wavelab trace: --limit: '%s' is not a positive count\n", v);
-                return RUN_EXIT_BAD_INPUT;
-            }
-            limit = n;
-            i++;
-        } else if (a[0] != '-' && !path) {
-            path = a;
-        } else {
-            fprintf(stderr, "wavelab trace: unknown or incomplete option '%s'\n", a);
-            return RUN_EXIT_BAD_INPUT;
-        }
+    cli_opts o;
+    if (!cli_parse(CLI_CMD_trace, argc, argv, &o))
+        return RUN_EXIT_BAD_INPUT;
+    const char *path = o.nargs ? o.args[0] : NULL;
+    uint32_t wave_index = (uint32_t)o.wave_index, lo = 0, hi = UINT32_MAX;
+    const uint32_t *group = o.workgroup.xyz;
+    uint64_t limit = o.limit ? o.limit : TRACE_DEFAULT_LIMIT;
+    int json = o.json, by_line = o.given[CLI_OPT_lines], ranged = by_line || o.given[CLI_OPT_pc];
+    if (o.given[CLI_OPT_lines] && o.given[CLI_OPT_pc]) {
+        fprintf(stderr, "wavelab trace: give one of --lines and --pc\n");
+        return RUN_EXIT_BAD_INPUT;
     }
+    if (ranged)
+        lo = by_line ? o.lines.lo : o.pc.lo, hi = by_line ? o.lines.hi : o.pc.hi;
     if (!path) {
-        fprintf(stderr, "usage: wavelab trace CASE [--wave N] [--workgroup X,Y,Z] [--wave-index K] "
-                        "[--lines A-B | --pc A-B] [--limit N] [--json]\n");
+        fprintf(stderr, "wavelab trace: no case file given (wavelab trace --help)\n");
         return RUN_EXIT_BAD_INPUT;
     }
     char err[2048];
@@ -515,7 +447,13 @@ int cli_cmd_trace(int argc, char **argv)
                      .path = path, .group = {group[0], group[1], group[2]}, .wave_index = wave_index};
     sim_step_hook hook = {.group = {group[0], group[1], group[2]}, .wave = wave_index, .step = trace_step,
                           .user = &t};
-    run_options opt = {.wave_size = wave, .threads = 1, .step = &hook};
+    run_options opt = cli_run_options(&o);
+    opt.threads = 1; /* the step hook follows one wave on one thread */
+    opt.step = &hook;
+    if (o.machine && cli_memory_open(o.machine, -1, 1, c, &opt) != 0) {
+        case_destroy(c);
+        return RUN_EXIT_BAD_INPUT;
+    }
     cJSON *root = NULL;
     if (json) {
         root = cJSON_CreateObject();
@@ -524,11 +462,14 @@ int cli_cmd_trace(int argc, char **argv)
             fprintf(stderr, "out of memory\n");
             cJSON_Delete(root);
             cJSON_Delete(t.steps);
+            mem_model_destroy(opt.memory);
             case_destroy(c);
             return RUN_EXIT_BAD_INPUT;
         }
     }
     int rc = run_case_sim(c, &opt, &run, err, sizeof err);
+    if (run.optimizer_note[0])
+        fprintf(stderr, "wavelab trace: %s\n", run.optimizer_note);
     if (rc == RUN_EXIT_BAD_INPUT) {
         fprintf(stderr, "%s\n", err);
         goto done;
@@ -589,6 +530,7 @@ int cli_cmd_trace(int argc, char **argv)
         rc = RUN_EXIT_FAIL;
 done:
     run_output_free(&run);
+    mem_model_destroy(opt.memory);
     cJSON_Delete(root);
     cJSON_Delete(t.steps);
     free(t.loop_iteration);

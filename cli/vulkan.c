@@ -2,8 +2,8 @@
  * cli/vulkan.c — the Vulkan backend's commands:
  *
  *   wavelab devices [--device D]
- *   wavelab check CASE [--wave N] [--device D] [--machine M] [--repeat N] [--quiet]
- *   wavelab run CASE --backend vulkan [--wave N] [--device D] [--repeat N] [--warmup N] [--dump OUT.json] [--quiet]
+ *   wavelab check CASE [--wave N] [--device D] [--repeat N] ... (its options: cli/options.def)
+ *   wavelab run CASE --backend vulkan [--wave N] [--device D] [--repeat N] [--warmup N] [--dump OUT.json] ...
  *
  * Exit codes (docs/backend.md): 0 ok / agree, 1 differ / failed expectation /
  * device fault, 2 bad input / no Vulkan loader or device, 3 skipped: the
@@ -23,6 +23,7 @@
 #include "backend/backend.h"
 #include "case/case.h"
 #include "cli/cli.h"
+#include "cli/options.h"
 #include "run/run.h"
 #include "text/text.h"
 
@@ -44,91 +45,27 @@ typedef struct vk_args {
     uint32_t timeout; /* --timeout SECONDS per dispatch on the device; 0: the backend's 10 s */
     const char *optimize;
     int sanitize;     /* check --sanitize: the simulator's side runs sanitized; a finding fails the check */
+    run_options sim;  /* check: the simulator's side (--robust, --budget, --threads, ...) */
 } vk_args;
 
-/* 1 when `option` is one of the space-separated names in `allowed`. */
-static int option_allowed(const char *allowed, const char *option)
-{
-    size_t n = strlen(option);
-    for (const char *p = allowed; (p = strstr(p, option)) != NULL; p += n)
-        if ((p == allowed || p[-1] == ' ') && (p[n] == ' ' || p[n] == 0))
-            return 1;
-    return 0;
-}
-
-static int parse_count(const char *s, uint32_t max, uint32_t *out)
-{
-    char *end;
-    errno = 0;
-    unsigned long v = strtoul(s, &end, 10);
-    if (errno || end == s || *end || v > max || s[0] == '-')
-        return 0;
-    *out = (uint32_t)v;
-    return 1;
-}
-
-/* Parses the options common to the three commands; `allowed` lists the option names this command takes. */
-static int parse_args(const char *cmd, int argc, char **argv, const char *allowed, vk_args *a)
+/* The options of the three commands from the table's (cli/options.def). */
+static void vk_args_from(const cli_opts *o, const char *case_path, vk_args *a)
 {
     memset(a, 0, sizeof *a);
-    a->warmup = 1;
-    for (int i = 1; i < argc; i++) {
-        const char *o = argv[i];
-        int takes_value = !strcmp(o, "--wave") || !strcmp(o, "--device") || !strcmp(o, "--dump") ||
-                          !strcmp(o, "--machine") || !strcmp(o, "--repeat") || !strcmp(o, "--warmup") ||
-                          !strcmp(o, "--backend") || !strcmp(o, "--timeout");
-        if (option_allowed(allowed, "--optimize") && cli_optimize_option(o, &a->optimize))
-            continue;
-        if (o[0] == '-' && (!option_allowed(allowed, o) || (takes_value && i + 1 >= argc))) {
-            fprintf(stderr, "wavelab %s: %s \"%s\"\n", cmd,
-                    takes_value && i + 1 >= argc ? "missing value after" : "unexpected option", o);
-            return 0;
-        }
-        if (!strcmp(o, "--quiet")) {
-            a->quiet = 1;
-        } else if (!strcmp(o, "--robust")) {
-            a->robust = 1;
-        } else if (!strcmp(o, "--maximal-reconvergence")) {
-            a->reconverge = 1;
-        } else if (!strcmp(o, "--sanitize")) {
-            a->sanitize = 1;
-        } else if (!strcmp(o, "--backend")) {
-            i++; /* `run --backend vulkan`: main.c already chose us */
-        } else if (!strcmp(o, "--device")) {
-            a->device = argv[++i];
-        } else if (!strcmp(o, "--dump")) {
-            a->dump = argv[++i];
-        } else if (!strcmp(o, "--machine")) {
-            a->machine = argv[++i];
-        } else if (!strcmp(o, "--wave")) {
-            if (!parse_count(argv[++i], 1024, &a->wave) || a->wave == 0) {
-                fprintf(stderr, "wavelab %s: --wave: \"%s\" is not a wave size\n", cmd, argv[i]);
-                return 0;
-            }
-        } else if (!strcmp(o, "--repeat")) {
-            if (!parse_count(argv[++i], 1000000, &a->repeat) || a->repeat == 0) {
-                fprintf(stderr, "wavelab %s: --repeat: \"%s\" is not a positive count\n", cmd, argv[i]);
-                return 0;
-            }
-        } else if (!strcmp(o, "--timeout")) {
-            if (!parse_count(argv[++i], 86400, &a->timeout) || a->timeout == 0) {
-                fprintf(stderr, "wavelab %s: --timeout: \"%s\" is not a number of seconds (1 to 86400)\n", cmd,
-                        argv[i]);
-                return 0;
-            }
-        } else if (!strcmp(o, "--warmup")) {
-            if (!parse_count(argv[++i], 1000000, &a->warmup)) {
-                fprintf(stderr, "wavelab %s: --warmup: \"%s\" is not a count\n", cmd, argv[i]);
-                return 0;
-            }
-        } else if (a->case_path) {
-            fprintf(stderr, "wavelab %s: unexpected argument \"%s\"\n", cmd, o);
-            return 0;
-        } else {
-            a->case_path = o;
-        }
-    }
-    return 1;
+    a->case_path = case_path;
+    a->device = o->device;
+    a->dump = o->dump;
+    a->machine = o->machine;
+    a->wave = (uint32_t)o->wave;
+    a->repeat = (uint32_t)o->repeat;
+    a->warmup = o->given[CLI_OPT_warmup] ? (uint32_t)o->warmup : 1;
+    a->quiet = o->quiet;
+    a->robust = o->robust;
+    a->reconverge = o->reconverge;
+    a->timeout = (uint32_t)o->timeout;
+    a->optimize = o->optimize;
+    a->sanitize = o->sanitize;
+    a->sim = cli_run_options(o);
 }
 
 /* Opens the Vulkan context and picks the device; prints the reason and returns 0 when there is none. */
@@ -244,13 +181,11 @@ static void print_device(int index, const vkb_device_info *d)
 
 int cli_cmd_devices(int argc, char **argv)
 {
+    cli_opts o;
+    if (!cli_parse(CLI_CMD_devices, argc, argv, &o))
+        return RUN_EXIT_BAD_INPUT;
     vk_args a;
-    if (!parse_args("devices", argc, argv, "--device", &a))
-        return RUN_EXIT_BAD_INPUT;
-    if (a.case_path) {
-        fprintf(stderr, "wavelab devices: unexpected argument \"%s\"\n", a.case_path);
-        return RUN_EXIT_BAD_INPUT;
-    }
+    vk_args_from(&o, NULL, &a);
     vkb_context *ctx;
     int index;
     if (!open_device("devices", a.device, &ctx, &index))
@@ -424,12 +359,10 @@ static int write_dump(const char *path, const wl_case *c, const vkb_device_info 
     return ok;
 }
 
-int cli_cmd_run_vulkan(int argc, char **argv)
+int cli_cmd_run_vulkan(const cli_opts *o, const char *case_path)
 {
     vk_args a;
-    if (!parse_args("run", argc, argv, "--backend --wave --device --repeat --warmup --dump --quiet --machine --optimize --robust "
-                    "--maximal-reconvergence --timeout", &a))
-        return RUN_EXIT_BAD_INPUT;
+    vk_args_from(o, case_path, &a);
     if (!a.case_path) {
         fprintf(stderr, "wavelab run: no case file given\n");
         return RUN_EXIT_BAD_INPUT;
@@ -640,10 +573,16 @@ send:
 
 int cli_cmd_check(int argc, char **argv)
 {
-    vk_args a;
-    if (!parse_args("check", argc, argv, "--wave --device --machine --repeat --warmup --quiet --optimize --robust "
-                    "--sanitize --maximal-reconvergence --timeout", &a))
+    cli_opts o;
+    if (!cli_parse(CLI_CMD_check, argc, argv, &o))
         return RUN_EXIT_BAD_INPUT;
+    return cli_check_case(&o, o.nargs ? o.args[0] : NULL);
+}
+
+int cli_check_case(const cli_opts *o, const char *case_path)
+{
+    vk_args a;
+    vk_args_from(o, case_path, &a);
     if (!a.case_path) {
         fprintf(stderr, "wavelab check: no case file given\n");
         return RUN_EXIT_BAD_INPUT;
@@ -713,7 +652,8 @@ int cli_cmd_check(int argc, char **argv)
                abbrev ? abbrev : "?", c->path, have_info ? info.name : a.device ? a.device : "the Vulkan device");
     }
 
-    run_options sim_opt = {.wave_size = wave, .optimize = a.optimize, .robust_access = a.robust, .sanitize = a.sanitize};
+    run_options sim_opt = a.sim;
+    sim_opt.wave_size = wave;
     int sim_rc = run_case_sim(c, &sim_opt, &sim, err, sizeof err);
     sim_ran = 1;
     if (sim.warnings[0] && !a.quiet)

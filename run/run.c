@@ -634,7 +634,7 @@ static int run_one(const wl_case *c, const run_options *opt, run_output *out, ch
     out->pass_count = 1;
     uint32_t wave = run_wave_size(c, opt ? opt->wave_size : 0);
     out->wave_size = wave;
-    if (wave < SIM_MIN_WAVE || wave > SIM_MAX_WAVE || (wave & (wave - 1))) {
+    if (!sim_wave_size_valid(wave)) {
         snprintf(err, err_size, "wave size %u: the simulator models powers of two from %d to %d", wave, SIM_MIN_WAVE,
                  SIM_MAX_WAVE);
         return RUN_EXIT_BAD_INPUT;
@@ -658,6 +658,7 @@ static int run_one(const wl_case *c, const run_options *opt, run_output *out, ch
     run_output written = {.wave_size = wave, .spirv = out->spirv, .spirv_words = out->spirv_words};
     run_options plain = opt ? *opt : (run_options){0};
     plain.memory = NULL;
+    plain.step = NULL; /* the hook follows the program whose output is returned: the optimized one (trace) */
     int rc = run_program(c, &plain, wave, &written, err, err_size);
     out->spirv = optimized;
     out->spirv_words = optimized_words;

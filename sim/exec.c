@@ -1081,7 +1081,7 @@ sim_status sim_run(const isa_program *prog, const sim_config *cfg, sim_result *r
     if (!prog || !cfg)
         return config_error(result, SIM_FAULT_NONE, "no program or no configuration");
     uint32_t W = cfg->wave_size;
-    if (W < SIM_MIN_WAVE || W > SIM_MAX_WAVE || (W & (W - 1)))
+    if (!sim_wave_size_valid(W))
         return config_error(result, SIM_FAULT_NONE, "wave size %u is not a power of two from %u to %u", W,
                             SIM_MIN_WAVE, SIM_MAX_WAVE);
     if (cfg->groups[0] < 1 || cfg->groups[1] < 1 || cfg->groups[2] < 1)

@@ -21,6 +21,8 @@
 
 #define SIM_MIN_WAVE 4
 #define SIM_MAX_WAVE 128   /* Shader Model 6.6 [WaveSize(128)]; no Vulkan device we test on has it */
+/* The wave sizes the simulator runs: a power of two from SIM_MIN_WAVE to SIM_MAX_WAVE (sim_run, every --wave). */
+static inline int sim_wave_size_valid(unsigned long w) { return w >= SIM_MIN_WAVE && w <= SIM_MAX_WAVE && !(w & (w - 1)); }
 
 /*
  * A wave-wide lane mask (exec masks, ballots, mask registers): bit l is lane

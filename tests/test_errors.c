@@ -446,8 +446,8 @@ START_TEST(test_errors_case_field_errors_name_the_field)
     out = cli(2, "run %s/no_such_case.json", NULL);
     HAS(out, "no_such_case.json");
     free(out);
-    out = cli(2, "run %s/oob_write.json --wave 12", NULL);
-    HAS(out, "wave size 12");
+    out = cli(2, "run %s/oob_write.json --wave 12", NULL); /* refused before anything runs */
+    ck_assert_str_eq(out, "wavelab run: --wave 12: not a wave size (a power of two from 4 to 128)\n");
     free(out);
 }
 END_TEST
@@ -648,11 +648,11 @@ END_TEST
 START_TEST(test_errors_run_unknown_option_is_one_line)
 {
     char *out = cli(2, "run %s/oob_read.json --repeat 3", NULL);
-    HAS(out, "wavelab run: unexpected argument \"--repeat\" (--repeat times a device: it needs --backend vulkan)\n");
-    ck_assert_msg(strchr(out, '\n') == out + strlen(out) - 1, "not one line:\n%s", out);
+    ck_assert_str_eq(out, "wavelab run: --repeat times or picks a device: it needs --backend vulkan\n");
     free(out);
     out = cli(2, "run %s/oob_read.json --frobnicate", NULL);
-    ck_assert_msg(strchr(out, '\n') == out + strlen(out) - 1 && strstr(out, "\"--frobnicate\""), "%s", out);
+    ck_assert_msg(strchr(out, '\n') == out + strlen(out) - 1 &&
+                  strncmp(out, "wavelab run: unknown option --frobnicate (valid: --wave, ", 57) == 0, "%s", out);
     free(out);
 }
 END_TEST
@@ -1080,15 +1080,13 @@ START_TEST(test_errors_check_timeout_must_be_a_positive_number_of_seconds)
 {
     /* parsed before any device is opened: exit 2 with the option named, on machines without Vulkan too */
     char *out = cli(2, "check %s/oob_read.json --timeout %s", "0");
-    HAS(out, "--timeout");
-    HAS(out, "\"0\"");
+    ck_assert_str_eq(out, "wavelab check: --timeout 0: not a count from 1 to 86400\n");
     free(out);
     out = cli(2, "run %s/oob_read.json --backend vulkan --timeout %s", "ten");
-    HAS(out, "--timeout");
-    HAS(out, "\"ten\"");
+    ck_assert_str_eq(out, "wavelab run: --timeout ten: not a count from 1 to 86400\n");
     free(out);
     out = cli(2, "check %s/oob_read.json --timeout%s", "");
-    HAS(out, "missing value after");
+    ck_assert_str_eq(out, "wavelab check: --timeout needs a value (SECONDS)\n");
     free(out);
 }
 END_TEST
