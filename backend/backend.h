@@ -205,9 +205,6 @@ typedef struct vkb_kernel_info {
 vkb_status vkb_kernel_scan(const uint32_t *words, size_t word_count, const char *entry,
                            vkb_kernel_info *out, char *err, size_t err_size);
 
-/* Name of a SPIR-V capability that wavelab checks ("GroupNonUniformClustered"), or NULL. */
-const char *vkb_capability_name(uint32_t capability);
-
 /*
  * Says whether device `index` can run this kernel at this wave size (0 = the
  * device's default).  Returns VKB_OK, VKB_ERR_WAVE_SIZE (the message names the

@@ -37,16 +37,6 @@
     X(StorageBuffer8BitAccess, 0) X(UniformAndStorageBuffer8BitAccess, 0) X(StoragePushConstant8, 0) \
     X(VulkanMemoryModel, 0) X(StorageImageWriteWithoutFormat, 0) X(StorageImageReadWithoutFormat, 0)
 
-const char *vkb_capability_name(uint32_t capability)
-{
-    switch (capability) {
-#define X(cap, ops) case SpvCapability##cap: return #cap;
-        CAPABILITY_LIST(X)
-#undef X
-    default: return NULL;
-    }
-}
-
 static uint32_t capability_subgroup_ops(uint32_t capability)
 {
     switch (capability) {
@@ -57,28 +47,12 @@ static uint32_t capability_subgroup_ops(uint32_t capability)
     }
 }
 
-/* SPIR-V image formats of the texel formats the case contract lists (isa/isa.h). */
+/* A texel buffer's declared format by its texel-format name (isa/isa.h): "" when Unknown (the binding's
+ * applies), "other" for a format texel buffers do not take. */
 static const char *image_format_name(uint32_t f)
 {
-    switch (f) {
-    case SpvImageFormatR32ui: return "r32ui";
-    case SpvImageFormatR32i: return "r32i";
-    case SpvImageFormatR32f: return "r32f";
-    case SpvImageFormatRg32ui: return "rg32ui";
-    case SpvImageFormatRg32i: return "rg32i";
-    case SpvImageFormatRg32f: return "rg32f";
-    case SpvImageFormatRgba32ui: return "rgba32ui";
-    case SpvImageFormatRgba32i: return "rgba32i";
-    case SpvImageFormatRgba32f: return "rgba32f";
-    case SpvImageFormatR16f: return "r16f";
-    case SpvImageFormatRgba16f: return "rgba16f";
-    case SpvImageFormatR16ui: return "r16ui";
-    case SpvImageFormatR8ui: return "r8ui";
-    case SpvImageFormatRgba8ui: return "rgba8ui";
-    case SpvImageFormatRgba8: return "rgba8";
-    case SpvImageFormatUnknown: return "";
-    default: return "other";
-    }
+    isa_format t = isa_format_from_spirv(f);
+    return t != ISA_FORMAT_UNKNOWN ? isa_format_name(t) : f == SpvImageFormatUnknown ? "" : "other";
 }
 
 /* What we remember about one id. */

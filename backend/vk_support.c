@@ -49,34 +49,6 @@
     X("SPV_KHR_vulkan_memory_model", "VK_KHR_vulkan_memory_model", 2)                           \
     X("SPV_KHR_float_controls", "VK_KHR_shader_float_controls", 2)
 
-/* VkFormat of each texel format the case contract lists (isa/isa.h's ISA_FORMAT_LIST). */
-#define VKB_FORMAT_UNKNOWN VK_FORMAT_UNDEFINED
-#define VKB_FORMAT_R32UI VK_FORMAT_R32_UINT
-#define VKB_FORMAT_R32I VK_FORMAT_R32_SINT
-#define VKB_FORMAT_R32F VK_FORMAT_R32_SFLOAT
-#define VKB_FORMAT_RG32UI VK_FORMAT_R32G32_UINT
-#define VKB_FORMAT_RG32I VK_FORMAT_R32G32_SINT
-#define VKB_FORMAT_RG32F VK_FORMAT_R32G32_SFLOAT
-#define VKB_FORMAT_RGBA32UI VK_FORMAT_R32G32B32A32_UINT
-#define VKB_FORMAT_RGBA32I VK_FORMAT_R32G32B32A32_SINT
-#define VKB_FORMAT_RGBA32F VK_FORMAT_R32G32B32A32_SFLOAT
-#define VKB_FORMAT_R16F VK_FORMAT_R16_SFLOAT
-#define VKB_FORMAT_RGBA16F VK_FORMAT_R16G16B16A16_SFLOAT
-#define VKB_FORMAT_R16UI VK_FORMAT_R16_UINT
-#define VKB_FORMAT_R8UI VK_FORMAT_R8_UINT
-#define VKB_FORMAT_RGBA8UI VK_FORMAT_R8G8B8A8_UINT
-#define VKB_FORMAT_RGBA8 VK_FORMAT_R8G8B8A8_UNORM
-
-VkFormat vkb_vk_format(isa_format f)
-{
-    switch (f) {
-#define X(id, name, comps, bytes, type) case ISA_FORMAT_##id: return VKB_FORMAT_##id;
-        ISA_FORMAT_LIST(X)
-#undef X
-    default: return VK_FORMAT_UNDEFINED;
-    }
-}
-
 int vkb_kind_is_texel(case_kind k)
 {
     return k == CASE_KIND_STORAGE_TEXEL_BUFFER || k == CASE_KIND_UNIFORM_TEXEL_BUFFER;
@@ -347,7 +319,7 @@ vkb_status vkb_check_support(const vkb_context *ctx, int index, const vkb_kernel
                     return VKB_ERR_UNSUPPORTED;
                 }
                 VkFormatProperties fp;
-                vkGetPhysicalDeviceFormatProperties(d->physical, vkb_vk_format(f), &fp);
+                vkGetPhysicalDeviceFormatProperties(d->physical, (VkFormat)isa_format_vk(f), &fp);
                 VkFormatFeatureFlags need = b->kind == CASE_KIND_STORAGE_TEXEL_BUFFER
                                                 ? VK_FORMAT_FEATURE_STORAGE_TEXEL_BUFFER_BIT
                                                 : VK_FORMAT_FEATURE_UNIFORM_TEXEL_BUFFER_BIT;

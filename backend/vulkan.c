@@ -470,7 +470,7 @@ static vkb_status create_buffers(run_objects *o, const run_plan *rp, vkb_run_out
             VkBufferViewCreateInfo vci = {
                 .sType = VK_STRUCTURE_TYPE_BUFFER_VIEW_CREATE_INFO,
                 .buffer = o->buffers[i],
-                .format = vkb_vk_format(f),
+                .format = (VkFormat)isa_format_vk(f),
                 .offset = 0,
                 .range = size / texel * texel,
             };

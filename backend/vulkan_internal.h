@@ -58,7 +58,6 @@ void vkb_chain_link(void **tail, void *next_struct);
 void vkb_chain_features(const device_entry *d, device_features *f);
 
 /* backend/vk_support.c */
-VkFormat vkb_vk_format(isa_format f);          /* VK_FORMAT_UNDEFINED for ISA_FORMAT_UNKNOWN */
 int vkb_kind_is_texel(case_kind k);
 /* The subgroup size a run will use, and whether it is set as a required size. */
 uint32_t vkb_effective_wave(const vkb_device_info *info, uint32_t requested, int *required);

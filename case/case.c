@@ -28,16 +28,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Texel buffer formats the case file accepts, with the bytes of one texel. */
-static const struct texel_format {
-    const char *name;
-    size_t texel_bytes;
-} texel_formats[] = {
-    {"r32ui", 4},    {"r32i", 4},     {"r32f", 4},    {"rg32ui", 8},  {"rg32i", 8},
-    {"rg32f", 8},    {"rgba32ui", 16}, {"rgba32i", 16}, {"rgba32f", 16}, {"r16f", 2},
-    {"rgba16f", 8},  {"r16ui", 2},    {"r8ui", 1},    {"rgba8ui", 4}, {"rgba8", 4},
-};
-#define TEXEL_FORMAT_COUNT (sizeof texel_formats / sizeof texel_formats[0])
 
 /* ------------------------------------------------------------------------- */
 /* Bindings                                                                   */
@@ -90,13 +80,10 @@ static case_status read_binding(parser *p, const cJSON *obj, case_binding *b)
     if (case_kind_is_texel(b->kind)) {
         if (!format_name)
             return case_fail_at(p, "format", "missing (required for a %s)", case_kind_name(b->kind));
-        for (size_t f = 0; f < TEXEL_FORMAT_COUNT; f++)
-            if (strcmp(texel_formats[f].name, format_name) == 0)
-                texel_bytes = texel_formats[f].texel_bytes;
+        texel_bytes = isa_format_bytes(isa_format_from_name(format_name));
         if (!texel_bytes)
-            return case_fail_at(p, "format", "unknown format \"%.40s\" (expected one of r32ui r32i r32f rg32ui rg32i "
-                                        "rg32f rgba32ui rgba32i rgba32f r16f rgba16f r16ui r8ui rgba8ui rgba8)",
-                           format_name);
+            return case_fail_at(p, "format", "unknown format \"%.40s\" (expected one of %s)", format_name,
+                                isa_format_names());
         snprintf(b->format, sizeof b->format, "%s", format_name);
     } else if (format_name) {
         return case_fail_at(p, "format", "only texel buffers take a format (this binding is a %s)", case_kind_name(b->kind));

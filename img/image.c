@@ -208,10 +208,6 @@ int img_filter_by_name(const char *name, int *out)
     return find_name(filter_names, COUNT_OF(filter_names), name, out);
 }
 /* The mipmap modes share the filters' names ("nearest", "linear"), as VkSamplerMipmapMode does. */
-const char *img_mipmap_name(int mode)
-{
-    return img_filter_name(mode);
-}
 int img_mipmap_by_name(const char *name, int *out)
 {
     return find_name(filter_names, COUNT_OF(filter_names), name, out);
@@ -224,19 +220,11 @@ int img_address_by_name(const char *name, int *out)
 {
     return find_name(address_names, COUNT_OF(address_names), name, out);
 }
-const char *img_border_name(int border)
-{
-    return border >= 0 && border < COUNT_OF(border_names) ? border_names[border] : "?";
-}
 int img_border_by_name(const char *name, int *out)
 {
     return find_name(border_names, COUNT_OF(border_names), name, out);
 }
 
-const char *img_compare_name(int op)
-{
-    return op > IMG_COMPARE_NONE && op - 1 < COUNT_OF(compare_names) ? compare_names[op - 1] : "none";
-}
 int img_compare_by_name(const char *name, int *out)
 {
     int k;

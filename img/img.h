@@ -157,13 +157,10 @@ void img_sampler_default(img_sampler *s);
  * "float_opaque_black"); by_name returns 1 when found. */
 const char *img_filter_name(int filter);
 int img_filter_by_name(const char *name, int *out);
-const char *img_mipmap_name(int mode);
 int img_mipmap_by_name(const char *name, int *out);
 const char *img_address_name(int mode);
 int img_address_by_name(const char *name, int *out);
-const char *img_border_name(int border);
 int img_border_by_name(const char *name, int *out);
-const char *img_compare_name(int op); /* "less", ..; "none" for IMG_COMPARE_NONE */
 int img_compare_by_name(const char *name, int *out);
 
 /*

@@ -4,11 +4,13 @@
  * program's destructor and its listing.
  */
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <spirv/unified1/GLSL.std.450.h>
 
+#include "img/img.h"
 #include "isa/isa.h"
 
 static const char *const op_names[] = {
@@ -205,23 +207,72 @@ const char *isa_space_name(isa_space s)
     return (unsigned)s < sizeof names / sizeof names[0] ? names[s] : "?";
 }
 
-static const struct {
-    const char *name;
-    unsigned bytes;
-} formats[] = {
-#define X(id, name, comps, bytes, type) {name, bytes},
+/* Each texel format's row of img/formats.def, which holds every fact about it. */
+static const img_format texel_formats[ISA_FORMAT_COUNT] = {
+    [ISA_FORMAT_UNKNOWN] = IMG_FMT_COUNT,
+#define X(id, img) [ISA_FORMAT_##id] = IMG_FMT_##img,
     ISA_FORMAT_LIST(X)
 #undef X
 };
 
-const char *isa_format_name(isa_format f) { return f < ISA_FORMAT_COUNT ? formats[f].name : "?"; }
-unsigned isa_format_bytes(isa_format f) { return f < ISA_FORMAT_COUNT ? formats[f].bytes : 0; }
+static const img_format_info *texel_format(isa_format f)
+{
+    return f > ISA_FORMAT_UNKNOWN && f < ISA_FORMAT_COUNT ? img_format_get(texel_formats[f]) : NULL;
+}
+
+const char *isa_format_name(isa_format f)
+{
+    const img_format_info *i = texel_format(f);
+    return i ? i->spirv_name : f == ISA_FORMAT_UNKNOWN ? "unknown" : "?";
+}
+unsigned isa_format_bytes(isa_format f) { return texel_format(f) ? texel_format(f)->texel_bytes : 0; }
+unsigned isa_format_components(isa_format f) { return texel_format(f) ? texel_format(f)->components : 0; }
+uint32_t isa_format_vk(isa_format f) { return texel_format(f) ? texel_format(f)->vk_format : 0; }
+
+isa_type isa_format_type(isa_format f)
+{
+    const img_format_info *i = texel_format(f);
+    if (!i || i->encoding == IMG_ENC_UNORM)
+        return ISA_TYPE_NONE;
+    switch (i->numeric) {
+    case IMG_NUM_FLOAT: return i->bits[0] == 16 ? ISA_TYPE_F16 : ISA_TYPE_F32;
+    case IMG_NUM_UINT: return i->bits[0] == 8 ? ISA_TYPE_U8 : i->bits[0] == 16 ? ISA_TYPE_U16 : ISA_TYPE_U32;
+    case IMG_NUM_SINT: return i->bits[0] == 8 ? ISA_TYPE_I8 : i->bits[0] == 16 ? ISA_TYPE_I16 : ISA_TYPE_I32;
+    }
+    return ISA_TYPE_NONE;
+}
+
 isa_format isa_format_from_name(const char *name)
 {
-    for (int f = 1; f < ISA_FORMAT_COUNT; f++)
-        if (strcmp(formats[f].name, name) == 0)
+    for (int f = ISA_FORMAT_UNKNOWN + 1; f < ISA_FORMAT_COUNT; f++)
+        if (strcmp(isa_format_name((isa_format)f), name) == 0)
             return (isa_format)f;
     return ISA_FORMAT_UNKNOWN;
+}
+
+isa_format isa_format_from_spirv(uint32_t image_format)
+{
+    for (int f = ISA_FORMAT_UNKNOWN + 1; f < ISA_FORMAT_COUNT; f++)
+        if (texel_format((isa_format)f)->spirv_format == image_format)
+            return (isa_format)f;
+    return ISA_FORMAT_UNKNOWN;
+}
+
+static char format_names[256];
+static pthread_once_t format_names_once = PTHREAD_ONCE_INIT;
+
+static void make_format_names(void)
+{
+    size_t n = 0;
+    for (int f = ISA_FORMAT_UNKNOWN + 1; f < ISA_FORMAT_COUNT && n < sizeof format_names; f++)
+        n += (size_t)snprintf(format_names + n, sizeof format_names - n, "%s%s", n ? " " : "",
+                              isa_format_name((isa_format)f));
+}
+
+const char *isa_format_names(void)
+{
+    pthread_once(&format_names_once, make_format_names);
+    return format_names;
 }
 
 const char *isa_builtin_name(isa_builtin b)

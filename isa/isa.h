@@ -273,27 +273,33 @@ typedef enum isa_image_dim { ISA_IMAGE_1D, ISA_IMAGE_2D, ISA_IMAGE_3D, ISA_IMAGE
 
 const char *isa_space_name(isa_space s);
 
-/* Texel formats of texel buffers the model converts. */
+/* The formats a texel buffer may have: X(id, row) pairs each with its row of img/formats.def, which holds every
+ * fact about it (its name is the row's SPIR-V/GLSL qualifier, "r32ui"; its bytes, components, VkFormat and
+ * SPIR-V ImageFormat are the row's).  The list itself is what the simulator's texel path converts. */
 #define ISA_FORMAT_LIST(X) \
-    X(UNKNOWN, "unknown", 0, 0, ISA_TYPE_NONE) \
-    X(R32UI, "r32ui", 1, 4, ISA_TYPE_U32) X(R32I, "r32i", 1, 4, ISA_TYPE_I32) X(R32F, "r32f", 1, 4, ISA_TYPE_F32) \
-    X(RG32UI, "rg32ui", 2, 8, ISA_TYPE_U32) X(RG32I, "rg32i", 2, 8, ISA_TYPE_I32) X(RG32F, "rg32f", 2, 8, ISA_TYPE_F32) \
-    X(RGBA32UI, "rgba32ui", 4, 16, ISA_TYPE_U32) X(RGBA32I, "rgba32i", 4, 16, ISA_TYPE_I32) \
-    X(RGBA32F, "rgba32f", 4, 16, ISA_TYPE_F32) \
-    X(R16F, "r16f", 1, 2, ISA_TYPE_F16) X(RGBA16F, "rgba16f", 4, 8, ISA_TYPE_F16) \
-    X(R16UI, "r16ui", 1, 2, ISA_TYPE_U16) X(R8UI, "r8ui", 1, 1, ISA_TYPE_U8) \
-    X(RGBA8UI, "rgba8ui", 4, 4, ISA_TYPE_U8) X(RGBA8, "rgba8", 4, 4, ISA_TYPE_NONE)
+    X(R32UI, R32_UINT) X(R32I, R32_SINT) X(R32F, R32_SFLOAT) \
+    X(RG32UI, R32G32_UINT) X(RG32I, R32G32_SINT) X(RG32F, R32G32_SFLOAT) \
+    X(RGBA32UI, R32G32B32A32_UINT) X(RGBA32I, R32G32B32A32_SINT) X(RGBA32F, R32G32B32A32_SFLOAT) \
+    X(R16F, R16_SFLOAT) X(RGBA16F, R16G16B16A16_SFLOAT) X(R16UI, R16_UINT) X(R8UI, R8_UINT) \
+    X(RGBA8UI, R8G8B8A8_UINT) X(RGBA8, R8G8B8A8_UNORM)
 
 typedef enum isa_format {
-#define X(id, name, comps, bytes, type) ISA_FORMAT_##id,
+    ISA_FORMAT_UNKNOWN,
+#define X(id, img) ISA_FORMAT_##id,
     ISA_FORMAT_LIST(X)
 #undef X
     ISA_FORMAT_COUNT
 } isa_format;
 
-const char *isa_format_name(isa_format f);
+const char *isa_format_name(isa_format f);            /* the SPIR-V/GLSL qualifier: "rgba32f"; "unknown" */
 isa_format isa_format_from_name(const char *name);   /* ISA_FORMAT_UNKNOWN when not known */
+isa_format isa_format_from_spirv(uint32_t image_format); /* ISA_FORMAT_UNKNOWN when not a texel format */
 unsigned isa_format_bytes(isa_format f);               /* bytes per texel */
+unsigned isa_format_components(isa_format f);
+isa_type isa_format_type(isa_format f);                /* the component type; NONE for 8-bit unorm */
+uint32_t isa_format_vk(isa_format f);                  /* its VkFormat, 0 (VK_FORMAT_UNDEFINED) when unknown */
+/* "r32ui r32i ... rgba8": every texel format's name, for messages. */
+const char *isa_format_names(void);
 
 typedef struct isa_slot {
     isa_space space;

@@ -797,28 +797,6 @@ static int32_t add_slot(lower *L, isa_slot *s)
     return (int32_t)p->slot_count++;
 }
 
-static isa_format format_of_spirv(uint32_t f)
-{
-    switch (f) {
-    case SpvImageFormatR32ui: return ISA_FORMAT_R32UI;
-    case SpvImageFormatR32i: return ISA_FORMAT_R32I;
-    case SpvImageFormatR32f: return ISA_FORMAT_R32F;
-    case SpvImageFormatRg32ui: return ISA_FORMAT_RG32UI;
-    case SpvImageFormatRg32i: return ISA_FORMAT_RG32I;
-    case SpvImageFormatRg32f: return ISA_FORMAT_RG32F;
-    case SpvImageFormatRgba32ui: return ISA_FORMAT_RGBA32UI;
-    case SpvImageFormatRgba32i: return ISA_FORMAT_RGBA32I;
-    case SpvImageFormatRgba32f: return ISA_FORMAT_RGBA32F;
-    case SpvImageFormatR16f: return ISA_FORMAT_R16F;
-    case SpvImageFormatRgba16f: return ISA_FORMAT_RGBA16F;
-    case SpvImageFormatR16ui: return ISA_FORMAT_R16UI;
-    case SpvImageFormatR8ui: return ISA_FORMAT_R8UI;
-    case SpvImageFormatRgba8ui: return ISA_FORMAT_RGBA8UI;
-    case SpvImageFormatRgba8: return ISA_FORMAT_RGBA8;
-    default: return ISA_FORMAT_UNKNOWN;
-    }
-}
-
 static void set_slot_name(lower *L, isa_slot *s, uint32_t var, uint32_t pointee)
 {
     const char *nm = L->ids[var].name;
@@ -938,7 +916,7 @@ void lower_make_variables(lower *L)
             s.space = it->image_sampled == 2 ? ISA_SPACE_STORAGE_TEXEL : ISA_SPACE_UNIFORM_TEXEL;
             s.set = d->set < 0 ? 0 : (uint32_t)d->set;
             s.binding = d->binding < 0 ? 0 : (uint32_t)d->binding;
-            s.format = format_of_spirv(it->image_format);
+            s.format = isa_format_from_spirv(it->image_format);
             s.texel_type = lower_scalar_isa_type(L, it->elem);
             s.readonly = s.space == ISA_SPACE_UNIFORM_TEXEL || d->nonwritable;
             set_slot_name(L, &s, id, pointee);

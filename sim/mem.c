@@ -102,13 +102,6 @@ static inline int robust_slot(const sim_ctx *ctx, const isa_slot *sl)
     return ctx->cfg->robust_access && sl->space <= ISA_SPACE_UNIFORM_TEXEL;
 }
 
-/* Texel formats: component count, bytes per texel, component type (NONE: unorm8). */
-static const struct { unsigned comps, bytes; isa_type type; } formats[] = {
-#define X(id, name, comps, bytes, type) {comps, bytes, type},
-    ISA_FORMAT_LIST(X)
-#undef X
-};
-
 /* Texel format of a slot; an unknown format is read as one 32-bit component of the texel type. */
 static void slot_format(const isa_slot *sl, unsigned *comps, unsigned *bytes, isa_type *type, int *unorm)
 {
@@ -119,9 +112,9 @@ static void slot_format(const isa_slot *sl, unsigned *comps, unsigned *bytes, is
         *unorm = 0;
         return;
     }
-    *comps = formats[sl->format].comps;
-    *bytes = formats[sl->format].bytes;
-    *type = formats[sl->format].type;
+    *comps = isa_format_components(sl->format);
+    *bytes = isa_format_bytes(sl->format);
+    *type = isa_format_type(sl->format); /* NONE: unorm8 */
     *unorm = *type == ISA_TYPE_NONE;
     if (*unorm)
         *type = ISA_TYPE_U8;

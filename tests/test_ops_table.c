@@ -7,6 +7,8 @@
  */
 #include <check.h>
 #include <spirv/unified1/GLSL.std.450.h>
+#include <spirv/unified1/spirv.h>
+#include <vulkan/vulkan_core.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -269,6 +271,45 @@ START_TEST(test_ops_listing_names_every_register)
 }
 END_TEST
 
+
+/* Texel-buffer formats: every fact from the format's img/formats.def row, checked against the Vulkan and SPIR-V
+ * specifications' definitions written out here. */
+START_TEST(test_ops_texel_formats)
+{
+    static const struct {
+        const char *name;
+        unsigned bytes, comps;
+        isa_type type;
+        VkFormat vk;
+        SpvImageFormat spirv;
+    } want[] = {
+        {"r32ui", 4, 1, ISA_TYPE_U32, VK_FORMAT_R32_UINT, SpvImageFormatR32ui},
+        {"rg32i", 8, 2, ISA_TYPE_I32, VK_FORMAT_R32G32_SINT, SpvImageFormatRg32i},
+        {"rgba32f", 16, 4, ISA_TYPE_F32, VK_FORMAT_R32G32B32A32_SFLOAT, SpvImageFormatRgba32f},
+        {"r16f", 2, 1, ISA_TYPE_F16, VK_FORMAT_R16_SFLOAT, SpvImageFormatR16f},
+        {"rgba16f", 8, 4, ISA_TYPE_F16, VK_FORMAT_R16G16B16A16_SFLOAT, SpvImageFormatRgba16f},
+        {"r16ui", 2, 1, ISA_TYPE_U16, VK_FORMAT_R16_UINT, SpvImageFormatR16ui},
+        {"r8ui", 1, 1, ISA_TYPE_U8, VK_FORMAT_R8_UINT, SpvImageFormatR8ui},
+        {"rgba8", 4, 4, ISA_TYPE_NONE, VK_FORMAT_R8G8B8A8_UNORM, SpvImageFormatRgba8},
+    };
+    for (size_t k = 0; k < sizeof want / sizeof want[0]; k++) {
+        isa_format f = isa_format_from_name(want[k].name);
+        ck_assert_msg(f != ISA_FORMAT_UNKNOWN, "%s", want[k].name);
+        ck_assert_str_eq(isa_format_name(f), want[k].name);
+        ck_assert_uint_eq(isa_format_bytes(f), want[k].bytes);
+        ck_assert_uint_eq(isa_format_components(f), want[k].comps);
+        ck_assert_int_eq(isa_format_type(f), want[k].type);
+        ck_assert_uint_eq(isa_format_vk(f), (uint32_t)want[k].vk);
+        ck_assert_int_eq(isa_format_from_spirv(want[k].spirv), f);
+        ck_assert_ptr_nonnull(strstr(isa_format_names(), want[k].name));
+    }
+    ck_assert_int_eq(isa_format_from_name("r8_unorm"), ISA_FORMAT_UNKNOWN); /* an image format, not a texel one */
+    ck_assert_int_eq(isa_format_from_spirv(SpvImageFormatRgba8Snorm), ISA_FORMAT_UNKNOWN);
+    ck_assert_uint_eq(isa_format_bytes(ISA_FORMAT_UNKNOWN), 0);
+    ck_assert_uint_eq(isa_format_vk(ISA_FORMAT_UNKNOWN), (uint32_t)VK_FORMAT_UNDEFINED);
+}
+END_TEST
+
 static Suite *ops_suite(void)
 {
     Suite *s = suite_create("ops_table");
@@ -279,6 +320,7 @@ static Suite *ops_suite(void)
     tcase_add_test(tc, test_ops_result_kinds);
     tcase_add_test(tc, test_ops_validator);
     tcase_add_test(tc, test_ops_listing_names_every_register);
+    tcase_add_test(tc, test_ops_texel_formats);
     suite_add_tcase(s, tc);
     return s;
 }
