@@ -54,6 +54,23 @@ int case_expect_check(const case_expect *e, const uint8_t *actual, size_t actual
     size_t elem = case_type_size(e->type);
     if (!actual)
         actual_size = 0;
+    if (e->first) { /* the elements checked start at `first` (an Amber script's IDX) */
+        size_t skip = e->first * elem;
+        if (e->first > SIZE_MAX / elem || skip > actual_size) {
+            if (msg && msg_size)
+                snprintf(msg, msg_size, "set %u binding %u: %zu bytes, expected at least %zu (elements from %zu)",
+                         e->set, e->binding, actual_size, e->first * elem + e->count * elem, e->first);
+            if (first_bad)
+                *first_bad = e->first;
+            return 0;
+        }
+        case_expect shifted = *e;
+        shifted.first = 0;
+        int ok = case_expect_check(&shifted, actual + skip, actual_size - skip, msg, msg_size, first_bad);
+        if (!ok && first_bad)
+            *first_bad += e->first;
+        return ok;
+    }
     if (actual_size / elem < e->count) {
         if (msg && msg_size)
             snprintf(msg, msg_size, "set %u binding %u: %zu bytes, expected at least %zu (%zu %s elements)", e->set,
@@ -120,4 +137,28 @@ int case_expect_check(const case_expect *e, const uint8_t *actual, size_t actual
                  want_text, got_text, bad, e->count);
     }
     return 0;
+}
+
+int case_expect_check_data(const wl_case *c, const case_expect *e, uint8_t *const *data, char *msg, size_t msg_size)
+{
+    const case_binding *b = case_find_binding(c, e->set, e->binding);
+    if (!b) {
+        snprintf(msg, msg_size, "no binding set %u binding %u", e->set, e->binding);
+        return 0;
+    }
+    const uint8_t *actual = data[b - c->bindings];
+    if (!e->has_reference)
+        return case_expect_check(e, actual, b->size, msg, msg_size, NULL);
+    /* Amber's EQ_BUFFER: the other binding's final contents are the expected elements */
+    const case_binding *r = &c->bindings[e->reference];
+    if (r->size != b->size || r->type != b->type) {
+        snprintf(msg, msg_size, "set %u binding %u: %zu %s elements, but the reference %s holds %zu %s elements",
+                 e->set, e->binding, b->count, case_type_name(b->type), r->name ? r->name : "binding", r->count,
+                 case_type_name(r->type));
+        return 0;
+    }
+    case_expect against = *e;
+    against.bytes = data[e->reference];
+    against.has_reference = 0;
+    return case_expect_check(&against, actual, b->size, msg, msg_size, NULL);
 }
