@@ -14,6 +14,7 @@
 
  */
 #include "case/case.h"
+#include "case/amber.h"
 #include "case/case_internal.h"
 #include "text/text.h"
 
@@ -1057,7 +1058,9 @@ case_status case_load(const char *path, wl_case **out, char *err, size_t err_siz
     if (!text)
         return CASE_ERR_IO;
     case_status s = CASE_OK;
-    if (s == CASE_OK) {
+    if (amber_is_script(path)) { /* an Amber script: case/amber.h */
+        s = amber_parse(text, len, path, out, err, err_size);
+    } else {
         if (strlen(text) != len) {
             /* cJSON would stop at the NUL and never see the rest */
             json_error_message(path, text, len, text + strlen(text), err, err_size);

@@ -188,7 +188,7 @@ static void warn_unused_bindings(const wl_case *c, const uint8_t *used, char *wa
 {
     for (int i = 0; i < c->binding_count; i++) {
         size_t len = strlen(warnings);
-        if (!used[i] && len < size)
+        if (!used[i] && !c->bindings[i].name && len < size) /* a named buffer is bound by name: no slot to mistype */
             snprintf(warnings + len, size - len, "%s: warning: bindings (set %u binding %u): the kernel does not use "
                      "this binding\n", c->path, c->bindings[i].set, c->bindings[i].binding);
     }
