@@ -373,6 +373,22 @@ static case_status store_value(amber *a, case_type t, const char *tok, uint8_t *
         unsigned long long u = strtoull(tok, &end, 10);
         v = (case_i128)u;
     }
+    if (*end == '.' || *end == 'e' || *end == 'E') { /* "0.0": Amber reads numbers as doubles; an integral one fits */
+        double d = strtod(tok, &end);
+        if (!*end && d == floor(d) && fabs(d) < CASE_EXACT_INT_LIMIT) {
+            v = (case_i128)d;
+            errno = 0;
+        }
+    }
+    /* Amber stores an integer's low bits: 40206 in an int16 is the bits of -25330, -1 in a uint8 is 255; a value
+     * that fits neither the type nor its unsigned (signed) twin is refused */
+    if (!*end && end != tok && !errno) {
+        case_i128 span = (case_i128)1 << (8 * size);
+        if (case_type_is_signed(t) && v >= span / 2 && v < span)
+            v -= span;
+        else if (!case_type_is_signed(t) && v < 0 && v >= -span / 2)
+            v += span;
+    }
     if (*end || end == tok || errno || !case_store_int(t, v, dst))
         return MALFORMED(a, a->tok_line, "\"%.40s\" is not a %s value", tok, case_type_name(t));
     return CASE_OK;
@@ -484,17 +500,8 @@ static case_status cmd_shader(amber *a)
     *w = '\0';
     a->li++; /* END */
     if (strcmp(language, "spirv") != 0) {
-        /* glslang names lines of the source from 1: blank lines before the shader keep them the script's */
-        char *numbered = malloc(total + (size_t)first + 1);
-        if (!numbered) {
-            free(text);
-            return fail(a, 0, CASE_ERR_NOMEM, "out of memory");
-        }
-        memset(numbered, '\n', (size_t)first);
-        memcpy(numbered + first, text, total + 1);
-        free(text);
-        /* a #version must be the first thing glslang sees: it accepts blank lines before it */
-        s->text = numbered;
+        /* as written: glslang counts lines from the shader's first, and a #version must come first */
+        s->text = text;
         return CASE_OK;
     }
     char aerr[512] = "";
@@ -514,6 +521,62 @@ static case_status cmd_shader(amber *a)
         return MALFORMED(a, line, "SHADER %.60s: SPIR-V assembly: %.300s", s->name, msg);
     }
     return CASE_OK;
+}
+
+/* BUFFER ... FILE TEXT F: the values of F (beside the script; '#' starts a comment), as DATA would give them; the
+ * buffer's SIZE holds at most that many, the rest stays zero. */
+static case_status read_text_file(amber *a, a_buffer *b, const char *file)
+{
+    const char *slash = strrchr(a->path, '/');
+    char full[4096];
+    if (file[0] == '/' || !slash)
+        snprintf(full, sizeof full, "%s", file);
+    else
+        snprintf(full, sizeof full, "%.*s/%s", (int)(slash - a->path), a->path, file);
+    FILE *f = fopen(full, "r");
+    if (!f)
+        return MALFORMED(a, b->line, "BUFFER %.60s FILE TEXT %.200s: cannot open: %s", b->name, full, strerror(errno));
+    size_t comps = (size_t)b->lay.rows * (size_t)b->lay.cols, n = 0, esize = case_type_size(b->lay.type);
+    char word[128];
+    int c, len = 0, comment = 0;
+    case_status s = CASE_OK;
+    while (s == CASE_OK && (c = fgetc(f)) != EOF) {
+        if (c == '#')
+            comment = 1;
+        if (c == '\n')
+            comment = 0;
+        int space = c == ' ' || c == '\t' || c == '\n' || c == '\r' || comment;
+        if (!space && len + 1 < (int)sizeof word) {
+            word[len++] = (char)c;
+            continue;
+        }
+        if (!len)
+            continue;
+        word[len] = '\0';
+        len = 0;
+        if (n >= b->elements * comps) {
+            n++; /* counted, not stored */
+            continue;
+        }
+        uint8_t v[8];
+        s = store_value(a, b->lay.type, word, v);
+        if (s == CASE_OK)
+            memcpy(b->bytes + component_offset(&b->lay, n++), v, esize);
+    }
+    if (s == CASE_OK && len) {
+        word[len] = '\0';
+        uint8_t v[8];
+        if (n >= b->elements * comps)
+            n++;
+        else if ((s = store_value(a, b->lay.type, word, v)) == CASE_OK)
+            memcpy(b->bytes + component_offset(&b->lay, n++), v, esize);
+    }
+    fclose(f);
+    /* how Amber sizes a buffer from a file whose count differs from SIZE is not documented: refuse, never guess */
+    if (s == CASE_OK && n != b->elements * comps)
+        s = UNSUPPORTED(a, b->line, "BUFFER %.60s FILE TEXT %.200s: %zu values for SIZE %zu (%zu values)", b->name, file,
+                        n, b->elements, b->elements * comps);
+    return s;
 }
 
 static case_status cmd_buffer(amber *a)
@@ -544,8 +607,7 @@ static case_status cmd_buffer(amber *a)
     } else {
         return MALFORMED(a, line, "BUFFER %.60s: expected DATA_TYPE or FORMAT, got \"%.40s\"", b->name, a->tok[k]);
     }
-    if (k < a->ntok && (is(a->tok[k], "MIP_LEVELS") || is(a->tok[k], "WIDTH") || is(a->tok[k], "HEIGHT") ||
-                        is(a->tok[k], "FILE")))
+    if (k < a->ntok && (is(a->tok[k], "MIP_LEVELS") || is(a->tok[k], "WIDTH") || is(a->tok[k], "HEIGHT")))
         return UNSUPPORTED(a, line, "BUFFER %.60s %.20s: image buffers and files are outside the compute subset",
                            b->name, a->tok[k]);
     size_t comps = (size_t)b->lay.rows * (size_t)b->lay.cols, esize = case_type_size(b->lay.type);
@@ -577,8 +639,14 @@ static case_status cmd_buffer(amber *a)
                     return MALFORMED(a, line, "BUFFER %.60s: SERIES_FROM value %zu does not fit %s", b->name, i,
                                      case_type_name(b->lay.type));
             }
+        } else if (is(a->tok[k], "FILE") && k + 3 == a->ntok && is(a->tok[k + 1], "TEXT")) {
+            TRY(read_text_file(a, b, a->tok[k + 2]));
+        } else if (is(a->tok[k], "FILE")) {
+            return UNSUPPORTED(a, line, "BUFFER %.60s FILE %.20s: the subset reads FILE TEXT", b->name,
+                               k + 1 < a->ntok ? a->tok[k + 1] : "");
         } else if (k != a->ntok) {
-            return MALFORMED(a, line, "BUFFER %.60s: after SIZE expected FILL V or SERIES_FROM A INC_BY B", b->name);
+            return MALFORMED(a, line, "BUFFER %.60s: after SIZE expected FILL V, SERIES_FROM A INC_BY B or FILE TEXT F",
+                             b->name);
         }
         return CASE_OK;
     }

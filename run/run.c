@@ -584,12 +584,12 @@ static int run_passes(const wl_case *c, const run_options *opt, run_output *out,
         if (i > 0)
             run_output_free(out);
         rc = run_one(&view, opt, out, err, err_size);
-        free(cur);
         for (uint32_t s = 0; out->prog && s < out->prog->slot_count; s++) {
             const case_binding *b = case_find_binding(&view, out->prog->slots[s].set, out->prog->slots[s].binding);
             if (b && space_has_binding(out->prog->slots[s].space))
                 used[case_dispatch_buffer(c, i, (int)(b - view.bindings))] = 1;
         }
+        free(cur);
         compile += out->compile_seconds;
         lower += out->lower_seconds;
         dispatch += out->dispatch_seconds;
