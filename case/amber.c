@@ -1205,7 +1205,9 @@ static case_status build_case(amber *a, wl_case *c)
             memcpy(d->kernel_words, s->words, s->word_count * sizeof *s->words);
             d->kernel_word_count = s->word_count;
         }
-        if (s->target_env && !(d->target_env = strdup(s->target_env)))
+        /* every pass names its target, so the top level's copy of the first pass's applies to no other */
+        const char *target = s->target_env ? s->target_env : "vulkan1.1";
+        if (!(d->target_env = strdup(target)))
             return fail(a, 0, CASE_ERR_NOMEM, "out of memory");
         if (p->push_buffer >= 0) {
             /* push constants: the buffer's bytes, padded to whole words (a Vulkan rule) */
@@ -1256,8 +1258,9 @@ static case_status build_case(amber *a, wl_case *c)
     c->kernel = strdup(d0->kernel);
     c->language = strdup(d0->language);
     c->entry = strdup(d0->entry);
+    c->target_env = strdup(d0->target_env);
     memcpy(c->groups, d0->groups, sizeof c->groups);
-    if (!c->kernel || !c->language || !c->entry)
+    if (!c->kernel || !c->language || !c->entry || !c->target_env)
         return fail(a, 0, CASE_ERR_NOMEM, "out of memory");
     if (d0->push_constants) {
         if (!(c->push_constants = malloc(d0->push_size)))

@@ -617,9 +617,11 @@ static int check_device_child(int fd, const vk_args *a, const wl_case *c)
         goto send;
     }
     vkb_kernel_info kernel;
+    wl_case first; /* the first pass, with its own bindings when it binds buffers by name */
+    case_dispatch_view(c, 0, &first);
     vkb_status st = vkb_kernel_scan(spirv, words, c->entry, &kernel, err, sizeof err);
     if (st == VKB_OK)
-        st = vkb_check_support(ctx, index, &kernel, c, head.wave, err, sizeof err);
+        st = vkb_check_support(ctx, index, &kernel, &first, head.wave, err, sizeof err);
     if (st != VKB_OK) {
         head.rc = cli_vulkan_failure(st, "wavelab check: ", err);
         goto send;
