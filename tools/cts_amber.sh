@@ -7,6 +7,8 @@
 # Compute-only: at least one "SHADER compute", no other shader type and no
 # graphics pipeline.  Prints one line per script (exit code, path, first
 # line of the output) to OUT_DIR/results.txt and a summary by exit code and cause.
+# With CHECK=1 in the environment, every script that passes also runs through
+# `wavelab check` (the default Vulkan device): OUT_DIR/check.txt and a count.
 set -eu
 mirror=${1:?usage: tools/cts_amber.sh MIRROR.git [WAVELAB] [OUT_DIR]}
 wavelab=${2:-build/wavelab}
@@ -36,3 +38,15 @@ awk -F'\t' '$1 == 2 || $1 == 3 { print $1 "\t" $3 }' "$out/results.txt" |
     sed -E 's/^([23])\t(SKIP  )?[^ ]+:[0-9]+: /\1 /; s/[0-9]+/N/g; s/"[^"]*"/"…"/g' |
     cut -c1-110 | sort | uniq -c | sort -rn
 echo "results: $out/results.txt"
+if [ "${CHECK:-0}" = 1 ]; then
+    : > "$out/check.txt"
+    awk -F'\t' '$1 == 0 { print $2 }' "$out/results.txt" | while read -r rel; do
+        set +e
+        text=$(timeout 300 "$wavelab" check "$root/$rel" 2>&1)
+        rc=$?
+        set -e
+        printf '%s\t%s\t%s\n' "$rc" "$rel" "$(printf '%s\n' "$text" | tail -1 | cut -c1-200)" >> "$out/check.txt"
+    done
+    echo "wavelab check on the passing scripts, by exit code (0 agree, 1 differ, 3 the device cannot run it):"
+    cut -f1 "$out/check.txt" | sort | uniq -c
+fi
