@@ -54,29 +54,25 @@ int case_expect_check(const case_expect *e, const uint8_t *actual, size_t actual
     size_t elem = case_type_size(e->type);
     if (!actual)
         actual_size = 0;
-    if (e->first) { /* the elements checked start at `first` (an Amber script's IDX) */
-        size_t skip = e->first * elem;
-        if (e->first > SIZE_MAX / elem || skip > actual_size) {
+    size_t base = e->first; /* the elements checked start there (an Amber script's IDX); messages count from 0 */
+    if (base) {
+        if (base > SIZE_MAX / elem || base * elem > actual_size) {
             if (msg && msg_size)
                 snprintf(msg, msg_size, "set %u binding %u: %zu bytes, expected at least %zu (elements from %zu)",
-                         e->set, e->binding, actual_size, e->first * elem + e->count * elem, e->first);
+                         e->set, e->binding, actual_size, (base + e->count) * elem, base);
             if (first_bad)
-                *first_bad = e->first;
+                *first_bad = base;
             return 0;
         }
-        case_expect shifted = *e;
-        shifted.first = 0;
-        int ok = case_expect_check(&shifted, actual + skip, actual_size - skip, msg, msg_size, first_bad);
-        if (!ok && first_bad)
-            *first_bad += e->first;
-        return ok;
+        actual += base * elem;
+        actual_size -= base * elem;
     }
     if (actual_size / elem < e->count) {
         if (msg && msg_size)
             snprintf(msg, msg_size, "set %u binding %u: %zu bytes, expected at least %zu (%zu %s elements)", e->set,
                      e->binding, actual_size, e->count * elem, e->count, case_type_name(e->type));
         if (first_bad)
-            *first_bad = actual_size / elem;
+            *first_bad = base + actual_size / elem;
         return 0;
     }
 
@@ -123,7 +119,7 @@ int case_expect_check(const case_expect *e, const uint8_t *actual, size_t actual
         return 1;
 
     if (first_bad)
-        *first_bad = first;
+        *first_bad = base + first;
     if (msg && msg_size) {
         char mode[64];
         switch (e->compare) {
@@ -133,7 +129,7 @@ int case_expect_check(const case_expect *e, const uint8_t *actual, size_t actual
         default: snprintf(mode, sizeof mode, "exact"); break;
         }
         snprintf(msg, msg_size, "set %u binding %u (%s): %selement %zu: expected %s, actual %s; %zu of %zu elements differ",
-                 e->set, e->binding, mode, e->compare == CASE_COMPARE_SORTED ? "after sorting, " : "", first,
+                 e->set, e->binding, mode, e->compare == CASE_COMPARE_SORTED ? "after sorting, " : "", base + first,
                  want_text, got_text, bad, e->count);
     }
     return 0;

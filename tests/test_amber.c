@@ -167,6 +167,8 @@ START_TEST(test_amber_failed_expect_is_reported)
     /* v[0] += 1 once: b = {6, 6}; IDX 4 EQ 7 fails, and so does EQ_BUFFER r = {6, 7} */
     ck_assert_int_eq(run_check_expects(c, out.data, NULL), 2);
     char msg[512];
+    ck_assert(!case_expect_check_data(c, &c->expects[1], out.data, msg, sizeof msg));
+    ck_assert_msg(strstr(msg, "element 1: expected 7, actual 6"), "%s", msg); /* counted from the buffer's start */
     ck_assert(!case_expect_check_data(c, &c->expects[2], out.data, msg, sizeof msg));
     ck_assert_msg(strstr(msg, "element 1: expected 7, actual 6"), "%s", msg);
     run_output_free(&out);
