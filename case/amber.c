@@ -126,6 +126,7 @@ typedef struct a_run {
     int pipeline;
     uint32_t groups[3];
     int line;
+    int snapshot;            /* a copy pass wavelab adds for an EXPECT between RUNs (check_checkpoints) */
 } a_run;
 
 typedef struct a_expect {
@@ -882,7 +883,7 @@ static case_status cmd_run(amber *a)
         return UNSUPPORTED(a, line, "RUN %.60s %" PRIu64 " %" PRIu64 " %" PRIu64 ": an empty dispatch", a->tok[1], g[0],
                            g[1], g[2]);
     GROW(a, a->runs, a->run_count);
-    a->runs[a->run_count++] = (a_run){p, {(uint32_t)g[0], (uint32_t)g[1], (uint32_t)g[2]}, line};
+    a->runs[a->run_count++] = (a_run){p, {(uint32_t)g[0], (uint32_t)g[1], (uint32_t)g[2]}, line, 0};
     return CASE_OK;
 }
 
@@ -1120,18 +1121,121 @@ static case_status run_commands(amber *a, int depth, int *ended)
 
 /* ------------------------------------------------------------------ the case */
 
-/* A buffer a later RUN binds cannot be checked between RUNs: the case's expectations see the last pass's contents. */
+/* The copy kernel of a snapshot pass: word i of binding 0 into binding 1, for i below the push constant.  Floats
+ * are copied as floats, everything else as 32-bit words (the bits either way: no arithmetic touches them). */
+static const char snapshot_glsl[] =
+    "layout(local_size_x = 64) in;\n"
+    "layout(push_constant) uniform P { uint words; } p;\n"
+    "layout(set = 0, binding = 0) readonly buffer S { T s[]; };\n"
+    "layout(set = 0, binding = 1) writeonly buffer D { T d[]; };\n"
+    "void main() { uint i = gl_GlobalInvocationID.x; if (i < p.words) d[i] = s[i]; }\n";
+
+static case_status snapshot_shader(amber *a, int is_float, int *out)
+{
+    const char *name = is_float ? "wavelab_snapshot_float" : "wavelab_snapshot_uint";
+    if ((*out = find_shader(a, name)) >= 0)
+        return CASE_OK;
+    GROW(a, a->shaders, a->shader_count);
+    a_shader *s = &a->shaders[a->shader_count];
+    s->name = strdup(name);
+    s->language = "glsl";
+    s->text = malloc(sizeof snapshot_glsl + 32);
+    if (!s->name || !s->text) {
+        free(s->name);
+        free(s->text);
+        return fail(a, 0, CASE_ERR_NOMEM, "out of memory");
+    }
+    snprintf(s->text, sizeof snapshot_glsl + 32, "#version 450\n#define T %s\n%s", is_float ? "float" : "uint",
+             snapshot_glsl);
+    *out = a->shader_count++;
+    return CASE_OK;
+}
+
+/* A copy of buffer `src` as it is after `at` RUNs, in a new buffer whose index goes to *dst: a copy pass inserted
+ * there.  Returns CASE_ERR_UNSUPPORTED when the buffer is not whole 32-bit words. */
+static case_status snapshot(amber *a, int src, int at, int line, int *dst)
+{
+    if (a->buffers[src].size % 4)
+        return UNSUPPORTED(a, line, "EXPECT %.60s between RUNs that bind it: a buffer of %zu bytes (not whole words) "
+                           "cannot be copied for the check", a->buffers[src].name, a->buffers[src].size);
+    int is_float = a->buffers[src].lay.type == CASE_TYPE_F32, shader;
+    TRY(snapshot_shader(a, is_float, &shader));
+    size_t words = a->buffers[src].size / 4;
+    /* the copy, and the push-constant buffer holding its word count */
+    GROW(a, a->buffers, a->buffer_count);
+    a_buffer *copy = &a->buffers[a->buffer_count];
+    char name[200];
+    snprintf(name, sizeof name, "%.120s@%d", a->buffers[src].name, line);
+    copy->name = strdup(name);
+    copy->lay = a->buffers[src].lay;
+    copy->line = line;
+    if (!copy->name)
+        return fail(a, 0, CASE_ERR_NOMEM, "out of memory");
+    a->buffer_count++;
+    TRY(buffer_alloc(a, copy, a->buffers[src].elements));
+    *dst = a->buffer_count - 1;
+    GROW(a, a->buffers, a->buffer_count);
+    a_buffer *count = &a->buffers[a->buffer_count];
+    snprintf(name, sizeof name, "%.120s@%d.words", a->buffers[src].name, line);
+    count->name = strdup(name);
+    count->lay = (layout){CASE_TYPE_U32, 1, 1, 4, 4};
+    count->line = line;
+    if (!count->name)
+        return fail(a, 0, CASE_ERR_NOMEM, "out of memory");
+    a->buffer_count++;
+    TRY(buffer_alloc(a, count, 1));
+    uint32_t w = (uint32_t)words;
+    memcpy(count->bytes, &w, 4);
+    /* the pipeline */
+    GROW(a, a->pipes, a->pipe_count);
+    a_pipeline *p = &a->pipes[a->pipe_count];
+    snprintf(name, sizeof name, "snapshot@%d", line);
+    p->name = strdup(name);
+    if (!p->name)
+        return fail(a, 0, CASE_ERR_NOMEM, "out of memory");
+    p->shader = shader;
+    p->push_buffer = a->buffer_count - 1;
+    p->binds[0] = (a_bind){src, 0, 0, CASE_KIND_STORAGE_BUFFER, line};
+    p->binds[1] = (a_bind){*dst, 0, 1, CASE_KIND_STORAGE_BUFFER, line};
+    p->bind_count = 2;
+    p->line = line;
+    a->pipe_count++;
+    /* the pass, after `at` RUNs; later expectations count it */
+    if (a->run_count == MAX_PASSES)
+        return UNSUPPORTED(a, line, "more than %d RUNs with the copies for EXPECTs between RUNs", MAX_PASSES);
+    GROW(a, a->runs, a->run_count);
+    memmove(&a->runs[at + 1], &a->runs[at], (size_t)(a->run_count - at) * sizeof *a->runs);
+    a->runs[at] = (a_run){a->pipe_count - 1, {(uint32_t)((words + 63) / 64), 1, 1}, line, 1};
+    a->run_count++;
+    for (int i = 0; i < a->expect_count; i++)
+        if (a->expects[i].runs_before > at || (a->expects[i].runs_before == at && a->expects[i].line > line))
+            a->expects[i].runs_before++;
+    return CASE_OK;
+}
+
+/* An EXPECT sees the buffers after the last pass; one on a buffer that a later RUN binds checks a copy taken
+ * where the EXPECT stands instead (a pass of its own, `snapshot`). */
 static case_status check_checkpoints(amber *a)
 {
     for (int i = 0; i < a->expect_count; i++) {
-        const a_expect *x = &a->expects[i];
-        for (int r = x->runs_before; r < a->run_count; r++) {
-            const a_pipeline *p = &a->pipes[a->runs[r].pipeline];
-            for (int k = 0; k < p->bind_count; k++)
-                if (p->binds[k].buffer == x->buffer || p->binds[k].buffer == x->reference)
-                    return UNSUPPORTED(a, x->line, "EXPECT %.60s before the RUN at line %d that binds %.60s: "
-                                       "expectations between RUNs are not mapped (wavelab checks after the last)",
-                                       a->buffers[x->buffer].name, a->runs[r].line, a->buffers[p->binds[k].buffer].name);
+        for (int which = 0; which < 2; which++) {
+            int b = which ? a->expects[i].reference : a->expects[i].buffer;
+            if (b < 0)
+                continue;
+            int later = 0;
+            for (int r = a->expects[i].runs_before; r < a->run_count && !later; r++) {
+                const a_pipeline *p = &a->pipes[a->runs[r].pipeline];
+                for (int k = 0; k < p->bind_count && !a->runs[r].snapshot; k++)
+                    later |= p->binds[k].buffer == b;
+            }
+            if (!later)
+                continue;
+            int copy = -1;
+            TRY(snapshot(a, b, a->expects[i].runs_before, a->expects[i].line, &copy));
+            if (which)
+                a->expects[i].reference = copy;
+            else
+                a->expects[i].buffer = copy;
         }
     }
     return CASE_OK;
@@ -1170,6 +1274,7 @@ static case_status build_case(amber *a, wl_case *c)
         cb->binding = (uint32_t)b->binding;
         cb->name = strdup(b->name);
         cb->kind = CASE_KIND_STORAGE_BUFFER;
+        cb->untyped = 1;
         cb->type = b->lay.type;
         cb->size = b->size;
         cb->count = b->size / case_type_size(b->lay.type);

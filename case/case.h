@@ -93,6 +93,8 @@ typedef struct case_binding {
     size_t count;     /* number of elements of `type` */
     size_t size;      /* bytes = count * case_type_size(type) */
     uint8_t *bytes;   /* initial contents, `size` bytes, little-endian */
+    int untyped;      /* the kernel may read the bytes as any type (an Amber script's buffer: its DATA_TYPE says only how
+                       * the script wrote the values), so run_bindings_fit does not compare types */
     int uninitialized; /* "uninitialized": true: the contents are unspecified (zeros here); under --sanitize a read
                         * of a byte the kernel did not write first is an initcheck finding */
     /* Image kinds: type is F32/U32/I32 (the format's numeric class), bytes/size are the packed texels

@@ -246,7 +246,7 @@ int run_bindings_fit(const wl_case *c, isa_program *p, char *err, size_t err_siz
         /* elements of the same size but another class are reinterpreted bits (an f32 binding read as uint);
          * signedness is only a view of the same bits, and another size is a packing (f16 pairs read as uint words) */
         isa_type t = slot_access_type(p, s);
-        if ((sl->space == ISA_SPACE_STORAGE || sl->space == ISA_SPACE_UNIFORM) && t != ISA_TYPE_NONE &&
+        if ((sl->space == ISA_SPACE_STORAGE || sl->space == ISA_SPACE_UNIFORM) && t != ISA_TYPE_NONE && !b->untyped &&
             t != ISA_TYPE_BOOL && isa_type_size(t) == case_type_size(b->type) &&
             isa_type_is_float(t) != case_type_is_float(b->type)) {
             snprintf(err, err_size, "%s: bindings (set %u binding %u).type: the case says \"%s\" but the kernel "
