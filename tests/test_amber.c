@@ -255,8 +255,16 @@ START_TEST(test_amber_command_exit_codes)
         int rc = tsup_run_cli(args, &out);
         ck_assert_msg(rc == want[i] && out && strstr(out, says[i]), "%s: exit %d: %s", paths[i], rc, out);
         free(out);
-        free(paths[i]);
     }
+    /* check refuses a script outside the subset the same way, before any device opens */
+    char args[4200], *out = NULL;
+    snprintf(args, sizeof args, "check '%s'", paths[3]);
+    int rc = tsup_run_cli(args, &out);
+    ck_assert_msg(rc == 3 && out && strstr(out, "SKIP: ") && strstr(out, "graphics.amber:1: PIPELINE graphics"),
+                  "exit %d: %s", rc, out);
+    free(out);
+    for (int i = 0; i < 4; i++)
+        free(paths[i]);
     tsup_remove_dir(dir);
     free(dir);
 }
