@@ -399,10 +399,14 @@ static vkb_status create_buffers(run_objects *o, const run_plan *rp, vkb_run_out
             [CASE_KIND_UNIFORM_TEXEL_BUFFER] = VK_BUFFER_USAGE_UNIFORM_TEXEL_BUFFER_BIT,
             /* image kinds: the buffer receives a storage image's texels after the dispatch */
         };
+        /* a buffer may be bound as storage in one pass and uniform in another (case_dispatch.bindings) */
+        VkBufferUsageFlags usage = usage_of_kind[b->kind];
+        if (b->kind == CASE_KIND_STORAGE_BUFFER || b->kind == CASE_KIND_UNIFORM_BUFFER)
+            usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT;
         VkBufferCreateInfo bci = {
             .sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO,
             .size = size,
-            .usage = usage_of_kind[b->kind] | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+            .usage = usage | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
             .sharingMode = VK_SHARING_MODE_EXCLUSIVE,
         };
         VK_TRY(vkCreateBuffer, (o->device, &bci, NULL, &o->buffers[i]));
@@ -495,15 +499,52 @@ static const VkDescriptorType descriptor_of_kind[CASE_KIND_COUNT] = {
     [CASE_KIND_SAMPLER] = VK_DESCRIPTOR_TYPE_SAMPLER,
 };
 
-/* Descriptor set layouts of the case's bindings (a compile needs no more). */
-static vkb_status create_set_layouts(run_objects *o, const wl_case *c, char *err, size_t err_size)
+/* Descriptor set layouts of the bindings of every pass (a compile needs no more): one layout per set, the union of
+ * the slots the passes bind, so the passes share one pipeline layout; a slot two passes bind as different
+ * descriptor types cannot be shared, and is refused. */
+static vkb_status create_set_layouts(run_objects *o, const wl_case *c, int pass_count, char *err, size_t err_size)
 {
     vkb_status st = VKB_OK;
+    VkDescriptorSetLayoutBinding *lb = NULL;
+    uint32_t *lb_set = NULL;
+    uint32_t total = 0, n_slots = 0, set_count = 0;
+    for (int p = 0; p < pass_count; p++) {
+        wl_case view;
+        case_dispatch_view(c, pass_count > 1 ? p : 0, &view);
+        total += (uint32_t)view.binding_count;
+    }
+    ALLOC(lb, total + 1);
+    ALLOC(lb_set, total + 1);
+    for (int p = 0; p < pass_count; p++) {
+        wl_case view;
+        case_dispatch_view(c, pass_count > 1 ? p : 0, &view);
+        for (int i = 0; i < view.binding_count; i++) {
+            const case_binding *b = &view.bindings[i];
+            uint32_t k = 0;
+            while (k < n_slots && !(lb_set[k] == b->set && lb[k].binding == b->binding))
+                k++;
+            if (k < n_slots) {
+                if (lb[k].descriptorType != descriptor_of_kind[b->kind]) {
+                    snprintf(err, err_size, "dispatches[%d] (%.40s): set %u binding %u is a %s here and another "
+                             "descriptor type in an earlier pass: the passes share one pipeline layout", p,
+                             case_dispatch_name(c, p), b->set, b->binding, case_kind_name(b->kind));
+                    st = VKB_ERR_INPUT;
+                    goto done;
+                }
+                continue;
+            }
+            lb_set[n_slots] = b->set;
+            lb[n_slots++] = (VkDescriptorSetLayoutBinding){
+                .binding = b->binding,
+                .descriptorType = descriptor_of_kind[b->kind],
+                .descriptorCount = 1,
+                .stageFlags = VK_SHADER_STAGE_COMPUTE_BIT,
+            };
+            if (b->set + 1 > set_count)
+                set_count = b->set + 1;
+        }
+    }
     /* descriptor set layouts: sets 0..max, holes get empty layouts */
-    uint32_t set_count = 0;
-    for (int i = 0; i < c->binding_count; i++)
-        if (c->bindings[i].set + 1 > set_count)
-            set_count = c->bindings[i].set + 1;
     if (set_count > 32) {
         snprintf(err, err_size, "the case uses descriptor set %u; wavelab allows sets 0..31", set_count - 1);
         st = VKB_ERR_INPUT;
@@ -511,36 +552,35 @@ static vkb_status create_set_layouts(run_objects *o, const wl_case *c, char *err
     }
     o->set_count = set_count;
     ALLOC(o->set_layouts, set_count);
-    ALLOC(o->sets, set_count);
-    VkDescriptorSetLayoutBinding *lb;
-    ALLOC(lb, c->binding_count);
+    size_t set_total = (size_t)set_count * (size_t)(pass_count > 0 ? pass_count : 1); /* one group per pass */
+    ALLOC(o->sets, set_total);
+    VkDescriptorSetLayoutBinding *in_set;
+    ALLOC(in_set, n_slots + 1);
     for (uint32_t s = 0; s < set_count; s++) {
         uint32_t n = 0;
-        for (int i = 0; i < c->binding_count; i++)
-            if (c->bindings[i].set == s)
-                lb[n++] = (VkDescriptorSetLayoutBinding){
-                    .binding = c->bindings[i].binding,
-                    .descriptorType = descriptor_of_kind[c->bindings[i].kind],
-                    .descriptorCount = 1,
-                    .stageFlags = VK_SHADER_STAGE_COMPUTE_BIT,
-                };
+        for (uint32_t k = 0; k < n_slots; k++)
+            if (lb_set[k] == s)
+                in_set[n++] = lb[k];
         VkDescriptorSetLayoutCreateInfo lci = {
-            .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO, .bindingCount = n, .pBindings = lb};
+            .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO, .bindingCount = n, .pBindings = in_set};
         VkResult r = vkCreateDescriptorSetLayout(o->device, &lci, NULL, &o->set_layouts[s]);
         if (r != VK_SUCCESS) {
-            free(lb);
+            free(in_set);
             st = vk_fail(err, err_size, "vkCreateDescriptorSetLayout", r);
             goto done;
         }
     }
-    free(lb);
+    free(in_set);
 
 done:
+    free(lb);
+    free(lb_set);
     return st;
 }
 
-/* The descriptor pool and the sets, written with every binding. */
-static vkb_status create_descriptors(run_objects *o, const wl_case *c, char *err, size_t err_size)
+/* The descriptor pool and the sets: one group of sets per pass, written with the pass's bindings (each the
+ * buffer case_dispatch_buffer names), bound before the pass's dispatch. */
+static vkb_status create_descriptors(run_objects *o, const wl_case *c, int pass_count, char *err, size_t err_size)
 {
     vkb_status st = VKB_OK;
     uint32_t set_count = o->set_count;
@@ -549,45 +589,55 @@ static vkb_status create_descriptors(run_objects *o, const wl_case *c, char *err
         uint32_t size_count = 0;
         for (int k = 0; k < CASE_KIND_COUNT; k++) {
             uint32_t n = 0;
-            for (int i = 0; i < c->binding_count; i++)
-                n += c->bindings[i].kind == (case_kind)k;
+            for (int p = 0; p < pass_count; p++) {
+                wl_case view;
+                case_dispatch_view(c, pass_count > 1 ? p : 0, &view);
+                for (int i = 0; i < view.binding_count; i++)
+                    n += view.bindings[i].kind == (case_kind)k;
+            }
             if (n)
                 sizes[size_count++] = (VkDescriptorPoolSize){descriptor_of_kind[k], n};
         }
         VkDescriptorPoolCreateInfo pci = {
             .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO,
-            .maxSets = set_count,
+            .maxSets = set_count * (uint32_t)pass_count,
             .poolSizeCount = size_count,
             .pPoolSizes = sizes,
         };
         VK_TRY(vkCreateDescriptorPool, (o->device, &pci, NULL, &o->descriptor_pool));
-        VkDescriptorSetAllocateInfo dai = {
-            .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
-            .descriptorPool = o->descriptor_pool,
-            .descriptorSetCount = set_count,
-            .pSetLayouts = o->set_layouts,
-        };
-        VK_TRY(vkAllocateDescriptorSets, (o->device, &dai, o->sets));
-        for (int i = 0; i < c->binding_count; i++) {
-            const case_binding *b = &c->bindings[i];
-            VkDescriptorBufferInfo bi = {.buffer = o->buffers[i], .offset = 0, .range = VK_WHOLE_SIZE};
-            VkWriteDescriptorSet w = {
-                .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
-                .dstSet = o->sets[b->set],
-                .dstBinding = b->binding,
-                .descriptorCount = 1,
-                .descriptorType = descriptor_of_kind[b->kind],
+        for (int p = 0; p < pass_count; p++) {
+            VkDescriptorSet *sets = o->sets + (size_t)p * set_count;
+            VkDescriptorSetAllocateInfo dai = {
+                .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
+                .descriptorPool = o->descriptor_pool,
+                .descriptorSetCount = set_count,
+                .pSetLayouts = o->set_layouts,
             };
-            VkDescriptorImageInfo ii;
-            if (vkb_kind_is_texel(b->kind)) {
-                w.pTexelBufferView = &o->views[i];
-            } else if (vkb_kind_is_image(b->kind)) {
-                ii = vkb_image_descriptor(b, &o->images[i]);
-                w.pImageInfo = &ii;
-            } else {
-                w.pBufferInfo = &bi;
+            VK_TRY(vkAllocateDescriptorSets, (o->device, &dai, sets));
+            wl_case view;
+            case_dispatch_view(c, pass_count > 1 ? p : 0, &view);
+            for (int k = 0; k < view.binding_count; k++) {
+                const case_binding *b = &view.bindings[k];
+                int i = case_dispatch_buffer(c, pass_count > 1 ? p : 0, k);
+                VkDescriptorBufferInfo bi = {.buffer = o->buffers[i], .offset = 0, .range = VK_WHOLE_SIZE};
+                VkWriteDescriptorSet w = {
+                    .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+                    .dstSet = sets[b->set],
+                    .dstBinding = b->binding,
+                    .descriptorCount = 1,
+                    .descriptorType = descriptor_of_kind[b->kind],
+                };
+                VkDescriptorImageInfo ii;
+                if (vkb_kind_is_texel(b->kind)) {
+                    w.pTexelBufferView = &o->views[i];
+                } else if (vkb_kind_is_image(b->kind)) {
+                    ii = vkb_image_descriptor(b, &o->images[i]);
+                    w.pImageInfo = &ii;
+                } else {
+                    w.pBufferInfo = &bi;
+                }
+                vkUpdateDescriptorSets(o->device, 1, &w, 0, NULL);
             }
-            vkUpdateDescriptorSets(o->device, 1, &w, 0, NULL);
         }
     }
 
@@ -746,8 +796,6 @@ static vkb_status record_commands(run_objects *o, run_plan *rp, vkb_run_output *
     };
     vkCmdPipelineBarrier(o->cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, &to_shader,
                          0, NULL, 0, NULL);
-    if (o->set_count) /* the layout is shared, so the sets stay bound across pipeline changes */
-        vkCmdBindDescriptorSets(o->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, o->layout, 0, o->set_count, o->sets, 0, NULL);
     for (int p = 0; p < pass_count; p++) {
         wl_case view;
         case_dispatch_view(c, pass_count > 1 ? p : 0, &view);
@@ -761,6 +809,9 @@ static vkb_status record_commands(run_objects *o, run_plan *rp, vkb_run_output *
                                  1, &between, 0, NULL, 0, NULL);
         }
         vkCmdBindPipeline(o->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, o->pipelines[p]);
+        if (o->set_count) /* the pass's own sets: its bindings may name other buffers at the same slots */
+            vkCmdBindDescriptorSets(o->cmd, VK_PIPELINE_BIND_POINT_COMPUTE, o->layout, 0, o->set_count,
+                                    o->sets + (size_t)p * o->set_count, 0, NULL);
         if (push_size)
             vkCmdPushConstants(o->cmd, o->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, push_size,
                                rp->push + (size_t)p * push_size);
@@ -978,8 +1029,8 @@ vkb_status vkb_run_passes(vkb_context *ctx, int index, const wl_case *c, const v
         ALLOC(out->data[i], c->bindings[i].size);
     if ((st = create_device(&o, &rp, err, err_size)) != VKB_OK ||
         (st = create_buffers(&o, &rp, out, err, err_size)) != VKB_OK ||
-        (st = create_set_layouts(&o, c, err, err_size)) != VKB_OK ||
-        (st = create_descriptors(&o, c, err, err_size)) != VKB_OK ||
+        (st = create_set_layouts(&o, c, pass_count, err, err_size)) != VKB_OK ||
+        (st = create_descriptors(&o, c, pass_count, err, err_size)) != VKB_OK ||
         (st = create_pipelines(&o, &rp, err, err_size)) != VKB_OK ||
         (st = record_commands(&o, &rp, out, err, err_size)) != VKB_OK ||
         (st = submit_and_time(&o, &rp, out, err, err_size)) != VKB_OK)
@@ -1028,7 +1079,7 @@ vkb_status vkb_compile_case(vkb_context *ctx, int index, const wl_case *c, const
         goto done;
     }
     if ((st = create_device(&o, &rp, err, err_size)) != VKB_OK ||
-        (st = create_set_layouts(&o, &view, err, err_size)) != VKB_OK ||
+        (st = create_set_layouts(&o, &view, 1, err, err_size)) != VKB_OK ||
         (st = create_pipelines(&o, &rp, err, err_size)) != VKB_OK)
         goto done;
     uint32_t reported = 0;

@@ -14,6 +14,7 @@
 
  */
 #include "case/case.h"
+#include "case/amber.h"
 #include "case/case_internal.h"
 #include "text/text.h"
 
@@ -36,7 +37,7 @@
 static case_status read_binding(parser *p, const cJSON *obj, case_binding *b)
 {
     static const char *const keys[] = {"set", "binding", "kind", "type", "format", "count", "data", "fill",
-                                       "uninitialized", NULL};
+                                       "uninitialized", "name", NULL};
     uint64_t set, binding, count = 0;
     const char *type_name, *kind_name, *format_name;
 
@@ -51,6 +52,14 @@ static case_status read_binding(parser *p, const cJSON *obj, case_binding *b)
     TRY(case_read_uint_field(p, obj, "binding", 1, 0, UINT32_MAX, 0, &binding));
     b->set = (uint32_t)set;
     b->binding = (uint32_t)binding;
+    const char *name;
+    TRY(case_read_string_field(p, obj, "name", 0, &name));
+    if (name) {
+        if (!name[0])
+            return case_fail_at(p, "name", "must not be empty");
+        if (!(b->name = case_dup_string(name)))
+            return case_fail_nomem(p);
+    }
 
     TRY(case_read_string_field(p, obj, "kind", 0, &kind_name));
     if (kind_name && (strcmp(kind_name, "storage_image") == 0 || strcmp(kind_name, "sampled_image") == 0 ||
@@ -168,6 +177,8 @@ static case_status read_bindings(parser *p, const cJSON *root, wl_case *c)
             if (c->bindings[j].set == c->bindings[i].set && c->bindings[j].binding == c->bindings[i].binding)
                 s = case_fail_at(p, "binding", "set %u binding %u is already used by bindings[%d]",
                             c->bindings[i].set, c->bindings[i].binding, j);
+            else if (c->bindings[i].name && c->bindings[j].name && strcmp(c->bindings[i].name, c->bindings[j].name) == 0)
+                s = case_fail_at(p, "name", "\"%.60s\" is already the name of bindings[%d]", c->bindings[i].name, j);
         }
         case_path_leave(p, saved);
         if (s != CASE_OK) {
@@ -564,6 +575,14 @@ static void dispatch_free(case_dispatch *d)
     }
     free(d->defines);
     free(d->push_constants);
+    free(d->bindings);
+    free(d->binding_buffer);
+    for (int i = 0; i < d->spec_count; i++)
+        free(d->spec[i].key);
+    free(d->spec);
+    free(d->target_env);
+    free(d->kernel_text);
+    free(d->kernel_words);
 }
 
 /* "a/b/cull.comp" -> "cull". */
@@ -581,12 +600,14 @@ static char *stem_of(const char *path)
     return out;
 }
 
+static case_status read_specialization(parser *p, const cJSON *root, wl_case *c);
+
 /* One entry of "dispatches": the per-pass fields, read by the same functions as the top level's (into a scratch
  * case, so the messages and rules are the same), then moved into *d. */
 static case_status read_dispatch(parser *p, const cJSON *obj, const wl_case *c, case_dispatch *d)
 {
     static const char *const keys[] = {"name", "kernel", "language", "entry", "defines", "groups", "push_constants",
-                                       NULL};
+                                       "bindings", "specialization", NULL};
     if (!cJSON_IsObject(obj))
         return case_fail(p, "expected an object {\"kernel\": ..., \"groups\": [...]}, got %s", case_json_kind(obj));
     TRY(case_check_keys(p, obj, keys));
@@ -600,10 +621,13 @@ static case_status read_dispatch(parser *p, const cJSON *obj, const wl_case *c, 
         s = read_groups(p, obj, &tmp);
     if (s == CASE_OK)
         s = read_push_constants(p, obj, &tmp);
+    if (s == CASE_OK)
+        s = read_specialization(p, obj, &tmp);
     *d = (case_dispatch){
         .kernel = tmp.kernel, .language = tmp.language, .entry = tmp.entry, .defines = tmp.defines,
         .define_count = tmp.define_count, .groups = {tmp.groups[0], tmp.groups[1], tmp.groups[2]},
         .push_type = tmp.push_type, .push_constants = tmp.push_constants, .push_size = tmp.push_size,
+        .spec = tmp.spec, .spec_count = tmp.spec_count,
     };
     if (s == CASE_OK) {
         d->name = name ? case_dup_string(name) : stem_of(d->kernel);
@@ -767,6 +791,91 @@ static case_status read_specialization(parser *p, const cJSON *root, wl_case *c)
     return s;
 }
 
+/* "dispatches"[i].bindings: [{"buffer": NAME, "set": S, "binding": B, "kind": K}], read once the case's bindings
+ * (the buffers) are known.  Each entry is a copy of the named buffer at the pass's slot. */
+static case_status read_pass_bindings(parser *p, const cJSON *obj, wl_case *c, case_dispatch *d)
+{
+    const cJSON *list = case_field(obj, "bindings");
+    if (!list)
+        return CASE_OK;
+    if (!cJSON_IsArray(list) || cJSON_GetArraySize(list) == 0)
+        return case_fail_at(p, "bindings", "expected a non-empty array of {\"buffer\", \"set\", \"binding\"}, got %s",
+                            case_json_kind(list));
+    int n = cJSON_GetArraySize(list);
+    d->bindings = calloc((size_t)n, sizeof *d->bindings);
+    d->binding_buffer = calloc((size_t)n, sizeof *d->binding_buffer);
+    if (!d->bindings || !d->binding_buffer)
+        return case_fail_nomem(p);
+    size_t outer = case_path_enter_key(p, "bindings");
+    case_status s = CASE_OK;
+    int i = 0;
+    for (const cJSON *v = list->child; v && s == CASE_OK; v = v->next, i++) {
+        static const char *const keys[] = {"buffer", "set", "binding", "kind", NULL};
+        size_t saved = case_path_enter_index(p, (size_t)i);
+        const char *buffer = NULL, *kind = NULL;
+        uint64_t set = 0, binding = 0;
+        s = cJSON_IsObject(v) ? case_check_keys(p, v, keys) : case_fail(p, "expected an object, got %s",
+                                                                         case_json_kind(v));
+        if (s == CASE_OK)
+            s = case_read_string_field(p, v, "buffer", 1, &buffer);
+        if (s == CASE_OK)
+            s = case_read_uint_field(p, v, "set", 0, 0, UINT32_MAX, 0, &set);
+        if (s == CASE_OK)
+            s = case_read_uint_field(p, v, "binding", 1, 0, UINT32_MAX, 0, &binding);
+        if (s == CASE_OK)
+            s = case_read_string_field(p, v, "kind", 0, &kind);
+        int b = -1;
+        for (int k = 0; s == CASE_OK && k < c->binding_count; k++)
+            if (c->bindings[k].name && strcmp(c->bindings[k].name, buffer) == 0)
+                b = k;
+        if (s == CASE_OK && b < 0)
+            s = case_fail_at(p, "buffer", "no binding named \"%.60s\" in \"bindings\"", buffer);
+        if (s == CASE_OK) {
+            d->bindings[i] = c->bindings[b];
+            d->bindings[i].set = (uint32_t)set;
+            d->bindings[i].binding = (uint32_t)binding;
+            d->binding_buffer[i] = b;
+            d->binding_count = i + 1;
+        }
+        if (s == CASE_OK && kind) {
+            /* a buffer may be bound as storage in one pass and uniform in another; nothing else changes kind */
+            case_kind own = c->bindings[b].kind;
+            int buffers = own == CASE_KIND_STORAGE_BUFFER || own == CASE_KIND_UNIFORM_BUFFER;
+            if (strcmp(kind, case_kind_name(CASE_KIND_STORAGE_BUFFER)) == 0 && buffers)
+                d->bindings[i].kind = CASE_KIND_STORAGE_BUFFER;
+            else if (strcmp(kind, case_kind_name(CASE_KIND_UNIFORM_BUFFER)) == 0 && buffers)
+                d->bindings[i].kind = CASE_KIND_UNIFORM_BUFFER;
+            else if (strcmp(kind, case_kind_name(own)) != 0)
+                s = case_fail_at(p, "kind", "\"%.40s\": a %s binding can be bound as %s%s", kind, case_kind_name(own),
+                                 case_kind_name(own), buffers ? ", storage_buffer or uniform_buffer" : " only");
+        }
+        for (int j = 0; s == CASE_OK && j < i; j++)
+            if (d->bindings[j].set == set && d->bindings[j].binding == binding)
+                s = case_fail_at(p, "binding", "set %u binding %u is already bound by bindings[%d]", (uint32_t)set,
+                                 (uint32_t)binding, j);
+        case_path_leave(p, saved);
+    }
+    case_path_leave(p, outer);
+    return s;
+}
+
+static case_status read_dispatch_bindings(parser *p, const cJSON *root, wl_case *c)
+{
+    const cJSON *list = case_field(root, "dispatches");
+    if (!c->dispatches || !list)
+        return CASE_OK;
+    size_t outer = case_path_enter_key(p, "dispatches");
+    case_status s = CASE_OK;
+    int i = 0;
+    for (const cJSON *v = list->child; v && s == CASE_OK && i < c->dispatch_count; v = v->next, i++) {
+        size_t saved = case_path_enter_index(p, (size_t)i);
+        s = read_pass_bindings(p, v, c, &c->dispatches[i]);
+        case_path_leave(p, saved);
+    }
+    case_path_leave(p, outer);
+    return s;
+}
+
 static case_status read_case(parser *p, const cJSON *root, wl_case *c)
 {
     static const char *const keys[] = {"description", "kernel", "language", "entry", "defines", "groups",
@@ -842,6 +951,7 @@ static case_status read_case(parser *p, const cJSON *root, wl_case *c)
     if (!c->dispatches)
         TRY(read_push_constants(p, root, c));
     TRY(read_bindings(p, root, c));
+    TRY(read_dispatch_bindings(p, root, c));
     TRY(read_expects(p, root, c));
     return CASE_OK;
 }
@@ -935,7 +1045,9 @@ case_status case_load(const char *path, wl_case **out, char *err, size_t err_siz
     if (!text)
         return CASE_ERR_IO;
     case_status s = CASE_OK;
-    if (s == CASE_OK) {
+    if (amber_is_script(path)) { /* an Amber script: case/amber.h */
+        s = amber_parse(text, len, path, out, err, err_size);
+    } else {
         if (strlen(text) != len) {
             /* cJSON would stop at the NUL and never see the rest */
             json_error_message(path, text, len, text + strlen(text), err, err_size);
@@ -976,8 +1088,10 @@ void case_destroy(wl_case *c)
         free(c->spec[i].key);
     free(c->spec);
     free(c->push_constants);
-    for (int i = 0; c->bindings && i < c->binding_count; i++)
+    for (int i = 0; c->bindings && i < c->binding_count; i++) {
         free(c->bindings[i].bytes);
+        free(c->bindings[i].name);
+    }
     free(c->bindings);
     for (int i = 0; c->expects && i < c->expect_count; i++)
         free(c->expects[i].bytes);
@@ -1010,6 +1124,26 @@ void case_dispatch_view(const wl_case *c, int i, wl_case *view)
     view->push_type = d->push_type;
     view->push_constants = d->push_constants;
     view->push_size = d->push_size;
+    if (d->bindings) {
+        view->bindings = d->bindings;
+        view->binding_count = d->binding_count;
+    }
+    if (d->spec) {
+        view->spec = d->spec;
+        view->spec_count = d->spec_count;
+    }
+    if (d->target_env)
+        view->target_env = d->target_env;
+    view->kernel_text = d->kernel_text;
+    view->kernel_words = d->kernel_words;
+    view->kernel_word_count = d->kernel_word_count;
+}
+
+int case_dispatch_buffer(const wl_case *c, int i, int k)
+{
+    if (!c->dispatches || !c->dispatches[i].binding_buffer)
+        return k;
+    return c->dispatches[i].binding_buffer[k];
 }
 
 const char *case_dispatch_name(const wl_case *c, int i)

@@ -86,12 +86,15 @@ typedef enum case_compare {
 
 typedef struct case_binding {
     uint32_t set, binding;
+    char *name;       /* "name": the buffer's name, by which passes bind it ("dispatches"[i].bindings); NULL when absent */
     case_kind kind;
     case_type type;
     char format[16];  /* texel buffers: Vulkan/SPIR-V format name, e.g. "r32ui", "rgba32f"; else "" */
     size_t count;     /* number of elements of `type` */
     size_t size;      /* bytes = count * case_type_size(type) */
     uint8_t *bytes;   /* initial contents, `size` bytes, little-endian */
+    int untyped;      /* the kernel may read the bytes as any type (an Amber script's buffer: its DATA_TYPE says only how
+                       * the script wrote the values), so run_bindings_fit does not compare types */
     int uninitialized; /* "uninitialized": true: the contents are unspecified (zeros here); under --sanitize a read
                         * of a byte the kernel did not write first is an initcheck finding */
     /* Image kinds: type is F32/U32/I32 (the format's numeric class), bytes/size are the packed texels
@@ -116,6 +119,9 @@ typedef struct case_expect {
     img_format format;       /* the binding's format (is_image only) */
     uint32_t extent[3];      /* the mip's width, height, depth (is_image only): messages name texels (x,y,z) */
     size_t image_offset;     /* byte offset of mip/layer in the binding's packed texels (is_image only) */
+    size_t first;            /* index of the first element checked (an Amber script's IDX); 0 for a case file */
+    int has_reference;       /* the expected elements are another binding's final contents (Amber's EQ_BUFFER): */
+    int reference;           /* its index in wl_case.bindings; `bytes` is then NULL and `count` the elements compared */
 } case_expect;
 
 typedef struct case_define {
@@ -135,6 +141,20 @@ typedef struct case_dispatch {
     case_type push_type;
     uint8_t *push_constants;  /* NULL when absent */
     size_t push_size;
+    /* "bindings" of the pass: NULL to use the case's bindings as they are; else binding_count entries, each a
+     * shallow copy of the named case binding (its bytes borrowed: run/ and backend/ give each pass the buffer's
+     * current contents) at the pass's own set, binding and kind; binding_buffer[k] is the index of entry k's
+     * buffer in wl_case.bindings (case_dispatch_buffer). */
+    case_binding *bindings;
+    int *binding_buffer;
+    int binding_count;
+    isa_spec_value *spec;     /* "specialization" of the pass; NULL: the case's */
+    int spec_count;
+    char *target_env;         /* NULL: the case's */
+    char *kernel_text;        /* NULL: read `kernel`; else its source text (a shader of an Amber script) */
+    uint32_t *kernel_words;   /* NULL, or the SPIR-V words of a language "spirv" kernel (assembled from an Amber
+                               * script), used instead of reading `kernel` */
+    size_t kernel_word_count;
 } case_dispatch;
 
 /* "device_differences": a device (matched by a part of its name) known to differ from the model on this
@@ -179,6 +199,11 @@ typedef struct wl_case {
     int dispatch_count;        /* 0 when absent, else 1 or more */
     case_device_difference *device_differences; /* NULL when absent */
     int device_difference_count;
+    /* Kernels held in memory (case/amber.h builds them from an Amber script; a case file never has them): the
+     * top level's copy of dispatch 0's, borrowed from it when "dispatches" is present. */
+    const char *kernel_text;   /* NULL: read `kernel` */
+    const uint32_t *kernel_words; /* NULL: read `kernel` (language "spirv") */
+    size_t kernel_word_count;
 } wl_case;
 
 typedef enum case_status {
@@ -186,7 +211,9 @@ typedef enum case_status {
     CASE_ERR_IO,       /* cannot read the file */
     CASE_ERR_JSON,     /* not JSON */
     CASE_ERR_FIELD,    /* a field is missing, of the wrong type or out of range */
-    CASE_ERR_NOMEM
+    CASE_ERR_NOMEM,
+    CASE_ERR_UNSUPPORTED /* well formed, but asks for what wavelab cannot run (an Amber script's graphics
+                          * pipeline): exit 3, not 2 */
 } case_status;
 
 /* A one-line description of a status ("cannot read the case file", ...). */
@@ -216,6 +243,10 @@ int case_dispatch_total(const wl_case *c);
  */
 void case_dispatch_view(const wl_case *c, int i, wl_case *view);
 
+/* The index in c->bindings of binding k of pass i's view (case_dispatch_view): k itself unless the pass binds
+ * buffers by name. */
+int case_dispatch_buffer(const wl_case *c, int i, int k);
+
 /* Pass i's name ("cull"): the entry's "name", or its kernel's file name without extension; "" without "dispatches". */
 const char *case_dispatch_name(const wl_case *c, int i);
 
@@ -238,6 +269,11 @@ const case_binding *case_find_binding(const wl_case *c, uint32_t set, uint32_t b
  */
 int case_expect_check(const case_expect *e, const uint8_t *actual, size_t actual_size,
                       char *msg, size_t msg_size, size_t *first_bad);
+
+/* Checks expectation e of case c against the final contents `data` (one array per binding of c): finds the
+ * binding, and for an expectation against another binding (has_reference) takes that binding's contents as the
+ * expected elements.  Returns 1 when it holds, else 0 with the message in msg. */
+int case_expect_check_data(const wl_case *c, const case_expect *e, uint8_t *const *data, char *msg, size_t msg_size);
 
 /*
  * The documented random fill (docs/case-format.md): a splitmix64 stream from

@@ -54,12 +54,25 @@ int case_expect_check(const case_expect *e, const uint8_t *actual, size_t actual
     size_t elem = case_type_size(e->type);
     if (!actual)
         actual_size = 0;
+    size_t base = e->first; /* the elements checked start there (an Amber script's IDX); messages count from 0 */
+    if (base) {
+        if (base > SIZE_MAX / elem || base * elem > actual_size) {
+            if (msg && msg_size)
+                snprintf(msg, msg_size, "set %u binding %u: %zu bytes, expected at least %zu (elements from %zu)",
+                         e->set, e->binding, actual_size, (base + e->count) * elem, base);
+            if (first_bad)
+                *first_bad = base;
+            return 0;
+        }
+        actual += base * elem;
+        actual_size -= base * elem;
+    }
     if (actual_size / elem < e->count) {
         if (msg && msg_size)
             snprintf(msg, msg_size, "set %u binding %u: %zu bytes, expected at least %zu (%zu %s elements)", e->set,
                      e->binding, actual_size, e->count * elem, e->count, case_type_name(e->type));
         if (first_bad)
-            *first_bad = actual_size / elem;
+            *first_bad = base + actual_size / elem;
         return 0;
     }
 
@@ -106,7 +119,7 @@ int case_expect_check(const case_expect *e, const uint8_t *actual, size_t actual
         return 1;
 
     if (first_bad)
-        *first_bad = first;
+        *first_bad = base + first;
     if (msg && msg_size) {
         char mode[64];
         switch (e->compare) {
@@ -116,8 +129,32 @@ int case_expect_check(const case_expect *e, const uint8_t *actual, size_t actual
         default: snprintf(mode, sizeof mode, "exact"); break;
         }
         snprintf(msg, msg_size, "set %u binding %u (%s): %selement %zu: expected %s, actual %s; %zu of %zu elements differ",
-                 e->set, e->binding, mode, e->compare == CASE_COMPARE_SORTED ? "after sorting, " : "", first,
+                 e->set, e->binding, mode, e->compare == CASE_COMPARE_SORTED ? "after sorting, " : "", base + first,
                  want_text, got_text, bad, e->count);
     }
     return 0;
+}
+
+int case_expect_check_data(const wl_case *c, const case_expect *e, uint8_t *const *data, char *msg, size_t msg_size)
+{
+    const case_binding *b = case_find_binding(c, e->set, e->binding);
+    if (!b) {
+        snprintf(msg, msg_size, "no binding set %u binding %u", e->set, e->binding);
+        return 0;
+    }
+    const uint8_t *actual = data[b - c->bindings];
+    if (!e->has_reference)
+        return case_expect_check(e, actual, b->size, msg, msg_size, NULL);
+    /* Amber's EQ_BUFFER: the other binding's final contents are the expected elements */
+    const case_binding *r = &c->bindings[e->reference];
+    if (r->size != b->size || r->type != b->type) {
+        snprintf(msg, msg_size, "set %u binding %u: %zu %s elements, but the reference %s holds %zu %s elements",
+                 e->set, e->binding, b->count, case_type_name(b->type), r->name ? r->name : "binding", r->count,
+                 case_type_name(r->type));
+        return 0;
+    }
+    case_expect against = *e;
+    against.bytes = data[e->reference];
+    against.has_reference = 0;
+    return case_expect_check(&against, actual, b->size, msg, msg_size, NULL);
 }

@@ -347,9 +347,9 @@ static case_status read_contents(parser *p, const cJSON *obj, case_binding *b)
 
 case_status case_image_read_binding(parser *p, const cJSON *obj, case_binding *b)
 {
-    static const char *const image_keys[] = {"set", "binding", "kind", "type", "format", "dim", "extent", "layers",
+    static const char *const image_keys[] = {"set", "binding", "name", "kind", "type", "format", "dim", "extent", "layers",
                                              "mip_levels", "data", "fill", "file", "uninitialized", "sampler", NULL};
-    static const char *const sampler_keys[] = {"set", "binding", "kind", "sampler", NULL};
+    static const char *const sampler_keys[] = {"set", "binding", "name", "kind", "sampler", NULL};
     TRY(case_check_keys(p, obj, b->kind == CASE_KIND_SAMPLER ? sampler_keys : image_keys));
 
     if (case_kind_has_sampler(b->kind)) {

@@ -75,6 +75,7 @@ const char *case_status_str(case_status s)
     case CASE_ERR_JSON: return "the case file is not valid JSON";
     case CASE_ERR_FIELD: return "a field of the case file is missing, of the wrong type or out of range";
     case CASE_ERR_NOMEM: return "out of memory";
+    case CASE_ERR_UNSUPPORTED: return "the script asks for what wavelab cannot run";
     }
     return "unknown case status";
 }

@@ -25,6 +25,7 @@ int cli_cmd_explain(int argc, char **argv);  /* cli/explain.c: LDS banks, L2 per
 int cli_cmd_trace(int argc, char **argv);    /* cli/trace.c: every instruction of one wave, lanes and values */
 int cli_cmd_probe(int argc, char **argv);    /* cli/probe.c: microbenchmarks on a Vulkan device -> a machine preset */
 int cli_cmd_compare(int argc, char **argv);  /* cli/compare.c: two cases side by side, with a verdict */
+int cli_cmd_amber(int argc, char **argv);    /* cli/amber.c: an Amber script on the simulator */
 
 /* cli/explain.c: loads machine preset `machine`, creates a memory model for
  * case c and puts it in opt->memory (and the machine's default wave size in

@@ -766,6 +766,42 @@ done:
     return st;
 }
 
+isa_status isa_assemble_spirv(const char *text, size_t len, int minor, uint32_t **words, size_t *word_count,
+                              char *err, size_t err_size)
+{
+    static const spv_target_env envs[] = {SPV_ENV_UNIVERSAL_1_0, SPV_ENV_UNIVERSAL_1_1, SPV_ENV_UNIVERSAL_1_2,
+                                          SPV_ENV_UNIVERSAL_1_3, SPV_ENV_UNIVERSAL_1_4, SPV_ENV_UNIVERSAL_1_5,
+                                          SPV_ENV_UNIVERSAL_1_6};
+    *words = NULL;
+    *word_count = 0;
+    if (minor < 0 || minor > 6) {
+        append(err, err_size, "SPIR-V 1.%d: the assembler writes SPIR-V 1.0 to 1.6\n", minor);
+        return ISA_ERR_INVALID;
+    }
+    spv_context ctx = spvContextCreate(envs[minor]);
+    spv_binary binary = NULL;
+    spv_diagnostic diag = NULL;
+    spv_result_t r = ctx ? spvTextToBinary(ctx, text, len, &binary, &diag) : SPV_ERROR_OUT_OF_MEMORY;
+    isa_status st = ISA_OK;
+    if (r != SPV_SUCCESS || !binary) {
+        if (diag)
+            append(err, err_size, "line %zu, column %zu: %s\n", diag->position.line + 1, diag->position.column + 1,
+                   diag->error);
+        else
+            append(err, err_size, "the assembler failed (%d)\n", (int)r);
+        st = r == SPV_ERROR_OUT_OF_MEMORY ? ISA_ERR_NOMEM : ISA_ERR_INVALID;
+    } else if (!(*words = malloc(binary->wordCount * sizeof **words))) {
+        st = ISA_ERR_NOMEM;
+    } else {
+        memcpy(*words, binary->code, binary->wordCount * sizeof **words);
+        *word_count = binary->wordCount;
+    }
+    spvBinaryDestroy(binary);
+    spvDiagnosticDestroy(diag);
+    spvContextDestroy(ctx);
+    return st;
+}
+
 isa_status isa_read_spirv(const char *path, uint32_t **words, size_t *word_count, char *err, size_t err_size)
 {
     *words = NULL;

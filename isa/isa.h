@@ -78,6 +78,11 @@ const char *isa_spirv_legalization_passes(void);
  */
 isa_status isa_spirv_optimize(uint32_t **words, size_t *word_count, const char *passes, char *err, size_t err_size);
 
+/* Assembles SPIR-V assembly text (spirv-as's syntax) into a module of SPIR-V 1.`minor` (0 .. 6) with SPIRV-Tools'
+ * assembler; *words is malloc'd.  On failure err gets "line L, column C: message" (lines of `text`, from 1). */
+isa_status isa_assemble_spirv(const char *text, size_t len, int minor, uint32_t **words, size_t *word_count,
+                              char *err, size_t err_size);
+
 /* Reads a SPIR-V binary (either byte order) into *words (malloc'd).  Checks size and magic only: validate it next. */
 isa_status isa_read_spirv(const char *path, uint32_t **words, size_t *word_count, char *err, size_t err_size);
 

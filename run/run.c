@@ -28,7 +28,16 @@ isa_status run_compile_case(const wl_case *c, uint32_t **words, size_t *word_cou
     isa_status st;
     char verr[1024];
     if (strcmp(c->language, "spirv") == 0) {
-        st = isa_read_spirv(c->kernel, words, word_count, err, err_size);
+        if (c->kernel_words) { /* assembled in memory (an Amber script's SPIRV-ASM shader) */
+            *words = malloc(c->kernel_word_count * sizeof **words);
+            if (!*words)
+                return ISA_ERR_NOMEM;
+            memcpy(*words, c->kernel_words, c->kernel_word_count * sizeof **words);
+            *word_count = c->kernel_word_count;
+            st = ISA_OK;
+        } else {
+            st = isa_read_spirv(c->kernel, words, word_count, err, err_size);
+        }
         if (st != ISA_OK)
             return st;
         /* validate what the producer wrote before any pass touches it */
@@ -52,6 +61,7 @@ isa_status run_compile_case(const wl_case *c, uint32_t **words, size_t *word_cou
         }
         isa_compile_options o = {
             .path = c->kernel,
+            .source = c->kernel_text,
             .language = c->language,
             .entry = c->entry,
             .defines = defs,
@@ -178,7 +188,7 @@ static void warn_unused_bindings(const wl_case *c, const uint8_t *used, char *wa
 {
     for (int i = 0; i < c->binding_count; i++) {
         size_t len = strlen(warnings);
-        if (!used[i] && len < size)
+        if (!used[i] && !c->bindings[i].name && len < size) /* a named buffer is bound by name: no slot to mistype */
             snprintf(warnings + len, size - len, "%s: warning: bindings (set %u binding %u): the kernel does not use "
                      "this binding\n", c->path, c->bindings[i].set, c->bindings[i].binding);
     }
@@ -236,7 +246,7 @@ int run_bindings_fit(const wl_case *c, isa_program *p, char *err, size_t err_siz
         /* elements of the same size but another class are reinterpreted bits (an f32 binding read as uint);
          * signedness is only a view of the same bits, and another size is a packing (f16 pairs read as uint words) */
         isa_type t = slot_access_type(p, s);
-        if ((sl->space == ISA_SPACE_STORAGE || sl->space == ISA_SPACE_UNIFORM) && t != ISA_TYPE_NONE &&
+        if ((sl->space == ISA_SPACE_STORAGE || sl->space == ISA_SPACE_UNIFORM) && t != ISA_TYPE_NONE && !b->untyped &&
             t != ISA_TYPE_BOOL && isa_type_size(t) == case_type_size(b->type) &&
             isa_type_is_float(t) != case_type_is_float(b->type)) {
             snprintf(err, err_size, "%s: bindings (set %u binding %u).type: the case says \"%s\" but the kernel "
@@ -522,44 +532,64 @@ static int run_one(const wl_case *c, const run_options *opt, run_output *out, ch
 
 /*
  * A case with "dispatches": each pass is a one-dispatch view of the case
- * (case_dispatch_view) whose bindings start from the previous pass's final
- * contents, so nothing below knows about passes.  The previous output is kept
- * until the next pass has run, because a pass reads its initial contents
- * through the view's bindings (and the multi-threaded dispatch restores from
- * them).
+ * (case_dispatch_view) whose bindings start from the buffers' current
+ * contents, so nothing below knows about passes.  A pass that binds buffers by
+ * name sees them at its own slots (case_dispatch_buffer maps its bindings back
+ * to the case's); `state` holds every buffer's contents between passes and
+ * becomes out->data, one array per case binding, at the end.
  */
 static int run_passes(const wl_case *c, const run_options *opt, run_output *out, char *err, size_t err_size)
 {
     int n = c->dispatch_count;
-    case_binding *cur = malloc((size_t)c->binding_count * sizeof *cur);
     sim_stats *per = calloc((size_t)n, sizeof *per);
     sim_stats total;
     memset(&total, 0, sizeof total);
-    if (!cur || !per) {
-        free(cur);
+    uint8_t **state = calloc((size_t)c->binding_count + 1, sizeof *state);
+    uint8_t *used = calloc((size_t)c->binding_count + 1, 1);
+    int ok = per && state && used;
+    for (int b = 0; ok && b < c->binding_count; b++) {
+        state[b] = malloc(c->bindings[b].size ? c->bindings[b].size : 1);
+        ok = state[b] != NULL;
+        if (ok)
+            memcpy(state[b], c->bindings[b].bytes, c->bindings[b].size);
+    }
+    if (state)
+        state[c->binding_count] = (uint8_t *)-1; /* end marker for run_output_free */
+    if (!ok) {
+        for (int b = 0; state && b < c->binding_count && state[b] != (uint8_t *)-1; b++)
+            free(state[b]);
+        free(state);
         free(per);
+        free(used);
         snprintf(err, err_size, "out of memory");
         return RUN_EXIT_BAD_INPUT;
     }
-    memcpy(cur, c->bindings, (size_t)c->binding_count * sizeof *cur);
-    run_output prev;
-    memset(&prev, 0, sizeof prev);
     int rc = RUN_EXIT_OK, i;
     char warnings[sizeof out->warnings] = "", note[sizeof out->optimizer_note] = "";
-    uint8_t *used = calloc((size_t)c->binding_count + 1, 1);
-    if (!used) {
-        free(cur);
-        free(per);
-        snprintf(err, err_size, "out of memory");
-        return RUN_EXIT_BAD_INPUT;
-    }
     double compile = 0, lower = 0, dispatch = 0;
     for (i = 0; i < n; i++) {
         wl_case view;
         case_dispatch_view(c, i, &view);
+        case_binding *cur = malloc(((size_t)view.binding_count + 1) * sizeof *cur);
+        if (!cur) {
+            snprintf(err, err_size, "out of memory");
+            rc = RUN_EXIT_BAD_INPUT;
+            break;
+        }
+        for (int k = 0; k < view.binding_count; k++) {
+            cur[k] = view.bindings[k];
+            cur[k].bytes = state[case_dispatch_buffer(c, i, k)];
+        }
         view.bindings = cur;
+        if (i > 0)
+            run_output_free(out);
         rc = run_one(&view, opt, out, err, err_size);
-        mark_used_bindings(c, out->prog, used);
+        for (uint32_t s = 0; out->prog && s < out->prog->slot_count; s++) {
+            const case_binding *b = case_find_binding(&view, out->prog->slots[s].set, out->prog->slots[s].binding);
+            if (b && space_has_binding(out->prog->slots[s].space))
+                used[case_dispatch_buffer(c, i, (int)(b - view.bindings))] = 1;
+        }
+        free(cur);
         compile += out->compile_seconds;
         lower += out->lower_seconds;
         dispatch += out->dispatch_seconds;
@@ -573,27 +603,35 @@ static int run_passes(const wl_case *c, const run_options *opt, run_output *out,
             snprintf(inner, sizeof inner, "%s", err);
             snprintf(err, err_size, "dispatches[%d] (%.40s): %.900s", i, case_dispatch_name(c, i), inner);
         }
-        run_output_free(&prev);
         if (out->data) {
             per[i] = out->result.stats;
             per[i].inst_executions = per[i].inst_lanes = NULL;
             per[i].inst_count = 0;
             run_stats_add(&total, &out->result.stats);
+            /* the pass's results are the buffers' contents from now on (a faulted pass's too: what it wrote) */
+            for (int k = 0; k < view.binding_count; k++) {
+                int b = case_dispatch_buffer(c, i, k);
+                memcpy(state[b], out->data[k], c->bindings[b].size);
+            }
+            /* the schedule check names bindings by their index in the case, not in the pass */
+            for (int d = 0; d < out->schedule_diff_count; d++)
+                out->schedule_diffs[d].binding = case_dispatch_buffer(c, i, out->schedule_diffs[d].binding);
         }
         if (rc != RUN_EXIT_OK || run_finding_count(out) != 0)
             break;
-        if (i + 1 < n) {
-            for (int b = 0; b < c->binding_count; b++)
-                cur[b].bytes = out->data[b];
-            prev = *out;
-            memset(out, 0, sizeof *out);
-        }
     }
-    free(cur);
     int last = i < n ? i : n - 1;
     if (i == n) /* every pass ran: a binding none of them declares is unused */
         warn_unused_bindings(c, used, warnings, sizeof warnings);
     free(used);
+    /* out->data: every buffer's final contents, in the case's order (none when the last pass did not run) */
+    uint8_t **pass_data = out->data;
+    out->data = pass_data ? state : NULL;
+    if (!pass_data)
+        pass_data = state;
+    for (uint32_t k = 0; pass_data[k] != (uint8_t *)-1; k++)
+        free(pass_data[k]);
+    free(pass_data);
     snprintf(out->warnings, sizeof out->warnings, "%s", warnings);
     snprintf(out->optimizer_note, sizeof out->optimizer_note, "%s", note);
     out->compile_seconds = compile;
@@ -680,21 +718,20 @@ int run_check_expects(const wl_case *c, uint8_t *const *data, FILE *log)
     int failures = 0;
     for (int i = 0; i < c->expect_count; i++) {
         const case_expect *e = &c->expects[i];
-        int bi = -1;
-        for (int k = 0; k < c->binding_count; k++)
-            if (c->bindings[k].set == e->set && c->bindings[k].binding == e->binding)
-                bi = k;
-        char msg[1024] = "";
-        int ok = bi >= 0 && case_expect_check(e, data[bi], c->bindings[bi].size, msg, sizeof msg, NULL);
-        if (bi < 0)
-            snprintf(msg, sizeof msg, "no binding set %u binding %u", e->set, e->binding);
+        const case_binding *b = case_find_binding(c, e->set, e->binding);
+        char msg[1024] = "", what[160];
+        int ok = case_expect_check_data(c, e, data, msg, sizeof msg);
         if (!ok)
             failures++;
+        if (b && b->name) /* a named buffer (an Amber script's) is known by its name */
+            snprintf(what, sizeof what, "%.100s", b->name);
+        else
+            snprintf(what, sizeof what, "set %u binding %u", e->set, e->binding);
         if (log) {
             if (ok)
-                fprintf(log, "  PASS  expect set %u binding %u (%zu elements)\n", e->set, e->binding, e->count);
+                fprintf(log, "  PASS  expect %s (%zu elements)\n", what, e->count);
             else
-                fprintf(log, "  FAIL  expect set %u binding %u: %s\n", e->set, e->binding, msg);
+                fprintf(log, "  FAIL  expect %s: %s\n", what, msg);
         }
     }
     return failures;

@@ -1,0 +1,1460 @@
+/*
+ * case/amber.c — the compute subset of Amber's script format, read into a
+ * case (case/amber.h; docs/amber.md lists the subset and the errors).
+ *
+ * The script is read line by line into its objects (shaders, buffers,
+ * pipelines, runs, expectations), then built into a wl_case: one named
+ * binding per buffer a run binds or an expectation checks, one pass per RUN
+ * (REPEAT unrolled) binding its pipeline's buffers by name at the pipeline's
+ * slots, and expectations on the contents after the last pass.  Whatever the
+ * case cannot say exactly is refused with the construct and its line, never
+ * approximated: CASE_ERR_UNSUPPORTED (exit 3) for what lies outside the subset
+ * or outside the simulator, CASE_ERR_FIELD (exit 2) for a malformed script.
+ */
+#include "case/amber.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "case/case_internal.h"
+#include "isa/isa.h"
+
+enum {
+    MAX_TOKENS = 512,   /* per line: EXPECT lines of the CTS hold a few hundred values */
+    MAX_PASSES = 4096,  /* RUNs after unrolling REPEAT */
+    MAX_BINDS = 64,     /* BIND lines per pipeline */
+    MAX_SPECS = 64,     /* SPECIALIZE per ATTACH */
+};
+
+/* Amber's DATA_TYPE scalar names; vecN<T> and matCxR<T> are built from them. */
+static const struct {
+    const char *name;
+    case_type type;
+} scalar_types[] = {
+    {"int8", CASE_TYPE_I8},     {"uint8", CASE_TYPE_U8},    {"int16", CASE_TYPE_I16}, {"uint16", CASE_TYPE_U16},
+    {"int32", CASE_TYPE_I32},   {"uint32", CASE_TYPE_U32},  {"int64", CASE_TYPE_I64}, {"uint64", CASE_TYPE_U64},
+    {"float16", CASE_TYPE_F16}, {"float", CASE_TYPE_F32},   {"double", CASE_TYPE_F64},
+};
+
+/* DEVICE_FEATURE names whose capabilities the simulator models (any other is a skip naming it). */
+static const char *const modelled_features[] = {
+    "shaderInt8", "shaderInt16", "shaderInt64", "shaderFloat16", "shaderFloat64",
+    "Float16Int8Features.shaderInt8", "Float16Int8Features.shaderFloat16",
+    "Storage8BitFeatures.storageBuffer8BitAccess", "Storage8BitFeatures.uniformAndStorageBuffer8BitAccess",
+    "Storage8BitFeatures.storagePushConstant8",
+    "Storage16BitFeatures.storageBuffer16BitAccess", "Storage16BitFeatures.uniformAndStorageBuffer16BitAccess",
+    "Storage16BitFeatures.storagePushConstant16",
+    "SubgroupSizeControl.subgroupSizeControl", "SubgroupSizeControl.computeFullSubgroups",
+    /* graphics-stage features a compute script may name: they change nothing in a compute dispatch */
+    "vertexPipelineStoresAndAtomics", "fragmentStoresAndAtomics",
+};
+
+/* DEVICE_EXTENSION names whose SPIR-V the simulator models. */
+static const char *const modelled_extensions[] = {
+    "VK_KHR_storage_buffer_storage_class", "VK_KHR_16bit_storage", "VK_KHR_8bit_storage",
+    "VK_KHR_shader_float16_int8", "VK_KHR_spirv_1_4", "VK_KHR_zero_initialize_workgroup_memory",
+    "VK_EXT_subgroup_size_control", "VK_KHR_shader_subgroup_extended_types",
+    "VK_KHR_shader_terminate_invocation", "VK_KHR_shader_non_semantic_info", "VK_KHR_get_physical_device_properties2",
+};
+
+/* Amber's TARGET_ENV spellings -> the SPIR-V minor version (assembly) and wavelab's target_env (GLSL/HLSL). */
+static const struct {
+    const char *name;
+    int minor;
+    const char *target_env;
+} target_envs[] = {
+    {"spv1.0", 0, "vulkan1.1"},    {"spv1.1", 1, "vulkan1.1"},    {"spv1.2", 2, "vulkan1.1"},
+    {"spv1.3", 3, "vulkan1.1"},    {"spv1.4", 4, "spirv1.4"},     {"spv1.5", 5, "vulkan1.2"},
+    {"spv1.6", 6, "vulkan1.3"},    {"vulkan1.0", 0, "vulkan1.1"}, {"vulkan1.1", 3, "vulkan1.1"},
+    {"vulkan1.1spv1.4", 4, "spirv1.4"}, {"vulkan1.2", 5, "vulkan1.2"}, {"vulkan1.3", 6, "vulkan1.3"},
+};
+
+typedef struct layout {
+    case_type type;
+    int rows, cols;          /* components per column, columns (1 for scalars and vectors) */
+    size_t col_stride;       /* bytes from one column to the next */
+    size_t stride;           /* bytes from one element to the next */
+} layout;
+
+typedef struct a_shader {
+    char *name;
+    const char *language;    /* "glsl", "hlsl", "spirv" */
+    char *text;              /* GLSL/HLSL source */
+    uint32_t *words;         /* SPIR-V (assembled) */
+    size_t word_count;
+    const char *target_env;  /* NULL: the default */
+    int line;
+} a_shader;
+
+typedef struct a_buffer {
+    char *name;
+    layout lay;
+    size_t elements;
+    uint8_t *bytes;
+    size_t size;
+    int line;
+    int used;                /* bound as storage/uniform by a run, or checked: becomes a case binding */
+    int binding;             /* its index in the case's bindings */
+} a_buffer;
+
+typedef struct a_bind {
+    int buffer;
+    uint32_t set, binding;
+    case_kind kind;
+    int line;
+} a_bind;
+
+typedef struct a_pipeline {
+    char *name;
+    int shader;              /* -1 until ATTACH */
+    char *entry;
+    a_bind binds[MAX_BINDS];
+    int bind_count;
+    int push_buffer;         /* -1: none */
+    isa_spec_value spec[MAX_SPECS];
+    int spec_count;
+    uint32_t subgroup_size;  /* REQUIRED_SIZE, or 0 */
+    int line;
+} a_pipeline;
+
+typedef struct a_run {
+    int pipeline;
+    uint32_t groups[3];
+    int line;
+    int snapshot;            /* a copy pass wavelab adds for an EXPECT between RUNs (check_checkpoints) */
+} a_run;
+
+typedef struct a_expect {
+    case_expect e;           /* set/binding filled when the buffer's binding is known */
+    int buffer, reference;   /* reference: -1, or the EQ_BUFFER buffer */
+    int runs_before;         /* RUNs before it in the script */
+    int line;
+} a_expect;
+
+typedef struct amber {
+    const char *path;
+    char *err;
+    size_t err_size;
+    /* the script as lines */
+    char **lines;
+    int line_count;
+    int li;                  /* next line to read */
+    /* tokens of the current command line */
+    char *tok[MAX_TOKENS];
+    int ntok;
+    int tok_line;            /* 1-based */
+    char *tok_buf;
+    /* objects */
+    a_shader *shaders;
+    int shader_count;
+    a_buffer *buffers;
+    int buffer_count;
+    a_pipeline *pipes;
+    int pipe_count;
+    a_run *runs;
+    int run_count;
+    a_expect *expects;
+    int expect_count;
+} amber;
+
+#define GROW(a, arr, count)                                                               \
+    do {                                                                                  \
+        void *grown_ = realloc((arr), ((size_t)(count) + 1) * sizeof *(arr));             \
+        if (!grown_)                                                                      \
+            return fail(a, 0, CASE_ERR_NOMEM, "out of memory");                          \
+        (arr) = grown_;                                                                   \
+        memset(&(arr)[count], 0, sizeof *(arr));                                          \
+    } while (0)
+
+static case_status fail(amber *a, int line, case_status s, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+static case_status fail(amber *a, int line, case_status s, const char *fmt, ...)
+{
+    if (!a->err || !a->err_size)
+        return s;
+    int n = line > 0 ? snprintf(a->err, a->err_size, "%s:%d: ", a->path, line)
+                     : snprintf(a->err, a->err_size, "%s: ", a->path);
+    if (n < 0 || (size_t)n >= a->err_size)
+        return s;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(a->err + n, a->err_size - (size_t)n, fmt, ap);
+    va_end(ap);
+    /* one printable line: control characters quoted from the script are shown as '?' */
+    for (char *k = a->err; *k; k++)
+        if ((unsigned char)*k < 0x20 || *k == 0x7F)
+            *k = '?';
+    return s;
+}
+
+#define UNSUPPORTED(a, line, ...) fail(a, line, CASE_ERR_UNSUPPORTED, __VA_ARGS__)
+#define MALFORMED(a, line, ...) fail(a, line, CASE_ERR_FIELD, __VA_ARGS__)
+
+/* ------------------------------------------------------------------ lines and tokens */
+
+static case_status split_lines(amber *a, const char *text, size_t len)
+{
+    int cap = 0;
+    size_t start = 0;
+    for (size_t i = 0; i <= len; i++) {
+        if (i < len && text[i] != '\n')
+            continue;
+        if (a->line_count + 1 >= cap) {
+            cap = cap ? cap * 2 : 256;
+            char **grown = realloc(a->lines, (size_t)cap * sizeof *grown);
+            if (!grown)
+                return fail(a, 0, CASE_ERR_NOMEM, "out of memory");
+            a->lines = grown;
+        }
+        size_t n = i - start;
+        if (n && text[start + n - 1] == '\r')
+            n--;
+        char *line = malloc(n + 1);
+        if (!line)
+            return fail(a, 0, CASE_ERR_NOMEM, "out of memory");
+        memcpy(line, text + start, n);
+        line[n] = '\0';
+        a->lines[a->line_count++] = line;
+        start = i + 1;
+    }
+    return CASE_OK;
+}
+
+/* Tokens of line `li` (comments removed) into a->tok; 0 tokens for a blank or comment line. */
+static case_status tokenize(amber *a, int li)
+{
+    free(a->tok_buf);
+    a->tok_buf = strdup(a->lines[li]);
+    if (!a->tok_buf)
+        return fail(a, 0, CASE_ERR_NOMEM, "out of memory");
+    char *hash = strchr(a->tok_buf, '#');
+    if (hash)
+        *hash = '\0';
+    a->ntok = 0;
+    a->tok_line = li + 1;
+    for (char *save = NULL, *t = strtok_r(a->tok_buf, " \t\v\f", &save); t; t = strtok_r(NULL, " \t\v\f", &save)) {
+        if (a->ntok == MAX_TOKENS)
+            return UNSUPPORTED(a, li + 1, "more than %d words on one line", MAX_TOKENS);
+        a->tok[a->ntok++] = t;
+    }
+    return CASE_OK;
+}
+
+/* The next line with tokens; 0 at the end of the script. */
+static case_status next_command(amber *a, int *got)
+{
+    *got = 0;
+    while (a->li < a->line_count) {
+        TRY(tokenize(a, a->li++));
+        if (a->ntok) {
+            *got = 1;
+            return CASE_OK;
+        }
+    }
+    return CASE_OK;
+}
+
+static int is(const char *tok, const char *word) { return tok && strcmp(tok, word) == 0; }
+
+static case_status parse_u64(amber *a, const char *tok, const char *what, uint64_t max, uint64_t *out)
+{
+    if (!tok)
+        return MALFORMED(a, a->tok_line, "%s: missing", what);
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(tok, &end, 0);
+    if (tok[0] == '-' || *end || errno || end == tok || v > max)
+        return MALFORMED(a, a->tok_line, "%s: \"%.40s\" is not a whole number from 0 to %" PRIu64, what, tok, max);
+    *out = v;
+    return CASE_OK;
+}
+
+/* ------------------------------------------------------------------ values and layouts */
+
+static case_status parse_type(amber *a, const char *tok, int std140, layout *out)
+{
+    char inner[32] = "";
+    int rows = 1, cols = 1;
+    const char *scalar = tok;
+    if (sscanf(tok, "vec%d<%31[a-z0-9]>", &rows, inner) == 2 && rows >= 2 && rows <= 4) {
+        scalar = inner;
+    } else if (sscanf(tok, "mat%dx%d<%31[a-z0-9]>", &cols, &rows, inner) == 3 && cols >= 2 && cols <= 4 && rows >= 2 &&
+               rows <= 4) {
+        scalar = inner;
+    } else {
+        rows = cols = 1;
+    }
+    size_t k = 0;
+    while (k < sizeof scalar_types / sizeof *scalar_types && strcmp(scalar_types[k].name, scalar) != 0)
+        k++;
+    if (k == sizeof scalar_types / sizeof *scalar_types)
+        return MALFORMED(a, a->tok_line, "DATA_TYPE \"%.40s\": not a type (int8 .. uint64, float16, float, double, "
+                         "vecN<T>, matCxR<T>)", tok);
+    out->type = scalar_types[k].type;
+    out->rows = rows;
+    out->cols = cols;
+    size_t size = case_type_size(out->type);
+    /* std430: vec2 aligns to 2 components, vec3 and vec4 to 4; std140 rounds array and column strides to 16 bytes */
+    out->col_stride = size * (rows == 1 ? 1 : rows == 2 ? 2 : 4);
+    if (std140 && out->col_stride % 16)
+        out->col_stride += 16 - out->col_stride % 16;
+    out->stride = out->col_stride * (size_t)cols;
+    return CASE_OK;
+}
+
+/* Amber's FORMAT names with one component type (R32G32B32A32_SFLOAT): a tightly packed vector of them. */
+static case_status parse_format(amber *a, const char *tok, layout *out)
+{
+    int bits[4], n = 0;
+    const char *p = tok;
+    static const char order[] = "RGBA";
+    while (n < 4 && *p == order[n]) {
+        char *end;
+        bits[n] = (int)strtol(p + 1, &end, 10);
+        p = end;
+        n++;
+    }
+    static const struct {
+        const char *suffix;
+        int is_float, is_signed;
+    } kinds[] = {{"_UINT", 0, 0}, {"_SINT", 0, 1}, {"_SFLOAT", 1, 1}};
+    size_t k = 0;
+    while (k < 3 && strcmp(p, kinds[k].suffix) != 0)
+        k++;
+    int same = n > 0;
+    for (int i = 1; i < n; i++)
+        same &= bits[i] == bits[0];
+    if (!n || k == 3 || !same)
+        return UNSUPPORTED(a, a->tok_line, "BUFFER FORMAT %.40s: only formats of one UINT, SINT or SFLOAT component "
+                           "size (R32G32_SFLOAT) are buffers the subset reads", tok);
+    for (size_t t = 0; t < CASE_TYPE_COUNT; t++)
+        if (case_type_size((case_type)t) * 8 == (size_t)bits[0] && case_type_is_float((case_type)t) == kinds[k].is_float &&
+            (kinds[k].is_float || case_type_is_signed((case_type)t) == kinds[k].is_signed)) {
+            out->type = (case_type)t;
+            out->rows = n;
+            out->cols = 1;
+            out->col_stride = out->stride = case_type_size(out->type) * (size_t)n;
+            return CASE_OK;
+        }
+    return UNSUPPORTED(a, a->tok_line, "BUFFER FORMAT %.40s: no %d-bit %s type", tok, bits[0],
+                       kinds[k].is_float ? "float" : "integer");
+}
+
+/* One value of type t into dst: integers in decimal or 0x hex (hex is the bits, for signed types too), floats as
+ * numbers ("inf", "nan" included) or 0x hex bits. */
+static case_status store_value(amber *a, case_type t, const char *tok, uint8_t *dst)
+{
+    size_t size = case_type_size(t);
+    char *end;
+    errno = 0;
+    int hex = (tok[0] == '0' && (tok[1] == 'x' || tok[1] == 'X'));
+    if (hex) {
+        unsigned long long bits = strtoull(tok, &end, 16);
+        if (*end || errno || (size < 8 && bits >> (8 * size)))
+            return MALFORMED(a, a->tok_line, "\"%.40s\" does not fit %s", tok, case_type_name(t));
+        case_store_le(dst, bits, size);
+        return CASE_OK;
+    }
+    if (case_type_is_float(t)) {
+        double d = strtod(tok, &end);
+        if (*end || end == tok || !case_store_float(t, d, dst))
+            return MALFORMED(a, a->tok_line, "\"%.40s\" is not a %s value", tok, case_type_name(t));
+        return CASE_OK;
+    }
+    case_i128 v;
+    if (tok[0] == '-') {
+        long long s = strtoll(tok, &end, 10);
+        v = s;
+    } else {
+        unsigned long long u = strtoull(tok, &end, 10);
+        v = (case_i128)u;
+    }
+    if (*end == '.' || *end == 'e' || *end == 'E') { /* "0.0": Amber reads numbers as doubles; an integral one fits */
+        double d = strtod(tok, &end);
+        if (!*end && d == floor(d) && fabs(d) < CASE_EXACT_INT_LIMIT) {
+            v = (case_i128)d;
+            errno = 0;
+        }
+    }
+    /* Amber stores an integer's low bits: 40206 in an int16 is the bits of -25330, -1 in a uint8 is 255; a value
+     * that fits neither the type nor its unsigned (signed) twin is refused */
+    if (!*end && end != tok && !errno) {
+        case_i128 span = (case_i128)1 << (8 * size);
+        if (case_type_is_signed(t) && v >= span / 2 && v < span)
+            v -= span;
+        else if (!case_type_is_signed(t) && v < 0 && v >= -span / 2)
+            v += span;
+    }
+    if (*end || end == tok || errno || !case_store_int(t, v, dst))
+        return MALFORMED(a, a->tok_line, "\"%.40s\" is not a %s value", tok, case_type_name(t));
+    return CASE_OK;
+}
+
+/* Byte offset of component i (counting the values a script writes: columns of rows) of a buffer. */
+static size_t component_offset(const layout *l, size_t i)
+{
+    size_t per = (size_t)l->rows * (size_t)l->cols;
+    size_t element = i / per, within = i % per;
+    return element * l->stride + (within / (size_t)l->rows) * l->col_stride +
+           (within % (size_t)l->rows) * case_type_size(l->type);
+}
+
+static case_status buffer_alloc(amber *a, a_buffer *b, size_t elements)
+{
+    if (elements == 0 || elements > CASE_MAX_BINDING_BYTES / b->lay.stride)
+        return UNSUPPORTED(a, b->line, "BUFFER %.60s: %zu elements (a binding holds 1 to %zu bytes)", b->name, elements,
+                           CASE_MAX_BINDING_BYTES);
+    b->elements = elements;
+    b->size = elements * b->lay.stride;
+    b->bytes = calloc(b->size, 1);
+    return b->bytes ? CASE_OK : fail(a, 0, CASE_ERR_NOMEM, "out of memory");
+}
+
+static int find_buffer(const amber *a, const char *name)
+{
+    for (int i = 0; name && i < a->buffer_count; i++)
+        if (strcmp(a->buffers[i].name, name) == 0)
+            return i;
+    return -1;
+}
+
+static int find_shader(const amber *a, const char *name)
+{
+    for (int i = 0; name && i < a->shader_count; i++)
+        if (strcmp(a->shaders[i].name, name) == 0)
+            return i;
+    return -1;
+}
+
+static int find_pipeline(const amber *a, const char *name)
+{
+    for (int i = 0; name && i < a->pipe_count; i++)
+        if (strcmp(a->pipes[i].name, name) == 0)
+            return i;
+    return -1;
+}
+
+/* ------------------------------------------------------------------ commands */
+
+static int is_end_line(const char *line)
+{
+    while (*line == ' ' || *line == '\t')
+        line++;
+    return strncmp(line, "END", 3) == 0 && (line[3] == '\0' || line[3] == ' ' || line[3] == '\t' || line[3] == '#' ||
+                                           line[3] == '\r');
+}
+
+static case_status cmd_shader(amber *a)
+{
+    int line = a->tok_line;
+    if (a->ntok < 4)
+        return MALFORMED(a, line, "SHADER: expected SHADER TYPE NAME FORMAT");
+    if (!is(a->tok[1], "compute"))
+        return UNSUPPORTED(a, line, "SHADER %.40s: only compute shaders are in the subset (graphics pipelines are "
+                           "not modelled)", a->tok[1]);
+    const char *format = a->tok[3], *env = NULL;
+    for (int k = 4; k < a->ntok; k++) {
+        if (is(a->tok[k], "TARGET_ENV") && k + 1 < a->ntok)
+            env = a->tok[++k];
+        else
+            return MALFORMED(a, line, "SHADER %.60s: unexpected \"%.40s\"", a->tok[2], a->tok[k]);
+    }
+    if (find_shader(a, a->tok[2]) >= 0)
+        return MALFORMED(a, line, "SHADER %.60s: a shader of this name exists already", a->tok[2]);
+    const char *language = is(format, "GLSL") ? "glsl" : is(format, "HLSL") ? "hlsl" : is(format, "SPIRV-ASM") ? "spirv"
+                                                                                                            : NULL;
+    if (!language)
+        return UNSUPPORTED(a, line, "SHADER %.60s %.40s: the subset reads GLSL, HLSL and SPIRV-ASM shaders",
+                           a->tok[2], format);
+    int env_index = -1;
+    for (size_t k = 0; env && k < sizeof target_envs / sizeof *target_envs; k++)
+        if (strcmp(target_envs[k].name, env) == 0)
+            env_index = (int)k;
+    if (env && env_index < 0)
+        return UNSUPPORTED(a, line, "SHADER %.60s: TARGET_ENV %.40s is not one of spv1.0 .. spv1.6, vulkan1.0 .. "
+                           "vulkan1.3", a->tok[2], env);
+    GROW(a, a->shaders, a->shader_count);
+    a_shader *s = &a->shaders[a->shader_count++];
+    s->name = strdup(a->tok[2]);
+    s->language = language;
+    s->line = line;
+    s->target_env = env_index >= 0 ? target_envs[env_index].target_env : NULL;
+    if (!s->name)
+        return fail(a, 0, CASE_ERR_NOMEM, "out of memory");
+    /* the source: every line up to END, as written */
+    int first = a->li;
+    size_t total = 0;
+    while (a->li < a->line_count && !is_end_line(a->lines[a->li]))
+        total += strlen(a->lines[a->li++]) + 1;
+    if (a->li == a->line_count)
+        return MALFORMED(a, line, "SHADER %.60s: no END", s->name);
+    char *text = malloc(total + 1), *w = text;
+    if (!text)
+        return fail(a, 0, CASE_ERR_NOMEM, "out of memory");
+    for (int k = first; k < a->li; k++)
+        w += sprintf(w, "%s\n", a->lines[k]);
+    *w = '\0';
+    a->li++; /* END */
+    if (strcmp(language, "spirv") != 0) {
+        /* as written: glslang counts lines from the shader's first, and a #version must come first */
+        s->text = text;
+        return CASE_OK;
+    }
+    char aerr[512] = "";
+    isa_status st = isa_assemble_spirv(text, total, env_index >= 0 ? target_envs[env_index].minor : 0, &s->words,
+                                       &s->word_count, aerr, sizeof aerr);
+    free(text);
+    if (st == ISA_ERR_NOMEM)
+        return fail(a, 0, CASE_ERR_NOMEM, "out of memory");
+    if (st != ISA_OK) {
+        unsigned long at = 0;
+        aerr[strcspn(aerr, "\n")] = '\0';
+        const char *msg = aerr;
+        if (sscanf(aerr, "line %lu", &at) == 1) { /* the script's line */
+            msg = strchr(aerr, ':') ? strchr(aerr, ':') + 2 : aerr;
+            return MALFORMED(a, first + (int)at, "SHADER %.60s: SPIR-V assembly: %.300s", s->name, msg);
+        }
+        return MALFORMED(a, line, "SHADER %.60s: SPIR-V assembly: %.300s", s->name, msg);
+    }
+    return CASE_OK;
+}
+
+/* BUFFER ... FILE TEXT F: the values of F (beside the script; '#' starts a comment), as DATA would give them; the
+ * buffer's SIZE holds at most that many, the rest stays zero. */
+static case_status read_text_file(amber *a, a_buffer *b, const char *file)
+{
+    const char *slash = strrchr(a->path, '/');
+    char full[4096];
+    if (file[0] == '/' || !slash)
+        snprintf(full, sizeof full, "%s", file);
+    else
+        snprintf(full, sizeof full, "%.*s/%s", (int)(slash - a->path), a->path, file);
+    FILE *f = fopen(full, "r");
+    if (!f)
+        return MALFORMED(a, b->line, "BUFFER %.60s FILE TEXT %.200s: cannot open: %s", b->name, full, strerror(errno));
+    size_t comps = (size_t)b->lay.rows * (size_t)b->lay.cols, n = 0, esize = case_type_size(b->lay.type);
+    char word[128];
+    int c, len = 0, comment = 0;
+    case_status s = CASE_OK;
+    while (s == CASE_OK && (c = fgetc(f)) != EOF) {
+        if (c == '#')
+            comment = 1;
+        if (c == '\n')
+            comment = 0;
+        int space = c == ' ' || c == '\t' || c == '\n' || c == '\r' || comment;
+        if (!space && len + 1 < (int)sizeof word) {
+            word[len++] = (char)c;
+            continue;
+        }
+        if (!len)
+            continue;
+        word[len] = '\0';
+        len = 0;
+        if (n >= b->elements * comps) {
+            n++; /* counted, not stored */
+            continue;
+        }
+        uint8_t v[8];
+        s = store_value(a, b->lay.type, word, v);
+        if (s == CASE_OK)
+            memcpy(b->bytes + component_offset(&b->lay, n++), v, esize);
+    }
+    if (s == CASE_OK && len) {
+        word[len] = '\0';
+        uint8_t v[8];
+        if (n >= b->elements * comps)
+            n++;
+        else if ((s = store_value(a, b->lay.type, word, v)) == CASE_OK)
+            memcpy(b->bytes + component_offset(&b->lay, n++), v, esize);
+    }
+    fclose(f);
+    /* how Amber sizes a buffer from a file whose count differs from SIZE is not documented: refuse, never guess */
+    if (s == CASE_OK && n != b->elements * comps)
+        s = UNSUPPORTED(a, b->line, "BUFFER %.60s FILE TEXT %.200s: %zu values for SIZE %zu (%zu values)", b->name, file,
+                        n, b->elements, b->elements * comps);
+    return s;
+}
+
+static case_status cmd_buffer(amber *a)
+{
+    int line = a->tok_line;
+    if (a->ntok < 3)
+        return MALFORMED(a, line, "BUFFER: expected BUFFER NAME DATA_TYPE TYPE ... or BUFFER NAME FORMAT FORMAT ...");
+    if (find_buffer(a, a->tok[1]) >= 0)
+        return MALFORMED(a, line, "BUFFER %.60s: a buffer of this name exists already", a->tok[1]);
+    GROW(a, a->buffers, a->buffer_count);
+    a_buffer *b = &a->buffers[a->buffer_count++];
+    b->line = line;
+    if (!(b->name = strdup(a->tok[1])))
+        return fail(a, 0, CASE_ERR_NOMEM, "out of memory");
+    int k = 2;
+    if (is(a->tok[k], "DATA_TYPE") && k + 1 < a->ntok) {
+        int std140 = k + 2 < a->ntok && is(a->tok[k + 2], "STD140");
+        TRY(parse_type(a, a->tok[k + 1], std140, &b->lay));
+        k += 2;
+        if (k < a->ntok && (is(a->tok[k], "STD140") || is(a->tok[k], "STD430")))
+            k++;
+    } else if (is(a->tok[k], "FORMAT") && k + 1 < a->ntok) {
+        TRY(parse_format(a, a->tok[k + 1], &b->lay));
+        k += 2;
+        if (k == a->ntok)
+            return UNSUPPORTED(a, line, "BUFFER %.60s FORMAT without SIZE or DATA: an image or framebuffer, outside "
+                               "the compute subset", b->name);
+    } else {
+        return MALFORMED(a, line, "BUFFER %.60s: expected DATA_TYPE or FORMAT, got \"%.40s\"", b->name, a->tok[k]);
+    }
+    if (k < a->ntok && (is(a->tok[k], "MIP_LEVELS") || is(a->tok[k], "WIDTH") || is(a->tok[k], "HEIGHT")))
+        return UNSUPPORTED(a, line, "BUFFER %.60s %.20s: image buffers and files are outside the compute subset",
+                           b->name, a->tok[k]);
+    size_t comps = (size_t)b->lay.rows * (size_t)b->lay.cols, esize = case_type_size(b->lay.type);
+    if (is(a->tok[k], "SIZE")) {
+        uint64_t n;
+        TRY(parse_u64(a, k + 1 < a->ntok ? a->tok[k + 1] : NULL, "SIZE", UINT32_MAX, &n));
+        TRY(buffer_alloc(a, b, (size_t)n));
+        k += 2;
+        size_t values = b->elements * comps;
+        if (is(a->tok[k], "FILL") && k + 2 == a->ntok) {
+            uint8_t v[8];
+            TRY(store_value(a, b->lay.type, a->tok[k + 1], v));
+            for (size_t i = 0; i < values; i++)
+                memcpy(b->bytes + component_offset(&b->lay, i), v, esize);
+        } else if (is(a->tok[k], "SERIES_FROM") && k + 4 == a->ntok && is(a->tok[k + 2], "INC_BY")) {
+            /* value i = start + i * inc, exact for integers, in double then rounded once for floats */
+            int is_float = case_type_is_float(b->lay.type);
+            char *e1, *e2;
+            double fs = strtod(a->tok[k + 1], &e1), fi = strtod(a->tok[k + 3], &e2);
+            long long s0 = strtoll(a->tok[k + 1], NULL, 0), inc = strtoll(a->tok[k + 3], NULL, 0);
+            if (*e1 || *e2)
+                return MALFORMED(a, line, "BUFFER %.60s: SERIES_FROM %.30s INC_BY %.30s: not numbers", b->name,
+                                 a->tok[k + 1], a->tok[k + 3]);
+            for (size_t i = 0; i < values; i++) {
+                uint8_t *dst = b->bytes + component_offset(&b->lay, i);
+                int ok = is_float ? case_store_float(b->lay.type, fs + (double)i * fi, dst)
+                                  : case_store_int(b->lay.type, (case_i128)s0 + (case_i128)i * inc, dst);
+                if (!ok)
+                    return MALFORMED(a, line, "BUFFER %.60s: SERIES_FROM value %zu does not fit %s", b->name, i,
+                                     case_type_name(b->lay.type));
+            }
+        } else if (is(a->tok[k], "FILE") && k + 3 == a->ntok && is(a->tok[k + 1], "TEXT")) {
+            TRY(read_text_file(a, b, a->tok[k + 2]));
+        } else if (is(a->tok[k], "FILE")) {
+            return UNSUPPORTED(a, line, "BUFFER %.60s FILE %.20s: the subset reads FILE TEXT", b->name,
+                               k + 1 < a->ntok ? a->tok[k + 1] : "");
+        } else if (k != a->ntok) {
+            return MALFORMED(a, line, "BUFFER %.60s: after SIZE expected FILL V, SERIES_FROM A INC_BY B or FILE TEXT F",
+                             b->name);
+        }
+        return CASE_OK;
+    }
+    if (is(a->tok[k], "DATA")) {
+        /* values after DATA, on this line and the following ones, up to END */
+        size_t cap = 64, n = 0;
+        uint8_t *vals = malloc(cap * esize);
+        if (!vals)
+            return fail(a, 0, CASE_ERR_NOMEM, "out of memory");
+        int ended = 0, from = k + 1;
+        case_status s = CASE_OK;
+        while (!ended && s == CASE_OK && (from || a->li < a->line_count)) {
+            if (!from)
+                s = tokenize(a, a->li++);
+            for (int t = from; s == CASE_OK && t < a->ntok; t++) {
+                if (is(a->tok[t], "END")) {
+                    ended = 1;
+                    break;
+                }
+                if (n == cap) {
+                    uint8_t *grown = realloc(vals, (cap *= 2) * esize);
+                    if (!grown) {
+                        s = fail(a, 0, CASE_ERR_NOMEM, "out of memory");
+                        break;
+                    }
+                    vals = grown;
+                }
+                s = store_value(a, b->lay.type, a->tok[t], vals + n++ * esize);
+            }
+            from = 0;
+        }
+        if (s == CASE_OK && !ended)
+            s = MALFORMED(a, line, "BUFFER %.60s DATA: no END", b->name);
+        if (s == CASE_OK && (n == 0 || n % comps))
+            s = MALFORMED(a, line, "BUFFER %.60s DATA: %zu values is not a whole number of %zu-component elements",
+                          b->name, n, comps);
+        if (s == CASE_OK)
+            s = buffer_alloc(a, b, n / comps);
+        for (size_t i = 0; s == CASE_OK && i < n; i++)
+            memcpy(b->bytes + component_offset(&b->lay, i), vals + i * esize, esize);
+        free(vals);
+        return s;
+    }
+    return MALFORMED(a, line, "BUFFER %.60s: expected SIZE N FILL|SERIES_FROM or DATA ... END", b->name);
+}
+
+/* The commands of a PIPELINE or DERIVE_PIPELINE block, up to its END. */
+static case_status pipeline_body(amber *a, a_pipeline *p)
+{
+    int got;
+    for (;;) {
+        TRY(next_command(a, &got));
+        if (!got)
+            return MALFORMED(a, p->line, "PIPELINE %.60s: no END", p->name);
+        int line = a->tok_line;
+        const char *cmd = a->tok[0];
+        if (is(cmd, "END"))
+            return CASE_OK;
+        if (is(cmd, "ATTACH")) {
+            int s = a->ntok > 1 ? find_shader(a, a->tok[1]) : -1;
+            if (s < 0)
+                return MALFORMED(a, line, "ATTACH: no shader named \"%.60s\"", a->ntok > 1 ? a->tok[1] : "");
+            p->shader = s;
+            for (int k = 2; k < a->ntok; k++) {
+                if (is(a->tok[k], "ENTRY_POINT") && k + 1 < a->ntok) {
+                    free(p->entry);
+                    if (!(p->entry = strdup(a->tok[++k])))
+                        return fail(a, 0, CASE_ERR_NOMEM, "out of memory");
+                } else if (is(a->tok[k], "SPECIALIZE") && k + 4 < a->ntok && is(a->tok[k + 2], "AS")) {
+                    if (p->spec_count == MAX_SPECS)
+                        return UNSUPPORTED(a, line, "more than %d SPECIALIZE", MAX_SPECS);
+                    isa_spec_value *v = &p->spec[p->spec_count];
+                    char *end;
+                    double d = strtod(a->tok[k + 4], &end);
+                    if (*end || !isfinite(d))
+                        return MALFORMED(a, line, "SPECIALIZE %.20s: \"%.40s\" is not a number", a->tok[k + 1],
+                                         a->tok[k + 4]);
+                    if (is(a->tok[k + 3], "bool"))
+                        v->is_bool = true, v->flag = d != 0;
+                    else
+                        v->number = d;
+                    if (!(v->key = strdup(a->tok[k + 1])))
+                        return fail(a, 0, CASE_ERR_NOMEM, "out of memory");
+                    p->spec_count++;
+                    k += 4;
+                } else if (is(a->tok[k], "TYPE")) {
+                    return UNSUPPORTED(a, line, "ATTACH ... TYPE: multi-stage shaders are outside the compute subset");
+                } else {
+                    return MALFORMED(a, line, "ATTACH: unexpected \"%.40s\"", a->tok[k]);
+                }
+            }
+        } else if (is(cmd, "BIND")) {
+            if (a->ntok < 2 || !is(a->tok[1], "BUFFER"))
+                return UNSUPPORTED(a, line, "BIND %.40s: the subset binds BUFFERs (samplers, buffer arrays and images "
+                                   "are not mapped)", a->ntok > 1 ? a->tok[1] : "");
+            int b = a->ntok > 2 ? find_buffer(a, a->tok[2]) : -1;
+            if (b < 0)
+                return MALFORMED(a, line, "BIND BUFFER: no buffer named \"%.60s\"", a->ntok > 2 ? a->tok[2] : "");
+            const char *kind = a->ntok > 4 && is(a->tok[3], "AS") ? a->tok[4] : NULL;
+            if (!kind)
+                return MALFORMED(a, line, "BIND BUFFER %.60s: expected AS storage|uniform|push_constant", a->tok[2]);
+            if (is(kind, "push_constant")) {
+                p->push_buffer = b;
+                continue;
+            }
+            case_kind ck;
+            uint64_t offset = 0;
+            if (is(kind, "storage") || is(kind, "storage_dynamic"))
+                ck = CASE_KIND_STORAGE_BUFFER;
+            else if (is(kind, "uniform") || is(kind, "uniform_dynamic"))
+                ck = CASE_KIND_UNIFORM_BUFFER;
+            else
+                return UNSUPPORTED(a, line, "BIND BUFFER %.60s AS %.40s: the subset binds storage and uniform buffers "
+                                   "and push constants", a->tok[2], kind);
+            uint64_t set = 0, binding = UINT64_MAX;
+            for (int k = 5; k < a->ntok; k++) {
+                if (is(a->tok[k], "DESCRIPTOR_SET"))
+                    { TRY(parse_u64(a, k + 1 < a->ntok ? a->tok[k + 1] : NULL, "DESCRIPTOR_SET", 31, &set)); k++; }
+                else if (is(a->tok[k], "BINDING"))
+                    { TRY(parse_u64(a, k + 1 < a->ntok ? a->tok[k + 1] : NULL, "BINDING", UINT32_MAX, &binding)); k++; }
+                else if (is(a->tok[k], "OFFSET") || is(a->tok[k], "DESCRIPTOR_OFFSET"))
+                    { TRY(parse_u64(a, k + 1 < a->ntok ? a->tok[k + 1] : NULL, a->tok[k], UINT32_MAX, &offset)); k++; }
+                else if (is(a->tok[k], "DESCRIPTOR_RANGE"))
+                    return UNSUPPORTED(a, line, "BIND BUFFER %.60s DESCRIPTOR_RANGE: a part of a buffer is not "
+                                       "mapped", a->tok[2]);
+                else
+                    return MALFORMED(a, line, "BIND BUFFER %.60s: unexpected \"%.40s\"", a->tok[2], a->tok[k]);
+            }
+            if (binding == UINT64_MAX)
+                return MALFORMED(a, line, "BIND BUFFER %.60s: BINDING missing", a->tok[2]);
+            if (offset)
+                return UNSUPPORTED(a, line, "BIND BUFFER %.60s: a descriptor offset (%" PRIu64 ") is not mapped",
+                                   a->tok[2], offset);
+            int slot = p->bind_count;
+            for (int k = 0; k < p->bind_count; k++)
+                if (p->binds[k].set == set && p->binds[k].binding == binding)
+                    slot = k; /* a later BIND of the same slot replaces the earlier one */
+            if (slot == MAX_BINDS)
+                return UNSUPPORTED(a, line, "more than %d BINDs in one pipeline", MAX_BINDS);
+            p->binds[slot] = (a_bind){b, (uint32_t)set, (uint32_t)binding, ck, line};
+            if (slot == p->bind_count)
+                p->bind_count++;
+        } else if (is(cmd, "SUBGROUP")) {
+            int block = a->tok_line;
+            for (;;) {
+                TRY(next_command(a, &got));
+                if (!got)
+                    return MALFORMED(a, block, "SUBGROUP: no END");
+                if (is(a->tok[0], "END"))
+                    break;
+                if ((is(a->tok[0], "FULLY_POPULATED") || is(a->tok[0], "VARYING_SIZE")) && a->ntok == 2)
+                    continue; /* the simulator fills every wave and runs at any size it is given */
+                if (is(a->tok[0], "REQUIRED_SIZE") && a->ntok == 2) {
+                    uint64_t n;
+                    if (is(a->tok[1], "MIN") || is(a->tok[1], "MAX"))
+                        return UNSUPPORTED(a, a->tok_line, "REQUIRED_SIZE %s: the device's own bound; give a number",
+                                           a->tok[1]);
+                    TRY(parse_u64(a, a->tok[1], "REQUIRED_SIZE", 128, &n));
+                    if (n < 4 || (n & (n - 1)))
+                        return UNSUPPORTED(a, a->tok_line, "REQUIRED_SIZE %" PRIu64 ": wave sizes are powers of two "
+                                           "from 4 to 128", n);
+                    p->subgroup_size = (uint32_t)n;
+                    continue;
+                }
+                return MALFORMED(a, a->tok_line, "SUBGROUP: unexpected \"%.40s\"", a->tok[0]);
+            }
+        } else if (is(cmd, "SHADER_OPTIMIZATION") || is(cmd, "COMPILE_OPTIONS")) {
+            return UNSUPPORTED(a, line, "%s: not mapped (wavelab runs kernels as written; --optimize runs spirv-opt "
+                               "on a whole case)", cmd);
+        } else {
+            return UNSUPPORTED(a, line, "%.40s: not a compute pipeline command of the subset", cmd);
+        }
+    }
+}
+
+static case_status cmd_pipeline(amber *a, int derive)
+{
+    int line = a->tok_line;
+    const char *name = derive ? (a->ntok > 1 ? a->tok[1] : NULL) : (a->ntok > 2 ? a->tok[2] : NULL);
+    if (!derive && a->ntok > 1 && !is(a->tok[1], "compute"))
+        return UNSUPPORTED(a, line, "PIPELINE %.40s: only compute pipelines are in the subset", a->tok[1]);
+    if (!name || (derive ? a->ntok != 4 || !is(a->tok[2], "FROM") : a->ntok != 3))
+        return MALFORMED(a, line, derive ? "DERIVE_PIPELINE: expected DERIVE_PIPELINE NAME FROM PARENT"
+                                         : "PIPELINE: expected PIPELINE compute NAME");
+    if (find_pipeline(a, name) >= 0)
+        return MALFORMED(a, line, "PIPELINE %.60s: a pipeline of this name exists already", name);
+    int parent = derive ? find_pipeline(a, a->tok[3]) : -1;
+    if (derive && parent < 0)
+        return MALFORMED(a, line, "DERIVE_PIPELINE %.60s: no pipeline named \"%.60s\"", name, a->tok[3]);
+    char *own = strdup(name);
+    if (!own)
+        return fail(a, 0, CASE_ERR_NOMEM, "out of memory");
+    void *grown = realloc(a->pipes, ((size_t)a->pipe_count + 1) * sizeof *a->pipes);
+    if (!grown) {
+        free(own);
+        return fail(a, 0, CASE_ERR_NOMEM, "out of memory");
+    }
+    a->pipes = grown;
+    a_pipeline *p = &a->pipes[a->pipe_count++];
+    if (derive) {
+        *p = a->pipes[parent];
+        p->entry = p->entry ? strdup(p->entry) : NULL;
+        for (int k = 0; k < p->spec_count; k++)
+            p->spec[k].key = strdup(p->spec[k].key);
+    } else {
+        memset(p, 0, sizeof *p);
+        p->shader = -1;
+        p->push_buffer = -1;
+    }
+    p->name = own;
+    p->line = line;
+    return pipeline_body(a, p);
+}
+
+static case_status cmd_run(amber *a)
+{
+    int line = a->tok_line;
+    int p = a->ntok > 1 ? find_pipeline(a, a->tok[1]) : -1;
+    if (p < 0)
+        return MALFORMED(a, line, "RUN: no pipeline named \"%.60s\"", a->ntok > 1 ? a->tok[1] : "");
+    if (a->ntok > 2 && strncmp(a->tok[2], "DRAW", 4) == 0)
+        return UNSUPPORTED(a, line, "RUN %.60s %.20s: drawing is outside the compute subset", a->tok[1], a->tok[2]);
+    if (a->ntok != 5)
+        return MALFORMED(a, line, "RUN %.60s: expected RUN PIPELINE X Y Z", a->tok[1]);
+    if (a->pipes[p].shader < 0)
+        return MALFORMED(a, line, "RUN %.60s: the pipeline has no ATTACHed shader", a->tok[1]);
+    if (a->run_count == MAX_PASSES)
+        return UNSUPPORTED(a, line, "more than %d RUNs (REPEAT unrolled)", MAX_PASSES);
+    uint64_t g[3];
+    for (int k = 0; k < 3; k++)
+        TRY(parse_u64(a, a->tok[2 + k], "RUN's workgroup count", UINT32_MAX, &g[k]));
+    if (!g[0] || !g[1] || !g[2])
+        return UNSUPPORTED(a, line, "RUN %.60s %" PRIu64 " %" PRIu64 " %" PRIu64 ": an empty dispatch", a->tok[1], g[0],
+                           g[1], g[2]);
+    GROW(a, a->runs, a->run_count);
+    a->runs[a->run_count++] = (a_run){p, {(uint32_t)g[0], (uint32_t)g[1], (uint32_t)g[2]}, line, 0};
+    return CASE_OK;
+}
+
+/* One case_expect per run of consecutive components; values tok[from..] from byte offset idx of buffer b. */
+static case_status add_value_expects(amber *a, int b, size_t idx, int from, case_compare mode, double tol)
+{
+    const a_buffer *buf = &a->buffers[b];
+    const layout *l = &buf->lay;
+    size_t esize = case_type_size(l->type), n = (size_t)(a->ntok - from);
+    int line = a->tok_line;
+    if (idx % l->stride)
+        return UNSUPPORTED(a, line, "EXPECT %.60s IDX %zu: not the start of an element (%zu bytes each)", buf->name, idx,
+                           l->stride);
+    if (n == 0)
+        return MALFORMED(a, line, "EXPECT %.60s: no values", buf->name);
+    size_t first = idx / l->stride * (size_t)l->rows * (size_t)l->cols;
+    if (component_offset(l, first + n - 1) + esize > buf->size)
+        return MALFORMED(a, line, "EXPECT %.60s IDX %zu: %zu values run past the buffer's %zu bytes", buf->name, idx, n,
+                         buf->size);
+    size_t i = 0;
+    while (i < n) {
+        size_t j = i + 1; /* the run of components that lie one after another */
+        while (j < n && component_offset(l, first + j) == component_offset(l, first + j - 1) + esize)
+            j++;
+        GROW(a, a->expects, a->expect_count);
+        a_expect *x = &a->expects[a->expect_count];
+        x->buffer = b;
+        x->reference = -1;
+        x->runs_before = a->run_count;
+        x->line = line;
+        x->e.type = l->type;
+        x->e.compare = mode;
+        x->e.tolerance = tol;
+        x->e.count = j - i;
+        x->e.first = component_offset(l, first + i) / esize;
+        x->e.bytes = calloc(j - i, esize);
+        if (!x->e.bytes)
+            return fail(a, 0, CASE_ERR_NOMEM, "out of memory");
+        a->expect_count++;
+        for (size_t k = i; k < j; k++)
+            TRY(store_value(a, l->type, a->tok[from + (int)k], x->e.bytes + (k - i) * esize));
+        i = j;
+    }
+    return CASE_OK;
+}
+
+static case_status cmd_expect(amber *a)
+{
+    int line = a->tok_line;
+    int b = a->ntok > 1 ? find_buffer(a, a->tok[1]) : -1;
+    if (b < 0)
+        return MALFORMED(a, line, "EXPECT: no buffer named \"%.60s\"", a->ntok > 1 ? a->tok[1] : "");
+    const a_buffer *buf = &a->buffers[b];
+    const char *op = a->ntok > 2 ? a->tok[2] : "";
+    if (is(op, "EQ_BUFFER") || is(op, "RMSE_BUFFER") || is(op, "EQ_HISTOGRAM_EMD_BUFFER")) {
+        int r = a->ntok > 3 ? find_buffer(a, a->tok[3]) : -1;
+        if (r < 0)
+            return MALFORMED(a, line, "EXPECT %.60s %s: no buffer named \"%.60s\"", buf->name, op,
+                             a->ntok > 3 ? a->tok[3] : "");
+        if (!is(op, "EQ_BUFFER"))
+            return UNSUPPORTED(a, line, "EXPECT %.60s %s: only EQ_BUFFER compares two buffers in the subset", buf->name,
+                               op);
+        if (a->ntok != 4)
+            return MALFORMED(a, line, "EXPECT %.60s EQ_BUFFER %.60s: unexpected \"%.40s\"", buf->name, a->tok[3],
+                             a->tok[4]);
+        const a_buffer *ref = &a->buffers[r];
+        if (ref->size != buf->size || ref->lay.type != buf->lay.type)
+            return MALFORMED(a, line, "EXPECT %.60s EQ_BUFFER %.60s: the buffers differ in type or size", buf->name,
+                             ref->name);
+        GROW(a, a->expects, a->expect_count);
+        a_expect *x = &a->expects[a->expect_count++];
+        x->buffer = b;
+        x->reference = r;
+        x->runs_before = a->run_count;
+        x->line = line;
+        x->e.type = buf->lay.type;
+        /* floats as numbers, as Amber compares them: +0 equals -0; any NaN matches any NaN (docs/amber.md) */
+        x->e.compare = case_type_is_float(buf->lay.type) ? CASE_COMPARE_ULP : CASE_COMPARE_EXACT;
+        x->e.count = buf->size / case_type_size(buf->lay.type);
+        x->e.has_reference = 1;
+        return CASE_OK;
+    }
+    if (!is(op, "IDX"))
+        return MALFORMED(a, line, "EXPECT %.60s: expected IDX, EQ_BUFFER or RMSE_BUFFER, got \"%.40s\"", buf->name, op);
+    uint64_t idx;
+    TRY(parse_u64(a, a->ntok > 3 ? a->tok[3] : NULL, "EXPECT IDX", UINT64_MAX / 2, &idx));
+    int k = 4;
+    if (k < a->ntok && a->tok[k][0] >= '0' && a->tok[k][0] <= '9')
+        return UNSUPPORTED(a, line, "EXPECT %.60s IDX X Y: pixel expectations are for images and framebuffers",
+                           buf->name);
+    case_compare mode = case_type_is_float(buf->lay.type) ? CASE_COMPARE_ULP : CASE_COMPARE_EXACT;
+    double tol = 0;
+    if (is(a->tok[k], "TOLERANCE")) {
+        int given = 0;
+        for (k++; k < a->ntok && ((a->tok[k][0] >= '0' && a->tok[k][0] <= '9') || a->tok[k][0] == '.'); k++) {
+            char *end;
+            double t = strtod(a->tok[k], &end);
+            if (*end == '%')
+                return UNSUPPORTED(a, line, "EXPECT %.60s TOLERANCE %.30s: relative (%%) tolerances are not mapped",
+                                   buf->name, a->tok[k]);
+            if (*end || !(t >= 0) || !isfinite(t))
+                return MALFORMED(a, line, "EXPECT %.60s TOLERANCE: \"%.30s\" is not a number >= 0", buf->name,
+                                 a->tok[k]);
+            if (given++ && t != tol)
+                return UNSUPPORTED(a, line, "EXPECT %.60s TOLERANCE: one tolerance per component is not mapped",
+                                   buf->name);
+            tol = t;
+        }
+        if (!given)
+            return MALFORMED(a, line, "EXPECT %.60s TOLERANCE: no value", buf->name);
+        if (tol > 0 && !case_type_is_float(buf->lay.type))
+            return UNSUPPORTED(a, line, "EXPECT %.60s TOLERANCE %g: tolerances on integers are not mapped", buf->name,
+                               tol);
+        if (tol > 0)
+            mode = CASE_COMPARE_EPSILON;
+    }
+    if (k >= a->ntok)
+        return MALFORMED(a, line, "EXPECT %.60s IDX %" PRIu64 ": no comparison", buf->name, idx);
+    if (is(a->tok[k], "NE") || is(a->tok[k], "LT") || is(a->tok[k], "LE") || is(a->tok[k], "GT") ||
+        is(a->tok[k], "GE") || is(a->tok[k], "EQ_RGB") || is(a->tok[k], "EQ_RGBA") || is(a->tok[k], "SIZE"))
+        return UNSUPPORTED(a, line, "EXPECT %.60s ... %s: the subset compares with EQ", buf->name, a->tok[k]);
+    if (!is(a->tok[k], "EQ"))
+        return MALFORMED(a, line, "EXPECT %.60s: unknown comparison \"%.40s\"", buf->name, a->tok[k]);
+    return add_value_expects(a, b, (size_t)idx, k + 1, mode, tol);
+}
+
+static case_status cmd_copy(amber *a)
+{
+    int line = a->tok_line;
+    int from = a->ntok == 4 ? find_buffer(a, a->tok[1]) : -1, to = a->ntok == 4 ? find_buffer(a, a->tok[3]) : -1;
+    if (from < 0 || to < 0 || !is(a->tok[2], "TO"))
+        return MALFORMED(a, line, "COPY: expected COPY BUFFER TO BUFFER of two buffers of the script");
+    if (a->run_count)
+        return UNSUPPORTED(a, line, "COPY after a RUN: copies between passes are not mapped");
+    a_buffer *f = &a->buffers[from], *t = &a->buffers[to];
+    if (f->size != t->size)
+        return MALFORMED(a, line, "COPY %.60s TO %.60s: %zu bytes into %zu", f->name, t->name, f->size, t->size);
+    memcpy(t->bytes, f->bytes, f->size);
+    return CASE_OK;
+}
+
+static case_status cmd_requirement(amber *a)
+{
+    int line = a->tok_line;
+    if (a->ntok != 2)
+        return MALFORMED(a, line, "%s: expected one name", a->tok[0]);
+    const char *name = a->tok[1];
+    if (is(a->tok[0], "INSTANCE_EXTENSION"))
+        return CASE_OK; /* the loader's, not the kernel's */
+    int feature = is(a->tok[0], "DEVICE_FEATURE");
+    if (is(a->tok[0], "DEVICE_PROPERTY"))
+        return UNSUPPORTED(a, line, "DEVICE_PROPERTY %.80s: device properties are not modelled", name);
+    const char *const *list = feature ? modelled_features : modelled_extensions;
+    size_t n = feature ? sizeof modelled_features / sizeof *modelled_features
+                       : sizeof modelled_extensions / sizeof *modelled_extensions;
+    for (size_t k = 0; k < n; k++)
+        if (strcmp(list[k], name) == 0)
+            return CASE_OK;
+    return UNSUPPORTED(a, line, "%s %.80s: the simulator does not model it", a->tok[0], name);
+}
+
+static case_status run_commands(amber *a, int depth, int *ended);
+
+static case_status cmd_repeat(amber *a, int depth)
+{
+    int line = a->tok_line;
+    uint64_t n;
+    if (a->ntok != 2)
+        return MALFORMED(a, line, "REPEAT: expected REPEAT COUNT");
+    TRY(parse_u64(a, a->tok[1], "REPEAT", MAX_PASSES, &n));
+    int body = a->li, ended = 0;
+    if (n == 0) { /* skip the body: read it once for its END, then forget what it added */
+        int runs = a->run_count, expects = a->expect_count;
+        TRY(run_commands(a, depth + 1, &ended));
+        for (int k = expects; k < a->expect_count; k++)
+            free(a->expects[k].e.bytes);
+        a->run_count = runs;
+        a->expect_count = expects;
+    }
+    for (uint64_t r = 0; r < n; r++) {
+        a->li = body;
+        TRY(run_commands(a, depth + 1, &ended));
+    }
+    if (!ended)
+        return MALFORMED(a, line, "REPEAT: no END");
+    return CASE_OK;
+}
+
+/* Commands until the end of the script (depth 0) or of a REPEAT's body (an END; *ended says it was seen). */
+static case_status run_commands(amber *a, int depth, int *ended)
+{
+    int got;
+    *ended = 0;
+    for (;;) {
+        TRY(next_command(a, &got));
+        if (!got)
+            return CASE_OK;
+        const char *cmd = a->tok[0];
+        int line = a->tok_line;
+        if (depth && is(cmd, "END")) {
+            *ended = 1;
+            return CASE_OK;
+        }
+        if (depth && !is(cmd, "RUN") && !is(cmd, "EXPECT") && !is(cmd, "REPEAT") && !is(cmd, "COPY"))
+            return MALFORMED(a, line, "%.40s inside REPEAT (RUN, EXPECT, COPY and REPEAT may repeat)", cmd);
+        if (is(cmd, "SHADER"))
+            TRY(cmd_shader(a));
+        else if (is(cmd, "BUFFER"))
+            TRY(cmd_buffer(a));
+        else if (is(cmd, "PIPELINE"))
+            TRY(cmd_pipeline(a, 0));
+        else if (is(cmd, "DERIVE_PIPELINE"))
+            TRY(cmd_pipeline(a, 1));
+        else if (is(cmd, "RUN"))
+            TRY(cmd_run(a));
+        else if (is(cmd, "EXPECT"))
+            TRY(cmd_expect(a));
+        else if (is(cmd, "COPY"))
+            TRY(cmd_copy(a));
+        else if (is(cmd, "REPEAT"))
+            TRY(cmd_repeat(a, depth));
+        else if (is(cmd, "DEVICE_FEATURE") || is(cmd, "DEVICE_EXTENSION") || is(cmd, "INSTANCE_EXTENSION") ||
+                 is(cmd, "DEVICE_PROPERTY"))
+            TRY(cmd_requirement(a));
+        else if (is(cmd, "SET") && a->ntok == 4 && is(a->tok[1], "ENGINE_DATA"))
+            continue; /* the fence timeout: wavelab check has --timeout */
+        else if (is(cmd, "IMAGE") || is(cmd, "SAMPLER") || is(cmd, "CLEAR") || is(cmd, "CLEAR_COLOR") ||
+                 is(cmd, "CLEAR_DEPTH") || is(cmd, "CLEAR_STENCIL") || is(cmd, "STRUCT") || is(cmd, "VIRTUAL_FILE") ||
+                 is(cmd, "DEBUG") || is(cmd, "SET"))
+            return UNSUPPORTED(a, line, "%.40s: outside the compute subset", cmd);
+        else
+            return MALFORMED(a, line, "unknown command \"%.40s\"", cmd);
+    }
+}
+
+/* ------------------------------------------------------------------ the case */
+
+/* The copy kernel of a snapshot pass: word i of binding 0 into binding 1, for i below the push constant.  Floats
+ * are copied as floats, everything else as 32-bit words (the bits either way: no arithmetic touches them). */
+static const char snapshot_glsl[] =
+    "layout(local_size_x = 64) in;\n"
+    "layout(push_constant) uniform P { uint words; } p;\n"
+    "layout(set = 0, binding = 0) readonly buffer S { T s[]; };\n"
+    "layout(set = 0, binding = 1) writeonly buffer D { T d[]; };\n"
+    "void main() { uint i = gl_GlobalInvocationID.x; if (i < p.words) d[i] = s[i]; }\n";
+
+static case_status snapshot_shader(amber *a, int is_float, int *out)
+{
+    const char *name = is_float ? "wavelab_snapshot_float" : "wavelab_snapshot_uint";
+    if ((*out = find_shader(a, name)) >= 0)
+        return CASE_OK;
+    GROW(a, a->shaders, a->shader_count);
+    a_shader *s = &a->shaders[a->shader_count];
+    s->name = strdup(name);
+    s->language = "glsl";
+    s->text = malloc(sizeof snapshot_glsl + 32);
+    if (!s->name || !s->text) {
+        free(s->name);
+        free(s->text);
+        return fail(a, 0, CASE_ERR_NOMEM, "out of memory");
+    }
+    snprintf(s->text, sizeof snapshot_glsl + 32, "#version 450\n#define T %s\n%s", is_float ? "float" : "uint",
+             snapshot_glsl);
+    *out = a->shader_count++;
+    return CASE_OK;
+}
+
+/* A copy of buffer `src` as it is after `at` RUNs, in a new buffer whose index goes to *dst: a copy pass inserted
+ * there.  Returns CASE_ERR_UNSUPPORTED when the buffer is not whole 32-bit words. */
+static case_status snapshot(amber *a, int src, int at, int line, int *dst)
+{
+    if (a->buffers[src].size % 4)
+        return UNSUPPORTED(a, line, "EXPECT %.60s between RUNs that bind it: a buffer of %zu bytes (not whole words) "
+                           "cannot be copied for the check", a->buffers[src].name, a->buffers[src].size);
+    int is_float = a->buffers[src].lay.type == CASE_TYPE_F32, shader;
+    TRY(snapshot_shader(a, is_float, &shader));
+    size_t words = a->buffers[src].size / 4;
+    /* the copy, and the push-constant buffer holding its word count */
+    GROW(a, a->buffers, a->buffer_count);
+    a_buffer *copy = &a->buffers[a->buffer_count];
+    char name[200];
+    snprintf(name, sizeof name, "%.120s@%d", a->buffers[src].name, line);
+    copy->name = strdup(name);
+    copy->lay = a->buffers[src].lay;
+    copy->line = line;
+    if (!copy->name)
+        return fail(a, 0, CASE_ERR_NOMEM, "out of memory");
+    a->buffer_count++;
+    TRY(buffer_alloc(a, copy, a->buffers[src].elements));
+    *dst = a->buffer_count - 1;
+    GROW(a, a->buffers, a->buffer_count);
+    a_buffer *count = &a->buffers[a->buffer_count];
+    snprintf(name, sizeof name, "%.120s@%d.words", a->buffers[src].name, line);
+    count->name = strdup(name);
+    count->lay = (layout){CASE_TYPE_U32, 1, 1, 4, 4};
+    count->line = line;
+    if (!count->name)
+        return fail(a, 0, CASE_ERR_NOMEM, "out of memory");
+    a->buffer_count++;
+    TRY(buffer_alloc(a, count, 1));
+    uint32_t w = (uint32_t)words;
+    memcpy(count->bytes, &w, 4);
+    /* the pipeline */
+    GROW(a, a->pipes, a->pipe_count);
+    a_pipeline *p = &a->pipes[a->pipe_count];
+    snprintf(name, sizeof name, "snapshot@%d", line);
+    p->name = strdup(name);
+    if (!p->name)
+        return fail(a, 0, CASE_ERR_NOMEM, "out of memory");
+    p->shader = shader;
+    p->push_buffer = a->buffer_count - 1;
+    p->binds[0] = (a_bind){src, 0, 0, CASE_KIND_STORAGE_BUFFER, line};
+    p->binds[1] = (a_bind){*dst, 0, 1, CASE_KIND_STORAGE_BUFFER, line};
+    p->bind_count = 2;
+    p->line = line;
+    a->pipe_count++;
+    /* the pass, after `at` RUNs; later expectations count it */
+    if (a->run_count == MAX_PASSES)
+        return UNSUPPORTED(a, line, "more than %d RUNs with the copies for EXPECTs between RUNs", MAX_PASSES);
+    GROW(a, a->runs, a->run_count);
+    memmove(&a->runs[at + 1], &a->runs[at], (size_t)(a->run_count - at) * sizeof *a->runs);
+    a->runs[at] = (a_run){a->pipe_count - 1, {(uint32_t)((words + 63) / 64), 1, 1}, line, 1};
+    a->run_count++;
+    for (int i = 0; i < a->expect_count; i++)
+        if (a->expects[i].runs_before > at || (a->expects[i].runs_before == at && a->expects[i].line > line))
+            a->expects[i].runs_before++;
+    return CASE_OK;
+}
+
+/* An EXPECT sees the buffers after the last pass; one on a buffer that a later RUN binds checks a copy taken
+ * where the EXPECT stands instead (a pass of its own, `snapshot`). */
+static case_status check_checkpoints(amber *a)
+{
+    for (int i = 0; i < a->expect_count; i++) {
+        for (int which = 0; which < 2; which++) {
+            int b = which ? a->expects[i].reference : a->expects[i].buffer;
+            if (b < 0)
+                continue;
+            int later = 0;
+            for (int r = a->expects[i].runs_before; r < a->run_count && !later; r++) {
+                const a_pipeline *p = &a->pipes[a->runs[r].pipeline];
+                for (int k = 0; k < p->bind_count && !a->runs[r].snapshot; k++)
+                    later |= p->binds[k].buffer == b;
+            }
+            if (!later)
+                continue;
+            int copy = -1;
+            TRY(snapshot(a, b, a->expects[i].runs_before, a->expects[i].line, &copy));
+            if (which)
+                a->expects[i].reference = copy;
+            else
+                a->expects[i].buffer = copy;
+        }
+    }
+    return CASE_OK;
+}
+
+static case_status build_case(amber *a, wl_case *c)
+{
+    if (a->run_count == 0)
+        return UNSUPPORTED(a, 0, "no RUN: nothing to dispatch");
+    TRY(check_checkpoints(a));
+    /* the buffers that become bindings, in script order: those a run binds, and those an expectation reads */
+    for (int r = 0; r < a->run_count; r++) {
+        const a_pipeline *p = &a->pipes[a->runs[r].pipeline];
+        for (int k = 0; k < p->bind_count; k++)
+            a->buffers[p->binds[k].buffer].used = 1;
+    }
+    for (int i = 0; i < a->expect_count; i++) {
+        a->buffers[a->expects[i].buffer].used = 1;
+        if (a->expects[i].reference >= 0)
+            a->buffers[a->expects[i].reference].used = 1;
+    }
+    int n = 0;
+    for (int i = 0; i < a->buffer_count; i++)
+        n += a->buffers[i].used;
+    c->bindings = calloc((size_t)n + 1, sizeof *c->bindings);
+    if (!c->bindings)
+        return fail(a, 0, CASE_ERR_NOMEM, "out of memory");
+    for (int i = 0; i < a->buffer_count; i++) {
+        a_buffer *b = &a->buffers[i];
+        if (!b->used)
+            continue;
+        b->binding = c->binding_count;
+        case_binding *cb = &c->bindings[c->binding_count++];
+        /* the buffer's identity: set 0 and its index (each pass binds it at its pipeline's own slot) */
+        cb->set = 0;
+        cb->binding = (uint32_t)b->binding;
+        cb->name = strdup(b->name);
+        cb->kind = CASE_KIND_STORAGE_BUFFER;
+        cb->untyped = 1;
+        cb->type = b->lay.type;
+        cb->size = b->size;
+        cb->count = b->size / case_type_size(b->lay.type);
+        cb->bytes = b->bytes;
+        b->bytes = NULL; /* the case owns them now */
+        if (!cb->name)
+            return fail(a, 0, CASE_ERR_NOMEM, "out of memory");
+    }
+    /* one pass per RUN */
+    c->dispatches = calloc((size_t)a->run_count, sizeof *c->dispatches);
+    if (!c->dispatches)
+        return fail(a, 0, CASE_ERR_NOMEM, "out of memory");
+    for (int r = 0; r < a->run_count; r++) {
+        const a_run *run = &a->runs[r];
+        const a_pipeline *p = &a->pipes[run->pipeline];
+        const a_shader *s = &a->shaders[p->shader];
+        case_dispatch *d = &c->dispatches[r];
+        c->dispatch_count = r + 1;
+        char kernel[1024];
+        snprintf(kernel, sizeof kernel, "%s#%s", c->path, s->name);
+        d->name = strdup(p->name);
+        d->kernel = strdup(kernel);
+        d->language = strdup(s->language);
+        d->entry = strdup(p->entry ? p->entry : "main");
+        memcpy(d->groups, run->groups, sizeof d->groups);
+        if (!d->name || !d->kernel || !d->language || !d->entry)
+            return fail(a, 0, CASE_ERR_NOMEM, "out of memory");
+        if (s->text && !(d->kernel_text = strdup(s->text)))
+            return fail(a, 0, CASE_ERR_NOMEM, "out of memory");
+        if (s->words) {
+            if (!(d->kernel_words = malloc(s->word_count * sizeof *s->words)))
+                return fail(a, 0, CASE_ERR_NOMEM, "out of memory");
+            memcpy(d->kernel_words, s->words, s->word_count * sizeof *s->words);
+            d->kernel_word_count = s->word_count;
+        }
+        /* every pass names its target, so the top level's copy of the first pass's applies to no other */
+        const char *target = s->target_env ? s->target_env : "vulkan1.1";
+        if (!(d->target_env = strdup(target)))
+            return fail(a, 0, CASE_ERR_NOMEM, "out of memory");
+        if (p->push_buffer >= 0) {
+            /* push constants: the buffer's bytes, padded to whole words (a Vulkan rule) */
+            const a_buffer *pb = &a->buffers[p->push_buffer];
+            const uint8_t *bytes = pb->bytes ? pb->bytes : c->bindings[pb->binding].bytes;
+            size_t size = (pb->size + 3) & ~(size_t)3;
+            if (size > CASE_MAX_PUSH_BYTES)
+                return UNSUPPORTED(a, run->line, "push constants of %zu bytes (at most %d)", size, CASE_MAX_PUSH_BYTES);
+            if (!(d->push_constants = calloc(size, 1)))
+                return fail(a, 0, CASE_ERR_NOMEM, "out of memory");
+            memcpy(d->push_constants, bytes, pb->size);
+            d->push_size = size;
+            d->push_type = CASE_TYPE_U32;
+        }
+        if (p->spec_count) {
+            if (!(d->spec = calloc((size_t)p->spec_count, sizeof *d->spec)))
+                return fail(a, 0, CASE_ERR_NOMEM, "out of memory");
+            for (int k = 0; k < p->spec_count; k++) {
+                d->spec[k] = p->spec[k];
+                d->spec[k].key = strdup(p->spec[k].key);
+                d->spec_count = k + 1;
+                if (!d->spec[k].key)
+                    return fail(a, 0, CASE_ERR_NOMEM, "out of memory");
+            }
+        }
+        d->bindings = calloc((size_t)p->bind_count + 1, sizeof *d->bindings);
+        d->binding_buffer = calloc((size_t)p->bind_count + 1, sizeof *d->binding_buffer);
+        if (!d->bindings || !d->binding_buffer)
+            return fail(a, 0, CASE_ERR_NOMEM, "out of memory");
+        for (int k = 0; k < p->bind_count; k++) {
+            int b = a->buffers[p->binds[k].buffer].binding;
+            d->bindings[k] = c->bindings[b];
+            d->bindings[k].set = p->binds[k].set;
+            d->bindings[k].binding = p->binds[k].binding;
+            d->bindings[k].kind = p->binds[k].kind;
+            d->binding_buffer[k] = b;
+            d->binding_count = k + 1;
+        }
+        if (p->subgroup_size) {
+            if (c->subgroup_size && c->subgroup_size != p->subgroup_size)
+                return UNSUPPORTED(a, p->line, "pipelines with different REQUIRED_SIZE (%u and %u)", c->subgroup_size,
+                                   p->subgroup_size);
+            c->subgroup_size = p->subgroup_size;
+        }
+    }
+    /* the top level is a copy of the first pass's (case.h) */
+    const case_dispatch *d0 = &c->dispatches[0];
+    c->kernel = strdup(d0->kernel);
+    c->language = strdup(d0->language);
+    c->entry = strdup(d0->entry);
+    c->target_env = strdup(d0->target_env);
+    memcpy(c->groups, d0->groups, sizeof c->groups);
+    if (!c->kernel || !c->language || !c->entry || !c->target_env)
+        return fail(a, 0, CASE_ERR_NOMEM, "out of memory");
+    if (d0->push_constants) {
+        if (!(c->push_constants = malloc(d0->push_size)))
+            return fail(a, 0, CASE_ERR_NOMEM, "out of memory");
+        memcpy(c->push_constants, d0->push_constants, d0->push_size);
+        c->push_size = d0->push_size;
+        c->push_type = d0->push_type;
+    }
+    c->kernel_text = d0->kernel_text;
+    c->kernel_words = d0->kernel_words;
+    c->kernel_word_count = d0->kernel_word_count;
+    /* expectations */
+    c->expects = calloc((size_t)a->expect_count + 1, sizeof *c->expects);
+    if (!c->expects)
+        return fail(a, 0, CASE_ERR_NOMEM, "out of memory");
+    for (int i = 0; i < a->expect_count; i++) {
+        a_expect *x = &a->expects[i];
+        const case_binding *b = &c->bindings[a->buffers[x->buffer].binding];
+        x->e.set = b->set;
+        x->e.binding = b->binding;
+        if (x->reference >= 0)
+            x->e.reference = a->buffers[x->reference].binding;
+        c->expects[c->expect_count++] = x->e;
+        x->e.bytes = NULL; /* the case owns them now */
+    }
+    return CASE_OK;
+}
+
+static void amber_free(amber *a)
+{
+    for (int i = 0; i < a->line_count; i++)
+        free(a->lines[i]);
+    free(a->lines);
+    free(a->tok_buf);
+    for (int i = 0; i < a->shader_count; i++) {
+        free(a->shaders[i].name);
+        free(a->shaders[i].text);
+        free(a->shaders[i].words);
+    }
+    free(a->shaders);
+    for (int i = 0; i < a->buffer_count; i++) {
+        free(a->buffers[i].name);
+        free(a->buffers[i].bytes);
+    }
+    free(a->buffers);
+    for (int i = 0; i < a->pipe_count; i++) {
+        free(a->pipes[i].name);
+        free(a->pipes[i].entry);
+        for (int k = 0; k < a->pipes[i].spec_count; k++)
+            free(a->pipes[i].spec[k].key);
+    }
+    free(a->pipes);
+    free(a->runs);
+    for (int i = 0; i < a->expect_count; i++)
+        free(a->expects[i].e.bytes);
+    free(a->expects);
+}
+
+int amber_is_script(const char *path)
+{
+    size_t n = path ? strlen(path) : 0;
+    return n > 6 && strcmp(path + n - 6, ".amber") == 0;
+}
+
+case_status amber_parse(const char *text, size_t len, const char *path, wl_case **out, char *err, size_t err_size)
+{
+    amber a = {.path = path ? path : "<memory>", .err = err, .err_size = err_size};
+    if (err && err_size)
+        err[0] = '\0';
+    *out = NULL;
+    if (memchr(text, '\0', len))
+        return MALFORMED(&a, 0, "a NUL byte in the script");
+    wl_case *c = calloc(1, sizeof *c);
+    if (!c)
+        return fail(&a, 0, CASE_ERR_NOMEM, "out of memory");
+    c->path = strdup(a.path);
+    const char *slash = strrchr(a.path, '/');
+    c->dir = slash ? strndup(a.path, slash == a.path ? 1 : (size_t)(slash - a.path)) : strdup(".");
+    int ended = 0;
+    case_status s = c->path && c->dir ? split_lines(&a, text, len) : fail(&a, 0, CASE_ERR_NOMEM, "out of memory");
+    if (s == CASE_OK)
+        s = run_commands(&a, 0, &ended);
+    if (s == CASE_OK)
+        s = build_case(&a, c);
+    amber_free(&a);
+    if (s != CASE_OK) {
+        case_destroy(c);
+        return s;
+    }
+    *out = c;
+    return CASE_OK;
+}

@@ -1,0 +1,313 @@
+/*
+ * tests/test_amber.c — pipelines of passes with per-pass bindings (the radix
+ * sort of kernels/radix_sort/, expectations from Python's sorted() over the
+ * documented fill) and Amber scripts (case/amber.h): the scripts of tests/amber/, whose
+ * values are computed by hand in their comments, run at waves 8, 32 and 64; the
+ * script's layouts and values read as Amber defines them (checked here byte by
+ * byte); malformed scripts are exit 2 and constructs outside the subset exit 3,
+ * each naming its line; and the scripts agree with lavapipe through `check`.
+ */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "case/amber.h"
+#include "case/case.h"
+#include "run/run.h"
+#include "tests/support/tsup.h"
+
+static wl_case *load(const char *path)
+{
+    char err[1024];
+    wl_case *c = NULL;
+    ck_assert_msg(case_load(path, &c, err, sizeof err) == CASE_OK, "%s", err);
+    return c;
+}
+
+/* Runs c at wave w and returns the number of failed expectations (a fault fails the test). */
+static int failures_at(const wl_case *c, uint32_t w)
+{
+    run_output out;
+    char err[1024];
+    run_options opt = {.wave_size = w};
+    int rc = run_case_sim(c, &opt, &out, err, sizeof err);
+    ck_assert_msg(rc == RUN_EXIT_OK, "wave %u: %s", w, err);
+    int failures = run_check_expects(c, out.data, NULL);
+    run_output_free(&out);
+    return failures;
+}
+
+static const uint32_t waves[] = {8, 32, 64};
+
+START_TEST(test_amber_radix_sort_pipeline_passes_at_every_wave)
+{
+    wl_case *c = load("kernels/radix_sort/radix_sort.json");
+    ck_assert_int_eq(case_dispatch_total(c), 12);
+    /* the scatter of digit 0 reads keys_a at binding 0 and writes keys_b at binding 2; digit 1 the other way */
+    wl_case v;
+    case_dispatch_view(c, 2, &v);
+    ck_assert_int_eq(v.binding_count, 3);
+    ck_assert_str_eq(c->bindings[case_dispatch_buffer(c, 2, 0)].name, "keys_a");
+    ck_assert_str_eq(c->bindings[case_dispatch_buffer(c, 2, 2)].name, "keys_b");
+    case_dispatch_view(c, 5, &v);
+    ck_assert_str_eq(c->bindings[case_dispatch_buffer(c, 5, 0)].name, "keys_b");
+    ck_assert_str_eq(c->bindings[case_dispatch_buffer(c, 5, 2)].name, "keys_a");
+    ck_assert_int_eq(v.spec_count, 0);
+    case_dispatch_view(c, 4, &v); /* a scan: its own specialization */
+    ck_assert_int_eq(v.spec_count, 1);
+    for (size_t i = 0; i < sizeof waves / sizeof *waves; i++)
+        ck_assert_int_eq(failures_at(c, waves[i]), 0);
+    case_destroy(c);
+}
+END_TEST
+
+/* A pass that binds a buffer the case does not name is an error naming the field (exit 2). */
+START_TEST(test_amber_pass_binding_of_unknown_buffer_is_an_error)
+{
+    static const char text[] =
+        "{\"dispatches\": [{\"kernel\": \"k.comp\", \"bindings\": [{\"buffer\": \"keys\", \"binding\": 0}]}],"
+        " \"bindings\": [{\"name\": \"kyes\", \"binding\": 0, \"type\": \"u32\", \"count\": 4}]}";
+    char err[512];
+    wl_case *c = NULL;
+    ck_assert_int_eq(case_parse(text, "t.json", &c, err, sizeof err), CASE_ERR_FIELD);
+    ck_assert_msg(strstr(err, "t.json: dispatches[0].bindings[0].buffer: no binding named \"keys\""), "%s", err);
+    static const char twice[] =
+        "{\"dispatches\": [{\"kernel\": \"k.comp\", \"bindings\": [{\"buffer\": \"a\", \"binding\": 0},"
+        " {\"buffer\": \"b\", \"binding\": 0}]}],"
+        " \"bindings\": [{\"name\": \"a\", \"binding\": 0, \"type\": \"u32\", \"count\": 4},"
+        " {\"name\": \"b\", \"binding\": 1, \"type\": \"u32\", \"count\": 4}]}";
+    ck_assert_int_eq(case_parse(twice, "t.json", &c, err, sizeof err), CASE_ERR_FIELD);
+    ck_assert_msg(strstr(err, "dispatches[0].bindings[1].binding: set 0 binding 0 is already bound"), "%s", err);
+}
+END_TEST
+
+START_TEST(test_amber_scripts_pass_at_every_wave)
+{
+    static const char *const scripts[] = {"tests/amber/scale_add.amber", "tests/amber/vec3_repeat.amber"};
+    for (size_t s = 0; s < sizeof scripts / sizeof *scripts; s++) {
+        wl_case *c = load(scripts[s]);
+        for (size_t i = 0; i < sizeof waves / sizeof *waves; i++)
+            ck_assert_msg(failures_at(c, waves[i]) == 0, "%s at wave %u", scripts[s], waves[i]);
+        case_destroy(c);
+    }
+}
+END_TEST
+
+static wl_case *parse_ok(const char *text)
+{
+    char err[1024];
+    wl_case *c = NULL;
+    ck_assert_msg(amber_parse(text, strlen(text), "t.amber", &c, err, sizeof err) == CASE_OK, "%s", err);
+    return c;
+}
+
+static const char shader[] = "SHADER compute s GLSL\n#version 450\nlayout(set = 0, binding = 0) buffer B { uint v[]; };\n"
+                             "void main() { v[0] += 1u; }\nEND\n";
+
+/* vec3 in std430 takes 16 bytes; SERIES_FROM counts per component; hex is bits; values beyond a signed type's
+ * range are its unsigned twin's bits, as Amber stores them; EXPECT IDX is a byte offset. */
+START_TEST(test_amber_buffer_layouts_and_values)
+{
+    char text[2048];
+    snprintf(text, sizeof text,
+             "%s"
+             "BUFFER v DATA_TYPE vec3<float> DATA 1 2 3 4 5 6 END\n"
+             "BUFFER s DATA_TYPE int16 SIZE 3 SERIES_FROM -1 INC_BY 2\n"
+             "BUFFER w DATA_TYPE int16 DATA 40206 0x8000 -1 END\n"
+             "BUFFER u DATA_TYPE uint32 DATA 0.0 -1 END\n"
+             "PIPELINE compute p\n ATTACH s\n BIND BUFFER v AS storage DESCRIPTOR_SET 0 BINDING 0\nEND\n"
+             "RUN p 1 1 1\n"
+             "EXPECT v IDX 16 EQ 4 5 6\n"
+             "EXPECT s IDX 2 EQ 1 3\n"
+             "EXPECT w IDX 0 EQ 40206\n"
+             "EXPECT u IDX 0 EQ 0 4294967295\n",
+             shader);
+    wl_case *c = parse_ok(text);
+    ck_assert_int_eq(c->binding_count, 4);
+    const case_binding *v = &c->bindings[0], *s = &c->bindings[1], *w = &c->bindings[2], *u = &c->bindings[3];
+    ck_assert_str_eq(v->name, "v");
+    ck_assert_uint_eq(v->size, 32); /* two vec3 of 16 bytes */
+    float f[8];
+    memcpy(f, v->bytes, sizeof f);
+    ck_assert(f[0] == 1 && f[1] == 2 && f[2] == 3 && f[3] == 0 && f[4] == 4 && f[5] == 5 && f[6] == 6 && f[7] == 0);
+    int16_t h[3];
+    memcpy(h, s->bytes, sizeof h);
+    ck_assert(h[0] == -1 && h[1] == 1 && h[2] == 3);
+    memcpy(h, w->bytes, sizeof h);
+    ck_assert(h[0] == 40206 - 65536 && h[1] == -32768 && h[2] == -1);
+    uint32_t x[2];
+    memcpy(x, u->bytes, sizeof x);
+    ck_assert(x[0] == 0 && x[1] == 0xFFFFFFFFu);
+    /* EXPECT v IDX 16: element 1, three components from float 4; s IDX 2: from element 1 */
+    ck_assert_int_eq(c->expect_count, 4);
+    ck_assert_uint_eq(c->expects[0].first, 4);
+    ck_assert_uint_eq(c->expects[0].count, 3);
+    ck_assert_uint_eq(c->expects[1].first, 1);
+    ck_assert_uint_eq(c->expects[1].count, 2);
+    case_destroy(c);
+}
+END_TEST
+
+/* A wrong EXPECT and a differing EQ_BUFFER fail: the script's expectations are checked, never dropped. */
+START_TEST(test_amber_failed_expect_is_reported)
+{
+    char text[2048];
+    snprintf(text, sizeof text,
+             "%s"
+             "BUFFER b DATA_TYPE uint32 DATA 5 6 END\nBUFFER r DATA_TYPE uint32 DATA 6 7 END\n"
+             "PIPELINE compute p\n ATTACH s\n BIND BUFFER b AS storage DESCRIPTOR_SET 0 BINDING 0\nEND\n"
+             "RUN p 1 1 1\nEXPECT b IDX 0 EQ 6\nEXPECT b IDX 4 EQ 7\nEXPECT b EQ_BUFFER r\n",
+             shader);
+    wl_case *c = parse_ok(text);
+    run_output out;
+    char err[512];
+    run_options opt = {.wave_size = 32};
+    ck_assert_int_eq(run_case_sim(c, &opt, &out, err, sizeof err), RUN_EXIT_OK);
+    /* v[0] += 1 once: b = {6, 6}; IDX 4 EQ 7 fails, and so does EQ_BUFFER r = {6, 7} */
+    ck_assert_int_eq(run_check_expects(c, out.data, NULL), 2);
+    char msg[512];
+    ck_assert(!case_expect_check_data(c, &c->expects[1], out.data, msg, sizeof msg));
+    ck_assert_msg(strstr(msg, "element 1: expected 7, actual 6"), "%s", msg); /* counted from the buffer's start */
+    ck_assert(!case_expect_check_data(c, &c->expects[2], out.data, msg, sizeof msg));
+    ck_assert_msg(strstr(msg, "element 1: expected 7, actual 6"), "%s", msg);
+    run_output_free(&out);
+    case_destroy(c);
+}
+END_TEST
+
+/* Malformed scripts are CASE_ERR_FIELD, constructs outside the subset CASE_ERR_UNSUPPORTED; both name the line. */
+START_TEST(test_amber_errors_name_the_construct_and_line)
+{
+    static const struct {
+        const char *text;
+        case_status status;
+        const char *message;
+    } rows[] = {
+        {"#!amber\nSHADER vertex v PASSTHROUGH\n", CASE_ERR_UNSUPPORTED, "t.amber:2: SHADER vertex: only compute"},
+        {"PIPELINE graphics g\nEND\n", CASE_ERR_UNSUPPORTED, "t.amber:1: PIPELINE graphics: only compute pipelines"},
+        {"DEVICE_FEATURE shaderStorageImageMultisample\n", CASE_ERR_UNSUPPORTED,
+         "t.amber:1: DEVICE_FEATURE shaderStorageImageMultisample: the simulator does not model it"},
+        {"IMAGE img FORMAT R8G8B8A8_UNORM DIM_2D WIDTH 4 HEIGHT 4\n", CASE_ERR_UNSUPPORTED, "t.amber:1: IMAGE:"},
+        {"BUFFER b DATA_TYPE uint33 SIZE 4 FILL 0\n", CASE_ERR_FIELD, "t.amber:1: DATA_TYPE \"uint33\": not a type"},
+        {"BUFFER b DATA_TYPE uint8 SIZE 4 FILL 256\n", CASE_ERR_FIELD, "t.amber:1: \"256\" is not a u8 value"},
+        {"BUFFER b DATA_TYPE uint32 DATA 1 2\n", CASE_ERR_FIELD, "t.amber:1: BUFFER b DATA: no END"},
+        {"RUN nothing 1 1 1\n", CASE_ERR_FIELD, "t.amber:1: RUN: no pipeline named \"nothing\""},
+        {"FROB\n", CASE_ERR_FIELD, "t.amber:1: unknown command \"FROB\""},
+        {"SHADER compute s SPIRV-ASM\n OpCapability Shader\n OpBogus\nEND\n", CASE_ERR_FIELD,
+         "t.amber:3: SHADER s: SPIR-V assembly:"},
+        {"BUFFER b DATA_TYPE uint32 SIZE 4 FILL 0\n", CASE_ERR_UNSUPPORTED, "t.amber: no RUN"},
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {
+        char err[1024];
+        wl_case *c = NULL;
+        case_status s = amber_parse(rows[i].text, strlen(rows[i].text), "t.amber", &c, err, sizeof err);
+        ck_assert_msg(s == rows[i].status, "row %zu: status %d: %s", i, (int)s, err);
+        ck_assert_msg(strstr(err, rows[i].message), "row %zu: \"%s\" lacks \"%s\"", i, err, rows[i].message);
+        ck_assert_ptr_null(c);
+    }
+}
+END_TEST
+
+/* An EXPECT between two RUNs that bind its buffer checks a copy taken where it stands (a pass wavelab adds):
+ * v[0] += 1 twice from 5 gives 6 after the first RUN and 7 after the second (by hand); the wrong values fail. */
+START_TEST(test_amber_expect_between_runs_checks_a_copy)
+{
+    static const char *const values[2][2] = {{"6", "7"}, {"7", "7"}};
+    for (int k = 0; k < 2; k++) {
+        char text[2048];
+        snprintf(text, sizeof text,
+                 "%sBUFFER b DATA_TYPE uint32 DATA 5 END\n"
+                 "PIPELINE compute p\n ATTACH s\n BIND BUFFER b AS storage DESCRIPTOR_SET 0 BINDING 0\nEND\n"
+                 "RUN p 1 1 1\nEXPECT b IDX 0 EQ %s\nRUN p 1 1 1\nEXPECT b IDX 0 EQ %s\n",
+                 shader, values[k][0], values[k][1]);
+        wl_case *c = parse_ok(text);
+        ck_assert_int_eq(case_dispatch_total(c), 3); /* RUN, the copy, RUN */
+        ck_assert_str_eq(case_dispatch_name(c, 1), "snapshot@12");
+        ck_assert_int_eq(failures_at(c, 32), k == 0 ? 0 : 1);
+        case_destroy(c);
+    }
+}
+END_TEST
+
+/* `wavelab amber`: 0 when every EXPECT holds, 1 when one fails, 2 for a malformed script, 3 outside the subset. */
+START_TEST(test_amber_command_exit_codes)
+{
+    char *dir = tsup_temp_dir();
+    char text[2048];
+    snprintf(text, sizeof text,
+             "%sBUFFER b DATA_TYPE uint32 DATA 5 END\n"
+             "PIPELINE compute p\n ATTACH s\n BIND BUFFER b AS storage DESCRIPTOR_SET 0 BINDING 0\nEND\n"
+             "RUN p 1 1 1\nEXPECT b IDX 0 EQ %s\n",
+             shader, "%s");
+    char good[2048], bad[2048];
+    snprintf(good, sizeof good, text, "6");
+    snprintf(bad, sizeof bad, text, "5");
+    char *paths[4] = {tsup_write_file(dir, "good.amber", good), tsup_write_file(dir, "bad.amber", bad),
+                      tsup_write_file(dir, "malformed.amber", "BUFFER\n"),
+                      tsup_write_file(dir, "graphics.amber", "PIPELINE graphics g\nEND\n")};
+    static const int want[4] = {0, 1, 2, 3};
+    static const char *const says[4] = {"PASS", "FAIL  expect b", "malformed.amber:1: BUFFER: expected",
+                                        "SKIP  ", };
+    for (int i = 0; i < 4; i++) {
+        char args[4200], *out = NULL;
+        snprintf(args, sizeof args, "amber '%s' --wave 16", paths[i]);
+        int rc = tsup_run_cli(args, &out);
+        ck_assert_msg(rc == want[i] && out && strstr(out, says[i]), "%s: exit %d: %s", paths[i], rc, out);
+        free(out);
+    }
+    /* check refuses a script outside the subset the same way, before any device opens */
+    char args[4200], *out = NULL;
+    snprintf(args, sizeof args, "check '%s'", paths[3]);
+    int rc = tsup_run_cli(args, &out);
+    ck_assert_msg(rc == 3 && out && strstr(out, "SKIP: ") && strstr(out, "graphics.amber:1: PIPELINE graphics"),
+                  "exit %d: %s", rc, out);
+    free(out);
+    for (int i = 0; i < 4; i++)
+        free(paths[i]);
+    tsup_remove_dir(dir);
+    free(dir);
+}
+END_TEST
+
+/* The pipelines agree with lavapipe through `wavelab check` (the device part; skipped without a device). */
+START_TEST(test_amber_pipelines_agree_with_the_device)
+{
+    static const char *const cases[] = {"kernels/radix_sort/radix_sort.json", "tests/amber/scale_add.amber",
+                                        "tests/amber/vec3_repeat.amber"};
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char args[512], *out = NULL;
+        snprintf(args, sizeof args, "check '%s/%s'", tsup_root(), cases[i]);
+        int rc = tsup_run_cli(args, &out);
+        ck_assert_msg(rc == 0 && out && strstr(out, "AGREE"), "%s: exit %d: %s", cases[i], rc, out);
+        free(out);
+    }
+}
+END_TEST
+
+static Suite *amber_suite(void)
+{
+    Suite *s = suite_create("amber");
+    TCase *t = tcase_create("amber");
+    tcase_set_timeout(t, 300);
+    tcase_add_test(t, test_amber_radix_sort_pipeline_passes_at_every_wave);
+    tcase_add_test(t, test_amber_pass_binding_of_unknown_buffer_is_an_error);
+    tcase_add_test(t, test_amber_scripts_pass_at_every_wave);
+    tcase_add_test(t, test_amber_buffer_layouts_and_values);
+    tcase_add_test(t, test_amber_failed_expect_is_reported);
+    tcase_add_test(t, test_amber_errors_name_the_construct_and_line);
+    tcase_add_test(t, test_amber_expect_between_runs_checks_a_copy);
+    tcase_add_test(t, test_amber_command_exit_codes);
+    suite_add_tcase(s, t);
+    TCase *dev = tsup_device_tcase("device");
+    tcase_set_timeout(dev, 300);
+    tcase_add_test(dev, test_amber_pipelines_agree_with_the_device);
+    suite_add_tcase(s, dev);
+    return s;
+}
+
+int main(void)
+{
+    tsup_prefer_lavapipe();
+    return tsup_run_suite(amber_suite(), "amber");
+}
