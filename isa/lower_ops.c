@@ -54,6 +54,80 @@ static uint32_t fmath1(lower *L, isa_type ty, enum GLSLstd450 f, uint32_t a)
     return d;
 }
 
+/* The determinant of the n x n matrix whose element (row r, column c) is in register m[r * n + c], by Laplace
+ * expansion along the first row (GLSL.std.450 leaves the formula to the implementation): one register. */
+static uint32_t emit_det(lower *L, isa_type ty, const uint32_t *m, uint32_t n)
+{
+    if (n == 1)
+        return m[0];
+    if (n == 2) {
+        uint32_t p = lower_new_regs(L, 3);
+        lower_emit_op(L, ISA_OP_FMUL, ty, p, m[0], m[3]);
+        lower_emit_op(L, ISA_OP_FMUL, ty, p + 1, m[1], m[2]);
+        lower_emit_op(L, ISA_OP_FSUB, ty, p + 2, p, p + 1);
+        return p + 2;
+    }
+    uint32_t acc = ISA_NO_REG, minor[9];
+    for (uint32_t j = 0; j < n; j++) {
+        uint32_t k = 0;
+        for (uint32_t r = 1; r < n; r++)
+            for (uint32_t c = 0; c < n; c++)
+                if (c != j)
+                    minor[k++] = m[r * n + c];
+        uint32_t term = lower_new_regs(L, 1);
+        lower_emit_op(L, ISA_OP_FMUL, ty, term, m[j], emit_det(L, ty, minor, n - 1));
+        if (acc == ISA_NO_REG) {
+            acc = term;
+            continue;
+        }
+        uint32_t sum = lower_new_regs(L, 1);
+        lower_emit_op(L, j & 1 ? ISA_OP_FSUB : ISA_OP_FADD, ty, sum, acc, term);
+        acc = sum;
+    }
+    return acc;
+}
+
+/* Determinant and MatrixInverse of a square matrix (columns in consecutive registers, each its rows): the inverse is
+ * the adjugate divided by the determinant, element (r, c) = cofactor (c, r) / det. */
+static void lower_matrix_fn(lower *L, enum GLSLstd450 f, uint32_t rid, uint32_t rtype, uint32_t arg)
+{
+    uint32_t at = L->ids[arg].type;
+    type_info *mt = lower_type(L, at);
+    type_info *col = mt->op == SpvOpTypeMatrix ? lower_type(L, mt->elem) : NULL;
+    uint32_t n = mt->count;
+    if (!col || col->op != SpvOpTypeVector || col->count != n || n < 2 || n > 4) {
+        lower_fail(L, ISA_ERR_INVALID, "GLSL.std.450 %s needs a square matrix of 2 to 4 columns",
+                   f == GLSLstd450Determinant ? "Determinant" : "MatrixInverse");
+        return;
+    }
+    isa_type ty = lower_scalar_isa_type(L, lower_component_type(L, mt->elem));
+    uint32_t a = lower_val(L, arg), m[16];
+    for (uint32_t r = 0; r < n; r++)
+        for (uint32_t c = 0; c < n; c++)
+            m[r * n + c] = a + c * n + r; /* column c holds rows 0..n-1 */
+    uint32_t det = emit_det(L, ty, m, n);
+    if (f == GLSLstd450Determinant) {
+        lower_alias_value(L, rid, rtype, det);
+        return;
+    }
+    uint32_t d = lower_def_value(L, rid, rtype, n * n), minor[9];
+    for (uint32_t r = 0; r < n; r++)
+        for (uint32_t c = 0; c < n; c++) {
+            uint32_t k = 0; /* cofactor (c, r): the matrix without row c and column r */
+            for (uint32_t rr = 0; rr < n; rr++)
+                for (uint32_t cc = 0; cc < n; cc++)
+                    if (rr != c && cc != r)
+                        minor[k++] = m[rr * n + cc];
+            uint32_t cof = emit_det(L, ty, minor, n - 1);
+            if ((r + c) & 1) {
+                uint32_t neg = lower_new_regs(L, 1);
+                lower_unary(L, ISA_OP_FNEG, ty, neg, cof, 1);
+                cof = neg;
+            }
+            lower_emit_op(L, ISA_OP_FDIV, ty, d + c * n + r, cof, det);
+        }
+}
+
 static void lower_ext_glsl(lower *L, const uint32_t *o, uint32_t no)
 {
     uint32_t rtype = o[0], rid = o[1], f = o[3];
@@ -61,6 +135,10 @@ static void lower_ext_glsl(lower *L, const uint32_t *o, uint32_t no)
     const uint32_t *args = o + 4;
     for (uint32_t k = 0; k < nargs; k++)
         CHECK_ID(L, args[k]);
+    if ((f == GLSLstd450Determinant || f == GLSLstd450MatrixInverse) && nargs == 1) {
+        lower_matrix_fn(L, (enum GLSLstd450)f, rid, rtype, args[0]);
+        return;
+    }
     uint32_t ctype = lower_component_type(L, rtype);
     type_info *rt = lower_type(L, rtype);
     uint32_t n = rt->op == SpvOpTypeVector ? rt->count : 1;
@@ -173,8 +251,8 @@ static void lower_ext_glsl(lower *L, const uint32_t *o, uint32_t no)
     }
     default: break;
     }
-    if (rt->op == SpvOpTypeStruct || f == GLSLstd450Frexp || f == GLSLstd450Modf || f == GLSLstd450Determinant ||
-        f == GLSLstd450MatrixInverse || f == GLSLstd450Refract || f == GLSLstd450InterpolateAtCentroid) {
+    if (rt->op == SpvOpTypeStruct || f == GLSLstd450Frexp || f == GLSLstd450Modf ||
+        f == GLSLstd450Refract || f == GLSLstd450InterpolateAtCentroid) {
         lower_fail(L, ISA_ERR_UNSUPPORTED, "GLSL.std.450 instruction %u is not modelled", f);
         return;
     }
