@@ -31,6 +31,10 @@ enum {
     MAX_SPECS = 64,     /* SPECIALIZE per ATTACH */
 };
 
+/* How close Amber's EQ holds floats: within 0.000001 percent of the expected value (its verifier's kEpsilon, a
+ * percentage), after the expected value is converted to the buffer's type. */
+#define AMBER_EQ_RELATIVE 1e-8
+
 /* Amber's DATA_TYPE scalar names; vecN<T> and matCxR<T> are built from them. */
 static const struct {
     const char *name;
@@ -974,16 +978,24 @@ static case_status cmd_expect(amber *a)
     if (k < a->ntok && a->tok[k][0] >= '0' && a->tok[k][0] <= '9')
         return UNSUPPORTED(a, line, "EXPECT %.60s IDX X Y: pixel expectations are for images and framebuffers",
                            buf->name);
-    case_compare mode = case_type_is_float(buf->lay.type) ? CASE_COMPARE_ULP : CASE_COMPARE_EXACT;
-    double tol = 0;
+    /* Amber's EQ on floats: within a millionth of a percent of the expected value (its verifier's kEpsilon) */
+    case_compare mode = case_type_is_float(buf->lay.type) ? CASE_COMPARE_RELATIVE : CASE_COMPARE_EXACT;
+    double tol = case_type_is_float(buf->lay.type) ? AMBER_EQ_RELATIVE : 0;
     if (is(a->tok[k], "TOLERANCE")) {
-        int given = 0;
+        int given = 0, percent = 0;
         for (k++; k < a->ntok && ((a->tok[k][0] >= '0' && a->tok[k][0] <= '9') || a->tok[k][0] == '.'); k++) {
             char *end;
             double t = strtod(a->tok[k], &end);
-            if (*end == '%')
-                return UNSUPPORTED(a, line, "EXPECT %.60s TOLERANCE %.30s: relative (%%) tolerances are not mapped",
-                                   buf->name, a->tok[k]);
+            if (*end == '%' && !end[1]) { /* relative to the expected value */
+                if (given && !percent)
+                    return UNSUPPORTED(a, line, "EXPECT %.60s TOLERANCE: absolute and %% tolerances mixed",
+                                       buf->name);
+                percent = 1;
+                t /= 100.0;
+                end++;
+            } else if (given && percent) {
+                return UNSUPPORTED(a, line, "EXPECT %.60s TOLERANCE: absolute and %% tolerances mixed", buf->name);
+            }
             if (*end || !(t >= 0) || !isfinite(t))
                 return MALFORMED(a, line, "EXPECT %.60s TOLERANCE: \"%.30s\" is not a number >= 0", buf->name,
                                  a->tok[k]);
@@ -998,7 +1010,9 @@ static case_status cmd_expect(amber *a)
             return UNSUPPORTED(a, line, "EXPECT %.60s TOLERANCE %g: tolerances on integers are not mapped", buf->name,
                                tol);
         if (tol > 0)
-            mode = CASE_COMPARE_EPSILON;
+            mode = percent ? CASE_COMPARE_RELATIVE : CASE_COMPARE_EPSILON;
+        else /* TOLERANCE 0: exact, as numbers (+0 equals -0) */
+            mode = case_type_is_float(buf->lay.type) ? CASE_COMPARE_ULP : CASE_COMPARE_EXACT;
     }
     if (k >= a->ntok)
         return MALFORMED(a, line, "EXPECT %.60s IDX %" PRIu64 ": no comparison", buf->name, idx);

@@ -202,42 +202,48 @@ case_status case_read_compare(parser *p, const cJSON *v, case_expect *e)
         return CASE_OK;
     size_t saved = case_path_enter_key(p, "compare");
     case_status s = CASE_OK;
+    case_compare m;
     if (cJSON_IsString(v) && v->valuestring) {
-        if (strcmp(v->valuestring, "exact") == 0)
-            e->compare = CASE_COMPARE_EXACT;
-        else if (strcmp(v->valuestring, "sorted") == 0)
-            e->compare = CASE_COMPARE_SORTED;
-        else if (strcmp(v->valuestring, "ulp") == 0 || strcmp(v->valuestring, "epsilon") == 0)
+        if (!case_compare_by_name(v->valuestring, &m))
+            s = case_fail(p, "unknown comparison \"%.40s\" (expected \"exact\", \"sorted\", {\"ulp\": N}, "
+                          "{\"epsilon\": E} or {\"relative\": R})", v->valuestring);
+        else if (case_compare_takes_tolerance(m))
             s = case_fail(p, "\"%s\" needs a tolerance: write {\"%s\": N}", v->valuestring, v->valuestring);
         else
-            s = case_fail(p, "unknown comparison \"%.40s\" (expected \"exact\", \"sorted\", {\"ulp\": N} or "
-                        "{\"epsilon\": E})", v->valuestring);
+            e->compare = m;
     } else if (cJSON_IsObject(v)) {
-        static const char *const keys[] = {"ulp", "epsilon", NULL};
-        const cJSON *ulp = case_field(v, "ulp"), *eps = case_field(v, "epsilon");
+        static const char *const keys[] = {"ulp", "epsilon", "relative", NULL};
+        const cJSON *given = NULL;
+        int n = 0;
         s = case_check_keys(p, v, keys);
-        if (s == CASE_OK && (ulp != NULL) + (eps != NULL) != 1)
-            s = case_fail(p, "give exactly one of \"ulp\" or \"epsilon\"");
-        if (s == CASE_OK && !case_type_is_float(e->type))
-            s = case_fail(p, "%s comparison needs a float type (f16, f32, f64), this data is %s", ulp ? "ulp" : "epsilon",
-                     case_type_name(e->type));
-        if (s == CASE_OK && ulp) {
-            uint64_t n;
-            e->compare = CASE_COMPARE_ULP;
-            size_t inner = case_path_enter_key(p, "ulp");
-            s = case_read_uint(p, ulp, 0, (uint64_t)CASE_EXACT_INT_LIMIT, &n);
-            case_path_leave(p, inner);
-            e->tolerance = (double)n;
-        } else if (s == CASE_OK) {
-            e->compare = CASE_COMPARE_EPSILON;
-            size_t inner = case_path_enter_key(p, "epsilon");
-            s = case_read_double(p, eps, 0, &e->tolerance);
-            if (s == CASE_OK && !(e->tolerance >= 0.0))
-                s = case_fail(p, "%s is negative (must be >= 0)", case_shortest(e->tolerance).s);
+        for (int k = 0; keys[k]; k++)
+            if (case_field(v, keys[k]))
+                given = case_field(v, keys[k]), n++;
+        if (s == CASE_OK && n != 1)
+            s = case_fail(p, "give exactly one of \"ulp\", \"epsilon\" or \"relative\"");
+        if (s == CASE_OK) {
+            case_compare_by_name(given->string, &m);
+            if (!case_type_is_float(e->type))
+                s = case_fail(p, "%s comparison needs a float type (f16, f32, f64), this data is %s", given->string,
+                              case_type_name(e->type));
+        }
+        if (s == CASE_OK) {
+            e->compare = m;
+            size_t inner = case_path_enter_key(p, given->string);
+            if (m == CASE_COMPARE_ULP) {
+                uint64_t ulps;
+                s = case_read_uint(p, given, 0, (uint64_t)CASE_EXACT_INT_LIMIT, &ulps);
+                e->tolerance = (double)ulps;
+            } else {
+                s = case_read_double(p, given, 0, &e->tolerance);
+                if (s == CASE_OK && !(e->tolerance >= 0.0))
+                    s = case_fail(p, "%s is negative (must be >= 0)", case_shortest(e->tolerance).s);
+            }
             case_path_leave(p, inner);
         }
     } else {
-        s = case_fail(p, "expected \"exact\", \"sorted\", {\"ulp\": N} or {\"epsilon\": E}, got %s", case_json_kind(v));
+        s = case_fail(p, "expected \"exact\", \"sorted\", {\"ulp\": N}, {\"epsilon\": E} or {\"relative\": R}, got %s",
+                      case_json_kind(v));
     }
     case_path_leave(p, saved);
     return s;

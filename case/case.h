@@ -81,8 +81,17 @@ typedef enum case_compare {
     CASE_COMPARE_EXACT,   /* identical bits (+0 and -0 differ), except that any NaN matches any NaN */
     CASE_COMPARE_ULP,     /* floats within `tolerance` units in the last place */
     CASE_COMPARE_EPSILON, /* |a - b| <= tolerance */
-    CASE_COMPARE_SORTED   /* equal as multisets: both sorted (case_sort_elements), then exact */
+    CASE_COMPARE_SORTED,  /* equal as multisets: both sorted (case_sort_elements), then exact */
+    CASE_COMPARE_RELATIVE /* |want - got| <= tolerance * |want| */
 } case_compare;
+
+/* A compare mode's name as the case format spells it ("exact", "ulp", ...), and whether it takes a tolerance
+ * ({"ulp": N}); case_compare_by_name: 1 and *out, or 0. */
+const char *case_compare_name(case_compare m);
+int case_compare_takes_tolerance(case_compare m);
+int case_compare_by_name(const char *name, case_compare *out);
+/* How a failure message names the mode: "exact", "sorted", "within 2 ulp", "within 0.001", "within 1e-08 relative". */
+void case_compare_describe(case_compare m, double tolerance, char *buf, size_t size);
 
 typedef struct case_binding {
     uint32_t set, binding;
@@ -288,7 +297,8 @@ uint64_t case_splitmix64(uint64_t *state);
  * (buffers and decoded image components) and "sorted": 1 when `got` matches `want` under mode and tolerance.
  * Floats: any NaN matches any NaN, in every mode; an infinity matches only the same infinity; otherwise exact and
  * sorted need identical bits (+0 and -0 differ), ulp N at most N representable steps apart (+0 and -0 are 0
- * apart), epsilon E |want - got| <= E in double.  Integers: identical bits in every mode.
+ * apart), epsilon E |want - got| <= E in double, relative R |want - got| <= R * |want| in double.  Integers:
+ * identical bits in every mode.
  */
 int case_element_match(case_type t, const uint8_t *want, const uint8_t *got, case_compare mode, double tolerance);
 /* The distance in units in the last place between two finite floats of type t, into *out; 0 (nothing stored)

@@ -6,13 +6,51 @@
  * Floats (f16, f32, f64): any NaN equals any NaN in every mode (SPIR-V and Vulkan leave payloads open, and the
  * simulator and a device produce different ones); an infinity equals only the same infinity (never the largest
  * finite value, whatever the tolerance); otherwise exact and sorted need identical bits (+0 and -0 differ), ulp N
- * counts representable values between the two (+0 and -0 are 0 apart), epsilon E compares |a - b| in double.
+ * counts representable values between the two (+0 and -0 are 0 apart), epsilon E compares |a - b| in double,
+ * relative R compares |want - got| with R * |want| in double (Amber's EQ and percent tolerances).
  * Integers: identical bits in every mode (the case parser refuses ulp and epsilon for them).
  */
 #include "case/case_internal.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+
+/* The compare modes: the case format's name of each, and whether it takes a tolerance. */
+static const struct {
+    const char *name;
+    int tolerance;
+    const char *within; /* the failure message's words around the tolerance */
+} modes[] = {
+    [CASE_COMPARE_EXACT] = {"exact", 0, NULL},
+    [CASE_COMPARE_ULP] = {"ulp", 1, " ulp"},
+    [CASE_COMPARE_EPSILON] = {"epsilon", 1, ""},
+    [CASE_COMPARE_SORTED] = {"sorted", 0, NULL},
+    [CASE_COMPARE_RELATIVE] = {"relative", 1, " relative"},
+};
+#define MODE_COUNT (sizeof modes / sizeof modes[0])
+
+const char *case_compare_name(case_compare m) { return (unsigned)m < MODE_COUNT ? modes[m].name : "?"; }
+int case_compare_takes_tolerance(case_compare m) { return (unsigned)m < MODE_COUNT && modes[m].tolerance; }
+
+int case_compare_by_name(const char *name, case_compare *out)
+{
+    for (unsigned m = 0; m < MODE_COUNT; m++)
+        if (strcmp(modes[m].name, name) == 0) {
+            *out = (case_compare)m;
+            return 1;
+        }
+    return 0;
+}
+
+void case_compare_describe(case_compare m, double tolerance, char *buf, size_t size)
+{
+    if (case_compare_takes_tolerance(m))
+        snprintf(buf, size, "within %s%s", case_shortest(tolerance).s, modes[m].within);
+    else
+        snprintf(buf, size, "%s", case_compare_name(m));
+}
 
 /* Units in the last place between two floats of one type, counting along the
  * representable values: +0 and -0 are 0 apart, the smallest subnormals of
@@ -59,6 +97,10 @@ static int bits_match(case_type t, uint64_t want, uint64_t got, case_compare mod
     case CASE_COMPARE_ULP: return (double)ulp_distance_bits(t, want, got) <= tolerance;
     case CASE_COMPARE_EPSILON:
         return fabs(case_float_element_value(t, want) - case_float_element_value(t, got)) <= tolerance;
+    case CASE_COMPARE_RELATIVE: {
+        double w = case_float_element_value(t, want);
+        return fabs(w - case_float_element_value(t, got)) <= tolerance * fabs(w);
+    }
     }
     return 0; /* not a case_compare */
 }

@@ -122,12 +122,7 @@ int case_expect_check(const case_expect *e, const uint8_t *actual, size_t actual
         *first_bad = base + first;
     if (msg && msg_size) {
         char mode[64];
-        switch (e->compare) {
-        case CASE_COMPARE_ULP: snprintf(mode, sizeof mode, "within %s ulp", case_shortest(e->tolerance).s); break;
-        case CASE_COMPARE_EPSILON: snprintf(mode, sizeof mode, "within %s", case_shortest(e->tolerance).s); break;
-        case CASE_COMPARE_SORTED: snprintf(mode, sizeof mode, "sorted"); break;
-        default: snprintf(mode, sizeof mode, "exact"); break;
-        }
+        case_compare_describe(e->compare, e->tolerance, mode, sizeof mode);
         snprintf(msg, msg_size, "set %u binding %u (%s): %selement %zu: expected %s, actual %s; %zu of %zu elements differ",
                  e->set, e->binding, mode, e->compare == CASE_COMPARE_SORTED ? "after sorting, " : "", base + first,
                  want_text, got_text, bad, e->count);

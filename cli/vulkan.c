@@ -500,16 +500,6 @@ static size_t compare_binding(const wl_case *c, int bi, const uint8_t *sim, cons
     return bad;
 }
 
-static const char *compare_name(case_compare m)
-{
-    switch (m) {
-    case CASE_COMPARE_ULP: return "ulp";
-    case CASE_COMPARE_EPSILON: return "epsilon";
-    case CASE_COMPARE_SORTED: return "sorted";
-    default: return "exact";
-    }
-}
-
 /* What check's device child sends after the device's description: its exit code (0: the run's output follows),
  * the wave size it chose and the kernel's workgroup size. */
 typedef struct check_device_head {
@@ -732,11 +722,11 @@ int cli_check_case(const cli_opts *o, const char *case_path)
             }
         if (!a.quiet) {
             char how[64];
-            if (mode == CASE_COMPARE_ULP || mode == CASE_COMPARE_EPSILON)
-                snprintf(how, sizeof how, "%s %g", compare_name(mode), tol);
+            if (case_compare_takes_tolerance(mode))
+                snprintf(how, sizeof how, "%s %g", case_compare_name(mode), tol);
             else
                 snprintf(how, sizeof how, "%s", case_type_is_float(b->type) || mode == CASE_COMPARE_SORTED
-                                                    ? compare_name(mode)
+                                                    ? case_compare_name(mode)
                                                     : "bit-exact");
             printf("  set %u binding %u  %-20s %-4s x %-7zu %-12s %s\n", b->set, b->binding, case_kind_name(b->kind),
                    case_type_name(b->type), b->count, how,

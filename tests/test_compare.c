@@ -68,6 +68,14 @@ static const row rows[] = {
     {CASE_TYPE_F32, CASE_COMPARE_ULP, 1, F32_MAX, F32_MAX - 1, 1, "FLT_MAX and the float below, ulp 1"},
     {CASE_TYPE_F32, CASE_COMPARE_EPSILON, 0.5, F32_ONE, 0x3FC00000u, 1, "1 against 1.5, epsilon 0.5"},
     {CASE_TYPE_F32, CASE_COMPARE_EPSILON, 0.25, F32_ONE, 0x3FC00000u, 0, "1 against 1.5, epsilon 0.25"},
+    /* relative: |want - got| <= R * |want|, measured from the expected value; zeros of either sign match */
+    {CASE_TYPE_F32, CASE_COMPARE_RELATIVE, 0.5, F32_ONE, 0x3FC00000u, 1, "1 against 1.5, relative 0.5"},
+    {CASE_TYPE_F32, CASE_COMPARE_RELATIVE, 0.25, F32_ONE, 0x3FC00000u, 0, "1 against 1.5, relative 0.25"},
+    {CASE_TYPE_F32, CASE_COMPARE_RELATIVE, 0.25, 0x3FC00000u, F32_ONE, 0, "1.5 against 1, relative 0.25 (1/3 of 1.5 is 0.5)"},
+    {CASE_TYPE_F32, CASE_COMPARE_RELATIVE, 1e-8, 0x00000000u, 0x80000000u, 1, "+0 against -0, relative"},
+    {CASE_TYPE_F32, CASE_COMPARE_RELATIVE, 1e300, 0x00000000u, 0x00000001u, 0, "0 against the min subnormal: no relative room"},
+    {CASE_TYPE_F32, CASE_COMPARE_RELATIVE, 1e300, F32_INF, F32_MAX, 0, "inf against FLT_MAX, huge relative"},
+    {CASE_TYPE_F32, CASE_COMPARE_RELATIVE, 0, F32_PNAN, F32_XNAN, 1, "two NaNs, relative 0"},
     /* half precision: the same rule on 16 bits */
     {CASE_TYPE_F16, CASE_COMPARE_EXACT, 0, 0x7E00, 0xFE01, 1, "f16 NaNs, exact"},
     {CASE_TYPE_F16, CASE_COMPARE_ULP, 1, 0x7C00, 0x7BFF, 0, "f16 inf against 65504, ulp 1"},
