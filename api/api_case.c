@@ -135,9 +135,6 @@ wavelab_status wavelab_case_load(const char *path, wavelab_case **out)
         return WAVELAB_ERR_NOMEM;
     if (st != CASE_OK)
         return WAVELAB_ERR_CASE;
-    if ((*out)->c->dispatches) /* a run here is one program; refusing beats running the first pass silently */
-        return fail(*out, WAVELAB_ERR_CASE, "%s: dispatches: a case of several passes does not run through the "
-                    "API yet (wavelab run, check and profile run it)", path);
     (*out)->kernel_from = API_KERNEL_FILE;
     return WAVELAB_OK;
 }

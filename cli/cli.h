@@ -152,12 +152,5 @@ int cli_cmd_run_vulkan(const struct cli_opts *o, const char *case_path);
 
 /* cli/profile.c: article 001's profiler on the passes of a case (GPU timestamps, or the model's estimate) */
 int cli_cmd_profile(int argc, char **argv);
-struct vkb_context;
-struct vkb_run_options;
-struct vkb_run_output;
-/* Compiles every pass of c (its "dispatches", or its one kernel; `optimize` as in compile_case) and runs them
- * with vkb_run_passes.  Returns the backend's status (compile errors: VKB_ERR_INPUT) with err set. */
-int cli_vulkan_run_passes(struct vkb_context *ctx, int index, const struct wl_case *c, const char *optimize,
-                          const struct vkb_run_options *opt, struct vkb_run_output *out, char *err, size_t err_size);
 
 #endif
