@@ -147,6 +147,9 @@ int cli_cmd_check(int argc, char **argv);
 /* `wavelab check CASE` with options parsed already (report's device section passes its own) */
 struct cli_opts;
 int cli_check_case(const struct cli_opts *o, const char *case_path);
+/* The same, printing onto fout and ferr instead of stdout and stderr (report keeps check's text this way: the device's
+ * child process prints nothing, it sends its result). */
+int cli_check_case_to(const struct cli_opts *o, const char *case_path, FILE *fout, FILE *ferr);
 /* `wavelab run CASE --backend vulkan ...`: the options cli_cmd_run parsed, and the case (NULL: none given). */
 int cli_cmd_run_vulkan(const struct cli_opts *o, const char *case_path);
 

@@ -101,14 +101,11 @@ int cli_vulkan_exit_code(vkb_status st)
 
 /* Reports a failed backend call: "SKIP: why" on stdout when the device cannot run the case (exit 3), the
  * error on stderr otherwise.  Returns the exit code. */
+static int vulkan_failure_to(FILE *fout, FILE *ferr, vkb_status st, const char *prefix, const char *err);
+
 int cli_vulkan_failure(vkb_status st, const char *prefix, const char *err)
 {
-    int rc = cli_vulkan_exit_code(st);
-    if (rc == EXIT_SKIPPED)
-        printf("SKIP: %s\n", err);
-    else
-        fprintf(stderr, "%s%s\n", prefix, err);
-    return rc;
+    return vulkan_failure_to(stdout, stderr, st, prefix, err);
 }
 
 /* The backend's options of run and check. */
@@ -119,22 +116,34 @@ static vkb_run_options device_run_options(const vk_args *a)
                              .timeout_ms = a->timeout * 1000u};
 }
 
+/* cli_vulkan_failure onto the given streams (check's, which report captures). */
+static int vulkan_failure_to(FILE *fout, FILE *ferr, vkb_status st, const char *prefix, const char *err)
+{
+    int rc = cli_vulkan_exit_code(st);
+    if (rc == EXIT_SKIPPED)
+        fprintf(fout, "SKIP: %s\n", err);
+    else
+        fprintf(ferr, "%s%s\n", prefix, err);
+    return rc;
+}
+
 /* Prints why check's device did not run the case (run/device.h's steps); returns the exit code. */
-static int device_refusal(const run_device_result *res)
+static int device_refusal(const run_device_result *res, FILE *fout, FILE *ferr)
 {
     switch (res->step) {
     case RUN_DEVICE_PROCESS:
-        fprintf(stderr, "wavelab check: %s\n", res->message);
+        fprintf(ferr, "wavelab check: %s\n", res->message);
         return cli_vulkan_exit_code(res->status);
     case RUN_DEVICE_OPEN:
     case RUN_DEVICE_COMPILE:
-        fprintf(stderr, "wavelab check: %s\n", res->message);
+        fprintf(ferr, "wavelab check: %s\n", res->message);
         return RUN_EXIT_BAD_INPUT;
     case RUN_DEVICE_WAVE: /* an excluded --wave was refused before the device opened */
-        printf("SKIP: the device's wave size %u: %s (--wave picks another)\n", res->wave_size, res->message);
+        fprintf(fout, "SKIP: the device's wave size %u: %s (--wave picks another)\n", res->wave_size, res->message);
         return EXIT_SKIPPED;
-    case RUN_DEVICE_SUPPORT: return cli_vulkan_failure(res->status, "wavelab check: ", res->message);
-    case RUN_DEVICE_DISPATCH: return cli_vulkan_failure(res->status, "wavelab check: device: ", res->message);
+    case RUN_DEVICE_SUPPORT: return vulkan_failure_to(fout, ferr, res->status, "wavelab check: ", res->message);
+    case RUN_DEVICE_DISPATCH:
+        return vulkan_failure_to(fout, ferr, res->status, "wavelab check: device: ", res->message);
     case RUN_DEVICE_DONE: return RUN_EXIT_OK;
     }
     return RUN_EXIT_FAIL;
@@ -525,20 +534,25 @@ int cli_cmd_check(int argc, char **argv)
 
 int cli_check_case(const cli_opts *o, const char *case_path)
 {
+    return cli_check_case_to(o, case_path, stdout, stderr);
+}
+
+int cli_check_case_to(const cli_opts *o, const char *case_path, FILE *fout, FILE *ferr)
+{
     vk_args a;
     vk_args_from(o, case_path, &a);
     if (!a.case_path) {
-        fprintf(stderr, "wavelab check: no case file given\n");
+        fprintf(ferr, "wavelab check: no case file given\n");
         return RUN_EXIT_BAD_INPUT;
     }
     char err[4096];
     wl_case *c = NULL;
     if (case_load(a.case_path, &c, err, sizeof err) != CASE_OK) {
-        fprintf(stderr, "%s\n", err);
+        fprintf(ferr, "%s\n", err);
         return RUN_EXIT_BAD_INPUT;
     }
     if (a.wave && !case_wave_applies(c, a.wave, err, sizeof err)) {
-        fprintf(stderr, "wavelab check: --wave %u: %s\n", a.wave, err);
+        fprintf(ferr, "wavelab check: --wave %u: %s\n", a.wave, err);
         case_destroy(c);
         return RUN_EXIT_BAD_INPUT;
     }
@@ -556,14 +570,14 @@ int cli_check_case(const cli_opts *o, const char *case_path)
     const vkb_device_info *info = &res.info;
     int crashed = res.crash_signal != 0;
     if (!crashed && res.step != RUN_DEVICE_DONE) {
-        rc = device_refusal(&res);
+        rc = device_refusal(&res, fout, ferr);
         goto done;
     }
     uint32_t wave = crashed ? (a.wave ? a.wave : c->subgroup_size ? c->subgroup_size : info->subgroup_size)
                             : res.wave_size;
     if (crashed) {
         const char *abbrev = sigabbrev_np(res.crash_signal);
-        printf("SKIP: the device crashed (signal %d: SIG%s) running %s on %s\n", res.crash_signal,
+        fprintf(fout, "SKIP: the device crashed (signal %d: SIG%s) running %s on %s\n", res.crash_signal,
                abbrev ? abbrev : "?", c->path, res.have_info ? info->name : a.device ? a.device : "the Vulkan device");
     }
 
@@ -572,11 +586,11 @@ int cli_check_case(const cli_opts *o, const char *case_path)
     int sim_rc = run_case_sim(c, &sim_opt, &sim, err, sizeof err);
     sim_ran = 1;
     if (sim.warnings[0] && !a.quiet)
-        fputs(sim.warnings, stderr);
+        fputs(sim.warnings, ferr);
     if (sim.optimizer_note[0])
-        fprintf(stderr, "wavelab check: simulator: %s\n", sim.optimizer_note);
+        fprintf(ferr, "wavelab check: simulator: %s\n", sim.optimizer_note);
     if (sim_rc == RUN_EXIT_BAD_INPUT) {
-        fprintf(stderr, "wavelab check: simulator: %s\n", err);
+        fprintf(ferr, "wavelab check: simulator: %s\n", err);
         rc = RUN_EXIT_BAD_INPUT;
         goto done;
     }
@@ -585,30 +599,30 @@ int cli_check_case(const cli_opts *o, const char *case_path)
         if (sim_rc == RUN_EXIT_FAIL) {
             char where[512];
             sim_location_format(sim.prog, &sim.result.fault_event.where, where, sizeof where);
-            printf("  simulator    stopped with a fault (%s: %s at %s)\n", sim_fault_kind_name(sim.result.fault),
+            fprintf(fout, "  simulator    stopped with a fault (%s: %s at %s)\n", sim_fault_kind_name(sim.result.fault),
                    sim.result.fault_event.message, where);
         } else if (c->expect_count) {
-            printf("  expectations simulator %d failed (of %d)\n", run_check_expects(c, sim.data, NULL),
+            fprintf(fout, "  expectations simulator %d failed (of %d)\n", run_check_expects(c, sim.data, NULL),
                    c->expect_count);
-            run_check_expects(c, sim.data, stdout);
+            run_check_expects(c, sim.data, fout);
         } else {
-            printf("  simulator    ran to the end (the case has no expectations)\n");
+            fprintf(fout, "  simulator    ran to the end (the case has no expectations)\n");
         }
         goto done;
     }
 
     if (!a.quiet) {
-        printf("wavelab check %s\n", c->path);
-        printf("  wave size    %u on both; device %s (%s)%s\n", wave, info->name,
+        fprintf(fout, "wavelab check %s\n", c->path);
+        fprintf(fout, "  wave size    %u on both; device %s (%s)%s\n", wave, info->name,
                info->driver_info[0] ? info->driver_info : info->driver_name,
                dev->wave_size_required ? ", required subgroup size" : "");
         if (a.machine)
-            printf("  machine      %s (the preset changes the model's statistics, not its outputs)\n", a.machine);
+            fprintf(fout, "  machine      %s (the preset changes the model's statistics, not its outputs)\n", a.machine);
     }
     if (sim_rc == RUN_EXIT_FAIL) {
         char where[512];
         sim_location_format(sim.prog, &sim.result.fault_event.where, where, sizeof where);
-        printf("DIFFER: the simulator stopped with a fault (%s: %s at %s); the device ran to the end\n",
+        fprintf(fout, "DIFFER: the simulator stopped with a fault (%s: %s at %s); the device ran to the end\n",
                sim_fault_kind_name(sim.result.fault), sim.result.fault_event.message, where);
         rc = RUN_EXIT_FAIL;
         goto done;
@@ -646,18 +660,18 @@ int cli_check_case(const cli_opts *o, const char *case_path)
                 snprintf(how, sizeof how, "%s", case_type_is_float(b->type) || mode == CASE_COMPARE_SORTED
                                                     ? compare_name(mode)
                                                     : "bit-exact");
-            printf("  set %u binding %u  %-20s %-4s x %-7zu %-12s %s\n", b->set, b->binding, case_kind_name(b->kind),
+            fprintf(fout, "  set %u binding %u  %-20s %-4s x %-7zu %-12s %s\n", b->set, b->binding, case_kind_name(b->kind),
                    case_type_name(b->type), b->count, how,
                    bad ? "DIFFER" : "agree");
             int image = cli_is_image_binding(b);
             if (bad && !image && mode != CASE_COMPARE_SORTED && !note_printed) {
-                printf("      (element i is placed at global invocation i, x fastest: that holds when the kernel "
+                fprintf(fout, "      (element i is placed at global invocation i, x fastest: that holds when the kernel "
                        "writes one element per invocation; wave size %u)\n",
                        wave);
                 note_printed = 1;
             }
             if (bad)
-                printf("      %zu of %zu %s differ%s\n%s", bad, b->count,
+                fprintf(fout, "      %zu of %zu %s differ%s\n%s", bad, b->count,
                        image ? "texels (decoded components)" : "elements", report[0] ? "; the first:" : "", report);
         }
         total_bad += bad;
@@ -666,51 +680,51 @@ int cli_check_case(const cli_opts *o, const char *case_path)
     int sim_fail = run_check_expects(c, sim.data, NULL), dev_fail = run_check_expects(c, dev->data, NULL);
     if (!a.quiet) {
         if (total_bad > MAX_MISMATCHES)
-            printf("  (first %d mismatches shown)\n", MAX_MISMATCHES);
-        print_timing(c, dev, stdout);
-        print_statistics(dev, stdout);
+            fprintf(fout, "  (first %d mismatches shown)\n", MAX_MISMATCHES);
+        print_timing(c, dev, fout);
+        print_statistics(dev, fout);
         if (sim.prog)
-            printf("  registers    wavelab's allocation: %u VGPRs + %u SGPRs (%u per thread on a GPU without scalar "
+            fprintf(fout, "  registers    wavelab's allocation: %u VGPRs + %u SGPRs (%u per thread on a GPU without scalar "
                    "registers, to compare with a driver's register count; docs/registers.md)\n",
                    sim.prog->res.vgprs, sim.prog->res.sgprs, sim.prog->res.vgprs + sim.prog->res.sgprs);
-        printf("  simulator    %" PRIu64 " waves, %" PRIu64 " wave instructions, %u bytes shared memory\n",
+        fprintf(fout, "  simulator    %" PRIu64 " waves, %" PRIu64 " wave instructions, %u bytes shared memory\n",
                sim.result.stats.waves, sim.result.stats.wave_instructions, sim.prog ? sim.prog->workgroup_bytes : 0);
         if (c->expect_count)
-            printf("  expectations simulator %d failed, device %d failed (of %d)\n", sim_fail, dev_fail,
+            fprintf(fout, "  expectations simulator %d failed, device %d failed (of %d)\n", sim_fail, dev_fail,
                    c->expect_count);
     }
-    uint64_t findings = a.sanitize ? run_print_findings(c, &sim, stdout) : 0;
+    uint64_t findings = a.sanitize ? run_print_findings(c, &sim, fout) : 0;
     const case_device_difference *known = case_device_difference_for(c, info->name);
     if (known && total_bad) {
-        printf("KNOWN DIFFERENCE: %d of %d bindings differ (%zu elements) on %s at wave %u, as the case's "
+        fprintf(fout, "KNOWN DIFFERENCE: %d of %d bindings differ (%zu elements) on %s at wave %u, as the case's "
                "\"device_differences\" says: %s\n", bad_bindings, c->binding_count, total_bad, info->name, wave,
                known->reason);
         rc = findings ? RUN_EXIT_FAIL : RUN_EXIT_OK;
     } else if (known) {
-        printf("DIFFER FROM RECORD: all %d bindings match on %s at wave %u, but the case's \"device_differences\" "
+        fprintf(fout, "DIFFER FROM RECORD: all %d bindings match on %s at wave %u, but the case's \"device_differences\" "
                "says they differ (%s): remove the entry if the device changed\n", c->binding_count, info->name, wave,
                known->reason);
         rc = RUN_EXIT_FAIL;
     } else if (total_bad) {
-        printf("DIFFER: %d of %d bindings differ (%zu elements) between the simulator and %s at wave %u\n",
+        fprintf(fout, "DIFFER: %d of %d bindings differ (%zu elements) between the simulator and %s at wave %u\n",
                bad_bindings, c->binding_count, total_bad, info->name, wave);
         rc = RUN_EXIT_FAIL;
     } else {
-        printf("AGREE: all %d bindings match between the simulator and %s at wave %u\n", c->binding_count, info->name,
+        fprintf(fout, "AGREE: all %d bindings match between the simulator and %s at wave %u\n", c->binding_count, info->name,
                wave);
         rc = findings ? RUN_EXIT_FAIL : RUN_EXIT_OK;
         if (findings)
-            printf("SANITIZE: the bindings agree, but the simulator's sanitizer reported %llu finding%s (exit 1)\n",
+            fprintf(fout, "SANITIZE: the bindings agree, but the simulator's sanitizer reported %llu finding%s (exit 1)\n",
                    (unsigned long long)findings, findings == 1 ? "" : "s");
         /* agreeing on a wrong answer is still a wrong answer: the expectations decide, as in `wavelab test` */
         if ((sim_fail || dev_fail) && c->known_failure) {
-            printf("XFAIL: both sides agree and the expectations fail (simulator %d, device %d of %d), as the "
+            fprintf(fout, "XFAIL: both sides agree and the expectations fail (simulator %d, device %d of %d), as the "
                    "case's \"known_failure\" says: %s\n", sim_fail, dev_fail, c->expect_count, c->known_failure);
         } else if (sim_fail || dev_fail) {
-            printf("FAIL: both sides agree, but the case's expectations fail (simulator %d, device %d of %d)\n",
+            fprintf(fout, "FAIL: both sides agree, but the case's expectations fail (simulator %d, device %d of %d)\n",
                    sim_fail, dev_fail, c->expect_count);
             if (!a.quiet)
-                run_check_expects(c, sim.data, stdout);
+                run_check_expects(c, sim.data, fout);
             rc = RUN_EXIT_FAIL;
         }
     }
