@@ -689,6 +689,48 @@ START_TEST(test_api_vulkan_runs_every_pass)
 }
 END_TEST
 
+/* A compile error on the device's side is named the same way by the API and by every command that runs a device
+ * (run_case_device): a pass of a case of several passes by its index and name, a one-dispatch case's kernel with
+ * no pass prefix (profile wrote "dispatches[0] ():" before). */
+START_TEST(test_api_device_compile_errors_name_the_pass)
+{
+    char *dir = tsup_temp_dir();
+    char *bad = tsup_write_file(dir, "bad.comp", "#version 450\nlayout(local_size_x = 8) in;\nvoid main() { nope(); }\n");
+    char text[1024];
+    snprintf(text, sizeof text, "{\"dispatches\": [{\"name\": \"first\", \"kernel\": \"bad.comp\", \"groups\": [1, 1, 1]}],"
+             " \"bindings\": [{\"set\": 0, \"binding\": 0, \"type\": \"u32\", \"count\": 8, \"fill\": {\"value\": 0}}]}");
+    char *passes = tsup_write_file(dir, "passes.json", text);
+    snprintf(text, sizeof text, "{\"kernel\": \"bad.comp\", \"bindings\": [{\"set\": 0, \"binding\": 0, \"type\": "
+             "\"u32\", \"count\": 8, \"fill\": {\"value\": 0}}]}");
+    char *one = tsup_write_file(dir, "one.json", text);
+    wavelab_case *c;
+    ck_assert_msg(wavelab_case_load(passes, &c) == WAVELAB_OK, "%s", wavelab_case_message(c));
+    wavelab_run *r;
+    ck_assert_int_eq(wavelab_run_vulkan(c, 0, NULL, &r), WAVELAB_ERR_COMPILE);
+    ck_assert_msg(strstr(wavelab_run_message(r), "dispatches[0] (first): ") &&
+                  strstr(wavelab_run_message(r), "bad.comp:3"), "%s", wavelab_run_message(r));
+    wavelab_run_destroy(r);
+    wavelab_case_destroy(c);
+    const char *commands[] = {"check '%s'", "run '%s' --backend vulkan", "profile '%s'"};
+    for (int k = 0; k < 3; k++) {
+        char args[2048], *out = NULL;
+        snprintf(args, sizeof args, commands[k], passes);
+        ck_assert_int_eq(tsup_run_cli(args, &out), 2);
+        ck_assert_msg(strstr(out, "dispatches[0] (first): ") && strstr(out, "bad.comp:3"), "%s: %s", args, out);
+        free(out);
+        snprintf(args, sizeof args, commands[k], one);
+        ck_assert_int_eq(tsup_run_cli(args, &out), 2);
+        ck_assert_msg(strstr(out, "bad.comp:3") && !strstr(out, "dispatches["), "%s: %s", args, out);
+        free(out);
+    }
+    free(bad);
+    free(passes);
+    free(one);
+    tsup_remove_dir(dir);
+    free(dir);
+}
+END_TEST
+
 static Suite *api_suite(void)
 {
     Suite *s = suite_create("api");
@@ -714,6 +756,7 @@ static Suite *api_suite(void)
     tcase_set_timeout(dev, 300);
     tcase_add_test(dev, test_api_vulkan_device_matches_reference);
     tcase_add_test(dev, test_api_vulkan_runs_every_pass);
+    tcase_add_test(dev, test_api_device_compile_errors_name_the_pass);
     suite_add_tcase(s, dev);
     return s;
 }
