@@ -193,14 +193,16 @@ wavelab_status wavelab_run_sim(const wavelab_case *c, uint32_t wave_size, wavela
  */
 typedef struct wavelab_run_options {
     size_t size;                 /* sizeof(wavelab_run_options), as WAVELAB_RUN_OPTIONS_INIT sets it */
-    uint32_t wave_size;          /* 0 = the case's subgroup_size, else 32 (else the machine's, with `machine`) */
+    uint32_t wave_size;          /* 0 = the case's subgroup_size, else the machine's default, else 32 */
     int robust_access;           /* --robust: out-of-bounds loads read 0 and stores are dropped (also the case's
                                   * "robust_access") */
     uint64_t instruction_budget; /* --budget: wave instructions before the run stops with a fault; 0 = default */
     uint32_t threads;            /* --threads: host threads for one dispatch; 0 or 1 = one.  Results never depend
                                   * on it */
-    const char *machine;         /* --machine: a preset's name or path (docs/memory.md) for the memory model, whose
-                                  * statistics the run then has; NULL = none */
+    const char *machine;         /* --machine: a preset's name or path (docs/memory.md); its default wave size
+                                  * applies when neither wave_size nor the case gives one, and its memory model
+                                  * runs beside the dispatch (its statistics are not read back through the API
+                                  * yet); NULL = none */
 } wavelab_run_options;
 
 #define WAVELAB_RUN_OPTIONS_INIT {sizeof(wavelab_run_options), 0, 0, 0, 0, NULL}

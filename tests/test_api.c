@@ -598,6 +598,17 @@ START_TEST(test_api_run_options_budget_threads_machine)
     ck_assert_msg(wavelab_run_sim_with(c, &o, &r) == WAVELAB_OK, "%s", wavelab_run_message(r));
     ck_assert_int_eq(wavelab_run_read_binding(r, 0, 1, got, sizeof got, NULL), WAVELAB_OK);
     ck_assert_mem_eq(got, want, sizeof want);
+    /* RDNA 2 runs wave32 and wave64 (machines/rdna2.json): wave 16 is modelled with the command line's warning */
+    ck_assert_msg(strstr(wavelab_run_warnings(r), "does not run wave 16"), "%s", wavelab_run_warnings(r));
+    wavelab_run_destroy(r);
+    /* no wave size asked and none in the case: the preset's default (GCN Vega: wave64), as `wavelab run --machine` */
+    snprintf(machine, sizeof machine, "%s/machines/gcn_vega64.json", tsup_root());
+    o.wave_size = 0;
+    ck_assert_msg(wavelab_run_sim_with(c, &o, &r) == WAVELAB_OK, "%s", wavelab_run_message(r));
+    ck_assert_uint_eq(wavelab_run_wave_size(r), 64);
+    reference_scan(in, 64, 1, want);
+    ck_assert_int_eq(wavelab_run_read_binding(r, 0, 1, got, sizeof got, NULL), WAVELAB_OK);
+    ck_assert_mem_eq(got, want, sizeof want);
     wavelab_run_destroy(r);
     wavelab_case_destroy(c);
 }
