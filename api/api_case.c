@@ -46,6 +46,7 @@ static const struct {
     {WAVELAB_COMPARE_ULP, CASE_COMPARE_ULP},
     {WAVELAB_COMPARE_EPSILON, CASE_COMPARE_EPSILON},
     {WAVELAB_COMPARE_SORTED, CASE_COMPARE_SORTED},
+    {WAVELAB_COMPARE_RELATIVE, CASE_COMPARE_RELATIVE},
 };
 
 #define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
@@ -135,9 +136,6 @@ wavelab_status wavelab_case_load(const char *path, wavelab_case **out)
         return WAVELAB_ERR_NOMEM;
     if (st != CASE_OK)
         return WAVELAB_ERR_CASE;
-    if ((*out)->c->dispatches) /* a run here is one program; refusing beats running the first pass silently */
-        return fail(*out, WAVELAB_ERR_CASE, "%s: dispatches: a case of several passes does not run through the "
-                    "API yet (wavelab run, check and profile run it)", path);
     (*out)->kernel_from = API_KERNEL_FILE;
     return WAVELAB_OK;
 }
@@ -419,9 +417,9 @@ wavelab_status wavelab_case_expect(wavelab_case *k, uint32_t set, uint32_t bindi
     if ((unsigned)compare >= COUNT_OF(compare_table) || !(tolerance >= 0))
         return fail(k, WAVELAB_ERR_ARGUMENT, "wavelab_case_expect: set %u binding %u: bad comparison or tolerance",
                     set, binding);
-    if ((compare == WAVELAB_COMPARE_ULP || compare == WAVELAB_COMPARE_EPSILON) && !case_type_is_float(b->type))
-        return fail(k, WAVELAB_ERR_ARGUMENT, "wavelab_case_expect: set %u binding %u: ULP and epsilon comparisons "
-                    "are for float bindings, this one is %s", set, binding, case_type_name(b->type));
+    if (case_compare_takes_tolerance(compare_table[compare].compare) && !case_type_is_float(b->type))
+        return fail(k, WAVELAB_ERR_ARGUMENT, "wavelab_case_expect: set %u binding %u: ULP, epsilon and relative "
+                    "comparisons are for float bindings, this one is %s", set, binding, case_type_name(b->type));
     size_t size = count * case_type_size(b->type);
     uint8_t *bytes = malloc(size);
     case_expect *grown = bytes ? realloc(c->expects, (size_t)(c->expect_count + 1) * sizeof *grown) : NULL;

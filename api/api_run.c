@@ -1,9 +1,10 @@
 /*
  * api/api_run.c — the public API's runs (api/wavelab.h): one case at one
  * wave size on the simulator or a Vulkan device, its final bindings, its
- * statistics and the check of its expectations.  The steps are the ones
- * `wavelab run` and `wavelab check` take (run/, backend/), so a case gives
- * the same bytes through the API as on the command line.
+ * statistics and the check of its expectations.  Both runs are run/'s
+ * (run_case_sim, run_case_device), the ones `wavelab run` and `wavelab check`
+ * make, so a case gives the same bytes through the API as on the command
+ * line; this file only turns options in and results out.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -14,7 +15,9 @@
 #include "api/api_internal.h"
 #include "backend/backend.h"
 #include "isa/isa.h"
+#include "run/device.h"
 #include "run/run.h"
+#include "sim/memmodel.h"
 #include "sim/sim.h"
 
 struct wavelab_run {
@@ -92,11 +95,16 @@ static wavelab_status initial_contents(wavelab_run *r, const wl_case *c)
     return WAVELAB_OK;
 }
 
-/* The steps every run starts with: a loaded case and its validated SPIR-V. */
+/* The steps every run starts with: a loaded case and, for a case of one dispatch, its validated SPIR-V (compiled
+ * once per case; a case of several passes compiles each pass as `wavelab run` does, and *words stays NULL). */
 static wavelab_status prepare(const wavelab_case *k, wavelab_run *r, const uint32_t **words, size_t *word_count)
 {
+    *words = NULL;
+    *word_count = 0;
     if (!k->c)
         return fail(r, WAVELAB_ERR_CASE, "the case did not load: %s", k->message);
+    if (k->c->dispatches)
+        return WAVELAB_OK;
     const char *message, *warnings;
     /* the case's compile cache is the one thing a run changes in it: it is filled once, under its lock */
     wavelab_status st = api_case_words((wavelab_case *)k, words, word_count, &message, &warnings);
@@ -106,7 +114,31 @@ static wavelab_status prepare(const wavelab_case *k, wavelab_run *r, const uint3
     return WAVELAB_OK;
 }
 
+static void add_warnings(wavelab_run *r, const char *text)
+{
+    size_t len = strlen(r->warnings);
+    snprintf(r->warnings + len, sizeof r->warnings - len, "%s", text);
+}
+
+/* The public status of a run that run_case_sim refused (RUN_EXIT_BAD_INPUT), from how far it got. */
+static wavelab_status refused_status(const run_output *o, const char *err)
+{
+    if (!sim_wave_size_valid(o->wave_size))
+        return WAVELAB_ERR_INPUT;
+    if (strstr(err, "out of memory"))
+        return WAVELAB_ERR_NOMEM;
+    /* no program: the kernel did not compile, optimize, specialize or lower; else the case does not fit it */
+    return o->prog ? WAVELAB_ERR_INPUT : WAVELAB_ERR_COMPILE;
+}
+
 wavelab_status wavelab_run_sim(const wavelab_case *k, uint32_t wave_size, wavelab_run **out)
+{
+    wavelab_run_options o = WAVELAB_RUN_OPTIONS_INIT;
+    o.wave_size = wave_size;
+    return wavelab_run_sim_with(k, &o, out);
+}
+
+wavelab_status wavelab_run_sim_with(const wavelab_case *k, const wavelab_run_options *options, wavelab_run **out)
 {
     if (!out)
         return WAVELAB_ERR_ARGUMENT;
@@ -117,84 +149,63 @@ wavelab_status wavelab_run_sim(const wavelab_case *k, uint32_t wave_size, wavela
     if (st != WAVELAB_OK)
         return st;
     wavelab_run *r = *out;
+    wavelab_run_options defaults = WAVELAB_RUN_OPTIONS_INIT;
+    const wavelab_run_options *o = options ? options : &defaults;
+    if (o->size < sizeof *o)
+        return fail(r, WAVELAB_ERR_ARGUMENT, "wavelab_run_options.size is %zu: start from WAVELAB_RUN_OPTIONS_INIT "
+                    "(%zu)", o->size, sizeof *o);
     const uint32_t *words;
     size_t word_count;
     if ((st = prepare(k, r, &words, &word_count)) != WAVELAB_OK)
         return st;
     const wl_case *c = k->c;
-    uint32_t wave = run_wave_size(c, wave_size);
-    if (wave < SIM_MIN_WAVE || wave > SIM_MAX_WAVE || (wave & (wave - 1)))
-        return fail(r, WAVELAB_ERR_INPUT, "wave size %u: the simulator models powers of two from %d to %d", wave,
-                    SIM_MIN_WAVE, SIM_MAX_WAVE);
-    r->wave_size = wave;
-
-    char err[2048];
-    isa_program *prog = NULL;
-    isa_spec spec = {c->spec, c->spec_count};
-    isa_status ist = isa_lower_spec(words, word_count, c->entry, &spec, &prog, err, sizeof err);
-    if (ist != ISA_OK) {
-        isa_program_destroy(prog);
-        return fail(r, ist == ISA_ERR_NOMEM ? WAVELAB_ERR_NOMEM : WAVELAB_ERR_COMPILE, "%s: %s: %s", c->kernel,
-                    isa_status_str(ist), err);
-    }
-    if (!run_bindings_fit(c, prog, err, sizeof err)) {
-        isa_program_destroy(prog);
+    /* the command line's options, each into the run_options field `wavelab run` sets (cli/options.def's RUN rows) */
+    run_options opt = {.wave_size = o->wave_size, .robust_access = o->robust_access,
+                       .instruction_budget = o->instruction_budget, .threads = o->threads,
+                       .spirv = words, .spirv_words = word_count};
+    char err[8192] = "", warning[512] = "";
+    if (o->machine && run_memory_open(o->machine, -1, 1, c, &opt, warning, sizeof warning, err, sizeof err) != 0)
         return fail(r, WAVELAB_ERR_INPUT, "%s", err);
+    add_warnings(r, warning);
+    run_output ro;
+    int rc = run_case_sim(c, &opt, &ro, err, sizeof err);
+    mem_model_destroy(opt.memory);
+    /* every pass's compile warnings for a case of several passes; for one, the case's came with its words, and
+     * run_case_sim adds the bindings the kernel does not use */
+    add_warnings(r, ro.warnings);
+    if (ro.optimizer_note[0]) {
+        add_warnings(r, ro.optimizer_note);
+        add_warnings(r, "\n");
     }
-    sim_buffer *bufs = calloc((size_t)c->binding_count + 1, sizeof *bufs);
-    if (!bufs || (st = initial_contents(r, c)) != WAVELAB_OK) {
-        free(bufs);
-        isa_program_destroy(prog);
-        return fail(r, WAVELAB_ERR_NOMEM, "out of memory");
-    }
-    for (int i = 0; i < c->binding_count; i++)
-        bufs[i] = (sim_buffer){.set = c->bindings[i].set, .binding = c->bindings[i].binding, .data = r->data[i],
-                               .size = c->bindings[i].size};
-    sim_image *images = NULL; /* image and sampler bindings over r->data, as run_case_sim binds them */
-    int image_count = 0;
-    if (!run_image_bindings(c, r->data, &images, &image_count)) {
-        free(bufs);
-        isa_program_destroy(prog);
-        return fail(r, WAVELAB_ERR_NOMEM, "out of memory");
-    }
-    sim_config cfg = {
-        .images = images,
-        .image_count = image_count,
-        .wave_size = wave,
-        .groups = {c->groups[0], c->groups[1], c->groups[2]},
-        .threads = 1,
-        .push = c->push_constants,
-        .push_size = c->push_size,
-        .buffers = bufs,
-        .buffer_count = c->binding_count,
-    };
-    sim_result result;
-    sim_status ss = sim_run(prog, &cfg, &result);
-    free(bufs);
-    free(images);
-    r->stats = result.stats;
-    r->from_simulator = ss == SIM_OK || ss == SIM_FAULT; /* the dispatch started: its statistics exist */
-    switch (ss) {
-    case SIM_OK: st = WAVELAB_OK; break;
-    case SIM_FAULT: {
+    r->wave_size = ro.wave_size;
+    r->stats = ro.result.stats; /* the counters: the per-instruction arrays go with ro */
+    r->stats.inst_executions = r->stats.inst_lanes = NULL;
+    r->stats.inst_count = 0;
+    r->from_simulator = ro.data && (ro.status == SIM_OK || ro.status == SIM_FAULT); /* its statistics exist */
+    r->data = ro.data; /* the final bindings (at the fault, after one), one array per case binding */
+    ro.data = NULL;
+    if (rc == RUN_EXIT_OK)
+        st = WAVELAB_OK;
+    else if (rc == RUN_EXIT_FAIL) {
         char where[512];
-        sim_location_format(prog, &result.fault_event.where, where, sizeof where);
-        st = fail(r, WAVELAB_ERR_FAULT, "%s (wave %u): %s: %s at %s", c->kernel, wave,
-                  sim_fault_kind_name(result.fault), result.fault_event.message, where);
-        break;
-    }
-    case SIM_ERR_CONFIG: st = fail(r, WAVELAB_ERR_INPUT, "%s: %s", c->path, result.fault_event.message); break;
-    default: st = fail(r, WAVELAB_ERR_NOMEM, "out of memory"); break;
-    }
-    sim_result_free(&result);
-    isa_program_destroy(prog);
+        wl_case view;
+        case_dispatch_view(c, ro.pass, &view);
+        sim_location_format(ro.prog, &ro.result.fault_event.where, where, sizeof where);
+        st = fail(r, WAVELAB_ERR_FAULT, "%s (wave %u): %s: %s at %s", view.kernel, ro.wave_size,
+                  sim_fault_kind_name(ro.result.fault), ro.result.fault_event.message, where);
+    } else
+        st = fail(r, refused_status(&ro, err), "%s", err);
+    run_output_free(&ro);
     return st;
 }
 
-/* The public status for a backend status: "cannot run here" (exit 3) against "failed while running" (exit 1). */
-static wavelab_status device_status(vkb_status st)
+/* The public status for a device run that stopped: "cannot run here" (exit 3) against "failed while running"
+ * (exit 1). */
+static wavelab_status device_status(const run_device_result *res)
 {
-    switch (st) {
+    if (res->step == RUN_DEVICE_COMPILE && res->status == VKB_ERR_INPUT)
+        return WAVELAB_ERR_COMPILE;
+    switch (res->status) {
     case VKB_OK: return WAVELAB_OK;
     case VKB_ERR_NO_LOADER:
     case VKB_ERR_NO_DEVICE:
@@ -222,33 +233,21 @@ wavelab_status wavelab_run_vulkan(const wavelab_case *k, uint32_t wave_size, con
     if ((st = prepare(k, r, &words, &word_count)) != WAVELAB_OK)
         return st;
     const wl_case *c = k->c;
-    char err[2048] = "";
-    vkb_context *ctx = NULL;
-    int index = -1;
-    vkb_kernel_info kernel;
-    vkb_run_output dev = {0};
-    uint32_t wave = wave_size ? wave_size : c->subgroup_size;
-    vkb_status vs = vkb_context_create(&ctx, err, sizeof err);
-    if (vs == VKB_OK)
-        vs = vkb_device_find(ctx, device, &index, err, sizeof err);
-    if (vs == VKB_OK)
-        vs = vkb_kernel_scan(words, word_count, c->entry, &kernel, err, sizeof err);
-    if (vs == VKB_OK)
-        vs = vkb_check_support(ctx, index, &kernel, c, wave, err, sizeof err);
-    if (vs == VKB_OK) {
-        vkb_run_options opt = {.wave_size = wave};
-        vs = vkb_run_case(ctx, index, c, words, word_count, &opt, &dev, err, sizeof err);
-    }
-    if (vs == VKB_OK) {
-        r->wave_size = dev.wave_size;
+    run_device_options opt = {.device = device, .run = {.wave_size = wave_size}, .spirv = words,
+                              .spirv_words = word_count};
+    run_device_result res;
+    run_case_device(c, &opt, &res);
+    if (c->dispatches)
+        add_warnings(r, res.warnings);
+    if (res.step == RUN_DEVICE_DONE) {
+        r->wave_size = res.out.wave_size;
         st = initial_contents(r, c);
-        for (int i = 0; st == WAVELAB_OK && i < c->binding_count && i < dev.binding_count; i++)
-            memcpy(r->data[i], dev.data[i], c->bindings[i].size);
+        for (int i = 0; st == WAVELAB_OK && i < c->binding_count && i < res.out.binding_count; i++)
+            memcpy(r->data[i], res.out.data[i], c->bindings[i].size);
     } else {
-        st = fail(r, device_status(vs), "%s: %s", vkb_status_str(vs), err);
+        st = fail(r, device_status(&res), "%s: %s", vkb_status_str(res.status), res.message);
     }
-    vkb_run_output_free(&dev);
-    vkb_context_destroy(ctx);
+    run_device_result_free(&res);
     return st;
 }
 

@@ -53,7 +53,7 @@ extern "C" {
 #endif
 
 #define WAVELAB_VERSION_MAJOR 0
-#define WAVELAB_VERSION_MINOR 1
+#define WAVELAB_VERSION_MINOR 2
 #define WAVELAB_VERSION_PATCH 0
 #define WAVELAB_VERSION_STR2_(x) #x
 #define WAVELAB_VERSION_STR_(x) WAVELAB_VERSION_STR2_(x)
@@ -104,7 +104,8 @@ typedef enum wavelab_compare {
     WAVELAB_COMPARE_EXACT,   /* bytes equal */
     WAVELAB_COMPARE_ULP,     /* floats within `tolerance` units in the last place */
     WAVELAB_COMPARE_EPSILON, /* |expected - actual| <= tolerance */
-    WAVELAB_COMPARE_SORTED   /* equal as multisets (order-independent outputs such as compaction) */
+    WAVELAB_COMPARE_SORTED,  /* equal as multisets (order-independent outputs such as compaction) */
+    WAVELAB_COMPARE_RELATIVE /* floats: |expected - actual| <= tolerance * |expected| (since 0.2) */
 } wavelab_compare;
 
 /* ------------------------------------------------------------------ cases */
@@ -174,7 +175,7 @@ typedef struct wavelab_run wavelab_run;
 
 /*
  * Runs the case on the simulator at `wave_size` lanes (a power of two, 4 to
- * 64; 0 = the case's subgroup_size, else 32).  The kernel is compiled at the
+ * 128; 0 = the case's subgroup_size, else 32).  The kernel is compiled at the
  * first run of the case and reused after.  Returns WAVELAB_OK when the
  * dispatch ran to its end (expectations are checked by wavelab_run_check),
  * WAVELAB_ERR_FAULT when the kernel faulted (bindings and statistics then
@@ -183,6 +184,39 @@ typedef struct wavelab_run wavelab_run;
  * memory runs out.  Results never depend on the host or its thread count.
  */
 wavelab_status wavelab_run_sim(const wavelab_case *c, uint32_t wave_size, wavelab_run **out);
+
+/*
+ * The simulator's options, as the `wavelab` command takes them on every
+ * command that runs the simulator (since 0.2).  Start from
+ * WAVELAB_RUN_OPTIONS_INIT (every option at its default) and set what you
+ * need; later versions only add fields at the end, and `size` tells the
+ * library which of them the caller knows.
+ */
+typedef struct wavelab_run_options {
+    size_t size;                 /* sizeof(wavelab_run_options), as WAVELAB_RUN_OPTIONS_INIT sets it */
+    uint32_t wave_size;          /* 0 = the case's subgroup_size, else the machine's default, else 32 */
+    int robust_access;           /* --robust: out-of-bounds loads read 0 and stores are dropped (also the case's
+                                  * "robust_access") */
+    uint64_t instruction_budget; /* --budget: wave instructions before the run stops with a fault; 0 = default */
+    uint32_t threads;            /* --threads: host threads for one dispatch; 0 or 1 = one.  Results never depend
+                                  * on it */
+    const char *machine;         /* --machine: a preset's name or path (docs/memory.md); its default wave size
+                                  * applies when neither wave_size nor the case gives one, and its memory model
+                                  * runs beside the dispatch (its statistics are not read back through the API
+                                  * yet); NULL = none */
+} wavelab_run_options;
+
+#define WAVELAB_RUN_OPTIONS_INIT {sizeof(wavelab_run_options), 0, 0, 0, 0, NULL}
+
+/*
+ * Runs the case on the simulator with `options` (NULL: every default), as
+ * `wavelab run` does: a case of several passes ("dispatches") runs them in
+ * order, a case's "optimize" is honoured.  Returns as wavelab_run_sim; an
+ * options->size smaller than this header's struct is WAVELAB_ERR_ARGUMENT,
+ * an unknown machine WAVELAB_ERR_INPUT.  wavelab_run_sim(c, w, out) is this
+ * with wave_size w and every other option at its default.
+ */
+wavelab_status wavelab_run_sim_with(const wavelab_case *c, const wavelab_run_options *options, wavelab_run **out);
 
 /*
  * Runs the case on a Vulkan device: `device` NULL or "" = the first, a

@@ -148,17 +148,13 @@ int cli_cmd_check(int argc, char **argv);
 /* `wavelab check CASE` with options parsed already (report's device section passes its own) */
 struct cli_opts;
 int cli_check_case(const struct cli_opts *o, const char *case_path);
+/* The same, printing onto fout and ferr instead of stdout and stderr (report keeps check's text this way: the device's
+ * child process prints nothing, it sends its result). */
+int cli_check_case_to(const struct cli_opts *o, const char *case_path, FILE *fout, FILE *ferr);
 /* `wavelab run CASE --backend vulkan ...`: the options cli_cmd_run parsed, and the case (NULL: none given). */
 int cli_cmd_run_vulkan(const struct cli_opts *o, const char *case_path);
 
 /* cli/profile.c: article 001's profiler on the passes of a case (GPU timestamps, or the model's estimate) */
 int cli_cmd_profile(int argc, char **argv);
-struct vkb_context;
-struct vkb_run_options;
-struct vkb_run_output;
-/* Compiles every pass of c (its "dispatches", or its one kernel; `optimize` as in compile_case) and runs them
- * with vkb_run_passes.  Returns the backend's status (compile errors: VKB_ERR_INPUT) with err set. */
-int cli_vulkan_run_passes(struct vkb_context *ctx, int index, const struct wl_case *c, const char *optimize,
-                          const struct vkb_run_options *opt, struct vkb_run_output *out, char *err, size_t err_size);
 
 #endif

@@ -50,28 +50,12 @@ int cli_load_case_and_machine(const char *case_path, const char *machine, int im
 int cli_memory_open(const char *machine, int image_layout, int threads, const struct wl_case *c,
                     struct run_options *opt)
 {
-    mem_machine m;
-    char err[1024];
-    if (mem_machine_load(machine, &m, err, sizeof err) != MEM_OK) {
-        fprintf(stderr, "%s\n", err);
-        return RUN_EXIT_BAD_INPUT;
-    }
-    if (image_layout >= 0)
-        m.image_layout = (img_layout)image_layout;
-    if (!opt->wave_size && !c->subgroup_size)
-        opt->wave_size = m.default_wave;
-    uint32_t wave = opt->wave_size ? opt->wave_size : c->subgroup_size;
-    int supported = 0;
-    for (uint32_t i = 0; i < m.wave_size_count; i++)
-        supported |= m.wave_sizes[i] == wave;
-    if (!supported)
-        fprintf(stderr, "warning: machine '%s' does not run wave %u; modelling it anyway\n", m.name, wave);
-    mem_model_options mo = {.machine = &m, .threads = threads};
-    if (mem_model_create(&mo, &opt->memory) != MEM_OK) {
-        fprintf(stderr, "out of memory\n");
-        return RUN_EXIT_BAD_INPUT;
-    }
-    return 0;
+    char err[1024], warning[512];
+    int rc = run_memory_open(machine, image_layout, threads, c, opt, warning, sizeof warning, err, sizeof err);
+    fputs(rc ? err : warning, stderr);
+    if (rc)
+        fputs("\n", stderr);
+    return rc;
 }
 
 /* ------------------------------------------------------------ machines */

@@ -7,8 +7,8 @@
  * rows with the article's greedy rule and drawn with a histogram of their
  * durations (cli/timeline.c), and written as a Chrome/Perfetto trace.
  *
- * Also cli_vulkan_run_passes: the device run of a case with several passes,
- * used by `check` and `run --backend vulkan` too.
+ * The device's run is run_case_device's (run/device.h); this file chooses the
+ * options and draws the intervals.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -19,42 +19,10 @@
 #include "case/case.h"
 #include "cli/cli.h"
 #include "cli/options.h"
+#include "run/device.h"
 #include "run/run.h"
 #include "sim/memmodel.h"
 #include "text/text.h"
-
-int cli_vulkan_run_passes(vkb_context *ctx, int index, const wl_case *c, const char *optimize,
-                          const vkb_run_options *opt, vkb_run_output *out, char *err, size_t err_size)
-{
-    int n = case_dispatch_total(c);
-    vkb_pass *passes = calloc((size_t)n, sizeof *passes);
-    uint32_t **words = calloc((size_t)n, sizeof *words);
-    vkb_status st = VKB_OK;
-    memset(out, 0, sizeof *out);
-    if (!passes || !words) {
-        snprintf(err, err_size, "out of memory");
-        st = VKB_ERR_NOMEM;
-    }
-    for (int p = 0; p < n && st == VKB_OK; p++) {
-        wl_case view;
-        case_dispatch_view(c, p, &view);
-        char cerr[2048] = "", warnings[4096] = "";
-        isa_status is = run_compile_case_optimized(&view, optimize, &words[p],
-                                                   &passes[p].word_count, cerr, sizeof cerr, warnings, sizeof warnings);
-        if (is != ISA_OK) {
-            snprintf(err, err_size, "dispatches[%d] (%.40s): %.1900s", p, case_dispatch_name(c, p), cerr);
-            st = VKB_ERR_INPUT;
-        }
-        passes[p].spirv = words[p];
-    }
-    if (st == VKB_OK)
-        st = vkb_run_passes(ctx, index, c, passes, n, opt, out, err, err_size);
-    for (int p = 0; words && p < n; p++)
-        free(words[p]);
-    free(words);
-    free(passes);
-    return st;
-}
 
 /* The simulator's intervals: each pass's machine-model estimate, end to end, `repeat` times (the model is
  * deterministic, so the repeats are equal: the picture shows the shape, not noise). */
@@ -155,19 +123,16 @@ int cli_cmd_profile(int argc, char **argv)
         return RUN_EXIT_BAD_INPUT;
     }
     if (on_device) {
-        vkb_context *ctx = NULL;
-        int index = 0;
-        vkb_status st = vkb_context_create(&ctx, err, sizeof err);
-        if (st == VKB_OK)
-            st = vkb_device_find(ctx, device, &index, err, sizeof err);
-        vkb_run_output out;
-        memset(&out, 0, sizeof out);
-        vkb_run_options opt = {.wave_size = (uint32_t)o.wave, .repeat = (uint32_t)repeat,
-                               .warmup = o.given[CLI_OPT_warmup] ? (uint32_t)o.warmup : 1, .robust_access = o.robust};
-        if (st == VKB_OK)
-            st = (vkb_status)cli_vulkan_run_passes(ctx, index, c, o.optimize, &opt, &out, err, sizeof err);
-        if (st == VKB_OK && !out.timing_available) {
-            snprintf(err, sizeof err, "%s", out.timing_note);
+        run_device_options dopt = {
+            .device = device, .optimize = o.optimize,
+            .run = {.wave_size = (uint32_t)o.wave, .repeat = (uint32_t)repeat,
+                    .warmup = o.given[CLI_OPT_warmup] ? (uint32_t)o.warmup : 1, .robust_access = o.robust}};
+        run_device_result res;
+        vkb_status st = run_case_device(c, &dopt, &res);
+        const vkb_run_output *out = &res.out;
+        snprintf(err, sizeof err, "%s", res.message);
+        if (st == VKB_OK && !out->timing_available) {
+            snprintf(err, sizeof err, "%s", out->timing_note);
             st = VKB_ERR_UNSUPPORTED;
         }
         if (st != VKB_OK) {
@@ -180,11 +145,11 @@ int cli_cmd_profile(int argc, char **argv)
                 fprintf(stderr, "wavelab profile: %s\n", err);
         } else {
             for (size_t k = 0; k < count; k++) {
-                iv[k].start = out.pass_begin_us[k];
-                iv[k].end = out.pass_end_us[k];
+                iv[k].start = out->pass_begin_us[k];
+                iv[k].end = out->pass_end_us[k];
             }
-            snprintf(where, sizeof where, "%s, GPU timestamps", out.device_name);
-            char *failures = cli_expect_failures(c, out.data);
+            snprintf(where, sizeof where, "%s, GPU timestamps", out->device_name);
+            char *failures = cli_expect_failures(c, out->data);
             if (failures && failures[0]) {
                 fprintf(stderr, "wavelab profile: the device's results do not meet the case's expectations:\n%s",
                         failures);
@@ -192,8 +157,7 @@ int cli_cmd_profile(int argc, char **argv)
             }
             free(failures);
         }
-        vkb_run_output_free(&out);
-        vkb_context_destroy(ctx);
+        run_device_result_free(&res);
     } else {
         run_options sim_opt = cli_run_options(&o);
         rc = sim_intervals(c, machine, &sim_opt, (uint32_t)repeat, iv, err, sizeof err);

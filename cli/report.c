@@ -22,7 +22,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "case/case.h"
 #include "cli/cli.h"
@@ -53,32 +52,20 @@ static void pre_from(FILE *f, const char *cls, void (*write)(void *arg, FILE *ou
     free(buf);
 }
 
-/* Runs `wavelab check` with its stdout and stderr captured (the check section reuses it as it is). */
+/* Runs `wavelab check` onto one memory stream (the check section shows its text as it is, output and errors in the
+ * order check wrote them). */
 static char *capture_check(const cli_opts *o, const char *case_path, int *rc)
 {
-    FILE *tmp = tmpfile();
-    if (!tmp)
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&buf, &len);
+    if (!m)
         return NULL;
-    fflush(stdout);
-    fflush(stderr);
-    int out = dup(STDOUT_FILENO), err = dup(STDERR_FILENO);
-    dup2(fileno(tmp), STDOUT_FILENO);
-    dup2(fileno(tmp), STDERR_FILENO);
-    *rc = cli_check_case(o, case_path);
-    fflush(stdout);
-    fflush(stderr);
-    dup2(out, STDOUT_FILENO);
-    dup2(err, STDERR_FILENO);
-    close(out);
-    close(err);
-    long n = ftell(tmp);
-    char *buf = malloc(n > 0 ? (size_t)n + 1 : 1);
-    if (buf) {
-        rewind(tmp);
-        size_t got = n > 0 ? fread(buf, 1, (size_t)n, tmp) : 0;
-        buf[got] = 0;
+    *rc = cli_check_case_to(o, case_path, m, m);
+    if (fclose(m) != 0) {
+        free(buf);
+        return NULL;
     }
-    fclose(tmp);
     return buf;
 }
 

@@ -12,18 +12,16 @@
  */
 #define _GNU_SOURCE /* sigabbrev_np */
 #include <errno.h>
-#include <signal.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include "backend/backend.h"
 #include "case/case.h"
 #include "cli/cli.h"
 #include "cli/options.h"
+#include "run/device.h"
 #include "run/run.h"
 #include "text/text.h"
 
@@ -103,14 +101,52 @@ int cli_vulkan_exit_code(vkb_status st)
 
 /* Reports a failed backend call: "SKIP: why" on stdout when the device cannot run the case (exit 3), the
  * error on stderr otherwise.  Returns the exit code. */
+static int vulkan_failure_to(FILE *fout, FILE *ferr, vkb_status st, const char *prefix, const char *err);
+
 int cli_vulkan_failure(vkb_status st, const char *prefix, const char *err)
+{
+    return vulkan_failure_to(stdout, stderr, st, prefix, err);
+}
+
+/* The backend's options of run and check. */
+static vkb_run_options device_run_options(const vk_args *a)
+{
+    return (vkb_run_options){.wave_size = a->wave, .repeat = a->repeat, .warmup = a->warmup,
+                             .robust_access = a->robust, .maximal_reconvergence = a->reconverge,
+                             .timeout_ms = a->timeout * 1000u};
+}
+
+/* cli_vulkan_failure onto the given streams (check's, which report captures). */
+static int vulkan_failure_to(FILE *fout, FILE *ferr, vkb_status st, const char *prefix, const char *err)
 {
     int rc = cli_vulkan_exit_code(st);
     if (rc == EXIT_SKIPPED)
-        printf("SKIP: %s\n", err);
+        fprintf(fout, "SKIP: %s\n", err);
     else
-        fprintf(stderr, "%s%s\n", prefix, err);
+        fprintf(ferr, "%s%s\n", prefix, err);
     return rc;
+}
+
+/* Prints why check's device did not run the case (run/device.h's steps); returns the exit code. */
+static int device_refusal(const run_device_result *res, FILE *fout, FILE *ferr)
+{
+    switch (res->step) {
+    case RUN_DEVICE_PROCESS:
+        fprintf(ferr, "wavelab check: %s\n", res->message);
+        return cli_vulkan_exit_code(res->status);
+    case RUN_DEVICE_OPEN:
+    case RUN_DEVICE_COMPILE:
+        fprintf(ferr, "wavelab check: %s\n", res->message);
+        return RUN_EXIT_BAD_INPUT;
+    case RUN_DEVICE_WAVE: /* an excluded --wave was refused before the device opened */
+        fprintf(fout, "SKIP: the device's wave size %u: %s (--wave picks another)\n", res->wave_size, res->message);
+        return EXIT_SKIPPED;
+    case RUN_DEVICE_SUPPORT: return vulkan_failure_to(fout, ferr, res->status, "wavelab check: ", res->message);
+    case RUN_DEVICE_DISPATCH:
+        return vulkan_failure_to(fout, ferr, res->status, "wavelab check: device: ", res->message);
+    case RUN_DEVICE_DONE: return RUN_EXIT_OK;
+    }
+    return RUN_EXIT_FAIL;
 }
 
 /* ------------------------------------------------------------- devices */
@@ -247,23 +283,6 @@ static void print_statistics(const vkb_run_output *o, FILE *f)
     fprintf(f, "  counters     %s\n", o->counters_note);
 }
 
-/* Compiles the case's kernel (then the optimizer, when asked); prints the error and returns NULL when it fails. */
-static uint32_t *compile_case(const char *cmd, const wl_case *c, const char *optimize, size_t *words,
-                              int print_warnings)
-{
-    char err[8192], warnings[4096] = "";
-    uint32_t *spirv = NULL;
-    isa_status st = run_compile_case_optimized(c, optimize, &spirv, words, err, sizeof err, warnings, sizeof warnings);
-    if (warnings[0] && print_warnings)
-        fputs(warnings, stderr);
-    if (st != ISA_OK) {
-        fprintf(stderr, "wavelab %s: %s\n", cmd, err);
-        free(spirv);
-        return NULL;
-    }
-    return spirv;
-}
-
 /* ------------------------------------------------------------- run --backend vulkan */
 
 static int write_dump(const char *path, const wl_case *c, const vkb_device_info *d, const vkb_run_output *o)
@@ -373,43 +392,38 @@ int cli_cmd_run_vulkan(const cli_opts *o, const char *case_path)
         fprintf(stderr, "%s\n", err);
         return RUN_EXIT_BAD_INPUT;
     }
-    vkb_context *ctx = NULL;
-    int index = 0, rc = RUN_EXIT_BAD_INPUT;
-    size_t words = 0;
-    uint32_t *spirv = NULL;
-    vkb_run_output out = {0};
-    if (!open_device("run", a.device, &ctx, &index))
-        goto done;
-    if (!(spirv = compile_case("run", c, a.optimize, &words, !a.quiet)))
-        goto done;
-    vkb_run_options opt = {.wave_size = a.wave, .repeat = a.repeat, .warmup = a.warmup, .robust_access = a.robust,
-                           .maximal_reconvergence = a.reconverge, .timeout_ms = a.timeout * 1000u};
-    vkb_status st = c->dispatches ? (vkb_status)cli_vulkan_run_passes(ctx, index, c, a.optimize, &opt, &out, err, sizeof err)
-                                  : vkb_run_case(ctx, index, c, spirv, words, &opt, &out, err, sizeof err);
-    if (st != VKB_OK) {
-        rc = cli_vulkan_failure(st, "wavelab run: ", err);
+    run_device_options dopt = {.device = a.device, .optimize = a.optimize, .run = device_run_options(&a)};
+    run_device_result res;
+    int rc = RUN_EXIT_BAD_INPUT;
+    run_case_device(c, &dopt, &res);
+    const vkb_run_output *out = &res.out;
+    if (res.step > RUN_DEVICE_OPEN && res.warnings[0] && !a.quiet)
+        fputs(res.warnings, stderr);
+    if (res.step == RUN_DEVICE_OPEN || res.step == RUN_DEVICE_COMPILE) {
+        fprintf(stderr, "wavelab run: %s\n", res.message);
         goto done;
     }
-    vkb_device_info info;
-    vkb_device_info_get(ctx, index, &info);
+    if (res.step != RUN_DEVICE_DONE) {
+        rc = cli_vulkan_failure(res.status, "wavelab run: ", res.message);
+        goto done;
+    }
+    const vkb_device_info *info = &res.info;
     if (!a.quiet) {
         printf("wavelab run %s --backend vulkan\n", c->path);
-        printf("  device       %s (%s)\n", info.name, info.driver_info[0] ? info.driver_info : info.driver_name);
+        printf("  device       %s (%s)\n", info->name, info->driver_info[0] ? info->driver_info : info->driver_name);
         printf("  dispatch     %u x %u x %u workgroups\n", c->groups[0], c->groups[1], c->groups[2]);
-        printf("  wave size    %u (%s%s)\n", out.wave_size,
-               out.wave_size_required ? "required subgroup size" : "the device's choice",
-               out.full_subgroups ? ", full subgroups" : "");
-        printf("  memory       %s\n", out.memory_note);
-        print_timing(c, &out, stdout);
-        print_statistics(&out, stdout);
+        printf("  wave size    %u (%s%s)\n", out->wave_size,
+               out->wave_size_required ? "required subgroup size" : "the device's choice",
+               out->full_subgroups ? ", full subgroups" : "");
+        printf("  memory       %s\n", out->memory_note);
+        print_timing(c, out, stdout);
+        print_statistics(out, stdout);
     }
-    rc = run_check_expects(c, out.data, a.quiet ? NULL : stdout) > 0 ? RUN_EXIT_FAIL : RUN_EXIT_OK;
-    if (a.dump && !write_dump(a.dump, c, &info, &out))
+    rc = run_check_expects(c, out->data, a.quiet ? NULL : stdout) > 0 ? RUN_EXIT_FAIL : RUN_EXIT_OK;
+    if (a.dump && !write_dump(a.dump, c, info, out))
         rc = RUN_EXIT_BAD_INPUT;
 done:
-    vkb_run_output_free(&out);
-    free(spirv);
-    vkb_context_destroy(ctx);
+    run_device_result_free(&res);
     case_destroy(c);
     return rc;
 }
@@ -500,69 +514,6 @@ static size_t compare_binding(const wl_case *c, int bi, const uint8_t *sim, cons
     return bad;
 }
 
-/* What check's device child sends after the device's description: its exit code (0: the run's output follows),
- * the wave size it chose and the kernel's workgroup size. */
-typedef struct check_device_head {
-    int rc;
-    uint32_t wave;
-    uint32_t local_size[3];
-} check_device_head;
-
-/* The device side of `check`, in a child process (a driver that crashes takes only the child with it): opens the
- * device, decides the wave size, checks support and runs the case, printing its own refusals and errors as before,
- * and sends the results to fd.  Returns the exit code. */
-static int check_device_child(int fd, const vk_args *a, const wl_case *c)
-{
-    char err[4096];
-    vkb_context *ctx = NULL;
-    int index = 0;
-    check_device_head head = {.rc = RUN_EXIT_BAD_INPUT};
-    if (!open_device("check", a->device, &ctx, &index))
-        return head.rc;
-    vkb_device_info info;
-    vkb_device_info_get(ctx, index, &info);
-    if (!vkb_pipe_send(fd, &info, sizeof info))
-        return RUN_EXIT_FAIL;
-    if (getenv("WAVELAB_TEST_DEVICE_CRASH")) { /* test hook (docs/backend.md): a driver crash, deterministically */
-        signal(SIGSEGV, SIG_DFL); /* the default action even under AddressSanitizer, whose handler would exit 1 */
-        raise(SIGSEGV);
-    }
-    size_t words = 0;
-    uint32_t *spirv = compile_case("check", c, a->optimize, &words, 0); /* the simulator's run prints them */
-    vkb_run_output dev = {0};
-    if (!spirv)
-        goto send;
-    /* the device's verdict first: a case it cannot run is a skip, whatever the simulator says */
-    head.wave = a->wave ? a->wave : c->subgroup_size ? c->subgroup_size : info.subgroup_size;
-    if (!case_wave_applies(c, head.wave, err, sizeof err)) { /* an excluded --wave was refused above */
-        printf("SKIP: the device's wave size %u: %s (--wave picks another)\n", head.wave, err);
-        head.rc = EXIT_SKIPPED;
-        goto send;
-    }
-    vkb_kernel_info kernel;
-    wl_case first; /* the first pass, with its own bindings when it binds buffers by name */
-    case_dispatch_view(c, 0, &first);
-    vkb_status st = vkb_kernel_scan(spirv, words, c->entry, &kernel, err, sizeof err);
-    if (st == VKB_OK)
-        st = vkb_check_support(ctx, index, &kernel, &first, head.wave, err, sizeof err);
-    if (st != VKB_OK) {
-        head.rc = cli_vulkan_failure(st, "wavelab check: ", err);
-        goto send;
-    }
-    memcpy(head.local_size, kernel.local_size, sizeof head.local_size);
-    vkb_run_options opt = {.wave_size = head.wave, .repeat = a->repeat, .warmup = a->warmup,
-                           .robust_access = a->robust, .maximal_reconvergence = a->reconverge,
-                           .timeout_ms = a->timeout * 1000u};
-    st = c->dispatches ? (vkb_status)cli_vulkan_run_passes(ctx, index, c, a->optimize, &opt, &dev, err, sizeof err)
-                       : vkb_run_case(ctx, index, c, spirv, words, &opt, &dev, err, sizeof err);
-    head.rc = st == VKB_OK ? RUN_EXIT_OK : cli_vulkan_failure(st, "wavelab check: device: ", err);
-send:
-    if (vkb_pipe_send(fd, &head, sizeof head) && head.rc == RUN_EXIT_OK && !vkb_pipe_send_output(fd, &dev, c))
-        head.rc = RUN_EXIT_FAIL;
-    /* nothing is released: the process ends with _exit, and a driver's teardown is one more place to crash */
-    return head.rc;
-}
-
 int cli_cmd_check(int argc, char **argv)
 {
     cli_opts o;
@@ -573,80 +524,56 @@ int cli_cmd_check(int argc, char **argv)
 
 int cli_check_case(const cli_opts *o, const char *case_path)
 {
+    return cli_check_case_to(o, case_path, stdout, stderr);
+}
+
+int cli_check_case_to(const cli_opts *o, const char *case_path, FILE *fout, FILE *ferr)
+{
     vk_args a;
     vk_args_from(o, case_path, &a);
     if (!a.case_path) {
-        fprintf(stderr, "wavelab check: no case file given\n");
+        fprintf(ferr, "wavelab check: no case file given\n");
         return RUN_EXIT_BAD_INPUT;
     }
     char err[4096];
     wl_case *c = NULL;
     case_status loaded = case_load(a.case_path, &c, err, sizeof err);
     if (loaded == CASE_ERR_UNSUPPORTED) { /* an Amber script outside the subset: nothing can run it */
-        printf("SKIP: %s\n", err);
+        fprintf(fout, "SKIP: %s\n", err);
         return EXIT_SKIPPED;
     }
     if (loaded != CASE_OK) {
-        fprintf(stderr, "%s\n", err);
+        fprintf(ferr, "%s\n", err);
         return RUN_EXIT_BAD_INPUT;
     }
     if (a.wave && !case_wave_applies(c, a.wave, err, sizeof err)) {
-        fprintf(stderr, "wavelab check: --wave %u: %s\n", a.wave, err);
+        fprintf(ferr, "wavelab check: --wave %u: %s\n", a.wave, err);
         case_destroy(c);
         return RUN_EXIT_BAD_INPUT;
     }
     int rc = RUN_EXIT_BAD_INPUT, sim_ran = 0;
-    vkb_run_output dev = {0};
     run_output sim;
     memset(&sim, 0, sizeof sim);
 
-    /* the device in a child, forked before this process opens any Vulkan instance */
-    int fds[2];
-    fflush(stdout);
-    fflush(stderr);
-    if (pipe(fds) != 0) {
-        fprintf(stderr, "wavelab check: cannot create a pipe: %s\n", strerror(errno));
+    /* the device in a child process (a driver that crashes takes only the child with it), before this process
+     * opens any Vulkan instance */
+    run_device_options dopt = {.device = a.device, .optimize = a.optimize, .run = device_run_options(&a),
+                               .check_first = 1};
+    run_device_result res;
+    run_case_device_isolated(c, &dopt, &res);
+    const vkb_run_output *dev = &res.out;
+    const vkb_device_info *info = &res.info;
+    int crashed = res.crash_signal != 0;
+    if (!crashed && res.step != RUN_DEVICE_DONE) {
+        rc = device_refusal(&res, fout, ferr);
         goto done;
     }
-    pid_t child = fork();
-    if (child == 0) {
-        close(fds[0]);
-        int child_rc = check_device_child(fds[1], &a, c);
-        fflush(stdout);
-        fflush(stderr);
-        _exit(child_rc);
-    }
-    close(fds[1]);
-    if (child < 0) {
-        fprintf(stderr, "wavelab check: cannot start the device's process: %s\n", strerror(errno));
-        close(fds[0]);
-        goto done;
-    }
-    vkb_device_info info;
-    memset(&info, 0, sizeof info);
-    check_device_head head = {.rc = RUN_EXIT_FAIL};
-    int have_info = vkb_pipe_receive(fds[0], &info, sizeof info);
-    int have_head = have_info && vkb_pipe_receive(fds[0], &head, sizeof head);
-    int have_output = have_head && head.rc == RUN_EXIT_OK && vkb_pipe_receive_output(fds[0], &dev);
-    close(fds[0]);
-    int status = 0;
-    while (waitpid(child, &status, 0) < 0 && errno == EINTR)
-        continue;
-    int crashed = WIFSIGNALED(status) && !have_output;
-    if (!crashed && WIFEXITED(status) && WEXITSTATUS(status) != RUN_EXIT_OK) {
-        rc = WEXITSTATUS(status); /* the child printed why */
-        goto done;
-    }
-    if (!crashed && !have_output) {
-        fprintf(stderr, "wavelab check: the device's process ended without sending its results\n");
-        rc = RUN_EXIT_FAIL;
-        goto done;
-    }
-    uint32_t wave = crashed ? (a.wave ? a.wave : c->subgroup_size ? c->subgroup_size : info.subgroup_size) : head.wave;
+    uint32_t wave = crashed ? (a.wave ? a.wave : c->subgroup_size ? c->subgroup_size : info->subgroup_size)
+                            : res.wave_size;
     if (crashed) {
-        const char *abbrev = sigabbrev_np(WTERMSIG(status));
-        printf("SKIP: the device crashed (signal %d: SIG%s) running %s on %s\n", WTERMSIG(status),
-               abbrev ? abbrev : "?", c->path, have_info ? info.name : a.device ? a.device : "the Vulkan device");
+        const char *abbrev = sigabbrev_np(res.crash_signal);
+        fprintf(fout, "SKIP: the device crashed (signal %d: SIG%s) running %s on %s\n", res.crash_signal,
+               abbrev ? abbrev : "?", c->path, res.have_info ? info->name : a.device ? a.device : "the Vulkan device");
     }
 
     run_options sim_opt = a.sim;
@@ -654,11 +581,11 @@ int cli_check_case(const cli_opts *o, const char *case_path)
     int sim_rc = run_case_sim(c, &sim_opt, &sim, err, sizeof err);
     sim_ran = 1;
     if (sim.warnings[0] && !a.quiet)
-        fputs(sim.warnings, stderr);
+        fputs(sim.warnings, ferr);
     if (sim.optimizer_note[0])
-        fprintf(stderr, "wavelab check: simulator: %s\n", sim.optimizer_note);
+        fprintf(ferr, "wavelab check: simulator: %s\n", sim.optimizer_note);
     if (sim_rc == RUN_EXIT_BAD_INPUT) {
-        fprintf(stderr, "wavelab check: simulator: %s\n", err);
+        fprintf(ferr, "wavelab check: simulator: %s\n", err);
         rc = RUN_EXIT_BAD_INPUT;
         goto done;
     }
@@ -667,30 +594,30 @@ int cli_check_case(const cli_opts *o, const char *case_path)
         if (sim_rc == RUN_EXIT_FAIL) {
             char where[512];
             sim_location_format(sim.prog, &sim.result.fault_event.where, where, sizeof where);
-            printf("  simulator    stopped with a fault (%s: %s at %s)\n", sim_fault_kind_name(sim.result.fault),
+            fprintf(fout, "  simulator    stopped with a fault (%s: %s at %s)\n", sim_fault_kind_name(sim.result.fault),
                    sim.result.fault_event.message, where);
         } else if (c->expect_count) {
-            printf("  expectations simulator %d failed (of %d)\n", run_check_expects(c, sim.data, NULL),
+            fprintf(fout, "  expectations simulator %d failed (of %d)\n", run_check_expects(c, sim.data, NULL),
                    c->expect_count);
-            run_check_expects(c, sim.data, stdout);
+            run_check_expects(c, sim.data, fout);
         } else {
-            printf("  simulator    ran to the end (the case has no expectations)\n");
+            fprintf(fout, "  simulator    ran to the end (the case has no expectations)\n");
         }
         goto done;
     }
 
     if (!a.quiet) {
-        printf("wavelab check %s\n", c->path);
-        printf("  wave size    %u on both; device %s (%s)%s\n", wave, info.name,
-               info.driver_info[0] ? info.driver_info : info.driver_name,
-               dev.wave_size_required ? ", required subgroup size" : "");
+        fprintf(fout, "wavelab check %s\n", c->path);
+        fprintf(fout, "  wave size    %u on both; device %s (%s)%s\n", wave, info->name,
+               info->driver_info[0] ? info->driver_info : info->driver_name,
+               dev->wave_size_required ? ", required subgroup size" : "");
         if (a.machine)
-            printf("  machine      %s (the preset changes the model's statistics, not its outputs)\n", a.machine);
+            fprintf(fout, "  machine      %s (the preset changes the model's statistics, not its outputs)\n", a.machine);
     }
     if (sim_rc == RUN_EXIT_FAIL) {
         char where[512];
         sim_location_format(sim.prog, &sim.result.fault_event.where, where, sizeof where);
-        printf("DIFFER: the simulator stopped with a fault (%s: %s at %s); the device ran to the end\n",
+        fprintf(fout, "DIFFER: the simulator stopped with a fault (%s: %s at %s); the device ran to the end\n",
                sim_fault_kind_name(sim.result.fault), sim.result.fault_event.message, where);
         rc = RUN_EXIT_FAIL;
         goto done;
@@ -701,7 +628,7 @@ int cli_check_case(const cli_opts *o, const char *case_path)
     wl_case last;
     case_dispatch_view(c, c->dispatches ? sim.pass : 0, &last);
     for (int k = 0; k < 3; k++) {
-        g.local[k] = sim.prog ? sim.prog->local_size[k] : head.local_size[k];
+        g.local[k] = sim.prog ? sim.prog->local_size[k] : res.local_size[k];
         g.groups[k] = last.groups[k];
     }
     int budget = MAX_MISMATCHES;
@@ -710,7 +637,7 @@ int cli_check_case(const cli_opts *o, const char *case_path)
     int note_printed = 0;
     for (int i = 0; i < c->binding_count; i++) {
         char report[MAX_MISMATCHES * 256] = "";
-        size_t bad = compare_binding(c, i, sim.data[i], dev.data[i], &g, &budget, report, sizeof report);
+        size_t bad = compare_binding(c, i, sim.data[i], dev->data[i], &g, &budget, report, sizeof report);
         const case_binding *b = &c->bindings[i];
         case_compare mode = CASE_COMPARE_EXACT;
         double tol = 0;
@@ -728,78 +655,78 @@ int cli_check_case(const cli_opts *o, const char *case_path)
                 snprintf(how, sizeof how, "%s", case_type_is_float(b->type) || mode == CASE_COMPARE_SORTED
                                                     ? case_compare_name(mode)
                                                     : "bit-exact");
-            printf("  set %u binding %u  %-20s %-4s x %-7zu %-12s %s\n", b->set, b->binding, case_kind_name(b->kind),
+            fprintf(fout, "  set %u binding %u  %-20s %-4s x %-7zu %-12s %s\n", b->set, b->binding, case_kind_name(b->kind),
                    case_type_name(b->type), b->count, how,
                    bad ? "DIFFER" : "agree");
             int image = cli_is_image_binding(b);
             if (bad && !image && mode != CASE_COMPARE_SORTED && !note_printed) {
-                printf("      (element i is placed at global invocation i, x fastest: that holds when the kernel "
+                fprintf(fout, "      (element i is placed at global invocation i, x fastest: that holds when the kernel "
                        "writes one element per invocation; wave size %u)\n",
                        wave);
                 note_printed = 1;
             }
             if (bad)
-                printf("      %zu of %zu %s differ%s\n%s", bad, b->count,
+                fprintf(fout, "      %zu of %zu %s differ%s\n%s", bad, b->count,
                        image ? "texels (decoded components)" : "elements", report[0] ? "; the first:" : "", report);
         }
         total_bad += bad;
         bad_bindings += bad != 0;
     }
-    int sim_fail = run_check_expects(c, sim.data, NULL), dev_fail = run_check_expects(c, dev.data, NULL);
+    int sim_fail = run_check_expects(c, sim.data, NULL), dev_fail = run_check_expects(c, dev->data, NULL);
     if (!a.quiet) {
         if (total_bad > MAX_MISMATCHES)
-            printf("  (first %d mismatches shown)\n", MAX_MISMATCHES);
-        print_timing(c, &dev, stdout);
-        print_statistics(&dev, stdout);
+            fprintf(fout, "  (first %d mismatches shown)\n", MAX_MISMATCHES);
+        print_timing(c, dev, fout);
+        print_statistics(dev, fout);
         if (sim.prog)
-            printf("  registers    wavelab's allocation: %u VGPRs + %u SGPRs (%u per thread on a GPU without scalar "
+            fprintf(fout, "  registers    wavelab's allocation: %u VGPRs + %u SGPRs (%u per thread on a GPU without scalar "
                    "registers, to compare with a driver's register count; docs/registers.md)\n",
                    sim.prog->res.vgprs, sim.prog->res.sgprs, sim.prog->res.vgprs + sim.prog->res.sgprs);
-        printf("  simulator    %" PRIu64 " waves, %" PRIu64 " wave instructions, %u bytes shared memory\n",
+        fprintf(fout, "  simulator    %" PRIu64 " waves, %" PRIu64 " wave instructions, %u bytes shared memory\n",
                sim.result.stats.waves, sim.result.stats.wave_instructions, sim.prog ? sim.prog->workgroup_bytes : 0);
         if (c->expect_count)
-            printf("  expectations simulator %d failed, device %d failed (of %d)\n", sim_fail, dev_fail,
+            fprintf(fout, "  expectations simulator %d failed, device %d failed (of %d)\n", sim_fail, dev_fail,
                    c->expect_count);
     }
-    uint64_t findings = a.sanitize ? run_print_findings(c, &sim, stdout) : 0;
-    const case_device_difference *known = case_device_difference_for(c, info.name);
+    uint64_t findings = a.sanitize ? run_print_findings(c, &sim, fout) : 0;
+    const case_device_difference *known = case_device_difference_for(c, info->name);
     if (known && total_bad) {
-        printf("KNOWN DIFFERENCE: %d of %d bindings differ (%zu elements) on %s at wave %u, as the case's "
-               "\"device_differences\" says: %s\n", bad_bindings, c->binding_count, total_bad, info.name, wave,
+        fprintf(fout, "KNOWN DIFFERENCE: %d of %d bindings differ (%zu elements) on %s at wave %u, as the case's "
+               "\"device_differences\" says: %s\n", bad_bindings, c->binding_count, total_bad, info->name, wave,
                known->reason);
         rc = findings ? RUN_EXIT_FAIL : RUN_EXIT_OK;
     } else if (known) {
-        printf("DIFFER FROM RECORD: all %d bindings match on %s at wave %u, but the case's \"device_differences\" "
-               "says they differ (%s): remove the entry if the device changed\n", c->binding_count, info.name, wave,
+        fprintf(fout, "DIFFER FROM RECORD: all %d bindings match on %s at wave %u, but the case's \"device_differences\" "
+               "says they differ (%s): remove the entry if the device changed\n", c->binding_count, info->name, wave,
                known->reason);
         rc = RUN_EXIT_FAIL;
     } else if (total_bad) {
-        printf("DIFFER: %d of %d bindings differ (%zu elements) between the simulator and %s at wave %u\n",
-               bad_bindings, c->binding_count, total_bad, info.name, wave);
+        fprintf(fout, "DIFFER: %d of %d bindings differ (%zu elements) between the simulator and %s at wave %u\n",
+               bad_bindings, c->binding_count, total_bad, info->name, wave);
         rc = RUN_EXIT_FAIL;
     } else {
-        printf("AGREE: all %d bindings match between the simulator and %s at wave %u\n", c->binding_count, info.name,
+        fprintf(fout, "AGREE: all %d bindings match between the simulator and %s at wave %u\n", c->binding_count, info->name,
                wave);
         rc = findings ? RUN_EXIT_FAIL : RUN_EXIT_OK;
         if (findings)
-            printf("SANITIZE: the bindings agree, but the simulator's sanitizer reported %llu finding%s (exit 1)\n",
+            fprintf(fout, "SANITIZE: the bindings agree, but the simulator's sanitizer reported %llu finding%s (exit 1)\n",
                    (unsigned long long)findings, findings == 1 ? "" : "s");
         /* agreeing on a wrong answer is still a wrong answer: the expectations decide, as in `wavelab test` */
         if ((sim_fail || dev_fail) && c->known_failure) {
-            printf("XFAIL: both sides agree and the expectations fail (simulator %d, device %d of %d), as the "
+            fprintf(fout, "XFAIL: both sides agree and the expectations fail (simulator %d, device %d of %d), as the "
                    "case's \"known_failure\" says: %s\n", sim_fail, dev_fail, c->expect_count, c->known_failure);
         } else if (sim_fail || dev_fail) {
-            printf("FAIL: both sides agree, but the case's expectations fail (simulator %d, device %d of %d)\n",
+            fprintf(fout, "FAIL: both sides agree, but the case's expectations fail (simulator %d, device %d of %d)\n",
                    sim_fail, dev_fail, c->expect_count);
             if (!a.quiet)
-                run_check_expects(c, sim.data, stdout);
+                run_check_expects(c, sim.data, fout);
             rc = RUN_EXIT_FAIL;
         }
     }
 done:
     if (sim_ran)
         run_output_free(&sim);
-    vkb_run_output_free(&dev);
+    run_device_result_free(&res);
     case_destroy(c);
     return rc;
 }

@@ -651,6 +651,13 @@ int run_case_sim(const wl_case *c, const run_options *opt, run_output *out, char
 {
     memset(out, 0, sizeof *out);
     err[0] = 0;
+    run_options per_pass; /* a case of several passes compiles each pass's kernel: a given one is the first's */
+    if (c->dispatches && opt && opt->spirv) {
+        per_pass = *opt;
+        per_pass.spirv = NULL;
+        per_pass.spirv_words = 0;
+        opt = &per_pass;
+    }
     /* a step hook follows one wave of one program: `trace` looks at the first pass alone (the top-level fields) */
     if (c->dispatches && !(opt && opt->step))
         return run_passes(c, opt, out, err, err_size);
@@ -662,6 +669,19 @@ int run_case_sim(const wl_case *c, const run_options *opt, run_output *out, char
     }
     free(used);
     return rc;
+}
+
+/* A copy of the caller's compiled kernel (run_options.spirv) as out->spirv. */
+static isa_status given_spirv(const run_options *opt, run_output *out, char *err, size_t err_size)
+{
+    out->spirv = malloc(opt->spirv_words * sizeof *opt->spirv + 1);
+    if (!out->spirv) {
+        snprintf(err, err_size, "out of memory");
+        return ISA_ERR_NOMEM;
+    }
+    memcpy(out->spirv, opt->spirv, opt->spirv_words * sizeof *opt->spirv);
+    out->spirv_words = opt->spirv_words;
+    return ISA_OK;
 }
 
 /* One dispatch of the case (or of one pass's view of it). */
@@ -678,8 +698,9 @@ static int run_one(const wl_case *c, const run_options *opt, run_output *out, ch
         return RUN_EXIT_BAD_INPUT;
     }
     double t0 = seconds_now();
-    isa_status st = run_compile_case(c, &out->spirv, &out->spirv_words, err, err_size, out->warnings,
-                                     sizeof out->warnings);
+    isa_status st = opt && opt->spirv ? given_spirv(opt, out, err, err_size)
+                                      : run_compile_case(c, &out->spirv, &out->spirv_words, err, err_size,
+                                                         out->warnings, sizeof out->warnings);
     out->compile_seconds = seconds_now() - t0;
     if (st != ISA_OK)
         return RUN_EXIT_BAD_INPUT;

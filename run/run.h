@@ -40,6 +40,11 @@ typedef struct run_options {
     uint32_t warmup;             /* untimed dispatches before the timed one (run_output.dispatch_seconds), each on
                                   * the pass's initial buffer contents and without hooks, model or sanitizer:
                                   * outputs and statistics are those of the timed one alone */
+    const uint32_t *spirv;       /* optional: the case's kernel as written, already compiled and validated by the
+                                  * caller (the C API compiles a case once, from a file, text or words): a copy
+                                  * stands for run_compile_case's result.  Ignored for a case with "dispatches"
+                                  * (each pass compiles its own kernel) */
+    size_t spirv_words;
 } run_options;
 
 /* One output element that differs between the linear and the reversed schedule. */
@@ -108,6 +113,14 @@ int run_case_sim(const wl_case *c, const run_options *opt, run_output *out, char
 uint32_t run_wave_size(const wl_case *c, uint32_t asked);
 
 void run_output_free(run_output *out);
+
+/* run/memory.c: a memory model of machine preset `machine` (a name or a path: mem_machine_load) for a run of c, in
+ * opt->memory (the caller destroys it with mem_model_destroy); image_layout -1 keeps the preset's.  When neither
+ * opt->wave_size nor the case gives a wave size, the preset's default wave becomes opt->wave_size.  A wave size the
+ * preset does not run is modelled anyway, with a warning line in `warning` ("" otherwise).  Returns 0, or
+ * RUN_EXIT_BAD_INPUT with err set (an unknown preset, out of memory). */
+int run_memory_open(const char *machine, int image_layout, int threads, const wl_case *c, run_options *opt,
+                    char *warning, size_t warning_size, char *err, size_t err_size);
 
 /* Adds b's counters, by_class and by_op into a (not the per-instruction arrays). */
 void run_stats_add(sim_stats *a, const sim_stats *b);

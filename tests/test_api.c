@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <cjson/cJSON.h>
+
 #include "api/wavelab.h"
 #include "isa/isa.h"
 #include "tests/support/tsup.h"
@@ -500,6 +502,165 @@ START_TEST(test_api_one_case_runs_on_several_threads_at_once)
 }
 END_TEST
 
+/* kernels/robust/robust_oob.comp without the case's "robust_access": 64 lanes add 1 to src[i] of a 16-element
+ * source into dst[i], and write 7 to dst[64 + 2i] of a 96-element destination.  Lanes 16.. read past the source. */
+static char *write_oob_case(char **dir)
+{
+    *dir = tsup_temp_dir();
+    char text[4096];
+    int n = snprintf(text, sizeof text, "{\"kernel\": \"%s/kernels/robust/robust_oob.comp\", \"bindings\": [\n"
+                     "{\"set\": 0, \"binding\": 0, \"type\": \"u32\", \"data\": [", tsup_root());
+    for (int i = 0; i < 16; i++)
+        n += snprintf(text + n, sizeof text - (size_t)n, "%s%d", i ? ", " : "", 100 + i);
+    n += snprintf(text + n, sizeof text - (size_t)n, "]},\n{\"set\": 0, \"binding\": 1, \"type\": \"u32\", "
+                  "\"count\": 96, \"fill\": {\"value\": 57005}}]}\n");
+    return tsup_write_file(*dir, "oob.json", text);
+}
+
+/* The C API runs the simulator through run_case_sim: robust access is honoured as by `wavelab run --robust`
+ * (it was dropped: the same case faulted through the API and read 0 on the command line). */
+START_TEST(test_api_robust_access_gives_the_verdicts_of_wavelab_run)
+{
+    char *dir, *path = write_oob_case(&dir);
+    wavelab_case *c;
+    ck_assert_msg(wavelab_case_load(path, &c) == WAVELAB_OK, "%s", wavelab_case_message(c));
+    wavelab_run *r;
+    /* without robust access: lane 16 reads past the source, a fault, as `wavelab run` says (exit 1) */
+    ck_assert_int_eq(wavelab_run_sim(c, 32, &r), WAVELAB_ERR_FAULT);
+    ck_assert_msg(strstr(wavelab_run_message(r), "lane 16"), "%s", wavelab_run_message(r));
+    wavelab_run_destroy(r);
+    char args[1024];
+    snprintf(args, sizeof args, "run '%s' --wave 32 --quiet", path);
+    ck_assert_int_eq(tsup_run_cli(args, NULL), 1);
+    /* with it: out-of-bounds loads read 0, stores past the end are dropped (exit 0 on the command line) */
+    wavelab_run_options o = WAVELAB_RUN_OPTIONS_INIT;
+    o.wave_size = 32;
+    o.robust_access = 1;
+    ck_assert_int_eq(wavelab_run_sim_with(c, &o, &r), WAVELAB_OK);
+    uint32_t got[96], want[96];
+    for (int i = 0; i < 96; i++)
+        want[i] = i < 16 ? 101u + (uint32_t)i : i < 64 ? 1u : i % 2 == 0 ? 7u : 57005u;
+    ck_assert_int_eq(wavelab_run_read_binding(r, 0, 1, got, sizeof got, NULL), WAVELAB_OK);
+    ck_assert_mem_eq(got, want, sizeof want);
+    wavelab_run_destroy(r);
+    snprintf(args, sizeof args, "run '%s' --wave 32 --robust --quiet", path);
+    ck_assert_int_eq(tsup_run_cli(args, NULL), 0);
+    /* the case's own "robust_access" is honoured by the plain run too (kernels/robust: the same kernel) */
+    wavelab_case *robust;
+    char robust_path[1024];
+    snprintf(robust_path, sizeof robust_path, "%s/kernels/robust/robust_oob.json", tsup_root());
+    ck_assert_int_eq(wavelab_case_load(robust_path, &robust), WAVELAB_OK);
+    ck_assert_msg(wavelab_run_sim(robust, 32, &r) == WAVELAB_OK, "%s", wavelab_run_message(r));
+    ck_assert_int_eq(wavelab_run_read_binding(r, 0, 1, got, sizeof got, NULL), WAVELAB_OK);
+    ck_assert_mem_eq(got, want, sizeof want);
+    wavelab_run_destroy(r);
+    wavelab_case_destroy(robust);
+    /* an options struct from an older header (a smaller size) is refused, not read past its end */
+    o.size = sizeof(size_t);
+    ck_assert_int_eq(wavelab_run_sim_with(c, &o, &r), WAVELAB_ERR_ARGUMENT);
+    ck_assert_ptr_nonnull(strstr(wavelab_run_message(r), "WAVELAB_RUN_OPTIONS_INIT"));
+    wavelab_run_destroy(r);
+    wavelab_case_destroy(c);
+    free(path);
+    tsup_remove_dir(dir);
+    free(dir);
+}
+END_TEST
+
+/* The budget, the threads and the machine reach the run: a budget too small is a fault, more threads give the
+ * same bytes, a machine preset is found (and an unknown one is bad input). */
+START_TEST(test_api_run_options_budget_threads_machine)
+{
+    uint32_t in[N], want[N], got[N];
+    make_input(in);
+    reference_scan(in, 16, 1, want);
+    wavelab_case *c = scan_case("glsl", in);
+    wavelab_run *r;
+    wavelab_run_options o = WAVELAB_RUN_OPTIONS_INIT;
+    o.wave_size = 16;
+    o.instruction_budget = 3; /* 8 waves of several instructions each cannot finish in 3 */
+    ck_assert_int_eq(wavelab_run_sim_with(c, &o, &r), WAVELAB_ERR_FAULT);
+    ck_assert_msg(strstr(wavelab_run_message(r), "budget"), "%s", wavelab_run_message(r));
+    wavelab_run_destroy(r);
+    o.instruction_budget = 0;
+    o.threads = 3;
+    ck_assert_int_eq(wavelab_run_sim_with(c, &o, &r), WAVELAB_OK);
+    ck_assert_int_eq(wavelab_run_read_binding(r, 0, 1, got, sizeof got, NULL), WAVELAB_OK);
+    ck_assert_mem_eq(got, want, sizeof want);
+    wavelab_run_destroy(r);
+    o.machine = "no_such_machine_preset";
+    ck_assert_int_eq(wavelab_run_sim_with(c, &o, &r), WAVELAB_ERR_INPUT);
+    ck_assert_ptr_nonnull(strstr(wavelab_run_message(r), "no_such_machine_preset"));
+    wavelab_run_destroy(r);
+    char machine[1024];
+    snprintf(machine, sizeof machine, "%s/machines/rdna2.json", tsup_root());
+    o.machine = machine;
+    ck_assert_msg(wavelab_run_sim_with(c, &o, &r) == WAVELAB_OK, "%s", wavelab_run_message(r));
+    ck_assert_int_eq(wavelab_run_read_binding(r, 0, 1, got, sizeof got, NULL), WAVELAB_OK);
+    ck_assert_mem_eq(got, want, sizeof want);
+    /* RDNA 2 runs wave32 and wave64 (machines/rdna2.json): wave 16 is modelled with the command line's warning */
+    ck_assert_msg(strstr(wavelab_run_warnings(r), "does not run wave 16"), "%s", wavelab_run_warnings(r));
+    wavelab_run_destroy(r);
+    /* no wave size asked and none in the case: the preset's default (GCN Vega: wave64), as `wavelab run --machine` */
+    snprintf(machine, sizeof machine, "%s/machines/gcn_vega64.json", tsup_root());
+    o.wave_size = 0;
+    ck_assert_msg(wavelab_run_sim_with(c, &o, &r) == WAVELAB_OK, "%s", wavelab_run_message(r));
+    ck_assert_uint_eq(wavelab_run_wave_size(r), 64);
+    reference_scan(in, 64, 1, want);
+    ck_assert_int_eq(wavelab_run_read_binding(r, 0, 1, got, sizeof got, NULL), WAVELAB_OK);
+    ck_assert_mem_eq(got, want, sizeof want);
+    wavelab_run_destroy(r);
+    wavelab_case_destroy(c);
+}
+END_TEST
+
+/* A case of several passes (article 001's pipeline: cull, compact, consume) runs every pass through the API, with
+ * the bytes `wavelab run` writes (its --dump) and the case's expectations holding; it was refused at load. */
+START_TEST(test_api_multi_pass_case_matches_wavelab_run)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/kernels/001_compaction/pipeline.json", tsup_root());
+    wavelab_case *c;
+    ck_assert_msg(wavelab_case_load(path, &c) == WAVELAB_OK, "%s", wavelab_case_message(c));
+    wavelab_run *r;
+    ck_assert_msg(wavelab_run_sim(c, 32, &r) == WAVELAB_OK, "%s", wavelab_run_message(r));
+    ck_assert_msg(wavelab_run_check(r) == WAVELAB_OK, "%s", wavelab_run_message(r));
+    char *dir = tsup_temp_dir(), dump[1024], args[3000];
+    snprintf(dump, sizeof dump, "%s/dump.json", dir);
+    snprintf(args, sizeof args, "run '%s' --wave 32 --quiet --dump '%s'", path, dump);
+    ck_assert_int_eq(tsup_run_cli(args, NULL), 0);
+    char *text = tsup_read_file(dump, NULL);
+    ck_assert_ptr_nonnull(text);
+    cJSON *root = cJSON_Parse(text);
+    const cJSON *bindings = cJSON_GetObjectItemCaseSensitive(root, "bindings"), *b;
+    ck_assert_int_eq(cJSON_GetArraySize(bindings), 6);
+    cJSON_ArrayForEach(b, bindings) {
+        uint32_t set = (uint32_t)cJSON_GetObjectItemCaseSensitive(b, "set")->valuedouble;
+        uint32_t binding = (uint32_t)cJSON_GetObjectItemCaseSensitive(b, "binding")->valuedouble;
+        ck_assert_str_eq(cJSON_GetObjectItemCaseSensitive(b, "type")->valuestring, "u32");
+        const cJSON *data = cJSON_GetObjectItemCaseSensitive(b, "data"), *v;
+        size_t size = 0;
+        ck_assert_int_eq(wavelab_run_read_binding(r, set, binding, NULL, 0, &size), WAVELAB_OK);
+        ck_assert_uint_eq(size, (size_t)cJSON_GetArraySize(data) * 4);
+        uint32_t *got = malloc(size);
+        ck_assert_int_eq(wavelab_run_read_binding(r, set, binding, got, size, NULL), WAVELAB_OK);
+        size_t i = 0;
+        cJSON_ArrayForEach(v, data) {
+            ck_assert_msg(got[i] == (uint32_t)v->valuedouble, "set %u binding %u element %zu: API %u, run %.0f",
+                          set, binding, i, got[i], v->valuedouble);
+            i++;
+        }
+        free(got);
+    }
+    cJSON_Delete(root);
+    free(text);
+    wavelab_run_destroy(r);
+    wavelab_case_destroy(c);
+    tsup_remove_dir(dir);
+    free(dir);
+}
+END_TEST
+
 START_TEST(test_api_vulkan_device_matches_reference)
 {
     uint32_t in[N], want[N], got[N];
@@ -524,6 +685,63 @@ START_TEST(test_api_vulkan_device_matches_reference)
 }
 END_TEST
 
+/* A case of several passes on the device: every pass runs (run_case_device), and the case's expectations hold. */
+START_TEST(test_api_vulkan_runs_every_pass)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/kernels/001_compaction/pipeline.json", tsup_root());
+    wavelab_case *c;
+    ck_assert_msg(wavelab_case_load(path, &c) == WAVELAB_OK, "%s", wavelab_case_message(c));
+    wavelab_run *r;
+    ck_assert_msg(wavelab_run_vulkan(c, 0, NULL, &r) == WAVELAB_OK, "%s", wavelab_run_message(r));
+    ck_assert_msg(wavelab_run_check(r) == WAVELAB_OK, "%s", wavelab_run_message(r));
+    wavelab_run_destroy(r);
+    wavelab_case_destroy(c);
+}
+END_TEST
+
+/* A compile error on the device's side is named the same way by the API and by every command that runs a device
+ * (run_case_device): a pass of a case of several passes by its index and name, a one-dispatch case's kernel with
+ * no pass prefix (profile wrote "dispatches[0] ():" before). */
+START_TEST(test_api_device_compile_errors_name_the_pass)
+{
+    char *dir = tsup_temp_dir();
+    char *bad = tsup_write_file(dir, "bad.comp", "#version 450\nlayout(local_size_x = 8) in;\nvoid main() { nope(); }\n");
+    char text[1024];
+    snprintf(text, sizeof text, "{\"dispatches\": [{\"name\": \"first\", \"kernel\": \"bad.comp\", \"groups\": [1, 1, 1]}],"
+             " \"bindings\": [{\"set\": 0, \"binding\": 0, \"type\": \"u32\", \"count\": 8, \"fill\": {\"value\": 0}}]}");
+    char *passes = tsup_write_file(dir, "passes.json", text);
+    snprintf(text, sizeof text, "{\"kernel\": \"bad.comp\", \"bindings\": [{\"set\": 0, \"binding\": 0, \"type\": "
+             "\"u32\", \"count\": 8, \"fill\": {\"value\": 0}}]}");
+    char *one = tsup_write_file(dir, "one.json", text);
+    wavelab_case *c;
+    ck_assert_msg(wavelab_case_load(passes, &c) == WAVELAB_OK, "%s", wavelab_case_message(c));
+    wavelab_run *r;
+    ck_assert_int_eq(wavelab_run_vulkan(c, 0, NULL, &r), WAVELAB_ERR_COMPILE);
+    ck_assert_msg(strstr(wavelab_run_message(r), "dispatches[0] (first): ") &&
+                  strstr(wavelab_run_message(r), "bad.comp:3"), "%s", wavelab_run_message(r));
+    wavelab_run_destroy(r);
+    wavelab_case_destroy(c);
+    const char *commands[] = {"check '%s'", "run '%s' --backend vulkan", "profile '%s'"};
+    for (int k = 0; k < 3; k++) {
+        char args[2048], *out = NULL;
+        snprintf(args, sizeof args, commands[k], passes);
+        ck_assert_int_eq(tsup_run_cli(args, &out), 2);
+        ck_assert_msg(strstr(out, "dispatches[0] (first): ") && strstr(out, "bad.comp:3"), "%s: %s", args, out);
+        free(out);
+        snprintf(args, sizeof args, commands[k], one);
+        ck_assert_int_eq(tsup_run_cli(args, &out), 2);
+        ck_assert_msg(strstr(out, "bad.comp:3") && !strstr(out, "dispatches["), "%s: %s", args, out);
+        free(out);
+    }
+    free(bad);
+    free(passes);
+    free(one);
+    tsup_remove_dir(dir);
+    free(dir);
+}
+END_TEST
+
 static Suite *api_suite(void)
 {
     Suite *s = suite_create("api");
@@ -541,10 +759,15 @@ static Suite *api_suite(void)
     tcase_add_test(t, test_api_misuse_is_refused_not_a_crash);
     tcase_add_test(t, test_api_case_limits_and_stats_of_a_run_that_never_started);
     tcase_add_test(t, test_api_one_case_runs_on_several_threads_at_once);
+    tcase_add_test(t, test_api_robust_access_gives_the_verdicts_of_wavelab_run);
+    tcase_add_test(t, test_api_run_options_budget_threads_machine);
+    tcase_add_test(t, test_api_multi_pass_case_matches_wavelab_run);
     suite_add_tcase(s, t);
     TCase *dev = tsup_device_tcase("device");
     tcase_set_timeout(dev, 300);
     tcase_add_test(dev, test_api_vulkan_device_matches_reference);
+    tcase_add_test(dev, test_api_vulkan_runs_every_pass);
+    tcase_add_test(dev, test_api_device_compile_errors_name_the_pass);
     suite_add_tcase(s, dev);
     return s;
 }
