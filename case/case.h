@@ -334,8 +334,4 @@ int case_image_dump(FILE *f, const char *dump_path, const case_binding *b, const
 /* Writes mip 0 layer 0 of an 8-bit unorm/srgb/uint 1d/2d image binding as a PNG; 0 and err on failure. */
 int case_image_write_png(const char *path, const case_binding *b, const uint8_t *bytes, char *err, size_t err_size);
 
-/* Half-precision helpers shared by every module (IEEE binary16, round to nearest even). */
-float case_half_to_float(uint16_t h);
-uint16_t case_float_to_half(float f);
-
 #endif

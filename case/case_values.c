@@ -10,6 +10,7 @@
  */
 #include "case/case.h"
 #include "case/case_internal.h"
+#include "img/img.h"
 
 #include <cjson/cJSON.h>
 
@@ -172,75 +173,11 @@ int case_bits_is_inf(case_type t, uint64_t bits)
 /* Half precision                                                             */
 /* ------------------------------------------------------------------------- */
 
-/* One correctly rounded step from double to binary16 (round to nearest, ties
- * to even).  case_float_to_half goes through here too: float -> double is
- * exact, so a double value is never rounded twice on its way to f16. */
-static uint16_t double_to_half(double d)
-{
-    uint64_t bits = double_bits(d);
-    uint16_t sign = (uint16_t)((bits >> 48) & 0x8000u);
-    int exp_field = (int)((bits >> 52) & 0x7FF);
-    uint64_t frac = bits & 0x000FFFFFFFFFFFFFu;
-
-    if (exp_field == 0x7FF) {
-        if (frac == 0)
-            return sign | 0x7C00u;
-        /* NaN: keep the top payload bits, and make sure it stays quiet and a NaN. */
-        return sign | 0x7E00u | (uint16_t)(frac >> 42);
-    }
-    if (exp_field == 0) /* zero or a double subnormal: far below half's smallest subnormal */
-        return sign;
-
-    int e = exp_field - 1023; /* value = 1.frac * 2^e */
-    if (e >= 16)
-        return sign | 0x7C00u;
-    if (e >= -14) {
-        uint16_t h = (uint16_t)(((unsigned)(e + 15) << 10) | (unsigned)(frac >> 42));
-        uint64_t rest = frac & (((uint64_t)1 << 42) - 1);
-        uint64_t halfway = (uint64_t)1 << 41;
-        if (rest > halfway || (rest == halfway && (h & 1u)))
-            h++; /* a carry out of the mantissa steps the exponent, up to inf: right */
-        return sign | h;
-    }
-    /* Half subnormal: count units of 2^-24.  value = m * 2^(e-52) with m the
-     * 53-bit significand, so units = m >> (28 - e). */
-    uint64_t m = frac | ((uint64_t)1 << 52);
-    int shift = 28 - e; /* >= 43 here */
-    if (shift >= 64)
-        return sign;
-    uint64_t q = m >> shift;
-    uint64_t rest = m & (((uint64_t)1 << shift) - 1);
-    uint64_t halfway = (uint64_t)1 << (shift - 1);
-    if (rest > halfway || (rest == halfway && (q & 1u)))
-        q++; /* may become 0x400, the smallest normal: also right */
-    return sign | (uint16_t)q;
-}
-
-uint16_t case_float_to_half(float f)
-{
-    return double_to_half((double)f);
-}
-
-float case_half_to_float(uint16_t h)
-{
-    uint32_t sign = (uint32_t)(h & 0x8000u) << 16;
-    uint32_t exp_field = (h >> 10) & 0x1Fu;
-    uint32_t man = h & 0x3FFu;
-
-    if (exp_field == 0x1F) /* inf or NaN, payload kept */
-        return bits_float(sign | 0x7F800000u | (man << 13));
-    if (exp_field == 0) { /* zero or subnormal: man * 2^-24, exact in float */
-        float mag = (float)man * 0x1p-24f;
-        return sign ? -mag : mag;
-    }
-    return bits_float(sign | ((exp_field - 15 + 127) << 23) | (man << 13));
-}
-
 /* The numeric value of one element of a float type, from its bits. */
 double case_float_element_value(case_type t, uint64_t bits)
 {
     switch (t) {
-    case CASE_TYPE_F16: return (double)case_half_to_float((uint16_t)bits);
+    case CASE_TYPE_F16: return (double)img_half_to_float((uint16_t)bits);
     case CASE_TYPE_F32: return (double)bits_float((uint32_t)bits);
     default: return bits_double(bits);
     }
@@ -291,7 +228,7 @@ int case_store_float(case_type t, double d, uint8_t *dst)
 {
     switch (t) {
     case CASE_TYPE_F16: {
-        uint16_t h = isnan(d) ? 0x7E00u : double_to_half(d);
+        uint16_t h = isnan(d) ? 0x7E00u : img_double_to_half(d);
         if (isfinite(d) && (h & 0x7FFFu) == 0x7C00u)
             return 0;
         case_store_le(dst, h, 2);

@@ -115,6 +115,56 @@ static uint32_t round_small_float(float magnitude, int mantissa_bits, int bias)
     return encoding > infinity ? infinity : encoding;
 }
 
+static uint64_t double_bits_of(double d)
+{
+    uint64_t u;
+    memcpy(&u, &d, 8);
+    return u;
+}
+
+/* One correctly rounded step from double to binary16 (round to nearest, ties to even): a value read from text
+ * as a double is never rounded twice on its way to f16.  A NaN keeps the top bits of its payload, made quiet. */
+uint16_t img_double_to_half(double d)
+{
+    uint64_t bits = double_bits_of(d);
+    uint16_t sign = (uint16_t)((bits >> 48) & 0x8000u);
+    int exp_field = (int)((bits >> 52) & 0x7FF);
+    uint64_t frac = bits & 0x000FFFFFFFFFFFFFu;
+
+    if (exp_field == 0x7FF) {
+        if (frac == 0)
+            return sign | 0x7C00u;
+        /* NaN: keep the top payload bits, and make sure it stays quiet and a NaN. */
+        return sign | 0x7E00u | (uint16_t)(frac >> 42);
+    }
+    if (exp_field == 0) /* zero or a double subnormal: far below half's smallest subnormal */
+        return sign;
+
+    int e = exp_field - 1023; /* value = 1.frac * 2^e */
+    if (e >= 16)
+        return sign | 0x7C00u;
+    if (e >= -14) {
+        uint16_t h = (uint16_t)(((unsigned)(e + 15) << 10) | (unsigned)(frac >> 42));
+        uint64_t rest = frac & (((uint64_t)1 << 42) - 1);
+        uint64_t halfway = (uint64_t)1 << 41;
+        if (rest > halfway || (rest == halfway && (h & 1u)))
+            h++; /* a carry out of the mantissa steps the exponent, up to inf: right */
+        return sign | h;
+    }
+    /* Half subnormal: count units of 2^-24.  value = m * 2^(e-52) with m the
+     * 53-bit significand, so units = m >> (28 - e). */
+    uint64_t m = frac | ((uint64_t)1 << 52);
+    int shift = 28 - e; /* >= 43 here */
+    if (shift >= 64)
+        return sign;
+    uint64_t q = m >> shift;
+    uint64_t rest = m & (((uint64_t)1 << shift) - 1);
+    uint64_t halfway = (uint64_t)1 << (shift - 1);
+    if (rest > halfway || (rest == halfway && (q & 1u)))
+        q++; /* may become 0x400, the smallest normal: also right */
+    return sign | (uint16_t)q;
+}
+
 uint16_t img_float_to_half(float f)
 {
     uint32_t u = float_bits(f);

@@ -77,7 +77,8 @@ void img_encode(img_format f, const img_texel *in, uint8_t *dst);
 
 /* The scalar conversions the codec is built from (exposed for the simulator and tests). */
 float img_half_to_float(uint16_t h);
-uint16_t img_float_to_half(float f);                  /* round to nearest even */
+uint16_t img_float_to_half(float f);                  /* round to nearest even; a NaN becomes the quiet NaN */
+uint16_t img_double_to_half(double d);                /* one rounding from double; a NaN keeps its payload's top */
 float img_ufloat_to_float(uint32_t bits, int mantissa_bits); /* unsigned 11-bit (6 mantissa) or 10-bit (5) float */
 uint32_t img_float_to_ufloat(float f, int mantissa_bits);    /* NaN -> NaN, negative -> 0, too big -> +inf */
 

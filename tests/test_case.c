@@ -6,6 +6,7 @@
  * JSON by q() so that they stay readable.
  */
 #include "case/case.h"
+#include "img/img.h"
 
 #include <check.h>
 #include <float.h>
@@ -755,9 +756,9 @@ START_TEST(test_case_float_to_half_matches_known_bits)
         {2051.0f, 0x6802},
     };
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
-        ck_assert_msg(case_float_to_half(rows[i].value) == rows[i].bits, "row %zu: %a -> 0x%04x, want 0x%04x", i,
-                      (double)rows[i].value, case_float_to_half(rows[i].value), rows[i].bits);
-    uint16_t nan_bits = case_float_to_half(NAN);
+        ck_assert_msg(img_double_to_half(rows[i].value) == rows[i].bits, "row %zu: %a -> 0x%04x, want 0x%04x", i,
+                      (double)rows[i].value, img_double_to_half(rows[i].value), rows[i].bits);
+    uint16_t nan_bits = img_double_to_half(NAN);
     ck_assert_uint_eq(nan_bits & 0x7C00, 0x7C00);
     ck_assert_uint_ne(nan_bits & 0x03FF, 0);
 }
@@ -765,42 +766,42 @@ END_TEST
 
 START_TEST(test_case_half_to_float_matches_known_values)
 {
-    ck_assert_float_eq(case_half_to_float(0x3C00), 1.0f);
-    ck_assert_float_eq(case_half_to_float(0xC000), -2.0f);
-    ck_assert_float_eq(case_half_to_float(0x7BFF), 65504.0f);
-    ck_assert_float_eq(case_half_to_float(0x0001), 0x1p-24f);
-    ck_assert_float_eq(case_half_to_float(0x03FF), 1023 * 0x1p-24f);
-    ck_assert_float_eq(case_half_to_float(0x0400), 0x1p-14f);
-    ck_assert_float_eq(case_half_to_float(0x3555), 0.333251953125f);
-    ck_assert_uint_eq(f32_bits(case_half_to_float(0x8000)), 0x80000000u);
-    ck_assert_uint_eq(f32_bits(case_half_to_float(0x8001)), f32_bits(-0x1p-24f));
-    ck_assert_uint_eq(f32_bits(case_half_to_float(0x7C00)), 0x7F800000u);
-    ck_assert_uint_eq(f32_bits(case_half_to_float(0xFC00)), 0xFF800000u);
-    ck_assert(isnan(case_half_to_float(0x7E00)));
-    ck_assert(isnan(case_half_to_float(0xFC01)));
+    ck_assert_float_eq(img_half_to_float(0x3C00), 1.0f);
+    ck_assert_float_eq(img_half_to_float(0xC000), -2.0f);
+    ck_assert_float_eq(img_half_to_float(0x7BFF), 65504.0f);
+    ck_assert_float_eq(img_half_to_float(0x0001), 0x1p-24f);
+    ck_assert_float_eq(img_half_to_float(0x03FF), 1023 * 0x1p-24f);
+    ck_assert_float_eq(img_half_to_float(0x0400), 0x1p-14f);
+    ck_assert_float_eq(img_half_to_float(0x3555), 0.333251953125f);
+    ck_assert_uint_eq(f32_bits(img_half_to_float(0x8000)), 0x80000000u);
+    ck_assert_uint_eq(f32_bits(img_half_to_float(0x8001)), f32_bits(-0x1p-24f));
+    ck_assert_uint_eq(f32_bits(img_half_to_float(0x7C00)), 0x7F800000u);
+    ck_assert_uint_eq(f32_bits(img_half_to_float(0xFC00)), 0xFF800000u);
+    ck_assert(isnan(img_half_to_float(0x7E00)));
+    ck_assert(isnan(img_half_to_float(0xFC01)));
 }
 END_TEST
 
 START_TEST(test_case_every_half_round_trips_through_float_and_text)
 {
     for (uint32_t h = 0; h <= 0xFFFF; h++) {
-        float f = case_half_to_float((uint16_t)h);
+        float f = img_half_to_float((uint16_t)h);
         int is_nan = (h & 0x7C00) == 0x7C00 && (h & 0x03FF);
         if (is_nan) {
             ck_assert(isnan(f));
-            uint16_t back = case_float_to_half(f);
+            uint16_t back = img_double_to_half(f);
             ck_assert((back & 0x7C00) == 0x7C00 && (back & 0x03FF));
             ck_assert_uint_eq(back & 0x8000, h & 0x8000);
             continue;
         }
-        ck_assert_msg(case_float_to_half(f) == h, "0x%04x does not round-trip", h);
+        ck_assert_msg(img_double_to_half(f) == h, "0x%04x does not round-trip", h);
         /* the printed text reads back as the same half */
         uint8_t element[2] = {(uint8_t)h, (uint8_t)(h >> 8)};
         char text[40];
         case_format_element(CASE_TYPE_F16, element, text, sizeof text);
         if ((h & 0x7FFF) == 0x7C00)
             continue;
-        ck_assert_msg(case_float_to_half((float)strtod(text, NULL)) == h, "0x%04x printed as %s", h, text);
+        ck_assert_msg(img_double_to_half((float)strtod(text, NULL)) == h, "0x%04x printed as %s", h, text);
     }
 }
 END_TEST
