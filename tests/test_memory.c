@@ -893,6 +893,38 @@ START_TEST(test_partial_sector_store_costs_more_l2_requests)
 }
 END_TEST
 
+/*
+ * One H100 preset: hopper_h100 takes what `wavelab probe` measured on the H100 (hopper_h100_measured, the
+ * probe's own output for docs/probe/h100_run2): the DRAM bandwidth, the empty dispatch, the four latencies, and
+ * the DRAM granule the probe reads into "measured" (l2_fetch_bytes) -- not the datasheet's 3.35 TB/s (1692
+ * bytes per cycle at 1980 MHz) or a 32-byte sector.
+ */
+START_TEST(test_hopper_h100_takes_the_probes_measurements)
+{
+    mem_machine h = load_preset("hopper_h100"), p = load_preset("hopper_h100_measured");
+    ck_assert_double_eq_tol(h.dram_bytes_per_cycle, p.dram_bytes_per_cycle, 1e-9);
+    ck_assert_double_eq_tol(h.dram_bytes_per_cycle * h.clock_mhz / 1000.0, 2861.9, 0.1); /* GB/s, copy.csv */
+    ck_assert_double_eq_tol(h.dispatch_us, p.dispatch_us, 1e-9);
+    ck_assert_uint_eq(h.l1_hit_latency, p.l1_hit_latency);
+    ck_assert_uint_eq(h.l2_hit_latency, p.l2_hit_latency);
+    ck_assert_uint_eq(h.dram_latency, p.dram_latency);
+    ck_assert_uint_eq(h.lds_latency, p.lds_latency);
+    char path[1024];
+    snprintf(path, sizeof path, "%s/machines/hopper_h100_measured.json", tsup_root());
+    char *text = tsup_read_file(path, NULL);
+    ck_assert_ptr_nonnull(text);
+    cJSON *root = cJSON_Parse(text);
+    free(text);
+    const cJSON *fetch = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(root, "measured"),
+                                                          "l2_fetch_bytes");
+    ck_assert_msg(cJSON_IsNumber(fetch), "%s: no measured.l2_fetch_bytes", path);
+    ck_assert_uint_eq(h.dram_fetch_bytes, (uint32_t)fetch->valuedouble);
+    ck_assert_uint_eq(h.dram_fetch_bytes, 64);
+    ck_assert_int_eq(h.write_back, MEM_WRITE_BACK_EVICT);
+    cJSON_Delete(root);
+}
+END_TEST
+
 START_TEST(test_preset_dram_fields_are_checked)
 {
     char err[512];
@@ -1046,6 +1078,7 @@ static Suite *memory_suite(void)
     tcase_add_test(t, test_dram_write_back_flush_or_evict);
     tcase_add_test(t, test_partial_sector_store_costs_more_l2_requests);
     tcase_add_test(t, test_preset_dram_fields_are_checked);
+    tcase_add_test(t, test_hopper_h100_takes_the_probes_measurements);
     suite_add_tcase(s, t);
     return s;
 }
