@@ -239,14 +239,18 @@ static int parse_dram_fields(const cJSON *root, const cJSON *sources, const char
         m->dram_fetch_bytes = (uint32_t)v;
     }
     static const char *const write_back[] = {[MEM_WRITE_BACK_FLUSH] = "flush", [MEM_WRITE_BACK_EVICT] = "evict"};
+    _Static_assert(sizeof write_back / sizeof write_back[0] == 2, "the message below names both");
     const cJSON *wb = cJSON_GetObjectItemCaseSensitive(root, "l2_write_back");
     if (wb) {
         size_t i = 0;
         while (i < sizeof write_back / sizeof write_back[0] &&
                !(cJSON_IsString(wb) && strcmp(wb->valuestring, write_back[i]) == 0))
             i++;
-        if (i == sizeof write_back / sizeof write_back[0])
-            return fail(err, size, file, "l2_write_back", "must be \"flush\" or \"evict\"");
+        if (i == sizeof write_back / sizeof write_back[0]) {
+            char what[64];
+            snprintf(what, sizeof what, "must be \"%s\" or \"%s\"", write_back[0], write_back[1]);
+            return fail(err, size, file, "l2_write_back", what);
+        }
         if (!require_source(sources, file, "l2_write_back", err, size))
             return 0;
         m->write_back = (mem_write_back)i;
