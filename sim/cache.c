@@ -65,9 +65,9 @@ static inline uint32_t cache_set(const mem_cache *c, uint64_t line)
     return (uint32_t)(line % c->sets);
 }
 
-uint32_t cache_request(mem_cache *c, uint64_t line, uint32_t smask, int write, uint32_t *evicted_dirty,
-                       int *evicted)
+uint32_t cache_request(mem_cache *c, uint64_t line, uint32_t smask, int write, cache_victim *victim_out)
 {
+    *victim_out = (cache_victim){0};
     uint64_t *tag = c->tag + (size_t)cache_set(c, line) * c->ways;
     size_t base = (size_t)(tag - c->tag);
     uint64_t key = line + 1, now = ++c->clock;
@@ -89,15 +89,37 @@ uint32_t cache_request(mem_cache *c, uint64_t line, uint32_t smask, int write, u
         if (c->stamp[base + w] < c->stamp[base + victim])
             victim = w;
     }
-    if (tag[victim]) {
-        *evicted = 1;
-        *evicted_dirty = (uint32_t)__builtin_popcount(c->dirty[base + victim]);
-    }
+    if (tag[victim])
+        *victim_out = (cache_victim){.evicted = 1, .valid = c->valid[base + victim], .dirty = c->dirty[base + victim]};
     tag[victim] = key;
     c->valid[base + victim] = (uint16_t)smask;
     c->dirty[base + victim] = write ? (uint16_t)smask : 0;
     c->stamp[base + victim] = now;
     return 0;
+}
+
+uint32_t cache_fill(mem_cache *c, uint64_t line, uint32_t smask)
+{
+    uint64_t *tag = c->tag + (size_t)cache_set(c, line) * c->ways;
+    size_t base = (size_t)(tag - c->tag);
+    for (uint32_t w = 0; w < c->ways; w++)
+        if (tag[w] == line + 1) {
+            uint32_t added = smask & ~(uint32_t)c->valid[base + w];
+            c->valid[base + w] |= (uint16_t)smask;
+            return added;
+        }
+    return 0;
+}
+
+uint32_t cache_granule_mask(uint32_t smask, uint32_t granule)
+{
+    if (granule <= 1)
+        return smask;
+    uint32_t group = (granule >= 32 ? 0u : 1u << granule) - 1, out = 0;
+    for (uint32_t i = 0; i < 32 && (smask >> i); i += granule)
+        if (smask & group << i)
+            out |= group << i;
+    return out;
 }
 
 void cache_invalidate(mem_cache *c, uint64_t line, uint32_t smask)
@@ -113,19 +135,28 @@ void cache_invalidate(mem_cache *c, uint64_t line, uint32_t smask)
 
 int mem_cache_access(mem_cache *c, uint64_t address, int is_write)
 {
-    uint32_t ed = 0;
-    int ev = 0;
+    cache_victim v;
     uint64_t line = address / c->line_bytes;
     uint32_t sector = (uint32_t)(address % c->line_bytes) / c->sector_bytes;
-    return cache_request(c, line, 1u << sector, is_write, &ed, &ev) != 0;
+    return cache_request(c, line, 1u << sector, is_write, &v) != 0;
 }
 
-uint64_t cache_dirty_sectors(const mem_cache *c)
+/* The sectors a write-back of a line with these masks reads first: the rest of each dirty granule. */
+static inline uint32_t incomplete_sectors(uint32_t valid, uint32_t dirty, uint32_t granule)
 {
-    uint64_t n = 0;
+    return cache_granule_mask(dirty, granule) & ~(valid | dirty);
+}
+
+uint64_t cache_dirty_sectors(const mem_cache *c, uint32_t granule, uint64_t *incomplete)
+{
+    uint64_t n = 0, inc = 0;
     for (size_t i = 0; i < (size_t)c->sets * c->ways; i++)
-        if (c->tag[i])
+        if (c->tag[i] && c->dirty[i]) {
             n += (uint64_t)__builtin_popcount(c->dirty[i]);
+            inc += (uint64_t)__builtin_popcount(incomplete_sectors(c->valid[i], c->dirty[i], granule));
+        }
+    if (incomplete)
+        *incomplete = inc;
     return n;
 }
 
@@ -138,6 +169,7 @@ int cache_hier_init(cache_hier *h, const mem_machine *m)
     h->partitions = m->l2.partitions ? m->l2.partitions : 1;
     h->near_copies = m->l2.near_copies && h->partitions > 1;
     h->l1_allocates_reads = m->l1.bytes && m->l1.allocate_reads;
+    h->dram_granule = m->dram_fetch_bytes > m->sector_bytes ? m->dram_fetch_bytes / m->sector_bytes : 1;
     mem_cache_geometry part = m->l2;
     part.bytes = m->l2.bytes / h->partitions;
     h->l2 = calloc(h->partitions, sizeof *h->l2);
@@ -196,24 +228,32 @@ static inline uint32_t pop(uint32_t x) { return (uint32_t)__builtin_popcount(x);
 /* One L2 lookup in partition p; fills the outcome's L2 and eviction counts, returns the sectors that hit. */
 static uint32_t l2_lookup(cache_hier *h, uint32_t p, uint64_t line, uint32_t smask, int write, cache_outcome *o)
 {
-    uint32_t ed = 0;
-    int ev = 0;
-    uint32_t hit = cache_request(h->l2[p], line, smask, write, &ed, &ev);
+    cache_victim v;
+    uint32_t hit = cache_request(h->l2[p], line, smask, write, &v);
     o->l2_requests++;
     o->l2_hits += pop(hit);
     o->l2_misses += pop(smask) - pop(hit);
-    o->evictions += (uint32_t)ev;
-    o->dram_written += ed;
+    o->evictions += (uint32_t)v.evicted;
+    o->dram_written += pop(v.dirty);
+    o->dram_completed += pop(incomplete_sectors(v.valid, v.dirty, h->dram_granule));
     return hit;
+}
+
+/* The DRAM read of the sectors `missed` of `line` in partition p (just looked up): DRAM is read in granules,
+ * so the rest of each missed sector's granule comes too, where the line lacks it.  Returns the sectors read. */
+static uint32_t dram_fetch(cache_hier *h, uint32_t p, uint64_t line, uint32_t missed)
+{
+    if (!missed || h->dram_granule <= 1)
+        return pop(missed);
+    return pop(missed) + pop(cache_fill(h->l2[p], line, cache_granule_mask(missed, h->dram_granule) & ~missed));
 }
 
 void cache_hier_access(cache_hier *h, uint32_t cu, int kind, uint64_t line, uint32_t smask, cache_outcome *o)
 {
     *o = (cache_outcome){0};
     if (kind == CACHE_READ && h->l1) {
-        uint32_t ed = 0;
-        int ev = 0;
-        uint32_t hit = cache_request(h->l1[cu], line, smask, 0, &ed, &ev);
+        cache_victim v;
+        uint32_t hit = cache_request(h->l1[cu], line, smask, 0, &v);
         o->l1_hits = pop(hit);
         o->l1_misses = pop(smask) - o->l1_hits;
         smask &= ~hit;
@@ -228,7 +268,7 @@ void cache_hier_access(cache_hier *h, uint32_t cu, int kind, uint64_t line, uint
             cache_invalidate(h->l2[near], line, smask);
         uint32_t hit = l2_lookup(h, home, line, smask, 1, o);
         if (kind == CACHE_ATOMIC)
-            o->dram_read = pop(smask) - pop(hit);
+            o->dram_read = dram_fetch(h, home, line, smask & ~hit);
         return;
     }
     if (near != home) {
@@ -239,13 +279,18 @@ void cache_hier_access(cache_hier *h, uint32_t cu, int kind, uint64_t line, uint
         o->fabric = pop(smask);
     }
     uint32_t hit = l2_lookup(h, home, line, smask, 0, o);
-    o->dram_read = pop(smask) - pop(hit);
+    o->dram_read = dram_fetch(h, home, line, smask & ~hit);
 }
 
-uint64_t cache_hier_dirty_sectors(const cache_hier *h)
+uint64_t cache_hier_dirty_sectors(const cache_hier *h, uint64_t *incomplete)
 {
-    uint64_t n = 0;
-    for (uint32_t p = 0; p < h->partitions; p++)
-        n += cache_dirty_sectors(h->l2[p]);
+    uint64_t n = 0, inc = 0;
+    for (uint32_t p = 0; p < h->partitions; p++) {
+        uint64_t i;
+        n += cache_dirty_sectors(h->l2[p], h->dram_granule, &i);
+        inc += i;
+    }
+    if (incomplete)
+        *incomplete = inc;
     return n;
 }

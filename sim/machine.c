@@ -220,6 +220,52 @@ static int parse_l2_rates(const cJSON *root, const cJSON *sources, const char *f
     return 1;
 }
 
+/* The DRAM side's optional fields (sim/machine.h), each with its source: the access granule, the write-back
+ * accounting and the partial-store cost.  Runs after the line and sector sizes are checked. */
+static int parse_dram_fields(const cJSON *root, const cJSON *sources, const char *file, mem_machine *m, char *err,
+                             size_t size)
+{
+    m->dram_fetch_bytes = m->sector_bytes;
+    m->write_back = MEM_WRITE_BACK_FLUSH;
+    m->l2_partial_write_cost = 1;
+    uint64_t v;
+    if (cJSON_GetObjectItemCaseSensitive(root, "dram_fetch_bytes")) {
+        if (!get_uint(root, file, "", "dram_fetch_bytes", m->sector_bytes, m->cache_line_bytes, &v, err, size))
+            return 0;
+        if (!is_pow2(v))
+            return fail(err, size, file, "dram_fetch_bytes", "not a power of two");
+        if (!require_source(sources, file, "dram_fetch_bytes", err, size))
+            return 0;
+        m->dram_fetch_bytes = (uint32_t)v;
+    }
+    static const char *const write_back[] = {[MEM_WRITE_BACK_FLUSH] = "flush", [MEM_WRITE_BACK_EVICT] = "evict"};
+    _Static_assert(sizeof write_back / sizeof write_back[0] == 2, "the message below names both");
+    const cJSON *wb = cJSON_GetObjectItemCaseSensitive(root, "l2_write_back");
+    if (wb) {
+        size_t i = 0;
+        while (i < sizeof write_back / sizeof write_back[0] &&
+               !(cJSON_IsString(wb) && strcmp(wb->valuestring, write_back[i]) == 0))
+            i++;
+        if (i == sizeof write_back / sizeof write_back[0]) {
+            char what[64];
+            snprintf(what, sizeof what, "must be \"%s\" or \"%s\"", write_back[0], write_back[1]);
+            return fail(err, size, file, "l2_write_back", what);
+        }
+        if (!require_source(sources, file, "l2_write_back", err, size))
+            return 0;
+        m->write_back = (mem_write_back)i;
+    }
+    const cJSON *pw = cJSON_GetObjectItemCaseSensitive(root, "l2_partial_write_cost");
+    if (pw) {
+        if (!is_finite_number(pw) || !(pw->valuedouble >= 1 && pw->valuedouble <= 64))
+            return fail(err, size, file, "l2_partial_write_cost", "not a number from 1 to 64");
+        if (!require_source(sources, file, "l2_partial_write_cost", err, size))
+            return 0;
+        m->l2_partial_write_cost = pw->valuedouble;
+    }
+    return 1;
+}
+
 /* The optional "dispatch" object: the replay's placement and per-group pace (sim/machine.h, mem_dispatch). */
 static int parse_dispatch(const cJSON *o, const cJSON *sources, const char *file, mem_machine *m, char *err,
                           size_t size)
@@ -352,6 +398,8 @@ static int parse_root(const cJSON *root, const char *file, mem_machine *m, char 
         return fail(err, size, file, "sources", "dram_bytes_per_cycle and clock_mhz need their sources");
 
     if (!parse_l2_rates(root, sources, file, m, err, size))
+        return 0;
+    if (!parse_dram_fields(root, sources, file, m, err, size))
         return 0;
     const cJSON *disp = cJSON_GetObjectItemCaseSensitive(root, "dispatch_us");
     if (disp) {

@@ -31,6 +31,13 @@ typedef enum mem_set_hash {
                        * every address bit moves the set, so no power-of-two pitch aliases (sim/cache.c) */
 } mem_set_hash;
 
+/* Which dirty sectors the dispatch's DRAM writes count ("l2_write_back"). */
+typedef enum mem_write_back {
+    MEM_WRITE_BACK_FLUSH, /* "flush": those evicted during the dispatch and those left dirty at its end (default) */
+    MEM_WRITE_BACK_EVICT  /* "evict": only those evicted during the dispatch, as Nsight Compute's dram__bytes_write
+                           * counts a kernel (the rest stays in the L2 after it) */
+} mem_write_back;
+
 #define MEM_MAX_L2_PARTITIONS 8
 /* a preset file larger than this is not one (the measured presets are tens of KiB) */
 #define MEM_PRESET_MAX_BYTES ((size_t)16 << 20)
@@ -103,6 +110,16 @@ typedef struct mem_machine {
                                        together; 0 = not limited */
     double l1_miss_merge;           /* optional ("l1_miss_merge", 0 to 1): the share of l2.merge_candidates an L1 merges into
                                        the request already in flight (the estimate's L2 requests); 0 = none */
+    /* DRAM-side fields (docs/memory.md, "DRAM"); each optional with its source. */
+    uint32_t dram_fetch_bytes;      /* "dram_fetch_bytes": DRAM's access granule, a power of two from sector_bytes to
+                                     * cache_line_bytes: a read or atomic that misses the L2 fetches every sector of
+                                     * the aligned granule around each missed sector, and a dirty line leaving the
+                                     * L2 first reads the sectors it lacks of each granule it writes (the H100 reads
+                                     * 64 B per touched sector pair); sector_bytes when absent */
+    mem_write_back write_back;      /* "l2_write_back": which dirty data the dispatch's DRAM writes count */
+    double l2_partial_write_cost;   /* "l2_partial_write_cost" (>= 1): L2 request slots a store request occupies
+                                     * when it writes part of a sector (a byte-masked merge in the slice); 1 when
+                                     * absent */
     double clock_mhz;
     double dispatch_us;             /* optional ("dispatch_us"): the measured time of a near-empty dispatch
                                      * (launch, timestamps); added to the estimate for whole-dispatch times */

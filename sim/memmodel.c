@@ -356,7 +356,9 @@ static uint32_t issue_instruction(mem_model *m, uint32_t cu, uint32_t group, uin
         s->l2_requests += o.l2_requests;
         sent += o.l2_requests;
         s->dram_bytes_written += (uint64_t)o.dram_written * sb;
-        s->dram_bytes_read += (uint64_t)o.dram_read * sb, is->dram_bytes_read += (uint64_t)o.dram_read * sb;
+        s->dram_completed_bytes += (uint64_t)o.dram_completed * sb;
+        s->dram_bytes_read += (uint64_t)(o.dram_read + o.dram_completed) * sb;
+        is->dram_bytes_read += (uint64_t)(o.dram_read + o.dram_completed) * sb;
         switch (kind) {
         case CACHE_READ:
             s->l2_read_hits += o.l2_hits, s->l2_read_misses += o.l2_misses;
@@ -704,6 +706,11 @@ static void record_global(mem_model *m, const sim_mem_access *a)
     const uint32_t lb = m->machine.cache_line_bytes, sb = m->machine.sector_bytes;
     const uint64_t bytes = (uint64_t)a->elem_bytes * (a->count ? a->count : 1);
     uint64_t req[SIM_MAX_WAVE * 4];
+    /* a store's bytes per sector of each request, lane by lane (capped at the sector), for partial writes */
+    static _Thread_local uint32_t cover[SIM_MAX_WAVE * 4][16];
+    uint32_t kind = a->op == ISA_OP_ATOMIC || a->op == ISA_OP_IMG_ATOMIC ? CACHE_ATOMIC
+                    : (a->op == ISA_OP_STORE || a->op == ISA_OP_IMG_WRITE || a->op == ISA_OP_IMG_STORE) ? CACHE_WRITE
+                                                                           : CACHE_READ;
     uint32_t n = 0;
     for (uint32_t l = 0; l < a->wave_size; l++) {
         if (!((a->exec >> l) & 1))
@@ -711,19 +718,32 @@ static void record_global(mem_model *m, const sim_mem_access *a)
         uint64_t lo = base + a->addr[l], hi = lo + (bytes ? bytes : 1) - 1;
         for (uint64_t s = lo / sb; s <= hi / sb; s++) {
             uint64_t line = s * sb / lb;
-            uint32_t bit = 1u << (uint32_t)(s * sb % lb / sb);
+            uint32_t sector = (uint32_t)(s * sb % lb / sb), bit = 1u << sector;
             uint32_t i = n;
             while (i > 0 && (req[i - 1] >> 16) != line)
                 i--;
             if (i > 0)
                 req[i - 1] |= bit;
-            else if (n < sizeof req / sizeof req[0])
+            else if (n < sizeof req / sizeof req[0]) {
                 req[n++] = line << 16 | bit;
+                if (kind == CACHE_WRITE)
+                    memset(cover[n - 1], 0, sizeof cover[n - 1]);
+                i = n;
+            } else
+                continue;
+            if (kind == CACHE_WRITE) {
+                uint64_t from = lo > s * sb ? lo : s * sb, to = hi < s * sb + sb - 1 ? hi : s * sb + sb - 1;
+                cover[i - 1][sector] += (uint32_t)(to - from + 1);
+            }
         }
     }
-    uint32_t kind = a->op == ISA_OP_ATOMIC || a->op == ISA_OP_IMG_ATOMIC ? CACHE_ATOMIC
-                    : (a->op == ISA_OP_STORE || a->op == ISA_OP_IMG_WRITE || a->op == ISA_OP_IMG_STORE) ? CACHE_WRITE
-                                                                           : CACHE_READ;
+    if (kind == CACHE_WRITE)
+        for (uint32_t i = 0; i < n; i++)
+            for (uint32_t k = 0; k < lb / sb; k++)
+                if (((uint32_t)req[i] >> k & 1) && cover[i][k] < sb) {
+                    m->stats.global_partial_write_requests++;
+                    break;
+                }
     u64vec *v = &m->cur_waves[a->wave];
     int ok = vec_push(v, 1ull << 63 | (uint64_t)n << 40 | (uint64_t)kind << 32 | a->pc);
     uint64_t sectors = 0;
@@ -1094,7 +1114,8 @@ static void compute_estimate(mem_model *m, const sim_stats *x)
     if (mc->l2_bytes_per_cycle > 0)
         e->unit_cycles[MEM_UNIT_L2] = (double)l2_sectors * mc->sector_bytes / mc->l2_bytes_per_cycle;
     /* writes and atomics, then the reads after the L1's merging (candidates are reads only) */
-    double requests = (double)(s->l2_requests - s->l2_read_requests) + mem_stats_l2_read_requests_merged(s, mc);
+    double requests = (double)(s->l2_requests - s->l2_read_requests) + mem_stats_l2_read_requests_merged(s, mc) +
+                      (mc->l2_partial_write_cost - 1) * (double)s->global_partial_write_requests;
     if (mc->l2_requests_per_cycle > 0 && requests / mc->l2_requests_per_cycle > e->unit_cycles[MEM_UNIT_L2])
         e->unit_cycles[MEM_UNIT_L2] = requests / mc->l2_requests_per_cycle;
     e->unit_cycles[MEM_UNIT_DRAM] = (double)(s->dram_bytes_read + s->dram_bytes_written) / mc->dram_bytes_per_cycle;
@@ -1127,7 +1148,15 @@ void mem_model_end(mem_model *m, const sim_stats *exec_stats)
         m->complete = m->group_count;
         replay_advance(m, m->group_count, 1);
     }
-    m->stats.dram_bytes_written += cache_hier_dirty_sectors(&m->hier) * m->machine.sector_bytes;
+    /* the dirty data left in the L2: written back after the dispatch (flush: charged to it, with the reads
+     * that complete its granules; evict: left out, as Nsight Compute leaves it out of a kernel's bytes) */
+    uint64_t completed, dirty = cache_hier_dirty_sectors(&m->hier, &completed);
+    m->stats.dram_dirty_at_end_bytes = dirty * m->machine.sector_bytes;
+    if (m->machine.write_back == MEM_WRITE_BACK_FLUSH) {
+        m->stats.dram_bytes_written += dirty * m->machine.sector_bytes;
+        m->stats.dram_completed_bytes += completed * m->machine.sector_bytes;
+        m->stats.dram_bytes_read += completed * m->machine.sector_bytes;
+    }
     compute_estimate(m, exec_stats);
 }
 
@@ -1312,7 +1341,18 @@ void mem_model_print(const mem_model *m, const isa_program *prog, FILE *f)
         print_bytes(f, s->dram_bytes_read);
         fprintf(f, " read, ");
         print_bytes(f, s->dram_bytes_written);
-        fprintf(f, " written\n");
+        fprintf(f, " written");
+        if (s->dram_completed_bytes) {
+            fprintf(f, " (");
+            print_bytes(f, s->dram_completed_bytes);
+            fprintf(f, " of the reads complete written granules)");
+        }
+        if (mc->write_back == MEM_WRITE_BACK_EVICT && s->dram_dirty_at_end_bytes) {
+            fprintf(f, "; ");
+            print_bytes(f, s->dram_dirty_at_end_bytes);
+            fprintf(f, " left dirty in the L2");
+        }
+        fprintf(f, "\n");
     }
     fprintf(f, "  replay       %llu steps\n", (unsigned long long)s->replay_steps);
     const mem_estimate *e = &m->estimate;

@@ -171,7 +171,7 @@ START_TEST(test_memmodel_cache_write_goes_home_and_stales_the_near_copy)
     cache_hier_access(&h, 0, CACHE_READ, far, 0x1, &o);  /* near miss, home hit (the new value) */
     ck_assert_uint_eq(o.l2_misses, 1); ck_assert_uint_eq(o.l2_hits, 1); ck_assert_uint_eq(o.fabric, 1);
     /* at the end the written sector is dirty at home only */
-    ck_assert_uint_eq(cache_hier_dirty_sectors(&h), 1);
+    ck_assert_uint_eq(cache_hier_dirty_sectors(&h, NULL), 1);
     cache_hier_free(&h);
 }
 END_TEST

@@ -711,6 +711,244 @@ static mem_status parse_with_field(const char *field, char *err, size_t err_size
     return mem_machine_parse(out, "bad.json", &m, err, err_size);
 }
 
+/* ------------------------------------------------------------ DRAM: access granule, write-back, partial stores */
+
+/*
+ * The tiny machine with 64-byte lines of four 16-byte sectors (an L2 of 1024 bytes, 4 ways: 4 sets, line L in
+ * set L mod 4) and `fields` (with their sources in `sources`) added: DRAM granules, write-back accounting.
+ */
+static void tiny_sectored_text(const char *fields, const char *sources, char *out, size_t out_size)
+{
+    char text[4096], a[4096];
+    snprintf(text, sizeof text, tiny_machine_json, 1, 1, 1, 1024, 4);
+    /* line 64 B, sector 16 B, in the top-level fields and the L2 */
+    const char *from = "\"cache_line_bytes\": 16, \"sector_bytes\": 16", *to = "\"cache_line_bytes\": 64, \"sector_bytes\": 16";
+    char *p = strstr(text, from);
+    ck_assert_ptr_nonnull(p);
+    snprintf(a, sizeof a, "%.*s%s%s", (int)(p - text), text, to, p + strlen(from));
+    from = "\"line_bytes\": 16,";
+    to = "\"line_bytes\": 64, \"sector_bytes\": 16,";
+    p = strstr(a, from);
+    ck_assert_ptr_nonnull(p);
+    snprintf(text, sizeof text, "%.*s%s%s", (int)(p - a), a, to, p + strlen(from));
+    const char *at = strstr(text, "\"dram_bytes_per_cycle\": 16,"), *end = strstr(text, "}}");
+    snprintf(out, out_size, "%.*s%s %.*s%s}}", (int)(at - text), text, fields, (int)(end - at), at, sources);
+}
+
+static mem_machine tiny_sectored_machine(const char *fields, const char *sources)
+{
+    char out[4096], err[512];
+    tiny_sectored_text(fields, sources, out, sizeof out);
+    mem_machine m;
+    ck_assert_msg(mem_machine_parse(out, "tiny_sectored.json", &m, err, sizeof err) == MEM_OK, "%s", err);
+    return m;
+}
+
+/* Reads (16 bytes: one sector each) at the given byte addresses, one instruction each, then ends the model. */
+static mem_model *sector_reads(const mem_machine *m, const uint64_t *addr, uint32_t n)
+{
+    tsup_fake_program f;
+    tsup_fake_program_init(&f);
+    mem_model *mm = begin(m, &f, 1, 1, NULL);
+    for (uint32_t i = 0; i < n; i++)
+        feed_read(mm, 0, i % 3, addr[i]);
+    mem_model_end(mm, NULL);
+    return mm;
+}
+
+/*
+ * Sectors 0, 1 and 2 of line 0, then sector 0 of line 2 (bytes 0, 16, 32, 128).  DRAM read in 16-byte
+ * granules (the default: one sector): 4 misses, 4 x 16 = 64 bytes.  In 32-byte granules (sector pairs, the
+ * H100's 64 B per 32 B sectors): sector 0's miss brings sector 1 too, so the second read hits; sector 2 brings
+ * 3; line 2's sector 0 brings its sector 1: 3 misses, 1 hit, 3 x 32 = 96 bytes.
+ */
+START_TEST(test_dram_fetch_granule_brings_the_sector_pair)
+{
+    const uint64_t addr[] = {0, 16, 32, 128};
+    mem_machine m = tiny_sectored_machine("", "");
+    ck_assert_uint_eq(m.dram_fetch_bytes, 16);
+    mem_model *mm = sector_reads(&m, addr, 4);
+    const mem_stats *s = mem_model_stats(mm);
+    ck_assert_uint_eq(s->l2_read_misses, 4);
+    ck_assert_uint_eq(s->l2_read_hits, 0);
+    ck_assert_uint_eq(s->dram_bytes_read, 64);
+    mem_model_destroy(mm);
+
+    m = tiny_sectored_machine("\"dram_fetch_bytes\": 32,", ", \"dram_fetch_bytes\": \"test\"");
+    ck_assert_uint_eq(m.dram_fetch_bytes, 32);
+    mm = sector_reads(&m, addr, 4);
+    s = mem_model_stats(mm);
+    ck_assert_uint_eq(s->l2_read_misses, 3);
+    ck_assert_uint_eq(s->l2_read_hits, 1);
+    ck_assert_uint_eq(s->dram_bytes_read, 96);
+    ck_assert_uint_eq(s->dram_completed_bytes, 0);
+    mem_model_destroy(mm);
+}
+END_TEST
+
+/* One wave stores 4 consecutive u32 (one 16-byte sector) at `address` (pc 3). */
+static void feed_store(mem_model *mm, uint64_t address)
+{
+    feed_op(mm, 0, 3, ISA_OP_STORE, ISA_CLASS_VMEM, address, 1);
+}
+
+/*
+ * A store of sector 0 of line 0 (dirty, its pair sector 1 never read), then reads of sector 0 of lines 4, 8,
+ * 12 and 16 (bytes 256, 512, 768, 1024): all in set 0, so the fourth evicts line 0, the least recently used.
+ * In 32-byte granules the write-back of sector 0 first reads sector 1: 16 bytes completed.  Reads: 4 lines x
+ * 32 bytes + 16 = 144; written: 16, during the dispatch; nothing dirty at the end.  In 16-byte granules
+ * nothing is completed: 4 x 16 = 64 read, 16 written.
+ */
+START_TEST(test_dram_write_back_of_half_a_granule_reads_the_other_half)
+{
+    const char *const fields[] = {"", "\"dram_fetch_bytes\": 32,"};
+    const char *const sources[] = {"", ", \"dram_fetch_bytes\": \"test\""};
+    const uint64_t read_expected[] = {64, 144}, completed_expected[] = {0, 16};
+    for (int i = 0; i < 2; i++) {
+        mem_machine m = tiny_sectored_machine(fields[i], sources[i]);
+        tsup_fake_program f;
+        tsup_fake_program_init(&f);
+        mem_model *mm = begin(&m, &f, 1, 1, NULL);
+        feed_store(mm, 0);
+        for (uint64_t l = 4; l <= 16; l += 4)
+            feed_read(mm, 0, 0, l * 64);
+        mem_model_end(mm, NULL);
+        const mem_stats *s = mem_model_stats(mm);
+        ck_assert_uint_eq(s->l2_evictions, 1);
+        ck_assert_uint_eq(s->dram_bytes_read, read_expected[i]);
+        ck_assert_uint_eq(s->dram_completed_bytes, completed_expected[i]);
+        ck_assert_uint_eq(s->dram_bytes_written, 16);
+        ck_assert_uint_eq(s->dram_dirty_at_end_bytes, 0);
+        mem_model_destroy(mm);
+    }
+}
+END_TEST
+
+/*
+ * Stores of sectors 0 and 1 of line 0 and sector 0 of line 1, nothing evicted.  "flush" (the default): the 48
+ * dirty bytes are charged to the dispatch, and in 32-byte granules line 1's write-back reads its sector 1
+ * first (16 bytes).  "evict": nothing was written during the dispatch; the 48 bytes are reported as left
+ * dirty, and no completion read is charged.
+ */
+START_TEST(test_dram_write_back_flush_or_evict)
+{
+    const char *const fields[] = {"\"dram_fetch_bytes\": 32,", "\"dram_fetch_bytes\": 32, \"l2_write_back\": \"evict\","};
+    const char *const sources[] = {", \"dram_fetch_bytes\": \"test\"",
+                                   ", \"dram_fetch_bytes\": \"test\", \"l2_write_back\": \"test\""};
+    const uint64_t written[] = {48, 0}, read[] = {16, 0};
+    for (int i = 0; i < 2; i++) {
+        mem_machine m = tiny_sectored_machine(fields[i], sources[i]);
+        ck_assert_int_eq(m.write_back, i ? MEM_WRITE_BACK_EVICT : MEM_WRITE_BACK_FLUSH);
+        tsup_fake_program f;
+        tsup_fake_program_init(&f);
+        mem_model *mm = begin(&m, &f, 1, 1, NULL);
+        feed_store(mm, 0);
+        feed_store(mm, 16);
+        feed_store(mm, 64);
+        mem_model_end(mm, NULL);
+        const mem_stats *s = mem_model_stats(mm);
+        ck_assert_uint_eq(s->dram_bytes_written, written[i]);
+        ck_assert_uint_eq(s->dram_bytes_read, read[i]);
+        ck_assert_uint_eq(s->dram_completed_bytes, read[i]);
+        ck_assert_uint_eq(s->dram_dirty_at_end_bytes, 48);
+        mem_model_destroy(mm);
+    }
+}
+END_TEST
+
+/*
+ * Two one-request stores on the 16-byte-line tiny machine, a request every second cycle: 4 lanes x 4 bytes
+ * (the whole sector) and 2 lanes x 4 bytes (half of it: a partial store).  With l2_partial_write_cost 3 the
+ * partial one occupies 3 request slots: 1 + 3 = 4 requests / 0.5 = 8 cycles (1 + 1 = 2 requests, 4 cycles,
+ * without the field).
+ */
+START_TEST(test_partial_sector_store_costs_more_l2_requests)
+{
+    const char *const fields[] = {"\"l2_requests_per_cycle\": 0.5,",
+                                  "\"l2_requests_per_cycle\": 0.5, \"l2_partial_write_cost\": 3,"};
+    const char *const sources[] = {", \"l2_requests_per_cycle\": \"test\"",
+                                   ", \"l2_requests_per_cycle\": \"test\", \"l2_partial_write_cost\": \"test\""};
+    const double cycles[] = {4, 8};
+    for (int i = 0; i < 2; i++) {
+        mem_machine m = tiny_l2_rates_machine(fields[i], sources[i]);
+        tsup_fake_program f;
+        tsup_fake_program_init(&f);
+        mem_model *mm = begin(&m, &f, 1, 1, NULL);
+        const sim_mem_trace *t = mem_model_trace(mm);
+        uint64_t whole[4] = {0, 4, 8, 12}, half[4] = {16, 20, 0, 0};
+        sim_mem_access a = {.group_linear = 0, .wave = 0, .pc = 0, .op = ISA_OP_STORE, .cls = ISA_CLASS_VMEM,
+                            .space = ISA_SPACE_STORAGE, .elem_bytes = 4, .count = 1, .wave_size = 4, .exec = 0xf,
+                            .addr = whole};
+        t->access(t->user, &a);
+        a.pc = 1, a.exec = 0x3, a.addr = half;
+        t->access(t->user, &a);
+        mem_model_end(mm, NULL);
+        const mem_stats *s = mem_model_stats(mm);
+        ck_assert_uint_eq(s->global_partial_write_requests, 1);
+        ck_assert_uint_eq(s->l2_requests, 2);
+        const mem_estimate *e = mem_model_estimate(mm);
+        ck_assert_double_eq_tol(e->unit_cycles[MEM_UNIT_L2], cycles[i], 1e-9);
+        mem_model_destroy(mm);
+    }
+}
+END_TEST
+
+/*
+ * One H100 preset: hopper_h100 takes what `wavelab probe` measured on the H100 (hopper_h100_measured, the
+ * probe's own output for docs/probe/h100_run2): the DRAM bandwidth, the empty dispatch, the four latencies, and
+ * the DRAM granule the probe reads into "measured" (l2_fetch_bytes) -- not the datasheet's 3.35 TB/s (1692
+ * bytes per cycle at 1980 MHz) or a 32-byte sector.
+ */
+START_TEST(test_hopper_h100_takes_the_probes_measurements)
+{
+    mem_machine h = load_preset("hopper_h100"), p = load_preset("hopper_h100_measured");
+    ck_assert_double_eq_tol(h.dram_bytes_per_cycle, p.dram_bytes_per_cycle, 1e-9);
+    ck_assert_double_eq_tol(h.dram_bytes_per_cycle * h.clock_mhz / 1000.0, 2861.9, 0.1); /* GB/s, copy.csv */
+    ck_assert_double_eq_tol(h.dispatch_us, p.dispatch_us, 1e-9);
+    ck_assert_uint_eq(h.l1_hit_latency, p.l1_hit_latency);
+    ck_assert_uint_eq(h.l2_hit_latency, p.l2_hit_latency);
+    ck_assert_uint_eq(h.dram_latency, p.dram_latency);
+    ck_assert_uint_eq(h.lds_latency, p.lds_latency);
+    char path[1024];
+    snprintf(path, sizeof path, "%s/machines/hopper_h100_measured.json", tsup_root());
+    char *text = tsup_read_file(path, NULL);
+    ck_assert_ptr_nonnull(text);
+    cJSON *root = cJSON_Parse(text);
+    free(text);
+    const cJSON *fetch = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(root, "measured"),
+                                                          "l2_fetch_bytes");
+    ck_assert_msg(cJSON_IsNumber(fetch), "%s: no measured.l2_fetch_bytes", path);
+    ck_assert_uint_eq(h.dram_fetch_bytes, (uint32_t)fetch->valuedouble);
+    ck_assert_uint_eq(h.dram_fetch_bytes, 64);
+    ck_assert_int_eq(h.write_back, MEM_WRITE_BACK_EVICT);
+    cJSON_Delete(root);
+}
+END_TEST
+
+START_TEST(test_preset_dram_fields_are_checked)
+{
+    char err[512];
+    static const struct {
+        const char *field, *message;
+    } bad[] = {
+        {"\"dram_fetch_bytes\": 8", "dram_fetch_bytes': 8 is out of range 16..16"},
+        {"\"l2_write_back\": \"later\"", "l2_write_back': must be \"flush\" or \"evict\""},
+        {"\"l2_partial_write_cost\": 0.5", "l2_partial_write_cost': not a number from 1 to 64"},
+        {"\"l2_write_back\": \"evict\"", "sources.l2_write_back': missing"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        ck_assert_int_eq(parse_with_field(bad[i].field, err, sizeof err), MEM_ERR_PRESET);
+        ck_assert_msg(strstr(err, bad[i].message), "%s: %s", bad[i].field, err);
+    }
+    /* 64-byte lines of 16-byte sectors: 16..64 is the range, and 48 is in it but no power of two */
+    char text[4096];
+    mem_machine m;
+    tiny_sectored_text("\"dram_fetch_bytes\": 48,", ", \"dram_fetch_bytes\": \"test\"", text, sizeof text);
+    ck_assert_int_eq(mem_machine_parse(text, "bad.json", &m, err, sizeof err), MEM_ERR_PRESET);
+    ck_assert_msg(strstr(err, "dram_fetch_bytes': not a power of two"), "%s", err);
+}
+END_TEST
+
 START_TEST(test_preset_l2_fields_need_a_source_and_a_value_in_range)
 {
     char err[512];
@@ -835,6 +1073,12 @@ static Suite *memory_suite(void)
     tcase_add_test(t, test_estimate_l1_merges_a_share_of_misses_to_the_previous_instructions_line);
     tcase_add_test(t, test_preset_latency_field_without_source_is_named);
     tcase_add_test(t, test_preset_infinite_floating_fields_are_refused);
+    tcase_add_test(t, test_dram_fetch_granule_brings_the_sector_pair);
+    tcase_add_test(t, test_dram_write_back_of_half_a_granule_reads_the_other_half);
+    tcase_add_test(t, test_dram_write_back_flush_or_evict);
+    tcase_add_test(t, test_partial_sector_store_costs_more_l2_requests);
+    tcase_add_test(t, test_preset_dram_fields_are_checked);
+    tcase_add_test(t, test_hopper_h100_takes_the_probes_measurements);
     suite_add_tcase(s, t);
     return s;
 }
