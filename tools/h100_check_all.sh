@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # tools/h100_check_all.sh — on an NVIDIA H100 machine, from the repository root, with a prebuilt wavelab
 # ($WAVELAB, default build/wavelab; the run-time .debs in .gl/ are unpacked first when carried, as
-# docs/hardware.md says): every case under kernels/ and tests/compare/ through `wavelab check` at wave 32,
-# without timings (tools/h100_run.sh times them).  The 1440p cases are left out: the simulator needs
-# minutes for each and they hold no expectation.  Results under $OUT:
+# docs/hardware.md says): every case under kernels/ and tests/compare/ and every Amber script under tests/amber/
+# through `wavelab check` at wave 32, without timings (tools/h100_run.sh times them).  The 1440p cases and the
+# full-size kernels/generalize/ cases are left out: the simulator needs minutes for each and they hold no
+# expectation (tools/h100_generalize.sh measures those).  Results under $OUT:
 #   check.txt     every check's report and exit code
 #   summary.txt   one line per case (exit code, case), then the counts by exit code
 set -u
@@ -15,7 +16,8 @@ OUT=${OUT:-out}
 mkdir -p "$OUT"
 "$W" devices > "$OUT/devices.txt" 2>&1
 : > "$OUT/check.txt"; : > "$OUT/summary.txt"
-for c in $(find kernels tests/compare -name '*.json' ! -name '*1440p*' | sort); do
+for c in $(find kernels tests/compare tests/amber \( -name '*.json' -o -name '*.amber' \) ! -name '*1440p*' \
+           ! -path '*/generalize/*' | sort); do
   echo "=== $c" >> "$OUT/check.txt"
   "$W" check "$c" --wave 32 --device nvidia >> "$OUT/check.txt" 2>&1; rc=$?
   echo "exit $rc" >> "$OUT/check.txt"
