@@ -100,13 +100,34 @@ static void lower_matrix_fn(lower *L, enum GLSLstd450 f, uint32_t rid, uint32_t 
                    f == GLSLstd450Determinant ? "Determinant" : "MatrixInverse");
         return;
     }
-    isa_type ty = lower_scalar_isa_type(L, lower_component_type(L, mt->elem));
+    const isa_type elem = lower_scalar_isa_type(L, lower_component_type(L, mt->elem));
+    /* f16 matrices are computed in f32 and rounded once at the end (the precision Vulkan allows, and what
+     * drivers do): rounding every product and sum to f16 loses more than the CTS's tolerances */
+    const isa_type ty = elem == ISA_TYPE_F16 ? ISA_TYPE_F32 : elem;
     uint32_t a = lower_val(L, arg), m[16];
+    if (ty != elem) {
+        uint32_t wide = lower_new_regs(L, n * n);
+        for (uint32_t k = 0; k < n * n; k++) {
+            isa_inst *cv = lower_emit(L, ISA_OP_CVT, ty);
+            cv->type2 = (uint8_t)elem;
+            cv->d = wide + k;
+            cv->a = a + k;
+        }
+        a = wide;
+    }
     for (uint32_t r = 0; r < n; r++)
         for (uint32_t c = 0; c < n; c++)
             m[r * n + c] = a + c * n + r; /* column c holds rows 0..n-1 */
     uint32_t det = emit_det(L, ty, m, n);
     if (f == GLSLstd450Determinant) {
+        if (ty != elem) {
+            uint32_t narrow = lower_new_regs(L, 1);
+            isa_inst *cv = lower_emit(L, ISA_OP_CVT, elem);
+            cv->type2 = (uint8_t)ty;
+            cv->d = narrow;
+            cv->a = det;
+            det = narrow;
+        }
         lower_alias_value(L, rid, rtype, det);
         return;
     }
@@ -124,7 +145,17 @@ static void lower_matrix_fn(lower *L, enum GLSLstd450 f, uint32_t rid, uint32_t 
                 lower_unary(L, ISA_OP_FNEG, ty, neg, cof, 1);
                 cof = neg;
             }
-            lower_emit_op(L, ISA_OP_FDIV, ty, d + c * n + r, cof, det);
+            uint32_t out = d + c * n + r;
+            if (ty != elem) { /* the quotient in f32, rounded once to f16 */
+                uint32_t q = lower_new_regs(L, 1);
+                lower_emit_op(L, ISA_OP_FDIV, ty, q, cof, det);
+                isa_inst *cv = lower_emit(L, ISA_OP_CVT, elem);
+                cv->type2 = (uint8_t)ty;
+                cv->d = out;
+                cv->a = q;
+            } else {
+                lower_emit_op(L, ISA_OP_FDIV, ty, out, cof, det);
+            }
         }
 }
 
