@@ -648,7 +648,8 @@ static void publish(mem_model *m, uint32_t upto)
                 size_t at = W + 1;
                 for (uint32_t k = 0; k < W; k++) {
                     rec[k] = at;
-                    memcpy(rec + at, m->cur_waves[k].v, m->cur_waves[k].n * sizeof *rec);
+                    if (m->cur_waves[k].n) /* a wave that recorded nothing may have no buffer at all */
+                        memcpy(rec + at, m->cur_waves[k].v, m->cur_waves[k].n * sizeof *rec);
                     at += m->cur_waves[k].n;
                 }
                 rec[W] = at;
