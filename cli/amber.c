@@ -15,7 +15,7 @@
 #include "cli/cli.h"
 #include "cli/options.h"
 #include "run/run.h"
-#include "sim/machine.h"
+#include "sim/memmodel.h"
 
 enum { EXIT_CANNOT_RUN = 3 };
 
@@ -45,19 +45,15 @@ int cli_cmd_amber(int argc, char **argv)
         return RUN_EXIT_BAD_INPUT;
     }
     run_options opt = cli_run_options(&o);
-    if (o.machine) { /* as `test --machine`: the preset's default wave size where neither --wave nor the case names one */
-        mem_machine m;
-        if (mem_machine_load(o.machine, &m, err, sizeof err) != MEM_OK) {
-            fprintf(stderr, "wavelab amber: %s\n", err);
-            case_destroy(c);
-            return RUN_EXIT_BAD_INPUT;
-        }
-        if (!opt.wave_size && !c->subgroup_size)
-            opt.wave_size = m.default_wave;
+    /* --machine does what it does for every command (run_memory_open): the preset's default wave size, its model */
+    if (o.machine && cli_memory_open(o.machine, -1, 1, c, &opt) != 0) {
+        case_destroy(c);
+        return RUN_EXIT_BAD_INPUT;
     }
     uint32_t w = run_wave_size(c, opt.wave_size);
     if (!case_wave_applies(c, w, err, sizeof err)) {
         printf("SKIP  %s (wave %u): %s\n", path, w, err);
+        mem_model_destroy(opt.memory);
         case_destroy(c);
         return EXIT_CANNOT_RUN;
     }
@@ -80,6 +76,7 @@ int cli_cmd_amber(int argc, char **argv)
         rc = failures ? RUN_EXIT_FAIL : RUN_EXIT_OK;
     }
     run_output_free(&out);
+    mem_model_destroy(opt.memory);
     case_destroy(c);
     return rc;
 }

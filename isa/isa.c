@@ -225,9 +225,21 @@ const char *isa_format_name(isa_format f)
     const img_format_info *i = texel_format(f);
     return i ? i->spirv_name : f == ISA_FORMAT_UNKNOWN ? "unknown" : "?";
 }
-unsigned isa_format_bytes(isa_format f) { return texel_format(f) ? texel_format(f)->texel_bytes : 0; }
-unsigned isa_format_components(isa_format f) { return texel_format(f) ? texel_format(f)->components : 0; }
-uint32_t isa_format_vk(isa_format f) { return texel_format(f) ? texel_format(f)->vk_format : 0; }
+unsigned isa_format_bytes(isa_format f)
+{
+    const img_format_info *i = texel_format(f);
+    return i ? i->texel_bytes : 0;
+}
+unsigned isa_format_components(isa_format f)
+{
+    const img_format_info *i = texel_format(f);
+    return i ? i->components : 0;
+}
+uint32_t isa_format_vk(isa_format f)
+{
+    const img_format_info *i = texel_format(f);
+    return i ? i->vk_format : 0;
+}
 
 isa_type isa_format_type(isa_format f)
 {

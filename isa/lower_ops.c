@@ -54,6 +54,17 @@ static uint32_t fmath1(lower *L, isa_type ty, enum GLSLstd450 f, uint32_t a)
     return d;
 }
 
+/* Converts n consecutive registers from a.. of type `from` into d.. of type `to`. */
+static void emit_cvt(lower *L, isa_type to, isa_type from, uint32_t d, uint32_t a, uint32_t n)
+{
+    for (uint32_t k = 0; k < n; k++) {
+        isa_inst *cv = lower_emit(L, ISA_OP_CVT, to);
+        cv->type2 = (uint8_t)from;
+        cv->d = d + k;
+        cv->a = a + k;
+    }
+}
+
 /* The determinant of the n x n matrix whose element (row r, column c) is in register m[r * n + c], by Laplace
  * expansion along the first row (GLSL.std.450 leaves the formula to the implementation): one register. */
 static uint32_t emit_det(lower *L, isa_type ty, const uint32_t *m, uint32_t n)
@@ -107,12 +118,7 @@ static void lower_matrix_fn(lower *L, enum GLSLstd450 f, uint32_t rid, uint32_t 
     uint32_t a = lower_val(L, arg), m[16];
     if (ty != elem) {
         uint32_t wide = lower_new_regs(L, n * n);
-        for (uint32_t k = 0; k < n * n; k++) {
-            isa_inst *cv = lower_emit(L, ISA_OP_CVT, ty);
-            cv->type2 = (uint8_t)elem;
-            cv->d = wide + k;
-            cv->a = a + k;
-        }
+        emit_cvt(L, ty, elem, wide, a, n * n);
         a = wide;
     }
     for (uint32_t r = 0; r < n; r++)
@@ -122,10 +128,7 @@ static void lower_matrix_fn(lower *L, enum GLSLstd450 f, uint32_t rid, uint32_t 
     if (f == GLSLstd450Determinant) {
         if (ty != elem) {
             uint32_t narrow = lower_new_regs(L, 1);
-            isa_inst *cv = lower_emit(L, ISA_OP_CVT, elem);
-            cv->type2 = (uint8_t)ty;
-            cv->d = narrow;
-            cv->a = det;
+            emit_cvt(L, elem, ty, narrow, det, 1);
             det = narrow;
         }
         lower_alias_value(L, rid, rtype, det);
@@ -145,17 +148,10 @@ static void lower_matrix_fn(lower *L, enum GLSLstd450 f, uint32_t rid, uint32_t 
                 lower_unary(L, ISA_OP_FNEG, ty, neg, cof, 1);
                 cof = neg;
             }
-            uint32_t out = d + c * n + r;
-            if (ty != elem) { /* the quotient in f32, rounded once to f16 */
-                uint32_t q = lower_new_regs(L, 1);
-                lower_emit_op(L, ISA_OP_FDIV, ty, q, cof, det);
-                isa_inst *cv = lower_emit(L, ISA_OP_CVT, elem);
-                cv->type2 = (uint8_t)ty;
-                cv->d = out;
-                cv->a = q;
-            } else {
-                lower_emit_op(L, ISA_OP_FDIV, ty, out, cof, det);
-            }
+            uint32_t out = d + c * n + r, q = ty != elem ? lower_new_regs(L, 1) : out;
+            lower_emit_op(L, ISA_OP_FDIV, ty, q, cof, det);
+            if (ty != elem) /* the quotient in f32, rounded once to f16 */
+                emit_cvt(L, elem, ty, out, q, 1);
         }
 }
 
@@ -307,12 +303,7 @@ static void lower_ext_glsl(lower *L, const uint32_t *o, uint32_t no)
         isa_type ety = lower_with_sign(lower_scalar_isa_type(L, et->op == SpvOpTypeVector ? et->elem : etid), true);
         if (ety != ISA_TYPE_I64) {
             uint32_t count = scalar_arg[1] ? 1 : n, wide = lower_new_regs(L, count);
-            for (uint32_t c = 0; c < count; c++) {
-                isa_inst *cv = lower_emit(L, ISA_OP_CVT, ISA_TYPE_I64);
-                cv->type2 = (uint8_t)ety;
-                cv->d = wide + c;
-                cv->a = ar[1] + c;
-            }
+            emit_cvt(L, ISA_TYPE_I64, ety, wide, ar[1], count);
             ar[1] = wide;
         }
     }
