@@ -505,7 +505,7 @@ static void collect(const char *dir)
         snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
         size_t n = strlen(e->d_name);
         if (n > 5 && strcmp(e->d_name + n - 5, ".json") == 0) {
-            if (!strstr(e->d_name, "1440p")) /* the memory-benchmark sizes: the same kernels as the small cases */
+            if (run_case_file_has_expect(path)) /* no "expect": a model study at its real size, skipped like `wavelab test` does */
                 clean_paths[clean_count++] = strdup(path);
         } else {
             collect(path);
