@@ -594,9 +594,10 @@ const char *isa_limiter_name(isa_limiter l);
  * workgroup of `waves_per_group` waves, on machine m:
  *   by_vgprs = floor(vgprs_per_simd_lane / roundup(vgprs, vgpr_granule))
  *   by_sgprs = floor(sgprs_per_simd / roundup(sgprs, sgpr_granule))
- *   by_lds   = floor(lds_bytes_per_cu / lds_bytes) workgroups * waves_per_group / simds_per_cu
- *   by_workgroups = max_workgroups_per_cu * waves_per_group / simds_per_cu
- *   waves    = min of these and max_waves_per_simd; the limiter is the smallest.
+ *   workgroups_per_cu = min(floor(min(by_max, by_vgprs, by_sgprs) * simds_per_cu / waves_per_group),
+ *                           floor(lds_bytes_per_cu / lds_bytes), max_workgroups_per_cu)
+ *   waves    = ceil(workgroups_per_cu * waves_per_group / simds_per_cu): the busiest SIMD's waves
+ *   by_lds, by_workgroups = the same ceil of the workgroups each allows; the limiter is the smallest.
  */
 isa_occupancy isa_compute_occupancy(const isa_machine_limits *m, uint32_t vgprs, uint32_t sgprs, uint32_t lds_bytes,
                                     uint32_t waves_per_group);

@@ -14,6 +14,13 @@ const char *isa_limiter_name(isa_limiter l)
 
 static uint32_t round_up(uint32_t x, uint32_t granule) { return granule ? (x + granule - 1) / granule * granule : x; }
 
+/* Waves per SIMD that `groups` workgroups of `wpg` waves put on the busiest of `simds` SIMDs. */
+static uint32_t waves_of_groups(uint64_t groups, uint32_t wpg, uint32_t simds)
+{
+    uint64_t w = (groups * wpg + simds - 1) / simds;
+    return w > UINT32_MAX ? UINT32_MAX : (uint32_t)w;
+}
+
 isa_occupancy isa_compute_occupancy(const isa_machine_limits *m, uint32_t vgprs, uint32_t sgprs, uint32_t lds_bytes,
                                     uint32_t waves_per_group)
 {
@@ -31,22 +38,29 @@ isa_occupancy isa_compute_occupancy(const isa_machine_limits *m, uint32_t vgprs,
     } else {
         o.by_sgprs = o.by_max; /* no scalar register file: uniform values are in vector registers */
     }
-    /* workgroup-granular limits, spread over the CU's SIMDs */
-    uint32_t groups_by_lds = lds_bytes ? (m->lds_bytes_per_cu / lds_bytes) : UINT32_MAX;
-    o.by_lds = groups_by_lds == UINT32_MAX ? o.by_max : (uint32_t)((uint64_t)groups_by_lds * wpg / simds);
-    o.by_workgroups = m->max_workgroups_per_cu ? (uint32_t)((uint64_t)m->max_workgroups_per_cu * wpg / simds) : o.by_max;
-    uint32_t best = o.by_max;
+    /* Per-SIMD limits cap each SIMD's waves; LDS and the workgroup cap count whole workgroups per CU.  A
+     * CU holds as many workgroups as every limit allows, and its waves per SIMD are that many workgroups'
+     * waves spread over the SIMDs, rounded UP: one 64-wide workgroup alone on a four-SIMD CU (its LDS
+     * allows no second) is one wave on one SIMD, not 1/4 rounded to 0.  ACO states the same rule
+     * (Mesa, src/amd/compiler/aco_live_var_analysis.cpp, max_suitable_waves: "DIV_ROUND_UP"). */
+    uint32_t per_simd = o.by_max;
     o.limiter = ISA_LIMIT_WAVES;
-    struct { uint32_t v; isa_limiter l; } c[] = {{o.by_vgprs, ISA_LIMIT_VGPRS}, {o.by_sgprs, ISA_LIMIT_SGPRS},
-                                                 {o.by_lds, ISA_LIMIT_LDS}, {o.by_workgroups, ISA_LIMIT_WORKGROUPS}};
-    for (unsigned k = 0; k < sizeof c / sizeof c[0]; k++)
-        if (c[k].v < best)
-            best = c[k].v, o.limiter = c[k].l;
-    o.waves_per_simd = best;
-    /* a workgroup's waves must all be resident at once */
-    uint64_t resident = (uint64_t)best * simds;
-    o.workgroups_per_cu = (uint32_t)(resident / wpg);
-    if (lds_bytes > m->lds_bytes_per_cu || o.workgroups_per_cu == 0) {
+    if (o.by_vgprs < per_simd)
+        per_simd = o.by_vgprs, o.limiter = ISA_LIMIT_VGPRS;
+    if (o.by_sgprs < per_simd)
+        per_simd = o.by_sgprs, o.limiter = ISA_LIMIT_SGPRS;
+    uint64_t groups = (uint64_t)per_simd * simds / wpg;
+    uint64_t groups_by_lds = lds_bytes ? m->lds_bytes_per_cu / lds_bytes : UINT64_MAX;
+    uint64_t groups_by_cap = m->max_workgroups_per_cu ? m->max_workgroups_per_cu : UINT64_MAX;
+    o.by_lds = lds_bytes ? waves_of_groups(groups_by_lds, wpg, simds) : o.by_max;
+    o.by_workgroups = m->max_workgroups_per_cu ? waves_of_groups(groups_by_cap, wpg, simds) : o.by_max;
+    if (groups_by_lds < groups)
+        groups = groups_by_lds, o.limiter = ISA_LIMIT_LDS;
+    if (groups_by_cap < groups)
+        groups = groups_by_cap, o.limiter = ISA_LIMIT_WORKGROUPS;
+    o.workgroups_per_cu = (uint32_t)groups;
+    o.waves_per_simd = waves_of_groups(groups, wpg, simds);
+    if (lds_bytes > m->lds_bytes_per_cu || groups == 0) {
         o.waves_per_simd = 0;
         o.workgroups_per_cu = 0;
         o.limiter = lds_bytes > m->lds_bytes_per_cu ? ISA_LIMIT_LDS : ISA_LIMIT_TOO_BIG;

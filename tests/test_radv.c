@@ -229,6 +229,25 @@ START_TEST(lds_limits_occupancy)
 }
 END_TEST
 
+/* One workgroup of one wave whose 48 KiB of LDS leaves room for no second one on a 64 KiB CU: ACO says 1 wave
+ * per SIMD on vega10 (the busiest of 4 SIMDs holds it), and so must wavelab's gcn_vega64, by hand
+ * floor(65536 / 49152) = 1 workgroup of 1 wave over 4 SIMDs, rounded up. */
+START_TEST(lds_bound_occupancy_matches_aco_on_vega10)
+{
+    char *out = NULL;
+    int rc = tsup_run_cli("disasm tests/radv/lds_large.json --against radv:vega10 --wave 64 --machine gcn_vega64 "
+                          "2>&1", &out);
+    ck_assert_msg(rc == 0 && out, "exit %d: %s", rc, out ? out : "");
+    const char *row = strstr(out, "; occupancy (waves per SIMD)");
+    ck_assert_msg(row != NULL, "%s", out);
+    unsigned ours = 0, aco = 0;
+    ck_assert_int_eq(sscanf(row, "; occupancy (waves per SIMD) %u %u", &ours, &aco), 2);
+    ck_assert_uint_eq(aco, 1);
+    ck_assert_uint_eq(ours, 1);
+    free(out);
+}
+END_TEST
+
 START_TEST(disasm_against_cli)
 {
     char *out = NULL;
@@ -326,6 +345,7 @@ int main(int argc, char **argv)
         tcase_add_loop_test(t, uniform_load_is_smem, 0, 3);
         tcase_add_loop_test(t, fp16_needs_fewer_vgprs, 0, 4);
         tcase_add_loop_test(t, lds_limits_occupancy, 0, 3);
+        tcase_add_test(t, lds_bound_occupancy_matches_aco_on_vega10);
         tcase_add_test(t, disasm_against_cli);
         tcase_add_test(t, unknown_family_leaves_environment);
         suite_add_tcase(s, t);

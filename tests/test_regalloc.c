@@ -166,6 +166,19 @@ START_TEST(test_regalloc_occupancy_matches_the_formula_by_hand)
     ck_assert_uint_eq(o.waves_per_simd, 3);
     ck_assert_int_eq(o.limiter, ISA_LIMIT_LDS);
     ck_assert_uint_eq(o.workgroups_per_cu, 3);
+    /* 48 KiB of LDS per one-wave workgroup: one workgroup per CU, its one wave on one of the 4 SIMDs.  The
+     * busiest SIMD holds 1 wave (ACO's rounding up), not 1/4 rounded down to "does not fit" */
+    o = isa_compute_occupancy(&gcn, 8, 8, 49152, 1);
+    ck_assert_uint_eq(o.workgroups_per_cu, 1);
+    ck_assert_uint_eq(o.waves_per_simd, 1);
+    ck_assert_uint_eq(o.by_lds, 1);
+    ck_assert_int_eq(o.limiter, ISA_LIMIT_LDS);
+    /* 20 KiB per two-wave workgroup: 3 workgroups = 6 waves over 4 SIMDs, 2 on the busiest; the workgroup
+     * count is LDS's 3, not the 4 that 2 waves on every SIMD would hold */
+    o = isa_compute_occupancy(&gcn, 8, 8, 20480, 2);
+    ck_assert_uint_eq(o.workgroups_per_cu, 3);
+    ck_assert_uint_eq(o.waves_per_simd, 2);
+    ck_assert_int_eq(o.limiter, ISA_LIMIT_LDS);
     /* small everything: the hardware maximum */
     o = isa_compute_occupancy(&gcn, 8, 8, 0, 1);
     ck_assert_uint_eq(o.waves_per_simd, 10);
