@@ -25,7 +25,7 @@ static const struct {
 } family_machines[] = {
     {"vega10", "gcn_vega64", 1}, {"vega20", "gcn_vega64", 0}, {"navi10", "rdna2", 0},
     {"navi14", "rdna2", 0},      {"navi21", "rdna2", 1},      {"navi22", "rdna2", 1},
-    {"navi23", "rdna2", 1},      {"gfx1100", "rdna2", 0},
+    {"navi23", "rdna2", 1},      {"gfx1100", "rdna3", 1},
 };
 
 static const char *machine_of_family(const char *family, int *exact)

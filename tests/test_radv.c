@@ -20,6 +20,7 @@
 #include "case/case.h"
 #include "isa/isa.h"
 #include "run/run.h"
+#include "sim/machine.h"
 #include "tests/support/tsup.h"
 
 /* ------------------------------------------------------------- counting an AMD listing (no device) */
@@ -248,6 +249,34 @@ START_TEST(lds_bound_occupancy_matches_aco_on_vega10)
 }
 END_TEST
 
+/* gfx1100 (RX 7900 XTX) has a preset of its own: the comparison names rdna3 as exact, and ACO's VGPR
+ * allocations there are whole blocks of the preset's granule (24 at wave32 on the 1.5x register file). */
+START_TEST(gfx1100_compares_with_rdna3)
+{
+    mem_machine m;
+    char err[1024];
+    ck_assert_msg(mem_machine_load("rdna3", &m, err, sizeof err) == MEM_OK, "%s", err);
+    ck_assert_uint_eq(m.vgpr_granule, 24);
+    static const char *const cases[] = {"kernels/000_uniform_load/uniform_load_naive.json",
+                                        "kernels/002_lds_fp16/neighborhood_fp32_split.json",
+                                        "kernels/002_lds_fp16/neighborhood_fp16_split.json"};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        vkb_compile_output out;
+        compile_on("gfx1100", cases[i], 32, &out);
+        double vgprs = statistic(&out, "VGPRs");
+        ck_assert_msg(vgprs > 0 && (unsigned)vgprs % m.vgpr_granule == 0, "%s: ACO allocates %g VGPRs", cases[i],
+                      vgprs);
+        vkb_compile_output_free(&out);
+    }
+    char *text = NULL;
+    int rc = tsup_run_cli("disasm kernels/000_uniform_load/uniform_load_naive.json --against radv:gfx1100 2>&1",
+                          &text);
+    ck_assert_msg(rc == 0 && text && strstr(text, "wavelab's occupancy from machine rdna3\n"), "exit %d: %s", rc,
+                  text ? text : "");
+    free(text);
+}
+END_TEST
+
 START_TEST(disasm_against_cli)
 {
     char *out = NULL;
@@ -346,6 +375,7 @@ int main(int argc, char **argv)
         tcase_add_loop_test(t, fp16_needs_fewer_vgprs, 0, 4);
         tcase_add_loop_test(t, lds_limits_occupancy, 0, 3);
         tcase_add_test(t, lds_bound_occupancy_matches_aco_on_vega10);
+        tcase_add_test(t, gfx1100_compares_with_rdna3);
         tcase_add_test(t, disasm_against_cli);
         tcase_add_test(t, unknown_family_leaves_environment);
         suite_add_tcase(s, t);
