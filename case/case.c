@@ -1166,3 +1166,11 @@ const case_binding *case_find_binding(const wl_case *c, uint32_t set, uint32_t b
             return &c->bindings[i];
     return NULL;
 }
+
+const case_expect *case_expect_for(const wl_case *c, const case_binding *b)
+{
+    for (int i = 0; i < c->expect_count; i++)
+        if (c->expects[i].set == b->set && c->expects[i].binding == b->binding)
+            return &c->expects[i];
+    return NULL;
+}

@@ -269,6 +269,10 @@ int case_wave_applies(const wl_case *c, uint32_t wave, char *why, size_t why_siz
 /* The binding with this set and binding number, or NULL. */
 const case_binding *case_find_binding(const wl_case *c, uint32_t set, uint32_t binding);
 
+/* The first expectation on binding b (whose compare mode and tolerance also rule how `check` compares b's
+ * two sides), or NULL: b is compared exactly. */
+const case_expect *case_expect_for(const wl_case *c, const case_binding *b);
+
 /*
  * Compares `actual` (the binding's final bytes, `actual_size` bytes) with an
  * expectation.  Returns 1 when it holds.  When not, writes a message naming

@@ -461,14 +461,9 @@ static size_t compare_binding(const wl_case *c, int bi, const uint8_t *sim, cons
                               int *budget, char *report, size_t report_size)
 {
     const case_binding *b = &c->bindings[bi];
-    case_compare mode = CASE_COMPARE_EXACT;
-    double tolerance = 0;
-    for (int e = 0; e < c->expect_count; e++)
-        if (c->expects[e].set == b->set && c->expects[e].binding == b->binding) {
-            mode = c->expects[e].compare;
-            tolerance = c->expects[e].tolerance;
-            break;
-        }
+    const case_expect *e = case_expect_for(c, b);
+    case_compare mode = e ? e->compare : CASE_COMPARE_EXACT;
+    double tolerance = e ? e->tolerance : 0;
     if (cli_is_image_binding(b)) /* texel by texel, decoded, placed at coordinates */
         return cli_check_image_binding(b, sim, dev, (int)mode, tolerance, budget, report, report_size);
     size_t es = case_type_size(b->type);
@@ -639,14 +634,9 @@ int cli_check_case_to(const cli_opts *o, const char *case_path, FILE *fout, FILE
         char report[MAX_MISMATCHES * 256] = "";
         size_t bad = compare_binding(c, i, sim.data[i], dev->data[i], &g, &budget, report, sizeof report);
         const case_binding *b = &c->bindings[i];
-        case_compare mode = CASE_COMPARE_EXACT;
-        double tol = 0;
-        for (int e = 0; e < c->expect_count; e++)
-            if (c->expects[e].set == b->set && c->expects[e].binding == b->binding) {
-                mode = c->expects[e].compare;
-                tol = c->expects[e].tolerance;
-                break;
-            }
+        const case_expect *e = case_expect_for(c, b);
+        case_compare mode = e ? e->compare : CASE_COMPARE_EXACT;
+        double tol = e ? e->tolerance : 0;
         if (!a.quiet) {
             char how[64];
             if (case_compare_takes_tolerance(mode))

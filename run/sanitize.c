@@ -16,14 +16,6 @@
 
 #include "run/run.h"
 
-static const case_expect *expect_of(const wl_case *c, const case_binding *b)
-{
-    for (int i = 0; i < c->expect_count; i++)
-        if (c->expects[i].set == b->set && c->expects[i].binding == b->binding)
-            return &c->expects[i];
-    return NULL;
-}
-
 static int cmp_elements(const void *a, const void *b, void *elem_size) { return memcmp(a, b, *(size_t *)elem_size); }
 
 /* Whether two arrays of `count` elements of `es` bytes hold the same elements in some order. */
@@ -88,7 +80,7 @@ int run_schedule_check(const wl_case *c, const sim_config *linear, run_output *o
             size_t es = case_type_size(b->type);
             if (memcmp(data[i], out->data[i], b->size) == 0)
                 continue;
-            const case_expect *e = expect_of(c, b);
+            const case_expect *e = case_expect_for(c, b);
             if (e && e->compare == CASE_COMPARE_SORTED && same_multiset(data[i], out->data[i], b->count, es, &nomem))
                 continue;
             for (size_t k = 0; k < b->count; k++) {
