@@ -1,7 +1,7 @@
 /*
- * cli/explain.c — `wavelab machines` and `wavelab explain`: the memory
- * model's pictures.  explain runs the case on the simulator with the memory
- * model and shows one of
+ * cli/explain.c — `wavelab machines` (with --fields: the table of preset
+ * fields) and `wavelab explain`: the memory model's pictures.  explain runs
+ * the case on the simulator with the memory model and shows one of
  *   --lds           which lane hit which bank and word for one LDS instruction
  *                   of one wave (text and a lane x bank SVG);
  *   --l2            the L2 hit rate per workgroup over the dispatch grid
@@ -67,6 +67,14 @@ int cli_cmd_machines(int argc, char **argv)
     cli_opts o;
     if (!cli_parse(CLI_CMD_machines, argc, argv, &o))
         return RUN_EXIT_BAD_INPUT;
+    if (o.fields) { /* the table of sim/machine_fields.def: docs/memory.md's, checked by tools/doccheck.py */
+        printf("| field | value | meaning |\n| --- | --- | --- |\n");
+        const char *name, *meaning;
+        char value[256];
+        for (size_t i = 0; mem_machine_field_doc(i, &name, value, sizeof value, &meaning); i++)
+            printf("| `%s` | %s | %s |\n", name, value, meaning);
+        return RUN_EXIT_OK;
+    }
     char dir[4096];
     if (!mem_machine_dir(dir, sizeof dir)) {
         fprintf(stderr, "wavelab machines: no machines/ folder found (set WAVELAB_ROOT)\n");

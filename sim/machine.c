@@ -2,9 +2,11 @@
  * sim/machine.c — the machine preset loader (machines/NAME.json).
  *
  * A preset is untrusted input: every problem becomes MEM_ERR_PRESET with the
- * file and the field named, never an assert.  The required numeric fields are
- * listed once in MACHINE_FIELDS; each must also have an entry in "sources"
- * (the public document the number comes from).
+ * file and the field named, never an assert.  The top-level fields are one
+ * table, sim/machine_fields.def, read by one loop (parse_row); what a field's
+ * range depends on another field is a named check after it
+ * (check_cross_fields), and the objects "l1", "l2" and "dispatch" have their
+ * own parsers (parse_cache, parse_dispatch).
  */
 #define _GNU_SOURCE /* dladdr */
 #include <dlfcn.h>
@@ -21,16 +23,6 @@
 #include "img/img.h"
 #include "sim/machine.h"
 #include "text/text.h"
-
-/* X(field, min, max): the required unsigned fields of a preset. */
-#define MACHINE_FIELDS(X) \
-    X(default_wave, 1, 1024) X(compute_units, 1, 1u << 20) X(simds_per_cu, 1, 64) X(simd_lanes, 1, 1024) \
-    X(max_waves_per_simd, 1, 1024) X(max_workgroups_per_cu, 1, 1024) X(vgprs_per_simd_lane, 1, 1u << 20) \
-    X(vgpr_granule, 1, 1024) X(max_vgprs_per_wave, 1, 1u << 16) X(sgprs_per_simd, 0, 1u << 20) \
-    X(sgpr_granule, 0, 1024) X(max_sgprs_per_wave, 0, 1u << 16) X(lds_bytes_per_cu, 0, 1u << 30) \
-    X(lds_banks, 1, 1024) X(lds_bank_bytes, 1, 64) X(lds_lanes_per_cycle, 1, 1024) \
-    X(cache_line_bytes, 1, 1u << 16) X(sector_bytes, 1, 1u << 16) X(l2_hit_latency, 0, 1u << 20) \
-    X(dram_latency, 0, 1u << 20)
 
 static int fail(char *err, size_t size, const char *file, const char *field, const char *what)
 {
@@ -67,9 +59,7 @@ static int parse_cache(const cJSON *o, const char *file, const char *name, mem_c
                        size_t size)
 {
     char prefix[16];
-    snprintf(prefix, sizeof prefix, "%s.", name);
-    if (!cJSON_IsObject(o))
-        return fail(err, size, file, name, "not an object");
+    snprintf(prefix, sizeof prefix, "%s.", name); /* o is an object: the table pass checked it */
     uint64_t bytes, ways, line, sector = 0;
     if (!get_uint(o, file, prefix, "bytes", 1, 1ull << 40, &bytes, err, size) ||
         !get_uint(o, file, prefix, "ways", 1, 1024, &ways, err, size) ||
@@ -154,133 +144,269 @@ static int has_source(const cJSON *sources, const char *field)
     return cJSON_IsString(s) && s->valuestring[0];
 }
 
-/* An optional field that is present needs its source: 1, or 0 with the error naming sources.FIELD. */
-static int require_source(const cJSON *sources, const char *file, const char *field, char *err, size_t size)
-{
-    if (has_source(sources, field))
-        return 1;
-    char full[64];
-    snprintf(full, sizeof full, "sources.%s", field);
-    return fail(err, size, file, full, "missing: say where the number comes from");
-}
-
-/* The latency term's optional fields (cycles), each with its source; absent = 0. */
 /* Every floating field is checked with this first: cJSON reads 1e309 as infinity, which passes "> 0". */
 static int is_finite_number(const cJSON *v) { return cJSON_IsNumber(v) && isfinite(v->valuedouble); }
 
-static int parse_latency_fields(const cJSON *root, const cJSON *sources, const char *file, mem_machine *m,
-                                char *err, size_t size)
+/* ------------------------------------------------------------ the table of top-level fields */
+
+typedef enum mf_kind { MF_UINT, MF_NUMBER, MF_POSITIVE, MF_ENUM, MF_TEXT, MF_ARRAY, MF_OBJECT } mf_kind;
+enum { MF_OPTIONAL, MF_REQUIRED };
+enum { MF_NO_SOURCE, MF_SOURCE };
+
+/* MF_ENUM rows' words: word i, NULL past the last. */
+static const char *write_back_choice(uint32_t i)
 {
-    static const struct {
-        const char *field;
-        size_t offset;
-    } fields[] = {
-        {"l1_hit_latency", offsetof(mem_machine, l1_hit_latency)},
-        {"lds_latency", offsetof(mem_machine, lds_latency)},
-    };
-    for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
-        uint64_t v;
-        if (!cJSON_GetObjectItemCaseSensitive(root, fields[i].field))
-            continue;
-        if (!get_uint(root, file, "", fields[i].field, 1, 1u << 20, &v, err, size) ||
-            !require_source(sources, file, fields[i].field, err, size))
-            return 0;
-        *(uint32_t *)((char *)m + fields[i].offset) = (uint32_t)v;
-    }
-    return 1;
+    static const char *const words[] = {[MEM_WRITE_BACK_FLUSH] = "flush", [MEM_WRITE_BACK_EVICT] = "evict"};
+    return i < sizeof words / sizeof words[0] ? words[i] : NULL;
 }
 
-/* The L2's optional throughput fields (per cycle of clock_mhz, positive) and the L1's miss merging (a share
- * from 0 to 1), each with its source; absent = 0: not limited, no merging. */
-static int parse_l2_rates(const cJSON *root, const cJSON *sources, const char *file, mem_machine *m, char *err,
-                          size_t size)
+static const char *image_layout_choice(uint32_t i)
 {
-    static const struct {
-        const char *field;
-        size_t offset;
-        int share; /* a share from 0 to 1; else a positive rate */
-    } fields[] = {
-        {"l2_bytes_per_cycle", offsetof(mem_machine, l2_bytes_per_cycle), 0},
-        {"l2_requests_per_cycle", offsetof(mem_machine, l2_requests_per_cycle), 0},
-        {"l1_miss_merge", offsetof(mem_machine, l1_miss_merge), 1},
-    };
-    for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
-        const cJSON *v = cJSON_GetObjectItemCaseSensitive(root, fields[i].field);
-        if (!v)
-            continue;
-        double x = is_finite_number(v) ? v->valuedouble : -1;
-        int ok = fields[i].share ? x >= 0 && x <= 1 : x > 0 && x <= 1e12;
-        if (!ok)
-            return fail(err, size, file, fields[i].field,
-                        fields[i].share ? "not a number from 0 to 1" : "not a positive number");
-        if (!require_source(sources, file, fields[i].field, err, size))
-            return 0;
-        *(double *)((char *)m + fields[i].offset) = x;
-    }
-    return 1;
+    return i < IMG_LAYOUT_COUNT ? img_layout_name((img_layout)i) : NULL;
 }
 
-/* The DRAM side's optional fields (sim/machine.h), each with its source: the access granule, the write-back
- * accounting and the partial-store cost.  Runs after the line and sector sizes are checked. */
-static int parse_dram_fields(const cJSON *root, const cJSON *sources, const char *file, mem_machine *m, char *err,
-                             size_t size)
+typedef struct mf_row {
+    const char *json;
+    size_t offset; /* of the member; scalar kinds only */
+    mf_kind kind;
+    double lo, hi;
+    const char *(*choices)(uint32_t i);
+    int required;
+    double deflt;
+    int source;
+    const char *meaning;
+} mf_row;
+
+/* where a row's value lands: the scalar kinds' generated member (sim/machine.h); the others have parsers */
+#define MF_OFFSET_MF_UINT(member) offsetof(mem_machine, member)
+#define MF_OFFSET_MF_NUMBER(member) offsetof(mem_machine, member)
+#define MF_OFFSET_MF_POSITIVE(member) offsetof(mem_machine, member)
+#define MF_OFFSET_MF_ENUM(member) offsetof(mem_machine, member)
+#define MF_OFFSET_MF_TEXT(member) 0
+#define MF_OFFSET_MF_ARRAY(member) 0
+#define MF_OFFSET_MF_OBJECT(member) 0
+
+static const mf_row mf_rows[] = {
+#define MACHINE_FIELD(json, member, kind, lo, hi, choices, presence, deflt, source, meaning) \
+    {#json, MF_OFFSET_##kind(member), kind, lo, hi, choices, presence, deflt, source, meaning},
+#include "sim/machine_fields.def"
+#undef MACHINE_FIELD
+};
+
+/* An MF_ENUM row's words, each written with `word_format` ("\"%s\""), as "A, B or C". */
+static void choices_text(const mf_row *r, const char *word_format, char *out, size_t size)
 {
-    m->dram_fetch_bytes = m->sector_bytes;
-    m->write_back = MEM_WRITE_BACK_FLUSH;
-    m->l2_partial_write_cost = 1;
-    uint64_t v;
-    if (cJSON_GetObjectItemCaseSensitive(root, "dram_fetch_bytes")) {
-        if (!get_uint(root, file, "", "dram_fetch_bytes", m->sector_bytes, m->cache_line_bytes, &v, err, size))
-            return 0;
-        if (!is_pow2(v))
-            return fail(err, size, file, "dram_fetch_bytes", "not a power of two");
-        if (!require_source(sources, file, "dram_fetch_bytes", err, size))
-            return 0;
-        m->dram_fetch_bytes = (uint32_t)v;
+    size_t n = 0, len = 0;
+    while (r->choices((uint32_t)n))
+        n++;
+    out[0] = 0;
+    for (size_t i = 0; i < n && len < size; i++) {
+        len += (size_t)snprintf(out + len, size - len, "%s", i == 0 ? "" : i + 1 < n ? ", " : " or ");
+        if (len < size)
+            len += (size_t)snprintf(out + len, size - len, word_format, r->choices((uint32_t)i));
     }
-    static const char *const write_back[] = {[MEM_WRITE_BACK_FLUSH] = "flush", [MEM_WRITE_BACK_EVICT] = "evict"};
-    _Static_assert(sizeof write_back / sizeof write_back[0] == 2, "the message below names both");
-    const cJSON *wb = cJSON_GetObjectItemCaseSensitive(root, "l2_write_back");
-    if (wb) {
-        size_t i = 0;
-        while (i < sizeof write_back / sizeof write_back[0] &&
-               !(cJSON_IsString(wb) && strcmp(wb->valuestring, write_back[i]) == 0))
-            i++;
-        if (i == sizeof write_back / sizeof write_back[0]) {
-            char what[64];
-            snprintf(what, sizeof what, "must be \"%s\" or \"%s\"", write_back[0], write_back[1]);
-            return fail(err, size, file, "l2_write_back", what);
+}
+
+/* What a missing source's message asks for: one number, one word, or an object's or array's numbers. */
+static const char *source_missing(mf_kind kind)
+{
+    switch (kind) {
+    case MF_UINT:
+    case MF_NUMBER:
+    case MF_POSITIVE:
+        return "missing: say where the number comes from";
+    case MF_ENUM:
+        return "missing: say where the value comes from";
+    case MF_TEXT:
+    case MF_ARRAY:
+    case MF_OBJECT:
+        break;
+    }
+    return "missing: say where the numbers come from";
+}
+
+/* One row: absent, its default (or "missing" when required); present, its value checked against the kind
+ * and range and stored, then its source.  The objects are only checked to be objects here (an "l1" of null
+ * is absent), the text and arrays not at all: their parsers follow. */
+static int parse_row(const mf_row *r, const cJSON *root, const cJSON *sources, const char *file, mem_machine *m,
+                     char *err, size_t size)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(root, r->json);
+    char *member = (char *)m + r->offset;
+    char what[160];
+    if (!v || (r->kind == MF_OBJECT && cJSON_IsNull(v))) {
+        if (r->required)
+            return fail(err, size, file, r->json, "missing");
+        if (isnan(r->deflt)) /* set by check_cross_fields */
+            return 1;
+        switch (r->kind) {
+        case MF_UINT:
+        case MF_ENUM:
+            *(uint32_t *)member = (uint32_t)r->deflt;
+            break;
+        case MF_NUMBER:
+        case MF_POSITIVE:
+            *(double *)member = r->deflt;
+            break;
+        case MF_TEXT:
+        case MF_ARRAY:
+        case MF_OBJECT:
+            break;
         }
-        if (!require_source(sources, file, "l2_write_back", err, size))
-            return 0;
-        m->write_back = (mem_write_back)i;
+        return 1;
     }
-    const cJSON *pw = cJSON_GetObjectItemCaseSensitive(root, "l2_partial_write_cost");
-    if (pw) {
-        if (!is_finite_number(pw) || !(pw->valuedouble >= 1 && pw->valuedouble <= 64))
-            return fail(err, size, file, "l2_partial_write_cost", "not a number from 1 to 64");
-        if (!require_source(sources, file, "l2_partial_write_cost", err, size))
+    switch (r->kind) {
+    case MF_UINT: {
+        uint64_t x;
+        if (!get_uint(root, file, "", r->json, (uint64_t)r->lo, (uint64_t)r->hi, &x, err, size))
             return 0;
-        m->l2_partial_write_cost = pw->valuedouble;
+        *(uint32_t *)member = (uint32_t)x;
+        break;
     }
+    case MF_NUMBER:
+        if (!is_finite_number(v) || !(v->valuedouble >= r->lo && v->valuedouble <= r->hi)) {
+            if (isinf(r->hi))
+                snprintf(what, sizeof what, "not a finite number of at least %g", r->lo);
+            else
+                snprintf(what, sizeof what, "not a number from %g to %g", r->lo, r->hi);
+            return fail(err, size, file, r->json, what);
+        }
+        *(double *)member = v->valuedouble;
+        break;
+    case MF_POSITIVE:
+        if (!is_finite_number(v) || !(v->valuedouble > r->lo && v->valuedouble <= r->hi)) {
+            if (isinf(r->hi))
+                snprintf(what, sizeof what, "not a positive finite number");
+            else
+                snprintf(what, sizeof what, "not a positive number up to %g", r->hi);
+            return fail(err, size, file, r->json, what);
+        }
+        *(double *)member = v->valuedouble;
+        break;
+    case MF_ENUM: {
+        uint32_t i = 0;
+        while (r->choices(i) && !(cJSON_IsString(v) && strcmp(v->valuestring, r->choices(i)) == 0))
+            i++;
+        if (!r->choices(i)) {
+            char words[128];
+            choices_text(r, "\"%s\"", words, sizeof words);
+            snprintf(what, sizeof what, "must be %s", words);
+            return fail(err, size, file, r->json, what);
+        }
+        *(uint32_t *)member = i;
+        break;
+    }
+    case MF_OBJECT:
+        if (!cJSON_IsObject(v))
+            return fail(err, size, file, r->json, "not an object");
+        break;
+    case MF_TEXT:
+    case MF_ARRAY:
+        break;
+    }
+    if (r->source && !has_source(sources, r->json)) {
+        char full[64];
+        snprintf(full, sizeof full, "sources.%s", r->json);
+        return fail(err, size, file, full, source_missing(r->kind));
+    }
+    return 1;
+}
+
+int mem_machine_field_doc(size_t i, const char **name, char *value, size_t value_size, const char **meaning)
+{
+    if (i >= sizeof mf_rows / sizeof mf_rows[0])
+        return 0;
+    const mf_row *r = &mf_rows[i];
+    *name = r->json;
+    *meaning = r->meaning;
+    char kind[160];
+    switch (r->kind) {
+    case MF_UINT:
+        snprintf(kind, sizeof kind, "integer, %llu to %llu", (unsigned long long)r->lo, (unsigned long long)r->hi);
+        break;
+    case MF_NUMBER:
+        if (isinf(r->hi))
+            snprintf(kind, sizeof kind, "number, at least %g", r->lo);
+        else
+            snprintf(kind, sizeof kind, "number, %g to %g", r->lo, r->hi);
+        break;
+    case MF_POSITIVE:
+        if (isinf(r->hi))
+            snprintf(kind, sizeof kind, "number above %g", r->lo);
+        else
+            snprintf(kind, sizeof kind, "number above %g, at most %g", r->lo, r->hi);
+        break;
+    case MF_ENUM:
+        choices_text(r, "`\"%s\"`", kind, sizeof kind);
+        break;
+    case MF_TEXT:
+        snprintf(kind, sizeof kind, "string");
+        break;
+    case MF_ARRAY:
+        snprintf(kind, sizeof kind, "array");
+        break;
+    case MF_OBJECT:
+        snprintf(kind, sizeof kind, "object");
+        break;
+    }
+    if (r->required)
+        snprintf(value, value_size, "%s; required", kind);
+    else if (isnan(r->deflt) || r->kind == MF_TEXT || r->kind == MF_ARRAY || r->kind == MF_OBJECT)
+        snprintf(value, value_size, "%s; optional", kind);
+    else if (r->kind == MF_ENUM)
+        snprintf(value, value_size, "%s; optional, absent: `\"%s\"`", kind, r->choices((uint32_t)r->deflt));
+    else
+        snprintf(value, value_size, "%s; optional, absent: %g", kind, r->deflt);
+    return 1;
+}
+
+/* ------------------------------------------------------------ what the table does not say */
+
+/* "name" (required: the table pass saw it) and "description" (optional), into fixed-size members. */
+static int parse_text(const cJSON *root, const char *file, mem_machine *m, char *err, size_t size)
+{
+    const cJSON *name = cJSON_GetObjectItemCaseSensitive(root, "name");
+    if (!cJSON_IsString(name) || !name->valuestring[0] || strlen(name->valuestring) >= sizeof m->name)
+        return fail(err, size, file, "name", "missing or not a short string");
+    snprintf(m->name, sizeof m->name, "%s", name->valuestring);
+    const cJSON *desc = cJSON_GetObjectItemCaseSensitive(root, "description");
+    if (desc && !cJSON_IsString(desc))
+        return fail(err, size, file, "description", "not a string");
+    if (desc)
+        snprintf(m->description, sizeof m->description, "%s", desc->valuestring);
+    return 1;
+}
+
+/* "wave_sizes" (required and sourced: the table pass saw both), and default_wave one of them. */
+static int parse_wave_sizes(const cJSON *root, const char *file, mem_machine *m, char *err, size_t size)
+{
+    const cJSON *ws = cJSON_GetObjectItemCaseSensitive(root, "wave_sizes");
+    if (!cJSON_IsArray(ws) || cJSON_GetArraySize(ws) < 1 || cJSON_GetArraySize(ws) > MEM_MAX_WAVE_SIZES)
+        return fail(err, size, file, "wave_sizes", "must be an array of 1 to 4 wave sizes");
+    const cJSON *e;
+    int found_default = 0;
+    cJSON_ArrayForEach(e, ws) {
+        if (!cJSON_IsNumber(e) || e->valuedouble < 4 || e->valuedouble > 64 || !is_pow2((uint64_t)e->valuedouble) ||
+            e->valuedouble != (double)(uint64_t)e->valuedouble)
+            return fail(err, size, file, "wave_sizes", "each must be a power of two from 4 to 64");
+        m->wave_sizes[m->wave_size_count++] = (uint32_t)e->valuedouble;
+        found_default |= (uint32_t)e->valuedouble == m->default_wave;
+    }
+    if (!found_default)
+        return fail(err, size, file, "default_wave", "not one of wave_sizes");
     return 1;
 }
 
 /* The optional "dispatch" object: the replay's placement and per-group pace (sim/machine.h, mem_dispatch). */
-static int parse_dispatch(const cJSON *o, const cJSON *sources, const char *file, mem_machine *m, char *err,
-                          size_t size)
+static int parse_dispatch(const cJSON *o, const char *file, mem_machine *m, char *err, size_t size)
 {
     m->dispatch.cus_per_cluster = 1;
     m->dispatch.cluster_stride = 1;
     m->dispatch.duration_spread = 0;
     m->dispatch.queue_clusters = 0;
     m->dispatch.l2_requests_per_step = 0;
-    if (!o)
+    if (!o) /* an object with its source when present: the table pass saw to both */
         return 1;
-    if (!cJSON_IsObject(o))
-        return fail(err, size, file, "dispatch", "not an object");
-    if (!has_source(sources, "dispatch"))
-        return fail(err, size, file, "sources.dispatch", "missing: say where the numbers come from");
     /* the fields, in the order an unknown one's message lists them */
     static const char *const fields[] = {"cus_per_cluster", "cluster_stride", "duration_spread", "queue_clusters",
                                          "l2_requests_per_step"};
@@ -337,104 +463,35 @@ static int parse_dispatch(const cJSON *o, const cJSON *sources, const char *file
     return 1;
 }
 
-static int parse_root(const cJSON *root, const char *file, mem_machine *m, char *err, size_t size)
+/* The rules between fields, after the table pass: powers of two, the granules' order, DRAM's granule between
+ * them, the caches against the coalescer's granules and the dispatcher against compute_units. */
+static int check_cross_fields(const cJSON *root, const char *file, mem_machine *m, char *err, size_t size)
 {
-    if (!cJSON_IsObject(root))
-        return fail(err, size, file, "(top level)", "not a JSON object");
-    const cJSON *name = cJSON_GetObjectItemCaseSensitive(root, "name");
-    if (!cJSON_IsString(name) || !name->valuestring[0] || strlen(name->valuestring) >= sizeof m->name)
-        return fail(err, size, file, "name", "missing or not a short string");
-    snprintf(m->name, sizeof m->name, "%s", name->valuestring);
-    const cJSON *desc = cJSON_GetObjectItemCaseSensitive(root, "description");
-    if (desc && !cJSON_IsString(desc))
-        return fail(err, size, file, "description", "not a string");
-    if (desc)
-        snprintf(m->description, sizeof m->description, "%s", desc->valuestring);
-    const cJSON *sources = cJSON_GetObjectItemCaseSensitive(root, "sources");
-    if (!cJSON_IsObject(sources))
-        return fail(err, size, file, "sources", "missing: every number needs its public source");
-
-    uint64_t v;
-#define X(field, lo, hi) \
-    if (!get_uint(root, file, "", #field, lo, hi, &v, err, size)) \
-        return 0; \
-    if (!has_source(sources, #field)) \
-        return fail(err, size, file, "sources." #field, "missing: say where the number comes from"); \
-    m->field = (uint32_t)v;
-    MACHINE_FIELDS(X)
-#undef X
-
-    const cJSON *ws = cJSON_GetObjectItemCaseSensitive(root, "wave_sizes");
-    if (!cJSON_IsArray(ws) || cJSON_GetArraySize(ws) < 1 || cJSON_GetArraySize(ws) > MEM_MAX_WAVE_SIZES)
-        return fail(err, size, file, "wave_sizes", "must be an array of 1 to 4 wave sizes");
-    const cJSON *e;
-    int found_default = 0;
-    cJSON_ArrayForEach(e, ws) {
-        if (!cJSON_IsNumber(e) || e->valuedouble < 4 || e->valuedouble > 64 || !is_pow2((uint64_t)e->valuedouble) ||
-            e->valuedouble != (double)(uint64_t)e->valuedouble)
-            return fail(err, size, file, "wave_sizes", "each must be a power of two from 4 to 64");
-        m->wave_sizes[m->wave_size_count++] = (uint32_t)e->valuedouble;
-        found_default |= (uint32_t)e->valuedouble == m->default_wave;
-    }
-    if (!has_source(sources, "wave_sizes"))
-        return fail(err, size, file, "sources.wave_sizes", "missing: say where the number comes from");
-    if (!found_default)
-        return fail(err, size, file, "default_wave", "not one of wave_sizes");
     if (!is_pow2(m->lds_banks) || !is_pow2(m->lds_bank_bytes))
         return fail(err, size, file, "lds_banks", "lds_banks and lds_bank_bytes must be powers of two");
     if (!is_pow2(m->cache_line_bytes) || !is_pow2(m->sector_bytes) || m->sector_bytes > m->cache_line_bytes)
         return fail(err, size, file, "sector_bytes", "cache_line_bytes and sector_bytes must be powers of two, "
                                                     "sector_bytes <= cache_line_bytes");
-
-    const cJSON *d = cJSON_GetObjectItemCaseSensitive(root, "dram_bytes_per_cycle");
-    if (!is_finite_number(d) || !(d->valuedouble > 0))
-        return fail(err, size, file, "dram_bytes_per_cycle", "missing or not a positive finite number");
-    m->dram_bytes_per_cycle = d->valuedouble;
-    const cJSON *clk = cJSON_GetObjectItemCaseSensitive(root, "clock_mhz");
-    if (!is_finite_number(clk) || !(clk->valuedouble > 0))
-        return fail(err, size, file, "clock_mhz", "missing or not a positive finite number");
-    m->clock_mhz = clk->valuedouble;
-    if (!has_source(sources, "dram_bytes_per_cycle") || !has_source(sources, "clock_mhz"))
-        return fail(err, size, file, "sources", "dram_bytes_per_cycle and clock_mhz need their sources");
-
-    if (!parse_l2_rates(root, sources, file, m, err, size))
-        return 0;
-    if (!parse_dram_fields(root, sources, file, m, err, size))
-        return 0;
-    const cJSON *disp = cJSON_GetObjectItemCaseSensitive(root, "dispatch_us");
-    if (disp) {
-        if (!is_finite_number(disp) || disp->valuedouble < 0)
-            return fail(err, size, file, "dispatch_us", "not a non-negative finite number");
-        if (!has_source(sources, "dispatch_us"))
-            return fail(err, size, file, "sources.dispatch_us", "missing: say where the number comes from");
-        m->dispatch_us = disp->valuedouble;
+    /* DRAM's access granule: a power of two from sector_bytes to cache_line_bytes; absent, sector_bytes */
+    if (!cJSON_GetObjectItemCaseSensitive(root, "dram_fetch_bytes")) {
+        m->dram_fetch_bytes = m->sector_bytes;
+    } else if (m->dram_fetch_bytes < m->sector_bytes || m->dram_fetch_bytes > m->cache_line_bytes) {
+        char what[96];
+        snprintf(what, sizeof what, "%u is out of range %u..%u", m->dram_fetch_bytes, m->sector_bytes,
+                 m->cache_line_bytes);
+        return fail(err, size, file, "dram_fetch_bytes", what);
+    } else if (!is_pow2(m->dram_fetch_bytes)) {
+        return fail(err, size, file, "dram_fetch_bytes", "not a power of two");
     }
-    if (!parse_latency_fields(root, sources, file, m, err, size))
+    if (!parse_dispatch(cJSON_GetObjectItemCaseSensitive(root, "dispatch"), file, m, err, size))
         return 0;
-    if (!parse_dispatch(cJSON_GetObjectItemCaseSensitive(root, "dispatch"), sources, file, m, err, size))
+    if (!parse_cache(cJSON_GetObjectItemCaseSensitive(root, "l2"), file, "l2", &m->l2, err, size))
         return 0;
-    const cJSON *l2 = cJSON_GetObjectItemCaseSensitive(root, "l2");
-    if (!l2)
-        return fail(err, size, file, "l2", "missing");
-    if (!parse_cache(l2, file, "l2", &m->l2, err, size))
-        return 0;
-    if (!has_source(sources, "l2"))
-        return fail(err, size, file, "sources.l2", "missing: say where the number comes from");
     if (m->l2.line_bytes != m->cache_line_bytes || m->l2.sector_bytes != m->sector_bytes)
         return fail(err, size, file, "l2.line_bytes", "l2 line and sector sizes must equal cache_line_bytes and "
                                                       "sector_bytes (the coalescer's granules)");
     if (m->cache_line_bytes / m->sector_bytes > 16)
         return fail(err, size, file, "sector_bytes", "at most 16 sectors per line");
-    /* how images lie in memory: only image accesses' addresses depend on it (sim/image_exec.c) */
-    const cJSON *il = cJSON_GetObjectItemCaseSensitive(root, "image_layout");
-    if (il) {
-        img_layout layout;
-        if (!cJSON_IsString(il) || !img_layout_by_name(il->valuestring, &layout))
-            return fail(err, size, file, "image_layout", "must be \"linear\", \"nv_blocklinear\" or \"amd_swizzle\"");
-        if (!has_source(sources, "image_layout"))
-            return fail(err, size, file, "sources.image_layout", "missing: say where the layout comes from");
-        m->image_layout = (uint32_t)layout;
-    }
     const cJSON *l1 = cJSON_GetObjectItemCaseSensitive(root, "l1");
     if (l1 && !cJSON_IsNull(l1)) {
         if (!parse_cache(l1, file, "l1", &m->l1, err, size))
@@ -442,10 +499,22 @@ static int parse_root(const cJSON *root, const char *file, mem_machine *m, char 
         if (m->l1.line_bytes != m->cache_line_bytes || m->l1.sector_bytes != m->sector_bytes)
             return fail(err, size, file, "l1.line_bytes", "l1 line and sector sizes must equal cache_line_bytes and "
                                                           "sector_bytes");
-        if (!has_source(sources, "l1"))
-            return fail(err, size, file, "sources.l1", "missing: say where the number comes from");
     }
     return 1;
+}
+
+static int parse_root(const cJSON *root, const char *file, mem_machine *m, char *err, size_t size)
+{
+    if (!cJSON_IsObject(root))
+        return fail(err, size, file, "(top level)", "not a JSON object");
+    const cJSON *sources = cJSON_GetObjectItemCaseSensitive(root, "sources");
+    if (!cJSON_IsObject(sources))
+        return fail(err, size, file, "sources", "missing: every number needs its public source");
+    for (size_t i = 0; i < sizeof mf_rows / sizeof mf_rows[0]; i++)
+        if (!parse_row(&mf_rows[i], root, sources, file, m, err, size))
+            return 0;
+    return parse_text(root, file, m, err, size) && parse_wave_sizes(root, file, m, err, size) &&
+           check_cross_fields(root, file, m, err, size);
 }
 
 mem_status mem_machine_parse(const char *json_text, const char *file, mem_machine *out, char *err, size_t err_size)

@@ -2,9 +2,10 @@
  * sim/machine.h — machine presets: the numbers of one GPU (or CPU device)
  * that the memory model, the occupancy calculation and the time estimate
  * read.  Presets are data: machines/NAME.json, every number citing its public
- * source in a "sources" object keyed by field (docs/memory.md lists the
- * fields).  This header is the module's public face for other modules
- * (register allocation reads the register-file fields from here).
+ * source in a "sources" object keyed by field (sim/machine_fields.def is the
+ * table of fields; docs/memory.md shows it).  This header is the module's
+ * public face for other modules (register allocation reads the register-file
+ * fields from here).
  */
 #ifndef WAVELAB_MACHINE_H
 #define WAVELAB_MACHINE_H
@@ -78,69 +79,45 @@ typedef struct mem_dispatch {
                                   * longer and a CU's groups slow down together); 0 (no limit) when absent */
 } mem_dispatch;
 
+/* The scalar members are generated from sim/machine_fields.def (one per MF_UINT, MF_NUMBER, MF_POSITIVE or
+ * MF_ENUM row; their meaning is the row's); the rest are declared by hand here. */
+#define MF_MEMBER_MF_UINT(member) uint32_t member;
+#define MF_MEMBER_MF_NUMBER(member) double member;
+#define MF_MEMBER_MF_POSITIVE(member) double member;
+#define MF_MEMBER_MF_ENUM(member) uint32_t member; /* the index of the word (mem_write_back, img_layout) */
+#define MF_MEMBER_MF_TEXT(member)
+#define MF_MEMBER_MF_ARRAY(member)
+#define MF_MEMBER_MF_OBJECT(member)
+
 typedef struct mem_machine {
     char name[64];
     char description[256];
     char path[512];                 /* the file it came from */
     uint32_t wave_sizes[MEM_MAX_WAVE_SIZES];
     uint32_t wave_size_count;
-    uint32_t default_wave;
-    uint32_t compute_units;         /* CUs / SMs */
-    uint32_t simds_per_cu;          /* SIMDs / SM sub-partitions */
-    uint32_t simd_lanes;            /* lanes executed per cycle by one SIMD */
-    uint32_t max_waves_per_simd;
-    uint32_t max_workgroups_per_cu;
-    uint32_t vgprs_per_simd_lane;   /* 32-bit vector registers per lane per SIMD */
-    uint32_t vgpr_granule;
-    uint32_t max_vgprs_per_wave;
-    uint32_t sgprs_per_simd;
-    uint32_t sgpr_granule;
-    uint32_t max_sgprs_per_wave;    /* 0: no scalar register file (NVIDIA-like parts) */
-    uint32_t lds_bytes_per_cu;
-    uint32_t lds_banks;
-    uint32_t lds_bank_bytes;
-    uint32_t lds_lanes_per_cycle;   /* lanes the LDS serves per pass (a GCN wave64 is served in halves of 32) */
-    uint32_t cache_line_bytes;
-    uint32_t sector_bytes;
     mem_cache_geometry l1;          /* per CU; bytes 0 when the preset has no "l1" */
     mem_cache_geometry l2;
-    double dram_bytes_per_cycle;    /* at clock_mhz */
-    double l2_bytes_per_cycle;      /* optional ("l2_bytes_per_cycle"): L2 bandwidth for the estimate; 0 = not limited */
-    double l2_requests_per_cycle;   /* optional ("l2_requests_per_cycle"): L2 lookups (lines) the slices serve per cycle, all
-                                       together; 0 = not limited */
-    double l1_miss_merge;           /* optional ("l1_miss_merge", 0 to 1): the share of l2.merge_candidates an L1 merges into
-                                       the request already in flight (the estimate's L2 requests); 0 = none */
-    /* DRAM-side fields (docs/memory.md, "DRAM"); each optional with its source. */
-    uint32_t dram_fetch_bytes;      /* "dram_fetch_bytes": DRAM's access granule, a power of two from sector_bytes to
-                                     * cache_line_bytes: a read or atomic that misses the L2 fetches every sector of
-                                     * the aligned granule around each missed sector, and a dirty line leaving the
-                                     * L2 first reads the sectors it lacks of each granule it writes (the H100 reads
-                                     * 64 B per touched sector pair); sector_bytes when absent */
-    mem_write_back write_back;      /* "l2_write_back": which dirty data the dispatch's DRAM writes count */
-    double l2_partial_write_cost;   /* "l2_partial_write_cost" (>= 1): L2 request slots a store request occupies
-                                     * when it writes part of a sector (a byte-masked merge in the slice); 1 when
-                                     * absent */
-    double clock_mhz;
-    double dispatch_us;             /* optional ("dispatch_us"): the measured time of a near-empty dispatch
-                                     * (launch, timestamps); added to the estimate for whole-dispatch times */
-    uint32_t l2_hit_latency;        /* cycles */
-    uint32_t dram_latency;          /* cycles */
-    uint32_t image_layout;          /* img_layout of images in device memory ("image_layout"; optional, linear) */
-    /* The estimate's latency term (docs/memory.md, "The latency term"): optional, each with its source.
-     * l1_hit_latency 0 = absent: the estimate is the throughput roofline alone.  lds_latency 0 = LDS loads
-     * add nothing to a wave's chain.  l2_hit_latency and dram_latency (above) are the other two levels. */
-    uint32_t l1_hit_latency;        /* cycles: a load served by the L1 */
-    uint32_t lds_latency;           /* cycles: an LDS load */
     mem_dispatch dispatch;          /* optional ("dispatch"): placement and per-group pace in the replay */
+#define MACHINE_FIELD(json, member, kind, lo, hi, choices, presence, deflt, source, meaning) MF_MEMBER_##kind(member)
+#include "sim/machine_fields.def"
+#undef MACHINE_FIELD
 } mem_machine;
 
 /*
- * Parses a preset from JSON text; `file` names it in messages.  Every field
- * is required except "l1" and "description"; "sources" must hold an entry for
- * every numeric field present.  Returns MEM_OK, or MEM_ERR_PRESET with
+ * Parses a preset from JSON text; `file` names it in messages.  The fields,
+ * their ranges, which are required and which need an entry in "sources":
+ * sim/machine_fields.def.  Returns MEM_OK, or MEM_ERR_PRESET with
  * "FILE: field 'NAME': what is wrong" in err.
  */
 mem_status mem_machine_parse(const char *json_text, const char *file, mem_machine *out, char *err, size_t err_size);
+
+/*
+ * Row `i` of sim/machine_fields.def for the documentation (`wavelab machines
+ * --fields`, docs/memory.md's table): its JSON name, what its value may be as
+ * a phrase into `value` ("integer, 1 to 1024; required"), and its
+ * meaning (Markdown).  Returns 0 past the last row.
+ */
+int mem_machine_field_doc(size_t i, const char **name, char *value, size_t value_size, const char **meaning);
 
 /* Loads a preset by file path (contains '/' or ends in .json) or by name:
  * machines/NAME.json under $WAVELAB_ROOT, next to the executable's parent

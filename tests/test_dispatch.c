@@ -14,30 +14,15 @@
 #include "sim/memmodel.h"
 #include "tests/support/tsup.h"
 
-/* A machine of `cus` CUs holding `per_cu` one-wave groups of 4 lanes each; `dispatch` is the preset's
- * "dispatch" member text (with its leading comma) or "". */
-static const char *tiny_json =
-    "{\"name\": \"tiny\", \"wave_sizes\": [4], \"default_wave\": 4, \"compute_units\": %u, \"simds_per_cu\": 1,"
-    " \"simd_lanes\": 4, \"max_waves_per_simd\": %u, \"max_workgroups_per_cu\": %u, \"vgprs_per_simd_lane\": 256,"
-    " \"vgpr_granule\": 4, \"max_vgprs_per_wave\": 256, \"sgprs_per_simd\": 0, \"sgpr_granule\": 0,"
-    " \"max_sgprs_per_wave\": 0, \"lds_bytes_per_cu\": 1024, \"lds_banks\": 4, \"lds_bank_bytes\": 4,"
-    " \"lds_lanes_per_cycle\": 4, \"cache_line_bytes\": 16, \"sector_bytes\": 16,"
-    " \"l2\": {\"bytes\": 1024, \"ways\": 4, \"line_bytes\": 16, \"policy\": \"lru\", \"set_hash\": \"modulo\"},"
-    " \"dram_bytes_per_cycle\": 16, \"clock_mhz\": 1000, \"l2_hit_latency\": 10, \"dram_latency\": 100%s,"
-    " \"sources\": {\"wave_sizes\": \"test\", \"default_wave\": \"test\", \"compute_units\": \"test\","
-    " \"simds_per_cu\": \"test\", \"simd_lanes\": \"test\", \"max_waves_per_simd\": \"test\","
-    " \"max_workgroups_per_cu\": \"test\", \"vgprs_per_simd_lane\": \"test\", \"vgpr_granule\": \"test\","
-    " \"max_vgprs_per_wave\": \"test\", \"sgprs_per_simd\": \"test\", \"sgpr_granule\": \"test\","
-    " \"max_sgprs_per_wave\": \"test\", \"lds_bytes_per_cu\": \"test\", \"lds_banks\": \"test\","
-    " \"lds_bank_bytes\": \"test\", \"lds_lanes_per_cycle\": \"test\", \"cache_line_bytes\": \"test\","
-    " \"sector_bytes\": \"test\", \"l2\": \"test\", \"dram_bytes_per_cycle\": \"test\", \"clock_mhz\": \"test\","
-    " \"l2_hit_latency\": \"test\", \"dram_latency\": \"test\"%s}}";
-
+/* tsup_preset's tiny machine with `cus` CUs holding `per_cu` one-wave groups of 4 lanes each; `dispatch` is the
+ * preset's "dispatch" value (JSON text) or NULL, with its source or without. */
 static mem_status parse_tiny(uint32_t cus, uint32_t per_cu, const char *dispatch, int with_source, mem_machine *m,
                              char *err, size_t err_size)
 {
     char text[4096];
-    snprintf(text, sizeof text, tiny_json, cus, per_cu, per_cu, dispatch, with_source ? ", \"dispatch\": \"test\"" : "");
+    tsup_preset(text, sizeof text, "compute_units=%u\nmax_waves_per_simd=%u\nmax_workgroups_per_cu=%u\n%s%s\n%s", cus,
+                per_cu, per_cu, dispatch ? "dispatch=" : "", dispatch ? dispatch : "",
+                with_source ? "" : "-sources.dispatch");
     return mem_machine_parse(text, "tiny.json", m, err, err_size);
 }
 
@@ -94,7 +79,7 @@ START_TEST(test_dispatch_clusters_strided_fill_and_refill_by_hand)
      *           CU 1 and 4 are busy, group 9 -> CU 5, group 10 -> CU 6.  Groups 1, 4, 7 and 9 end.
      *   step 2: the order resumes after CU 6: group 11 -> CU 7.  Groups 2, 5 and 10 end.
      *   step 3: group 8 (3 lines from step 1) ends; step 4: group 11 (3 lines from step 2) ends. */
-    mem_machine m = tiny(8, 1, ", \"dispatch\": {\"cus_per_cluster\": 2, \"cluster_stride\": 2}");
+    mem_machine m = tiny(8, 1, "{\"cus_per_cluster\": 2, \"cluster_stride\": 2}");
     tsup_fake_program f;
     tsup_fake_program_init(&f);
     uint32_t lines[12];
@@ -132,7 +117,7 @@ START_TEST(test_dispatch_queue_serves_few_cus_in_turn_by_hand)
     static const uint32_t cu_plain[16] = {0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 2, 3, 0};
     static const uint32_t end[16] = {0, 1, 1, 1, 0, 1, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1};
     for (int queued = 0; queued < 2; queued++) {
-        mem_machine m = tiny(4, 3, queued ? ", \"dispatch\": {\"queue_clusters\": 2}" : "");
+        mem_machine m = tiny(4, 3, queued ? "{\"queue_clusters\": 2}" : NULL);
         ck_assert_uint_eq(m.dispatch.queue_clusters, queued ? 2 : 0);
         tsup_fake_program f;
         tsup_fake_program_init(&f);
@@ -165,8 +150,8 @@ START_TEST(test_dispatch_queue_serves_a_cluster_until_full_its_cus_in_turn_by_ha
     static const uint32_t cu_plain[12] = {0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 0};
     static const uint32_t end[12] = {0, 0, 0, 1, 0, 1, 1, 1, 1, 1, 1, 1};
     for (int queued = 0; queued < 2; queued++) {
-        mem_machine m = tiny(4, 2, queued ? ", \"dispatch\": {\"cus_per_cluster\": 2, \"queue_clusters\": 1}"
-                                          : ", \"dispatch\": {\"cus_per_cluster\": 2}");
+        mem_machine m = tiny(4, 2, queued ? "{\"cus_per_cluster\": 2, \"queue_clusters\": 1}"
+                                          : "{\"cus_per_cluster\": 2}");
         tsup_fake_program f;
         tsup_fake_program_init(&f);
         mem_model *mm = run_groups(&m, &f, 12, lines, 1);
@@ -189,7 +174,7 @@ START_TEST(test_dispatch_absent_is_round_robin_lock_step)
 {
     /* Without "dispatch": CUs in index order, every group issues each step.  3 CUs, 2 groups per CU, 6
      * groups of 2 lines: groups 0-5 launch at step 0 on CUs 0 1 2 0 1 2 and all end at step 1. */
-    mem_machine m = tiny(3, 2, "");
+    mem_machine m = tiny(3, 2, NULL);
     ck_assert_uint_eq(m.dispatch.cus_per_cluster, 1);
     ck_assert_uint_eq(m.dispatch.cluster_stride, 1);
     ck_assert(m.dispatch.duration_spread == 0);
@@ -236,7 +221,7 @@ START_TEST(test_dispatch_duration_spread_stretches_each_group_by_its_hash)
 {
     /* One CU, one group at a time: group g launches the step after group g - 1 ends, and takes the steps
      * the reference gives; with spread 1 each group needs between n and 2n steps for its n lines. */
-    mem_machine m = tiny(1, 1, ", \"dispatch\": {\"duration_spread\": 1}");
+    mem_machine m = tiny(1, 1, "{\"duration_spread\": 1}");
     tsup_fake_program f;
     tsup_fake_program_init(&f);
     enum { G = 16, LINES = 10 };
@@ -269,7 +254,7 @@ START_TEST(test_dispatch_cu_budget_lets_groups_take_turns_by_hand)
      *   step 1: from 1: g1 (its last: ends), g2 issue; g0 waits.
      *   step 2: g3 launches into g1's slot (residents g0 g2 g3), from 2: g3 (ends), g0 (ends) issue; g2 waits.
      *   step 3: g2 alone (its last: ends).  Four steps, where lock step takes three (groups 0-2 end at step 1). */
-    mem_machine m = tiny(1, 3, ", \"dispatch\": {\"l2_requests_per_step\": 2}");
+    mem_machine m = tiny(1, 3, "{\"l2_requests_per_step\": 2}");
     ck_assert(m.dispatch.l2_requests_per_step == 2);
     tsup_fake_program f;
     tsup_fake_program_init(&f);
@@ -296,7 +281,7 @@ START_TEST(test_dispatch_cu_budget_overdrawn_by_a_wide_instruction_waits_by_hand
      * issues), the one after 2 again.  So the instructions issue at steps 0, 2 and 4.
      * Then one reading 1, 4 and 1 lines: step 0 leaves 1 unused, which is not kept (step 1's allowance is 2, not
      * 3), so the wide one overdraws to -2, step 2 has 0 and the last instruction issues at step 3. */
-    mem_machine m = tiny(1, 1, ", \"dispatch\": {\"l2_requests_per_step\": 2}");
+    mem_machine m = tiny(1, 1, "{\"l2_requests_per_step\": 2}");
     tsup_fake_program f;
     tsup_fake_program_init(&f);
     static const uint32_t lines[1] = {3};
@@ -317,7 +302,7 @@ END_TEST
 
 START_TEST(test_dispatch_spread_identical_at_one_and_two_threads)
 {
-    mem_machine m = tiny(6, 3, ", \"dispatch\": {\"cus_per_cluster\": 2, \"cluster_stride\": 3, "
+    mem_machine m = tiny(6, 3, "{\"cus_per_cluster\": 2, \"cluster_stride\": 3, "
                                "\"duration_spread\": 0.5, \"queue_clusters\": 2, \"l2_requests_per_step\": 3}");
     tsup_fake_program f;
     tsup_fake_program_init(&f);
@@ -343,32 +328,32 @@ START_TEST(test_dispatch_malformed_field_is_named)
         int with_source;
         const char *message;
     } bad[] = {
-        {", \"dispatch\": {\"cus_per_cluster\": 3}", 1,
+        {"{\"cus_per_cluster\": 3}", 1,
          "tiny.json: field 'dispatch.cus_per_cluster': does not divide compute_units"},
-        {", \"dispatch\": {\"cluster_stride\": 9}", 1,
+        {"{\"cluster_stride\": 9}", 1,
          "tiny.json: field 'dispatch.cluster_stride': larger than the number of clusters"},
-        {", \"dispatch\": {\"duration_spread\": -1}", 1,
+        {"{\"duration_spread\": -1}", 1,
          "tiny.json: field 'dispatch.duration_spread': not a number from 0 to 15"},
-        {", \"dispatch\": {\"spread\": 1}", 1,
+        {"{\"spread\": 1}", 1,
          "tiny.json: field 'dispatch.spread': unknown (cus_per_cluster, cluster_stride, duration_spread, "
          "queue_clusters, l2_requests_per_step)"},
-        {", \"dispatch\": {\"l2_requests_per_step\": 0.5}", 1,
+        {"{\"l2_requests_per_step\": 0.5}", 1,
          "tiny.json: field 'dispatch.l2_requests_per_step': not 0 or a number from 1 to 1e9"},
-        {", \"dispatch\": {\"l2_requests_per_step\": \"many\"}", 1,
+        {"{\"l2_requests_per_step\": \"many\"}", 1,
          "tiny.json: field 'dispatch.l2_requests_per_step': not 0 or a number from 1 to 1e9"},
-        {", \"dispatch\": {\"queue_clusters\": 9}", 1,
+        {"{\"queue_clusters\": 9}", 1,
          "tiny.json: field 'dispatch.queue_clusters': 9 is out of range 0..8"},
-        {", \"dispatch\": {\"cus_per_cluster\": 2, \"queue_clusters\": 5}", 1,
+        {"{\"cus_per_cluster\": 2, \"queue_clusters\": 5}", 1,
          "tiny.json: field 'dispatch.queue_clusters': 5 is out of range 0..4"},
-        {", \"dispatch\": {\"queue_clusters\": 1.5}", 1,
+        {"{\"queue_clusters\": 1.5}", 1,
          "tiny.json: field 'dispatch.queue_clusters': not a non-negative integer"},
         /* negative and infinite values are refused before any conversion (UBSan would catch one) */
-        {", \"dispatch\": {\"queue_clusters\": -1}", 1,
+        {"{\"queue_clusters\": -1}", 1,
          "tiny.json: field 'dispatch.queue_clusters': not a non-negative integer"},
-        {", \"dispatch\": {\"queue_clusters\": 1e309}", 1,
+        {"{\"queue_clusters\": 1e309}", 1,
          "tiny.json: field 'dispatch.queue_clusters': not a non-negative integer"},
-        {", \"dispatch\": 2", 1, "tiny.json: field 'dispatch': not an object"},
-        {", \"dispatch\": {\"duration_spread\": 1}", 0,
+        {"2", 1, "tiny.json: field 'dispatch': not an object"},
+        {"{\"duration_spread\": 1}", 0,
          "tiny.json: field 'sources.dispatch': missing: say where the numbers come from"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {

@@ -239,31 +239,28 @@ END_TEST
 
 /* ------------------------------------------------------------ preset fields */
 
-static const char *preset_fmt =
-    "{\"name\": \"p\", \"wave_sizes\": [32], \"default_wave\": 32, \"compute_units\": 4, \"simds_per_cu\": 1,"
-    " \"simd_lanes\": 32, \"max_waves_per_simd\": 4, \"max_workgroups_per_cu\": 4, \"vgprs_per_simd_lane\": 256,"
-    " \"vgpr_granule\": 4, \"max_vgprs_per_wave\": 256, \"sgprs_per_simd\": 0, \"sgpr_granule\": 0,"
-    " \"max_sgprs_per_wave\": 0, \"lds_bytes_per_cu\": 1024, \"lds_banks\": 32, \"lds_bank_bytes\": 4,"
-    " \"lds_lanes_per_cycle\": 32, \"cache_line_bytes\": 128, \"sector_bytes\": 32,"
-    " \"l1\": {\"bytes\": 1024, \"ways\": 2, \"line_bytes\": 128, \"sector_bytes\": 32, \"policy\": \"lru\","
-    " \"set_hash\": \"modulo\"%s},"
-    " \"l2\": {\"bytes\": %u, \"ways\": 2, \"line_bytes\": 128, \"sector_bytes\": 32, \"policy\": \"lru\","
-    " \"set_hash\": \"modulo\"%s},"
-    " \"dram_bytes_per_cycle\": 16, \"clock_mhz\": 1000, \"l2_hit_latency\": 10, \"dram_latency\": 100,"
-    " \"sources\": {\"wave_sizes\": \"t\", \"default_wave\": \"t\", \"compute_units\": \"t\", \"simds_per_cu\": \"t\","
-    " \"simd_lanes\": \"t\", \"max_waves_per_simd\": \"t\", \"max_workgroups_per_cu\": \"t\","
-    " \"vgprs_per_simd_lane\": \"t\", \"vgpr_granule\": \"t\", \"max_vgprs_per_wave\": \"t\", \"sgprs_per_simd\": \"t\","
-    " \"sgpr_granule\": \"t\", \"max_sgprs_per_wave\": \"t\", \"lds_bytes_per_cu\": \"t\", \"lds_banks\": \"t\","
-    " \"lds_bank_bytes\": \"t\", \"lds_lanes_per_cycle\": \"t\", \"cache_line_bytes\": \"t\", \"sector_bytes\": \"t\","
-    " \"l1\": \"t\", \"l2\": \"t\", \"dram_bytes_per_cycle\": \"t\", \"clock_mhz\": \"t\", \"l2_hit_latency\": \"t\","
-    " \"dram_latency\": \"t\"}}";
+/* tsup_preset's tiny machine made a 4-CU wave32 part with 128-byte lines of 32-byte sectors, an L1 of 1024 bytes
+ * and an L2 of `l2_bytes` in 2 ways each, set hashes "modulo" and `l2_hash`, and `l1_extra` / `l2_extra` (members
+ * with a leading comma) added to the L1 and the L2. */
+static mem_status parse_hashed(const char *l1_extra, uint32_t l2_bytes, const char *l2_hash, const char *l2_extra,
+                               mem_machine *m, char *err, size_t size)
+{
+    char text[4096];
+    tsup_preset(text, sizeof text,
+                "wave_sizes=[32]\ndefault_wave=32\ncompute_units=4\nsimd_lanes=32\nmax_waves_per_simd=4\n"
+                "max_workgroups_per_cu=4\nlds_banks=32\nlds_lanes_per_cycle=32\ncache_line_bytes=128\nsector_bytes=32\n"
+                "l1={\"bytes\": 1024, \"ways\": 2, \"line_bytes\": 128, \"sector_bytes\": 32, \"policy\": \"lru\","
+                " \"set_hash\": \"modulo\"%s}\n"
+                "l2={\"bytes\": %u, \"ways\": 2, \"line_bytes\": 128, \"sector_bytes\": 32, \"policy\": \"lru\","
+                " \"set_hash\": \"%s\"%s}",
+                l1_extra, l2_bytes, l2_hash, l2_extra);
+    return mem_machine_parse(text, "p.json", m, err, size);
+}
 
 static mem_status parse(const char *l1_extra, uint32_t l2_bytes, const char *l2_extra, mem_machine *m, char *err,
                         size_t size)
 {
-    char text[4096];
-    snprintf(text, sizeof text, preset_fmt, l1_extra, l2_bytes, l2_extra);
-    return mem_machine_parse(text, "p.json", m, err, size);
+    return parse_hashed(l1_extra, l2_bytes, "modulo", l2_extra, m, err, size);
 }
 
 START_TEST(test_memmodel_cache_preset_fields_parse_with_defaults)
@@ -281,29 +278,16 @@ START_TEST(test_memmodel_cache_preset_fields_parse_with_defaults)
 }
 END_TEST
 
-/* The preset text with the L2's "modulo" replaced by `hash` (padded with spaces to the same length). */
-static mem_status parse_l2_hash(const char *hash, mem_machine *m, char *err, size_t size)
-{
-    char text[4096];
-    snprintf(text, sizeof text, preset_fmt, "", 4096u, "");
-    char *at = strstr(strstr(text, "\"l2\": {"), "\"modulo\"");
-    ck_assert_ptr_nonnull(at);
-    ck_assert_uint_le(strlen(hash), 8);
-    memset(at, ' ', 8);
-    memcpy(at, hash, strlen(hash));
-    return mem_machine_parse(text, "p.json", m, err, size);
-}
-
 START_TEST(test_memmodel_cache_preset_set_hash_mix_parses)
 {
     mem_machine m;
     char err[512] = "";
-    ck_assert_int_eq(parse_l2_hash("\"mix\"", &m, err, sizeof err), MEM_OK);
+    ck_assert_int_eq(parse_hashed("", 4096, "mix", "", &m, err, sizeof err), MEM_OK);
     ck_assert_int_eq(m.l2.set_hash, MEM_HASH_MIX);
     ck_assert_int_eq(m.l1.set_hash, MEM_HASH_MODULO);
-    ck_assert_int_eq(parse_l2_hash("\"xor\"", &m, err, sizeof err), MEM_OK);
+    ck_assert_int_eq(parse_hashed("", 4096, "xor", "", &m, err, sizeof err), MEM_OK);
     ck_assert_int_eq(m.l2.set_hash, MEM_HASH_XOR);
-    ck_assert_int_eq(parse_l2_hash("\"fold\"", &m, err, sizeof err), MEM_ERR_PRESET);
+    ck_assert_int_eq(parse_hashed("", 4096, "fold", "", &m, err, sizeof err), MEM_ERR_PRESET);
     ck_assert_str_eq(err, "p.json: field 'l2.set_hash': must be \"modulo\", \"xor\" or \"mix\"");
 }
 END_TEST

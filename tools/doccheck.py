@@ -3,7 +3,7 @@
 
 Usage: tools/doccheck.py [--check | --update | --self-test] [--slow] [--build DIR] [FILE.md ...]
 
-Files: README.md, docs/guide.md, docs/lessons/*.md, kernels/README.md and
+Files: README.md, docs/guide.md, docs/memory.md, docs/lessons/*.md, kernels/README.md and
 kernels/*/README.md (or the files named).  Commands run from a scratch
 directory that links every top-level entry of the repository, so relative
 paths (`build/wavelab`, `kernels/...`) work as at the root and any file a
@@ -83,7 +83,7 @@ class Markup(Exception):
 
 
 def doc_files():
-    files = ["README.md", "docs/guide.md"]
+    files = ["README.md", "docs/guide.md", "docs/memory.md"]
     files += sorted(glob.glob("docs/lessons/*.md", root_dir=ROOT))
     files += ["kernels/README.md"]
     files += sorted(glob.glob("kernels/*/README.md", root_dir=ROOT))
@@ -390,6 +390,11 @@ def gen_lesson004_image(r):
     return out
 
 
+def gen_machine_fields(r):
+    """docs/memory.md: the preset fields' table, as `wavelab machines --fields` prints sim/machine_fields.def."""
+    return r.wavelab("machines", "--fields").rstrip("\n").split("\n")
+
+
 def gen_kernel_counts(r):
     """kernels/README.md: case files per folder, and how many carry an expectation (`wavelab test` runs those)."""
     out = ["| folder | case files | with an `expect` |", "| --- | ---: | ---: |"]
@@ -422,6 +427,7 @@ def gen_lesson004_h100(r):
 # name: (generator, slow)
 GENERATORS = {
     "kernel-counts": (gen_kernel_counts, False),
+    "machine-fields": (gen_machine_fields, False),
     "lesson000-classes": (gen_lesson000_classes, False),
     "lesson000-many": (gen_lesson000_many, False),
     "lesson002-lds": (gen_lesson002_lds, False),

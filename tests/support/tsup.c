@@ -6,8 +6,10 @@
 #include "backend/backend.h"
 
 #include <check.h>
+#include <cjson/cJSON.h>
 #include <dirent.h>
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -315,4 +317,73 @@ void tsup_fake_program_init(tsup_fake_program *f)
     f->p.slot_count = 1;
     f->slot.space = ISA_SPACE_STORAGE;
     f->p.local_size[0] = 4, f->p.local_size[1] = 1, f->p.local_size[2] = 1;
+}
+
+void tsup_preset(char *out, size_t size, const char *edits, ...)
+{
+    static const char base[] =
+        "{\"name\": \"tiny\", \"wave_sizes\": [4], \"default_wave\": 4, \"compute_units\": 1, \"simds_per_cu\": 1,"
+        " \"simd_lanes\": 4, \"max_waves_per_simd\": 1, \"max_workgroups_per_cu\": 1, \"vgprs_per_simd_lane\": 256,"
+        " \"vgpr_granule\": 4, \"max_vgprs_per_wave\": 256, \"sgprs_per_simd\": 0, \"sgpr_granule\": 0,"
+        " \"max_sgprs_per_wave\": 0, \"lds_bytes_per_cu\": 1024, \"lds_banks\": 4, \"lds_bank_bytes\": 4,"
+        " \"lds_lanes_per_cycle\": 4, \"cache_line_bytes\": 16, \"sector_bytes\": 16,"
+        " \"l2\": {\"bytes\": 1024, \"ways\": 4, \"line_bytes\": 16, \"policy\": \"lru\", \"set_hash\": \"modulo\"},"
+        " \"dram_bytes_per_cycle\": 16, \"clock_mhz\": 1000, \"l2_hit_latency\": 10, \"dram_latency\": 100}";
+    cJSON *root = cJSON_Parse(base);
+    ck_assert_ptr_nonnull(root);
+    cJSON *sources = cJSON_AddObjectToObject(root, "sources");
+    for (const cJSON *f = root->child; f; f = f->next)
+        if (strcmp(f->string, "name") != 0 && strcmp(f->string, "sources") != 0)
+            cJSON_AddStringToObject(sources, f->string, "test");
+    char text[8192];
+    va_list ap;
+    va_start(ap, edits);
+    int n = vsnprintf(text, sizeof text, edits, ap);
+    va_end(ap);
+    ck_assert_msg(n >= 0 && (size_t)n < sizeof text, "tsup_preset: the edits are too long");
+    for (char *line = text, *next; line; line = next) {
+        next = strchr(line, '\n');
+        if (next)
+            *next++ = 0;
+        if (!line[0])
+            continue;
+        int remove = line[0] == '-';
+        char *path = line + remove, *eq = strchr(path, '=');
+        ck_assert_msg(remove ? !eq : eq != NULL, "tsup_preset: \"%s\" is neither PATH=JSON nor -PATH", line);
+        if (eq)
+            *eq = 0;
+        cJSON *parent = root;
+        char *key = path, *dot = strchr(path, '.');
+        if (dot) {
+            *dot = 0;
+            parent = cJSON_GetObjectItemCaseSensitive(root, path);
+            ck_assert_msg(cJSON_IsObject(parent), "tsup_preset: no object \"%s\" to edit", path);
+            key = dot + 1;
+        }
+        if (remove) {
+            cJSON_DeleteItemFromObjectCaseSensitive(parent, key);
+            cJSON *src = cJSON_GetObjectItemCaseSensitive(root, "sources"); /* after: "-sources" removes it */
+            if (parent == root && cJSON_IsObject(src))
+                cJSON_DeleteItemFromObjectCaseSensitive(src, key);
+            continue;
+        }
+        cJSON *check = cJSON_Parse(eq + 1);
+        ck_assert_msg(check != NULL, "tsup_preset: %s: not JSON: %s", path, eq + 1);
+        cJSON_Delete(check);
+        cJSON *value = cJSON_CreateRaw(eq + 1);
+        if (cJSON_GetObjectItemCaseSensitive(parent, key))
+            cJSON_ReplaceItemInObjectCaseSensitive(parent, key, value);
+        else
+            cJSON_AddItemToObject(parent, key, value);
+        cJSON *src = cJSON_GetObjectItemCaseSensitive(root, "sources");
+        if (parent == root && strcmp(key, "sources") != 0 && strcmp(key, "name") != 0 &&
+            strcmp(key, "description") != 0 && cJSON_IsObject(src) && !cJSON_GetObjectItemCaseSensitive(src, key))
+            cJSON_AddStringToObject(src, key, "test");
+    }
+    char *printed = cJSON_PrintUnformatted(root);
+    cJSON_Delete(root);
+    ck_assert_ptr_nonnull(printed);
+    ck_assert_msg(strlen(printed) < size, "tsup_preset: %zu bytes do not fit in %zu", strlen(printed), size);
+    memcpy(out, printed, strlen(printed) + 1);
+    free(printed);
 }

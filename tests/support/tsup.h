@@ -90,4 +90,18 @@ typedef struct tsup_fake_program {
 } tsup_fake_program;
 void tsup_fake_program_init(tsup_fake_program *f);
 
+/*
+ * A small valid machine preset (JSON, into out) for the memory model's tests, named "tiny": one CU of one
+ * 4-lane SIMD (wave 4), one wave and one workgroup resident, 256 VGPRs in granules of 4, no scalar registers,
+ * 1024 bytes of LDS in 4 banks of 4 bytes, 16-byte lines of one sector, an L2 of 1024 bytes in 4 ways
+ * ("modulo"), no L1, DRAM 16 bytes per cycle at 1000 MHz, L2 latency 10 and DRAM latency 100 cycles; every
+ * field's source is "test".  `edits` (a printf format, then its arguments) is lines of
+ *   PATH=JSON   the member at PATH (NAME, or OBJECT.NAME in one of the base's objects or "sources": "l2.ways",
+ *               "sources.l1") set to the JSON text as written (1e309 stays 1e309); a top-level field also
+ *               gets the source "test" when it has none
+ *   -PATH       the member removed (a top-level field with its source)
+ * in order; empty lines are skipped.  A Check failure when an edit is malformed or the text does not fit.
+ */
+void tsup_preset(char *out, size_t size, const char *edits, ...) __attribute__((format(printf, 3, 4)));
+
 #endif
