@@ -318,7 +318,7 @@ int cli_cmd_report(int argc, char **argv)
     if (cli_timeline_from_memory(opt.memory, &iv, &n, &us) == 0 && cli_timeline_rows(iv, n, &rows) == 0) {
         snprintf(title, sizeof title, "waves on the compute units of %s (rows = wave slots in use, at most %u)",
                  mc.name, rows);
-        cli_timeline_svg(f, iv, n, title, "steps", "CU %u");
+        cli_timeline_svg(f, iv, n, title, "steps", "CU %u", 0);
     }
     free(iv);
     fprintf(f, "</section>\n");

@@ -120,11 +120,39 @@ static void axis_value(FILE *f, double t, const char *unit)
         fprintf(f, "%.4g %s", t, unit);
 }
 
+/* Colour keys by name: key[i] = the rank of iv[i].name among the distinct names in order of first appearance;
+ * *names = how many, first[k] = the first interval of name k.  NULL when out of memory. */
+static size_t *keys_by_name(const cli_interval *iv, size_t n, size_t **first, size_t *names)
+{
+    size_t *key = malloc((n ? n : 1) * sizeof *key), *f = malloc((n ? n : 1) * sizeof *f), k = 0;
+    if (!key || !f) {
+        free(key);
+        free(f);
+        return NULL;
+    }
+    for (size_t i = 0; i < n; i++) {
+        size_t j = 0;
+        while (j < k && strcmp(iv[f[j]].name, iv[i].name))
+            j++;
+        if (j == k)
+            f[k++] = i;
+        key[i] = j;
+    }
+    *first = f;
+    *names = k;
+    return key;
+}
+
 int cli_timeline_svg(FILE *f, const cli_interval *iv, size_t n, const char *title, const char *unit,
-                     const char *track_label)
+                     const char *track_label, int legend)
 {
     uint32_t tracks = 0, total_rows = 0;
     uint32_t *base = track_row_base(iv, n, &tracks, &total_rows);
+    size_t *key = NULL, *first = NULL, names = 0;
+    if (base && legend && !(key = keys_by_name(iv, n, &first, &names))) {
+        free(base);
+        base = NULL;
+    }
     if (!base)
         return -1;
     double t0 = n ? iv[0].start : 0, t1 = n ? iv[0].end : 1, dmin = INFINITY, dmax = 0;
@@ -147,8 +175,17 @@ int cli_timeline_svg(FILE *f, const cli_interval *iv, size_t n, const char *titl
     int rows_h = (int)total_rows * row_h;
     int hist_top = top + rows_h + 50, hist_h = 140;
     int width = left + plot_w + 30, height = hist_top + hist_h + 50;
-    /* a long title widens the picture instead of being cut (about 0.6 em per monospace character) */
-    int title_w = 8 + (int)(0.6 * 13 * (double)strlen(title)) + 8;
+    /* the legend under the histogram: a swatch and a name per colour, in lines as wide as the plot */
+    int legend_top = hist_top + hist_h + 40, legend_lines = names ? 1 : 0;
+    for (size_t k = 0, x = 0; k < names; k++) {
+        int w = 16 + (int)text_monospace_width(iv[first[k]].name, 11) + 16;
+        if (x && (int)x + w > plot_w)
+            legend_lines++, x = 0;
+        x += (size_t)w;
+    }
+    height += 16 * legend_lines;
+    /* a long title widens the picture instead of being cut */
+    int title_w = 8 + (int)text_monospace_width(title, 13) + 8;
     if (title_w > width)
         width = title_w;
     fprintf(f,
@@ -179,7 +216,7 @@ int cli_timeline_svg(FILE *f, const cli_interval *iv, size_t n, const char *titl
         double x = left + (iv[i].start - t0) * sx, w = (iv[i].end - iv[i].start) * sx;
         int y = top + (int)(base[iv[i].track] + iv[i].row) * row_h;
         fprintf(f, "<rect x=\"%.2f\" y=\"%d\" width=\"%.2f\" height=\"%d\" fill=\"%s\"", x, y, w < 0.5 ? 0.5 : w,
-                row_h, palette[i % PALETTE].fill);
+                row_h, palette[(key ? key[i] : i) % PALETTE].fill);
         if (!tooltips) {
             fprintf(f, "/>\n");
             continue;
@@ -187,9 +224,10 @@ int cli_timeline_svg(FILE *f, const cli_interval *iv, size_t n, const char *titl
         fprintf(f, " stroke=\"white\" stroke-width=\"%s\"><title>", row_h >= 6 ? "0.5" : "0");
         text_xml(f, iv[i].name, (size_t)-1, 0);
         fprintf(f, ": %.4g..%.4g %s</title></rect>\n", iv[i].start, iv[i].end, unit);
-        if (row_h >= 12 && w > 7.0 * (double)strlen(iv[i].name))
-{
-            fprintf(f, "<text x=\"%.2f\" y=\"%d\" fill=\"%s\">", x + 3, y + row_h - 3, palette[i % PALETTE].ink);
+        /* a label only where it fits: 10 px text is 13 px tall in the browser's box, centred in the row */
+        if (row_h >= 14 && w > 3 + text_monospace_width(iv[i].name, 10) + 3) {
+            fprintf(f, "<text x=\"%.2f\" y=\"%.1f\" font-size=\"10\" dominant-baseline=\"central\" fill=\"%s\">",
+                    x + 3, y + row_h / 2.0, palette[(key ? key[i] : i) % PALETTE].ink);
             text_xml(f, iv[i].name, (size_t)-1, 0);
             fprintf(f, "</text>\n");
         }
@@ -251,8 +289,22 @@ int cli_timeline_svg(FILE *f, const cli_interval *iv, size_t n, const char *titl
     }
     fprintf(f, "\n");
     fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%" PRIu64 "</text>\n", left - 6, hist_top + 10, most);
+    for (size_t k = 0, x = 0, line = 0; k < names; k++) {
+        const char *name = iv[first[k]].name;
+        int w = 16 + (int)text_monospace_width(name, 11) + 16;
+        if (x && (int)x + w > plot_w)
+            line++, x = 0;
+        int lx = left + (int)x, ly = legend_top + 16 * (int)line;
+        fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"10\" height=\"10\" fill=\"%s\" class=\"legend\"/>"
+                   "<text x=\"%d\" y=\"%d\">", lx, ly, palette[k % PALETTE].fill, lx + 16, ly + 9);
+        text_xml(f, name, (size_t)-1, 0);
+        fprintf(f, "</text>\n");
+        x += (size_t)w;
+    }
     fprintf(f, "</svg>\n");
     free(base);
+    free(key);
+    free(first);
     return ferror(f) ? -1 : 0;
 }
 
@@ -387,7 +439,7 @@ int cli_cmd_timeline(int argc, char **argv)
         snprintf(process, sizeof process, "wavelab model of %s: %s", mc->name, case_path);
         FILE *f;
         if (svg_path) {
-            if (!(f = fopen(svg_path, "w")) || cli_timeline_svg(f, iv, n, title, "steps", "CU %u") != 0 ||
+            if (!(f = fopen(svg_path, "w")) || cli_timeline_svg(f, iv, n, title, "steps", "CU %u", 0) != 0 ||
                 fclose(f) != 0) {
                 fprintf(stderr, "%s: cannot write: %s\n", svg_path, strerror(errno));
                 rc = RUN_EXIT_BAD_INPUT;
