@@ -232,13 +232,23 @@ int cli_timeline_svg(FILE *f, const cli_interval *iv, size_t n, const char *titl
             fprintf(f, "</text>\n");
         }
     }
-    /* time axis */
+    /* time axis: five ticks; on a whole-number clock (the replay's steps) each rounded to a whole number and
+     * drawn where that number is, so a two-step dispatch has ticks 0, 1, 2, never "0.5 steps" */
+    int integral = 1;
+    for (size_t i = 0; i < n && integral; i++)
+        integral = iv[i].start == floor(iv[i].start) && iv[i].end == floor(iv[i].end);
     int axis_y = top + rows_h + 4;
     fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"black\"/>\n", left, axis_y, left + plot_w,
             axis_y);
+    double last_tick = -INFINITY;
     for (int k = 0; k <= 4; k++) {
         double t = t0 + (t1 - t0) * k / 4;
-        int x = left + plot_w * k / 4;
+        if (integral)
+            t = k == 4 ? t1 : floor(t + 0.5);
+        if (t <= last_tick || (k < 4 && t >= t1)) /* the end's tick is the last one's, anchored at the end */
+            continue;
+        last_tick = t;
+        int x = left + (int)((t - t0) * sx + 0.5);
         /* the last label ends at the axis' end so that it stays inside the picture */
         fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"black\"/>"
                    "<text x=\"%d\" y=\"%d\" text-anchor=\"%s\">",

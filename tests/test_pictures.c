@@ -242,11 +242,45 @@ START_TEST(test_profile_colours_one_per_pass_with_a_legend)
 }
 END_TEST
 
+/* One workgroup of two waves: the replay's clock counts whole steps, so every axis label is a whole number of
+ * steps (the axis had "0.5 steps" and "1.5 steps"). */
+START_TEST(test_timeline_of_one_workgroup_labels_whole_steps)
+{
+    char *dir = tsup_temp_dir();
+    char *c = write_case(dir, "tiny.json", 1, 1);
+    char args[8192], svg_path[4200], *out = NULL;
+    snprintf(svg_path, sizeof svg_path, "%s/timeline.svg", dir);
+    snprintf(args, sizeof args, "timeline '%s' --svg '%s'", c, svg_path);
+    int rc = tsup_run_cli(args, &out);
+    ck_assert_msg(rc == 0, "exit %d\n%s", rc, out);
+    free(out);
+    char *svg = tsup_read_file(svg_path, NULL);
+    int labels = 0;
+    for (const char *p = svg; (p = strstr(p, " steps</text>")); p++) {
+        const char *v = p;
+        while (v > svg && v[-1] != '>')
+            v--;
+        char *end = NULL;
+        double x = strtod(v, &end);
+        if (end != p) /* "durations: 2 intervals, all 2 steps" */
+            continue;
+        if (strstr(svg, "durations:") > p) /* the time axis, before the histogram */
+            ck_assert_msg(x == (double)(long)x, "the axis says %.*s steps", (int)(p - v), v), labels++;
+    }
+    ck_assert_int_ge(labels, 2); /* at least the start and the end */
+    free(svg);
+    free(c);
+    tsup_remove_dir(dir);
+    free(dir);
+}
+END_TEST
+
 static Suite *pictures_suite(void)
 {
     Suite *s = suite_create("pictures");
     TCase *plain = tcase_create("svg");
     tcase_add_test(plain, test_profile_colours_one_per_pass_with_a_legend);
+    tcase_add_test(plain, test_timeline_of_one_workgroup_labels_whole_steps);
     suite_add_tcase(s, plain);
     TCase *t = tsup_chromium_tcase("chromium");
     tcase_set_timeout(t, 600);
