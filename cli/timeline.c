@@ -143,6 +143,18 @@ static size_t *keys_by_name(const cli_interval *iv, size_t n, size_t **first, si
     return key;
 }
 
+/* The next legend entry, `name`, in lines as wide as the plot: moves to a new line when it does not fit on
+ * this one (*line), and returns its x offset (*x then points past it). */
+static int legend_next(const char *name, int plot_w, int *x, int *line)
+{
+    int w = 16 + (int)text_monospace_width(name, 11) + 16, at;
+    if (*x && *x + w > plot_w)
+        (*line)++, *x = 0;
+    at = *x;
+    *x += w;
+    return at;
+}
+
 int cli_timeline_svg(FILE *f, const cli_interval *iv, size_t n, const char *title, const char *unit,
                      const char *track_label, int legend)
 {
@@ -175,15 +187,12 @@ int cli_timeline_svg(FILE *f, const cli_interval *iv, size_t n, const char *titl
     int rows_h = (int)total_rows * row_h;
     int hist_top = top + rows_h + 50, hist_h = 140;
     int width = left + plot_w + 30, height = hist_top + hist_h + 50;
-    /* the legend under the histogram: a swatch and a name per colour, in lines as wide as the plot */
-    int legend_top = hist_top + hist_h + 40, legend_lines = names ? 1 : 0;
-    for (size_t k = 0, x = 0; k < names; k++) {
-        int w = 16 + (int)text_monospace_width(iv[first[k]].name, 11) + 16;
-        if (x && (int)x + w > plot_w)
-            legend_lines++, x = 0;
-        x += (size_t)w;
-    }
-    height += 16 * legend_lines;
+    /* the legend under the histogram: a swatch and a name per colour */
+    int legend_top = hist_top + hist_h + 40, legend_x = 0, legend_line = 0;
+    for (size_t k = 0; k < names; k++)
+        legend_next(iv[first[k]].name, plot_w, &legend_x, &legend_line);
+    if (names)
+        height += 16 * (legend_line + 1);
     /* a long title widens the picture instead of being cut */
     int title_w = 8 + (int)text_monospace_width(title, 13) + 8;
     if (title_w > width)
@@ -299,17 +308,14 @@ int cli_timeline_svg(FILE *f, const cli_interval *iv, size_t n, const char *titl
     }
     fprintf(f, "\n");
     fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%" PRIu64 "</text>\n", left - 6, hist_top + 10, most);
-    for (size_t k = 0, x = 0, line = 0; k < names; k++) {
+    legend_x = legend_line = 0;
+    for (size_t k = 0; k < names; k++) {
         const char *name = iv[first[k]].name;
-        int w = 16 + (int)text_monospace_width(name, 11) + 16;
-        if (x && (int)x + w > plot_w)
-            line++, x = 0;
-        int lx = left + (int)x, ly = legend_top + 16 * (int)line;
+        int lx = left + legend_next(name, plot_w, &legend_x, &legend_line), ly = legend_top + 16 * legend_line;
         fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"10\" height=\"10\" fill=\"%s\" class=\"legend\"/>"
                    "<text x=\"%d\" y=\"%d\">", lx, ly, palette[k % PALETTE].fill, lx + 16, ly + 9);
         text_xml(f, name, (size_t)-1, 0);
         fprintf(f, "</text>\n");
-        x += (size_t)w;
     }
     fprintf(f, "</svg>\n");
     free(base);
