@@ -103,6 +103,18 @@ static void check_report_layout(const char *label, const char *case_path)
     ck_assert_msg(rc == 0, "report %s: exit %d\n%s", case_path, rc, out);
     free(out);
     char *page = tsup_read_file(path, NULL);
+    /* the device check's line says what check's exit code means (wavelab --help): 3 is a skip, not a failure */
+    const char *verdict = strstr(page, "wavelab check: exit ");
+    ck_assert_msg(verdict != NULL, "no device check in the report");
+    int check_rc = atoi(verdict + strlen("wavelab check: exit "));
+    static const char *const cls[] = {"<p class=\"pass\">", "<p class=\"fail\">", "<p class=\"fail\">",
+                                      "<p class=\"skip\">"};
+    static const char *const says[] = {"(the device agrees)", "(mismatch)", "(bad input)",
+                                       "(the device cannot run this case)"};
+    ck_assert_msg(check_rc >= 0 && check_rc <= 3, "check exit %d", check_rc);
+    ck_assert_msg(strncmp(verdict - strlen(cls[check_rc]), cls[check_rc], strlen(cls[check_rc])) == 0 &&
+                      strncmp(strchr(verdict, '('), says[check_rc], strlen(says[check_rc])) == 0,
+                  "check's exit %d is shown as:\n%.200s", check_rc, verdict - strlen(cls[check_rc]));
     static const int widths[] = {480, 1400};
     char *report = NULL;
     size_t report_len = 0;
