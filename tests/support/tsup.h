@@ -1,8 +1,9 @@
 /*
  * tests/support/tsup.h — small helpers shared by the test executables
  * (compiled into every one of them): kernel text to a lowered program, a
- * fixed pseudo-random stream, temporary files, and running the `wavelab`
- * command with its output captured.
+ * fixed pseudo-random stream, temporary files, running the `wavelab`
+ * command with its output captured, and headless Chromium for the picture
+ * tests (the DOM after layout, screenshots, the layout check).
  */
 #ifndef WAVELAB_TSUP_H
 #define WAVELAB_TSUP_H
