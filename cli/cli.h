@@ -89,8 +89,10 @@ typedef struct cli_interval {
 /* Sorts nothing in place: sets each interval's row (lowest row of its track whose last interval ended at or
  * before its start, taking intervals by start).  *max_rows = most rows of one track.  0, or -1 out of memory. */
 int cli_timeline_rows(cli_interval *iv, size_t n, uint32_t *max_rows);
+/* The timeline as SVG.  legend 0: intervals take the palette's colours in turn (neighbours differ); legend 1:
+ * one colour per interval name (a profile's passes), named in a legend under the histogram. */
 int cli_timeline_svg(FILE *f, const cli_interval *iv, size_t n, const char *title, const char *unit,
-                     const char *track_label);
+                     const char *track_label, int legend);
 int cli_timeline_trace_json(FILE *f, const cli_interval *iv, size_t n, const char *process, const char *track_label,
                             double us_per_unit);
 struct mem_model;

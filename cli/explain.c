@@ -119,8 +119,8 @@ int cli_cmd_machines(int argc, char **argv)
 
 static void svg_open(FILE *f, int w, int h, const char *title)
 {
-    /* a title longer than the picture widens it instead of being cut (about 0.6 em per monospace character) */
-    int title_w = 8 + (int)(0.6 * 13 * (double)strlen(title)) + 8;
+    /* a title longer than the picture widens it instead of being cut */
+    int title_w = 8 + (int)text_monospace_width(title, 13) + 8;
     if (title_w > w)
         w = title_w;
     fprintf(f,

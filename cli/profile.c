@@ -80,7 +80,7 @@ static int write_outputs(const char *svg_path, const char *trace_path, cli_inter
                          const char *title, const char *process)
 {
     FILE *f;
-    if (svg_path && (!(f = fopen(svg_path, "w")) || cli_timeline_svg(f, iv, count, title, "us", "queue %u") != 0 ||
+    if (svg_path && (!(f = fopen(svg_path, "w")) || cli_timeline_svg(f, iv, count, title, "us", "queue %u", 1) != 0 ||
                      fclose(f) != 0)) {
         fprintf(stderr, "wavelab profile: %s: cannot write: %s\n", svg_path, strerror(errno));
         return RUN_EXIT_BAD_INPUT;

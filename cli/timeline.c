@@ -120,11 +120,51 @@ static void axis_value(FILE *f, double t, const char *unit)
         fprintf(f, "%.4g %s", t, unit);
 }
 
+/* Colour keys by name: key[i] = the rank of iv[i].name among the distinct names in order of first appearance;
+ * *names = how many, first[k] = the first interval of name k.  NULL when out of memory. */
+static size_t *keys_by_name(const cli_interval *iv, size_t n, size_t **first, size_t *names)
+{
+    size_t *key = malloc((n ? n : 1) * sizeof *key), *f = malloc((n ? n : 1) * sizeof *f), k = 0;
+    if (!key || !f) {
+        free(key);
+        free(f);
+        return NULL;
+    }
+    for (size_t i = 0; i < n; i++) {
+        size_t j = 0;
+        while (j < k && strcmp(iv[f[j]].name, iv[i].name))
+            j++;
+        if (j == k)
+            f[k++] = i;
+        key[i] = j;
+    }
+    *first = f;
+    *names = k;
+    return key;
+}
+
+/* The next legend entry, `name`, in lines as wide as the plot: moves to a new line when it does not fit on
+ * this one (*line), and returns its x offset (*x then points past it). */
+static int legend_next(const char *name, int plot_w, int *x, int *line)
+{
+    int w = 16 + (int)text_monospace_width(name, 11) + 16, at;
+    if (*x && *x + w > plot_w)
+        (*line)++, *x = 0;
+    at = *x;
+    *x += w;
+    return at;
+}
+
 int cli_timeline_svg(FILE *f, const cli_interval *iv, size_t n, const char *title, const char *unit,
-                     const char *track_label)
+                     const char *track_label, int legend)
 {
     uint32_t tracks = 0, total_rows = 0;
     uint32_t *base = track_row_base(iv, n, &tracks, &total_rows);
+    size_t *key = NULL, *first = NULL, names = 0;
+    if (base && legend && !(key = keys_by_name(iv, n, &first, &names))) {
+        free(base);
+        base = NULL;
+    }
     if (!base)
         return -1;
     double t0 = n ? iv[0].start : 0, t1 = n ? iv[0].end : 1, dmin = INFINITY, dmax = 0;
@@ -147,8 +187,14 @@ int cli_timeline_svg(FILE *f, const cli_interval *iv, size_t n, const char *titl
     int rows_h = (int)total_rows * row_h;
     int hist_top = top + rows_h + 50, hist_h = 140;
     int width = left + plot_w + 30, height = hist_top + hist_h + 50;
-    /* a long title widens the picture instead of being cut (about 0.6 em per monospace character) */
-    int title_w = 8 + (int)(0.6 * 13 * (double)strlen(title)) + 8;
+    /* the legend under the histogram: a swatch and a name per colour */
+    int legend_top = hist_top + hist_h + 40, legend_x = 0, legend_line = 0;
+    for (size_t k = 0; k < names; k++)
+        legend_next(iv[first[k]].name, plot_w, &legend_x, &legend_line);
+    if (names)
+        height += 16 * (legend_line + 1);
+    /* a long title widens the picture instead of being cut */
+    int title_w = 8 + (int)text_monospace_width(title, 13) + 8;
     if (title_w > width)
         width = title_w;
     fprintf(f,
@@ -179,7 +225,7 @@ int cli_timeline_svg(FILE *f, const cli_interval *iv, size_t n, const char *titl
         double x = left + (iv[i].start - t0) * sx, w = (iv[i].end - iv[i].start) * sx;
         int y = top + (int)(base[iv[i].track] + iv[i].row) * row_h;
         fprintf(f, "<rect x=\"%.2f\" y=\"%d\" width=\"%.2f\" height=\"%d\" fill=\"%s\"", x, y, w < 0.5 ? 0.5 : w,
-                row_h, palette[i % PALETTE].fill);
+                row_h, palette[(key ? key[i] : i) % PALETTE].fill);
         if (!tooltips) {
             fprintf(f, "/>\n");
             continue;
@@ -187,20 +233,31 @@ int cli_timeline_svg(FILE *f, const cli_interval *iv, size_t n, const char *titl
         fprintf(f, " stroke=\"white\" stroke-width=\"%s\"><title>", row_h >= 6 ? "0.5" : "0");
         text_xml(f, iv[i].name, (size_t)-1, 0);
         fprintf(f, ": %.4g..%.4g %s</title></rect>\n", iv[i].start, iv[i].end, unit);
-        if (row_h >= 12 && w > 7.0 * (double)strlen(iv[i].name))
-{
-            fprintf(f, "<text x=\"%.2f\" y=\"%d\" fill=\"%s\">", x + 3, y + row_h - 3, palette[i % PALETTE].ink);
+        /* a label only where it fits: 10 px text is 13 px tall in the browser's box, centred in the row */
+        if (row_h >= 14 && w > 3 + text_monospace_width(iv[i].name, 10) + 3) {
+            fprintf(f, "<text x=\"%.2f\" y=\"%.1f\" font-size=\"10\" dominant-baseline=\"central\" fill=\"%s\">",
+                    x + 3, y + row_h / 2.0, palette[(key ? key[i] : i) % PALETTE].ink);
             text_xml(f, iv[i].name, (size_t)-1, 0);
             fprintf(f, "</text>\n");
         }
     }
-    /* time axis */
+    /* time axis: five ticks; on a whole-number clock (the replay's steps) each rounded to a whole number and
+     * drawn where that number is, so a two-step dispatch has ticks 0, 1, 2, never "0.5 steps" */
+    int integral = 1;
+    for (size_t i = 0; i < n && integral; i++)
+        integral = iv[i].start == floor(iv[i].start) && iv[i].end == floor(iv[i].end);
     int axis_y = top + rows_h + 4;
     fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"black\"/>\n", left, axis_y, left + plot_w,
             axis_y);
+    double last_tick = -INFINITY;
     for (int k = 0; k <= 4; k++) {
         double t = t0 + (t1 - t0) * k / 4;
-        int x = left + plot_w * k / 4;
+        if (integral)
+            t = k == 4 ? t1 : floor(t + 0.5);
+        if (t <= last_tick || (k < 4 && t >= t1)) /* the end's tick is the last one's, anchored at the end */
+            continue;
+        last_tick = t;
+        int x = left + (int)((t - t0) * sx + 0.5);
         /* the last label ends at the axis' end so that it stays inside the picture */
         fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"black\"/>"
                    "<text x=\"%d\" y=\"%d\" text-anchor=\"%s\">",
@@ -251,8 +308,19 @@ int cli_timeline_svg(FILE *f, const cli_interval *iv, size_t n, const char *titl
     }
     fprintf(f, "\n");
     fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%" PRIu64 "</text>\n", left - 6, hist_top + 10, most);
+    legend_x = legend_line = 0;
+    for (size_t k = 0; k < names; k++) {
+        const char *name = iv[first[k]].name;
+        int lx = left + legend_next(name, plot_w, &legend_x, &legend_line), ly = legend_top + 16 * legend_line;
+        fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"10\" height=\"10\" fill=\"%s\" class=\"legend\"/>"
+                   "<text x=\"%d\" y=\"%d\">", lx, ly, palette[k % PALETTE].fill, lx + 16, ly + 9);
+        text_xml(f, name, (size_t)-1, 0);
+        fprintf(f, "</text>\n");
+    }
     fprintf(f, "</svg>\n");
     free(base);
+    free(key);
+    free(first);
     return ferror(f) ? -1 : 0;
 }
 
@@ -387,7 +455,7 @@ int cli_cmd_timeline(int argc, char **argv)
         snprintf(process, sizeof process, "wavelab model of %s: %s", mc->name, case_path);
         FILE *f;
         if (svg_path) {
-            if (!(f = fopen(svg_path, "w")) || cli_timeline_svg(f, iv, n, title, "steps", "CU %u") != 0 ||
+            if (!(f = fopen(svg_path, "w")) || cli_timeline_svg(f, iv, n, title, "steps", "CU %u", 0) != 0 ||
                 fclose(f) != 0) {
                 fprintf(stderr, "%s: cannot write: %s\n", svg_path, strerror(errno));
                 rc = RUN_EXIT_BAD_INPUT;

@@ -281,11 +281,18 @@ void isa_program_svg(const isa_program *p, FILE *out, const char *title)
     uint32_t step = peak <= 10 ? 1 : peak <= 20 ? 2 : peak <= 50 ? 5 : peak <= 100 ? 10 : peak <= 200 ? 20 : 50;
     uint32_t ymax = (peak + step - 1) / step * step;
     double pw = W - left - right, ph = H - top - bottom;
-    fprintf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" font-family=\"sans-serif\" "
-                 "font-size=\"12\">\n<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n", W, H);
+    const char *name = title ? title : p->entry;
+    char counts[64];
+    snprintf(counts, sizeof counts, ": %u VGPRs, %u SGPRs", p->res.vgprs, p->res.sgprs);
+    /* a long title widens the picture instead of being cut; the viewBox lets a page scale it to its width */
+    int width = left + (int)(text_monospace_width(name, 15) + text_monospace_width(counts, 15)) + 8;
+    width = width > W ? width : W;
+    fprintf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
+                 "font-family=\"monospace\" font-size=\"12\">\n<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n",
+            width, H, width, H);
     fprintf(out, "<text x=\"%d\" y=\"22\" font-size=\"15\">", left);
-    text_xml(out, title ? title : p->entry, (size_t)-1, 0);
-    fprintf(out, ": %u VGPRs, %u SGPRs</text>\n", p->res.vgprs, p->res.sgprs);
+    text_xml(out, name, (size_t)-1, 0);
+    fprintf(out, "%s</text>\n", counts);
     for (uint32_t y = 0; y <= ymax; y += step) {
         double py = top + ph - ph * y / ymax;
         fprintf(out, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#ddd\"/>"

@@ -189,3 +189,11 @@ char *text_terminal(const char *text, char *buf, size_t size)
     buf[used] = '\0';
     return buf;
 }
+
+double text_monospace_width(const char *s, double font_size)
+{
+    size_t chars = 0;
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+        chars += (*p & 0xC0) != 0x80; /* continuation bytes add no character */
+    return 0.61 * font_size * (double)chars;
+}

@@ -45,6 +45,11 @@ int text_utf8_length(const unsigned char *s);
  * as character references so they survive attribute normalisation).  Serves SVG and HTML as well. */
 void text_xml(FILE *f, const char *s, size_t n, int attribute);
 
+/* The width in pixels of s drawn in a monospace font of font_size pixels: 0.61 em per character (DejaVu Sans
+ * Mono's advance is 0.602 em, Liberation Mono's 0.600), each UTF-8 sequence one character.  The SVG writers
+ * draw their text in monospace so that a picture can be made wide enough for a title without a browser. */
+double text_monospace_width(const char *s, double font_size);
+
 /* Writes s (NULL writes "") as a JSON string, quotes included, with cJSON's escaping. */
 void text_json(FILE *f, const char *s);
 

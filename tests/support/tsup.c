@@ -18,6 +18,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <zlib.h>
+
 isa_status tsup_build(const char *source, const char *path, const char *language, const char *entry,
                       isa_program **out, char *msg, size_t msg_size, char *warnings, size_t warnings_size)
 {
@@ -177,13 +179,22 @@ int tsup_line_of(const char *source, const char *needle)
     return line;
 }
 
-static int device_tcases; /* made by tsup_device_tcase: the suite has a device part */
+static int device_tcases;   /* made by tsup_device_tcase: the suite has a device part */
+static int chromium_tcases; /* made by tsup_chromium_tcase: the suite has a browser part */
 
 TCase *tsup_device_tcase(const char *name)
 {
     TCase *tc = tcase_create(name);
     tcase_set_tags(tc, TSUP_DEVICE_TAG);
     device_tcases++;
+    return tc;
+}
+
+TCase *tsup_chromium_tcase(const char *name)
+{
+    TCase *tc = tcase_create(name);
+    tcase_set_tags(tc, TSUP_CHROMIUM_TAG);
+    chromium_tcases++;
     return tc;
 }
 
@@ -252,19 +263,31 @@ int tsup_run_suite(Suite *suite, const char *name)
     /* the device part is skipped as a whole, never test by test: no device, no device TCase runs */
     const char *excluded = getenv("CK_EXCLUDE_TAGS");
     char why[1024] = "", exclude[1024];
-    int skip = 0;
+    snprintf(exclude, sizeof exclude, "%s", excluded ? excluded : "");
+    int skip = 0, no_browser = 0;
     if (device_tcases && !tags_name(excluded, TSUP_DEVICE_TAG)) {
         tsup_prefer_lavapipe();
         skip = !device_available(why, sizeof why);
     }
     if (skip)
-        snprintf(exclude, sizeof exclude, "%s %s", excluded ? excluded : "", TSUP_DEVICE_TAG);
+        snprintf(exclude + strlen(exclude), sizeof exclude - strlen(exclude), " %s", TSUP_DEVICE_TAG);
+    /* the browser part, like the device part, is skipped as a whole: no chromium, no browser TCase runs */
+    if (chromium_tcases && !tags_name(excluded, TSUP_CHROMIUM_TAG) && system("command -v chromium >/dev/null 2>&1")) {
+        no_browser = 1;
+        snprintf(exclude + strlen(exclude), sizeof exclude - strlen(exclude), " %s", TSUP_CHROMIUM_TAG);
+    }
     SRunner *sr = srunner_create(suite);
-    srunner_run_tagged(sr, NULL, NULL, NULL, skip ? exclude : NULL, CK_NORMAL);
+    srunner_run_tagged(sr, NULL, NULL, NULL, skip || no_browser ? exclude : NULL, CK_NORMAL);
     int failures = srunner_ntests_failed(sr);
     srunner_free(sr);
     clock_gettime(CLOCK_MONOTONIC, &t1);
     fprintf(stderr, "%s: %.1f s\n", name, (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) * 1e-9);
+    if (no_browser) {
+        printf("%s: the browser tests skipped: chromium is not installed (scripts/setup.sh installs Debian's "
+               "chromium)\n", name);
+        if (!failures && !skip)
+            return TSUP_EXIT_SKIP;
+    }
     if (skip) {
         const char *require = getenv("WAVELAB_REQUIRE_DEVICE");
         int required = require && *require && strcmp(require, "0");
@@ -386,4 +409,256 @@ void tsup_preset(char *out, size_t size, const char *edits, ...)
     ck_assert_msg(strlen(printed) < size, "tsup_preset: %zu bytes do not fit in %zu", strlen(printed), size);
     memcpy(out, printed, strlen(printed) + 1);
     free(printed);
+}
+
+/* ------------------------------------------------------------ headless Chromium */
+
+/* Debian's chromium without a sandbox, GPU, network or first-run chores; every run bounded: the test machines
+ * have two cores, and a browser that hangs must fail the test, not hold CTest */
+#define CHROMIUM "timeout -k 5 90 chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run " \
+                 "--disable-background-networking --disable-component-update --disable-sync --hide-scrollbars"
+
+static int chromium_runs; /* each run its own profile folder: two browsers never share one */
+
+static char *read_stream(FILE *f)
+{
+    size_t cap = 1 << 16, n = 0, got;
+    char *buf = malloc(cap);
+    ck_assert_ptr_nonnull(buf);
+    while ((got = fread(buf + n, 1, cap - n - 1, f)) > 0) {
+        n += got;
+        if (n + 1 == cap) {
+            buf = realloc(buf, cap *= 2);
+            ck_assert_ptr_nonnull(buf);
+        }
+    }
+    buf[n] = 0;
+    return buf;
+}
+
+char *tsup_chromium_dom(const char *page, int width, int height, const char *dir)
+{
+    char cmd[16384];
+    snprintf(cmd, sizeof cmd, CHROMIUM " --user-data-dir='%s/profile%d' --window-size=%d,%d "
+             "--virtual-time-budget=2000 --dump-dom 'file://%s' 2>/dev/null", dir, chromium_runs++, width, height,
+             page);
+    FILE *f = popen(cmd, "r");
+    ck_assert_ptr_nonnull(f);
+    char *dom = read_stream(f);
+    int status = pclose(f);
+    ck_assert_msg(status == 0, "chromium --dump-dom %s failed (status %d)", page, status);
+    ck_assert_msg(strstr(dom, "</html>") != NULL, "no DOM from chromium for %s:\n%.500s", page, dom);
+    return dom;
+}
+
+void tsup_chromium_screenshot(const char *page, int width, int height, const char *png, const char *dir)
+{
+    char cmd[16384];
+    snprintf(cmd, sizeof cmd, CHROMIUM " --user-data-dir='%s/profile%d' --window-size=%d,%d --screenshot='%s' "
+             "'file://%s' >/dev/null 2>&1", dir, chromium_runs++, width, height, png, page);
+    int status = system(cmd);
+    ck_assert_msg(status == 0, "chromium --screenshot %s failed (status %d)", page, status);
+}
+
+static uint32_t be32(const unsigned char *p) { return (uint32_t)p[0] << 24 | p[1] << 16 | p[2] << 8 | p[3]; }
+
+static int paeth(int a, int b, int c)
+{
+    int p = a + b - c, pa = abs(p - a), pb = abs(p - b), pc = abs(p - c);
+    return pa <= pb && pa <= pc ? a : pb <= pc ? b : c;
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* The rows are unfiltered with PNG's filters 0-4 (the PNG specification, section 9). */
+size_t tsup_png_colours(const char *path, double *ink, uint32_t *width, uint32_t *height)
+{
+    size_t len = 0;
+    unsigned char *png = (unsigned char *)tsup_read_file(path, &len);
+    static const unsigned char sig[8] = {137, 80, 78, 71, 13, 10, 26, 10};
+    ck_assert_msg(len > 33 && memcmp(png, sig, 8) == 0, "%s is not a PNG", path);
+    uint32_t w = 0, h = 0, bpp = 0;
+    unsigned char *idat = NULL;
+    size_t idat_len = 0;
+    for (size_t at = 8; at + 12 <= len;) {
+        uint32_t n = be32(png + at);
+        const unsigned char *type = png + at + 4, *data = png + at + 8;
+        ck_assert(at + 12 + n <= len);
+        if (memcmp(type, "IHDR", 4) == 0) {
+            w = be32(data), h = be32(data + 4);
+            ck_assert_int_eq(data[8], 8); /* bit depth */
+            ck_assert(data[9] == 2 || data[9] == 6);
+            ck_assert_int_eq(data[12], 0); /* not interlaced */
+            bpp = data[9] == 6 ? 4 : 3;
+        } else if (memcmp(type, "IDAT", 4) == 0) {
+            idat = realloc(idat, idat_len + n);
+            memcpy(idat + idat_len, data, n);
+            idat_len += n;
+        }
+        at += 12 + n;
+    }
+    ck_assert(w > 0 && h > 0 && idat);
+    size_t stride = (size_t)w * bpp, raw_len = (stride + 1) * h;
+    unsigned char *raw = malloc(raw_len);
+    uLongf out_len = (uLongf)raw_len;
+    ck_assert_int_eq(uncompress(raw, &out_len, idat, (uLong)idat_len), Z_OK);
+    ck_assert_uint_eq(out_len, raw_len);
+    unsigned char *img = calloc(stride * h, 1);
+    for (uint32_t y = 0; y < h; y++) {
+        const unsigned char *in = raw + y * (stride + 1) + 1;
+        unsigned char filter = raw[y * (stride + 1)], *row = img + y * stride;
+        const unsigned char *up = y ? img + (y - 1) * stride : NULL;
+        ck_assert_int_le(filter, 4);
+        for (size_t i = 0; i < stride; i++) {
+            int a = i >= bpp ? row[i - bpp] : 0, b = up ? up[i] : 0, c = up && i >= bpp ? up[i - bpp] : 0;
+            int pred = filter == 0 ? 0 : filter == 1 ? a : filter == 2 ? b : filter == 3 ? (a + b) / 2 : paeth(a, b, c);
+            row[i] = (unsigned char)(in[i] + pred);
+        }
+    }
+    size_t pixels = (size_t)w * h, non_white = 0;
+    uint32_t *colours = malloc(pixels * sizeof *colours);
+    for (size_t i = 0; i < pixels; i++) {
+        const unsigned char *px = img + i * bpp;
+        colours[i] = (uint32_t)px[0] << 16 | px[1] << 8 | px[2];
+        non_white += colours[i] != 0xffffff;
+    }
+    qsort(colours, pixels, sizeof *colours, cmp_u32);
+    size_t distinct = pixels ? 1 : 0;
+    for (size_t i = 1; i < pixels; i++)
+        distinct += colours[i] != colours[i - 1];
+    *ink = (double)non_white / (double)pixels;
+    *width = w, *height = h;
+    free(colours);
+    free(img);
+    free(raw);
+    free(idat);
+    free(png);
+    return distinct;
+}
+
+/* Runs in the page after layout and writes its findings into <pre id="tsup-layout"> (tsup.h says what it
+ * looks for).  Boxes are the browser's (getBoundingClientRect: after transforms and the SVG's scaling); half
+ * a pixel of slack for rounding. */
+static const char layout_script[] =
+    "<script>\n"
+    "(function () {\n"
+    "  var out = [], slack = 0.5;\n"
+    "  function who(e) {\n"
+    "    var t = (e.textContent || '').replace(/\\s+/g, ' ').trim(), f = e.closest('[id]');\n"
+    "    return (f ? '#' + f.id + ' ' : '') + e.tagName.toLowerCase() + ' \"' + t.slice(0, 60) + '\"';\n"
+    "  }\n"
+    "  function r1(x) { return Math.round(x * 10) / 10; }\n"
+    "  function box(b) { return '[' + r1(b.left) + ',' + r1(b.top) + ' .. ' + r1(b.right) + ',' + r1(b.bottom) + ']'; }\n"
+    "  function outside(b, o) {\n"
+    "    return b.left < o.left - slack || b.right > o.right + slack || b.top < o.top - slack ||\n"
+    "           b.bottom > o.bottom + slack;\n"
+    "  }\n"
+    "  function rgb(c) { var m = /rgba?\\((\\d+), *(\\d+), *(\\d+)/.exec(c); return m ? [+m[1], +m[2], +m[3]] : null; }\n"
+    "  function lum(c) {\n" /* WCAG 2's relative luminance */
+    "    var v = c.map(function (x) { x /= 255; return x <= 0.03928 ? x / 12.92 : Math.pow((x + 0.055) / 1.055, 2.4); });\n"
+    "    return 0.2126 * v[0] + 0.7152 * v[1] + 0.0722 * v[2];\n"
+    "  }\n"
+    "  function contrast(a, b) { var x = lum(a), y = lum(b); return (Math.max(x, y) + 0.05) / (Math.min(x, y) + 0.05); }\n"
+    "  document.querySelectorAll('svg').forEach(function (svg) {\n"
+    "    if (svg.parentElement.closest('svg')) return;\n"
+    "    var sb = svg.getBoundingClientRect();\n"
+    "    var rects = [].filter.call(svg.querySelectorAll('rect'), function (r) {\n"
+    "      var f = getComputedStyle(r).fill;\n"
+    "      return r.getAttribute('width') !== '100%' && f !== 'none' && rgb(f);\n"
+    "    }).map(function (r) { return {b: r.getBoundingClientRect(), fill: rgb(getComputedStyle(r).fill)}; });\n"
+    "    svg.querySelectorAll('text').forEach(function (t) {\n"
+    "      var b = t.getBoundingClientRect();\n"
+    "      if (!b.width && !b.height) return;\n"
+    "      if (outside(b, sb)) out.push('text leaves its picture: ' + who(t) + ' ' + box(b) + ' outside ' + box(sb));\n"
+    "      var cx = (b.left + b.right) / 2, cy = (b.top + b.bottom) / 2, best = null;\n"
+    "      rects.forEach(function (r) {\n"
+    "        if (cx >= r.b.left && cx <= r.b.right && cy >= r.b.top && cy <= r.b.bottom &&\n"
+    "            (!best || r.b.width * r.b.height < best.b.width * best.b.height)) best = r;\n"
+    "      });\n"
+    "      if (!best) return;\n"
+    "      if (outside(b, best.b)) out.push('text leaves its box: ' + who(t) + ' ' + box(b) + ' outside ' + box(best.b));\n"
+    "      var ink = rgb(getComputedStyle(t).fill);\n"
+    "      if (ink && contrast(ink, best.fill) < 3)\n"
+    "        out.push('text hard to read on its box: ' + who(t) + ' ' + getComputedStyle(t).fill + ' on rgb(' +\n"
+    "                 best.fill.join(', ') + '), contrast ' + r1(contrast(ink, best.fill)) + ':1');\n"
+    "    });\n"
+    "  });\n"
+    "  document.querySelectorAll('body, body *').forEach(function (e) {\n"
+    "    if (e.closest('svg') || e.id === 'tsup-layout') return;\n"
+    "    var cs = getComputedStyle(e);\n"
+    "    if (cs.display === 'inline' || cs.display === 'contents' || cs.display === 'none') return;\n"
+    "    if (cs.overflowX === 'visible' && e.scrollWidth > e.clientWidth + 1)\n"
+    "      out.push('content wider than its box (overflow visible): ' + who(e) + ' ' + e.scrollWidth + ' > ' +\n"
+    "               e.clientWidth + ' px');\n"
+    "  });\n"
+    "  if (window.tsupWhole) document.querySelectorAll(window.tsupWhole).forEach(function (e) {\n"
+    "    if (e.scrollWidth > e.clientWidth + 1)\n"
+    "      out.push('content cut or scrolled, not shown whole: ' + who(e) + ' ' + e.scrollWidth + ' > ' +\n"
+    "               e.clientWidth + ' px');\n"
+    "  });\n"
+    "  var d = document.documentElement;\n"
+    "  if (d.scrollWidth > window.innerWidth)\n"
+    "    out.push('page wider than the window: ' + d.scrollWidth + ' > ' + window.innerWidth + ' px');\n"
+    "  var pre = document.createElement('pre');\n"
+    "  pre.id = 'tsup-layout';\n"
+    "  pre.textContent = out.join('\\n');\n"
+    "  document.body.appendChild(pre);\n"
+    "})();\n"
+    "</script>\n";
+
+/* Undoes the DOM dump's escaping of text (&amp; &lt; &gt; &quot;), in place. */
+static void unescape_text(char *s)
+{
+    static const struct { const char *entity; char c; } e[] = {{"&amp;", '&'}, {"&lt;", '<'}, {"&gt;", '>'},
+                                                               {"&quot;", '"'}, {"&nbsp;", ' '}};
+    char *w = s;
+    for (const char *r = s; *r;) {
+        size_t k = 0;
+        while (k < sizeof e / sizeof e[0] && strncmp(r, e[k].entity, strlen(e[k].entity)))
+            k++;
+        if (k < sizeof e / sizeof e[0])
+            *w++ = e[k].c, r += strlen(e[k].entity);
+        else
+            *w++ = *r++;
+    }
+    *w = 0;
+}
+
+char *tsup_layout_problems(const char *dir, const char *name, const char *html, int width, int height,
+                           const char *whole)
+{
+    const char *end = strstr(html, "</body>");
+    ck_assert_msg(end != NULL, "%s: the page has no </body>", name);
+    ck_assert_msg(!whole || !strpbrk(whole, "\"<\\"), "the selector %s needs escaping", whole);
+    size_t head = (size_t)(end - html), n = strlen(html) + sizeof layout_script + (whole ? strlen(whole) : 0) + 64;
+    char *page = malloc(n);
+    ck_assert_ptr_nonnull(page);
+    snprintf(page, n, "%.*s<script>window.tsupWhole = \"%s\";</script>\n%s%s", (int)head, html, whole ? whole : "",
+             layout_script, end);
+    char *path = tsup_write_file(dir, name, page);
+    ck_assert_msg(path != NULL, "cannot write %s/%s", dir, name);
+    free(page);
+    char *dom = tsup_chromium_dom(path, width, height, dir);
+    free(path);
+    const char *open = "<pre id=\"tsup-layout\">", *a = strstr(dom, open);
+    ck_assert_msg(a != NULL, "%s: the layout script did not run (no #tsup-layout in the DOM)", name);
+    a += strlen(open);
+    const char *b = strstr(a, "</pre>");
+    ck_assert_ptr_nonnull(b);
+    char *problems = strndup(a, (size_t)(b - a));
+    free(dom);
+    unescape_text(problems);
+    return problems;
+}
+
+void tsup_remove_tree(const char *dir)
+{
+    char cmd[4200];
+    ck_assert_msg(strstr(dir, "/wavelab-test-") != NULL, "tsup_remove_tree: %s is not a test folder", dir);
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    ck_assert_int_eq(system(cmd), 0);
 }

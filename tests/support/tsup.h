@@ -1,8 +1,9 @@
 /*
  * tests/support/tsup.h — small helpers shared by the test executables
  * (compiled into every one of them): kernel text to a lowered program, a
- * fixed pseudo-random stream, temporary files, and running the `wavelab`
- * command with its output captured.
+ * fixed pseudo-random stream, temporary files, running the `wavelab`
+ * command with its output captured, and headless Chromium for the picture
+ * tests (the DOM after layout, screenshots, the layout check).
  */
 #ifndef WAVELAB_TSUP_H
 #define WAVELAB_TSUP_H
@@ -57,6 +58,48 @@ const char *tsup_root(void);
 #define TSUP_DEVICE_TAG "device"
 struct TCase;
 struct TCase *tsup_device_tcase(const char *name);
+
+/*
+ * A TCase of tests that need headless Chromium (Debian's chromium), tagged TSUP_CHROMIUM_TAG.  Without
+ * chromium, tsup_run_suite runs none of them and exits TSUP_EXIT_SKIP (the suite is registered with CTest's
+ * SKIP_RETURN_CODE 77 when it calls this: CMakeLists.txt), never passes.
+ */
+#define TSUP_CHROMIUM_TAG "chromium"
+struct TCase *tsup_chromium_tcase(const char *name);
+
+/*
+ * The page at `page` (a local file) as headless Chromium lays it out in a window of width x height CSS pixels,
+ * each run bounded by a timeout, with a browser profile under `dir` (remove dir with tsup_remove_tree).
+ * tsup_chromium_dom: the DOM after the page's scripts ran (--dump-dom), malloc'd; a Check failure when chromium
+ * fails.  tsup_chromium_screenshot: a PNG of the window at `png`; a Check failure when none is written.
+ */
+char *tsup_chromium_dom(const char *page, int width, int height, const char *dir);
+void tsup_chromium_screenshot(const char *page, int width, int height, const char *png, const char *dir);
+
+/*
+ * Decodes an 8-bit RGB or RGBA PNG (tsup_chromium_screenshot's): returns the number of distinct colours, *ink
+ * the share of non-white pixels, *width and *height.  Check failures on anything else.
+ */
+size_t tsup_png_colours(const char *path, double *ink, uint32_t *width, uint32_t *height);
+
+/*
+ * The layout check of the picture tests.  Writes `html` (a whole page) to dir/name with a script before
+ * </body> that measures the laid-out page and lists its problems, loads it in Chromium at width x height and
+ * returns the problems, one line each ("" when there are none; malloc'd):
+ *   - an SVG <text> whose box leaves its <svg>'s box (a clipped title, a cut axis label);
+ *   - an SVG <text> that leaves the filled <rect> it is drawn in (the smallest one holding its centre), or
+ *     whose fill has less than 3:1 contrast with that rect's fill (white numbers on yellow);
+ *   - an HTML element whose content is wider than its box while its overflow is visible (no scroll
+ *     container), and a page wider than the window;
+ *   - an element matching the CSS selector `whole` (NULL: none) whose content is wider than its box at all,
+ *     scroll container or not: text that must be read whole (a verdict and its reason).
+ * Each line names the element: its figure's id (the closest element with an id), tag and text.
+ */
+char *tsup_layout_problems(const char *dir, const char *name, const char *html, int width, int height,
+                           const char *whole);
+
+/* Removes a directory tree made under tsup_temp_dir (browser profiles are folders). */
+void tsup_remove_tree(const char *dir);
 
 /*
  * Runs a Check suite (CK_NORMAL), prints "NAME: S s" of wall time on stderr, and returns the exit status.
