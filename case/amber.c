@@ -528,8 +528,48 @@ static case_status cmd_shader(amber *a)
     return CASE_OK;
 }
 
-/* BUFFER ... FILE TEXT F: the values of F (beside the script; '#' starts a comment), as DATA would give them; the
- * buffer's SIZE holds at most that many, the rest stays zero. */
+/* Values parsed one by one (store_value), gathered before the buffer is sized. */
+typedef struct value_list {
+    uint8_t *bytes;
+    size_t n, cap;
+} value_list;
+
+static case_status value_list_add(amber *a, value_list *v, case_type t, const char *tok)
+{
+    size_t esize = case_type_size(t);
+    if (v->n == v->cap) {
+        size_t cap = v->cap ? v->cap * 2 : 64;
+        uint8_t *grown = realloc(v->bytes, cap * esize);
+        if (!grown)
+            return fail(a, 0, CASE_ERR_NOMEM, "out of memory");
+        v->bytes = grown;
+        v->cap = cap;
+    }
+    case_status s = store_value(a, t, tok, v->bytes + v->n * esize);
+    v->n += s == CASE_OK;
+    return s;
+}
+
+/* The buffer sized by its values, as Amber's ParseBufferData does for DATA and FILE TEXT alike (google/amber,
+ * src/amberscript/parser.cc and Buffer::SetValueCount in src/buffer.h): the element count becomes the value count
+ * divided by the components per element, whatever SIZE said, and a count that is not a whole number of elements is
+ * an error ("Mismatched number of items in buffer"). */
+static case_status buffer_from_values(amber *a, a_buffer *b, const value_list *v, const char *what)
+{
+    size_t comps = (size_t)b->lay.rows * (size_t)b->lay.cols, esize = case_type_size(b->lay.type);
+    if (v->n == 0 || v->n % comps)
+        return MALFORMED(a, b->line, "BUFFER %.60s %s: %zu values is not a whole number of %zu-component elements",
+                         b->name, what, v->n, comps);
+    free(b->bytes);
+    b->bytes = NULL;
+    TRY(buffer_alloc(a, b, v->n / comps));
+    for (size_t i = 0; i < v->n; i++)
+        memcpy(b->bytes + component_offset(&b->lay, i), v->bytes + i * esize, esize);
+    return CASE_OK;
+}
+
+/* BUFFER ... FILE TEXT F: the values of F (beside the script; '#' starts a comment, as in Amber's tokenizer), which
+ * size the buffer as DATA's do (buffer_from_values). */
 static case_status read_text_file(amber *a, a_buffer *b, const char *file)
 {
     const char *slash = strrchr(a->path, '/');
@@ -541,16 +581,17 @@ static case_status read_text_file(amber *a, a_buffer *b, const char *file)
     FILE *f = fopen(full, "r");
     if (!f)
         return MALFORMED(a, b->line, "BUFFER %.60s FILE TEXT %.200s: cannot open: %s", b->name, full, strerror(errno));
-    size_t comps = (size_t)b->lay.rows * (size_t)b->lay.cols, n = 0, esize = case_type_size(b->lay.type);
+    value_list v = {0};
     char word[128];
     int c, len = 0, comment = 0;
     case_status s = CASE_OK;
-    while (s == CASE_OK && (c = fgetc(f)) != EOF) {
+    do {
+        c = fgetc(f);
         if (c == '#')
             comment = 1;
         if (c == '\n')
             comment = 0;
-        int space = c == ' ' || c == '\t' || c == '\n' || c == '\r' || comment;
+        int space = c == EOF || c == ' ' || c == '\t' || c == '\n' || c == '\r' || comment;
         if (!space && len + 1 < (int)sizeof word) {
             word[len++] = (char)c;
             continue;
@@ -559,28 +600,14 @@ static case_status read_text_file(amber *a, a_buffer *b, const char *file)
             continue;
         word[len] = '\0';
         len = 0;
-        if (n >= b->elements * comps) {
-            n++; /* counted, not stored */
-            continue;
-        }
-        uint8_t v[8];
-        s = store_value(a, b->lay.type, word, v);
-        if (s == CASE_OK)
-            memcpy(b->bytes + component_offset(&b->lay, n++), v, esize);
-    }
-    if (s == CASE_OK && len) {
-        word[len] = '\0';
-        uint8_t v[8];
-        if (n >= b->elements * comps)
-            n++;
-        else if ((s = store_value(a, b->lay.type, word, v)) == CASE_OK)
-            memcpy(b->bytes + component_offset(&b->lay, n++), v, esize);
-    }
+        s = value_list_add(a, &v, b->lay.type, word);
+    } while (s == CASE_OK && c != EOF);
     fclose(f);
-    /* how Amber sizes a buffer from a file whose count differs from SIZE is not documented: refuse, never guess */
-    if (s == CASE_OK && n != b->elements * comps)
-        s = UNSUPPORTED(a, b->line, "BUFFER %.60s FILE TEXT %.200s: %zu values for SIZE %zu (%zu values)", b->name, file,
-                        n, b->elements, b->elements * comps);
+    char what[240];
+    snprintf(what, sizeof what, "FILE TEXT %.200s", file);
+    if (s == CASE_OK)
+        s = buffer_from_values(a, b, &v, what);
+    free(v.bytes);
     return s;
 }
 
@@ -657,10 +684,7 @@ static case_status cmd_buffer(amber *a)
     }
     if (is(a->tok[k], "DATA")) {
         /* values after DATA, on this line and the following ones, up to END */
-        size_t cap = 64, n = 0;
-        uint8_t *vals = malloc(cap * esize);
-        if (!vals)
-            return fail(a, 0, CASE_ERR_NOMEM, "out of memory");
+        value_list v = {0};
         int ended = 0, from = k + 1;
         case_status s = CASE_OK;
         while (!ended && s == CASE_OK && (from || a->li < a->line_count)) {
@@ -671,28 +695,15 @@ static case_status cmd_buffer(amber *a)
                     ended = 1;
                     break;
                 }
-                if (n == cap) {
-                    uint8_t *grown = realloc(vals, (cap *= 2) * esize);
-                    if (!grown) {
-                        s = fail(a, 0, CASE_ERR_NOMEM, "out of memory");
-                        break;
-                    }
-                    vals = grown;
-                }
-                s = store_value(a, b->lay.type, a->tok[t], vals + n++ * esize);
+                s = value_list_add(a, &v, b->lay.type, a->tok[t]);
             }
             from = 0;
         }
         if (s == CASE_OK && !ended)
             s = MALFORMED(a, line, "BUFFER %.60s DATA: no END", b->name);
-        if (s == CASE_OK && (n == 0 || n % comps))
-            s = MALFORMED(a, line, "BUFFER %.60s DATA: %zu values is not a whole number of %zu-component elements",
-                          b->name, n, comps);
         if (s == CASE_OK)
-            s = buffer_alloc(a, b, n / comps);
-        for (size_t i = 0; s == CASE_OK && i < n; i++)
-            memcpy(b->bytes + component_offset(&b->lay, i), vals + i * esize, esize);
-        free(vals);
+            s = buffer_from_values(a, b, &v, "DATA");
+        free(v.bytes);
         return s;
     }
     return MALFORMED(a, line, "BUFFER %.60s: expected SIZE N FILL|SERIES_FROM or DATA ... END", b->name);

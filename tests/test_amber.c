@@ -149,6 +149,51 @@ START_TEST(test_amber_buffer_layouts_and_values)
 }
 END_TEST
 
+/* FILE TEXT sizes the buffer by the file's values, as Amber's parser does (google/amber src/amberscript/parser.cc:
+ * ParseBufferData sets the value count, overriding SIZE, larger or smaller); a count that is not whole elements is
+ * malformed.  The file holds 8 values (1..8) around a comment: 8 uint32 whatever SIZE says, 4 vec2, 3 vec3 is not whole. */
+START_TEST(test_amber_file_text_sizes_the_buffer)
+{
+    char *dir = tsup_temp_dir();
+    char *data = tsup_write_file(dir, "v.txt", "# eight values\n1 2 3\n4 5 # and more\n6 7\t8");
+    static const struct {
+        const char *decl;
+        case_status status;
+        size_t size;
+    } rows[] = {
+        {"DATA_TYPE uint32 SIZE 2", CASE_OK, 32},
+        {"DATA_TYPE uint32 SIZE 10", CASE_OK, 32},
+        {"DATA_TYPE vec2<uint32> SIZE 1", CASE_OK, 32},
+        {"DATA_TYPE vec3<uint32> SIZE 2", CASE_ERR_FIELD, 0},
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {
+        char text[2048], path[4200], err[1024];
+        snprintf(text, sizeof text,
+                 "%sBUFFER b %s FILE TEXT v.txt\n"
+                 "PIPELINE compute p\n ATTACH s\n BIND BUFFER b AS storage DESCRIPTOR_SET 0 BINDING 0\nEND\n"
+                 "RUN p 1 1 1\n", shader, rows[i].decl);
+        snprintf(path, sizeof path, "%s/t.amber", dir);
+        wl_case *c = NULL;
+        case_status s = amber_parse(text, strlen(text), path, &c, err, sizeof err);
+        ck_assert_msg(s == rows[i].status, "row %zu: status %d: %s", i, (int)s, err);
+        if (s != CASE_OK) {
+            ck_assert_msg(strstr(err, "t.amber:6: BUFFER b FILE TEXT v.txt: 8 values is not a whole number of "
+                                      "3-component elements"), "%s", err);
+            continue;
+        }
+        ck_assert_uint_eq(c->bindings[0].size, rows[i].size);
+        uint32_t v[8];
+        memcpy(v, c->bindings[0].bytes, sizeof v);
+        for (uint32_t k = 0; k < 8; k++)
+            ck_assert_uint_eq(v[k], k + 1);
+        case_destroy(c);
+    }
+    free(data);
+    tsup_remove_dir(dir);
+    free(dir);
+}
+END_TEST
+
 /* A wrong EXPECT and a differing EQ_BUFFER fail: the script's expectations are checked, never dropped. */
 START_TEST(test_amber_failed_expect_is_reported)
 {
@@ -294,6 +339,7 @@ static Suite *amber_suite(void)
     tcase_add_test(t, test_amber_pass_binding_of_unknown_buffer_is_an_error);
     tcase_add_test(t, test_amber_scripts_pass_at_every_wave);
     tcase_add_test(t, test_amber_buffer_layouts_and_values);
+    tcase_add_test(t, test_amber_file_text_sizes_the_buffer);
     tcase_add_test(t, test_amber_failed_expect_is_reported);
     tcase_add_test(t, test_amber_errors_name_the_construct_and_line);
     tcase_add_test(t, test_amber_expect_between_runs_checks_a_copy);
