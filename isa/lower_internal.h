@@ -175,6 +175,7 @@ void lower_binary(lower *L, isa_op op, isa_type ty, uint32_t d, uint32_t a, uint
 
 void lower_init_private_variables(lower *L);
 void lower_mem_inst(lower *L, SpvOp op, const uint32_t *o, uint32_t no);
+void lower_store_through(lower *L, uint32_t ptr, uint32_t tid, uint32_t reg);
 
 /* ---- images other than texel buffers (lower_image.c) */
 

@@ -84,7 +84,8 @@ END_TEST
 
 START_TEST(test_amber_scripts_pass_at_every_wave)
 {
-    static const char *const scripts[] = {"tests/amber/scale_add.amber", "tests/amber/vec3_repeat.amber"};
+    static const char *const scripts[] = {"tests/amber/scale_add.amber", "tests/amber/vec3_repeat.amber",
+                                         "tests/amber/frexp_modf.amber", "tests/amber/frexp_pointer.amber"};
     for (size_t s = 0; s < sizeof scripts / sizeof *scripts; s++) {
         wl_case *c = load(scripts[s]);
         for (size_t i = 0; i < sizeof waves / sizeof *waves; i++)
@@ -319,7 +320,8 @@ END_TEST
 START_TEST(test_amber_pipelines_agree_with_the_device)
 {
     static const char *const cases[] = {"kernels/radix_sort/radix_sort.json", "tests/amber/scale_add.amber",
-                                        "tests/amber/vec3_repeat.amber"};
+                                        "tests/amber/vec3_repeat.amber", "tests/amber/frexp_modf.amber",
+                                        "tests/amber/frexp_pointer.amber"};
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         char args[512], *out = NULL;
         snprintf(args, sizeof args, "check '%s/%s'", tsup_root(), cases[i]);
