@@ -66,6 +66,15 @@ static const char *const modelled_extensions[] = {
     "VK_KHR_shader_terminate_invocation", "VK_KHR_shader_non_semantic_info", "VK_KHR_get_physical_device_properties2",
 };
 
+/* DEVICE_PROPERTY names the simulator's arithmetic satisfies: every float operation is IEEE 754, rounded to nearest
+ * even, with denormals kept, in every precision (docs/quirks.md).  Any other (a flush to zero, round toward zero) is
+ * a skip naming it. */
+static const char *const modelled_properties[] = {
+    "FloatControlsProperties.shaderDenormPreserveFloat16", "FloatControlsProperties.shaderDenormPreserveFloat32",
+    "FloatControlsProperties.shaderDenormPreserveFloat64", "FloatControlsProperties.shaderRoundingModeRTEFloat16",
+    "FloatControlsProperties.shaderRoundingModeRTEFloat32", "FloatControlsProperties.shaderRoundingModeRTEFloat64",
+};
+
 /* Amber's TARGET_ENV spellings -> the SPIR-V minor version (assembly) and wavelab's target_env (GLSL/HLSL). */
 static const struct {
     const char *name;
@@ -1058,12 +1067,12 @@ static case_status cmd_requirement(amber *a)
     const char *name = a->tok[1];
     if (is(a->tok[0], "INSTANCE_EXTENSION"))
         return CASE_OK; /* the loader's, not the kernel's */
-    int feature = is(a->tok[0], "DEVICE_FEATURE");
-    if (is(a->tok[0], "DEVICE_PROPERTY"))
-        return UNSUPPORTED(a, line, "DEVICE_PROPERTY %.80s: device properties are not modelled", name);
-    const char *const *list = feature ? modelled_features : modelled_extensions;
-    size_t n = feature ? sizeof modelled_features / sizeof *modelled_features
-                       : sizeof modelled_extensions / sizeof *modelled_extensions;
+    const char *const *list = modelled_extensions;
+    size_t n = sizeof modelled_extensions / sizeof *modelled_extensions;
+    if (is(a->tok[0], "DEVICE_FEATURE"))
+        list = modelled_features, n = sizeof modelled_features / sizeof *modelled_features;
+    else if (is(a->tok[0], "DEVICE_PROPERTY"))
+        list = modelled_properties, n = sizeof modelled_properties / sizeof *modelled_properties;
     for (size_t k = 0; k < n; k++)
         if (strcmp(list[k], name) == 0)
             return CASE_OK;

@@ -195,6 +195,24 @@ START_TEST(test_amber_file_text_sizes_the_buffer)
 }
 END_TEST
 
+/* DEVICE_PROPERTY: a property the simulator's arithmetic has (IEEE 754, round to nearest even, denormals kept in
+ * every precision: docs/quirks.md) is met, as a modelled DEVICE_FEATURE is. */
+START_TEST(test_amber_device_property_the_simulator_has)
+{
+    char text[2048];
+    snprintf(text, sizeof text,
+             "DEVICE_PROPERTY FloatControlsProperties.shaderDenormPreserveFloat16\n"
+             "DEVICE_PROPERTY FloatControlsProperties.shaderRoundingModeRTEFloat32\n%s"
+             "BUFFER b DATA_TYPE uint32 DATA 5 END\n"
+             "PIPELINE compute p\n ATTACH s\n BIND BUFFER b AS storage DESCRIPTOR_SET 0 BINDING 0\nEND\n"
+             "RUN p 1 1 1\nEXPECT b IDX 0 EQ 6\n",
+             shader);
+    wl_case *c = parse_ok(text);
+    ck_assert_int_eq(failures_at(c, 32), 0);
+    case_destroy(c);
+}
+END_TEST
+
 /* A wrong EXPECT and a differing EQ_BUFFER fail: the script's expectations are checked, never dropped. */
 START_TEST(test_amber_failed_expect_is_reported)
 {
@@ -235,6 +253,9 @@ START_TEST(test_amber_errors_name_the_construct_and_line)
         {"DEVICE_FEATURE shaderStorageImageMultisample\n", CASE_ERR_UNSUPPORTED,
          "t.amber:1: DEVICE_FEATURE shaderStorageImageMultisample: the simulator does not model it"},
         {"IMAGE img FORMAT R8G8B8A8_UNORM DIM_2D WIDTH 4 HEIGHT 4\n", CASE_ERR_UNSUPPORTED, "t.amber:1: IMAGE:"},
+        /* the simulator keeps denormals: a device that flushes them is not what it models */
+        {"DEVICE_PROPERTY FloatControlsProperties.shaderDenormFlushToZeroFloat32\n", CASE_ERR_UNSUPPORTED,
+         "t.amber:1: DEVICE_PROPERTY FloatControlsProperties.shaderDenormFlushToZeroFloat32: the simulator does not"},
         {"BUFFER b DATA_TYPE uint33 SIZE 4 FILL 0\n", CASE_ERR_FIELD, "t.amber:1: DATA_TYPE \"uint33\": not a type"},
         {"BUFFER b DATA_TYPE uint8 SIZE 4 FILL 256\n", CASE_ERR_FIELD, "t.amber:1: \"256\" is not a u8 value"},
         {"BUFFER b DATA_TYPE uint32 DATA 1 2\n", CASE_ERR_FIELD, "t.amber:1: BUFFER b DATA: no END"},
@@ -342,6 +363,7 @@ static Suite *amber_suite(void)
     tcase_add_test(t, test_amber_scripts_pass_at_every_wave);
     tcase_add_test(t, test_amber_buffer_layouts_and_values);
     tcase_add_test(t, test_amber_file_text_sizes_the_buffer);
+    tcase_add_test(t, test_amber_device_property_the_simulator_has);
     tcase_add_test(t, test_amber_failed_expect_is_reported);
     tcase_add_test(t, test_amber_errors_name_the_construct_and_line);
     tcase_add_test(t, test_amber_expect_between_runs_checks_a_copy);
