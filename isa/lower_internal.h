@@ -111,6 +111,8 @@ typedef struct lower {
     uint32_t nlayout;
     uint32_t const_one_reg;   /* a register holding 1 (bool true), ISA_NO_REG until needed */
     uint32_t builtin_reg[ISA_BI_COUNT];
+    bool workgroup_explicit;  /* the Workgroup variables are Blocks laid out by their decorations, sharing one
+                               * memory (SPV_KHR_workgroup_memory_explicit_layout: all of them or none) */
 } lower;
 
 /* An operand id outside the module's bound fails the lowering and returns

@@ -12,7 +12,8 @@
 static bool slot_explicit(lower *L, int32_t slot)
 {
     isa_space sp = L->p->slots[slot].space;
-    return sp == ISA_SPACE_STORAGE || sp == ISA_SPACE_UNIFORM || sp == ISA_SPACE_PUSH;
+    return sp == ISA_SPACE_STORAGE || sp == ISA_SPACE_UNIFORM || sp == ISA_SPACE_PUSH ||
+           (sp == ISA_SPACE_WORKGROUP && L->workgroup_explicit);
 }
 
 static isa_class mem_class(lower *L, int32_t slot, uint32_t off_reg)

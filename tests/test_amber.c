@@ -85,7 +85,8 @@ END_TEST
 START_TEST(test_amber_scripts_pass_at_every_wave)
 {
     static const char *const scripts[] = {"tests/amber/scale_add.amber", "tests/amber/vec3_repeat.amber",
-                                         "tests/amber/frexp_modf.amber", "tests/amber/frexp_pointer.amber"};
+                                         "tests/amber/frexp_modf.amber", "tests/amber/frexp_pointer.amber",
+                                         "tests/amber/workgroup_blocks.amber"};
     for (size_t s = 0; s < sizeof scripts / sizeof *scripts; s++) {
         wl_case *c = load(scripts[s]);
         for (size_t i = 0; i < sizeof waves / sizeof *waves; i++)
@@ -353,6 +354,21 @@ START_TEST(test_amber_pipelines_agree_with_the_device)
 }
 END_TEST
 
+/* Explicit-layout workgroup blocks on a device: the values agree, or the device lacks the feature and check says
+ * so (exit 3, naming it; lavapipe 22.3 has no VK_KHR_workgroup_memory_explicit_layout). */
+START_TEST(test_amber_workgroup_blocks_on_the_device)
+{
+    char args[512], *out = NULL;
+    snprintf(args, sizeof args, "check '%s/tests/amber/workgroup_blocks.amber'", tsup_root());
+    int rc = tsup_run_cli(args, &out);
+    ck_assert_msg((rc == 0 && out && strstr(out, "AGREE")) ||
+                      (rc == 3 && out && strstr(out, "lacks workgroupMemoryExplicitLayout, which SPIR-V capability "
+                                                     "WorkgroupMemoryExplicitLayoutKHR needs")),
+                  "exit %d: %s", rc, out);
+    free(out);
+}
+END_TEST
+
 static Suite *amber_suite(void)
 {
     Suite *s = suite_create("amber");
@@ -372,6 +388,7 @@ static Suite *amber_suite(void)
     TCase *dev = tsup_device_tcase("device");
     tcase_set_timeout(dev, 300);
     tcase_add_test(dev, test_amber_pipelines_agree_with_the_device);
+    tcase_add_test(dev, test_amber_workgroup_blocks_on_the_device);
     suite_add_tcase(s, dev);
     return s;
 }
