@@ -265,6 +265,11 @@ START_TEST(test_amber_errors_name_the_construct_and_line)
         {"SHADER compute s SPIRV-ASM\n OpCapability Shader\n OpBogus\nEND\n", CASE_ERR_FIELD,
          "t.amber:3: SHADER s: SPIR-V assembly:"},
         {"BUFFER b DATA_TYPE uint32 SIZE 4 FILL 0\n", CASE_ERR_UNSUPPORTED, "t.amber: no RUN"},
+        /* a pass's bindings are copies: one buffer at two of them would not alias as descriptors do */
+        {"SHADER compute s GLSL\n#version 450\nvoid main() {}\nEND\nBUFFER b DATA_TYPE uint32 SIZE 4 FILL 0\n"
+         "PIPELINE compute p\n ATTACH s\n BIND BUFFER b AS storage DESCRIPTOR_SET 0 BINDING 0\n"
+         " BIND BUFFER b AS storage DESCRIPTOR_SET 0 BINDING 1\nEND\n", CASE_ERR_UNSUPPORTED,
+         "t.amber:9: BIND BUFFER b: bound at set 0 binding 0 of this pipeline too"},
     };
     for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {
         char err[1024];
