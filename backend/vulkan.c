@@ -619,7 +619,10 @@ static vkb_status create_descriptors(run_objects *o, const wl_case *c, int pass_
             for (int k = 0; k < view.binding_count; k++) {
                 const case_binding *b = &view.bindings[k];
                 int i = case_dispatch_buffer(c, pass_count > 1 ? p : 0, k);
-                VkDescriptorBufferInfo bi = {.buffer = o->buffers[i], .offset = 0, .range = VK_WHOLE_SIZE};
+                /* a pass's binding may be a window on the buffer (case_binding.offset) */
+                VkDescriptorBufferInfo bi = {.buffer = o->buffers[i], .offset = b->offset,
+                                             .range = b->offset || b->size != c->bindings[i].size ? b->size
+                                                                                                   : VK_WHOLE_SIZE};
                 VkWriteDescriptorSet w = {
                     .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
                     .dstSet = sets[b->set],

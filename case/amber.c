@@ -121,6 +121,8 @@ typedef struct a_bind {
     uint32_t set, binding;
     case_kind kind;
     int line;
+    size_t offset, size;     /* the descriptor's window on the buffer: OFFSET + DESCRIPTOR_OFFSET, DESCRIPTOR_RANGE
+                              * (0: to the buffer's end) */
 } a_bind;
 
 typedef struct a_pipeline {
@@ -793,25 +795,43 @@ static case_status pipeline_body(amber *a, a_pipeline *p)
             else
                 return UNSUPPORTED(a, line, "BIND BUFFER %.60s AS %.40s: the subset binds storage and uniform buffers "
                                    "and push constants", a->tok[2], kind);
-            uint64_t set = 0, binding = UINT64_MAX;
+            uint64_t set = 0, binding = UINT64_MAX, range = 0;
             for (int k = 5; k < a->ntok; k++) {
                 if (is(a->tok[k], "DESCRIPTOR_SET"))
                     { TRY(parse_u64(a, k + 1 < a->ntok ? a->tok[k + 1] : NULL, "DESCRIPTOR_SET", 31, &set)); k++; }
                 else if (is(a->tok[k], "BINDING"))
                     { TRY(parse_u64(a, k + 1 < a->ntok ? a->tok[k + 1] : NULL, "BINDING", UINT32_MAX, &binding)); k++; }
-                else if (is(a->tok[k], "OFFSET") || is(a->tok[k], "DESCRIPTOR_OFFSET"))
-                    { TRY(parse_u64(a, k + 1 < a->ntok ? a->tok[k + 1] : NULL, a->tok[k], UINT32_MAX, &offset)); k++; }
-                else if (is(a->tok[k], "DESCRIPTOR_RANGE"))
-                    return UNSUPPORTED(a, line, "BIND BUFFER %.60s DESCRIPTOR_RANGE: a part of a buffer is not "
-                                       "mapped", a->tok[2]);
+                else if (is(a->tok[k], "OFFSET") || is(a->tok[k], "DESCRIPTOR_OFFSET")) {
+                    /* the dynamic offset and the descriptor's own add up, as in Vulkan */
+                    uint64_t o;
+                    TRY(parse_u64(a, k + 1 < a->ntok ? a->tok[k + 1] : NULL, a->tok[k], UINT32_MAX, &o));
+                    offset += o;
+                    k++;
+                } else if (is(a->tok[k], "DESCRIPTOR_RANGE")) {
+                    /* -1 is Amber's default, VK_WHOLE_SIZE: to the buffer's end */
+                    if (k + 1 < a->ntok && is(a->tok[k + 1], "-1"))
+                        range = 0;
+                    else
+                        TRY(parse_u64(a, k + 1 < a->ntok ? a->tok[k + 1] : NULL, "DESCRIPTOR_RANGE", UINT32_MAX,
+                                      &range));
+                    if (k + 1 < a->ntok && is(a->tok[k + 1], "0"))
+                        return MALFORMED(a, line, "BIND BUFFER %.60s DESCRIPTOR_RANGE 0: an empty descriptor",
+                                         a->tok[2]);
+                    k++;
+                }
                 else
                     return MALFORMED(a, line, "BIND BUFFER %.60s: unexpected \"%.40s\"", a->tok[2], a->tok[k]);
             }
             if (binding == UINT64_MAX)
                 return MALFORMED(a, line, "BIND BUFFER %.60s: BINDING missing", a->tok[2]);
-            if (offset)
-                return UNSUPPORTED(a, line, "BIND BUFFER %.60s: a descriptor offset (%" PRIu64 ") is not mapped",
-                                   a->tok[2], offset);
+            const a_buffer *buf = &a->buffers[b];
+            uint64_t window = range ? range : buf->size > offset ? buf->size - offset : 0;
+            if (offset >= buf->size || window > buf->size - offset)
+                return MALFORMED(a, line, "BIND BUFFER %.60s: the window of %" PRIu64 " bytes at offset %" PRIu64
+                                 " does not lie in its %zu bytes", a->tok[2], window, offset, buf->size);
+            if (window % case_type_size(buf->lay.type))
+                return UNSUPPORTED(a, line, "BIND BUFFER %.60s: a window of %" PRIu64 " bytes is not whole %s "
+                                   "elements", a->tok[2], window, case_type_name(buf->lay.type));
             int slot = p->bind_count;
             for (int k = 0; k < p->bind_count; k++)
                 if (p->binds[k].set == set && p->binds[k].binding == binding)
@@ -824,7 +844,7 @@ static case_status pipeline_body(amber *a, a_pipeline *p)
                                        p->binds[k].set, p->binds[k].binding);
             if (slot == MAX_BINDS)
                 return UNSUPPORTED(a, line, "more than %d BINDs in one pipeline", MAX_BINDS);
-            p->binds[slot] = (a_bind){b, (uint32_t)set, (uint32_t)binding, ck, line};
+            p->binds[slot] = (a_bind){b, (uint32_t)set, (uint32_t)binding, ck, line, (size_t)offset, (size_t)window};
             if (slot == p->bind_count)
                 p->bind_count++;
         } else if (is(cmd, "SUBGROUP")) {
@@ -1242,8 +1262,8 @@ static case_status snapshot(amber *a, int src, int at, int line, int *dst)
         return fail(a, 0, CASE_ERR_NOMEM, "out of memory");
     p->shader = shader;
     p->push_buffer = a->buffer_count - 1;
-    p->binds[0] = (a_bind){src, 0, 0, CASE_KIND_STORAGE_BUFFER, line};
-    p->binds[1] = (a_bind){*dst, 0, 1, CASE_KIND_STORAGE_BUFFER, line};
+    p->binds[0] = (a_bind){src, 0, 0, CASE_KIND_STORAGE_BUFFER, line, 0, 0};
+    p->binds[1] = (a_bind){*dst, 0, 1, CASE_KIND_STORAGE_BUFFER, line, 0, 0};
     p->bind_count = 2;
     p->line = line;
     a->pipe_count++;
@@ -1395,6 +1415,11 @@ static case_status build_case(amber *a, wl_case *c)
             d->bindings[k].set = p->binds[k].set;
             d->bindings[k].binding = p->binds[k].binding;
             d->bindings[k].kind = p->binds[k].kind;
+            if (p->binds[k].size) { /* a window on the buffer */
+                d->bindings[k].offset = p->binds[k].offset;
+                d->bindings[k].size = p->binds[k].size;
+                d->bindings[k].count = p->binds[k].size / case_type_size(d->bindings[k].type);
+            }
             d->binding_buffer[k] = b;
             d->binding_count = k + 1;
         }

@@ -578,7 +578,7 @@ static int run_passes(const wl_case *c, const run_options *opt, run_output *out,
         }
         for (int k = 0; k < view.binding_count; k++) {
             cur[k] = view.bindings[k];
-            cur[k].bytes = state[case_dispatch_buffer(c, i, k)];
+            cur[k].bytes = state[case_dispatch_buffer(c, i, k)] + view.bindings[k].offset; /* its window */
         }
         view.bindings = cur;
         if (i > 0)
@@ -608,10 +608,12 @@ static int run_passes(const wl_case *c, const run_options *opt, run_output *out,
             per[i].inst_executions = per[i].inst_lanes = NULL;
             per[i].inst_count = 0;
             run_stats_add(&total, &out->result.stats);
-            /* the pass's results are the buffers' contents from now on (a faulted pass's too: what it wrote) */
+            /* the pass's results are the buffers' contents from now on (a faulted pass's too: what it wrote),
+             * each binding's through its window */
+            case_dispatch_view(c, i, &view);
             for (int k = 0; k < view.binding_count; k++) {
                 int b = case_dispatch_buffer(c, i, k);
-                memcpy(state[b], out->data[k], c->bindings[b].size);
+                memcpy(state[b] + view.bindings[k].offset, out->data[k], view.bindings[k].size);
             }
             /* the schedule check names bindings by their index in the case, not in the pass */
             for (int d = 0; d < out->schedule_diff_count; d++)
