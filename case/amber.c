@@ -836,12 +836,6 @@ static case_status pipeline_body(amber *a, a_pipeline *p)
             for (int k = 0; k < p->bind_count; k++)
                 if (p->binds[k].set == set && p->binds[k].binding == binding)
                     slot = k; /* a later BIND of the same slot replaces the earlier one */
-            for (int k = 0; k < p->bind_count; k++)
-                if (k != slot && p->binds[k].buffer == b)
-                    /* two descriptors of one buffer alias in a pass; each binding of a pass is its own copy */
-                    return UNSUPPORTED(a, line, "BIND BUFFER %.60s: bound at set %u binding %u of this pipeline too; "
-                                       "one buffer at two bindings of a pass (aliasing) is not modelled", a->tok[2],
-                                       p->binds[k].set, p->binds[k].binding);
             if (slot == MAX_BINDS)
                 return UNSUPPORTED(a, line, "more than %d BINDs in one pipeline", MAX_BINDS);
             p->binds[slot] = (a_bind){b, (uint32_t)set, (uint32_t)binding, ck, line, (size_t)offset, (size_t)window};
