@@ -118,6 +118,8 @@ typedef struct vkb_device_info {
     int float16, float64, int8, int16, int64;
     int int64_atomics;               /* shaderBufferInt64Atomics */
     int float32_atomic_add;          /* VK_EXT_shader_atomic_float shaderBufferFloat32AtomicAdd */
+    int workgroup_explicit_layout;   /* VK_KHR_workgroup_memory_explicit_layout: Workgroup blocks, and their */
+    int workgroup_explicit_layout_8bit, workgroup_explicit_layout_16bit; /* 8- and 16-bit access */
     int storage_buffer_8bit, uniform_and_storage_buffer_8bit, storage_push_constant_8;
     int storage_buffer_16bit, uniform_and_storage_buffer_16bit, storage_push_constant_16;
     int vulkan_memory_model;

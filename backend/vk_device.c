@@ -145,6 +145,7 @@ int vkb_device_wants_extension(const device_entry *d, const char *name)
     if (!strcmp(name, VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME) ||
         !strcmp(name, VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME) ||
         !strcmp(name, VK_NV_SHADER_SUBGROUP_PARTITIONED_EXTENSION_NAME) ||
+        !strcmp(name, VK_KHR_WORKGROUP_MEMORY_EXPLICIT_LAYOUT_EXTENSION_NAME) ||
         !strcmp(name, "VK_KHR_portability_subset"))
         return 1;
     if (!strcmp(name, VK_EXT_SUBGROUP_SIZE_CONTROL_EXTENSION_NAME))
@@ -209,6 +210,10 @@ void vkb_chain_features(const device_entry *d, device_features *f)
     if (vkb_device_wants_extension(d, VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME)) {
         f->atomic_float.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_FEATURES_EXT;
         vkb_chain_link(&tail, &f->atomic_float);
+    }
+    if (vkb_device_wants_extension(d, VK_KHR_WORKGROUP_MEMORY_EXPLICIT_LAYOUT_EXTENSION_NAME)) {
+        f->workgroup_explicit.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_WORKGROUP_MEMORY_EXPLICIT_LAYOUT_FEATURES_KHR;
+        vkb_chain_link(&tail, &f->workgroup_explicit);
     }
 }
 
@@ -359,6 +364,9 @@ static void fill_device_info(vkb_context *ctx, device_entry *d)
     }
     info->pipeline_executable_properties = f.executable_properties.pipelineExecutableInfo;
     info->float32_atomic_add = f.atomic_float.shaderBufferFloat32AtomicAdd;
+    info->workgroup_explicit_layout = f.workgroup_explicit.workgroupMemoryExplicitLayout;
+    info->workgroup_explicit_layout_8bit = f.workgroup_explicit.workgroupMemoryExplicitLayout8BitAccess;
+    info->workgroup_explicit_layout_16bit = f.workgroup_explicit.workgroupMemoryExplicitLayout16BitAccess;
 
     info->performance_query = vkb_device_has_extension(d, VK_KHR_PERFORMANCE_QUERY_EXTENSION_NAME);
     if (info->performance_query && vkEnumeratePhysicalDeviceQueueFamilyPerformanceQueryCountersKHR) {

@@ -37,7 +37,12 @@
     X(StoragePushConstant8, storage_push_constant_8, "storagePushConstant8")                  \
     X(VulkanMemoryModel, vulkan_memory_model, "vulkanMemoryModel")                            \
     X(SampledCubeArray, image_cube_array, "imageCubeArray")                                   \
-    X(ImageCubeArray, image_cube_array, "imageCubeArray")
+    X(ImageCubeArray, image_cube_array, "imageCubeArray")                                     \
+    X(WorkgroupMemoryExplicitLayoutKHR, workgroup_explicit_layout, "workgroupMemoryExplicitLayout") \
+    X(WorkgroupMemoryExplicitLayout8BitAccessKHR, workgroup_explicit_layout_8bit,             \
+      "workgroupMemoryExplicitLayout8BitAccess")                                              \
+    X(WorkgroupMemoryExplicitLayout16BitAccessKHR, workgroup_explicit_layout_16bit,           \
+      "workgroupMemoryExplicitLayout16BitAccess")
 
 /* Device extensions a SPIR-V extension needs, and the Vulkan 1.x that made the extension core (0: none has).  A
  * SPIR-V extension not listed here is not checked (the driver decides). */
@@ -47,7 +52,8 @@
     X("SPV_KHR_8bit_storage", "VK_KHR_8bit_storage", 2)                                         \
     X("SPV_KHR_16bit_storage", "VK_KHR_16bit_storage", 1)                                       \
     X("SPV_KHR_vulkan_memory_model", "VK_KHR_vulkan_memory_model", 2)                           \
-    X("SPV_KHR_float_controls", "VK_KHR_shader_float_controls", 2)
+    X("SPV_KHR_float_controls", "VK_KHR_shader_float_controls", 2)                              \
+    X("SPV_KHR_workgroup_memory_explicit_layout", "VK_KHR_workgroup_memory_explicit_layout", 0)
 
 int vkb_kind_is_texel(case_kind k)
 {

@@ -290,7 +290,7 @@ static vkb_status create_device(run_objects *o, const run_plan *rp, char *err, s
         VK_NV_SHADER_SUBGROUP_PARTITIONED_EXTENSION_NAME, "VK_KHR_portability_subset",
         VK_EXT_SUBGROUP_SIZE_CONTROL_EXTENSION_NAME, VK_KHR_SHADER_FLOAT16_INT8_EXTENSION_NAME,
         VK_KHR_8BIT_STORAGE_EXTENSION_NAME, VK_KHR_SHADER_SUBGROUP_EXTENDED_TYPES_EXTENSION_NAME,
-        VK_KHR_SHADER_ATOMIC_INT64_EXTENSION_NAME,
+        VK_KHR_SHADER_ATOMIC_INT64_EXTENSION_NAME, VK_KHR_WORKGROUP_MEMORY_EXPLICIT_LAYOUT_EXTENSION_NAME,
     };
     for (size_t i = 0; i < sizeof optional_extensions / sizeof optional_extensions[0] && extension_count < 11; i++)
         if (vkb_device_wants_extension(d, optional_extensions[i]))
@@ -619,7 +619,10 @@ static vkb_status create_descriptors(run_objects *o, const wl_case *c, int pass_
             for (int k = 0; k < view.binding_count; k++) {
                 const case_binding *b = &view.bindings[k];
                 int i = case_dispatch_buffer(c, pass_count > 1 ? p : 0, k);
-                VkDescriptorBufferInfo bi = {.buffer = o->buffers[i], .offset = 0, .range = VK_WHOLE_SIZE};
+                /* a pass's binding may be a window on the buffer (case_binding.offset) */
+                VkDescriptorBufferInfo bi = {.buffer = o->buffers[i], .offset = b->offset,
+                                             .range = b->offset || b->size != c->bindings[i].size ? b->size
+                                                                                                   : VK_WHOLE_SIZE};
                 VkWriteDescriptorSet w = {
                     .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
                     .dstSet = sets[b->set],

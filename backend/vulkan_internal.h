@@ -45,6 +45,7 @@ typedef struct device_features {
     VkPhysicalDeviceSubgroupSizeControlFeatures size_control;
     VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR executable_properties;
     VkPhysicalDeviceShaderAtomicFloatFeaturesEXT atomic_float;
+    VkPhysicalDeviceWorkgroupMemoryExplicitLayoutFeaturesKHR workgroup_explicit;
 } device_features;
 
 #define API_1_1 VK_MAKE_API_VERSION(0, 1, 1, 0)

@@ -64,6 +64,16 @@ static const char *const modelled_extensions[] = {
     "VK_KHR_shader_float16_int8", "VK_KHR_spirv_1_4", "VK_KHR_zero_initialize_workgroup_memory",
     "VK_EXT_subgroup_size_control", "VK_KHR_shader_subgroup_extended_types",
     "VK_KHR_shader_terminate_invocation", "VK_KHR_shader_non_semantic_info", "VK_KHR_get_physical_device_properties2",
+    "VK_KHR_workgroup_memory_explicit_layout",
+};
+
+/* DEVICE_PROPERTY names the simulator's arithmetic satisfies: every float operation is IEEE 754, rounded to nearest
+ * even, with denormals kept, in every precision (docs/quirks.md).  Any other (a flush to zero, round toward zero) is
+ * a skip naming it. */
+static const char *const modelled_properties[] = {
+    "FloatControlsProperties.shaderDenormPreserveFloat16", "FloatControlsProperties.shaderDenormPreserveFloat32",
+    "FloatControlsProperties.shaderDenormPreserveFloat64", "FloatControlsProperties.shaderRoundingModeRTEFloat16",
+    "FloatControlsProperties.shaderRoundingModeRTEFloat32", "FloatControlsProperties.shaderRoundingModeRTEFloat64",
 };
 
 /* Amber's TARGET_ENV spellings -> the SPIR-V minor version (assembly) and wavelab's target_env (GLSL/HLSL). */
@@ -111,6 +121,8 @@ typedef struct a_bind {
     uint32_t set, binding;
     case_kind kind;
     int line;
+    size_t offset, size;     /* the descriptor's window on the buffer: OFFSET + DESCRIPTOR_OFFSET, DESCRIPTOR_RANGE
+                              * (0: to the buffer's end) */
 } a_bind;
 
 typedef struct a_pipeline {
@@ -147,6 +159,7 @@ typedef struct amber {
     /* the script as lines */
     char **lines;
     int line_count;
+    int requires_spirv_1_4;  /* a DEVICE_EXTENSION VK_KHR_spirv_1_4 line anywhere in the script */
     int li;                  /* next line to read */
     /* tokens of the current command line */
     char *tok[MAX_TOKENS];
@@ -475,6 +488,11 @@ static case_status cmd_shader(amber *a)
     if (!language)
         return UNSUPPORTED(a, line, "SHADER %.60s %.40s: the subset reads GLSL, HLSL and SPIRV-ASM shaders",
                            a->tok[2], format);
+    /* Amber leaves the assembler's default environment to the program that runs it; the CTS assembles the scripts
+     * that require VK_KHR_spirv_1_4 as SPIR-V 1.4 (for Vulkan 1.1: vktComputeWorkgroupMemoryExplicitLayoutTests.cpp),
+     * and their modules use what 1.4 allows */
+    if (!env && strcmp(language, "spirv") == 0 && a->requires_spirv_1_4)
+        env = "spv1.4";
     int env_index = -1;
     for (size_t k = 0; env && k < sizeof target_envs / sizeof *target_envs; k++)
         if (strcmp(target_envs[k].name, env) == 0)
@@ -528,8 +546,48 @@ static case_status cmd_shader(amber *a)
     return CASE_OK;
 }
 
-/* BUFFER ... FILE TEXT F: the values of F (beside the script; '#' starts a comment), as DATA would give them; the
- * buffer's SIZE holds at most that many, the rest stays zero. */
+/* Values parsed one by one (store_value), gathered before the buffer is sized. */
+typedef struct value_list {
+    uint8_t *bytes;
+    size_t n, cap;
+} value_list;
+
+static case_status value_list_add(amber *a, value_list *v, case_type t, const char *tok)
+{
+    size_t esize = case_type_size(t);
+    if (v->n == v->cap) {
+        size_t cap = v->cap ? v->cap * 2 : 64;
+        uint8_t *grown = realloc(v->bytes, cap * esize);
+        if (!grown)
+            return fail(a, 0, CASE_ERR_NOMEM, "out of memory");
+        v->bytes = grown;
+        v->cap = cap;
+    }
+    case_status s = store_value(a, t, tok, v->bytes + v->n * esize);
+    v->n += s == CASE_OK;
+    return s;
+}
+
+/* The buffer sized by its values, as Amber's ParseBufferData does for DATA and FILE TEXT alike (google/amber,
+ * src/amberscript/parser.cc and Buffer::SetValueCount in src/buffer.h): the element count becomes the value count
+ * divided by the components per element, whatever SIZE said, and a count that is not a whole number of elements is
+ * an error ("Mismatched number of items in buffer"). */
+static case_status buffer_from_values(amber *a, a_buffer *b, const value_list *v, const char *what)
+{
+    size_t comps = (size_t)b->lay.rows * (size_t)b->lay.cols, esize = case_type_size(b->lay.type);
+    if (v->n == 0 || v->n % comps)
+        return MALFORMED(a, b->line, "BUFFER %.60s %s: %zu values is not a whole number of %zu-component elements",
+                         b->name, what, v->n, comps);
+    free(b->bytes);
+    b->bytes = NULL;
+    TRY(buffer_alloc(a, b, v->n / comps));
+    for (size_t i = 0; i < v->n; i++)
+        memcpy(b->bytes + component_offset(&b->lay, i), v->bytes + i * esize, esize);
+    return CASE_OK;
+}
+
+/* BUFFER ... FILE TEXT F: the values of F (beside the script; '#' starts a comment, as in Amber's tokenizer), which
+ * size the buffer as DATA's do (buffer_from_values). */
 static case_status read_text_file(amber *a, a_buffer *b, const char *file)
 {
     const char *slash = strrchr(a->path, '/');
@@ -541,16 +599,17 @@ static case_status read_text_file(amber *a, a_buffer *b, const char *file)
     FILE *f = fopen(full, "r");
     if (!f)
         return MALFORMED(a, b->line, "BUFFER %.60s FILE TEXT %.200s: cannot open: %s", b->name, full, strerror(errno));
-    size_t comps = (size_t)b->lay.rows * (size_t)b->lay.cols, n = 0, esize = case_type_size(b->lay.type);
+    value_list v = {0};
     char word[128];
     int c, len = 0, comment = 0;
     case_status s = CASE_OK;
-    while (s == CASE_OK && (c = fgetc(f)) != EOF) {
+    do {
+        c = fgetc(f);
         if (c == '#')
             comment = 1;
         if (c == '\n')
             comment = 0;
-        int space = c == ' ' || c == '\t' || c == '\n' || c == '\r' || comment;
+        int space = c == EOF || c == ' ' || c == '\t' || c == '\n' || c == '\r' || comment;
         if (!space && len + 1 < (int)sizeof word) {
             word[len++] = (char)c;
             continue;
@@ -559,28 +618,14 @@ static case_status read_text_file(amber *a, a_buffer *b, const char *file)
             continue;
         word[len] = '\0';
         len = 0;
-        if (n >= b->elements * comps) {
-            n++; /* counted, not stored */
-            continue;
-        }
-        uint8_t v[8];
-        s = store_value(a, b->lay.type, word, v);
-        if (s == CASE_OK)
-            memcpy(b->bytes + component_offset(&b->lay, n++), v, esize);
-    }
-    if (s == CASE_OK && len) {
-        word[len] = '\0';
-        uint8_t v[8];
-        if (n >= b->elements * comps)
-            n++;
-        else if ((s = store_value(a, b->lay.type, word, v)) == CASE_OK)
-            memcpy(b->bytes + component_offset(&b->lay, n++), v, esize);
-    }
+        s = value_list_add(a, &v, b->lay.type, word);
+    } while (s == CASE_OK && c != EOF);
     fclose(f);
-    /* how Amber sizes a buffer from a file whose count differs from SIZE is not documented: refuse, never guess */
-    if (s == CASE_OK && n != b->elements * comps)
-        s = UNSUPPORTED(a, b->line, "BUFFER %.60s FILE TEXT %.200s: %zu values for SIZE %zu (%zu values)", b->name, file,
-                        n, b->elements, b->elements * comps);
+    char what[240];
+    snprintf(what, sizeof what, "FILE TEXT %.200s", file);
+    if (s == CASE_OK)
+        s = buffer_from_values(a, b, &v, what);
+    free(v.bytes);
     return s;
 }
 
@@ -657,10 +702,7 @@ static case_status cmd_buffer(amber *a)
     }
     if (is(a->tok[k], "DATA")) {
         /* values after DATA, on this line and the following ones, up to END */
-        size_t cap = 64, n = 0;
-        uint8_t *vals = malloc(cap * esize);
-        if (!vals)
-            return fail(a, 0, CASE_ERR_NOMEM, "out of memory");
+        value_list v = {0};
         int ended = 0, from = k + 1;
         case_status s = CASE_OK;
         while (!ended && s == CASE_OK && (from || a->li < a->line_count)) {
@@ -671,28 +713,15 @@ static case_status cmd_buffer(amber *a)
                     ended = 1;
                     break;
                 }
-                if (n == cap) {
-                    uint8_t *grown = realloc(vals, (cap *= 2) * esize);
-                    if (!grown) {
-                        s = fail(a, 0, CASE_ERR_NOMEM, "out of memory");
-                        break;
-                    }
-                    vals = grown;
-                }
-                s = store_value(a, b->lay.type, a->tok[t], vals + n++ * esize);
+                s = value_list_add(a, &v, b->lay.type, a->tok[t]);
             }
             from = 0;
         }
         if (s == CASE_OK && !ended)
             s = MALFORMED(a, line, "BUFFER %.60s DATA: no END", b->name);
-        if (s == CASE_OK && (n == 0 || n % comps))
-            s = MALFORMED(a, line, "BUFFER %.60s DATA: %zu values is not a whole number of %zu-component elements",
-                          b->name, n, comps);
         if (s == CASE_OK)
-            s = buffer_alloc(a, b, n / comps);
-        for (size_t i = 0; s == CASE_OK && i < n; i++)
-            memcpy(b->bytes + component_offset(&b->lay, i), vals + i * esize, esize);
-        free(vals);
+            s = buffer_from_values(a, b, &v, "DATA");
+        free(v.bytes);
         return s;
     }
     return MALFORMED(a, line, "BUFFER %.60s: expected SIZE N FILL|SERIES_FROM or DATA ... END", b->name);
@@ -766,32 +795,50 @@ static case_status pipeline_body(amber *a, a_pipeline *p)
             else
                 return UNSUPPORTED(a, line, "BIND BUFFER %.60s AS %.40s: the subset binds storage and uniform buffers "
                                    "and push constants", a->tok[2], kind);
-            uint64_t set = 0, binding = UINT64_MAX;
+            uint64_t set = 0, binding = UINT64_MAX, range = 0;
             for (int k = 5; k < a->ntok; k++) {
                 if (is(a->tok[k], "DESCRIPTOR_SET"))
                     { TRY(parse_u64(a, k + 1 < a->ntok ? a->tok[k + 1] : NULL, "DESCRIPTOR_SET", 31, &set)); k++; }
                 else if (is(a->tok[k], "BINDING"))
                     { TRY(parse_u64(a, k + 1 < a->ntok ? a->tok[k + 1] : NULL, "BINDING", UINT32_MAX, &binding)); k++; }
-                else if (is(a->tok[k], "OFFSET") || is(a->tok[k], "DESCRIPTOR_OFFSET"))
-                    { TRY(parse_u64(a, k + 1 < a->ntok ? a->tok[k + 1] : NULL, a->tok[k], UINT32_MAX, &offset)); k++; }
-                else if (is(a->tok[k], "DESCRIPTOR_RANGE"))
-                    return UNSUPPORTED(a, line, "BIND BUFFER %.60s DESCRIPTOR_RANGE: a part of a buffer is not "
-                                       "mapped", a->tok[2]);
+                else if (is(a->tok[k], "OFFSET") || is(a->tok[k], "DESCRIPTOR_OFFSET")) {
+                    /* the dynamic offset and the descriptor's own add up, as in Vulkan */
+                    uint64_t o;
+                    TRY(parse_u64(a, k + 1 < a->ntok ? a->tok[k + 1] : NULL, a->tok[k], UINT32_MAX, &o));
+                    offset += o;
+                    k++;
+                } else if (is(a->tok[k], "DESCRIPTOR_RANGE")) {
+                    /* -1 is Amber's default, VK_WHOLE_SIZE: to the buffer's end */
+                    if (k + 1 < a->ntok && is(a->tok[k + 1], "-1"))
+                        range = 0;
+                    else
+                        TRY(parse_u64(a, k + 1 < a->ntok ? a->tok[k + 1] : NULL, "DESCRIPTOR_RANGE", UINT32_MAX,
+                                      &range));
+                    if (k + 1 < a->ntok && is(a->tok[k + 1], "0"))
+                        return MALFORMED(a, line, "BIND BUFFER %.60s DESCRIPTOR_RANGE 0: an empty descriptor",
+                                         a->tok[2]);
+                    k++;
+                }
                 else
                     return MALFORMED(a, line, "BIND BUFFER %.60s: unexpected \"%.40s\"", a->tok[2], a->tok[k]);
             }
             if (binding == UINT64_MAX)
                 return MALFORMED(a, line, "BIND BUFFER %.60s: BINDING missing", a->tok[2]);
-            if (offset)
-                return UNSUPPORTED(a, line, "BIND BUFFER %.60s: a descriptor offset (%" PRIu64 ") is not mapped",
-                                   a->tok[2], offset);
+            const a_buffer *buf = &a->buffers[b];
+            uint64_t window = range ? range : buf->size > offset ? buf->size - offset : 0;
+            if (offset >= buf->size || window > buf->size - offset)
+                return MALFORMED(a, line, "BIND BUFFER %.60s: the window of %" PRIu64 " bytes at offset %" PRIu64
+                                 " does not lie in its %zu bytes", a->tok[2], window, offset, buf->size);
+            if (window % case_type_size(buf->lay.type))
+                return UNSUPPORTED(a, line, "BIND BUFFER %.60s: a window of %" PRIu64 " bytes is not whole %s "
+                                   "elements", a->tok[2], window, case_type_name(buf->lay.type));
             int slot = p->bind_count;
             for (int k = 0; k < p->bind_count; k++)
                 if (p->binds[k].set == set && p->binds[k].binding == binding)
                     slot = k; /* a later BIND of the same slot replaces the earlier one */
             if (slot == MAX_BINDS)
                 return UNSUPPORTED(a, line, "more than %d BINDs in one pipeline", MAX_BINDS);
-            p->binds[slot] = (a_bind){b, (uint32_t)set, (uint32_t)binding, ck, line};
+            p->binds[slot] = (a_bind){b, (uint32_t)set, (uint32_t)binding, ck, line, (size_t)offset, (size_t)window};
             if (slot == p->bind_count)
                 p->bind_count++;
         } else if (is(cmd, "SUBGROUP")) {
@@ -1047,12 +1094,12 @@ static case_status cmd_requirement(amber *a)
     const char *name = a->tok[1];
     if (is(a->tok[0], "INSTANCE_EXTENSION"))
         return CASE_OK; /* the loader's, not the kernel's */
-    int feature = is(a->tok[0], "DEVICE_FEATURE");
-    if (is(a->tok[0], "DEVICE_PROPERTY"))
-        return UNSUPPORTED(a, line, "DEVICE_PROPERTY %.80s: device properties are not modelled", name);
-    const char *const *list = feature ? modelled_features : modelled_extensions;
-    size_t n = feature ? sizeof modelled_features / sizeof *modelled_features
-                       : sizeof modelled_extensions / sizeof *modelled_extensions;
+    const char *const *list = modelled_extensions;
+    size_t n = sizeof modelled_extensions / sizeof *modelled_extensions;
+    if (is(a->tok[0], "DEVICE_FEATURE"))
+        list = modelled_features, n = sizeof modelled_features / sizeof *modelled_features;
+    else if (is(a->tok[0], "DEVICE_PROPERTY"))
+        list = modelled_properties, n = sizeof modelled_properties / sizeof *modelled_properties;
     for (size_t k = 0; k < n; k++)
         if (strcmp(list[k], name) == 0)
             return CASE_OK;
@@ -1209,8 +1256,8 @@ static case_status snapshot(amber *a, int src, int at, int line, int *dst)
         return fail(a, 0, CASE_ERR_NOMEM, "out of memory");
     p->shader = shader;
     p->push_buffer = a->buffer_count - 1;
-    p->binds[0] = (a_bind){src, 0, 0, CASE_KIND_STORAGE_BUFFER, line};
-    p->binds[1] = (a_bind){*dst, 0, 1, CASE_KIND_STORAGE_BUFFER, line};
+    p->binds[0] = (a_bind){src, 0, 0, CASE_KIND_STORAGE_BUFFER, line, 0, 0};
+    p->binds[1] = (a_bind){*dst, 0, 1, CASE_KIND_STORAGE_BUFFER, line, 0, 0};
     p->bind_count = 2;
     p->line = line;
     a->pipe_count++;
@@ -1362,6 +1409,11 @@ static case_status build_case(amber *a, wl_case *c)
             d->bindings[k].set = p->binds[k].set;
             d->bindings[k].binding = p->binds[k].binding;
             d->bindings[k].kind = p->binds[k].kind;
+            if (p->binds[k].size) { /* a window on the buffer */
+                d->bindings[k].offset = p->binds[k].offset;
+                d->bindings[k].size = p->binds[k].size;
+                d->bindings[k].count = p->binds[k].size / case_type_size(d->bindings[k].type);
+            }
             d->binding_buffer[k] = b;
             d->binding_count = k + 1;
         }
@@ -1460,6 +1512,10 @@ case_status amber_parse(const char *text, size_t len, const char *path, wl_case 
     c->dir = slash ? strndup(a.path, slash == a.path ? 1 : (size_t)(slash - a.path)) : strdup(".");
     int ended = 0;
     case_status s = c->path && c->dir ? split_lines(&a, text, len) : fail(&a, 0, CASE_ERR_NOMEM, "out of memory");
+    for (int i = 0; s == CASE_OK && i < a.line_count; i++) {
+        s = tokenize(&a, i);
+        a.requires_spirv_1_4 |= a.ntok == 2 && is(a.tok[0], "DEVICE_EXTENSION") && is(a.tok[1], "VK_KHR_spirv_1_4");
+    }
     if (s == CASE_OK)
         s = run_commands(&a, 0, &ended);
     if (s == CASE_OK)

@@ -101,6 +101,12 @@ typedef struct case_binding {
     char format[16];  /* texel buffers: Vulkan/SPIR-V format name, e.g. "r32ui", "rgba32f"; else "" */
     size_t count;     /* number of elements of `type` */
     size_t size;      /* bytes = count * case_type_size(type) */
+    size_t offset;    /* a pass's binding (case_dispatch.bindings): where its window on the buffer starts, in bytes
+                       * (Amber's BIND ... OFFSET / DESCRIPTOR_OFFSET); `size` is the window's.  0 in a case's own
+                       * bindings */
+    int alias;        /* a pass's binding: 1 + the index of another binding of the pass whose window on the same
+                       * buffer holds this one's (two descriptors of one buffer share its memory: run_buffer_bindings);
+                       * 0: none.  Set by run/ when it runs the pass */
     uint8_t *bytes;   /* initial contents, `size` bytes, little-endian */
     int untyped;      /* the kernel may read the bytes as any type (an Amber script's buffer: its DATA_TYPE says only how
                        * the script wrote the values), so run_bindings_fit does not compare types */

@@ -111,6 +111,8 @@ typedef struct lower {
     uint32_t nlayout;
     uint32_t const_one_reg;   /* a register holding 1 (bool true), ISA_NO_REG until needed */
     uint32_t builtin_reg[ISA_BI_COUNT];
+    bool workgroup_explicit;  /* the Workgroup variables are Blocks laid out by their decorations, sharing one
+                               * memory (SPV_KHR_workgroup_memory_explicit_layout: all of them or none) */
 } lower;
 
 /* An operand id outside the module's bound fails the lowering and returns
@@ -175,6 +177,7 @@ void lower_binary(lower *L, isa_op op, isa_type ty, uint32_t d, uint32_t a, uint
 
 void lower_init_private_variables(lower *L);
 void lower_mem_inst(lower *L, SpvOp op, const uint32_t *o, uint32_t no);
+void lower_store_through(lower *L, uint32_t ptr, uint32_t tid, uint32_t reg);
 
 /* ---- images other than texel buffers (lower_image.c) */
 

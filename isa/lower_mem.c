@@ -12,7 +12,8 @@
 static bool slot_explicit(lower *L, int32_t slot)
 {
     isa_space sp = L->p->slots[slot].space;
-    return sp == ISA_SPACE_STORAGE || sp == ISA_SPACE_UNIFORM || sp == ISA_SPACE_PUSH;
+    return sp == ISA_SPACE_STORAGE || sp == ISA_SPACE_UNIFORM || sp == ISA_SPACE_PUSH ||
+           (sp == ISA_SPACE_WORKGROUP && L->workgroup_explicit);
 }
 
 static isa_class mem_class(lower *L, int32_t slot, uint32_t off_reg)
@@ -260,6 +261,25 @@ static int32_t image_slot(lower *L, uint32_t id)
 }
 
 /* Loads, stores, copies, access chains, texel buffers and atomics. */
+/* Stores the value of type tid in registers from reg through pointer ptr (OpStore, and the pointer operands of
+ * GLSL.std.450 Frexp and Modf). */
+void lower_store_through(lower *L, uint32_t ptr, uint32_t tid, uint32_t reg)
+{
+    CHECK_ID(L, ptr);
+    id_info *p = &L->ids[ptr];
+    if (p->kind != K_PTR || p->slot < 0) {
+        lower_fail(L, ISA_ERR_UNSUPPORTED, "store through %%%u, which is not a writable resolved pointer", ptr);
+        return;
+    }
+    if (L->p->slots[p->slot].readonly) {
+        lower_fail(L, ISA_ERR_INVALID, "store to read-only '%s'", L->p->slots[p->slot].name);
+        return;
+    }
+    if (p->fold_rep)
+        return; /* the constant table was stored once at the top (lower_constvar.c) */
+    access(L, true, tid, p->slot, p->off_reg, p->off_const, reg, ptr_layout(p));
+}
+
 void lower_mem_inst(lower *L, SpvOp op, const uint32_t *o, uint32_t no)
 {
     switch (op) {
@@ -311,20 +331,8 @@ void lower_mem_inst(lower *L, SpvOp op, const uint32_t *o, uint32_t no)
     }
     case SpvOpStore: {
         uint32_t ptr = o[0], v = o[1];
-        CHECK_ID(L, ptr);
         CHECK_ID(L, v);
-        id_info *p = &L->ids[ptr];
-        if (p->kind != K_PTR || p->slot < 0) {
-            lower_fail(L, ISA_ERR_UNSUPPORTED, "store through %%%u, which is not a writable resolved pointer", ptr);
-            return;
-        }
-        if (L->p->slots[p->slot].readonly) {
-            lower_fail(L, ISA_ERR_INVALID, "store to read-only '%s'", L->p->slots[p->slot].name);
-            return;
-        }
-        if (p->fold_rep)
-            return; /* the constant table was stored once at the top (lower_constvar.c) */
-        access(L, true, L->ids[v].type, p->slot, p->off_reg, p->off_const, lower_val(L, v), ptr_layout(p));
+        lower_store_through(L, ptr, L->ids[v].type, lower_val(L, v));
         return;
     }
     case SpvOpCopyMemory: {

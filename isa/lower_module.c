@@ -932,6 +932,11 @@ void lower_make_variables(lower *L)
                 break;
             }
             bool wg = d->storage == SpvStorageClassWorkgroup;
+            /* SPV_KHR_workgroup_memory_explicit_layout: a Workgroup variable of a Block type is laid out by its
+             * Offset and ArrayStride decorations, and every such variable starts at offset 0 of the workgroup's
+             * memory ("all the Workgroup blocks share the same underlying storage"); a module has all its
+             * Workgroup variables in blocks or none */
+            bool shared_block = wg && t->block;
             s.space = wg ? ISA_SPACE_WORKGROUP : ISA_SPACE_PRIVATE;
             uint32_t *area = wg ? &p->workgroup_bytes : &p->private_bytes;
             uint32_t a = natural_align(L, pointee);
@@ -940,7 +945,8 @@ void lower_make_variables(lower *L)
             set_slot_name(L, &s, id, pointee);
             /* the simulator allocates these areas per workgroup and per lane: bound them (docs/quirks.md) */
             uint64_t limit = wg ? ISA_MAX_WORKGROUP_BYTES : ISA_MAX_PRIVATE_BYTES;
-            uint64_t size = natural_size(L, pointee), end = size_round(*area, a) + size;
+            uint64_t size = shared_block ? layout_size(L, pointee, true) : natural_size(L, pointee);
+            uint64_t base = shared_block ? 0 : size_round(*area, a), end = base + size;
             if (end > limit) {
                 char before[64] = "";
                 if (end != size)
@@ -952,8 +958,10 @@ void lower_make_variables(lower *L)
                 return;
             }
             s.static_size = (uint32_t)size;
-            s.base = (uint32_t)size_round(*area, a);
-            *area = (uint32_t)end;
+            s.base = (uint32_t)base;
+            if (end > *area)
+                *area = (uint32_t)end;
+            L->workgroup_explicit |= shared_block;
             d->kind = K_PTR;
             d->slot = add_slot(L, &s);
             d->off_const = 0;

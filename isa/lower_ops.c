@@ -254,14 +254,23 @@ static void lower_ext_glsl(lower *L, const uint32_t *o, uint32_t no)
         in->imm = f;
         return;
     }
-    case GLSLstd450FrexpStruct: case GLSLstd450ModfStruct: {
-        /* result struct {value-type, value-type}: registers d..d+n-1 and d+n..d+2n-1 */
-        type_info *st = rt;
-        uint32_t vt = st->members[0];
+    case GLSLstd450FrexpStruct: case GLSLstd450ModfStruct: case GLSLstd450Frexp: case GLSLstd450Modf: {
+        /* the value and the whole part / exponent: the Struct forms return both as struct {value, second}
+         * (registers d..d+m-1 and d+m..d+2m-1); Frexp and Modf return the value and store the second part
+         * through their pointer operand */
+        bool is_struct = f == GLSLstd450FrexpStruct || f == GLSLstd450ModfStruct;
+        if (!is_struct && nargs < 2) {
+            lower_fail(L, ISA_ERR_INVALID, "GLSL.std.450 instruction %u needs a pointer operand", f);
+            return;
+        }
+        uint32_t vt = is_struct ? rt->members[0] : rtype;
+        uint32_t second_t = is_struct ? rt->members[1] : lower_type(L, L->ids[args[1]].type)->elem;
         type_info *vti = lower_type(L, vt);
         uint32_t m = vti->op == SpvOpTypeVector ? vti->count : 1;
         isa_type ety = lower_scalar_isa_type(L, lower_component_type(L, vt));
-        uint32_t d = lower_def_value(L, rid, rtype, 2 * m);
+        isa_type sty = lower_scalar_isa_type(L, lower_component_type(L, second_t));
+        uint32_t d = lower_def_value(L, rid, rtype, is_struct ? 2 * m : m);
+        uint32_t second = is_struct ? d + m : lower_new_regs(L, m);
         uint32_t a = lower_val(L, args[0]);
         for (uint32_t k = 0; k < m; k++) {
             uint32_t pair = lower_new_regs(L, 2);
@@ -272,14 +281,15 @@ static void lower_ext_glsl(lower *L, const uint32_t *o, uint32_t no)
             in = lower_emit(L, ISA_OP_MOV, ety);
             in->d = d + k;
             in->a = pair;
-            lower_emit_op(L, ISA_OP_MOV, ISA_TYPE_I32, d + m + k, pair + 1, ISA_NO_REG);
+            lower_emit_op(L, ISA_OP_MOV, sty, second + k, pair + 1, ISA_NO_REG);
         }
+        if (!is_struct)
+            lower_store_through(L, args[1], second_t, second);
         return;
     }
     default: break;
     }
-    if (rt->op == SpvOpTypeStruct || f == GLSLstd450Frexp || f == GLSLstd450Modf ||
-        f == GLSLstd450Refract || f == GLSLstd450InterpolateAtCentroid) {
+    if (rt->op == SpvOpTypeStruct || f == GLSLstd450Refract || f == GLSLstd450InterpolateAtCentroid) {
         lower_fail(L, ISA_ERR_UNSUPPORTED, "GLSL.std.450 instruction %u is not modelled", f);
         return;
     }

@@ -294,6 +294,30 @@ int run_image_bindings(const wl_case *c, uint8_t *const *data, sim_image **image
     return 1;
 }
 
+int run_buffer_bindings(const wl_case *c, uint8_t *const *data, sim_buffer *bufs)
+{
+    int aliased = 0;
+    for (int i = 0; i < c->binding_count; i++) {
+        const case_binding *b = &c->bindings[i];
+        bufs[i] = (sim_buffer){.set = b->set, .binding = b->binding, .data = data[i], .size = b->size};
+        if (b->alias) {
+            const case_binding *base = &c->bindings[b->alias - 1];
+            bufs[i].data = data[b->alias - 1] + (b->offset - base->offset);
+            aliased = 1;
+        }
+    }
+    return aliased;
+}
+
+void run_alias_sync(const wl_case *c, uint8_t *const *data)
+{
+    for (int i = 0; i < c->binding_count; i++) {
+        const case_binding *b = &c->bindings[i];
+        if (b->alias)
+            memcpy(data[i], data[b->alias - 1] + (b->offset - c->bindings[b->alias - 1].offset), b->size);
+    }
+}
+
 /* Lowers out->spirv and runs it on the simulator (the body of run_case_sim). */
 static int run_program(const wl_case *c, const run_options *opt, uint32_t wave, run_output *out, char *err,
                        size_t err_size)
@@ -336,12 +360,9 @@ static int run_program(const wl_case *c, const run_options *opt, uint32_t wave, 
             return RUN_EXIT_BAD_INPUT;
         }
         memcpy(out->data[i], b->bytes, b->size);
-        bufs[i].set = b->set;
-        bufs[i].binding = b->binding;
-        bufs[i].data = out->data[i];
-        bufs[i].size = b->size;
         initial[i] = b->bytes; /* the case keeps them: no snapshot copy in a multi-threaded dispatch */
     }
+    int aliased = run_buffer_bindings(c, out->data, bufs);
     sim_image *images = NULL;
     int image_count = 0;
     if (!run_image_bindings(c, out->data, &images, &image_count)) {
@@ -356,7 +377,7 @@ static int run_program(const wl_case *c, const run_options *opt, uint32_t wave, 
         .wave_size = wave,
         .groups = {c->groups[0], c->groups[1], c->groups[2]},
         .instruction_budget = opt ? opt->instruction_budget : 0,
-        .threads = opt ? opt->threads : 1,
+        .threads = opt && !aliased ? opt->threads : 1,
         .push = c->push_constants,
         .push_size = c->push_size,
         .buffers = bufs,
@@ -415,6 +436,7 @@ static int run_program(const wl_case *c, const run_options *opt, uint32_t wave, 
         mem_model_end(opt->memory, &out->result.stats);
         out->memory = opt->memory;
     }
+    run_alias_sync(c, out->data);
     int schedule_failed = cfg.sanitize && out->status == SIM_OK && run_schedule_check(c, &cfg, out) != 0;
     free(bufs);
     free(images);
@@ -578,7 +600,38 @@ static int run_passes(const wl_case *c, const run_options *opt, run_output *out,
         }
         for (int k = 0; k < view.binding_count; k++) {
             cur[k] = view.bindings[k];
-            cur[k].bytes = state[case_dispatch_buffer(c, i, k)];
+            cur[k].bytes = state[case_dispatch_buffer(c, i, k)] + view.bindings[k].offset; /* its window */
+            cur[k].alias = 0;
+        }
+        /* two bindings of one buffer in a pass share its memory: each aliases the outermost window that holds it
+         * (of equal ones the first), which holds no alias itself; windows that overlap without either holding the
+         * other are refused */
+        for (int k = 0; k < view.binding_count && rc == RUN_EXIT_OK; k++) {
+            const case_binding *bk = &cur[k];
+            int best = -1;
+            for (int j = 0; j < view.binding_count; j++) {
+                const case_binding *bj = &cur[j];
+                if (j == k || case_dispatch_buffer(c, i, j) != case_dispatch_buffer(c, i, k) ||
+                    bk->offset >= bj->offset + bj->size || bj->offset >= bk->offset + bk->size)
+                    continue;
+                int holds = bj->offset <= bk->offset && bk->offset + bk->size <= bj->offset + bj->size;
+                int held = bk->offset <= bj->offset && bj->offset + bj->size <= bk->offset + bk->size;
+                if (!holds && !held) {
+                    snprintf(err, err_size, "dispatches[%d] (%.40s): bindings %d and %d see overlapping windows of "
+                             "buffer \"%.60s\", neither holding the other", i, case_dispatch_name(c, i), j, k,
+                             c->bindings[case_dispatch_buffer(c, i, k)].name);
+                    rc = RUN_EXIT_BAD_INPUT;
+                    break;
+                }
+                if (holds && (best < 0 || bj->size > cur[best].size || (bj->size == cur[best].size && j < best)))
+                    best = j;
+            }
+            if (best >= 0 && (cur[best].size > bk->size || best < k))
+                cur[k].alias = best + 1;
+        }
+        if (rc != RUN_EXIT_OK) {
+            free(cur);
+            break;
         }
         view.bindings = cur;
         if (i > 0)
@@ -608,10 +661,12 @@ static int run_passes(const wl_case *c, const run_options *opt, run_output *out,
             per[i].inst_executions = per[i].inst_lanes = NULL;
             per[i].inst_count = 0;
             run_stats_add(&total, &out->result.stats);
-            /* the pass's results are the buffers' contents from now on (a faulted pass's too: what it wrote) */
+            /* the pass's results are the buffers' contents from now on (a faulted pass's too: what it wrote),
+             * each binding's through its window */
+            case_dispatch_view(c, i, &view);
             for (int k = 0; k < view.binding_count; k++) {
                 int b = case_dispatch_buffer(c, i, k);
-                memcpy(state[b], out->data[k], c->bindings[b].size);
+                memcpy(state[b] + view.bindings[k].offset, out->data[k], view.bindings[k].size);
             }
             /* the schedule check names bindings by their index in the case, not in the pass */
             for (int d = 0; d < out->schedule_diff_count; d++)

@@ -152,6 +152,13 @@ int run_bindings_fit(const wl_case *c, isa_program *p, char *err, size_t err_siz
  * when out of memory. */
 int run_image_bindings(const wl_case *c, uint8_t *const *data, sim_image **images, int *count);
 
+/* The sim_buffer of every binding of c over data (one array per case binding, as run_output.data); a binding with
+ * an `alias` points into its base binding's array instead, so the two share memory as two descriptors of one
+ * buffer do.  Returns 1 when one does (the dispatch must then run on one thread: no write check sees across slots). */
+int run_buffer_bindings(const wl_case *c, uint8_t *const *data, sim_buffer *bufs);
+/* After a run: every aliasing binding's own array takes its window of the shared memory. */
+void run_alias_sync(const wl_case *c, uint8_t *const *data);
+
 /* Checks every expectation of the case against `data` (one array per case binding).
  * Prints "PASS"/"FAIL" lines to `log` when not NULL; returns the number of failures. */
 int run_check_expects(const wl_case *c, uint8_t *const *data, FILE *log);

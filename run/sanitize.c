@@ -51,8 +51,9 @@ int run_schedule_check(const wl_case *c, const sim_config *linear, run_output *o
             break;
         }
         memcpy(data[i], b->bytes, b->size);
-        bufs[i] = (sim_buffer){.set = b->set, .binding = b->binding, .data = data[i], .size = b->size};
     }
+    if (!nomem)
+        run_buffer_bindings(c, data, bufs);
     sim_image *images = NULL;
     int image_count = 0;
     if (!nomem && !run_image_bindings(c, data, &images, &image_count))
@@ -67,6 +68,7 @@ int run_schedule_check(const wl_case *c, const sim_config *linear, run_output *o
         cfg.schedule = SIM_SCHEDULE_REVERSED;
         sim_result r;
         sim_status st = sim_run(out->prog, &cfg, &r);
+        run_alias_sync(c, data);
         if (st == SIM_FAULT) {
             char where[512];
             sim_location_format(out->prog, &r.fault_event.where, where, sizeof where);

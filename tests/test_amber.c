@@ -84,7 +84,10 @@ END_TEST
 
 START_TEST(test_amber_scripts_pass_at_every_wave)
 {
-    static const char *const scripts[] = {"tests/amber/scale_add.amber", "tests/amber/vec3_repeat.amber"};
+    static const char *const scripts[] = {"tests/amber/scale_add.amber", "tests/amber/vec3_repeat.amber",
+                                         "tests/amber/frexp_modf.amber", "tests/amber/frexp_pointer.amber",
+                                         "tests/amber/workgroup_blocks.amber", "tests/amber/descriptor_window.amber",
+                                         "tests/amber/aliased_bindings.amber"};
     for (size_t s = 0; s < sizeof scripts / sizeof *scripts; s++) {
         wl_case *c = load(scripts[s]);
         for (size_t i = 0; i < sizeof waves / sizeof *waves; i++)
@@ -149,6 +152,69 @@ START_TEST(test_amber_buffer_layouts_and_values)
 }
 END_TEST
 
+/* FILE TEXT sizes the buffer by the file's values, as Amber's parser does (google/amber src/amberscript/parser.cc:
+ * ParseBufferData sets the value count, overriding SIZE, larger or smaller); a count that is not whole elements is
+ * malformed.  The file holds 8 values (1..8) around a comment: 8 uint32 whatever SIZE says, 4 vec2, 3 vec3 is not whole. */
+START_TEST(test_amber_file_text_sizes_the_buffer)
+{
+    char *dir = tsup_temp_dir();
+    char *data = tsup_write_file(dir, "v.txt", "# eight values\n1 2 3\n4 5 # and more\n6 7\t8");
+    static const struct {
+        const char *decl;
+        case_status status;
+        size_t size;
+    } rows[] = {
+        {"DATA_TYPE uint32 SIZE 2", CASE_OK, 32},
+        {"DATA_TYPE uint32 SIZE 10", CASE_OK, 32},
+        {"DATA_TYPE vec2<uint32> SIZE 1", CASE_OK, 32},
+        {"DATA_TYPE vec3<uint32> SIZE 2", CASE_ERR_FIELD, 0},
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {
+        char text[2048], path[4200], err[1024];
+        snprintf(text, sizeof text,
+                 "%sBUFFER b %s FILE TEXT v.txt\n"
+                 "PIPELINE compute p\n ATTACH s\n BIND BUFFER b AS storage DESCRIPTOR_SET 0 BINDING 0\nEND\n"
+                 "RUN p 1 1 1\n", shader, rows[i].decl);
+        snprintf(path, sizeof path, "%s/t.amber", dir);
+        wl_case *c = NULL;
+        case_status s = amber_parse(text, strlen(text), path, &c, err, sizeof err);
+        ck_assert_msg(s == rows[i].status, "row %zu: status %d: %s", i, (int)s, err);
+        if (s != CASE_OK) {
+            ck_assert_msg(strstr(err, "t.amber:6: BUFFER b FILE TEXT v.txt: 8 values is not a whole number of "
+                                      "3-component elements"), "%s", err);
+            continue;
+        }
+        ck_assert_uint_eq(c->bindings[0].size, rows[i].size);
+        uint32_t v[8];
+        memcpy(v, c->bindings[0].bytes, sizeof v);
+        for (uint32_t k = 0; k < 8; k++)
+            ck_assert_uint_eq(v[k], k + 1);
+        case_destroy(c);
+    }
+    free(data);
+    tsup_remove_dir(dir);
+    free(dir);
+}
+END_TEST
+
+/* DEVICE_PROPERTY: a property the simulator's arithmetic has (IEEE 754, round to nearest even, denormals kept in
+ * every precision: docs/quirks.md) is met, as a modelled DEVICE_FEATURE is. */
+START_TEST(test_amber_device_property_the_simulator_has)
+{
+    char text[2048];
+    snprintf(text, sizeof text,
+             "DEVICE_PROPERTY FloatControlsProperties.shaderDenormPreserveFloat16\n"
+             "DEVICE_PROPERTY FloatControlsProperties.shaderRoundingModeRTEFloat32\n%s"
+             "BUFFER b DATA_TYPE uint32 DATA 5 END\n"
+             "PIPELINE compute p\n ATTACH s\n BIND BUFFER b AS storage DESCRIPTOR_SET 0 BINDING 0\nEND\n"
+             "RUN p 1 1 1\nEXPECT b IDX 0 EQ 6\n",
+             shader);
+    wl_case *c = parse_ok(text);
+    ck_assert_int_eq(failures_at(c, 32), 0);
+    case_destroy(c);
+}
+END_TEST
+
 /* A wrong EXPECT and a differing EQ_BUFFER fail: the script's expectations are checked, never dropped. */
 START_TEST(test_amber_failed_expect_is_reported)
 {
@@ -189,6 +255,9 @@ START_TEST(test_amber_errors_name_the_construct_and_line)
         {"DEVICE_FEATURE shaderStorageImageMultisample\n", CASE_ERR_UNSUPPORTED,
          "t.amber:1: DEVICE_FEATURE shaderStorageImageMultisample: the simulator does not model it"},
         {"IMAGE img FORMAT R8G8B8A8_UNORM DIM_2D WIDTH 4 HEIGHT 4\n", CASE_ERR_UNSUPPORTED, "t.amber:1: IMAGE:"},
+        /* the simulator keeps denormals: a device that flushes them is not what it models */
+        {"DEVICE_PROPERTY FloatControlsProperties.shaderDenormFlushToZeroFloat32\n", CASE_ERR_UNSUPPORTED,
+         "t.amber:1: DEVICE_PROPERTY FloatControlsProperties.shaderDenormFlushToZeroFloat32: the simulator does not"},
         {"BUFFER b DATA_TYPE uint33 SIZE 4 FILL 0\n", CASE_ERR_FIELD, "t.amber:1: DATA_TYPE \"uint33\": not a type"},
         {"BUFFER b DATA_TYPE uint8 SIZE 4 FILL 256\n", CASE_ERR_FIELD, "t.amber:1: \"256\" is not a u8 value"},
         {"BUFFER b DATA_TYPE uint32 DATA 1 2\n", CASE_ERR_FIELD, "t.amber:1: BUFFER b DATA: no END"},
@@ -197,6 +266,11 @@ START_TEST(test_amber_errors_name_the_construct_and_line)
         {"SHADER compute s SPIRV-ASM\n OpCapability Shader\n OpBogus\nEND\n", CASE_ERR_FIELD,
          "t.amber:3: SHADER s: SPIR-V assembly:"},
         {"BUFFER b DATA_TYPE uint32 SIZE 4 FILL 0\n", CASE_ERR_UNSUPPORTED, "t.amber: no RUN"},
+        /* a descriptor's window must lie in the buffer (16 bytes: 8 at offset 12 run past it) */
+        {"SHADER compute s GLSL\n#version 450\nvoid main() {}\nEND\nBUFFER b DATA_TYPE uint32 SIZE 4 FILL 0\n"
+         "PIPELINE compute p\n ATTACH s\n"
+         " BIND BUFFER b AS storage DESCRIPTOR_SET 0 BINDING 0 DESCRIPTOR_OFFSET 12 DESCRIPTOR_RANGE 8\nEND\n",
+         CASE_ERR_FIELD, "t.amber:8: BIND BUFFER b: the window of 8 bytes at offset 12 does not lie in its 16 bytes"},
     };
     for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {
         char err[1024];
@@ -274,7 +348,9 @@ END_TEST
 START_TEST(test_amber_pipelines_agree_with_the_device)
 {
     static const char *const cases[] = {"kernels/radix_sort/radix_sort.json", "tests/amber/scale_add.amber",
-                                        "tests/amber/vec3_repeat.amber"};
+                                        "tests/amber/vec3_repeat.amber", "tests/amber/frexp_modf.amber",
+                                        "tests/amber/frexp_pointer.amber", "tests/amber/descriptor_window.amber",
+                                        "tests/amber/aliased_bindings.amber"};
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         char args[512], *out = NULL;
         snprintf(args, sizeof args, "check '%s/%s'", tsup_root(), cases[i]);
@@ -282,6 +358,21 @@ START_TEST(test_amber_pipelines_agree_with_the_device)
         ck_assert_msg(rc == 0 && out && strstr(out, "AGREE"), "%s: exit %d: %s", cases[i], rc, out);
         free(out);
     }
+}
+END_TEST
+
+/* Explicit-layout workgroup blocks on a device: the values agree, or the device lacks the feature and check says
+ * so (exit 3, naming it; lavapipe 22.3 has no VK_KHR_workgroup_memory_explicit_layout). */
+START_TEST(test_amber_workgroup_blocks_on_the_device)
+{
+    char args[512], *out = NULL;
+    snprintf(args, sizeof args, "check '%s/tests/amber/workgroup_blocks.amber'", tsup_root());
+    int rc = tsup_run_cli(args, &out);
+    ck_assert_msg((rc == 0 && out && strstr(out, "AGREE")) ||
+                      (rc == 3 && out && strstr(out, "lacks workgroupMemoryExplicitLayout, which SPIR-V capability "
+                                                     "WorkgroupMemoryExplicitLayoutKHR needs")),
+                  "exit %d: %s", rc, out);
+    free(out);
 }
 END_TEST
 
@@ -294,6 +385,8 @@ static Suite *amber_suite(void)
     tcase_add_test(t, test_amber_pass_binding_of_unknown_buffer_is_an_error);
     tcase_add_test(t, test_amber_scripts_pass_at_every_wave);
     tcase_add_test(t, test_amber_buffer_layouts_and_values);
+    tcase_add_test(t, test_amber_file_text_sizes_the_buffer);
+    tcase_add_test(t, test_amber_device_property_the_simulator_has);
     tcase_add_test(t, test_amber_failed_expect_is_reported);
     tcase_add_test(t, test_amber_errors_name_the_construct_and_line);
     tcase_add_test(t, test_amber_expect_between_runs_checks_a_copy);
@@ -302,6 +395,7 @@ static Suite *amber_suite(void)
     TCase *dev = tsup_device_tcase("device");
     tcase_set_timeout(dev, 300);
     tcase_add_test(dev, test_amber_pipelines_agree_with_the_device);
+    tcase_add_test(dev, test_amber_workgroup_blocks_on_the_device);
     suite_add_tcase(s, dev);
     return s;
 }
