@@ -17,8 +17,6 @@
 
 #include "tests/support/tsup.h"
 
-static const int widths[] = {480, 1400};
-
 /* shared memory, a barrier and a neighbour's word: every picture has something to show */
 static const char lds_kernel[] =
     "#version 450\n"
@@ -101,29 +99,8 @@ static void check_pictures(const char *label, const char *case_path, int lds)
     page = realloc(page, len + 32);
     strcpy(page + len, "</body></html>\n");
 
-    char *report = NULL;
-    size_t report_len = 0;
-    FILE *r = open_memstream(&report, &report_len);
-    for (size_t w = 0; w < sizeof widths / sizeof widths[0]; w++) {
-        char name[64], shot[4200];
-        snprintf(name, sizeof name, "page%d.html", widths[w]);
-        char *problems = tsup_layout_problems(dir, name, page, widths[w], 1600, NULL);
-        if (problems[0])
-            fprintf(r, "at %d px:\n%s\n", widths[w], problems);
-        free(problems);
-        snprintf(shot, sizeof shot, "%s/shot%d.png", dir, widths[w]);
-        snprintf(name, sizeof name, "%s/page%d.html", dir, widths[w]);
-        tsup_chromium_screenshot(name, widths[w], 1600, shot, dir);
-        double ink = 0;
-        uint32_t pw = 0, ph = 0;
-        size_t colours = tsup_png_colours(shot, &ink, &pw, &ph);
-        ck_assert_uint_eq(pw, (uint32_t)widths[w]);
-        /* a blank or failed page is one or two colours; text, bars and ramps give many */
-        ck_assert_msg(colours > 20 && ink > 0.02, "%s at %d px: the screenshot is blank (%zu colours, %.1f%% ink)",
-                      label, widths[w], colours, 100 * ink);
-    }
-    fclose(r);
-    ck_assert_msg(report_len == 0, "%s (%s): layout problems\n%s", label, case_path, report);
+    char *report = tsup_layout_at_two_widths(dir, page, 1600, NULL, label);
+    ck_assert_msg(report[0] == 0, "%s (%s): layout problems\n%s", label, case_path, report);
     free(report);
     free(page);
     tsup_remove_tree(dir);

@@ -115,28 +115,8 @@ static void check_report_layout(const char *label, const char *case_path)
     ck_assert_msg(strncmp(verdict - strlen(cls[check_rc]), cls[check_rc], strlen(cls[check_rc])) == 0 &&
                       strncmp(strchr(verdict, '('), says[check_rc], strlen(says[check_rc])) == 0,
                   "check's exit %d is shown as:\n%.200s", check_rc, verdict - strlen(cls[check_rc]));
-    static const int widths[] = {480, 1400};
-    char *report = NULL;
-    size_t report_len = 0;
-    FILE *r = open_memstream(&report, &report_len);
-    for (size_t i = 0; i < sizeof widths / sizeof widths[0]; i++) {
-        char name[64], shot[4200];
-        snprintf(name, sizeof name, "measured%d.html", widths[i]);
-        char *problems = tsup_layout_problems(dir, name, page, widths[i], 2000, "h1, pre.check");
-        if (problems[0])
-            fprintf(r, "at %d px:\n%s\n", widths[i], problems);
-        free(problems);
-        snprintf(shot, sizeof shot, "%s/shot%d.png", dir, widths[i]);
-        tsup_chromium_screenshot(path, widths[i], 2000, shot, dir);
-        double ink = 0;
-        uint32_t w = 0, h = 0;
-        size_t colours = tsup_png_colours(shot, &ink, &w, &h);
-        ck_assert_uint_eq(w, (uint32_t)widths[i]);
-        ck_assert_msg(colours > 20 && ink > 0.02, "%s at %d px: the screenshot is blank (%zu colours, %.1f%% ink)",
-                      label, widths[i], colours, 100 * ink);
-    }
-    fclose(r);
-    ck_assert_msg(report_len == 0, "the report of %s (%s): layout problems\n%s", label, case_path, report);
+    char *report = tsup_layout_at_two_widths(dir, page, 2000, "h1, pre.check", label);
+    ck_assert_msg(report[0] == 0, "the report of %s (%s): layout problems\n%s", label, case_path, report);
     free(report);
     free(page);
     tsup_remove_tree(dir);

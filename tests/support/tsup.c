@@ -662,3 +662,32 @@ void tsup_remove_tree(const char *dir)
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     ck_assert_int_eq(system(cmd), 0);
 }
+
+char *tsup_layout_at_two_widths(const char *dir, const char *html, int height, const char *whole, const char *label)
+{
+    static const int widths[] = {480, 1400};
+    char *report = NULL;
+    size_t report_len = 0;
+    FILE *r = open_memstream(&report, &report_len);
+    ck_assert_ptr_nonnull(r);
+    for (size_t i = 0; i < sizeof widths / sizeof widths[0]; i++) {
+        char name[64], page[4200], shot[4200];
+        snprintf(name, sizeof name, "layout%d.html", widths[i]);
+        char *problems = tsup_layout_problems(dir, name, html, widths[i], height, whole);
+        if (problems[0])
+            fprintf(r, "at %d px:\n%s\n", widths[i], problems);
+        free(problems);
+        snprintf(page, sizeof page, "%s/%s", dir, name);
+        snprintf(shot, sizeof shot, "%s/shot%d.png", dir, widths[i]);
+        tsup_chromium_screenshot(page, widths[i], height, shot, dir);
+        double ink = 0;
+        uint32_t w = 0, h = 0;
+        size_t colours = tsup_png_colours(shot, &ink, &w, &h);
+        ck_assert_uint_eq(w, (uint32_t)widths[i]);
+        /* a blank or failed page is one or two colours; text, bars and ramps give many */
+        ck_assert_msg(colours > 20 && ink > 0.02, "%s at %d px: the screenshot is blank (%zu colours, %.1f%% ink)",
+                      label, widths[i], colours, 100 * ink);
+    }
+    fclose(r);
+    return report;
+}

@@ -98,6 +98,14 @@ size_t tsup_png_colours(const char *path, double *ink, uint32_t *width, uint32_t
 char *tsup_layout_problems(const char *dir, const char *name, const char *html, int width, int height,
                            const char *whole);
 
+/*
+ * The picture tests' two widths (a phone's 480 px and a desktop's 1400 px): for each, tsup_layout_problems of
+ * `html` (written to dir as layoutW.html) and a screenshot of it that must not be blank (more than 20
+ * colours, 2 % ink: a Check failure naming `label`).  Returns the problems of both widths, each block headed
+ * "at W px:" ("" when there are none; malloc'd).
+ */
+char *tsup_layout_at_two_widths(const char *dir, const char *html, int height, const char *whole, const char *label);
+
 /* Removes a directory tree made under tsup_temp_dir (browser profiles are folders). */
 void tsup_remove_tree(const char *dir);
 
