@@ -523,6 +523,32 @@ static cJSON *make_preset(const probe *pr, const results *r, cJSON *base, const 
                  "median time of the one-invocation, zero-load dispatches of the chase's first point (GPU timestamps "
                  "around the dispatch)",
                  pi, pr);
+    /* DRAM's access granule (the memory model's "dram_fetch_bytes"): the fetch sweep's granule when the loader
+     * can take it (a power of two from the preset's sector to its line), else the base's, with the reason */
+    if (r->l2_sector_measured) {
+        const cJSON *l2 = cJSON_GetObjectItemCaseSensitive(root, "l2");
+        const cJSON *sec = cJSON_GetObjectItemCaseSensitive(l2, "sector_bytes");
+        const cJSON *ln = cJSON_GetObjectItemCaseSensitive(root, "cache_line_bytes");
+        uint32_t g = r->l2_sector, lo = cJSON_IsNumber(sec) ? (uint32_t)sec->valuedouble : 0,
+                 hi = cJSON_IsNumber(ln) ? (uint32_t)ln->valuedouble : 0;
+        if (g && (g & (g - 1)) == 0 && g >= lo && g <= hi) {
+            snprintf(how, sizeof how, "the fetch granule of sequential strides through a footprint that misses the "
+                     "last level: %u bytes", g);
+            put_measured(root, sources, prov, "dram_fetch_bytes", cJSON_CreateNumber(g), "l2_stride.csv", how, pi,
+                         pr);
+        } else {
+            snprintf(how, sizeof how, "the fetch sweep's %u bytes is not a power of two from the sector (%u) to the "
+                     "line (%u) the model takes (measured.l2_fetch_bytes keeps it); the base preset's granule stays",
+                     g, lo, hi);
+            const cJSON *kept = cJSON_GetObjectItemCaseSensitive(root, "dram_fetch_bytes");
+            cJSON *p = cJSON_CreateObject();
+            cJSON_AddItemToObject(p, "value", kept ? cJSON_Duplicate(kept, 1) : cJSON_CreateNull());
+            cJSON_AddStringToObject(p, "source", "not measured");
+            cJSON_AddStringToObject(p, "why", how);
+            cJSON_DeleteItemFromObjectCaseSensitive(prov, "dram_fetch_bytes");
+            cJSON_AddItemToObject(prov, "dram_fetch_bytes", p);
+        }
+    }
     /* measurements the loader does not read: in "measured", each with its provenance */
     cJSON *extra = cJSON_CreateObject();
     struct {

@@ -286,6 +286,47 @@ START_TEST(test_probe_from_sweeps_h100_knees)
 }
 END_TEST
 
+/* The DRAM granule reaches the preset: docs/probe/h100_run2/l2_stride.csv by hand: 57.4 ns per load at stride 4
+ * rising to 356.5 at 64 and 356.9 at 128 (the plateau, then fewer loads per line at 256 and 512): the first
+ * stride above 70 % of the rise is 64 bytes, a power of two from turing_rtx2080's 32-byte sector to its 128-byte
+ * line, so the preset's dram_fetch_bytes is 64, measured.  lavapipe's sweep (docs/probe/l2_stride.csv) gives
+ * 256 bytes, more than lavapipe's 128-byte line: not written, and its provenance says why. */
+START_TEST(test_probe_from_sweeps_writes_the_dram_granule)
+{
+    char *dir = tsup_temp_dir();
+    ck_assert_ptr_nonnull(dir);
+    char args[4096], path[1200], *out = NULL;
+    snprintf(path, sizeof path, "%s/p.json", dir);
+    snprintf(args, sizeof args, "probe --from-sweeps '%s/docs/probe/h100_run2' --base turing_rtx2080 -o '%s'",
+             tsup_root(), path);
+    int rc = tsup_run_cli(args, &out);
+    ck_assert_msg(rc == 0, "probe --from-sweeps exited %d: %s", rc, out ? out : "");
+    free(out);
+    cJSON *j = parse_path(path);
+    ck_assert_double_eq(cJSON_GetObjectItem(j, "dram_fetch_bytes")->valuedouble, 64);
+    const cJSON *p = cJSON_GetObjectItem(cJSON_GetObjectItem(j, "provenance"), "dram_fetch_bytes");
+    ck_assert_str_eq(cJSON_GetStringValue(cJSON_GetObjectItem(p, "source")), "measured");
+    cJSON_Delete(j);
+    mem_machine m;
+    char err[1024];
+    ck_assert_msg(mem_machine_load(path, &m, err, sizeof err) == MEM_OK, "%s", err);
+    ck_assert_uint_eq(m.dram_fetch_bytes, 64);
+    snprintf(args, sizeof args, "probe --from-sweeps '%s/docs/probe' --base lavapipe -o '%s'", tsup_root(), path);
+    rc = tsup_run_cli(args, &out);
+    ck_assert_msg(rc == 0, "probe --from-sweeps exited %d: %s", rc, out ? out : "");
+    free(out);
+    j = parse_path(path);
+    ck_assert_ptr_null(cJSON_GetObjectItem(j, "dram_fetch_bytes"));
+    p = cJSON_GetObjectItem(cJSON_GetObjectItem(j, "provenance"), "dram_fetch_bytes");
+    ck_assert_str_eq(cJSON_GetStringValue(cJSON_GetObjectItem(p, "source")), "not measured");
+    ck_assert_ptr_nonnull(strstr(cJSON_GetStringValue(cJSON_GetObjectItem(p, "why")), "256 bytes"));
+    cJSON_Delete(j);
+    ck_assert_msg(mem_machine_load(path, &m, err, sizeof err) == MEM_OK, "%s", err);
+    tsup_remove_dir(dir);
+    free(dir);
+}
+END_TEST
+
 /* Writes a sweep file as `wavelab probe --sweeps` does: the device line, the header, "x,y,y,y" rows. */
 static void write_sweep_file(const char *dir, const char *file, const char *columns, const double *x, const double *y,
                              int n)
@@ -719,6 +760,7 @@ static Suite *probe_suite(void)
     TCase *t = tcase_create("probe");
     tcase_set_timeout(t, 300);
     tcase_add_test(t, test_probe_from_sweeps_h100_knees);
+    tcase_add_test(t, test_probe_from_sweeps_writes_the_dram_granule);
     tcase_add_test(t, test_probe_from_sweeps_synthetic_plateaus_cycles);
     tcase_add_test(t, test_probe_from_sweeps_no_levels_model_values);
     tcase_add_test(t, test_probe_from_sweeps_l2_rate_rules_fields);
