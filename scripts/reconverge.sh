@@ -12,6 +12,9 @@
 #                                                  tool's DEFAULT_WAVES)
 #   WAVELAB=build-asan/wavelab RECONVERGE_DEVICE=0 scripts/reconverge.sh 20
 #                                                  another build, no device checks
+#   SHARD=2/4 scripts/reconverge.sh 1000           every 4th generated program from the
+#                                                  2nd (`wavelab test --shard`): four
+#                                                  machines run the thousand once
 set -euo pipefail
 cd "$(dirname "$0")/.."
 count="${1:-200}"
@@ -19,6 +22,8 @@ seed="${2:-1}"
 waves="${WAVES:-}"   # empty: the tool's DEFAULT_WAVES
 wave_args=()
 [[ -n "$waves" ]] && wave_args=(--waves "$waves")
+shard_args=()
+[[ -n "${SHARD:-}" ]] && shard_args=(--shard "$SHARD")
 wavelab="${WAVELAB:-./build/wavelab}"
 dir="$(mktemp -d)"
 trap 'rm -rf "$dir"' EXIT
@@ -27,7 +32,7 @@ python3 tools/reconverge.py --self-test
 python3 tools/reconverge.py --seed "$seed" --count "$count" "${wave_args[@]}" --out "$dir"
 # the HLSL twins of the first fifth, through glslang's HLSL front end
 python3 tools/reconverge.py --seed "$seed" --count $(((count + 4) / 5)) "${wave_args[@]}" --out "$dir" --hlsl
-"$wavelab" test "$dir" >"$dir/test.txt" || {
+"$wavelab" test "$dir" "${shard_args[@]}" >"$dir/test.txt" || {
   grep -A3 -E '^(FAIL|XPASS)' "$dir/test.txt" >&2
   tail -n 1 "$dir/test.txt" >&2
   echo "reconvergence: see one with tools/reconverge.py --seed N --print --wave W" >&2
@@ -43,7 +48,7 @@ if { "$wavelab" 2>&1 || true; } | grep -q -- "--optimize"; then
   opt_count=$(((count + 4) / 5))
   mkdir "$dir/optimized"
   python3 tools/reconverge.py --seed "$seed" --count "$opt_count" "${wave_args[@]}" --out "$dir/optimized" --optimized
-  "$wavelab" test "$dir/optimized" --optimize=size >"$dir/optimized.txt" || {
+  "$wavelab" test "$dir/optimized" --optimize=size "${shard_args[@]}" >"$dir/optimized.txt" || {
     grep -A3 -E '^(FAIL|XPASS)' "$dir/optimized.txt" >&2
     echo "reconvergence --optimize=size: the known-failure rule no longer matches the optimizer" >&2
     exit 1
