@@ -690,8 +690,13 @@ isa_status isa_compile(const isa_compile_options *opt, uint32_t **words, size_t 
     glslang_shader_t *shader = glslang_shader_create(&input);
     glslang_program_t *program = NULL;
     glslang_shader_set_preamble(shader, preamble);
-    if (hlsl)
+    if (hlsl) {
         isa_glslang_set_entry_point(shader, entry);
+        /* DXC's rule for a resource with neither [[vk::binding]] nor register(): the next binding of set 0 no
+         * explicit one took, in declaration order (glslang alone puts them all on binding 0); glslang's
+         * resolver numbers them that way when asked to map bindings (explicit ones first, then by id) */
+        glslang_shader_set_options(shader, GLSLANG_SHADER_AUTO_MAP_BINDINGS);
+    }
     if (hlsl && target->spirv >= 0x10400)
         isa_glslang_use_storage_buffer(shader);
     if (!isa_glslang_parse(shader, &input, &includes, &search)) {
@@ -715,6 +720,13 @@ isa_status isa_compile(const isa_compile_options *opt, uint32_t **words, size_t 
         convert_log(glslang_program_get_info_log(program), path, err, err_size);
         if (!err || !err[0])
             append(err, err_size, "%s: error: glslang could not link the kernel\n", path);
+        st = ISA_ERR_COMPILE;
+        goto done;
+    }
+    if (hlsl && !glslang_program_map_io(program)) {
+        convert_log(glslang_program_get_info_log(program), path, err, err_size);
+        if (!err || !err[0])
+            append(err, err_size, "%s: error: glslang could not assign the kernel's bindings\n", path);
         st = ISA_ERR_COMPILE;
         goto done;
     }

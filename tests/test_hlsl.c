@@ -421,6 +421,31 @@ START_TEST(test_hlsl_glslang_uint64_wave_sum_becomes_double)
 }
 END_TEST
 
+/* DXC's rule for resources with neither register() nor [[vk::binding]]: the next binding of set 0 that no explicit
+ * one took, in declaration order (glslang alone put all three on binding 0: the collision error) */
+START_TEST(test_hlsl_resources_without_register_take_free_bindings_in_declaration_order)
+{
+    static const char *src =
+        "RWStructuredBuffer<uint> a;\n"                /* binding 1: 0 is b's */
+        "RWStructuredBuffer<uint> b : register(u0);\n" /* binding 0 */
+        "RWStructuredBuffer<uint> c;\n"                /* binding 2 */
+        "[numthreads(8, 1, 1)]\n"
+        "void main(uint gi : SV_GroupIndex) { c[gi] = a[gi] * 10u + b[gi]; }\n";
+    isa_program *prog = build_hlsl(src, NULL, 0);
+    uint32_t a[8], b[8], c[8];
+    for (uint32_t i = 0; i < 8; i++)
+        a[i] = 100u + i, b[i] = i + 1u, c[i] = SENTINEL;
+    sim_buffer bufs[3] = {{0, 0, (uint8_t *)b, sizeof b}, {0, 1, (uint8_t *)a, sizeof a}, {0, 2, (uint8_t *)c, sizeof c}};
+    sim_config cfg = {.wave_size = 8, .groups = {1, 1, 1}, .buffers = bufs, .buffer_count = 3};
+    sim_result res;
+    ck_assert_int_eq(sim_run(prog, &cfg, &res), SIM_OK);
+    for (uint32_t i = 0; i < 8; i++)
+        ck_assert_uint_eq(c[i], (100u + i) * 10u + i + 1u);
+    sim_result_free(&res);
+    isa_program_destroy(prog);
+}
+END_TEST
+
 /* register(t0) input and register(u0) output: both binding 0 under glslang (the kernel read its own output
  * as input, silently); now one error naming both, and [[vk::binding]] separates them */
 START_TEST(test_hlsl_register_classes_that_collide_are_an_error)
@@ -507,6 +532,7 @@ static Suite *hlsl_suite(void)
     tcase_add_test(t, test_hlsl_dxc_sized_type_names_compile_and_compute);
     tcase_add_test(t, test_hlsl_dxc_int64_t_is_a_clear_error);
     tcase_add_test(t, test_hlsl_register_classes_that_collide_are_an_error);
+    tcase_add_test(t, test_hlsl_resources_without_register_take_free_bindings_in_declaration_order);
     tcase_add_test(t, test_hlsl_vector_wave_active_all_equal_is_per_component);
     tcase_add_test(t, test_hlsl_glslang_rejects_wave_match_and_multiprefix);
     tcase_add_test(t, test_hlsl_glslang_read_lane_at_is_a_shuffle_so_nonuniform_index_works_per_lane);
