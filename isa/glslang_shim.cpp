@@ -13,6 +13,8 @@
 //    SPIR-V generator then emits structured control flow for any operand
 //    that is not a plain variable or constant;
 //  * the StorageBuffer storage class for HLSL buffers at SPIR-V 1.4 and later;
+//  * DXC's bindings for HLSL resources declared without register() or
+//    [[vk::binding]] (glslang puts every one on binding 0);
 //  * resolve #include through the caller's callbacks: glslang 12's C
 //    interface declares glsl_include_callbacks_t but its preprocess step
 //    always searches with a DirStackFileIncluder that starts at the process's
@@ -26,7 +28,10 @@
 #include <glslang/MachineIndependent/localintermediate.h>
 #include <glslang/Public/ShaderLang.h>
 
+#include <map>
+#include <set>
 #include <string>
+#include <vector>
 
 namespace {
 
@@ -134,6 +139,20 @@ public:
     }
 };
 
+class Symbols : public glslang::TIntermTraverser {
+public:
+    std::vector<glslang::TIntermSymbol *> nodes;
+    void visitSymbol(glslang::TIntermSymbol *s) override { nodes.push_back(s); }
+};
+
+// A descriptor: a buffer, a cbuffer (the $Global block of loose globals too), a texture or a sampler.
+bool is_resource(const glslang::TType &type)
+{
+    const glslang::TQualifier &q = type.getQualifier();
+    return (q.storage == glslang::EvqUniform || q.storage == glslang::EvqBuffer) && !q.isPushConstant() &&
+           !q.isSpecConstant();
+}
+
 // The C interface's shader object, as glslang 12's c_interface.cpp lays it out.
 struct ShaderLayout {
     glslang::TShader *shader;
@@ -204,6 +223,56 @@ extern "C" void isa_glslang_set_entry_point(glslang_shader_t *shader, const char
     glslang::TShader *tshader = tshader_of(shader);
     tshader->setEntryPoint(name);
     tshader->setSourceEntryPoint(name);
+}
+
+// DXC's rule for a resource declared with neither register() nor [[vk::binding]]: the lowest binding of its set
+// (set 0 unless a space says otherwise) that no explicit binding and no earlier such resource took, in
+// declaration order, whether or not the kernel uses it.  glslang 12 writes binding 0 for all of them, and its own
+// automatic mapping numbers only the resources the entry point uses.  The linker objects list every global in
+// declaration order; the binding is written on each node of the variable, since GlslangToSpv decorates the
+// variable from whichever node it meets first.  Call after parsing, before linking.
+extern "C" void isa_glslang_hlsl_dxc_bindings(glslang_shader_t *shader)
+{
+    glslang::TIntermediate *im = tshader_of(shader)->getIntermediate();
+    glslang::TIntermAggregate *root = im && im->getTreeRoot() ? im->getTreeRoot()->getAsAggregate() : nullptr;
+    if (!root)
+        return;
+    std::map<unsigned, std::set<unsigned>> taken;
+    std::vector<glslang::TIntermSymbol *> unbound;
+    for (TIntermNode *n : root->getSequence()) {
+        glslang::TIntermAggregate *linker = n ? n->getAsAggregate() : nullptr;
+        if (!linker || linker->getOp() != glslang::EOpLinkerObjects)
+            continue;
+        for (TIntermNode *o : linker->getSequence()) {
+            glslang::TIntermSymbol *sym = o ? o->getAsSymbolNode() : nullptr;
+            if (!sym || !is_resource(sym->getType()))
+                continue;
+            const glslang::TQualifier &q = sym->getType().getQualifier();
+            if (q.hasBinding())
+                taken[q.hasSet() ? q.layoutSet : 0].insert(q.layoutBinding);
+            else
+                unbound.push_back(sym);
+        }
+    }
+    std::map<long long, unsigned> binding;
+    for (glslang::TIntermSymbol *sym : unbound) {
+        const glslang::TQualifier &q = sym->getType().getQualifier();
+        std::set<unsigned> &used = taken[q.hasSet() ? q.layoutSet : 0];
+        unsigned b = 0;
+        while (used.count(b))
+            b++;
+        used.insert(b);
+        binding[sym->getId()] = b;
+    }
+    if (binding.empty())
+        return;
+    Symbols all;
+    root->traverse(&all);
+    for (glslang::TIntermSymbol *sym : all.nodes) {
+        auto it = binding.find(sym->getId());
+        if (it != binding.end())
+            sym->getWritableType().getQualifier().layoutBinding = it->second;
+    }
 }
 
 // Call after glslang_shader_parse succeeded, before linking: the new nodes go

@@ -426,16 +426,17 @@ END_TEST
 START_TEST(test_hlsl_resources_without_register_take_free_bindings_in_declaration_order)
 {
     static const char *src =
-        "RWStructuredBuffer<uint> a;\n"                /* binding 1: 0 is b's */
+        "RWStructuredBuffer<uint> unused;\n"           /* binding 1 (0 is b's): numbered though never used */
+        "RWStructuredBuffer<uint> a;\n"                /* binding 2 */
         "RWStructuredBuffer<uint> b : register(u0);\n" /* binding 0 */
-        "RWStructuredBuffer<uint> c;\n"                /* binding 2 */
+        "RWStructuredBuffer<uint> c;\n"                /* binding 3 */
         "[numthreads(8, 1, 1)]\n"
         "void main(uint gi : SV_GroupIndex) { c[gi] = a[gi] * 10u + b[gi]; }\n";
     isa_program *prog = build_hlsl(src, NULL, 0);
     uint32_t a[8], b[8], c[8];
     for (uint32_t i = 0; i < 8; i++)
         a[i] = 100u + i, b[i] = i + 1u, c[i] = SENTINEL;
-    sim_buffer bufs[3] = {{0, 0, (uint8_t *)b, sizeof b}, {0, 1, (uint8_t *)a, sizeof a}, {0, 2, (uint8_t *)c, sizeof c}};
+    sim_buffer bufs[3] = {{0, 0, (uint8_t *)b, sizeof b}, {0, 2, (uint8_t *)a, sizeof a}, {0, 3, (uint8_t *)c, sizeof c}};
     sim_config cfg = {.wave_size = 8, .groups = {1, 1, 1}, .buffers = bufs, .buffer_count = 3};
     sim_result res;
     ck_assert_int_eq(sim_run(prog, &cfg, &res), SIM_OK);
@@ -443,6 +444,92 @@ START_TEST(test_hlsl_resources_without_register_take_free_bindings_in_declaratio
         ck_assert_uint_eq(c[i], (100u + i) * 10u + i + 1u);
     sim_result_free(&res);
     isa_program_destroy(prog);
+}
+END_TEST
+
+/* QuadAny / QuadAll (Shader Model 6.7; glslang 12 has neither): whether any / every lane of the lane's quad
+ * (lanes 4k .. 4k+3) has the condition; glslang alone: "no matching overloaded function" */
+START_TEST(test_hlsl_quad_any_and_quad_all_over_each_quad)
+{
+    static const char *src =
+        "[[vk::binding(0, 0)]] StructuredBuffer<uint> inw;\n"
+        "[[vk::binding(1, 0)]] RWStructuredBuffer<uint> outw;\n"
+        "[numthreads(64, 1, 1)]\n"
+        "void main(uint gi : SV_GroupIndex) {\n"
+        "    uint x = inw[gi];\n"
+        "    outw[gi] = (QuadAny(x == 0u) ? 1u : 0u) + (QuadAll(x != 3u) ? 10u : 0u);\n"
+        "}\n";
+    isa_program *prog = build_hlsl(src, NULL, 0);
+    uint32_t in[64], out[64];
+    for (uint32_t i = 0; i < 64; i++)
+        in[i] = (i * 7u + i / 4u) % 5u;
+    for (size_t wi = 0; wi < sizeof wave_sizes / sizeof wave_sizes[0]; wi++) {
+        sim_result res;
+        ck_assert_int_eq(run2(prog, wave_sizes[wi], in, 64, out, 64, &res), SIM_OK);
+        for (uint32_t i = 0; i < 64; i++) {
+            uint32_t q = i & ~3u, any = 0, all = 1;
+            for (uint32_t k = 0; k < 4; k++)
+                any |= in[q + k] == 0u, all &= in[q + k] != 3u;
+            ck_assert_msg(out[i] == any + 10u * all, "wave %u lane %u: %u, expected %u", wave_sizes[wi], i, out[i],
+                          any + 10u * all);
+        }
+        sim_result_free(&res);
+    }
+    isa_program_destroy(prog);
+}
+END_TEST
+
+/* `unsigned int` (and its vectors) is uint, as DXC reads it; glslang 12 reserves `unsigned`.  A header is read
+ * like the kernel: a DXC type name only it uses (uint32_t) and `unsigned int` work there too, and a DXC intrinsic
+ * only it calls (QuadAny) is defined.  Errors keep their line. */
+START_TEST(test_hlsl_unsigned_int_and_dxc_names_in_headers)
+{
+    char *dir = tsup_temp_dir();
+    free(tsup_write_file(dir, "h.hlsli",
+                         "// unsigned int in a comment stays\n"
+                         "unsigned int twice(uint32_t v) { unsigned int2 p = unsigned int2(v, v); return p.x + p.y; }\n"
+                         "bool quad_has_zero(uint v) { return QuadAny(v == 0u); }\n"));
+    free(tsup_write_file(dir, "k.hlsl",
+                         "#include \"h.hlsli\"\n"
+                         "[[vk::binding(0, 0)]] StructuredBuffer<uint> inw;\n"
+                         "[[vk::binding(1, 0)]] RWStructuredBuffer<uint> outw;\n"
+                         "[numthreads(64, 1, 1)]\n"
+                         "void main(uint gi : SV_GroupIndex) {\n"
+                         "    unsigned int x = inw[gi];\n"
+                         "    outw[gi] = twice(x) + (quad_has_zero(x) ? 1000u : 0u);\n"
+                         "}\n"));
+    char path[1024], msg[8192];
+    snprintf(path, sizeof path, "%s/k.hlsl", dir);
+    char *text = tsup_read_file(path, NULL);
+    isa_program *prog = NULL;
+    ck_assert_msg(tsup_build(text, path, "hlsl", "main", &prog, msg, sizeof msg, NULL, 0) == ISA_OK, "%s", msg);
+    uint32_t in[64], out[64];
+    for (uint32_t i = 0; i < 64; i++)
+        in[i] = (i * 13u) % 9u;
+    sim_result res;
+    ck_assert_int_eq(run2(prog, 32, in, 64, out, 64, &res), SIM_OK);
+    for (uint32_t i = 0; i < 64; i++) {
+        uint32_t q = i & ~3u, any = 0;
+        for (uint32_t k = 0; k < 4; k++)
+            any |= in[q + k] == 0u;
+        ck_assert_uint_eq(out[i], 2u * in[i] + 1000u * any);
+    }
+    sim_result_free(&res);
+    isa_program_destroy(prog);
+    free(text);
+
+    /* `unsigned` before anything but int stays glslang's error, on its line */
+    static const char *bad =
+        "RWStructuredBuffer<uint> o;\n"
+        "[numthreads(8, 1, 1)]\n"
+        "void main(uint gi : SV_GroupIndex) { unsigned short s = 1; o[gi] = s; }\n";
+    uint32_t *w = NULL;
+    size_t n = 0;
+    char err[4096] = "";
+    ck_assert_int_eq(compile_only(bad, err, sizeof err, &w, &n), ISA_ERR_COMPILE);
+    ck_assert_msg(strstr(err, "kernel.hlsl:3: error: 'unsigned'"), "%s", err);
+    tsup_remove_dir(dir);
+    free(dir);
 }
 END_TEST
 
@@ -533,6 +620,8 @@ static Suite *hlsl_suite(void)
     tcase_add_test(t, test_hlsl_dxc_int64_t_is_a_clear_error);
     tcase_add_test(t, test_hlsl_register_classes_that_collide_are_an_error);
     tcase_add_test(t, test_hlsl_resources_without_register_take_free_bindings_in_declaration_order);
+    tcase_add_test(t, test_hlsl_quad_any_and_quad_all_over_each_quad);
+    tcase_add_test(t, test_hlsl_unsigned_int_and_dxc_names_in_headers);
     tcase_add_test(t, test_hlsl_vector_wave_active_all_equal_is_per_component);
     tcase_add_test(t, test_hlsl_glslang_rejects_wave_match_and_multiprefix);
     tcase_add_test(t, test_hlsl_glslang_read_lane_at_is_a_shuffle_so_nonuniform_index_works_per_lane);
