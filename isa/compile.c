@@ -376,6 +376,8 @@ int isa_glslang_parse(glslang_shader_t *shader, const glslang_input_t *input,
                       const glsl_include_callbacks_t *callbacks, void *ctx);
 int isa_glslang_hlsl_short_circuit(glslang_shader_t *shader);
 void isa_glslang_hlsl_dxc_bindings(glslang_shader_t *shader);
+const char *isa_glslang_hlsl_wave_overload(size_t i, const char **more_params);
+int isa_glslang_hlsl_wave_overloads(glslang_shader_t *shader);
 
 static pthread_once_t glslang_once = PTHREAD_ONCE_INIT;
 
@@ -504,11 +506,53 @@ static void dxc_intrinsic_definitions(const char *text, char *preamble, size_t s
             append(preamble, size, "%s", dxc_intrinsics[k].definition);
 }
 
+/*
+ * The 16-bit and 64-bit integer overloads of the wave intrinsics, which glslang 12 lacks: for each intrinsic of
+ * isa/glslang_shim.cpp's table the kernel calls, a prototype per type of each family below whose names the kernel
+ * uses.  glslang prefers them as exact matches, and the shim turns each call into the group operation on that type
+ * (isa_glslang_hlsl_wave_overloads).  uint64_t is glslang 12's only 64-bit integer spelling (scalar only).  With
+ * any of them declared, a `half` argument would be ambiguous (half converts to float and to the integers alike), so
+ * the `half` family comes with them: WaveActiveSum(half) is then a half-precision sum, as DXC's with 16-bit types.
+ */
+static const struct wave_overload_family {
+    const char *uses[2];  /* names (after dxc_type_defines' mapping, either spelling) that bring the family */
+    const char *types[4]; /* glslang's spellings */
+} wave_overload_families[] = {
+    {{"uint64_t", NULL}, {"uint64_t", NULL, NULL, NULL}},
+    {{"int16_t", "min16int"}, {"min16int", "min16int2", "min16int3", "min16int4"}},
+    {{"uint16_t", "min16uint"}, {"min16uint", "min16uint2", "min16uint3", "min16uint4"}},
+    {{NULL, NULL}, {"half", "half2", "half3", "half4"}}, /* with any other: see above */
+};
+enum { WAVE_FAMILIES = sizeof wave_overload_families / sizeof wave_overload_families[0] };
+
+static void wave_overload_prototypes(const char *text, char *preamble, size_t size)
+{
+    bool any = false, with[WAVE_FAMILIES] = {false};
+    for (int f = 0; f < WAVE_FAMILIES; f++)
+        for (int u = 0; u < 2 && wave_overload_families[f].uses[u]; u++)
+            with[f] = with[f] || mentions_word(text, wave_overload_families[f].uses[u]);
+    for (int f = 0; f < WAVE_FAMILIES; f++)
+        any = any || with[f];
+    if (!any)
+        return;
+    with[WAVE_FAMILIES - 1] = true;
+    const char *more, *name;
+    for (size_t i = 0; (name = isa_glslang_hlsl_wave_overload(i, &more)); i++)
+        if (mentions_function(text, name) && !defines_itself(text, name))
+            for (int f = 0; f < WAVE_FAMILIES; f++)
+                for (int t = 0; with[f] && t < 4 && wave_overload_families[f].types[t]; t++)
+                    append(preamble, size, "%s %s(%s value%s);\n", wave_overload_families[f].types[t], name,
+                           wave_overload_families[f].types[t], more);
+}
+
 static size_t dxc_intrinsic_definitions_size(void)
 {
     size_t n = 0;
     for (size_t k = 0; k < sizeof dxc_intrinsics / sizeof dxc_intrinsics[0]; k++)
         n += strlen(dxc_intrinsics[k].definition);
+    const char *more;
+    for (size_t i = 0; isa_glslang_hlsl_wave_overload(i, &more); i++)
+        n += WAVE_FAMILIES * 4 * (64 + strlen(more));
     return n;
 }
 
@@ -813,6 +857,7 @@ isa_status isa_compile(const isa_compile_options *opt, uint32_t **words, size_t 
     if (hlsl) {
         dxc_type_defines(all, preamble, pre_len);
         dxc_intrinsic_definitions(all, preamble, pre_len);
+        wave_overload_prototypes(all, preamble, pre_len);
     }
     if (!hlsl && strcmp(entry, "main") != 0) {
         append(err, err_size, "%s: GLSL kernels must use the entry point \"main\" (case asks for \"%s\")\n", path, entry);
@@ -878,6 +923,7 @@ isa_status isa_compile(const isa_compile_options *opt, uint32_t **words, size_t 
     if (hlsl) {
         isa_glslang_hlsl_short_circuit(shader);
         isa_glslang_hlsl_dxc_bindings(shader);
+        isa_glslang_hlsl_wave_overloads(shader);
     }
     program = glslang_program_create();
     glslang_program_add_shader(program, shader);

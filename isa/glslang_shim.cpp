@@ -49,6 +49,10 @@ struct LoopAccess : glslang::TIntermLoop {
     static glslang::TIntermTyped *glslang::TIntermLoop::*test_field() { return &LoopAccess::test; }
     static glslang::TIntermTyped *glslang::TIntermLoop::*terminal_field() { return &LoopAccess::terminal; }
 };
+struct IntermediateAccess : glslang::TIntermediate {
+    using Graph = TGraph;
+    static Graph glslang::TIntermediate::*call_graph_field() { return &IntermediateAccess::callGraph; }
+};
 struct SwitchAccess : glslang::TIntermSwitch {
     static glslang::TIntermTyped *glslang::TIntermSwitch::*condition_field() { return &SwitchAccess::condition; }
 };
@@ -62,28 +66,12 @@ glslang::TIntermConstantUnion *bool_constant(bool value, const glslang::TSourceL
     return c;
 }
 
-class ShortCircuit : public glslang::TIntermTraverser {
+// Walks the tree and offers every child expression to rewrite(), which may return a replacement.
+class Rewriter : public glslang::TIntermTraverser {
 public:
-    int rewritten = 0;
+    virtual glslang::TIntermTyped *rewrite(glslang::TIntermTyped *n) = 0;
 
-    // `a && b` -> `a ? b : false`, `a || b` -> `a ? true : b` (scalar bools only: HLSL 2021 forbids vectors there)
-    glslang::TIntermTyped *fix(glslang::TIntermTyped *n)
-    {
-        if (!n)
-            return n;
-        glslang::TIntermBinary *b = n->getAsBinaryNode();
-        if (b && (b->getOp() == glslang::EOpLogicalAnd || b->getOp() == glslang::EOpLogicalOr) &&
-            b->getType().isScalarOrVec1() && b->getLeft()->getType().isScalarOrVec1()) {
-            bool is_and = b->getOp() == glslang::EOpLogicalAnd;
-            glslang::TIntermTyped *t = is_and ? b->getRight() : bool_constant(true, b->getLoc());
-            glslang::TIntermTyped *f = is_and ? bool_constant(false, b->getLoc()) : b->getRight();
-            auto *s = new glslang::TIntermSelection(b->getLeft(), t, f, b->getType());
-            s->setLoc(b->getLoc());
-            rewritten++;
-            return s;
-        }
-        return n;
-    }
+    glslang::TIntermTyped *fix(glslang::TIntermTyped *n) { return n ? rewrite(n) : n; }
     TIntermNode *fix_node(TIntermNode *n)
     {
         glslang::TIntermTyped *t = n ? n->getAsTyped() : nullptr;
@@ -114,11 +102,6 @@ public:
             n->setTrueBlock(fix(n->getTrueBlock()->getAsTyped()));
         if (n->getFalseBlock() && n->getFalseBlock()->getAsTyped())
             n->setFalseBlock(fix(n->getFalseBlock()->getAsTyped()));
-        // a value-producing ?: with a scalar condition: evaluate only the chosen arm
-        if (!n->getShortCircuit() && n->getCondition()->getType().isScalarOrVec1()) {
-            n->*SelectionAccess::short_circuit_field() = true;
-            rewritten++;
-        }
         return true;
     }
     bool visitLoop(glslang::TVisit, glslang::TIntermLoop *n) override
@@ -136,6 +119,90 @@ public:
     {
         n->*SwitchAccess::condition_field() = fix(n->getCondition()->getAsTyped());
         return true;
+    }
+};
+
+class ShortCircuit : public Rewriter {
+public:
+    int rewritten = 0;
+
+    // `a && b` -> `a ? b : false`, `a || b` -> `a ? true : b` (scalar bools only: HLSL 2021 forbids vectors there)
+    glslang::TIntermTyped *rewrite(glslang::TIntermTyped *n) override
+    {
+        glslang::TIntermBinary *b = n->getAsBinaryNode();
+        if (b && (b->getOp() == glslang::EOpLogicalAnd || b->getOp() == glslang::EOpLogicalOr) &&
+            b->getType().isScalarOrVec1() && b->getLeft()->getType().isScalarOrVec1()) {
+            bool is_and = b->getOp() == glslang::EOpLogicalAnd;
+            glslang::TIntermTyped *t = is_and ? b->getRight() : bool_constant(true, b->getLoc());
+            glslang::TIntermTyped *f = is_and ? bool_constant(false, b->getLoc()) : b->getRight();
+            auto *s = new glslang::TIntermSelection(b->getLeft(), t, f, b->getType());
+            s->setLoc(b->getLoc());
+            rewritten++;
+            return s;
+        }
+        return n;
+    }
+
+    bool visitSelection(glslang::TVisit v, glslang::TIntermSelection *n) override
+    {
+        Rewriter::visitSelection(v, n);
+        // a value-producing ?: with a scalar condition: evaluate only the chosen arm
+        if (!n->getShortCircuit() && n->getCondition()->getType().isScalarOrVec1()) {
+            n->*SelectionAccess::short_circuit_field() = true;
+            rewritten++;
+        }
+        return true;
+    }
+};
+
+// HLSL's wave intrinsics on 16-bit and 64-bit integers (DXC's WaveActiveSum(uint16_t), WaveReadLaneFirst(uint64_t)):
+// glslang 12's tables have none, so it either refuses the argument (16-bit) or converts it to double (uint64_t:
+// an FAdd, exact below 2^53 only).  isa/compile.c declares prototypes of those overloads in the preamble, which
+// glslang's overload resolution prefers as exact matches; each call to one becomes the group operation glslang
+// uses for the 32-bit overload, on the argument's own type.  (The prefix scans are written exclusive here;
+// isa/compile.c rewrites only the inclusive ones glslang writes.)
+struct WaveOverload {
+    const char *name;
+    glslang::TOperator op;
+    const char *more_params; // after the value's
+};
+const WaveOverload wave_overloads[] = {
+    {"WaveActiveSum", glslang::EOpSubgroupAdd, ""},
+    {"WaveActiveProduct", glslang::EOpSubgroupMul, ""},
+    {"WaveActiveMin", glslang::EOpSubgroupMin, ""},
+    {"WaveActiveMax", glslang::EOpSubgroupMax, ""},
+    {"WaveActiveBitAnd", glslang::EOpSubgroupAnd, ""},
+    {"WaveActiveBitOr", glslang::EOpSubgroupOr, ""},
+    {"WaveActiveBitXor", glslang::EOpSubgroupXor, ""},
+    {"WavePrefixSum", glslang::EOpSubgroupExclusiveAdd, ""},
+    {"WavePrefixProduct", glslang::EOpSubgroupExclusiveMul, ""},
+    {"WaveReadLaneFirst", glslang::EOpSubgroupBroadcastFirst, ""},
+};
+
+class WaveOverloads : public Rewriter {
+public:
+    std::set<std::string> defined;  // functions with a body: the kernel's own, never replaced
+    std::set<std::string> replaced; // the prototypes called, by glslang's mangled name
+    int rewritten = 0;
+
+    glslang::TIntermTyped *rewrite(glslang::TIntermTyped *n) override
+    {
+        glslang::TIntermAggregate *call = n->getAsAggregate();
+        if (!call || call->getOp() != glslang::EOpFunctionCall || defined.count(call->getName().c_str()))
+            return n;
+        std::string name = call->getName().c_str();
+        name = name.substr(0, name.find('('));
+        for (const WaveOverload &w : wave_overloads)
+            if (name == w.name) {
+                auto *g = new glslang::TIntermAggregate(w.op);
+                g->getSequence() = call->getSequence();
+                g->setType(call->getType());
+                g->setLoc(call->getLoc());
+                replaced.insert(call->getName().c_str());
+                rewritten++;
+                return g;
+            }
+        return n;
     }
 };
 
@@ -286,4 +353,36 @@ extern "C" int isa_glslang_hlsl_short_circuit(glslang_shader_t *shader)
     im->setTreeRoot(sc.fix_node(im->getTreeRoot()));
     im->getTreeRoot()->traverse(&sc);
     return sc.rewritten;
+}
+
+// The i-th wave intrinsic WaveOverloads replaces and the parameters after its value (for isa/compile.c's
+// prototypes); NULL past the last.
+extern "C" const char *isa_glslang_hlsl_wave_overload(size_t i, const char **more_params)
+{
+    if (i >= sizeof wave_overloads / sizeof wave_overloads[0])
+        return nullptr;
+    *more_params = wave_overloads[i].more_params;
+    return wave_overloads[i].name;
+}
+
+// The calls to isa/compile.c's wave-intrinsic prototypes become group operations (WaveOverloads above).  Call
+// after parsing, before linking.
+extern "C" int isa_glslang_hlsl_wave_overloads(glslang_shader_t *shader)
+{
+    glslang::TIntermediate *im = tshader_of(shader)->getIntermediate();
+    glslang::TIntermAggregate *root = im && im->getTreeRoot() ? im->getTreeRoot()->getAsAggregate() : nullptr;
+    if (!root)
+        return 0;
+    WaveOverloads wo;
+    for (TIntermNode *n : root->getSequence()) {
+        glslang::TIntermAggregate *f = n ? n->getAsAggregate() : nullptr;
+        if (f && f->getOp() == glslang::EOpFunction)
+            wo.defined.insert(f->getName().c_str());
+    }
+    root->traverse(&wo);
+    // the calls are gone: so are their edges, or linking would look for the prototypes' bodies
+    (im->*IntermediateAccess::call_graph_field()).remove_if([&wo](const glslang::TCall &c) {
+        return wo.replaced.count(c.callee.c_str()) != 0;
+    });
+    return wo.rewritten;
 }

@@ -402,11 +402,10 @@ START_TEST(test_hlsl_glslang_read_lane_at_is_a_shuffle_so_nonuniform_index_works
 }
 END_TEST
 
-START_TEST(test_hlsl_glslang_uint64_wave_sum_becomes_double)
+START_TEST(test_hlsl_uint64_wave_sum_is_an_integer_add)
 {
-    /* DXC: a 64-bit integer sum.  glslang 12 picks the double overload of WaveActiveSum /
-     * WavePrefixSum for uint64_t: an FAdd on doubles (exact only below 2^53), and
-     * integer operations on the result give invalid SPIR-V. */
+    /* glslang 12 alone picked the double overload of WaveActiveSum for uint64_t (an FAdd, exact below 2^53);
+     * the overload wavelab declares makes it DXC's 64-bit integer add */
     static const char *src =
         "RWStructuredBuffer<uint> o;\n"
         "[numthreads(64, 1, 1)]\n"
@@ -415,8 +414,8 @@ START_TEST(test_hlsl_glslang_uint64_wave_sum_becomes_double)
     uint32_t *w = NULL;
     size_t n = 0;
     ck_assert_int_eq(compile_only(src, err, sizeof err, &w, &n), ISA_OK);
-    ck_assert(has_opcode(w, n, 350 /* OpGroupNonUniformFAdd */));
-    ck_assert(!has_opcode(w, n, 349 /* OpGroupNonUniformIAdd */));
+    ck_assert(!has_opcode(w, n, 350 /* OpGroupNonUniformFAdd */));
+    ck_assert(has_opcode(w, n, 349 /* OpGroupNonUniformIAdd */));
     free(w);
 }
 END_TEST
@@ -533,6 +532,61 @@ START_TEST(test_hlsl_unsigned_int_and_dxc_names_in_headers)
 }
 END_TEST
 
+/* The wave intrinsics on uint64_t and uint16_t, as DXC defines them: a 64-bit integer sum (glslang 12 alone picked
+ * the double overload, exact below 2^53 only) and a 16-bit sum and prefix sum that wrap at 65536 (glslang 12 alone
+ * refused the argument).  Expected values in 64-bit and 16-bit arithmetic here. */
+START_TEST(test_hlsl_wave_intrinsics_on_64_and_16_bit_integers)
+{
+    static const char *src =
+        "[[vk::binding(0, 0)]] StructuredBuffer<uint> inw;\n"
+        "[[vk::binding(1, 0)]] RWStructuredBuffer<uint> outw;\n"
+        "[numthreads(64, 1, 1)]\n"
+        "void main(uint gi : SV_GroupIndex) {\n"
+        "    uint x = inw[gi];\n"
+        "    uint64_t big = x;\n"
+        "    big = (big << 32) | x;\n"
+        "    uint64_t s = WaveActiveSum(big);\n"
+        "    uint16_t h = (uint16_t)(x * 3000u);\n"
+        "    uint16_t hs = WaveActiveSum(h);\n"
+        "    uint16_t hp = WavePrefixSum(h);\n"
+        "    uint64_t first = WaveReadLaneFirst(big);\n"
+        "    uint o = gi * 6u;\n"
+        "    outw[o] = (uint)(s >> 32); outw[o + 1u] = (uint)s; outw[o + 2u] = (uint)hs; outw[o + 3u] = (uint)hp;\n"
+        "    outw[o + 4u] = (uint)(first >> 32); outw[o + 5u] = (uint)first;\n"
+        "}\n";
+    isa_program *prog = build_hlsl(src, NULL, 0);
+    uint32_t in[64], out[64 * 6];
+    for (uint32_t i = 0; i < 64; i++)
+        in[i] = 0x90000000u + i * 0x01234567u; /* the low halves carry into the high ones */
+    for (size_t wi = 0; wi < sizeof wave_sizes / sizeof wave_sizes[0]; wi++) {
+        uint32_t W = wave_sizes[wi];
+        sim_result res;
+        ck_assert_int_eq(run2(prog, W, in, 64, out, 64 * 6, &res), SIM_OK);
+        for (uint32_t w0 = 0; w0 < 64; w0 += W) {
+            uint64_t sum = 0;
+            uint16_t hsum = 0;
+            for (uint32_t l = 0; l < W; l++) {
+                sum += (uint64_t)in[w0 + l] << 32 | in[w0 + l];
+                hsum = (uint16_t)(hsum + (uint16_t)(in[w0 + l] * 3000u));
+            }
+            uint16_t prefix = 0;
+            for (uint32_t l = 0; l < W; l++) {
+                const uint32_t *e = &out[(w0 + l) * 6];
+                ck_assert_msg(e[0] == (uint32_t)(sum >> 32) && e[1] == (uint32_t)sum, "wave %u lane %u: sum %08x%08x, "
+                              "expected %016llx", W, w0 + l, e[0], e[1], (unsigned long long)sum);
+                ck_assert_uint_eq(e[2], hsum);
+                ck_assert_uint_eq(e[3], prefix);
+                ck_assert_uint_eq(e[4], in[w0]);
+                ck_assert_uint_eq(e[5], in[w0]);
+                prefix = (uint16_t)(prefix + (uint16_t)(in[w0 + l] * 3000u));
+            }
+        }
+        sim_result_free(&res);
+    }
+    isa_program_destroy(prog);
+}
+END_TEST
+
 /* register(t0) input and register(u0) output: both binding 0 under glslang (the kernel read its own output
  * as input, silently); now one error naming both, and [[vk::binding]] separates them */
 START_TEST(test_hlsl_register_classes_that_collide_are_an_error)
@@ -622,10 +676,11 @@ static Suite *hlsl_suite(void)
     tcase_add_test(t, test_hlsl_resources_without_register_take_free_bindings_in_declaration_order);
     tcase_add_test(t, test_hlsl_quad_any_and_quad_all_over_each_quad);
     tcase_add_test(t, test_hlsl_unsigned_int_and_dxc_names_in_headers);
+    tcase_add_test(t, test_hlsl_wave_intrinsics_on_64_and_16_bit_integers);
     tcase_add_test(t, test_hlsl_vector_wave_active_all_equal_is_per_component);
     tcase_add_test(t, test_hlsl_glslang_rejects_wave_match_and_multiprefix);
     tcase_add_test(t, test_hlsl_glslang_read_lane_at_is_a_shuffle_so_nonuniform_index_works_per_lane);
-    tcase_add_test(t, test_hlsl_glslang_uint64_wave_sum_becomes_double);
+    tcase_add_test(t, test_hlsl_uint64_wave_sum_is_an_integer_add);
     suite_add_tcase(s, t);
     return s;
 }
