@@ -587,6 +587,47 @@ START_TEST(test_hlsl_wave_intrinsics_on_64_and_16_bit_integers)
 }
 END_TEST
 
+/* A function taking ConstantBuffer<T> (issue 25's list): glslang 12 takes it as written; computed by hand */
+START_TEST(test_hlsl_constant_buffer_argument)
+{
+    static const char *src =
+        "struct Params { uint scale; uint bias; };\n"
+        "[[vk::binding(0, 0)]] ConstantBuffer<Params> params;\n"
+        "[[vk::binding(1, 0)]] RWStructuredBuffer<uint> outw;\n"
+        "uint apply(ConstantBuffer<Params> p, uint x) { return p.scale * x + p.bias; }\n"
+        "[numthreads(16, 1, 1)]\n"
+        "void main(uint gi : SV_GroupIndex) { outw[gi] = apply(params, gi); }\n";
+    isa_program *prog = build_hlsl(src, NULL, 0);
+    uint32_t p[2] = {7u, 1000u}, out[16];
+    sim_result res;
+    ck_assert_int_eq(run2(prog, 8, p, 2, out, 16, &res), SIM_OK);
+    for (uint32_t i = 0; i < 16; i++)
+        ck_assert_uint_eq(out[i], 7u * i + 1000u);
+    sim_result_free(&res);
+    isa_program_destroy(prog);
+}
+END_TEST
+
+/* What stays refused: an implicit narrowing to half (glslang 12's HLSL converts implicitly only among the 32- and
+ * 64-bit scalar types) is glslang's error on its line and one note naming the cause */
+START_TEST(test_hlsl_implicit_conversion_to_half_is_a_clear_error)
+{
+    static const char *src =
+        "RWStructuredBuffer<uint> o;\n"
+        "[numthreads(8, 1, 1)]\n"
+        "void main(uint gi : SV_GroupIndex) {\n"
+        "    half h = 1.0;\n"
+        "    o[gi] = (uint)(float)h;\n"
+        "}\n";
+    uint32_t *w = NULL;
+    size_t n = 0;
+    char err[4096] = "";
+    ck_assert_int_eq(compile_only(src, err, sizeof err, &w, &n), ISA_ERR_COMPILE);
+    ck_assert_ptr_null(w);
+    ck_assert_msg(strstr(err, "kernel.hlsl:4: error:") && strstr(err, "note: glslang 12 converts to 16-bit"), "%s", err);
+}
+END_TEST
+
 /* register(t0) input and register(u0) output: both binding 0 under glslang (the kernel read its own output
  * as input, silently); now one error naming both, and [[vk::binding]] separates them */
 START_TEST(test_hlsl_register_classes_that_collide_are_an_error)
@@ -677,6 +718,8 @@ static Suite *hlsl_suite(void)
     tcase_add_test(t, test_hlsl_quad_any_and_quad_all_over_each_quad);
     tcase_add_test(t, test_hlsl_unsigned_int_and_dxc_names_in_headers);
     tcase_add_test(t, test_hlsl_wave_intrinsics_on_64_and_16_bit_integers);
+    tcase_add_test(t, test_hlsl_constant_buffer_argument);
+    tcase_add_test(t, test_hlsl_implicit_conversion_to_half_is_a_clear_error);
     tcase_add_test(t, test_hlsl_vector_wave_active_all_equal_is_per_component);
     tcase_add_test(t, test_hlsl_glslang_rejects_wave_match_and_multiprefix);
     tcase_add_test(t, test_hlsl_glslang_read_lane_at_is_a_shuffle_so_nonuniform_index_works_per_lane);
