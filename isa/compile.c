@@ -377,6 +377,7 @@ int isa_glslang_parse(glslang_shader_t *shader, const glslang_input_t *input,
 int isa_glslang_hlsl_short_circuit(glslang_shader_t *shader);
 void isa_glslang_hlsl_dxc_bindings(glslang_shader_t *shader);
 const char *isa_glslang_hlsl_wave_overload(size_t i, const char **more_params);
+const char *isa_glslang_hlsl_builtin_read(size_t i);
 int isa_glslang_hlsl_wave_overloads(glslang_shader_t *shader);
 
 static pthread_once_t glslang_once = PTHREAD_ONCE_INIT;
@@ -504,6 +505,11 @@ static void dxc_intrinsic_definitions(const char *text, char *preamble, size_t s
     for (size_t k = 0; k < sizeof dxc_intrinsics / sizeof dxc_intrinsics[0]; k++)
         if (mentions_function(text, dxc_intrinsics[k].name) && !defines_itself(text, dxc_intrinsics[k].name))
             append(preamble, size, "%s", dxc_intrinsics[k].definition);
+    /* Shader Model 6.10's built-in reads: prototypes whose calls isa/glslang_shim.cpp replaces */
+    const char *name;
+    for (size_t i = 0; (name = isa_glslang_hlsl_builtin_read(i)); i++)
+        if (mentions_function(text, name) && !defines_itself(text, name))
+            append(preamble, size, "uint %s();\n", name);
 }
 
 /*
@@ -550,6 +556,8 @@ static size_t dxc_intrinsic_definitions_size(void)
     size_t n = 0;
     for (size_t k = 0; k < sizeof dxc_intrinsics / sizeof dxc_intrinsics[0]; k++)
         n += strlen(dxc_intrinsics[k].definition);
+    for (size_t i = 0; isa_glslang_hlsl_builtin_read(i); i++)
+        n += 64;
     const char *more;
     for (size_t i = 0; isa_glslang_hlsl_wave_overload(i, &more); i++)
         n += WAVE_FAMILIES * 4 * (64 + strlen(more));

@@ -179,6 +179,19 @@ const WaveOverload wave_overloads[] = {
     {"WaveReadLaneFirst", glslang::EOpSubgroupBroadcastFirst, ""},
 };
 
+// Shader Model 6.10's GetGroupWaveCount() and GetGroupWaveIndex(), which glslang 12 lacks: DXC reads SPIR-V's
+// NumSubgroups and SubgroupId built-ins for them.  isa/compile.c declares `uint NAME();` when the kernel calls one,
+// and each call becomes a read of the built-in input (one variable per built-in, made here).
+struct BuiltinRead {
+    const char *name;
+    glslang::TBuiltInVariable builtin;
+    const char *variable;
+};
+const BuiltinRead builtin_reads[] = {
+    {"GetGroupWaveCount", glslang::EbvNumSubgroups, "NumSubgroups"},
+    {"GetGroupWaveIndex", glslang::EbvSubgroupID, "SubgroupId"},
+};
+
 class WaveOverloads : public Rewriter {
 public:
     std::set<std::string> defined;  // functions with a body: the kernel's own, never replaced
@@ -192,6 +205,17 @@ public:
             return n;
         std::string name = call->getName().c_str();
         name = name.substr(0, name.find('('));
+        for (size_t k = 0; k < sizeof builtin_reads / sizeof builtin_reads[0]; k++)
+            if (name == builtin_reads[k].name && call->getSequence().empty()) {
+                glslang::TType type(glslang::EbtUint, glslang::EvqVaryingIn);
+                type.getQualifier().builtIn = builtin_reads[k].builtin;
+                // an id far above glslang's (a counter with the symbol-table level in bits 56 and up)
+                auto *v = new glslang::TIntermSymbol((1LL << 55) + (long long)k, builtin_reads[k].variable, type);
+                v->setLoc(call->getLoc());
+                replaced.insert(call->getName().c_str());
+                rewritten++;
+                return v;
+            }
         for (const WaveOverload &w : wave_overloads)
             if (name == w.name) {
                 auto *g = new glslang::TIntermAggregate(w.op);
@@ -363,6 +387,12 @@ extern "C" const char *isa_glslang_hlsl_wave_overload(size_t i, const char **mor
         return nullptr;
     *more_params = wave_overloads[i].more_params;
     return wave_overloads[i].name;
+}
+
+// The i-th built-in read WaveOverloads replaces (isa/compile.c declares it); NULL past the last.
+extern "C" const char *isa_glslang_hlsl_builtin_read(size_t i)
+{
+    return i < sizeof builtin_reads / sizeof builtin_reads[0] ? builtin_reads[i].name : nullptr;
 }
 
 // The calls to isa/compile.c's wave-intrinsic prototypes become group operations (WaveOverloads above).  Call

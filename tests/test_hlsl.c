@@ -628,6 +628,29 @@ START_TEST(test_hlsl_implicit_conversion_to_half_is_a_clear_error)
 }
 END_TEST
 
+/* GetGroupWaveCount / GetGroupWaveIndex (Shader Model 6.10; glslang 12 has neither): DXC reads NumSubgroups and
+ * SubgroupId.  64 invocations in waves of W: 64 / W waves, and (with the model's waves filled in local-index order)
+ * invocation i in wave i / W. */
+START_TEST(test_hlsl_group_wave_count_and_index)
+{
+    static const char *src =
+        "[[vk::binding(1, 0)]] RWStructuredBuffer<uint> outw;\n"
+        "[numthreads(64, 1, 1)]\n"
+        "void main(uint gi : SV_GroupIndex) { outw[gi] = GetGroupWaveCount() * 1000u + GetGroupWaveIndex(); }\n";
+    isa_program *prog = build_hlsl(src, NULL, 0);
+    uint32_t in[1] = {0}, out[64];
+    for (size_t wi = 0; wi < sizeof wave_sizes / sizeof wave_sizes[0]; wi++) {
+        uint32_t W = wave_sizes[wi];
+        sim_result res;
+        ck_assert_int_eq(run2(prog, W, in, 1, out, 64, &res), SIM_OK);
+        for (uint32_t i = 0; i < 64; i++)
+            ck_assert_uint_eq(out[i], 64u / W * 1000u + i / W);
+        sim_result_free(&res);
+    }
+    isa_program_destroy(prog);
+}
+END_TEST
+
 /* register(t0) input and register(u0) output: both binding 0 under glslang (the kernel read its own output
  * as input, silently); now one error naming both, and [[vk::binding]] separates them */
 START_TEST(test_hlsl_register_classes_that_collide_are_an_error)
@@ -719,6 +742,7 @@ static Suite *hlsl_suite(void)
     tcase_add_test(t, test_hlsl_unsigned_int_and_dxc_names_in_headers);
     tcase_add_test(t, test_hlsl_wave_intrinsics_on_64_and_16_bit_integers);
     tcase_add_test(t, test_hlsl_constant_buffer_argument);
+    tcase_add_test(t, test_hlsl_group_wave_count_and_index);
     tcase_add_test(t, test_hlsl_implicit_conversion_to_half_is_a_clear_error);
     tcase_add_test(t, test_hlsl_vector_wave_active_all_equal_is_per_component);
     tcase_add_test(t, test_hlsl_glslang_rejects_wave_match_and_multiprefix);
