@@ -179,6 +179,80 @@ const WaveOverload wave_overloads[] = {
     {"WaveReadLaneFirst", glslang::EOpSubgroupBroadcastFirst, ""},
 };
 
+// HLSL's WaveActiveAllEqual of an N-vector is a boolN, one comparison per component; glslang 12 compares the whole
+// vector and gives one bool.  Where that bool feeds all(), any() or a boolN constructor (glslang's splat), the call
+// becomes boolN(AllEqual(v[0]), ..., AllEqual(v[N-1])).  v is read once per component, so only a value without
+// side effects or wave operations is taken (a variable, a constant, indexing and swizzles of them); any other use
+// stays for isa/compile.c, which corrects or warns about it on the words.
+bool reads_only(glslang::TIntermTyped *n)
+{
+    if (n->getAsSymbolNode() || n->getAsConstantUnion())
+        return true;
+    glslang::TIntermBinary *b = n->getAsBinaryNode();
+    if (b && (b->getOp() == glslang::EOpIndexDirect || b->getOp() == glslang::EOpIndexIndirect ||
+              b->getOp() == glslang::EOpIndexDirectStruct || b->getOp() == glslang::EOpVectorSwizzle))
+        return reads_only(b->getLeft()) && (b->getOp() == glslang::EOpVectorSwizzle || reads_only(b->getRight()));
+    glslang::TIntermAggregate *a = n->getAsAggregate();
+    if (a && a->getOp() == glslang::EOpSequence) // a swizzle's component list
+        return true;
+    return false;
+}
+
+glslang::TIntermTyped *all_equal_per_component(glslang::TIntermTyped *n, int want)
+{
+    glslang::TIntermUnary *call = n ? n->getAsUnaryNode() : nullptr; // glslang's node for WaveActiveAllEqual
+    if (!call || call->getOp() != glslang::EOpSubgroupAllEqual || !call->getType().isScalarOrVec1())
+        return n;
+    glslang::TIntermTyped *v = call->getOperand();
+    int len = v ? v->getType().getVectorSize() : 0;
+    if (!v || !v->getType().isVector() || len < 2 || len > 4 || (want && want != len) || !reads_only(v))
+        return n;
+    auto *vec = new glslang::TIntermAggregate(static_cast<glslang::TOperator>(glslang::EOpConstructBVec2 + len - 2));
+    for (int k = 0; k < len; k++) {
+        glslang::TConstUnionArray index(1);
+        index[0].setIConst(k);
+        auto *i = new glslang::TIntermConstantUnion(index, glslang::TType(glslang::EbtInt, glslang::EvqConst));
+        i->setLoc(call->getLoc());
+        auto *e = new glslang::TIntermBinary(glslang::EOpIndexDirect);
+        e->setLeft(v);
+        e->setRight(i);
+        e->setType(glslang::TType(v->getBasicType(), glslang::EvqTemporary));
+        e->setLoc(call->getLoc());
+        auto *eq = new glslang::TIntermUnary(glslang::EOpSubgroupAllEqual);
+        eq->setOperand(e);
+        eq->setType(glslang::TType(glslang::EbtBool, glslang::EvqTemporary));
+        eq->setLoc(call->getLoc());
+        vec->getSequence().push_back(eq);
+    }
+    vec->setType(glslang::TType(glslang::EbtBool, glslang::EvqTemporary, len));
+    vec->setLoc(call->getLoc());
+    return vec;
+}
+
+class AllEqualPerComponent : public Rewriter {
+public:
+    int rewritten = 0;
+    glslang::TIntermTyped *rewrite(glslang::TIntermTyped *n) override
+    {
+        glslang::TIntermUnary *u = n->getAsUnaryNode();
+        if (u && (u->getOp() == glslang::EOpAll || u->getOp() == glslang::EOpAny)) {
+            glslang::TIntermTyped *fixed = all_equal_per_component(u->getOperand(), 0);
+            if (fixed != u->getOperand())
+                u->setOperand(fixed), rewritten++;
+            return n;
+        }
+        glslang::TIntermAggregate *c = n->getAsAggregate();
+        if (c && c->getOp() >= glslang::EOpConstructBVec2 && c->getOp() <= glslang::EOpConstructBVec4 &&
+            c->getSequence().size() == 1) {
+            glslang::TIntermTyped *fixed =
+                all_equal_per_component(c->getSequence()[0]->getAsTyped(), c->getType().getVectorSize());
+            if (fixed != c->getSequence()[0])
+                return rewritten++, fixed;
+        }
+        return n;
+    }
+};
+
 // Shader Model 6.10's GetGroupWaveCount() and GetGroupWaveIndex(), which glslang 12 lacks: DXC reads SPIR-V's
 // NumSubgroups and SubgroupId built-ins for them.  isa/compile.c declares `uint NAME();` when the kernel calls one,
 // and each call becomes a read of the built-in input (one variable per built-in, made here).
@@ -410,6 +484,8 @@ extern "C" int isa_glslang_hlsl_wave_overloads(glslang_shader_t *shader)
             wo.defined.insert(f->getName().c_str());
     }
     root->traverse(&wo);
+    AllEqualPerComponent ae;
+    root->traverse(&ae);
     // the calls are gone: so are their edges, or linking would look for the prototypes' bodies
     (im->*IntermediateAccess::call_graph_field()).remove_if([&wo](const glslang::TCall &c) {
         return wo.replaced.count(c.callee.c_str()) != 0;

@@ -651,6 +651,38 @@ START_TEST(test_hlsl_group_wave_count_and_index)
 }
 END_TEST
 
+/* all() / any() of a vector WaveActiveAllEqual: HLSL's per-component answer reduced (glslang 12 alone: OpAll of its
+ * one bool, invalid SPIR-V); expected per pattern by hand */
+START_TEST(test_hlsl_all_any_of_vector_wave_active_all_equal)
+{
+    static const char *src =
+        "[[vk::binding(0, 0)]] StructuredBuffer<int2> Input;\n"
+        "[[vk::binding(1, 0)]] RWStructuredBuffer<uint2> Output;\n"
+        "[numthreads(8, 1, 1)]\n"
+        "void main(uint gi : SV_GroupIndex) {\n"
+        "    Output[gi] = uint2(all(WaveActiveAllEqual(Input[gi])) ? 1u : 0u, any(WaveActiveAllEqual(Input[gi])) ? 1u : 0u);\n"
+        "}\n";
+    char warnings[1024] = "";
+    isa_program *prog = build_hlsl(src, warnings, sizeof warnings);
+    ck_assert_msg(!strstr(warnings, "WaveActiveAllEqual"), "%s", warnings);
+    for (int pattern = 0; pattern < 4; pattern++) {
+        uint32_t in[16], out[16] = {0};
+        for (uint32_t i = 0; i < 8; i++) {
+            in[2 * i] = pattern & 1 ? i : 7;            /* x differs across lanes in patterns 1 and 3 */
+            in[2 * i + 1] = pattern & 2 ? 100 + i : 5;  /* y differs in patterns 2 and 3 */
+        }
+        sim_result res;
+        ck_assert_int_eq(run2(prog, 8, in, 16, out, 16, &res), SIM_OK);
+        sim_result_free(&res);
+        for (uint32_t i = 0; i < 8; i++) {
+            ck_assert_msg(out[2 * i] == (pattern == 0 ? 1u : 0u), "pattern %d lane %u all", pattern, i);
+            ck_assert_msg(out[2 * i + 1] == (pattern == 3 ? 0u : 1u), "pattern %d lane %u any", pattern, i);
+        }
+    }
+    isa_program_destroy(prog);
+}
+END_TEST
+
 /* register(t0) input and register(u0) output: both binding 0 under glslang (the kernel read its own output
  * as input, silently); now one error naming both, and [[vk::binding]] separates them */
 START_TEST(test_hlsl_register_classes_that_collide_are_an_error)
@@ -743,6 +775,7 @@ static Suite *hlsl_suite(void)
     tcase_add_test(t, test_hlsl_wave_intrinsics_on_64_and_16_bit_integers);
     tcase_add_test(t, test_hlsl_constant_buffer_argument);
     tcase_add_test(t, test_hlsl_group_wave_count_and_index);
+    tcase_add_test(t, test_hlsl_all_any_of_vector_wave_active_all_equal);
     tcase_add_test(t, test_hlsl_implicit_conversion_to_half_is_a_clear_error);
     tcase_add_test(t, test_hlsl_vector_wave_active_all_equal_is_per_component);
     tcase_add_test(t, test_hlsl_glslang_rejects_wave_match_and_multiprefix);
