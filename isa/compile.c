@@ -375,6 +375,10 @@ void isa_glslang_use_storage_buffer(glslang_shader_t *shader);
 int isa_glslang_parse(glslang_shader_t *shader, const glslang_input_t *input,
                       const glsl_include_callbacks_t *callbacks, void *ctx);
 int isa_glslang_hlsl_short_circuit(glslang_shader_t *shader);
+void isa_glslang_hlsl_dxc_bindings(glslang_shader_t *shader);
+const char *isa_glslang_hlsl_wave_overload(size_t i, const char **more_params);
+const char *isa_glslang_hlsl_builtin_read(size_t i);
+int isa_glslang_hlsl_wave_overloads(glslang_shader_t *shader);
 
 static pthread_once_t glslang_once = PTHREAD_ONCE_INIT;
 
@@ -481,6 +485,141 @@ static void dxc_type_note(const char *text, const char *path, char *err, size_t 
 }
 
 /*
+ * HLSL intrinsics newer than glslang 12 (Shader Model 6.7's QuadAny and
+ * QuadAll), defined in the preamble from ones it has when the kernel calls
+ * them: true when any (all) of the quad's four lanes has `e`, read across the
+ * quad as DXC does without SPV_KHR_quad_control.  Bitwise `|`/`&`, not
+ * `||`/`&&`: HLSL 2021's short-circuit would put the reads in branches.
+ */
+static const struct dxc_intrinsic {
+    const char *name, *definition;
+} dxc_intrinsics[] = {
+    {"QuadAny", "bool QuadAny(bool e) { uint v = e ? 1u : 0u; "
+                "return (v | QuadReadAcrossX(v) | QuadReadAcrossY(v) | QuadReadAcrossDiagonal(v)) != 0u; }\n"},
+    {"QuadAll", "bool QuadAll(bool e) { uint v = e ? 1u : 0u; "
+                "return (v & QuadReadAcrossX(v) & QuadReadAcrossY(v) & QuadReadAcrossDiagonal(v)) != 0u; }\n"},
+};
+
+static void dxc_intrinsic_definitions(const char *text, char *preamble, size_t size)
+{
+    for (size_t k = 0; k < sizeof dxc_intrinsics / sizeof dxc_intrinsics[0]; k++)
+        if (mentions_function(text, dxc_intrinsics[k].name) && !defines_itself(text, dxc_intrinsics[k].name))
+            append(preamble, size, "%s", dxc_intrinsics[k].definition);
+    /* Shader Model 6.10's built-in reads: prototypes whose calls isa/glslang_shim.cpp replaces */
+    const char *name;
+    for (size_t i = 0; (name = isa_glslang_hlsl_builtin_read(i)); i++)
+        if (mentions_function(text, name) && !defines_itself(text, name))
+            append(preamble, size, "uint %s();\n", name);
+}
+
+/*
+ * The 16-bit and 64-bit integer overloads of the wave intrinsics, which glslang 12 lacks: for each intrinsic of
+ * isa/glslang_shim.cpp's table the kernel calls, a prototype per type of each family below whose names the kernel
+ * uses.  glslang prefers them as exact matches, and the shim turns each call into the group operation on that type
+ * (isa_glslang_hlsl_wave_overloads).  uint64_t is glslang 12's only 64-bit integer spelling (scalar only).  With
+ * any of them declared, a `half` argument would be ambiguous (half converts to float and to the integers alike), so
+ * the `half` family comes with them: WaveActiveSum(half) is then a half-precision sum, as DXC's with 16-bit types.
+ */
+static const struct wave_overload_family {
+    const char *uses[2];  /* names (after dxc_type_defines' mapping, either spelling) that bring the family */
+    const char *types[4]; /* glslang's spellings */
+} wave_overload_families[] = {
+    {{"uint64_t", NULL}, {"uint64_t", NULL, NULL, NULL}},
+    {{"int16_t", "min16int"}, {"min16int", "min16int2", "min16int3", "min16int4"}},
+    {{"uint16_t", "min16uint"}, {"min16uint", "min16uint2", "min16uint3", "min16uint4"}},
+    {{NULL, NULL}, {"half", "half2", "half3", "half4"}}, /* with any other: see above */
+};
+enum { WAVE_FAMILIES = sizeof wave_overload_families / sizeof wave_overload_families[0] };
+
+static void wave_overload_prototypes(const char *text, char *preamble, size_t size)
+{
+    bool any = false, with[WAVE_FAMILIES] = {false};
+    for (int f = 0; f < WAVE_FAMILIES; f++)
+        for (int u = 0; u < 2 && wave_overload_families[f].uses[u]; u++)
+            with[f] = with[f] || mentions_word(text, wave_overload_families[f].uses[u]);
+    for (int f = 0; f < WAVE_FAMILIES; f++)
+        any = any || with[f];
+    if (!any)
+        return;
+    with[WAVE_FAMILIES - 1] = true;
+    const char *more, *name;
+    for (size_t i = 0; (name = isa_glslang_hlsl_wave_overload(i, &more)); i++)
+        if (mentions_function(text, name) && !defines_itself(text, name))
+            for (int f = 0; f < WAVE_FAMILIES; f++)
+                for (int t = 0; with[f] && t < 4 && wave_overload_families[f].types[t]; t++)
+                    append(preamble, size, "%s %s(%s value%s);\n", wave_overload_families[f].types[t], name,
+                           wave_overload_families[f].types[t], more);
+}
+
+static size_t dxc_intrinsic_definitions_size(void)
+{
+    size_t n = 0;
+    for (size_t k = 0; k < sizeof dxc_intrinsics / sizeof dxc_intrinsics[0]; k++)
+        n += strlen(dxc_intrinsics[k].definition);
+    for (size_t i = 0; isa_glslang_hlsl_builtin_read(i); i++)
+        n += 64;
+    const char *more;
+    for (size_t i = 0; isa_glslang_hlsl_wave_overload(i, &more); i++)
+        n += WAVE_FAMILIES * 4 * (64 + strlen(more));
+    return n;
+}
+
+/*
+ * `unsigned int` (and `unsigned intN`, `unsigned intNxM`) is DXC's spelling
+ * of `uint`; glslang 12 reserves `unsigned`.  Rewritten in place to `uint`
+ * with the suffix, padded with spaces to the same length, so every line and
+ * column glslang reports is the one written.  Comments and string literals
+ * are left alone; `unsigned` before anything else stays (glslang names it).
+ */
+static void hlsl_spell_unsigned(char *t)
+{
+    for (char *p = t; *p;) {
+        if (p[0] == '/' && p[1] == '/') {
+            while (*p && *p != '\n')
+                p++;
+            continue;
+        }
+        if (p[0] == '/' && p[1] == '*') {
+            char *end = strstr(p + 2, "*/");
+            p = end ? end + 2 : p + strlen(p);
+            continue;
+        }
+        if (*p == '"') {
+            for (p++; *p && *p != '"' && *p != '\n'; p++)
+                if (*p == '\\' && p[1])
+                    p++;
+            if (*p == '"')
+                p++;
+            continue;
+        }
+        bool start = p == t || !(isalnum((unsigned char)p[-1]) || p[-1] == '_');
+        if (!start || strncmp(p, "unsigned", 8) != 0 || !(p[8] == ' ' || p[8] == '\t')) {
+            p++;
+            continue;
+        }
+        char *q = p + 8;
+        while (*q == ' ' || *q == '\t')
+            q++;
+        char *suffix = q + 3, *end = suffix;
+        if (strncmp(q, "int", 3) == 0 && *end >= '1' && *end <= '4') {
+            end++;
+            if (end[0] == 'x' && end[1] >= '1' && end[1] <= '4')
+                end += 2;
+        }
+        if (strncmp(q, "int", 3) != 0 || isalnum((unsigned char)*end) || *end == '_') {
+            p = q;
+            continue;
+        }
+        size_t slen = (size_t)(end - suffix), total = (size_t)(end - p);
+        char spelled[16];
+        snprintf(spelled, sizeof spelled, "uint%.*s", (int)slen, suffix);
+        memset(p, ' ', total);
+        memcpy(p, spelled, strlen(spelled));
+        p = end;
+    }
+}
+
+/*
  * #include "name": the directory of the file that includes, then the
  * directories of the files that included it, outward to the kernel's own
  * directory — as a C preprocessor searches quoted names — and never the
@@ -493,6 +632,7 @@ enum { INCLUDE_MAX_DEPTH = 32, INCLUDE_MAX_TEXTS = 64 };
 
 typedef struct include_search {
     char *kernel_dir;                      /* the chain's outermost directory */
+    bool hlsl;                             /* headers get hlsl_spell_unsigned, as the kernel does */
     char *dirs[INCLUDE_MAX_DEPTH + 1];     /* dirs[d]: the directory of the file included at depth d */
     char refused[1200];                    /* why a header found was not read ("X is a directory"), for the error */
     /* what glslang was given: the kernel, then each header's name and text (repair_utf8_strings) */
@@ -546,6 +686,8 @@ static glsl_include_result_t *include_local(void *ctx, const char *header_name, 
             free(candidate);
             return NULL;
         }
+        if (s->hlsl)
+            hlsl_spell_unsigned(text);
         r->header_name = candidate;
         r->header_data = text;
         r->header_length = strlen(text);
@@ -592,6 +734,69 @@ static void include_search_free(include_search *s)
         free(s->dirs[d]);
 }
 
+/*
+ * The kernel's text followed by every header it includes, found as glslang
+ * will find them (include_local), for the scans that decide the preamble:
+ * a DXC type name or intrinsic used only in a header counts as in the
+ * kernel.  #if is not evaluated (a name in a skipped block still counts, which
+ * only adds an unused #define).  Each header is read at most HEADER_READS
+ * times in all (a diamond of includes would otherwise be walked again and
+ * again).  NULL when out of memory.
+ */
+enum { HEADER_READS = 256 };
+
+static bool walk_headers(include_search *s, const char *text, size_t depth, FILE *all, int *reads)
+{
+    for (const char *p = text; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+        const char *q = p;
+        while (*q == ' ' || *q == '\t')
+            q++;
+        if (*q++ != '#')
+            continue;
+        while (*q == ' ' || *q == '\t')
+            q++;
+        if (strncmp(q, "include", 7) != 0)
+            continue;
+        q += 7;
+        while (*q == ' ' || *q == '\t')
+            q++;
+        const char *close = *q == '"' ? strchr(q + 1, '"') : NULL;
+        const char *eol = strchr(q, '\n');
+        if (!close || (eol && close > eol) || depth + 1 > INCLUDE_MAX_DEPTH || ++*reads > HEADER_READS)
+            continue;
+        char *name = strndup(q + 1, (size_t)(close - q - 1));
+        if (!name)
+            return false;
+        glsl_include_result_t *r = include_local(s, name, NULL, depth + 1);
+        free(name);
+        if (!r)
+            continue;
+        bool ok = fwrite(r->header_data, 1, r->header_length, all) == r->header_length && fputc('\n', all) != EOF &&
+                  walk_headers(s, r->header_data, depth + 1, all, reads);
+        include_free(NULL, r);
+        if (!ok)
+            return false;
+    }
+    return true;
+}
+
+static char *hlsl_with_headers(const char *text, const char *path)
+{
+    include_search s = {.kernel_dir = kernel_directory(path), .hlsl = true};
+    char *data = NULL;
+    size_t len = 0;
+    FILE *all = open_memstream(&data, &len);
+    int reads = 0;
+    bool ok = s.kernel_dir && all && fputs(text, all) != EOF && fputc('\n', all) != EOF &&
+              walk_headers(&s, text, 0, all, &reads);
+    include_search_free(&s);
+    if ((all && fclose(all) != 0) || !ok) {
+        free(data);
+        return NULL;
+    }
+    return data;
+}
+
 isa_status isa_compile(const isa_compile_options *opt, uint32_t **words, size_t *word_count,
                        char *err, size_t err_size, char *warnings, size_t warnings_size)
 {
@@ -616,12 +821,23 @@ isa_status isa_compile(const isa_compile_options *opt, uint32_t **words, size_t 
         hlsl = strcmp(opt->language, "hlsl") == 0;
     else
         hlsl = ends_with(path, ".hlsl");
+    char *all = NULL; /* HLSL: the kernel and its headers, for the preamble's scans */
+    if (hlsl) {
+        if (!owned && !(text = owned = strdup(text)))
+            return ISA_ERR_NOMEM;
+        hlsl_spell_unsigned(owned);
+        if (!(all = hlsl_with_headers(text, opt->path))) {
+            free(owned);
+            return ISA_ERR_NOMEM;
+        }
+    }
     const char *entry = opt->entry && *opt->entry ? opt->entry : "main";
     const struct spirv_target *target = target_named(opt->target_env);
     if (!target) {
         char names[128];
         isa_target_env_known(NULL, names, sizeof names);
         append(err, err_size, "%s: target environment \"%s\" is not one of %s\n", path, opt->target_env, names);
+        free(all);
         free(owned);
         return ISA_ERR_UNSUPPORTED;
     }
@@ -632,9 +848,10 @@ isa_status isa_compile(const isa_compile_options *opt, uint32_t **words, size_t 
         pre_len += strlen(opt->defines[i].name) + strlen(opt->defines[i].value ? opt->defines[i].value : "") + 16;
     pre_len += strlen(entry) + 32;
     if (hlsl)
-        pre_len += 8192; /* DXC type names: every spelling of all seven fits */
+        pre_len += 8192 + dxc_intrinsic_definitions_size(); /* DXC type names: every spelling of all seven fits */
     char *preamble = malloc(pre_len);
     if (!preamble) {
+        free(all);
         free(owned);
         return ISA_ERR_NOMEM;
     }
@@ -645,8 +862,11 @@ isa_status isa_compile(const isa_compile_options *opt, uint32_t **words, size_t 
     for (int i = 0; i < opt->define_count; i++)
         append(preamble, pre_len, "#define %s %s\n", opt->defines[i].name,
                opt->defines[i].value ? opt->defines[i].value : "");
-    if (hlsl)
-        dxc_type_defines(text, preamble, pre_len);
+    if (hlsl) {
+        dxc_type_defines(all, preamble, pre_len);
+        dxc_intrinsic_definitions(all, preamble, pre_len);
+        wave_overload_prototypes(all, preamble, pre_len);
+    }
     if (!hlsl && strcmp(entry, "main") != 0) {
         append(err, err_size, "%s: GLSL kernels must use the entry point \"main\" (case asks for \"%s\")\n", path, entry);
         free(preamble);
@@ -656,10 +876,11 @@ isa_status isa_compile(const isa_compile_options *opt, uint32_t **words, size_t 
 
     /* glslang's process-wide state, once, whatever the number of threads compiling */
     pthread_once(&glslang_once, glslang_start);
-    if (hlsl && !mentions_function(text, entry)) {
+    if (hlsl && !mentions_function(all, entry)) {
         /* glslang would compile an empty entry point rather than complain */
         append(err, err_size, "%s: error: entry point \"%s\" is not a function of this kernel\n", path, entry);
         free(preamble);
+        free(all);
         free(owned);
         return ISA_ERR_COMPILE;
     }
@@ -683,7 +904,7 @@ isa_status isa_compile(const isa_compile_options *opt, uint32_t **words, size_t 
                           : 0),
         .resource = glslang_default_resource(),
     };
-    include_search search = {.kernel_dir = kernel_directory(opt->path)};
+    include_search search = {.kernel_dir = kernel_directory(opt->path), .hlsl = hlsl};
     const glsl_include_callbacks_t includes = {
         .include_system = include_system, .include_local = include_local, .free_include_result = include_free};
     isa_status st = ISA_OK;
@@ -701,14 +922,17 @@ isa_status isa_compile(const isa_compile_options *opt, uint32_t **words, size_t 
         if (!err || !err[0])
             append(err, err_size, "%s: error: glslang rejected the kernel\n", path);
         if (hlsl)
-            dxc_type_note(text, path, err, err_size);
+            dxc_type_note(all, path, err, err_size);
         st = ISA_ERR_COMPILE;
         goto done;
     }
     /* glslang's warnings (an extension it does not know, ...) reach the user like ours */
     convert_log(glslang_shader_get_info_log(shader), path, warnings, warnings_size);
-    if (hlsl)
+    if (hlsl) {
         isa_glslang_hlsl_short_circuit(shader);
+        isa_glslang_hlsl_dxc_bindings(shader);
+        isa_glslang_hlsl_wave_overloads(shader);
+    }
     program = glslang_program_create();
     glslang_program_add_shader(program, shader);
     if (!glslang_program_link(program, input.messages)) {
@@ -762,6 +986,7 @@ done:
     glslang_shader_delete(shader);
     include_search_free(&search);
     free(preamble);
+    free(all);
     free(owned);
     return st;
 }

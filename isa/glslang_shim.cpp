@@ -13,6 +13,8 @@
 //    SPIR-V generator then emits structured control flow for any operand
 //    that is not a plain variable or constant;
 //  * the StorageBuffer storage class for HLSL buffers at SPIR-V 1.4 and later;
+//  * DXC's bindings for HLSL resources declared without register() or
+//    [[vk::binding]] (glslang puts every one on binding 0);
 //  * resolve #include through the caller's callbacks: glslang 12's C
 //    interface declares glsl_include_callbacks_t but its preprocess step
 //    always searches with a DirStackFileIncluder that starts at the process's
@@ -26,7 +28,10 @@
 #include <glslang/MachineIndependent/localintermediate.h>
 #include <glslang/Public/ShaderLang.h>
 
+#include <map>
+#include <set>
 #include <string>
+#include <vector>
 
 namespace {
 
@@ -44,6 +49,10 @@ struct LoopAccess : glslang::TIntermLoop {
     static glslang::TIntermTyped *glslang::TIntermLoop::*test_field() { return &LoopAccess::test; }
     static glslang::TIntermTyped *glslang::TIntermLoop::*terminal_field() { return &LoopAccess::terminal; }
 };
+struct IntermediateAccess : glslang::TIntermediate {
+    using Graph = TGraph;
+    static Graph glslang::TIntermediate::*call_graph_field() { return &IntermediateAccess::callGraph; }
+};
 struct SwitchAccess : glslang::TIntermSwitch {
     static glslang::TIntermTyped *glslang::TIntermSwitch::*condition_field() { return &SwitchAccess::condition; }
 };
@@ -57,28 +66,12 @@ glslang::TIntermConstantUnion *bool_constant(bool value, const glslang::TSourceL
     return c;
 }
 
-class ShortCircuit : public glslang::TIntermTraverser {
+// Walks the tree and offers every child expression to rewrite(), which may return a replacement.
+class Rewriter : public glslang::TIntermTraverser {
 public:
-    int rewritten = 0;
+    virtual glslang::TIntermTyped *rewrite(glslang::TIntermTyped *n) = 0;
 
-    // `a && b` -> `a ? b : false`, `a || b` -> `a ? true : b` (scalar bools only: HLSL 2021 forbids vectors there)
-    glslang::TIntermTyped *fix(glslang::TIntermTyped *n)
-    {
-        if (!n)
-            return n;
-        glslang::TIntermBinary *b = n->getAsBinaryNode();
-        if (b && (b->getOp() == glslang::EOpLogicalAnd || b->getOp() == glslang::EOpLogicalOr) &&
-            b->getType().isScalarOrVec1() && b->getLeft()->getType().isScalarOrVec1()) {
-            bool is_and = b->getOp() == glslang::EOpLogicalAnd;
-            glslang::TIntermTyped *t = is_and ? b->getRight() : bool_constant(true, b->getLoc());
-            glslang::TIntermTyped *f = is_and ? bool_constant(false, b->getLoc()) : b->getRight();
-            auto *s = new glslang::TIntermSelection(b->getLeft(), t, f, b->getType());
-            s->setLoc(b->getLoc());
-            rewritten++;
-            return s;
-        }
-        return n;
-    }
+    glslang::TIntermTyped *fix(glslang::TIntermTyped *n) { return n ? rewrite(n) : n; }
     TIntermNode *fix_node(TIntermNode *n)
     {
         glslang::TIntermTyped *t = n ? n->getAsTyped() : nullptr;
@@ -109,11 +102,6 @@ public:
             n->setTrueBlock(fix(n->getTrueBlock()->getAsTyped()));
         if (n->getFalseBlock() && n->getFalseBlock()->getAsTyped())
             n->setFalseBlock(fix(n->getFalseBlock()->getAsTyped()));
-        // a value-producing ?: with a scalar condition: evaluate only the chosen arm
-        if (!n->getShortCircuit() && n->getCondition()->getType().isScalarOrVec1()) {
-            n->*SelectionAccess::short_circuit_field() = true;
-            rewritten++;
-        }
         return true;
     }
     bool visitLoop(glslang::TVisit, glslang::TIntermLoop *n) override
@@ -133,6 +121,202 @@ public:
         return true;
     }
 };
+
+class ShortCircuit : public Rewriter {
+public:
+    int rewritten = 0;
+
+    // `a && b` -> `a ? b : false`, `a || b` -> `a ? true : b` (scalar bools only: HLSL 2021 forbids vectors there)
+    glslang::TIntermTyped *rewrite(glslang::TIntermTyped *n) override
+    {
+        glslang::TIntermBinary *b = n->getAsBinaryNode();
+        if (b && (b->getOp() == glslang::EOpLogicalAnd || b->getOp() == glslang::EOpLogicalOr) &&
+            b->getType().isScalarOrVec1() && b->getLeft()->getType().isScalarOrVec1()) {
+            bool is_and = b->getOp() == glslang::EOpLogicalAnd;
+            glslang::TIntermTyped *t = is_and ? b->getRight() : bool_constant(true, b->getLoc());
+            glslang::TIntermTyped *f = is_and ? bool_constant(false, b->getLoc()) : b->getRight();
+            auto *s = new glslang::TIntermSelection(b->getLeft(), t, f, b->getType());
+            s->setLoc(b->getLoc());
+            rewritten++;
+            return s;
+        }
+        return n;
+    }
+
+    bool visitSelection(glslang::TVisit v, glslang::TIntermSelection *n) override
+    {
+        Rewriter::visitSelection(v, n);
+        // a value-producing ?: with a scalar condition: evaluate only the chosen arm
+        if (!n->getShortCircuit() && n->getCondition()->getType().isScalarOrVec1()) {
+            n->*SelectionAccess::short_circuit_field() = true;
+            rewritten++;
+        }
+        return true;
+    }
+};
+
+// HLSL's wave intrinsics on 16-bit and 64-bit integers (DXC's WaveActiveSum(uint16_t), WaveReadLaneFirst(uint64_t)):
+// glslang 12's tables have none, so it either refuses the argument (16-bit) or converts it to double (uint64_t:
+// an FAdd, exact below 2^53 only).  isa/compile.c declares prototypes of those overloads in the preamble, which
+// glslang's overload resolution prefers as exact matches; each call to one becomes the group operation glslang
+// uses for the 32-bit overload, on the argument's own type.  (The prefix scans are written exclusive here;
+// isa/compile.c rewrites only the inclusive ones glslang writes.)
+struct WaveOverload {
+    const char *name;
+    glslang::TOperator op;
+    const char *more_params; // after the value's
+};
+const WaveOverload wave_overloads[] = {
+    {"WaveActiveSum", glslang::EOpSubgroupAdd, ""},
+    {"WaveActiveProduct", glslang::EOpSubgroupMul, ""},
+    {"WaveActiveMin", glslang::EOpSubgroupMin, ""},
+    {"WaveActiveMax", glslang::EOpSubgroupMax, ""},
+    {"WaveActiveBitAnd", glslang::EOpSubgroupAnd, ""},
+    {"WaveActiveBitOr", glslang::EOpSubgroupOr, ""},
+    {"WaveActiveBitXor", glslang::EOpSubgroupXor, ""},
+    {"WavePrefixSum", glslang::EOpSubgroupExclusiveAdd, ""},
+    {"WavePrefixProduct", glslang::EOpSubgroupExclusiveMul, ""},
+    {"WaveReadLaneFirst", glslang::EOpSubgroupBroadcastFirst, ""},
+};
+
+// HLSL's WaveActiveAllEqual of an N-vector is a boolN, one comparison per component; glslang 12 compares the whole
+// vector and gives one bool.  Where that bool feeds all(), any() or a boolN constructor (glslang's splat), the call
+// becomes boolN(AllEqual(v[0]), ..., AllEqual(v[N-1])).  v is read once per component, so only a value without
+// side effects or wave operations is taken (a variable, a constant, indexing and swizzles of them); any other use
+// stays for isa/compile.c, which corrects or warns about it on the words.
+bool reads_only(glslang::TIntermTyped *n)
+{
+    if (n->getAsSymbolNode() || n->getAsConstantUnion())
+        return true;
+    glslang::TIntermBinary *b = n->getAsBinaryNode();
+    if (b && (b->getOp() == glslang::EOpIndexDirect || b->getOp() == glslang::EOpIndexIndirect ||
+              b->getOp() == glslang::EOpIndexDirectStruct || b->getOp() == glslang::EOpVectorSwizzle))
+        return reads_only(b->getLeft()) && (b->getOp() == glslang::EOpVectorSwizzle || reads_only(b->getRight()));
+    glslang::TIntermAggregate *a = n->getAsAggregate();
+    if (a && a->getOp() == glslang::EOpSequence) // a swizzle's component list
+        return true;
+    return false;
+}
+
+glslang::TIntermTyped *all_equal_per_component(glslang::TIntermTyped *n, int want)
+{
+    glslang::TIntermUnary *call = n ? n->getAsUnaryNode() : nullptr; // glslang's node for WaveActiveAllEqual
+    if (!call || call->getOp() != glslang::EOpSubgroupAllEqual || !call->getType().isScalarOrVec1())
+        return n;
+    glslang::TIntermTyped *v = call->getOperand();
+    int len = v ? v->getType().getVectorSize() : 0;
+    if (!v || !v->getType().isVector() || len < 2 || len > 4 || (want && want != len) || !reads_only(v))
+        return n;
+    auto *vec = new glslang::TIntermAggregate(static_cast<glslang::TOperator>(glslang::EOpConstructBVec2 + len - 2));
+    for (int k = 0; k < len; k++) {
+        glslang::TConstUnionArray index(1);
+        index[0].setIConst(k);
+        auto *i = new glslang::TIntermConstantUnion(index, glslang::TType(glslang::EbtInt, glslang::EvqConst));
+        i->setLoc(call->getLoc());
+        auto *e = new glslang::TIntermBinary(glslang::EOpIndexDirect);
+        e->setLeft(v);
+        e->setRight(i);
+        e->setType(glslang::TType(v->getBasicType(), glslang::EvqTemporary));
+        e->setLoc(call->getLoc());
+        auto *eq = new glslang::TIntermUnary(glslang::EOpSubgroupAllEqual);
+        eq->setOperand(e);
+        eq->setType(glslang::TType(glslang::EbtBool, glslang::EvqTemporary));
+        eq->setLoc(call->getLoc());
+        vec->getSequence().push_back(eq);
+    }
+    vec->setType(glslang::TType(glslang::EbtBool, glslang::EvqTemporary, len));
+    vec->setLoc(call->getLoc());
+    return vec;
+}
+
+class AllEqualPerComponent : public Rewriter {
+public:
+    int rewritten = 0;
+    glslang::TIntermTyped *rewrite(glslang::TIntermTyped *n) override
+    {
+        glslang::TIntermUnary *u = n->getAsUnaryNode();
+        if (u && (u->getOp() == glslang::EOpAll || u->getOp() == glslang::EOpAny)) {
+            glslang::TIntermTyped *fixed = all_equal_per_component(u->getOperand(), 0);
+            if (fixed != u->getOperand())
+                u->setOperand(fixed), rewritten++;
+            return n;
+        }
+        glslang::TIntermAggregate *c = n->getAsAggregate();
+        if (c && c->getOp() >= glslang::EOpConstructBVec2 && c->getOp() <= glslang::EOpConstructBVec4 &&
+            c->getSequence().size() == 1) {
+            glslang::TIntermTyped *fixed =
+                all_equal_per_component(c->getSequence()[0]->getAsTyped(), c->getType().getVectorSize());
+            if (fixed != c->getSequence()[0])
+                return rewritten++, fixed;
+        }
+        return n;
+    }
+};
+
+// Shader Model 6.10's GetGroupWaveCount() and GetGroupWaveIndex(), which glslang 12 lacks: DXC reads SPIR-V's
+// NumSubgroups and SubgroupId built-ins for them.  isa/compile.c declares `uint NAME();` when the kernel calls one,
+// and each call becomes a read of the built-in input (one variable per built-in, made here).
+struct BuiltinRead {
+    const char *name;
+    glslang::TBuiltInVariable builtin;
+    const char *variable;
+};
+const BuiltinRead builtin_reads[] = {
+    {"GetGroupWaveCount", glslang::EbvNumSubgroups, "NumSubgroups"},
+    {"GetGroupWaveIndex", glslang::EbvSubgroupID, "SubgroupId"},
+};
+
+class WaveOverloads : public Rewriter {
+public:
+    std::set<std::string> defined;  // functions with a body: the kernel's own, never replaced
+    std::set<std::string> replaced; // the prototypes called, by glslang's mangled name
+    int rewritten = 0;
+
+    glslang::TIntermTyped *rewrite(glslang::TIntermTyped *n) override
+    {
+        glslang::TIntermAggregate *call = n->getAsAggregate();
+        if (!call || call->getOp() != glslang::EOpFunctionCall || defined.count(call->getName().c_str()))
+            return n;
+        std::string name = call->getName().c_str();
+        name = name.substr(0, name.find('('));
+        for (size_t k = 0; k < sizeof builtin_reads / sizeof builtin_reads[0]; k++)
+            if (name == builtin_reads[k].name && call->getSequence().empty()) {
+                glslang::TType type(glslang::EbtUint, glslang::EvqVaryingIn);
+                type.getQualifier().builtIn = builtin_reads[k].builtin;
+                // an id far above glslang's (a counter with the symbol-table level in bits 56 and up)
+                auto *v = new glslang::TIntermSymbol((1LL << 55) + (long long)k, builtin_reads[k].variable, type);
+                v->setLoc(call->getLoc());
+                replaced.insert(call->getName().c_str());
+                rewritten++;
+                return v;
+            }
+        for (const WaveOverload &w : wave_overloads)
+            if (name == w.name) {
+                auto *g = new glslang::TIntermAggregate(w.op);
+                g->getSequence() = call->getSequence();
+                g->setType(call->getType());
+                g->setLoc(call->getLoc());
+                replaced.insert(call->getName().c_str());
+                rewritten++;
+                return g;
+            }
+        return n;
+    }
+};
+
+class Symbols : public glslang::TIntermTraverser {
+public:
+    std::vector<glslang::TIntermSymbol *> nodes;
+    void visitSymbol(glslang::TIntermSymbol *s) override { nodes.push_back(s); }
+};
+
+// A descriptor: a buffer, a cbuffer (the $Global block of loose globals too), a texture or a sampler.
+bool is_resource(const glslang::TType &type)
+{
+    const glslang::TQualifier &q = type.getQualifier();
+    return (q.storage == glslang::EvqUniform || q.storage == glslang::EvqBuffer) && !q.isPushConstant() &&
+           !q.isSpecConstant();
+}
 
 // The C interface's shader object, as glslang 12's c_interface.cpp lays it out.
 struct ShaderLayout {
@@ -206,6 +390,56 @@ extern "C" void isa_glslang_set_entry_point(glslang_shader_t *shader, const char
     tshader->setSourceEntryPoint(name);
 }
 
+// DXC's rule for a resource declared with neither register() nor [[vk::binding]]: the lowest binding of its set
+// (set 0 unless a space says otherwise) that no explicit binding and no earlier such resource took, in
+// declaration order, whether or not the kernel uses it.  glslang 12 writes binding 0 for all of them, and its own
+// automatic mapping numbers only the resources the entry point uses.  The linker objects list every global in
+// declaration order; the binding is written on each node of the variable, since GlslangToSpv decorates the
+// variable from whichever node it meets first.  Call after parsing, before linking.
+extern "C" void isa_glslang_hlsl_dxc_bindings(glslang_shader_t *shader)
+{
+    glslang::TIntermediate *im = tshader_of(shader)->getIntermediate();
+    glslang::TIntermAggregate *root = im && im->getTreeRoot() ? im->getTreeRoot()->getAsAggregate() : nullptr;
+    if (!root)
+        return;
+    std::map<unsigned, std::set<unsigned>> taken;
+    std::vector<glslang::TIntermSymbol *> unbound;
+    for (TIntermNode *n : root->getSequence()) {
+        glslang::TIntermAggregate *linker = n ? n->getAsAggregate() : nullptr;
+        if (!linker || linker->getOp() != glslang::EOpLinkerObjects)
+            continue;
+        for (TIntermNode *o : linker->getSequence()) {
+            glslang::TIntermSymbol *sym = o ? o->getAsSymbolNode() : nullptr;
+            if (!sym || !is_resource(sym->getType()))
+                continue;
+            const glslang::TQualifier &q = sym->getType().getQualifier();
+            if (q.hasBinding())
+                taken[q.hasSet() ? q.layoutSet : 0].insert(q.layoutBinding);
+            else
+                unbound.push_back(sym);
+        }
+    }
+    std::map<long long, unsigned> binding;
+    for (glslang::TIntermSymbol *sym : unbound) {
+        const glslang::TQualifier &q = sym->getType().getQualifier();
+        std::set<unsigned> &used = taken[q.hasSet() ? q.layoutSet : 0];
+        unsigned b = 0;
+        while (used.count(b))
+            b++;
+        used.insert(b);
+        binding[sym->getId()] = b;
+    }
+    if (binding.empty())
+        return;
+    Symbols all;
+    root->traverse(&all);
+    for (glslang::TIntermSymbol *sym : all.nodes) {
+        auto it = binding.find(sym->getId());
+        if (it != binding.end())
+            sym->getWritableType().getQualifier().layoutBinding = it->second;
+    }
+}
+
 // Call after glslang_shader_parse succeeded, before linking: the new nodes go
 // into the shader's pool, which parsing left as this thread's allocator.
 extern "C" int isa_glslang_hlsl_short_circuit(glslang_shader_t *shader)
@@ -217,4 +451,44 @@ extern "C" int isa_glslang_hlsl_short_circuit(glslang_shader_t *shader)
     im->setTreeRoot(sc.fix_node(im->getTreeRoot()));
     im->getTreeRoot()->traverse(&sc);
     return sc.rewritten;
+}
+
+// The i-th wave intrinsic WaveOverloads replaces and the parameters after its value (for isa/compile.c's
+// prototypes); NULL past the last.
+extern "C" const char *isa_glslang_hlsl_wave_overload(size_t i, const char **more_params)
+{
+    if (i >= sizeof wave_overloads / sizeof wave_overloads[0])
+        return nullptr;
+    *more_params = wave_overloads[i].more_params;
+    return wave_overloads[i].name;
+}
+
+// The i-th built-in read WaveOverloads replaces (isa/compile.c declares it); NULL past the last.
+extern "C" const char *isa_glslang_hlsl_builtin_read(size_t i)
+{
+    return i < sizeof builtin_reads / sizeof builtin_reads[0] ? builtin_reads[i].name : nullptr;
+}
+
+// The calls to isa/compile.c's wave-intrinsic prototypes become group operations (WaveOverloads above).  Call
+// after parsing, before linking.
+extern "C" int isa_glslang_hlsl_wave_overloads(glslang_shader_t *shader)
+{
+    glslang::TIntermediate *im = tshader_of(shader)->getIntermediate();
+    glslang::TIntermAggregate *root = im && im->getTreeRoot() ? im->getTreeRoot()->getAsAggregate() : nullptr;
+    if (!root)
+        return 0;
+    WaveOverloads wo;
+    for (TIntermNode *n : root->getSequence()) {
+        glslang::TIntermAggregate *f = n ? n->getAsAggregate() : nullptr;
+        if (f && f->getOp() == glslang::EOpFunction)
+            wo.defined.insert(f->getName().c_str());
+    }
+    root->traverse(&wo);
+    AllEqualPerComponent ae;
+    root->traverse(&ae);
+    // the calls are gone: so are their edges, or linking would look for the prototypes' bodies
+    (im->*IntermediateAccess::call_graph_field()).remove_if([&wo](const glslang::TCall &c) {
+        return wo.replaced.count(c.callee.c_str()) != 0;
+    });
+    return wo.rewritten;
 }

@@ -402,11 +402,10 @@ START_TEST(test_hlsl_glslang_read_lane_at_is_a_shuffle_so_nonuniform_index_works
 }
 END_TEST
 
-START_TEST(test_hlsl_glslang_uint64_wave_sum_becomes_double)
+START_TEST(test_hlsl_uint64_wave_sum_is_an_integer_add)
 {
-    /* DXC: a 64-bit integer sum.  glslang 12 picks the double overload of WaveActiveSum /
-     * WavePrefixSum for uint64_t: an FAdd on doubles (exact only below 2^53), and
-     * integer operations on the result give invalid SPIR-V. */
+    /* glslang 12 alone picked the double overload of WaveActiveSum for uint64_t (an FAdd, exact below 2^53);
+     * the overload wavelab declares makes it DXC's 64-bit integer add */
     static const char *src =
         "RWStructuredBuffer<uint> o;\n"
         "[numthreads(64, 1, 1)]\n"
@@ -415,9 +414,272 @@ START_TEST(test_hlsl_glslang_uint64_wave_sum_becomes_double)
     uint32_t *w = NULL;
     size_t n = 0;
     ck_assert_int_eq(compile_only(src, err, sizeof err, &w, &n), ISA_OK);
-    ck_assert(has_opcode(w, n, 350 /* OpGroupNonUniformFAdd */));
-    ck_assert(!has_opcode(w, n, 349 /* OpGroupNonUniformIAdd */));
+    ck_assert(!has_opcode(w, n, 350 /* OpGroupNonUniformFAdd */));
+    ck_assert(has_opcode(w, n, 349 /* OpGroupNonUniformIAdd */));
     free(w);
+}
+END_TEST
+
+/* DXC's rule for resources with neither register() nor [[vk::binding]]: the next binding of set 0 that no explicit
+ * one took, in declaration order (glslang alone put all three on binding 0: the collision error) */
+START_TEST(test_hlsl_resources_without_register_take_free_bindings_in_declaration_order)
+{
+    static const char *src =
+        "RWStructuredBuffer<uint> unused;\n"           /* binding 1 (0 is b's): numbered though never used */
+        "RWStructuredBuffer<uint> a;\n"                /* binding 2 */
+        "RWStructuredBuffer<uint> b : register(u0);\n" /* binding 0 */
+        "RWStructuredBuffer<uint> c;\n"                /* binding 3 */
+        "[numthreads(8, 1, 1)]\n"
+        "void main(uint gi : SV_GroupIndex) { c[gi] = a[gi] * 10u + b[gi]; }\n";
+    isa_program *prog = build_hlsl(src, NULL, 0);
+    uint32_t a[8], b[8], c[8];
+    for (uint32_t i = 0; i < 8; i++)
+        a[i] = 100u + i, b[i] = i + 1u, c[i] = SENTINEL;
+    sim_buffer bufs[3] = {{0, 0, (uint8_t *)b, sizeof b}, {0, 2, (uint8_t *)a, sizeof a}, {0, 3, (uint8_t *)c, sizeof c}};
+    sim_config cfg = {.wave_size = 8, .groups = {1, 1, 1}, .buffers = bufs, .buffer_count = 3};
+    sim_result res;
+    ck_assert_int_eq(sim_run(prog, &cfg, &res), SIM_OK);
+    for (uint32_t i = 0; i < 8; i++)
+        ck_assert_uint_eq(c[i], (100u + i) * 10u + i + 1u);
+    sim_result_free(&res);
+    isa_program_destroy(prog);
+}
+END_TEST
+
+/* QuadAny / QuadAll (Shader Model 6.7; glslang 12 has neither): whether any / every lane of the lane's quad
+ * (lanes 4k .. 4k+3) has the condition; glslang alone: "no matching overloaded function" */
+START_TEST(test_hlsl_quad_any_and_quad_all_over_each_quad)
+{
+    static const char *src =
+        "[[vk::binding(0, 0)]] StructuredBuffer<uint> inw;\n"
+        "[[vk::binding(1, 0)]] RWStructuredBuffer<uint> outw;\n"
+        "[numthreads(64, 1, 1)]\n"
+        "void main(uint gi : SV_GroupIndex) {\n"
+        "    uint x = inw[gi];\n"
+        "    outw[gi] = (QuadAny(x == 0u) ? 1u : 0u) + (QuadAll(x != 3u) ? 10u : 0u);\n"
+        "}\n";
+    isa_program *prog = build_hlsl(src, NULL, 0);
+    uint32_t in[64], out[64];
+    for (uint32_t i = 0; i < 64; i++)
+        in[i] = (i * 7u + i / 4u) % 5u;
+    for (size_t wi = 0; wi < sizeof wave_sizes / sizeof wave_sizes[0]; wi++) {
+        sim_result res;
+        ck_assert_int_eq(run2(prog, wave_sizes[wi], in, 64, out, 64, &res), SIM_OK);
+        for (uint32_t i = 0; i < 64; i++) {
+            uint32_t q = i & ~3u, any = 0, all = 1;
+            for (uint32_t k = 0; k < 4; k++)
+                any |= in[q + k] == 0u, all &= in[q + k] != 3u;
+            ck_assert_msg(out[i] == any + 10u * all, "wave %u lane %u: %u, expected %u", wave_sizes[wi], i, out[i],
+                          any + 10u * all);
+        }
+        sim_result_free(&res);
+    }
+    isa_program_destroy(prog);
+}
+END_TEST
+
+/* `unsigned int` (and its vectors) is uint, as DXC reads it; glslang 12 reserves `unsigned`.  A header is read
+ * like the kernel: a DXC type name only it uses (uint32_t) and `unsigned int` work there too, and a DXC intrinsic
+ * only it calls (QuadAny) is defined.  Errors keep their line. */
+START_TEST(test_hlsl_unsigned_int_and_dxc_names_in_headers)
+{
+    char *dir = tsup_temp_dir();
+    free(tsup_write_file(dir, "h.hlsli",
+                         "// unsigned int in a comment stays\n"
+                         "unsigned int twice(uint32_t v) { unsigned int2 p = unsigned int2(v, v); return p.x + p.y; }\n"
+                         "bool quad_has_zero(uint v) { return QuadAny(v == 0u); }\n"));
+    free(tsup_write_file(dir, "k.hlsl",
+                         "#include \"h.hlsli\"\n"
+                         "[[vk::binding(0, 0)]] StructuredBuffer<uint> inw;\n"
+                         "[[vk::binding(1, 0)]] RWStructuredBuffer<uint> outw;\n"
+                         "[numthreads(64, 1, 1)]\n"
+                         "void main(uint gi : SV_GroupIndex) {\n"
+                         "    unsigned int x = inw[gi];\n"
+                         "    outw[gi] = twice(x) + (quad_has_zero(x) ? 1000u : 0u);\n"
+                         "}\n"));
+    char path[1024], msg[8192];
+    snprintf(path, sizeof path, "%s/k.hlsl", dir);
+    char *text = tsup_read_file(path, NULL);
+    isa_program *prog = NULL;
+    ck_assert_msg(tsup_build(text, path, "hlsl", "main", &prog, msg, sizeof msg, NULL, 0) == ISA_OK, "%s", msg);
+    uint32_t in[64], out[64];
+    for (uint32_t i = 0; i < 64; i++)
+        in[i] = (i * 13u) % 9u;
+    sim_result res;
+    ck_assert_int_eq(run2(prog, 32, in, 64, out, 64, &res), SIM_OK);
+    for (uint32_t i = 0; i < 64; i++) {
+        uint32_t q = i & ~3u, any = 0;
+        for (uint32_t k = 0; k < 4; k++)
+            any |= in[q + k] == 0u;
+        ck_assert_uint_eq(out[i], 2u * in[i] + 1000u * any);
+    }
+    sim_result_free(&res);
+    isa_program_destroy(prog);
+    free(text);
+
+    /* `unsigned` before anything but int stays glslang's error, on its line */
+    static const char *bad =
+        "RWStructuredBuffer<uint> o;\n"
+        "[numthreads(8, 1, 1)]\n"
+        "void main(uint gi : SV_GroupIndex) { unsigned short s = 1; o[gi] = s; }\n";
+    uint32_t *w = NULL;
+    size_t n = 0;
+    char err[4096] = "";
+    ck_assert_int_eq(compile_only(bad, err, sizeof err, &w, &n), ISA_ERR_COMPILE);
+    ck_assert_msg(strstr(err, "kernel.hlsl:3: error: 'unsigned'"), "%s", err);
+    tsup_remove_dir(dir);
+    free(dir);
+}
+END_TEST
+
+/* The wave intrinsics on uint64_t and uint16_t, as DXC defines them: a 64-bit integer sum (glslang 12 alone picked
+ * the double overload, exact below 2^53 only) and a 16-bit sum and prefix sum that wrap at 65536 (glslang 12 alone
+ * refused the argument).  Expected values in 64-bit and 16-bit arithmetic here. */
+START_TEST(test_hlsl_wave_intrinsics_on_64_and_16_bit_integers)
+{
+    static const char *src =
+        "[[vk::binding(0, 0)]] StructuredBuffer<uint> inw;\n"
+        "[[vk::binding(1, 0)]] RWStructuredBuffer<uint> outw;\n"
+        "[numthreads(64, 1, 1)]\n"
+        "void main(uint gi : SV_GroupIndex) {\n"
+        "    uint x = inw[gi];\n"
+        "    uint64_t big = x;\n"
+        "    big = (big << 32) | x;\n"
+        "    uint64_t s = WaveActiveSum(big);\n"
+        "    uint16_t h = (uint16_t)(x * 3000u);\n"
+        "    uint16_t hs = WaveActiveSum(h);\n"
+        "    uint16_t hp = WavePrefixSum(h);\n"
+        "    uint64_t first = WaveReadLaneFirst(big);\n"
+        "    uint o = gi * 6u;\n"
+        "    outw[o] = (uint)(s >> 32); outw[o + 1u] = (uint)s; outw[o + 2u] = (uint)hs; outw[o + 3u] = (uint)hp;\n"
+        "    outw[o + 4u] = (uint)(first >> 32); outw[o + 5u] = (uint)first;\n"
+        "}\n";
+    isa_program *prog = build_hlsl(src, NULL, 0);
+    uint32_t in[64], out[64 * 6];
+    for (uint32_t i = 0; i < 64; i++)
+        in[i] = 0x90000000u + i * 0x01234567u; /* the low halves carry into the high ones */
+    for (size_t wi = 0; wi < sizeof wave_sizes / sizeof wave_sizes[0]; wi++) {
+        uint32_t W = wave_sizes[wi];
+        sim_result res;
+        ck_assert_int_eq(run2(prog, W, in, 64, out, 64 * 6, &res), SIM_OK);
+        for (uint32_t w0 = 0; w0 < 64; w0 += W) {
+            uint64_t sum = 0;
+            uint16_t hsum = 0;
+            for (uint32_t l = 0; l < W; l++) {
+                sum += (uint64_t)in[w0 + l] << 32 | in[w0 + l];
+                hsum = (uint16_t)(hsum + (uint16_t)(in[w0 + l] * 3000u));
+            }
+            uint16_t prefix = 0;
+            for (uint32_t l = 0; l < W; l++) {
+                const uint32_t *e = &out[(w0 + l) * 6];
+                ck_assert_msg(e[0] == (uint32_t)(sum >> 32) && e[1] == (uint32_t)sum, "wave %u lane %u: sum %08x%08x, "
+                              "expected %016llx", W, w0 + l, e[0], e[1], (unsigned long long)sum);
+                ck_assert_uint_eq(e[2], hsum);
+                ck_assert_uint_eq(e[3], prefix);
+                ck_assert_uint_eq(e[4], in[w0]);
+                ck_assert_uint_eq(e[5], in[w0]);
+                prefix = (uint16_t)(prefix + (uint16_t)(in[w0 + l] * 3000u));
+            }
+        }
+        sim_result_free(&res);
+    }
+    isa_program_destroy(prog);
+}
+END_TEST
+
+/* A function taking ConstantBuffer<T> (issue 25's list): glslang 12 takes it as written; computed by hand */
+START_TEST(test_hlsl_constant_buffer_argument)
+{
+    static const char *src =
+        "struct Params { uint scale; uint bias; };\n"
+        "[[vk::binding(0, 0)]] ConstantBuffer<Params> params;\n"
+        "[[vk::binding(1, 0)]] RWStructuredBuffer<uint> outw;\n"
+        "uint apply(ConstantBuffer<Params> p, uint x) { return p.scale * x + p.bias; }\n"
+        "[numthreads(16, 1, 1)]\n"
+        "void main(uint gi : SV_GroupIndex) { outw[gi] = apply(params, gi); }\n";
+    isa_program *prog = build_hlsl(src, NULL, 0);
+    uint32_t p[2] = {7u, 1000u}, out[16];
+    sim_result res;
+    ck_assert_int_eq(run2(prog, 8, p, 2, out, 16, &res), SIM_OK);
+    for (uint32_t i = 0; i < 16; i++)
+        ck_assert_uint_eq(out[i], 7u * i + 1000u);
+    sim_result_free(&res);
+    isa_program_destroy(prog);
+}
+END_TEST
+
+/* What stays refused: an implicit narrowing to half (glslang 12's HLSL converts implicitly only among the 32- and
+ * 64-bit scalar types) is glslang's error on its line and one note naming the cause */
+START_TEST(test_hlsl_implicit_conversion_to_half_is_a_clear_error)
+{
+    static const char *src =
+        "RWStructuredBuffer<uint> o;\n"
+        "[numthreads(8, 1, 1)]\n"
+        "void main(uint gi : SV_GroupIndex) {\n"
+        "    half h = 1.0;\n"
+        "    o[gi] = (uint)(float)h;\n"
+        "}\n";
+    uint32_t *w = NULL;
+    size_t n = 0;
+    char err[4096] = "";
+    ck_assert_int_eq(compile_only(src, err, sizeof err, &w, &n), ISA_ERR_COMPILE);
+    ck_assert_ptr_null(w);
+    ck_assert_msg(strstr(err, "kernel.hlsl:4: error:") && strstr(err, "note: glslang 12 converts to 16-bit"), "%s", err);
+}
+END_TEST
+
+/* GetGroupWaveCount / GetGroupWaveIndex (Shader Model 6.10; glslang 12 has neither): DXC reads NumSubgroups and
+ * SubgroupId.  64 invocations in waves of W: 64 / W waves, and (with the model's waves filled in local-index order)
+ * invocation i in wave i / W. */
+START_TEST(test_hlsl_group_wave_count_and_index)
+{
+    static const char *src =
+        "[[vk::binding(1, 0)]] RWStructuredBuffer<uint> outw;\n"
+        "[numthreads(64, 1, 1)]\n"
+        "void main(uint gi : SV_GroupIndex) { outw[gi] = GetGroupWaveCount() * 1000u + GetGroupWaveIndex(); }\n";
+    isa_program *prog = build_hlsl(src, NULL, 0);
+    uint32_t in[1] = {0}, out[64];
+    for (size_t wi = 0; wi < sizeof wave_sizes / sizeof wave_sizes[0]; wi++) {
+        uint32_t W = wave_sizes[wi];
+        sim_result res;
+        ck_assert_int_eq(run2(prog, W, in, 1, out, 64, &res), SIM_OK);
+        for (uint32_t i = 0; i < 64; i++)
+            ck_assert_uint_eq(out[i], 64u / W * 1000u + i / W);
+        sim_result_free(&res);
+    }
+    isa_program_destroy(prog);
+}
+END_TEST
+
+/* all() / any() of a vector WaveActiveAllEqual: HLSL's per-component answer reduced (glslang 12 alone: OpAll of its
+ * one bool, invalid SPIR-V); expected per pattern by hand */
+START_TEST(test_hlsl_all_any_of_vector_wave_active_all_equal)
+{
+    static const char *src =
+        "[[vk::binding(0, 0)]] StructuredBuffer<int2> Input;\n"
+        "[[vk::binding(1, 0)]] RWStructuredBuffer<uint2> Output;\n"
+        "[numthreads(8, 1, 1)]\n"
+        "void main(uint gi : SV_GroupIndex) {\n"
+        "    Output[gi] = uint2(all(WaveActiveAllEqual(Input[gi])) ? 1u : 0u, any(WaveActiveAllEqual(Input[gi])) ? 1u : 0u);\n"
+        "}\n";
+    char warnings[1024] = "";
+    isa_program *prog = build_hlsl(src, warnings, sizeof warnings);
+    ck_assert_msg(!strstr(warnings, "WaveActiveAllEqual"), "%s", warnings);
+    for (int pattern = 0; pattern < 4; pattern++) {
+        uint32_t in[16], out[16] = {0};
+        for (uint32_t i = 0; i < 8; i++) {
+            in[2 * i] = pattern & 1 ? i : 7;            /* x differs across lanes in patterns 1 and 3 */
+            in[2 * i + 1] = pattern & 2 ? 100 + i : 5;  /* y differs in patterns 2 and 3 */
+        }
+        sim_result res;
+        ck_assert_int_eq(run2(prog, 8, in, 16, out, 16, &res), SIM_OK);
+        sim_result_free(&res);
+        for (uint32_t i = 0; i < 8; i++) {
+            ck_assert_msg(out[2 * i] == (pattern == 0 ? 1u : 0u), "pattern %d lane %u all", pattern, i);
+            ck_assert_msg(out[2 * i + 1] == (pattern == 3 ? 0u : 1u), "pattern %d lane %u any", pattern, i);
+        }
+    }
+    isa_program_destroy(prog);
 }
 END_TEST
 
@@ -507,10 +769,18 @@ static Suite *hlsl_suite(void)
     tcase_add_test(t, test_hlsl_dxc_sized_type_names_compile_and_compute);
     tcase_add_test(t, test_hlsl_dxc_int64_t_is_a_clear_error);
     tcase_add_test(t, test_hlsl_register_classes_that_collide_are_an_error);
+    tcase_add_test(t, test_hlsl_resources_without_register_take_free_bindings_in_declaration_order);
+    tcase_add_test(t, test_hlsl_quad_any_and_quad_all_over_each_quad);
+    tcase_add_test(t, test_hlsl_unsigned_int_and_dxc_names_in_headers);
+    tcase_add_test(t, test_hlsl_wave_intrinsics_on_64_and_16_bit_integers);
+    tcase_add_test(t, test_hlsl_constant_buffer_argument);
+    tcase_add_test(t, test_hlsl_group_wave_count_and_index);
+    tcase_add_test(t, test_hlsl_all_any_of_vector_wave_active_all_equal);
+    tcase_add_test(t, test_hlsl_implicit_conversion_to_half_is_a_clear_error);
     tcase_add_test(t, test_hlsl_vector_wave_active_all_equal_is_per_component);
     tcase_add_test(t, test_hlsl_glslang_rejects_wave_match_and_multiprefix);
     tcase_add_test(t, test_hlsl_glslang_read_lane_at_is_a_shuffle_so_nonuniform_index_works_per_lane);
-    tcase_add_test(t, test_hlsl_glslang_uint64_wave_sum_becomes_double);
+    tcase_add_test(t, test_hlsl_uint64_wave_sum_is_an_integer_add);
     suite_add_tcase(s, t);
     return s;
 }
