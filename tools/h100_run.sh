@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # tools/h100_run.sh — the hardware run behind docs/hardware.md.
 #
-# Runs on the lent GPU machine (Ubuntu 24.04, no Vulkan loader installed) from the
+# Runs on an NVIDIA H100 machine (Ubuntu 24.04, no Vulkan loader installed) from the
 # repository root, with the Vulkan loader's .debs in .gl/ and a wavelab
 # binary built here in build-dev/.  For every case in kernels/: `wavelab
 # check` at wave 32 (simulator vs device, every binding), then device
