@@ -738,8 +738,8 @@ static void include_search_free(include_search *s)
  * The kernel's text followed by every header it includes, found as glslang
  * will find them (include_local), for the scans that decide the preamble:
  * a DXC type name or intrinsic used only in a header counts as in the
- * kernel.  #if is not evaluated (a name in a skipped block still counts, which
- * only adds an unused #define).  Each header is read at most HEADER_READS
+ * kernel.  Comments are skipped (text_strip_comments); #if is not evaluated (a
+ * name in a skipped block still counts, which only adds an unused #define).  Each header is read at most HEADER_READS
  * times in all (a diamond of includes would otherwise be walked again and
  * again).  NULL when out of memory.
  */
@@ -747,37 +747,32 @@ enum { HEADER_READS = 256 };
 
 static bool walk_headers(include_search *s, const char *text, size_t depth, FILE *all, int *reads)
 {
-    for (const char *p = text; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
-        const char *q = p;
-        while (*q == ' ' || *q == '\t')
-            q++;
-        if (*q++ != '#')
-            continue;
-        while (*q == ' ' || *q == '\t')
-            q++;
-        if (strncmp(q, "include", 7) != 0)
-            continue;
-        q += 7;
-        while (*q == ' ' || *q == '\t')
-            q++;
-        const char *close = *q == '"' ? strchr(q + 1, '"') : NULL;
-        const char *eol = strchr(q, '\n');
-        if (!close || (eol && close > eol) || depth + 1 > INCLUDE_MAX_DEPTH || ++*reads > HEADER_READS)
-            continue;
-        char *name = strndup(q + 1, (size_t)(close - q - 1));
-        if (!name)
-            return false;
-        glsl_include_result_t *r = include_local(s, name, NULL, depth + 1);
-        free(name);
-        if (!r)
-            continue;
-        bool ok = fwrite(r->header_data, 1, r->header_length, all) == r->header_length && fputc('\n', all) != EOF &&
-                  walk_headers(s, r->header_data, depth + 1, all, reads);
-        include_free(NULL, r);
-        if (!ok)
-            return false;
+    char *clean = text_strip_comments(text, strlen(text));
+    if (!clean)
+        return false;
+    bool ok = true;
+    for (char *line = clean; line && ok;) {
+        char *eol = strchr(line, '\n');
+        if (eol)
+            *eol = 0;
+        const char *operand = NULL;
+        size_t operand_len = 0;
+        if (text_include_directive(line, &operand, &operand_len) == '"' && depth + 1 <= INCLUDE_MAX_DEPTH &&
+            ++*reads <= HEADER_READS) {
+            char *name = strndup(operand, operand_len);
+            glsl_include_result_t *r = name ? include_local(s, name, NULL, depth + 1) : NULL;
+            ok = name != NULL;
+            free(name);
+            if (r) {
+                ok = fwrite(r->header_data, 1, r->header_length, all) == r->header_length && fputc('\n', all) != EOF &&
+                     walk_headers(s, r->header_data, depth + 1, all, reads);
+                include_free(NULL, r);
+            }
+        }
+        line = eol ? eol + 1 : NULL;
     }
-    return true;
+    free(clean);
+    return ok;
 }
 
 static char *hlsl_with_headers(const char *text, const char *path)

@@ -226,50 +226,62 @@ typedef struct include_scan {
     int keyable;
 } include_scan;
 
-/* A copy of text with comments replaced by a space and line continuations removed. */
-static char *strip_comments(const char *text, size_t len)
-{
-    char *out = malloc(len + 1);
-    if (!out)
-        return NULL;
-    size_t o = 0;
-    for (size_t i = 0; i < len;) {
-        if (text[i] == '\\' && i + 1 < len && (text[i + 1] == '\n' || text[i + 1] == '\r')) {
-            i += (text[i + 1] == '\r' && i + 2 < len && text[i + 2] == '\n') ? 3 : 2;
-        } else if (text[i] == '/' && i + 1 < len && text[i + 1] == '/') {
-            while (i < len && text[i] != '\n')
-                i++;
-            out[o++] = ' ';
-        } else if (text[i] == '/' && i + 1 < len && text[i + 1] == '*') {
-            for (i += 2; i < len && !(text[i] == '*' && i + 1 < len && text[i + 1] == '/'); i++)
-                if (text[i] == '\n')
-                    out[o++] = '\n';
-            i = i < len ? i + 2 : len;
-            out[o++] = ' ';
-        } else if (text[i] == '"') {
-            /* a string literal: a comment opener inside it is not one */
-            out[o++] = text[i++];
-            while (i < len && text[i] != '"' && text[i] != '\n')
-                out[o++] = text[i++];
-            if (i < len && text[i] == '"')
-                out[o++] = text[i++];
-        } else {
-            out[o++] = text[i++];
-        }
-    }
-    out[o] = 0;
-    return out;
-}
-
 static char *dir_of(const char *path)
 {
     const char *slash = strrchr(path, '/');
     return slash ? strndup(path, (size_t)(slash - path)) : strdup(".");
 }
 
+static void scan_includes(include_scan *s, const char *text, size_t len, char **stack, int depth);
+
+/* Keys every probe of #include "name" at `depth` (include_local's search), and scans the header found. */
+static void scan_include(include_scan *s, const char *name, char **stack, int depth)
+{
+    key_field(s->hash, "include", name, strlen(name));
+    for (int d = depth - 1; d >= 0 && s->keyable; d--) {
+        if (++s->probes > MAX_INCLUDE_PROBES) {
+            s->keyable = 0;
+            return;
+        }
+        size_t plen = strlen(stack[d]) + strlen(name) + 2;
+        char *cand = malloc(plen);
+        if (!cand) {
+            s->keyable = 0;
+            return;
+        }
+        snprintf(cand, plen, "%s/%s", stack[d], name);
+        for (char *c = cand; *c; c++)
+            if (*c == '\\')
+                *c = '/';
+        struct stat st;
+        if (stat(cand, &st) == 0 && !S_ISREG(st.st_mode)) {
+            s->keyable = 0; /* a directory or device where glslang would look: not followed */
+            free(cand);
+            return;
+        }
+        size_t flen = 0;
+        char *bytes = text_read_file(cand, MAX_ENTRY_BYTES, &flen, NULL, 0);
+        key_field(s->hash, bytes ? "found" : "absent", cand, strlen(cand));
+        if (bytes) {
+            key_field(s->hash, "bytes", bytes, flen);
+            stack[depth] = dir_of(cand);
+            if (stack[depth])
+                scan_includes(s, bytes, flen, stack, depth + 1);
+            else
+                s->keyable = 0;
+            free(stack[depth]);
+            stack[depth] = NULL;
+            free(bytes);
+            free(cand);
+            return;
+        }
+        free(cand);
+    }
+}
+
 static void scan_includes(include_scan *s, const char *text, size_t len, char **stack, int depth)
 {
-    char *clean = strip_comments(text, len);
+    char *clean = text_strip_comments(text, len);
     if (!clean) {
         s->keyable = 0;
         return;
@@ -278,63 +290,20 @@ static void scan_includes(include_scan *s, const char *text, size_t len, char **
         char *eol = strchr(line, '\n');
         if (eol)
             *eol = 0;
-        char *p = line + strspn(line, " \t\r\f\v");
-        if (*p == '#') {
-            p += 1 + strspn(p + 1, " \t\r\f\v");
-            if (strncmp(p, "include", 7) == 0 && !(p[7] == '_' || isalnum((unsigned char)p[7]))) {
-                p += 7 + strspn(p + 7, " \t\r\f\v");
-                char *close = *p == '"' ? strchr(p + 1, '"') : NULL;
-                if (*p == '<') {
-                    key_field(s->hash, "include-system", p, strlen(p));
-                } else if (!close || depth >= MAX_INCLUDE_DEPTH) {
-                    s->keyable = 0;
-                } else {
-                    char *name = strndup(p + 1, (size_t)(close - p - 1));
-                    key_field(s->hash, "include", name ? name : "", name ? strlen(name) : 0);
-                    for (int d = depth - 1; d >= 0 && name && s->keyable; d--) {
-                        if (++s->probes > MAX_INCLUDE_PROBES) {
-                            s->keyable = 0;
-                            break;
-                        }
-                        size_t plen = strlen(stack[d]) + strlen(name) + 2;
-                        char *cand = malloc(plen);
-                        if (!cand) {
-                            s->keyable = 0;
-                            break;
-                        }
-                        snprintf(cand, plen, "%s/%s", stack[d], name);
-                        for (char *c = cand; *c; c++)
-                            if (*c == '\\')
-                                *c = '/';
-                        struct stat st;
-                        if (stat(cand, &st) == 0 && !S_ISREG(st.st_mode)) {
-                            s->keyable = 0; /* a directory or device where glslang would look: not followed */
-                            free(cand);
-                            break;
-                        }
-                        size_t flen = 0;
-                        char *bytes = text_read_file(cand, MAX_ENTRY_BYTES, &flen, NULL, 0);
-                        key_field(s->hash, bytes ? "found" : "absent", cand, strlen(cand));
-                        if (bytes) {
-                            key_field(s->hash, "bytes", bytes, flen);
-                            stack[depth] = dir_of(cand);
-                            if (stack[depth])
-                                scan_includes(s, bytes, flen, stack, depth + 1);
-                            else
-                                s->keyable = 0;
-                            free(stack[depth]);
-                            stack[depth] = NULL;
-                            free(bytes);
-                            free(cand);
-                            break;
-                        }
-                        free(cand);
-                    }
-                    free(name);
-                    if (!name)
-                        s->keyable = 0;
-                }
-            }
+        const char *operand = NULL;
+        size_t operand_len = 0;
+        int kind = text_include_directive(line, &operand, &operand_len);
+        if (kind == '<') {
+            key_field(s->hash, "include-system", operand, operand_len);
+        } else if (kind == '?' || (kind == '"' && depth >= MAX_INCLUDE_DEPTH)) {
+            s->keyable = 0;
+        } else if (kind == '"') {
+            char *name = strndup(operand, operand_len);
+            if (name)
+                scan_include(s, name, stack, depth);
+            else
+                s->keyable = 0;
+            free(name);
         }
         line = eol ? eol + 1 : NULL;
     }

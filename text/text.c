@@ -4,6 +4,7 @@
 #include "text/text.h"
 
 #include <cjson/cJSON.h>
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -196,4 +197,60 @@ double text_monospace_width(const char *s, double font_size)
     for (const unsigned char *p = (const unsigned char *)s; *p; p++)
         chars += (*p & 0xC0) != 0x80; /* continuation bytes add no character */
     return 0.61 * font_size * (double)chars;
+}
+
+char *text_strip_comments(const char *text, size_t len)
+{
+    char *out = malloc(len + 1);
+    if (!out)
+        return NULL;
+    size_t o = 0;
+    for (size_t i = 0; i < len;) {
+        if (text[i] == '\\' && i + 1 < len && (text[i + 1] == '\n' || text[i + 1] == '\r')) {
+            i += (text[i + 1] == '\r' && i + 2 < len && text[i + 2] == '\n') ? 3 : 2;
+        } else if (text[i] == '/' && i + 1 < len && text[i + 1] == '/') {
+            while (i < len && text[i] != '\n')
+                i++;
+            out[o++] = ' ';
+        } else if (text[i] == '/' && i + 1 < len && text[i + 1] == '*') {
+            for (i += 2; i < len && !(text[i] == '*' && i + 1 < len && text[i + 1] == '/'); i++)
+                if (text[i] == '\n')
+                    out[o++] = '\n';
+            i = i < len ? i + 2 : len;
+            out[o++] = ' ';
+        } else if (text[i] == '"') {
+            /* a string literal: a comment opener inside it is not one */
+            out[o++] = text[i++];
+            while (i < len && text[i] != '"' && text[i] != '\n')
+                out[o++] = text[i++];
+            if (i < len && text[i] == '"')
+                out[o++] = text[i++];
+        } else {
+            out[o++] = text[i++];
+        }
+    }
+    out[o] = 0;
+    return out;
+}
+
+int text_include_directive(const char *line, const char **name, size_t *name_len)
+{
+    const char *p = line + strspn(line, " \t\r\f\v");
+    if (*p != '#')
+        return 0;
+    p += 1 + strspn(p + 1, " \t\r\f\v");
+    if (strncmp(p, "include", 7) != 0 || p[7] == '_' || isalnum((unsigned char)p[7]))
+        return 0;
+    p += 7 + strspn(p + 7, " \t\r\f\v");
+    if (*p == '<') {
+        *name = p;
+        *name_len = strlen(p);
+        return '<';
+    }
+    const char *close = *p == '"' ? strchr(p + 1, '"') : NULL;
+    if (!close)
+        return '?';
+    *name = p + 1;
+    *name_len = (size_t)(close - p - 1);
+    return '"';
 }

@@ -29,6 +29,16 @@
  * The caller frees the text. */
 char *text_read_file(const char *path, size_t max, size_t *len, char *err, size_t err_size);
 
+/* A copy of `len` bytes of source text (GLSL/HLSL) with each comment replaced by a space (a block comment keeps
+ * its newlines, so line numbers stay) and line continuations removed; a comment opener inside a string literal
+ * is not one.  NULL when out of memory; the caller frees it. */
+char *text_strip_comments(const char *text, size_t len);
+
+/* The #include directive of one line of comment-free text (NUL-terminated at the line's end): 0 when the line is
+ * none; '"' for #include "NAME", *name and *name_len the name between the quotes; '<' for #include <...>, *name
+ * the operand from its '<' to the line's end; '?' for any other operand (a macro, an unclosed quote). */
+int text_include_directive(const char *line, const char **name, size_t *name_len);
+
 /* An output file written in full or not at all: text_output_open opens a temporary file beside `path`
  * ("PATH.XXXXXX", its name in tmp, tmp_size >= strlen(path) + 8) with the permissions a new file gets;
  * text_output_close closes it and, when keep is set, renames it onto path (0, or -1 with errno set and the
