@@ -105,7 +105,7 @@ static uint32_t *track_row_base(const cli_interval *iv, size_t n, uint32_t *trac
 
 /* each fill with the ink its label is readable in: white below half luminance (0.299 R + 0.587 G + 0.114 B),
  * black above */
-static const struct { const char *fill, *ink; } palette[] = {
+static const struct colour { const char *fill, *ink; } palette[] = {
     {"#4e79a7", "white"}, {"#f28e2b", "black"}, {"#59a14f", "black"}, {"#e15759", "black"}, {"#76b7b2", "black"},
     {"#edc948", "black"}, {"#b07aa1", "black"}, {"#ff9da7", "black"}, {"#9c755f", "white"}, {"#bab0ac", "black"}};
 enum { PALETTE = sizeof palette / sizeof palette[0] };
@@ -224,8 +224,9 @@ int cli_timeline_svg(FILE *f, const cli_interval *iv, size_t n, const char *titl
     for (size_t i = 0; i < n; i++) {
         double x = left + (iv[i].start - t0) * sx, w = (iv[i].end - iv[i].start) * sx;
         int y = top + (int)(base[iv[i].track] + iv[i].row) * row_h;
+        const struct colour *c = &palette[(key ? key[i] : i) % PALETTE]; /* by name with a legend, else by interval */
         fprintf(f, "<rect x=\"%.2f\" y=\"%d\" width=\"%.2f\" height=\"%d\" fill=\"%s\"", x, y, w < 0.5 ? 0.5 : w,
-                row_h, palette[(key ? key[i] : i) % PALETTE].fill);
+                row_h, c->fill);
         if (!tooltips) {
             fprintf(f, "/>\n");
             continue;
@@ -236,7 +237,7 @@ int cli_timeline_svg(FILE *f, const cli_interval *iv, size_t n, const char *titl
         /* a label only where it fits: 10 px text is 13 px tall in the browser's box, centred in the row */
         if (row_h >= 14 && w > 3 + text_monospace_width(iv[i].name, 10) + 3) {
             fprintf(f, "<text x=\"%.2f\" y=\"%.1f\" font-size=\"10\" dominant-baseline=\"central\" fill=\"%s\">",
-                    x + 3, y + row_h / 2.0, palette[(key ? key[i] : i) % PALETTE].ink);
+                    x + 3, y + row_h / 2.0, c->ink);
             text_xml(f, iv[i].name, (size_t)-1, 0);
             fprintf(f, "</text>\n");
         }

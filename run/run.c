@@ -560,6 +560,38 @@ static int run_one(const wl_case *c, const run_options *opt, run_output *out, ch
  * to the case's); `state` holds every buffer's contents between passes and
  * becomes out->data, one array per case binding, at the end.
  */
+/*
+ * Two bindings of one buffer in pass i share its memory: each of the pass's bindings `cur` (their windows on
+ * the case's buffers) aliases the outermost window that holds it (of equal ones the first), which holds no
+ * alias itself.  Windows that overlap without either holding the other are bad input.
+ */
+static int pass_aliases(const wl_case *c, int i, case_binding *cur, int n, char *err, size_t err_size)
+{
+    for (int k = 0; k < n; k++) {
+        const case_binding *bk = &cur[k];
+        int best = -1;
+        for (int j = 0; j < n; j++) {
+            const case_binding *bj = &cur[j];
+            if (j == k || case_dispatch_buffer(c, i, j) != case_dispatch_buffer(c, i, k) ||
+                bk->offset >= bj->offset + bj->size || bj->offset >= bk->offset + bk->size)
+                continue;
+            int holds = bj->offset <= bk->offset && bk->offset + bk->size <= bj->offset + bj->size;
+            int held = bk->offset <= bj->offset && bj->offset + bj->size <= bk->offset + bk->size;
+            if (!holds && !held) {
+                snprintf(err, err_size, "dispatches[%d] (%.40s): bindings %d and %d see overlapping windows of "
+                         "buffer \"%.60s\", neither holding the other", i, case_dispatch_name(c, i), j, k,
+                         c->bindings[case_dispatch_buffer(c, i, k)].name);
+                return RUN_EXIT_BAD_INPUT;
+            }
+            if (holds && (best < 0 || bj->size > cur[best].size || (bj->size == cur[best].size && j < best)))
+                best = j;
+        }
+        if (best >= 0 && (cur[best].size > bk->size || best < k))
+            cur[k].alias = best + 1;
+    }
+    return RUN_EXIT_OK;
+}
+
 static int run_passes(const wl_case *c, const run_options *opt, run_output *out, char *err, size_t err_size)
 {
     int n = c->dispatch_count;
@@ -603,32 +635,7 @@ static int run_passes(const wl_case *c, const run_options *opt, run_output *out,
             cur[k].bytes = state[case_dispatch_buffer(c, i, k)] + view.bindings[k].offset; /* its window */
             cur[k].alias = 0;
         }
-        /* two bindings of one buffer in a pass share its memory: each aliases the outermost window that holds it
-         * (of equal ones the first), which holds no alias itself; windows that overlap without either holding the
-         * other are refused */
-        for (int k = 0; k < view.binding_count && rc == RUN_EXIT_OK; k++) {
-            const case_binding *bk = &cur[k];
-            int best = -1;
-            for (int j = 0; j < view.binding_count; j++) {
-                const case_binding *bj = &cur[j];
-                if (j == k || case_dispatch_buffer(c, i, j) != case_dispatch_buffer(c, i, k) ||
-                    bk->offset >= bj->offset + bj->size || bj->offset >= bk->offset + bk->size)
-                    continue;
-                int holds = bj->offset <= bk->offset && bk->offset + bk->size <= bj->offset + bj->size;
-                int held = bk->offset <= bj->offset && bj->offset + bj->size <= bk->offset + bk->size;
-                if (!holds && !held) {
-                    snprintf(err, err_size, "dispatches[%d] (%.40s): bindings %d and %d see overlapping windows of "
-                             "buffer \"%.60s\", neither holding the other", i, case_dispatch_name(c, i), j, k,
-                             c->bindings[case_dispatch_buffer(c, i, k)].name);
-                    rc = RUN_EXIT_BAD_INPUT;
-                    break;
-                }
-                if (holds && (best < 0 || bj->size > cur[best].size || (bj->size == cur[best].size && j < best)))
-                    best = j;
-            }
-            if (best >= 0 && (cur[best].size > bk->size || best < k))
-                cur[k].alias = best + 1;
-        }
+        rc = pass_aliases(c, i, cur, view.binding_count, err, err_size);
         if (rc != RUN_EXIT_OK) {
             free(cur);
             break;
