@@ -180,10 +180,11 @@ const WaveOverload wave_overloads[] = {
 };
 
 // HLSL's WaveActiveAllEqual of an N-vector is a boolN, one comparison per component; glslang 12 compares the whole
-// vector and gives one bool.  Where that bool feeds all(), any() or a boolN constructor (glslang's splat), the call
+// vector and gives one bool.  Where that bool feeds all() or any(), which leave no trace in the words, the call
 // becomes boolN(AllEqual(v[0]), ..., AllEqual(v[N-1])).  v is read once per component, so only a value without
-// side effects or wave operations is taken (a variable, a constant, indexing and swizzles of them); any other use
-// stays for isa/compile.c, which corrects or warns about it on the words.
+// side effects or wave operations is taken (a variable, a constant, indexing and swizzles of them).  Every other
+// use, the boolN splat of `bool2 e = WaveActiveAllEqual(v);` included, is isa/compile.c's: it corrects the splat
+// on the words (fix_hlsl_vector_all_equal) and warns about the rest.
 bool reads_only(glslang::TIntermTyped *n)
 {
     if (n->getAsSymbolNode() || n->getAsConstantUnion())
@@ -198,14 +199,14 @@ bool reads_only(glslang::TIntermTyped *n)
     return false;
 }
 
-glslang::TIntermTyped *all_equal_per_component(glslang::TIntermTyped *n, int want)
+glslang::TIntermTyped *all_equal_per_component(glslang::TIntermTyped *n)
 {
     glslang::TIntermUnary *call = n ? n->getAsUnaryNode() : nullptr; // glslang's node for WaveActiveAllEqual
     if (!call || call->getOp() != glslang::EOpSubgroupAllEqual || !call->getType().isScalarOrVec1())
         return n;
     glslang::TIntermTyped *v = call->getOperand();
     int len = v ? v->getType().getVectorSize() : 0;
-    if (!v || !v->getType().isVector() || len < 2 || len > 4 || (want && want != len) || !reads_only(v))
+    if (!v || !v->getType().isVector() || len < 2 || len > 4 || !reads_only(v))
         return n;
     auto *vec = new glslang::TIntermAggregate(static_cast<glslang::TOperator>(glslang::EOpConstructBVec2 + len - 2));
     for (int k = 0; k < len; k++) {
@@ -236,18 +237,10 @@ public:
     {
         glslang::TIntermUnary *u = n->getAsUnaryNode();
         if (u && (u->getOp() == glslang::EOpAll || u->getOp() == glslang::EOpAny)) {
-            glslang::TIntermTyped *fixed = all_equal_per_component(u->getOperand(), 0);
+            glslang::TIntermTyped *fixed = all_equal_per_component(u->getOperand());
             if (fixed != u->getOperand())
                 u->setOperand(fixed), rewritten++;
             return n;
-        }
-        glslang::TIntermAggregate *c = n->getAsAggregate();
-        if (c && c->getOp() >= glslang::EOpConstructBVec2 && c->getOp() <= glslang::EOpConstructBVec4 &&
-            c->getSequence().size() == 1) {
-            glslang::TIntermTyped *fixed =
-                all_equal_per_component(c->getSequence()[0]->getAsTyped(), c->getType().getVectorSize());
-            if (fixed != c->getSequence()[0])
-                return rewritten++, fixed;
         }
         return n;
     }
