@@ -286,6 +286,23 @@ START_TEST(test_probe_from_sweeps_h100_knees)
 }
 END_TEST
 
+/* Runs probe --from-sweeps on the sweeps in `dir` against `base`, writing out_dir/preset.json; returns the preset
+ * (caller deletes), which must load, as *m when m is not NULL. */
+static cJSON *from_sweeps(const char *dir, const char *base, const char *out_dir, mem_machine *m)
+{
+    char args[4096], path[1200], *out = NULL;
+    snprintf(path, sizeof path, "%s/preset.json", out_dir);
+    snprintf(args, sizeof args, "probe --from-sweeps '%s' --base %s -o '%s'", dir, base, path);
+    int rc = tsup_run_cli(args, &out);
+    ck_assert_msg(rc == 0, "probe --from-sweeps exited %d: %s", rc, out ? out : "");
+    free(out);
+    cJSON *j = parse_path(path);
+    mem_machine loaded;
+    char err[1024];
+    ck_assert_msg(mem_machine_load(path, m ? m : &loaded, err, sizeof err) == MEM_OK, "%s", err);
+    return j;
+}
+
 /* The DRAM granule reaches the preset: docs/probe/h100_run2/l2_stride.csv by hand: 57.4 ns per load at stride 4
  * rising to 356.5 at 64 and 356.9 at 128 (the plateau, then fewer loads per line at 256 and 512): the first
  * stride above 70 % of the rise is 64 bytes, a power of two from turing_rtx2080's 32-byte sector to its 128-byte
@@ -295,33 +312,22 @@ START_TEST(test_probe_from_sweeps_writes_the_dram_granule)
 {
     char *dir = tsup_temp_dir();
     ck_assert_ptr_nonnull(dir);
-    char args[4096], path[1200], *out = NULL;
-    snprintf(path, sizeof path, "%s/p.json", dir);
-    snprintf(args, sizeof args, "probe --from-sweeps '%s/docs/probe/h100_run2' --base turing_rtx2080 -o '%s'",
-             tsup_root(), path);
-    int rc = tsup_run_cli(args, &out);
-    ck_assert_msg(rc == 0, "probe --from-sweeps exited %d: %s", rc, out ? out : "");
-    free(out);
-    cJSON *j = parse_path(path);
+    char sweeps[4096];
+    mem_machine m;
+    snprintf(sweeps, sizeof sweeps, "%s/docs/probe/h100_run2", tsup_root());
+    cJSON *j = from_sweeps(sweeps, "turing_rtx2080", dir, &m);
     ck_assert_double_eq(cJSON_GetObjectItem(j, "dram_fetch_bytes")->valuedouble, 64);
     const cJSON *p = cJSON_GetObjectItem(cJSON_GetObjectItem(j, "provenance"), "dram_fetch_bytes");
     ck_assert_str_eq(cJSON_GetStringValue(cJSON_GetObjectItem(p, "source")), "measured");
-    cJSON_Delete(j);
-    mem_machine m;
-    char err[1024];
-    ck_assert_msg(mem_machine_load(path, &m, err, sizeof err) == MEM_OK, "%s", err);
     ck_assert_uint_eq(m.dram_fetch_bytes, 64);
-    snprintf(args, sizeof args, "probe --from-sweeps '%s/docs/probe' --base lavapipe -o '%s'", tsup_root(), path);
-    rc = tsup_run_cli(args, &out);
-    ck_assert_msg(rc == 0, "probe --from-sweeps exited %d: %s", rc, out ? out : "");
-    free(out);
-    j = parse_path(path);
+    cJSON_Delete(j);
+    snprintf(sweeps, sizeof sweeps, "%s/docs/probe", tsup_root());
+    j = from_sweeps(sweeps, "lavapipe", dir, NULL);
     ck_assert_ptr_null(cJSON_GetObjectItem(j, "dram_fetch_bytes"));
     p = cJSON_GetObjectItem(cJSON_GetObjectItem(j, "provenance"), "dram_fetch_bytes");
     ck_assert_str_eq(cJSON_GetStringValue(cJSON_GetObjectItem(p, "source")), "not measured");
     ck_assert_ptr_nonnull(strstr(cJSON_GetStringValue(cJSON_GetObjectItem(p, "why")), "256 bytes"));
     cJSON_Delete(j);
-    ck_assert_msg(mem_machine_load(path, &m, err, sizeof err) == MEM_OK, "%s", err);
     tsup_remove_dir(dir);
     free(dir);
 }
@@ -360,21 +366,6 @@ static char *flat_chase_dir(void)
     return dir;
 }
 
-/* Runs probe --from-sweeps on dir against `base`; returns the preset (caller deletes). */
-static cJSON *from_sweeps(const char *dir, const char *base)
-{
-    char args[2048], path[1200], *out = NULL;
-    snprintf(path, sizeof path, "%s/preset.json", dir);
-    snprintf(args, sizeof args, "probe --from-sweeps '%s' --base %s -o '%s'", dir, base, path);
-    int rc = tsup_run_cli(args, &out);
-    ck_assert_msg(rc == 0, "probe --from-sweeps exited %d: %s", rc, out ? out : "");
-    free(out);
-    cJSON *j = parse_path(path);
-    mem_machine m;
-    char err[1024];
-    ck_assert_msg(mem_machine_load(path, &m, err, sizeof err) == MEM_OK, "%s", err);
-    return j;
-}
 
 /* A sweep file whose sizes are zero or negative is bad input naming the file and line: a zero L1 stride used to
  * become a zero sector and divide by it (SIGFPE), a wave size of -1 a preset with 4294967295. */
@@ -444,7 +435,7 @@ START_TEST(test_probe_from_sweeps_synthetic_plateaus_cycles)
     ck_assert_double_eq(cJSON_GetObjectItem(base, "clock_mhz")->valuedouble, 1980); /* the arithmetic above */
     cJSON_Delete(base);
 
-    cJSON *j = from_sweeps(dir, "hopper_h100");
+    cJSON *j = from_sweeps(dir, "hopper_h100", dir, NULL);
     static const struct {
         const char *field;
         double cycles;
@@ -479,7 +470,7 @@ START_TEST(test_probe_from_sweeps_synthetic_plateaus_cycles)
     ck_assert_ptr_nonnull(f);
     fputs("# measured 2025-01-02\n", f);
     fclose(f);
-    j = from_sweeps(dir, "hopper_h100");
+    j = from_sweeps(dir, "hopper_h100", dir, NULL);
     ck_assert_str_eq(prov_string(j, "l1_hit_latency", "date"), "2025-01-02");
     ck_assert_str_eq(prov_string(j, "lds_latency", "date"), "2025-01-02");
     cJSON_Delete(j);
@@ -501,7 +492,7 @@ START_TEST(test_probe_from_sweeps_no_levels_model_values)
     char base_path[1200];
     snprintf(base_path, sizeof base_path, "%s/machines/hopper_h100.json", tsup_root());
     cJSON *base = parse_path(base_path);
-    cJSON *j = from_sweeps(dir, "hopper_h100");
+    cJSON *j = from_sweeps(dir, "hopper_h100", dir, NULL);
     for (size_t i = 0; i < 4; i++) {
         ck_assert_double_eq(cJSON_GetObjectItem(j, fields[i])->valuedouble,
                             cJSON_GetObjectItem(base, fields[i])->valuedouble);
@@ -526,7 +517,7 @@ START_TEST(test_probe_from_sweeps_no_levels_model_values)
     ck_assert_ptr_null(cJSON_GetObjectItem(base, "l1_hit_latency"));
     ck_assert_ptr_null(cJSON_GetObjectItem(base, "lds_latency"));
     double l2 = cJSON_GetObjectItem(base, "l2_hit_latency")->valuedouble;
-    j = from_sweeps(dir, "lavapipe");
+    j = from_sweeps(dir, "lavapipe", dir, NULL);
     ck_assert_double_eq(cJSON_GetObjectItem(j, "l2_hit_latency")->valuedouble, l2);
     ck_assert_double_eq(cJSON_GetObjectItem(j, "l1_hit_latency")->valuedouble, l2);
     ck_assert_double_eq(cJSON_GetObjectItem(j, "lds_latency")->valuedouble, l2);
@@ -557,7 +548,7 @@ START_TEST(test_probe_from_sweeps_no_levels_model_values)
     ck_assert_ptr_nonnull(bare_path);
     free(text);
     cJSON_Delete(bare);
-    j = from_sweeps(dir, bare_path);
+    j = from_sweeps(dir, bare_path, dir, NULL);
     ck_assert_double_eq(cJSON_GetObjectItem(j, "l2_bytes_per_cycle")->valuedouble, dram);
     ck_assert_double_eq_tol(cJSON_GetObjectItem(j, "l2_requests_per_cycle")->valuedouble, dram / 64, 1e-3 * dram / 64);
     ck_assert_str_eq(prov_string(j, "l2_bytes_per_cycle", "source"), "model value");
@@ -625,7 +616,7 @@ START_TEST(test_probe_from_sweeps_l2_rate_rules_fields)
         char *file = tsup_write_file(dir, "l2_rate.csv", text);
         ck_assert_ptr_nonnull(file);
         free(file);
-        cJSON *j = from_sweeps(dir, "hopper_h100");
+        cJSON *j = from_sweeps(dir, "hopper_h100", dir, NULL);
         double want[3] = {cases[c].bytes, cases[c].requests, cases[c].merge};
         char sweep[1400];
         snprintf(sweep, sizeof sweep, "%s/l2_rate.csv", dir);
@@ -679,7 +670,7 @@ START_TEST(test_probe_from_sweeps_l2_footprint_cites_the_plateau_buffer)
         write_sweep_file(dir, "l2_rate.csv", "mode,g_sectors_per_s", modes, rates, 3);
         if (with_file)
             write_sweep_file(dir, "l2_footprint.csv", "buffer_bytes,g_sectors_per_s", sizes, by_size[with_file - 1], 4);
-        cJSON *j = from_sweeps(dir, "hopper_h100");
+        cJSON *j = from_sweeps(dir, "hopper_h100", dir, NULL);
         const char *text = cJSON_GetObjectItem(cJSON_GetObjectItem(j, "sources"), "l2_requests_per_cycle")->valuestring;
         ck_assert_ptr_nonnull(text);
         if (with_file)
