@@ -119,6 +119,17 @@ static void put_kept(cJSON *prov, const char *name, const cJSON *value, const cJ
     cJSON_AddItemToObject(prov, name, p);
 }
 
+/* The provenance of a field the probe did not measure: its value (NULL: none) and why. */
+static void put_not_measured(cJSON *prov, const char *name, const cJSON *value, const char *why)
+{
+    cJSON *p = cJSON_CreateObject();
+    cJSON_AddItemToObject(p, "value", value ? cJSON_Duplicate(value, 1) : cJSON_CreateNull());
+    cJSON_AddStringToObject(p, "source", "not measured");
+    cJSON_AddStringToObject(p, "why", why);
+    cJSON_DeleteItemFromObjectCaseSensitive(prov, name);
+    cJSON_AddItemToObject(prov, name, p);
+}
+
 /* Rounds a measured capacity to the nearest multiple of ways * line that the loader accepts. */
 static uint64_t cache_bytes(double bytes, uint32_t ways, uint32_t line)
 {
@@ -540,13 +551,7 @@ static cJSON *make_preset(const probe *pr, const results *r, cJSON *base, const 
             snprintf(how, sizeof how, "the fetch sweep's %u bytes is not a power of two from the sector (%u) to the "
                      "line (%u) the model takes (measured.l2_fetch_bytes keeps it); the base preset's granule stays",
                      g, lo, hi);
-            const cJSON *kept = cJSON_GetObjectItemCaseSensitive(root, "dram_fetch_bytes");
-            cJSON *p = cJSON_CreateObject();
-            cJSON_AddItemToObject(p, "value", kept ? cJSON_Duplicate(kept, 1) : cJSON_CreateNull());
-            cJSON_AddStringToObject(p, "source", "not measured");
-            cJSON_AddStringToObject(p, "why", how);
-            cJSON_DeleteItemFromObjectCaseSensitive(prov, "dram_fetch_bytes");
-            cJSON_AddItemToObject(prov, "dram_fetch_bytes", p);
+            put_not_measured(prov, "dram_fetch_bytes", cJSON_GetObjectItemCaseSensitive(root, "dram_fetch_bytes"), how);
         }
     }
     /* measurements the loader does not read: in "measured", each with its provenance */
@@ -581,11 +586,7 @@ static cJSON *make_preset(const probe *pr, const results *r, cJSON *base, const 
                          extras[i].file, extras[i].how, pi, pr);
         } else {
             cJSON_AddNullToObject(extra, extras[i].name);
-            cJSON *p = cJSON_CreateObject();
-            cJSON_AddNullToObject(p, "value");
-            cJSON_AddStringToObject(p, "source", "not measured");
-            cJSON_AddStringToObject(p, "why", "the sweep showed no level to read it from on this device");
-            cJSON_AddItemToObject(prov, extras[i].name, p);
+            put_not_measured(prov, extras[i].name, NULL, "the sweep showed no level to read it from on this device");
         }
     }
     cJSON_AddItemToObject(root, "measured", extra);
