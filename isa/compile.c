@@ -435,6 +435,11 @@ static bool defines_itself(const char *text, const char *name)
     return false;
 }
 
+/* HLSL's scalar types that make matrices (TRxC), in glslang 12's spelling. */
+static const char *const hlsl_matrix_bases[] = {"float", "half", "double", "int", "uint", "bool",
+                                                "min16float", "min16int", "min16uint"};
+enum { HLSL_MATRIX_BASES = sizeof hlsl_matrix_bases / sizeof hlsl_matrix_bases[0] };
+
 /*
  * DXC's sized type names (HLSL 2018+ with -enable-16bit-types): glslang 12's
  * HLSL front end knows none of them but `uint64_t`.  Each name the kernel
@@ -461,10 +466,18 @@ static void dxc_type_defines(const char *text, char *preamble, size_t size)
                         snprintf(to, sizeof to, "%s%d", map[k][1], rows);
                 else
                     snprintf(name, sizeof name, "%s%dx%d", map[k][0], rows, cols),
-                        snprintf(to, sizeof to, "%s%dx%d", map[k][1], rows, cols);
+                        snprintf(to, sizeof to, rows == 1 && cols == 1 ? "%s" : "%s%dx%d", map[k][1], rows, cols);
                 if (mentions_word(text, name) && !defines_itself(text, name))
                     append(preamble, size, "#define %s %s\n", name, to);
             }
+    }
+    /* A 1x1 matrix is a scalar, as DXC makes it: glslang 12 would write a one-component vector, invalid SPIR-V.
+     * Indexing it (m[0], m._m00) is then refused by glslang, never read wrong. */
+    for (size_t k = 0; k < HLSL_MATRIX_BASES; k++) {
+        char name[32];
+        snprintf(name, sizeof name, "%s1x1", hlsl_matrix_bases[k]);
+        if (mentions_word(text, name) && !defines_itself(text, name))
+            append(preamble, size, "#define %s %s\n", name, hlsl_matrix_bases[k]);
     }
 }
 
@@ -551,9 +564,29 @@ static void wave_overload_prototypes(const char *text, char *preamble, size_t si
                            wave_overload_families[f].types[t], more);
 }
 
+/*
+ * WaveActiveAllEqual of a matrix, which glslang 12 lacks (HLSL gives a bool matrix; SPIR-V has none): when the
+ * kernel calls it, a prototype `bool WaveActiveAllEqual(TRxC value);` for each matrix type it names.  Under all()
+ * or any() isa/glslang_shim.cpp replaces the call by the reduction of every element's AllEqual; anywhere else the
+ * prototype has no body and linking fails (compile_hlsl_notes says why).
+ */
+static void all_equal_matrix_prototypes(const char *text, char *preamble, size_t size)
+{
+    if (!mentions_function(text, "WaveActiveAllEqual") || defines_itself(text, "WaveActiveAllEqual"))
+        return;
+    for (size_t k = 0; k < HLSL_MATRIX_BASES; k++)
+        for (int rows = 2; rows <= 4; rows++)
+            for (int cols = 2; cols <= 4; cols++) {
+                char name[32];
+                snprintf(name, sizeof name, "%s%dx%d", hlsl_matrix_bases[k], rows, cols);
+                if (mentions_word(text, name))
+                    append(preamble, size, "bool WaveActiveAllEqual(%s value);\n", name);
+            }
+}
+
 static size_t dxc_intrinsic_definitions_size(void)
 {
-    size_t n = 0;
+    size_t n = HLSL_MATRIX_BASES * 9 * 64 + HLSL_MATRIX_BASES * 64; /* the matrix prototypes, the 1x1 defines */
     for (size_t k = 0; k < sizeof dxc_intrinsics / sizeof dxc_intrinsics[0]; k++)
         n += strlen(dxc_intrinsics[k].definition);
     for (size_t i = 0; isa_glslang_hlsl_builtin_read(i); i++)
@@ -861,6 +894,7 @@ isa_status isa_compile(const isa_compile_options *opt, uint32_t **words, size_t 
         dxc_type_defines(all, preamble, pre_len);
         dxc_intrinsic_definitions(all, preamble, pre_len);
         wave_overload_prototypes(all, preamble, pre_len);
+        all_equal_matrix_prototypes(all, preamble, pre_len);
     }
     if (!hlsl && strcmp(entry, "main") != 0) {
         append(err, err_size, "%s: GLSL kernels must use the entry point \"main\" (case asks for \"%s\")\n", path, entry);
@@ -932,6 +966,9 @@ isa_status isa_compile(const isa_compile_options *opt, uint32_t **words, size_t 
     glslang_program_add_shader(program, shader);
     if (!glslang_program_link(program, input.messages)) {
         convert_log(glslang_program_get_info_log(program), path, err, err_size);
+        if (hlsl && strstr(glslang_program_get_info_log(program), "WaveActiveAllEqual("))
+            append(err, err_size, "%s: note: WaveActiveAllEqual of a matrix is taken only as the argument of all() or "
+                   "any(): its bool matrix has no SPIR-V type (docs/quirks.md, \"HLSL through glslang\")\n", path);
         if (!err || !err[0])
             append(err, err_size, "%s: error: glslang could not link the kernel\n", path);
         st = ISA_ERR_COMPILE;

@@ -28,6 +28,7 @@
 #include <glslang/MachineIndependent/localintermediate.h>
 #include <glslang/Public/ShaderLang.h>
 
+#include <cstring>
 #include <map>
 #include <set>
 #include <string>
@@ -199,6 +200,38 @@ bool reads_only(glslang::TIntermTyped *n)
     return false;
 }
 
+// Component k of v (a vector, or a matrix's column k), as glslang types an index.
+glslang::TIntermTyped *component(glslang::TIntermTyped *v, int k, const glslang::TType &type)
+{
+    glslang::TConstUnionArray index(1);
+    index[0].setIConst(k);
+    auto *i = new glslang::TIntermConstantUnion(index, glslang::TType(glslang::EbtInt, glslang::EvqConst));
+    i->setLoc(v->getLoc());
+    auto *e = new glslang::TIntermBinary(glslang::EOpIndexDirect);
+    e->setLeft(v);
+    e->setRight(i);
+    e->setType(type);
+    e->setLoc(v->getLoc());
+    return e;
+}
+
+// boolN(AllEqual(v[0]), ..., AllEqual(v[N-1])) of an N-vector v (2..4 components).
+glslang::TIntermTyped *all_equal_of_components(glslang::TIntermTyped *v, const glslang::TSourceLoc &loc)
+{
+    int len = v->getType().getVectorSize();
+    auto *vec = new glslang::TIntermAggregate(static_cast<glslang::TOperator>(glslang::EOpConstructBVec2 + len - 2));
+    for (int k = 0; k < len; k++) {
+        auto *eq = new glslang::TIntermUnary(glslang::EOpSubgroupAllEqual);
+        eq->setOperand(component(v, k, glslang::TType(v->getBasicType(), glslang::EvqTemporary)));
+        eq->setType(glslang::TType(glslang::EbtBool, glslang::EvqTemporary));
+        eq->setLoc(loc);
+        vec->getSequence().push_back(eq);
+    }
+    vec->setType(glslang::TType(glslang::EbtBool, glslang::EvqTemporary, len));
+    vec->setLoc(loc);
+    return vec;
+}
+
 glslang::TIntermTyped *all_equal_per_component(glslang::TIntermTyped *n)
 {
     glslang::TIntermUnary *call = n ? n->getAsUnaryNode() : nullptr; // glslang's node for WaveActiveAllEqual
@@ -208,35 +241,59 @@ glslang::TIntermTyped *all_equal_per_component(glslang::TIntermTyped *n)
     int len = v ? v->getType().getVectorSize() : 0;
     if (!v || !v->getType().isVector() || len < 2 || len > 4 || !reads_only(v))
         return n;
-    auto *vec = new glslang::TIntermAggregate(static_cast<glslang::TOperator>(glslang::EOpConstructBVec2 + len - 2));
-    for (int k = 0; k < len; k++) {
-        glslang::TConstUnionArray index(1);
-        index[0].setIConst(k);
-        auto *i = new glslang::TIntermConstantUnion(index, glslang::TType(glslang::EbtInt, glslang::EvqConst));
-        i->setLoc(call->getLoc());
-        auto *e = new glslang::TIntermBinary(glslang::EOpIndexDirect);
-        e->setLeft(v);
-        e->setRight(i);
-        e->setType(glslang::TType(v->getBasicType(), glslang::EvqTemporary));
-        e->setLoc(call->getLoc());
-        auto *eq = new glslang::TIntermUnary(glslang::EOpSubgroupAllEqual);
-        eq->setOperand(e);
-        eq->setType(glslang::TType(glslang::EbtBool, glslang::EvqTemporary));
-        eq->setLoc(call->getLoc());
-        vec->getSequence().push_back(eq);
-    }
-    vec->setType(glslang::TType(glslang::EbtBool, glslang::EvqTemporary, len));
-    vec->setLoc(call->getLoc());
-    return vec;
+    return all_equal_of_components(v, call->getLoc());
+}
+
+// HLSL's WaveActiveAllEqual of a matrix is a bool matrix, one comparison per element, which neither glslang 12
+// nor SPIR-V has (no bool matrices).  isa/compile.c declares `bool WaveActiveAllEqual(TRxC value);` for each
+// matrix type the kernel names; under all() or any() such a call (`n`, the all/any node) becomes the same
+// reduction of every element's AllEqual: op(boolC(op(boolR(AllEqual(m[c][r]), ...)), ...)).  Any other use of
+// it is left as a call to the prototype, which has no body: linking fails and isa/compile.c says why.
+const char all_equal_name[] = "WaveActiveAllEqual(";
+
+glslang::TIntermTyped *all_equal_matrix(glslang::TIntermUnary *n)
+{
+    glslang::TIntermAggregate *call = n->getOperand() ? n->getOperand()->getAsAggregate() : nullptr;
+    if (!call || call->getOp() != glslang::EOpFunctionCall ||
+        strncmp(call->getName().c_str(), all_equal_name, sizeof all_equal_name - 1) != 0 ||
+        call->getSequence().size() != 1)
+        return n;
+    glslang::TIntermTyped *m = call->getSequence()[0]->getAsTyped();
+    if (!m || !m->getType().isMatrix() || !reads_only(m))
+        return n;
+    const glslang::TType &t = m->getType();
+    int cols = t.getMatrixCols(), rows = t.getMatrixRows();
+    auto reduce = [n](glslang::TIntermTyped *bvec) {
+        auto *r = new glslang::TIntermUnary(n->getOp());
+        r->setOperand(bvec);
+        r->setType(glslang::TType(glslang::EbtBool, glslang::EvqTemporary));
+        r->setLoc(n->getLoc());
+        return r;
+    };
+    auto *per_column = new glslang::TIntermAggregate(static_cast<glslang::TOperator>(glslang::EOpConstructBVec2 + cols - 2));
+    for (int c = 0; c < cols; c++)
+        per_column->getSequence().push_back(
+            reduce(all_equal_of_components(component(m, c, glslang::TType(t.getBasicType(), glslang::EvqTemporary, rows)),
+                                           n->getLoc())));
+    per_column->setType(glslang::TType(glslang::EbtBool, glslang::EvqTemporary, cols));
+    per_column->setLoc(n->getLoc());
+    return reduce(per_column);
 }
 
 class AllEqualPerComponent : public Rewriter {
 public:
     int rewritten = 0;
+    std::set<std::string> replaced; // the matrix prototypes whose calls were all replaced
     glslang::TIntermTyped *rewrite(glslang::TIntermTyped *n) override
     {
         glslang::TIntermUnary *u = n->getAsUnaryNode();
         if (u && (u->getOp() == glslang::EOpAll || u->getOp() == glslang::EOpAny)) {
+            glslang::TIntermTyped *whole = all_equal_matrix(u);
+            if (whole != u) {
+                replaced.insert(u->getOperand()->getAsAggregate()->getName().c_str());
+                rewritten++;
+                return whole;
+            }
             glslang::TIntermTyped *fixed = all_equal_per_component(u->getOperand());
             if (fixed != u->getOperand())
                 u->setOperand(fixed), rewritten++;
@@ -244,6 +301,30 @@ public:
         }
         return n;
     }
+};
+
+// HLSL's all() and any() of a scalar are the scalar as a bool (x != 0); glslang 12 writes OpAll/OpAny on it, which
+// SPIR-V takes only on a bool vector (invalid SPIR-V, `all(WaveActiveAllEqual(f))` of a float1x1 included).
+class ScalarAllAny : public Rewriter {
+public:
+    explicit ScalarAllAny(const glslang::TIntermediate *im) : im_(im) {}
+    int rewritten = 0;
+    glslang::TIntermTyped *rewrite(glslang::TIntermTyped *n) override
+    {
+        glslang::TIntermUnary *u = n->getAsUnaryNode();
+        if (!u || (u->getOp() != glslang::EOpAll && u->getOp() != glslang::EOpAny) || !u->getOperand() ||
+            !u->getOperand()->getType().isScalarOrVec1())
+            return n;
+        glslang::TIntermTyped *x = u->getOperand();
+        glslang::TIntermTyped *b = x->getBasicType() == glslang::EbtBool ? x : im_->addConversion(glslang::EbtBool, x);
+        if (!b)
+            return n;
+        rewritten++;
+        return b;
+    }
+
+private:
+    const glslang::TIntermediate *im_;
 };
 
 // Shader Model 6.10's GetGroupWaveCount() and GetGroupWaveIndex(), which glslang 12 lacks: DXC reads SPIR-V's
@@ -294,6 +375,18 @@ public:
                 return g;
             }
         return n;
+    }
+};
+
+// The functions still called, by glslang's mangled name.
+class CalledFunctions : public glslang::TIntermTraverser {
+public:
+    std::set<std::string> names;
+    bool visitAggregate(glslang::TVisit, glslang::TIntermAggregate *n) override
+    {
+        if (n->getOp() == glslang::EOpFunctionCall)
+            names.insert(n->getName().c_str());
+        return true;
     }
 };
 
@@ -479,9 +572,17 @@ extern "C" int isa_glslang_hlsl_wave_overloads(glslang_shader_t *shader)
     root->traverse(&wo);
     AllEqualPerComponent ae;
     root->traverse(&ae);
+    ScalarAllAny scalar(im);
+    root->traverse(&scalar);
+    // a matrix WaveActiveAllEqual still called outside all()/any() keeps its edge: linking then fails on it
+    CalledFunctions left;
+    root->traverse(&left);
+    for (const std::string &name : ae.replaced)
+        if (!left.names.count(name))
+            wo.replaced.insert(name);
     // the calls are gone: so are their edges, or linking would look for the prototypes' bodies
     (im->*IntermediateAccess::call_graph_field()).remove_if([&wo](const glslang::TCall &c) {
         return wo.replaced.count(c.callee.c_str()) != 0;
     });
-    return wo.rewritten;
+    return wo.rewritten + ae.rewritten + scalar.rewritten;
 }

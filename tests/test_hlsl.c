@@ -683,6 +683,80 @@ START_TEST(test_hlsl_all_any_of_vector_wave_active_all_equal)
 }
 END_TEST
 
+/* all() / any() of a matrix WaveActiveAllEqual: HLSL compares element by element (a bool2x2); glslang 12 has no
+ * overload and SPIR-V no bool matrix.  Each pattern makes a chosen set of elements differ across lanes; the expected
+ * all/any come from that set, by hand. */
+START_TEST(test_hlsl_all_any_of_matrix_wave_active_all_equal)
+{
+    static const char *src =
+        "[[vk::binding(0, 0)]] StructuredBuffer<float2x2> Input;\n"
+        "[[vk::binding(1, 0)]] RWStructuredBuffer<uint2> Output;\n"
+        "[numthreads(8, 1, 1)]\n"
+        "void main(uint gi : SV_GroupIndex) {\n"
+        "    float2x2 m = Input[gi];\n"
+        "    Output[gi] = uint2(all(WaveActiveAllEqual(m)) ? 1u : 0u, any(WaveActiveAllEqual(m)) ? 1u : 0u);\n"
+        "}\n";
+    isa_program *prog = build_hlsl(src, NULL, 0);
+    /* bit e of `differs`: element e (of the 4 floats each lane reads) differs across lanes */
+    static const unsigned differs[] = {0x0, 0x1, 0x8, 0x6, 0xf, 0x7};
+    for (size_t p = 0; p < sizeof differs / sizeof differs[0]; p++) {
+        float in[32];
+        uint32_t inw[32], out[16] = {0};
+        for (uint32_t i = 0; i < 8; i++)
+            for (uint32_t e = 0; e < 4; e++)
+                in[4 * i + e] = differs[p] >> e & 1 ? (float)i + 0.5f : 3.25f;
+        memcpy(inw, in, sizeof in);
+        sim_result res;
+        ck_assert_int_eq(run2(prog, 8, inw, 32, out, 16, &res), SIM_OK);
+        sim_result_free(&res);
+        for (uint32_t i = 0; i < 8; i++) {
+            ck_assert_msg(out[2 * i] == (differs[p] == 0 ? 1u : 0u), "pattern %zu lane %u all", p, i);
+            ck_assert_msg(out[2 * i + 1] == (differs[p] == 0xf ? 0u : 1u), "pattern %zu lane %u any", p, i);
+        }
+    }
+    isa_program_destroy(prog);
+    /* a 1x1 matrix is a scalar (DXC's rule; glslang alone wrote a one-component vector), and all()/any() of any
+     * scalar is that scalar as a bool (glslang alone wrote OpAll of a scalar, invalid SPIR-V) */
+    static const char *one =
+        "[[vk::binding(0, 0)]] StructuredBuffer<float1x1> Input;\n"
+        "[[vk::binding(1, 0)]] RWStructuredBuffer<uint2> Output;\n"
+        "[numthreads(8, 1, 1)]\n"
+        "void main(uint gi : SV_GroupIndex) {\n"
+        "    float1x1 m = Input[gi];\n"
+        "    Output[gi] = uint2(all(WaveActiveAllEqual(m)) ? 1u : 0u, any(m) ? 1u : 0u);\n"
+        "}\n";
+    prog = build_hlsl(one, NULL, 0);
+    for (int pattern = 0; pattern < 2; pattern++) {
+        float in[8];
+        uint32_t inw[8], out[16] = {0};
+        for (uint32_t i = 0; i < 8; i++)
+            in[i] = pattern ? (float)(i % 3) : 2.0f; /* pattern 1: 0, 1, 2, 0, ... differ, and some are 0 */
+        memcpy(inw, in, sizeof in);
+        sim_result res;
+        ck_assert_int_eq(run2(prog, 8, inw, 8, out, 16, &res), SIM_OK);
+        sim_result_free(&res);
+        for (uint32_t i = 0; i < 8; i++) {
+            ck_assert_msg(out[2 * i] == (pattern ? 0u : 1u), "1x1 pattern %d lane %u all", pattern, i);
+            ck_assert_msg(out[2 * i + 1] == (in[i] != 0.0f ? 1u : 0u), "1x1 pattern %d lane %u any", pattern, i);
+        }
+    }
+    isa_program_destroy(prog);
+    /* anywhere else its bool matrix has no SPIR-V type: one error that says so, never a wrong value */
+    static const char *kept =
+        "[[vk::binding(0, 0)]] StructuredBuffer<float2x2> Input;\n"
+        "[[vk::binding(1, 0)]] RWStructuredBuffer<uint> Output;\n"
+        "[numthreads(8, 1, 1)]\n"
+        "void main(uint gi : SV_GroupIndex) { bool e = WaveActiveAllEqual(Input[gi]); Output[gi] = e ? 1u : 0u; }\n";
+    uint32_t *w = NULL;
+    size_t n = 0;
+    char err[4096] = "";
+    ck_assert_int_eq(compile_only(kept, err, sizeof err, &w, &n), ISA_ERR_COMPILE);
+    ck_assert_ptr_null(w);
+    ck_assert_msg(strstr(err, "note: WaveActiveAllEqual of a matrix is taken only as the argument of all() or any()"),
+                  "%s", err);
+}
+END_TEST
+
 /* register(t0) input and register(u0) output: both binding 0 under glslang (the kernel read its own output
  * as input, silently); now one error naming both, and [[vk::binding]] separates them */
 START_TEST(test_hlsl_register_classes_that_collide_are_an_error)
@@ -776,6 +850,7 @@ static Suite *hlsl_suite(void)
     tcase_add_test(t, test_hlsl_constant_buffer_argument);
     tcase_add_test(t, test_hlsl_group_wave_count_and_index);
     tcase_add_test(t, test_hlsl_all_any_of_vector_wave_active_all_equal);
+    tcase_add_test(t, test_hlsl_all_any_of_matrix_wave_active_all_equal);
     tcase_add_test(t, test_hlsl_implicit_conversion_to_half_is_a_clear_error);
     tcase_add_test(t, test_hlsl_vector_wave_active_all_equal_is_per_component);
     tcase_add_test(t, test_hlsl_glslang_rejects_wave_match_and_multiprefix);
