@@ -13,6 +13,7 @@
  */
 #include "case/amber.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
@@ -114,6 +115,8 @@ typedef struct a_buffer {
     int line;
     int used;                /* bound as storage/uniform by a run, or checked: becomes a case binding */
     int binding;             /* its index in the case's bindings */
+    int is_image;            /* an IMAGE: `image` describes its texels (bytes, size) */
+    img_image image;
 } a_buffer;
 
 typedef struct a_bind {
@@ -629,6 +632,107 @@ static case_status read_text_file(amber *a, a_buffer *b, const char *file)
     return s;
 }
 
+/*
+ * IMAGE NAME FORMAT VK_FORMAT [DIM_1D | DIM_2D | DIM_3D] WIDTH W [HEIGHT H] [DEPTH D] [MIP_LEVELS M] [SAMPLES 1]
+ * [FILL V]: an image of the script, every component V (0 without FILL), encoded as the format stores it.  Amber's
+ * DATA_TYPE images, other initializers and multisampling are outside the subset.
+ */
+static case_status cmd_image(amber *a)
+{
+    int line = a->tok_line;
+    if (a->ntok < 2)
+        return MALFORMED(a, line, "IMAGE: expected IMAGE NAME FORMAT FORMAT DIM_2D WIDTH W HEIGHT H ...");
+    if (find_buffer(a, a->tok[1]) >= 0)
+        return MALFORMED(a, line, "IMAGE %.60s: a buffer or image of this name exists already", a->tok[1]);
+    GROW(a, a->buffers, a->buffer_count);
+    a_buffer *b = &a->buffers[a->buffer_count++];
+    b->line = line;
+    b->is_image = 1;
+    if (!(b->name = strdup(a->tok[1])))
+        return fail(a, 0, CASE_ERR_NOMEM, "out of memory");
+    img_image *im = &b->image;
+    im->dim = IMG_DIM_2D;
+    im->width = im->height = im->depth = im->layers = im->mip_levels = 1;
+    int have_format = 0, have_width = 0;
+    const char *fill = "0";
+    for (int k = 2; k < a->ntok; k++) {
+        const char *t = a->tok[k], *v = k + 1 < a->ntok ? a->tok[k + 1] : NULL;
+        uint64_t n;
+        if (is(t, "FORMAT") && v) {
+            char lower[64];
+            size_t i = 0;
+            for (; v[i] && i + 1 < sizeof lower; i++)
+                lower[i] = (char)tolower((unsigned char)v[i]);
+            lower[i] = 0;
+            img_format f;
+            if (!img_format_by_name(lower, &f) || !img_format_get(f)->vk_format)
+                return UNSUPPORTED(a, line, "IMAGE %.60s FORMAT %.60s: not a format wavelab's images take "
+                                   "(docs/case-format.md lists them)", b->name, v);
+            im->format = f;
+            have_format = 1;
+            k++;
+        } else if (is(t, "DIM_1D") || is(t, "DIM_2D") || is(t, "DIM_3D")) {
+            im->dim = is(t, "DIM_1D") ? IMG_DIM_1D : is(t, "DIM_2D") ? IMG_DIM_2D : IMG_DIM_3D;
+        } else if (is(t, "WIDTH") || is(t, "HEIGHT") || is(t, "DEPTH") || is(t, "MIP_LEVELS") || is(t, "SAMPLES")) {
+            TRY(parse_u64(a, v, t, 16384, &n));
+            if (n == 0)
+                return MALFORMED(a, line, "IMAGE %.60s %s 0: at least 1", b->name, t);
+            if (is(t, "SAMPLES") && n != 1)
+                return UNSUPPORTED(a, line, "IMAGE %.60s SAMPLES %.20s: multisampled images are outside the subset",
+                                   b->name, v);
+            if (is(t, "WIDTH"))
+                im->width = (uint32_t)n, have_width = 1;
+            else if (is(t, "HEIGHT"))
+                im->height = (uint32_t)n;
+            else if (is(t, "DEPTH"))
+                im->depth = (uint32_t)n;
+            else if (is(t, "MIP_LEVELS"))
+                im->mip_levels = (uint32_t)n;
+            k++;
+        } else if (is(t, "FILL") && v && k + 2 == a->ntok) {
+            fill = v;
+            k++;
+        } else {
+            return UNSUPPORTED(a, line, "IMAGE %.60s %.40s: the subset takes FORMAT, DIM_1D/2D/3D, WIDTH, HEIGHT, "
+                               "DEPTH, MIP_LEVELS and FILL", b->name, t);
+        }
+    }
+    if (!have_format || !have_width)
+        return MALFORMED(a, line, "IMAGE %.60s: FORMAT and WIDTH are required", b->name);
+    if ((im->dim == IMG_DIM_1D && im->height > 1) || (im->dim != IMG_DIM_3D && im->depth > 1))
+        return MALFORMED(a, line, "IMAGE %.60s: a %s image has no %s", b->name, img_dim_name(im->dim),
+                         im->depth > 1 ? "DEPTH" : "HEIGHT");
+    uint32_t largest = im->width > im->height ? im->width : im->height;
+    largest = largest > im->depth ? largest : im->depth;
+    uint32_t levels = 1;
+    while (largest >> levels)
+        levels++;
+    if (im->mip_levels > levels)
+        return MALFORMED(a, line, "IMAGE %.60s: MIP_LEVELS %u, but a %ux%ux%u image has %u", b->name, im->mip_levels,
+                         im->width, im->height, im->depth, levels);
+    const img_format_info *fi = img_format_get(im->format);
+    char *end;
+    double d = strtod(fill, &end);
+    if (*end || !isfinite(d))
+        return MALFORMED(a, line, "IMAGE %.60s FILL %.40s: not a number", b->name, fill);
+    img_texel t;
+    for (int c = 0; c < 4; c++) {
+        if (fi->numeric == IMG_NUM_FLOAT)
+            t.f[c] = (float)d;
+        else if (fi->numeric == IMG_NUM_UINT)
+            t.u[c] = (uint32_t)strtoull(fill, NULL, 0);
+        else
+            t.i[c] = (int32_t)strtoll(fill, NULL, 0);
+    }
+    b->size = img_image_bytes(im);
+    if (!(b->bytes = calloc(b->size ? b->size : 1, 1)))
+        return fail(a, 0, CASE_ERR_NOMEM, "out of memory");
+    for (size_t off = 0; off + fi->texel_bytes <= b->size; off += fi->texel_bytes)
+        img_encode(im->format, &t, b->bytes + off);
+    b->lay.type = case_image_type(im->format);
+    return CASE_OK;
+}
+
 static case_status cmd_buffer(amber *a)
 {
     int line = a->tok_line;
@@ -788,7 +892,14 @@ static case_status pipeline_body(amber *a, a_pipeline *p)
             }
             case_kind ck;
             uint64_t offset = 0;
-            if (is(kind, "storage") || is(kind, "storage_dynamic"))
+            if (a->buffers[b].is_image != is(kind, "storage_image"))
+                return a->buffers[b].is_image
+                           ? UNSUPPORTED(a, line, "BIND BUFFER %.60s AS %.40s: the subset binds an IMAGE as a "
+                                         "storage_image", a->tok[2], kind)
+                           : MALFORMED(a, line, "BIND BUFFER %.60s AS storage_image: not an IMAGE", a->tok[2]);
+            if (is(kind, "storage_image"))
+                ck = CASE_KIND_STORAGE_IMAGE;
+            else if (is(kind, "storage") || is(kind, "storage_dynamic"))
                 ck = CASE_KIND_STORAGE_BUFFER;
             else if (is(kind, "uniform") || is(kind, "uniform_dynamic"))
                 ck = CASE_KIND_UNIFORM_BUFFER;
@@ -989,6 +1100,9 @@ static case_status cmd_expect(amber *a)
         return MALFORMED(a, line, "EXPECT: no buffer named \"%.60s\"", a->ntok > 1 ? a->tok[1] : "");
     const a_buffer *buf = &a->buffers[b];
     const char *op = a->ntok > 2 ? a->tok[2] : "";
+    if (buf->is_image)
+        return UNSUPPORTED(a, line, "EXPECT %.60s: expectations on an IMAGE are not mapped (check it through a buffer "
+                           "a kernel writes)", buf->name);
     if (is(op, "EQ_BUFFER") || is(op, "RMSE_BUFFER") || is(op, "EQ_HISTOGRAM_EMD_BUFFER")) {
         int r = a->ntok > 3 ? find_buffer(a, a->tok[3]) : -1;
         if (r < 0)
@@ -1080,6 +1194,8 @@ static case_status cmd_copy(amber *a)
     if (a->run_count)
         return UNSUPPORTED(a, line, "COPY after a RUN: copies between passes are not mapped");
     a_buffer *f = &a->buffers[from], *t = &a->buffers[to];
+    if (f->is_image || t->is_image)
+        return UNSUPPORTED(a, line, "COPY %.60s TO %.60s: copies of an IMAGE are not mapped", f->name, t->name);
     if (f->size != t->size)
         return MALFORMED(a, line, "COPY %.60s TO %.60s: %zu bytes into %zu", f->name, t->name, f->size, t->size);
     memcpy(t->bytes, f->bytes, f->size);
@@ -1171,7 +1287,9 @@ static case_status run_commands(amber *a, int depth, int *ended)
             TRY(cmd_requirement(a));
         else if (is(cmd, "SET") && a->ntok == 4 && is(a->tok[1], "ENGINE_DATA"))
             continue; /* the fence timeout: wavelab check has --timeout */
-        else if (is(cmd, "IMAGE") || is(cmd, "SAMPLER") || is(cmd, "CLEAR") || is(cmd, "CLEAR_COLOR") ||
+        else if (is(cmd, "IMAGE"))
+            TRY(cmd_image(a));
+        else if (is(cmd, "SAMPLER") || is(cmd, "CLEAR") || is(cmd, "CLEAR_COLOR") ||
                  is(cmd, "CLEAR_DEPTH") || is(cmd, "CLEAR_STENCIL") || is(cmd, "STRUCT") || is(cmd, "VIRTUAL_FILE") ||
                  is(cmd, "DEBUG") || is(cmd, "SET"))
             return UNSUPPORTED(a, line, "%.40s: outside the compute subset", cmd);
@@ -1334,12 +1452,18 @@ static case_status build_case(amber *a, wl_case *c)
         cb->set = 0;
         cb->binding = (uint32_t)b->binding;
         cb->name = strdup(b->name);
-        cb->kind = CASE_KIND_STORAGE_BUFFER;
-        cb->untyped = 1;
+        cb->kind = b->is_image ? CASE_KIND_STORAGE_IMAGE : CASE_KIND_STORAGE_BUFFER;
+        cb->untyped = !b->is_image;
         cb->type = b->lay.type;
         cb->size = b->size;
-        cb->count = b->size / case_type_size(b->lay.type);
+        cb->count = b->is_image ? b->size / img_format_get(b->image.format)->texel_bytes
+                                : b->size / case_type_size(b->lay.type);
         cb->bytes = b->bytes;
+        if (b->is_image) {
+            cb->image = b->image;
+            cb->image.bytes = cb->bytes;
+            cb->image.size = cb->size;
+        }
         b->bytes = NULL; /* the case owns them now */
         if (!cb->name)
             return fail(a, 0, CASE_ERR_NOMEM, "out of memory");

@@ -31,8 +31,9 @@ int case_kind_has_sampler(case_kind k)
     return k == CASE_KIND_SAMPLER || k == CASE_KIND_COMBINED_IMAGE_SAMPLER;
 }
 
-static case_type type_of_numeric(img_numeric n)
+case_type case_image_type(img_format f)
 {
+    img_numeric n = img_format_get(f)->numeric;
     return n == IMG_NUM_UINT ? CASE_TYPE_U32 : n == IMG_NUM_SINT ? CASE_TYPE_I32 : CASE_TYPE_F32;
 }
 
@@ -385,7 +386,7 @@ case_status case_image_read_binding(parser *p, const cJSON *obj, case_binding *b
     if (b->has_sampler && b->sampler.compare_op != IMG_COMPARE_NONE && !img_format_is_depth(format))
         return case_fail_at(p, "format", "the sampler has a compare_op, which samples a depth format (d16_unorm, "
                                          "d32_sfloat); this image is %s", fi->name);
-    b->type = type_of_numeric(fi->numeric);
+    b->type = case_image_type(format);
     TRY(case_read_string_field(p, obj, "type", 0, &type_name));
     if (type_name && strcmp(type_name, case_type_name(b->type)) != 0)
         return case_fail_at(p, "type", "\"%.20s\" does not match the format: a %s image holds %s components",

@@ -79,6 +79,8 @@ double case_float_element_value(case_type t, uint64_t bits);
 case_i128 case_int_element_value(case_type t, uint64_t bits);
 number_text case_shortest(double d);
 
+/* The component type a shader reads from an image of format f: f32, u32 or i32 (case/case_image.c). */
+case_type case_image_type(img_format f);
 /* case/case_image.c: the rest of an image or sampler binding, after set, binding and kind are read. */
 case_status case_image_read_binding(parser *p, const cJSON *obj, case_binding *b);
 /* An expectation on an image binding b (set and binding already read into e). */

@@ -87,7 +87,7 @@ START_TEST(test_amber_scripts_pass_at_every_wave)
     static const char *const scripts[] = {"tests/amber/scale_add.amber", "tests/amber/vec3_repeat.amber",
                                          "tests/amber/frexp_modf.amber", "tests/amber/frexp_pointer.amber",
                                          "tests/amber/workgroup_blocks.amber", "tests/amber/descriptor_window.amber",
-                                         "tests/amber/aliased_bindings.amber"};
+                                         "tests/amber/aliased_bindings.amber", "tests/amber/image_two_passes.amber"};
     for (size_t s = 0; s < sizeof scripts / sizeof *scripts; s++) {
         wl_case *c = load(scripts[s]);
         for (size_t i = 0; i < sizeof waves / sizeof *waves; i++)
@@ -104,6 +104,60 @@ static wl_case *parse_ok(const char *text)
     ck_assert_msg(amber_parse(text, strlen(text), "t.amber", &c, err, sizeof err) == CASE_OK, "%s", err);
     return c;
 }
+
+/* IMAGE: the shape and fill become a storage_image binding (a 3x2 rgba8 image: 6 texels of 4 bytes, each
+ * component 1.0 -> 255); what the subset does not map is refused with its line, never run another way. */
+START_TEST(test_amber_image_binding_and_its_limits)
+{
+    static const char img_shader[] = "SHADER compute s GLSL\n#version 450\n"
+                                     "layout(set = 0, binding = 0, rgba8) uniform image2D i;\n"
+                                     "void main() { imageStore(i, ivec2(0), vec4(0.0)); }\nEND\n";
+    char text[2048];
+    snprintf(text, sizeof text,
+             "%sIMAGE im FORMAT R8G8B8A8_UNORM DIM_2D WIDTH 3 HEIGHT 2 FILL 1.0\n"
+             "PIPELINE compute p\n ATTACH s\n BIND BUFFER im AS storage_image DESCRIPTOR_SET 0 BINDING 0\nEND\n"
+             "RUN p 1 1 1\n",
+             img_shader);
+    wl_case *c = parse_ok(text);
+    ck_assert_int_eq(c->binding_count, 1);
+    const case_binding *b = &c->bindings[0];
+    ck_assert_int_eq(b->kind, CASE_KIND_STORAGE_IMAGE);
+    ck_assert_uint_eq(b->image.width, 3);
+    ck_assert_uint_eq(b->image.height, 2);
+    ck_assert_uint_eq(b->size, 24);
+    for (size_t i = 0; i < 24; i++)
+        ck_assert_uint_eq(b->bytes[i], 255);
+    ck_assert_uint_eq(c->dispatches[0].bindings[0].kind, CASE_KIND_STORAGE_IMAGE);
+    case_destroy(c);
+    static const struct {
+        const char *lines; /* after the shader */
+        case_status status;
+        const char *message;
+    } bad[] = {
+        {"IMAGE im FORMAT R8G8B8A8_UNORM DIM_2D WIDTH 4 HEIGHT 4 SAMPLES 4\n", CASE_ERR_UNSUPPORTED,
+         "t.amber:6: IMAGE im SAMPLES 4: multisampled images are outside the subset"},
+        {"IMAGE im FORMAT R8G8B8A8_UNORM DIM_2D WIDTH 4 HEIGHT 4\nPIPELINE compute p\n ATTACH s\n"
+         " BIND BUFFER im AS storage DESCRIPTOR_SET 0 BINDING 0\nEND\n", CASE_ERR_UNSUPPORTED,
+         "t.amber:9: BIND BUFFER im AS storage: the subset binds an IMAGE as a storage_image"},
+        {"BUFFER bf DATA_TYPE uint32 SIZE 4 FILL 0\nPIPELINE compute p\n ATTACH s\n"
+         " BIND BUFFER bf AS storage_image DESCRIPTOR_SET 0 BINDING 0\nEND\n", CASE_ERR_FIELD,
+         "t.amber:9: BIND BUFFER bf AS storage_image: not an IMAGE"},
+        {"IMAGE im FORMAT R8G8B8A8_UNORM DIM_2D WIDTH 4 HEIGHT 4\nPIPELINE compute p\n ATTACH s\n"
+         " BIND BUFFER im AS storage_image DESCRIPTOR_SET 0 BINDING 0\nEND\nRUN p 1 1 1\nEXPECT im IDX 0 0 SIZE 1 1 "
+         "EQ_RGBA 0 0 0 0\n", CASE_ERR_UNSUPPORTED, "t.amber:12: EXPECT im: expectations on an IMAGE are not mapped"},
+        {"IMAGE im FORMAT R8G8B8A8_UNORM DIM_2D WIDTH 4 HEIGHT 4 MIP_LEVELS 4\n", CASE_ERR_FIELD,
+         "t.amber:6: IMAGE im: MIP_LEVELS 4, but a 4x4x1 image has 3"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char err[1024] = "";
+        wl_case *x = NULL;
+        snprintf(text, sizeof text, "%s%s", img_shader, bad[i].lines);
+        ck_assert_int_eq(amber_parse(text, strlen(text), "t.amber", &x, err, sizeof err), bad[i].status);
+        ck_assert_msg(strstr(err, bad[i].message), "case %zu: %s", i, err);
+        ck_assert_ptr_null(x);
+    }
+}
+END_TEST
 
 static const char shader[] = "SHADER compute s GLSL\n#version 450\nlayout(set = 0, binding = 0) buffer B { uint v[]; };\n"
                              "void main() { v[0] += 1u; }\nEND\n";
@@ -254,7 +308,7 @@ START_TEST(test_amber_errors_name_the_construct_and_line)
         {"PIPELINE graphics g\nEND\n", CASE_ERR_UNSUPPORTED, "t.amber:1: PIPELINE graphics: only compute pipelines"},
         {"DEVICE_FEATURE shaderStorageImageMultisample\n", CASE_ERR_UNSUPPORTED,
          "t.amber:1: DEVICE_FEATURE shaderStorageImageMultisample: the simulator does not model it"},
-        {"IMAGE img FORMAT R8G8B8A8_UNORM DIM_2D WIDTH 4 HEIGHT 4\n", CASE_ERR_UNSUPPORTED, "t.amber:1: IMAGE:"},
+        {"IMAGE img FORMAT R8G8B8A8_UNORM DIM_2D WIDTH 4 HEIGHT 4 SAMPLES 8\n", CASE_ERR_UNSUPPORTED, "t.amber:1: IMAGE img SAMPLES 8"},
         /* the simulator keeps denormals: a device that flushes them is not what it models */
         {"DEVICE_PROPERTY FloatControlsProperties.shaderDenormFlushToZeroFloat32\n", CASE_ERR_UNSUPPORTED,
          "t.amber:1: DEVICE_PROPERTY FloatControlsProperties.shaderDenormFlushToZeroFloat32: the simulator does not"},
@@ -384,6 +438,7 @@ static Suite *amber_suite(void)
     tcase_add_test(t, test_amber_radix_sort_pipeline_passes_at_every_wave);
     tcase_add_test(t, test_amber_pass_binding_of_unknown_buffer_is_an_error);
     tcase_add_test(t, test_amber_scripts_pass_at_every_wave);
+    tcase_add_test(t, test_amber_image_binding_and_its_limits);
     tcase_add_test(t, test_amber_buffer_layouts_and_values);
     tcase_add_test(t, test_amber_file_text_sizes_the_buffer);
     tcase_add_test(t, test_amber_device_property_the_simulator_has);
