@@ -674,7 +674,7 @@ static case_status cmd_image(amber *a)
         } else if (is(t, "DIM_1D") || is(t, "DIM_2D") || is(t, "DIM_3D")) {
             im->dim = is(t, "DIM_1D") ? IMG_DIM_1D : is(t, "DIM_2D") ? IMG_DIM_2D : IMG_DIM_3D;
         } else if (is(t, "WIDTH") || is(t, "HEIGHT") || is(t, "DEPTH") || is(t, "MIP_LEVELS") || is(t, "SAMPLES")) {
-            TRY(parse_u64(a, v, t, 16384, &n));
+            TRY(parse_u64(a, v, t, CASE_MAX_IMAGE_EXTENT, &n));
             if (n == 0)
                 return MALFORMED(a, line, "IMAGE %.60s %s 0: at least 1", b->name, t);
             if (is(t, "SAMPLES") && n != 1)
@@ -710,6 +710,9 @@ static case_status cmd_image(amber *a)
     if (im->mip_levels > levels)
         return MALFORMED(a, line, "IMAGE %.60s: MIP_LEVELS %u, but a %ux%ux%u image has %u", b->name, im->mip_levels,
                          im->width, im->height, im->depth, levels);
+    if (img_image_bytes(im) > CASE_MAX_BINDING_BYTES)
+        return MALFORMED(a, line, "IMAGE %.60s: %zu bytes, larger than a binding may be (%zu bytes)", b->name,
+                         img_image_bytes(im), CASE_MAX_BINDING_BYTES);
     const img_format_info *fi = img_format_get(im->format);
     char *end;
     double d = strtod(fill, &end);

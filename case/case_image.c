@@ -18,9 +18,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The largest extent on any axis (Vulkan's guaranteed maxImageDimension2D is 4096; devices go to 16384+). */
-#define CASE_MAX_IMAGE_EXTENT 16384u
-
 int case_kind_is_image(case_kind k)
 {
     return k == CASE_KIND_STORAGE_IMAGE || k == CASE_KIND_SAMPLED_IMAGE || k == CASE_KIND_COMBINED_IMAGE_SAMPLER;

@@ -79,6 +79,10 @@ double case_float_element_value(case_type t, uint64_t bits);
 case_i128 case_int_element_value(case_type t, uint64_t bits);
 number_text case_shortest(double d);
 
+/* The largest width, height or depth an image binding takes, JSON cases and Amber's IMAGE alike (Vulkan's
+ * guaranteed maxImageDimension2D is 4096; devices go to 16384 and more). */
+#define CASE_MAX_IMAGE_EXTENT 16384u
+
 /* The component type a shader reads from an image of format f: f32, u32 or i32 (case/case_image.c). */
 case_type case_image_type(img_format f);
 /* case/case_image.c: the rest of an image or sampler binding, after set, binding and kind are read. */
