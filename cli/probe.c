@@ -356,6 +356,74 @@ static void put_l2_rates(cJSON *root, cJSON *sources, cJSON *prov, const results
     }
 }
 
+/*
+ * The L2's atomic unit (the memory model's l2_atomic_cycles and l2_atomic_granule_bytes, docs/memory.md
+ * "Atomics"), from the atomic sweeps where they show it (probe_analyze_atomic, probe_analyze_atomic_lines): a pass
+ * is the adds of one subgroup to one sector, sector_bytes / 4 of them in the one-line mode, so it takes
+ * (sector_bytes / 4) / the one-line rate, in cycles of the base preset's clock; the unit serves the lines whose
+ * adds do not spread.  Else the base's value with why, or none (both fields are optional).
+ */
+static void put_atomic_field(cJSON *root, cJSON *sources, cJSON *prov, const cJSON *base, const provenance_info *pi,
+                             const probe *pr, const char *field, int measured, double value, const char *file,
+                             const char *how, const char *why)
+{
+    if (measured) {
+        put_measured(root, sources, prov, field, cJSON_CreateNumber(value), file, how, pi, pr);
+        return;
+    }
+    const cJSON *bv = cJSON_GetObjectItemCaseSensitive(base, field);
+    cJSON *kept = cJSON_IsNumber(bv) ? cJSON_GetObjectItemCaseSensitive(prov, field) : NULL; /* make_preset's */
+    if (kept)
+        cJSON_AddStringToObject(kept, "why", why);
+    else
+        put_not_measured(prov, field, NULL, why);
+}
+
+static void put_atomic(cJSON *root, cJSON *sources, cJSON *prov, const results *r, const cJSON *base,
+                       const provenance_info *pi, const probe *pr, double clock)
+{
+    char how[900], why[400];
+    double sector = cJSON_GetObjectItemCaseSensitive(root, "sector_bytes")->valuedouble;
+    double per_pass = sector / 4, cycles = r->atomic_measured ? four_digits(per_pass / r->atomic_line_gops *
+                                                                            clock / 1000.0) : 0;
+    snprintf(how, sizeof how, "atomic adds of a subgroup to the 32 words of one line: %.4g G/s against %.4g G/s "
+             "spread over 4096 lines (%.4g with two lanes per word, %.4g to one word), so the line serializes them; "
+             "a pass is %.0f adds (a %.0f-byte sector of distinct words): %.0f / %.4g G/s x %.0f MHz (clock_mhz, the "
+             "base preset's) = %g cycles",
+             r->atomic_line_gops, r->atomic_spread_gops, r->atomic_pairs_gops, r->atomic_word_gops, per_pass, sector,
+             per_pass, r->atomic_line_gops, clock, cycles);
+    if (!r->s_atomic.n)
+        snprintf(why, sizeof why, "no atomic.csv in this run");
+    else
+        snprintf(why, sizeof why, "atomic adds to one line (%.4g G/s, fastest repetition) are not below 0.5 x the "
+                 "same adds spread over 4096 lines (%.4g G/s, slowest): no line serializes them on this device",
+                 r->atomic_line_gops, r->atomic_spread_gops);
+    put_atomic_field(root, sources, prov, base, pi, pr, "l2_atomic_cycles", r->atomic_measured, cycles,
+                     "atomic.csv", how, why);
+    double granule = r->atomic_unit_bytes, one = 0, wide = 0, lines = 0;
+    for (int i = 0; i < r->s_atomic_lines.n; i++) {
+        if (r->s_atomic_lines.x[i] == 1)
+            one = r->s_atomic_lines.y[i];
+        if (r->s_atomic_lines.x[i] > lines)
+            lines = r->s_atomic_lines.x[i], wide = r->s_atomic_lines.y[i];
+    }
+    const cJSON *line = cJSON_GetObjectItemCaseSensitive(root, "cache_line_bytes");
+    int granule_ok = r->atomic_measured && granule >= (cJSON_IsNumber(line) ? line->valuedouble : 0);
+    snprintf(how, sizeof how, "the one-line adds spread over %.0f consecutive 128-byte lines run %.4g G/s, %.3g x the "
+             "one-line %.4g G/s: that many units over %.0f bytes, %.0f bytes each, rounded to a power of two: %.0f",
+             lines, wide, one > 0 ? wide / one : 0, one, lines * 128, one > 0 && wide > 0 ? lines * 128 / (wide / one)
+             : 0, granule);
+    if (!r->s_atomic_lines.n)
+        snprintf(why, sizeof why, "no atomic_lines.csv in this run");
+    else if (!r->atomic_measured)
+        snprintf(why, sizeof why, "no line serializes atomics on this device (atomic.csv)");
+    else
+        snprintf(why, sizeof why, "spreading the adds over 64 consecutive lines did not reach 1.5 x the one-line "
+                 "rate, or the unit is smaller than the preset's line");
+    put_atomic_field(root, sources, prov, base, pi, pr, "l2_atomic_granule_bytes", granule_ok, granule,
+                     "atomic_lines.csv", how, why);
+}
+
 /* The preset: the base preset's JSON with the measured fields replaced; "provenance" for every number. */
 static cJSON *make_preset(const probe *pr, const results *r, cJSON *base, const char *name, const provenance_info *pi)
 {
@@ -554,6 +622,7 @@ static cJSON *make_preset(const probe *pr, const results *r, cJSON *base, const 
             put_not_measured(prov, "dram_fetch_bytes", cJSON_GetObjectItemCaseSensitive(root, "dram_fetch_bytes"), how);
         }
     }
+    put_atomic(root, sources, prov, r, base, pi, pr, clock);
     /* measurements the loader does not read: in "measured", each with its provenance */
     cJSON *extra = cJSON_CreateObject();
     struct {
@@ -561,24 +630,39 @@ static cJSON *make_preset(const probe *pr, const results *r, cJSON *base, const 
         int have;
         double value;
         const char *file, *how;
+        const sweep *from; /* a sweep older runs lack: without its file the row says so (NULL: every run has it) */
     } extras[] = {
-        {"l1_hit_latency_ns", r->l1_measured, r->l1_ns, "chase.csv", "median of the three smallest footprints"},
-        {"l2_hit_latency_ns", r->l2_measured, r->l2_ns, "chase.csv", "latency floor after the L1 plateau"},
-        {"dram_latency_ns", r->l2_measured, r->dram_ns, "chase.csv", "median of the three largest footprints"},
-        {"lds_read_ns", r->lds_base_ns > 0, r->lds_base_ns, "lds_stride.csv", "stride 1 (conflict free)"},
+        {"l1_hit_latency_ns", r->l1_measured, r->l1_ns, "chase.csv", "median of the three smallest footprints", NULL},
+        {"l2_hit_latency_ns", r->l2_measured, r->l2_ns, "chase.csv", "latency floor after the L1 plateau", NULL},
+        {"dram_latency_ns", r->l2_measured, r->dram_ns, "chase.csv", "median of the three largest footprints", NULL},
+        {"lds_read_ns", r->lds_base_ns > 0, r->lds_base_ns, "lds_stride.csv", "stride 1 (conflict free)", NULL},
         {"lds_conflict_ns_per_pass", r->lds_measured, r->lds_pass_ns, "lds_stride.csv",
-         "(t(stride = banks) - t(1)) / (wave - 1)"},
-        {"dram_gb_per_s", r->bw_measured, r->bytes_per_us / 1000.0, "copy.csv", "streaming copy"},
+         "(t(stride = banks) - t(1)) / (wave - 1)", NULL},
+        {"dram_gb_per_s", r->bw_measured, r->bytes_per_us / 1000.0, "copy.csv", "streaming copy", NULL},
         {"l2_first_level_lines", r->l2_step_measured, r->l2_step_lines, "chase.csv",
-         "end of the first latency level inside the L2 (a near partition), in lines"},
+         "end of the first latency level inside the L2 (a near partition), in lines", NULL},
         {"l2_fetch_bytes", r->l2_sector_measured, r->l2_sector, "l2_stride.csv",
-         "fetch granule from DRAM: sequential strides through a footprint that misses the last level"},
+         "fetch granule from DRAM: sequential strides through a footprint that misses the last level", NULL},
         {"l2_scattered_g_sectors_per_s", r->l2_scattered_gsps > 0, r->l2_scattered_gsps, "l2_rate.csv",
-         "one 32-byte sector of each of 4 scattered lines per 32 invocations (one request per sector)"},
+         "one 32-byte sector of each of 4 scattered lines per 32 invocations (one request per sector)", &r->s_l2_rate},
         {"l2_line_g_sectors_per_s", r->l2_line_gsps > 0, r->l2_line_gsps, "l2_rate.csv",
-         "whole 128-byte lines, one per 32 invocations (4 sectors per request)"},
+         "whole 128-byte lines, one per 32 invocations (4 sectors per request)", &r->s_l2_rate},
         {"l2_adjacent_g_sectors_per_s", r->l2_adjacent_gsps > 0, r->l2_adjacent_gsps, "l2_rate.csv",
-         "as the scattered loads, but 4 consecutive loads read sectors 0..3 of the same lines"},
+         "as the scattered loads, but 4 consecutive loads read sectors 0..3 of the same lines", &r->s_l2_rate},
+        {"atomic_line_g_ops_per_s", r->atomic_line_gops > 0, r->atomic_line_gops, "atomic.csv",
+         "atomic adds of every invocation to the 32 words of one line", &r->s_atomic},
+        {"atomic_word_g_ops_per_s", r->atomic_word_gops > 0, r->atomic_word_gops, "atomic.csv",
+         "atomic adds of every invocation to one word", &r->s_atomic},
+        {"atomic_spread_g_ops_per_s", r->atomic_spread_gops > 0, r->atomic_spread_gops, "atomic.csv",
+         "as to one line, but each 32 invocations to their own line of 4096", &r->s_atomic},
+        {"atomic_pairs_g_ops_per_s", r->atomic_pairs_gops > 0, r->atomic_pairs_gops, "atomic.csv",
+         "as to one line, but two invocations to each of 16 words", &r->s_atomic},
+        {"lds_atomic_g_ops_per_s", r->lds_atomic_gops > 0, r->lds_atomic_gops, "atomic.csv",
+         "shared-memory atomic adds, 32 invocations to 32 distinct words (one bank each)", &r->s_atomic},
+        {"lds_atomic_word_g_ops_per_s", r->lds_atomic_word_gops > 0, r->lds_atomic_word_gops, "atomic.csv",
+         "shared-memory atomic adds of a whole workgroup to one word", &r->s_atomic},
+        {"lds_rmw_g_ops_per_s", r->lds_rmw_gops > 0, r->lds_rmw_gops, "atomic.csv",
+         "shared-memory adds by a load and a store, 32 invocations to 32 distinct words", &r->s_atomic},
     };
     for (size_t i = 0; i < sizeof extras / sizeof extras[0]; i++) {
         if (extras[i].have) {
@@ -586,7 +670,10 @@ static cJSON *make_preset(const probe *pr, const results *r, cJSON *base, const 
                          extras[i].file, extras[i].how, pi, pr);
         } else {
             cJSON_AddNullToObject(extra, extras[i].name);
-            put_not_measured(prov, extras[i].name, NULL, "the sweep showed no level to read it from on this device");
+            char why[160] = "the sweep showed no level to read it from on this device";
+            if (extras[i].from && !extras[i].from->n)
+                snprintf(why, sizeof why, "no %s in this run", extras[i].file);
+            put_not_measured(prov, extras[i].name, NULL, why);
         }
     }
     cJSON_AddItemToObject(root, "measured", extra);
@@ -648,6 +735,16 @@ static int load_sweep(const char *dir, sweep *s, char *device, size_t device_siz
     return s->n > 0;
 }
 
+/* Every sweep a run writes and --from-sweeps reads, in file order: the subgroup sweep, then results' own. */
+enum { SWEEPS = 13 };
+static void sweep_files(results *r, sweep *subgroups, sweep *all[SWEEPS])
+{
+    sweep *list[SWEEPS] = {subgroups,       &r->s_lds,    &r->s_chase, &r->s_line,     &r->s_l1_stride,
+                           &r->s_l2_stride, &r->s_assoc, &r->s_copy,  &r->s_dispatch, &r->s_l2_rate,
+                           &r->s_l2_footprint, &r->s_atomic, &r->s_atomic_lines};
+    memcpy(all, list, sizeof list);
+}
+
 /* --from-sweeps DIR: the preset from sweep files saved earlier (by --sweeps, on any machine), analysed as a
  * device run analyses them.  What the files do not hold (the compute-unit count an extension reported; the
  * empty dispatch's time when there is no dispatch.csv, which runs before it did not write) stays the base
@@ -663,11 +760,10 @@ static int probe_from_sweeps(const char *dir, const char *base_name, const char 
     }
     probe_init_sweeps(r);
     sweep s_sub = {.file = "subgroup.csv", .x_min = 1, .x_name = "wave_size"};
-    sweep *all[] = {&s_sub,           &r->s_lds,    &r->s_chase, &r->s_line,     &r->s_l1_stride,
-                    &r->s_l2_stride, &r->s_assoc, &r->s_copy,  &r->s_dispatch, &r->s_l2_rate,
-                    &r->s_l2_footprint};
+    sweep *all[SWEEPS];
+    sweep_files(r, &s_sub, all);
     int found = 0;
-    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
+    for (size_t i = 0; i < SWEEPS; i++) {
         int loaded = load_sweep(dir, all[i], pr.info.name, sizeof pr.info.name, pr.info.driver_info,
                                 sizeof pr.info.driver_info, pr.sweep_date);
         if (loaded < 0) {
@@ -707,6 +803,8 @@ static int probe_from_sweeps(const char *dir, const char *base_name, const char 
         r->bw_measured = r->bytes_per_us > 0;
     }
     probe_analyze_l2_rate(&r->s_l2_rate, r); /* after the copy: its rules compare with the DRAM rate */
+    probe_analyze_atomic(&r->s_atomic, r);
+    probe_analyze_atomic_lines(&r->s_atomic_lines, r);
     if (!base_name)
         base_name = default_base(&pr.info);
     mem_machine bm;
@@ -795,6 +893,13 @@ static int write_preset(const probe *pr, const results *r, const mem_machine *bm
                : r->l2_requests_measured ? "request bound"
                : r->l2_bytes_measured    ? "not request bound"
                                          : "not above the DRAM rate");
+    if (r->s_atomic.n)
+        printf("  atomics         %.3g G/s on one line, %.3g on one word, %.3g spread; %s; shared memory %.3g G/s "
+               "to distinct words, %.3g to one, %.3g without atomics\n", r->atomic_line_gops, r->atomic_word_gops,
+               r->atomic_spread_gops, r->atomic_measured ? "a line serializes them" : "no line serializes them",
+               r->lds_atomic_gops, r->lds_atomic_word_gops, r->lds_rmw_gops);
+    if (r->atomic_measured && r->atomic_unit_bytes > 0)
+        printf("  atomic unit     %.0f bytes\n", r->atomic_unit_bytes);
     printf("  preset          %s\n", output);
     return RUN_EXIT_OK;
 }
@@ -948,6 +1053,8 @@ int cli_cmd_probe(int argc, char **argv)
         STEP("assoc", probe_sweep_assoc(&pr, r, line));
     if (steps[nsteps - 1].ok)
         STEP("l2 rate", probe_sweep_l2_rate(&pr, r));
+    if (steps[nsteps - 1].ok)
+        STEP("atomic", probe_sweep_atomic(&pr, r));
 #undef STEP
     if (!steps[nsteps - 1].ok) {
         fprintf(stderr, "wavelab probe: %s sweep: %s\n", steps[nsteps - 1].what, pr.err);
@@ -959,10 +1066,9 @@ int cli_cmd_probe(int argc, char **argv)
     sweep s_sub = {.file = "subgroup.csv", .x_min = 1, .x_name = "wave_size", .y_name = "invocations_per_ballot"};
     for (uint32_t i = 0; i < r->wave_count; i++)
         probe_add_point(&s_sub, r->wave_sizes[i], r->wave_sizes[i], r->wave_sizes[i], r->wave_sizes[i]);
-    const sweep *all[] = {&s_sub,           &r->s_lds,    &r->s_chase, &r->s_line,     &r->s_l1_stride,
-                          &r->s_l2_stride, &r->s_assoc, &r->s_copy,  &r->s_dispatch, &r->s_l2_rate,
-                          &r->s_l2_footprint};
-    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
+    sweep *all[SWEEPS];
+    sweep_files(r, &s_sub, all);
+    for (size_t i = 0; i < SWEEPS; i++)
         if (!write_sweep(&pr, all[i])) {
             rc = RUN_EXIT_BAD_INPUT;
             goto done;

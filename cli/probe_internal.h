@@ -67,7 +67,13 @@ typedef struct results {
     double l2_scattered_gsps, l2_line_gsps, l2_adjacent_gsps;
     int l2_bytes_measured, l2_requests_measured, l1_merge_measured;
     double l1_merge;        /* the share of merge candidates the L1 merged, 0..1 */
-    sweep s_lds, s_chase, s_line, s_l1_stride, s_l2_stride, s_assoc, s_copy, s_l2_rate;
+    /* the atomic sweep (atomic.csv): G atomic operations per second of its three modes, and what they show */
+    double atomic_line_gops, atomic_word_gops, atomic_spread_gops;
+    double lds_atomic_gops, lds_atomic_word_gops, lds_rmw_gops; /* shared memory: distinct words, one, no atomic */
+    double atomic_pairs_gops; /* one line, two lanes per word */
+    double atomic_unit_bytes; /* atomic_lines.csv: consecutive bytes one atomic unit serves; 0: not seen */
+    int atomic_measured;    /* the one-line mode is clearly slower than the spread one: a line serializes */
+    sweep s_lds, s_chase, s_line, s_l1_stride, s_l2_stride, s_assoc, s_copy, s_l2_rate, s_atomic, s_atomic_lines;
     sweep s_l2_footprint;   /* the scattered mode's rate at each buffer size tried; l2_rate.csv is the fastest's */
     sweep s_dispatch;       /* one row: the empty dispatches' median, min and max (dispatch_us) */
 } results;
@@ -86,6 +92,7 @@ int probe_sweep_stride(probe *pr, sweep *s, size_t footprint, int *measured, uin
 int probe_sweep_assoc(probe *pr, results *r, uint32_t line);
 int probe_sweep_copy(probe *pr, results *r);
 int probe_sweep_l2_rate(probe *pr, results *r); /* after the copy: its rules need the DRAM rate */
+int probe_sweep_atomic(probe *pr, results *r);
 
 /* The analyses: a sweep's points in, the values it shows out (the *_measured flags stay 0 where it shows
  * nothing); the same on a device run and on sweep files read back by --from-sweeps. */
@@ -95,6 +102,8 @@ void probe_analyze_line(const sweep *s, results *r);
 void probe_analyze_stride(const sweep *s, int *measured, uint32_t *granule);
 void probe_analyze_assoc(const sweep *s, results *r);
 void probe_analyze_l2_rate(const sweep *s, results *r); /* needs r's copy rate (bw_measured, bytes_per_us) */
+void probe_analyze_atomic(const sweep *s, results *r);
+void probe_analyze_atomic_lines(const sweep *s, results *r);
 double probe_l2_buffer(const sweep *s); /* l2_footprint.csv: the largest size within 10 % of the fastest; 0: none */
 
 #endif

@@ -13,6 +13,9 @@
  *   copy      streaming copy: DRAM bandwidth
  *   l2 rate   scattered one-sector loads, whole lines, adjacent sectors from a buffer the L2 holds: the L2's
  *             request and byte rates and the L1's miss merging
+ *   atomic    atomic adds to one line, to one word, and spread over many lines: whether a line's atomics are done
+ *             one after another, and how long each takes; shared-memory atomics to distinct words and to one, and
+ *             a plain read-modify-write beside them
  */
 #include <math.h>
 #include <stdint.h>
@@ -597,6 +600,8 @@ void probe_init_sweeps(results *r)
     r->s_dispatch = (sweep){.file = "dispatch.csv", .x_min = 0, .x_name = "loads", .y_name = "us_per_dispatch"};
     r->s_l2_rate = (sweep){.file = "l2_rate.csv", .x_min = 0, .x_name = "mode", .y_name = "g_sectors_per_s"};
     r->s_l2_footprint = (sweep){.file = "l2_footprint.csv", .x_min = 1, .x_name = "buffer_bytes", .y_name = "g_sectors_per_s"};
+    r->s_atomic = (sweep){.file = "atomic.csv", .x_min = 0, .x_name = "mode", .y_name = "g_ops_per_s"};
+    r->s_atomic_lines = (sweep){.file = "atomic_lines.csv", .x_min = 1, .x_name = "lines", .y_name = "g_ops_per_s"};
 }
 
 
@@ -646,11 +651,12 @@ void probe_analyze_l2_rate(const sweep *s, results *r)
     }
 }
 
-/* One mode of the L2 rate sweep: a warm-up, then reps pairs (0 rounds, `rounds`) in one submission; the
- * repetitions' G sectors per second (invocations x rounds x 8 loads of 4 bytes = invocations x rounds
- * sectors of 32 bytes) go into s as a point at x. */
-static int time_l2_mode(probe *pr, sweep *s, double x, uint32_t mode, uint32_t groups, uint32_t rounds,
-                        uint32_t line_mask)
+/* One mode of a rate sweep (push: rounds, mode, word 2, invocations / 32): a warm-up, then reps pairs (0 rounds,
+ * `rounds`) in one submission; the repetitions' G units per second, invocations x rounds units (the L2 rate
+ * sweep: x 8 loads of 4 bytes = a sector of 32 bytes per invocation and round; the atomic sweep: one add), go
+ * into s as a point at x. */
+static int time_rounds(probe *pr, sweep *s, double x, uint32_t mode, uint32_t groups, uint32_t rounds,
+                       uint32_t word2)
 {
     int count = 1 + 2 * pr->reps;
     vkb_probe_dispatch d[1 + 2 * 16];
@@ -662,7 +668,7 @@ static int time_l2_mode(probe *pr, sweep *s, double x, uint32_t mode, uint32_t g
         d[i].groups[1] = d[i].groups[2] = 1;
         d[i].push[0] = i == 0 || i % 2 == 0 ? rounds : 0;
         d[i].push[1] = mode;
-        d[i].push[2] = line_mask;
+        d[i].push[2] = word2;
         d[i].push[3] = invocations / 32;
     }
     if (vkb_probe_run(pr->p, d, count, us, pr->err, sizeof pr->err) != VKB_OK)
@@ -714,7 +720,7 @@ static int pick_l2_buffer(probe *pr, results *r, uint32_t groups, uint32_t round
         last = bytes;
         if (vkb_probe_buffer(pr->p, 0, bytes, NULL, pr->err, sizeof pr->err) != VKB_OK)
             return 0;
-        if (!time_l2_mode(pr, &r->s_l2_footprint, (double)bytes, 0, groups, rounds, (uint32_t)(bytes / 128 - 1)))
+        if (!time_rounds(pr, &r->s_l2_footprint, (double)bytes, 0, groups, rounds, (uint32_t)(bytes / 128 - 1)))
             return 0;
     }
     *best = (size_t)probe_l2_buffer(&r->s_l2_footprint);
@@ -738,8 +744,84 @@ int probe_sweep_l2_rate(probe *pr, results *r)
         return 0;
     uint32_t line_mask = (uint32_t)(bytes / 128 - 1);
     for (uint32_t mode = 0; mode < 3; mode++)
-        if (!time_l2_mode(pr, &r->s_l2_rate, mode, mode, groups, rounds, line_mask))
+        if (!time_rounds(pr, &r->s_l2_rate, mode, mode, groups, rounds, line_mask))
             return 0;
     probe_analyze_l2_rate(&r->s_l2_rate, r);
     return vkb_probe_buffer(pr->p, 0, 16, NULL, pr->err, sizeof pr->err) == VKB_OK;
+}
+
+/*
+ * The atomic sweep's reading (atomic.csv: x = mode: 0 one line, 1 one word, 2 spread over lines, 3-5 shared memory
+ * (probe/atomic.comp); y = G operations per second): a line serializes its atomics where the one-line mode's fastest repetition is below SERIAL_LINE x
+ * the spread mode's slowest (the same adds over many lines go that much faster: the line, not the request rate,
+ * bounded them); each add then takes 1 / rate ns of the line's time.
+ */
+#define SERIAL_LINE 0.5
+
+void probe_analyze_atomic(const sweep *s, results *r)
+{
+    double rate[7] = {0}, fastest[7] = {0}, slowest[7] = {0};
+    for (int i = 0; i < s->n; i++)
+        if (s->x[i] >= 0 && s->x[i] <= 6 && s->x[i] == floor(s->x[i])) {
+            int mode = (int)s->x[i];
+            rate[mode] = s->y[i];
+            slowest[mode] = s->lo[i];
+            fastest[mode] = s->hi[i];
+        }
+    r->atomic_line_gops = rate[0];
+    r->atomic_word_gops = rate[1];
+    r->atomic_spread_gops = rate[2];
+    r->lds_atomic_gops = rate[3];
+    r->lds_atomic_word_gops = rate[4];
+    r->lds_rmw_gops = rate[5];
+    r->atomic_pairs_gops = rate[6];
+    r->atomic_measured = rate[0] > 0 && slowest[2] > 0 && fastest[0] < SERIAL_LINE * slowest[2];
+}
+
+int probe_sweep_atomic(probe *pr, results *r)
+{
+    if (!use_kernel(pr, "atomic.comp", 256, 0))
+        return 0;
+    /* spread: 4096 lines of 128 bytes (512 KiB: the L2 holds it on every GPU of the presets) */
+    const uint32_t lines = 4096;
+    if (vkb_probe_buffer(pr->p, 0, (size_t)lines * 128, NULL, pr->err, sizeof pr->err) != VKB_OK)
+        return 0;
+    uint32_t groups = sweep_fill_groups(pr);
+    /* about 2 M adds per timed dispatch on a GPU (a few milliseconds on one line of the H100), 64 K on a CPU */
+    uint32_t rounds = pr->cpu ? 4 : (pr->quick ? 1 : 2);
+    /* shared memory: 64 adds per invocation (16 on a CPU), well above a dispatch's launch */
+    uint32_t lds_rounds = pr->cpu ? 16 : 64;
+    for (uint32_t mode = 0; mode < 7; mode++)
+        if (!time_rounds(pr, &r->s_atomic, mode, mode, groups, mode >= 3 && mode <= 5 ? lds_rounds : rounds, lines))
+            return 0;
+    /* the spread mode over 1, 2, 4, .. 64 consecutive lines: where spreading starts to pay */
+    for (uint32_t n = 1; n <= 64; n *= 2)
+        if (!time_rounds(pr, &r->s_atomic_lines, n, 2, groups, rounds, n))
+            return 0;
+    probe_analyze_atomic_lines(&r->s_atomic_lines, r);
+    probe_analyze_atomic(&r->s_atomic, r);
+    return vkb_probe_buffer(pr->p, 0, 16, NULL, pr->err, sizeof pr->err) == VKB_OK;
+}
+
+/*
+ * The bytes one atomic unit serves, read off atomic_lines.csv (x = consecutive 128-byte lines the adds are spread
+ * over, y = G adds per second): at the widest spread, rate / the one-line rate units took part, over x lines; the
+ * bytes per unit rounded to a power of two (units are interleaved by a hash, so narrower spreads can land on
+ * fewer units than their bytes suggest: on the H100 4 and 8 lines both reach 2).  Not measured unless the widest
+ * spread is SPREADS x the one-line rate.
+ */
+#define SPREADS 1.5
+
+void probe_analyze_atomic_lines(const sweep *s, results *r)
+{
+    double one = 0, widest = 0, rate = 0;
+    for (int i = 0; i < s->n; i++) {
+        if (s->x[i] == 1)
+            one = s->y[i];
+        if (s->x[i] > widest)
+            widest = s->x[i], rate = s->y[i];
+    }
+    r->atomic_unit_bytes = 0;
+    if (one > 0 && widest > 1 && rate >= SPREADS * one)
+        r->atomic_unit_bytes = pow(2, round(log2(widest * 128 / (rate / one))));
 }

@@ -464,7 +464,8 @@ static int parse_dispatch(const cJSON *o, const char *file, mem_machine *m, char
 }
 
 /* The rules between fields, after the table pass: powers of two, the granules' order, DRAM's granule between
- * them, the caches against the coalescer's granules and the dispatcher against compute_units. */
+ * them, the L2 atomic unit's from the line up, the caches against the coalescer's granules and the dispatcher
+ * against compute_units. */
 static int check_cross_fields(const cJSON *root, const char *file, mem_machine *m, char *err, size_t size)
 {
     if (!is_pow2(m->lds_banks) || !is_pow2(m->lds_bank_bytes))
@@ -482,6 +483,15 @@ static int check_cross_fields(const cJSON *root, const char *file, mem_machine *
         return fail(err, size, file, "dram_fetch_bytes", what);
     } else if (!is_pow2(m->dram_fetch_bytes)) {
         return fail(err, size, file, "dram_fetch_bytes", "not a power of two");
+    }
+    /* an L2 atomic unit's bytes: a power of two from cache_line_bytes up; absent, cache_line_bytes */
+    if (!cJSON_GetObjectItemCaseSensitive(root, "l2_atomic_granule_bytes")) {
+        m->l2_atomic_granule_bytes = m->cache_line_bytes;
+    } else if (m->l2_atomic_granule_bytes < m->cache_line_bytes || !is_pow2(m->l2_atomic_granule_bytes)) {
+        char what[96];
+        snprintf(what, sizeof what, "%u is not a power of two from cache_line_bytes (%u) up",
+                 m->l2_atomic_granule_bytes, m->cache_line_bytes);
+        return fail(err, size, file, "l2_atomic_granule_bytes", what);
     }
     if (!parse_dispatch(cJSON_GetObjectItemCaseSensitive(root, "dispatch"), file, m, err, size))
         return 0;

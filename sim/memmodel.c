@@ -108,6 +108,58 @@ static int vec_push(u64vec *v, uint64_t x)
     return 1;
 }
 
+/* A count per block of memory: open addressing over block numbers (never 0: callers add 1), grown at half full, so
+ * its memory is bounded by the blocks the dispatch touches.  Counts are sums, so the order in which
+ * waves add to them does not change them. */
+typedef struct line_counts {
+    uint64_t *line;
+    uint64_t *count;
+    size_t cap, n;
+    uint64_t busiest;             /* the largest count */
+} line_counts;
+
+static size_t line_slot(const line_counts *t, uint64_t line)
+{
+    size_t i = (size_t)((line * 0x9E3779B97F4A7C15ull) >> 7) & (t->cap - 1);
+    while (t->line[i] && t->line[i] != line)
+        i = (i + 1) & (t->cap - 1);
+    return i;
+}
+
+/* Adds n to line's count; 0 when out of memory. */
+static int line_counts_add(line_counts *t, uint64_t line, uint64_t n)
+{
+    if (2 * (t->n + 1) > t->cap) {
+        line_counts g = {.cap = t->cap ? 2 * t->cap : 1024, .busiest = t->busiest};
+        g.line = calloc(g.cap, sizeof *g.line);
+        g.count = calloc(g.cap, sizeof *g.count);
+        if (!g.line || !g.count) {
+            free(g.line), free(g.count);
+            return 0;
+        }
+        for (size_t i = 0; i < t->cap; i++)
+            if (t->line[i]) {
+                size_t j = line_slot(&g, t->line[i]);
+                g.line[j] = t->line[i], g.count[j] = t->count[i], g.n++;
+            }
+        free(t->line), free(t->count);
+        *t = g;
+    }
+    size_t i = line_slot(t, line);
+    if (!t->line[i])
+        t->line[i] = line, t->n++;
+    t->count[i] += n;
+    if (t->count[i] > t->busiest)
+        t->busiest = t->count[i];
+    return 1;
+}
+
+static void line_counts_free(line_counts *t)
+{
+    free(t->line), free(t->count);
+    memset(t, 0, sizeof *t);
+}
+
 /* A resident workgroup during the replay. */
 typedef struct resident {
     uint32_t group;
@@ -164,14 +216,20 @@ struct mem_model {
     uint32_t (*wave_loads)[MEM_LEVEL_COUNT]; /* per (group, wave): waited-on loads by level (the latency term;
                                               * NULL when the preset has none) */
     uint8_t *waited;              /* per pc: a memory instruction whose result the program reads (latency term) */
+    line_counts atomic_lines;     /* atomic passes per atomic unit (the atomic term; only with l2_atomic_cycles) */
     mem_estimate estimate;
     int ended;
 };
 
 const char *mem_unit_name(mem_unit u)
 {
-    static const char *names[MEM_UNIT_COUNT] = {"valu", "salu", "lds", "memory", "l2", "dram", "latency"};
+    static const char *names[MEM_UNIT_COUNT] = {"valu", "salu", "lds", "memory", "l2", "dram", "atomic", "latency"};
     return u < MEM_UNIT_COUNT ? names[u] : "?";
+}
+
+int mem_estimate_has_unit(const mem_estimate *e, mem_unit u)
+{
+    return u == MEM_UNIT_LATENCY ? e->has_latency : u == MEM_UNIT_ATOMIC ? e->has_atomic : 1;
 }
 
 const char *mem_level_name(mem_level l)
@@ -233,6 +291,7 @@ static void free_dispatch(mem_model *m)
     m->wave_loads = NULL;
     free(m->waited);
     m->waited = NULL;
+    line_counts_free(&m->atomic_lines);
     free(m->inst);
     free(m->group);
     free(m->wave_end);
@@ -699,6 +758,42 @@ static void record_lds(mem_model *m, const sim_mem_access *a)
     }
 }
 
+static int cmp_u64(const void *x, const void *y)
+{
+    uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+    return a < b ? -1 : a > b;
+}
+
+/*
+ * The atomic term's count (docs/memory.md, "Atomics"): an atomic instruction's lanes on one sector take as many
+ * passes through the L2's atomic unit as the most lanes that name one address there (lanes on distinct words of a
+ * sector share a pass), and the passes add up per atomic unit, which serves l2_atomic_granule_bytes of consecutive
+ * memory (several lines).  The busiest unit's passes bound the dispatch.
+ */
+static void count_atomic_passes(mem_model *m, const sim_mem_access *a, uint64_t base)
+{
+    const uint64_t sb = m->machine.sector_bytes, granule = m->machine.l2_atomic_granule_bytes;
+    uint64_t addr[SIM_MAX_WAVE];
+    uint32_t n = 0;
+    for (uint32_t l = 0; l < a->wave_size; l++)
+        if ((a->exec >> l) & 1)
+            addr[n++] = base + a->addr[l];
+    qsort(addr, n, sizeof *addr, cmp_u64);
+    for (uint32_t i = 0; i < n;) {
+        uint64_t sector = addr[i] / sb;
+        uint32_t passes = 0;
+        while (i < n && addr[i] / sb == sector) {
+            uint32_t same = 1;
+            while (i + same < n && addr[i + same] == addr[i])
+                same++;
+            passes = same > passes ? same : passes;
+            i += same;
+        }
+        if (!line_counts_add(&m->atomic_lines, sector * sb / granule + 1, passes))
+            m->failed = 1;
+    }
+}
+
 /* Coalesces the active lanes into (line, sector mask) requests appended to the wave's stream. */
 static void record_global(mem_model *m, const sim_mem_access *a)
 {
@@ -713,6 +808,8 @@ static void record_global(mem_model *m, const sim_mem_access *a)
                     : (a->op == ISA_OP_STORE || a->op == ISA_OP_IMG_WRITE || a->op == ISA_OP_IMG_STORE) ? CACHE_WRITE
                                                                            : CACHE_READ;
     uint32_t n = 0;
+    if (kind == CACHE_ATOMIC && m->machine.l2_atomic_cycles > 0)
+        count_atomic_passes(m, a, base);
     for (uint32_t l = 0; l < a->wave_size; l++) {
         if (!((a->exec >> l) & 1))
             continue;
@@ -1120,6 +1217,10 @@ static void compute_estimate(mem_model *m, const sim_stats *x)
     if (mc->l2_requests_per_cycle > 0 && requests / mc->l2_requests_per_cycle > e->unit_cycles[MEM_UNIT_L2])
         e->unit_cycles[MEM_UNIT_L2] = requests / mc->l2_requests_per_cycle;
     e->unit_cycles[MEM_UNIT_DRAM] = (double)(s->dram_bytes_read + s->dram_bytes_written) / mc->dram_bytes_per_cycle;
+    /* an atomic unit does its requests' passes one after another: the busiest unit bounds the dispatch */
+    e->has_atomic = mc->l2_atomic_cycles > 0;
+    e->atomic_busiest_passes = m->atomic_lines.busiest;
+    e->unit_cycles[MEM_UNIT_ATOMIC] = (double)m->atomic_lines.busiest * mc->l2_atomic_cycles;
     e->cycles = 0;
     e->bound_unit = MEM_UNIT_VALU;
     for (int u = 0; u < MEM_UNIT_COUNT; u++)
@@ -1214,12 +1315,14 @@ void *mem_model_json(const mem_model *m, const isa_program *prog)
     cJSON_AddNumberToObject(est, "dispatch_microseconds", e->microseconds + m->machine.dispatch_us);
     cJSON *units = cJSON_AddObjectToObject(est, "units");
     for (int u = 0; u < MEM_UNIT_COUNT; u++) {
-        if (u == MEM_UNIT_LATENCY && !e->has_latency)
+        if (!mem_estimate_has_unit(e, (mem_unit)u))
             continue;
         cJSON *x = cJSON_AddObjectToObject(units, mem_unit_name((mem_unit)u));
         cJSON_AddNumberToObject(x, "cycles", e->unit_cycles[u]);
         cJSON_AddNumberToObject(x, "percent_of_peak", e->percent_of_peak[u]);
     }
+    if (e->has_atomic)
+        cJSON_AddNumberToObject(est, "atomic_busiest_unit_passes", (double)e->atomic_busiest_passes);
     if (e->has_latency) {
         cJSON *lat = cJSON_AddObjectToObject(est, "latency");
         cJSON_AddNumberToObject(lat, "cus_occupied", e->cus_occupied);
@@ -1367,7 +1470,7 @@ void mem_model_print(const mem_model *m, const isa_program *prog, FILE *f)
     else
         fprintf(f, " at %.0f MHz, bound by %s;", mc->clock_mhz, mem_unit_name(e->bound_unit));
     for (int u = 0; u < MEM_UNIT_COUNT; u++)
-        if (u != MEM_UNIT_LATENCY || e->has_latency)
+        if (mem_estimate_has_unit(e, (mem_unit)u))
             fprintf(f, " %s %.0f%%", mem_unit_name((mem_unit)u), e->percent_of_peak[u]);
     if (mc->dispatch_us > 0)
     {
@@ -1375,6 +1478,9 @@ void mem_model_print(const mem_model *m, const isa_program *prog, FILE *f)
         print_us(f, e->microseconds + mc->dispatch_us);
     }
     fprintf(f, "\n");
+    if (e->has_atomic && e->atomic_busiest_passes)
+        fprintf(f, "  atomic       the busiest L2 atomic unit (%u bytes) does %llu passes of %g cycles\n",
+                mc->l2_atomic_granule_bytes, (unsigned long long)e->atomic_busiest_passes, mc->l2_atomic_cycles);
     if (e->has_latency)
         fprintf(f, "  latency      %u of %u CUs ran workgroups (at most %u on one); CU %u: %u waves, %u at once; its "
                    "longest chain %.0f cycles (workgroup %u wave %u: %llu L1, %llu L2, %llu DRAM, %llu LDS loads "

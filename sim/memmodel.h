@@ -61,10 +61,12 @@ typedef struct mem_group_stats {
     uint32_t launch_step, end_step;/* replay steps */
 } mem_group_stats;
 
-/* The estimate's bounds: the throughput units, then the latency bound (only with a preset that has
- * "l1_hit_latency"; 0 cycles otherwise). */
+/* The estimate's bounds: the throughput units, the busiest L2 atomic unit (only with a preset that has
+ * "l2_atomic_cycles"), then the latency bound (only with a preset that has "l1_hit_latency"; 0 cycles
+ * otherwise). */
 typedef enum mem_unit {
-    MEM_UNIT_VALU, MEM_UNIT_SALU, MEM_UNIT_LDS, MEM_UNIT_MEMORY, MEM_UNIT_L2, MEM_UNIT_DRAM, MEM_UNIT_LATENCY,
+    MEM_UNIT_VALU, MEM_UNIT_SALU, MEM_UNIT_LDS, MEM_UNIT_MEMORY, MEM_UNIT_L2, MEM_UNIT_DRAM, MEM_UNIT_ATOMIC,
+    MEM_UNIT_LATENCY,
     MEM_UNIT_COUNT
 } mem_unit;
 
@@ -100,7 +102,14 @@ typedef struct mem_estimate {
                                     * latency (a repeated dispatch finds them there) */
     double chain_issue_cycles;     /* its issue share: the dispatch's wave instructions per wave (VALU x passes) */
     double chain_cycles;           /* its chain: loads x latency of their level + issue */
+    /* The atomic term (has_atomic: the preset has "l2_atomic_cycles"): the passes of the L2 atomic unit with
+     * the most (docs/memory.md, "Atomics"), times that many cycles each. */
+    int has_atomic;
+    uint64_t atomic_busiest_passes;
 } mem_estimate;
+
+/* Whether the estimate has unit u: the latency and atomic terms only with their preset fields. */
+int mem_estimate_has_unit(const mem_estimate *e, mem_unit u);
 
 typedef struct mem_model mem_model;
 

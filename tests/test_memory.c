@@ -618,6 +618,73 @@ START_TEST(test_estimate_without_latency_fields_is_the_roofline)
 }
 END_TEST
 
+/* One instruction of wave 0 of workgroup 0 at pc 3: its 4 lanes' 4-byte accesses at `addr`. */
+static void feed_lanes(mem_model *mm, isa_op op, const uint64_t addr[4])
+{
+    uint64_t a4[4] = {addr[0], addr[1], addr[2], addr[3]};
+    sim_mem_access a = {.group_linear = 0, .wave = 0, .pc = 3, .op = op, .cls = ISA_CLASS_VMEM,
+                        .space = ISA_SPACE_STORAGE, .elem_bytes = 4, .count = 1, .wave_size = 4, .exec = 0xf,
+                        .addr = a4};
+    const sim_mem_trace *t = mem_model_trace(mm);
+    t->access(t->user, &a);
+}
+
+/*
+ * The atomic term (docs/memory.md, "Atomics") on the tiny machine (16-byte lines and sectors, wave 4) with
+ * l2_atomic_cycles 2.  Three atomic instructions and a read:
+ *   {0, 4, 8, 12}:   sector 0, four distinct words: 1 pass;
+ *   {0, 0, 0, 4}:    sector 0, word 0 three times: 3 passes;
+ *   {16, 20, 32, 32}: sector 1, two distinct words: 1 pass; sector 2, word 32 twice: 2 passes;
+ *   a read of {0, 16, 32, 48}: no passes.
+ * With 32-byte units (sectors 0 and 1 share unit 0): unit 0 has 1 + 3 + 1 = 5 passes, unit 1 has 2; the term is
+ * 5 x 2 = 10 cycles.  Without the granule field (units of one 16-byte line): 1 + 3 = 4, 1 and 2: 4 x 2 = 8.
+ * Without l2_atomic_cycles there is no term, and it is not shown.
+ */
+START_TEST(test_estimate_atomic_term_counts_passes_per_unit_by_hand)
+{
+    static const uint64_t ops[3][4] = {{0, 4, 8, 12}, {0, 0, 0, 4}, {16, 20, 32, 32}};
+    static const uint64_t read[4] = {0, 16, 32, 48};
+    static const struct {
+        const char *edits;
+        uint64_t passes;
+        double cycles;
+    } rows[] = {
+        {"l2_atomic_cycles=2\nl2_atomic_granule_bytes=32", 5, 10},
+        {"l2_atomic_cycles=2", 4, 8},
+        {"", 0, 0},
+    };
+    for (size_t r = 0; r < sizeof rows / sizeof rows[0]; r++) {
+        char text[4096], err[512];
+        tsup_preset(text, sizeof text, "%s", rows[r].edits);
+        mem_machine m;
+        ck_assert_msg(mem_machine_parse(text, "tiny_atomic.json", &m, err, sizeof err) == MEM_OK, "%s", err);
+        tsup_fake_program f;
+        tsup_fake_program_init(&f);
+        mem_model *mm = begin(&m, &f, 1, 1, NULL);
+        for (int i = 0; i < 3; i++)
+            feed_lanes(mm, ISA_OP_ATOMIC, ops[i]);
+        feed_lanes(mm, ISA_OP_LOAD, read);
+        mem_model_end(mm, NULL);
+        const mem_estimate *e = mem_model_estimate(mm);
+        ck_assert_int_eq(e->has_atomic, rows[r].cycles > 0);
+        ck_assert_int_eq(mem_estimate_has_unit(e, MEM_UNIT_ATOMIC), rows[r].cycles > 0);
+        ck_assert_uint_eq(e->atomic_busiest_passes, rows[r].passes);
+        ck_assert_double_eq_tol(e->unit_cycles[MEM_UNIT_ATOMIC], rows[r].cycles, 1e-9);
+        mem_model_destroy(mm);
+    }
+    /* the unit's bytes: a power of two from the line (16) up */
+    static const char *const bad[] = {"l2_atomic_granule_bytes=24", "l2_atomic_granule_bytes=8"};
+    for (size_t i = 0; i < 2; i++) {
+        char text[4096], err[512] = "";
+        tsup_preset(text, sizeof text, "%s", bad[i]);
+        mem_machine m;
+        ck_assert_int_eq(mem_machine_parse(text, "tiny_atomic.json", &m, err, sizeof err), MEM_ERR_PRESET);
+        ck_assert_msg(strstr(err, "l2_atomic_granule_bytes") && strstr(err, "not a power of two from cache_line_bytes "
+                                                                         "(16) up"), "%s", err);
+    }
+}
+END_TEST
+
 /* The tiny machine with `rates` (tsup_preset's edits: the L2's throughput fields and the L1's merging). */
 static mem_machine tiny_l2_rates_machine(const char *rates)
 {
@@ -1040,6 +1107,7 @@ static Suite *memory_suite(void)
     tcase_add_test(t, test_estimate_latency_reads_larger_than_l2_cost_dram_latency);
     tcase_add_test(t, test_estimate_latency_overlapped_and_unread_results_are_not_charged);
     tcase_add_test(t, test_estimate_without_latency_fields_is_the_roofline);
+    tcase_add_test(t, test_estimate_atomic_term_counts_passes_per_unit_by_hand);
     tcase_add_test(t, test_estimate_l2_bound_by_requests_when_each_carries_one_sector);
     tcase_add_test(t, test_explain_l2_labels_each_rate_with_what_it_counts);
     tcase_add_test(t, test_preset_l2_fields_need_a_source_and_a_value_in_range);

@@ -84,9 +84,12 @@ static const char expected_top[] =
     "lds_lanes_per_cycle,lds_latency,max_sgprs_per_wave,max_vgprs_per_wave,max_waves_per_simd,max_workgroups_per_cu,measured,name,provenance,"
     "sector_bytes,sgpr_granule,sgprs_per_simd,simd_lanes,simds_per_cu,sources,vgpr_granule,vgprs_per_simd_lane,"
     "wave_sizes,";
-static const char expected_measured[] = "dram_gb_per_s,dram_latency_ns,l1_hit_latency_ns,l2_adjacent_g_sectors_per_s,"
-                                        "l2_fetch_bytes,l2_first_level_lines,l2_hit_latency_ns,l2_line_g_sectors_per_s,"
-                                        "l2_scattered_g_sectors_per_s,lds_conflict_ns_per_pass,lds_read_ns,";
+static const char expected_measured[] = "atomic_line_g_ops_per_s,atomic_pairs_g_ops_per_s,atomic_spread_g_ops_per_s,"
+                                        "atomic_word_g_ops_per_s,dram_gb_per_s,dram_latency_ns,l1_hit_latency_ns,"
+                                        "l2_adjacent_g_sectors_per_s,l2_fetch_bytes,l2_first_level_lines,"
+                                        "l2_hit_latency_ns,l2_line_g_sectors_per_s,l2_scattered_g_sectors_per_s,"
+                                        "lds_atomic_g_ops_per_s,lds_atomic_word_g_ops_per_s,lds_conflict_ns_per_pass,"
+                                        "lds_read_ns,lds_rmw_g_ops_per_s,";
 /* the caches' sectored-model fields (l1.allocate, l2.partitions, l2.near_copies) are written every time too */
 static const char expected_l1[] = "allocate,bytes,line_bytes,policy,sector_bytes,set_hash,ways,";
 static const char expected_l2[] = "bytes,line_bytes,near_copies,partitions,policy,sector_bytes,set_hash,ways,";
@@ -650,6 +653,66 @@ START_TEST(test_probe_from_sweeps_l2_rate_rules_fields)
 END_TEST
 
 /*
+ * The atomic sweeps (docs/probe.md, "Atomics"), against turing_rtx2080 (clock 1710 MHz, 32-byte sectors; neither
+ * atomic field) and hopper_h100 (both).  Serialized: one line 10 G adds/s (repetitions 9.5 to 10.5), spread 1000
+ * (900 to 1100): 10.5 < 0.5 x 900, so a pass, 32 / 4 = 8 adds, takes 8 / 10 G/s = 0.8 ns = 0.8 x 1710 / 1000 =
+ * 1.368 cycles; atomic_lines.csv 10, 10, 20, 20, 40, 80, 160 G/s over 1 .. 64 lines: 16 units over 8192 bytes, 512
+ * each.  Not serialized: one line 100 (up to 110), spread 150 (from 140): 110 is not below 70, so neither field is
+ * measured: turing's provenance says "not measured" with why, hopper_h100 keeps its own values with why.
+ */
+START_TEST(test_probe_from_sweeps_atomic_fields_by_hand)
+{
+    static const double modes[7] = {0, 1, 2, 3, 4, 5, 6}, lines[7] = {1, 2, 4, 8, 16, 32, 64};
+    static const double serial[7] = {10, 40, 1000, 8000, 8000, 9000, 10}, spread[7] = {100, 40, 150, 1, 1, 1, 100};
+    static const double serial_lines[7] = {10, 10, 20, 20, 40, 80, 160}, flat_lines[7] = {100, 100, 100, 100, 100,
+                                                                                          100, 100};
+    for (int c = 0; c < 3; c++) {
+        const double *rate = c == 0 ? serial : spread;
+        char *dir = flat_chase_dir(), text[1024];
+        int len = snprintf(text, sizeof text, "# atomic.csv on Synthetic GPU (test driver 1.0)\nmode,g_ops_per_s,min,max\n");
+        for (int i = 0; i < 7; i++) /* the repetitions' extremes 5 % (one line) and 10 % (spread) around */
+            len += snprintf(text + len, sizeof text - (size_t)len, "%.0f,%.4f,%.4f,%.4f\n", modes[i], rate[i],
+                            rate[i] * (i == 2 ? 0.9 : 0.95), rate[i] * (i == 2 ? 1.1 : 1.05));
+        char *file = tsup_write_file(dir, "atomic.csv", text);
+        ck_assert_ptr_nonnull(file);
+        free(file);
+        write_sweep_file(dir, "atomic_lines.csv", "lines,g_ops_per_s", lines, c == 0 ? serial_lines : flat_lines, 7);
+        const char *base = c == 2 ? "hopper_h100" : "turing_rtx2080";
+        cJSON *j = from_sweeps(dir, base, dir, NULL);
+        const cJSON *cycles = cJSON_GetObjectItem(j, "l2_atomic_cycles"),
+                    *granule = cJSON_GetObjectItem(j, "l2_atomic_granule_bytes");
+        if (c == 0) {
+            ck_assert_msg(fabs(cycles->valuedouble - 1.368) < 1e-9, "%.10g", cycles->valuedouble);
+            ck_assert_double_eq(granule->valuedouble, 512);
+            ck_assert_str_eq(prov_string(j, "l2_atomic_cycles", "source"), "measured");
+            ck_assert_str_eq(prov_string(j, "l2_atomic_granule_bytes", "source"), "measured");
+        } else if (c == 1) {
+            ck_assert_ptr_null(cycles);
+            ck_assert_ptr_null(granule);
+            ck_assert_str_eq(prov_string(j, "l2_atomic_cycles", "source"), "not measured");
+            ck_assert_msg(strstr(prov_string(j, "l2_atomic_cycles", "why"), "no line serializes them"), "%s",
+                          prov_string(j, "l2_atomic_cycles", "why"));
+            ck_assert_msg(strstr(prov_string(j, "l2_atomic_granule_bytes", "why"), "no line serializes atomics"),
+                          "%s", prov_string(j, "l2_atomic_granule_bytes", "why"));
+        } else {
+            ck_assert_double_eq(cycles->valuedouble, 1.164);
+            ck_assert_double_eq(granule->valuedouble, 512);
+            ck_assert_str_eq(prov_string(j, "l2_atomic_cycles", "from_preset"), "machines/hopper_h100.json");
+            ck_assert_msg(strstr(prov_string(j, "l2_atomic_cycles", "why"), "no line serializes them"), "%s",
+                          prov_string(j, "l2_atomic_cycles", "why"));
+        }
+        /* the rates as measured */
+        const cJSON *m = cJSON_GetObjectItem(j, "measured");
+        ck_assert_double_eq(cJSON_GetObjectItem(m, "atomic_line_g_ops_per_s")->valuedouble, rate[0]);
+        ck_assert_double_eq(cJSON_GetObjectItem(m, "atomic_pairs_g_ops_per_s")->valuedouble, rate[6]);
+        cJSON_Delete(j);
+        tsup_remove_dir(dir);
+        free(dir);
+    }
+}
+END_TEST
+
+/*
  * The L2 rate sweep's buffer: l2_footprint.csv holds the scattered mode's rate at each buffer size tried, and the
  * preset cites the largest size within 10 % of the fastest.  Rates 150, 140, 136, 69 at 2, 4, 8, 16 MiB (the
  * H100's Vulkan sweep halves at 16 MiB; the smallest buffer is fastest): 0.9 x 150 = 135, so 2, 4 and 8 MiB
@@ -756,6 +819,7 @@ static Suite *probe_suite(void)
     tcase_add_test(t, test_probe_from_sweeps_no_levels_model_values);
     tcase_add_test(t, test_probe_from_sweeps_l2_rate_rules_fields);
     tcase_add_test(t, test_probe_from_sweeps_l2_footprint_cites_the_plateau_buffer);
+    tcase_add_test(t, test_probe_from_sweeps_atomic_fields_by_hand);
     tcase_add_test(t, test_probe_from_sweeps_h100_run2_latencies);
     tcase_add_test(t, test_probe_bad_arguments_exit_2);
     tcase_add_test(t, test_probe_from_sweeps_refuses_zero_and_negative_sizes);
