@@ -133,6 +133,7 @@ typedef struct vkb_device_info {
     uint32_t max_compute_workgroup_count[3];
     uint32_t max_push_constants_size;
     uint32_t max_storage_buffer_range, max_uniform_buffer_range, max_texel_buffer_elements;
+    uint64_t min_storage_buffer_offset_alignment, min_uniform_buffer_offset_alignment; /* a descriptor's offset */
 
     /* timing and counters */
     uint32_t compute_queue_family;

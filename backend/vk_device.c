@@ -269,6 +269,8 @@ static void fill_device_info(vkb_context *ctx, device_entry *d)
     info->max_storage_buffer_range = lim->maxStorageBufferRange;
     info->max_uniform_buffer_range = lim->maxUniformBufferRange;
     info->max_texel_buffer_elements = lim->maxTexelBufferElements;
+    info->min_storage_buffer_offset_alignment = lim->minStorageBufferOffsetAlignment;
+    info->min_uniform_buffer_offset_alignment = lim->minUniformBufferOffsetAlignment;
     info->timestamp_period = lim->timestampPeriod;
 
     uint32_t qn = 0;

@@ -4,6 +4,7 @@
  * and sizes, texel-buffer and image formats, and the case's bindings against
  * the kernel's declared resources.  Each refusal names what is missing (exit 3).
  */
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -309,6 +310,18 @@ vkb_status vkb_check_support(const vkb_context *ctx, int index, const vkb_kernel
             if (b->kind == CASE_KIND_STORAGE_BUFFER && b->size > info->max_storage_buffer_range) {
                 snprintf(err, err_size, "%s allows storage buffers of %u bytes; bindings[%d] has %zu", info->name,
                          info->max_storage_buffer_range, i, b->size);
+                return VKB_ERR_UNSUPPORTED;
+            }
+            /* a window's offset must be a multiple of the device's alignment (VkDescriptorBufferInfo's rule) */
+            int uniform = b->kind == CASE_KIND_UNIFORM_BUFFER;
+            uint64_t align = uniform ? info->min_uniform_buffer_offset_alignment
+                                     : info->min_storage_buffer_offset_alignment;
+            if ((uniform || b->kind == CASE_KIND_STORAGE_BUFFER) && b->offset && align && b->offset % align) {
+                snprintf(err, err_size, "%s needs a %s buffer descriptor's offset to be a multiple of %" PRIu64
+                         " bytes (%s); bindings[%d] (set %u binding %u) starts at byte %zu", info->name,
+                         uniform ? "uniform" : "storage", align,
+                         uniform ? "minUniformBufferOffsetAlignment" : "minStorageBufferOffsetAlignment", i, b->set,
+                         b->binding, b->offset);
                 return VKB_ERR_UNSUPPORTED;
             }
             if (vkb_kind_is_image(b->kind)) {
