@@ -67,3 +67,29 @@ isa_occupancy isa_compute_occupancy(const isa_machine_limits *m, uint32_t vgprs,
     }
     return o;
 }
+
+/* Mesa 22.3, src/amd/vulkan/radv_shader.c, radv_get_max_waves (the value RADV reports as "Subgroups per SIMD"),
+ * with rad_info's fields from src/amd/common/ac_gpu_info.c (lds_encode/alloc_granularity, the wave64 register
+ * file, max_wave64_per_simd) read from the preset; isa.h has the formula in one piece. */
+uint32_t isa_radv_subgroups_per_simd(const isa_machine_limits *m, uint32_t machine_wave, unsigned gfx, uint32_t vgprs,
+                                     uint32_t sgprs, uint32_t lds_bytes, uint32_t invocations, uint32_t wave)
+{
+    if (wave != 32 && wave != 64)
+        return 0;
+    uint32_t file64 = m->vgprs_per_simd_lane * machine_wave / 64;
+    uint32_t granule = gfx >= 103 ? file64 / 64 * (64 / wave) : (wave == 32 ? 8 : 4);
+    uint32_t w = m->max_waves_per_simd * 64 / wave;
+    uint32_t allocated = round_up(vgprs ? vgprs : 1, granule);
+    if (file64 * 64 / wave / allocated < w)
+        w = file64 * 64 / wave / allocated;
+    if (gfx < 100 && sgprs && m->sgprs_per_simd / round_up(sgprs, 16) < w)
+        w = m->sgprs_per_simd / round_up(sgprs, 16);
+    if (lds_bytes) {
+        uint32_t waves_per_group = (invocations + wave - 1) / wave;
+        uint32_t lds_wave = round_up(lds_bytes, gfx >= 103 ? 1024 : 512) / (waves_per_group ? waves_per_group : 1);
+        uint32_t per_simd = m->lds_bytes_per_cu / (m->simds_per_cu ? m->simds_per_cu : 1);
+        if (lds_wave && (per_simd + lds_wave - 1) / lds_wave < w)
+            w = (per_simd + lds_wave - 1) / lds_wave;
+    }
+    return gfx >= 100 ? w * wave / 32 : w;
+}
