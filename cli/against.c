@@ -45,7 +45,8 @@ static const char *machine_of_family(const char *family, int *exact, unsigned *g
 /* One side of the comparison. */
 typedef struct side {
     int have_regs, have_occupancy, have_counts, have_radv_units;
-    double vgprs, sgprs, occupancy, radv_units, lds;
+    int have_demand;
+    double vgprs, sgprs, sgpr_demand, occupancy, radv_units, lds;
     uint32_t instructions, by_class[ISA_CLASS_COUNT], unclassified, scalar_loads, vector_loads;
 } side;
 
@@ -61,6 +62,8 @@ static void wavelab_side(const isa_program *p, const mem_machine *m, unsigned gf
     memset(s, 0, sizeof *s);
     s->have_regs = s->have_counts = 1;
     uint32_t vgprs = p->res.vgprs;
+    s->sgpr_demand = isa_radv_abi_sgprs(p);
+    s->have_demand = gfx != 0;
     if (m) {
         isa_occupancy o = mem_machine_occupancy(m, p, wave, 0, &vgprs);
         s->occupancy = o.waves_per_simd;
@@ -69,7 +72,7 @@ static void wavelab_side(const isa_program *p, const mem_machine *m, unsigned gf
             isa_machine_limits lim = {.vgprs_per_simd_lane = m->vgprs_per_simd_lane, .sgprs_per_simd = m->sgprs_per_simd,
                                       .lds_bytes_per_cu = m->lds_bytes_per_cu, .max_waves_per_simd = m->max_waves_per_simd,
                                       .simds_per_cu = m->simds_per_cu};
-            s->radv_units = isa_radv_subgroups_per_simd(&lim, m->default_wave, gfx, vgprs, p->res.sgprs,
+            s->radv_units = isa_radv_subgroups_per_simd(&lim, m->default_wave, gfx, vgprs, s->sgpr_demand,
                                                         p->workgroup_bytes,
                                                         p->local_size[0] * p->local_size[1] * p->local_size[2], wave);
             s->have_radv_units = 1;
@@ -110,6 +113,9 @@ static void device_side(const vkb_compile_output *co, side *s)
         s->occupancy = s->radv_units = occ->number;
     }
     s->lds = lds ? lds->number : -1;
+    const vkb_statistic *demand = vkb_compile_statistic(co, "Pre-Sched SGPRs");
+    s->have_demand = demand != NULL;
+    s->sgpr_demand = demand ? demand->number : 0;
     const char *text = assembly_of(co);
     if (text) {
         vkb_asm_counts k;
@@ -138,6 +144,8 @@ static void print_comparison(FILE *f, const side *w, const side *d, const char *
     fprintf(f, "; %-28s %12s %12s\n", "", "wavelab", device_label);
     row(f, "VGPRs", w->have_regs, w->vgprs, d->have_regs, d->vgprs);
     row(f, "SGPRs", w->have_regs, w->sgprs, d->have_regs, d->sgprs);
+    if (w->have_demand) /* RADV's ABI counted on wavelab's side, ACO's demand before scheduling on the other */
+        row(f, "SGPRs with the ABI (demand)", 1, w->sgpr_demand, d->have_demand, d->sgpr_demand);
     /* wavelab's rule (its presets' workgroup cap, whole workgroups per CU) has no counterpart in a driver's
      * statistic; ACO's units (RADV's statistic) are compared on a row of their own (isa_radv_subgroups_per_simd) */
     row(f, "occupancy (waves per SIMD)", w->have_occupancy, w->occupancy, d->have_occupancy && !w->have_radv_units,

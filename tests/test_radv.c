@@ -281,6 +281,25 @@ START_TEST(occupancy_in_aco_units_matches_the_driver)
 }
 END_TEST
 
+/* article 000's naive kernel: wavelab's SGPRs with RADV's ABI counted equal ACO's demand before scheduling
+ * (10 on navi21: by hand 4 values + 2 pointer + 4 descriptor; ACO's listing holds s[2:3] and s[8:11]) */
+START_TEST(abi_sgprs_meet_aco_demand)
+{
+    char *out = NULL;
+    int rc = tsup_run_cli("disasm kernels/000_uniform_load/uniform_load_naive.json --against radv:navi21 2>&1", &out);
+    ck_assert_msg(rc == 0 && out, "exit %d: %s", rc, out ? out : "");
+    const char *row = strstr(out, "; SGPRs with the ABI (demand)");
+    unsigned ours = 0, aco = 0;
+    ck_assert_msg(row && sscanf(row, "; SGPRs with the ABI (demand) %u %u", &ours, &aco) == 2, "%s", out);
+    ck_assert_uint_eq(ours, aco);
+    const char *values = strstr(out, "; SGPRs ");
+    unsigned plain = 0;
+    ck_assert_msg(values && sscanf(values, "; SGPRs %u", &plain) == 1, "%s", out);
+    ck_assert_uint_eq(ours, plain + 6); /* the value count stays wavelab's own */
+    free(out);
+}
+END_TEST
+
 /* gfx1100 (RX 7900 XTX) has a preset of its own: the comparison names rdna3 as exact, and ACO's VGPR
  * allocations there are whole blocks of the preset's granule (24 at wave32 on the 1.5x register file). */
 START_TEST(gfx1100_compares_with_rdna3)
@@ -408,6 +427,7 @@ int main(int argc, char **argv)
         tcase_add_loop_test(t, lds_limits_occupancy, 0, 3);
         tcase_add_test(t, lds_bound_occupancy_matches_aco_on_vega10);
         tcase_add_loop_test(t, occupancy_in_aco_units_matches_the_driver, 0, 5);
+        tcase_add_test(t, abi_sgprs_meet_aco_demand);
         tcase_add_test(t, gfx1100_compares_with_rdna3);
         tcase_add_test(t, disasm_against_cli);
         tcase_add_test(t, unknown_family_leaves_environment);

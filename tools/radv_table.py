@@ -97,6 +97,7 @@ def measure(wavelab, root, case, family, wave):
     v, s_, o = row(out, "VGPRs"), row(out, "SGPRs"), row(out, "occupancy in ACO's units")
     d = {"vgprs": num(v[0]), "aco_vgprs": num(v[1]), "aco_vgpr_demand": num(statistic(out, "Pre-Sched VGPRs")),
          "sgprs": num(s_[0]), "aco_sgpr_demand": num(statistic(out, "Pre-Sched SGPRs")),
+         "abi_sgprs": num(row(out, "SGPRs with the ABI (demand)")[0]),
          "occupancy": num(o[0]), "aco_occupancy": num(o[1]), "lds": row(out, "LDS bytes")}
     return case, family, wave, d, ""
 
@@ -125,7 +126,7 @@ def summary(wavelab, root):
         sys.stderr.write("radv_table: RADV's null devices are absent\n")
         sys.exit(77)
     lines = ["| GPU | wave | modules | VGPRs: correlation, mean abs. error (wavelab - ACO's demand) "
-             "| SGPRs: correlation with ACO's demand | waves per SIMD in ACO's units equal to ACO's |",
+             "| SGPRs: correlation with ACO's demand, wavelab's values; with the ABI (mean abs. error) | waves per SIMD in ACO's units equal to ACO's |",
              "| --- | --- | ---: | --- | --- | --- |"]
     refused, unequal = {}, {}
     for fam, w in ALL_TARGETS:
@@ -138,6 +139,7 @@ def summary(wavelab, root):
         vy = [r["aco_vgpr_demand"] for r in rows if r["aco_vgpr_demand"] is not None]
         sx = [r["sgprs"] for r in rows if r["aco_sgpr_demand"] is not None]
         sy = [r["aco_sgpr_demand"] for r in rows if r["aco_sgpr_demand"] is not None]
+        ax = [r["abi_sgprs"] for r in rows if r["aco_sgpr_demand"] is not None]
         occ = [r for r in rows if r["occupancy"] is not None and r["aco_occupancy"] is not None]
         eq = sum(1 for r in occ if r["occupancy"] == r["aco_occupancy"])
         for r, c in ((r, c) for r, c in zip(rows, cases_of) if r in occ and r["occupancy"] != r["aco_occupancy"]):
@@ -146,8 +148,9 @@ def summary(wavelab, root):
                      else "LDS bytes differ" if r["lds"][0] != r["lds"][1] else "not the VGPRs or LDS")
             unequal.setdefault(cause, []).append(f"{c} ({fam}, {w}): {r['occupancy']} / {r['aco_occupancy']}")
         mae = sum(abs(x - y) for x, y in zip(vx, vy)) / len(vx) if vx else float("nan")
+        amae = sum(abs(x - y) for x, y in zip(ax, sy)) / len(ax) if ax else float("nan")
         lines.append(f"| {fam} | {w} | {len(rows)} | {correlation(vx, vy):.2f}, {mae:.1f} "
-                     f"| {correlation(sx, sy):.2f} | {eq} of {len(occ)} |")
+                     f"| {correlation(sx, sy):.2f}; {correlation(ax, sy):.2f} ({amae:.1f}) | {eq} of {len(occ)} |")
     text = "\n".join(lines) + "\n"
     if unequal:
         text += "\nOccupancy in ACO's units unequal to ACO's (wavelab / ACO), by cause:\n\n"
