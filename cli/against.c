@@ -22,27 +22,31 @@ static const struct {
     const char *family;
     const char *machine;
     int exact; /* the preset describes this generation (otherwise the nearest: register file and LDS may differ) */
+    unsigned gfx; /* the generation as isa_radv_subgroups_per_simd takes it (Mesa's amd_gfx_level) */
 } family_machines[] = {
-    {"vega10", "gcn_vega64", 1}, {"vega20", "gcn_vega64", 0}, {"navi10", "rdna2", 0},
-    {"navi14", "rdna2", 0},      {"navi21", "rdna2", 1},      {"navi22", "rdna2", 1},
-    {"navi23", "rdna2", 1},      {"gfx1100", "rdna3", 1},
+    {"vega10", "gcn_vega64", 1, 90}, {"vega20", "gcn_vega64", 0, 90}, {"navi10", "rdna2", 0, 100},
+    {"navi14", "rdna2", 0, 100},     {"navi21", "rdna2", 1, 103},     {"navi22", "rdna2", 1, 103},
+    {"navi23", "rdna2", 1, 103},     {"gfx1100", "rdna3", 1, 110},
 };
 
-static const char *machine_of_family(const char *family, int *exact)
+static const char *machine_of_family(const char *family, int *exact, unsigned *gfx)
 {
     for (size_t i = 0; i < sizeof family_machines / sizeof family_machines[0]; i++)
         if (strcmp(family_machines[i].family, family) == 0) {
             *exact = family_machines[i].exact;
+            *gfx = family_machines[i].gfx;
             return family_machines[i].machine;
         }
     *exact = 0;
+    *gfx = 0;
     return NULL;
 }
 
 /* One side of the comparison. */
 typedef struct side {
-    int have_regs, have_occupancy, have_counts;
-    double vgprs, sgprs, occupancy, lds;
+    int have_regs, have_occupancy, have_counts, have_radv_units;
+    int have_demand;
+    double vgprs, sgprs, sgpr_demand, occupancy, radv_units, lds;
     uint32_t instructions, by_class[ISA_CLASS_COUNT], unclassified, scalar_loads, vector_loads;
 } side;
 
@@ -52,15 +56,27 @@ static int is_vector_load(const isa_inst *in)
                                          in->op == ISA_OP_IMG_SAMPLE || in->op == ISA_OP_IMG_GATHER);
 }
 
-static void wavelab_side(const isa_program *p, const mem_machine *m, uint32_t wave, side *s)
+/* wavelab's side; `gfx` nonzero (a RADV family) adds the occupancy in RADV's units from the same counts. */
+static void wavelab_side(const isa_program *p, const mem_machine *m, unsigned gfx, uint32_t wave, side *s)
 {
     memset(s, 0, sizeof *s);
     s->have_regs = s->have_counts = 1;
     uint32_t vgprs = p->res.vgprs;
+    s->sgpr_demand = isa_radv_abi_sgprs(p);
+    s->have_demand = gfx != 0;
     if (m) {
         isa_occupancy o = mem_machine_occupancy(m, p, wave, 0, &vgprs);
         s->occupancy = o.waves_per_simd;
         s->have_occupancy = 1;
+        if (gfx) {
+            isa_machine_limits lim = {.vgprs_per_simd_lane = m->vgprs_per_simd_lane, .sgprs_per_simd = m->sgprs_per_simd,
+                                      .lds_bytes_per_cu = m->lds_bytes_per_cu, .max_waves_per_simd = m->max_waves_per_simd,
+                                      .simds_per_cu = m->simds_per_cu};
+            s->radv_units = isa_radv_subgroups_per_simd(&lim, m->default_wave, gfx, vgprs, s->sgpr_demand,
+                                                        p->workgroup_bytes,
+                                                        p->local_size[0] * p->local_size[1] * p->local_size[2], wave);
+            s->have_radv_units = 1;
+        }
     }
     s->vgprs = vgprs;
     s->sgprs = p->res.sgprs;
@@ -93,10 +109,13 @@ static void device_side(const vkb_compile_output *co, side *s)
         s->sgprs = g->number;
     }
     if (occ) {
-        s->have_occupancy = 1;
-        s->occupancy = occ->number;
+        s->have_occupancy = s->have_radv_units = 1;
+        s->occupancy = s->radv_units = occ->number;
     }
     s->lds = lds ? lds->number : -1;
+    const vkb_statistic *demand = vkb_compile_statistic(co, "Pre-Sched SGPRs");
+    s->have_demand = demand != NULL;
+    s->sgpr_demand = demand ? demand->number : 0;
     const char *text = assembly_of(co);
     if (text) {
         vkb_asm_counts k;
@@ -125,7 +144,14 @@ static void print_comparison(FILE *f, const side *w, const side *d, const char *
     fprintf(f, "; %-28s %12s %12s\n", "", "wavelab", device_label);
     row(f, "VGPRs", w->have_regs, w->vgprs, d->have_regs, d->vgprs);
     row(f, "SGPRs", w->have_regs, w->sgprs, d->have_regs, d->sgprs);
-    row(f, "occupancy (waves per SIMD)", w->have_occupancy, w->occupancy, d->have_occupancy, d->occupancy);
+    if (w->have_demand) /* RADV's ABI counted on wavelab's side, ACO's demand before scheduling on the other */
+        row(f, "SGPRs with the ABI (demand)", 1, w->sgpr_demand, d->have_demand, d->sgpr_demand);
+    /* wavelab's rule (its presets' workgroup cap, whole workgroups per CU) has no counterpart in a driver's
+     * statistic; ACO's units (RADV's statistic) are compared on a row of their own (isa_radv_subgroups_per_simd) */
+    row(f, "occupancy (waves per SIMD)", w->have_occupancy, w->occupancy, d->have_occupancy && !w->have_radv_units,
+        d->occupancy);
+    if (w->have_radv_units)
+        row(f, "occupancy in ACO's units", 1, w->radv_units, d->have_radv_units, d->radv_units);
     row(f, "LDS bytes", 1, w->lds, d->lds >= 0, d->lds);
     row(f, "instructions", w->have_counts, w->instructions, d->have_counts, d->instructions);
     for (int k = 0; k < ISA_CLASS_COUNT; k++) {
@@ -151,8 +177,14 @@ int cli_disasm_against(const struct wl_case *c, const uint32_t *words, size_t wo
         return RUN_EXIT_BAD_INPUT;
     }
     int exact = 1;
-    if (!machine && family)
-        machine = machine_of_family(family, &exact);
+    unsigned gfx = 0;
+    if (family) {
+        const char *nearest = machine_of_family(family, &exact, &gfx);
+        if (!machine)
+            machine = nearest;
+        else
+            exact = 1; /* the preset the user named is the one meant */
+    }
     mem_machine m;
     char err[2048];
     if (machine && mem_machine_load(machine, &m, err, sizeof err) != MEM_OK) {
@@ -184,7 +216,7 @@ int cli_disasm_against(const struct wl_case *c, const uint32_t *words, size_t wo
         goto done;
     }
     side w, d;
-    wavelab_side(p, machine ? &m : NULL, wave ? wave : co.wave_size, &w);
+    wavelab_side(p, machine ? &m : NULL, gfx, wave ? wave : co.wave_size, &w);
     device_side(&co, &d);
     fprintf(f, "; %s (%s) against %s, wave %u%s\n", c->path, p->entry, co.device_name, co.wave_size,
             co.wave_size_required ? " (required)" : "");

@@ -602,6 +602,42 @@ const char *isa_limiter_name(isa_limiter l);
 isa_occupancy isa_compute_occupancy(const isa_machine_limits *m, uint32_t vgprs, uint32_t sgprs, uint32_t lds_bytes,
                                     uint32_t waves_per_group);
 
+/*
+ * RADV's "Subgroups per SIMD" statistic (VK_KHR_pipeline_executable_properties) for the same counts: what
+ * Mesa 22.3's radv_get_max_waves (src/amd/vulkan/radv_shader.c) computes from a shader's allocated registers
+ * and LDS, in its units.  It differs from isa_compute_occupancy in what it counts, not in the kernel: no
+ * workgroups-per-CU cap, LDS shared per SIMD rather than whole workgroups per CU, and from GFX10 on a wave64
+ * counts as two (the figure is in wave32 slots).  `m` is the preset (register file counted at `machine_wave`,
+ * its default wave), `gfx` the generation as 90 (GFX9), 100 (GFX10), 103 (GFX10.3) or 110 (GFX11):
+ *   file64   = vgprs_per_simd_lane * machine_wave / 64      (RADV: num_physical_wave64_vgprs_per_simd)
+ *   granule  = gfx >= 103 ? file64 / 64 * (64 / wave) : (wave == 32 ? 8 : 4)
+ *   w        = max_waves_per_simd * 64 / wave
+ *   w        = min(w, file64 * 64 / wave / roundup(vgprs, granule))
+ *   w        = min(w, sgprs_per_simd / roundup(sgprs + 2, 16))                (GFX9 only)
+ *   lds_wave = roundup(lds_bytes, gfx >= 103 ? 1024 : 512) / ceil(invocations / wave)
+ *   w        = min(w, ceil(lds_bytes_per_cu / simds_per_cu / lds_wave))      (when lds_bytes > 0)
+ *   result   = gfx >= 100 ? w * wave / 32 : w
+ * `sgprs` is the demand with the ABI's registers (isa_radv_abi_sgprs); on GFX9 ACO's allocation adds VCC's 2
+ * (aco_live_var_analysis.cpp, get_extra_sgprs: no flat scratch or XNACK in a compute shader on RADV there).
+ */
+uint32_t isa_radv_subgroups_per_simd(const isa_machine_limits *m, uint32_t machine_wave, unsigned gfx, uint32_t vgprs,
+                                     uint32_t sgprs, uint32_t lds_bytes, uint32_t invocations, uint32_t wave);
+
+/*
+ * The SGPRs an allocated program holds once RADV's compute ABI is counted (Mesa 22.3:
+ * src/amd/vulkan/radv_shader_args.c declares the arguments, src/amd/compiler/aco_instruction_selection.cpp
+ * loads descriptors into SGPRs), wavelab's own count (res.sgprs) left as it is:
+ *   at the start: 2 (ring offsets) + 1 per descriptor set used + 1 (push-constant pointer, when used)
+ *                 + 3 (workgroup count, when read) + 1 per workgroup-ID component read (directly or through
+ *                 the global ID) + 1 (workgroup info, when the subgroup ID or count is read) + 1 (scratch offset)
+ *   in the body:  res.sgprs + 2 per descriptor set used (its 32-bit pointer widened to 64 bits)
+ *                 + 2 (the push-constant pointer) + the widest descriptor held (8 for a storage image,
+ *                 12 for a sampled image with its sampler, 4 for a buffer, texel buffer or sampler)
+ *   result = the larger of the two: a demand, set beside ACO's "Pre-Sched SGPRs"; the VCC, FLAT_SCRATCH
+ *   and XNACK registers ACO adds to its allocation on GFX9 are isa_radv_subgroups_per_simd's to add.
+ */
+uint32_t isa_radv_abi_sgprs(const isa_program *p);
+
 /* Prints the program as a listing, one instruction per line. */
 void isa_program_print(const isa_program *p, FILE *out);
 

@@ -67,3 +67,103 @@ isa_occupancy isa_compute_occupancy(const isa_machine_limits *m, uint32_t vgprs,
     }
     return o;
 }
+
+/* Mesa 22.3, src/amd/vulkan/radv_shader.c, radv_get_max_waves (the value RADV reports as "Subgroups per SIMD"),
+ * with rad_info's fields from src/amd/common/ac_gpu_info.c (lds_encode/alloc_granularity, the wave64 register
+ * file, max_wave64_per_simd) read from the preset; isa.h has the formula in one piece. */
+uint32_t isa_radv_subgroups_per_simd(const isa_machine_limits *m, uint32_t machine_wave, unsigned gfx, uint32_t vgprs,
+                                     uint32_t sgprs, uint32_t lds_bytes, uint32_t invocations, uint32_t wave)
+{
+    if (wave != 32 && wave != 64)
+        return 0;
+    uint32_t file64 = m->vgprs_per_simd_lane * machine_wave / 64;
+    uint32_t granule = gfx >= 103 ? file64 / 64 * (64 / wave) : (wave == 32 ? 8 : 4);
+    uint32_t w = m->max_waves_per_simd * 64 / wave;
+    uint32_t allocated = round_up(vgprs ? vgprs : 1, granule);
+    if (file64 * 64 / wave / allocated < w)
+        w = file64 * 64 / wave / allocated;
+    if (gfx < 100 && sgprs && m->sgprs_per_simd / round_up(sgprs + 2, 16) < w)
+        w = m->sgprs_per_simd / round_up(sgprs + 2, 16);
+    if (lds_bytes) {
+        uint32_t waves_per_group = (invocations + wave - 1) / wave;
+        uint32_t lds_wave = round_up(lds_bytes, gfx >= 103 ? 1024 : 512) / (waves_per_group ? waves_per_group : 1);
+        uint32_t per_simd = m->lds_bytes_per_cu / (m->simds_per_cu ? m->simds_per_cu : 1);
+        if (lds_wave && (per_simd + lds_wave - 1) / lds_wave < w)
+            w = (per_simd + lds_wave - 1) / lds_wave;
+    }
+    return gfx >= 100 ? w * wave / 32 : w;
+}
+
+/* Whether any instruction reads register r. */
+static int reads_reg(const isa_program *p, uint32_t r)
+{
+    for (uint32_t i = 0; i < p->code_count; i++) {
+        isa_span reads[6], writes[2];
+        int nr = 0, nw = 0;
+        isa_inst_regs(&p->code[i], reads, &nr, writes, &nw);
+        for (int k = 0; k < nr; k++)
+            if (r >= reads[k].first && r < reads[k].first + reads[k].count)
+                return 1;
+    }
+    return 0;
+}
+
+/* Mesa 22.3: radv_shader_args.c (declare_global_input_sgprs and the compute case of
+ * radv_declare_shader_args: ring offsets, one user SGPR per descriptor set, the push-constant pointer, the
+ * workgroup count, the workgroup IDs as used, tg_size, the scratch offset) and ACO's descriptor loads
+ * (s_load_dwordx4 / dwordx8 from the set's pointer, widened with a constant high half). */
+uint32_t isa_radv_abi_sgprs(const isa_program *p)
+{
+    uint64_t sets = 0;
+    int push = 0;
+    uint32_t descriptor = 0;
+    int has_sampler = 0;
+    for (uint32_t i = 0; i < p->slot_count; i++)
+        has_sampler |= p->slots[i].space == ISA_SPACE_SAMPLER;
+    for (uint32_t i = 0; i < p->slot_count; i++) {
+        const isa_slot *s = &p->slots[i];
+        uint32_t words = 0;
+        switch (s->space) {
+        case ISA_SPACE_PUSH:
+            push = 1;
+            continue;
+        case ISA_SPACE_WORKGROUP:
+        case ISA_SPACE_PRIVATE:
+            continue;
+        case ISA_SPACE_STORAGE:
+        case ISA_SPACE_UNIFORM:
+        case ISA_SPACE_STORAGE_TEXEL:
+        case ISA_SPACE_UNIFORM_TEXEL:
+        case ISA_SPACE_SAMPLER:
+            words = 4;
+            break;
+        case ISA_SPACE_STORAGE_IMAGE:
+            words = 8;
+            break;
+        case ISA_SPACE_SAMPLED_IMAGE: /* a sample holds the image's 8 words and its sampler's 4 at once */
+            words = 8 + (s->image_combined || has_sampler ? 4 : 0);
+            break;
+        }
+        sets |= (uint64_t)1 << (s->set < 63 ? s->set : 63);
+        if (words > descriptor)
+            descriptor = words;
+    }
+    uint32_t nsets = (uint32_t)__builtin_popcountll(sets);
+    int ids[3] = {0, 0, 0}, count = 0, tg = 0;
+    for (uint32_t i = 0; i < p->builtin_count; i++) {
+        const isa_builtin_reg *b = &p->builtins[i];
+        int wg = b->builtin == ISA_BI_WORKGROUP_ID || b->builtin == ISA_BI_GLOBAL_ID;
+        int nwg = b->builtin == ISA_BI_NUM_WORKGROUPS;
+        int sub = b->builtin == ISA_BI_SUBGROUP_ID || b->builtin == ISA_BI_NUM_SUBGROUPS;
+        if (!(wg || nwg || sub) || !reads_reg(p, b->reg))
+            continue;
+        if (wg && b->component < 3)
+            ids[b->component] = 1;
+        count |= nwg;
+        tg |= sub;
+    }
+    uint32_t start = 2 + nsets + (uint32_t)push + 3u * (uint32_t)count + (uint32_t)(ids[0] + ids[1] + ids[2]) +
+                     (uint32_t)tg + 1;
+    uint32_t body = p->res.sgprs + 2 * nsets + 2u * (uint32_t)push + descriptor;
+    return start > body ? start : body;
+}

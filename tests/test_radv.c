@@ -232,7 +232,8 @@ END_TEST
 
 /* One workgroup of one wave whose 48 KiB of LDS leaves room for no second one on a 64 KiB CU: ACO says 1 wave
  * per SIMD on vega10 (the busiest of 4 SIMDs holds it), and so must wavelab's gcn_vega64, by hand
- * floor(65536 / 49152) = 1 workgroup of 1 wave over 4 SIMDs, rounded up. */
+ * floor(65536 / 49152) = 1 workgroup of 1 wave over 4 SIMDs, rounded up; wavelab's figure in ACO's units is
+ * the same 1 (ceil(16384 / 49152)). */
 START_TEST(lds_bound_occupancy_matches_aco_on_vega10)
 {
     char *out = NULL;
@@ -242,9 +243,59 @@ START_TEST(lds_bound_occupancy_matches_aco_on_vega10)
     const char *row = strstr(out, "; occupancy (waves per SIMD)");
     ck_assert_msg(row != NULL, "%s", out);
     unsigned ours = 0, aco = 0;
-    ck_assert_int_eq(sscanf(row, "; occupancy (waves per SIMD) %u %u", &ours, &aco), 2);
+    ck_assert_int_eq(sscanf(row, "; occupancy (waves per SIMD) %u -", &ours), 1);
+    ck_assert_uint_eq(ours, 1);
+    row = strstr(out, "; occupancy in ACO's units");
+    ck_assert_msg(row != NULL, "%s", out);
+    ck_assert_int_eq(sscanf(row, "; occupancy in ACO's units %u %u", &ours, &aco), 2);
     ck_assert_uint_eq(aco, 1);
     ck_assert_uint_eq(ours, 1);
+    free(out);
+}
+END_TEST
+
+/* wavelab's occupancy in ACO's units equals RADV's "Subgroups per SIMD" on the live null device where the
+ * register and LDS counts agree in granules: LDS-bound (48 KiB), LDS-light (1 KiB) and a light kernel, on the
+ * three generations at both RDNA wave sizes.  The hand-worked formula is test_regalloc's; this holds it to
+ * the driver itself. */
+START_TEST(occupancy_in_aco_units_matches_the_driver)
+{
+    static const char *const cases[] = {"tests/radv/lds_large.json", "tests/radv/lds_small.json",
+                                        "kernels/000_uniform_load/uniform_load_naive.json"};
+    static const struct {
+        const char *family;
+        unsigned wave;
+    } at[] = {{"vega10", 64}, {"navi21", 32}, {"navi21", 64}, {"gfx1100", 32}, {"gfx1100", 64}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char args[512], *out = NULL;
+        snprintf(args, sizeof args, "disasm %s --against radv:%s --wave %u 2>&1", cases[i], at[_i].family,
+                 at[_i].wave);
+        int rc = tsup_run_cli(args, &out);
+        ck_assert_msg(rc == 0 && out, "%s: exit %d: %s", args, rc, out ? out : "");
+        const char *row = strstr(out, "; occupancy in ACO's units");
+        unsigned ours = 0, aco = 0;
+        ck_assert_msg(row && sscanf(row, "; occupancy in ACO's units %u %u", &ours, &aco) == 2, "%s", out);
+        ck_assert_msg(ours == aco && aco > 0, "%s: wavelab %u, ACO %u", args, ours, aco);
+        free(out);
+    }
+}
+END_TEST
+
+/* article 000's naive kernel: wavelab's SGPRs with RADV's ABI counted equal ACO's demand before scheduling
+ * (10 on navi21: by hand 4 values + 2 pointer + 4 descriptor; ACO's listing holds s[2:3] and s[8:11]) */
+START_TEST(abi_sgprs_meet_aco_demand)
+{
+    char *out = NULL;
+    int rc = tsup_run_cli("disasm kernels/000_uniform_load/uniform_load_naive.json --against radv:navi21 2>&1", &out);
+    ck_assert_msg(rc == 0 && out, "exit %d: %s", rc, out ? out : "");
+    const char *row = strstr(out, "; SGPRs with the ABI (demand)");
+    unsigned ours = 0, aco = 0;
+    ck_assert_msg(row && sscanf(row, "; SGPRs with the ABI (demand) %u %u", &ours, &aco) == 2, "%s", out);
+    ck_assert_uint_eq(ours, aco);
+    const char *values = strstr(out, "; SGPRs ");
+    unsigned plain = 0;
+    ck_assert_msg(values && sscanf(values, "; SGPRs %u", &plain) == 1, "%s", out);
+    ck_assert_uint_eq(ours, plain + 6); /* the value count stays wavelab's own */
     free(out);
 }
 END_TEST
@@ -375,6 +426,8 @@ int main(int argc, char **argv)
         tcase_add_loop_test(t, fp16_needs_fewer_vgprs, 0, 4);
         tcase_add_loop_test(t, lds_limits_occupancy, 0, 3);
         tcase_add_test(t, lds_bound_occupancy_matches_aco_on_vega10);
+        tcase_add_loop_test(t, occupancy_in_aco_units_matches_the_driver, 0, 5);
+        tcase_add_test(t, abi_sgprs_meet_aco_demand);
         tcase_add_test(t, gfx1100_compares_with_rdna3);
         tcase_add_test(t, disasm_against_cli);
         tcase_add_test(t, unknown_family_leaves_environment);

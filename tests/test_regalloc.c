@@ -190,6 +190,78 @@ START_TEST(test_regalloc_occupancy_matches_the_formula_by_hand)
 }
 END_TEST
 
+/* RADV's "Subgroups per SIMD" (Mesa 22.3 radv_get_max_waves) from the same counts, worked by hand from the
+ * presets' numbers: rdna2 (navi21, GFX10.3) has 1024 VGPRs per lane at wave32 = 512 at wave64, 16 waves,
+ * 2 SIMDs and 64 KiB of LDS per CU; rdna3 (gfx1100) 1536 at wave32 = 768 at wave64. */
+START_TEST(test_regalloc_radv_units_by_hand)
+{
+    static const isa_machine_limits rdna2 = {.vgprs_per_simd_lane = 1024, .sgprs_per_simd = 1696,
+                                             .lds_bytes_per_cu = 65536, .max_waves_per_simd = 16, .simds_per_cu = 2};
+    static const isa_machine_limits rdna3 = {.vgprs_per_simd_lane = 1536, .sgprs_per_simd = 1696,
+                                             .lds_bytes_per_cu = 65536, .max_waves_per_simd = 16, .simds_per_cu = 2};
+    /* navi21 wave32, 40 VGPRs: granule 512/64 * 2 = 16, 40 -> 48; 16 * 2 = 32 slots; 1024 / 48 = 21 waves;
+     * wave32 counts once: 21 */
+    ck_assert_uint_eq(isa_radv_subgroups_per_simd(&rdna2, 32, 103, 40, 10, 0, 64, 32), 21);
+    /* navi21 wave64, 40 VGPRs: granule 8, 40; 16 slots; 512 / 40 = 12 waves; a wave64 counts twice: 24 */
+    ck_assert_uint_eq(isa_radv_subgroups_per_simd(&rdna2, 32, 103, 40, 10, 0, 64, 64), 24);
+    /* a light kernel: 32 at either wave (the hardware's 16 in wave32 slots, twice) */
+    ck_assert_uint_eq(isa_radv_subgroups_per_simd(&rdna2, 32, 103, 4, 4, 0, 64, 32), 32);
+    ck_assert_uint_eq(isa_radv_subgroups_per_simd(&rdna2, 32, 103, 4, 4, 0, 64, 64), 32);
+    /* navi21 wave32, 20 KiB of LDS per 256-invocation workgroup: 8 waves share 20480 / 8 = 2560 bytes each; a
+     * SIMD's share is 65536 / 2 = 32768 bytes; ceil(32768 / 2560) = 13 -- no workgroup rounding, no cap */
+    ck_assert_uint_eq(isa_radv_subgroups_per_simd(&rdna2, 32, 103, 8, 4, 20480, 256, 32), 13);
+    /* navi21 rounds LDS to 1 KiB: 1 byte per one-wave group is 1024 bytes a wave, ceil(32768 / 1024) = 32 */
+    ck_assert_uint_eq(isa_radv_subgroups_per_simd(&rdna2, 32, 103, 8, 4, 1, 32, 32), 32);
+    /* gfx1100 wave32, 50 VGPRs: granule 768/64 * 2 = 24, 50 -> 72; 1536 / 72 = 21 */
+    ck_assert_uint_eq(isa_radv_subgroups_per_simd(&rdna3, 32, 110, 50, 4, 0, 64, 32), 21);
+    /* vega10 (GFX9) on the GCN limits above: 48 KiB of LDS for one wave64 workgroup: a SIMD's share 16384,
+     * ceil(16384 / 49152) = 1 (RADV rounds up, as ACO does) */
+    ck_assert_uint_eq(isa_radv_subgroups_per_simd(&gcn, 64, 90, 8, 16, 49152, 64, 64), 1);
+    /* vega10: SGPRs limit before GFX10: 90 + VCC's 2 -> 96, 800 / 96 = 8 (24 VGPRs alone would allow 10);
+     * 94 + 2 = 96 still 8, 95 + 2 -> 112, 800 / 112 = 7 */
+    ck_assert_uint_eq(isa_radv_subgroups_per_simd(&gcn, 64, 90, 24, 90, 0, 64, 64), 8);
+    ck_assert_uint_eq(isa_radv_subgroups_per_simd(&gcn, 64, 90, 24, 94, 0, 64, 64), 8);
+    ck_assert_uint_eq(isa_radv_subgroups_per_simd(&gcn, 64, 90, 24, 95, 0, 64, 64), 7);
+    /* vega10: 2 KiB of LDS per workgroup of 4 waves is 512 bytes a wave: ceil(16384 / 512) = 32, the 10 slots
+     * bind, where isa_compute_occupancy's 40 workgroups per CU cap and whole-workgroup rule would too */
+    ck_assert_uint_eq(isa_radv_subgroups_per_simd(&gcn, 64, 90, 8, 16, 2048, 256, 64), 10);
+    /* no wave32 on GCN's formula's terms: a wave size the statistic does not know is 0 */
+    ck_assert_uint_eq(isa_radv_subgroups_per_simd(&gcn, 64, 90, 8, 16, 0, 64, 16), 0);
+}
+END_TEST
+
+static isa_program *allocated_program_of(const char *case_path, run_output *out, wl_case **c)
+{
+    char path[4096], err[4096];
+    snprintf(path, sizeof path, "%s/%s", tsup_root(), case_path);
+    ck_assert_msg(case_load(path, c, err, sizeof err) == CASE_OK, "%s", err);
+    run_options opt = {.wave_size = 32};
+    ck_assert_msg(run_case_sim(*c, &opt, out, err, sizeof err) == RUN_EXIT_OK, "%s", err);
+    return out->prog;
+}
+
+/* The SGPRs with RADV's compute ABI, worked by hand from the kernels' declarations (isa.h has the rule). */
+START_TEST(test_regalloc_radv_abi_sgprs_by_hand)
+{
+    run_output out;
+    wl_case *c = NULL;
+    /* article 000's naive kernel: one set (texel buffer + 2 storage buffers), workgroup IDs x and y read.
+     * At the start 2 ring + 1 set + 2 IDs + 1 scratch = 6; in the body its values + 2 (the set's 64-bit
+     * pointer) + 4 (a buffer descriptor) */
+    isa_program *p = allocated_program_of("kernels/000_uniform_load/uniform_load_naive.json", &out, &c);
+    uint32_t body = p->res.sgprs + 2 + 4;
+    ck_assert_uint_eq(isa_radv_abi_sgprs(p), body > 6 ? body : 6);
+    run_output_free(&out);
+    case_destroy(c);
+    /* a combined image sampler and two buffers in set 0: the body holds the 8-word image and 4-word sampler
+     * descriptors together: values + 2 + 12 */
+    p = allocated_program_of("kernels/images/sampling_linear_repeat.json", &out, &c);
+    ck_assert_uint_eq(isa_radv_abi_sgprs(p), p->res.sgprs + 2 + 12);
+    run_output_free(&out);
+    case_destroy(c);
+}
+END_TEST
+
 /* `wavelab run` prints the allocation's peak VGPRs and SGPRs, the counts `disasm` prints, not the size of the
  * executor's register storage. */
 START_TEST(test_regalloc_run_and_disasm_print_the_same_register_counts)
@@ -230,6 +302,8 @@ int main(void)
     tcase_add_test(tc, test_regalloc_verifier_rejects_a_shared_live_register);
     tcase_add_test(tc, test_regalloc_counts_a_kernel_by_hand);
     tcase_add_test(tc, test_regalloc_occupancy_matches_the_formula_by_hand);
+    tcase_add_test(tc, test_regalloc_radv_units_by_hand);
+    tcase_add_test(tc, test_regalloc_radv_abi_sgprs_by_hand);
     tcase_add_test(tc, test_regalloc_run_and_disasm_print_the_same_register_counts);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);

@@ -48,7 +48,8 @@ them with `tools/doccheck.py --update --slow docs/lessons/004_swizzle.md`):
    lesson004-image   the 1440p image gathers on turing_rtx2080 (four runs)
    lesson004-h100    the 1440p image gathers on hopper_h100 (four runs)
 Checked blocks that need a Vulkan device report "skipped" when
-`build/wavelab devices` lists none.
+`build/wavelab devices` lists none; those comparing with ACO (`--against
+radv:FAMILY`) report "skipped" when RADV's null devices are absent.
 
 --check (the default) prints a unified diff of every difference and exits 1;
 --update rewrites the files in place (keeping `[elided]` lines that still
@@ -102,6 +103,7 @@ class Runner:
         self.env = dict(os.environ, XDG_CACHE_HOME=os.path.join(self.dir, ".cache"), LC_ALL="C")
         self.env.pop("WAVELAB_NO_CACHE", None)
         self._device = None
+        self._radv = None
         self._help = None
 
     def close(self):
@@ -124,6 +126,13 @@ class Runner:
         self.wavelab("run", case, "--quiet", "--dump", path, *args)
         with open(path) as f:
             return json.load(f)
+
+    def has_radv(self):
+        """RADV's null devices (`disasm --against radv:FAMILY`): Mesa's RADV installed, no AMD GPU needed."""
+        if self._radv is None:
+            out, rc = self.run(WAVELAB + " disasm kernels/000_uniform_load/uniform_load_naive.comp --against radv:navi21")
+            self._radv = rc == 0
+        return self._radv
 
     def has_device(self):
         if self._device is None:
@@ -210,6 +219,10 @@ def check_block(runner, body):
             shown = shown[:-1]
         if needs_device(command) and not runner.has_device():
             print("doccheck: skipped (no Vulkan device): %s" % command, file=sys.stderr)
+            new += expected
+            continue
+        if "--against radv:" in command and not runner.has_radv():
+            print("doccheck: skipped (no RADV null device): %s" % command, file=sys.stderr)
             new += expected
             continue
         out, rc = runner.run(command)

@@ -55,7 +55,7 @@ def statistic(out, name):
 
 def table(wavelab, root):
     lines = ["| case | GPU | wave | VGPRs wavelab / ACO (ACO's demand) | SGPRs wavelab / ACO (ACO's demand) "
-             "| waves per SIMD wavelab / ACO | SMEM loads wavelab / ACO |",
+             "| waves per SIMD: wavelab's rule; in ACO's units wavelab / ACO | SMEM loads wavelab / ACO |",
              "| --- | --- | --- | --- | --- | --- | --- |"]
     for case in CASES:
         for family, wave in TARGETS:
@@ -68,10 +68,11 @@ def table(wavelab, root):
             if run.returncode != 0:
                 sys.exit(f"radv_table: {' '.join(args)}: exit {run.returncode}\n{run.stdout}{run.stderr}")
             out = run.stdout
-            v, s, o = row(out, "VGPRs"), row(out, "SGPRs"), row(out, "occupancy (waves per SIMD)")
+            v, s, o = row(out, "VGPRs"), row(out, "SGPRs"), row(out, "occupancy in ACO's units")
+            own = row(out, "occupancy (waves per SIMD)")[0]
             loads = row(out, "scalar loads (SMEM)")
             lines.append(f"| {case} | {family} | {wave} | {v[0]} / {v[1]} ({statistic(out, 'Pre-Sched VGPRs')}) "
-                         f"| {s[0]} / {s[1]} ({statistic(out, 'Pre-Sched SGPRs')}) | {o[0]} / {o[1]} "
+                         f"| {s[0]} / {s[1]} ({statistic(out, 'Pre-Sched SGPRs')}) | {own}; {o[0]} / {o[1]} "
                          f"| {loads[0]} / {loads[1]} |")
     return "\n".join(lines) + "\n"
 
@@ -93,10 +94,11 @@ def measure(wavelab, root, case, family, wave):
         return case, family, wave, None, f"exit {run.returncode}: {why[-1] if why else ''}"
     out = run.stdout
     num = lambda x: None if x == "-" else int(x)
-    v, s_, o = row(out, "VGPRs"), row(out, "SGPRs"), row(out, "occupancy (waves per SIMD)")
+    v, s_, o = row(out, "VGPRs"), row(out, "SGPRs"), row(out, "occupancy in ACO's units")
     d = {"vgprs": num(v[0]), "aco_vgprs": num(v[1]), "aco_vgpr_demand": num(statistic(out, "Pre-Sched VGPRs")),
          "sgprs": num(s_[0]), "aco_sgpr_demand": num(statistic(out, "Pre-Sched SGPRs")),
-         "occupancy": num(o[0]), "aco_occupancy": num(o[1])}
+         "abi_sgprs": num(row(out, "SGPRs with the ABI (demand)")[0]),
+         "occupancy": num(o[0]), "aco_occupancy": num(o[1]), "lds": row(out, "LDS bytes")}
     return case, family, wave, d, ""
 
 
@@ -124,11 +126,12 @@ def summary(wavelab, root):
         sys.stderr.write("radv_table: RADV's null devices are absent\n")
         sys.exit(77)
     lines = ["| GPU | wave | modules | VGPRs: correlation, mean abs. error (wavelab - ACO's demand) "
-             "| SGPRs: correlation with ACO's demand | waves per SIMD equal to ACO's |",
+             "| SGPRs: correlation with ACO's demand, wavelab's values; with the ABI (mean abs. error) | waves per SIMD in ACO's units equal to ACO's |",
              "| --- | --- | ---: | --- | --- | --- |"]
-    refused = {}
+    refused, unequal = {}, {}
     for fam, w in ALL_TARGETS:
         rows = [r[3] for r in results if r[1] == fam and r[2] == w and r[3] is not None]
+        cases_of = [r[0] for r in results if r[1] == fam and r[2] == w and r[3] is not None]
         for r in results:
             if r[1] == fam and r[2] == w and r[3] is None:
                 refused.setdefault(r[4], []).append(f"{r[0]} ({fam}, {w})")
@@ -136,12 +139,23 @@ def summary(wavelab, root):
         vy = [r["aco_vgpr_demand"] for r in rows if r["aco_vgpr_demand"] is not None]
         sx = [r["sgprs"] for r in rows if r["aco_sgpr_demand"] is not None]
         sy = [r["aco_sgpr_demand"] for r in rows if r["aco_sgpr_demand"] is not None]
+        ax = [r["abi_sgprs"] for r in rows if r["aco_sgpr_demand"] is not None]
         occ = [r for r in rows if r["occupancy"] is not None and r["aco_occupancy"] is not None]
         eq = sum(1 for r in occ if r["occupancy"] == r["aco_occupancy"])
+        for r, c in ((r, c) for r, c in zip(rows, cases_of) if r in occ and r["occupancy"] != r["aco_occupancy"]):
+            cause = ("wavelab's VGPRs above ACO's allocation" if r["vgprs"] > r["aco_vgprs"] else
+                     "wavelab's VGPRs below ACO's allocation, by a granule or more" if r["occupancy"] > r["aco_occupancy"]
+                     else "LDS bytes differ" if r["lds"][0] != r["lds"][1] else "not the VGPRs or LDS")
+            unequal.setdefault(cause, []).append(f"{c} ({fam}, {w}): {r['occupancy']} / {r['aco_occupancy']}")
         mae = sum(abs(x - y) for x, y in zip(vx, vy)) / len(vx) if vx else float("nan")
+        amae = sum(abs(x - y) for x, y in zip(ax, sy)) / len(ax) if ax else float("nan")
         lines.append(f"| {fam} | {w} | {len(rows)} | {correlation(vx, vy):.2f}, {mae:.1f} "
-                     f"| {correlation(sx, sy):.2f} | {eq} of {len(occ)} |")
+                     f"| {correlation(sx, sy):.2f}; {correlation(ax, sy):.2f} ({amae:.1f}) | {eq} of {len(occ)} |")
     text = "\n".join(lines) + "\n"
+    if unequal:
+        text += "\nOccupancy in ACO's units unequal to ACO's (wavelab / ACO), by cause:\n\n"
+        for why, what in sorted(unequal.items()):
+            text += f"* {why}: {len(what)}: " + "; ".join(what) + "\n"
     if refused:
         text += "\nNot compared (the device or wavelab refused the module):\n\n"
         for why, what in sorted(refused.items()):
