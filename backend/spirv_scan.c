@@ -18,6 +18,7 @@
 
 #include "backend/backend.h"
 #include "isa/isa.h"
+#include "isa/spirv.h"
 
 /* Capabilities that imply a subgroup operation class, and those wavelab names in messages. */
 #define CAPABILITY_LIST(X)                                      \
@@ -191,10 +192,9 @@ vkb_status vkb_kernel_scan(const uint32_t *words, size_t word_count, const char 
     s.err = err ? err : dummy;
     s.err_size = err ? err_size : sizeof dummy;
     memset(out, 0, sizeof *out);
-    if (!words || word_count < 5)
-        return scan_fail(&s, 0, "too short to be a SPIR-V module");
-    if (words[0] != SpvMagicNumber)
-        return scan_fail(&s, 0, "not SPIR-V (bad magic number)");
+    const char *bad_header = spv_header_problem(words, word_count);
+    if (bad_header)
+        return scan_fail(&s, 0, bad_header);
     out->spirv_version = words[1] & 0x00ffff00u;
     out->vulkan_minor = isa_spirv_vulkan_minor(words, word_count);
     s.bound = words[3];
@@ -215,12 +215,13 @@ vkb_status vkb_kernel_scan(const uint32_t *words, size_t word_count, const char 
     int mode_count = 0;
     int in_function = 0;
 
-    for (size_t i = 5; i < word_count;) {
-        uint32_t wc = words[i] >> 16, op = words[i] & 0xffff;
-        if (wc == 0 || i + wc > word_count) {
-            st = scan_fail(&s, i, "instruction word count runs past the end of the module");
-            goto done;
-        }
+    spv_iter it;
+    spv_inst inst;
+    spv_step step;
+    spv_iter_init(&it, words, word_count, SPV_HEADER_WORDS);
+    while ((step = spv_next(&it, &inst)) == SPV_STEP_INST) {
+        size_t i = inst.word;
+        uint32_t wc = inst.wc, op = inst.op;
         const uint32_t *in = words + i;
 #define NEED(k)                                                        \
     do {                                                               \
@@ -430,7 +431,10 @@ vkb_status vkb_kernel_scan(const uint32_t *words, size_t word_count, const char 
         }
 #undef NEED
 #undef DEFINE
-        i += wc;
+    }
+    if (step == SPV_STEP_BAD) {
+        st = scan_fail(&s, inst.word, "instruction word count runs past the end of the module");
+        goto done;
     }
 
     /* entry point */

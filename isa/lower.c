@@ -214,12 +214,17 @@ static isa_status lower_program(const uint32_t *words, size_t word_count, const 
     /* entry point */
     uint32_t fid = 0;
     int entries = 0;
-    for (size_t i = 5; i < L->n;) {
-        uint32_t wc = words[i] >> 16;
-        SpvOp op = (SpvOp)(words[i] & 0xffff);
+    spv_iter it;
+    spv_inst in;
+    spv_step step;
+    spv_iter_init(&it, words, L->n, SPV_HEADER_WORDS);
+    while (spv_next(&it, &in) == SPV_STEP_INST) {
+        uint32_t wc = in.wc;
+        SpvOp op = in.op;
+        size_t i = in.word;
         L->cur_word = (uint32_t)i;
-        if (op == SpvOpEntryPoint && wc >= 4 && words[i + 1] == SpvExecutionModelGLCompute) {
-            const char *name = (const char *)(words + i + 3);
+        const char *name = op == SpvOpEntryPoint ? spv_string(&in, 2, NULL) : NULL;
+        if (op == SpvOpEntryPoint && wc >= 4 && words[i + 1] == SpvExecutionModelGLCompute && name) {
             entries++;
             if (!entry || !*entry || strcmp(entry, name) == 0 || (entries == 1 && strcmp(entry, "main") == 0)) {
                 if (!fid || (entry && strcmp(entry, name) == 0)) {
@@ -245,7 +250,6 @@ static isa_status lower_program(const uint32_t *words, size_t word_count, const 
         } else if (op == SpvOpFunction) {
             break;
         }
-        i += wc;
     }
     L->cur_word = 0;
     if (!fid) {
@@ -271,18 +275,15 @@ static isa_status lower_program(const uint32_t *words, size_t word_count, const 
              p->local_size[0], p->local_size[1], p->local_size[2]);
         goto done;
     }
-    for (size_t i = 5; i < L->n;) {
-        uint32_t wc = words[i] >> 16;
-        SpvOp op = (SpvOp)(words[i] & 0xffff);
-        if (wc == 0 || i + wc > L->n) {
-            L->cur_word = (uint32_t)i;
-            lower_fail(L, ISA_ERR_INVALID, "instruction word count %u runs past the end of the module", wc);
-            goto done;
-        }
-        if (op == SpvOpLine && wc >= 2 && words[i + 1] < L->bound && L->ids[words[i + 1]].kind == K_STRING &&
+    spv_iter_init(&it, words, L->n, SPV_HEADER_WORDS);
+    while ((step = spv_next(&it, &in)) == SPV_STEP_INST)
+        if (in.op == SpvOpLine && in.no >= 1 && in.o[0] < L->bound && L->ids[in.o[0]].kind == K_STRING &&
             !p->source_path[0])
-            snprintf(p->source_path, sizeof p->source_path, "%s", L->ids[words[i + 1]].name);
-        i += wc;
+            snprintf(p->source_path, sizeof p->source_path, "%s", L->ids[in.o[0]].name);
+    if (step == SPV_STEP_BAD) {
+        L->cur_word = (uint32_t)in.word;
+        lower_fail(L, ISA_ERR_INVALID, "instruction word count %u runs past the end of the module", in.wc);
+        goto done;
     }
     L->block_of_label = calloc(L->bound, sizeof *L->block_of_label);
     if (!L->block_of_label) {
@@ -294,33 +295,29 @@ static isa_status lower_program(const uint32_t *words, size_t word_count, const 
         goto done;
     /* find the entry function's body */
     uint32_t fbegin = 0, fend = 0;
-    for (size_t i = 5; i < L->n;) {
-        uint32_t wc = words[i] >> 16;
-        SpvOp op = (SpvOp)(words[i] & 0xffff);
-        if (op == SpvOpFunction && wc >= 5 && words[i + 2] == fid)
-            fbegin = (uint32_t)(i + wc);
-        else if (op == SpvOpFunctionEnd && fbegin && !fend)
-            fend = (uint32_t)i;
-        i += wc;
+    spv_iter_init(&it, words, L->n, SPV_HEADER_WORDS);
+    while (spv_next(&it, &in) == SPV_STEP_INST) {
+        if (in.op == SpvOpFunction && in.no >= 4 && in.o[1] == fid)
+            fbegin = (uint32_t)(in.word + in.wc);
+        else if (in.op == SpvOpFunctionEnd && fbegin && !fend)
+            fend = (uint32_t)in.word;
     }
     if (!fbegin || !fend) {
         lower_fail(L, ISA_ERR_INVALID, "entry function %%%u has no body", fid);
         goto done;
     }
     /* Function-storage variables of the entry function: per-lane memory */
-    for (uint32_t i = fbegin; i < fend;) {
-        uint32_t wc = words[i] >> 16;
-        SpvOp op = (SpvOp)(words[i] & 0xffff);
-        if (op == SpvOpVariable && wc >= 4) {
-            uint32_t id = words[i + 2];
+    spv_iter_init(&it, words, fend, fbegin);
+    while (spv_next(&it, &in) == SPV_STEP_INST) {
+        if (in.op == SpvOpVariable && in.no >= 3) {
+            uint32_t id = in.o[1];
             if (id < L->bound) {
                 L->ids[id].kind = K_VAR;
-                L->ids[id].type = words[i + 1];
-                L->ids[id].storage = words[i + 3];
-                L->ids[id].word = i;
+                L->ids[id].type = in.o[0];
+                L->ids[id].storage = in.o[2];
+                L->ids[id].word = (uint32_t)in.word;
             }
         }
-        i += wc;
     }
     lower_fold_constant_variables(L, fbegin, fend);
     lower_make_variables(L);

@@ -17,6 +17,7 @@
 #include <spirv/unified1/spirv.h>
 
 #include "isa/isa.h"
+#include "isa/spirv.h"
 
 /* ------------------------------------------------------------------ records */
 

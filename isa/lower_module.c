@@ -301,7 +301,7 @@ static id_info *define_id(lower *L, uint32_t id, enum id_kind kind, uint32_t typ
 bool lower_parse_module(lower *L)
 {
     const uint32_t *w = L->w;
-    if (L->n < 5 || w[0] != SpvMagicNumber) {
+    if (spv_header_problem(w, L->n)) {
         lower_fail(L, ISA_ERR_INVALID, "not a SPIR-V module (magic number 0x%08x)", L->n ? w[0] : 0);
         return false;
     }
@@ -328,16 +328,21 @@ bool lower_parse_module(lower *L)
         L->ids[i].off_reg = ISA_NO_REG;
     }
     /* first pass: definitions of types, constants, variables, names, decorations */
-    for (size_t i = 5; i < L->n;) {
-        uint32_t wc = w[i] >> 16;
-        SpvOp op = (SpvOp)(w[i] & 0xffff);
-        L->cur_word = (uint32_t)i;
-        if (wc == 0 || i + wc > L->n) {
-            lower_fail(L, ISA_ERR_INVALID, "instruction word count %u runs past the end of the module", wc);
+    spv_iter it;
+    spv_inst in;
+    spv_iter_init(&it, w, L->n, SPV_HEADER_WORDS);
+    for (;;) {
+        spv_step step = spv_next(&it, &in);
+        if (step == SPV_STEP_END)
+            break;
+        L->cur_word = (uint32_t)in.word;
+        if (step == SPV_STEP_BAD) {
+            lower_fail(L, ISA_ERR_INVALID, "instruction word count %u runs past the end of the module", in.wc);
             return false;
         }
-        const uint32_t *o = w + i + 1; /* operands */
-        uint32_t no = wc - 1;
+        SpvOp op = in.op;
+        const uint32_t *o = in.o; /* operands */
+        uint32_t no = in.no;
 #define NEED(k)                                                               \
     if (no < (k)) {                                                           \
         lower_fail(L, ISA_ERR_INVALID, "too few operands (%u, need %u)", no, (k)); \
@@ -352,21 +357,23 @@ bool lower_parse_module(lower *L)
         case SpvOpName:
             NEED(2);
             ID_OK(o[0]);
-            L->ids[o[0]].name = (const char *)(o + 1);
+            L->ids[o[0]].name = spv_string(&in, 1, NULL);
             break;
         case SpvOpExtInstImport:
             NEED(2);
             ID_OK(o[0]);
             L->ids[o[0]].kind = K_EXTINST;
-            L->ids[o[0]].name = (const char *)(o + 1);
-            if (strncmp((const char *)(o + 1), "GLSL.std.450", 12) == 0)
+            L->ids[o[0]].name = spv_string(&in, 1, NULL);
+            if (L->ids[o[0]].name && strncmp(L->ids[o[0]].name, "GLSL.std.450", 12) == 0)
                 L->glsl_ext = o[0];
             break;
         case SpvOpString:
             NEED(2);
             ID_OK(o[0]);
             L->ids[o[0]].kind = K_STRING;
-            L->ids[o[0]].name = (const char *)(o + 1);
+            L->ids[o[0]].name = spv_string(&in, 1, NULL);
+            if (!L->ids[o[0]].name)
+                L->ids[o[0]].name = "";
             break;
         case SpvOpDecorate: {
             NEED(2);
@@ -386,17 +393,17 @@ bool lower_parse_module(lower *L)
         }
         if (op == SpvOpFunction)
             break; /* declarations end here; types need decorations first (second loop) */
-        i += wc;
     }
     if (L->failed)
         return false;
     /* second pass: types, constants, global variables (decorations are known now) */
-    for (size_t i = 5; i < L->n;) {
-        uint32_t wc = w[i] >> 16;
-        SpvOp op = (SpvOp)(w[i] & 0xffff);
+    spv_iter_init(&it, w, L->n, SPV_HEADER_WORDS);
+    while (spv_next(&it, &in) == SPV_STEP_INST) {
+        SpvOp op = in.op;
+        size_t i = in.word;
         L->cur_word = (uint32_t)i;
-        const uint32_t *o = w + i + 1;
-        uint32_t no = wc - 1;
+        const uint32_t *o = in.o;
+        uint32_t no = in.no;
         if (op == SpvOpFunction)
             break;
         if (op >= SpvOpTypeVoid && op <= SpvOpTypeForwardPointer && op != SpvOpTypeForwardPointer) {
@@ -525,19 +532,18 @@ bool lower_parse_module(lower *L)
             default: break;
             }
         }
-        i += wc;
     }
     /* decorations on types (ArrayStride, Block, BufferBlock, member Offsets) — they precede
      * the types in the module, so apply them now. */
-    for (size_t i = 5; i < L->n;) {
-        uint32_t wc = w[i] >> 16;
-        SpvOp op = (SpvOp)(w[i] & 0xffff);
-        const uint32_t *o = w + i + 1;
-        uint32_t no = wc - 1;
+    spv_iter_init(&it, w, L->n, SPV_HEADER_WORDS);
+    while (spv_next(&it, &in) == SPV_STEP_INST) {
+        SpvOp op = in.op;
+        const uint32_t *o = in.o;
+        uint32_t no = in.no;
         if (op == SpvOpFunction)
             break;
         if ((op == SpvOpDecorate || op == SpvOpMemberDecorate) && no >= 1 && (o[0] == 0 || o[0] >= L->bound)) {
-            L->cur_word = (uint32_t)i;
+            L->cur_word = (uint32_t)in.word;
             lower_fail(L, ISA_ERR_INVALID, "decoration of id %%%u, out of range (bound %u)", o[0], L->bound);
             return false;
         }
@@ -561,7 +567,6 @@ bool lower_parse_module(lower *L)
                     t->row_major[o[1]] = true;
             }
         }
-        i += wc;
     }
 #undef NEED
 #undef ID_OK

@@ -16,6 +16,7 @@
 #include <spirv/unified1/spirv.h>
 
 #include "isa/isa.h"
+#include "isa/spirv.h"
 
 typedef struct spec_const {
     uint32_t id, word, type, spec_id; /* spec_id + 1; 0: not decorated */
@@ -121,16 +122,17 @@ isa_status isa_specialize(const uint32_t *words, size_t n, const isa_spec *spec,
         goto done;
     }
     memcpy(w, words, n * sizeof *w);
-    for (size_t i = 5; i < n;) {
-        uint32_t wc = w[i] >> 16;
-        SpvOp op = (SpvOp)(w[i] & 0xffff);
-        if (wc == 0 || i + wc > n)
-            break; /* the lowering reports a malformed module */
+    spv_iter it;
+    spv_inst in;
+    spv_iter_init(&it, w, n, SPV_HEADER_WORDS);
+    while (spv_next(&it, &in) == SPV_STEP_INST) { /* a malformed module stops it: the lowering reports it */
+        SpvOp op = in.op;
+        size_t i = in.word, wc = in.wc;
         if (op == SpvOpFunction)
             break;
-        const uint32_t *o = w + i + 1;
+        const uint32_t *o = in.o;
         if (op == SpvOpName && wc >= 3 && o[0] < bound)
-            name_of[o[0]] = (const char *)(o + 1);
+            name_of[o[0]] = spv_string(&in, 1, NULL);
         else if (op == SpvOpDecorate && wc >= 4 && o[1] == SpvDecorationSpecId && o[0] < bound)
             spec_of[o[0]] = o[2] + 1;
         else if ((op == SpvOpTypeBool || op == SpvOpTypeInt || op == SpvOpTypeFloat) && wc >= 2 && o[0] < bound)
@@ -138,7 +140,6 @@ isa_status isa_specialize(const uint32_t *words, size_t n, const isa_spec *spec,
         else if ((op == SpvOpSpecConstant || op == SpvOpSpecConstantTrue || op == SpvOpSpecConstantFalse) && wc >= 3 &&
                  o[1] < bound)
             const_word[o[1]] = (uint32_t)i;
-        i += wc;
     }
     int count = spec ? spec->count : 0;
     if (map && count > 0) {
