@@ -182,10 +182,10 @@ static void scan_local_size(const spv_module *m, uint32_t func, uint32_t local_s
     for (uint32_t k = 0; k < m->node_count; k++) {
         const spv_node *c = &m->nodes[k];
         if (c->builtin != SpvBuiltInWorkgroupSize ||
-            (c->op != SpvOpConstantComposite && c->op != SpvOpSpecConstantComposite) || (m->w[c->word] >> 16) < 6)
+            (c->op != SpvOpConstantComposite && c->op != SpvOpSpecConstantComposite) || c->nparts < 3)
             continue;
         for (int d = 0; d < 3; d++) {
-            const spv_node *comp = spv_node_of(m, m->w[c->word + 3 + d]);
+            const spv_node *comp = spv_node_of(m, c->parts[d]);
             if (comp)
                 local_size[d] = (uint32_t)comp->value;
         }

@@ -121,7 +121,7 @@ spv_node *spv_node_of(const spv_module *m, uint32_t id)
 }
 
 /* The node of id, made when the id is first met.  The table has room for one node per declaration. */
-static spv_node *node_make(spv_module *m, uint32_t id)
+static spv_node *node_make(spv_module *m, uint32_t id, size_t word)
 {
     uint32_t h = id_hash(id) & m->index_mask;
     for (; m->index[h]; h = (h + 1) & m->index_mask)
@@ -131,6 +131,7 @@ static spv_node *node_make(spv_module *m, uint32_t id)
     memset(d, 0, sizeof *d);
     d->id = id;
     d->builtin = d->set = d->binding = -1;
+    d->word = (uint32_t)word;
     m->index[h] = m->node_count;
     return d;
 }
@@ -207,12 +208,12 @@ static bool allocate_tables(spv_module *m, const read_counts *c)
 static spv_node *define(spv_module *m, const spv_inst *in, uint32_t id, char *err, size_t err_size)
 {
     if (id == 0 || id >= m->bound) {
-        read_fail(m, err, err_size, in->word, "result id %u is not below the id bound %u", id, m->bound);
+        read_fail(m, err, err_size, in->word, "result id %%%u is not below the id bound %u", id, m->bound);
         return NULL;
     }
-    spv_node *d = node_make(m, id);
+    spv_node *d = node_make(m, id, in->word);
     if (d->op) {
-        read_fail(m, err, err_size, in->word, "id %u is defined twice", id);
+        read_fail(m, err, err_size, in->word, "id %%%u is defined twice", id);
         return NULL;
     }
     d->op = in->op;
@@ -250,9 +251,25 @@ static const char *need_string(spv_module *m, const spv_inst *in, uint32_t k, ui
     return s;
 }
 
+/* A type's component, element or member must be a type declared before it (SPIR-V declares before use; only
+ * pointers may be forward), so no layout query can loop or recurse without end. */
+static bool declared_type(spv_module *m, const spv_inst *in, uint32_t id, char *err, size_t err_size)
+{
+    if (spv_type_of(m, id))
+        return true;
+    return read_fail(m, err, err_size, in->word, "type operand %%%u is not a type declared before it", id);
+}
+
 static bool read_type(spv_module *m, const spv_inst *in, char *err, size_t err_size)
 {
     const uint32_t *o = in->o;
+    bool composite = in->op == SpvOpTypeVector || in->op == SpvOpTypeMatrix || in->op == SpvOpTypeArray ||
+                     in->op == SpvOpTypeRuntimeArray;
+    if (composite && !declared_type(m, in, o[1], err, err_size))
+        return false;
+    for (uint32_t k = 1; in->op == SpvOpTypeStruct && k < in->no; k++)
+        if (!declared_type(m, in, o[k], err, err_size))
+            return false;
     spv_node *d = define(m, in, o[0], err, err_size);
     if (!d)
         return false;
@@ -315,12 +332,17 @@ static bool read_value(spv_module *m, const spv_inst *in, char *err, size_t err_
     d->type = o[0];
     switch (in->op) {
     case SpvOpConstant: case SpvOpSpecConstant:
-        d->value = o[2] | (in->no >= 4 ? (uint64_t)o[3] << 32 : 0);
+        d->wide = in->no >= 4;
+        d->value = o[2] | (d->wide ? (uint64_t)o[3] << 32 : 0);
         d->has_value = true;
         break;
     case SpvOpConstantTrue: case SpvOpSpecConstantTrue: d->value = 1; d->has_value = true; break;
     case SpvOpConstantFalse: case SpvOpSpecConstantFalse: d->value = 0; d->has_value = true; break;
     case SpvOpVariable: d->storage = o[2]; break;
+    case SpvOpConstantComposite: case SpvOpSpecConstantComposite:
+        d->parts = o + 2;
+        d->nparts = in->no - 2;
+        break;
     default: break;
     }
     return true;
@@ -352,7 +374,7 @@ static bool read_declaration(spv_module *m, const spv_inst *in, char *err, size_
     case SpvOpName: {
         const char *s = need_string(m, in, 1, NULL, err, err_size);
         if (s && o[0] && o[0] < m->bound)
-            node_make(m, o[0])->name = s;
+            node_make(m, o[0], in->word)->name = s;
         return s != NULL;
     }
     case SpvOpString: case SpvOpExtInstImport: {
@@ -419,9 +441,9 @@ static bool read_decorations(spv_module *m, char *err, size_t err_size)
         if (in.op != SpvOpDecorate && in.op != SpvOpMemberDecorate)
             continue;
         if (in.o[0] == 0 || in.o[0] >= m->bound)
-            return read_fail(m, err, err_size, in.word, "decoration of id %u, out of range (bound %u)", in.o[0],
+            return read_fail(m, err, err_size, in.word, "decoration of id %%%u, out of range (bound %u)", in.o[0],
                              m->bound);
-        spv_node *d = node_make(m, in.o[0]);
+        spv_node *d = node_make(m, in.o[0], in.word);
         if (in.op == SpvOpDecorate)
             read_decoration(m, d, in.o, in.no);
         else

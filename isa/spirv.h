@@ -96,12 +96,15 @@ typedef struct spv_type {
 typedef struct spv_node {
     uint32_t id;
     SpvOp op;             /* the defining declaration's opcode, 0 when only named or decorated */
-    uint32_t word;        /* ... its word offset */
+    uint32_t word;        /* ... its word offset (of the first name or decoration when there is none) */
     uint32_t type;        /* result type of a constant, variable or undef */
     spv_type t;           /* types */
     uint64_t value;       /* Constant/SpecConstant: the literal words (low, high), not sign-extended;
                            * True/False and their Spec forms: 1/0 */
     bool has_value;
+    bool wide;            /* Constant/SpecConstant: two literal words */
+    const uint32_t *parts;/* ConstantComposite/SpecConstantComposite: the constituent ids */
+    uint32_t nparts;
     uint32_t storage;     /* Variable: storage class */
     /* decorations */
     int32_t builtin, set, binding;  /* -1 = none */

@@ -321,6 +321,17 @@ START_TEST(test_reader_refuses_bad_headers)
 }
 END_TEST
 
+/* A struct that contains itself (or any type named before it is declared) would send every layout query round
+ * for ever: refused where it is declared. */
+START_TEST(test_reader_refuses_a_type_declared_after_its_use)
+{
+    size_t n = 0;
+    uint32_t *w = assemble(PREAMBLE TYPES "%S = OpTypeStruct %float %S\n" BODY, 3, &n);
+    expect_refused(w, n, word_of(w, n, SpvOpTypeStruct));
+    free(w);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("spirv_reader");
@@ -334,6 +345,7 @@ int main(void)
     tcase_add_test(tc, test_reader_refuses_count_past_the_end);
     tcase_add_test(tc, test_reader_refuses_a_string_without_its_nul);
     tcase_add_test(tc, test_reader_refuses_bad_headers);
+    tcase_add_test(tc, test_reader_refuses_a_type_declared_after_its_use);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
