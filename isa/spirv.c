@@ -541,8 +541,11 @@ static uint64_t size_mul(uint64_t a, uint64_t b)
     return b && a > SPV_SIZE_MAX / b ? SPV_SIZE_MAX : a * b;
 }
 
+/* a is an alignment: 0 only for a malformed scalar (a width below 8 bits), taken as 1 */
 static uint64_t size_round(uint64_t s, uint64_t a)
 {
+    if (a == 0)
+        a = 1;
     return s >= SPV_SIZE_MAX ? SPV_SIZE_MAX : (s + a - 1) / a * a;
 }
 

@@ -332,6 +332,23 @@ START_TEST(test_reader_refuses_a_type_declared_after_its_use)
 }
 END_TEST
 
+/* A malformed scalar narrower than a byte has alignment 0: the layout queries go on (size 0), no division by 0. */
+START_TEST(test_reader_layout_of_a_zero_width_scalar)
+{
+    size_t n = 0;
+    uint32_t *w = assemble(PREAMBLE "OpName %S \"S\"\n" TYPES "%tiny = OpTypeInt 4 0\n"
+                           "%S = OpTypeStruct %float %tiny %float\n" BODY, 3, &n);
+    spv_module m;
+    read_ok(&m, w, n);
+    uint32_t s = id_named(&m, "S");
+    spv_diag d = {0};
+    ck_assert_uint_eq(spv_member_offset(&m, s, 2, false, &d), 4);
+    ck_assert_uint_eq(spv_natural_size(&m, s, &d), 8);
+    spv_module_free(&m);
+    free(w);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("spirv_reader");
@@ -346,6 +363,7 @@ int main(void)
     tcase_add_test(tc, test_reader_refuses_a_string_without_its_nul);
     tcase_add_test(tc, test_reader_refuses_bad_headers);
     tcase_add_test(tc, test_reader_refuses_a_type_declared_after_its_use);
+    tcase_add_test(tc, test_reader_layout_of_a_zero_width_scalar);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
