@@ -12,34 +12,24 @@
  * guarantee.
  */
 #include "backend/backend.h"
+#include "isa/spirv.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-enum {
-    OP_EXTENSION = 10,
-    OP_EXT_INST_IMPORT = 11,
-    OP_MEMORY_MODEL = 14,
-    OP_ENTRY_POINT = 15,
-    OP_EXECUTION_MODE = 16,
-    OP_CAPABILITY = 17,
-    OP_EXECUTION_MODE_ID = 331,
-    EXECUTION_MODE_MAXIMALLY_RECONVERGES = 6023,
-    MODEL_GLCOMPUTE = 5,
-};
+/* SPV_KHR_maximal_reconvergence's execution mode (newer than the SPIR-V headers wavelab builds with). */
+enum { EXECUTION_MODE_MAXIMALLY_RECONVERGES = 6023 };
 
 static const char extension_name[] = "SPV_KHR_maximal_reconvergence";
 
 /* A literal string's words: NUL-terminated, zero-padded to a word boundary. */
 static uint32_t string_words(const char *s) { return (uint32_t)(strlen(s) / 4 + 1); }
 
-static int string_equals(const uint32_t *words, uint32_t avail, const char *s)
+static int string_is(const spv_inst *in, uint32_t k, const char *s)
 {
-    size_t n = strlen(s) + 1;
-    if ((size_t)avail * 4 < n)
-        return 0;
-    return memcmp(words, s, n) == 0;
+    const char *t = spv_string(in, k, NULL);
+    return t && strcmp(t, s) == 0;
 }
 
 vkb_status vkb_spirv_add_maximal_reconvergence(const uint32_t *words, size_t count, const char *entry,
@@ -47,7 +37,7 @@ vkb_status vkb_spirv_add_maximal_reconvergence(const uint32_t *words, size_t cou
 {
     *out = NULL;
     *out_count = 0;
-    if (count < 5 || words[0] != 0x07230203u) {
+    if (spv_header_problem(words, count)) {
         snprintf(err, err_size, "maximal reconvergence: not a SPIR-V module");
         return VKB_ERR_INPUT;
     }
@@ -55,31 +45,34 @@ vkb_status vkb_spirv_add_maximal_reconvergence(const uint32_t *words, size_t cou
     size_t ext_at = 0, mode_end = 0, entries_end = 0;
     uint32_t entry_id = 0;
     int has_extension = 0, has_mode = 0;
-    for (size_t i = 5; i < count;) {
-        uint32_t len = words[i] >> 16, op = words[i] & 0xffffu;
-        if (len == 0 || i + len > count) {
-            snprintf(err, err_size, "maximal reconvergence: word %zu: instruction runs past the end", i);
-            return VKB_ERR_INPUT;
-        }
-        if (op == OP_CAPABILITY || op == OP_EXTENSION)
-            ext_at = i + len;           /* after capabilities and the existing extensions */
-        if (op == OP_EXTENSION && string_equals(words + i + 1, len - 1, extension_name))
+    spv_iter it;
+    spv_inst in;
+    spv_step step;
+    spv_iter_init(&it, words, count, SPV_HEADER_WORDS);
+    while ((step = spv_next(&it, &in)) == SPV_STEP_INST) {
+        size_t after = in.word + in.wc;
+        uint32_t op = in.op;
+        if (op == SpvOpCapability || op == SpvOpExtension)
+            ext_at = after;             /* after capabilities and the existing extensions */
+        if (op == SpvOpExtension && string_is(&in, 0, extension_name))
             has_extension = 1;
-        if (op == OP_ENTRY_POINT && len >= 4 && words[i + 1] == MODEL_GLCOMPUTE &&
-            string_equals(words + i + 3, len - 3, entry)) {
-            entry_id = words[i + 2];
-        }
-        if (op == OP_ENTRY_POINT)
-            entries_end = i + len;
-        if (op == OP_EXECUTION_MODE || op == OP_EXECUTION_MODE_ID) {
-            mode_end = i + len;
-            if (len >= 3 && words[i + 1] == entry_id && words[i + 2] == EXECUTION_MODE_MAXIMALLY_RECONVERGES)
+        if (op == SpvOpEntryPoint && in.no >= 3 && in.o[0] == SpvExecutionModelGLCompute &&
+            string_is(&in, 2, entry))
+            entry_id = in.o[1];
+        if (op == SpvOpEntryPoint)
+            entries_end = after;
+        if (op == SpvOpExecutionMode || op == SpvOpExecutionModeId) {
+            mode_end = after;
+            if (in.no >= 2 && in.o[0] == entry_id && in.o[1] == EXECUTION_MODE_MAXIMALLY_RECONVERGES)
                 has_mode = 1;
         }
-        if (op != OP_CAPABILITY && op != OP_EXTENSION && op != OP_EXT_INST_IMPORT && op != OP_MEMORY_MODEL &&
-            op != OP_ENTRY_POINT && op != OP_EXECUTION_MODE && op != OP_EXECUTION_MODE_ID)
+        if (op != SpvOpCapability && op != SpvOpExtension && op != SpvOpExtInstImport && op != SpvOpMemoryModel &&
+            op != SpvOpEntryPoint && op != SpvOpExecutionMode && op != SpvOpExecutionModeId)
             break;                      /* past the section the two instructions belong to */
-        i += len;
+    }
+    if (step == SPV_STEP_BAD) {
+        snprintf(err, err_size, "maximal reconvergence: word %zu: instruction runs past the end", in.word);
+        return VKB_ERR_INPUT;
     }
     if (!ext_at)
         ext_at = 5;                     /* no capability (invalid for Vulkan, but keep the layout): first */
@@ -101,14 +94,14 @@ vkb_status vkb_spirv_add_maximal_reconvergence(const uint32_t *words, size_t cou
     memcpy(w, words, ext_at * 4);
     o = ext_at;
     if (ext_len) {
-        w[o] = (ext_len << 16) | OP_EXTENSION;
+        w[o] = (ext_len << 16) | SpvOpExtension;
         memcpy(w + o + 1, extension_name, strlen(extension_name)); /* rest stays zero: NUL and padding */
         o += ext_len;
     }
     memcpy(w + o, words + ext_at, (mode_end - ext_at) * 4);
     o += mode_end - ext_at;
     if (mode_len) {
-        w[o++] = (3u << 16) | OP_EXECUTION_MODE;
+        w[o++] = (3u << 16) | SpvOpExecutionMode;
         w[o++] = entry_id;
         w[o++] = EXECUTION_MODE_MAXIMALLY_RECONVERGES;
     }

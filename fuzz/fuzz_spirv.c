@@ -1,7 +1,9 @@
 /*
  * fuzz/fuzz_spirv.c — libFuzzer harness for SPIR-V validation, lowering and
  * register allocation through the public isa_ functions: any bytes as
- * SPIR-V words.  A module the validator accepts must lower to a program or
+ * SPIR-V words.  The module reader (isa/spirv.h) reads every input, valid
+ * or not, and answers a layout query for each type it read without running
+ * away.  A module the validator accepts must lower to a program or
  * to one error message; a lowered program must pass the independent
  * allocation check (isa_verify_allocation of the unallocated program's
  * allocation against it) and format every instruction.
@@ -17,6 +19,7 @@
 #include <string.h>
 
 #include "isa/isa.h"
+#include "isa/spirv.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 size_t LLVMFuzzerMutate(uint8_t *data, size_t size, size_t max_size);
@@ -110,6 +113,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     memcpy(words, data, n * 4);
     char err[1024];
+    spv_module m;
+    if (spv_module_read(&m, words, n, err, sizeof err)) {
+        for (uint32_t k = 0; k < m.node_count; k++) {
+            uint64_t base, size;
+            spv_layout_size(&m, m.nodes[k].id, true, NULL);
+            spv_place_variable(&m, m.nodes[k].id, true, 0, &base, &size, NULL);
+        }
+        spv_module_free(&m);
+    }
     if (isa_validate(words, n, err, sizeof err) == ISA_OK) {
         isa_program *p = NULL, *virt = NULL;
         err[0] = 0;

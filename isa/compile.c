@@ -22,6 +22,7 @@
 #include <spirv/unified1/spirv.h>
 
 #include "isa/isa.h"
+#include "isa/spirv.h"
 #include "text/text.h"
 
 static void append(char *buf, size_t size, const char *fmt, ...)
@@ -152,15 +153,12 @@ static bool is_scan_arith(SpvOp op)
  */
 static void fix_hlsl_prefix_scans(uint32_t *w, size_t n)
 {
-    for (size_t i = 5; i < n;) {
-        uint32_t wc = w[i] >> 16;
-        SpvOp op = (SpvOp)(w[i] & 0xffff);
-        if (wc == 0 || i + wc > n)
-            break;
-        if (is_scan_arith(op) && wc >= 5 && w[i + 4] == SpvGroupOperationInclusiveScan)
-            w[i + 4] = SpvGroupOperationExclusiveScan;
-        i += wc;
-    }
+    spv_iter it;
+    spv_inst in;
+    spv_iter_init(&it, w, n, SPV_HEADER_WORDS);
+    while (spv_next(&it, &in) == SPV_STEP_INST)
+        if (is_scan_arith(in.op) && in.no >= 4 && in.o[3] == SpvGroupOperationInclusiveScan)
+            w[in.word + 4] = SpvGroupOperationExclusiveScan;
 }
 
 /*
@@ -204,17 +202,15 @@ static void repair_string(uint32_t *w, size_t avail, const char *text, size_t le
 
 static void repair_utf8_strings(uint32_t *w, size_t n, const char *const *texts, const size_t *lens, int count)
 {
-    for (size_t i = 5; i < n;) {
-        uint32_t wc = w[i] >> 16;
-        SpvOp op = (SpvOp)(w[i] & 0xffff);
-        if (wc == 0 || i + wc > n)
-            break;
+    spv_iter it;
+    spv_inst in;
+    spv_iter_init(&it, w, n, SPV_HEADER_WORDS);
+    while (spv_next(&it, &in) == SPV_STEP_INST) {
         /* OpSource: language, version, file, source; OpString: result id, name */
-        size_t at = op == SpvOpSource ? 4 : op == SpvOpString ? 2 : 0;
-        if (at && wc > at)
+        size_t at = in.op == SpvOpSource ? 4 : in.op == SpvOpString ? 2 : 0;
+        if (at && in.wc > at)
             for (int t = 0; t < count; t++)
-                repair_string(w + i + at, wc - at, texts[t], lens[t]);
-        i += wc;
+                repair_string(w + in.word + at, in.wc - at, texts[t], lens[t]);
     }
 }
 
@@ -226,55 +222,48 @@ static void repair_utf8_strings(uint32_t *w, size_t n, const char *const *texts,
  * own shifts cannot help: its resolver classes StructuredBuffer and
  * RWStructuredBuffer alike as SSBOs, so no shift separates t0 from u0.)
  */
+static int by_word(const void *a, const void *b)
+{
+    uint32_t x = (*(const spv_node *const *)a)->word, y = (*(const spv_node *const *)b)->word;
+    return x < y ? -1 : x > y;
+}
+
+/* A resource's name for a message: its own, or its block type's (a cbuffer's variable has none of its own). */
+static const char *resource_name(const spv_module *m, const spv_node *v)
+{
+    const spv_type *ptr = spv_type_of(m, v->type);
+    const spv_node *block = ptr && ptr->op == SpvOpTypePointer ? spv_node_of(m, ptr->elem) : NULL;
+    return v->name && *v->name ? v->name : block && block->name && *block->name ? block->name : "(unnamed)";
+}
+
 static bool hlsl_bindings_collide(const uint32_t *w, size_t n, const char *path, char *err, size_t err_size)
 {
-    uint32_t bound = n > 3 ? w[3] : 0;
-    uint32_t *info = calloc((size_t)bound * 4 + 1, sizeof *info); /* set, binding (+1: 0 = none), type, pointee */
-    const char **name = calloc((size_t)bound + 1, sizeof *name);
-    uint32_t *vars = calloc((size_t)bound + 1, sizeof *vars);
+    spv_module m;
+    char unread[256];
+    if (!spv_module_read(&m, w, n, unread, sizeof unread))
+        return false; /* validation says what is wrong with it */
+    const spv_node **vars = calloc(m.node_count + 1, sizeof *vars);
     size_t nvars = 0;
     bool collide = false;
-    if (!info || !name || !vars)
-        goto done;
-    for (size_t i = 5; i < n;) {
-        uint32_t wc = w[i] >> 16, op = w[i] & 0xffff;
-        if (wc == 0 || i + wc > n)
-            break;
-        if (op == SpvOpName && wc >= 3 && w[i + 1] < bound)
-            name[w[i + 1]] = (const char *)(w + i + 2);
-        else if (op == SpvOpDecorate && wc >= 4 && w[i + 1] < bound && w[i + 2] == SpvDecorationDescriptorSet)
-            info[4 * w[i + 1]] = w[i + 3];
-        else if (op == SpvOpDecorate && wc >= 4 && w[i + 1] < bound && w[i + 2] == SpvDecorationBinding)
-            info[4 * w[i + 1] + 1] = w[i + 3] + 1;
-        else if (op == SpvOpTypePointer && wc >= 4 && w[i + 1] < bound)
-            info[4 * w[i + 1] + 3] = w[i + 3];
-        else if (op == SpvOpVariable && wc >= 4 && w[i + 2] < bound) {
-            info[4 * w[i + 2] + 2] = w[i + 1] < bound ? w[i + 1] : 0;
-            vars[nvars++] = w[i + 2];
-        }
-        i += wc;
-    }
+    for (uint32_t k = 0; vars && k < m.node_count; k++)
+        if (m.nodes[k].op == SpvOpVariable && m.nodes[k].binding >= 0)
+            vars[nvars++] = &m.nodes[k];
+    if (vars)
+        qsort(vars, nvars, sizeof *vars, by_word); /* the order the module declares them */
     for (size_t a = 0; a < nvars && !collide; a++)
         for (size_t b = a + 1; b < nvars && !collide; b++) {
-            uint32_t va = vars[a], vb = vars[b];
-            if (!info[4 * va + 1] || info[4 * va] != info[4 * vb] || info[4 * va + 1] != info[4 * vb + 1])
+            const spv_node *va = vars[a], *vb = vars[b];
+            uint32_t set = va->set < 0 ? 0 : (uint32_t)va->set;
+            if (set != (vb->set < 0 ? 0 : (uint32_t)vb->set) || va->binding != vb->binding)
                 continue;
-            const char *names[2];
-            uint32_t ids[2] = {va, vb};
-            for (int k = 0; k < 2; k++) {
-                /* a cbuffer's variable has no name of its own: its block type carries it */
-                const char *own = name[ids[k]], *block = name[info[4 * info[4 * ids[k] + 2] + 3]];
-                names[k] = own && *own ? own : block && *block ? block : "(unnamed)";
-            }
             append(err, err_size, "%s: error: `%s` and `%s` are both set %u binding %u: HLSL numbers b, t, u and s "
                    "registers separately, and glslang 12 has no per-class shift for buffers: give one "
-                   "[[vk::binding(N, S)]] or another register number\n", path, names[0], names[1], info[4 * va], info[4 * va + 1] - 1);
+                   "[[vk::binding(N, S)]] or another register number\n", path, resource_name(&m, va),
+                   resource_name(&m, vb), set, (uint32_t)va->binding);
             collide = true;
         }
-done:
-    free(info);
-    free(name);
     free(vars);
+    spv_module_free(&m);
     return collide;
 }
 

@@ -60,32 +60,6 @@ void lower_fail(lower *L, isa_status st, const char *fmt, ...)
 }
 /* ------------------------------------------------------------------ helpers */
 
-const char *lower_op_name(SpvOp op)
-{
-    /* Names of the opcodes met most often in messages; the rest by number. */
-    switch (op) {
-#define N(x) case SpvOp##x: return "Op" #x;
-        N(Load) N(Store) N(AccessChain) N(InBoundsAccessChain) N(PtrAccessChain) N(FunctionCall) N(Phi)
-        N(Branch) N(BranchConditional) N(Switch) N(Return) N(ReturnValue) N(LoopMerge) N(SelectionMerge)
-        N(Variable) N(TypeStruct) N(TypePointer) N(TypeImage) N(ExtInst) N(Bitcast) N(ImageRead) N(ImageWrite)
-        N(ImageFetch) N(ControlBarrier) N(MemoryBarrier) N(CopyMemory) N(SpecConstantOp) N(Function)
-        N(Label) N(EntryPoint) N(ExecutionMode) N(Decorate) N(MemberDecorate) N(Constant) N(ConstantComposite)
-        N(TypeMatrix) N(MatrixTimesVector) N(MatrixTimesMatrix) N(VectorTimesMatrix) N(OuterProduct)
-        N(Transpose) N(MatrixTimesScalar) N(Kill) N(Unreachable) N(ImageQuerySize) N(ArrayLength)
-        /* the image instructions the lowering refuses, so that the refusal names them */
-        N(ImageSampleImplicitLod) N(ImageSampleDrefImplicitLod) N(ImageSampleProjImplicitLod)
-        N(ImageSampleProjExplicitLod) N(ImageSampleProjDrefImplicitLod) N(ImageSampleProjDrefExplicitLod)
-        N(ImageQueryLod) N(ImageQuerySamples) N(ImageSparseSampleExplicitLod) N(ImageSparseFetch)
-        N(ImageSparseGather) N(ImageSparseRead)
-#undef N
-    default: {
-        static _Thread_local char buf[32];
-        snprintf(buf, sizeof buf, "opcode %u", (unsigned)op);
-        return buf;
-    }
-    }
-}
-
 void *lower_grow(void *ptr, size_t *cap, size_t need, size_t elem)
 {
     if (need <= *cap)
@@ -192,6 +166,50 @@ isa_status isa_lower_virtual(const uint32_t *words, size_t word_count, const cha
     return lower_program(words, word_count, entry, out, err, err_size, false);
 }
 
+/* The GLCompute entry point the caller names: any when `entry` is NULL or empty, the first when it is "main" and
+ * no entry point has that name.  0 when none; *entries counts the GLCompute entry points. */
+static uint32_t pick_entry(lower *L, const char *entry, int *entries)
+{
+    uint32_t fid = 0;
+    for (uint32_t k = 0; k < L->mod.entry_count; k++) {
+        const spv_entry *e = &L->mod.entries[k];
+        if (e->model != SpvExecutionModelGLCompute)
+            continue;
+        (*entries)++;
+        if (!entry || !*entry || strcmp(entry, e->name) == 0 || (*entries == 1 && strcmp(entry, "main") == 0)) {
+            if (!fid || (entry && strcmp(entry, e->name) == 0)) {
+                fid = e->func;
+                snprintf(L->p->entry, sizeof L->p->entry, "%s", e->name);
+            }
+        }
+    }
+    return fid;
+}
+
+/* LocalSize, or LocalSizeId (SPIR-V 1.2+: the same three numbers as constant ids; glslang writes it from SPIR-V
+ * 1.6 on), of the entry point. */
+static void read_local_size(lower *L, uint32_t fid)
+{
+    uint32_t *ls = L->p->local_size;
+    for (uint32_t k = 0; k < L->mod.mode_count; k++) {
+        const spv_mode *md = &L->mod.modes[k];
+        if (md->nargs < 3 || (fid && md->entry != fid))
+            continue;
+        L->cur_word = md->word;
+        if (!md->is_id && md->mode == SpvExecutionModeLocalSize) {
+            for (int d = 0; d < 3; d++)
+                ls[d] = md->args[d];
+        } else if (md->is_id && md->mode == SpvExecutionModeLocalSizeId) {
+            for (int d = 0; d < 3; d++) {
+                uint64_t b = 1;
+                if (md->args[d] < L->bound)
+                    lower_const_bits(L, md->args[d], &b, 1);
+                ls[d] = (uint32_t)b;
+            }
+        }
+    }
+}
+
 static isa_status lower_program(const uint32_t *words, size_t word_count, const char *entry, isa_program **out,
                                 char *err, size_t err_size, bool allocate)
 {
@@ -212,41 +230,9 @@ static isa_status lower_program(const uint32_t *words, size_t word_count, const 
     if (!lower_parse_module(L))
         goto done;
     /* entry point */
-    uint32_t fid = 0;
     int entries = 0;
-    for (size_t i = 5; i < L->n;) {
-        uint32_t wc = words[i] >> 16;
-        SpvOp op = (SpvOp)(words[i] & 0xffff);
-        L->cur_word = (uint32_t)i;
-        if (op == SpvOpEntryPoint && wc >= 4 && words[i + 1] == SpvExecutionModelGLCompute) {
-            const char *name = (const char *)(words + i + 3);
-            entries++;
-            if (!entry || !*entry || strcmp(entry, name) == 0 || (entries == 1 && strcmp(entry, "main") == 0)) {
-                if (!fid || (entry && strcmp(entry, name) == 0)) {
-                    fid = words[i + 2];
-                    snprintf(p->entry, sizeof p->entry, "%s", name);
-                }
-            }
-        } else if (op == SpvOpExecutionMode && wc >= 6 && words[i + 2] == SpvExecutionModeLocalSize) {
-            if (!fid || words[i + 1] == fid) {
-                p->local_size[0] = words[i + 3];
-                p->local_size[1] = words[i + 4];
-                p->local_size[2] = words[i + 5];
-            }
-        } else if (op == SpvOpExecutionModeId && wc >= 6 && words[i + 2] == SpvExecutionModeLocalSizeId) {
-            /* SPIR-V 1.2+: the same three numbers as constant ids (glslang writes it from SPIR-V 1.6 on) */
-            if (!fid || words[i + 1] == fid)
-                for (int k = 0; k < 3; k++) {
-                    uint64_t b = 1;
-                    if (words[i + 3 + k] < L->bound)
-                        lower_const_bits(L, words[i + 3 + k], &b, 1);
-                    p->local_size[k] = (uint32_t)b;
-                }
-        } else if (op == SpvOpFunction) {
-            break;
-        }
-        i += wc;
-    }
+    uint32_t fid = pick_entry(L, entry, &entries);
+    read_local_size(L, fid);
     L->cur_word = 0;
     if (!fid) {
         lower_fail(L, ISA_ERR_INVALID, entries ? "no GLCompute entry point named \"%s\"" : "no GLCompute entry point%s",
@@ -271,19 +257,13 @@ static isa_status lower_program(const uint32_t *words, size_t word_count, const 
              p->local_size[0], p->local_size[1], p->local_size[2]);
         goto done;
     }
-    for (size_t i = 5; i < L->n;) {
-        uint32_t wc = words[i] >> 16;
-        SpvOp op = (SpvOp)(words[i] & 0xffff);
-        if (wc == 0 || i + wc > L->n) {
-            L->cur_word = (uint32_t)i;
-            lower_fail(L, ISA_ERR_INVALID, "instruction word count %u runs past the end of the module", wc);
-            goto done;
-        }
-        if (op == SpvOpLine && wc >= 2 && words[i + 1] < L->bound && L->ids[words[i + 1]].kind == K_STRING &&
+    spv_iter it;
+    spv_inst in;
+    spv_iter_init(&it, words, L->n, SPV_HEADER_WORDS); /* the reader checked every word count */
+    while (spv_next(&it, &in) == SPV_STEP_INST)
+        if (in.op == SpvOpLine && in.no >= 1 && in.o[0] < L->bound && L->ids[in.o[0]].kind == K_STRING &&
             !p->source_path[0])
-            snprintf(p->source_path, sizeof p->source_path, "%s", L->ids[words[i + 1]].name);
-        i += wc;
-    }
+            snprintf(p->source_path, sizeof p->source_path, "%s", L->ids[in.o[0]].name);
     L->block_of_label = calloc(L->bound, sizeof *L->block_of_label);
     if (!L->block_of_label) {
         lower_fail(L, ISA_ERR_NOMEM, "out of memory");
@@ -294,33 +274,29 @@ static isa_status lower_program(const uint32_t *words, size_t word_count, const 
         goto done;
     /* find the entry function's body */
     uint32_t fbegin = 0, fend = 0;
-    for (size_t i = 5; i < L->n;) {
-        uint32_t wc = words[i] >> 16;
-        SpvOp op = (SpvOp)(words[i] & 0xffff);
-        if (op == SpvOpFunction && wc >= 5 && words[i + 2] == fid)
-            fbegin = (uint32_t)(i + wc);
-        else if (op == SpvOpFunctionEnd && fbegin && !fend)
-            fend = (uint32_t)i;
-        i += wc;
+    spv_iter_init(&it, words, L->n, SPV_HEADER_WORDS);
+    while (spv_next(&it, &in) == SPV_STEP_INST) {
+        if (in.op == SpvOpFunction && in.no >= 4 && in.o[1] == fid)
+            fbegin = (uint32_t)(in.word + in.wc);
+        else if (in.op == SpvOpFunctionEnd && fbegin && !fend)
+            fend = (uint32_t)in.word;
     }
     if (!fbegin || !fend) {
         lower_fail(L, ISA_ERR_INVALID, "entry function %%%u has no body", fid);
         goto done;
     }
     /* Function-storage variables of the entry function: per-lane memory */
-    for (uint32_t i = fbegin; i < fend;) {
-        uint32_t wc = words[i] >> 16;
-        SpvOp op = (SpvOp)(words[i] & 0xffff);
-        if (op == SpvOpVariable && wc >= 4) {
-            uint32_t id = words[i + 2];
+    spv_iter_init(&it, words, fend, fbegin);
+    while (spv_next(&it, &in) == SPV_STEP_INST) {
+        if (in.op == SpvOpVariable && in.no >= 3) {
+            uint32_t id = in.o[1];
             if (id < L->bound) {
                 L->ids[id].kind = K_VAR;
-                L->ids[id].type = words[i + 1];
-                L->ids[id].storage = words[i + 3];
-                L->ids[id].word = i;
+                L->ids[id].type = in.o[0];
+                L->ids[id].storage = in.o[2];
+                L->ids[id].word = (uint32_t)in.word;
             }
         }
-        i += wc;
     }
     lower_fold_constant_variables(L, fbegin, fend);
     lower_make_variables(L);
@@ -335,17 +311,7 @@ static isa_status lower_program(const uint32_t *words, size_t word_count, const 
     }
     lower_function(L);
 done:
-    if (L->ids) {
-        for (uint32_t i = 0; i < L->bound; i++) {
-            if (L->ids[i].kind == K_TYPE && L->ids[i].t) {
-                free(L->ids[i].t->members);
-                free(L->ids[i].t->offsets);
-                free(L->ids[i].t->mstride);
-                free(L->ids[i].t->row_major);
-                free(L->ids[i].t);
-            }
-        }
-    }
+    spv_module_free(&L->mod);
     for (uint32_t k = 0; k < L->nblocks; k++)
         free(L->blocks[k].succ);
     free(L->blocks);

@@ -17,6 +17,7 @@
 #include <spirv/unified1/spirv.h>
 
 #include "isa/isa.h"
+#include "isa/spirv.h"
 
 /* ------------------------------------------------------------------ records */
 
@@ -25,23 +26,8 @@
 enum id_kind { K_NONE, K_TYPE, K_CONST, K_VAR, K_VALUE, K_PTR, K_IMAGE, K_LABEL, K_FUNC, K_EXTINST, K_STRING, K_UNDEF,
                K_TEXEL_PTR };
 
-typedef struct type_info {
-    SpvOp op;
-    uint32_t width;       /* int/float bits */
-    bool is_signed;
-    uint32_t elem;        /* vector/matrix/array/pointer: element (pointee) type id */
-    uint32_t count;       /* vector/matrix components/columns, array length */
-    uint32_t *members;    /* struct member type ids */
-    uint32_t *offsets;    /* struct member Offset decorations (UINT32_MAX = none) */
-    uint32_t *mstride;    /* struct member MatrixStride */
-    bool *row_major;
-    uint32_t nmembers;
-    uint32_t storage;     /* pointer storage class */
-    uint32_t image_dim, image_sampled, image_format;
-    bool image_arrayed, image_ms;
-    uint32_t array_stride;
-    bool block, buffer_block;
-} type_info;
+/* A type: the module reader's record (isa/spirv.h), with its layout decorations. */
+typedef spv_type type_info;
 
 typedef struct id_info {
     uint8_t kind;
@@ -66,7 +52,7 @@ typedef struct id_info {
     bool nonwritable;
     uint32_t spec_id;
     const char *name;
-    type_info *t;         /* K_TYPE */
+    type_info *t;         /* K_TYPE: the reader's record */
     uint32_t storage;     /* K_VAR: storage class */
     uint32_t fold_rep;    /* K_VAR (Function) holding one constant table: the variable whose slot it shares
                            * (itself for the representative), 0 when not folded (isa/lower_constvar.c) */
@@ -92,6 +78,7 @@ typedef struct block {
 typedef struct lower {
     const uint32_t *w;
     size_t n;
+    spv_module mod;           /* the module as the reader read it: types, decorations, entry points, modes */
     uint32_t bound;
     id_info *ids;
     char *err;
@@ -129,7 +116,7 @@ typedef struct lower {
 
 /* The first failure wins: it sets L->failed and the message (with word offset, opcode, source line). */
 void lower_fail(lower *L, isa_status st, const char *fmt, ...);
-const char *lower_op_name(SpvOp op);
+static inline const char *lower_op_name(SpvOp op) { return spv_op_name(op); }
 void *lower_grow(void *ptr, size_t *cap, size_t need, size_t elem);
 isa_inst *lower_emit(lower *L, isa_op op, isa_type type);
 isa_inst *lower_emit_op(lower *L, isa_op op, isa_type type, uint32_t d, uint32_t a, uint32_t b);

@@ -120,87 +120,20 @@ uint32_t lower_reg_offset_of(lower *L, uint32_t tid, uint32_t index, uint32_t *m
     }
 }
 
-/* ---- memory layout ---- */
+/* ---- memory layout: the module reader's (isa/spirv.h), its first problem failing the lowering ---- */
 
+static void take_diag(lower *L, const spv_diag *d)
+{
+    if (d->failed)
+        lower_fail(L, d->unsupported ? ISA_ERR_UNSUPPORTED : ISA_ERR_INVALID, "%s", d->msg);
+}
 
 uint32_t lower_scalar_bytes(lower *L, uint32_t tid)
 {
-    type_info *t = lower_type(L, tid);
-    if (t->op == SpvOpTypeBool)
-        return 4;
-    return t->width / 8;
-}
-
-/*
- * Layout sizes are computed in 64 bits and saturate at LAYOUT_SIZE_MAX: an
- * array of 2^28 uvec4s is 4 GiB, which 32-bit arithmetic wraps to 0 (a
- * variable that then faulted on its first access, with a message about a
- * 0-byte slot).  The callers compare the result against what the ISA can
- * address and say which variable is too large.
- */
-#define LAYOUT_SIZE_MAX ((uint64_t)1 << 48)
-
-static uint64_t size_mul(uint64_t a, uint64_t b)
-{
-    return b && a > LAYOUT_SIZE_MAX / b ? LAYOUT_SIZE_MAX : a * b;
-}
-
-static uint64_t size_round(uint64_t s, uint64_t a)
-{
-    return s >= LAYOUT_SIZE_MAX ? LAYOUT_SIZE_MAX : (s + a - 1) / a * a;
-}
-
-/* std430-style alignment and size for variables without explicit layout. */
-static uint32_t natural_align(lower *L, uint32_t tid);
-static uint64_t natural_size(lower *L, uint32_t tid)
-{
-    type_info *t = lower_type(L, tid);
-    switch (t->op) {
-    case SpvOpTypeBool: case SpvOpTypeInt: case SpvOpTypeFloat: return lower_scalar_bytes(L, tid);
-    case SpvOpTypeVector: return (uint64_t)t->count * lower_scalar_bytes(L, t->elem);
-    case SpvOpTypeMatrix: case SpvOpTypeArray: {
-        uint32_t a = natural_align(L, t->elem);
-        return size_mul(t->count, size_round(natural_size(L, t->elem), a));
-    }
-    case SpvOpTypeStruct: {
-        uint64_t off = 0;
-        uint32_t maxa = 1;
-        for (uint32_t i = 0; i < t->nmembers; i++) {
-            uint32_t a = natural_align(L, t->members[i]);
-            if (a > maxa)
-                maxa = a;
-            off = size_round(off, a) + natural_size(L, t->members[i]);
-            if (off > LAYOUT_SIZE_MAX)
-                off = LAYOUT_SIZE_MAX;
-        }
-        return size_round(off, maxa);
-    }
-    default:
-        lower_fail(L, ISA_ERR_UNSUPPORTED, "type %%%u (%s) has no memory layout", tid, lower_op_name(t->op));
-        return 4;
-    }
-}
-
-static uint32_t natural_align(lower *L, uint32_t tid)
-{
-    type_info *t = lower_type(L, tid);
-    switch (t->op) {
-    case SpvOpTypeVector: {
-        uint32_t c = t->count == 3 ? 4 : t->count;
-        return c * lower_scalar_bytes(L, t->elem);
-    }
-    case SpvOpTypeMatrix: case SpvOpTypeArray: return natural_align(L, t->elem);
-    case SpvOpTypeStruct: {
-        uint32_t maxa = 1;
-        for (uint32_t i = 0; i < t->nmembers; i++) {
-            uint32_t a = natural_align(L, t->members[i]);
-            if (a > maxa)
-                maxa = a;
-        }
-        return maxa;
-    }
-    default: return lower_scalar_bytes(L, tid);
-    }
+    spv_diag d = {0};
+    uint32_t r = spv_scalar_bytes(&L->mod, tid, &d);
+    take_diag(L, &d);
+    return r;
 }
 
 /* A byte count the ISA's 32-bit offsets can hold, or an error naming the type. */
@@ -209,105 +142,131 @@ static uint32_t size_u32(lower *L, uint64_t size, uint32_t tid, const char *what
     if (size <= UINT32_MAX)
         return (uint32_t)size;
     lower_fail(L, ISA_ERR_UNSUPPORTED, "the %s of type %%%u is %s%llu bytes; wave-ISA offsets are 32-bit (at most 4294967295)",
-               what, tid, size >= LAYOUT_SIZE_MAX ? "at least " : "", (unsigned long long)size);
+               what, tid, size >= SPV_SIZE_MAX ? "at least " : "", (unsigned long long)size);
     return 0;
-}
-
-static uint32_t natural_member_offset(lower *L, type_info *t, uint32_t tid, uint32_t index)
-{
-    uint64_t off = 0;
-    for (uint32_t i = 0; i <= index && i < t->nmembers; i++) {
-        off = size_round(off, natural_align(L, t->members[i]));
-        if (i == index)
-            break;
-        off += natural_size(L, t->members[i]);
-    }
-    return size_u32(L, off, tid, "member offset");
 }
 
 /* Byte stride of the elements of an array/runtime array/matrix type. */
 uint32_t lower_elem_stride(lower *L, uint32_t tid, bool expl, uint32_t matrix_stride)
 {
-    type_info *t = lower_type(L, tid);
-    if (t->op == SpvOpTypeVector)
-        return lower_scalar_bytes(L, t->elem);
-    if (t->op == SpvOpTypeMatrix) {
-        if (expl && matrix_stride)
-            return matrix_stride;
-        return size_u32(L, size_round(natural_size(L, t->elem), natural_align(L, t->elem)), tid, "column stride");
-    }
-    if (expl) {
-        if (!t->array_stride)
-            lower_fail(L, ISA_ERR_INVALID, "array type %%%u in an explicitly laid out block has no ArrayStride", tid);
-        return t->array_stride;
-    }
-    return size_u32(L, size_round(natural_size(L, t->elem), natural_align(L, t->elem)), tid, "element stride");
+    spv_diag d = {0};
+    uint64_t r = spv_elem_stride(&L->mod, tid, expl, matrix_stride, &d);
+    take_diag(L, &d);
+    return size_u32(L, r, tid, lower_type(L, tid)->op == SpvOpTypeMatrix ? "column stride" : "element stride");
 }
 
 uint32_t lower_member_offset(lower *L, uint32_t tid, uint32_t index, bool expl)
 {
-    type_info *t = lower_type(L, tid);
-    if (index >= t->nmembers) {
-        lower_fail(L, ISA_ERR_INVALID, "member %u of struct %%%u with %u members", index, tid, t->nmembers);
-        return 0;
-    }
-    if (expl) {
-        if (t->offsets[index] == UINT32_MAX)
-            lower_fail(L, ISA_ERR_INVALID, "member %u of block %%%u has no Offset decoration", index, tid);
-        return t->offsets[index];
-    }
-    return natural_member_offset(L, t, tid, index);
+    spv_diag d = {0};
+    uint64_t r = spv_member_offset(&L->mod, tid, index, expl, &d);
+    take_diag(L, &d);
+    return size_u32(L, r, tid, "member offset");
 }
 
-/* Size in bytes the layout of tid needs (runtime arrays count zero elements), saturating like natural_size. */
+/* Size in bytes the layout of tid needs (runtime arrays count zero elements), saturating at SPV_SIZE_MAX. */
 static uint64_t layout_size(lower *L, uint32_t tid, bool expl)
 {
-    type_info *t = lower_type(L, tid);
-    if (!expl)
-        return natural_size(L, tid);
-    switch (t->op) {
-    case SpvOpTypeStruct: {
-        uint64_t end = 0;
-        for (uint32_t i = 0; i < t->nmembers; i++) {
-            uint64_t e = (uint64_t)lower_member_offset(L, tid, i, true) + layout_size(L, t->members[i], true);
-            if (e > end)
-                end = e;
-        }
-        return end;
-    }
-    case SpvOpTypeArray: return size_mul(t->count, lower_elem_stride(L, tid, true, 0));
-    case SpvOpTypeRuntimeArray: return 0;
-    case SpvOpTypeMatrix: return size_mul(t->count, natural_size(L, t->elem));
-    default: return natural_size(L, tid);
-    }
+    spv_diag d = {0};
+    uint64_t r = spv_layout_size(&L->mod, tid, expl, &d);
+    take_diag(L, &d);
+    return r;
 }
 
 /* ------------------------------------------------------------ parse module */
 
-/* Records the definition of a result id; NULL (and the error set) when the id is out of range. */
-static id_info *define_id(lower *L, uint32_t id, enum id_kind kind, uint32_t type, size_t word)
+/* The records of one reader node: what it defines, its name and decorations. */
+static void take_node(lower *L, const spv_node *n)
 {
-    if (id == 0 || id >= L->bound) {
-        lower_fail(L, ISA_ERR_INVALID, "id %%%u out of range (bound %u)", id, L->bound);
-        return NULL;
+    id_info *d = &L->ids[n->id];
+    d->name = n->name;
+    d->builtin = n->builtin;
+    d->set = n->set;
+    d->binding = n->binding;
+    d->nonwritable = n->nonwritable;
+    d->spec_id = n->spec_id;
+    if (!n->op)
+        return;
+    d->word = n->word;
+    d->type = n->type;
+    if (n->t.op) {
+        d->kind = K_TYPE;
+        d->t = (type_info *)&n->t;
+        return;
     }
-    id_info *d = &L->ids[id];
-    d->kind = (uint8_t)kind;
-    d->type = type;
-    d->word = (uint32_t)word;
-    return d;
+    switch (n->op) {
+    case SpvOpExtInstImport:
+        d->kind = K_EXTINST;
+        if (strncmp(n->name, "GLSL.std.450", 12) == 0)
+            L->glsl_ext = n->id;
+        break;
+    case SpvOpString: d->kind = K_STRING; break;
+    case SpvOpUndef: d->kind = K_UNDEF; break;
+    case SpvOpVariable: d->kind = K_VAR; d->storage = n->storage; break;
+    default: /* the constants */
+        d->kind = K_CONST;
+        d->cknown = n->has_value;
+        d->cval = n->value;
+        /* a 32-bit signed integer's value sign-extended, as the executor's registers hold it */
+        const spv_type *t = spv_type_of(&L->mod, n->type);
+        if (n->has_value && !n->wide && t && t->op == SpvOpTypeInt && t->is_signed && t->width == 32 &&
+            (n->value & 0x80000000u))
+            d->cval |= 0xffffffff00000000ull;
+        break;
+    }
 }
 
+/* Array lengths the reader could not read off a plain constant (an OpSpecConstantOp): evaluated now, in the order
+ * the module declares its types, as an array type's own length precedes it. */
+static bool array_lengths(lower *L)
+{
+    spv_iter it;
+    spv_inst in;
+    spv_iter_init(&it, L->w, L->mod.functions, SPV_HEADER_WORDS);
+    while (spv_next(&it, &in) == SPV_STEP_INST) {
+        if (in.op != SpvOpTypeArray)
+            continue;
+        L->cur_word = (uint32_t)in.word;
+        spv_type *t = &spv_node_of(&L->mod, in.o[0])->t;
+        uint32_t len = t->length_id;
+        if (t->count_known)
+            continue;
+        if (len == 0 || len >= L->bound) {
+            lower_fail(L, ISA_ERR_INVALID, "id %%%u out of range (bound %u)", len, L->bound);
+            return false;
+        }
+        if (!L->ids[len].cknown && L->ids[len].kind == K_CONST) {
+            uint64_t v = 0;
+            lower_const_bits(L, len, &v, 1);
+            if (L->failed)
+                return false;
+        }
+        if (!L->ids[len].cknown) {
+            lower_fail(L, ISA_ERR_UNSUPPORTED, "array length %%%u is not a constant the model can evaluate", len);
+            return false;
+        }
+        t->count = (uint32_t)L->ids[len].cval;
+    }
+    return true;
+}
+
+/* The module's declarations from the reader (isa/spirv.h) into the per-id records. */
 bool lower_parse_module(lower *L)
 {
     const uint32_t *w = L->w;
-    if (L->n < 5 || w[0] != SpvMagicNumber) {
+    if (spv_header_problem(w, L->n)) {
         lower_fail(L, ISA_ERR_INVALID, "not a SPIR-V module (magic number 0x%08x)", L->n ? w[0] : 0);
         return false;
     }
     L->bound = w[3];
     if (L->bound == 0 || L->bound > (1u << 22)) {
         lower_fail(L, ISA_ERR_INVALID, "word 3: id bound %u out of range", L->bound);
+        return false;
+    }
+    char why[256];
+    if (!spv_module_read(&L->mod, w, L->n, why, sizeof why)) {
+        const char *what = strstr(why, ": ");
+        L->cur_word = L->mod.err_word;
+        lower_fail(L, what ? ISA_ERR_INVALID : ISA_ERR_NOMEM, "%s", what ? what + 2 : why);
         return false;
     }
     /* size the id table by the ids the module defines: every id of a valid module is some
@@ -327,245 +286,16 @@ bool lower_parse_module(lower *L)
         L->ids[i].slot = -1;
         L->ids[i].off_reg = ISA_NO_REG;
     }
-    /* first pass: definitions of types, constants, variables, names, decorations */
-    for (size_t i = 5; i < L->n;) {
-        uint32_t wc = w[i] >> 16;
-        SpvOp op = (SpvOp)(w[i] & 0xffff);
-        L->cur_word = (uint32_t)i;
-        if (wc == 0 || i + wc > L->n) {
-            lower_fail(L, ISA_ERR_INVALID, "instruction word count %u runs past the end of the module", wc);
+    for (uint32_t k = 0; k < L->mod.node_count; k++) {
+        const spv_node *n = &L->mod.nodes[k];
+        if (n->id >= L->bound) {
+            L->cur_word = n->word;
+            lower_fail(L, ISA_ERR_INVALID, "id %%%u out of range (bound %u)", n->id, L->bound);
             return false;
         }
-        const uint32_t *o = w + i + 1; /* operands */
-        uint32_t no = wc - 1;
-#define NEED(k)                                                               \
-    if (no < (k)) {                                                           \
-        lower_fail(L, ISA_ERR_INVALID, "too few operands (%u, need %u)", no, (k)); \
-        return false;                                                         \
+        take_node(L, n);
     }
-#define ID_OK(x)                                                                      \
-    if ((x) == 0 || (x) >= L->bound) {                                                \
-        lower_fail(L, ISA_ERR_INVALID, "id %%%u out of range (bound %u)", (x), L->bound); \
-        return false;                                                                 \
-    }
-        switch (op) {
-        case SpvOpName:
-            NEED(2);
-            ID_OK(o[0]);
-            L->ids[o[0]].name = (const char *)(o + 1);
-            break;
-        case SpvOpExtInstImport:
-            NEED(2);
-            ID_OK(o[0]);
-            L->ids[o[0]].kind = K_EXTINST;
-            L->ids[o[0]].name = (const char *)(o + 1);
-            if (strncmp((const char *)(o + 1), "GLSL.std.450", 12) == 0)
-                L->glsl_ext = o[0];
-            break;
-        case SpvOpString:
-            NEED(2);
-            ID_OK(o[0]);
-            L->ids[o[0]].kind = K_STRING;
-            L->ids[o[0]].name = (const char *)(o + 1);
-            break;
-        case SpvOpDecorate: {
-            NEED(2);
-            ID_OK(o[0]);
-            id_info *d = &L->ids[o[0]];
-            switch (o[1]) {
-            case SpvDecorationBuiltIn: if (no >= 3) d->builtin = (int32_t)o[2]; break;
-            case SpvDecorationDescriptorSet: if (no >= 3) d->set = (int32_t)o[2]; break;
-            case SpvDecorationBinding: if (no >= 3) d->binding = (int32_t)o[2]; break;
-            case SpvDecorationNonWritable: d->nonwritable = true; break;
-            case SpvDecorationSpecId: if (no >= 3) d->spec_id = o[2] + 1; break;
-            default: break;
-            }
-            break;
-        }
-        default: break;
-        }
-        if (op == SpvOpFunction)
-            break; /* declarations end here; types need decorations first (second loop) */
-        i += wc;
-    }
-    if (L->failed)
-        return false;
-    /* second pass: types, constants, global variables (decorations are known now) */
-    for (size_t i = 5; i < L->n;) {
-        uint32_t wc = w[i] >> 16;
-        SpvOp op = (SpvOp)(w[i] & 0xffff);
-        L->cur_word = (uint32_t)i;
-        const uint32_t *o = w + i + 1;
-        uint32_t no = wc - 1;
-        if (op == SpvOpFunction)
-            break;
-        if (op >= SpvOpTypeVoid && op <= SpvOpTypeForwardPointer && op != SpvOpTypeForwardPointer) {
-            NEED(1);
-            ID_OK(o[0]);
-            if (L->ids[o[0]].kind != K_NONE && L->ids[o[0]].kind != K_TYPE) {
-                lower_fail(L, ISA_ERR_INVALID, "id %%%u is defined twice", o[0]);
-                return false;
-            }
-            if (L->ids[o[0]].kind == K_TYPE) {
-                lower_fail(L, ISA_ERR_INVALID, "type id %%%u is defined twice", o[0]);
-                return false;
-            }
-            type_info *t = calloc(1, sizeof *t);
-            if (!t) {
-                lower_fail(L, ISA_ERR_NOMEM, "out of memory");
-                return false;
-            }
-            t->op = op;
-            id_info *d = &L->ids[o[0]];
-            d->kind = K_TYPE;
-            d->t = t;
-            d->word = (uint32_t)i;
-            switch (op) {
-            case SpvOpTypeInt: NEED(3); t->width = o[1]; t->is_signed = o[2] != 0; break;
-            case SpvOpTypeFloat: NEED(2); t->width = o[1]; break;
-            case SpvOpTypeVector: case SpvOpTypeMatrix:
-                NEED(3);
-                ID_OK(o[1]);
-                t->elem = o[1];
-                t->count = o[2];
-                break;
-            case SpvOpTypeArray:
-                NEED(3);
-                ID_OK(o[1]);
-                ID_OK(o[2]);
-                t->elem = o[1];
-                if (!L->ids[o[2]].cknown && L->ids[o[2]].kind == K_CONST) {
-                    uint64_t len = 0; /* an OpSpecConstantOp: evaluated now (its operands precede it) */
-                    lower_const_bits(L, o[2], &len, 1);
-                    if (L->failed)
-                        return false;
-                }
-                if (!L->ids[o[2]].cknown) {
-                    lower_fail(L, ISA_ERR_UNSUPPORTED, "array length %%%u is not a constant the model can evaluate", o[2]);
-                    return false;
-                }
-                t->count = (uint32_t)L->ids[o[2]].cval;
-                break;
-            case SpvOpTypeRuntimeArray: NEED(2); ID_OK(o[1]); t->elem = o[1]; break;
-            case SpvOpTypeStruct:
-                t->nmembers = no - 1;
-                t->members = calloc(no, sizeof *t->members);
-                t->offsets = calloc(no, sizeof *t->offsets);
-                t->mstride = calloc(no, sizeof *t->mstride);
-                t->row_major = calloc(no, sizeof *t->row_major);
-                if (!t->members || !t->offsets || !t->mstride || !t->row_major) {
-                    lower_fail(L, ISA_ERR_NOMEM, "out of memory");
-                    return false;
-                }
-                for (uint32_t m = 0; m < t->nmembers; m++) {
-                    ID_OK(o[1 + m]);
-                    t->members[m] = o[1 + m];
-                    t->offsets[m] = UINT32_MAX;
-                }
-                break;
-            case SpvOpTypePointer: NEED(3); ID_OK(o[2]); t->storage = o[1]; t->elem = o[2]; break;
-            case SpvOpTypeImage:
-                NEED(8);
-                t->elem = o[1];
-                t->image_dim = o[2];
-                t->image_arrayed = o[4] != 0;
-                t->image_ms = o[5] != 0;
-                t->image_sampled = o[6];
-                t->image_format = o[7];
-                break;
-            case SpvOpTypeSampledImage: NEED(2); t->elem = o[1]; break;
-            default: break;
-            }
-        } else {
-            switch (op) {
-            case SpvOpConstant: case SpvOpSpecConstant: {
-                NEED(3);
-                ID_OK(o[0]);
-                id_info *d = define_id(L, o[1], K_CONST, o[0], i);
-                if (!d)
-                    return false;
-                uint64_t v = o[2];
-                if (no >= 4)
-                    v |= (uint64_t)o[3] << 32;
-                else if (L->ids[o[0]].kind == K_TYPE && L->ids[o[0]].t->op == SpvOpTypeInt &&
-                         L->ids[o[0]].t->is_signed && (v & 0x80000000u) && L->ids[o[0]].t->width == 32)
-                    v |= 0xffffffff00000000ull;
-                d->cval = v;
-                d->cknown = true;
-                break;
-            }
-            case SpvOpConstantTrue: case SpvOpConstantFalse: case SpvOpSpecConstantTrue: case SpvOpSpecConstantFalse: {
-                NEED(2);
-                id_info *d = define_id(L, o[1], K_CONST, o[0], i);
-                if (!d)
-                    return false;
-                d->cval = (op == SpvOpConstantTrue || op == SpvOpSpecConstantTrue);
-                d->cknown = true;
-                break;
-            }
-            case SpvOpConstantComposite: case SpvOpSpecConstantComposite: case SpvOpConstantNull:
-            case SpvOpSpecConstantOp:
-                NEED(2);
-                if (!define_id(L, o[1], K_CONST, o[0], i))
-                    return false;
-                break;
-            case SpvOpUndef:
-                NEED(2);
-                if (!define_id(L, o[1], K_UNDEF, o[0], i))
-                    return false;
-                break;
-            case SpvOpVariable: {
-                NEED(3);
-                id_info *d = define_id(L, o[1], K_VAR, o[0], i);
-                if (!d)
-                    return false;
-                d->storage = o[2];
-                break;
-            }
-            default: break;
-            }
-        }
-        i += wc;
-    }
-    /* decorations on types (ArrayStride, Block, BufferBlock, member Offsets) — they precede
-     * the types in the module, so apply them now. */
-    for (size_t i = 5; i < L->n;) {
-        uint32_t wc = w[i] >> 16;
-        SpvOp op = (SpvOp)(w[i] & 0xffff);
-        const uint32_t *o = w + i + 1;
-        uint32_t no = wc - 1;
-        if (op == SpvOpFunction)
-            break;
-        if ((op == SpvOpDecorate || op == SpvOpMemberDecorate) && no >= 1 && (o[0] == 0 || o[0] >= L->bound)) {
-            L->cur_word = (uint32_t)i;
-            lower_fail(L, ISA_ERR_INVALID, "decoration of id %%%u, out of range (bound %u)", o[0], L->bound);
-            return false;
-        }
-        if (op == SpvOpDecorate && no >= 2 && L->ids[o[0]].kind == K_TYPE) {
-            type_info *t = L->ids[o[0]].t;
-            if (o[1] == SpvDecorationArrayStride && no >= 3)
-                t->array_stride = o[2];
-            else if (o[1] == SpvDecorationBlock)
-                t->block = true;
-            else if (o[1] == SpvDecorationBufferBlock)
-                t->buffer_block = true;
-        } else if (op == SpvOpMemberDecorate && no >= 3 && L->ids[o[0]].kind == K_TYPE &&
-                   L->ids[o[0]].t->op == SpvOpTypeStruct) {
-            type_info *t = L->ids[o[0]].t;
-            if (o[1] < t->nmembers) {
-                if (o[2] == SpvDecorationOffset && no >= 4)
-                    t->offsets[o[1]] = o[3];
-                else if (o[2] == SpvDecorationMatrixStride && no >= 4)
-                    t->mstride[o[1]] = o[3];
-                else if (o[2] == SpvDecorationRowMajor)
-                    t->row_major[o[1]] = true;
-            }
-        }
-        i += wc;
-    }
-#undef NEED
-#undef ID_OK
-    return !L->failed;
+    return array_lengths(L);
 }
 
 /* Values of constants (registers filled at wave start). */
@@ -935,25 +665,25 @@ void lower_make_variables(lower *L)
             /* SPV_KHR_workgroup_memory_explicit_layout: a Workgroup variable of a Block type is laid out by its
              * Offset and ArrayStride decorations, and every such variable starts at offset 0 of the workgroup's
              * memory ("all the Workgroup blocks share the same underlying storage"); a module has all its
-             * Workgroup variables in blocks or none */
+             * Workgroup variables in blocks or none (spv_place_variable) */
             bool shared_block = wg && t->block;
             s.space = wg ? ISA_SPACE_WORKGROUP : ISA_SPACE_PRIVATE;
             uint32_t *area = wg ? &p->workgroup_bytes : &p->private_bytes;
-            uint32_t a = natural_align(L, pointee);
-            if (a < 4)
-                a = 4;
+            uint64_t base = 0, size = 0;
+            spv_diag diag = {0};
+            spv_place_variable(&L->mod, pointee, wg, *area, &base, &size, &diag);
+            take_diag(L, &diag);
             set_slot_name(L, &s, id, pointee);
             /* the simulator allocates these areas per workgroup and per lane: bound them (docs/quirks.md) */
             uint64_t limit = wg ? ISA_MAX_WORKGROUP_BYTES : ISA_MAX_PRIVATE_BYTES;
-            uint64_t size = shared_block ? layout_size(L, pointee, true) : natural_size(L, pointee);
-            uint64_t base = shared_block ? 0 : size_round(*area, a), end = base + size;
+            uint64_t end = base + size;
             if (end > limit) {
                 char before[64] = "";
                 if (end != size)
                     snprintf(before, sizeof before, " (%llu with the variables before it)", (unsigned long long)end);
                 lower_fail(L, ISA_ERR_UNSUPPORTED, "%s variable '%s' (%%%u) needs %s%llu bytes%s; wavelab models at most "
                            "%llu bytes of %s", wg ? "workgroup (shared)" : "private", s.name, id,
-                           size >= LAYOUT_SIZE_MAX ? "at least " : "", (unsigned long long)size, before,
+                           size >= SPV_SIZE_MAX ? "at least " : "", (unsigned long long)size, before,
                            (unsigned long long)limit, wg ? "shared memory per workgroup" : "private memory per invocation");
                 return;
             }

@@ -16,6 +16,7 @@
 #include <spirv/unified1/spirv.h>
 
 #include "isa/isa.h"
+#include "isa/spirv.h"
 
 typedef struct spec_const {
     uint32_t id, word, type, spec_id; /* spec_id + 1; 0: not decorated */
@@ -108,38 +109,17 @@ isa_status isa_specialize(const uint32_t *words, size_t n, const isa_spec *spec,
         snprintf(err, err_size, "module too short");
         return ISA_ERR_INVALID;
     }
-    uint32_t bound = words[3];
     uint32_t *w = malloc(n * sizeof *w);
-    uint32_t *spec_of = calloc(bound + 1, sizeof *spec_of);   /* id -> SpecId + 1 */
-    const char **name_of = calloc(bound + 1, sizeof *name_of);
-    uint32_t *type_word = calloc(bound + 1, sizeof *type_word); /* type id -> its word */
-    uint32_t *const_word = calloc(bound + 1, sizeof *const_word); /* spec constant id -> its word */
     isa_status st = ISA_OK;
-    if (!w || !spec_of || !name_of || !type_word || !const_word) {
+    if (!w) {
         snprintf(err, err_size, "out of memory");
-        st = ISA_ERR_NOMEM;
-        goto done;
+        return ISA_ERR_NOMEM;
     }
     memcpy(w, words, n * sizeof *w);
-    for (size_t i = 5; i < n;) {
-        uint32_t wc = w[i] >> 16;
-        SpvOp op = (SpvOp)(w[i] & 0xffff);
-        if (wc == 0 || i + wc > n)
-            break; /* the lowering reports a malformed module */
-        if (op == SpvOpFunction)
-            break;
-        const uint32_t *o = w + i + 1;
-        if (op == SpvOpName && wc >= 3 && o[0] < bound)
-            name_of[o[0]] = (const char *)(o + 1);
-        else if (op == SpvOpDecorate && wc >= 4 && o[1] == SpvDecorationSpecId && o[0] < bound)
-            spec_of[o[0]] = o[2] + 1;
-        else if ((op == SpvOpTypeBool || op == SpvOpTypeInt || op == SpvOpTypeFloat) && wc >= 2 && o[0] < bound)
-            type_word[o[0]] = (uint32_t)i;
-        else if ((op == SpvOpSpecConstant || op == SpvOpSpecConstantTrue || op == SpvOpSpecConstantFalse) && wc >= 3 &&
-                 o[1] < bound)
-            const_word[o[1]] = (uint32_t)i;
-        i += wc;
-    }
+    /* a malformed module declares no constant here: the lowering reports what is wrong with it */
+    spv_module m;
+    char unread[256];
+    spv_module_read(&m, w, n, unread, sizeof unread);
     int count = spec ? spec->count : 0;
     if (map && count > 0) {
         map->ids = calloc((size_t)count, sizeof *map->ids);
@@ -154,29 +134,32 @@ isa_status isa_specialize(const uint32_t *words, size_t n, const isa_spec *spec,
     }
     for (int k = 0; k < count; k++) {
         const isa_spec_value *v = &spec->values[k];
-        uint32_t want = 0, found = 0;
+        uint32_t want = 0;
         bool by_id = key_is_id(v->key, &want);
-        for (uint32_t id = 1; id < bound && !found; id++)
-            if (const_word[id] && spec_of[id] &&
-                (by_id ? spec_of[id] == want + 1 : name_of[id] && strcmp(name_of[id], v->key) == 0))
-                found = id;
-        if (!found) {
+        const spv_node *c = NULL; /* the lowest id that matches */
+        for (uint32_t j = 0; j < m.node_count; j++) {
+            const spv_node *d = &m.nodes[j];
+            if ((d->op == SpvOpSpecConstant || d->op == SpvOpSpecConstantTrue || d->op == SpvOpSpecConstantFalse) &&
+                d->spec_id && (by_id ? d->spec_id == want + 1 : d->name && strcmp(d->name, v->key) == 0) &&
+                (!c || d->id < c->id))
+                c = d;
+        }
+        if (!c) {
             st = spec_fail(err, err_size, v->key,
                            by_id ? "the kernel declares no specialization constant with this SpecId"
                                  : "the kernel declares no specialization constant with this name");
             goto done;
         }
-        uint32_t cw = const_word[found];
-        SpvOp cop = (SpvOp)(w[cw] & 0xffff);
-        uint32_t tid = w[cw + 1];
-        if (tid >= bound || !type_word[tid]) {
+        uint32_t cw = c->word;
+        SpvOp cop = c->op;
+        const spv_type *t = spv_type_of(&m, c->type);
+        if (!t || (t->op != SpvOpTypeBool && t->op != SpvOpTypeInt && t->op != SpvOpTypeFloat)) {
             st = spec_fail(err, err_size, v->key, "the constant's type is not bool, an integer or a float");
             goto done;
         }
-        const uint32_t *t = w + type_word[tid];
-        SpvOp top = (SpvOp)(t[0] & 0xffff);
-        uint32_t width = top == SpvOpTypeBool ? 32 : t[2];
-        bool is_signed = top == SpvOpTypeInt && (t[0] >> 16) >= 4 && t[3] != 0;
+        SpvOp top = t->op;
+        uint32_t width = top == SpvOpTypeBool ? 32 : t->width;
+        bool is_signed = top == SpvOpTypeInt && t->is_signed;
         uint64_t bits = 0;
         const char *why = value_bits(v, top, width, is_signed, &bits);
         if (why) {
@@ -184,16 +167,15 @@ isa_status isa_specialize(const uint32_t *words, size_t n, const isa_spec *spec,
             goto done;
         }
         if (cop == SpvOpSpecConstant) {
-            uint32_t wc = w[cw] >> 16;
             w[cw + 3] = (uint32_t)bits;
-            if (wc >= 5)
+            if (c->wide)
                 w[cw + 4] = (uint32_t)(bits >> 32);
         } else {
             w[cw] = (w[cw] & 0xffff0000u) | (bits ? SpvOpSpecConstantTrue : SpvOpSpecConstantFalse);
         }
         if (map) {
             uint32_t size = top == SpvOpTypeBool ? 4 : width / 8; /* a bool is a VkBool32 */
-            map->ids[map->count] = spec_of[found] - 1;
+            map->ids[map->count] = c->spec_id - 1;
             map->offsets[map->count] = (uint32_t)map->data_size;
             map->sizes[map->count] = size;
             /* little-endian host, as Vulkan reads it  */
@@ -203,10 +185,7 @@ isa_status isa_specialize(const uint32_t *words, size_t n, const isa_spec *spec,
         }
     }
 done:
-    free(spec_of);
-    free(name_of);
-    free(type_word);
-    free(const_word);
+    spv_module_free(&m);
     if (st != ISA_OK) {
         free(w);
         isa_spec_map_free(map);
