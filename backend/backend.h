@@ -194,8 +194,8 @@ typedef struct vkb_kernel_info {
     uint32_t subgroup_ops;            /* VKB_SUBGROUP_* implied by the capabilities */
     int subgroup_extended_types;      /* a subgroup operation works on an 8/16/64-bit integer or f16 */
     uint32_t push_constant_bytes;     /* bytes the push-constant block spans; 0 when none */
-    uint32_t shared_bytes_lower_bound;/* Workgroup variables laid out as the simulator lays them out
-                                       * (spv_place_variable; drivers may add padding) */
+    uint32_t shared_bytes;            /* Workgroup variables laid out as the simulator lays them out
+                                       * (spv_place_variable; a driver may pack them differently) */
     vkb_resource resources[VKB_MAX_RESOURCES];
     int resource_count;
 } vkb_kernel_info;

@@ -301,7 +301,7 @@ static vkb_status scan_variables(const spv_module *m, const uint8_t *used, vkb_k
         if (st == VKB_OK)
             out->resource_count++;
     }
-    out->shared_bytes_lower_bound = clamp_u32(shared);
+    out->shared_bytes = clamp_u32(shared);
     free(vars);
     return st;
 }

@@ -280,9 +280,9 @@ vkb_status vkb_check_support(const vkb_context *ctx, int index, const vkb_kernel
                  info->max_compute_workgroup_invocations, (unsigned long long)invocations);
         return VKB_ERR_UNSUPPORTED;
     }
-    if (k->shared_bytes_lower_bound > info->max_compute_shared_memory_size) {
+    if (k->shared_bytes > info->max_compute_shared_memory_size) {
         snprintf(err, err_size, "%s allows %u bytes of shared memory per workgroup; the kernel needs at least %u",
-                 info->name, info->max_compute_shared_memory_size, k->shared_bytes_lower_bound);
+                 info->name, info->max_compute_shared_memory_size, k->shared_bytes);
         return VKB_ERR_UNSUPPORTED;
     }
     uint32_t push = k->push_constant_bytes;

@@ -181,7 +181,7 @@ START_TEST(test_reader_workgroup_natural_layout)
     vkb_kernel_info k;
     char err[256] = "";
     ck_assert_int_eq(vkb_kernel_scan(w, n, "main", &k, err, sizeof err), VKB_OK);
-    ck_assert_uint_eq(k.shared_bytes_lower_bound, 128);
+    ck_assert_uint_eq(k.shared_bytes, 128);
     free(w);
 }
 END_TEST
