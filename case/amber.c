@@ -632,6 +632,20 @@ static case_status read_text_file(amber *a, a_buffer *b, const char *file)
     return s;
 }
 
+/* A new buffer or image of the script named by the command's first word (tok[1]), which no other may have. */
+static case_status new_buffer(amber *a, const char *cmd, a_buffer **out)
+{
+    if (find_buffer(a, a->tok[1]) >= 0)
+        return MALFORMED(a, a->tok_line, "%s %.60s: a buffer or image of this name exists already", cmd, a->tok[1]);
+    GROW(a, a->buffers, a->buffer_count);
+    a_buffer *b = &a->buffers[a->buffer_count++];
+    b->line = a->tok_line;
+    if (!(b->name = strdup(a->tok[1])))
+        return fail(a, 0, CASE_ERR_NOMEM, "out of memory");
+    *out = b;
+    return CASE_OK;
+}
+
 /*
  * IMAGE NAME FORMAT VK_FORMAT [DIM_1D | DIM_2D | DIM_3D] WIDTH W [HEIGHT H] [DEPTH D] [MIP_LEVELS M] [SAMPLES 1]
  * [FILL V]: an image of the script, every component V (0 without FILL), encoded as the format stores it.  Amber's
@@ -642,14 +656,9 @@ static case_status cmd_image(amber *a)
     int line = a->tok_line;
     if (a->ntok < 2)
         return MALFORMED(a, line, "IMAGE: expected IMAGE NAME FORMAT FORMAT DIM_2D WIDTH W HEIGHT H ...");
-    if (find_buffer(a, a->tok[1]) >= 0)
-        return MALFORMED(a, line, "IMAGE %.60s: a buffer or image of this name exists already", a->tok[1]);
-    GROW(a, a->buffers, a->buffer_count);
-    a_buffer *b = &a->buffers[a->buffer_count++];
-    b->line = line;
+    a_buffer *b;
+    TRY(new_buffer(a, "IMAGE", &b));
     b->is_image = 1;
-    if (!(b->name = strdup(a->tok[1])))
-        return fail(a, 0, CASE_ERR_NOMEM, "out of memory");
     img_image *im = &b->image;
     im->dim = IMG_DIM_2D;
     im->width = im->height = im->depth = im->layers = im->mip_levels = 1;
@@ -741,13 +750,8 @@ static case_status cmd_buffer(amber *a)
     int line = a->tok_line;
     if (a->ntok < 3)
         return MALFORMED(a, line, "BUFFER: expected BUFFER NAME DATA_TYPE TYPE ... or BUFFER NAME FORMAT FORMAT ...");
-    if (find_buffer(a, a->tok[1]) >= 0)
-        return MALFORMED(a, line, "BUFFER %.60s: a buffer of this name exists already", a->tok[1]);
-    GROW(a, a->buffers, a->buffer_count);
-    a_buffer *b = &a->buffers[a->buffer_count++];
-    b->line = line;
-    if (!(b->name = strdup(a->tok[1])))
-        return fail(a, 0, CASE_ERR_NOMEM, "out of memory");
+    a_buffer *b;
+    TRY(new_buffer(a, "BUFFER", &b));
     int k = 2;
     if (is(a->tok[k], "DATA_TYPE") && k + 1 < a->ntok) {
         int std140 = k + 2 < a->ntok && is(a->tok[k + 2], "STD140");

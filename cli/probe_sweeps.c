@@ -625,16 +625,25 @@ void probe_init_sweeps(results *r)
 #define REQUEST_BOUND 0.85
 #define L2_PLATEAU 0.9 /* the buffer sizes whose scattered rate is within 10 % of the fastest */
 
-void probe_analyze_l2_rate(const sweep *s, results *r)
+/* A mode sweep's points (x = mode 0 .. modes - 1): each mode's median, slowest and fastest repetition; 0 where
+ * the sweep has no row for it. */
+static void mode_points(const sweep *s, int modes, double *rate, double *slowest, double *fastest)
 {
-    double rate[3] = {0, 0, 0}, fastest[3] = {0, 0, 0}, slowest[3] = {0, 0, 0};
+    for (int m = 0; m < modes; m++)
+        rate[m] = slowest[m] = fastest[m] = 0;
     for (int i = 0; i < s->n; i++)
-        if (s->x[i] >= 0 && s->x[i] <= 2 && s->x[i] == floor(s->x[i])) {
+        if (s->x[i] >= 0 && s->x[i] < modes && s->x[i] == floor(s->x[i])) {
             int mode = (int)s->x[i];
             rate[mode] = s->y[i];
             slowest[mode] = s->lo[i];
             fastest[mode] = s->hi[i];
         }
+}
+
+void probe_analyze_l2_rate(const sweep *s, results *r)
+{
+    double rate[3], fastest[3], slowest[3];
+    mode_points(s, 3, rate, slowest, fastest);
     r->l2_scattered_gsps = rate[0];
     r->l2_line_gsps = rate[1];
     r->l2_adjacent_gsps = rate[2];
@@ -760,14 +769,8 @@ int probe_sweep_l2_rate(probe *pr, results *r)
 
 void probe_analyze_atomic(const sweep *s, results *r)
 {
-    double rate[7] = {0}, fastest[7] = {0}, slowest[7] = {0};
-    for (int i = 0; i < s->n; i++)
-        if (s->x[i] >= 0 && s->x[i] <= 6 && s->x[i] == floor(s->x[i])) {
-            int mode = (int)s->x[i];
-            rate[mode] = s->y[i];
-            slowest[mode] = s->lo[i];
-            fastest[mode] = s->hi[i];
-        }
+    double rate[7], fastest[7], slowest[7];
+    mode_points(s, 7, rate, slowest, fastest);
     r->atomic_line_gops = rate[0];
     r->atomic_word_gops = rate[1];
     r->atomic_spread_gops = rate[2];
