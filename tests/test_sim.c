@@ -1657,6 +1657,29 @@ END_TEST
  * plain path (noted on stderr).  The f16 -> f32 conversion and the half sum
  * are also checked against C's _Float16 here.
  */
+/*
+ * test_sim_switch (CMakeLists.txt) builds this file again with the executor's switch dispatch: it differs from
+ * test_sim only in how sim/exec_loop.h reaches each handler, never in the handlers or in the conversions and
+ * arithmetic they call.  The two value sweeps below (every half pattern: ~400 000 and 65 536 inputs) prove that
+ * arithmetic in test_sim; in test_sim_switch every SWEEP_STRIDE-th input still takes every instruction of the
+ * kernels through the switch, without sweeping the same arithmetic again (the sweeps were ~95 % of that suite's
+ * time, minutes under the sanitizers).
+ */
+#ifdef WAVELAB_SWITCH_DISPATCH
+#define SWEEP_STRIDE 61u
+#else
+#define SWEEP_STRIDE 1u
+#endif
+
+/* Keeps every SWEEP_STRIDE-th of in[0..n) at the front; returns how many. */
+static uint32_t sweep_subset(uint32_t *in, uint32_t n)
+{
+    uint32_t kept = 0;
+    for (uint32_t i = 0; i < n; i += SWEEP_STRIDE)
+        in[kept++] = in[i];
+    return kept;
+}
+
 /* Output word `which` of the kernel below holds two halves (0, 1, 3, 7), a float (2, 4) or half a double (5, 6):
  * x and y differ only in NaN payloads (docs/quirks.md: which NaN an operation on two NaNs returns). */
 static int is_nan64(uint32_t lo, uint32_t hi) { return (hi & 0x7ff00000u) == 0x7ff00000u && ((hi & 0xfffffu) | lo); }
@@ -1706,11 +1729,14 @@ START_TEST(test_host_variant_fp16_and_fma_bits_equal_portable)
     char msg[8192];
     isa_program *prog = NULL;
     ck_assert_msg(tsup_build(src, "variant.comp", "glsl", NULL, &prog, msg, sizeof msg, NULL, 0) == ISA_OK, "%s", msg);
-    const uint32_t n = 65536;
+    uint32_t n = 65536;
     uint32_t *in = malloc(n * 4), *out[2];
     uint32_t rs = 12345;
     for (uint32_t i = 0; i < n; i++)
         in[i] = i | (tsup_rand(&rs) & 0xffff0000u); /* every half pattern in the low half */
+    n = sweep_subset(in, n);
+    for (uint32_t i = 0; n % 64; i++) /* whole workgroups: the first inputs again */
+        in[n++] = in[i];
     int host = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("f16c") && __builtin_cpu_supports("fma");
     if (!host)
         fprintf(stderr, "note: this host lacks AVX2/F16C/FMA: both runs take the portable path\n");
@@ -1861,6 +1887,7 @@ START_TEST(test_fp16_conversions_f16c_and_software_equal_ieee_reference)
         for (uint32_t k = 0; k < 4096; k++)
             for (uint32_t d = 0; d < 3; d++)
                 in[n++] = (E << 23 | k << 11 | (d == 0 ? 0 : d == 1 ? 1 : 0x7ff)) | (k & 1) << 31;
+    n = sweep_subset(in, n);
     for (uint32_t i = 0; i < sizeof specials / sizeof specials[0]; i++) {
         in[n++] = specials[i];
         in[n++] = specials[i] | 0x80000000u;
@@ -1930,7 +1957,6 @@ static Suite *sim_suite(void)
     tcase_add_test(tc, test_memory_texel_buffer_converts_formats);
     tcase_add_test(tc, test_memory_texel_rgba32f_reads_bits_with_nans_quiet);
     tcase_add_test(tc, test_memory_in_bounds_private_vector_partial_and_same_address);
-    tcase_add_test(tc, test_fp16_conversions_f16c_and_software_equal_ieee_reference);
     tcase_add_test(tc, test_builtins_per_lane_values_partial_wave);
     tcase_add_test(tc, test_barrier_four_waves_see_each_others_stores);
     tcase_add_test(tc, test_barrier_skipped_by_one_wave_is_deadlock);
@@ -1940,8 +1966,17 @@ static Suite *sim_suite(void)
     tcase_add_test(tc, test_exec_32bit_compares_read_only_the_low_32_bits);
     tcase_add_test(tc, test_program_malformed_register_is_reported_not_crash);
     tcase_add_test(tc, test_speed_alu_loop_wave32_reports_rate);
-    tcase_add_test(tc, test_host_variant_fp16_and_fma_bits_equal_portable);
     suite_add_tcase(s, tc);
+    /* the two value sweeps, each a TCase of its own: ctest runs each TCase of this suite as an entry of its own
+     * (CK_RUN_CASE; CMakeLists.txt), side by side */
+    TCase *fp16 = tcase_create("fp16_sweep");
+    tcase_set_timeout(fp16, 600);
+    tcase_add_test(fp16, test_fp16_conversions_f16c_and_software_equal_ieee_reference);
+    suite_add_tcase(s, fp16);
+    TCase *variant = tcase_create("host_variant_sweep");
+    tcase_set_timeout(variant, 600);
+    tcase_add_test(variant, test_host_variant_fp16_and_fma_bits_equal_portable);
+    suite_add_tcase(s, variant);
     return s;
 }
 
