@@ -16,7 +16,7 @@ packages=(
   libvulkan-volk-dev libvulkan-dev  # Vulkan backend (volk meta-loader + headers)
   libvulkan1 mesa-vulkan-drivers    # a real Vulkan device on the CPU (lavapipe) for tests
   clang libclang-rt-14-dev          # libFuzzer harnesses (fuzz/, scripts/fuzz.sh): -fsanitize=fuzzer
-  lld ninja-build                   # the test executables linked by lld; scripts/test.sh builds with ninja
+  lld                               # the test executables linked by lld (CMakeLists.txt)
   chromium zlib1g-dev            # the report test: a headless browser renders the page; zlib reads its PNG
   python3                        # tools/: case generators with independent references
 )
