@@ -156,35 +156,10 @@ static vkb_status check_bindings(const vkb_kernel_info *k, const wl_case *c, cha
     return VKB_OK;
 }
 
-vkb_status vkb_check_support(const vkb_context *ctx, int index, const vkb_kernel_info *k, const wl_case *c,
-                             uint32_t wave_size, char *err, size_t err_size)
+/* The wave size the case asks for (0: none) against what the device can run. */
+static vkb_status check_wave_size(const vkb_device_info *info, const vkb_kernel_info *k, uint32_t wave_size,
+                                  char *err, size_t err_size)
 {
-    if (!ctx || index < 0 || index >= ctx->device_count) {
-        snprintf(err, err_size, "no Vulkan device %d", index);
-        return VKB_ERR_NO_DEVICE;
-    }
-    const device_entry *d = &ctx->devices[index];
-    const vkb_device_info *info = &d->info;
-    if (c) {
-        vkb_status st = check_bindings(k, c, err, err_size);
-        if (st != VKB_OK)
-            return st;
-    }
-    if (!info->usable) {
-        snprintf(err, err_size, "%s: Vulkan %u.%u (or the loader) is older than 1.1, which wavelab needs", info->name,
-                 VK_API_VERSION_MAJOR(info->api_version), VK_API_VERSION_MINOR(info->api_version));
-        return VKB_ERR_UNSUPPORTED;
-    }
-    /* a device takes the SPIR-V versions of its Vulkan version (the instance's caps it: d->api) */
-    if (k->vulkan_minor && d->api < VK_MAKE_API_VERSION(0, 1, k->vulkan_minor, 0)) {
-        snprintf(err, err_size, "%s: the kernel is SPIR-V %u.%u, which needs Vulkan 1.%u; the device (with the "
-                 "loader) offers Vulkan %u.%u", info->name, (k->spirv_version >> 16) & 0xff,
-                 (k->spirv_version >> 8) & 0xff, k->vulkan_minor, VK_API_VERSION_MAJOR(d->api),
-                 VK_API_VERSION_MINOR(d->api));
-        return VKB_ERR_UNSUPPORTED;
-    }
-
-    /* wave size */
     if (wave_size) {
         char sizes[160];
         if (info->subgroup_size_control && (info->required_subgroup_size_stages & VK_SHADER_STAGE_COMPUTE_BIT))
@@ -214,6 +189,14 @@ vkb_status vkb_check_support(const vkb_context *ctx, int index, const vkb_kernel
         }
     }
 
+    return VKB_OK;
+}
+
+/* The kernel's subgroup operations, capabilities and SPIR-V extensions against the device's features and
+ * extensions. */
+static vkb_status check_features(const device_entry *d, const vkb_kernel_info *k, char *err, size_t err_size)
+{
+    const vkb_device_info *info = &d->info;
     /* subgroup operations */
     uint32_t missing = k->subgroup_ops & ~info->subgroup_ops;
     if (k->subgroup_ops && !(info->subgroup_stages & VK_SHADER_STAGE_COMPUTE_BIT)) {
@@ -267,7 +250,15 @@ vkb_status vkb_check_support(const vkb_context *ctx, int index, const vkb_kernel
 #undef X
     }
 
-    /* limits */
+    return VKB_OK;
+}
+
+/* The workgroup, shared memory, push constants and the case's bindings (c may be NULL) against the device's
+ * limits. */
+static vkb_status check_limits(const device_entry *d, const vkb_kernel_info *k, const wl_case *c, char *err,
+                               size_t err_size)
+{
+    const vkb_device_info *info = &d->info;
     uint64_t invocations = (uint64_t)k->local_size[0] * k->local_size[1] * k->local_size[2];
     for (int i = 0; i < 3; i++)
         if (k->local_size[i] > info->max_compute_workgroup_size[i]) {
@@ -351,4 +342,40 @@ vkb_status vkb_check_support(const vkb_context *ctx, int index, const vkb_kernel
         }
     }
     return VKB_OK;
+}
+
+vkb_status vkb_check_support(const vkb_context *ctx, int index, const vkb_kernel_info *k, const wl_case *c,
+                             uint32_t wave_size, char *err, size_t err_size)
+{
+    if (!ctx || index < 0 || index >= ctx->device_count) {
+        snprintf(err, err_size, "no Vulkan device %d", index);
+        return VKB_ERR_NO_DEVICE;
+    }
+    const device_entry *d = &ctx->devices[index];
+    const vkb_device_info *info = &d->info;
+    if (c) {
+        vkb_status st = check_bindings(k, c, err, err_size);
+        if (st != VKB_OK)
+            return st;
+    }
+    if (!info->usable) {
+        snprintf(err, err_size, "%s: Vulkan %u.%u (or the loader) is older than 1.1, which wavelab needs", info->name,
+                 VK_API_VERSION_MAJOR(info->api_version), VK_API_VERSION_MINOR(info->api_version));
+        return VKB_ERR_UNSUPPORTED;
+    }
+    /* a device takes the SPIR-V versions of its Vulkan version (the instance's caps it: d->api) */
+    if (k->vulkan_minor && d->api < VK_MAKE_API_VERSION(0, 1, k->vulkan_minor, 0)) {
+        snprintf(err, err_size, "%s: the kernel is SPIR-V %u.%u, which needs Vulkan 1.%u; the device (with the "
+                 "loader) offers Vulkan %u.%u", info->name, (k->spirv_version >> 16) & 0xff,
+                 (k->spirv_version >> 8) & 0xff, k->vulkan_minor, VK_API_VERSION_MAJOR(d->api),
+                 VK_API_VERSION_MINOR(d->api));
+        return VKB_ERR_UNSUPPORTED;
+    }
+
+    vkb_status st = check_wave_size(info, k, wave_size, err, err_size);
+    if (st == VKB_OK)
+        st = check_features(d, k, err, err_size);
+    if (st == VKB_OK)
+        st = check_limits(d, k, c, err, err_size);
+    return st;
 }

@@ -839,6 +839,89 @@ static case_status cmd_buffer(amber *a)
 }
 
 /* The commands of a PIPELINE or DERIVE_PIPELINE block, up to its END. */
+/* BIND BUFFER B AS KIND [DESCRIPTOR_SET S] BINDING N [OFFSET O] [DESCRIPTOR_OFFSET O] [DESCRIPTOR_RANGE R]: one of
+ * the pipeline's bindings (or its push constants), on the command line being read. */
+static case_status pipeline_bind(amber *a, a_pipeline *p)
+{
+    int line = a->tok_line;
+    if (a->ntok < 2 || !is(a->tok[1], "BUFFER"))
+        return UNSUPPORTED(a, line, "BIND %.40s: the subset binds BUFFERs (samplers and buffer arrays are not "
+                           "mapped)", a->ntok > 1 ? a->tok[1] : "");
+    int b = a->ntok > 2 ? find_buffer(a, a->tok[2]) : -1;
+    if (b < 0)
+        return MALFORMED(a, line, "BIND BUFFER: no buffer named \"%.60s\"", a->ntok > 2 ? a->tok[2] : "");
+    const char *kind = a->ntok > 4 && is(a->tok[3], "AS") ? a->tok[4] : NULL;
+    if (!kind)
+        return MALFORMED(a, line, "BIND BUFFER %.60s: expected AS storage|uniform|push_constant", a->tok[2]);
+    if (is(kind, "push_constant")) {
+        p->push_buffer = b;
+        return CASE_OK;
+    }
+    case_kind ck;
+    uint64_t offset = 0;
+    if (a->buffers[b].is_image != is(kind, "storage_image"))
+        return a->buffers[b].is_image
+                   ? UNSUPPORTED(a, line, "BIND BUFFER %.60s AS %.40s: the subset binds an IMAGE as a "
+                                 "storage_image", a->tok[2], kind)
+                   : MALFORMED(a, line, "BIND BUFFER %.60s AS storage_image: not an IMAGE", a->tok[2]);
+    if (is(kind, "storage_image"))
+        ck = CASE_KIND_STORAGE_IMAGE;
+    else if (is(kind, "storage") || is(kind, "storage_dynamic"))
+        ck = CASE_KIND_STORAGE_BUFFER;
+    else if (is(kind, "uniform") || is(kind, "uniform_dynamic"))
+        ck = CASE_KIND_UNIFORM_BUFFER;
+    else
+        return UNSUPPORTED(a, line, "BIND BUFFER %.60s AS %.40s: the subset binds storage and uniform buffers "
+                           "and push constants", a->tok[2], kind);
+    uint64_t set = 0, binding = UINT64_MAX, range = 0;
+    for (int k = 5; k < a->ntok; k++) {
+        if (is(a->tok[k], "DESCRIPTOR_SET"))
+            { TRY(parse_u64(a, k + 1 < a->ntok ? a->tok[k + 1] : NULL, "DESCRIPTOR_SET", 31, &set)); k++; }
+        else if (is(a->tok[k], "BINDING"))
+            { TRY(parse_u64(a, k + 1 < a->ntok ? a->tok[k + 1] : NULL, "BINDING", UINT32_MAX, &binding)); k++; }
+        else if (is(a->tok[k], "OFFSET") || is(a->tok[k], "DESCRIPTOR_OFFSET")) {
+            /* the dynamic offset and the descriptor's own add up, as in Vulkan */
+            uint64_t o;
+            TRY(parse_u64(a, k + 1 < a->ntok ? a->tok[k + 1] : NULL, a->tok[k], UINT32_MAX, &o));
+            offset += o;
+            k++;
+        } else if (is(a->tok[k], "DESCRIPTOR_RANGE")) {
+            /* -1 is Amber's default, VK_WHOLE_SIZE: to the buffer's end */
+            if (k + 1 < a->ntok && is(a->tok[k + 1], "-1"))
+                range = 0;
+            else
+                TRY(parse_u64(a, k + 1 < a->ntok ? a->tok[k + 1] : NULL, "DESCRIPTOR_RANGE", UINT32_MAX,
+                              &range));
+            if (k + 1 < a->ntok && is(a->tok[k + 1], "0"))
+                return MALFORMED(a, line, "BIND BUFFER %.60s DESCRIPTOR_RANGE 0: an empty descriptor",
+                                 a->tok[2]);
+            k++;
+        }
+        else
+            return MALFORMED(a, line, "BIND BUFFER %.60s: unexpected \"%.40s\"", a->tok[2], a->tok[k]);
+    }
+    if (binding == UINT64_MAX)
+        return MALFORMED(a, line, "BIND BUFFER %.60s: BINDING missing", a->tok[2]);
+    const a_buffer *buf = &a->buffers[b];
+    uint64_t window = range ? range : buf->size > offset ? buf->size - offset : 0;
+    if (offset >= buf->size || window > buf->size - offset)
+        return MALFORMED(a, line, "BIND BUFFER %.60s: the window of %" PRIu64 " bytes at offset %" PRIu64
+                         " does not lie in its %zu bytes", a->tok[2], window, offset, buf->size);
+    if (window % case_type_size(buf->lay.type))
+        return UNSUPPORTED(a, line, "BIND BUFFER %.60s: a window of %" PRIu64 " bytes is not whole %s "
+                           "elements", a->tok[2], window, case_type_name(buf->lay.type));
+    int slot = p->bind_count;
+    for (int k = 0; k < p->bind_count; k++)
+        if (p->binds[k].set == set && p->binds[k].binding == binding)
+            slot = k; /* a later BIND of the same slot replaces the earlier one */
+    if (slot == MAX_BINDS)
+        return UNSUPPORTED(a, line, "more than %d BINDs in one pipeline", MAX_BINDS);
+    p->binds[slot] = (a_bind){b, (uint32_t)set, (uint32_t)binding, ck, line, (size_t)offset, (size_t)window};
+    if (slot == p->bind_count)
+        p->bind_count++;
+    return CASE_OK;
+}
+
 static case_status pipeline_body(amber *a, a_pipeline *p)
 {
     int got;
@@ -884,81 +967,7 @@ static case_status pipeline_body(amber *a, a_pipeline *p)
                 }
             }
         } else if (is(cmd, "BIND")) {
-            if (a->ntok < 2 || !is(a->tok[1], "BUFFER"))
-                return UNSUPPORTED(a, line, "BIND %.40s: the subset binds BUFFERs (samplers, buffer arrays and images "
-                                   "are not mapped)", a->ntok > 1 ? a->tok[1] : "");
-            int b = a->ntok > 2 ? find_buffer(a, a->tok[2]) : -1;
-            if (b < 0)
-                return MALFORMED(a, line, "BIND BUFFER: no buffer named \"%.60s\"", a->ntok > 2 ? a->tok[2] : "");
-            const char *kind = a->ntok > 4 && is(a->tok[3], "AS") ? a->tok[4] : NULL;
-            if (!kind)
-                return MALFORMED(a, line, "BIND BUFFER %.60s: expected AS storage|uniform|push_constant", a->tok[2]);
-            if (is(kind, "push_constant")) {
-                p->push_buffer = b;
-                continue;
-            }
-            case_kind ck;
-            uint64_t offset = 0;
-            if (a->buffers[b].is_image != is(kind, "storage_image"))
-                return a->buffers[b].is_image
-                           ? UNSUPPORTED(a, line, "BIND BUFFER %.60s AS %.40s: the subset binds an IMAGE as a "
-                                         "storage_image", a->tok[2], kind)
-                           : MALFORMED(a, line, "BIND BUFFER %.60s AS storage_image: not an IMAGE", a->tok[2]);
-            if (is(kind, "storage_image"))
-                ck = CASE_KIND_STORAGE_IMAGE;
-            else if (is(kind, "storage") || is(kind, "storage_dynamic"))
-                ck = CASE_KIND_STORAGE_BUFFER;
-            else if (is(kind, "uniform") || is(kind, "uniform_dynamic"))
-                ck = CASE_KIND_UNIFORM_BUFFER;
-            else
-                return UNSUPPORTED(a, line, "BIND BUFFER %.60s AS %.40s: the subset binds storage and uniform buffers "
-                                   "and push constants", a->tok[2], kind);
-            uint64_t set = 0, binding = UINT64_MAX, range = 0;
-            for (int k = 5; k < a->ntok; k++) {
-                if (is(a->tok[k], "DESCRIPTOR_SET"))
-                    { TRY(parse_u64(a, k + 1 < a->ntok ? a->tok[k + 1] : NULL, "DESCRIPTOR_SET", 31, &set)); k++; }
-                else if (is(a->tok[k], "BINDING"))
-                    { TRY(parse_u64(a, k + 1 < a->ntok ? a->tok[k + 1] : NULL, "BINDING", UINT32_MAX, &binding)); k++; }
-                else if (is(a->tok[k], "OFFSET") || is(a->tok[k], "DESCRIPTOR_OFFSET")) {
-                    /* the dynamic offset and the descriptor's own add up, as in Vulkan */
-                    uint64_t o;
-                    TRY(parse_u64(a, k + 1 < a->ntok ? a->tok[k + 1] : NULL, a->tok[k], UINT32_MAX, &o));
-                    offset += o;
-                    k++;
-                } else if (is(a->tok[k], "DESCRIPTOR_RANGE")) {
-                    /* -1 is Amber's default, VK_WHOLE_SIZE: to the buffer's end */
-                    if (k + 1 < a->ntok && is(a->tok[k + 1], "-1"))
-                        range = 0;
-                    else
-                        TRY(parse_u64(a, k + 1 < a->ntok ? a->tok[k + 1] : NULL, "DESCRIPTOR_RANGE", UINT32_MAX,
-                                      &range));
-                    if (k + 1 < a->ntok && is(a->tok[k + 1], "0"))
-                        return MALFORMED(a, line, "BIND BUFFER %.60s DESCRIPTOR_RANGE 0: an empty descriptor",
-                                         a->tok[2]);
-                    k++;
-                }
-                else
-                    return MALFORMED(a, line, "BIND BUFFER %.60s: unexpected \"%.40s\"", a->tok[2], a->tok[k]);
-            }
-            if (binding == UINT64_MAX)
-                return MALFORMED(a, line, "BIND BUFFER %.60s: BINDING missing", a->tok[2]);
-            const a_buffer *buf = &a->buffers[b];
-            uint64_t window = range ? range : buf->size > offset ? buf->size - offset : 0;
-            if (offset >= buf->size || window > buf->size - offset)
-                return MALFORMED(a, line, "BIND BUFFER %.60s: the window of %" PRIu64 " bytes at offset %" PRIu64
-                                 " does not lie in its %zu bytes", a->tok[2], window, offset, buf->size);
-            if (window % case_type_size(buf->lay.type))
-                return UNSUPPORTED(a, line, "BIND BUFFER %.60s: a window of %" PRIu64 " bytes is not whole %s "
-                                   "elements", a->tok[2], window, case_type_name(buf->lay.type));
-            int slot = p->bind_count;
-            for (int k = 0; k < p->bind_count; k++)
-                if (p->binds[k].set == set && p->binds[k].binding == binding)
-                    slot = k; /* a later BIND of the same slot replaces the earlier one */
-            if (slot == MAX_BINDS)
-                return UNSUPPORTED(a, line, "more than %d BINDs in one pipeline", MAX_BINDS);
-            p->binds[slot] = (a_bind){b, (uint32_t)set, (uint32_t)binding, ck, line, (size_t)offset, (size_t)window};
-            if (slot == p->bind_count)
-                p->bind_count++;
+            TRY(pipeline_bind(a, p));
         } else if (is(cmd, "SUBGROUP")) {
             int block = a->tok_line;
             for (;;) {
@@ -1427,12 +1436,10 @@ static case_status check_checkpoints(amber *a)
     return CASE_OK;
 }
 
-static case_status build_case(amber *a, wl_case *c)
+/* The buffers and images that become the case's bindings, in script order: those a run binds and those an
+ * expectation reads (each pass binds them at its pipeline's own slots). */
+static case_status case_bindings(amber *a, wl_case *c)
 {
-    if (a->run_count == 0)
-        return UNSUPPORTED(a, 0, "no RUN: nothing to dispatch");
-    TRY(check_checkpoints(a));
-    /* the buffers that become bindings, in script order: those a run binds, and those an expectation reads */
     for (int r = 0; r < a->run_count; r++) {
         const a_pipeline *p = &a->pipes[a->runs[r].pipeline];
         for (int k = 0; k < p->bind_count; k++)
@@ -1475,6 +1482,15 @@ static case_status build_case(amber *a, wl_case *c)
         if (!cb->name)
             return fail(a, 0, CASE_ERR_NOMEM, "out of memory");
     }
+    return CASE_OK;
+}
+
+static case_status build_case(amber *a, wl_case *c)
+{
+    if (a->run_count == 0)
+        return UNSUPPORTED(a, 0, "no RUN: nothing to dispatch");
+    TRY(check_checkpoints(a));
+    TRY(case_bindings(a, c));
     /* one pass per RUN */
     c->dispatches = calloc((size_t)a->run_count, sizeof *c->dispatches);
     if (!c->dispatches)

@@ -425,74 +425,13 @@ static void put_atomic(cJSON *root, cJSON *sources, cJSON *prov, const results *
 }
 
 /* The preset: the base preset's JSON with the measured fields replaced; "provenance" for every number. */
-static cJSON *make_preset(const probe *pr, const results *r, cJSON *base, const char *name, const provenance_info *pi)
+/* The caches' objects (l1, l2) and the coalescer's line and sector: measured where the sweeps show them, else the
+ * base's; every preset gets the sectored-cache fields. */
+static void put_caches(cJSON *root, cJSON *sources, cJSON *prov, const results *r, const cJSON *base,
+                       const provenance_info *pi, const probe *pr)
 {
-    cJSON *root = cJSON_Duplicate(base, 1);
-    cJSON *sources = cJSON_GetObjectItemCaseSensitive(root, "sources");
     const cJSON *base_sources = cJSON_GetObjectItemCaseSensitive(base, "sources");
-    cJSON *prov = cJSON_CreateObject();
-    cJSON_DeleteItemFromObjectCaseSensitive(root, "name");
-    cJSON_DeleteItemFromObjectCaseSensitive(root, "description");
-    cJSON_DeleteItemFromObjectCaseSensitive(root, "provenance");
-    cJSON_DeleteItemFromObjectCaseSensitive(root, "measured");
-    char desc[1200];
-    snprintf(desc, sizeof desc, "%s measured by wavelab probe%s (%s, %s); unmeasured values from machines/%s.json",
-             pi->device, pr->quick ? " --quick" : "", pi->driver, pi->date, pi->base);
-    cJSON_AddStringToObject(root, "name", name);
-    cJSON_AddStringToObject(root, "description", desc);
-
-    /* every numeric field of the base starts as "kept"; measured ones overwrite their entry below */
-    const cJSON *item;
-    cJSON_ArrayForEach(item, base) {
-        if (cJSON_IsNumber(item) || cJSON_IsArray(item) || (cJSON_IsObject(item) && strcmp(item->string, "sources")) ||
-            (cJSON_IsString(item) && strcmp(item->string, "name") && strcmp(item->string, "description")))
-            put_kept(prov, item->string, item, base_sources, pi, NULL);
-    }
-    /* the image layout of the memory model's texel addressing: nothing here measures it; the base's, else the
-     * model's plain row-major layout, so every preset has the field */
-    if (!cJSON_GetObjectItemCaseSensitive(root, "image_layout")) {
-        cJSON_AddStringToObject(root, "image_layout", "linear");
-        if (!cJSON_GetObjectItemCaseSensitive(sources, "image_layout"))
-            cJSON_AddStringToObject(sources, "image_layout",
-                                    "not in the base preset: linear (row-major texels), model value");
-        cJSON *p = cJSON_CreateObject();
-        cJSON_AddStringToObject(p, "value", "linear");
-        cJSON_AddStringToObject(p, "source", "model value");
-        cJSON_AddStringToObject(p, "citation", "not in the base preset: linear (row-major texels)");
-        cJSON_AddItemToObject(prov, "image_layout", p);
-    }
-    double clock = 1000;
-    const cJSON *clk = cJSON_GetObjectItemCaseSensitive(base, "clock_mhz");
-    if (cJSON_IsNumber(clk) && clk->valuedouble > 0)
-        clock = clk->valuedouble;
     char how[512];
-
-    if (r->waves_measured) {
-        cJSON *ws = cJSON_CreateArray();
-        for (uint32_t i = 0; i < r->wave_count; i++)
-            cJSON_AddItemToArray(ws, cJSON_CreateNumber(r->wave_sizes[i]));
-        put_measured(root, sources, prov, "wave_sizes", ws, "subgroup.csv",
-                     "a ballot counts the invocations of each subgroup at every size the device lists", pi, pr);
-        uint32_t dw = r->default_wave;
-        int listed = 0;
-        for (uint32_t i = 0; i < r->wave_count; i++)
-            listed |= r->wave_sizes[i] == dw;
-        if (!listed)
-            dw = r->wave_sizes[0];
-        put_measured(root, sources, prov, "default_wave", cJSON_CreateNumber(dw), "subgroup.csv",
-                     "the subgroup size the device runs without a required size", pi, pr);
-    }
-    if (r->compute_units) {
-        snprintf(how, sizeof how, "reported by the device extension %s", r->cu_extension);
-        put_measured(root, sources, prov, "compute_units", cJSON_CreateNumber(r->compute_units), NULL, how, pi, pr);
-    }
-    if (r->lds_measured) {
-        put_measured(root, sources, prov, "lds_banks", cJSON_CreateNumber(r->lds_banks), "lds_stride.csv",
-                     "smallest power-of-two stride (4-byte words) from which the time per read stops growing", pi, pr);
-        put_measured(root, sources, prov, "lds_bank_bytes", cJSON_CreateNumber(4), "lds_stride.csv",
-                     "the sweep strides 4-byte words; a stride-1 read is conflict free", pi, pr);
-    }
-
     /* caches: one line and one sector size for the coalescer, the L1 and the L2 (the loader's rule) */
     const cJSON *bl1 = cJSON_GetObjectItemCaseSensitive(base, "l1");
     const cJSON *bl2 = cJSON_GetObjectItemCaseSensitive(base, "l2");
@@ -585,23 +524,12 @@ static cJSON *make_preset(const probe *pr, const results *r, cJSON *base, const 
             cJSON_ReplaceItemInObjectCaseSensitive(root, level == 1 ? "l1" : "l2", c);
         }
     }
-    put_latencies(root, sources, prov, r, base, pi, pr, clock);
-    if (r->bw_measured) {
-        snprintf(how, sizeof how, "streaming copy, (read + written bytes) / time = %.1f GB/s, / %.0f MHz (clock_mhz)",
-                 r->bytes_per_us / 1000.0, clock);
-        put_measured(root, sources, prov, "dram_bytes_per_cycle",
-                     cJSON_CreateNumber(fmax(0.001, round(r->bytes_per_us / clock * 1000) / 1000)), "copy.csv", how,
-                     pi, pr);
-    }
-    put_l2_rates(root, sources, prov, r, base, pi, pr, clock);
-    /* the fixed cost of a dispatch (the memory model's "dispatch_us", an optional field): always measured on a
-     * device and saved as dispatch.csv (--from-sweeps without that file keeps the base preset's) */
-    if (r->dispatch_us > 0)
-        put_measured(root, sources, prov, "dispatch_us", cJSON_CreateNumber(round(r->dispatch_us * 1000) / 1000),
-                 "dispatch.csv",
-                 "median time of the one-invocation, zero-load dispatches of the chase's first point (GPU timestamps "
-                 "around the dispatch)",
-                 pi, pr);
+}
+
+static void put_dram_granule(cJSON *root, cJSON *sources, cJSON *prov, const results *r, const provenance_info *pi,
+                             const probe *pr)
+{
+    char how[512];
     /* DRAM's access granule (the memory model's "dram_fetch_bytes"): the fetch sweep's granule when the loader
      * can take it (a power of two from the preset's sector to its line), else the base's, with the reason */
     if (r->l2_sector_measured) {
@@ -622,8 +550,11 @@ static cJSON *make_preset(const probe *pr, const results *r, cJSON *base, const 
             put_not_measured(prov, "dram_fetch_bytes", cJSON_GetObjectItemCaseSensitive(root, "dram_fetch_bytes"), how);
         }
     }
-    put_atomic(root, sources, prov, r, base, pi, pr, clock);
-    /* measurements the loader does not read: in "measured", each with its provenance */
+}
+
+/* The measurements the loader does not read (the preset's "measured" object), each with its provenance. */
+static cJSON *measured_extras(cJSON *prov, const results *r, const provenance_info *pi, const probe *pr)
+{
     cJSON *extra = cJSON_CreateObject();
     struct {
         const char *name;
@@ -676,6 +607,98 @@ static cJSON *make_preset(const probe *pr, const results *r, cJSON *base, const 
             put_not_measured(prov, extras[i].name, NULL, why);
         }
     }
+    return extra;
+}
+
+static cJSON *make_preset(const probe *pr, const results *r, cJSON *base, const char *name, const provenance_info *pi)
+{
+    cJSON *root = cJSON_Duplicate(base, 1);
+    cJSON *sources = cJSON_GetObjectItemCaseSensitive(root, "sources");
+    const cJSON *base_sources = cJSON_GetObjectItemCaseSensitive(base, "sources");
+    cJSON *prov = cJSON_CreateObject();
+    cJSON_DeleteItemFromObjectCaseSensitive(root, "name");
+    cJSON_DeleteItemFromObjectCaseSensitive(root, "description");
+    cJSON_DeleteItemFromObjectCaseSensitive(root, "provenance");
+    cJSON_DeleteItemFromObjectCaseSensitive(root, "measured");
+    char desc[1200];
+    snprintf(desc, sizeof desc, "%s measured by wavelab probe%s (%s, %s); unmeasured values from machines/%s.json",
+             pi->device, pr->quick ? " --quick" : "", pi->driver, pi->date, pi->base);
+    cJSON_AddStringToObject(root, "name", name);
+    cJSON_AddStringToObject(root, "description", desc);
+
+    /* every numeric field of the base starts as "kept"; measured ones overwrite their entry below */
+    const cJSON *item;
+    cJSON_ArrayForEach(item, base) {
+        if (cJSON_IsNumber(item) || cJSON_IsArray(item) || (cJSON_IsObject(item) && strcmp(item->string, "sources")) ||
+            (cJSON_IsString(item) && strcmp(item->string, "name") && strcmp(item->string, "description")))
+            put_kept(prov, item->string, item, base_sources, pi, NULL);
+    }
+    /* the image layout of the memory model's texel addressing: nothing here measures it; the base's, else the
+     * model's plain row-major layout, so every preset has the field */
+    if (!cJSON_GetObjectItemCaseSensitive(root, "image_layout")) {
+        cJSON_AddStringToObject(root, "image_layout", "linear");
+        if (!cJSON_GetObjectItemCaseSensitive(sources, "image_layout"))
+            cJSON_AddStringToObject(sources, "image_layout",
+                                    "not in the base preset: linear (row-major texels), model value");
+        cJSON *p = cJSON_CreateObject();
+        cJSON_AddStringToObject(p, "value", "linear");
+        cJSON_AddStringToObject(p, "source", "model value");
+        cJSON_AddStringToObject(p, "citation", "not in the base preset: linear (row-major texels)");
+        cJSON_AddItemToObject(prov, "image_layout", p);
+    }
+    double clock = 1000;
+    const cJSON *clk = cJSON_GetObjectItemCaseSensitive(base, "clock_mhz");
+    if (cJSON_IsNumber(clk) && clk->valuedouble > 0)
+        clock = clk->valuedouble;
+    char how[512];
+
+    if (r->waves_measured) {
+        cJSON *ws = cJSON_CreateArray();
+        for (uint32_t i = 0; i < r->wave_count; i++)
+            cJSON_AddItemToArray(ws, cJSON_CreateNumber(r->wave_sizes[i]));
+        put_measured(root, sources, prov, "wave_sizes", ws, "subgroup.csv",
+                     "a ballot counts the invocations of each subgroup at every size the device lists", pi, pr);
+        uint32_t dw = r->default_wave;
+        int listed = 0;
+        for (uint32_t i = 0; i < r->wave_count; i++)
+            listed |= r->wave_sizes[i] == dw;
+        if (!listed)
+            dw = r->wave_sizes[0];
+        put_measured(root, sources, prov, "default_wave", cJSON_CreateNumber(dw), "subgroup.csv",
+                     "the subgroup size the device runs without a required size", pi, pr);
+    }
+    if (r->compute_units) {
+        snprintf(how, sizeof how, "reported by the device extension %s", r->cu_extension);
+        put_measured(root, sources, prov, "compute_units", cJSON_CreateNumber(r->compute_units), NULL, how, pi, pr);
+    }
+    if (r->lds_measured) {
+        put_measured(root, sources, prov, "lds_banks", cJSON_CreateNumber(r->lds_banks), "lds_stride.csv",
+                     "smallest power-of-two stride (4-byte words) from which the time per read stops growing", pi, pr);
+        put_measured(root, sources, prov, "lds_bank_bytes", cJSON_CreateNumber(4), "lds_stride.csv",
+                     "the sweep strides 4-byte words; a stride-1 read is conflict free", pi, pr);
+    }
+
+    put_caches(root, sources, prov, r, base, pi, pr);
+    put_latencies(root, sources, prov, r, base, pi, pr, clock);
+    if (r->bw_measured) {
+        snprintf(how, sizeof how, "streaming copy, (read + written bytes) / time = %.1f GB/s, / %.0f MHz (clock_mhz)",
+                 r->bytes_per_us / 1000.0, clock);
+        put_measured(root, sources, prov, "dram_bytes_per_cycle",
+                     cJSON_CreateNumber(fmax(0.001, round(r->bytes_per_us / clock * 1000) / 1000)), "copy.csv", how,
+                     pi, pr);
+    }
+    put_l2_rates(root, sources, prov, r, base, pi, pr, clock);
+    /* the fixed cost of a dispatch (the memory model's "dispatch_us", an optional field): always measured on a
+     * device and saved as dispatch.csv (--from-sweeps without that file keeps the base preset's) */
+    if (r->dispatch_us > 0)
+        put_measured(root, sources, prov, "dispatch_us", cJSON_CreateNumber(round(r->dispatch_us * 1000) / 1000),
+                 "dispatch.csv",
+                 "median time of the one-invocation, zero-load dispatches of the chase's first point (GPU timestamps "
+                 "around the dispatch)",
+                 pi, pr);
+    put_dram_granule(root, sources, prov, r, pi, pr);
+    put_atomic(root, sources, prov, r, base, pi, pr, clock);
+    cJSON *extra = measured_extras(prov, r, pi, pr);
     cJSON_AddItemToObject(root, "measured", extra);
     cJSON_AddItemToObject(root, "provenance", prov);
     return root;
