@@ -395,18 +395,13 @@ static void put_atomic(cJSON *root, cJSON *sources, cJSON *prov, const results *
     if (!r->s_atomic.n)
         snprintf(why, sizeof why, "no atomic.csv in this run");
     else
-        snprintf(why, sizeof why, "atomic adds to one line (%.4g G/s, fastest repetition) are not below 0.5 x the "
+        snprintf(why, sizeof why, "atomic adds to one line (%.4g G/s, fastest repetition) are not below %g x the "
                  "same adds spread over 4096 lines (%.4g G/s, slowest): no line serializes them on this device",
-                 r->atomic_line_gops, r->atomic_spread_gops);
+                 r->atomic_line_gops, PROBE_SERIAL_LINE, r->atomic_spread_gops);
     put_atomic_field(root, sources, prov, base, pi, pr, "l2_atomic_cycles", r->atomic_measured, cycles,
                      "atomic.csv", how, why);
-    double granule = r->atomic_unit_bytes, one = 0, wide = 0, lines = 0;
-    for (int i = 0; i < r->s_atomic_lines.n; i++) {
-        if (r->s_atomic_lines.x[i] == 1)
-            one = r->s_atomic_lines.y[i];
-        if (r->s_atomic_lines.x[i] > lines)
-            lines = r->s_atomic_lines.x[i], wide = r->s_atomic_lines.y[i];
-    }
+    double granule = r->atomic_unit_bytes, one = r->atomic_one_line_gops, wide = r->atomic_widest_gops,
+           lines = r->atomic_widest_lines;
     const cJSON *line = cJSON_GetObjectItemCaseSensitive(root, "cache_line_bytes");
     int granule_ok = r->atomic_measured && granule >= (cJSON_IsNumber(line) ? line->valuedouble : 0);
     snprintf(how, sizeof how, "the one-line adds spread over %.0f consecutive 128-byte lines run %.4g G/s, %.3g x the "
@@ -418,8 +413,8 @@ static void put_atomic(cJSON *root, cJSON *sources, cJSON *prov, const results *
     else if (!r->atomic_measured)
         snprintf(why, sizeof why, "no line serializes atomics on this device (atomic.csv)");
     else
-        snprintf(why, sizeof why, "spreading the adds over 64 consecutive lines did not reach 1.5 x the one-line "
-                 "rate, or the unit is smaller than the preset's line");
+        snprintf(why, sizeof why, "spreading the adds over %.0f consecutive lines did not reach %g x the one-line "
+                 "rate, or the unit is smaller than the preset's line", lines, PROBE_SPREADS);
     put_atomic_field(root, sources, prov, base, pi, pr, "l2_atomic_granule_bytes", granule_ok, granule,
                      "atomic_lines.csv", how, why);
 }

@@ -72,6 +72,7 @@ typedef struct results {
     double lds_atomic_gops, lds_atomic_word_gops, lds_rmw_gops; /* shared memory: distinct words, one, no atomic */
     double atomic_pairs_gops; /* one line, two lanes per word */
     double atomic_unit_bytes; /* atomic_lines.csv: consecutive bytes one atomic unit serves; 0: not seen */
+    double atomic_one_line_gops, atomic_widest_lines, atomic_widest_gops; /* the points it was read off */
     int atomic_measured;    /* the one-line mode is clearly slower than the spread one: a line serializes */
     sweep s_lds, s_chase, s_line, s_l1_stride, s_l2_stride, s_assoc, s_copy, s_l2_rate, s_atomic, s_atomic_lines;
     sweep s_l2_footprint;   /* the scattered mode's rate at each buffer size tried; l2_rate.csv is the fastest's */
@@ -102,6 +103,9 @@ void probe_analyze_line(const sweep *s, results *r);
 void probe_analyze_stride(const sweep *s, int *measured, uint32_t *granule);
 void probe_analyze_assoc(const sweep *s, results *r);
 void probe_analyze_l2_rate(const sweep *s, results *r); /* needs r's copy rate (bw_measured, bytes_per_us) */
+/* The atomic sweeps' thresholds (their rules: cli/probe_sweeps.c), which the preset's provenance quotes. */
+#define PROBE_SERIAL_LINE 0.5 /* one line's fastest below this x the spread mode's slowest: the line serializes */
+#define PROBE_SPREADS 1.5     /* the widest spread at least this x the one-line rate: the unit's bytes are seen */
 void probe_analyze_atomic(const sweep *s, results *r);
 void probe_analyze_atomic_lines(const sweep *s, results *r);
 double probe_l2_buffer(const sweep *s); /* l2_footprint.csv: the largest size within 10 % of the fastest; 0: none */

@@ -760,12 +760,12 @@ int probe_sweep_l2_rate(probe *pr, results *r)
 }
 
 /*
- * The atomic sweep's reading (atomic.csv: x = mode: 0 one line, 1 one word, 2 spread over lines, 3-5 shared memory
- * (probe/atomic.comp); y = G operations per second): a line serializes its atomics where the one-line mode's fastest repetition is below SERIAL_LINE x
- * the spread mode's slowest (the same adds over many lines go that much faster: the line, not the request rate,
- * bounded them); each add then takes 1 / rate ns of the line's time.
+ * The atomic sweep's reading (atomic.csv: x = mode: 0 one line, 1 one word, 2 spread over lines, 3-5 shared memory,
+ * 6 one line with two lanes per word (probe/atomic.comp); y = G operations per second): a line serializes its
+ * atomics where the one-line mode's fastest repetition is below PROBE_SERIAL_LINE x the spread mode's slowest (the
+ * same adds over many lines go that much faster: the line, not the request rate, bounded them).  The time of a
+ * pass follows from the one-line rate (cli/probe.c, put_atomic).
  */
-#define SERIAL_LINE 0.5
 
 void probe_analyze_atomic(const sweep *s, results *r)
 {
@@ -778,7 +778,7 @@ void probe_analyze_atomic(const sweep *s, results *r)
     r->lds_atomic_word_gops = rate[4];
     r->lds_rmw_gops = rate[5];
     r->atomic_pairs_gops = rate[6];
-    r->atomic_measured = rate[0] > 0 && slowest[2] > 0 && fastest[0] < SERIAL_LINE * slowest[2];
+    r->atomic_measured = rate[0] > 0 && slowest[2] > 0 && fastest[0] < PROBE_SERIAL_LINE * slowest[2];
 }
 
 int probe_sweep_atomic(probe *pr, results *r)
@@ -811,9 +811,8 @@ int probe_sweep_atomic(probe *pr, results *r)
  * over, y = G adds per second): at the widest spread, rate / the one-line rate units took part, over x lines; the
  * bytes per unit rounded to a power of two (units are interleaved by a hash, so narrower spreads can land on
  * fewer units than their bytes suggest: on the H100 4 and 8 lines both reach 2).  Not measured unless the widest
- * spread is SPREADS x the one-line rate.
+ * spread is PROBE_SPREADS x the one-line rate.
  */
-#define SPREADS 1.5
 
 void probe_analyze_atomic_lines(const sweep *s, results *r)
 {
@@ -824,7 +823,10 @@ void probe_analyze_atomic_lines(const sweep *s, results *r)
         if (s->x[i] > widest)
             widest = s->x[i], rate = s->y[i];
     }
+    r->atomic_one_line_gops = one;
+    r->atomic_widest_lines = widest;
+    r->atomic_widest_gops = rate;
     r->atomic_unit_bytes = 0;
-    if (one > 0 && widest > 1 && rate >= SPREADS * one)
+    if (one > 0 && widest > 1 && rate >= PROBE_SPREADS * one)
         r->atomic_unit_bytes = pow(2, round(log2(widest * 128 / (rate / one))));
 }
