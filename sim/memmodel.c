@@ -111,52 +111,52 @@ static int vec_push(u64vec *v, uint64_t x)
 /* A count per block of memory: open addressing over block numbers (never 0: callers add 1), grown at half full, so
  * its memory is bounded by the blocks the dispatch touches.  Counts are sums, so the order in which
  * waves add to them does not change them. */
-typedef struct line_counts {
-    uint64_t *line;
+typedef struct block_counts {
+    uint64_t *block;
     uint64_t *count;
     size_t cap, n;
     uint64_t busiest;             /* the largest count */
-} line_counts;
+} block_counts;
 
-static size_t line_slot(const line_counts *t, uint64_t line)
+static size_t block_slot(const block_counts *t, uint64_t block)
 {
-    size_t i = (size_t)((line * 0x9E3779B97F4A7C15ull) >> 7) & (t->cap - 1);
-    while (t->line[i] && t->line[i] != line)
+    size_t i = (size_t)((block * 0x9E3779B97F4A7C15ull) >> 7) & (t->cap - 1);
+    while (t->block[i] && t->block[i] != block)
         i = (i + 1) & (t->cap - 1);
     return i;
 }
 
-/* Adds n to line's count; 0 when out of memory. */
-static int line_counts_add(line_counts *t, uint64_t line, uint64_t n)
+/* Adds n to block's count; 0 when out of memory. */
+static int block_counts_add(block_counts *t, uint64_t block, uint64_t n)
 {
     if (2 * (t->n + 1) > t->cap) {
-        line_counts g = {.cap = t->cap ? 2 * t->cap : 1024, .busiest = t->busiest};
-        g.line = calloc(g.cap, sizeof *g.line);
+        block_counts g = {.cap = t->cap ? 2 * t->cap : 1024, .busiest = t->busiest};
+        g.block = calloc(g.cap, sizeof *g.block);
         g.count = calloc(g.cap, sizeof *g.count);
-        if (!g.line || !g.count) {
-            free(g.line), free(g.count);
+        if (!g.block || !g.count) {
+            free(g.block), free(g.count);
             return 0;
         }
         for (size_t i = 0; i < t->cap; i++)
-            if (t->line[i]) {
-                size_t j = line_slot(&g, t->line[i]);
-                g.line[j] = t->line[i], g.count[j] = t->count[i], g.n++;
+            if (t->block[i]) {
+                size_t j = block_slot(&g, t->block[i]);
+                g.block[j] = t->block[i], g.count[j] = t->count[i], g.n++;
             }
-        free(t->line), free(t->count);
+        free(t->block), free(t->count);
         *t = g;
     }
-    size_t i = line_slot(t, line);
-    if (!t->line[i])
-        t->line[i] = line, t->n++;
+    size_t i = block_slot(t, block);
+    if (!t->block[i])
+        t->block[i] = block, t->n++;
     t->count[i] += n;
     if (t->count[i] > t->busiest)
         t->busiest = t->count[i];
     return 1;
 }
 
-static void line_counts_free(line_counts *t)
+static void block_counts_free(block_counts *t)
 {
-    free(t->line), free(t->count);
+    free(t->block), free(t->count);
     memset(t, 0, sizeof *t);
 }
 
@@ -216,7 +216,7 @@ struct mem_model {
     uint32_t (*wave_loads)[MEM_LEVEL_COUNT]; /* per (group, wave): waited-on loads by level (the latency term;
                                               * NULL when the preset has none) */
     uint8_t *waited;              /* per pc: a memory instruction whose result the program reads (latency term) */
-    line_counts atomic_lines;     /* atomic passes per atomic unit (the atomic term; only with l2_atomic_cycles) */
+    block_counts atomic_units;     /* atomic passes per atomic unit (the atomic term; only with l2_atomic_cycles) */
     mem_estimate estimate;
     int ended;
 };
@@ -291,7 +291,7 @@ static void free_dispatch(mem_model *m)
     m->wave_loads = NULL;
     free(m->waited);
     m->waited = NULL;
-    line_counts_free(&m->atomic_lines);
+    block_counts_free(&m->atomic_units);
     free(m->inst);
     free(m->group);
     free(m->wave_end);
@@ -789,7 +789,7 @@ static void count_atomic_passes(mem_model *m, const sim_mem_access *a, uint64_t 
             passes = same > passes ? same : passes;
             i += same;
         }
-        if (!line_counts_add(&m->atomic_lines, sector * sb / granule + 1, passes))
+        if (!block_counts_add(&m->atomic_units, sector * sb / granule + 1, passes))
             m->failed = 1;
     }
 }
@@ -1219,8 +1219,8 @@ static void compute_estimate(mem_model *m, const sim_stats *x)
     e->unit_cycles[MEM_UNIT_DRAM] = (double)(s->dram_bytes_read + s->dram_bytes_written) / mc->dram_bytes_per_cycle;
     /* an atomic unit does its requests' passes one after another: the busiest unit bounds the dispatch */
     e->has_atomic = mc->l2_atomic_cycles > 0;
-    e->atomic_busiest_passes = m->atomic_lines.busiest;
-    e->unit_cycles[MEM_UNIT_ATOMIC] = (double)m->atomic_lines.busiest * mc->l2_atomic_cycles;
+    e->atomic_busiest_passes = m->atomic_units.busiest;
+    e->unit_cycles[MEM_UNIT_ATOMIC] = (double)m->atomic_units.busiest * mc->l2_atomic_cycles;
     e->cycles = 0;
     e->bound_unit = MEM_UNIT_VALU;
     for (int u = 0; u < MEM_UNIT_COUNT; u++)
