@@ -15,6 +15,7 @@
 #include <time.h>
 
 #include "isa/isa.h"
+#include "isa/spirv.h"
 #include "sim/sim.h"
 #include "tests/support/tsup.h"
 
@@ -267,7 +268,25 @@ END_TEST
 
 /* ------------------------------------------------------------ DXC's sized type names */
 
-static isa_status compile_only(const char *src, char *err, size_t err_size, uint32_t **words, size_t *n);
+static isa_status compile_only(const char *src, char *err, size_t err_size, uint32_t **words, size_t *n)
+{
+    isa_compile_options o = {.path = "kernel.hlsl", .source = src, .language = "hlsl", .entry = "main"};
+    char warnings[2048];
+    return isa_compile(&o, words, n, err, err_size, warnings, sizeof warnings);
+}
+
+/* Compiles an HLSL kernel glslang must refuse: the status is ISA_ERR_COMPILE, no words come back, and the error
+ * text (valid until the next call) is returned. */
+static const char *refused(const char *src)
+{
+    static char err[4096];
+    uint32_t *w = NULL;
+    size_t n = 0;
+    err[0] = 0;
+    ck_assert_int_eq(compile_only(src, err, sizeof err, &w, &n), ISA_ERR_COMPILE);
+    ck_assert_ptr_null(w);
+    return err;
+}
 
 /* uint16_t, int16_t, float16_t, uint32_t4, float32_t2, uint16_t2 as DXC spells them (with explicit casts). */
 START_TEST(test_hlsl_dxc_sized_type_names_compile_and_compute)
@@ -325,34 +344,25 @@ START_TEST(test_hlsl_dxc_int64_t_is_a_clear_error)
         "[[vk::binding(1, 0)]] RWStructuredBuffer<uint> outw;\n"
         "[numthreads(8, 1, 1)]\n"
         "void main(uint gi : SV_GroupIndex) { int64_t x = (int64_t)gi; outw[gi] = (uint)x; }\n";
-    uint32_t *w = NULL;
-    size_t n = 0;
-    char err[4096] = "";
-    ck_assert_int_eq(compile_only(src, err, sizeof err, &w, &n), ISA_ERR_COMPILE);
-    ck_assert_ptr_null(w);
+    const char *err = refused(src);
     ck_assert_msg(strstr(err, "kernel.hlsl:3: error:") && strstr(err, "note: `int64_t`"), "%s", err);
 }
 END_TEST
 
 /* ------------------------------------------------------------ where glslang differs from DXC: recorded */
 
-static isa_status compile_only(const char *src, char *err, size_t err_size, uint32_t **words, size_t *n)
-{
-    isa_compile_options o = {.path = "kernel.hlsl", .source = src, .language = "hlsl", .entry = "main"};
-    char warnings[2048];
-    return isa_compile(&o, words, n, err, err_size, warnings, sizeof warnings);
-}
 
 static int has_opcode(const uint32_t *w, size_t n, uint32_t opcode)
 {
-    for (size_t i = 5; i < n;) {
-        uint32_t wc = w[i] >> 16;
-        if ((w[i] & 0xffff) == opcode)
+    spv_iter it;
+    spv_inst in;
+    spv_iter_init(&it, w, n, SPV_HEADER_WORDS);
+    while (spv_next(&it, &in) == SPV_STEP_INST)
+        if ((uint32_t)in.op == opcode)
             return 1;
-        i += wc ? wc : 1;
-    }
     return 0;
 }
+
 
 START_TEST(test_hlsl_glslang_rejects_wave_match_and_multiprefix)
 {
@@ -364,12 +374,8 @@ START_TEST(test_hlsl_glslang_rejects_wave_match_and_multiprefix)
         "{ o[gi] = WaveMultiPrefixCountBits(o[gi] != 0, uint4(1,0,0,0)); }\n",
     };
     for (size_t i = 0; i < sizeof srcs / sizeof srcs[0]; i++) {
-        char err[4096];
-        uint32_t *w = NULL;
-        size_t n = 0;
-        ck_assert_int_eq(compile_only(srcs[i], err, sizeof err, &w, &n), ISA_ERR_COMPILE);
+        const char *err = refused(srcs[i]);
         ck_assert_msg(strstr(err, "kernel.hlsl:2: error:") && strstr(err, "no matching overloaded function"), "%s", err);
-        free(w);
     }
 }
 END_TEST
@@ -522,10 +528,7 @@ START_TEST(test_hlsl_unsigned_int_and_dxc_names_in_headers)
         "RWStructuredBuffer<uint> o;\n"
         "[numthreads(8, 1, 1)]\n"
         "void main(uint gi : SV_GroupIndex) { unsigned short s = 1; o[gi] = s; }\n";
-    uint32_t *w = NULL;
-    size_t n = 0;
-    char err[4096] = "";
-    ck_assert_int_eq(compile_only(bad, err, sizeof err, &w, &n), ISA_ERR_COMPILE);
+    const char *err = refused(bad);
     ck_assert_msg(strstr(err, "kernel.hlsl:3: error: 'unsigned'"), "%s", err);
     tsup_remove_dir(dir);
     free(dir);
@@ -619,11 +622,7 @@ START_TEST(test_hlsl_implicit_conversion_to_half_is_a_clear_error)
         "    half h = 1.0;\n"
         "    o[gi] = (uint)(float)h;\n"
         "}\n";
-    uint32_t *w = NULL;
-    size_t n = 0;
-    char err[4096] = "";
-    ck_assert_int_eq(compile_only(src, err, sizeof err, &w, &n), ISA_ERR_COMPILE);
-    ck_assert_ptr_null(w);
+    const char *err = refused(src);
     ck_assert_msg(strstr(err, "kernel.hlsl:4: error:") && strstr(err, "note: glslang 12 converts to 16-bit"), "%s", err);
 }
 END_TEST
@@ -747,11 +746,7 @@ START_TEST(test_hlsl_all_any_of_matrix_wave_active_all_equal)
         "[[vk::binding(1, 0)]] RWStructuredBuffer<uint> Output;\n"
         "[numthreads(8, 1, 1)]\n"
         "void main(uint gi : SV_GroupIndex) { bool e = WaveActiveAllEqual(Input[gi]); Output[gi] = e ? 1u : 0u; }\n";
-    uint32_t *w = NULL;
-    size_t n = 0;
-    char err[4096] = "";
-    ck_assert_int_eq(compile_only(kept, err, sizeof err, &w, &n), ISA_ERR_COMPILE);
-    ck_assert_ptr_null(w);
+    const char *err = refused(kept);
     ck_assert_msg(strstr(err, "note: WaveActiveAllEqual of a matrix is taken only as the argument of all() or any()"),
                   "%s", err);
 }
@@ -766,11 +761,7 @@ START_TEST(test_hlsl_register_classes_that_collide_are_an_error)
         "RWStructuredBuffer<uint> Output : register(u0);\n"
         "[numthreads(8, 1, 1)]\n"
         "void main(uint gi : SV_GroupIndex) { Output[gi] = Input[gi] * 3u; }\n";
-    uint32_t *w = NULL;
-    size_t n = 0;
-    char err[4096] = "";
-    ck_assert_int_eq(compile_only(colliding, err, sizeof err, &w, &n), ISA_ERR_COMPILE);
-    ck_assert_ptr_null(w);
+    const char *err = refused(colliding);
     ck_assert_msg(strstr(err, "kernel.hlsl: error: `Output` and `Input` are both set 0 binding 0") ||
                   strstr(err, "kernel.hlsl: error: `Input` and `Output` are both set 0 binding 0"), "%s", err);
     static const char *bound =

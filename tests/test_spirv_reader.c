@@ -14,6 +14,7 @@
 #include "backend/backend.h"
 #include "isa/isa.h"
 #include "isa/spirv.h"
+#include "tests/support/tsup.h"
 
 /* The preamble every module here shares: a GLCompute entry point %main with a 1x1x1 LocalSize unless the module
  * adds its own mode, and the scalar and vector types the layouts use. */
@@ -243,9 +244,12 @@ static uint32_t *small_module(size_t *n)
 /* Word offset of the first instruction with this opcode. */
 static size_t word_of(const uint32_t *w, size_t n, SpvOp op)
 {
-    for (size_t i = SPV_HEADER_WORDS; i < n; i += w[i] >> 16)
-        if ((w[i] & 0xffff) == op)
-            return i;
+    spv_iter it;
+    spv_inst in;
+    spv_iter_init(&it, w, n, SPV_HEADER_WORDS);
+    while (spv_next(&it, &in) == SPV_STEP_INST)
+        if (in.op == op)
+            return in.word;
     ck_abort_msg("no opcode %d", (int)op);
     return 0;
 }
@@ -365,9 +369,5 @@ int main(void)
     tcase_add_test(tc, test_reader_refuses_a_type_declared_after_its_use);
     tcase_add_test(tc, test_reader_layout_of_a_zero_width_scalar);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return tsup_run_suite(s, "test_spirv_reader");
 }
