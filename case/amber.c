@@ -727,14 +727,20 @@ static case_status cmd_image(amber *a)
     double d = strtod(fill, &end);
     if (*end || !isfinite(d))
         return MALFORMED(a, line, "IMAGE %.60s FILL %.40s: not a number", b->name, fill);
+    /* an integer format takes an integer its components can hold (the format's own width then clamps or wraps as
+     * img_encode stores it) */
+    double lo = fi->numeric == IMG_NUM_UINT ? 0 : INT32_MIN, hi = fi->numeric == IMG_NUM_UINT ? UINT32_MAX : INT32_MAX;
+    if (fi->numeric != IMG_NUM_FLOAT && (d != floor(d) || d < lo || d > hi))
+        return MALFORMED(a, line, "IMAGE %.60s FILL %.40s: not an integer a %s texel's 32-bit component holds",
+                         b->name, fill, fi->name);
     img_texel t;
     for (int c = 0; c < 4; c++) {
         if (fi->numeric == IMG_NUM_FLOAT)
             t.f[c] = (float)d;
         else if (fi->numeric == IMG_NUM_UINT)
-            t.u[c] = (uint32_t)strtoull(fill, NULL, 0);
+            t.u[c] = (uint32_t)d;
         else
-            t.i[c] = (int32_t)strtoll(fill, NULL, 0);
+            t.i[c] = (int32_t)d;
     }
     b->size = img_image_bytes(im);
     if (!(b->bytes = calloc(b->size ? b->size : 1, 1)))

@@ -147,6 +147,8 @@ START_TEST(test_amber_image_binding_and_its_limits)
          "EQ_RGBA 0 0 0 0\n", CASE_ERR_UNSUPPORTED, "t.amber:12: EXPECT im: expectations on an IMAGE are not mapped"},
         {"IMAGE im FORMAT R32G32B32A32_SFLOAT DIM_3D WIDTH 16384 HEIGHT 16384 DEPTH 16384\n", CASE_ERR_FIELD,
          "t.amber:6: IMAGE im: 70368744177664 bytes, larger than a binding may be (1073741824 bytes)"},
+        {"IMAGE im FORMAT R32_UINT DIM_2D WIDTH 4 HEIGHT 4 FILL 1.5\n", CASE_ERR_FIELD,
+         "t.amber:6: IMAGE im FILL 1.5: not an integer a r32_uint texel's 32-bit component holds"},
         {"IMAGE im FORMAT R8G8B8A8_UNORM DIM_2D WIDTH 4 HEIGHT 4 MIP_LEVELS 4\n", CASE_ERR_FIELD,
          "t.amber:6: IMAGE im: MIP_LEVELS 4, but a 4x4x1 image has 3"},
     };
