@@ -658,16 +658,19 @@ END_TEST
  * (900 to 1100): 10.5 < 0.5 x 900, so a pass, 32 / 4 = 8 adds, takes 8 / 10 G/s = 0.8 ns = 0.8 x 1710 / 1000 =
  * 1.368 cycles; atomic_lines.csv 10, 10, 20, 20, 40, 80, 160 G/s over 1 .. 64 lines: 16 units over 8192 bytes, 512
  * each.  Not serialized: one line 100 (up to 110), spread 150 (from 140): 110 is not below 70, so neither field is
- * measured: turing's provenance says "not measured" with why, hopper_h100 keeps its own values with why.
+ * measured: turing's provenance says "not measured" with why, hopper_h100 keeps its own values with why.  A CPU
+ * device's rates, one line 0.01 G adds/s: 8 / 0.01 = 800 ns = 1368 cycles a pass, which the preset must still load.
  */
 START_TEST(test_probe_from_sweeps_atomic_fields_by_hand)
 {
     static const double modes[7] = {0, 1, 2, 3, 4, 5, 6}, lines[7] = {1, 2, 4, 8, 16, 32, 64};
     static const double serial[7] = {10, 40, 1000, 8000, 8000, 9000, 10}, spread[7] = {100, 40, 150, 1, 1, 1, 100};
+    /* a CPU device's rates: 1000 x slower, so a pass is 1368 cycles (a loaded lavapipe gave such values) */
+    static const double slow[7] = {0.01, 0.04, 1, 8, 8, 9, 0.01};
     static const double serial_lines[7] = {10, 10, 20, 20, 40, 80, 160}, flat_lines[7] = {100, 100, 100, 100, 100,
                                                                                           100, 100};
-    for (int c = 0; c < 3; c++) {
-        const double *rate = c == 0 ? serial : spread;
+    for (int c = 0; c < 4; c++) {
+        const double *rate = c == 0 ? serial : c == 3 ? slow : spread;
         char *dir = flat_chase_dir(), text[1024];
         int len = snprintf(text, sizeof text, "# atomic.csv on Synthetic GPU (test driver 1.0)\nmode,g_ops_per_s,min,max\n");
         for (int i = 0; i < 7; i++) /* the repetitions' extremes 5 % (one line) and 10 % (spread) around */
@@ -676,13 +679,15 @@ START_TEST(test_probe_from_sweeps_atomic_fields_by_hand)
         char *file = tsup_write_file(dir, "atomic.csv", text);
         ck_assert_ptr_nonnull(file);
         free(file);
-        write_sweep_file(dir, "atomic_lines.csv", "lines,g_ops_per_s", lines, c == 0 ? serial_lines : flat_lines, 7);
+        write_sweep_file(dir, "atomic_lines.csv", "lines,g_ops_per_s", lines, c == 0 || c == 3 ? serial_lines
+                                                                                              : flat_lines, 7);
         const char *base = c == 2 ? "hopper_h100" : "turing_rtx2080";
         cJSON *j = from_sweeps(dir, base, dir, NULL);
         const cJSON *cycles = cJSON_GetObjectItem(j, "l2_atomic_cycles"),
                     *granule = cJSON_GetObjectItem(j, "l2_atomic_granule_bytes");
-        if (c == 0) {
-            ck_assert_msg(fabs(cycles->valuedouble - 1.368) < 1e-9, "%.10g", cycles->valuedouble);
+        if (c == 0 || c == 3) {
+            double want = c == 0 ? 1.368 : 1368;
+            ck_assert_msg(fabs(cycles->valuedouble - want) < 1e-9, "%.10g, want %g", cycles->valuedouble, want);
             ck_assert_double_eq(granule->valuedouble, 512);
             ck_assert_str_eq(prov_string(j, "l2_atomic_cycles", "source"), "measured");
             ck_assert_str_eq(prov_string(j, "l2_atomic_granule_bytes", "source"), "measured");
