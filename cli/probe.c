@@ -363,9 +363,11 @@ static void put_l2_rates(cJSON *root, cJSON *sources, cJSON *prov, const results
  * (sector_bytes / 4) / the one-line rate, in cycles of the base preset's clock; the unit serves the lines whose
  * adds do not spread.  Else the base's value with why, or none (both fields are optional).
  */
+/* One of the two: measured; else the base's value with why; else (the base has none) the value the loader gives the
+ * field's absence, as a model value, so every preset has the same fields whatever the sweeps showed. */
 static void put_atomic_field(cJSON *root, cJSON *sources, cJSON *prov, const cJSON *base, const provenance_info *pi,
                              const probe *pr, const char *field, int measured, double value, const char *file,
-                             const char *how, const char *why)
+                             const char *how, const char *why, double absent, const char *absent_means)
 {
     if (measured) {
         put_measured(root, sources, prov, field, cJSON_CreateNumber(value), file, how, pi, pr);
@@ -373,10 +375,14 @@ static void put_atomic_field(cJSON *root, cJSON *sources, cJSON *prov, const cJS
     }
     const cJSON *bv = cJSON_GetObjectItemCaseSensitive(base, field);
     cJSON *kept = cJSON_IsNumber(bv) ? cJSON_GetObjectItemCaseSensitive(prov, field) : NULL; /* make_preset's */
-    if (kept)
+    if (kept) {
         cJSON_AddStringToObject(kept, "why", why);
-    else
-        put_not_measured(prov, field, NULL, why);
+        return;
+    }
+    char model[900];
+    snprintf(model, sizeof model, "%s, and machines/%s.json has no %s: %g, %s", why, pi->base, field, absent,
+             absent_means);
+    put_model_value(root, sources, prov, field, absent, model, pi);
 }
 
 static void put_atomic(cJSON *root, cJSON *sources, cJSON *prov, const results *r, const cJSON *base,
@@ -399,7 +405,7 @@ static void put_atomic(cJSON *root, cJSON *sources, cJSON *prov, const results *
                  "same adds spread over 4096 lines (%.4g G/s, slowest): no line serializes them on this device",
                  r->atomic_line_gops, PROBE_SERIAL_LINE, r->atomic_spread_gops);
     put_atomic_field(root, sources, prov, base, pi, pr, "l2_atomic_cycles", r->atomic_measured, cycles,
-                     "atomic.csv", how, why);
+                     "atomic.csv", how, why, 0, "no atomic term (as the estimate without the field)");
     double granule = r->atomic_unit_bytes, one = r->atomic_one_line_gops, wide = r->atomic_widest_gops,
            lines = r->atomic_widest_lines;
     const cJSON *line = cJSON_GetObjectItemCaseSensitive(root, "cache_line_bytes");
@@ -416,7 +422,8 @@ static void put_atomic(cJSON *root, cJSON *sources, cJSON *prov, const results *
         snprintf(why, sizeof why, "spreading the adds over %.0f consecutive lines did not reach %g x the one-line "
                  "rate, or the unit is smaller than the preset's line", lines, PROBE_SPREADS);
     put_atomic_field(root, sources, prov, base, pi, pr, "l2_atomic_granule_bytes", granule_ok, granule,
-                     "atomic_lines.csv", how, why);
+                     "atomic_lines.csv", how, why, cJSON_IsNumber(line) ? line->valuedouble : 0,
+                     "the preset's cache_line_bytes (as without the field)");
 }
 
 /* The preset: the base preset's JSON with the measured fields replaced; "provenance" for every number. */

@@ -76,10 +76,12 @@ static void keys_of(const cJSON *o, char *out, size_t size)
 }
 
 /* The preset fields of docs/memory.md's table (with the memory model's optional dispatch_us, the texel model's
- * image_layout and the latency term's l1_hit_latency and lds_latency), and the probe's own two objects, sorted. */
+ * image_layout, the latency term's l1_hit_latency and lds_latency and the atomic term's two fields), and the
+ * probe's own two objects, sorted. */
 static const char expected_top[] =
     "cache_line_bytes,clock_mhz,compute_units,default_wave,description,dispatch_us,dram_bytes_per_cycle,dram_latency,"
-    "image_layout,l1,l1_hit_latency,l1_miss_merge,l2,l2_bytes_per_cycle,l2_hit_latency,l2_requests_per_cycle,"
+    "image_layout,l1,l1_hit_latency,l1_miss_merge,l2,l2_atomic_cycles,l2_atomic_granule_bytes,l2_bytes_per_cycle,"
+    "l2_hit_latency,l2_requests_per_cycle,"
     "lds_bank_bytes,lds_banks,lds_bytes_per_cu,"
     "lds_lanes_per_cycle,lds_latency,max_sgprs_per_wave,max_vgprs_per_wave,max_waves_per_simd,max_workgroups_per_cu,measured,name,provenance,"
     "sector_bytes,sgpr_granule,sgprs_per_simd,simd_lanes,simds_per_cu,sources,vgpr_granule,vgprs_per_simd_lane,"
@@ -658,7 +660,8 @@ END_TEST
  * (900 to 1100): 10.5 < 0.5 x 900, so a pass, 32 / 4 = 8 adds, takes 8 / 10 G/s = 0.8 ns = 0.8 x 1710 / 1000 =
  * 1.368 cycles; atomic_lines.csv 10, 10, 20, 20, 40, 80, 160 G/s over 1 .. 64 lines: 16 units over 8192 bytes, 512
  * each.  Not serialized: one line 100 (up to 110), spread 150 (from 140): 110 is not below 70, so neither field is
- * measured: turing's provenance says "not measured" with why, hopper_h100 keeps its own values with why.  A CPU
+ * measured: turing gets the values of the fields' absence (0: no atomic term; its 128-byte line) as model values
+ * with why, hopper_h100 keeps its own values with why.  A CPU
  * device's rates, one line 0.01 G adds/s: 8 / 0.01 = 800 ns = 1368 cycles a pass, which the preset must still load.
  */
 START_TEST(test_probe_from_sweeps_atomic_fields_by_hand)
@@ -691,10 +694,11 @@ START_TEST(test_probe_from_sweeps_atomic_fields_by_hand)
             ck_assert_double_eq(granule->valuedouble, 512);
             ck_assert_str_eq(prov_string(j, "l2_atomic_cycles", "source"), "measured");
             ck_assert_str_eq(prov_string(j, "l2_atomic_granule_bytes", "source"), "measured");
-        } else if (c == 1) {
-            ck_assert_ptr_null(cycles);
-            ck_assert_ptr_null(granule);
-            ck_assert_str_eq(prov_string(j, "l2_atomic_cycles", "source"), "not measured");
+        } else if (c == 1) { /* turing has neither: the values of their absence, as model values */
+            ck_assert_double_eq(cycles->valuedouble, 0);
+            ck_assert_double_eq(granule->valuedouble, 128);
+            ck_assert_str_eq(prov_string(j, "l2_atomic_cycles", "source"), "model value");
+            ck_assert_str_eq(prov_string(j, "l2_atomic_granule_bytes", "source"), "model value");
             ck_assert_msg(strstr(prov_string(j, "l2_atomic_cycles", "why"), "no line serializes them"), "%s",
                           prov_string(j, "l2_atomic_cycles", "why"));
             ck_assert_msg(strstr(prov_string(j, "l2_atomic_granule_bytes", "why"), "no line serializes atomics"),
