@@ -640,6 +640,17 @@ uint64_t spv_member_offset(const spv_module *m, uint32_t tid, uint32_t index, bo
     return off;
 }
 
+/* Member i of struct t under its explicit layout: a matrix member is laid out by the MatrixStride it carries (a
+ * std140 mat3's columns are 16 bytes apart, not 12), as many strides as it has columns, or rows when RowMajor. */
+static uint64_t member_layout_size(const spv_module *m, const spv_type *t, uint32_t i, spv_diag *diag)
+{
+    const spv_type *mt = type_or_fail(m, t->members[i], diag);
+    if (mt->op != SpvOpTypeMatrix || !t->mstride[i])
+        return spv_layout_size(m, t->members[i], true, diag);
+    uint32_t vectors = t->row_major[i] ? type_or_fail(m, mt->elem, diag)->count : mt->count;
+    return size_mul(vectors, t->mstride[i]);
+}
+
 uint64_t spv_layout_size(const spv_module *m, uint32_t tid, bool expl, spv_diag *diag)
 {
     const spv_type *t = type_or_fail(m, tid, diag);
@@ -650,7 +661,7 @@ uint64_t spv_layout_size(const spv_module *m, uint32_t tid, bool expl, spv_diag 
         uint64_t end = 0;
         for (uint32_t i = 0; i < t->nmembers; i++) {
             uint64_t e = (uint64_t)(uint32_t)spv_member_offset(m, tid, i, true, diag) +
-                         spv_layout_size(m, t->members[i], true, diag);
+                         member_layout_size(m, t, i, diag);
             if (e > end)
                 end = e;
         }

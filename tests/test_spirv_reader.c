@@ -265,6 +265,38 @@ static void expect_refused(const uint32_t *w, size_t n, size_t word)
     ck_assert_ptr_null(m.nodes);
 }
 
+/* A matrix member takes its MatrixStride: { mat3 m; mat2x3 r (RowMajor); } with std430's strides.  The column-major
+ * mat3 has 3 columns 16 bytes apart: 48 bytes at 0.  The row-major mat2x3 (2 columns of 3 floats, so 3 rows of 2)
+ * has 3 rows 16 bytes apart at offset 48: it ends at 96 (its packed columns alone would end at 72). */
+START_TEST(test_reader_matrix_member_takes_its_matrix_stride)
+{
+    const char *text = PREAMBLE "OpExecutionMode %main LocalSize 1 1 1\n"
+                                "OpName %pc \"pc\"\n"
+                                "OpDecorate %P Block\n"
+                                "OpMemberDecorate %P 0 Offset 0\nOpMemberDecorate %P 0 ColMajor\n"
+                                "OpMemberDecorate %P 0 MatrixStride 16\n"
+                                "OpMemberDecorate %P 1 Offset 48\nOpMemberDecorate %P 1 RowMajor\n"
+                                "OpMemberDecorate %P 1 MatrixStride 16\n" TYPES
+                                "%m3 = OpTypeMatrix %v3 3\n%m23 = OpTypeMatrix %v3 2\n"
+                                "%P = OpTypeStruct %m3 %m23\n%pP = OpTypePointer PushConstant %P\n"
+                                "%pc = OpVariable %pP PushConstant\n" BODY;
+    size_t n = 0;
+    uint32_t *w = assemble(text, 3, &n);
+    spv_module m;
+    read_ok(&m, w, n);
+    spv_diag d = {0};
+    ck_assert_uint_eq(spv_layout_size(&m, pointee_of(&m, "pc"), true, &d), 96);
+    ck_assert_msg(!d.failed, "%s", d.msg);
+    spv_module_free(&m);
+
+    vkb_kernel_info k;
+    char err[256] = "";
+    ck_assert_int_eq(vkb_kernel_scan(w, n, "main", &k, err, sizeof err), VKB_OK);
+    ck_assert_uint_eq(k.push_constant_bytes, 96);
+    free(w);
+}
+END_TEST
+
 START_TEST(test_reader_refuses_zero_word_count)
 {
     size_t n = 0;
@@ -362,6 +394,7 @@ int main(void)
     tcase_add_test(tc, test_reader_scalar_block);
     tcase_add_test(tc, test_reader_workgroup_natural_layout);
     tcase_add_test(tc, test_reader_local_size_id_and_spec_constant);
+    tcase_add_test(tc, test_reader_matrix_member_takes_its_matrix_stride);
     tcase_add_test(tc, test_reader_refuses_zero_word_count);
     tcase_add_test(tc, test_reader_refuses_count_past_the_end);
     tcase_add_test(tc, test_reader_refuses_a_string_without_its_nul);
