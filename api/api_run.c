@@ -6,6 +6,7 @@
  * make, so a case gives the same bytes through the API as on the command
  * line; this file only turns options in and results out.
  */
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -13,6 +14,7 @@
 #include <string.h>
 
 #include "api/api_internal.h"
+#include "cli/options.h"
 #include "backend/backend.h"
 #include "isa/isa.h"
 #include "run/device.h"
@@ -138,6 +140,54 @@ wavelab_status wavelab_run_sim(const wavelab_case *k, uint32_t wave_size, wavela
     return wavelab_run_sim_with(k, &o, out);
 }
 
+/* wavelab_run_options 0.2's size: every field before args */
+#define V02_OPTIONS_SIZE offsetof(wavelab_run_options, args)
+
+/* A NULL-terminated list of `wavelab run`'s words read by its own parser into opt (and *machine): 1, or 0 with
+ * the parser's line in err. */
+static int apply_args(const char *const *args, run_options *opt, const char **machine, char *err, size_t err_size)
+{
+    int argc = 1;
+    while (args[argc - 1])
+        argc++;
+    char **argv = calloc((size_t)argc + 1, sizeof *argv); /* the parser moves words within it */
+    if (!argv) {
+        snprintf(err, err_size, "out of memory");
+        return 0;
+    }
+    argv[0] = (char *)"wavelab";
+    for (int i = 1; i < argc; i++)
+        argv[i] = (char *)args[i - 1];
+    cli_opts parsed;
+    int ok = cli_parse_to(CLI_CMD_run, argc, argv, &parsed, err, err_size);
+    if (ok && parsed.nargs) {
+        snprintf(err, err_size, "\"%s\" is not an option (a case is the API's, not an argument)", parsed.args[0]);
+        ok = 0;
+    }
+    if (ok)
+        ok = cli_apply_run_options(&parsed, opt, err, err_size);
+    if (ok && parsed.given[CLI_OPT_machine])
+        *machine = parsed.machine;
+    free(argv);
+    return ok;
+}
+
+/* --sanitize's findings (wavelab run prints them): the run fails with each in its message. */
+static wavelab_status sanitizer_findings(wavelab_run *r, const wl_case *c, const run_output *ro)
+{
+    char *text = NULL;
+    size_t size = 0;
+    FILE *f = open_memstream(&text, &size);
+    if (!f)
+        return fail(r, WAVELAB_ERR_NOMEM, "out of memory");
+    uint64_t n = run_print_findings(c, ro, f);
+    fclose(f);
+    wavelab_status st = fail(r, WAVELAB_ERR_FAULT, "%" PRIu64 " sanitizer finding%s:\n%s", n, n == 1 ? "" : "s",
+                             text ? text : "");
+    free(text);
+    return st;
+}
+
 wavelab_status wavelab_run_sim_with(const wavelab_case *k, const wavelab_run_options *options, wavelab_run **out)
 {
     if (!out)
@@ -149,22 +199,29 @@ wavelab_status wavelab_run_sim_with(const wavelab_case *k, const wavelab_run_opt
     if (st != WAVELAB_OK)
         return st;
     wavelab_run *r = *out;
-    wavelab_run_options defaults = WAVELAB_RUN_OPTIONS_INIT;
-    const wavelab_run_options *o = options ? options : &defaults;
-    if (o->size < sizeof *o)
-        return fail(r, WAVELAB_ERR_ARGUMENT, "wavelab_run_options.size is %zu: start from WAVELAB_RUN_OPTIONS_INIT "
-                    "(%zu)", o->size, sizeof *o);
+    wavelab_run_options o = WAVELAB_RUN_OPTIONS_INIT;
+    if (options) {
+        if (options->size < V02_OPTIONS_SIZE)
+            return fail(r, WAVELAB_ERR_ARGUMENT, "wavelab_run_options.size is %zu: start from "
+                        "WAVELAB_RUN_OPTIONS_INIT (%zu)", options->size, sizeof o);
+        memcpy(&o, options, options->size < sizeof o ? options->size : sizeof o); /* a 0.2 struct: no args */
+    }
+    /* the struct's fields, each into the run_options field `wavelab run` sets (cli/options.def's RUN rows), then
+     * what its args give */
+    run_options opt = {.wave_size = o.wave_size, .robust_access = o.robust_access,
+                       .instruction_budget = o.instruction_budget, .threads = o.threads};
+    const char *machine = o.machine;
+    char err[8192] = "", warning[512] = "";
+    if (o.args && !apply_args(o.args, &opt, &machine, err, sizeof err))
+        return fail(r, WAVELAB_ERR_ARGUMENT, "wavelab_run_options.args: %s", err);
     const uint32_t *words;
     size_t word_count;
     if ((st = prepare(k, r, &words, &word_count)) != WAVELAB_OK)
         return st;
     const wl_case *c = k->c;
-    /* the command line's options, each into the run_options field `wavelab run` sets (cli/options.def's RUN rows) */
-    run_options opt = {.wave_size = o->wave_size, .robust_access = o->robust_access,
-                       .instruction_budget = o->instruction_budget, .threads = o->threads,
-                       .spirv = words, .spirv_words = word_count};
-    char err[8192] = "", warning[512] = "";
-    if (o->machine && run_memory_open(o->machine, -1, 1, c, &opt, warning, sizeof warning, err, sizeof err) != 0)
+    opt.spirv = words;
+    opt.spirv_words = word_count;
+    if (machine && run_memory_open(machine, -1, 1, c, &opt, warning, sizeof warning, err, sizeof err) != 0)
         return fail(r, WAVELAB_ERR_INPUT, "%s", err);
     add_warnings(r, warning);
     run_output ro;
@@ -184,7 +241,9 @@ wavelab_status wavelab_run_sim_with(const wavelab_case *k, const wavelab_run_opt
     r->from_simulator = ro.data && (ro.status == SIM_OK || ro.status == SIM_FAULT); /* its statistics exist */
     r->data = ro.data; /* the final bindings (at the fault, after one), one array per case binding */
     ro.data = NULL;
-    if (rc == RUN_EXIT_OK)
+    if (rc == RUN_EXIT_OK && opt.sanitize && run_finding_count(&ro))
+        st = sanitizer_findings(r, c, &ro);
+    else if (rc == RUN_EXIT_OK)
         st = WAVELAB_OK;
     else if (rc == RUN_EXIT_FAIL) {
         char where[512];

@@ -53,7 +53,7 @@ extern "C" {
 #endif
 
 #define WAVELAB_VERSION_MAJOR 0
-#define WAVELAB_VERSION_MINOR 2
+#define WAVELAB_VERSION_MINOR 3
 #define WAVELAB_VERSION_PATCH 0
 #define WAVELAB_VERSION_STR2_(x) #x
 #define WAVELAB_VERSION_STR_(x) WAVELAB_VERSION_STR2_(x)
@@ -204,15 +204,22 @@ typedef struct wavelab_run_options {
                                   * applies when neither wave_size nor the case gives one, and its memory model
                                   * runs beside the dispatch (its statistics are not read back through the API
                                   * yet); NULL = none */
+    const char *const *args;     /* every other simulator option, as `wavelab run` takes it, NULL-terminated:
+                                  * {"--optimize", "--sanitize", "--budget=5000", NULL} (docs/cli.md).  Each
+                                  * given one wins over the field above that it also sets.  An option that sets
+                                  * nothing the simulator does (--dump, --backend) or a bad value is
+                                  * WAVELAB_ERR_ARGUMENT with wavelab's one line as the run's message; with
+                                  * --sanitize, findings fail the run (WAVELAB_ERR_FAULT, each in the message).
+                                  * NULL = none.  (Since 0.3; a struct of 0.2's size, without it, is accepted.) */
 } wavelab_run_options;
 
-#define WAVELAB_RUN_OPTIONS_INIT {sizeof(wavelab_run_options), 0, 0, 0, 0, NULL}
+#define WAVELAB_RUN_OPTIONS_INIT {sizeof(wavelab_run_options), 0, 0, 0, 0, NULL, NULL}
 
 /*
  * Runs the case on the simulator with `options` (NULL: every default), as
  * `wavelab run` does: a case of several passes ("dispatches") runs them in
  * order, a case's "optimize" is honoured.  Returns as wavelab_run_sim; an
- * options->size smaller than this header's struct is WAVELAB_ERR_ARGUMENT,
+ * options->size smaller than version 0.2's struct is WAVELAB_ERR_ARGUMENT,
  * an unknown machine WAVELAB_ERR_INPUT.  wavelab_run_sim(c, w, out) is this
  * with wave_size w and every other option at its default.
  */

@@ -4,6 +4,7 @@
  * checked, and what `--help` says about it all come from the table's rows.
  */
 #include <errno.h>
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -278,32 +279,45 @@ static const cli_option *find_option(cli_command cmd, const char *arg, const cha
     return NULL;
 }
 
-static void unknown_option(cli_command cmd, const char *arg)
+/* appends printf-style text to err (err_size bytes), truncating */
+static void say(char *err, size_t err_size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void say(char *err, size_t err_size, const char *fmt, ...)
 {
-    const char *name = commands[cmd].name;
-    fprintf(stderr, "wavelab %s: unknown option %s", name, arg);
+    size_t n = strlen(err);
+    if (n + 1 >= err_size)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err + n, err_size - n, fmt, ap);
+    va_end(ap);
+}
+
+static void unknown_option(cli_command cmd, const char *arg, char *err, size_t err_size)
+{
+    say(err, err_size, "unknown option %s", arg);
     const char *sep = " (valid: ";
     for (int k = 0; k < CLI_OPT_COUNT; k++)
         if (takes(&options[k], cmd)) {
-            fprintf(stderr, "%s%s", sep, options[k].name);
+            say(err, err_size, "%s%s", sep, options[k].name);
             sep = ", ";
         }
-    fprintf(stderr, "%s\n", sep[0] == ',' ? ")" : " (it takes none)");
+    say(err, err_size, "%s", sep[0] == ',' ? ")" : " (it takes none)");
 }
 
 const char *cli_option_name(cli_option_id id) { return options[id].name; }
 
-int cli_parse(cli_command cmd, int argc, char **argv, cli_opts *opts)
+int cli_parse_to(cli_command cmd, int argc, char **argv, cli_opts *opts, char *err, size_t err_size)
 {
-    const char *name = commands[cmd].name;
     memset(opts, 0, sizeof *opts);
+    if (err_size)
+        err[0] = 0;
     opts->args = argv + 1;
     for (int i = 1; i < argc; i++) {
         char *arg = argv[i];
         const char *value;
         if (arg[0] != '-' || !arg[1]) {
             if (commands[cmd].max_args >= 0 && opts->nargs >= commands[cmd].max_args) {
-                fprintf(stderr, "wavelab %s: unexpected argument \"%s\"\n", name, arg);
+                say(err, err_size, "unexpected argument \"%s\"", arg);
                 return 0;
             }
             opts->args[opts->nargs++] = arg; /* never past argv[i]: the front of argv holds what was read */
@@ -311,13 +325,13 @@ int cli_parse(cli_command cmd, int argc, char **argv, cli_opts *opts)
         }
         const cli_option *o = find_option(cmd, arg, &value);
         if (!o) {
-            unknown_option(cmd, arg);
+            unknown_option(cmd, arg, err, err_size);
             return 0;
         }
         int optional = o->parse == parse_optimize; /* --optimize alone, or with "=PASSES" */
         if (o->meta && !value && !optional) {
             if (i + 1 >= argc) {
-                fprintf(stderr, "wavelab %s: %s needs a value (%s)\n", name, arg, o->meta);
+                say(err, err_size, "%s needs a value (%s)", arg, o->meta);
                 return 0;
             }
             value = argv[++i];
@@ -325,11 +339,44 @@ int cli_parse(cli_command cmd, int argc, char **argv, cli_opts *opts)
         char why[200];
         int id = (int)(o - options);
         if (!o->parse(o, value, (char *)opts + o->offset, why, sizeof why)) {
-            fprintf(stderr, "wavelab %s: %s%s%s: %s\n", name, o->name, value == argv[i] ? " " : "=", value, why);
+            say(err, err_size, "%s%s%s: %s", o->name, value == argv[i] ? " " : "=", value, why);
             return 0;
         }
         opts->given[id] = 1;
     }
+    return 1;
+}
+
+int cli_parse(cli_command cmd, int argc, char **argv, cli_opts *opts)
+{
+    char err[2048];
+    if (cli_parse_to(cmd, argc, argv, opts, err, sizeof err))
+        return 1;
+    fprintf(stderr, "wavelab %s: %s\n", commands[cmd].name, err);
+    return 0;
+}
+
+/* whether an option has a RUN row: it sets a run_options field */
+static const unsigned char sets_run_field[CLI_OPT_COUNT] = {
+#define RUN(opt_id, run_field) [CLI_OPT_##opt_id] = 1,
+#include "cli/options.def"
+};
+
+int cli_apply_run_options(const cli_opts *o, struct run_options *r, char *err, size_t err_size)
+{
+    for (int k = 0; k < CLI_OPT_COUNT; k++)
+        if (o->given[k] && !sets_run_field[k] && k != CLI_OPT_machine) {
+            say(err, err_size, "%s does not set a run option (the API takes:", options[k].name);
+            for (int j = 0; j < CLI_OPT_COUNT; j++)
+                if (sets_run_field[j] || j == CLI_OPT_machine)
+                    say(err, err_size, " %s", options[j].name);
+            say(err, err_size, ")");
+            return 0;
+        }
+#define RUN(opt_id, run_field)                                                                                        \
+    if (o->given[CLI_OPT_##opt_id])                                                                                   \
+        r->run_field = o->opt_id;
+#include "cli/options.def"
     return 1;
 }
 

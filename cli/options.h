@@ -58,6 +58,9 @@ typedef struct cli_opts {
  * ("wavelab CMD: --wave abc: not a wave size (...)", "wavelab CMD: unknown option --x (valid: ...)"): the
  * command then exits RUN_EXIT_BAD_INPUT. */
 int cli_parse(cli_command cmd, int argc, char **argv, cli_opts *o);
+/* cli_parse with the line in err (without "wavelab CMD: ") instead of on stderr: the C API reads its options'
+ * `args` with it. */
+int cli_parse_to(cli_command cmd, int argc, char **argv, cli_opts *o, char *err, size_t err_size);
 /* "--name" of an option */
 const char *cli_option_name(cli_option_id id);
 
@@ -74,6 +77,10 @@ void cli_help(FILE *f);
 /* The run options every RUN row of options.def sets (wave size, robust access, budget, threads, ...); the
  * rest zero. */
 struct run_options cli_run_options(const cli_opts *o);
+/* The run options the given options of o set, into *r (the others left as they are): 1, or 0 with a line in err
+ * when o gives an option that sets none (--machine aside, which the caller opens as a memory model).  The C API's
+ * `args` go through it, so every RUN row reaches the API with no line of its own. */
+int cli_apply_run_options(const cli_opts *o, struct run_options *r, char *err, size_t err_size);
 
 /* The wave-size rule every --wave and --waves value meets (the simulator's: a power of two from SIM_MIN_WAVE
  * to SIM_MAX_WAVE): 1 and *wave, or 0. */

@@ -8,6 +8,7 @@
  */
 #include <check.h>
 #include <pthread.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -614,6 +615,81 @@ START_TEST(test_api_run_options_budget_threads_machine)
 }
 END_TEST
 
+/* wavelab_run_options.args: every simulator option of `wavelab run`, read by its own table and parser, so a new one
+ * reaches the API with no API line.  --robust makes the out-of-bounds case read 0 as the field does; --budget stops
+ * a run; --sanitize reports the planted race of tests/sanitize/race_no_barrier (a wave's store and another's read
+ * of tile[] with no barrier between: 2 findings at wave 32, as `wavelab run --sanitize` prints); an option that
+ * sets nothing the simulator does and a bad value are refused with the command line's words; a struct of 0.2's
+ * size (without args) still runs. */
+START_TEST(test_api_run_options_args_take_the_command_lines_options)
+{
+    char *dir, *path = write_oob_case(&dir);
+    wavelab_case *c;
+    ck_assert_msg(wavelab_case_load(path, &c) == WAVELAB_OK, "%s", wavelab_case_message(c));
+    wavelab_run *r;
+    wavelab_run_options o = WAVELAB_RUN_OPTIONS_INIT;
+    const char *robust[] = {"--robust", "--wave=32", NULL};
+    o.args = robust;
+    ck_assert_msg(wavelab_run_sim_with(c, &o, &r) == WAVELAB_OK, "%s", wavelab_run_message(r));
+    ck_assert_uint_eq(wavelab_run_wave_size(r), 32);
+    uint32_t got[96], want[96];
+    for (int i = 0; i < 96; i++)
+        want[i] = i < 16 ? 101u + (uint32_t)i : i < 64 ? 1u : i % 2 == 0 ? 7u : 57005u;
+    ck_assert_int_eq(wavelab_run_read_binding(r, 0, 1, got, sizeof got, NULL), WAVELAB_OK);
+    ck_assert_mem_eq(got, want, sizeof want);
+    wavelab_run_destroy(r);
+    /* a 0.2 struct ends before args: the robust list above is not read, so lane 16 faults */
+    o.size = offsetof(wavelab_run_options, args);
+    o.wave_size = 32;
+    ck_assert_int_eq(wavelab_run_sim_with(c, &o, &r), WAVELAB_ERR_FAULT);
+    ck_assert_msg(strstr(wavelab_run_message(r), "lane 16"), "%s", wavelab_run_message(r));
+    wavelab_run_destroy(r);
+    o.size = sizeof o;
+    const char *budget[] = {"--robust", "--budget", "2", NULL};
+    o.args = budget;
+    ck_assert_int_eq(wavelab_run_sim_with(c, &o, &r), WAVELAB_ERR_FAULT);
+    ck_assert_msg(strstr(wavelab_run_message(r), "budget"), "%s", wavelab_run_message(r));
+    wavelab_run_destroy(r);
+    const char *dump[] = {"--dump", "x.json", NULL};
+    o.args = dump;
+    ck_assert_int_eq(wavelab_run_sim_with(c, &o, &r), WAVELAB_ERR_ARGUMENT);
+    ck_assert_msg(strstr(wavelab_run_message(r), "--dump does not set a run option"), "%s", wavelab_run_message(r));
+    wavelab_run_destroy(r);
+    /* --wave abc: the parser's own line, the one every command prints after "wavelab CMD: " */
+    const char *wave[] = {"--wave", "abc", NULL};
+    o.args = wave;
+    ck_assert_int_eq(wavelab_run_sim_with(c, &o, &r), WAVELAB_ERR_ARGUMENT);
+    char args[1024], *err = NULL;
+    snprintf(args, sizeof args, "run '%s' --wave abc", path);
+    ck_assert_int_eq(tsup_run_cli(args, &err), 2);
+    const char *line = strstr(err, "--wave abc");
+    ck_assert_ptr_nonnull(line);
+    ck_assert_ptr_nonnull(strstr(wavelab_run_message(r), "--wave abc"));
+    ck_assert_msg(strncmp(strstr(wavelab_run_message(r), "--wave abc"), line, strcspn(line, "\n")) == 0,
+                  "API: %s; CLI: %s", wavelab_run_message(r), line);
+    free(err);
+    wavelab_run_destroy(r);
+    wavelab_case_destroy(c);
+
+    char race[1024];
+    snprintf(race, sizeof race, "%s/tests/sanitize/race_no_barrier.json", tsup_root());
+    ck_assert_int_eq(wavelab_case_load(race, &c), WAVELAB_OK);
+    const char *sanitize[] = {"--sanitize", NULL};
+    o.args = sanitize;
+    ck_assert_int_eq(wavelab_run_sim_with(c, &o, &r), WAVELAB_ERR_FAULT);
+    ck_assert_msg(strstr(wavelab_run_message(r), "2 sanitizer findings"), "%s", wavelab_run_message(r));
+    ck_assert_msg(strstr(wavelab_run_message(r), "racecheck"), "%s", wavelab_run_message(r));
+    wavelab_run_destroy(r);
+    o.args = NULL; /* the same case without the sanitizer passes */
+    ck_assert_msg(wavelab_run_sim_with(c, &o, &r) == WAVELAB_OK, "%s", wavelab_run_message(r));
+    wavelab_run_destroy(r);
+    wavelab_case_destroy(c);
+    free(path);
+    tsup_remove_dir(dir);
+    free(dir);
+}
+END_TEST
+
 /* A case of several passes (article 001's pipeline: cull, compact, consume) runs every pass through the API, with
  * the bytes `wavelab run` writes (its --dump) and the case's expectations holding; it was refused at load. */
 START_TEST(test_api_multi_pass_case_matches_wavelab_run)
@@ -760,6 +836,7 @@ static Suite *api_suite(void)
     tcase_add_test(t, test_api_case_limits_and_stats_of_a_run_that_never_started);
     tcase_add_test(t, test_api_one_case_runs_on_several_threads_at_once);
     tcase_add_test(t, test_api_robust_access_gives_the_verdicts_of_wavelab_run);
+    tcase_add_test(t, test_api_run_options_args_take_the_command_lines_options);
     tcase_add_test(t, test_api_run_options_budget_threads_machine);
     tcase_add_test(t, test_api_multi_pass_case_matches_wavelab_run);
     suite_add_tcase(s, t);
