@@ -1126,8 +1126,30 @@ uint32_t isa_spirv_used_id_bound(const uint32_t *words, size_t word_count)
     return r == SPV_SUCCESS ? max_id + 1 : 0;
 }
 
+/* A module whose struct types the validator would take exponential time to walk (spv_struct_type_paths): 0 with
+ * the line in err; 1 otherwise, or when the reader refuses the module (the validator then says why). */
+static int type_paths_bounded(const uint32_t *words, size_t word_count, char *err, size_t err_size)
+{
+    spv_module m;
+    char unread[8];
+    if (!spv_module_read(&m, words, word_count, unread, sizeof unread))
+        return 1;
+    uint32_t worst = 0;
+    uint64_t paths = spv_struct_type_paths(&m, SPV_TYPE_PATHS_MAX, &worst);
+    const spv_node *w = spv_node_of(&m, worst);
+    if (paths > SPV_TYPE_PATHS_MAX && err && err_size)
+        snprintf(err, err_size, "invalid SPIR-V at word %u: struct %%%u and the structs before it repeat one "
+                 "another's members past %llu type paths (each holds several of the one before), which "
+                 "validation would walk one by one: refused", w ? w->word : 0, worst,
+                 (unsigned long long)SPV_TYPE_PATHS_MAX);
+    spv_module_free(&m);
+    return paths <= SPV_TYPE_PATHS_MAX;
+}
+
 isa_status isa_validate(const uint32_t *words, size_t word_count, char *err, size_t err_size)
 {
+    if (!type_paths_bounded(words, word_count, err, err_size))
+        return ISA_ERR_INVALID;
     spv_context ctx = spvContextCreate(target_of(words, word_count)->env);
     spv_const_binary_t bin = {words, word_count};
     spv_diagnostic diag = NULL;

@@ -541,6 +541,46 @@ static uint64_t size_mul(uint64_t a, uint64_t b)
     return b && a > SPV_SIZE_MAX / b ? SPV_SIZE_MAX : a * b;
 }
 
+static uint64_t paths_add(uint64_t a, uint64_t b, uint64_t limit)
+{
+    return a + b > limit ? limit + 1 : a + b;
+}
+
+uint64_t spv_struct_type_paths(const spv_module *m, uint64_t limit, uint32_t *worst)
+{
+    /* Types are declared before they are used (a forward pointer's pointee aside, counted as 1), so one pass in
+     * declaration order finds every child's count already known. */
+    uint64_t *paths = calloc(m->node_count ? m->node_count : 1, sizeof *paths);
+    if (!paths)
+        return limit + 1;
+    uint64_t total = 0, most = 0;
+    if (worst)
+        *worst = 0;
+    spv_iter it;
+    spv_inst in;
+    spv_iter_init(&it, m->w, m->functions, SPV_HEADER_WORDS);
+    while (spv_next(&it, &in) == SPV_STEP_INST) {
+        const spv_node *d = in.no ? spv_node_of(m, in.o[0]) : NULL;
+        if (!d || d->op != in.op || d->t.op != in.op)
+            continue;
+        const spv_type *t = &d->t;
+        uint64_t n = 1;
+        uint32_t nchildren = t->op == SpvOpTypeStruct ? t->nmembers : t->elem ? 1 : 0;
+        for (uint32_t k = 0; k < nchildren; k++) {
+            const spv_node *c = spv_node_of(m, t->op == SpvOpTypeStruct ? t->members[k] : t->elem);
+            n = paths_add(n, c && paths[c - m->nodes] ? paths[c - m->nodes] : 1, limit);
+        }
+        paths[d - m->nodes] = n;
+        if (t->op == SpvOpTypeStruct) {
+            total = paths_add(total, n, limit);
+            if (n > most && worst)
+                most = n, *worst = d->id;
+        }
+    }
+    free(paths);
+    return total;
+}
+
 /* a is an alignment: 0 only for a malformed scalar (a width below 8 bits), taken as 1 */
 static uint64_t size_round(uint64_t s, uint64_t a)
 {

@@ -167,6 +167,14 @@ const spv_type *spv_type_of(const spv_module *m, uint32_t id);
 /* The entry point of this execution model named `name` (any name when NULL); NULL when none. */
 const spv_entry *spv_entry_named(const spv_module *m, uint32_t model, const char *name);
 
+/* How many types a walk into every member, element, column, image and pointee of each struct type reaches,
+ * counting a type again on each path to it, summed over the struct types (saturating past `limit`); *worst (may
+ * be NULL) gets the struct with the most.  SPIRV-Tools' validator walks struct types this way, without memory, so a
+ * module of a few hundred bytes whose structs each hold two of the one before takes it exponential time: the
+ * validation refuses a module over SPV_TYPE_PATHS_MAX before running it (isa_validate). */
+#define SPV_TYPE_PATHS_MAX ((uint64_t)1 << 20)
+uint64_t spv_struct_type_paths(const spv_module *m, uint64_t limit, uint32_t *worst);
+
 /* ------------------------------------------------------------ layouts
  *
  * The one place that knows how a type is laid out in memory.  Explicit

@@ -297,6 +297,45 @@ START_TEST(test_reader_matrix_member_takes_its_matrix_stride)
 }
 END_TEST
 
+/* Struct type paths, counted by hand: S0 { uint, uint } reaches itself and two uints (3); S1 { S0, S0[2] } itself,
+ * S0's 3, and the array's 1 + 3 (8): 11 over both structs.  A chain of structs that each hold two of the one
+ * before doubles per level; the validation refuses it, naming a struct, where SPIRV-Tools alone took exponential
+ * time (22 levels: seconds; 40: hours). */
+START_TEST(test_reader_struct_type_paths_and_the_refusal_of_repeated_structs)
+{
+    const char *text = PREAMBLE "OpExecutionMode %main LocalSize 1 1 1\n" TYPES
+                                "%u2 = OpConstant %uint 2\n"
+                                "%S0 = OpTypeStruct %uint %uint\n%A = OpTypeArray %S0 %u2\n"
+                                "%S1 = OpTypeStruct %S0 %A\n" BODY;
+    size_t n = 0;
+    uint32_t *w = assemble(text, 3, &n);
+    spv_module m;
+    read_ok(&m, w, n);
+    uint32_t worst = 0;
+    ck_assert_uint_eq(spv_struct_type_paths(&m, 1000, &worst), 3 + 8);
+    ck_assert_uint_eq(worst, spv_type_of(&m, worst)->op == SpvOpTypeStruct ? worst : 0);
+    ck_assert_uint_eq(spv_type_of(&m, worst)->nmembers, 2);
+    ck_assert_uint_eq(spv_type_of(&m, spv_type_of(&m, worst)->members[1])->op, SpvOpTypeArray);
+    ck_assert_uint_eq(spv_struct_type_paths(&m, 5, NULL), 6); /* saturates past the limit */
+    spv_module_free(&m);
+    free(w);
+
+    char chain[8192];
+    int len = snprintf(chain, sizeof chain, "%sOpExecutionMode %%main LocalSize 1 1 1\n%s"
+                       "%%s0 = OpTypeStruct %%uint %%uint\n", PREAMBLE, TYPES);
+    for (int i = 1; i <= 22; i++)
+        len += snprintf(chain + len, sizeof chain - (size_t)len, "%%s%d = OpTypeStruct %%s%d %%s%d\n", i, i - 1,
+                        i - 1);
+    snprintf(chain + len, sizeof chain - (size_t)len,
+             "%%ps = OpTypePointer Workgroup %%s22\n%%sh = OpVariable %%ps Workgroup\n%s", BODY);
+    w = assemble(chain, 3, &n);
+    char err[512] = "";
+    ck_assert_int_eq(isa_validate(w, n, err, sizeof err), ISA_ERR_INVALID);
+    ck_assert_msg(strstr(err, "1048576 type paths"), "%s", err);
+    free(w);
+}
+END_TEST
+
 START_TEST(test_reader_refuses_zero_word_count)
 {
     size_t n = 0;
@@ -395,6 +434,7 @@ int main(void)
     tcase_add_test(tc, test_reader_workgroup_natural_layout);
     tcase_add_test(tc, test_reader_local_size_id_and_spec_constant);
     tcase_add_test(tc, test_reader_matrix_member_takes_its_matrix_stride);
+    tcase_add_test(tc, test_reader_struct_type_paths_and_the_refusal_of_repeated_structs);
     tcase_add_test(tc, test_reader_refuses_zero_word_count);
     tcase_add_test(tc, test_reader_refuses_count_past_the_end);
     tcase_add_test(tc, test_reader_refuses_a_string_without_its_nul);
