@@ -569,23 +569,34 @@ static case_status read_kernel(parser *p, const cJSON *root, wl_case *c)
     return CASE_OK;
 }
 
+/* A case's or a pass's "defines" and "specialization", which both own */
+static void defines_free(case_define *defines, int count)
+{
+    for (int i = 0; i < count; i++) {
+        free(defines[i].name);
+        free(defines[i].value);
+    }
+    free(defines);
+}
+
+static void spec_free(isa_spec_value *spec, int count)
+{
+    for (int i = 0; i < count; i++)
+        free(spec[i].key);
+    free(spec);
+}
+
 static void dispatch_free(case_dispatch *d)
 {
     free(d->name);
     free(d->kernel);
     free(d->language);
     free(d->entry);
-    for (int i = 0; i < d->define_count; i++) {
-        free(d->defines[i].name);
-        free(d->defines[i].value);
-    }
-    free(d->defines);
+    defines_free(d->defines, d->define_count);
     free(d->push_constants);
     free(d->bindings);
     free(d->binding_buffer);
-    for (int i = 0; i < d->spec_count; i++)
-        free(d->spec[i].key);
-    free(d->spec);
+    spec_free(d->spec, d->spec_count);
     free(d->target_env);
     free(d->kernel_text);
     free(d->kernel_words);
@@ -1085,14 +1096,8 @@ void case_destroy(wl_case *c)
     free(c->device_differences);
     free(c->optimize);
     free(c->target_env);
-    for (int i = 0; i < c->define_count; i++) {
-        free(c->defines[i].name);
-        free(c->defines[i].value);
-    }
-    free(c->defines);
-    for (int i = 0; i < c->spec_count; i++)
-        free(c->spec[i].key);
-    free(c->spec);
+    defines_free(c->defines, c->define_count);
+    spec_free(c->spec, c->spec_count);
     free(c->push_constants);
     for (int i = 0; c->bindings && i < c->binding_count; i++) {
         free(c->bindings[i].bytes);
