@@ -1109,8 +1109,10 @@ static uint8_t *latency_waited_map(const isa_program *prog)
 /*
  * The latency bound (docs/memory.md, "The latency term").  A wave's chain is its waited-on loads, each at
  * the latency of the level that served it, plus its issue share (the dispatch's wave instructions per wave).
- * A CU runs its waves `slots` at a time, so it needs at least its longest chain and at least the sum of its
- * chains over its wave slots; the bound is the largest over the CUs that ran a workgroup.  Also fills the
+ * A CU runs its waves `slots` at a time, so it needs at least its longest chain, and a workgroup holds its
+ * waves' slots until its last wave ends (a CU's occupancy is whole workgroups; CUDA releases a block's
+ * resources when the block is done), so it needs at least the sum over its workgroups of their longest chain
+ * times their waves, over its wave slots; the bound is the largest over the CUs that ran a workgroup.  Also fills the
  * busiest CU's workgroup count, which the per-CU throughput units use.
  */
 static double latency_bound(mem_model *m, const sim_stats *x, mem_estimate *e)
@@ -1141,15 +1143,18 @@ static double latency_bound(mem_model *m, const sim_stats *x, mem_estimate *e)
     for (uint32_t g = 0; g < m->group_count; g++) {
         uint32_t cu = m->group[g].cu < C ? m->group[g].cu : 0;
         groups_on[cu]++;
+        double group_chain = 0;
         for (uint32_t k = 0; k < W; k++) {
             const uint32_t *loads = m->wave_loads[(size_t)g * W + k];
             double chain = issue;
             for (int l = 0; l < MEM_LEVEL_COUNT; l++)
                 chain += loads[l] * latency[l];
-            sum[cu] += chain;
+            if (chain > group_chain)
+                group_chain = chain;
             if (chain > longest[cu])
                 longest[cu] = chain, argmax[cu] = g * W + k;
         }
+        sum[cu] += group_chain * W;
     }
     const double slots = (double)m->workgroups_per_cu * W;
     e->cus_occupied = 0;

@@ -541,6 +541,40 @@ START_TEST(test_estimate_latency_wave_slots_overlap_chains)
 }
 END_TEST
 
+/*
+ * A workgroup keeps its wave slots until its last wave ends.  One CU with room for one workgroup of two waves;
+ * two workgroups, whose wave 0 reads its own line from DRAM (warm: 10) and again from the L1 (5), a chain of 15,
+ * and whose wave 1 loads nothing (chain 0).  The second workgroup starts when the first has ended, after its
+ * wave 0's 15 cycles: 15 + 15 = 30.  (Counting the waves' slots alone, wave 1's idle slot would have taken the
+ * second group's wave 0 and overlapped the two chains: 15.)
+ */
+START_TEST(test_estimate_latency_a_workgroup_holds_its_slots_until_its_longest_wave)
+{
+    char text[4096], err[512];
+    tsup_preset(text, sizeof text, "compute_units=1\nmax_waves_per_simd=2\nmax_workgroups_per_cu=1\n"
+                "l1={\"bytes\": 64, \"ways\": 4, \"line_bytes\": 16, \"policy\": \"lru\", \"set_hash\": "
+                "\"modulo\", \"allocate\": \"reads\"}\nl1_hit_latency=5\nlds_latency=3");
+    mem_machine m;
+    ck_assert_msg(mem_machine_parse(text, "tiny_latency.json", &m, err, sizeof err) == MEM_OK, "%s", err);
+    tsup_fake_program f;
+    tsup_fake_program_init(&f);
+    f.p.local_size[0] = 8; /* two waves of 4 */
+    mem_model *mm = begin(&m, &f, 2, 1, NULL);
+    for (uint32_t g = 0; g < 2; g++) {
+        feed_op(mm, g, 0, ISA_OP_LOAD, ISA_CLASS_VMEM, 16 * g, 1);
+        feed_op(mm, g, 1, ISA_OP_LOAD, ISA_CLASS_VMEM, 16 * g, 1);
+    }
+    mem_model_end(mm, NULL);
+    const mem_estimate *e = mem_model_estimate(mm);
+    ck_assert_uint_eq(e->busiest_cu_groups, 2);
+    ck_assert_uint_eq(e->latency_cu_waves, 4);
+    ck_assert_uint_eq(e->latency_wave_slots, 2);
+    ck_assert_double_eq_tol(e->chain_cycles, 15.0, 1e-9);
+    ck_assert_double_eq_tol(e->unit_cycles[MEM_UNIT_LATENCY], 30.0, 1e-9);
+    mem_model_destroy(mm);
+}
+END_TEST
+
 /* 80 lines = 1280 bytes read from DRAM do not fit the 1024-byte L2: a repeated dispatch would not find them
  * there, so each of the 80 waited-on loads costs the DRAM latency: 8000 cycles. */
 START_TEST(test_estimate_latency_reads_larger_than_l2_cost_dram_latency)
@@ -1104,6 +1138,7 @@ static Suite *memory_suite(void)
     tcase_add_test(t, test_article002_split_and_interleaved_cost_the_same_lds_cycles);
     tcase_add_test(t, test_estimate_latency_chain_counted_by_hand_bounds_the_estimate);
     tcase_add_test(t, test_estimate_latency_wave_slots_overlap_chains);
+    tcase_add_test(t, test_estimate_latency_a_workgroup_holds_its_slots_until_its_longest_wave);
     tcase_add_test(t, test_estimate_latency_reads_larger_than_l2_cost_dram_latency);
     tcase_add_test(t, test_estimate_latency_overlapped_and_unread_results_are_not_charged);
     tcase_add_test(t, test_estimate_without_latency_fields_is_the_roofline);
