@@ -4,7 +4,6 @@
  * checked, and what `--help` says about it all come from the table's rows.
  */
 #include <errno.h>
-#include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +14,7 @@
 #include "img/img.h"
 #include "run/run.h"
 #include "sim/sim.h"
+#include "text/text.h"
 
 typedef struct cli_option cli_option;
 /* Reads `text` into the field; returns 1, or 0 with why it is not a value of the option. */
@@ -279,29 +279,16 @@ static const cli_option *find_option(cli_command cmd, const char *arg, const cha
     return NULL;
 }
 
-/* appends printf-style text to err (err_size bytes), truncating */
-static void say(char *err, size_t err_size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void say(char *err, size_t err_size, const char *fmt, ...)
-{
-    size_t n = strlen(err);
-    if (n + 1 >= err_size)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err + n, err_size - n, fmt, ap);
-    va_end(ap);
-}
-
 static void unknown_option(cli_command cmd, const char *arg, char *err, size_t err_size)
 {
-    say(err, err_size, "unknown option %s", arg);
+    text_appendf(err, err_size, "unknown option %s", arg);
     const char *sep = " (valid: ";
     for (int k = 0; k < CLI_OPT_COUNT; k++)
         if (takes(&options[k], cmd)) {
-            say(err, err_size, "%s%s", sep, options[k].name);
+            text_appendf(err, err_size, "%s%s", sep, options[k].name);
             sep = ", ";
         }
-    say(err, err_size, "%s", sep[0] == ',' ? ")" : " (it takes none)");
+    text_appendf(err, err_size, "%s", sep[0] == ',' ? ")" : " (it takes none)");
 }
 
 const char *cli_option_name(cli_option_id id) { return options[id].name; }
@@ -317,7 +304,7 @@ int cli_parse_to(cli_command cmd, int argc, char **argv, cli_opts *opts, char *e
         const char *value;
         if (arg[0] != '-' || !arg[1]) {
             if (commands[cmd].max_args >= 0 && opts->nargs >= commands[cmd].max_args) {
-                say(err, err_size, "unexpected argument \"%s\"", arg);
+                text_appendf(err, err_size, "unexpected argument \"%s\"", arg);
                 return 0;
             }
             opts->args[opts->nargs++] = arg; /* never past argv[i]: the front of argv holds what was read */
@@ -331,7 +318,7 @@ int cli_parse_to(cli_command cmd, int argc, char **argv, cli_opts *opts, char *e
         int optional = o->parse == parse_optimize; /* --optimize alone, or with "=PASSES" */
         if (o->meta && !value && !optional) {
             if (i + 1 >= argc) {
-                say(err, err_size, "%s needs a value (%s)", arg, o->meta);
+                text_appendf(err, err_size, "%s needs a value (%s)", arg, o->meta);
                 return 0;
             }
             value = argv[++i];
@@ -339,7 +326,7 @@ int cli_parse_to(cli_command cmd, int argc, char **argv, cli_opts *opts, char *e
         char why[200];
         int id = (int)(o - options);
         if (!o->parse(o, value, (char *)opts + o->offset, why, sizeof why)) {
-            say(err, err_size, "%s%s%s: %s", o->name, value == argv[i] ? " " : "=", value, why);
+            text_appendf(err, err_size, "%s%s%s: %s", o->name, value == argv[i] ? " " : "=", value, why);
             return 0;
         }
         opts->given[id] = 1;
@@ -366,11 +353,11 @@ int cli_apply_run_options(const cli_opts *o, struct run_options *r, char *err, s
 {
     for (int k = 0; k < CLI_OPT_COUNT; k++)
         if (o->given[k] && !sets_run_field[k] && k != CLI_OPT_machine) {
-            say(err, err_size, "%s does not set a run option (the API takes:", options[k].name);
+            text_appendf(err, err_size, "%s does not set a run option (the API takes:", options[k].name);
             for (int j = 0; j < CLI_OPT_COUNT; j++)
                 if (sets_run_field[j] || j == CLI_OPT_machine)
-                    say(err, err_size, " %s", options[j].name);
-            say(err, err_size, ")");
+                    text_appendf(err, err_size, " %s", options[j].name);
+            text_appendf(err, err_size, ")");
             return 0;
         }
 #define RUN(opt_id, run_field)                                                                                        \

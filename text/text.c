@@ -254,3 +254,16 @@ int text_include_directive(const char *line, const char **name, size_t *name_len
     *name_len = (size_t)(close - p - 1);
     return '"';
 }
+
+void text_appendf(char *buf, size_t size, const char *fmt, ...)
+{
+    if (!buf || !size)
+        return;
+    size_t len = strlen(buf);
+    if (len + 1 >= size)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf + len, size - len, fmt, ap);
+    va_end(ap);
+}

@@ -67,4 +67,8 @@ void text_json(FILE *f, const char *s);
  * made visible as above; returns buf. */
 char *text_terminal(const char *s, char *buf, size_t size);
 
+/* Appends printf-style text to the NUL-terminated buf of `size` bytes, truncating at its end; buf NULL or size 0:
+ * nothing. */
+void text_appendf(char *buf, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
 #endif
