@@ -245,6 +245,7 @@ static bool array_lengths(lower *L)
             return false;
         }
         t->count = (uint32_t)L->ids[len].cval;
+        spv_layout_forget(&L->mod); /* the array's size changed */
     }
     return true;
 }

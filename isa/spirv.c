@@ -8,6 +8,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A layout query's answer for one type, kept so that each type is laid out once: a struct that holds two of
+ * the one before would otherwise take time exponential in their nesting.  A query that met a problem keeps
+ * its message, which every later asker gets as the first did. */
+typedef enum spv_memo_kind { MEMO_NATURAL_SIZE, MEMO_NATURAL_ALIGN, MEMO_EXPLICIT_SIZE, SPV_MEMO_KINDS } spv_memo_kind;
+
+struct spv_memo {
+    uint64_t value;
+    spv_diag *fail;       /* the problem the query met, NULL when none */
+    bool known;
+};
+
+
 void spv_iter_init(spv_iter *it, const uint32_t *words, size_t word_count, size_t start)
 {
     it->w = words;
@@ -200,8 +212,9 @@ static bool allocate_tables(spv_module *m, const read_counts *c)
     m->capabilities = calloc(c->capabilities + 1, sizeof *m->capabilities);
     m->extensions = calloc(c->extensions + 1, sizeof *m->extensions);
     m->imports = calloc(c->imports + 1, sizeof *m->imports);
+    m->memo = calloc((size_t)(c->nodes + 1) * SPV_MEMO_KINDS, sizeof *m->memo);
     return m->index && m->nodes && m->pool && m->bool_pool && m->entries && m->modes && m->capabilities &&
-           m->extensions && m->imports;
+           m->extensions && m->imports && m->memo;
 }
 
 /* One declaration's result id: a node that no other declaration defined. */
@@ -497,6 +510,9 @@ bool spv_module_read(spv_module *m, const uint32_t *words, size_t word_count, ch
 
 void spv_module_free(spv_module *m)
 {
+    for (size_t k = 0; m->memo && k < (size_t)m->node_count * SPV_MEMO_KINDS; k++)
+        free(m->memo[k].fail);
+    free(m->memo);
     free(m->index);
     free(m->nodes);
     free(m->pool);
@@ -510,6 +526,31 @@ void spv_module_free(spv_module *m)
 }
 
 /* ------------------------------------------------------------ layouts */
+
+typedef uint64_t (*spv_layout_query)(const spv_module *m, uint32_t tid, spv_diag *diag);
+
+static uint64_t memoized(const spv_module *m, uint32_t tid, spv_memo_kind kind, spv_layout_query query,
+                         spv_diag *diag)
+{
+    const spv_node *n = spv_node_of(m, tid);
+    struct spv_memo *e = n && m->memo ? &m->memo[(size_t)(n - m->nodes) * SPV_MEMO_KINDS + kind] : NULL;
+    if (e && e->known) {
+        if (e->fail && diag && !diag->failed)
+            *diag = *e->fail;
+        return e->value;
+    }
+    spv_diag local = {0};
+    uint64_t v = query(m, tid, &local);
+    if (local.failed && diag && !diag->failed)
+        *diag = local;
+    if (e) {
+        e->value = v;
+        e->known = true;
+        if (local.failed && (e->fail = malloc(sizeof *e->fail)) != NULL)
+            *e->fail = local;
+    }
+    return v;
+}
 
 static void diag_set(spv_diag *d, bool unsupported, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
@@ -595,7 +636,7 @@ uint32_t spv_scalar_bytes(const spv_module *m, uint32_t tid, spv_diag *diag)
     return t->op == SpvOpTypeBool ? 4 : t->width / 8;
 }
 
-uint64_t spv_natural_size(const spv_module *m, uint32_t tid, spv_diag *diag)
+static uint64_t natural_size(const spv_module *m, uint32_t tid, spv_diag *diag)
 {
     const spv_type *t = type_or_fail(m, tid, diag);
     switch (t->op) {
@@ -624,7 +665,7 @@ uint64_t spv_natural_size(const spv_module *m, uint32_t tid, spv_diag *diag)
     }
 }
 
-uint32_t spv_natural_align(const spv_module *m, uint32_t tid, spv_diag *diag)
+static uint64_t natural_align(const spv_module *m, uint32_t tid, spv_diag *diag)
 {
     const spv_type *t = type_or_fail(m, tid, diag);
     switch (t->op) {
@@ -641,6 +682,16 @@ uint32_t spv_natural_align(const spv_module *m, uint32_t tid, spv_diag *diag)
     }
     default: return spv_scalar_bytes(m, tid, diag);
     }
+}
+
+uint64_t spv_natural_size(const spv_module *m, uint32_t tid, spv_diag *diag)
+{
+    return memoized(m, tid, MEMO_NATURAL_SIZE, natural_size, diag);
+}
+
+uint32_t spv_natural_align(const spv_module *m, uint32_t tid, spv_diag *diag)
+{
+    return (uint32_t)memoized(m, tid, MEMO_NATURAL_ALIGN, natural_align, diag);
 }
 
 uint64_t spv_elem_stride(const spv_module *m, uint32_t tid, bool expl, uint32_t matrix_stride, spv_diag *diag)
@@ -691,11 +742,9 @@ static uint64_t member_layout_size(const spv_module *m, const spv_type *t, uint3
     return size_mul(vectors, t->mstride[i]);
 }
 
-uint64_t spv_layout_size(const spv_module *m, uint32_t tid, bool expl, spv_diag *diag)
+static uint64_t explicit_size(const spv_module *m, uint32_t tid, spv_diag *diag)
 {
     const spv_type *t = type_or_fail(m, tid, diag);
-    if (!expl)
-        return spv_natural_size(m, tid, diag);
     switch (t->op) {
     case SpvOpTypeStruct: {
         uint64_t end = 0;
@@ -712,6 +761,19 @@ uint64_t spv_layout_size(const spv_module *m, uint32_t tid, bool expl, spv_diag 
     case SpvOpTypeMatrix: return size_mul(t->count, spv_natural_size(m, t->elem, diag));
     default: return spv_natural_size(m, tid, diag);
     }
+}
+
+void spv_layout_forget(spv_module *m)
+{
+    for (size_t k = 0; m->memo && k < (size_t)m->node_count * SPV_MEMO_KINDS; k++) {
+        free(m->memo[k].fail);
+        m->memo[k] = (struct spv_memo){0};
+    }
+}
+
+uint64_t spv_layout_size(const spv_module *m, uint32_t tid, bool expl, spv_diag *diag)
+{
+    return expl ? memoized(m, tid, MEMO_EXPLICIT_SIZE, explicit_size, diag) : spv_natural_size(m, tid, diag);
 }
 
 void spv_place_variable(const spv_module *m, uint32_t pointee, bool workgroup, uint64_t area, uint64_t *base,

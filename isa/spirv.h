@@ -153,6 +153,8 @@ typedef struct spv_module {
     bool *bool_pool;
     size_t pool_used;
     uint32_t err_word;    /* the failed instruction's word offset */
+    struct spv_memo *memo;/* the layout queries' answers so far, SPV_MEMO_KINDS per node (isa/spirv.c): each type's
+                           * size and alignment is worked out once, so a query's time is linear in the types */
 } spv_module;
 
 /* Reads words[0 .. word_count) (kept, not copied).  On failure returns false with "word N: what" in err
@@ -204,6 +206,9 @@ uint64_t spv_layout_size(const spv_module *m, uint32_t tid, bool expl, spv_diag 
  * 0 when none), or the components of a vector. */
 uint64_t spv_elem_stride(const spv_module *m, uint32_t tid, bool expl, uint32_t matrix_stride, spv_diag *diag);
 uint64_t spv_member_offset(const spv_module *m, uint32_t tid, uint32_t index, bool expl, spv_diag *diag);
+/* The queries above remember each type's answers; a caller that changes a type afterwards (the lowering sets the
+ * length of an array sized by a specialization constant) makes them forget. */
+void spv_layout_forget(spv_module *m);
 
 /* Where a Workgroup, Private or Function variable whose pointee type is `pointee` goes in memory that `area`
  * bytes of earlier variables fill: *base and *size.  Natural layout, aligned to its natural alignment (at least
