@@ -46,7 +46,6 @@ void lower_fold_constant_variables(lower *L, uint32_t fbegin, uint32_t fend)
 {
     if (!isa_lean_enabled())
         return;
-    const uint32_t *w = L->w;
     /* root[p]: the Function variable pointer p is or points into (0: none); value[var]: its one constant */
     uint32_t *root = calloc(L->bound, sizeof *root);
     uint32_t *value = calloc(L->bound, sizeof *value);
@@ -56,50 +55,49 @@ void lower_fold_constant_variables(lower *L, uint32_t fbegin, uint32_t fend)
         lower_fail(L, ISA_ERR_NOMEM, "out of memory");
         return;
     }
-    for (uint32_t i = fbegin; i < fend;) {
-        uint32_t wc = w[i] >> 16;
-        SpvOp op = (SpvOp)(w[i] & 0xffff);
-        if (wc == 0 || i + wc > fend)
-            break; /* a malformed body: the walk in lower_function reports it */
-        switch (op) {
+    spv_iter it;
+    spv_inst in;
+    spv_iter_init(&it, L->w, fend, fbegin); /* a malformed body: the walk in lower_read_blocks reports it */
+    while (spv_next(&it, &in) == SPV_STEP_INST) {
+        const uint32_t *o = in.o;
+        switch (in.op) {
         case SpvOpVariable:
-            if (wc >= 4 && w[i + 2] < L->bound && w[i + 3] == SpvStorageClassFunction) {
-                root[w[i + 2]] = w[i + 2];
-                if (wc >= 5)
-                    note_store(value, w[i + 2], w[i + 4], L);
+            if (in.no >= 3 && o[1] < L->bound && o[2] == SpvStorageClassFunction) {
+                root[o[1]] = o[1];
+                if (in.no >= 4)
+                    note_store(value, o[1], o[3], L);
             }
             break;
         case SpvOpAccessChain: case SpvOpInBoundsAccessChain:
-            if (wc >= 4 && w[i + 2] < L->bound && w[i + 3] < L->bound && root[w[i + 3]]) {
-                root[w[i + 2]] = root[w[i + 3]];
-                for (uint32_t k = 4; k < wc; k++) /* a pointer as an index: not SPIR-V, but stay safe */
-                    if (w[i + k] < L->bound && root[w[i + k]])
-                        value[root[w[i + k]]] = POISON;
+            if (in.no >= 3 && o[1] < L->bound && o[2] < L->bound && root[o[2]]) {
+                root[o[1]] = root[o[2]];
+                for (uint32_t k = 3; k < in.no; k++) /* a pointer as an index: not SPIR-V, but stay safe */
+                    if (o[k] < L->bound && root[o[k]])
+                        value[root[o[k]]] = POISON;
             }
             break;
         case SpvOpLoad:
             break; /* result, type, pointer, then literal memory operands */
         case SpvOpStore:
-            if (wc >= 3 && w[i + 1] < L->bound && root[w[i + 1]]) {
-                uint32_t var = root[w[i + 1]];
-                if (w[i + 1] != var)
+            if (in.no >= 2 && o[0] < L->bound && root[o[0]]) {
+                uint32_t var = root[o[0]];
+                if (o[0] != var)
                     value[var] = POISON; /* a store into part of it */
                 else
-                    note_store(value, var, w[i + 2], L);
+                    note_store(value, var, o[1], L);
             }
-            if (wc >= 3 && w[i + 2] < L->bound && root[w[i + 2]])
-                value[root[w[i + 2]]] = POISON;
+            if (in.no >= 2 && o[1] < L->bound && root[o[1]])
+                value[root[o[1]]] = POISON;
             break;
         case SpvOpLine: case SpvOpNoLine:
             break; /* literals only */
         default:
             /* any other instruction naming the variable may write it or let it escape */
-            for (uint32_t k = 1; k < wc; k++)
-                if (w[i + k] < L->bound && root[w[i + k]])
-                    value[root[w[i + k]]] = POISON;
+            for (uint32_t k = 0; k < in.no; k++)
+                if (o[k] < L->bound && root[o[k]])
+                    value[root[o[k]]] = POISON;
             break;
         }
-        i += wc;
     }
     /* the first variable (by id) with a given constant represents the others; root[] is reused as
      * constant id -> representative (a constant is never a pointer, so its entries are still 0) */

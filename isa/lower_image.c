@@ -363,7 +363,8 @@ static void gather_offsets(lower *L, const sample_op *sm, uint32_t offsets_id, u
         lower_unary(L, ISA_OP_MOV, ISA_TYPE_U32, d + k, tmp + 4 * k + 3, 1);
 }
 
-void lower_image_inst(lower *L, SpvOp op, const uint32_t *o, uint32_t no)
+/* OpImage, OpSampledImage and OpImageTexelPointer: values that name slots, resolved now. */
+static void lower_image_value(lower *L, SpvOp op, const uint32_t *o)
 {
     switch (op) {
     case SpvOpImage: {
@@ -396,7 +397,157 @@ void lower_image_inst(lower *L, SpvOp op, const uint32_t *o, uint32_t no)
         r->kind = K_TEXEL_PTR, r->slot = slot, r->sampler_slot = -1, r->type = o[0], r->off_const = n;
         return;
     }
-    default: break;
+    default:
+        lower_fail(L, ISA_ERR_UNSUPPORTED, "%s is not modelled", lower_op_name(op));
+        return;
+    }
+}
+
+/* OpImageRead and OpImageFetch of image `slot`. */
+static void lower_image_load(lower *L, SpvOp op, const uint32_t *o, uint32_t no, int32_t slot)
+{
+    uint32_t lod;
+    uint8_t ncoords = 0, ngrad = 0;
+    isa_type ty = result_type(L, o[0]);
+    uint32_t coords = coord_regs(L, o[3], &ncoords);
+    image_offset off;
+    image_operands(L, o, no, 4, op == SpvOpImageFetch ? &lod : NULL, NULL, NULL, &ngrad,
+                   op == SpvOpImageFetch ? &off : NULL);
+    if (op == SpvOpImageRead)
+        lod = ISA_NO_REG;
+    if (L->failed)
+        return;
+    if (op == SpvOpImageFetch && off.offsets_id) {
+        lower_fail(L, ISA_ERR_INVALID, "ConstOffsets on a texel fetch: SPIR-V allows it on gathers only");
+        return;
+    }
+    if (op == SpvOpImageFetch)
+        coords = offset_coords(L, coords, ncoords, off);
+    if (L->failed)
+        return;
+    uint32_t d = vec4_result(L, o[0], o[1]);
+    isa_inst *in = emit_image(L, ISA_OP_IMG_LOAD, ty, slot, coords, ncoords);
+    if (!in)
+        return;
+    in->d = d, in->b = lod, in->imm = op == SpvOpImageFetch;
+}
+
+/* OpImageWrite to image `slot`. */
+static void lower_image_store(lower *L, const uint32_t *o, uint32_t no, int32_t slot)
+{
+    uint8_t ncoords = 0, ngrad = 0;
+    if (L->p->slots[slot].readonly) {
+        lower_fail(L, ISA_ERR_INVALID, "image write to read-only '%s'", L->p->slots[slot].name);
+        return;
+    }
+    CHECK_ID(L, o[2]);
+    isa_type ty = result_type(L, L->ids[o[2]].type);
+    uint32_t coords = coord_regs(L, o[1], &ncoords);
+    image_operands(L, o, no, 3, NULL, NULL, NULL, &ngrad, NULL);
+    if (L->failed)
+        return;
+    uint8_t n;
+    uint32_t src = coord_regs(L, o[2], &n);
+    if (n != 4) { /* the instruction reads four registers: pad (the format ignores what it lacks) */
+        uint32_t tmp = lower_new_regs(L, 4);
+        lower_unary(L, ISA_OP_MOV, ISA_TYPE_U64, tmp, src, n);
+        src = tmp;
+    }
+    isa_inst *in = emit_image(L, ISA_OP_IMG_STORE, ty, slot, coords, ncoords);
+    if (!in)
+        return;
+    in->b = src;
+    L->p->slots[slot].written = 1;
+}
+
+/* The explicit-LOD samples, gathers, their depth-comparison and projective forms, of image `slot`. */
+static void lower_image_sample(lower *L, SpvOp op, const uint32_t *o, uint32_t no, int32_t slot)
+{
+    uint32_t lod, dx, dy;
+    uint8_t ncoords = 0, ngrad = 0;
+    isa_type ty = result_type(L, o[0]);
+    uint32_t coords = coord_regs(L, o[3], &ncoords);
+    int64_t component = 0;
+    image_offset off;
+    const bool proj = op == SpvOpImageSampleProjExplicitLod || op == SpvOpImageSampleProjDrefExplicitLod;
+    const bool dref = op == SpvOpImageSampleDrefExplicitLod || op == SpvOpImageDrefGather ||
+                      op == SpvOpImageSampleProjDrefExplicitLod;
+    const bool gather = op == SpvOpImageGather || op == SpvOpImageDrefGather;
+    if (dref) {
+        CHECK_ID(L, o[4]);
+        if (lower_scalar_isa_type(L, L->ids[o[4]].type) != ISA_TYPE_F32) {
+            lower_fail(L, ISA_ERR_INVALID, "depth reference %%%u is not a 32-bit float", o[4]);
+            return;
+        }
+        image_operands(L, o, no, 5, gather ? NULL : &lod, gather ? NULL : &dx, gather ? NULL : &dy, &ngrad, &off);
+        if (gather)
+            lod = dx = dy = ISA_NO_REG;
+    } else if (op == SpvOpImageGather) {
+        CHECK_ID(L, o[4]);
+        if (!L->ids[o[4]].cknown || L->ids[o[4]].cval > 3) {
+            lower_fail(L, ISA_ERR_INVALID, "gather component %%%u is not a constant 0..3", o[4]);
+            return;
+        }
+        component = (int64_t)L->ids[o[4]].cval;
+        image_operands(L, o, no, 5, NULL, NULL, NULL, &ngrad, &off);
+        lod = dx = dy = ISA_NO_REG;
+    } else {
+        image_operands(L, o, no, 4, &lod, &dx, &dy, &ngrad, &off);
+    }
+    if (L->failed)
+        return;
+    if (lower_scalar_isa_type(L, lower_component_type(L, L->ids[o[3]].type)) != ISA_TYPE_F32) {
+        lower_fail(L, ISA_ERR_UNSUPPORTED, "sampling coordinates must be 32-bit floats");
+        return;
+    }
+    uint32_t dref_reg = dref ? lower_val(L, o[4]) : ISA_NO_REG;
+    if (proj && !project(L, &L->p->slots[slot], &coords, &ncoords, &dref_reg))
+        return;
+    const uint8_t nspatial = ncoords; /* the offset's check counts the coordinates, not the reference */
+    if (dref) { /* the reference becomes the last coordinate register (AMD's image_sample_c passes it so) */
+        uint32_t block = lower_new_regs(L, ncoords + 1u);
+        lower_unary(L, ISA_OP_MOV, ISA_TYPE_U32, block, coords, ncoords);
+        lower_unary(L, ISA_OP_MOV, ISA_TYPE_U32, block + ncoords, dref_reg, 1);
+        coords = block;
+        ncoords++;
+    }
+    if (off.offsets_id && !gather) {
+        lower_fail(L, ISA_ERR_INVALID, "ConstOffsets on a sample: SPIR-V allows it on gathers only");
+        return;
+    }
+    const sample_op sm = {gather ? ISA_OP_IMG_GATHER : ISA_OP_IMG_SAMPLE, ty, slot, L->ids[o[2]].sampler_slot,
+                         coords, ncoords, nspatial, lod, dx, dy, gather ? component : ngrad, dref};
+    uint32_t d = vec4_result(L, o[0], o[1]);
+    if (off.offsets_id)
+        gather_offsets(L, &sm, off.offsets_id, d);
+    else
+        emit_sampling(L, &sm, d, off);
+}
+
+/* OpImageQuerySize, OpImageQuerySizeLod and OpImageQueryLevels of image `slot`. */
+static void lower_image_query(lower *L, SpvOp op, const uint32_t *o, int32_t slot)
+{
+    type_info *rt = lower_type(L, o[0]);
+    uint32_t n = rt->op == SpvOpTypeVector ? rt->count : 1;
+    uint32_t lodr = ISA_NO_REG;
+    if (op == SpvOpImageQuerySizeLod) {
+        CHECK_ID(L, o[3]);
+        lodr = lower_val(L, o[3]);
+    }
+    uint32_t d = lower_def_value(L, o[1], o[0], n);
+    isa_inst *in = lower_emit(L, ISA_OP_IMG_QUERY, ISA_TYPE_U32);
+    if (!in)
+        return;
+    in->slot = (uint16_t)slot;
+    in->d = d, in->b = lodr, in->count = (uint8_t)n;
+    in->imm = op == SpvOpImageQueryLevels;
+}
+
+void lower_image_inst(lower *L, SpvOp op, const uint32_t *o, uint32_t no)
+{
+    if (op == SpvOpImage || op == SpvOpSampledImage || op == SpvOpImageTexelPointer) {
+        lower_image_value(L, op, o);
+        return;
     }
     /* the image operand: o[0] for a write, o[2] for the rest */
     uint32_t image = op == SpvOpImageWrite ? o[0] : o[2];
@@ -411,137 +562,20 @@ void lower_image_inst(lower *L, SpvOp op, const uint32_t *o, uint32_t no)
         lower_mem_inst(L, op, o, no);
         return;
     }
-    uint32_t lod, dx, dy;
-    uint8_t ncoords = 0, ngrad = 0;
     switch (op) {
-    case SpvOpImageRead: case SpvOpImageFetch: {
-        isa_type ty = result_type(L, o[0]);
-        uint32_t coords = coord_regs(L, o[3], &ncoords);
-        image_offset off;
-        image_operands(L, o, no, 4, op == SpvOpImageFetch ? &lod : NULL, NULL, NULL, &ngrad,
-                       op == SpvOpImageFetch ? &off : NULL);
-        if (op == SpvOpImageRead)
-            lod = ISA_NO_REG;
-        if (L->failed)
-            return;
-        if (op == SpvOpImageFetch && off.offsets_id) {
-            lower_fail(L, ISA_ERR_INVALID, "ConstOffsets on a texel fetch: SPIR-V allows it on gathers only");
-            return;
-        }
-        if (op == SpvOpImageFetch)
-            coords = offset_coords(L, coords, ncoords, off);
-        if (L->failed)
-            return;
-        uint32_t d = vec4_result(L, o[0], o[1]);
-        isa_inst *in = emit_image(L, ISA_OP_IMG_LOAD, ty, slot, coords, ncoords);
-        if (!in)
-            return;
-        in->d = d, in->b = lod, in->imm = op == SpvOpImageFetch;
+    case SpvOpImageRead: case SpvOpImageFetch:
+        lower_image_load(L, op, o, no, slot);
         return;
-    }
-    case SpvOpImageWrite: {
-        if (L->p->slots[slot].readonly) {
-            lower_fail(L, ISA_ERR_INVALID, "image write to read-only '%s'", L->p->slots[slot].name);
-            return;
-        }
-        CHECK_ID(L, o[2]);
-        isa_type ty = result_type(L, L->ids[o[2]].type);
-        uint32_t coords = coord_regs(L, o[1], &ncoords);
-        image_operands(L, o, no, 3, NULL, NULL, NULL, &ngrad, NULL);
-        if (L->failed)
-            return;
-        uint8_t n;
-        uint32_t src = coord_regs(L, o[2], &n);
-        if (n != 4) { /* the instruction reads four registers: pad (the format ignores what it lacks) */
-            uint32_t tmp = lower_new_regs(L, 4);
-            lower_unary(L, ISA_OP_MOV, ISA_TYPE_U64, tmp, src, n);
-            src = tmp;
-        }
-        isa_inst *in = emit_image(L, ISA_OP_IMG_STORE, ty, slot, coords, ncoords);
-        if (!in)
-            return;
-        in->b = src;
-        L->p->slots[slot].written = 1;
+    case SpvOpImageWrite:
+        lower_image_store(L, o, no, slot);
         return;
-    }
     case SpvOpImageSampleExplicitLod: case SpvOpImageGather: case SpvOpImageSampleDrefExplicitLod:
-    case SpvOpImageDrefGather: case SpvOpImageSampleProjExplicitLod: case SpvOpImageSampleProjDrefExplicitLod: {
-        isa_type ty = result_type(L, o[0]);
-        uint32_t coords = coord_regs(L, o[3], &ncoords);
-        int64_t component = 0;
-        image_offset off;
-        const bool proj = op == SpvOpImageSampleProjExplicitLod || op == SpvOpImageSampleProjDrefExplicitLod;
-        const bool dref = op == SpvOpImageSampleDrefExplicitLod || op == SpvOpImageDrefGather ||
-                          op == SpvOpImageSampleProjDrefExplicitLod;
-        const bool gather = op == SpvOpImageGather || op == SpvOpImageDrefGather;
-        if (dref) {
-            CHECK_ID(L, o[4]);
-            if (lower_scalar_isa_type(L, L->ids[o[4]].type) != ISA_TYPE_F32) {
-                lower_fail(L, ISA_ERR_INVALID, "depth reference %%%u is not a 32-bit float", o[4]);
-                return;
-            }
-            image_operands(L, o, no, 5, gather ? NULL : &lod, gather ? NULL : &dx, gather ? NULL : &dy, &ngrad, &off);
-            if (gather)
-                lod = dx = dy = ISA_NO_REG;
-        } else if (op == SpvOpImageGather) {
-            CHECK_ID(L, o[4]);
-            if (!L->ids[o[4]].cknown || L->ids[o[4]].cval > 3) {
-                lower_fail(L, ISA_ERR_INVALID, "gather component %%%u is not a constant 0..3", o[4]);
-                return;
-            }
-            component = (int64_t)L->ids[o[4]].cval;
-            image_operands(L, o, no, 5, NULL, NULL, NULL, &ngrad, &off);
-            lod = dx = dy = ISA_NO_REG;
-        } else {
-            image_operands(L, o, no, 4, &lod, &dx, &dy, &ngrad, &off);
-        }
-        if (L->failed)
-            return;
-        if (lower_scalar_isa_type(L, lower_component_type(L, L->ids[o[3]].type)) != ISA_TYPE_F32) {
-            lower_fail(L, ISA_ERR_UNSUPPORTED, "sampling coordinates must be 32-bit floats");
-            return;
-        }
-        uint32_t dref_reg = dref ? lower_val(L, o[4]) : ISA_NO_REG;
-        if (proj && !project(L, &L->p->slots[slot], &coords, &ncoords, &dref_reg))
-            return;
-        const uint8_t nspatial = ncoords; /* the offset's check counts the coordinates, not the reference */
-        if (dref) { /* the reference becomes the last coordinate register (AMD's image_sample_c passes it so) */
-            uint32_t block = lower_new_regs(L, ncoords + 1u);
-            lower_unary(L, ISA_OP_MOV, ISA_TYPE_U32, block, coords, ncoords);
-            lower_unary(L, ISA_OP_MOV, ISA_TYPE_U32, block + ncoords, dref_reg, 1);
-            coords = block;
-            ncoords++;
-        }
-        if (off.offsets_id && !gather) {
-            lower_fail(L, ISA_ERR_INVALID, "ConstOffsets on a sample: SPIR-V allows it on gathers only");
-            return;
-        }
-        const sample_op sm = {gather ? ISA_OP_IMG_GATHER : ISA_OP_IMG_SAMPLE, ty, slot, L->ids[o[2]].sampler_slot,
-                             coords, ncoords, nspatial, lod, dx, dy, gather ? component : ngrad, dref};
-        uint32_t d = vec4_result(L, o[0], o[1]);
-        if (off.offsets_id)
-            gather_offsets(L, &sm, off.offsets_id, d);
-        else
-            emit_sampling(L, &sm, d, off);
+    case SpvOpImageDrefGather: case SpvOpImageSampleProjExplicitLod: case SpvOpImageSampleProjDrefExplicitLod:
+        lower_image_sample(L, op, o, no, slot);
         return;
-    }
-    case SpvOpImageQuerySize: case SpvOpImageQuerySizeLod: case SpvOpImageQueryLevels: {
-        type_info *rt = lower_type(L, o[0]);
-        uint32_t n = rt->op == SpvOpTypeVector ? rt->count : 1;
-        uint32_t lodr = ISA_NO_REG;
-        if (op == SpvOpImageQuerySizeLod) {
-            CHECK_ID(L, o[3]);
-            lodr = lower_val(L, o[3]);
-        }
-        uint32_t d = lower_def_value(L, o[1], o[0], n);
-        isa_inst *in = lower_emit(L, ISA_OP_IMG_QUERY, ISA_TYPE_U32);
-        if (!in)
-            return;
-        in->slot = (uint16_t)slot;
-        in->d = d, in->b = lodr, in->count = (uint8_t)n;
-        in->imm = op == SpvOpImageQueryLevels;
+    case SpvOpImageQuerySize: case SpvOpImageQuerySizeLod: case SpvOpImageQueryLevels:
+        lower_image_query(L, op, o, slot);
         return;
-    }
     default:
         lower_fail(L, ISA_ERR_UNSUPPORTED, "%s is not modelled (compute images: read, write, fetch, explicit-LOD "
                    "sampling, projective or not, gather, their depth-comparison forms, size and level queries, "

@@ -61,6 +61,7 @@ typedef struct id_info {
 
 typedef struct block {
     uint32_t label;
+    uint32_t word;            /* word of its OpLabel */
     uint32_t first, end;      /* word range of the block's instructions (after OpLabel) */
     uint32_t merge, cont;     /* structured merge/continue targets (0 = none) */
     bool is_loop;

@@ -260,7 +260,6 @@ static int32_t image_slot(lower *L, uint32_t id)
     return L->ids[id].slot;
 }
 
-/* Loads, stores, copies, access chains, texel buffers and atomics. */
 /* Stores the value of type tid in registers from reg through pointer ptr (OpStore, and the pointer operands of
  * GLSL.std.450 Frexp and Modf). */
 void lower_store_through(lower *L, uint32_t ptr, uint32_t tid, uint32_t reg)
@@ -280,121 +279,99 @@ void lower_store_through(lower *L, uint32_t ptr, uint32_t tid, uint32_t reg)
     access(L, true, tid, p->slot, p->off_reg, p->off_const, reg, ptr_layout(p));
 }
 
-void lower_mem_inst(lower *L, SpvOp op, const uint32_t *o, uint32_t no)
+/* OpVariable in the entry function: its memory was laid out before; store the initialiser. */
+static void lower_function_variable(lower *L, const uint32_t *o, uint32_t no)
 {
-    switch (op) {
-    case SpvOpVariable: {
-        /* Function variable: its memory was laid out before; store the initialiser */
-        if (L->ids[o[1]].fold_rep) {
-            /* a constant table: stored once, by its representative (lower_constvar.c) */
-            id_info *p = &L->ids[o[1]];
-            if (p->fold_rep == o[1])
-                access(L, true, L->ids[p->fold_value].type, p->slot, ISA_NO_REG, 0, lower_val(L, p->fold_value),
-                       (mem_layout){0, false, 0});
-            return;
-        }
-        if (no >= 4) {
-            id_info *p = &L->ids[o[1]];
-            CHECK_ID(L, o[3]);
-            access(L, true, L->ids[o[3]].type, p->slot, ISA_NO_REG, 0, lower_val(L, o[3]), (mem_layout){0, false, 0});
-        }
+    if (L->ids[o[1]].fold_rep) {
+        /* a constant table: stored once, by its representative (lower_constvar.c) */
+        id_info *p = &L->ids[o[1]];
+        if (p->fold_rep == o[1])
+            access(L, true, L->ids[p->fold_value].type, p->slot, ISA_NO_REG, 0, lower_val(L, p->fold_value),
+                   (mem_layout){0, false, 0});
         return;
     }
-    case SpvOpLoad: {
-        uint32_t rtype = o[0], rid = o[1], ptr = o[2];
-        CHECK_ID(L, ptr);
-        id_info *p = &L->ids[ptr];
-        if (p->kind != K_PTR) {
-            lower_fail(L, ISA_ERR_UNSUPPORTED, "load through %%%u, which is not a resolved pointer", ptr);
-            return;
-        }
-        if (p->slot < 0) { /* built-in input */
-            lower_alias_value(L, rid, rtype, (uint32_t)p->off_const);
-            return;
-        }
-        isa_space sp = L->p->slots[p->slot].space;
-        if (sp == ISA_SPACE_STORAGE_TEXEL || sp == ISA_SPACE_UNIFORM_TEXEL || sp == ISA_SPACE_STORAGE_IMAGE ||
-            sp == ISA_SPACE_SAMPLED_IMAGE || sp == ISA_SPACE_SAMPLER) {
-            /* an image or sampler is its slot (isa/lower_image.c); a combined image sampler is its own sampler */
-            L->ids[rid].kind = K_IMAGE;
-            L->ids[rid].slot = p->slot;
-            L->ids[rid].sampler_slot =
-                sp == ISA_SPACE_SAMPLER || (sp == ISA_SPACE_SAMPLED_IMAGE && L->p->slots[p->slot].image_combined)
-                    ? p->slot
-                    : -1;
-            L->ids[rid].type = rtype;
-            return;
-        }
-        uint32_t d = lower_def_value(L, rid, rtype, lower_reg_count_of(L, rtype));
-        access(L, false, rtype, p->slot, p->off_reg, p->off_const, d, ptr_layout(p));
+    if (no >= 4) {
+        id_info *p = &L->ids[o[1]];
+        CHECK_ID(L, o[3]);
+        access(L, true, L->ids[o[3]].type, p->slot, ISA_NO_REG, 0, lower_val(L, o[3]), (mem_layout){0, false, 0});
+    }
+}
+
+static void lower_load(lower *L, const uint32_t *o)
+{
+    uint32_t rtype = o[0], rid = o[1], ptr = o[2];
+    CHECK_ID(L, ptr);
+    id_info *p = &L->ids[ptr];
+    if (p->kind != K_PTR) {
+        lower_fail(L, ISA_ERR_UNSUPPORTED, "load through %%%u, which is not a resolved pointer", ptr);
         return;
     }
-    case SpvOpStore: {
-        uint32_t ptr = o[0], v = o[1];
-        CHECK_ID(L, v);
-        lower_store_through(L, ptr, L->ids[v].type, lower_val(L, v));
+    if (p->slot < 0) { /* built-in input */
+        lower_alias_value(L, rid, rtype, (uint32_t)p->off_const);
         return;
     }
-    case SpvOpCopyMemory: {
-        uint32_t dst = o[0], src = o[1];
-        CHECK_ID(L, dst);
-        CHECK_ID(L, src);
-        id_info *pd = &L->ids[dst], *ps = &L->ids[src];
-        if (pd->kind != K_PTR || ps->kind != K_PTR || pd->slot < 0) {
-            lower_fail(L, ISA_ERR_UNSUPPORTED, "OpCopyMemory between unresolved pointers");
-            return;
-        }
-        uint32_t tid = lower_type(L, ps->type)->elem;
-        uint32_t r = lower_new_regs(L, lower_reg_count_of(L, tid));
-        if (ps->slot < 0)
-            lower_unary(L, ISA_OP_MOV, ISA_TYPE_U64, r, (uint32_t)ps->off_const, lower_reg_count_of(L, tid));
-        else
-            access(L, false, tid, ps->slot, ps->off_reg, ps->off_const, r, ptr_layout(ps));
-        access(L, true, tid, pd->slot, pd->off_reg, pd->off_const, r, ptr_layout(pd));
+    isa_space sp = L->p->slots[p->slot].space;
+    if (sp == ISA_SPACE_STORAGE_TEXEL || sp == ISA_SPACE_UNIFORM_TEXEL || sp == ISA_SPACE_STORAGE_IMAGE ||
+        sp == ISA_SPACE_SAMPLED_IMAGE || sp == ISA_SPACE_SAMPLER) {
+        /* an image or sampler is its slot (isa/lower_image.c); a combined image sampler is its own sampler */
+        L->ids[rid].kind = K_IMAGE;
+        L->ids[rid].slot = p->slot;
+        L->ids[rid].sampler_slot =
+            sp == ISA_SPACE_SAMPLER || (sp == ISA_SPACE_SAMPLED_IMAGE && L->p->slots[p->slot].image_combined)
+                ? p->slot
+                : -1;
+        L->ids[rid].type = rtype;
         return;
     }
-    case SpvOpAccessChain: case SpvOpInBoundsAccessChain:
-        lower_access_chain(L, o, no);
-        return;
-    case SpvOpArrayLength: {
-        uint32_t rtype = o[0], rid = o[1], ptr = o[2], member = o[3];
-        CHECK_ID(L, ptr);
-        id_info *p = &L->ids[ptr];
-        if (p->kind != K_PTR || p->slot < 0) {
-            lower_fail(L, ISA_ERR_UNSUPPORTED, "OpArrayLength of an unresolved pointer");
-            return;
-        }
-        uint32_t st = lower_type(L, p->type)->elem;
-        type_info *s = lower_type(L, st);
-        if (member >= s->nmembers) {
-            lower_fail(L, ISA_ERR_INVALID, "OpArrayLength member %u out of range", member);
-            return;
-        }
-        isa_inst *in = lower_emit(L, ISA_OP_ARRAY_LEN, ISA_TYPE_U32);
-        in->slot = (uint16_t)p->slot;
-        in->imm = p->off_const + lower_member_offset(L, st, member, true);
-        in->imm2 = lower_elem_stride(L, s->members[member], true, 0);
-        in->d = lower_def_value(L, rid, rtype, 1);
+    uint32_t d = lower_def_value(L, rid, rtype, lower_reg_count_of(L, rtype));
+    access(L, false, rtype, p->slot, p->off_reg, p->off_const, d, ptr_layout(p));
+}
+
+static void lower_copy_memory(lower *L, const uint32_t *o)
+{
+    uint32_t dst = o[0], src = o[1];
+    CHECK_ID(L, dst);
+    CHECK_ID(L, src);
+    id_info *pd = &L->ids[dst], *ps = &L->ids[src];
+    if (pd->kind != K_PTR || ps->kind != K_PTR || pd->slot < 0) {
+        lower_fail(L, ISA_ERR_UNSUPPORTED, "OpCopyMemory between unresolved pointers");
         return;
     }
-    case SpvOpImageRead: case SpvOpImageFetch: {
-        uint32_t rtype = o[0], rid = o[1];
-        int32_t slot = image_slot(L, o[2]);
-        if (L->failed)
-            return;
-        type_info *rt = lower_type(L, rtype);
-        uint32_t n = rt->op == SpvOpTypeVector ? rt->count : 1;
-        uint32_t tmp = n == 4 ? lower_def_value(L, rid, rtype, 4) : lower_new_regs(L, 4);
-        isa_inst *in = lower_emit(L, ISA_OP_IMG_READ, L->p->slots[slot].texel_type);
-        in->slot = (uint16_t)slot;
-        in->a = lower_val(L, o[3]);
-        in->d = tmp;
-        in->cls = ISA_CLASS_VMEM;
-        if (n != 4)
-            lower_alias_value(L, rid, rtype, tmp);
+    uint32_t tid = lower_type(L, ps->type)->elem;
+    uint32_t r = lower_new_regs(L, lower_reg_count_of(L, tid));
+    if (ps->slot < 0)
+        lower_unary(L, ISA_OP_MOV, ISA_TYPE_U64, r, (uint32_t)ps->off_const, lower_reg_count_of(L, tid));
+    else
+        access(L, false, tid, ps->slot, ps->off_reg, ps->off_const, r, ptr_layout(ps));
+    access(L, true, tid, pd->slot, pd->off_reg, pd->off_const, r, ptr_layout(pd));
+}
+
+static void lower_array_length(lower *L, const uint32_t *o)
+{
+    uint32_t rtype = o[0], rid = o[1], ptr = o[2], member = o[3];
+    CHECK_ID(L, ptr);
+    id_info *p = &L->ids[ptr];
+    if (p->kind != K_PTR || p->slot < 0) {
+        lower_fail(L, ISA_ERR_UNSUPPORTED, "OpArrayLength of an unresolved pointer");
         return;
     }
-    case SpvOpImageWrite: {
+    uint32_t st = lower_type(L, p->type)->elem;
+    type_info *s = lower_type(L, st);
+    if (member >= s->nmembers) {
+        lower_fail(L, ISA_ERR_INVALID, "OpArrayLength member %u out of range", member);
+        return;
+    }
+    isa_inst *in = lower_emit(L, ISA_OP_ARRAY_LEN, ISA_TYPE_U32);
+    in->slot = (uint16_t)p->slot;
+    in->imm = p->off_const + lower_member_offset(L, st, member, true);
+    in->imm2 = lower_elem_stride(L, s->members[member], true, 0);
+    in->d = lower_def_value(L, rid, rtype, 1);
+}
+
+/* OpImageRead, OpImageFetch, OpImageWrite and OpImageQuerySize on a texel buffer (lower_image.c hands them on). */
+static void lower_texel_buffer_inst(lower *L, SpvOp op, const uint32_t *o)
+{
+    if (op == SpvOpImageWrite) {
         int32_t slot = image_slot(L, o[0]);
         if (L->failed)
             return;
@@ -416,76 +393,135 @@ void lower_mem_inst(lower *L, SpvOp op, const uint32_t *o, uint32_t no)
         L->p->slots[slot].written = 1;
         return;
     }
-    case SpvOpImageQuerySize: {
-        int32_t slot = image_slot(L, o[2]);
-        if (L->failed)
-            return;
+    int32_t slot = image_slot(L, o[2]);
+    if (L->failed)
+        return;
+    if (op == SpvOpImageQuerySize) {
         isa_inst *in = lower_emit(L, ISA_OP_IMG_SIZE, ISA_TYPE_U32);
         in->slot = (uint16_t)slot;
         in->d = lower_def_value(L, o[1], o[0], 1);
         return;
     }
+    /* OpImageRead, OpImageFetch */
+    uint32_t rtype = o[0], rid = o[1];
+    type_info *rt = lower_type(L, rtype);
+    uint32_t n = rt->op == SpvOpTypeVector ? rt->count : 1;
+    uint32_t tmp = n == 4 ? lower_def_value(L, rid, rtype, 4) : lower_new_regs(L, 4);
+    isa_inst *in = lower_emit(L, ISA_OP_IMG_READ, L->p->slots[slot].texel_type);
+    in->slot = (uint16_t)slot;
+    in->a = lower_val(L, o[3]);
+    in->d = tmp;
+    in->cls = ISA_CLASS_VMEM;
+    if (n != 4)
+        lower_alias_value(L, rid, rtype, tmp);
+}
+
+/* What an atomic does to memory (*red, and *ty's signedness for the min/max forms) and the register of its value
+ * operand (*value; *cmp for a compare-exchange). */
+static void atomic_operation(lower *L, SpvOp op, const uint32_t *o, isa_type *ty, isa_reduce_op *red, uint32_t *value,
+                             uint32_t *cmp)
+{
+    *red = ISA_RED_ADD;
+    *value = *cmp = ISA_NO_REG;
+    switch (op) {
+    case SpvOpAtomicLoad: *red = ISA_RED_LOAD; break;
+    case SpvOpAtomicStore: *red = ISA_RED_STORE; *value = lower_val(L, o[3]); break;
+    case SpvOpAtomicExchange: *red = ISA_RED_EXCHANGE; *value = lower_val(L, o[5]); break;
+    case SpvOpAtomicCompareExchange:
+        *red = ISA_RED_CMPXCHG;
+        *value = lower_val(L, o[6]);
+        *cmp = lower_val(L, o[7]);
+        break;
+    case SpvOpAtomicIIncrement: *value = lower_const_reg(L, 1); break;
+    case SpvOpAtomicIDecrement: *value = lower_const_reg(L, UINT64_MAX); break;
+    case SpvOpAtomicIAdd: case SpvOpAtomicFAddEXT: *value = lower_val(L, o[5]); break;
+    case SpvOpAtomicISub:
+        *value = lower_new_regs(L, 1);
+        lower_emit_op(L, ISA_OP_INEG, *ty, *value, lower_val(L, o[5]), ISA_NO_REG);
+        break;
+    case SpvOpAtomicSMin: *red = ISA_RED_MIN; *ty = lower_with_sign(*ty, true); *value = lower_val(L, o[5]); break;
+    case SpvOpAtomicUMin: *red = ISA_RED_MIN; *ty = lower_with_sign(*ty, false); *value = lower_val(L, o[5]); break;
+    case SpvOpAtomicSMax: *red = ISA_RED_MAX; *ty = lower_with_sign(*ty, true); *value = lower_val(L, o[5]); break;
+    case SpvOpAtomicUMax: *red = ISA_RED_MAX; *ty = lower_with_sign(*ty, false); *value = lower_val(L, o[5]); break;
+    case SpvOpAtomicAnd: *red = ISA_RED_AND; *value = lower_val(L, o[5]); break;
+    case SpvOpAtomicOr: *red = ISA_RED_OR; *value = lower_val(L, o[5]); break;
+    case SpvOpAtomicXor: *red = ISA_RED_XOR; *value = lower_val(L, o[5]); break;
+    default: break; /* lower_mem_inst hands on only the atomics above */
+    }
+}
+
+static void lower_atomic(lower *L, SpvOp op, const uint32_t *o)
+{
+    bool is_store = op == SpvOpAtomicStore;
+    uint32_t ptr = is_store ? o[0] : o[2];
+    CHECK_ID(L, ptr);
+    id_info *p = &L->ids[ptr];
+    if ((p->kind != K_PTR && p->kind != K_TEXEL_PTR) || p->slot < 0) {
+        lower_fail(L, ISA_ERR_UNSUPPORTED, "atomic on an unresolved pointer %%%u", ptr);
+        return;
+    }
+    uint32_t vtype = is_store ? L->ids[o[3]].type : o[0];
+    isa_type ty = lower_scalar_isa_type(L, vtype);
+    isa_reduce_op red;
+    uint32_t value, cmp;
+    atomic_operation(L, op, o, &ty, &red, &value, &cmp);
+    if (p->kind == K_TEXEL_PTR) { /* an image texel (OpImageTexelPointer) */
+        lower_image_atomic(L, p, is_store ? 0 : o[0], is_store ? 0 : o[1], ty, red, value, cmp);
+        return;
+    }
+    if (L->p->slots[p->slot].readonly && red != ISA_RED_LOAD) {
+        lower_fail(L, ISA_ERR_INVALID, "atomic write to read-only '%s'", L->p->slots[p->slot].name);
+        return;
+    }
+    isa_inst *in = lower_emit(L, ISA_OP_ATOMIC, ty);
+    in->slot = (uint16_t)p->slot;
+    in->a = p->off_reg;
+    in->imm = p->off_const;
+    in->imm2 = red;
+    in->b = value;
+    in->c = cmp;
+    in->count = 1;
+    in->cls = (uint8_t)(L->p->slots[p->slot].space == ISA_SPACE_WORKGROUP ? ISA_CLASS_LDS : ISA_CLASS_VMEM);
+    if (!is_store)
+        in->d = lower_def_value(L, o[1], o[0], 1);
+    if (red != ISA_RED_LOAD)
+        L->p->slots[p->slot].written = 1;
+}
+
+/* Loads, stores, copies, access chains, texel buffers and atomics, by family. */
+void lower_mem_inst(lower *L, SpvOp op, const uint32_t *o, uint32_t no)
+{
+    switch (op) {
+    case SpvOpVariable:
+        lower_function_variable(L, o, no);
+        return;
+    case SpvOpLoad:
+        lower_load(L, o);
+        return;
+    case SpvOpStore: {
+        uint32_t ptr = o[0], v = o[1];
+        CHECK_ID(L, v);
+        lower_store_through(L, ptr, L->ids[v].type, lower_val(L, v));
+        return;
+    }
+    case SpvOpCopyMemory:
+        lower_copy_memory(L, o);
+        return;
+    case SpvOpAccessChain: case SpvOpInBoundsAccessChain:
+        lower_access_chain(L, o, no);
+        return;
+    case SpvOpArrayLength:
+        lower_array_length(L, o);
+        return;
+    case SpvOpImageRead: case SpvOpImageFetch: case SpvOpImageWrite: case SpvOpImageQuerySize:
+        lower_texel_buffer_inst(L, op, o);
+        return;
     case SpvOpAtomicLoad: case SpvOpAtomicStore: case SpvOpAtomicExchange: case SpvOpAtomicCompareExchange:
     case SpvOpAtomicIIncrement: case SpvOpAtomicIDecrement: case SpvOpAtomicIAdd: case SpvOpAtomicISub:
     case SpvOpAtomicSMin: case SpvOpAtomicUMin: case SpvOpAtomicSMax: case SpvOpAtomicUMax: case SpvOpAtomicAnd:
-    case SpvOpAtomicOr: case SpvOpAtomicXor: case SpvOpAtomicFAddEXT: {
-        bool is_store = op == SpvOpAtomicStore;
-        uint32_t ptr = is_store ? o[0] : o[2];
-        CHECK_ID(L, ptr);
-        id_info *p = &L->ids[ptr];
-        if ((p->kind != K_PTR && p->kind != K_TEXEL_PTR) || p->slot < 0) {
-            lower_fail(L, ISA_ERR_UNSUPPORTED, "atomic on an unresolved pointer %%%u", ptr);
-            return;
-        }
-        uint32_t vtype = is_store ? L->ids[o[3]].type : o[0];
-        isa_type ty = lower_scalar_isa_type(L, vtype);
-        isa_reduce_op red = ISA_RED_ADD;
-        uint32_t value = ISA_NO_REG, cmp = ISA_NO_REG;
-        switch (op) {
-        case SpvOpAtomicLoad: red = ISA_RED_LOAD; break;
-        case SpvOpAtomicStore: red = ISA_RED_STORE; value = lower_val(L, o[3]); break;
-        case SpvOpAtomicExchange: red = ISA_RED_EXCHANGE; value = lower_val(L, o[5]); break;
-        case SpvOpAtomicCompareExchange: red = ISA_RED_CMPXCHG; value = lower_val(L, o[6]); cmp = lower_val(L, o[7]); break;
-        case SpvOpAtomicIIncrement: value = lower_const_reg(L, 1); break;
-        case SpvOpAtomicIDecrement: value = lower_const_reg(L, UINT64_MAX); break;
-        case SpvOpAtomicIAdd: case SpvOpAtomicFAddEXT: value = lower_val(L, o[5]); break;
-        case SpvOpAtomicISub: {
-            value = lower_new_regs(L, 1);
-            lower_emit_op(L, ISA_OP_INEG, ty, value, lower_val(L, o[5]), ISA_NO_REG);
-            break;
-        }
-        case SpvOpAtomicSMin: red = ISA_RED_MIN; ty = lower_with_sign(ty, true); value = lower_val(L, o[5]); break;
-        case SpvOpAtomicUMin: red = ISA_RED_MIN; ty = lower_with_sign(ty, false); value = lower_val(L, o[5]); break;
-        case SpvOpAtomicSMax: red = ISA_RED_MAX; ty = lower_with_sign(ty, true); value = lower_val(L, o[5]); break;
-        case SpvOpAtomicUMax: red = ISA_RED_MAX; ty = lower_with_sign(ty, false); value = lower_val(L, o[5]); break;
-        case SpvOpAtomicAnd: red = ISA_RED_AND; value = lower_val(L, o[5]); break;
-        case SpvOpAtomicOr: red = ISA_RED_OR; value = lower_val(L, o[5]); break;
-        case SpvOpAtomicXor: red = ISA_RED_XOR; value = lower_val(L, o[5]); break;
-        default: break;
-        }
-        if (p->kind == K_TEXEL_PTR) { /* an image texel (OpImageTexelPointer) */
-            lower_image_atomic(L, p, is_store ? 0 : o[0], is_store ? 0 : o[1], ty, red, value, cmp);
-            return;
-        }
-        if (L->p->slots[p->slot].readonly && red != ISA_RED_LOAD) {
-            lower_fail(L, ISA_ERR_INVALID, "atomic write to read-only '%s'", L->p->slots[p->slot].name);
-            return;
-        }
-        isa_inst *in = lower_emit(L, ISA_OP_ATOMIC, ty);
-        in->slot = (uint16_t)p->slot;
-        in->a = p->off_reg;
-        in->imm = p->off_const;
-        in->imm2 = red;
-        in->b = value;
-        in->c = cmp;
-        in->count = 1;
-        in->cls = (uint8_t)(L->p->slots[p->slot].space == ISA_SPACE_WORKGROUP ? ISA_CLASS_LDS : ISA_CLASS_VMEM);
-        if (!is_store)
-            in->d = lower_def_value(L, o[1], o[0], 1);
-        if (red != ISA_RED_LOAD)
-            L->p->slots[p->slot].written = 1;
+    case SpvOpAtomicOr: case SpvOpAtomicXor: case SpvOpAtomicFAddEXT:
+        lower_atomic(L, op, o);
         return;
-    }
     default: break;
     }
     lower_fail(L, ISA_ERR_UNSUPPORTED, "%s is not modelled", lower_op_name(op));
@@ -498,10 +534,14 @@ void lower_init_private_variables(lower *L)
         id_info *d = &L->ids[id];
         if (d->kind != K_PTR || d->slot < 0 || d->storage != SpvStorageClassPrivate)
             continue;
-        uint32_t wc = L->w[d->word] >> 16;
-        if (wc < 5)
+        /* the declaration: result type, result id, storage class, then the initialiser if any (the reader
+         * checked its word count) */
+        spv_iter it;
+        spv_inst in;
+        spv_iter_init(&it, L->w, L->n, d->word);
+        if (spv_next(&it, &in) != SPV_STEP_INST || in.no < 4)
             continue;
-        uint32_t init = L->w[d->word + 4];
+        uint32_t init = in.o[3];
         L->cur_word = d->word;
         CHECK_ID(L, init);
         access(L, true, L->ids[init].type, d->slot, ISA_NO_REG, 0, lower_val(L, init), (mem_layout){0, false, 0});

@@ -155,145 +155,122 @@ static void lower_matrix_fn(lower *L, enum GLSLstd450 f, uint32_t rid, uint32_t 
         }
 }
 
-static void lower_ext_glsl(lower *L, const uint32_t *o, uint32_t no)
+/* Length, Distance, Normalize, Cross, Reflect and FaceForward: vector functions expanded into arithmetic. */
+static void lower_glsl_geometric(lower *L, uint32_t f, uint32_t rid, uint32_t rtype, const uint32_t *args)
 {
-    uint32_t rtype = o[0], rid = o[1], f = o[3];
-    uint32_t nargs = no - 4;
-    const uint32_t *args = o + 4;
-    for (uint32_t k = 0; k < nargs; k++)
-        CHECK_ID(L, args[k]);
-    if ((f == GLSLstd450Determinant || f == GLSLstd450MatrixInverse) && nargs == 1) {
-        lower_matrix_fn(L, (enum GLSLstd450)f, rid, rtype, args[0]);
-        return;
-    }
-    uint32_t ctype = lower_component_type(L, rtype);
-    type_info *rt = lower_type(L, rtype);
-    uint32_t n = rt->op == SpvOpTypeVector ? rt->count : 1;
-    isa_type ty = rt->op == SpvOpTypeStruct ? ISA_TYPE_NONE : lower_scalar_isa_type(L, ctype);
-    switch (f) {
-    case GLSLstd450Length: case GLSLstd450Distance: case GLSLstd450Normalize: case GLSLstd450Cross:
-    case GLSLstd450Reflect: case GLSLstd450FaceForward: {
-        uint32_t at = L->ids[args[0]].type;
-        type_info *vt = lower_type(L, at);
-        uint32_t m = vt->op == SpvOpTypeVector ? vt->count : 1;
-        isa_type ety = lower_scalar_isa_type(L, lower_component_type(L, at));
-        uint32_t a = lower_val(L, args[0]);
-        if (f == GLSLstd450Length || f == GLSLstd450Distance) {
-            uint32_t v = a;
-            if (f == GLSLstd450Distance) {
-                v = lower_new_regs(L, m);
-                lower_binary(L, ISA_OP_FSUB, ety, v, a, lower_val(L, args[1]), m, false);
-            }
-            uint32_t s = dot(L, ety, v, v, m);
-            lower_alias_value(L, rid, rtype, fmath1(L, ety, GLSLstd450Sqrt, s));
-        } else if (f == GLSLstd450Normalize) {
-            uint32_t s = dot(L, ety, a, a, m);
-            uint32_t len = fmath1(L, ety, GLSLstd450Sqrt, s);
-            uint32_t d = lower_def_value(L, rid, rtype, m);
-            lower_binary(L, ISA_OP_FDIV, ety, d, a, len, m, true);
-        } else if (f == GLSLstd450Cross) {
-            uint32_t b = lower_val(L, args[1]);
-            uint32_t d = lower_def_value(L, rid, rtype, 3);
-            static const int i1[3] = {1, 2, 0}, i2[3] = {2, 0, 1};
-            for (int k = 0; k < 3; k++) {
-                uint32_t p = lower_new_regs(L, 2);
-                isa_inst *in = lower_emit(L, ISA_OP_FMUL, ety);
-                in->d = p;
-                in->a = a + i1[k];
-                in->b = b + i2[k];
-                in = lower_emit(L, ISA_OP_FMUL, ety);
-                in->d = p + 1;
-                in->a = a + i2[k];
-                in->b = b + i1[k];
-                lower_emit_op(L, ISA_OP_FSUB, ety, d + k, p, p + 1);
-            }
-        } else if (f == GLSLstd450Reflect) {
-            /* I - 2 * dot(N, I) * N */
-            uint32_t nn = lower_val(L, args[1]);
-            uint32_t dt = dot(L, ety, nn, a, m);
-            uint32_t two = lower_new_regs(L, 1);
-            lower_emit_op(L, ISA_OP_FADD, ety, two, dt, dt);
-            uint32_t scaled = lower_new_regs(L, m);
-            lower_binary(L, ISA_OP_FMUL, ety, scaled, nn, two, m, true);
-            uint32_t d = lower_def_value(L, rid, rtype, m);
-            lower_binary(L, ISA_OP_FSUB, ety, d, a, scaled, m, false);
-        } else { /* FaceForward(N, I, Nref) = dot(Nref, I) < 0 ? N : -N */
-            uint32_t i = lower_val(L, args[1]), nref = lower_val(L, args[2]);
-            uint32_t dt = dot(L, ety, nref, i, m);
-            uint32_t zero = lower_const_reg(L, 0);
-            uint32_t lt = lower_new_regs(L, 1);
-            lower_emit_op(L, ISA_OP_FOLT, ety, lt, dt, zero);
-            uint32_t neg = lower_new_regs(L, m);
-            lower_unary(L, ISA_OP_FNEG, ety, neg, a, m);
-            uint32_t d = lower_def_value(L, rid, rtype, m);
-            for (uint32_t k = 0; k < m; k++) {
-                isa_inst *in = lower_emit_op(L, ISA_OP_SELECT, ety, d + k, lt, a + k);
-                in->c = neg + k;
-            }
+    uint32_t at = L->ids[args[0]].type;
+    type_info *vt = lower_type(L, at);
+    uint32_t m = vt->op == SpvOpTypeVector ? vt->count : 1;
+    isa_type ety = lower_scalar_isa_type(L, lower_component_type(L, at));
+    uint32_t a = lower_val(L, args[0]);
+    if (f == GLSLstd450Length || f == GLSLstd450Distance) {
+        uint32_t v = a;
+        if (f == GLSLstd450Distance) {
+            v = lower_new_regs(L, m);
+            lower_binary(L, ISA_OP_FSUB, ety, v, a, lower_val(L, args[1]), m, false);
         }
-        return;
-    }
-    case GLSLstd450PackHalf2x16: case GLSLstd450PackUnorm2x16: case GLSLstd450PackSnorm2x16:
-    case GLSLstd450PackUnorm4x8: case GLSLstd450PackSnorm4x8: case GLSLstd450PackDouble2x32: {
-        /* a = first component of the vector operand (components consecutive) */
-        uint32_t d = lower_def_value(L, rid, rtype, 1);
-        isa_inst *in = lower_emit(L, ISA_OP_FMATH, ty);
-        in->type2 = (uint8_t)lower_scalar_isa_type(L, lower_component_type(L, L->ids[args[0]].type));
-        in->d = d;
-        in->a = lower_val(L, args[0]);
-        in->imm = f;
-        return;
-    }
-    case GLSLstd450UnpackHalf2x16: case GLSLstd450UnpackUnorm2x16: case GLSLstd450UnpackSnorm2x16:
-    case GLSLstd450UnpackUnorm4x8: case GLSLstd450UnpackSnorm4x8: case GLSLstd450UnpackDouble2x32: {
-        uint32_t d = lower_def_value(L, rid, rtype, n);
-        isa_inst *in = lower_emit(L, ISA_OP_FMATH, ty);
-        in->type2 = (uint8_t)lower_scalar_isa_type(L, lower_component_type(L, L->ids[args[0]].type));
-        in->d = d;
-        in->a = lower_val(L, args[0]);
-        in->imm = f;
-        return;
-    }
-    case GLSLstd450FrexpStruct: case GLSLstd450ModfStruct: case GLSLstd450Frexp: case GLSLstd450Modf: {
-        /* the value and the whole part / exponent: the Struct forms return both as struct {value, second}
-         * (registers d..d+m-1 and d+m..d+2m-1); Frexp and Modf return the value and store the second part
-         * through their pointer operand */
-        bool is_struct = f == GLSLstd450FrexpStruct || f == GLSLstd450ModfStruct;
-        if (!is_struct && nargs < 2) {
-            lower_fail(L, ISA_ERR_INVALID, "GLSL.std.450 instruction %u needs a pointer operand", f);
-            return;
+        uint32_t s = dot(L, ety, v, v, m);
+        lower_alias_value(L, rid, rtype, fmath1(L, ety, GLSLstd450Sqrt, s));
+    } else if (f == GLSLstd450Normalize) {
+        uint32_t s = dot(L, ety, a, a, m);
+        uint32_t len = fmath1(L, ety, GLSLstd450Sqrt, s);
+        uint32_t d = lower_def_value(L, rid, rtype, m);
+        lower_binary(L, ISA_OP_FDIV, ety, d, a, len, m, true);
+    } else if (f == GLSLstd450Cross) {
+        uint32_t b = lower_val(L, args[1]);
+        uint32_t d = lower_def_value(L, rid, rtype, 3);
+        static const int i1[3] = {1, 2, 0}, i2[3] = {2, 0, 1};
+        for (int k = 0; k < 3; k++) {
+            uint32_t p = lower_new_regs(L, 2);
+            isa_inst *in = lower_emit(L, ISA_OP_FMUL, ety);
+            in->d = p;
+            in->a = a + i1[k];
+            in->b = b + i2[k];
+            in = lower_emit(L, ISA_OP_FMUL, ety);
+            in->d = p + 1;
+            in->a = a + i2[k];
+            in->b = b + i1[k];
+            lower_emit_op(L, ISA_OP_FSUB, ety, d + k, p, p + 1);
         }
-        uint32_t vt = is_struct ? rt->members[0] : rtype;
-        uint32_t second_t = is_struct ? rt->members[1] : lower_type(L, L->ids[args[1]].type)->elem;
-        type_info *vti = lower_type(L, vt);
-        uint32_t m = vti->op == SpvOpTypeVector ? vti->count : 1;
-        isa_type ety = lower_scalar_isa_type(L, lower_component_type(L, vt));
-        isa_type sty = lower_scalar_isa_type(L, lower_component_type(L, second_t));
-        uint32_t d = lower_def_value(L, rid, rtype, is_struct ? 2 * m : m);
-        uint32_t second = is_struct ? d + m : lower_new_regs(L, m);
-        uint32_t a = lower_val(L, args[0]);
+    } else if (f == GLSLstd450Reflect) {
+        /* I - 2 * dot(N, I) * N */
+        uint32_t nn = lower_val(L, args[1]);
+        uint32_t dt = dot(L, ety, nn, a, m);
+        uint32_t two = lower_new_regs(L, 1);
+        lower_emit_op(L, ISA_OP_FADD, ety, two, dt, dt);
+        uint32_t scaled = lower_new_regs(L, m);
+        lower_binary(L, ISA_OP_FMUL, ety, scaled, nn, two, m, true);
+        uint32_t d = lower_def_value(L, rid, rtype, m);
+        lower_binary(L, ISA_OP_FSUB, ety, d, a, scaled, m, false);
+    } else { /* FaceForward(N, I, Nref) = dot(Nref, I) < 0 ? N : -N */
+        uint32_t i = lower_val(L, args[1]), nref = lower_val(L, args[2]);
+        uint32_t dt = dot(L, ety, nref, i, m);
+        uint32_t zero = lower_const_reg(L, 0);
+        uint32_t lt = lower_new_regs(L, 1);
+        lower_emit_op(L, ISA_OP_FOLT, ety, lt, dt, zero);
+        uint32_t neg = lower_new_regs(L, m);
+        lower_unary(L, ISA_OP_FNEG, ety, neg, a, m);
+        uint32_t d = lower_def_value(L, rid, rtype, m);
         for (uint32_t k = 0; k < m; k++) {
-            uint32_t pair = lower_new_regs(L, 2);
-            isa_inst *in = lower_emit(L, ISA_OP_FMATH, ety);
-            in->d = pair;
-            in->a = a + k;
-            in->imm = f;
-            in = lower_emit(L, ISA_OP_MOV, ety);
-            in->d = d + k;
-            in->a = pair;
-            lower_emit_op(L, ISA_OP_MOV, sty, second + k, pair + 1, ISA_NO_REG);
+            isa_inst *in = lower_emit_op(L, ISA_OP_SELECT, ety, d + k, lt, a + k);
+            in->c = neg + k;
         }
-        if (!is_struct)
-            lower_store_through(L, args[1], second_t, second);
+    }
+}
+
+/* The Pack and Unpack functions: one instruction over the consecutive registers of a vector, into nout registers
+ * (the packed scalar, or the unpacked vector's components). */
+static void lower_glsl_pack(lower *L, uint32_t f, uint32_t rid, uint32_t rtype, uint32_t nout, isa_type ty,
+                            uint32_t arg)
+{
+    uint32_t d = lower_def_value(L, rid, rtype, nout);
+    isa_inst *in = lower_emit(L, ISA_OP_FMATH, ty);
+    in->type2 = (uint8_t)lower_scalar_isa_type(L, lower_component_type(L, L->ids[arg].type));
+    in->d = d;
+    in->a = lower_val(L, arg); /* the first component of the vector operand (components consecutive) */
+    in->imm = f;
+}
+
+/* Frexp, Modf and their Struct forms: the value and the whole part / exponent.  The Struct forms return both as
+ * struct {value, second} (registers d..d+m-1 and d+m..d+2m-1); Frexp and Modf return the value and store the second
+ * part through their pointer operand. */
+static void lower_glsl_two_results(lower *L, uint32_t f, uint32_t rid, uint32_t rtype, const type_info *rt,
+                                   const uint32_t *args, uint32_t nargs)
+{
+    bool is_struct = f == GLSLstd450FrexpStruct || f == GLSLstd450ModfStruct;
+    if (!is_struct && nargs < 2) {
+        lower_fail(L, ISA_ERR_INVALID, "GLSL.std.450 instruction %u needs a pointer operand", f);
         return;
     }
-    default: break;
+    uint32_t vt = is_struct ? rt->members[0] : rtype;
+    uint32_t second_t = is_struct ? rt->members[1] : lower_type(L, L->ids[args[1]].type)->elem;
+    type_info *vti = lower_type(L, vt);
+    uint32_t m = vti->op == SpvOpTypeVector ? vti->count : 1;
+    isa_type ety = lower_scalar_isa_type(L, lower_component_type(L, vt));
+    isa_type sty = lower_scalar_isa_type(L, lower_component_type(L, second_t));
+    uint32_t d = lower_def_value(L, rid, rtype, is_struct ? 2 * m : m);
+    uint32_t second = is_struct ? d + m : lower_new_regs(L, m);
+    uint32_t a = lower_val(L, args[0]);
+    for (uint32_t k = 0; k < m; k++) {
+        uint32_t pair = lower_new_regs(L, 2);
+        isa_inst *in = lower_emit(L, ISA_OP_FMATH, ety);
+        in->d = pair;
+        in->a = a + k;
+        in->imm = f;
+        in = lower_emit(L, ISA_OP_MOV, ety);
+        in->d = d + k;
+        in->a = pair;
+        lower_emit_op(L, ISA_OP_MOV, sty, second + k, pair + 1, ISA_NO_REG);
     }
-    if (rt->op == SpvOpTypeStruct || f == GLSLstd450Refract || f == GLSLstd450InterpolateAtCentroid) {
-        lower_fail(L, ISA_ERR_UNSUPPORTED, "GLSL.std.450 instruction %u is not modelled", f);
-        return;
-    }
-    /* component-wise functions; signedness from the function */
+    if (!is_struct)
+        lower_store_through(L, args[1], second_t, second);
+}
+
+/* The component-wise functions of isa/glsl450.def: one instruction per component of the n-component result, a
+ * scalar operand read by every component; signedness from the function when it fixes it. */
+static void lower_glsl_componentwise(lower *L, uint32_t f, uint32_t rid, uint32_t rtype, uint32_t n, isa_type ty,
+                                     const uint32_t *args, uint32_t nargs)
+{
     const isa_glsl *g = isa_glsl_info(f);
     if (g && g->sign)
         ty = lower_with_sign(ty, g->sign == 's');
@@ -325,6 +302,47 @@ static void lower_ext_glsl(lower *L, const uint32_t *o, uint32_t no)
         in->c = ar[2] == ISA_NO_REG ? ISA_NO_REG : ar[2] + (scalar_arg[2] ? 0 : c);
         in->imm = f;
     }
+}
+
+/* A GLSL.std.450 instruction, by the shape of its operands and results. */
+static void lower_ext_glsl(lower *L, const uint32_t *o, uint32_t no)
+{
+    uint32_t rtype = o[0], rid = o[1], f = o[3];
+    uint32_t nargs = no - 4;
+    const uint32_t *args = o + 4;
+    for (uint32_t k = 0; k < nargs; k++)
+        CHECK_ID(L, args[k]);
+    if ((f == GLSLstd450Determinant || f == GLSLstd450MatrixInverse) && nargs == 1) {
+        lower_matrix_fn(L, (enum GLSLstd450)f, rid, rtype, args[0]);
+        return;
+    }
+    uint32_t ctype = lower_component_type(L, rtype);
+    type_info *rt = lower_type(L, rtype);
+    uint32_t n = rt->op == SpvOpTypeVector ? rt->count : 1;
+    isa_type ty = rt->op == SpvOpTypeStruct ? ISA_TYPE_NONE : lower_scalar_isa_type(L, ctype);
+    switch (f) {
+    case GLSLstd450Length: case GLSLstd450Distance: case GLSLstd450Normalize: case GLSLstd450Cross:
+    case GLSLstd450Reflect: case GLSLstd450FaceForward:
+        lower_glsl_geometric(L, f, rid, rtype, args);
+        return;
+    case GLSLstd450PackHalf2x16: case GLSLstd450PackUnorm2x16: case GLSLstd450PackSnorm2x16:
+    case GLSLstd450PackUnorm4x8: case GLSLstd450PackSnorm4x8: case GLSLstd450PackDouble2x32:
+        lower_glsl_pack(L, f, rid, rtype, 1, ty, args[0]);
+        return;
+    case GLSLstd450UnpackHalf2x16: case GLSLstd450UnpackUnorm2x16: case GLSLstd450UnpackSnorm2x16:
+    case GLSLstd450UnpackUnorm4x8: case GLSLstd450UnpackSnorm4x8: case GLSLstd450UnpackDouble2x32:
+        lower_glsl_pack(L, f, rid, rtype, n, ty, args[0]);
+        return;
+    case GLSLstd450FrexpStruct: case GLSLstd450ModfStruct: case GLSLstd450Frexp: case GLSLstd450Modf:
+        lower_glsl_two_results(L, f, rid, rtype, rt, args, nargs);
+        return;
+    default: break;
+    }
+    if (rt->op == SpvOpTypeStruct || f == GLSLstd450Refract || f == GLSLstd450InterpolateAtCentroid) {
+        lower_fail(L, ISA_ERR_UNSUPPORTED, "GLSL.std.450 instruction %u is not modelled", f);
+        return;
+    }
+    lower_glsl_componentwise(L, f, rid, rtype, n, ty, args, nargs);
 }
 
 /* ------------------------------------------------------------ instructions */
@@ -720,166 +738,221 @@ static void lower_matrix_inst(lower *L, SpvOp op, const uint32_t *o)
     lower_fail(L, ISA_ERR_UNSUPPORTED, "%s is not modelled", lower_op_name(op));
 }
 
+/* OpExtInst: GLSL.std.450 is lowered, NonSemantic.* instructions carry no semantics and are skipped. */
+static void lower_ext_inst(lower *L, const uint32_t *o, uint32_t no)
+{
+    if (no < 4) {
+        lower_fail(L, ISA_ERR_UNSUPPORTED, "%s is not modelled", lower_op_name(SpvOpExtInst));
+        return;
+    }
+    if (o[2] == L->glsl_ext) {
+        lower_ext_glsl(L, o, no);
+        return;
+    }
+    const char *set = o[2] < L->bound ? L->ids[o[2]].name : NULL;
+    if (set && strncmp(set, "NonSemantic.", 12) == 0)
+        return;
+    lower_fail(L, ISA_ERR_UNSUPPORTED, "extended instruction set \"%s\" is not modelled", set ? set : "?");
+}
+
+/* OpQuantizeToF16: to f16 and back. */
+static void lower_quantize_f16(lower *L, const uint32_t *o)
+{
+    uint32_t rtype = o[0], rid = o[1];
+    CHECK_ID(L, o[2]);
+    uint32_t n = lower_reg_count_of(L, rtype);
+    uint32_t a = lower_val(L, o[2]);
+    uint32_t h = lower_new_regs(L, n), d = lower_def_value(L, rid, rtype, n);
+    for (uint32_t k = 0; k < n; k++) {
+        isa_inst *in = lower_emit(L, ISA_OP_CVT, ISA_TYPE_F16);
+        in->type2 = ISA_TYPE_F32;
+        in->d = h + k;
+        in->a = a + k;
+        in = lower_emit(L, ISA_OP_CVT, ISA_TYPE_F32);
+        in->type2 = ISA_TYPE_F16;
+        in->d = d + k;
+        in->a = h + k;
+    }
+}
+
+/* The one-operand instructions that are one wave instruction per component (OpLogicalNot is an XOR with true). */
+static isa_op unary_op(SpvOp op)
+{
+    switch (op) {
+    case SpvOpSNegate: return ISA_OP_INEG;
+    case SpvOpFNegate: return ISA_OP_FNEG;
+    case SpvOpNot: return ISA_OP_NOT;
+    case SpvOpBitReverse: return ISA_OP_BITREV;
+    case SpvOpBitCount: return ISA_OP_BITCNT;
+    case SpvOpIsNan: return ISA_OP_ISNAN;
+    case SpvOpIsInf: return ISA_OP_ISINF;
+    default: return ISA_OP_COUNT;
+    }
+}
+
+static void lower_unary_inst(lower *L, SpvOp op, const uint32_t *o)
+{
+    uint32_t rtype = o[0], rid = o[1];
+    CHECK_ID(L, o[2]);
+    uint32_t n = lower_reg_count_of(L, rtype);
+    uint32_t a = lower_val(L, o[2]);
+    isa_type sty = lower_scalar_isa_type(L, lower_component_type(L, L->ids[o[2]].type));
+    uint32_t d = lower_def_value(L, rid, rtype, n);
+    if (op == SpvOpLogicalNot) {
+        lower_binary(L, ISA_OP_XOR, ISA_TYPE_BOOL, d, a, one_reg(L), n, true);
+        return;
+    }
+    lower_unary(L, unary_op(op), sty, d, a, n);
+}
+
+/* OpAny and OpAll: the components ORed or ANDed together. */
+static void lower_any_all(lower *L, SpvOp op, const uint32_t *o)
+{
+    uint32_t rtype = o[0], rid = o[1];
+    CHECK_ID(L, o[2]);
+    uint32_t n = lower_reg_count_of(L, L->ids[o[2]].type);
+    uint32_t a = lower_val(L, o[2]);
+    uint32_t acc = a;
+    for (uint32_t k = 1; k < n; k++) {
+        uint32_t s = lower_new_regs(L, 1);
+        lower_emit_op(L, op == SpvOpAny ? ISA_OP_OR : ISA_OP_AND, ISA_TYPE_BOOL, s, acc, a + k);
+        acc = s;
+    }
+    uint32_t d = lower_def_value(L, rid, rtype, 1);
+    lower_emit_op(L, ISA_OP_MOV, ISA_TYPE_BOOL, d, acc, ISA_NO_REG);
+}
+
+/* OpIAddCarry, OpISubBorrow, OpUMulExtended, OpSMulExtended: a struct of the low and the high (carry) halves. */
+static void lower_extended_arith(lower *L, SpvOp op, const uint32_t *o)
+{
+    uint32_t rtype = o[0], rid = o[1];
+    CHECK_ID(L, o[2]);
+    CHECK_ID(L, o[3]);
+    type_info *st = lower_type(L, rtype);
+    uint32_t mt = st->nmembers ? st->members[0] : rtype;
+    uint32_t n = lower_reg_count_of(L, mt);
+    isa_type ty = lower_scalar_isa_type(L, lower_component_type(L, mt));
+    if (op == SpvOpSMulExtended)
+        ty = lower_with_sign(ty, true);
+    else
+        ty = lower_with_sign(ty, false);
+    uint32_t d = lower_def_value(L, rid, rtype, 2 * n);
+    isa_op lo = op == SpvOpIAddCarry ? ISA_OP_IADD : op == SpvOpISubBorrow ? ISA_OP_ISUB : ISA_OP_IMUL;
+    isa_op hi = op == SpvOpIAddCarry ? ISA_OP_IADDC : op == SpvOpISubBorrow ? ISA_OP_ISUBB
+              : op == SpvOpUMulExtended ? ISA_OP_UMULHI : ISA_OP_SMULHI;
+    uint32_t a = lower_val(L, o[2]), b = lower_val(L, o[3]);
+    lower_binary(L, lo, ty, d, a, b, n, false);
+    lower_binary(L, hi, ty, d + n, a, b, n, false);
+}
+
+/* OpBitFieldInsert, OpBitFieldSExtract, OpBitFieldUExtract: offset and count are scalars for every component. */
+static void lower_bitfield(lower *L, SpvOp op, const uint32_t *o)
+{
+    uint32_t rtype = o[0], rid = o[1];
+    uint32_t n = lower_reg_count_of(L, rtype);
+    isa_type ty = lower_scalar_isa_type(L, lower_component_type(L, rtype));
+    uint32_t base = lower_val(L, o[2]);
+    uint32_t d = lower_def_value(L, rid, rtype, n);
+    if (op == SpvOpBitFieldInsert) {
+        uint32_t ins = lower_val(L, o[3]), off = lower_val(L, o[4]), cnt = lower_val(L, o[5]);
+        for (uint32_t k = 0; k < n; k++) {
+            isa_inst *in = lower_emit(L, ISA_OP_BFI, ty);
+            in->d = d + k;
+            in->a = base + k;
+            in->b = ins + k;
+            in->c = off;
+            in->e = cnt;
+        }
+        return;
+    }
+    uint32_t off = lower_val(L, o[3]), cnt = lower_val(L, o[4]);
+    isa_type t2 = lower_with_sign(ty, op == SpvOpBitFieldSExtract);
+    for (uint32_t k = 0; k < n; k++) {
+        isa_inst *in = lower_emit(L, op == SpvOpBitFieldSExtract ? ISA_OP_BFES : ISA_OP_BFEU, t2);
+        in->d = d + k;
+        in->a = base + k;
+        in->b = off;
+        in->c = cnt;
+    }
+}
+
+/* A comparison (int_cmp's wave op, operands swapped for the greater-than forms). */
+static void lower_compare(lower *L, isa_op cmp, bool swap, const uint32_t *o)
+{
+    uint32_t rtype = o[0], rid = o[1];
+    CHECK_ID(L, o[2]);
+    CHECK_ID(L, o[3]);
+    uint32_t n = lower_reg_count_of(L, rtype);
+    isa_type ty = lower_scalar_isa_type(L, lower_component_type(L, L->ids[o[2]].type));
+    if (cmp == ISA_OP_SLT || cmp == ISA_OP_SLE)
+        ty = lower_with_sign(ty, true);
+    else if (cmp == ISA_OP_ULT || cmp == ISA_OP_ULE)
+        ty = lower_with_sign(ty, false);
+    uint32_t a = lower_val(L, o[2]), b = lower_val(L, o[3]);
+    uint32_t d = lower_def_value(L, rid, rtype, n);
+    lower_binary(L, cmp, ty, d, swap ? b : a, swap ? a : b, n, false);
+}
+
+/* A binary arithmetic, bitwise or shift instruction (arith_op's wave op and sign); a scalar second operand of a
+ * vector instruction is read by every component. */
+static void lower_arith(lower *L, isa_op ar, int sign, const uint32_t *o)
+{
+    uint32_t rtype = o[0], rid = o[1];
+    CHECK_ID(L, o[2]);
+    CHECK_ID(L, o[3]);
+    uint32_t n = lower_reg_count_of(L, rtype);
+    isa_type ty = lower_scalar_isa_type(L, lower_component_type(L, rtype));
+    if (sign)
+        ty = lower_with_sign(ty, sign > 0);
+    uint32_t a = lower_val(L, o[2]), b = lower_val(L, o[3]);
+    bool b_scalar = lower_type(L, L->ids[o[3]].type)->op != SpvOpTypeVector && n > 1;
+    uint32_t d = lower_def_value(L, rid, rtype, n);
+    lower_binary(L, ar, ty, d, a, b, n, b_scalar);
+}
+
 /* Values computed from values: conversions, unary and binary arithmetic, comparisons,
  * carries, bit fields, GLSL.std.450. */
 static void lower_alu_inst(lower *L, SpvOp op, const uint32_t *o, uint32_t no)
 {
     switch (op) {
-    case SpvOpExtInst: {
-        if (no < 4)
-            break;
-        if (o[2] == L->glsl_ext) {
-            lower_ext_glsl(L, o, no);
-            return;
-        }
-        /* NonSemantic.* instructions carry no semantics: skip them */
-        const char *set = o[2] < L->bound ? L->ids[o[2]].name : NULL;
-        if (set && strncmp(set, "NonSemantic.", 12) == 0)
-            return;
-        lower_fail(L, ISA_ERR_UNSUPPORTED, "extended instruction set \"%s\" is not modelled", set ? set : "?");
+    case SpvOpExtInst:
+        lower_ext_inst(L, o, no);
         return;
-    }
     case SpvOpConvertFToU: case SpvOpConvertFToS: case SpvOpConvertSToF: case SpvOpConvertUToF:
     case SpvOpUConvert: case SpvOpSConvert: case SpvOpFConvert:
         lower_convert(L, op, o);
         return;
-    case SpvOpQuantizeToF16: {
-        uint32_t rtype = o[0], rid = o[1];
-        CHECK_ID(L, o[2]);
-        uint32_t n = lower_reg_count_of(L, rtype);
-        uint32_t a = lower_val(L, o[2]);
-        uint32_t h = lower_new_regs(L, n), d = lower_def_value(L, rid, rtype, n);
-        for (uint32_t k = 0; k < n; k++) {
-            isa_inst *in = lower_emit(L, ISA_OP_CVT, ISA_TYPE_F16);
-            in->type2 = ISA_TYPE_F32;
-            in->d = h + k;
-            in->a = a + k;
-            in = lower_emit(L, ISA_OP_CVT, ISA_TYPE_F32);
-            in->type2 = ISA_TYPE_F16;
-            in->d = d + k;
-            in->a = h + k;
-        }
+    case SpvOpQuantizeToF16:
+        lower_quantize_f16(L, o);
         return;
-    }
     case SpvOpBitcast:
         lower_bitcast(L, o);
         return;
     case SpvOpSNegate: case SpvOpFNegate: case SpvOpNot: case SpvOpLogicalNot: case SpvOpBitReverse:
-    case SpvOpBitCount: case SpvOpIsNan: case SpvOpIsInf: {
-        uint32_t rtype = o[0], rid = o[1];
-        CHECK_ID(L, o[2]);
-        uint32_t n = lower_reg_count_of(L, rtype);
-        uint32_t a = lower_val(L, o[2]);
-        isa_type sty = lower_scalar_isa_type(L, lower_component_type(L, L->ids[o[2]].type));
-        uint32_t d = lower_def_value(L, rid, rtype, n);
-        if (op == SpvOpLogicalNot) {
-            lower_binary(L, ISA_OP_XOR, ISA_TYPE_BOOL, d, a, one_reg(L), n, true);
-            return;
-        }
-        isa_op iop = op == SpvOpSNegate ? ISA_OP_INEG : op == SpvOpFNegate ? ISA_OP_FNEG : op == SpvOpNot ? ISA_OP_NOT
-                   : op == SpvOpBitReverse ? ISA_OP_BITREV : op == SpvOpBitCount ? ISA_OP_BITCNT
-                   : op == SpvOpIsNan ? ISA_OP_ISNAN : ISA_OP_ISINF;
-        lower_unary(L, iop, sty, d, a, n);
+    case SpvOpBitCount: case SpvOpIsNan: case SpvOpIsInf:
+        lower_unary_inst(L, op, o);
         return;
-    }
-    case SpvOpAny: case SpvOpAll: {
-        uint32_t rtype = o[0], rid = o[1];
-        CHECK_ID(L, o[2]);
-        uint32_t n = lower_reg_count_of(L, L->ids[o[2]].type);
-        uint32_t a = lower_val(L, o[2]);
-        uint32_t acc = a;
-        for (uint32_t k = 1; k < n; k++) {
-            uint32_t s = lower_new_regs(L, 1);
-            lower_emit_op(L, op == SpvOpAny ? ISA_OP_OR : ISA_OP_AND, ISA_TYPE_BOOL, s, acc, a + k);
-            acc = s;
-        }
-        uint32_t d = lower_def_value(L, rid, rtype, 1);
-        lower_emit_op(L, ISA_OP_MOV, ISA_TYPE_BOOL, d, acc, ISA_NO_REG);
+    case SpvOpAny: case SpvOpAll:
+        lower_any_all(L, op, o);
         return;
-    }
-    case SpvOpIAddCarry: case SpvOpISubBorrow: case SpvOpUMulExtended: case SpvOpSMulExtended: {
-        uint32_t rtype = o[0], rid = o[1];
-        CHECK_ID(L, o[2]);
-        CHECK_ID(L, o[3]);
-        type_info *st = lower_type(L, rtype);
-        uint32_t mt = st->nmembers ? st->members[0] : rtype;
-        uint32_t n = lower_reg_count_of(L, mt);
-        isa_type ty = lower_scalar_isa_type(L, lower_component_type(L, mt));
-        if (op == SpvOpSMulExtended)
-            ty = lower_with_sign(ty, true);
-        else
-            ty = lower_with_sign(ty, false);
-        uint32_t d = lower_def_value(L, rid, rtype, 2 * n);
-        isa_op lo = op == SpvOpIAddCarry ? ISA_OP_IADD : op == SpvOpISubBorrow ? ISA_OP_ISUB : ISA_OP_IMUL;
-        isa_op hi = op == SpvOpIAddCarry ? ISA_OP_IADDC : op == SpvOpISubBorrow ? ISA_OP_ISUBB
-                  : op == SpvOpUMulExtended ? ISA_OP_UMULHI : ISA_OP_SMULHI;
-        uint32_t a = lower_val(L, o[2]), b = lower_val(L, o[3]);
-        lower_binary(L, lo, ty, d, a, b, n, false);
-        lower_binary(L, hi, ty, d + n, a, b, n, false);
+    case SpvOpIAddCarry: case SpvOpISubBorrow: case SpvOpUMulExtended: case SpvOpSMulExtended:
+        lower_extended_arith(L, op, o);
         return;
-    }
-    case SpvOpBitFieldInsert: case SpvOpBitFieldSExtract: case SpvOpBitFieldUExtract: {
-        uint32_t rtype = o[0], rid = o[1];
-        uint32_t n = lower_reg_count_of(L, rtype);
-        isa_type ty = lower_scalar_isa_type(L, lower_component_type(L, rtype));
-        uint32_t base = lower_val(L, o[2]);
-        uint32_t d = lower_def_value(L, rid, rtype, n);
-        if (op == SpvOpBitFieldInsert) {
-            uint32_t ins = lower_val(L, o[3]), off = lower_val(L, o[4]), cnt = lower_val(L, o[5]);
-            for (uint32_t k = 0; k < n; k++) {
-                isa_inst *in = lower_emit(L, ISA_OP_BFI, ty);
-                in->d = d + k;
-                in->a = base + k;
-                in->b = ins + k;
-                in->c = off;
-                in->e = cnt;
-            }
-        } else {
-            uint32_t off = lower_val(L, o[3]), cnt = lower_val(L, o[4]);
-            isa_type t2 = lower_with_sign(ty, op == SpvOpBitFieldSExtract);
-            for (uint32_t k = 0; k < n; k++) {
-                isa_inst *in = lower_emit(L, op == SpvOpBitFieldSExtract ? ISA_OP_BFES : ISA_OP_BFEU, t2);
-                in->d = d + k;
-                in->a = base + k;
-                in->b = off;
-                in->c = cnt;
-            }
-        }
+    case SpvOpBitFieldInsert: case SpvOpBitFieldSExtract: case SpvOpBitFieldUExtract:
+        lower_bitfield(L, op, o);
         return;
-    }
     default: break;
     }
     bool swap, is_signed;
     isa_op cmp = int_cmp(op, &swap, &is_signed);
     if (cmp != ISA_OP_COUNT) {
-        uint32_t rtype = o[0], rid = o[1];
-        CHECK_ID(L, o[2]);
-        CHECK_ID(L, o[3]);
-        uint32_t n = lower_reg_count_of(L, rtype);
-        isa_type ty = lower_scalar_isa_type(L, lower_component_type(L, L->ids[o[2]].type));
-        if (cmp == ISA_OP_SLT || cmp == ISA_OP_SLE)
-            ty = lower_with_sign(ty, true);
-        else if (cmp == ISA_OP_ULT || cmp == ISA_OP_ULE)
-            ty = lower_with_sign(ty, false);
-        uint32_t a = lower_val(L, o[2]), b = lower_val(L, o[3]);
-        uint32_t d = lower_def_value(L, rid, rtype, n);
-        lower_binary(L, cmp, ty, d, swap ? b : a, swap ? a : b, n, false);
+        lower_compare(L, cmp, swap, o);
         return;
     }
     int sign;
     isa_op ar = arith_op(op, &sign);
     if (ar != ISA_OP_COUNT) {
-        uint32_t rtype = o[0], rid = o[1];
-        CHECK_ID(L, o[2]);
-        CHECK_ID(L, o[3]);
-        uint32_t n = lower_reg_count_of(L, rtype);
-        isa_type ty = lower_scalar_isa_type(L, lower_component_type(L, rtype));
-        if (sign)
-            ty = lower_with_sign(ty, sign > 0);
-        uint32_t a = lower_val(L, o[2]), b = lower_val(L, o[3]);
-        bool b_scalar = lower_type(L, L->ids[o[3]].type)->op != SpvOpTypeVector && n > 1;
-        uint32_t d = lower_def_value(L, rid, rtype, n);
-        lower_binary(L, ar, ty, d, a, b, n, b_scalar);
+        lower_arith(L, ar, sign, o);
         return;
     }
     lower_fail(L, ISA_ERR_UNSUPPORTED, "%s is not modelled", lower_op_name(op));

@@ -1015,6 +1015,28 @@ START_TEST(test_errors_spirv_zero_word_count_in_function_rejected)
 }
 END_TEST
 
+/* A terminator with fewer operands than its targets (an OpReturn turned into an OpBranch of one word, so that
+ * every word count still holds) is refused by name and word; the control-flow walk used to read the next
+ * instruction's words as its target. */
+START_TEST(test_errors_spirv_branch_without_target_rejected)
+{
+    size_t n;
+    uint32_t *w = good_module(&n);
+    size_t i = 5;
+    while (i < n && w[i] != ((1u << 16) | 253u /* OpReturn */))
+        i += w[i] >> 16;
+    ck_assert_uint_lt(i, n);
+    w[i] = (1u << 16) | 249u; /* OpBranch, no operand */
+    expect_rejected(w, n, "OpBranch without a target", "(OpBranch): too few operands: 0, it needs at least 1");
+    char err[4096] = "", word[32];
+    isa_program *p = NULL;
+    ck_assert_int_eq(isa_lower(w, n, NULL, &p, err, sizeof err), ISA_ERR_INVALID);
+    snprintf(word, sizeof word, "word %zu", i);
+    ck_assert_msg(strstr(err, word) != NULL, "the message names %s: %s", word, err);
+    free(w);
+}
+END_TEST
+
 START_TEST(test_errors_spirv_garbage_never_crashes)
 {
     /* random words after a valid header, and short streams: errors, never a crash or an assert */
@@ -1142,6 +1164,7 @@ static Suite *errors_suite(void)
     tcase_add_test(v, test_errors_spirv_garbage_never_crashes);
     tcase_add_test(v, test_errors_spirv_duplicate_type_id_rejected_without_leak);
     tcase_add_test(v, test_errors_spirv_zero_word_count_in_function_rejected);
+    tcase_add_test(v, test_errors_spirv_branch_without_target_rejected);
     suite_add_tcase(s, v);
     return s;
 }
