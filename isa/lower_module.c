@@ -308,9 +308,16 @@ void lower_const_bits(lower *L, uint32_t id, uint64_t *out, uint32_t n)
         memset(out, 0, n * sizeof *out);
         return;
     }
-    const uint32_t *o = L->w + d->word + 1;
-    SpvOp op = (SpvOp)(L->w[d->word] & 0xffff);
-    uint32_t wc = L->w[d->word] >> 16;
+    spv_iter it;
+    spv_inst in;
+    spv_iter_init(&it, L->w, L->n, d->word);
+    if (spv_next(&it, &in) != SPV_STEP_INST) { /* the reader read it already: not met */
+        lower_fail(L, ISA_ERR_INVALID, "constant %%%u: no instruction at word %u", id, d->word);
+        return;
+    }
+    const uint32_t *o = in.o;
+    SpvOp op = in.op;
+    uint32_t wc = in.wc;
     if (d->cknown) {
         out[0] = d->cval;
         return;
