@@ -155,75 +155,85 @@ static int legend_next(const char *name, int plot_w, int *x, int *line)
     return at;
 }
 
-int cli_timeline_svg(FILE *f, const cli_interval *iv, size_t n, const char *title, const char *unit,
-                     const char *track_label, int legend)
+/* Where the parts of the picture go, and the time and duration ranges they show. */
+typedef struct svg_layout {
+    double t0, t1;            /* the time axis: the earliest start to the latest end */
+    double dmin, dmax;        /* the shortest and longest duration */
+    int left, plot_w, top;    /* the plot's left edge and width, the first row's top */
+    int row_h, rows_h;        /* one row's height, all rows' */
+    int hist_top, hist_h;     /* the histogram of durations */
+    int legend_top;           /* the legend under the histogram */
+    int width, height;
+} svg_layout;
+
+static svg_layout layout_of(const cli_interval *iv, size_t n, uint32_t total_rows, const char *title,
+                            const size_t *first, size_t names)
 {
-    uint32_t tracks = 0, total_rows = 0;
-    uint32_t *base = track_row_base(iv, n, &tracks, &total_rows);
-    size_t *key = NULL, *first = NULL, names = 0;
-    if (base && legend && !(key = keys_by_name(iv, n, &first, &names))) {
-        free(base);
-        base = NULL;
-    }
-    if (!base)
-        return -1;
-    double t0 = n ? iv[0].start : 0, t1 = n ? iv[0].end : 1, dmin = INFINITY, dmax = 0;
+    svg_layout L = {.t0 = n ? iv[0].start : 0, .t1 = n ? iv[0].end : 1, .dmin = INFINITY, .dmax = 0,
+                    .left = 110, .plot_w = 820, .top = 40};
     for (size_t i = 0; i < n; i++) {
-        if (iv[i].start < t0)
-            t0 = iv[i].start;
-        if (iv[i].end > t1)
-            t1 = iv[i].end;
+        if (iv[i].start < L.t0)
+            L.t0 = iv[i].start;
+        if (iv[i].end > L.t1)
+            L.t1 = iv[i].end;
         double d = iv[i].end - iv[i].start;
-        if (d < dmin)
-            dmin = d;
-        if (d > dmax)
-            dmax = d;
+        if (d < L.dmin)
+            L.dmin = d;
+        if (d > L.dmax)
+            L.dmax = d;
     }
-    if (t1 <= t0)
-        t1 = t0 + 1;
-    const int left = 110, plot_w = 820, top = 40;
-    int row_h = total_rows ? 480 / (int)total_rows : 14;
-    row_h = row_h > 16 ? 16 : row_h < 1 ? 1 : row_h;
-    int rows_h = (int)total_rows * row_h;
-    int hist_top = top + rows_h + 50, hist_h = 140;
-    int width = left + plot_w + 30, height = hist_top + hist_h + 50;
+    if (L.t1 <= L.t0)
+        L.t1 = L.t0 + 1;
+    L.row_h = total_rows ? 480 / (int)total_rows : 14;
+    L.row_h = L.row_h > 16 ? 16 : L.row_h < 1 ? 1 : L.row_h;
+    L.rows_h = (int)total_rows * L.row_h;
+    L.hist_top = L.top + L.rows_h + 50, L.hist_h = 140;
+    L.width = L.left + L.plot_w + 30, L.height = L.hist_top + L.hist_h + 50;
     /* the legend under the histogram: a swatch and a name per colour */
-    int legend_top = hist_top + hist_h + 40, legend_x = 0, legend_line = 0;
+    int legend_x = 0, legend_line = 0;
+    L.legend_top = L.hist_top + L.hist_h + 40;
     for (size_t k = 0; k < names; k++)
-        legend_next(iv[first[k]].name, plot_w, &legend_x, &legend_line);
+        legend_next(iv[first[k]].name, L.plot_w, &legend_x, &legend_line);
     if (names)
-        height += 16 * (legend_line + 1);
+        L.height += 16 * (legend_line + 1);
     /* a long title widens the picture instead of being cut */
     int title_w = 8 + (int)text_monospace_width(title, 13) + 8;
-    if (title_w > width)
-        width = title_w;
-    fprintf(f,
-            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
-            "font-family=\"monospace\" font-size=\"11\" class=\"timeline\">\n"
-            "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n<text x=\"8\" y=\"16\" font-size=\"13\">",
-            width, height, width, height);
-    text_xml(f, title, (size_t)-1, 0);
-    fprintf(f, "</text>\n");
-    /* track bands and labels */
+    if (title_w > L.width)
+        L.width = title_w;
+    return L;
+}
+
+/* Track bands (every other one shaded) and their labels, thinned to every 2^k-th when they would not fit. */
+static void draw_tracks(FILE *f, const svg_layout *L, const uint32_t *base, uint32_t tracks, const char *track_label)
+{
     int label_every = 1;
-    while (tracks / label_every > (uint32_t)(rows_h / 12 + 1))
+    while (tracks / label_every > (uint32_t)(L->rows_h / 12 + 1))
         label_every *= 2;
     for (uint32_t t = 0; t < tracks; t++) {
-        int y = top + (int)base[t] * row_h, h = (int)(base[t + 1] - base[t]) * row_h;
+        int y = L->top + (int)base[t] * L->row_h, h = (int)(base[t + 1] - base[t]) * L->row_h;
         if (t % 2)
-            fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"#f2f2f2\"/>\n", left, y, plot_w, h);
+            fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"#f2f2f2\"/>\n", L->left, y,
+                    L->plot_w, h);
         if (t % label_every == 0 && h > 0) {
-            fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">", left - 6, y + (h < 11 ? 9 : h / 2 + 4));
+            fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">", L->left - 6, y + (h < 11 ? 9 : h / 2 + 4));
             fprintf(f, track_label, t);
             fprintf(f, "</text>\n");
         }
     }
-    double sx = plot_w / (t1 - t0);
+}
+
+/* One rectangle per interval, coloured by name (key) or else by interval, with a tooltip and a label where
+ * they are wanted and fit. */
+static void draw_intervals(FILE *f, const svg_layout *L, const cli_interval *iv, size_t n, const uint32_t *base,
+                           const size_t *key, const char *unit)
+{
+    double sx = L->plot_w / (L->t1 - L->t0);
+    int row_h = L->row_h;
     /* a 1440p grid has tens of thousands of intervals: no tooltips then, to keep the file small */
     int tooltips = n <= 5000;
     for (size_t i = 0; i < n; i++) {
-        double x = left + (iv[i].start - t0) * sx, w = (iv[i].end - iv[i].start) * sx;
-        int y = top + (int)(base[iv[i].track] + iv[i].row) * row_h;
+        double x = L->left + (iv[i].start - L->t0) * sx, w = (iv[i].end - iv[i].start) * sx;
+        int y = L->top + (int)(base[iv[i].track] + iv[i].row) * row_h;
         const struct colour *c = &palette[(key ? key[i] : i) % PALETTE]; /* by name with a legend, else by interval */
         fprintf(f, "<rect x=\"%.2f\" y=\"%d\" width=\"%.2f\" height=\"%d\" fill=\"%s\"", x, y, w < 0.5 ? 0.5 : w,
                 row_h, c->fill);
@@ -242,14 +252,19 @@ int cli_timeline_svg(FILE *f, const cli_interval *iv, size_t n, const char *titl
             fprintf(f, "</text>\n");
         }
     }
-    /* time axis: five ticks; on a whole-number clock (the replay's steps) each rounded to a whole number and
-     * drawn where that number is, so a two-step dispatch has ticks 0, 1, 2, never "0.5 steps" */
+}
+
+/* The time axis: five ticks; on a whole-number clock (the replay's steps) each rounded to a whole number and
+ * drawn where that number is, so a two-step dispatch has ticks 0, 1, 2, never "0.5 steps". */
+static void draw_time_axis(FILE *f, const svg_layout *L, const cli_interval *iv, size_t n, const char *unit)
+{
+    double t0 = L->t0, t1 = L->t1, sx = L->plot_w / (t1 - t0);
     int integral = 1;
     for (size_t i = 0; i < n && integral; i++)
         integral = iv[i].start == floor(iv[i].start) && iv[i].end == floor(iv[i].end);
-    int axis_y = top + rows_h + 4;
-    fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"black\"/>\n", left, axis_y, left + plot_w,
-            axis_y);
+    int axis_y = L->top + L->rows_h + 4;
+    fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"black\"/>\n", L->left, axis_y,
+            L->left + L->plot_w, axis_y);
     double last_tick = -INFINITY;
     for (int k = 0; k <= 4; k++) {
         double t = t0 + (t1 - t0) * k / 4;
@@ -258,7 +273,7 @@ int cli_timeline_svg(FILE *f, const cli_interval *iv, size_t n, const char *titl
         if (t <= last_tick || (k < 4 && t >= t1)) /* the end's tick is the last one's, anchored at the end */
             continue;
         last_tick = t;
-        int x = left + (int)((t - t0) * sx + 0.5);
+        int x = L->left + (int)((t - t0) * sx + 0.5);
         /* the last label ends at the axis' end so that it stays inside the picture */
         fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"black\"/>"
                    "<text x=\"%d\" y=\"%d\" text-anchor=\"%s\">",
@@ -266,8 +281,14 @@ int cli_timeline_svg(FILE *f, const cli_interval *iv, size_t n, const char *titl
         axis_value(f, t, unit);
         fprintf(f, "</text>\n");
     }
-    /* histogram of durations: log10 bins when they span more than 50x (as tracy and article 001 do) */
+}
+
+/* The histogram of durations: log10 bins when they span more than 50x (as tracy and article 001 do). */
+static void draw_histogram(FILE *f, const svg_layout *L, const cli_interval *iv, size_t n, const char *unit)
+{
     enum { BINS = 30 };
+    const int left = L->left, plot_w = L->plot_w, hist_top = L->hist_top, hist_h = L->hist_h;
+    const double dmin = L->dmin, dmax = L->dmax;
     uint64_t count[BINS] = {0}, most = 0;
     int logs = dmin > 0 && dmax / dmin > 50;
     double lo = logs ? log10(dmin) : dmin, hi = logs ? log10(dmax) : dmax;
@@ -309,15 +330,47 @@ int cli_timeline_svg(FILE *f, const cli_interval *iv, size_t n, const char *titl
     }
     fprintf(f, "\n");
     fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%" PRIu64 "</text>\n", left - 6, hist_top + 10, most);
-    legend_x = legend_line = 0;
+}
+
+/* The legend: a swatch and a name per colour, in lines as wide as the plot (legend_next, as layout_of counted). */
+static void draw_legend(FILE *f, const svg_layout *L, const cli_interval *iv, const size_t *first, size_t names)
+{
+    int legend_x = 0, legend_line = 0;
     for (size_t k = 0; k < names; k++) {
         const char *name = iv[first[k]].name;
-        int lx = left + legend_next(name, plot_w, &legend_x, &legend_line), ly = legend_top + 16 * legend_line;
+        int lx = L->left + legend_next(name, L->plot_w, &legend_x, &legend_line), ly = L->legend_top + 16 * legend_line;
         fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"10\" height=\"10\" fill=\"%s\" class=\"legend\"/>"
                    "<text x=\"%d\" y=\"%d\">", lx, ly, palette[k % PALETTE].fill, lx + 16, ly + 9);
         text_xml(f, name, (size_t)-1, 0);
         fprintf(f, "</text>\n");
     }
+}
+
+int cli_timeline_svg(FILE *f, const cli_interval *iv, size_t n, const char *title, const char *unit,
+                     const char *track_label, int legend)
+{
+    uint32_t tracks = 0, total_rows = 0;
+    uint32_t *base = track_row_base(iv, n, &tracks, &total_rows);
+    size_t *key = NULL, *first = NULL, names = 0;
+    if (base && legend && !(key = keys_by_name(iv, n, &first, &names))) {
+        free(base);
+        base = NULL;
+    }
+    if (!base)
+        return -1;
+    svg_layout L = layout_of(iv, n, total_rows, title, first, names);
+    fprintf(f,
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
+            "font-family=\"monospace\" font-size=\"11\" class=\"timeline\">\n"
+            "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n<text x=\"8\" y=\"16\" font-size=\"13\">",
+            L.width, L.height, L.width, L.height);
+    text_xml(f, title, (size_t)-1, 0);
+    fprintf(f, "</text>\n");
+    draw_tracks(f, &L, base, tracks, track_label);
+    draw_intervals(f, &L, iv, n, base, key, unit);
+    draw_time_axis(f, &L, iv, n, unit);
+    draw_histogram(f, &L, iv, n, unit);
+    draw_legend(f, &L, iv, first, names);
     fprintf(f, "</svg>\n");
     free(base);
     free(key);

@@ -522,6 +522,172 @@ int cli_check_case(const cli_opts *o, const char *case_path)
     return cli_check_case_to(o, case_path, stdout, stderr);
 }
 
+/* The case check compares, with --wave held to the case's wave rules; NULL when it cannot be checked (the
+ * reason printed, the exit code in *rc). */
+static wl_case *load_check_case(const vk_args *a, FILE *fout, FILE *ferr, int *rc)
+{
+    char err[4096];
+    wl_case *c = NULL;
+    case_status loaded = case_load(a->case_path, &c, err, sizeof err);
+    if (loaded == CASE_ERR_UNSUPPORTED) { /* an Amber script outside the subset: nothing can run it */
+        fprintf(fout, "SKIP: %s\n", err);
+        *rc = EXIT_SKIPPED;
+        return NULL;
+    }
+    if (loaded != CASE_OK) {
+        fprintf(ferr, "%s\n", err);
+        *rc = RUN_EXIT_BAD_INPUT;
+        return NULL;
+    }
+    if (a->wave && !case_wave_applies(c, a->wave, err, sizeof err)) {
+        fprintf(ferr, "wavelab check: --wave %u: %s\n", a->wave, err);
+        case_destroy(c);
+        *rc = RUN_EXIT_BAD_INPUT;
+        return NULL;
+    }
+    return c;
+}
+
+/* The simulator's fault as "kind: message at where". */
+static void format_sim_fault(const run_output *sim, char *buf, size_t size)
+{
+    char where[512];
+    sim_location_format(sim->prog, &sim->result.fault_event.where, where, sizeof where);
+    snprintf(buf, size, "%s: %s at %s", sim_fault_kind_name(sim->result.fault), sim->result.fault_event.message,
+             where);
+}
+
+/* The simulator's own verdict, when the device crashed and there is no device result to compare with. */
+static void print_simulator_alone(const wl_case *c, const run_output *sim, int sim_rc, FILE *fout)
+{
+    if (sim_rc == RUN_EXIT_FAIL) {
+        char fault[1024];
+        format_sim_fault(sim, fault, sizeof fault);
+        fprintf(fout, "  simulator    stopped with a fault (%s)\n", fault);
+    } else if (c->expect_count) {
+        fprintf(fout, "  expectations simulator %d failed (of %d)\n", run_check_expects(c, sim->data, NULL),
+                c->expect_count);
+        run_check_expects(c, sim->data, fout);
+    } else {
+        fprintf(fout, "  simulator    ran to the end (the case has no expectations)\n");
+    }
+}
+
+/* What the comparison found, for the summary and the verdict. */
+typedef struct check_tally {
+    uint32_t wave;
+    size_t total_bad;      /* differing elements (texels) */
+    int bad_bindings;
+    int sim_fail, dev_fail; /* failed expectations on each side */
+    uint64_t findings;     /* the sanitizer's, with --sanitize */
+} check_tally;
+
+/* One binding's line: how it is compared and whether it agrees, then its first mismatches (report). */
+static void print_binding(const wl_case *c, const case_binding *b, size_t bad, const char *report, uint32_t wave,
+                          int *note_printed, FILE *fout)
+{
+    const case_expect *e = case_expect_for(c, b);
+    case_compare mode = e ? e->compare : CASE_COMPARE_EXACT;
+    double tol = e ? e->tolerance : 0;
+    char how[64];
+    if (case_compare_takes_tolerance(mode))
+        snprintf(how, sizeof how, "%s %g", case_compare_name(mode), tol);
+    else
+        snprintf(how, sizeof how, "%s", case_type_is_float(b->type) || mode == CASE_COMPARE_SORTED
+                                            ? case_compare_name(mode)
+                                            : "bit-exact");
+    fprintf(fout, "  set %u binding %u  %-20s %-4s x %-7zu %-12s %s\n", b->set, b->binding, case_kind_name(b->kind),
+            case_type_name(b->type), b->count, how, bad ? "DIFFER" : "agree");
+    int image = cli_is_image_binding(b);
+    if (bad && !image && mode != CASE_COMPARE_SORTED && !*note_printed) {
+        fprintf(fout, "      (element i is placed at global invocation i, x fastest: that holds when the kernel "
+                "writes one element per invocation; wave size %u)\n",
+                wave);
+        *note_printed = 1;
+    }
+    if (bad)
+        fprintf(fout, "      %zu of %zu %s differ%s\n%s", bad, b->count,
+                image ? "texels (decoded components)" : "elements", report[0] ? "; the first:" : "", report);
+}
+
+/* Every binding, simulator against device, each printed unless quiet; the totals into t. */
+static void compare_bindings(const wl_case *c, const run_output *sim, const vkb_run_output *dev, const grid *g,
+                             int quiet, check_tally *t, FILE *fout)
+{
+    int budget = MAX_MISMATCHES;
+    int note_printed = 0;
+    for (int i = 0; i < c->binding_count; i++) {
+        char report[MAX_MISMATCHES * 256] = "";
+        size_t bad = compare_binding(c, i, sim->data[i], dev->data[i], g, &budget, report, sizeof report);
+        if (!quiet)
+            print_binding(c, &c->bindings[i], bad, report, t->wave, &note_printed, fout);
+        t->total_bad += bad;
+        t->bad_bindings += bad != 0;
+    }
+}
+
+/* After the bindings: the device's timing and statistics, both sides' registers, waves and expectations. */
+static void print_check_details(const wl_case *c, const run_output *sim, const vkb_run_output *dev,
+                                const check_tally *t, FILE *fout)
+{
+    if (t->total_bad > MAX_MISMATCHES)
+        fprintf(fout, "  (first %d mismatches shown)\n", MAX_MISMATCHES);
+    print_timing(c, dev, fout);
+    print_statistics(dev, fout);
+    if (sim->prog)
+        fprintf(fout, "  registers    wavelab's allocation: %u VGPRs + %u SGPRs (%u per thread on a GPU without scalar "
+                "registers, to compare with a driver's register count; docs/registers.md)\n",
+                sim->prog->res.vgprs, sim->prog->res.sgprs, sim->prog->res.vgprs + sim->prog->res.sgprs);
+    fprintf(fout, "  simulator    %" PRIu64 " waves, %" PRIu64 " wave instructions, %u bytes shared memory\n",
+            sim->result.stats.waves, sim->result.stats.wave_instructions, sim->prog ? sim->prog->workgroup_bytes : 0);
+    if (c->expect_count)
+        fprintf(fout, "  expectations simulator %d failed, device %d failed (of %d)\n", t->sim_fail, t->dev_fail,
+                c->expect_count);
+}
+
+/* The verdict line (KNOWN DIFFERENCE, DIFFER FROM RECORD, DIFFER, AGREE, and after AGREE what the sanitizer
+ * and the expectations say); returns the exit code. */
+static int print_verdict(const wl_case *c, const run_output *sim, const char *device, const check_tally *t,
+                         int quiet, FILE *fout)
+{
+    const case_device_difference *known = case_device_difference_for(c, device);
+    if (known && t->total_bad) {
+        fprintf(fout, "KNOWN DIFFERENCE: %d of %d bindings differ (%zu elements) on %s at wave %u, as the case's "
+                "\"device_differences\" says: %s\n", t->bad_bindings, c->binding_count, t->total_bad, device, t->wave,
+                known->reason);
+        return t->findings ? RUN_EXIT_FAIL : RUN_EXIT_OK;
+    }
+    if (known) {
+        fprintf(fout, "DIFFER FROM RECORD: all %d bindings match on %s at wave %u, but the case's \"device_differences\" "
+                "says they differ (%s): remove the entry if the device changed\n", c->binding_count, device, t->wave,
+                known->reason);
+        return RUN_EXIT_FAIL;
+    }
+    if (t->total_bad) {
+        fprintf(fout, "DIFFER: %d of %d bindings differ (%zu elements) between the simulator and %s at wave %u\n",
+                t->bad_bindings, c->binding_count, t->total_bad, device, t->wave);
+        return RUN_EXIT_FAIL;
+    }
+    fprintf(fout, "AGREE: all %d bindings match between the simulator and %s at wave %u\n", c->binding_count, device,
+            t->wave);
+    int rc = t->findings ? RUN_EXIT_FAIL : RUN_EXIT_OK;
+    if (t->findings)
+        fprintf(fout, "SANITIZE: the bindings agree, but the simulator's sanitizer reported %llu finding%s (exit 1)\n",
+                (unsigned long long)t->findings, t->findings == 1 ? "" : "s");
+    /* agreeing on a wrong answer is still a wrong answer: the expectations decide, as in `wavelab test` */
+    if ((t->sim_fail || t->dev_fail) && c->known_failure) {
+        fprintf(fout, "XFAIL: both sides agree and the expectations fail (simulator %d, device %d of %d), as the "
+                "case's \"known_failure\" says: %s\n", t->sim_fail, t->dev_fail, c->expect_count, c->known_failure);
+    } else if (t->sim_fail || t->dev_fail) {
+        fprintf(fout, "FAIL: both sides agree, but the case's expectations fail (simulator %d, device %d of %d)\n",
+                t->sim_fail, t->dev_fail, c->expect_count);
+        if (!quiet)
+            run_check_expects(c, sim->data, fout);
+        rc = RUN_EXIT_FAIL;
+    }
+    return rc;
+}
+
 int cli_check_case_to(const cli_opts *o, const char *case_path, FILE *fout, FILE *ferr)
 {
     vk_args a;
@@ -530,23 +696,11 @@ int cli_check_case_to(const cli_opts *o, const char *case_path, FILE *fout, FILE
         fprintf(ferr, "wavelab check: no case file given\n");
         return RUN_EXIT_BAD_INPUT;
     }
-    char err[4096];
-    wl_case *c = NULL;
-    case_status loaded = case_load(a.case_path, &c, err, sizeof err);
-    if (loaded == CASE_ERR_UNSUPPORTED) { /* an Amber script outside the subset: nothing can run it */
-        fprintf(fout, "SKIP: %s\n", err);
-        return EXIT_SKIPPED;
-    }
-    if (loaded != CASE_OK) {
-        fprintf(ferr, "%s\n", err);
-        return RUN_EXIT_BAD_INPUT;
-    }
-    if (a.wave && !case_wave_applies(c, a.wave, err, sizeof err)) {
-        fprintf(ferr, "wavelab check: --wave %u: %s\n", a.wave, err);
-        case_destroy(c);
-        return RUN_EXIT_BAD_INPUT;
-    }
     int rc = RUN_EXIT_BAD_INPUT, sim_ran = 0;
+    wl_case *c = load_check_case(&a, fout, ferr, &rc);
+    if (!c)
+        return rc;
+    char err[4096];
     run_output sim;
     memset(&sim, 0, sizeof sim);
 
@@ -584,20 +738,9 @@ int cli_check_case_to(const cli_opts *o, const char *case_path, FILE *fout, FILE
         rc = RUN_EXIT_BAD_INPUT;
         goto done;
     }
-    if (crashed) { /* the simulator's own verdict, since there is no device result to compare with */
+    if (crashed) {
+        print_simulator_alone(c, &sim, sim_rc, fout);
         rc = EXIT_SKIPPED;
-        if (sim_rc == RUN_EXIT_FAIL) {
-            char where[512];
-            sim_location_format(sim.prog, &sim.result.fault_event.where, where, sizeof where);
-            fprintf(fout, "  simulator    stopped with a fault (%s: %s at %s)\n", sim_fault_kind_name(sim.result.fault),
-                   sim.result.fault_event.message, where);
-        } else if (c->expect_count) {
-            fprintf(fout, "  expectations simulator %d failed (of %d)\n", run_check_expects(c, sim.data, NULL),
-                   c->expect_count);
-            run_check_expects(c, sim.data, fout);
-        } else {
-            fprintf(fout, "  simulator    ran to the end (the case has no expectations)\n");
-        }
         goto done;
     }
 
@@ -610,10 +753,9 @@ int cli_check_case_to(const cli_opts *o, const char *case_path, FILE *fout, FILE
             fprintf(fout, "  machine      %s (the preset changes the model's statistics, not its outputs)\n", a.machine);
     }
     if (sim_rc == RUN_EXIT_FAIL) {
-        char where[512];
-        sim_location_format(sim.prog, &sim.result.fault_event.where, where, sizeof where);
-        fprintf(fout, "DIFFER: the simulator stopped with a fault (%s: %s at %s); the device ran to the end\n",
-               sim_fault_kind_name(sim.result.fault), sim.result.fault_event.message, where);
+        char fault[1024];
+        format_sim_fault(&sim, fault, sizeof fault);
+        fprintf(fout, "DIFFER: the simulator stopped with a fault (%s); the device ran to the end\n", fault);
         rc = RUN_EXIT_FAIL;
         goto done;
     }
@@ -626,93 +768,14 @@ int cli_check_case_to(const cli_opts *o, const char *case_path, FILE *fout, FILE
         g.local[k] = sim.prog ? sim.prog->local_size[k] : res.local_size[k];
         g.groups[k] = last.groups[k];
     }
-    int budget = MAX_MISMATCHES;
-    size_t total_bad = 0;
-    int bad_bindings = 0;
-    int note_printed = 0;
-    for (int i = 0; i < c->binding_count; i++) {
-        char report[MAX_MISMATCHES * 256] = "";
-        size_t bad = compare_binding(c, i, sim.data[i], dev->data[i], &g, &budget, report, sizeof report);
-        const case_binding *b = &c->bindings[i];
-        const case_expect *e = case_expect_for(c, b);
-        case_compare mode = e ? e->compare : CASE_COMPARE_EXACT;
-        double tol = e ? e->tolerance : 0;
-        if (!a.quiet) {
-            char how[64];
-            if (case_compare_takes_tolerance(mode))
-                snprintf(how, sizeof how, "%s %g", case_compare_name(mode), tol);
-            else
-                snprintf(how, sizeof how, "%s", case_type_is_float(b->type) || mode == CASE_COMPARE_SORTED
-                                                    ? case_compare_name(mode)
-                                                    : "bit-exact");
-            fprintf(fout, "  set %u binding %u  %-20s %-4s x %-7zu %-12s %s\n", b->set, b->binding, case_kind_name(b->kind),
-                   case_type_name(b->type), b->count, how,
-                   bad ? "DIFFER" : "agree");
-            int image = cli_is_image_binding(b);
-            if (bad && !image && mode != CASE_COMPARE_SORTED && !note_printed) {
-                fprintf(fout, "      (element i is placed at global invocation i, x fastest: that holds when the kernel "
-                       "writes one element per invocation; wave size %u)\n",
-                       wave);
-                note_printed = 1;
-            }
-            if (bad)
-                fprintf(fout, "      %zu of %zu %s differ%s\n%s", bad, b->count,
-                       image ? "texels (decoded components)" : "elements", report[0] ? "; the first:" : "", report);
-        }
-        total_bad += bad;
-        bad_bindings += bad != 0;
-    }
-    int sim_fail = run_check_expects(c, sim.data, NULL), dev_fail = run_check_expects(c, dev->data, NULL);
-    if (!a.quiet) {
-        if (total_bad > MAX_MISMATCHES)
-            fprintf(fout, "  (first %d mismatches shown)\n", MAX_MISMATCHES);
-        print_timing(c, dev, fout);
-        print_statistics(dev, fout);
-        if (sim.prog)
-            fprintf(fout, "  registers    wavelab's allocation: %u VGPRs + %u SGPRs (%u per thread on a GPU without scalar "
-                   "registers, to compare with a driver's register count; docs/registers.md)\n",
-                   sim.prog->res.vgprs, sim.prog->res.sgprs, sim.prog->res.vgprs + sim.prog->res.sgprs);
-        fprintf(fout, "  simulator    %" PRIu64 " waves, %" PRIu64 " wave instructions, %u bytes shared memory\n",
-               sim.result.stats.waves, sim.result.stats.wave_instructions, sim.prog ? sim.prog->workgroup_bytes : 0);
-        if (c->expect_count)
-            fprintf(fout, "  expectations simulator %d failed, device %d failed (of %d)\n", sim_fail, dev_fail,
-                   c->expect_count);
-    }
-    uint64_t findings = a.sanitize ? run_print_findings(c, &sim, fout) : 0;
-    const case_device_difference *known = case_device_difference_for(c, info->name);
-    if (known && total_bad) {
-        fprintf(fout, "KNOWN DIFFERENCE: %d of %d bindings differ (%zu elements) on %s at wave %u, as the case's "
-               "\"device_differences\" says: %s\n", bad_bindings, c->binding_count, total_bad, info->name, wave,
-               known->reason);
-        rc = findings ? RUN_EXIT_FAIL : RUN_EXIT_OK;
-    } else if (known) {
-        fprintf(fout, "DIFFER FROM RECORD: all %d bindings match on %s at wave %u, but the case's \"device_differences\" "
-               "says they differ (%s): remove the entry if the device changed\n", c->binding_count, info->name, wave,
-               known->reason);
-        rc = RUN_EXIT_FAIL;
-    } else if (total_bad) {
-        fprintf(fout, "DIFFER: %d of %d bindings differ (%zu elements) between the simulator and %s at wave %u\n",
-               bad_bindings, c->binding_count, total_bad, info->name, wave);
-        rc = RUN_EXIT_FAIL;
-    } else {
-        fprintf(fout, "AGREE: all %d bindings match between the simulator and %s at wave %u\n", c->binding_count, info->name,
-               wave);
-        rc = findings ? RUN_EXIT_FAIL : RUN_EXIT_OK;
-        if (findings)
-            fprintf(fout, "SANITIZE: the bindings agree, but the simulator's sanitizer reported %llu finding%s (exit 1)\n",
-                   (unsigned long long)findings, findings == 1 ? "" : "s");
-        /* agreeing on a wrong answer is still a wrong answer: the expectations decide, as in `wavelab test` */
-        if ((sim_fail || dev_fail) && c->known_failure) {
-            fprintf(fout, "XFAIL: both sides agree and the expectations fail (simulator %d, device %d of %d), as the "
-                   "case's \"known_failure\" says: %s\n", sim_fail, dev_fail, c->expect_count, c->known_failure);
-        } else if (sim_fail || dev_fail) {
-            fprintf(fout, "FAIL: both sides agree, but the case's expectations fail (simulator %d, device %d of %d)\n",
-                   sim_fail, dev_fail, c->expect_count);
-            if (!a.quiet)
-                run_check_expects(c, sim.data, fout);
-            rc = RUN_EXIT_FAIL;
-        }
-    }
+    check_tally t = {.wave = wave};
+    compare_bindings(c, &sim, dev, &g, a.quiet, &t, fout);
+    t.sim_fail = run_check_expects(c, sim.data, NULL);
+    t.dev_fail = run_check_expects(c, dev->data, NULL);
+    if (!a.quiet)
+        print_check_details(c, &sim, dev, &t, fout);
+    t.findings = a.sanitize ? run_print_findings(c, &sim, fout) : 0;
+    rc = print_verdict(c, &sim, info->name, &t, a.quiet, fout);
 done:
     if (sim_ran)
         run_output_free(&sim);

@@ -814,6 +814,171 @@ static char *hlsl_with_headers(const char *text, const char *path)
     return data;
 }
 
+/* What the steps of one compilation share once its inputs are settled. */
+typedef struct compile_job {
+    const char *path;                  /* the kernel's, for messages */
+    const char *text;                  /* its source (HLSL: with hlsl_spell_unsigned's spellings) */
+    const char *all;                   /* HLSL: the kernel and its headers, for the preamble's scans; else NULL */
+    const char *entry;
+    const struct spirv_target *target;
+    bool hlsl;
+    char *err, *warnings;
+    size_t err_size, warnings_size;
+} compile_job;
+
+/* The preamble glslang reads before the kernel: the include extension (GLSL), the case's defines, and for HLSL
+ * the DXC names the kernel or its headers use.  NULL when out of memory. */
+static char *kernel_preamble(const isa_compile_options *opt, const compile_job *j)
+{
+    size_t pre_len = 128; /* the include extension line */
+    for (int i = 0; i < opt->define_count; i++)
+        pre_len += strlen(opt->defines[i].name) + strlen(opt->defines[i].value ? opt->defines[i].value : "") + 16;
+    pre_len += strlen(j->entry) + 32;
+    if (j->hlsl)
+        pre_len += 8192 + dxc_intrinsic_definitions_size(); /* DXC type names: every spelling of all seven fits */
+    char *preamble = malloc(pre_len);
+    if (!preamble)
+        return NULL;
+    preamble[0] = 0;
+    /* glslc's rule: #include needs no #extension line (glslang alone would refuse it without one) */
+    if (!j->hlsl)
+        append(preamble, pre_len, "#extension GL_GOOGLE_include_directive : enable\n");
+    for (int i = 0; i < opt->define_count; i++)
+        append(preamble, pre_len, "#define %s %s\n", opt->defines[i].name,
+               opt->defines[i].value ? opt->defines[i].value : "");
+    if (j->hlsl) {
+        dxc_type_defines(j->all, preamble, pre_len);
+        dxc_intrinsic_definitions(j->all, preamble, pre_len);
+        wave_overload_prototypes(j->all, preamble, pre_len);
+        all_equal_matrix_prototypes(j->all, preamble, pre_len);
+    }
+    return preamble;
+}
+
+static glslang_input_t glslang_input_of(const compile_job *j)
+{
+    return (glslang_input_t){
+        .language = j->hlsl ? GLSLANG_SOURCE_HLSL : GLSLANG_SOURCE_GLSL,
+        .stage = GLSLANG_STAGE_COMPUTE,
+        .client = GLSLANG_CLIENT_VULKAN,
+        .client_version = j->target->client,
+        .target_language = GLSLANG_TARGET_SPV,
+        .target_language_version = j->target->language,
+        .code = j->text,
+        .default_version = j->hlsl ? 500 : 450,
+        .default_profile = GLSLANG_NO_PROFILE,
+        .force_default_version_and_profile = 0,
+        .forward_compatible = 0,
+        .messages = GLSLANG_MSG_DEFAULT_BIT | GLSLANG_MSG_SPV_RULES_BIT | GLSLANG_MSG_VULKAN_RULES_BIT |
+                    GLSLANG_MSG_DEBUG_INFO_BIT |
+                    (j->hlsl ? GLSLANG_MSG_READ_HLSL_BIT | GLSLANG_MSG_HLSL_LEGALIZATION_BIT |
+                                   GLSLANG_MSG_HLSL_ENABLE_16BIT_TYPES_BIT
+                             : 0),
+        .resource = glslang_default_resource(),
+    };
+}
+
+/* glslang parses, links and writes the kernel as SPIR-V (*words), its messages converted into j->err and
+ * j->warnings; search finds the headers and keeps what glslang was given. */
+static isa_status glslang_spirv(const compile_job *j, const char *preamble, include_search *search,
+                                uint32_t **words, size_t *word_count)
+{
+    const char *path = j->path;
+    char *err = j->err;
+    size_t err_size = j->err_size;
+    glslang_input_t input = glslang_input_of(j);
+    const glsl_include_callbacks_t includes = {
+        .include_system = include_system, .include_local = include_local, .free_include_result = include_free};
+    isa_status st = ISA_OK;
+    glslang_shader_t *shader = glslang_shader_create(&input);
+    glslang_program_t *program = NULL;
+    glslang_shader_set_preamble(shader, preamble);
+    if (j->hlsl)
+        isa_glslang_set_entry_point(shader, j->entry);
+    if (j->hlsl && j->target->spirv >= 0x10400)
+        isa_glslang_use_storage_buffer(shader);
+    if (!isa_glslang_parse(shader, &input, &includes, search)) {
+        convert_log(glslang_shader_get_info_log(shader), path, err, err_size);
+        if (search->refused[0])
+            append(err, err_size, "%s\n", search->refused);
+        if (!err || !err[0])
+            append(err, err_size, "%s: error: glslang rejected the kernel\n", path);
+        if (j->hlsl)
+            dxc_type_note(j->all, path, err, err_size);
+        st = ISA_ERR_COMPILE;
+        goto done;
+    }
+    /* glslang's warnings (an extension it does not know, ...) reach the user like ours */
+    convert_log(glslang_shader_get_info_log(shader), path, j->warnings, j->warnings_size);
+    if (j->hlsl) {
+        isa_glslang_hlsl_short_circuit(shader);
+        isa_glslang_hlsl_dxc_bindings(shader);
+        isa_glslang_hlsl_wave_overloads(shader);
+    }
+    program = glslang_program_create();
+    glslang_program_add_shader(program, shader);
+    if (!glslang_program_link(program, input.messages)) {
+        convert_log(glslang_program_get_info_log(program), path, err, err_size);
+        if (j->hlsl && strstr(glslang_program_get_info_log(program), "WaveActiveAllEqual("))
+            append(err, err_size, "%s: note: WaveActiveAllEqual of a matrix is taken only as the argument of all() or "
+                   "any(): its bool matrix has no SPIR-V type (docs/quirks.md, \"HLSL through glslang\")\n", path);
+        if (!err || !err[0])
+            append(err, err_size, "%s: error: glslang could not link the kernel\n", path);
+        st = ISA_ERR_COMPILE;
+        goto done;
+    }
+    /* glslang's own spirv-opt run would merge blocks across loop exits (docs/quirks.md): never ask for it */
+    glslang_spv_options_t spv = {
+        .generate_debug_info = true,
+        .disable_optimizer = true,
+        .validate = false,
+    };
+    glslang_program_SPIRV_generate_with_options(program, GLSLANG_STAGE_COMPUTE, &spv);
+    size_t n = glslang_program_SPIRV_get_size(program);
+    const char *msgs = glslang_program_SPIRV_get_messages(program);
+    if (msgs && *msgs)
+        convert_log(msgs, path, j->warnings, j->warnings_size);
+    if (n < 5) {
+        append(err, err_size, "%s: error: glslang produced no SPIR-V\n", path);
+        st = ISA_ERR_COMPILE;
+        goto done;
+    }
+    *words = malloc(n * sizeof(uint32_t));
+    if (!*words) {
+        st = ISA_ERR_NOMEM;
+        goto done;
+    }
+    glslang_program_SPIRV_get(program, *words);
+    *word_count = n;
+done:
+    if (program)
+        glslang_program_delete(program);
+    glslang_shader_delete(shader);
+    return st;
+}
+
+/* glslang's SPIR-V made the module the rest of wavelab reads: HLSL's bindings checked and its departures
+ * corrected, the source's text restored in the debug strings, and legalized (isa_spirv_legalize). */
+static isa_status finish_spirv(const compile_job *j, include_search *search, uint32_t **words, size_t *word_count)
+{
+    if (j->hlsl && hlsl_bindings_collide(*words, *word_count, j->path, j->err, j->err_size)) {
+        free(*words);
+        *words = NULL;
+        *word_count = 0;
+        return ISA_ERR_COMPILE;
+    }
+    if (j->hlsl)
+        fix_hlsl_prefix_scans(*words, *word_count);
+    search->texts[search->text_count] = j->text, search->lens[search->text_count++] = strlen(j->text);
+    repair_utf8_strings(*words, *word_count, search->texts, search->lens, search->text_count);
+    if (j->hlsl) {
+        isa_status st = fix_hlsl_vector_all_equal(words, word_count, j->path, j->warnings, j->warnings_size);
+        if (st != ISA_OK)
+            return st;
+    }
+    return isa_spirv_legalize(words, word_count, j->err, j->err_size);
+}
+
 isa_status isa_compile(const isa_compile_options *opt, uint32_t **words, size_t *word_count,
                        char *err, size_t err_size, char *warnings, size_t warnings_size)
 {
@@ -848,9 +1013,11 @@ isa_status isa_compile(const isa_compile_options *opt, uint32_t **words, size_t 
             return ISA_ERR_NOMEM;
         }
     }
-    const char *entry = opt->entry && *opt->entry ? opt->entry : "main";
-    const struct spirv_target *target = target_named(opt->target_env);
-    if (!target) {
+    compile_job j = {.path = path, .text = text, .all = all, .hlsl = hlsl,
+                     .entry = opt->entry && *opt->entry ? opt->entry : "main",
+                     .target = target_named(opt->target_env),
+                     .err = err, .err_size = err_size, .warnings = warnings, .warnings_size = warnings_size};
+    if (!j.target) {
         char names[128];
         isa_target_env_known(NULL, names, sizeof names);
         append(err, err_size, "%s: target environment \"%s\" is not one of %s\n", path, opt->target_env, names);
@@ -858,35 +1025,15 @@ isa_status isa_compile(const isa_compile_options *opt, uint32_t **words, size_t 
         free(owned);
         return ISA_ERR_UNSUPPORTED;
     }
-
-    /* The preamble carries the defines. */
-    size_t pre_len = 128; /* the include extension line */
-    for (int i = 0; i < opt->define_count; i++)
-        pre_len += strlen(opt->defines[i].name) + strlen(opt->defines[i].value ? opt->defines[i].value : "") + 16;
-    pre_len += strlen(entry) + 32;
-    if (hlsl)
-        pre_len += 8192 + dxc_intrinsic_definitions_size(); /* DXC type names: every spelling of all seven fits */
-    char *preamble = malloc(pre_len);
+    char *preamble = kernel_preamble(opt, &j);
     if (!preamble) {
         free(all);
         free(owned);
         return ISA_ERR_NOMEM;
     }
-    preamble[0] = 0;
-    /* glslc's rule: #include needs no #extension line (glslang alone would refuse it without one) */
-    if (!hlsl)
-        append(preamble, pre_len, "#extension GL_GOOGLE_include_directive : enable\n");
-    for (int i = 0; i < opt->define_count; i++)
-        append(preamble, pre_len, "#define %s %s\n", opt->defines[i].name,
-               opt->defines[i].value ? opt->defines[i].value : "");
-    if (hlsl) {
-        dxc_type_defines(all, preamble, pre_len);
-        dxc_intrinsic_definitions(all, preamble, pre_len);
-        wave_overload_prototypes(all, preamble, pre_len);
-        all_equal_matrix_prototypes(all, preamble, pre_len);
-    }
-    if (!hlsl && strcmp(entry, "main") != 0) {
-        append(err, err_size, "%s: GLSL kernels must use the entry point \"main\" (case asks for \"%s\")\n", path, entry);
+    if (!hlsl && strcmp(j.entry, "main") != 0) {
+        append(err, err_size, "%s: GLSL kernels must use the entry point \"main\" (case asks for \"%s\")\n", path,
+               j.entry);
         free(preamble);
         free(owned);
         return ISA_ERR_COMPILE;
@@ -894,117 +1041,18 @@ isa_status isa_compile(const isa_compile_options *opt, uint32_t **words, size_t 
 
     /* glslang's process-wide state, once, whatever the number of threads compiling */
     pthread_once(&glslang_once, glslang_start);
-    if (hlsl && !mentions_function(all, entry)) {
+    if (hlsl && !mentions_function(all, j.entry)) {
         /* glslang would compile an empty entry point rather than complain */
-        append(err, err_size, "%s: error: entry point \"%s\" is not a function of this kernel\n", path, entry);
+        append(err, err_size, "%s: error: entry point \"%s\" is not a function of this kernel\n", path, j.entry);
         free(preamble);
         free(all);
         free(owned);
         return ISA_ERR_COMPILE;
     }
-
-    glslang_input_t input = {
-        .language = hlsl ? GLSLANG_SOURCE_HLSL : GLSLANG_SOURCE_GLSL,
-        .stage = GLSLANG_STAGE_COMPUTE,
-        .client = GLSLANG_CLIENT_VULKAN,
-        .client_version = target->client,
-        .target_language = GLSLANG_TARGET_SPV,
-        .target_language_version = target->language,
-        .code = text,
-        .default_version = hlsl ? 500 : 450,
-        .default_profile = GLSLANG_NO_PROFILE,
-        .force_default_version_and_profile = 0,
-        .forward_compatible = 0,
-        .messages = GLSLANG_MSG_DEFAULT_BIT | GLSLANG_MSG_SPV_RULES_BIT | GLSLANG_MSG_VULKAN_RULES_BIT |
-                    GLSLANG_MSG_DEBUG_INFO_BIT |
-                    (hlsl ? GLSLANG_MSG_READ_HLSL_BIT | GLSLANG_MSG_HLSL_LEGALIZATION_BIT |
-                                GLSLANG_MSG_HLSL_ENABLE_16BIT_TYPES_BIT
-                          : 0),
-        .resource = glslang_default_resource(),
-    };
     include_search search = {.kernel_dir = kernel_directory(opt->path), .hlsl = hlsl};
-    const glsl_include_callbacks_t includes = {
-        .include_system = include_system, .include_local = include_local, .free_include_result = include_free};
-    isa_status st = ISA_OK;
-    glslang_shader_t *shader = glslang_shader_create(&input);
-    glslang_program_t *program = NULL;
-    glslang_shader_set_preamble(shader, preamble);
-    if (hlsl)
-        isa_glslang_set_entry_point(shader, entry);
-    if (hlsl && target->spirv >= 0x10400)
-        isa_glslang_use_storage_buffer(shader);
-    if (!isa_glslang_parse(shader, &input, &includes, &search)) {
-        convert_log(glslang_shader_get_info_log(shader), path, err, err_size);
-        if (search.refused[0])
-            append(err, err_size, "%s\n", search.refused);
-        if (!err || !err[0])
-            append(err, err_size, "%s: error: glslang rejected the kernel\n", path);
-        if (hlsl)
-            dxc_type_note(all, path, err, err_size);
-        st = ISA_ERR_COMPILE;
-        goto done;
-    }
-    /* glslang's warnings (an extension it does not know, ...) reach the user like ours */
-    convert_log(glslang_shader_get_info_log(shader), path, warnings, warnings_size);
-    if (hlsl) {
-        isa_glslang_hlsl_short_circuit(shader);
-        isa_glslang_hlsl_dxc_bindings(shader);
-        isa_glslang_hlsl_wave_overloads(shader);
-    }
-    program = glslang_program_create();
-    glslang_program_add_shader(program, shader);
-    if (!glslang_program_link(program, input.messages)) {
-        convert_log(glslang_program_get_info_log(program), path, err, err_size);
-        if (hlsl && strstr(glslang_program_get_info_log(program), "WaveActiveAllEqual("))
-            append(err, err_size, "%s: note: WaveActiveAllEqual of a matrix is taken only as the argument of all() or "
-                   "any(): its bool matrix has no SPIR-V type (docs/quirks.md, \"HLSL through glslang\")\n", path);
-        if (!err || !err[0])
-            append(err, err_size, "%s: error: glslang could not link the kernel\n", path);
-        st = ISA_ERR_COMPILE;
-        goto done;
-    }
-    /* glslang's own spirv-opt run would merge blocks across loop exits (docs/quirks.md): never ask for it */
-    glslang_spv_options_t spv = {
-        .generate_debug_info = true,
-        .disable_optimizer = true,
-        .validate = false,
-    };
-    glslang_program_SPIRV_generate_with_options(program, GLSLANG_STAGE_COMPUTE, &spv);
-    size_t n = glslang_program_SPIRV_get_size(program);
-    const char *msgs = glslang_program_SPIRV_get_messages(program);
-    if (msgs && *msgs)
-        convert_log(msgs, path, warnings, warnings_size);
-    if (n < 5) {
-        append(err, err_size, "%s: error: glslang produced no SPIR-V\n", path);
-        st = ISA_ERR_COMPILE;
-        goto done;
-    }
-    *words = malloc(n * sizeof(uint32_t));
-    if (!*words) {
-        st = ISA_ERR_NOMEM;
-        goto done;
-    }
-    glslang_program_SPIRV_get(program, *words);
-    *word_count = n;
-    if (hlsl && hlsl_bindings_collide(*words, n, path, err, err_size)) {
-        free(*words);
-        *words = NULL;
-        *word_count = 0;
-        st = ISA_ERR_COMPILE;
-        goto done;
-    }
-    if (hlsl)
-        fix_hlsl_prefix_scans(*words, n);
-    search.texts[search.text_count] = text, search.lens[search.text_count++] = strlen(text);
-    repair_utf8_strings(*words, n, search.texts, search.lens, search.text_count);
-    if (hlsl && (st = fix_hlsl_vector_all_equal(words, word_count, path, warnings, warnings_size)) != ISA_OK)
-        goto done;
-    st = isa_spirv_legalize(words, word_count, err, err_size);
-
-done:
-    if (program)
-        glslang_program_delete(program);
-    glslang_shader_delete(shader);
+    isa_status st = glslang_spirv(&j, preamble, &search, words, word_count);
+    if (st == ISA_OK)
+        st = finish_spirv(&j, &search, words, word_count);
     include_search_free(&search);
     free(preamble);
     free(all);

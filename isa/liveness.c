@@ -126,6 +126,224 @@ static void span_set(bitset s, isa_span sp, int on)
     }
 }
 
+/* What the verifier's steps share: the two programs, the renaming read off them, and the bit sets of the data
+ * flow (four per block and three scratch sets, words words each, in one allocation). */
+typedef struct verifier {
+    const isa_program *a, *v;
+    uint32_t R, B, words;
+    uint32_t *phys;                   /* virtual -> physical */
+    uint8_t *is_const, *is_builtin;   /* of the virtual program */
+    bitset *live_in, *live_out, *reach_in, *reach_out;
+    bitset cur, tmp, reach;
+    char *err;
+    size_t err_size;
+} verifier;
+
+/* The physical register of each virtual one, read off the two programs operand by operand (built-ins map
+ * through the instructions that read them; unread ones get no register).  0 when one virtual register is
+ * renamed to two. */
+static int read_renaming(verifier *vf)
+{
+    const uint32_t R = vf->R;
+    int ok = 1;
+    for (uint32_t r = 0; r < R; r++)
+        vf->phys[r] = ISA_NO_REG;
+    for (uint32_t i = 0; i < vf->v->code_count; i++) {
+        isa_span rv[6], wv[2], ra[6], wa[2];
+        int nrv, nwv, nra, nwa;
+        isa_inst_regs(&vf->v->code[i], rv, &nrv, wv, &nwv);
+        isa_inst_regs(&vf->a->code[i], ra, &nra, wa, &nwa);
+        isa_span pairs[8][2];
+        int np = 0;
+        for (int k = 0; k < nrv && k < nra; k++)
+            pairs[np][0] = rv[k], pairs[np++][1] = ra[k];
+        for (int k = 0; k < nwv && k < nwa; k++)
+            pairs[np][0] = wv[k], pairs[np++][1] = wa[k];
+        for (int k = 0; k < np; k++)
+            for (uint32_t j = 0; j < pairs[k][0].count; j++) {
+                uint32_t vr = pairs[k][0].first + j, pr = pairs[k][1].first + j;
+                if (vr >= R)
+                    continue;
+                if (vf->phys[vr] == ISA_NO_REG)
+                    vf->phys[vr] = pr;
+                else if (vf->phys[vr] != pr && ok) {
+                    snprintf(vf->err, vf->err_size, "virtual register %u is renamed both to %u and to %u", vr,
+                             vf->phys[vr], pr);
+                    ok = 0;
+                }
+            }
+    }
+    return ok;
+}
+
+/* Sets in s the built-ins (defined when the wave starts) when b is the entry block. */
+static void add_entry_definitions(const verifier *vf, uint32_t b, bitset s)
+{
+    if (b == 0)
+        for (uint32_t r = 0; r < vf->R; r++)
+            if (vf->is_builtin[r])
+                BS_SET(s, r);
+}
+
+/* Forward data flow: the definitions that reach each block's entry and exit. */
+static void reaching_definitions(verifier *vf)
+{
+    const uint32_t words = vf->words;
+    bitset cur = vf->cur;
+    for (int changed = 1; changed;) {
+        changed = 0;
+        for (uint32_t b = 0; b < vf->B; b++) {
+            const isa_block *bl = &vf->v->blocks[b];
+            memcpy(cur.w, vf->reach_in[b].w, words * sizeof *cur.w);
+            add_entry_definitions(vf, b, cur);
+            for (uint32_t i = bl->start_pc; i < bl->end_pc; i++) {
+                isa_span rd[6] = {{0, 0}}, wr[2] = {{0, 0}};
+                int nr, nw;
+                isa_inst_regs(&vf->v->code[i], rd, &nr, wr, &nw);
+                for (int k = 0; k < nw; k++)
+                    span_set(cur, wr[k], 1);
+            }
+            if (memcmp(cur.w, vf->reach_out[b].w, words * sizeof *cur.w)) {
+                memcpy(vf->reach_out[b].w, cur.w, words * sizeof *cur.w);
+                changed = 1;
+            }
+            for (uint32_t s = 0; s < bl->nsucc; s++) {
+                bitset in = vf->reach_in[bl->succ[s]];
+                for (uint32_t k = 0; k < words; k++) {
+                    uint64_t nv = in.w[k] | cur.w[k];
+                    if (nv != in.w[k])
+                        in.w[k] = nv, changed = 1;
+                }
+            }
+        }
+    }
+}
+
+/* Steps the live set s backward over one instruction: its writes die, its reads become live. */
+static void step_back(bitset s, const isa_span *rd, int nr, const isa_span *wr, int nw)
+{
+    for (int k = 0; k < nw; k++)
+        span_set(s, wr[k], 0);
+    for (int k = 0; k < nr; k++)
+        span_set(s, rd[k], 1);
+}
+
+/* Backward data flow: the registers live (for some lane) at each block's entry and exit. */
+static void per_lane_liveness(verifier *vf)
+{
+    const uint32_t words = vf->words;
+    bitset tmp = vf->tmp;
+    for (int changed = 1; changed;) {
+        changed = 0;
+        for (uint32_t b = vf->B; b-- > 0;) {
+            const isa_block *bl = &vf->v->blocks[b];
+            memset(tmp.w, 0, words * sizeof *tmp.w);
+            for (uint32_t s = 0; s < bl->nsucc; s++)
+                for (uint32_t k = 0; k < words; k++)
+                    tmp.w[k] |= vf->live_in[bl->succ[s]].w[k];
+            memcpy(vf->live_out[b].w, tmp.w, words * sizeof *tmp.w);
+            for (uint32_t i = bl->end_pc; i-- > bl->start_pc;) {
+                isa_span rd[6] = {{0, 0}}, wr[2] = {{0, 0}};
+                int nr, nw;
+                isa_inst_regs(&vf->v->code[i], rd, &nr, wr, &nw);
+                step_back(tmp, rd, nr, wr, nw);
+            }
+            if (memcmp(tmp.w, vf->live_in[b].w, words * sizeof *tmp.w)) {
+                memcpy(vf->live_in[b].w, tmp.w, words * sizeof *tmp.w);
+                changed = 1;
+            }
+        }
+    }
+}
+
+/* Into vf->reach: the definitions that reach the point after instruction i of block b. */
+static void reach_after(verifier *vf, uint32_t b, uint32_t i)
+{
+    memcpy(vf->reach.w, vf->reach_in[b].w, vf->words * sizeof *vf->reach.w);
+    add_entry_definitions(vf, b, vf->reach);
+    for (uint32_t j = vf->v->blocks[b].start_pc; j <= i; j++) {
+        isa_span rd[6] = {{0, 0}}, wr[2] = {{0, 0}};
+        int nr, nw;
+        isa_inst_regs(&vf->v->code[j], rd, &nr, wr, &nw);
+        for (int k = 0; k < nw; k++)
+            span_set(vf->reach, wr[k], 1);
+    }
+}
+
+/* Instruction i: the values live after it (vf->tmp, and defined by then: vf->reach) plus what it writes (and,
+ * when it reads late, what it reads) must each have a physical register of their own.  owner/stamp record
+ * which virtual register holds each physical one at this pc (stamped i + 1). */
+static int check_instruction(verifier *vf, uint32_t i, const isa_span *rd, int nr, const isa_span *wr, int nw,
+                             uint32_t *owner, uint32_t *stamp)
+{
+    uint32_t mark = i + 1;
+    int late = isa_inst_reads_late(&vf->v->code[i]);
+    for (uint32_t r = 0; r < vf->R; r++) {
+        int written = 0;
+        for (int k = 0; k < nw; k++)
+            written |= r >= wr[k].first && r < wr[k].first + wr[k].count;
+        if (late) /* its sources are read while its destination is written: they must not share */
+            for (int k = 0; k < nr; k++)
+                written |= r >= rd[k].first && r < rd[k].first + rd[k].count;
+        if (!((BS_GET(vf->tmp, r) && BS_GET(vf->reach, r)) || written) || vf->is_const[r])
+            continue;
+        uint32_t pr = vf->phys[r];
+        if (pr == ISA_NO_REG || pr >= vf->a->reg_count) {
+            snprintf(vf->err, vf->err_size, "pc %u: virtual register %u has no physical register", i, r);
+            return 0;
+        }
+        if (stamp[pr] == mark && owner[pr] != r) {
+            snprintf(vf->err, vf->err_size, "pc %u: virtual registers %u and %u are both live in physical register %u",
+                     i, owner[pr], r, pr);
+            return 0;
+        }
+        stamp[pr] = mark;
+        owner[pr] = r;
+    }
+    return 1;
+}
+
+/* Every instruction of every block, walked backward from the block's live-out set. */
+static int check_interference(verifier *vf, uint32_t *owner, uint32_t *stamp)
+{
+    for (uint32_t b = 0; b < vf->B; b++) {
+        const isa_block *bl = &vf->v->blocks[b];
+        memcpy(vf->tmp.w, vf->live_out[b].w, vf->words * sizeof *vf->tmp.w);
+        for (uint32_t i = bl->end_pc; i-- > bl->start_pc;) {
+            reach_after(vf, b, i);
+            isa_span rd[6] = {{0, 0}}, wr[2] = {{0, 0}};
+            int nr, nw;
+            isa_inst_regs(&vf->v->code[i], rd, &nr, wr, &nw);
+            if (!check_instruction(vf, i, rd, nr, wr, nw, owner, stamp))
+                return 0;
+            step_back(vf->tmp, rd, nr, wr, nw);
+        }
+    }
+    return 1;
+}
+
+/* Constants: in the constant file, and no instruction writes a register of that file. */
+static int check_constants(const isa_program *a, char *err, size_t err_size)
+{
+    for (uint32_t i = 0; i < a->const_count; i++)
+        if (a->reg_file && a->reg_file[a->consts[i].reg] != ISA_FILE_CONST) {
+            snprintf(err, err_size, "constant in physical register %u outside the constant file", a->consts[i].reg);
+            return 0;
+        }
+    for (uint32_t i = 0; i < a->code_count; i++) {
+        isa_span rd[6] = {{0, 0}}, wr[2] = {{0, 0}};
+        int nr, nw;
+        isa_inst_regs(&a->code[i], rd, &nr, wr, &nw);
+        for (int k = 0; k < nw; k++)
+            for (uint32_t j = 0; j < wr[k].count; j++)
+                if (a->reg_file && wr[k].first + j < a->reg_count && a->reg_file[wr[k].first + j] == ISA_FILE_CONST) {
+                    snprintf(err, err_size, "pc %u writes constant register %u", i, wr[k].first + j);
+                    return 0;
+                }
+    }
+    return 1;
+}
+
 /*
  * Per-lane liveness of the virtual program `v` (before allocation) over its
  * thread CFG, intersected with "some definition reaches here" (an undefined
@@ -141,130 +359,50 @@ int isa_verify_allocation(const isa_program *a, const isa_program *v, char *err,
         snprintf(err, err_size, "not an allocated program and its virtual original");
         return 0;
     }
-    uint32_t R = v->reg_count, B = v->block_count, N = v->code_count;
-    /* virtual -> physical, read off the two programs operand by operand */
-    uint32_t *phys = malloc((R ? R : 1) * sizeof *phys);
-    uint32_t words = (R + 63) / 64 + 1;
+    uint32_t R = v->reg_count, B = v->block_count, words = (R + 63) / 64 + 1;
+    verifier vf = {.a = a, .v = v, .R = R, .B = B, .words = words, .err = err, .err_size = err_size};
     uint64_t *mem = calloc((size_t)words * (4 * B + 3), sizeof *mem);
-    if (!phys || !mem) {
-        free(phys);
+    vf.phys = malloc((R ? R : 1) * sizeof *vf.phys);
+    if (!vf.phys || !mem) {
+        free(vf.phys);
         free(mem);
         snprintf(err, err_size, "out of memory");
         return 0;
     }
-    int ok = 1;
-    for (uint32_t r = 0; r < R; r++)
-        phys[r] = ISA_NO_REG;
-#define MAP(vr, pr)                                                                                          \
-    do {                                                                                                     \
-        if ((vr) < R) {                                                                                      \
-            if (phys[vr] == ISA_NO_REG)                                                                      \
-                phys[vr] = (pr);                                                                             \
-            else if (phys[vr] != (pr) && ok) {                                                               \
-                snprintf(err, err_size, "virtual register %u is renamed both to %u and to %u", (vr), phys[vr], \
-                         (pr));                                                                              \
-                ok = 0;                                                                                      \
-            }                                                                                                \
-        }                                                                                                    \
-    } while (0)
-    /* built-ins map through the instructions that read them (unread ones get no register) */
-    for (uint32_t i = 0; i < N; i++) {
-        isa_span rv[6], wv[2], ra[6], wa[2];
-        int nrv, nwv, nra, nwa;
-        isa_inst_regs(&v->code[i], rv, &nrv, wv, &nwv);
-        isa_inst_regs(&a->code[i], ra, &nra, wa, &nwa);
-        for (int k = 0; k < nrv && k < nra; k++)
-            for (uint32_t j = 0; j < rv[k].count; j++)
-                MAP(rv[k].first + j, ra[k].first + j);
-        for (int k = 0; k < nwv && k < nwa; k++)
-            for (uint32_t j = 0; j < wv[k].count; j++)
-                MAP(wv[k].first + j, wa[k].first + j);
-    }
-#undef MAP
+    int ok = read_renaming(&vf);
     /* constants are never written: they need no liveness, only registers no one else writes */
-    uint8_t *is_const = calloc(R ? R : 1, 1);
-    uint8_t *is_builtin = calloc(R ? R : 1, 1);
-    if (!is_const || !is_builtin) {
+    vf.is_const = calloc(R ? R : 1, 1);
+    vf.is_builtin = calloc(R ? R : 1, 1);
+    if (!vf.is_const || !vf.is_builtin) {
         ok = 0;
         snprintf(err, err_size, "out of memory");
     }
     for (uint32_t i = 0; ok && i < v->const_count; i++)
-        is_const[v->consts[i].reg] = 1;
+        vf.is_const[v->consts[i].reg] = 1;
     for (uint32_t i = 0; ok && i < v->builtin_count; i++)
-        is_builtin[v->builtins[i].reg] = 1;
-
-    bitset *live_in = NULL, *live_out = NULL, *reach_in = NULL, *reach_out = NULL;
-    bitset cur = {mem + (size_t)words * 4 * B, words}, tmp = {mem + (size_t)words * (4 * B + 1), words};
-    bitset reach = {mem + (size_t)words * (4 * B + 2), words};
+        vf.is_builtin[v->builtins[i].reg] = 1;
+    vf.cur = (bitset){mem + (size_t)words * 4 * B, words};
+    vf.tmp = (bitset){mem + (size_t)words * (4 * B + 1), words};
+    vf.reach = (bitset){mem + (size_t)words * (4 * B + 2), words};
     if (ok) {
-        live_in = malloc(B * sizeof *live_in);
-        live_out = malloc(B * sizeof *live_out);
-        reach_in = malloc(B * sizeof *reach_in);
-        reach_out = malloc(B * sizeof *reach_out);
-        if (!live_in || !live_out || !reach_in || !reach_out) {
+        vf.live_in = malloc(B * sizeof *vf.live_in);
+        vf.live_out = malloc(B * sizeof *vf.live_out);
+        vf.reach_in = malloc(B * sizeof *vf.reach_in);
+        vf.reach_out = malloc(B * sizeof *vf.reach_out);
+        if (!vf.live_in || !vf.live_out || !vf.reach_in || !vf.reach_out) {
             ok = 0;
             snprintf(err, err_size, "out of memory");
         }
     }
     for (uint32_t b = 0; ok && b < B; b++) {
-        live_in[b] = (bitset){mem + (size_t)words * (4 * b + 0), words};
-        live_out[b] = (bitset){mem + (size_t)words * (4 * b + 1), words};
-        reach_in[b] = (bitset){mem + (size_t)words * (4 * b + 2), words};
-        reach_out[b] = (bitset){mem + (size_t)words * (4 * b + 3), words};
+        vf.live_in[b] = (bitset){mem + (size_t)words * (4 * b + 0), words};
+        vf.live_out[b] = (bitset){mem + (size_t)words * (4 * b + 1), words};
+        vf.reach_in[b] = (bitset){mem + (size_t)words * (4 * b + 2), words};
+        vf.reach_out[b] = (bitset){mem + (size_t)words * (4 * b + 3), words};
     }
-    /* forward: definitions that reach each block (builtins are defined at entry) */
-    for (int changed = 1; ok && changed;) {
-        changed = 0;
-        for (uint32_t b = 0; b < B; b++) {
-            const isa_block *bl = &v->blocks[b];
-            memcpy(cur.w, reach_in[b].w, words * sizeof *cur.w);
-            if (b == 0)
-                for (uint32_t r = 0; r < R; r++)
-                    if (is_builtin[r])
-                        BS_SET(cur, r);
-            for (uint32_t i = bl->start_pc; i < bl->end_pc; i++) {
-                isa_span rd[6] = {{0, 0}}, wr[2] = {{0, 0}};
-                int nr, nw;
-                isa_inst_regs(&v->code[i], rd, &nr, wr, &nw);
-                for (int k = 0; k < nw; k++)
-                    span_set(cur, wr[k], 1);
-            }
-            if (memcmp(cur.w, reach_out[b].w, words * sizeof *cur.w)) {
-                memcpy(reach_out[b].w, cur.w, words * sizeof *cur.w);
-                changed = 1;
-            }
-            for (uint32_t s = 0; s < bl->nsucc; s++)
-                for (uint32_t k = 0; k < words; k++) {
-                    uint64_t nv = reach_in[bl->succ[s]].w[k] | cur.w[k];
-                    if (nv != reach_in[bl->succ[s]].w[k])
-                        reach_in[bl->succ[s]].w[k] = nv, changed = 1;
-                }
-        }
-    }
-    /* backward: per-lane liveness */
-    for (int changed = 1; ok && changed;) {
-        changed = 0;
-        for (uint32_t b = B; b-- > 0;) {
-            const isa_block *bl = &v->blocks[b];
-            memset(tmp.w, 0, words * sizeof *tmp.w);
-            for (uint32_t s = 0; s < bl->nsucc; s++)
-                for (uint32_t k = 0; k < words; k++)
-                    tmp.w[k] |= live_in[bl->succ[s]].w[k];
-            memcpy(live_out[b].w, tmp.w, words * sizeof *tmp.w);
-            for (uint32_t i = bl->end_pc; i-- > bl->start_pc;) {
-                isa_span rd[6] = {{0, 0}}, wr[2] = {{0, 0}};
-                int nr, nw;
-                isa_inst_regs(&v->code[i], rd, &nr, wr, &nw);
-                for (int k = 0; k < nw; k++)
-                    span_set(tmp, wr[k], 0);
-                for (int k = 0; k < nr; k++)
-                    span_set(tmp, rd[k], 1);
-            }
-            if (memcmp(tmp.w, live_in[b].w, words * sizeof *tmp.w)) {
-                memcpy(live_in[b].w, tmp.w, words * sizeof *tmp.w);
-                changed = 1;
-            }
-        }
+    if (ok) {
+        reaching_definitions(&vf);
+        per_lane_liveness(&vf);
     }
     /* check every instruction: live-out (and defined) values plus its own writes must not share a register */
     uint32_t *owner = malloc((a->reg_count ? a->reg_count : 1) * sizeof *owner);
@@ -273,89 +411,16 @@ int isa_verify_allocation(const isa_program *a, const isa_program *v, char *err,
         ok = 0;
         snprintf(err, err_size, "out of memory");
     }
-    for (uint32_t b = 0; ok && b < B; b++) {
-        const isa_block *bl = &v->blocks[b];
-        memcpy(tmp.w, live_out[b].w, words * sizeof *tmp.w);
-        /* reaching definitions at each point: recompute forward within the block */
-        for (uint32_t i = bl->end_pc; ok && i-- > bl->start_pc;) {
-            memcpy(reach.w, reach_in[b].w, words * sizeof *reach.w);
-            if (b == 0)
-                for (uint32_t r = 0; r < R; r++)
-                    if (is_builtin[r])
-                        BS_SET(reach, r);
-            for (uint32_t j = bl->start_pc; j <= i; j++) {
-                isa_span rd[6] = {{0, 0}}, wr[2] = {{0, 0}};
-                int nr, nw;
-                isa_inst_regs(&v->code[j], rd, &nr, wr, &nw);
-                for (int k = 0; k < nw; k++)
-                    span_set(reach, wr[k], 1);
-            }
-            isa_span rd[6] = {{0, 0}}, wr[2] = {{0, 0}};
-            int nr, nw;
-            isa_inst_regs(&v->code[i], rd, &nr, wr, &nw);
-            uint32_t mark = i + 1;
-            int late = isa_inst_reads_late(&v->code[i]);
-            /* values live after i (and defined by then) */
-            for (uint32_t r = 0; ok && r < R; r++) {
-                int written = 0;
-                for (int k = 0; k < nw; k++)
-                    written |= r >= wr[k].first && r < wr[k].first + wr[k].count;
-                if (late) /* its sources are read while its destination is written: they must not share */
-                    for (int k = 0; k < nr; k++)
-                        written |= r >= rd[k].first && r < rd[k].first + rd[k].count;
-                if (!((BS_GET(tmp, r) && BS_GET(reach, r)) || written) || is_const[r])
-                    continue;
-                uint32_t pr = phys[r];
-                if (pr == ISA_NO_REG || pr >= a->reg_count) {
-                    snprintf(err, err_size, "pc %u: virtual register %u has no physical register", i, r);
-                    ok = 0;
-                    break;
-                }
-                if (stamp[pr] == mark && owner[pr] != r) {
-                    snprintf(err, err_size,
-                             "pc %u: virtual registers %u and %u are both live in physical register %u", i,
-                             owner[pr], r, pr);
-                    ok = 0;
-                    break;
-                }
-                stamp[pr] = mark;
-                owner[pr] = r;
-            }
-            /* step backward over i */
-            for (int k = 0; k < nw; k++)
-                span_set(tmp, wr[k], 0);
-            for (int k = 0; k < nr; k++)
-                span_set(tmp, rd[k], 1);
-            /* stamps must not leak between instructions: they carry the pc */
-        }
-    }
-    /* constants: the physical register must hold nothing else that is ever written */
-    for (uint32_t i = 0; ok && i < a->const_count; i++)
-        if (a->reg_file && a->reg_file[a->consts[i].reg] != ISA_FILE_CONST) {
-            snprintf(err, err_size, "constant in physical register %u outside the constant file", a->consts[i].reg);
-            ok = 0;
-        }
-    for (uint32_t i = 0; ok && i < N; i++) {
-        isa_span rd[6] = {{0, 0}}, wr[2] = {{0, 0}};
-        int nr, nw;
-        isa_inst_regs(&a->code[i], rd, &nr, wr, &nw);
-        for (int k = 0; k < nw && ok; k++)
-            for (uint32_t j = 0; j < wr[k].count; j++)
-                if (a->reg_file && wr[k].first + j < a->reg_count && a->reg_file[wr[k].first + j] == ISA_FILE_CONST) {
-                    snprintf(err, err_size, "pc %u writes constant register %u", i, wr[k].first + j);
-                    ok = 0;
-                    break;
-                }
-    }
+    ok = ok && check_interference(&vf, owner, stamp) && check_constants(a, err, err_size);
     free(owner);
     free(stamp);
-    free(live_in);
-    free(live_out);
-    free(reach_in);
-    free(reach_out);
-    free(is_const);
-    free(is_builtin);
-    free(phys);
+    free(vf.live_in);
+    free(vf.live_out);
+    free(vf.reach_in);
+    free(vf.reach_out);
+    free(vf.is_const);
+    free(vf.is_builtin);
+    free(vf.phys);
     free(mem);
     return ok;
 }

@@ -257,36 +257,11 @@ out:
     free(defs), free(reads), free(def_pc), free(movm_defs), free(mask_pc), free(taken);
 }
 
-isa_status isa_allocate_registers(isa_program *p)
+/* 1. Groups: every span one instruction reads or writes is unioned into one group of consecutive registers;
+ * gid[r] = r's group.  Returns the number of groups. */
+static uint32_t build_groups(const isa_program *p, uint32_t *uf, uint32_t *gid, group *groups)
 {
-    if (p->allocated)
-        return ISA_OK;
     uint32_t R = p->reg_count, N = p->code_count;
-    isa_status st = ISA_ERR_NOMEM;
-    uint8_t *width = malloc(R ? R : 1);
-    uint32_t *uf = malloc((R ? R : 1) * sizeof *uf);
-    uint32_t *gid = malloc((R ? R : 1) * sizeof *gid);
-    uint8_t *is_const = calloc(R ? R : 1, 1), *is_builtin = calloc(R ? R : 1, 1);
-    group *groups = calloc(R ? R : 1, sizeof *groups);
-    group **order = malloc((R ? R : 1) * sizeof *order);
-    uint32_t *map = malloc((R ? R : 1) * sizeof *map), *into = malloc((R ? R : 1) * sizeof *into);
-    int64_t *delta_v = calloc(N + 2, sizeof *delta_v), *delta_vu = calloc(N + 2, sizeof *delta_vu),
-            *delta_s = calloc(N + 2, sizeof *delta_s);
-    uint16_t *live_v = calloc(N ? N : 1, sizeof *live_v), *live_s = calloc(N ? N : 1, sizeof *live_s);
-    uint8_t *reg_file = NULL;
-    uint32_t *reg_number = NULL;
-    if (!width || !uf || !gid || !is_const || !is_builtin || !groups || !order || !map || !into || !delta_v || !delta_vu ||
-        !delta_s || !live_v || !live_s)
-        goto out;
-    infer_widths(p, width);
-    for (uint32_t r = 0; r < R; r++)
-        into[r] = ISA_NO_REG;
-    for (uint32_t k = 0; k < p->const_count; k++)
-        is_const[p->consts[k].reg] = 1;
-    for (uint32_t k = 0; k < p->builtin_count; k++)
-        is_builtin[p->builtins[k].reg] = 1;
-
-    /* 1. groups: consecutive spans */
     for (uint32_t r = 0; r < R; r++)
         uf[r] = r;
     for (uint32_t i = 0; i < N; i++) {
@@ -316,15 +291,26 @@ isa_status isa_allocate_registers(isa_program *p)
                 groups[gid[r]].hi = r;
         }
     }
-    /* 2. references and files */
-#define REF(r, pos, is_read)                                                     \
-    do {                                                                         \
-        group *g_ = &groups[gid[r]];                                             \
-        g_->referenced |= (pos) > 0;                                             \
-        if ((pos) < g_->start) g_->start = (pos);                                \
-        if ((pos) > g_->end) g_->end = (pos);                                    \
-        if ((pos) < g_->first_ref) g_->first_ref = (pos), g_->first_is_read = (is_read); \
-    } while (0)
+    return ng;
+}
+
+/* One reference at position pos widens its group's interval (position 0, the wave's start, is a definition
+ * that does not by itself make the group referenced). */
+static void add_reference(group *g, int64_t pos, int is_read)
+{
+    g->referenced |= pos > 0;
+    if (pos < g->start)
+        g->start = pos;
+    if (pos > g->end)
+        g->end = pos;
+    if (pos < g->first_ref)
+        g->first_ref = pos, g->first_is_read = is_read;
+}
+
+/* 2a. References: instruction i reads at 2i+2 (a late read, at 2i+3, overlaps its own writes) and writes at 2i+3. */
+static void record_references(const isa_program *p, group *groups, const uint32_t *gid)
+{
+    uint32_t R = p->reg_count, N = p->code_count;
     for (uint32_t i = 0; i < N; i++) {
         isa_span rd[6], wr[2];
         int nr, nw;
@@ -332,14 +318,20 @@ isa_status isa_allocate_registers(isa_program *p)
         int64_t rpos = isa_inst_reads_late(&p->code[i]) ? 2 * (int64_t)i + 3 : 2 * (int64_t)i + 2;
         for (int k = 0; k < nr; k++)
             for (uint32_t r = rd[k].first; r < rd[k].first + rd[k].count && r < R; r++)
-                REF(r, rpos, 1);
+                add_reference(&groups[gid[r]], rpos, 1);
         for (int k = 0; k < nw; k++)
             for (uint32_t r = wr[k].first; r < wr[k].first + wr[k].count && r < R; r++)
-                REF(r, 2 * (int64_t)i + 3, 0);
+                add_reference(&groups[gid[r]], 2 * (int64_t)i + 3, 0);
     }
     for (uint32_t k = 0; k < p->builtin_count; k++) /* defined when the wave starts */
-        REF(p->builtins[k].reg, 0, 0);
-#undef REF
+        add_reference(&groups[gid[p->builtins[k].reg]], 0, 0);
+}
+
+/* 2b. Files and sizes: each group's register file, and what it counts there (halves of VGPRs, packed and
+ * unpacked; SGPR units). */
+static void assign_files(const isa_program *p, group *groups, uint32_t ng, const uint8_t *width,
+                         const uint8_t *is_const)
+{
     for (uint32_t k = 0; k < ng; k++) {
         group *g = &groups[k];
         int all_const = 1, any_const = 0, uniform = 1;
@@ -372,7 +364,13 @@ isa_status isa_allocate_registers(isa_program *p)
         if (g->file == ISA_FILE_SGPR)
             g->halves = g->halves_unpacked = 0;
     }
-    /* 3. loops: a group crossing a loop's boundary, or carried around it, lives across all of it */
+}
+
+/* 3. Loops: a group crossing a loop's boundary, or carried around it, lives across all of it (repeated until
+ * nothing grows: stretching over an inner loop can make a group cross an outer one). */
+static void stretch_over_loops(const isa_program *p, group *groups, uint32_t ng)
+{
+    uint32_t N = p->code_count;
     for (int changed = 1; changed;) {
         changed = 0;
         for (uint32_t le = 0; le < N; le++) {
@@ -394,25 +392,35 @@ isa_status isa_allocate_registers(isa_program *p)
             }
         }
     }
-    /* 3b. loop phis share a register with their back-edge values (isa/lean.c removes the copies) */
-    if (isa_lean_enabled())
-        coalesce_phis(p, groups, gid, is_builtin, into);
-    /* 4. linear scan per file */
-    uint32_t no = 0;
-    for (uint32_t k = 0; k < ng; k++)
-        if (groups[k].referenced && groups[k].file != ISA_FILE_CONST)
-            order[no++] = &groups[k];
-    qsort(order, no, sizeof *order, by_start);
-    uint32_t nv = scan(order, no, ISA_FILE_VGPR, R), ns = scan(order, no, ISA_FILE_SGPR, R);
-    if (nv == UINT32_MAX || ns == UINT32_MAX)
-        goto out;
+}
+
+/* Constant groups one after another in the constant file; returns its size. */
+static uint32_t place_constants(group *groups, uint32_t ng)
+{
     uint32_t nc = 0;
     for (uint32_t k = 0; k < ng; k++)
         if (groups[k].file == ISA_FILE_CONST) {
             groups[k].slot = nc;
             nc += groups[k].hi - groups[k].lo + 1;
         }
-    /* 5. counting */
+    return nc;
+}
+
+/* The peaks of the running counts: VGPR halves (packed, unpacked) and SGPR units. */
+typedef struct peaks {
+    int64_t halves, halves_unpacked, sunits;
+} peaks;
+
+/* 5. Counting: what the allocated groups hold at each instruction (a difference array over their intervals),
+ * into live_v (VGPRs) and live_s (SGPRs), and the peaks.  0 when out of memory. */
+static int count_live(group *const *order, uint32_t no, uint32_t N, uint16_t *live_v, uint16_t *live_s, peaks *max)
+{
+    int64_t *delta_v = calloc(N + 2, sizeof *delta_v), *delta_vu = calloc(N + 2, sizeof *delta_vu),
+            *delta_s = calloc(N + 2, sizeof *delta_s);
+    if (!delta_v || !delta_vu || !delta_s) {
+        free(delta_v), free(delta_vu), free(delta_s);
+        return 0;
+    }
     for (uint32_t k = 0; k < no; k++) {
         const group *g = order[k];
         int64_t first = g->start < 2 ? 0 : (g->start - 2) / 2, last = g->end < 2 ? 0 : (g->end - 2) / 2;
@@ -422,21 +430,33 @@ isa_status isa_allocate_registers(isa_program *p)
         delta_vu[first] += g->halves_unpacked, delta_vu[last + 1] -= g->halves_unpacked;
         delta_s[first] += g->sunits, delta_s[last + 1] -= g->sunits;
     }
-    int64_t hv = 0, hvu = 0, hs = 0, max_hv = 0, max_hvu = 0, max_hs = 0;
+    int64_t hv = 0, hvu = 0, hs = 0;
+    *max = (peaks){0, 0, 0};
     for (uint32_t i = 0; i < N; i++) {
         hv += delta_v[i], hvu += delta_vu[i], hs += delta_s[i];
         live_v[i] = (uint16_t)((hv + 1) / 2 > 65535 ? 65535 : (hv + 1) / 2);
         live_s[i] = (uint16_t)(hs > 65535 ? 65535 : hs);
-        if (hv > max_hv) max_hv = hv;
-        if (hvu > max_hvu) max_hvu = hvu;
-        if (hs > max_hs) max_hs = hs;
+        if (hv > max->halves) max->halves = hv;
+        if (hvu > max->halves_unpacked) max->halves_unpacked = hvu;
+        if (hs > max->sunits) max->sunits = hs;
     }
-    /* 6. renaming */
-    uint32_t total = nv + ns + nc;
-    reg_file = malloc((total ? total : 1) * sizeof *reg_file);
-    reg_number = malloc((total ? total : 1) * sizeof *reg_number);
-    if (!reg_file || !reg_number)
-        goto out;
+    free(delta_v), free(delta_vu), free(delta_s);
+    return 1;
+}
+
+/* 6. Renaming: every operand, constant and read built-in to its physical register (VGPRs first, then SGPRs,
+ * then constants); a coalesced register (into) takes its partner's.  Sets p->reg_count, reg_file and
+ * reg_number; 0 when out of memory, p untouched. */
+static int rename_registers(isa_program *p, const group *groups, const uint32_t *gid, const uint32_t *into,
+                            uint32_t *map, uint32_t nv, uint32_t ns, uint32_t nc)
+{
+    uint32_t R = p->reg_count, N = p->code_count, total = nv + ns + nc;
+    uint8_t *reg_file = malloc((total ? total : 1) * sizeof *reg_file);
+    uint32_t *reg_number = malloc((total ? total : 1) * sizeof *reg_number);
+    if (!reg_file || !reg_number) {
+        free(reg_file), free(reg_number);
+        return 0;
+    }
     for (uint32_t r = 0; r < total; r++) {
         reg_file[r] = r < nv ? ISA_FILE_VGPR : r < nv + ns ? ISA_FILE_SGPR : ISA_FILE_CONST;
         reg_number[r] = r < nv ? r : r < nv + ns ? r - nv : r - nv - ns;
@@ -469,15 +489,62 @@ isa_status isa_allocate_registers(isa_program *p)
     }
     p->builtin_count = kept;
     p->reg_count = total;
-    p->reg_file = reg_file, reg_file = NULL;
-    p->reg_number = reg_number, reg_number = NULL;
+    p->reg_file = reg_file;
+    p->reg_number = reg_number;
+    return 1;
+}
+
+isa_status isa_allocate_registers(isa_program *p)
+{
+    if (p->allocated)
+        return ISA_OK;
+    uint32_t R = p->reg_count, N = p->code_count;
+    isa_status st = ISA_ERR_NOMEM;
+    uint8_t *width = malloc(R ? R : 1);
+    uint32_t *uf = malloc((R ? R : 1) * sizeof *uf);
+    uint32_t *gid = malloc((R ? R : 1) * sizeof *gid);
+    uint8_t *is_const = calloc(R ? R : 1, 1), *is_builtin = calloc(R ? R : 1, 1);
+    group *groups = calloc(R ? R : 1, sizeof *groups);
+    group **order = malloc((R ? R : 1) * sizeof *order);
+    uint32_t *map = malloc((R ? R : 1) * sizeof *map), *into = malloc((R ? R : 1) * sizeof *into);
+    uint16_t *live_v = calloc(N ? N : 1, sizeof *live_v), *live_s = calloc(N ? N : 1, sizeof *live_s);
+    if (!width || !uf || !gid || !is_const || !is_builtin || !groups || !order || !map || !into || !live_v || !live_s)
+        goto out;
+    infer_widths(p, width);
+    for (uint32_t r = 0; r < R; r++)
+        into[r] = ISA_NO_REG;
+    for (uint32_t k = 0; k < p->const_count; k++)
+        is_const[p->consts[k].reg] = 1;
+    for (uint32_t k = 0; k < p->builtin_count; k++)
+        is_builtin[p->builtins[k].reg] = 1;
+
+    uint32_t ng = build_groups(p, uf, gid, groups);
+    record_references(p, groups, gid);
+    assign_files(p, groups, ng, width, is_const);
+    stretch_over_loops(p, groups, ng);
+    /* 3b. loop phis share a register with their back-edge values (isa/lean.c removes the copies) */
+    if (isa_lean_enabled())
+        coalesce_phis(p, groups, gid, is_builtin, into);
+    /* 4. linear scan per file */
+    uint32_t no = 0;
+    for (uint32_t k = 0; k < ng; k++)
+        if (groups[k].referenced && groups[k].file != ISA_FILE_CONST)
+            order[no++] = &groups[k];
+    qsort(order, no, sizeof *order, by_start);
+    uint32_t nv = scan(order, no, ISA_FILE_VGPR, R), ns = scan(order, no, ISA_FILE_SGPR, R);
+    if (nv == UINT32_MAX || ns == UINT32_MAX)
+        goto out;
+    uint32_t nc = place_constants(groups, ng);
+    peaks max;
+    if (!count_live(order, no, N, live_v, live_s, &max) || !rename_registers(p, groups, gid, into, map, nv, ns, nc))
+        goto out;
     free(p->live_vgprs);
     free(p->live_sgprs);
     p->live_vgprs = live_v, live_v = NULL;
     p->live_sgprs = live_s, live_s = NULL;
-    p->res.vgprs = (uint32_t)((max_hv + 1) / 2);
-    p->res.vgprs_unpacked = (uint32_t)((max_hvu + 1) / 2);
-    p->res.sgprs = (uint32_t)max_hs;
+    p->res.vgprs = (uint32_t)((max.halves + 1) / 2);
+    p->res.vgprs_unpacked = (uint32_t)((max.halves_unpacked + 1) / 2);
+    p->res.sgprs = (uint32_t)max.sunits;
     p->res.vgpr_slots = nv;
     p->res.sgpr_slots = ns;
     p->res.lds_bytes = p->workgroup_bytes;
@@ -485,6 +552,6 @@ isa_status isa_allocate_registers(isa_program *p)
     st = ISA_OK;
 out:
     free(width), free(uf), free(gid), free(is_const), free(is_builtin), free(groups), free(order), free(map), free(into);
-    free(delta_v), free(delta_vu), free(delta_s), free(live_v), free(live_s), free(reg_file), free(reg_number);
+    free(live_v), free(live_s);
     return st;
 }

@@ -36,13 +36,188 @@ static inline sim_mask ballot_of_lane(const uint64_t *const A[4], uint32_t l, si
 
 static int wave_op(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t pc, sim_mask exec);
 
+/*
+ * One family of operations per helper, each `static inline` so that
+ * sim_exec_xlane keeps them in its body as it did when they were its cases
+ * (the executor's speed); the reports of undefined reads, a rare path, are
+ * functions of their own.
+ */
+
+/* VOTE_EQ: whether every active lane holds the first active lane's value. */
+static inline int vote_eq(const sim_ctx *ctx, const sim_wave *w, const isa_inst *in, sim_mask exec, uint32_t first)
+{
+    const uint32_t W = ctx->wave_size;
+    const isa_type type = (isa_type)in->type;
+    /* floats compare by value: -0 equals +0, a NaN equals nothing */
+    const uint64_t *A = sim_reg(ctx, w, in->a);
+    int same = 1;
+    if (isa_type_is_float(type)) {
+        double v0 = sim_float_get(type, A[first]);
+        LANES if (ACTIVE(l) && !(sim_float_get(type, A[l]) == v0)) same = 0;
+    } else {
+        unsigned s = type == ISA_TYPE_BOOL ? 63 : 64 - sim_type_bits(type);
+        uint64_t v0 = SIM_ZX(A[first], s);
+        LANES if (ACTIVE(l) && SIM_ZX(A[l], s) != v0) same = 0;
+    }
+    return same;
+}
+
+static void report_bad_broadcast(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t pc, sim_mask exec,
+                                 uint32_t first, uint64_t src)
+{
+    const uint32_t W = ctx->wave_size;
+    char hex[40];
+    if (sim_mask_hi(exec))
+        snprintf(hex, sizeof hex, "%llx%016llx", (unsigned long long)sim_mask_hi(exec),
+                 (unsigned long long)sim_mask_lo(exec));
+    else
+        snprintf(hex, sizeof hex, "%llx", (unsigned long long)sim_mask_lo(exec));
+    sim_report_undefined(ctx, w, pc, -1, "broadcast reads lane %llu, which is %s (exec 0x%s)",
+                         (unsigned long long)src, source_problem(src, W, exec), hex);
+    if (ctx->sanitize)
+        sim_sanitize_report(ctx, w, pc, SIM_FINDING_INACTIVE_LANE, (int32_t)first, -1, -1,
+                            "%s reads lane %llu, which is %s (exec 0x%s)", isa_op_name((isa_op)in->op),
+                            (unsigned long long)src, source_problem(src, W, exec), hex);
+}
+
+/* BCAST: the value of the lane the first active lane names; 0 (reported) when that lane is not active. */
+static inline uint64_t broadcast(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t pc, sim_mask exec,
+                                 uint32_t first)
+{
+    const uint32_t W = ctx->wave_size;
+    const uint64_t *A = sim_reg(ctx, w, in->a), *B = sim_reg(ctx, w, in->b);
+    uint64_t src = (uint32_t)B[first];
+    if (src < W && ACTIVE(src))
+        return A[src];
+    report_bad_broadcast(ctx, w, in, pc, exec, first, src);
+    return 0;
+}
+
+/* BALLOT: the active lanes whose bool is set, as four 32-bit words in d..d+3 of every lane. */
+static inline void ballot(const sim_ctx *ctx, sim_wave *w, const isa_inst *in, sim_mask exec, uint64_t *D)
+{
+    const uint32_t W = ctx->wave_size;
+    const uint64_t *lm = w->lane_mask;
+    const uint64_t *A = sim_reg(ctx, w, in->a);
+    const sim_mask t = SIM_MASK_OF(W, A[l] & 1) & exec;
+    const uint64_t t0 = sim_mask_word32(t, 0), t1 = sim_mask_word32(t, 1), t2 = sim_mask_word32(t, 2),
+                   t3 = sim_mask_word32(t, 3);
+    uint64_t *D1 = sim_reg(ctx, w, in->d + 1), *D2 = sim_reg(ctx, w, in->d + 2), *D3 = sim_reg(ctx, w, in->d + 3);
+    /* D may be A: A is not read after this point */
+    LANES {
+        SIM_PUT(D, l, lm, t0);
+        SIM_PUT(D1, l, lm, t1);
+        SIM_PUT(D2, l, lm, t2);
+        SIM_PUT(D3, l, lm, t3);
+    }
+}
+
+/* BALLOT_BIT: bit b of each lane's ballot; an index past the 128 bits reads 0 and is reported. */
+static inline void ballot_bit(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t pc, sim_mask exec,
+                              uint64_t *D)
+{
+    const uint32_t W = ctx->wave_size;
+    const uint64_t *lm = w->lane_mask;
+    const uint64_t *B = sim_reg(ctx, w, in->b);
+    uint64_t out[SIM_MAX_WAVE];
+    sim_mask bad = 0;
+    LANES {
+        uint64_t bit = (uint32_t)B[l];
+        if (bit >= 128) {
+            bad |= sim_mask_lane(l);
+            out[l] = 0;
+        } else {
+            uint64_t word = w->regs[((size_t)in->a + (bit >> 5)) * W + l];
+            out[l] = (word >> (bit & 31)) & 1;
+        }
+    }
+    LANES SIM_PUT(D, l, lm, out[l]);
+    for (bad &= exec; bad; bad &= bad - 1)
+        sim_report_undefined(ctx, w, pc, (int32_t)sim_mask_first(bad), "ballot bit index outside the 128-bit ballot");
+}
+
+/* BALLOT_CNT (imm 0: all, 1: inclusive, 2: exclusive of the lane), BALLOT_LSB, BALLOT_MSB of each lane's ballot.
+ * Only bits of lanes inside the wave count; an empty ballot's lsb/msb is undefined, reported, -1. */
+static inline void ballot_query(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t pc, sim_mask exec,
+                                uint64_t *D)
+{
+    const uint32_t W = ctx->wave_size;
+    const uint64_t *lm = w->lane_mask;
+    const sim_mask in_wave = sim_mask_low(W);
+    const uint64_t *const A[4] = {sim_reg(ctx, w, in->a), sim_reg(ctx, w, in->a + 1), sim_reg(ctx, w, in->a + 2),
+                                  sim_reg(ctx, w, in->a + 3)};
+    uint64_t out[SIM_MAX_WAVE];
+    sim_mask empty = 0;
+    LANES {
+        sim_mask v = ballot_of_lane(A, l, in_wave);
+        sim_mask le = sim_mask_low(l + 1); /* lanes <= l */
+        if (in->op == ISA_OP_BALLOT_CNT)
+            out[l] = sim_mask_count(in->imm == 0 ? v : in->imm == 1 ? v & le : v & (le >> 1));
+        else if (v == 0) {
+            empty |= sim_mask_lane(l);
+            out[l] = ~0ull;
+        } else
+            out[l] = in->op == ISA_OP_BALLOT_LSB ? sim_mask_first(v) : sim_mask_last(v);
+    }
+    LANES SIM_PUT(D, l, lm, out[l]);
+    for (empty &= exec; empty; empty &= empty - 1)
+        sim_report_undefined(ctx, w, pc, (int32_t)sim_mask_first(empty), "%s of an empty ballot (result -1)",
+                             in->op == ISA_OP_BALLOT_LSB ? "lowest bit" : "highest bit");
+}
+
+static void report_bad_shuffle_reads(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t pc, sim_mask exec,
+                                     sim_mask bad, const uint64_t *src)
+{
+    const uint32_t W = ctx->wave_size;
+    for (bad &= exec; bad; bad &= bad - 1) {
+        int l = (int)sim_mask_first(bad);
+        sim_report_undefined(ctx, w, pc, l, "%s: lane %d reads lane %lld, which is %s",
+                             isa_op_name((isa_op)in->op), l, (long long)src[l],
+                             source_problem(src[l], W, exec));
+        if (ctx->sanitize)
+            sim_sanitize_report(ctx, w, pc, SIM_FINDING_INACTIVE_LANE, l, -1, -1,
+                                "%s: lane %d reads lane %lld, which is %s (exec 0x%llx)",
+                                isa_op_name((isa_op)in->op), l, (long long)src[l],
+                                source_problem(src[l], W, exec), (unsigned long long)exec);
+    }
+}
+
+/* SHUFFLE, SHUFFLE_XOR/UP/DN, QUAD_BCAST, QUAD_SWAP: each lane reads the lane its operation names; a lane
+ * outside the wave or inactive reads 0, reported. */
+static inline void shuffle(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t pc, sim_mask exec, uint64_t *D)
+{
+    const uint32_t W = ctx->wave_size;
+    const uint64_t *lm = w->lane_mask;
+    const uint64_t *A = sim_reg(ctx, w, in->a);
+    const uint64_t *B = in->op == ISA_OP_QUAD_SWAP ? NULL : sim_reg(ctx, w, in->b);
+    uint64_t src[SIM_MAX_WAVE], out[SIM_MAX_WAVE];
+    sim_mask bad = 0;
+    switch ((isa_op)in->op) {
+    case ISA_OP_SHUFFLE: LANES src[l] = (uint32_t)B[l]; break;
+    case ISA_OP_SHUFFLE_XOR: LANES src[l] = l ^ (uint32_t)B[l]; break;
+    case ISA_OP_SHUFFLE_UP: LANES src[l] = (uint64_t)l - (uint32_t)B[l]; break; /* wraps to huge: outside */
+    case ISA_OP_SHUFFLE_DN: LANES src[l] = (uint64_t)l + (uint32_t)B[l]; break;
+    case ISA_OP_QUAD_BCAST: LANES src[l] = (uint32_t)B[l] < 4 ? (l & ~3u) + (uint32_t)B[l] : ~0ull; break;
+    default: LANES src[l] = l ^ (uint32_t)((in->imm & 3) + 1 > 3 ? 3 : (in->imm & 3) + 1); break;
+    }
+    LANES {
+        uint64_t s = src[l];
+        if (s < W && ACTIVE(s))
+            out[l] = A[s];
+        else {
+            out[l] = 0;
+            bad |= sim_mask_lane(l);
+        }
+    }
+    LANES SIM_PUT(D, l, lm, out[l]);
+    if (bad & exec)
+        report_bad_shuffle_reads(ctx, w, in, pc, exec, bad, src);
+}
+
 int sim_exec_xlane(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t pc, sim_mask exec)
 {
     const uint32_t W = ctx->wave_size;
     const uint64_t *lm = w->lane_mask;
-    const isa_type type = (isa_type)in->type;
-    const unsigned sh = 64 - sim_type_bits(type);
-    const sim_mask in_wave = sim_mask_low(W);
     if (exec == 0)
         return 0;
     const uint32_t first = sim_mask_first(exec);
@@ -60,149 +235,39 @@ int sim_exec_xlane(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t pc, s
         return 0;
     }
     case ISA_OP_VOTE_EQ: {
-        /* floats compare by value: -0 equals +0, a NaN equals nothing */
-        const uint64_t *A = sim_reg(ctx, w, in->a);
-        int same = 1;
-        if (isa_type_is_float(type)) {
-            double v0 = sim_float_get(type, A[first]);
-            LANES if (ACTIVE(l) && !(sim_float_get(type, A[l]) == v0)) same = 0;
-        } else {
-            unsigned s = type == ISA_TYPE_BOOL ? 63 : sh;
-            uint64_t v0 = SIM_ZX(A[first], s);
-            LANES if (ACTIVE(l) && SIM_ZX(A[l], s) != v0) same = 0;
-        }
+        uint64_t same = (uint64_t)vote_eq(ctx, w, in, exec, first);
         LANES SIM_PUT(D, l, lm, same);
         return 0;
     }
     case ISA_OP_BCAST: {
-        const uint64_t *A = sim_reg(ctx, w, in->a), *B = sim_reg(ctx, w, in->b);
-        uint64_t src = (uint32_t)B[first], v = 0;
-        if (src < W && ACTIVE(src))
-            v = A[src];
-        else {
-            char hex[40];
-            if (sim_mask_hi(exec))
-                snprintf(hex, sizeof hex, "%llx%016llx", (unsigned long long)sim_mask_hi(exec),
-                         (unsigned long long)sim_mask_lo(exec));
-            else
-                snprintf(hex, sizeof hex, "%llx", (unsigned long long)sim_mask_lo(exec));
-            sim_report_undefined(ctx, w, pc, -1, "broadcast reads lane %llu, which is %s (exec 0x%s)",
-                                 (unsigned long long)src, source_problem(src, W, exec), hex);
-            if (ctx->sanitize)
-                sim_sanitize_report(ctx, w, pc, SIM_FINDING_INACTIVE_LANE, (int32_t)first, -1, -1,
-                                    "%s reads lane %llu, which is %s (exec 0x%s)", isa_op_name((isa_op)in->op),
-                                    (unsigned long long)src, source_problem(src, W, exec), hex);
-        }
+        uint64_t v = broadcast(ctx, w, in, pc, exec, first);
         LANES SIM_PUT(D, l, lm, v);
         return 0;
     }
     case ISA_OP_BCAST_FIRST: {
-        const uint64_t *A = sim_reg(ctx, w, in->a);
-        uint64_t v = A[first];
+        uint64_t v = sim_reg(ctx, w, in->a)[first];
         LANES SIM_PUT(D, l, lm, v);
         return 0;
     }
-    case ISA_OP_BALLOT: {
-        const uint64_t *A = sim_reg(ctx, w, in->a);
-        const sim_mask t = SIM_MASK_OF(W, A[l] & 1) & exec;
-        const uint64_t t0 = sim_mask_word32(t, 0), t1 = sim_mask_word32(t, 1), t2 = sim_mask_word32(t, 2),
-                       t3 = sim_mask_word32(t, 3);
-        uint64_t *D1 = sim_reg(ctx, w, in->d + 1), *D2 = sim_reg(ctx, w, in->d + 2), *D3 = sim_reg(ctx, w, in->d + 3);
-        /* D may be A: A is not read after this point */
-        LANES {
-            SIM_PUT(D, l, lm, t0);
-            SIM_PUT(D1, l, lm, t1);
-            SIM_PUT(D2, l, lm, t2);
-            SIM_PUT(D3, l, lm, t3);
-        }
+    case ISA_OP_BALLOT:
+        ballot(ctx, w, in, exec, D);
         return 0;
-    }
-    case ISA_OP_INV_BALLOT: {
+    case ISA_OP_INV_BALLOT:
         LANES {
             uint64_t word = w->regs[((size_t)in->a + (l >> 5)) * W + l];
             SIM_PUT(D, l, lm, (word >> (l & 31)) & 1);
         }
         return 0;
-    }
-    case ISA_OP_BALLOT_BIT: {
-        const uint64_t *B = sim_reg(ctx, w, in->b);
-        uint64_t out[SIM_MAX_WAVE];
-        sim_mask bad = 0;
-        LANES {
-            uint64_t bit = (uint32_t)B[l];
-            if (bit >= 128) {
-                bad |= sim_mask_lane(l);
-                out[l] = 0;
-            } else {
-                uint64_t word = w->regs[((size_t)in->a + (bit >> 5)) * W + l];
-                out[l] = (word >> (bit & 31)) & 1;
-            }
-        }
-        LANES SIM_PUT(D, l, lm, out[l]);
-        for (bad &= exec; bad; bad &= bad - 1)
-            sim_report_undefined(ctx, w, pc, (int32_t)sim_mask_first(bad), "ballot bit index outside the 128-bit ballot");
+    case ISA_OP_BALLOT_BIT:
+        ballot_bit(ctx, w, in, pc, exec, D);
         return 0;
-    }
-    case ISA_OP_BALLOT_CNT: case ISA_OP_BALLOT_LSB: case ISA_OP_BALLOT_MSB: {
-        /* only bits of lanes inside the wave count; an empty ballot's lsb/msb is undefined, reported, -1 */
-        const uint64_t *const A[4] = {sim_reg(ctx, w, in->a), sim_reg(ctx, w, in->a + 1), sim_reg(ctx, w, in->a + 2),
-                                      sim_reg(ctx, w, in->a + 3)};
-        uint64_t out[SIM_MAX_WAVE];
-        sim_mask empty = 0;
-        LANES {
-            sim_mask v = ballot_of_lane(A, l, in_wave);
-            sim_mask le = sim_mask_low(l + 1); /* lanes <= l */
-            if (in->op == ISA_OP_BALLOT_CNT)
-                out[l] = sim_mask_count(in->imm == 0 ? v : in->imm == 1 ? v & le : v & (le >> 1));
-            else if (v == 0) {
-                empty |= sim_mask_lane(l);
-                out[l] = ~0ull;
-            } else
-                out[l] = in->op == ISA_OP_BALLOT_LSB ? sim_mask_first(v) : sim_mask_last(v);
-        }
-        LANES SIM_PUT(D, l, lm, out[l]);
-        for (empty &= exec; empty; empty &= empty - 1)
-            sim_report_undefined(ctx, w, pc, (int32_t)sim_mask_first(empty), "%s of an empty ballot (result -1)",
-                                 in->op == ISA_OP_BALLOT_LSB ? "lowest bit" : "highest bit");
+    case ISA_OP_BALLOT_CNT: case ISA_OP_BALLOT_LSB: case ISA_OP_BALLOT_MSB:
+        ballot_query(ctx, w, in, pc, exec, D);
         return 0;
-    }
     case ISA_OP_SHUFFLE: case ISA_OP_SHUFFLE_XOR: case ISA_OP_SHUFFLE_UP: case ISA_OP_SHUFFLE_DN:
-    case ISA_OP_QUAD_BCAST: case ISA_OP_QUAD_SWAP: {
-        const uint64_t *A = sim_reg(ctx, w, in->a);
-        const uint64_t *B = in->op == ISA_OP_QUAD_SWAP ? NULL : sim_reg(ctx, w, in->b);
-        uint64_t src[SIM_MAX_WAVE], out[SIM_MAX_WAVE];
-        sim_mask bad = 0;
-        switch ((isa_op)in->op) {
-        case ISA_OP_SHUFFLE: LANES src[l] = (uint32_t)B[l]; break;
-        case ISA_OP_SHUFFLE_XOR: LANES src[l] = l ^ (uint32_t)B[l]; break;
-        case ISA_OP_SHUFFLE_UP: LANES src[l] = (uint64_t)l - (uint32_t)B[l]; break; /* wraps to huge: outside */
-        case ISA_OP_SHUFFLE_DN: LANES src[l] = (uint64_t)l + (uint32_t)B[l]; break;
-        case ISA_OP_QUAD_BCAST: LANES src[l] = (uint32_t)B[l] < 4 ? (l & ~3u) + (uint32_t)B[l] : ~0ull; break;
-        default: LANES src[l] = l ^ (uint32_t)((in->imm & 3) + 1 > 3 ? 3 : (in->imm & 3) + 1); break;
-        }
-        LANES {
-            uint64_t s = src[l];
-            if (s < W && ACTIVE(s))
-                out[l] = A[s];
-            else {
-                out[l] = 0;
-                bad |= sim_mask_lane(l);
-            }
-        }
-        LANES SIM_PUT(D, l, lm, out[l]);
-        for (bad &= exec; bad; bad &= bad - 1) {
-            int l = (int)sim_mask_first(bad);
-            sim_report_undefined(ctx, w, pc, l, "%s: lane %d reads lane %lld, which is %s",
-                                 isa_op_name((isa_op)in->op), l, (long long)src[l],
-                                 source_problem(src[l], W, exec));
-            if (ctx->sanitize)
-                sim_sanitize_report(ctx, w, pc, SIM_FINDING_INACTIVE_LANE, l, -1, -1,
-                                    "%s: lane %d reads lane %lld, which is %s (exec 0x%llx)",
-                                    isa_op_name((isa_op)in->op), l, (long long)src[l],
-                                    source_problem(src[l], W, exec), (unsigned long long)exec);
-        }
+    case ISA_OP_QUAD_BCAST: case ISA_OP_QUAD_SWAP:
+        shuffle(ctx, w, in, pc, exec, D);
         return 0;
-    }
     case ISA_OP_WAVE_OP:
         return wave_op(ctx, w, in, pc, exec);
     default:
