@@ -25,54 +25,31 @@
 #include "text/text.h"
 
 /* The simulator's intervals: each pass's machine-model estimate, end to end, `repeat` times (the model is
- * deterministic, so the repeats are equal: the picture shows the shape, not noise). */
+ * deterministic, so the repeats are equal: the picture shows the shape, not noise).  The passes run as `wavelab
+ * run` runs them (run_case_sim: each pass's bindings, windows and aliases), each with the model begun again. */
 static int sim_intervals(const wl_case *c, const char *machine, const run_options *base, uint32_t repeat,
                          cli_interval *iv, char *err, size_t err_size)
 {
-    int n = case_dispatch_total(c), rc = RUN_EXIT_OK;
-    double *us = calloc((size_t)n, sizeof *us);
-    case_binding *cur = malloc(((size_t)c->binding_count + 1) * sizeof *cur);
-    run_output prev;
-    memset(&prev, 0, sizeof prev);
-    if (!us || !cur) {
-        free(us);
-        free(cur);
-        snprintf(err, err_size, "out of memory");
+    int n = case_dispatch_total(c);
+    run_options opt = *base;
+    if (cli_memory_open(machine, -1, 1, c, &opt) != 0) {
+        snprintf(err, err_size, "machine \"%s\"", machine);
         return RUN_EXIT_BAD_INPUT;
     }
-    memcpy(cur, c->bindings, (size_t)c->binding_count * sizeof *cur);
-    for (int p = 0; p < n && rc == RUN_EXIT_OK; p++) {
-        wl_case view;
-        case_dispatch_view(c, p, &view);
-        view.bindings = cur;
-        run_options opt = *base;
-        if (cli_memory_open(machine, -1, 1, &view, &opt) != 0) {
-            snprintf(err, err_size, "machine \"%s\"", machine);
-            rc = RUN_EXIT_BAD_INPUT;
-            break;
-        }
-        run_output out;
-        rc = run_case_sim(&view, &opt, &out, err, err_size);
-        if (rc == RUN_EXIT_FAIL)
-            snprintf(err, err_size, "dispatches[%d]: fault: %s", p, out.result.fault_event.message);
-        if (rc == RUN_EXIT_OK)
-            us[p] = mem_model_estimate(opt.memory)->microseconds;
-        mem_model_destroy(opt.memory);
-        run_output_free(&prev);
-        for (int b = 0; rc == RUN_EXIT_OK && b < c->binding_count; b++)
-            cur[b].bytes = out.data[b];
-        prev = out;
-    }
-    run_output_free(&prev);
-    free(cur);
+    run_output out;
+    int rc = run_case_sim(c, &opt, &out, err, err_size);
+    if (rc == RUN_EXIT_FAIL)
+        snprintf(err, err_size, "dispatches[%d]: fault: %s", out.pass, out.result.fault_event.message);
     double t = 0;
     for (uint32_t r = 0; rc == RUN_EXIT_OK && r < repeat; r++)
         for (int p = 0; p < n; p++) {
             cli_interval *x = &iv[(size_t)r * (size_t)n + (size_t)p];
             x->start = t;
-            x->end = t += us[p];
+            x->end = t += out.pass_microseconds ? out.pass_microseconds[p]
+                                                : mem_model_estimate(opt.memory)->microseconds;
         }
-    free(us);
+    run_output_free(&out);
+    mem_model_destroy(opt.memory);
     return rc;
 }
 

@@ -147,6 +147,7 @@ void run_output_free(run_output *out)
     }
     sim_result_free(&out->result);
     free(out->pass_stats);
+    free(out->pass_microseconds);
     memset(out, 0, sizeof *out);
 }
 
@@ -596,11 +597,12 @@ static int run_passes(const wl_case *c, const run_options *opt, run_output *out,
 {
     int n = c->dispatch_count;
     sim_stats *per = calloc((size_t)n, sizeof *per);
+    double *per_us = opt && opt->memory ? calloc((size_t)n, sizeof *per_us) : NULL;
     sim_stats total;
     memset(&total, 0, sizeof total);
     uint8_t **state = calloc((size_t)c->binding_count + 1, sizeof *state);
     uint8_t *used = calloc((size_t)c->binding_count + 1, 1);
-    int ok = per && state && used;
+    int ok = per && state && used && (per_us || !(opt && opt->memory));
     for (int b = 0; ok && b < c->binding_count; b++) {
         state[b] = malloc(c->bindings[b].size ? c->bindings[b].size : 1);
         ok = state[b] != NULL;
@@ -614,6 +616,7 @@ static int run_passes(const wl_case *c, const run_options *opt, run_output *out,
             free(state[b]);
         free(state);
         free(per);
+        free(per_us);
         free(used);
         snprintf(err, err_size, "out of memory");
         return RUN_EXIT_BAD_INPUT;
@@ -644,6 +647,8 @@ static int run_passes(const wl_case *c, const run_options *opt, run_output *out,
         if (i > 0)
             run_output_free(out);
         rc = run_one(&view, opt, out, err, err_size);
+        if (per_us && rc == RUN_EXIT_OK) /* the model begins again with the next pass */
+            per_us[i] = mem_model_estimate(opt->memory)->microseconds;
         for (uint32_t s = 0; out->prog && s < out->prog->slot_count; s++) {
             const case_binding *b = case_find_binding(&view, out->prog->slots[s].set, out->prog->slots[s].binding);
             if (b && space_has_binding(out->prog->slots[s].space))
@@ -706,6 +711,7 @@ static int run_passes(const wl_case *c, const run_options *opt, run_output *out,
     out->pass = last;
     out->pass_count = last + 1;
     out->pass_stats = per;
+    out->pass_microseconds = per_us;
     return rc;
 }
 

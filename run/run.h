@@ -86,6 +86,9 @@ typedef struct run_output {
     int pass_count;              /* passes run */
     sim_stats *pass_stats;       /* NULL for a one-dispatch case, else pass_count entries (counters only; the
                                   * per-instruction arrays are NULL) */
+    double *pass_microseconds;   /* with run_options.memory, for a case of several passes: each pass's estimate
+                                  * (mem_estimate.microseconds; pass_count entries, 0 for a pass that failed);
+                                  * NULL otherwise (one pass: the model's own estimate) */
 } run_output;
 
 /* run_compile_case, then, when `optimize` or the case's "optimize" names passes, run_optimize_spirv on the result:

@@ -294,6 +294,57 @@ START_TEST(test_profile_sim_passes_lie_end_to_end)
 }
 END_TEST
 
+/* A case whose passes bind the case's buffers by name at bindings of their own (the radix sort: 12 passes over 4
+ * buffers) is profiled on the simulator as `wavelab run` runs it (it crashed: the profile gave each pass the
+ * case's bindings with the pass's count).  One event per pass, named as the case names its passes, end to end;
+ * the four scans add up the same 256 counts and take one estimate. */
+START_TEST(test_profile_sim_passes_with_their_own_bindings)
+{
+    char *dir = tsup_temp_dir();
+    char args[8192], *out = NULL, path[4096];
+    snprintf(path, sizeof path, "%s/kernels/radix_sort/radix_sort.json", tsup_root());
+    char *case_text = tsup_read_file(path, NULL);
+    cJSON *kase = cJSON_Parse(case_text);
+    ck_assert_ptr_nonnull(kase);
+    cJSON *passes = cJSON_GetObjectItem(kase, "dispatches");
+    int n = cJSON_GetArraySize(passes);
+    ck_assert_int_eq(n, 12);
+    snprintf(args, sizeof args, "profile '%s' --backend sim --repeat 1 --trace '%s/s.json'", path, dir);
+    ck_assert_int_eq(tsup_run_cli(args, &out), 0);
+    char trace[8192];
+    snprintf(trace, sizeof trace, "%s/s.json", dir);
+    char *text = tsup_read_file(trace, NULL);
+    cJSON *root = cJSON_Parse(text);
+    ck_assert_ptr_nonnull(root);
+    double ts[12], dur[12];
+    int x = 0;
+    cJSON *e;
+    cJSON_ArrayForEach(e, cJSON_GetObjectItem(root, "traceEvents")) {
+        if (strcmp(cJSON_GetObjectItem(e, "ph")->valuestring, "X") != 0)
+            continue;
+        ck_assert_int_lt(x, n);
+        ck_assert_str_eq(cJSON_GetObjectItem(e, "name")->valuestring,
+                         cJSON_GetObjectItem(cJSON_GetArrayItem(passes, x), "name")->valuestring);
+        ts[x] = cJSON_GetObjectItem(e, "ts")->valuedouble;
+        dur[x] = cJSON_GetObjectItem(e, "dur")->valuedouble;
+        ck_assert(dur[x] > 0);
+        x++;
+    }
+    ck_assert_int_eq(x, n);
+    for (int k = 1; k < n; k++)
+        ck_assert_double_eq_tol(ts[k], ts[k - 1] + dur[k - 1], 1e-5);
+    for (int k = 4; k < n; k += 3) /* scan0 .. scan3 */
+        ck_assert_double_eq_tol(dur[k], dur[1], 1e-9);
+    cJSON_Delete(root);
+    cJSON_Delete(kase);
+    free(text);
+    free(case_text);
+    free(out);
+    tsup_remove_dir(dir);
+    free(dir);
+}
+END_TEST
+
 static Suite *profile_suite(void)
 {
     Suite *s = suite_create("profile");
@@ -304,6 +355,7 @@ static Suite *profile_suite(void)
     tcase_add_test(t, test_profile_fault_in_a_pass_stops_and_names_it);
     tcase_add_test(t, test_profile_bad_arguments_exit_2);
     tcase_add_test(t, test_profile_sim_passes_lie_end_to_end);
+    tcase_add_test(t, test_profile_sim_passes_with_their_own_bindings);
     suite_add_tcase(s, t);
     TCase *dev = tsup_device_tcase("device");
     tcase_set_timeout(dev, 300);
