@@ -25,19 +25,6 @@
 #include "isa/spirv.h"
 #include "text/text.h"
 
-static void append(char *buf, size_t size, const char *fmt, ...)
-{
-    if (!buf || !size)
-        return;
-    size_t len = strlen(buf);
-    if (len + 1 >= size)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(buf + len, size - len, fmt, ap);
-    va_end(ap);
-}
-
 /* Kernel sources and headers are text a person wrote: anything larger is not one. */
 #define SOURCE_MAX_BYTES ((size_t)1 << 30)
 
@@ -87,13 +74,13 @@ static void convert_log(const char *log, const char *path, char *err, size_t err
                 snprintf(msg, sizeof msg, "%.*s:%ld: %s: %s\n", numbered ? (int)strlen(path) : (int)(c1 - rest),
                          numbered ? path : rest, ln, kind, end);
                 if (!err || !strstr(err, msg)) /* glslang repeats a shader's warnings in later logs */
-                    append(err, err_size, "%s", msg);
+                    text_appendf(err, err_size, "%s", msg);
                 continue;
             }
         }
         if (strstr(rest, "compilation terminated") || strstr(rest, "compilation errors"))
             continue;
-        append(err, err_size, "%s: %s: %s\n", path, kind, rest);
+        text_appendf(err, err_size, "%s: %s: %s\n", path, kind, rest);
     }
 }
 
@@ -256,7 +243,7 @@ static bool hlsl_bindings_collide(const uint32_t *w, size_t n, const char *path,
             uint32_t set = va->set < 0 ? 0 : (uint32_t)va->set;
             if (set != (vb->set < 0 ? 0 : (uint32_t)vb->set) || va->binding != vb->binding)
                 continue;
-            append(err, err_size, "%s: error: `%s` and `%s` are both set %u binding %u: HLSL numbers b, t, u and s "
+            text_appendf(err, err_size, "%s: error: `%s` and `%s` are both set %u binding %u: HLSL numbers b, t, u and s "
                    "registers separately, and glslang 12 has no per-class shift for buffers: give one "
                    "[[vk::binding(N, S)]] or another register number\n", path, resource_name(&m, va),
                    resource_name(&m, vb), set, (uint32_t)va->binding);
@@ -301,20 +288,26 @@ static isa_status fix_hlsl_vector_all_equal(uint32_t **words, size_t *n, const c
     size_t o = 0;
     memcpy(out, w, 5 * sizeof *w);
     o = 5;
-    for (size_t i = 5; i < *n;) {
-        uint32_t wc = w[i] >> 16, op = w[i] & 0xffff;
-        if (wc == 0 || i + wc > *n)
-            break;
+    spv_iter it;
+    spv_inst in;
+    spv_iter_init(&it, w, *n, SPV_HEADER_WORDS);
+    while (spv_next(&it, &in) == SPV_STEP_INST) {
+        size_t i = in.word;
+        uint32_t wc = in.wc;
+        SpvOp op = in.op;
         if (op == SpvOpTypeVector && wc == 4 && w[i + 1] < bound)
             vec_elem[w[i + 1]] = w[i + 2], vec_len[w[i + 1]] = w[i + 3];
-        size_t next = i + wc;
         uint32_t val = wc == 5 && op == SpvOpGroupNonUniformAllEqual ? w[i + 4] : 0;
         uint32_t vty = val && val < bound ? types[val] : 0, len = vty ? vec_len[vty] : 0;
-        if (len >= 2 && len <= 4 && next < *n && (w[next] & 0xffff) == SpvOpCompositeConstruct &&
-            (w[next] >> 16) == 3 + len && w[next + 3] == w[i + 2] && o + wc + 10 * len + 8 < *n * 4 + 64) {
+        spv_iter after = it; /* the instruction after this one, looked at without stepping past it */
+        spv_inst nx;
+        bool has_next = spv_next(&after, &nx) == SPV_STEP_INST;
+        size_t next = has_next ? nx.word : *n;
+        if (len >= 2 && len <= 4 && has_next && nx.op == SpvOpCompositeConstruct && nx.wc == 3 + len &&
+            nx.o[2] == w[i + 2] && o + wc + 10 * len + 8 < *n * 4 + 64) {
             bool splat = true;
             for (uint32_t k = 1; k < len; k++)
-                splat = splat && w[next + 3 + k] == w[i + 2];
+                splat = splat && nx.o[2 + k] == w[i + 2];
             if (splat) {
                 memcpy(out + o, w + i, wc * sizeof *w); /* the whole-vector one, now unused */
                 o += wc;
@@ -331,18 +324,17 @@ static isa_status fix_hlsl_vector_all_equal(uint32_t **words, size_t *n, const c
                 o += 3;
                 for (uint32_t k = 0; k < len; k++)
                     out[o++] = comps[k];
-                i = next + (w[next] >> 16);
+                it = after; /* the construct is written: go on after it */
                 continue;
             }
         }
         if (len >= 2)
-            append(warnings, warnings_size, "%s: warning: WaveActiveAllEqual of a %u-component vector (SPIR-V word "
+            text_appendf(warnings, warnings_size, "%s: warning: WaveActiveAllEqual of a %u-component vector (SPIR-V word "
                    "%zu) compares the whole vector and gives every component one answer (glslang 12; HLSL compares "
                    "per component): assign it to a bool%u variable first, which wavelab corrects\n", path, len, i,
                    len);
         memcpy(out + o, w + i, wc * sizeof *w);
         o += wc;
-        i = next;
     }
     out[3] = bound;
     free(*words);
@@ -457,7 +449,7 @@ static void dxc_type_defines(const char *text, char *preamble, size_t size)
                     snprintf(name, sizeof name, "%s%dx%d", map[k][0], rows, cols),
                         snprintf(to, sizeof to, rows == 1 && cols == 1 ? "%s" : "%s%dx%d", map[k][1], rows, cols);
                 if (mentions_word(text, name) && !defines_itself(text, name))
-                    append(preamble, size, "#define %s %s\n", name, to);
+                    text_appendf(preamble, size, "#define %s %s\n", name, to);
             }
     }
     /* A 1x1 matrix is a scalar, as DXC makes it: glslang 12 would write a one-component vector, invalid SPIR-V.
@@ -466,7 +458,7 @@ static void dxc_type_defines(const char *text, char *preamble, size_t size)
         char name[32];
         snprintf(name, sizeof name, "%s1x1", hlsl_matrix_bases[k]);
         if (mentions_word(text, name) && !defines_itself(text, name))
-            append(preamble, size, "#define %s %s\n", name, hlsl_matrix_bases[k]);
+            text_appendf(preamble, size, "#define %s %s\n", name, hlsl_matrix_bases[k]);
     }
 }
 
@@ -476,13 +468,13 @@ static void dxc_type_note(const char *text, const char *path, char *err, size_t 
     static const char *const int64_names[] = {"int64_t", "int64_t1", "int64_t2", "int64_t3", "int64_t4"};
     for (size_t k = 0; k < sizeof int64_names / sizeof int64_names[0]; k++)
         if (mentions_word(text, int64_names[k]) && !defines_itself(text, int64_names[k])) {
-            append(err, err_size, "%s: note: `%s` (DXC's signed 64-bit integer) has no spelling in glslang 12's HLSL "
+            text_appendf(err, err_size, "%s: note: `%s` (DXC's signed 64-bit integer) has no spelling in glslang 12's HLSL "
                    "front end (docs/quirks.md, \"SPIR-V the model takes\")\n", path, int64_names[k]);
             return;
         }
     if (err && (strstr(err, "float16_t") || strstr(err, "int16_t") || strstr(err, "uint64_t")) &&
         (strstr(err, "convert") || strstr(err, "construct")))
-        append(err, err_size, "%s: note: glslang 12 converts to 16-bit and 64-bit types only through explicit casts "
+        text_appendf(err, err_size, "%s: note: glslang 12 converts to 16-bit and 64-bit types only through explicit casts "
                "from a 32-bit value, e.g. (half)(float)x (docs/quirks.md, \"SPIR-V the model takes\")\n", path);
 }
 
@@ -506,12 +498,12 @@ static void dxc_intrinsic_definitions(const char *text, char *preamble, size_t s
 {
     for (size_t k = 0; k < sizeof dxc_intrinsics / sizeof dxc_intrinsics[0]; k++)
         if (mentions_function(text, dxc_intrinsics[k].name) && !defines_itself(text, dxc_intrinsics[k].name))
-            append(preamble, size, "%s", dxc_intrinsics[k].definition);
+            text_appendf(preamble, size, "%s", dxc_intrinsics[k].definition);
     /* Shader Model 6.10's built-in reads: prototypes whose calls isa/glslang_shim.cpp replaces */
     const char *name;
     for (size_t i = 0; (name = isa_glslang_hlsl_builtin_read(i)); i++)
         if (mentions_function(text, name) && !defines_itself(text, name))
-            append(preamble, size, "uint %s();\n", name);
+            text_appendf(preamble, size, "uint %s();\n", name);
 }
 
 /*
@@ -549,7 +541,7 @@ static void wave_overload_prototypes(const char *text, char *preamble, size_t si
         if (mentions_function(text, name) && !defines_itself(text, name))
             for (int f = 0; f < WAVE_FAMILIES; f++)
                 for (int t = 0; with[f] && t < 4 && wave_overload_families[f].types[t]; t++)
-                    append(preamble, size, "%s %s(%s value%s);\n", wave_overload_families[f].types[t], name,
+                    text_appendf(preamble, size, "%s %s(%s value%s);\n", wave_overload_families[f].types[t], name,
                            wave_overload_families[f].types[t], more);
 }
 
@@ -569,7 +561,7 @@ static void all_equal_matrix_prototypes(const char *text, char *preamble, size_t
                 char name[32];
                 snprintf(name, sizeof name, "%s%dx%d", hlsl_matrix_bases[k], rows, cols);
                 if (mentions_word(text, name))
-                    append(preamble, size, "bool WaveActiveAllEqual(%s value);\n", name);
+                    text_appendf(preamble, size, "bool WaveActiveAllEqual(%s value);\n", name);
             }
 }
 
@@ -842,9 +834,9 @@ static char *kernel_preamble(const isa_compile_options *opt, const compile_job *
     preamble[0] = 0;
     /* glslc's rule: #include needs no #extension line (glslang alone would refuse it without one) */
     if (!j->hlsl)
-        append(preamble, pre_len, "#extension GL_GOOGLE_include_directive : enable\n");
+        text_appendf(preamble, pre_len, "#extension GL_GOOGLE_include_directive : enable\n");
     for (int i = 0; i < opt->define_count; i++)
-        append(preamble, pre_len, "#define %s %s\n", opt->defines[i].name,
+        text_appendf(preamble, pre_len, "#define %s %s\n", opt->defines[i].name,
                opt->defines[i].value ? opt->defines[i].value : "");
     if (j->hlsl) {
         dxc_type_defines(j->all, preamble, pre_len);
@@ -900,9 +892,9 @@ static isa_status glslang_spirv(const compile_job *j, const char *preamble, incl
     if (!isa_glslang_parse(shader, &input, &includes, search)) {
         convert_log(glslang_shader_get_info_log(shader), path, err, err_size);
         if (search->refused[0])
-            append(err, err_size, "%s\n", search->refused);
+            text_appendf(err, err_size, "%s\n", search->refused);
         if (!err || !err[0])
-            append(err, err_size, "%s: error: glslang rejected the kernel\n", path);
+            text_appendf(err, err_size, "%s: error: glslang rejected the kernel\n", path);
         if (j->hlsl)
             dxc_type_note(j->all, path, err, err_size);
         st = ISA_ERR_COMPILE;
@@ -920,10 +912,10 @@ static isa_status glslang_spirv(const compile_job *j, const char *preamble, incl
     if (!glslang_program_link(program, input.messages)) {
         convert_log(glslang_program_get_info_log(program), path, err, err_size);
         if (j->hlsl && strstr(glslang_program_get_info_log(program), "WaveActiveAllEqual("))
-            append(err, err_size, "%s: note: WaveActiveAllEqual of a matrix is taken only as the argument of all() or "
+            text_appendf(err, err_size, "%s: note: WaveActiveAllEqual of a matrix is taken only as the argument of all() or "
                    "any(): its bool matrix has no SPIR-V type (docs/quirks.md, \"HLSL through glslang\")\n", path);
         if (!err || !err[0])
-            append(err, err_size, "%s: error: glslang could not link the kernel\n", path);
+            text_appendf(err, err_size, "%s: error: glslang could not link the kernel\n", path);
         st = ISA_ERR_COMPILE;
         goto done;
     }
@@ -939,7 +931,7 @@ static isa_status glslang_spirv(const compile_job *j, const char *preamble, incl
     if (msgs && *msgs)
         convert_log(msgs, path, j->warnings, j->warnings_size);
     if (n < 5) {
-        append(err, err_size, "%s: error: glslang produced no SPIR-V\n", path);
+        text_appendf(err, err_size, "%s: error: glslang produced no SPIR-V\n", path);
         st = ISA_ERR_COMPILE;
         goto done;
     }
@@ -993,7 +985,7 @@ isa_status isa_compile(const isa_compile_options *opt, uint32_t **words, size_t 
         char why[1200];
         owned = text_read_file(path, SOURCE_MAX_BYTES, NULL, why, sizeof why);
         if (!owned) {
-            append(err, err_size, "%s\n", why);
+            text_appendf(err, err_size, "%s\n", why);
             return ISA_ERR_IO;
         }
         text = owned;
@@ -1020,7 +1012,7 @@ isa_status isa_compile(const isa_compile_options *opt, uint32_t **words, size_t 
     if (!j.target) {
         char names[128];
         isa_target_env_known(NULL, names, sizeof names);
-        append(err, err_size, "%s: target environment \"%s\" is not one of %s\n", path, opt->target_env, names);
+        text_appendf(err, err_size, "%s: target environment \"%s\" is not one of %s\n", path, opt->target_env, names);
         free(all);
         free(owned);
         return ISA_ERR_UNSUPPORTED;
@@ -1032,7 +1024,7 @@ isa_status isa_compile(const isa_compile_options *opt, uint32_t **words, size_t 
         return ISA_ERR_NOMEM;
     }
     if (!hlsl && strcmp(j.entry, "main") != 0) {
-        append(err, err_size, "%s: GLSL kernels must use the entry point \"main\" (case asks for \"%s\")\n", path,
+        text_appendf(err, err_size, "%s: GLSL kernels must use the entry point \"main\" (case asks for \"%s\")\n", path,
                j.entry);
         free(preamble);
         free(owned);
@@ -1043,7 +1035,7 @@ isa_status isa_compile(const isa_compile_options *opt, uint32_t **words, size_t 
     pthread_once(&glslang_once, glslang_start);
     if (hlsl && !mentions_function(all, j.entry)) {
         /* glslang would compile an empty entry point rather than complain */
-        append(err, err_size, "%s: error: entry point \"%s\" is not a function of this kernel\n", path, j.entry);
+        text_appendf(err, err_size, "%s: error: entry point \"%s\" is not a function of this kernel\n", path, j.entry);
         free(preamble);
         free(all);
         free(owned);
@@ -1069,7 +1061,7 @@ isa_status isa_assemble_spirv(const char *text, size_t len, int minor, uint32_t 
     *words = NULL;
     *word_count = 0;
     if (minor < 0 || minor > 6) {
-        append(err, err_size, "SPIR-V 1.%d: the assembler writes SPIR-V 1.0 to 1.6\n", minor);
+        text_appendf(err, err_size, "SPIR-V 1.%d: the assembler writes SPIR-V 1.0 to 1.6\n", minor);
         return ISA_ERR_INVALID;
     }
     spv_context ctx = spvContextCreate(envs[minor]);
@@ -1079,10 +1071,10 @@ isa_status isa_assemble_spirv(const char *text, size_t len, int minor, uint32_t 
     isa_status st = ISA_OK;
     if (r != SPV_SUCCESS || !binary) {
         if (diag)
-            append(err, err_size, "line %zu, column %zu: %s\n", diag->position.line + 1, diag->position.column + 1,
+            text_appendf(err, err_size, "line %zu, column %zu: %s\n", diag->position.line + 1, diag->position.column + 1,
                    diag->error);
         else
-            append(err, err_size, "the assembler failed (%d)\n", (int)r);
+            text_appendf(err, err_size, "the assembler failed (%d)\n", (int)r);
         st = r == SPV_ERROR_OUT_OF_MEMORY ? ISA_ERR_NOMEM : ISA_ERR_INVALID;
     } else if (!(*words = malloc(binary->wordCount * sizeof **words))) {
         st = ISA_ERR_NOMEM;
@@ -1104,12 +1096,12 @@ isa_status isa_read_spirv(const char *path, uint32_t **words, size_t *word_count
     size_t n = 0;
     uint32_t *w = (uint32_t *)text_read_file(path, SOURCE_MAX_BYTES, &n, why, sizeof why);
     if (!w) {
-        append(err, err_size, "%s\n", why);
+        text_appendf(err, err_size, "%s\n", why);
         return ISA_ERR_IO;
     }
     if (n < 20 || n % 4 != 0) {
         free(w);
-        append(err, err_size, "%s: %zu bytes is not a SPIR-V module (a whole number of 4-byte words, at least the "
+        text_appendf(err, err_size, "%s: %zu bytes is not a SPIR-V module (a whole number of 4-byte words, at least the "
                               "5-word header)\n", path, n);
         return ISA_ERR_INVALID;
     }
@@ -1118,7 +1110,7 @@ isa_status isa_read_spirv(const char *path, uint32_t **words, size_t *word_count
         for (size_t i = 0; i < count; i++)
             w[i] = __builtin_bswap32(w[i]);
     if (w[0] != SpvMagicNumber) {
-        append(err, err_size, "%s: word 0: magic number 0x%08x is not SPIR-V's 0x%08x\n", path, w[0], SpvMagicNumber);
+        text_appendf(err, err_size, "%s: word 0: magic number 0x%08x is not SPIR-V's 0x%08x\n", path, w[0], SpvMagicNumber);
         free(w);
         return ISA_ERR_INVALID;
     }
@@ -1152,7 +1144,7 @@ bool isa_target_env_known(const char *name, char *names, size_t names_size)
     if (names && names_size) {
         names[0] = 0;
         for (int i = 0; i < SPIRV_TARGET_COUNT; i++)
-            append(names, names_size, "%s\"%s\"", i ? ", " : "", spirv_targets[i].name);
+            text_appendf(names, names_size, "%s\"%s\"", i ? ", " : "", spirv_targets[i].name);
     }
     return target_named(name) != NULL;
 }
