@@ -349,6 +349,15 @@ static const unsigned char sets_run_field[CLI_OPT_COUNT] = {
 #include "cli/options.def"
 };
 
+/* The run_options field of every RUN row whose option was given (one not given is zero in cli_opts) */
+static void copy_given_run_fields(const cli_opts *o, run_options *r)
+{
+#define RUN(opt_id, run_field)                                                                                        \
+    if (o->given[CLI_OPT_##opt_id])                                                                                   \
+        r->run_field = o->opt_id;
+#include "cli/options.def"
+}
+
 int cli_apply_run_options(const cli_opts *o, struct run_options *r, char *err, size_t err_size)
 {
     for (int k = 0; k < CLI_OPT_COUNT; k++)
@@ -360,10 +369,7 @@ int cli_apply_run_options(const cli_opts *o, struct run_options *r, char *err, s
             text_appendf(err, err_size, ")");
             return 0;
         }
-#define RUN(opt_id, run_field)                                                                                        \
-    if (o->given[CLI_OPT_##opt_id])                                                                                   \
-        r->run_field = o->opt_id;
-#include "cli/options.def"
+    copy_given_run_fields(o, r);
     return 1;
 }
 
@@ -371,8 +377,7 @@ struct run_options cli_run_options(const cli_opts *o)
 {
     run_options r;
     memset(&r, 0, sizeof r);
-#define RUN(opt_id, run_field) r.run_field = o->opt_id;
-#include "cli/options.def"
+    copy_given_run_fields(o, &r);
     if (!o->given[CLI_OPT_threads]) { /* one per core: the results never depend on it */
         long n = sysconf(_SC_NPROCESSORS_ONLN);
         r.threads = n > 0 ? (uint32_t)n : 1;

@@ -40,13 +40,14 @@ static int sim_intervals(const wl_case *c, const char *machine, const run_option
     int rc = run_case_sim(c, &opt, &out, err, err_size);
     if (rc == RUN_EXIT_FAIL)
         snprintf(err, err_size, "dispatches[%d]: fault: %s", out.pass, out.result.fault_event.message);
+    /* one pass: the model's own estimate */
+    const double *us = out.pass_microseconds ? out.pass_microseconds : &mem_model_estimate(opt.memory)->microseconds;
     double t = 0;
     for (uint32_t r = 0; rc == RUN_EXIT_OK && r < repeat; r++)
         for (int p = 0; p < n; p++) {
             cli_interval *x = &iv[(size_t)r * (size_t)n + (size_t)p];
             x->start = t;
-            x->end = t += out.pass_microseconds ? out.pass_microseconds[p]
-                                                : mem_model_estimate(opt.memory)->microseconds;
+            x->end = t += us[p];
         }
     run_output_free(&out);
     mem_model_destroy(opt.memory);

@@ -219,6 +219,7 @@ static void take_node(lower *L, const spv_node *n)
  * the module declares its types, as an array type's own length precedes it. */
 static bool array_lengths(lower *L)
 {
+    bool changed = false;
     spv_iter it;
     spv_inst in;
     spv_iter_init(&it, L->w, L->mod.functions, SPV_HEADER_WORDS);
@@ -245,8 +246,10 @@ static bool array_lengths(lower *L)
             return false;
         }
         t->count = (uint32_t)L->ids[len].cval;
-        spv_layout_forget(&L->mod); /* the array's size changed */
+        changed = true;
     }
+    if (changed) /* an array's size changed: the layouts worked out before it no longer hold */
+        spv_layout_forget(&L->mod);
     return true;
 }
 
