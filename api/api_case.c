@@ -360,7 +360,7 @@ wavelab_status wavelab_case_add_binding(wavelab_case *k, wavelab_kind kind, uint
                     "%zu elements: a binding holds at most %zu bytes)", set, binding, count,
                     CASE_MAX_BINDING_BYTES / case_type_size(ct), CASE_MAX_BINDING_BYTES);
     wl_case *c = k->c;
-    if (case_find_binding(c, set, binding))
+    if (case_find_binding(c, set, binding, 0))
         return fail(k, WAVELAB_ERR_ARGUMENT, "wavelab_case_add_binding: set %u binding %u is already bound", set,
                     binding);
     size_t size = count * case_type_size(ct);
@@ -385,7 +385,7 @@ wavelab_status wavelab_case_set_texel_format(wavelab_case *k, uint32_t set, uint
     wavelab_status st = check_mutable(k, "wavelab_case_set_texel_format");
     if (st != WAVELAB_OK)
         return st;
-    case_binding *b = (case_binding *)case_find_binding(k->c, set, binding);
+    case_binding *b = (case_binding *)case_find_binding(k->c, set, binding, 0);
     if (!b)
         return fail(k, WAVELAB_ERR_ARGUMENT, "wavelab_case_set_texel_format: no binding set %u binding %u", set,
                     binding);
@@ -407,7 +407,7 @@ wavelab_status wavelab_case_expect(wavelab_case *k, uint32_t set, uint32_t bindi
     if (st != WAVELAB_OK)
         return st;
     wl_case *c = k->c;
-    const case_binding *b = case_find_binding(c, set, binding);
+    const case_binding *b = case_find_binding(c, set, binding, 0);
     if (!b)
         return fail(k, WAVELAB_ERR_ARGUMENT, "wavelab_case_expect: no binding set %u binding %u (add it first)", set,
                     binding);

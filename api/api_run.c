@@ -339,10 +339,8 @@ uint32_t wavelab_run_wave_size(const wavelab_run *r)
 /* Index of binding (set, binding) in the case, or -1. */
 static int binding_index(const wl_case *c, uint32_t set, uint32_t binding)
 {
-    for (int i = 0; i < c->binding_count; i++)
-        if (c->bindings[i].set == set && c->bindings[i].binding == binding)
-            return i;
-    return -1;
+    const case_binding *b = case_find_binding(c, set, binding, 0);
+    return b ? (int)(b - c->bindings) : -1;
 }
 
 wavelab_status wavelab_run_read_binding(const wavelab_run *r, uint32_t set, uint32_t binding, void *dst,

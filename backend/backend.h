@@ -171,6 +171,7 @@ vkb_status vkb_device_dispatches(const vkb_device_info *info, char *err, size_t 
 
 typedef struct vkb_resource {
     uint32_t set, binding;
+    uint32_t count;           /* descriptors: 1, or a descriptor array's length (0: a runtime array) */
     case_kind kind;
     int used;                 /* loaded, stored, accessed or passed to a function in some function body */
     char format[16];          /* texel buffers: the SPIR-V image format name ("r32ui"), "" for Unknown */

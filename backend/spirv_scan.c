@@ -197,8 +197,11 @@ static vkb_status scan_resource(const spv_module *m, const spv_node *v, uint32_t
                                 char *err, size_t err_size)
 {
     const spv_type *t = spv_type_of(m, pointee);
-    for (int depth = 0; t && depth < 8 && (t->op == SpvOpTypeArray || t->op == SpvOpTypeRuntimeArray); depth++)
+    r->count = 1;
+    for (int depth = 0; t && depth < 8 && (t->op == SpvOpTypeArray || t->op == SpvOpTypeRuntimeArray); depth++) {
+        r->count = t->op == SpvOpTypeArray && t->count_known ? r->count * t->count : 0;
         t = spv_type_of(m, t->elem);
+    }
     if (!t)
         return scan_fail(err, err_size, v->word, "resource variable of an undefined type");
     if (v->storage == SpvStorageClassStorageBuffer) {

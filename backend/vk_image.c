@@ -273,17 +273,20 @@ vkb_status vkb_image_create(VkDevice device, const VkPhysicalDeviceMemoryPropert
         return vk_failed(err, err_size, "vkAllocateMemory", r, index);
     if ((r = vkBindImageMemory(device, out->image, out->memory, 0)) != VK_SUCCESS)
         return vk_failed(err, err_size, "vkBindImageMemory", r, index);
-    VkImageViewCreateInfo vci = {
-        .sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO,
-        .image = out->image,
-        .viewType = view_type(im, res),
-        .format = ici.format,
-        /* a storage image's shader accesses address the view's base level: the view is that level alone */
-        .subresourceRange = {image_aspect(im), 0, b->kind == CASE_KIND_STORAGE_IMAGE ? 1 : ici.mipLevels, 0,
-                             ici.arrayLayers},
-    };
-    if ((r = vkCreateImageView(device, &vci, NULL, &out->view)) != VK_SUCCESS)
-        return vk_failed(err, err_size, "vkCreateImageView", r, index);
+    for (uint32_t v = 0; v < case_binding_descriptors(b); v++) {
+        /* a storage image's shader accesses address the view's base level: the view is that level alone; a
+         * binding of mip views has one view per level */
+        uint32_t levels = b->kind == CASE_KIND_STORAGE_IMAGE || b->mip_views ? 1 : ici.mipLevels;
+        VkImageViewCreateInfo vci = {
+            .sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO,
+            .image = out->image,
+            .viewType = view_type(im, res),
+            .format = ici.format,
+            .subresourceRange = {image_aspect(im), v, levels, 0, ici.arrayLayers},
+        };
+        if ((r = vkCreateImageView(device, &vci, NULL, &out->view[v])) != VK_SUCCESS)
+            return vk_failed(err, err_size, "vkCreateImageView", r, index);
+    }
     out->shader_layout =
         b->kind == CASE_KIND_STORAGE_IMAGE ? VK_IMAGE_LAYOUT_GENERAL : VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
     return VKB_OK;
@@ -291,8 +294,9 @@ vkb_status vkb_image_create(VkDevice device, const VkPhysicalDeviceMemoryPropert
 
 void vkb_image_destroy(VkDevice device, vkb_image *im)
 {
-    if (im->view)
-        vkDestroyImageView(device, im->view, NULL);
+    for (uint32_t v = 0; v < IMG_VIEW_MAX_LEVELS; v++)
+        if (im->view[v])
+            vkDestroyImageView(device, im->view[v], NULL);
     if (im->image)
         vkDestroyImage(device, im->image, NULL);
     if (im->memory)
@@ -367,8 +371,8 @@ void vkb_image_record_readback(VkCommandBuffer cmd, const case_binding *b, const
     vkCmdCopyImageToBuffer(cmd, im->image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, readback, n, regions);
 }
 
-VkDescriptorImageInfo vkb_image_descriptor(const case_binding *b, const vkb_image *im)
+VkDescriptorImageInfo vkb_image_descriptor(const case_binding *b, const vkb_image *im, uint32_t v)
 {
     (void)b;
-    return (VkDescriptorImageInfo){.sampler = im->sampler, .imageView = im->view, .imageLayout = im->shader_layout};
+    return (VkDescriptorImageInfo){.sampler = im->sampler, .imageView = im->view[v], .imageLayout = im->shader_layout};
 }

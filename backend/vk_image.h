@@ -24,7 +24,7 @@
 typedef struct vkb_image {
     VkImage image;
     VkDeviceMemory memory;
-    VkImageView view;
+    VkImageView view[IMG_VIEW_MAX_LEVELS]; /* view[0]; or, for a binding of mip views, view[k] is mip k alone */
     VkSampler sampler;          /* sampler and combined_image_sampler bindings */
     VkImageLayout shader_layout; /* GENERAL (storage) or SHADER_READ_ONLY_OPTIMAL */
 } vkb_image;
@@ -52,7 +52,7 @@ void vkb_image_record_upload(VkCommandBuffer cmd, const case_binding *b, const v
  * `readback` in packed order; nothing for the other kinds. */
 void vkb_image_record_readback(VkCommandBuffer cmd, const case_binding *b, const vkb_image *im, VkBuffer readback);
 
-/* VkDescriptorImageInfo for the binding's descriptor. */
-VkDescriptorImageInfo vkb_image_descriptor(const case_binding *b, const vkb_image *im);
+/* VkDescriptorImageInfo for the binding's descriptor `v` (0 .. case_binding_descriptors(b) - 1). */
+VkDescriptorImageInfo vkb_image_descriptor(const case_binding *b, const vkb_image *im, uint32_t v);
 
 #endif

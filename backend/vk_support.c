@@ -106,15 +106,44 @@ static vkb_status check_image_binding(const vkb_resource *res, const case_bindin
     return VKB_OK;
 }
 
+/* Checks that the case gives element e of the kernel's resource res, of the same kind and format. */
+static vkb_status check_binding(const vkb_resource *res, uint32_t e, const wl_case *c, char *err, size_t err_size)
+{
+    const case_binding *b = case_find_binding(c, res->set, res->binding, e);
+    int bi = b ? (int)(b - c->bindings) : -1;
+    if (!b) {
+        if (!res->used)
+            return VKB_OK;
+        if (res->count != 1)
+            snprintf(err, err_size, "kernel uses '%s' at set %u binding %u (%s), an array of %u, but the case "
+                     "gives no element %u", res->name, res->set, res->binding, kind_name(res->kind), res->count, e);
+        else
+            snprintf(err, err_size, "kernel uses '%s' at set %u binding %u (%s) but the case gives no such "
+                     "binding", res->name, res->set, res->binding, kind_name(res->kind));
+        return VKB_ERR_INPUT;
+    }
+    if (b->kind != res->kind) {
+        snprintf(err, err_size, "bindings[%d] (set %u binding %u) is a %s in the case but a %s ('%s') in the kernel",
+                 bi, b->set, b->binding, kind_name(b->kind), kind_name(res->kind), res->name);
+        return VKB_ERR_INPUT;
+    }
+    if (vkb_kind_is_texel(res->kind) && res->format[0] && strcmp(res->format, b->format) != 0) {
+        snprintf(err, err_size, "bindings[%d] (set %u binding %u): the kernel declares format %s, the case %s",
+                 bi, b->set, b->binding, res->format, b->format);
+        return VKB_ERR_INPUT;
+    }
+    return check_image_binding(res, b, bi, err, err_size);
+}
+
 /* Checks that the case provides every binding the kernel uses, with the same kind and format. */
 static vkb_status check_bindings(const vkb_kernel_info *k, const wl_case *c, char *err, size_t err_size)
 {
     for (int i = 0; i < c->binding_count; i++) {
         const case_binding *b = &c->bindings[i];
         for (int j = 0; j < i; j++)
-            if (c->bindings[j].set == b->set && c->bindings[j].binding == b->binding) {
-                snprintf(err, err_size, "case gives set %u binding %u twice (bindings[%d] and [%d])", b->set,
-                         b->binding, j, i);
+            if (ISA_SAME_DESCRIPTOR(c->bindings[j], *b)) {
+                snprintf(err, err_size, "case gives set %u binding %u element %u twice (bindings[%d] and [%d])",
+                         b->set, b->binding, b->element, j, i);
                 return VKB_ERR_INPUT;
             }
         if (vkb_kind_is_texel(b->kind) && isa_format_from_name(b->format) == ISA_FORMAT_UNKNOWN) {
@@ -123,36 +152,12 @@ static vkb_status check_bindings(const vkb_kernel_info *k, const wl_case *c, cha
             return VKB_ERR_INPUT;
         }
     }
-    for (int r = 0; r < k->resource_count; r++) {
-        const vkb_resource *res = &k->resources[r];
-        const case_binding *b = NULL;
-        int bi = -1;
-        for (int i = 0; i < c->binding_count; i++)
-            if (c->bindings[i].set == res->set && c->bindings[i].binding == res->binding) {
-                b = &c->bindings[i];
-                bi = i;
-            }
-        if (!b) {
-            if (!res->used)
-                continue;
-            snprintf(err, err_size, "kernel uses '%s' at set %u binding %u (%s) but the case gives no such binding",
-                     res->name, res->set, res->binding, kind_name(res->kind));
-            return VKB_ERR_INPUT;
+    for (int r = 0; r < k->resource_count; r++)
+        for (uint32_t e = 0; e < (k->resources[r].count ? k->resources[r].count : 1); e++) {
+            vkb_status st = check_binding(&k->resources[r], e, c, err, err_size);
+            if (st != VKB_OK)
+                return st;
         }
-        if (b->kind != res->kind) {
-            snprintf(err, err_size, "bindings[%d] (set %u binding %u) is a %s in the case but a %s ('%s') in the kernel",
-                     bi, b->set, b->binding, kind_name(b->kind), kind_name(res->kind), res->name);
-            return VKB_ERR_INPUT;
-        }
-        if (vkb_kind_is_texel(res->kind) && res->format[0] && strcmp(res->format, b->format) != 0) {
-            snprintf(err, err_size, "bindings[%d] (set %u binding %u): the kernel declares format %s, the case %s",
-                     bi, b->set, b->binding, res->format, b->format);
-            return VKB_ERR_INPUT;
-        }
-        vkb_status st = check_image_binding(res, b, bi, err, err_size);
-        if (st != VKB_OK)
-            return st;
-    }
     return VKB_OK;
 }
 

@@ -523,7 +523,10 @@ static vkb_status create_set_layouts(run_objects *o, const wl_case *c, int pass_
             uint32_t k = 0;
             while (k < n_slots && !(lb_set[k] == b->set && lb[k].binding == b->binding))
                 k++;
+            uint32_t count = b->element + case_binding_descriptors(b); /* a descriptor array holds every element */
             if (k < n_slots) {
+                if (count > lb[k].descriptorCount)
+                    lb[k].descriptorCount = count;
                 if (lb[k].descriptorType != descriptor_of_kind[b->kind]) {
                     snprintf(err, err_size, "dispatches[%d] (%.40s): set %u binding %u is a %s here and another "
                              "descriptor type in an earlier pass: the passes share one pipeline layout", p,
@@ -537,7 +540,7 @@ static vkb_status create_set_layouts(run_objects *o, const wl_case *c, int pass_
             lb[n_slots++] = (VkDescriptorSetLayoutBinding){
                 .binding = b->binding,
                 .descriptorType = descriptor_of_kind[b->kind],
-                .descriptorCount = 1,
+                .descriptorCount = count,
                 .stageFlags = VK_SHADER_STAGE_COMPUTE_BIT,
             };
             if (b->set + 1 > set_count)
@@ -593,7 +596,8 @@ static vkb_status create_descriptors(run_objects *o, const wl_case *c, int pass_
                 wl_case view;
                 case_dispatch_view(c, pass_count > 1 ? p : 0, &view);
                 for (int i = 0; i < view.binding_count; i++)
-                    n += view.bindings[i].kind == (case_kind)k;
+                    if (view.bindings[i].kind == (case_kind)k)
+                        n += case_binding_descriptors(&view.bindings[i]);
             }
             if (n)
                 sizes[size_count++] = (VkDescriptorPoolSize){descriptor_of_kind[k], n};
@@ -623,23 +627,26 @@ static vkb_status create_descriptors(run_objects *o, const wl_case *c, int pass_
                 VkDescriptorBufferInfo bi = {.buffer = o->buffers[i], .offset = b->offset,
                                              .range = b->offset || b->size != c->bindings[i].size ? b->size
                                                                                                    : VK_WHOLE_SIZE};
-                VkWriteDescriptorSet w = {
-                    .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
-                    .dstSet = sets[b->set],
-                    .dstBinding = b->binding,
-                    .descriptorCount = 1,
-                    .descriptorType = descriptor_of_kind[b->kind],
-                };
-                VkDescriptorImageInfo ii;
-                if (vkb_kind_is_texel(b->kind)) {
-                    w.pTexelBufferView = &o->views[i];
-                } else if (vkb_kind_is_image(b->kind)) {
-                    ii = vkb_image_descriptor(b, &o->images[i]);
-                    w.pImageInfo = &ii;
-                } else {
-                    w.pBufferInfo = &bi;
+                for (uint32_t v = 0; v < case_binding_descriptors(b); v++) {
+                    VkWriteDescriptorSet w = {
+                        .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+                        .dstSet = sets[b->set],
+                        .dstBinding = b->binding,
+                        .dstArrayElement = b->element + v,
+                        .descriptorCount = 1,
+                        .descriptorType = descriptor_of_kind[b->kind],
+                    };
+                    VkDescriptorImageInfo ii;
+                    if (vkb_kind_is_texel(b->kind)) {
+                        w.pTexelBufferView = &o->views[i];
+                    } else if (vkb_kind_is_image(b->kind)) {
+                        ii = vkb_image_descriptor(b, &o->images[i], v);
+                        w.pImageInfo = &ii;
+                    } else {
+                        w.pBufferInfo = &bi;
+                    }
+                    vkUpdateDescriptorSets(o->device, 1, &w, 0, NULL);
                 }
-                vkUpdateDescriptorSets(o->device, 1, &w, 0, NULL);
             }
         }
     }

@@ -34,11 +34,18 @@
 /* Bindings                                                                   */
 /* ------------------------------------------------------------------------- */
 
+/* Whether two bindings fill a descriptor in common (the same element, or a mip view's). */
+static int bindings_overlap(const case_binding *a, const case_binding *b)
+{
+    return a->set == b->set && a->binding == b->binding && a->element < b->element + case_binding_descriptors(b) &&
+           b->element < a->element + case_binding_descriptors(a);
+}
+
 static case_status read_binding(parser *p, const cJSON *obj, case_binding *b)
 {
-    static const char *const keys[] = {"set", "binding", "kind", "type", "format", "count", "data", "fill",
+    static const char *const keys[] = {"set", "binding", "element", "kind", "type", "format", "count", "data", "fill",
                                        "uninitialized", "name", NULL};
-    uint64_t set, binding, count = 0;
+    uint64_t set, binding, element, count = 0;
     const char *type_name, *kind_name, *format_name;
 
     if (!cJSON_IsObject(obj))
@@ -50,8 +57,10 @@ static case_status read_binding(parser *p, const cJSON *obj, case_binding *b)
         TRY(case_check_keys(p, obj, keys));
     TRY(case_read_uint_field(p, obj, "set", 0, 0, UINT32_MAX, 0, &set));
     TRY(case_read_uint_field(p, obj, "binding", 1, 0, UINT32_MAX, 0, &binding));
+    TRY(case_read_uint_field(p, obj, "element", 0, 0, ISA_MAX_DESCRIPTOR_ARRAY - 1, 0, &element));
     b->set = (uint32_t)set;
     b->binding = (uint32_t)binding;
+    b->element = (uint32_t)element;
     const char *name;
     TRY(case_read_string_field(p, obj, "name", 0, &name));
     if (name) {
@@ -174,9 +183,11 @@ static case_status read_bindings(parser *p, const cJSON *root, wl_case *c)
         size_t saved = case_path_enter_index(p, (size_t)i);
         case_status s = read_binding(p, obj, &c->bindings[i]);
         for (int j = 0; s == CASE_OK && j < i; j++) {
-            if (c->bindings[j].set == c->bindings[i].set && c->bindings[j].binding == c->bindings[i].binding)
-                s = case_fail_at(p, "binding", "set %u binding %u is already used by bindings[%d]",
-                            c->bindings[i].set, c->bindings[i].binding, j);
+            if (bindings_overlap(&c->bindings[j], &c->bindings[i]))
+                s = case_fail_at(p, "binding", "set %u binding %u%s is already used by bindings[%d]",
+                            c->bindings[i].set, c->bindings[i].binding,
+                            case_binding_descriptors(&c->bindings[i]) > 1 || c->bindings[i].element ? " (element)" : "",
+                            j);
             else if (c->bindings[i].name && c->bindings[j].name && strcmp(c->bindings[i].name, c->bindings[j].name) == 0)
                 s = case_fail_at(p, "name", "\"%.60s\" is already the name of bindings[%d]", c->bindings[i].name, j);
         }
@@ -251,9 +262,10 @@ case_status case_read_compare(parser *p, const cJSON *v, case_expect *e)
 
 static case_status read_expect(parser *p, const cJSON *obj, const wl_case *c, case_expect *e)
 {
-    static const char *const keys[] = {"set", "binding", "type", "data", "compare", NULL};
-    static const char *const image_keys[] = {"set", "binding", "type", "data", "compare", "mip", "layer", NULL};
-    uint64_t set, binding;
+    static const char *const keys[] = {"set", "binding", "element", "type", "data", "compare", NULL};
+    static const char *const image_keys[] = {"set", "binding", "element", "type", "data", "compare", "mip", "layer",
+                                             NULL};
+    uint64_t set, binding, element;
     const char *type_name;
 
     if (!cJSON_IsObject(obj))
@@ -262,11 +274,15 @@ static case_status read_expect(parser *p, const cJSON *obj, const wl_case *c, ca
     TRY(case_check_keys(p, obj, case_field(obj, "mip") || case_field(obj, "layer") ? image_keys : keys));
     TRY(case_read_uint_field(p, obj, "set", 0, 0, UINT32_MAX, 0, &set));
     TRY(case_read_uint_field(p, obj, "binding", 1, 0, UINT32_MAX, 0, &binding));
+    TRY(case_read_uint_field(p, obj, "element", 0, 0, ISA_MAX_DESCRIPTOR_ARRAY - 1, 0, &element));
     e->set = (uint32_t)set;
     e->binding = (uint32_t)binding;
-    const case_binding *b = case_find_binding(c, e->set, e->binding);
-    if (!b)
-        return case_fail_at(p, "binding", "no binding with set %u binding %u in \"bindings\"", e->set, e->binding);
+    e->element = (uint32_t)element;
+    const case_binding *b = case_find_binding(c, e->set, e->binding, e->element);
+    if (!b || b->element != e->element)
+        return case_fail_at(p, "binding", "no binding with set %u binding %u element %u in \"bindings\"%s", e->set,
+                            e->binding, e->element, b ? " (an expectation names the binding of a mip view "
+                            "image by its first element, and the level by \"mip\")" : "");
     e->type = b->type;
     if (case_kind_is_image(b->kind) || b->kind == CASE_KIND_SAMPLER)
         return case_image_read_expect(p, obj, b, e);
@@ -827,10 +843,10 @@ static case_status read_pass_bindings(parser *p, const cJSON *obj, wl_case *c, c
     case_status s = CASE_OK;
     int i = 0;
     for (const cJSON *v = list->child; v && s == CASE_OK; v = v->next, i++) {
-        static const char *const keys[] = {"buffer", "set", "binding", "kind", NULL};
+        static const char *const keys[] = {"buffer", "set", "binding", "element", "kind", NULL};
         size_t saved = case_path_enter_index(p, (size_t)i);
         const char *buffer = NULL, *kind = NULL;
-        uint64_t set = 0, binding = 0;
+        uint64_t set = 0, binding = 0, element = 0;
         s = cJSON_IsObject(v) ? case_check_keys(p, v, keys) : case_fail(p, "expected an object, got %s",
                                                                          case_json_kind(v));
         if (s == CASE_OK)
@@ -839,6 +855,8 @@ static case_status read_pass_bindings(parser *p, const cJSON *obj, wl_case *c, c
             s = case_read_uint_field(p, v, "set", 0, 0, UINT32_MAX, 0, &set);
         if (s == CASE_OK)
             s = case_read_uint_field(p, v, "binding", 1, 0, UINT32_MAX, 0, &binding);
+        if (s == CASE_OK)
+            s = case_read_uint_field(p, v, "element", 0, 0, ISA_MAX_DESCRIPTOR_ARRAY - 1, 0, &element);
         if (s == CASE_OK)
             s = case_read_string_field(p, v, "kind", 0, &kind);
         int b = -1;
@@ -851,6 +869,7 @@ static case_status read_pass_bindings(parser *p, const cJSON *obj, wl_case *c, c
             d->bindings[i] = c->bindings[b];
             d->bindings[i].set = (uint32_t)set;
             d->bindings[i].binding = (uint32_t)binding;
+            d->bindings[i].element = (uint32_t)element;
             d->binding_buffer[i] = b;
             d->binding_count = i + 1;
         }
@@ -867,9 +886,9 @@ static case_status read_pass_bindings(parser *p, const cJSON *obj, wl_case *c, c
                                  case_kind_name(own), buffers ? ", storage_buffer or uniform_buffer" : " only");
         }
         for (int j = 0; s == CASE_OK && j < i; j++)
-            if (d->bindings[j].set == set && d->bindings[j].binding == binding)
-                s = case_fail_at(p, "binding", "set %u binding %u is already bound by bindings[%d]", (uint32_t)set,
-                                 (uint32_t)binding, j);
+            if (bindings_overlap(&d->bindings[j], &d->bindings[i]))
+                s = case_fail_at(p, "binding", "set %u binding %u element %u is already bound by bindings[%d]",
+                                 (uint32_t)set, (uint32_t)binding, (uint32_t)element, j);
         case_path_leave(p, saved);
     }
     case_path_leave(p, outer);
@@ -1162,20 +1181,44 @@ const char *case_dispatch_name(const wl_case *c, int i)
     return c->dispatches ? c->dispatches[i].name : "";
 }
 
-const case_binding *case_find_binding(const wl_case *c, uint32_t set, uint32_t binding)
+const char *case_descriptor_text(uint32_t set, uint32_t binding, uint32_t element, char *buf, size_t size)
+{
+    if (element)
+        snprintf(buf, size, "set %u binding %u element %u", set, binding, element);
+    else
+        snprintf(buf, size, "set %u binding %u", set, binding);
+    return buf;
+}
+
+void case_write_descriptor(FILE *f, const case_binding *b)
+{
+    fprintf(f, "\"set\": %u, \"binding\": %u", b->set, b->binding);
+    if (b->element)
+        fprintf(f, ", \"element\": %u", b->element);
+}
+
+uint32_t case_binding_descriptors(const case_binding *b)
+{
+    return b->mip_views ? b->image.mip_levels : 1;
+}
+
+const case_binding *case_find_binding(const wl_case *c, uint32_t set, uint32_t binding, uint32_t element)
 {
     if (!c || !c->bindings)
         return NULL;
-    for (int i = 0; i < c->binding_count; i++)
-        if (c->bindings[i].set == set && c->bindings[i].binding == binding)
-            return &c->bindings[i];
+    for (int i = 0; i < c->binding_count; i++) {
+        const case_binding *b = &c->bindings[i];
+        if (b->set == set && b->binding == binding && element >= b->element &&
+            element - b->element < case_binding_descriptors(b))
+            return b;
+    }
     return NULL;
 }
 
 const case_expect *case_expect_for(const wl_case *c, const case_binding *b)
 {
     for (int i = 0; i < c->expect_count; i++)
-        if (c->expects[i].set == b->set && c->expects[i].binding == b->binding)
+        if (ISA_SAME_DESCRIPTOR(c->expects[i], *b))
             return &c->expects[i];
     return NULL;
 }

@@ -95,6 +95,9 @@ void case_compare_describe(case_compare m, double tolerance, char *buf, size_t s
 
 typedef struct case_binding {
     uint32_t set, binding;
+    uint32_t element; /* "element": the element of a descriptor array this binding fills (0 for a single descriptor) */
+    int mip_views;    /* "views": "mips": an image binding that fills elements element .. element + mip_levels - 1 of a
+                       * descriptor array, element + k a view of mip k alone (case_binding_descriptors) */
     char *name;       /* "name": the buffer's name, by which passes bind it ("dispatches"[i].bindings); NULL when absent */
     case_kind kind;
     case_type type;
@@ -120,7 +123,7 @@ typedef struct case_binding {
 } case_binding;
 
 typedef struct case_expect {
-    uint32_t set, binding;
+    uint32_t set, binding, element;
     case_type type;          /* taken from the binding with the same set/binding */
     case_compare compare;
     double tolerance;        /* ULP count or epsilon */
@@ -272,8 +275,19 @@ const case_device_difference *case_device_difference_for(const wl_case *c, const
  * max_subgroup_size); else 0 with the reason in why ("the case runs only at wave 16 (subgroup_size)"). */
 int case_wave_applies(const wl_case *c, uint32_t wave, char *why, size_t why_size);
 
-/* The binding with this set and binding number, or NULL. */
-const case_binding *case_find_binding(const wl_case *c, uint32_t set, uint32_t binding);
+/* "set 0 binding 1", or "set 0 binding 1 element 2" for an element of a descriptor array other than the first:
+ * how messages name a binding or an expectation's binding.  Returns buf. */
+const char *case_descriptor_text(uint32_t set, uint32_t binding, uint32_t element, char *buf, size_t size);
+#define CASE_DESCRIPTOR_TEXT_MAX 48
+
+/* Writes b's descriptor as JSON members: "set": 0, "binding": 1 (and "element": 2 when not 0). */
+void case_write_descriptor(FILE *f, const case_binding *b);
+
+/* How many descriptors binding b fills: one, or one view per mip of its image ("views": "mips"). */
+uint32_t case_binding_descriptors(const case_binding *b);
+
+/* The binding that fills descriptor (set, binding, element) -- its own element, or one of its mip views -- or NULL. */
+const case_binding *case_find_binding(const wl_case *c, uint32_t set, uint32_t binding, uint32_t element);
 
 /* The first expectation on binding b (whose compare mode and tolerance also rule how `check` compares b's
  * two sides), or NULL: b is compared exactly. */

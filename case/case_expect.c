@@ -44,6 +44,9 @@ int case_expect_check(const case_expect *e, const uint8_t *actual, size_t actual
         return case_image_expect_check(e, actual, actual_size, msg, msg_size, first_bad);
     if (msg && msg_size)
         msg[0] = '\0';
+    char where[CASE_DESCRIPTOR_TEXT_MAX] = "";
+    if (e)
+        case_descriptor_text(e->set, e->binding, e->element, where, sizeof where);
     if (!e || (unsigned)e->type >= CASE_TYPE_COUNT || (e->count && !e->bytes)) {
         if (msg && msg_size)
             snprintf(msg, msg_size, "invalid expectation");
@@ -58,8 +61,8 @@ int case_expect_check(const case_expect *e, const uint8_t *actual, size_t actual
     if (base) {
         if (base > SIZE_MAX / elem || base * elem > actual_size) {
             if (msg && msg_size)
-                snprintf(msg, msg_size, "set %u binding %u: %zu bytes, expected at least %zu (elements from %zu)",
-                         e->set, e->binding, actual_size, (base + e->count) * elem, base);
+                snprintf(msg, msg_size, "%s: %zu bytes, expected at least %zu (elements from %zu)", where,
+                         actual_size, (base + e->count) * elem, base);
             if (first_bad)
                 *first_bad = base;
             return 0;
@@ -69,8 +72,8 @@ int case_expect_check(const case_expect *e, const uint8_t *actual, size_t actual
     }
     if (actual_size / elem < e->count) {
         if (msg && msg_size)
-            snprintf(msg, msg_size, "set %u binding %u: %zu bytes, expected at least %zu (%zu %s elements)", e->set,
-                     e->binding, actual_size, e->count * elem, e->count, case_type_name(e->type));
+            snprintf(msg, msg_size, "%s: %zu bytes, expected at least %zu (%zu %s elements)", where, actual_size,
+                     e->count * elem, e->count, case_type_name(e->type));
         if (first_bad)
             *first_bad = base + actual_size / elem;
         return 0;
@@ -92,8 +95,7 @@ int case_expect_check(const case_expect *e, const uint8_t *actual, size_t actual
             free(want_sorted);
             free(got_sorted);
             if (msg && msg_size)
-                snprintf(msg, msg_size, "set %u binding %u: out of memory sorting %zu elements", e->set, e->binding,
-                         e->count);
+                snprintf(msg, msg_size, "%s: out of memory sorting %zu elements", where, e->count);
             if (first_bad)
                 *first_bad = 0;
             return 0;
@@ -123,8 +125,8 @@ int case_expect_check(const case_expect *e, const uint8_t *actual, size_t actual
     if (msg && msg_size) {
         char mode[64];
         case_compare_describe(e->compare, e->tolerance, mode, sizeof mode);
-        snprintf(msg, msg_size, "set %u binding %u (%s): %selement %zu: expected %s, actual %s; %zu of %zu elements differ",
-                 e->set, e->binding, mode, e->compare == CASE_COMPARE_SORTED ? "after sorting, " : "", base + first,
+        snprintf(msg, msg_size, "%s (%s): %selement %zu: expected %s, actual %s; %zu of %zu elements differ",
+                 where, mode, e->compare == CASE_COMPARE_SORTED ? "after sorting, " : "", base + first,
                  want_text, got_text, bad, e->count);
     }
     return 0;
@@ -132,9 +134,11 @@ int case_expect_check(const case_expect *e, const uint8_t *actual, size_t actual
 
 int case_expect_check_data(const wl_case *c, const case_expect *e, uint8_t *const *data, char *msg, size_t msg_size)
 {
-    const case_binding *b = case_find_binding(c, e->set, e->binding);
+    char where[CASE_DESCRIPTOR_TEXT_MAX];
+    case_descriptor_text(e->set, e->binding, e->element, where, sizeof where);
+    const case_binding *b = case_find_binding(c, e->set, e->binding, e->element);
     if (!b) {
-        snprintf(msg, msg_size, "no binding set %u binding %u", e->set, e->binding);
+        snprintf(msg, msg_size, "no binding %s", where);
         return 0;
     }
     const uint8_t *actual = data[b - c->bindings];
@@ -143,8 +147,8 @@ int case_expect_check_data(const wl_case *c, const case_expect *e, uint8_t *cons
     /* Amber's EQ_BUFFER: the other binding's final contents are the expected elements */
     const case_binding *r = &c->bindings[e->reference];
     if (r->size != b->size || r->type != b->type) {
-        snprintf(msg, msg_size, "set %u binding %u: %zu %s elements, but the reference %s holds %zu %s elements",
-                 e->set, e->binding, b->count, case_type_name(b->type), r->name ? r->name : "binding", r->count,
+        snprintf(msg, msg_size, "%s: %zu %s elements, but the reference %s holds %zu %s elements",
+                 where, b->count, case_type_name(b->type), r->name ? r->name : "binding", r->count,
                  case_type_name(r->type));
         return 0;
     }

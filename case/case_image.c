@@ -345,9 +345,10 @@ static case_status read_contents(parser *p, const cJSON *obj, case_binding *b)
 
 case_status case_image_read_binding(parser *p, const cJSON *obj, case_binding *b)
 {
-    static const char *const image_keys[] = {"set", "binding", "name", "kind", "type", "format", "dim", "extent", "layers",
-                                             "mip_levels", "data", "fill", "file", "uninitialized", "sampler", NULL};
-    static const char *const sampler_keys[] = {"set", "binding", "name", "kind", "sampler", NULL};
+    static const char *const image_keys[] = {"set", "binding", "element", "name", "kind", "type", "format", "dim",
+                                             "extent", "layers", "mip_levels", "views", "data", "fill", "file",
+                                             "uninitialized", "sampler", NULL};
+    static const char *const sampler_keys[] = {"set", "binding", "element", "name", "kind", "sampler", NULL};
     TRY(case_check_keys(p, obj, b->kind == CASE_KIND_SAMPLER ? sampler_keys : image_keys));
 
     if (case_kind_has_sampler(b->kind)) {
@@ -428,6 +429,16 @@ case_status case_image_read_binding(parser *p, const cJSON *obj, case_binding *b
         free(pixels);
         return s;
     }
+    const char *views;
+    s = case_read_string_field(p, obj, "views", 0, &views);
+    if (s == CASE_OK && views && strcmp(views, "mips") != 0)
+        s = case_fail_at(p, "views", "\"%.20s\": the one value is \"mips\" (each mip level a descriptor of its own)",
+                         views);
+    if (s != CASE_OK) {
+        free(pixels);
+        return s;
+    }
+    b->mip_views = views != NULL;
     b->size = img_image_bytes(&b->image);
     b->count = b->size / fi->texel_bytes;
     b->bytes = calloc(b->size ? b->size : 1, 1);
@@ -610,7 +621,9 @@ int case_image_write_png(const char *path, const case_binding *b, const uint8_t 
 int case_image_dump(FILE *f, const char *dump_path, const case_binding *b, const uint8_t *bytes, char *err,
                     size_t err_size)
 {
-    fprintf(f, "{\"set\": %u, \"binding\": %u, \"kind\": \"%s\"", b->set, b->binding, case_kind_name(b->kind));
+    fputc('{', f);
+    case_write_descriptor(f, b);
+    fprintf(f, ", \"kind\": \"%s\"", case_kind_name(b->kind));
     if (!case_kind_is_image(b->kind)) {
         fputs("}", f);
         return 1;
@@ -619,6 +632,8 @@ int case_image_dump(FILE *f, const char *dump_path, const case_binding *b, const
     const img_format_info *fi = img_format_get(im->format);
     fprintf(f, ", \"format\": \"%s\", \"dim\": \"%s\", \"extent\": [%u, %u, %u], \"layers\": %u, \"mip_levels\": %u",
             fi->name, img_dim_name(im->dim), im->width, im->height, im->depth, im->layers, im->mip_levels);
+    if (b->mip_views)
+        fputs(", \"views\": \"mips\"", f);
     int ok = 1;
     if (dump_path && png_format_ok(fi) && (im->dim == IMG_DIM_2D || im->dim == IMG_DIM_1D)) {
         char png_path[4096];

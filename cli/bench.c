@@ -90,7 +90,7 @@ static int bench_one(const char *name, const char *source, uint32_t wave, double
     uint32_t *a = calloc(elems, 4), *b = calloc(elems, 4);
     for (size_t i = 0; i < elems; i++)
         a[i] = (uint32_t)(i * 2654435761u);
-    sim_buffer bufs[2] = {{0, 0, (uint8_t *)a, elems * 4}, {0, 1, (uint8_t *)b, elems * 4}};
+    sim_buffer bufs[2] = {{0, 0, (uint8_t *)a, elems * 4, 0}, {0, 1, (uint8_t *)b, elems * 4, 0}};
     sim_config cfg = {.wave_size = wave, .groups = {groups, 1, 1}, .buffers = bufs, .buffer_count = 2};
     uint64_t insts = 0, lanes = 0;
     int runs = 0;

@@ -243,8 +243,9 @@ static int write_dump(const char *path, const wl_case *c, const run_output *out,
             }
             continue;
         }
-        fprintf(f, "%s\n\t\t{\"set\": %u, \"binding\": %u, \"type\": \"%s\", \"data\": [", i ? "," : "", b->set,
-                b->binding, case_type_name(b->type));
+        fprintf(f, "%s\n\t\t{", i ? "," : "");
+        case_write_descriptor(f, b);
+        fprintf(f, ", \"type\": \"%s\", \"data\": [", case_type_name(b->type));
         char text[64];
         for (size_t k = 0; k < b->count; k++) {
             if (k)

@@ -308,8 +308,9 @@ static int write_dump(const char *path, const wl_case *c, const vkb_device_info 
             }
             continue;
         }
-        fprintf(f, "%s\n    {\"set\": %u, \"binding\": %u, \"type\": \"%s\", \"data\": [", i ? "," : "", b->set,
-                b->binding, case_type_name(b->type));
+        fprintf(f, "%s\n    {", i ? "," : "");
+        case_write_descriptor(f, b);
+        fprintf(f, ", \"type\": \"%s\", \"data\": [", case_type_name(b->type));
         for (size_t k = 0; k < b->count; k++) {
             char text[64];
             case_format_element(b->type, o->data[i] + k * es, text, sizeof text);
@@ -596,7 +597,9 @@ static void print_binding(const wl_case *c, const case_binding *b, size_t bad, c
         snprintf(how, sizeof how, "%s", case_type_is_float(b->type) || mode == CASE_COMPARE_SORTED
                                             ? case_compare_name(mode)
                                             : "bit-exact");
-    fprintf(fout, "  set %u binding %u  %-20s %-4s x %-7zu %-12s %s\n", b->set, b->binding, case_kind_name(b->kind),
+    char where[CASE_DESCRIPTOR_TEXT_MAX];
+    fprintf(fout, "  %-15s  %-20s %-4s x %-7zu %-12s %s\n",
+            case_descriptor_text(b->set, b->binding, b->element, where, sizeof where), case_kind_name(b->kind),
             case_type_name(b->type), b->count, how, bad ? "DIFFER" : "agree");
     int image = cli_is_image_binding(b);
     if (bad && !image && mode != CASE_COMPARE_SORTED && !*note_printed) {

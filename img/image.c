@@ -48,6 +48,16 @@ size_t img_subresource_offset(const img_image *im, uint32_t mip, uint32_t layer)
     return offset + img_subresource_bytes(im, mip) * layer;
 }
 
+void img_mip_view(img_image *im, uint32_t mip)
+{
+    im->bytes += img_subresource_offset(im, mip, 0);
+    im->size = img_subresource_bytes(im, mip) * im->layers;
+    im->width = img_mip_size(im->width, mip);
+    im->height = img_mip_size(im->height, mip);
+    im->depth = img_mip_size(im->depth, mip);
+    im->mip_levels = 1;
+}
+
 size_t img_image_bytes(const img_image *im)
 {
     return img_subresource_offset(im, im->mip_levels, 0);

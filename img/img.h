@@ -99,6 +99,9 @@ int img_dim_by_name(const char *name, img_dim *out);
 
 uint32_t img_mip_size(uint32_t base, uint32_t mip); /* max(1, base >> mip) */
 size_t img_image_bytes(const img_image *im);        /* total packed size */
+/* Narrows *im to a view of its level `mip` alone, every layer (a VkImageView with baseMipLevel mip, levelCount 1):
+ * the packed layout keeps a level's layers together, so the view's texels are the image's own bytes. */
+void img_mip_view(img_image *im, uint32_t mip);
 size_t img_image_texels(const img_image *im);       /* total texels over every mip and layer */
 size_t img_subresource_offset(const img_image *im, uint32_t mip, uint32_t layer);
 size_t img_subresource_bytes(const img_image *im, uint32_t mip); /* one layer of one mip */

@@ -308,7 +308,9 @@ const char *isa_format_names(void);
 
 typedef struct isa_slot {
     isa_space space;
-    uint32_t set, binding;     /* buffers and texel buffers */
+    uint32_t set, binding;     /* buffers, texel buffers, images and samplers */
+    uint32_t element;          /* ... the element of a descriptor array (0 for a single descriptor): each element
+                                * of `buffer_t b[4]` is a slot of its own, made in a row (isa/lower_module.c) */
     isa_format format;         /* texel buffers: format declared in SPIR-V (unknown allowed for uniform texel) */
     isa_type texel_type;       /* texel buffers: the sampled type's component type */
     uint32_t static_size;      /* workgroup / private: bytes of this variable; buffers: the smallest size the layout needs */
@@ -324,6 +326,13 @@ typedef struct isa_slot {
     int written;               /* the kernel stores or atomically writes it */
     char name[48];             /* the variable's name in the source, where known */
 } isa_slot;
+
+/* The most elements of one descriptor array the lowering makes slots for (each element is a slot). */
+#define ISA_MAX_DESCRIPTOR_ARRAY 1024u
+
+/* Whether two records name the same descriptor: each has `set`, `binding` and `element` (a slot, a case
+ * binding or expectation, a simulator buffer or image).  Every such comparison goes through this. */
+#define ISA_SAME_DESCRIPTOR(a, b) ((a).set == (b).set && (a).binding == (b).binding && (a).element == (b).element)
 
 typedef enum isa_builtin {
     ISA_BI_GLOBAL_ID, ISA_BI_LOCAL_ID, ISA_BI_WORKGROUP_ID, ISA_BI_NUM_WORKGROUPS,

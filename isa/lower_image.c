@@ -29,11 +29,6 @@ bool lower_image_slot(lower *L, uint32_t var, uint32_t pointee, isa_slot *s)
 {
     type_info *t = lower_type(L, pointee);
     const id_info *d = &L->ids[var];
-    if ((t->op == SpvOpTypeArray || t->op == SpvOpTypeRuntimeArray) && is_image_type(lower_type(L, t->elem))) {
-        lower_fail(L, ISA_ERR_UNSUPPORTED, "variable %%%u is an array of images or samplers (descriptor indexing): "
-                   "not modelled, bind each image on its own", var);
-        return false;
-    }
     if (!is_image_type(t))
         return false;
     if (t->op != SpvOpTypeSampler) {

@@ -22,9 +22,10 @@
 /* ------------------------------------------------------------------ records */
 
 /* K_IMAGE: an image, sampler or sampled-image value (slot, sampler_slot); K_TEXEL_PTR: OpImageTexelPointer
- * (slot, coordinates in off_reg, their count in off_const), used only by image atomics */
+ * (slot, coordinates in off_reg, their count in off_const), used only by image atomics; K_DESC_ARRAY: a
+ * descriptor array variable (slot: its element 0's; only an access chain's first index makes a pointer of it) */
 enum id_kind { K_NONE, K_TYPE, K_CONST, K_VAR, K_VALUE, K_PTR, K_IMAGE, K_LABEL, K_FUNC, K_EXTINST, K_STRING, K_UNDEF,
-               K_TEXEL_PTR };
+               K_TEXEL_PTR, K_DESC_ARRAY };
 
 /* A type: the module reader's record (isa/spirv.h), with its layout decorations. */
 typedef spv_type type_info;

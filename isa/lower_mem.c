@@ -170,13 +170,49 @@ static uint32_t add_scaled_index(lower *L, uint32_t off_reg, uint32_t index_id, 
     return sum;
 }
 
+/* The slot of the element of descriptor array `b` (of array type `tid`) that index `idx` picks; -1 after a
+ * failure.  Only a constant index is modelled: a run-time one would choose the slot per wave or per lane
+ * (NonUniform), which isa_inst.slot cannot say. */
+static int32_t descriptor_element(lower *L, const id_info *b, uint32_t tid, uint32_t idx)
+{
+    const char *name = L->p->slots[b->slot].name;
+    int len = (int)strcspn(name, "[");
+    if (!idx) {
+        lower_fail(L, ISA_ERR_UNSUPPORTED, "descriptor array '%.*s' is used whole: wavelab models its elements",
+                   len, name);
+        return -1;
+    }
+    if (idx >= L->bound) {
+        lower_fail(L, ISA_ERR_INVALID, "id %%%u out of range (bound %u)", idx, L->bound);
+        return -1;
+    }
+    if (!L->ids[idx].cknown && L->ids[idx].kind == K_CONST) { /* an OpSpecConstantOp, evaluated when asked */
+        uint64_t v;
+        lower_const_bits(L, idx, &v, 1);
+        if (L->failed)
+            return -1;
+    }
+    if (!L->ids[idx].cknown) {
+        lower_fail(L, ISA_ERR_UNSUPPORTED, "descriptor array '%.*s' is indexed by a value known only when the kernel "
+                   "runs (%%%u): wavelab models constant indices into descriptor arrays", len, name, idx);
+        return -1;
+    }
+    uint64_t e = L->ids[idx].cval;
+    if (e >= lower_type(L, tid)->count) {
+        lower_fail(L, ISA_ERR_INVALID, "descriptor array '%.*s' of %u elements is indexed by the constant %lld", len,
+                   name, lower_type(L, tid)->count, (long long)(int32_t)e);
+        return -1;
+    }
+    return b->slot + (int32_t)e;
+}
+
 static void lower_access_chain(lower *L, const uint32_t *o, uint32_t no)
 {
     uint32_t rtype = o[0], rid = o[1], base = o[2];
     CHECK_ID(L, base);
     CHECK_ID(L, rid);
     id_info *b = &L->ids[base];
-    if (b->kind != K_PTR) {
+    if (b->kind != K_PTR && b->kind != K_DESC_ARRAY) {
         lower_fail(L, ISA_ERR_UNSUPPORTED, "access chain base %%%u is not a variable or access chain", base);
         return;
     }
@@ -185,6 +221,14 @@ static void lower_access_chain(lower *L, const uint32_t *o, uint32_t no)
     r.name = NULL;
     r.kind = K_PTR;
     r.type = rtype;
+    uint32_t first_index = 3;
+    if (b->kind == K_DESC_ARRAY) {
+        r.slot = descriptor_element(L, b, tid, no > 3 ? o[3] : 0);
+        if (r.slot < 0)
+            return;
+        tid = lower_type(L, tid)->elem;
+        first_index = 4;
+    }
     if (b->slot < 0) {
         /* register-backed built-in input: constant indices only */
         uint32_t regoff = 0;
@@ -200,9 +244,9 @@ static void lower_access_chain(lower *L, const uint32_t *o, uint32_t no)
         L->ids[rid].type = rtype;
         return;
     }
-    bool expl = slot_explicit(L, b->slot);
+    bool expl = slot_explicit(L, r.slot);
     mem_layout lay = ptr_layout(b);
-    for (uint32_t k = 3; k < no && !L->failed; k++) {
+    for (uint32_t k = first_index; k < no && !L->failed; k++) {
         type_info *t = lower_type(L, tid);
         uint32_t idx = o[k];
         CHECK_ID(L, idx);

@@ -528,6 +528,10 @@ void lower_alias_value(lower *L, uint32_t id, uint32_t type, uint32_t reg)
 static int32_t add_slot(lower *L, isa_slot *s)
 {
     isa_program *p = L->p;
+    if (p->slot_count >= UINT16_MAX) { /* isa_inst.slot */
+        lower_fail(L, ISA_ERR_UNSUPPORTED, "the module has more than %u variables and descriptors", UINT16_MAX - 1);
+        return -1;
+    }
     isa_slot *a = lower_grow(p->slots, &L->slot_cap, p->slot_count + 1, sizeof *a);
     if (!a) {
         lower_fail(L, ISA_ERR_NOMEM, "out of memory");
@@ -568,6 +572,110 @@ static int builtin_of_spirv(int32_t b)
     case SpvBuiltInSubgroupLtMask: return ISA_BI_LT_MASK;
     default: return -1;
     }
+}
+
+/* The slot of one buffer, texel buffer, image or sampler of variable `var` whose descriptor holds a `pointee`
+ * (the variable's own pointee, or the element type of a descriptor array); false after a failure. */
+static bool resource_slot(lower *L, uint32_t var, uint32_t pointee, isa_slot *s)
+{
+    const id_info *d = &L->ids[var];
+    type_info *t = lower_type(L, pointee);
+    if (d->storage != SpvStorageClassUniformConstant) {
+        bool is_storage = d->storage == SpvStorageClassStorageBuffer ||
+                          (d->storage == SpvStorageClassUniform && t->buffer_block);
+        s->space = d->storage == SpvStorageClassPushConstant ? ISA_SPACE_PUSH
+                   : is_storage                              ? ISA_SPACE_STORAGE
+                                                             : ISA_SPACE_UNIFORM;
+        if (s->space != ISA_SPACE_PUSH && (d->set < 0 || d->binding < 0)) {
+            lower_fail(L, ISA_ERR_INVALID, "buffer variable %%%u has no DescriptorSet/Binding", var);
+            return false;
+        }
+        s->set = d->set < 0 ? 0 : (uint32_t)d->set;
+        s->binding = d->binding < 0 ? 0 : (uint32_t)d->binding;
+        s->static_size = size_u32(L, layout_size(L, pointee, true), pointee, "block size");
+        s->readonly = s->space != ISA_SPACE_STORAGE || d->nonwritable;
+        return !L->failed;
+    }
+    /* images, samplers (isa/lower_image.c) */
+    if (lower_image_slot(L, var, pointee, s))
+        return true;
+    if (L->failed)
+        return false;
+    /* texel buffers: OpTypeImage with Dim Buffer */
+    if (t->op != SpvOpTypeImage && t->op != SpvOpTypeSampledImage) {
+        lower_fail(L, ISA_ERR_UNSUPPORTED, "UniformConstant variable %%%u of type %s is not a texel buffer", var,
+                   lower_op_name(t->op));
+        return false;
+    }
+    type_info *it = t->op == SpvOpTypeSampledImage ? lower_type(L, t->elem) : t;
+    if (it->image_dim != SpvDimBuffer) {
+        lower_fail(L, ISA_ERR_UNSUPPORTED, "image variable %%%u: only texel buffers (Dim Buffer) are modelled, "
+                                           "not textures", var);
+        return false;
+    }
+    s->space = it->image_sampled == 2 ? ISA_SPACE_STORAGE_TEXEL : ISA_SPACE_UNIFORM_TEXEL;
+    s->set = d->set < 0 ? 0 : (uint32_t)d->set;
+    s->binding = d->binding < 0 ? 0 : (uint32_t)d->binding;
+    s->format = isa_format_from_spirv(it->image_format);
+    s->texel_type = lower_scalar_isa_type(L, it->elem);
+    s->readonly = s->space == ISA_SPACE_UNIFORM_TEXEL || d->nonwritable;
+    return true;
+}
+
+/* The slots of a buffer, texel buffer, image or sampler variable: one, or for a descriptor array (`buffer_t
+ * b[4]`, `image2D mips[12]`) one per element, made in a row, element k named "name[k]"; the variable points at
+ * the first, and an access chain's first index picks the element's (isa/lower_mem.c). */
+static void make_resource_slots(lower *L, uint32_t var)
+{
+    id_info *d = &L->ids[var];
+    uint32_t pointee = lower_type(L, d->type)->elem;
+    type_info *t = lower_type(L, pointee);
+    uint32_t count = 1, elem = pointee;
+    bool array = d->storage != SpvStorageClassPushConstant &&
+                 (t->op == SpvOpTypeArray || t->op == SpvOpTypeRuntimeArray);
+    if (array) {
+        const char *nm = L->ids[var].name && *L->ids[var].name ? L->ids[var].name : "";
+        if (t->op == SpvOpTypeRuntimeArray || !t->count_known) {
+            lower_fail(L, ISA_ERR_UNSUPPORTED, "descriptor array '%s' (%%%u) has no length (a runtime array, "
+                       "descriptor indexing): wavelab models descriptor arrays of a constant length", nm, var);
+            return;
+        }
+        type_info *et = lower_type(L, t->elem);
+        if (et->op == SpvOpTypeArray || et->op == SpvOpTypeRuntimeArray) {
+            lower_fail(L, ISA_ERR_UNSUPPORTED, "descriptor array '%s' (%%%u) is an array of arrays: not modelled",
+                       nm, var);
+            return;
+        }
+        if (t->count > ISA_MAX_DESCRIPTOR_ARRAY) {
+            lower_fail(L, ISA_ERR_UNSUPPORTED, "descriptor array '%s' (%%%u) has %u elements; wavelab models at "
+                       "most %u", nm, var, t->count, ISA_MAX_DESCRIPTOR_ARRAY);
+            return;
+        }
+        count = t->count;
+        elem = t->elem;
+    }
+    int32_t first = -1;
+    for (uint32_t k = 0; k < count; k++) {
+        isa_slot s;
+        memset(&s, 0, sizeof s);
+        if (!resource_slot(L, var, elem, &s))
+            return;
+        set_slot_name(L, &s, var, pointee);
+        if (array) {
+            char base[sizeof s.name];
+            memcpy(base, s.name, sizeof base);
+            snprintf(s.name, sizeof s.name, "%.36s[%u]", base, k);
+        }
+        s.element = k;
+        int32_t i = add_slot(L, &s);
+        if (i < 0)
+            return;
+        if (first < 0)
+            first = i;
+    }
+    d->kind = array ? K_DESC_ARRAY : K_PTR;
+    d->slot = first;
+    d->off_const = 0;
 }
 
 /* Makes the slots of the module's variables; built-in inputs become registers. */
@@ -612,59 +720,10 @@ void lower_make_variables(lower *L)
             d->type = d->type;
             break;
         }
-        case SpvStorageClassStorageBuffer: case SpvStorageClassUniform: case SpvStorageClassPushConstant: {
-            bool is_storage = d->storage == SpvStorageClassStorageBuffer ||
-                              (d->storage == SpvStorageClassUniform && t->buffer_block);
-            s.space = d->storage == SpvStorageClassPushConstant ? ISA_SPACE_PUSH
-                      : is_storage                              ? ISA_SPACE_STORAGE
-                                                                : ISA_SPACE_UNIFORM;
-            if (s.space != ISA_SPACE_PUSH && (d->set < 0 || d->binding < 0)) {
-                lower_fail(L, ISA_ERR_INVALID, "buffer variable %%%u has no DescriptorSet/Binding", id);
-                return;
-            }
-            s.set = d->set < 0 ? 0 : (uint32_t)d->set;
-            s.binding = d->binding < 0 ? 0 : (uint32_t)d->binding;
-            s.static_size = size_u32(L, layout_size(L, pointee, true), pointee, "block size");
-            s.readonly = s.space != ISA_SPACE_STORAGE || d->nonwritable;
-            set_slot_name(L, &s, id, pointee);
-            d->kind = K_PTR;
-            d->slot = add_slot(L, &s);
-            d->off_const = 0;
+        case SpvStorageClassStorageBuffer: case SpvStorageClassUniform: case SpvStorageClassPushConstant:
+        case SpvStorageClassUniformConstant:
+            make_resource_slots(L, id);
             break;
-        }
-        case SpvStorageClassUniformConstant: {
-            /* images, samplers (isa/lower_image.c) */
-            if (lower_image_slot(L, id, pointee, &s)) {
-                set_slot_name(L, &s, id, pointee);
-                d->kind = K_PTR;
-                d->slot = add_slot(L, &s);
-                break;
-            }
-            if (L->failed)
-                return;
-            /* texel buffers: OpTypeImage with Dim Buffer */
-            if (t->op != SpvOpTypeImage && t->op != SpvOpTypeSampledImage) {
-                lower_fail(L, ISA_ERR_UNSUPPORTED, "UniformConstant variable %%%u of type %s is not a texel buffer", id,
-                     lower_op_name(t->op));
-                return;
-            }
-            type_info *it = t->op == SpvOpTypeSampledImage ? lower_type(L, t->elem) : t;
-            if (it->image_dim != SpvDimBuffer) {
-                lower_fail(L, ISA_ERR_UNSUPPORTED, "image variable %%%u: only texel buffers (Dim Buffer) are modelled, "
-                                             "not textures", id);
-                return;
-            }
-            s.space = it->image_sampled == 2 ? ISA_SPACE_STORAGE_TEXEL : ISA_SPACE_UNIFORM_TEXEL;
-            s.set = d->set < 0 ? 0 : (uint32_t)d->set;
-            s.binding = d->binding < 0 ? 0 : (uint32_t)d->binding;
-            s.format = isa_format_from_spirv(it->image_format);
-            s.texel_type = lower_scalar_isa_type(L, it->elem);
-            s.readonly = s.space == ISA_SPACE_UNIFORM_TEXEL || d->nonwritable;
-            set_slot_name(L, &s, id, pointee);
-            d->kind = K_PTR;
-            d->slot = add_slot(L, &s);
-            break;
-        }
         case SpvStorageClassWorkgroup: case SpvStorageClassPrivate: case SpvStorageClassFunction: {
             if (d->fold_rep && d->fold_rep != id) { /* shares its representative's table (lower_constvar.c) */
                 d->kind = K_PTR;

@@ -567,7 +567,7 @@ static void lower_composite_inst(lower *L, SpvOp op, const uint32_t *o, uint32_t
     }
     case SpvOpCopyObject: case SpvOpCopyLogical: {
         CHECK_ID(L, o[2]);
-        if (L->ids[o[2]].kind == K_PTR) {
+        if (L->ids[o[2]].kind == K_PTR || L->ids[o[2]].kind == K_DESC_ARRAY) {
             L->ids[o[1]] = L->ids[o[2]];
             L->ids[o[1]].name = NULL;
             return;

@@ -177,7 +177,7 @@ static int space_has_binding(isa_space space)
 static void mark_used_bindings(const wl_case *c, const isa_program *p, uint8_t *used)
 {
     for (uint32_t s = 0; p && s < p->slot_count; s++) {
-        const case_binding *b = case_find_binding(c, p->slots[s].set, p->slots[s].binding);
+        const case_binding *b = case_find_binding(c, p->slots[s].set, p->slots[s].binding, p->slots[s].element);
         if (b && space_has_binding(p->slots[s].space))
             used[b - c->bindings] = 1;
     }
@@ -208,7 +208,7 @@ int run_bindings_fit(const wl_case *c, isa_program *p, char *err, size_t err_siz
         }
         if (!space_has_binding(sl->space))
             continue;
-        const case_binding *b = case_find_binding(c, sl->set, sl->binding);
+        const case_binding *b = case_find_binding(c, sl->set, sl->binding, sl->element);
         if (!b) {
             snprintf(err, err_size, "%s: bindings: the kernel uses set %u binding %u ('%s', a %s) but the case has no "
                      "such binding", c->path, sl->set, sl->binding, sl->name, isa_space_name(sl->space));
@@ -268,7 +268,8 @@ int run_image_bindings(const wl_case *c, uint8_t *const *data, sim_image **image
 {
     int n = 0;
     for (int i = 0; i < c->binding_count; i++)
-        n += case_kind_is_image(c->bindings[i].kind) || case_kind_has_sampler(c->bindings[i].kind);
+        if (case_kind_is_image(c->bindings[i].kind) || case_kind_has_sampler(c->bindings[i].kind))
+            n += (int)case_binding_descriptors(&c->bindings[i]);
     /* one block: the sim_image entries, then the img_image each points at (its bytes are data[i]) */
     sim_image *si = calloc((size_t)n + 1, sizeof *si + sizeof(img_image));
     if (!si)
@@ -279,16 +280,20 @@ int run_image_bindings(const wl_case *c, uint8_t *const *data, sim_image **image
         const case_binding *b = &c->bindings[i];
         if (!case_kind_is_image(b->kind) && !case_kind_has_sampler(b->kind))
             continue;
-        si[k].set = b->set;
-        si[k].binding = b->binding;
-        if (case_kind_is_image(b->kind)) {
-            im[k] = b->image;
-            im[k].bytes = data[i];
-            im[k].size = b->size;
-            si[k].image = &im[k];
+        for (uint32_t v = 0; v < case_binding_descriptors(b); v++, k++) {
+            si[k].set = b->set;
+            si[k].binding = b->binding;
+            si[k].element = b->element + v;
+            if (case_kind_is_image(b->kind)) {
+                im[k] = b->image;
+                im[k].bytes = data[i];
+                im[k].size = b->size;
+                if (b->mip_views)
+                    img_mip_view(&im[k], v);
+                si[k].image = &im[k];
+            }
+            si[k].sampler = b->has_sampler ? &b->sampler : NULL;
         }
-        si[k].sampler = b->has_sampler ? &b->sampler : NULL;
-        k++;
     }
     *images = si;
     *count = n;
@@ -300,7 +305,8 @@ int run_buffer_bindings(const wl_case *c, uint8_t *const *data, sim_buffer *bufs
     int aliased = 0;
     for (int i = 0; i < c->binding_count; i++) {
         const case_binding *b = &c->bindings[i];
-        bufs[i] = (sim_buffer){.set = b->set, .binding = b->binding, .data = data[i], .size = b->size};
+        bufs[i] = (sim_buffer){.set = b->set, .binding = b->binding, .element = b->element, .data = data[i],
+                               .size = b->size};
         if (b->alias) {
             const case_binding *base = &c->bindings[b->alias - 1];
             bufs[i].data = data[b->alias - 1] + (b->offset - base->offset);
@@ -650,7 +656,8 @@ static int run_passes(const wl_case *c, const run_options *opt, run_output *out,
         if (per_us && rc == RUN_EXIT_OK) /* the model begins again with the next pass */
             per_us[i] = mem_model_estimate(opt->memory)->microseconds;
         for (uint32_t s = 0; out->prog && s < out->prog->slot_count; s++) {
-            const case_binding *b = case_find_binding(&view, out->prog->slots[s].set, out->prog->slots[s].binding);
+            const case_binding *b = case_find_binding(&view, out->prog->slots[s].set, out->prog->slots[s].binding,
+                                                       out->prog->slots[s].element);
             if (b && space_has_binding(out->prog->slots[s].space))
                 used[case_dispatch_buffer(c, i, (int)(b - view.bindings))] = 1;
         }
@@ -807,7 +814,7 @@ int run_check_expects(const wl_case *c, uint8_t *const *data, FILE *log)
     int failures = 0;
     for (int i = 0; i < c->expect_count; i++) {
         const case_expect *e = &c->expects[i];
-        const case_binding *b = case_find_binding(c, e->set, e->binding);
+        const case_binding *b = case_find_binding(c, e->set, e->binding, e->element);
         char msg[1024] = "", what[160];
         int ok = case_expect_check_data(c, e, data, msg, sizeof msg);
         if (!ok)
@@ -815,7 +822,7 @@ int run_check_expects(const wl_case *c, uint8_t *const *data, FILE *log)
         if (b && b->name) /* a named buffer (an Amber script's) is known by its name */
             snprintf(what, sizeof what, "%.100s", b->name);
         else
-            snprintf(what, sizeof what, "set %u binding %u", e->set, e->binding);
+            case_descriptor_text(e->set, e->binding, e->element, what, sizeof what);
         if (log) {
             if (ok)
                 fprintf(log, "  PASS  expect %s (%zu elements)\n", what, e->count);

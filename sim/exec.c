@@ -189,7 +189,7 @@ static sim_status bind_slots(sim_ctx *ctx)
         case ISA_SPACE_STORAGE_TEXEL: case ISA_SPACE_UNIFORM_TEXEL: {
             int found = 0;
             for (int b = 0; b < cfg->buffer_count; b++)
-                if (cfg->buffers[b].set == sl->set && cfg->buffers[b].binding == sl->binding) {
+                if (ISA_SAME_DESCRIPTOR(cfg->buffers[b], *sl)) {
                     m->data = cfg->buffers[b].data;
                     m->size = cfg->buffers[b].data ? cfg->buffers[b].size : 0;
                     found = 1;
@@ -926,7 +926,7 @@ static void *par_main(void *arg)
 static const uint8_t *caller_initial(const sim_config *cfg, const isa_slot *sl, size_t size)
 {
     for (int b = 0; b < cfg->buffer_count; b++)
-        if (cfg->buffers[b].set == sl->set && cfg->buffers[b].binding == sl->binding)
+        if (ISA_SAME_DESCRIPTOR(cfg->buffers[b], *sl))
             return cfg->buffer_initial && cfg->buffers[b].size == size ? cfg->buffer_initial[b] : NULL;
     return NULL;
 }

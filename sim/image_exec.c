@@ -33,7 +33,7 @@ sim_fault_kind sim_image_bind(sim_ctx *ctx, uint32_t s, char *why, size_t why_si
     sim_slot_mem *m = &ctx->slots[s];
     const sim_image *b = NULL;
     for (int k = 0; k < cfg->image_count && cfg->images; k++)
-        if (cfg->images[k].set == sl->set && cfg->images[k].binding == sl->binding)
+        if (ISA_SAME_DESCRIPTOR(cfg->images[k], *sl))
             b = &cfg->images[k];
     const int needs_image = sl->space != ISA_SPACE_SAMPLER;
     const int needs_sampler = sl->space == ISA_SPACE_SAMPLER || sl->image_combined;

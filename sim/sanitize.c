@@ -83,7 +83,7 @@ static int marked_uninitialized(const sim_ctx *ctx, const isa_slot *sl)
 {
     for (int b = 0; b < ctx->cfg->buffer_count && ctx->cfg->uninitialized; b++) {
         const sim_buffer *buf = &ctx->cfg->buffers[b];
-        if (buf->set == sl->set && buf->binding == sl->binding && ctx->cfg->uninitialized[b])
+        if (ISA_SAME_DESCRIPTOR(*buf, *sl) && ctx->cfg->uninitialized[b])
             return 1;
     }
     return 0;

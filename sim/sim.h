@@ -37,6 +37,7 @@ typedef struct sim_buffer {
     uint32_t set, binding;
     uint8_t *data;      /* caller owns; updated in place */
     size_t size;        /* bytes */
+    uint32_t element;   /* of a descriptor array; 0 for a single descriptor */
 } sim_buffer;
 
 /*
@@ -45,8 +46,10 @@ typedef struct sim_buffer {
  */
 typedef struct sim_image {
     uint32_t set, binding;
-    img_image *image;             /* caller owns; NULL for a sampler binding */
+    img_image *image;             /* caller owns; NULL for a sampler binding; a view of one mip of a caller's image
+                                   * is an img_image of its own (img_mip_view) */
     const img_sampler *sampler;   /* sampler and combined image sampler bindings; NULL otherwise */
+    uint32_t element;             /* of a descriptor array; 0 for a single descriptor */
 } sim_image;
 
 /*

@@ -217,7 +217,7 @@ START_TEST(test_case_full_example_fills_every_field)
     ck_assert_int_eq(c->binding_count, 4);
     ck_assert_uint_eq(c->bindings[0].count, 3);
     ck_assert_uint_eq(le(c->bindings[0].bytes + 8, 4), 4);
-    const case_binding *u = case_find_binding(c, 1, 1);
+    const case_binding *u = case_find_binding(c, 1, 1, 0);
     ck_assert_ptr_eq(u, &c->bindings[1]);
     ck_assert_int_eq(u->kind, CASE_KIND_UNIFORM_BUFFER);
     ck_assert_uint_eq(le(u->bytes + 12, 4), f32_bits(0.5f));
@@ -225,8 +225,8 @@ START_TEST(test_case_full_example_fills_every_field)
     ck_assert_str_eq(c->bindings[2].format, "r32ui");
     ck_assert_int_eq(c->bindings[3].kind, CASE_KIND_UNIFORM_TEXEL_BUFFER);
     ck_assert_str_eq(c->bindings[3].format, "rgba8");
-    ck_assert_ptr_null(case_find_binding(c, 0, 1));
-    ck_assert_ptr_null(case_find_binding(c, 2, 0));
+    ck_assert_ptr_null(case_find_binding(c, 0, 1, 0));
+    ck_assert_ptr_null(case_find_binding(c, 2, 0, 0));
 
     ck_assert_int_eq(c->expect_count, 4);
     ck_assert_int_eq(c->expects[0].compare, CASE_COMPARE_SORTED);
@@ -1315,7 +1315,7 @@ START_TEST(test_case_hostile_inputs_fail_cleanly)
     ck_assert_int_eq(case_parse("{\"a\\u0001b\": 1}", "t.json", &c, err, sizeof err), CASE_ERR_FIELD);
     ck_assert_msg(strstr(err, "t.json: a\\x01b: unknown field"), "%s", err);
     case_destroy(NULL);
-    ck_assert_ptr_null(case_find_binding(NULL, 0, 0));
+    ck_assert_ptr_null(case_find_binding(NULL, 0, 0, 0));
 }
 END_TEST
 

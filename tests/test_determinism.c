@@ -336,7 +336,7 @@ static sim_status run_race_traced(uint32_t threads, uint32_t fault_from, uint32_
     free(words);
     uint32_t small[4] = {0};
     memset(out, 0, out_words * 4);
-    sim_buffer bufs[2] = {{0, 0, (uint8_t *)out, out_words * 4}, {0, 1, (uint8_t *)small, sizeof small}};
+    sim_buffer bufs[2] = {{0, 0, (uint8_t *)out, out_words * 4, 0}, {0, 1, (uint8_t *)small, sizeof small, 0}};
     sim_config cfg = {.wave_size = 8, .groups = {8, 1, 1}, .buffers = bufs, .buffer_count = 2, .threads = threads,
                       .mem_trace = trace};
     sim_status st = sim_run(p, &cfg, r);
@@ -475,7 +475,7 @@ START_TEST(test_determinism_threaded_fallback_restores_from_the_callers_initial_
     for (uint32_t threads = 1; threads <= 3; threads += 2) {
         uint32_t small[4] = {0};
         memcpy(data, initial, sizeof data);
-        sim_buffer bufs[2] = {{0, 0, (uint8_t *)data, sizeof data}, {0, 1, (uint8_t *)small, sizeof small}};
+        sim_buffer bufs[2] = {{0, 0, (uint8_t *)data, sizeof data, 0}, {0, 1, (uint8_t *)small, sizeof small, 0}};
         const uint8_t *kept[2] = {(const uint8_t *)initial, NULL};
         sim_config cfg = {.wave_size = 8, .groups = {GROUPS, 1, 1}, .buffers = bufs, .buffer_count = 2,
                           .threads = threads, .buffer_initial = kept};

@@ -74,7 +74,7 @@ static void run_served(const isa_program *p, uint32_t wave, const uint32_t *keys
     uint32_t k[N];
     memcpy(k, keys, sizeof k);
     memset(out, 0, N * sizeof *out);
-    sim_buffer bufs[2] = {{0, 0, (uint8_t *)k, sizeof k}, {0, 1, (uint8_t *)out, N * sizeof *out}};
+    sim_buffer bufs[2] = {{0, 0, (uint8_t *)k, sizeof k, 0}, {0, 1, (uint8_t *)out, N * sizeof *out, 0}};
     sim_config cfg = {.wave_size = wave, .groups = {1, 1, 1}, .buffers = bufs, .buffer_count = 2};
     sim_result r;
     ck_assert_int_eq(sim_run(p, &cfg, &r), SIM_OK);
@@ -445,7 +445,7 @@ START_TEST(test_frontend_robust_access_reads_zero_and_drops_stores)
             src[i] = 100u + (uint32_t)i;
         for (int i = 0; i < 96; i++)
             dst[i] = 0xdeadu;
-        sim_buffer bufs[2] = {{0, 0, (uint8_t *)src, sizeof src}, {0, 1, (uint8_t *)dst, sizeof dst}};
+        sim_buffer bufs[2] = {{0, 0, (uint8_t *)src, sizeof src, 0}, {0, 1, (uint8_t *)dst, sizeof dst, 0}};
         sim_config cfg = {.wave_size = 32, .groups = {1, 1, 1}, .buffers = bufs, .buffer_count = 2,
                           .robust_access = robust};
         sim_result r;

@@ -36,7 +36,7 @@ static isa_program *build_hlsl(const char *src, char *warnings, size_t wsize)
 static sim_status run2(const isa_program *prog, uint32_t W, uint32_t *in, size_t in_n, uint32_t *out, size_t out_n,
                        sim_result *res)
 {
-    sim_buffer bufs[2] = {{0, 0, (uint8_t *)in, in_n * 4}, {0, 1, (uint8_t *)out, out_n * 4}};
+    sim_buffer bufs[2] = {{0, 0, (uint8_t *)in, in_n * 4, 0}, {0, 1, (uint8_t *)out, out_n * 4, 0}};
     sim_config cfg = {.wave_size = W, .groups = {1, 1, 1}, .buffers = bufs, .buffer_count = 2};
     return sim_run(prog, &cfg, res);
 }
@@ -441,7 +441,7 @@ START_TEST(test_hlsl_resources_without_register_take_free_bindings_in_declaratio
     uint32_t a[8], b[8], c[8];
     for (uint32_t i = 0; i < 8; i++)
         a[i] = 100u + i, b[i] = i + 1u, c[i] = SENTINEL;
-    sim_buffer bufs[3] = {{0, 0, (uint8_t *)b, sizeof b}, {0, 2, (uint8_t *)a, sizeof a}, {0, 3, (uint8_t *)c, sizeof c}};
+    sim_buffer bufs[3] = {{0, 0, (uint8_t *)b, sizeof b, 0}, {0, 2, (uint8_t *)a, sizeof a, 0}, {0, 3, (uint8_t *)c, sizeof c, 0}};
     sim_config cfg = {.wave_size = 8, .groups = {1, 1, 1}, .buffers = bufs, .buffer_count = 3};
     sim_result res;
     ck_assert_int_eq(sim_run(prog, &cfg, &res), SIM_OK);

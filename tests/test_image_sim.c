@@ -181,7 +181,7 @@ START_TEST(test_image_fetch_each_mip_reads_its_texels)
         fill_pattern(&tex);
         struct { float texel[64][4]; uint32_t size[64][4]; } out;
         memset(&out, 0xff, sizeof out);
-        run_env e = {.buffers = {{0, 1, (uint8_t *)&out, sizeof out}}, .buffer_count = 1,
+        run_env e = {.buffers = {{0, 1, (uint8_t *)&out, sizeof out, 0}}, .buffer_count = 1,
                      .images = {{0, 0, &tex, &smp}}, .image_count = 1};
         sim_result res;
         assert_ok(run(p, &e, wave_sizes[k], &res), &res, wave_sizes[k]);
@@ -228,7 +228,7 @@ START_TEST(test_image_fetch_offset_moves_the_texel_not_the_layer)
         fill_pattern(&arr);
         struct { float a[32][4], b[32][4], c[32][4]; } out;
         memset(&out, 0xff, sizeof out);
-        run_env e = {.buffers = {{0, 2, (uint8_t *)&out, sizeof out}}, .buffer_count = 1,
+        run_env e = {.buffers = {{0, 2, (uint8_t *)&out, sizeof out, 0}}, .buffer_count = 1,
                      .images = {{0, 0, &tex, &smp}, {0, 1, &arr, &smp}}, .image_count = 2};
         sim_result res;
         assert_ok(run(p, &e, wave_sizes[k], &res), &res, wave_sizes[k]);
@@ -286,7 +286,7 @@ START_TEST(test_image_sample_and_gather_offsets_move_the_levels_texels)
         fill_pattern(&tex);
         struct { float a[32][4], b[32][4], g[32][4]; } out;
         memset(&out, 0xff, sizeof out);
-        run_env e = {.buffers = {{0, 1, (uint8_t *)&out, sizeof out}}, .buffer_count = 1,
+        run_env e = {.buffers = {{0, 1, (uint8_t *)&out, sizeof out, 0}}, .buffer_count = 1,
                      .images = {{0, 0, &tex, &near}}, .image_count = 1};
         sim_result res;
         assert_ok(run(p, &e, wave_sizes[k], &res), &res, wave_sizes[k]);
@@ -355,8 +355,8 @@ START_TEST(test_image_depth_compare_needs_its_sampler_and_a_depth_image)
         memset(out, 0x7f, sizeof out);
         uint32_t which = rows[r].which;
         sim_config cfg = {.wave_size = 4, .groups = {1, 1, 1},
-                          .buffers = (sim_buffer[]){{0, 2, (uint8_t *)out, sizeof out}}, .buffer_count = 1,
-                          .images = (sim_image[]){{0, 0, rows[r].image, NULL}, {0, 1, NULL, rows[r].smp}},
+                          .buffers = (sim_buffer[]){{0, 2, (uint8_t *)out, sizeof out, 0}}, .buffer_count = 1,
+                          .images = (sim_image[]){{0, 0, rows[r].image, NULL, 0}, {0, 1, NULL, rows[r].smp, 0}},
                           .image_count = 2, .push = (uint8_t *)&which, .push_size = sizeof which};
         sim_result res;
         memset(&res, 0, sizeof res);
@@ -415,7 +415,7 @@ START_TEST(test_image_sample_linear_nearest_gather_match_reference)
         fill_pattern(&im);
         struct { float l[128][4], n[128][4], g[128][4]; } out;
         memset(&out, 0, sizeof out);
-        run_env e = {.buffers = {{0, 3, (uint8_t *)&out, sizeof out}}, .buffer_count = 1,
+        run_env e = {.buffers = {{0, 3, (uint8_t *)&out, sizeof out, 0}}, .buffer_count = 1,
                      .images = {{0, 0, &im, NULL}, {0, 1, NULL, &lin}, {0, 2, NULL, &near}}, .image_count = 3,
                      .groups = {4, 1, 1}};
         sim_result res;
@@ -473,7 +473,7 @@ START_TEST(test_image_rgba8_unorm_reads_c_over_255_and_stores_rounded)
         uint8_t initial[64];
         memcpy(initial, im.bytes, 64);
         float out[16][4];
-        run_env e = {.buffers = {{0, 1, (uint8_t *)out, sizeof out}}, .buffer_count = 1,
+        run_env e = {.buffers = {{0, 1, (uint8_t *)out, sizeof out, 0}}, .buffer_count = 1,
                      .images = {{0, 0, &im, NULL}}, .image_count = 1};
         sim_result res;
         assert_ok(run(p, &e, wave_sizes[k], &res), &res, wave_sizes[k]);
@@ -537,7 +537,7 @@ START_TEST(test_image_atomics_r32_match_sequential_reference)
         memcpy(ref_mine, mine.bytes, sizeof ref_mine);
         struct { uint32_t old_x[256]; int32_t old_c[256]; } out;
         memset(&out, 0, sizeof out);
-        run_env e = {.buffers = {{0, 2, (uint8_t *)&out, sizeof out}}, .buffer_count = 1,
+        run_env e = {.buffers = {{0, 2, (uint8_t *)&out, sizeof out, 0}}, .buffer_count = 1,
                      .images = {{0, 0, &hist, NULL}, {0, 1, &mine, NULL}}, .image_count = 2, .groups = {4, 1, 1}};
         sim_result res;
         assert_ok(run(p, &e, wave_sizes[k], &res), &res, wave_sizes[k]);
@@ -603,7 +603,7 @@ START_TEST(test_image_3d_cube_1darray_address_their_texels)
         fill_pattern(&rows);
         struct { float v[8][4], c[8][4], r[8][4]; uint32_t q[8][4]; } out;
         memset(&out, 0, sizeof out);
-        run_env e = {.buffers = {{0, 3, (uint8_t *)&out, sizeof out}}, .buffer_count = 1,
+        run_env e = {.buffers = {{0, 3, (uint8_t *)&out, sizeof out, 0}}, .buffer_count = 1,
                      .images = {{0, 0, &vol, &near}, {0, 1, &cube, &near}, {0, 2, &rows, NULL}}, .image_count = 3};
         sim_result res;
         assert_ok(run(p, &e, wave_sizes[k], &res), &res, wave_sizes[k]);
@@ -663,7 +663,7 @@ START_TEST(test_image_out_of_bounds_faults_or_reads_zero_when_robust)
         fill_pattern(&src);
         float out[16][4];
         memset(out, 0x7f, sizeof out);
-        run_env e = {.buffers = {{0, 1, (uint8_t *)out, sizeof out}}, .buffer_count = 1,
+        run_env e = {.buffers = {{0, 1, (uint8_t *)out, sizeof out, 0}}, .buffer_count = 1,
                      .images = {{0, 0, &src, NULL}}, .image_count = 1};
         sim_result res;
         sim_status st = run(p, &e, wave_sizes[k], &res);
@@ -800,7 +800,7 @@ START_TEST(test_image_trace_linear_addresses_are_packed_offsets)
     float out[16][4];
     trace_log log = {0};
     sim_mem_trace trace = {log_access, &log, NULL};
-    run_env e = {.buffers = {{0, 1, (uint8_t *)out, sizeof out}}, .buffer_count = 1,
+    run_env e = {.buffers = {{0, 1, (uint8_t *)out, sizeof out, 0}}, .buffer_count = 1,
                  .images = {{0, 0, &src, NULL}}, .image_count = 1, .trace = &trace};
     sim_result res;
     assert_ok(run(p, &e, 8, &res), &res, 8);
@@ -891,7 +891,7 @@ START_TEST(test_image_unknown_format_reads_the_binding_format_and_mismatch_is_co
     for (uint32_t b = 0; b < 64; b++)
         im.bytes[b] = (uint8_t)(b * 53u + 7u);
     float out[16][4];
-    run_env e = {.buffers = {{0, 1, (uint8_t *)out, sizeof out}}, .buffer_count = 1,
+    run_env e = {.buffers = {{0, 1, (uint8_t *)out, sizeof out, 0}}, .buffer_count = 1,
                  .images = {{0, 0, &im, NULL}}, .image_count = 1};
     sim_result res;
     assert_ok(run(p, &e, 8, &res), &res, 8);
@@ -943,7 +943,7 @@ START_TEST(test_image_grad_picks_the_mip_of_log2_rho)
         img_image tex = make_image(IMG_DIM_2D, IMG_FMT_R32G32B32A32_SFLOAT, 16, 8, 1, 1, 3);
         fill_pattern(&tex);
         float out[32][4];
-        run_env e = {.buffers = {{0, 1, (uint8_t *)out, sizeof out}}, .buffer_count = 1,
+        run_env e = {.buffers = {{0, 1, (uint8_t *)out, sizeof out, 0}}, .buffer_count = 1,
                      .images = {{0, 0, &tex, &near}}, .image_count = 1};
         sim_result res;
         assert_ok(run(p, &e, wave_sizes[k], &res), &res, wave_sizes[k]);

@@ -37,7 +37,7 @@ START_TEST(test_lower_loop_phis_that_read_each_other_copy_in_parallel)
     free(words);
     for (uint32_t wave = 4; wave <= 64; wave *= 2) {
         uint32_t out[64] = {0};
-        sim_buffer buf = {0, 0, (uint8_t *)out, sizeof out};
+        sim_buffer buf = {0, 0, (uint8_t *)out, sizeof out, 0};
         sim_config cfg = {.wave_size = wave, .groups = {1, 1, 1}, .buffers = &buf, .buffer_count = 1};
         sim_result r;
         ck_assert_int_eq(sim_run(p, &cfg, &r), SIM_OK);
@@ -181,7 +181,7 @@ START_TEST(test_lower_ldexp_reads_the_exponent_at_its_width_and_sign)
     for (size_t r = 0; r < sizeof rows / sizeof rows[0]; r++) {
         float out[8] = {0};
         int32_t in[2] = {rows[r].a, 1};
-        sim_buffer bufs[2] = {{0, 0, (uint8_t *)out, sizeof out}, {0, 1, (uint8_t *)in, sizeof in}};
+        sim_buffer bufs[2] = {{0, 0, (uint8_t *)out, sizeof out, 0}, {0, 1, (uint8_t *)in, sizeof in, 0}};
         sim_config cfg = {.wave_size = 4, .groups = {1, 1, 1}, .buffers = bufs, .buffer_count = 2};
         sim_result res;
         ck_assert_int_eq(sim_run(p, &cfg, &res), SIM_OK);

@@ -163,7 +163,7 @@ static sim_status run_lane_program(uint32_t W, uint32_t local, uint32_t groups, 
         inbuf[i * 4 + 3] = io->active[i];
     }
     memset(outbuf, 0, sizeof outbuf);
-    sim_buffer bufs[2] = {{0, 0, (uint8_t *)outbuf, n * 32}, {0, 1, (uint8_t *)inbuf, n * 32}};
+    sim_buffer bufs[2] = {{0, 0, (uint8_t *)outbuf, n * 32, 0}, {0, 1, (uint8_t *)inbuf, n * 32, 0}};
     sim_config cfg = config(W, groups, bufs, 2);
     sim_status st = sim_run(&b.p, &cfg, res);
     for (uint32_t i = 0; i < n; i++)
@@ -1051,7 +1051,7 @@ START_TEST(test_memory_out_of_bounds_fault_has_full_location)
     b_emit(&b, I(.op = ISA_OP_END));
     uint32_t data[64];
     memset(data, 0, sizeof data);
-    sim_buffer buf = {1, 3, (uint8_t *)data, (n - 1) * 4};
+    sim_buffer buf = {1, 3, (uint8_t *)data, (n - 1) * 4, 0};
     sim_config cfg = config(W, groups, &buf, 1);
     sim_result res;
     ck_assert_int_eq(sim_run(&b.p, &cfg, &res), SIM_FAULT);
@@ -1104,7 +1104,7 @@ START_TEST(test_memory_atomics_happen_in_lane_order)
     uint32_t data[4 + 2 * 16];
     memset(data, 0, sizeof data);
     data[0] = 777;
-    sim_buffer buf = {0, 0, (uint8_t *)data, sizeof data};
+    sim_buffer buf = {0, 0, (uint8_t *)data, sizeof data, 0};
     sim_config cfg = config(W, groups, &buf, 1);
     sim_result res;
     ck_assert_int_eq(sim_run(&b.p, &cfg, &res), SIM_OK);
@@ -1149,7 +1149,7 @@ START_TEST(test_memory_private_and_workgroup_are_zeroed_and_separate)
     b_emit(&b, I(.op = ISA_OP_END));
     b.code[0].imm = b.p.code_count - 1;
     uint32_t data[16] = {0};
-    sim_buffer buf = {0, 0, (uint8_t *)data, sizeof data};
+    sim_buffer buf = {0, 0, (uint8_t *)data, sizeof data, 0};
     sim_config cfg = config(W, groups, &buf, 1);
     sim_result res;
     ck_assert_int_eq(sim_run(&b.p, &cfg, &res), SIM_OK);
@@ -1192,7 +1192,7 @@ START_TEST(test_memory_texel_buffer_converts_formats)
     for (int i = 0; i < 16; i++)
         texels[i] = (uint8_t)(i * 17);
     float outf[18] = {0};
-    sim_buffer bufs[2] = {{0, 0, texels, 16}, {0, 1, (uint8_t *)outf, sizeof outf}};
+    sim_buffer bufs[2] = {{0, 0, texels, 16, 0}, {0, 1, (uint8_t *)outf, sizeof outf, 0}};
     sim_config cfg = config(4, 1, bufs, 2);
     sim_result res;
     ck_assert_int_eq(sim_run(&b.p, &cfg, &res), SIM_OK);
@@ -1246,7 +1246,7 @@ START_TEST(test_memory_texel_rgba32f_reads_bits_with_nans_quiet)
         uint32_t texels[32], got[32];
         memcpy(texels, bits, sizeof texels);
         memset(got, 0xee, sizeof got);
-        sim_buffer bufs[2] = {{0, 0, (uint8_t *)texels, sizeof texels}, {0, 1, (uint8_t *)got, sizeof got}};
+        sim_buffer bufs[2] = {{0, 0, (uint8_t *)texels, sizeof texels, 0}, {0, 1, (uint8_t *)got, sizeof got, 0}};
         for (uint32_t W = 4; W <= 8; W *= 2) {
             sim_config cfg = config(W, 1, bufs, 2);
             cfg.robust_access = robust;
@@ -1315,7 +1315,7 @@ START_TEST(test_memory_in_bounds_private_vector_partial_and_same_address)
     for (uint32_t W = 4; W <= 8; W *= 2) {
         uint32_t got[33];
         memset(got, 0xee, sizeof got);
-        sim_buffer buf = {0, 0, (uint8_t *)got, sizeof got};
+        sim_buffer buf = {0, 0, (uint8_t *)got, sizeof got, 0};
         sim_config cfg = config(W, 1, &buf, 1);
         sim_result res;
         ck_assert_int_eq(sim_run(&b.p, &cfg, &res), SIM_OK);
@@ -1364,7 +1364,7 @@ START_TEST(test_builtins_per_lane_values_partial_wave)
     b.code[0].imm = b.p.code_count - 1;
     uint32_t data[2 * 12 * NB];
     memset(data, 0xff, sizeof data);
-    sim_buffer buf = {0, 0, (uint8_t *)data, sizeof data};
+    sim_buffer buf = {0, 0, (uint8_t *)data, sizeof data, 0};
     sim_config cfg = config(8, 2, &buf, 1);
     sim_result res;
     ck_assert_int_eq(sim_run(&b.p, &cfg, &res), SIM_OK);
@@ -1444,7 +1444,7 @@ START_TEST(test_barrier_four_waves_see_each_others_stores)
     build_barrier_program(&b, W, local, 0);
     uint32_t data[2 * 32];
     memset(data, 0, sizeof data);
-    sim_buffer buf = {0, 0, (uint8_t *)data, local * 4};
+    sim_buffer buf = {0, 0, (uint8_t *)data, local * 4, 0};
     sim_config cfg = config(W, 3, &buf, 1);
     sim_result res;
     ck_assert_int_eq(sim_run(&b.p, &cfg, &res), SIM_OK);
@@ -1464,7 +1464,7 @@ START_TEST(test_barrier_skipped_by_one_wave_is_deadlock)
     builder b;
     build_barrier_program(&b, W, local, 1);
     uint32_t data[32];
-    sim_buffer buf = {0, 0, (uint8_t *)data, sizeof data};
+    sim_buffer buf = {0, 0, (uint8_t *)data, sizeof data, 0};
     sim_config cfg = config(W, 2, &buf, 1);
     sim_result res;
     ck_assert_int_eq(sim_run(&b.p, &cfg, &res), SIM_FAULT);
@@ -1744,7 +1744,7 @@ START_TEST(test_host_variant_fp16_and_fma_bits_equal_portable)
         sim_result res[2];
         for (int portable = 0; portable < 2; portable++) {
             out[portable] = calloc(n * 8, 4);
-            sim_buffer bufs[2] = {{0, 0, (uint8_t *)in, n * 4}, {0, 1, (uint8_t *)out[portable], n * 32}};
+            sim_buffer bufs[2] = {{0, 0, (uint8_t *)in, n * 4, 0}, {0, 1, (uint8_t *)out[portable], n * 32, 0}};
             sim_config cfg = {.wave_size = W, .groups = {n / 64, 1, 1}, .buffers = bufs, .buffer_count = 2,
                               .portable = portable};
             ck_assert_int_eq(sim_run(prog, &cfg, &res[portable]), SIM_OK);
@@ -1901,7 +1901,7 @@ START_TEST(test_fp16_conversions_f16c_and_software_equal_ieee_reference)
     uint32_t *out = malloc((size_t)n * 24);
     for (int portable = 0; portable < 2; portable++) {
         memset(out, 0xee, (size_t)n * 24);
-        sim_buffer bufs[2] = {{0, 0, (uint8_t *)in, (size_t)n * 4}, {0, 1, (uint8_t *)out, (size_t)n * 24}};
+        sim_buffer bufs[2] = {{0, 0, (uint8_t *)in, (size_t)n * 4, 0}, {0, 1, (uint8_t *)out, (size_t)n * 24, 0}};
         sim_config cfg = {.wave_size = 32, .groups = {n / 64, 1, 1}, .buffers = bufs, .buffer_count = 2,
                           .portable = portable};
         sim_result res;

@@ -772,9 +772,9 @@ static int run_matrix(family f, ty t, char *report, size_t report_size, int *ski
             for (size_t i = 0; i < d.out_words; i++)
                 d.out[i] = HOST_FILL;
             sim_buffer bufs[3] = {
-                {0, 0, (uint8_t *)d.in, d.in_words * 4},
-                {0, 1, (uint8_t *)d.ctl, d.ctl_words * 4},
-                {0, 2, (uint8_t *)d.out, d.out_words * 4},
+                {0, 0, (uint8_t *)d.in, d.in_words * 4, 0},
+                {0, 1, (uint8_t *)d.ctl, d.ctl_words * 4, 0},
+                {0, 2, (uint8_t *)d.out, d.out_words * 4, 0},
             };
             sim_config cfg = {.wave_size = d.W, .groups = {GROUPS, 1, 1}, .buffers = bufs, .buffer_count = 3};
             sim_result res;
@@ -896,7 +896,7 @@ static isa_program *build_or_fail(const char *src)
 static sim_status run_io(const isa_program *prog, uint32_t W, uint32_t *in, size_t in_n, uint32_t *out, size_t out_n,
                          sim_result *res)
 {
-    sim_buffer bufs[2] = {{0, 0, (uint8_t *)in, in_n * 4}, {0, 1, (uint8_t *)out, out_n * 4}};
+    sim_buffer bufs[2] = {{0, 0, (uint8_t *)in, in_n * 4, 0}, {0, 1, (uint8_t *)out, out_n * 4, 0}};
     sim_config cfg = {.wave_size = W, .groups = {1, 1, 1}, .buffers = bufs, .buffer_count = 2};
     return sim_run(prog, &cfg, res);
 }

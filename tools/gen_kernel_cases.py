@@ -1435,6 +1435,8 @@ def main():
     for name in sorted(n for n in dir(sys.modules[__name__])
                        if n.startswith("gen_") and n not in ("gen_000", "gen_000_lights")):
         getattr(sys.modules[__name__], name)()
+    import gen_descriptor_cases  # kernels/descriptors/: its own file, this one is long
+    gen_descriptor_cases.generate(sys.modules[__name__])
     if CHECK:
         print("%d case files checked" % len(WRITTEN))
         sys.exit(1 if CHECK_FAILED else 0)

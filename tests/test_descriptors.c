@@ -1,0 +1,230 @@
+/*
+ * tests/test_descriptors.c — descriptor arrays: one slot per element, the
+ * element an access chain's constant index picks, the refusals (a run-time
+ * index, a runtime array), the case format's "element" and "views": "mips",
+ * and the view of one mip that the simulator binds for each element.  The
+ * kernels of kernels/descriptors/ run at every wave size in scripts/test.sh
+ * and against lavapipe in test_backend.
+ */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "case/case.h"
+#include "img/img.h"
+#include "isa/isa.h"
+#include "sim/sim.h"
+#include "tests/support/tsup.h"
+
+#define HAS(text, needle) ck_assert_msg(strstr((text), (needle)) != NULL, "\"%s\" not in: %s", (needle), (text))
+
+static const char *array_kernel =
+    "#version 450\n"
+    "layout(local_size_x = 4) in;\n"
+    "layout(set = 0, binding = 2) readonly buffer In { uint v[4]; } src[3];\n"
+    "layout(set = 0, binding = 0) buffer Out { uint o[4]; };\n"
+    "void main() { uint i = gl_LocalInvocationIndex; o[i] = src[2].v[i] * 100u + src[0].v[i]; }\n";
+
+START_TEST(test_descriptors_an_array_is_a_slot_per_element_and_a_constant_index_picks_one)
+{
+    isa_program *p = NULL;
+    char msg[2048] = "";
+    ck_assert_msg(tsup_build(array_kernel, "array.comp", "glsl", NULL, &p, msg, sizeof msg, NULL, 0) == ISA_OK, "%s",
+                  msg);
+    /* src[3] is three slots at set 0 binding 2, elements 0, 1, 2, named by element */
+    int found[3] = {0};
+    for (uint32_t s = 0; s < p->slot_count; s++) {
+        const isa_slot *sl = &p->slots[s];
+        if (sl->binding != 2)
+            continue;
+        ck_assert_uint_lt(sl->element, 3);
+        char name[16];
+        snprintf(name, sizeof name, "src[%u]", sl->element);
+        ck_assert_str_eq(sl->name, name);
+        ck_assert_int_eq(sl->space, ISA_SPACE_STORAGE);
+        ck_assert_uint_eq(sl->static_size, 16); /* one element's block: uint v[4] */
+        found[sl->element]++;
+    }
+    ck_assert(found[0] == 1 && found[1] == 1 && found[2] == 1);
+    /* the kernel reads elements 2 and 0 only: element 1 differs from both, and the results show which is read */
+    uint32_t out[4] = {0}, e0[4] = {1, 2, 3, 4}, e1[4] = {50, 60, 70, 80}, e2[4] = {5, 6, 7, 8};
+    sim_buffer bufs[4] = {
+        {.set = 0, .binding = 0, .data = (uint8_t *)out, .size = sizeof out},
+        {.set = 0, .binding = 2, .data = (uint8_t *)e1, .size = sizeof e1, .element = 1},
+        {.set = 0, .binding = 2, .data = (uint8_t *)e0, .size = sizeof e0, .element = 0},
+        {.set = 0, .binding = 2, .data = (uint8_t *)e2, .size = sizeof e2, .element = 2},
+    };
+    sim_config cfg = {.groups = {1, 1, 1}, .wave_size = 4, .buffers = bufs, .buffer_count = 4};
+    sim_result r;
+    ck_assert_int_eq(sim_run(p, &cfg, &r), SIM_OK);
+    sim_result_free(&r);
+    for (int i = 0; i < 4; i++)
+        ck_assert_uint_eq(out[i], e2[i] * 100u + e0[i]);
+    isa_program_destroy(p);
+}
+END_TEST
+
+START_TEST(test_descriptors_a_missing_element_is_named_by_its_index)
+{
+    isa_program *p = NULL;
+    char msg[2048] = "";
+    ck_assert(tsup_build(array_kernel, "array.comp", "glsl", NULL, &p, msg, sizeof msg, NULL, 0) == ISA_OK);
+    uint32_t out[4], e0[4] = {0};
+    sim_buffer bufs[2] = {
+        {.set = 0, .binding = 0, .data = (uint8_t *)out, .size = sizeof out},
+        {.set = 0, .binding = 2, .data = (uint8_t *)e0, .size = sizeof e0, .element = 0},
+    };
+    sim_config cfg = {.groups = {1, 1, 1}, .wave_size = 4, .buffers = bufs, .buffer_count = 2};
+    sim_result r;
+    ck_assert_int_eq(sim_run(p, &cfg, &r), SIM_ERR_CONFIG);
+    ck_assert_int_eq(r.fault, SIM_FAULT_MISSING_BINDING);
+    HAS(r.fault_event.message, "src[1]");
+    sim_result_free(&r);
+    isa_program_destroy(p);
+}
+END_TEST
+
+/* Lowers a kernel with one declaration and one statement in main; returns the status, the message in msg. */
+static isa_status lower_kernel(const char *decl, const char *body, char *msg, size_t msg_size)
+{
+    char src[2048];
+    snprintf(src, sizeof src,
+             "#version 450\n#extension GL_EXT_nonuniform_qualifier : enable\nlayout(local_size_x = 4) in;\n"
+             "layout(set = 0, binding = 0) buffer Out { uint o[4]; };\n%s\nvoid main() { uint i = "
+             "gl_LocalInvocationIndex; %s }\n", decl, body);
+    isa_program *p = NULL;
+    isa_status st = tsup_build(src, "k.comp", "glsl", NULL, &p, msg, msg_size, NULL, 0);
+    if (st == ISA_OK)
+        isa_program_destroy(p);
+    return st;
+}
+
+START_TEST(test_descriptors_a_run_time_index_is_refused_by_name)
+{
+    char msg[2048] = "";
+    isa_status st = lower_kernel("layout(set = 0, binding = 1) readonly buffer In { uint v[4]; } src[2];",
+                                 "o[i] = src[i & 1u].v[i];", msg, sizeof msg);
+    ck_assert_int_eq(st, ISA_ERR_UNSUPPORTED);
+    HAS(msg, "descriptor array 'src'");
+    HAS(msg, "known only when the kernel runs");
+    /* nonuniformEXT says the index may differ per lane: still a run-time index */
+    st = lower_kernel("layout(set = 0, binding = 1, r32ui) uniform readonly uimage2D img[2];",
+                      "o[i] = imageLoad(img[nonuniformEXT(i & 1u)], ivec2(0)).x;", msg, sizeof msg);
+    ck_assert_int_eq(st, ISA_ERR_UNSUPPORTED);
+    HAS(msg, "descriptor array 'img'");
+}
+END_TEST
+
+START_TEST(test_descriptors_a_runtime_array_of_descriptors_is_refused)
+{
+    char msg[2048] = "";
+    /* indexed by a run-time value, an unsized array stays unsized (with constants alone GLSL would size it) */
+    isa_status st = lower_kernel("layout(set = 0, binding = 1) readonly buffer In { uint v[4]; } src[];",
+                                 "o[i] = src[nonuniformEXT(i)].v[i];", msg, sizeof msg);
+    ck_assert_int_eq(st, ISA_ERR_UNSUPPORTED);
+    HAS(msg, "descriptor array 'src'");
+    HAS(msg, "has no length");
+}
+END_TEST
+
+/* Loads a case from text (kernel array.comp beside it); returns the status, the message in err. */
+static case_status load_text(const char *json, char *err, size_t err_size)
+{
+    char *dir = tsup_temp_dir();
+    free(tsup_write_file(dir, "array.comp", array_kernel));
+    char *path = tsup_write_file(dir, "c.json", json);
+    wl_case *c = NULL;
+    case_status st = case_load(path, &c, err, err_size);
+    case_destroy(c);
+    free(path);
+    tsup_remove_dir(dir);
+    free(dir);
+    return st;
+}
+
+START_TEST(test_descriptors_case_elements_and_mip_views_that_overlap_are_refused)
+{
+    char err[1024] = "";
+    /* two bindings of one element */
+    ck_assert_int_ne(load_text("{\"kernel\": \"array.comp\", \"bindings\": ["
+                               "{\"binding\": 2, \"element\": 1, \"type\": \"u32\", \"data\": [1]},"
+                               "{\"binding\": 2, \"element\": 1, \"type\": \"u32\", \"data\": [1]}]}",
+                               err, sizeof err),
+                     CASE_OK);
+    HAS(err, "bindings[1].binding");
+    HAS(err, "already used by bindings[0]");
+    /* a 3-mip image of views fills elements 2, 3, 4: element 4 is taken */
+    ck_assert_int_ne(load_text("{\"kernel\": \"array.comp\", \"bindings\": ["
+                               "{\"binding\": 1, \"element\": 2, \"kind\": \"storage_image\", \"format\": \"r32f\", "
+                               "\"dim\": \"2d\", \"extent\": [4, 4], \"mip_levels\": 3, \"views\": \"mips\"},"
+                               "{\"binding\": 1, \"element\": 4, \"kind\": \"storage_image\", \"format\": \"r32f\", "
+                               "\"dim\": \"2d\", \"extent\": [4, 4]}]}",
+                               err, sizeof err),
+                     CASE_OK);
+    HAS(err, "already used by bindings[0]");
+    /* element 5 is free */
+    ck_assert_int_eq(load_text("{\"kernel\": \"array.comp\", \"bindings\": ["
+                               "{\"binding\": 1, \"element\": 2, \"kind\": \"storage_image\", \"format\": \"r32f\", "
+                               "\"dim\": \"2d\", \"extent\": [4, 4], \"mip_levels\": 3, \"views\": \"mips\"},"
+                               "{\"binding\": 1, \"element\": 5, \"kind\": \"storage_image\", \"format\": \"r32f\", "
+                               "\"dim\": \"2d\", \"extent\": [4, 4]}]}",
+                               err, sizeof err),
+                     CASE_OK);
+    /* "views" takes one word */
+    ck_assert_int_ne(load_text("{\"kernel\": \"array.comp\", \"bindings\": ["
+                               "{\"binding\": 1, \"kind\": \"storage_image\", \"format\": \"r32f\", "
+                               "\"dim\": \"2d\", \"extent\": [4, 4], \"views\": \"layers\"}]}",
+                               err, sizeof err),
+                     CASE_OK);
+    HAS(err, "bindings[0].views");
+    /* an expectation names a view binding by its first element */
+    ck_assert_int_ne(load_text("{\"kernel\": \"array.comp\", \"bindings\": ["
+                               "{\"binding\": 1, \"kind\": \"storage_image\", \"format\": \"r32f\", "
+                               "\"dim\": \"2d\", \"extent\": [4, 4], \"mip_levels\": 3, \"views\": \"mips\"}], "
+                               "\"expect\": [{\"binding\": 1, \"element\": 1, \"mip\": 1, \"data\": [0, 0, 0, 0]}]}",
+                               err, sizeof err),
+                     CASE_OK);
+    HAS(err, "expect[0].binding");
+    HAS(err, "by its first element");
+}
+END_TEST
+
+START_TEST(test_descriptors_a_mip_view_is_that_level_alone_in_the_same_bytes)
+{
+    /* an 8x4 rgba8 image of 4 mips, 2 layers: levels 8x4, 4x2, 2x1, 1x1 of 4 bytes a texel, layers together */
+    uint8_t bytes[(32 + 8 + 2 + 1) * 2 * 4];
+    img_image im = {.dim = IMG_DIM_2D, .format = IMG_FMT_R8G8B8A8_UNORM, .width = 8, .height = 4, .depth = 1,
+                    .layers = 2, .mip_levels = 4, .bytes = bytes, .size = sizeof bytes};
+    ck_assert_uint_eq(img_image_bytes(&im), sizeof bytes);
+    img_image v = im;
+    img_mip_view(&v, 2);
+    ck_assert_uint_eq(v.width, 2);
+    ck_assert_uint_eq(v.height, 1);
+    ck_assert_uint_eq(v.depth, 1);
+    ck_assert_uint_eq(v.mip_levels, 1);
+    ck_assert_uint_eq(v.layers, 2);
+    ck_assert_ptr_eq(v.bytes, bytes + (32 + 8) * 2 * 4); /* after levels 0 and 1, both layers of each */
+    ck_assert_uint_eq(v.size, 2 * 2 * 4);
+    ck_assert_uint_eq(img_image_bytes(&v), v.size);
+}
+END_TEST
+
+static Suite *descriptors_suite(void)
+{
+    Suite *s = suite_create("descriptors");
+    TCase *tc = tcase_create("core");
+    tcase_add_test(tc, test_descriptors_an_array_is_a_slot_per_element_and_a_constant_index_picks_one);
+    tcase_add_test(tc, test_descriptors_a_missing_element_is_named_by_its_index);
+    tcase_add_test(tc, test_descriptors_a_run_time_index_is_refused_by_name);
+    tcase_add_test(tc, test_descriptors_a_runtime_array_of_descriptors_is_refused);
+    tcase_add_test(tc, test_descriptors_case_elements_and_mip_views_that_overlap_are_refused);
+    tcase_add_test(tc, test_descriptors_a_mip_view_is_that_level_alone_in_the_same_bytes);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    return tsup_run_suite(descriptors_suite(), "descriptors");
+}

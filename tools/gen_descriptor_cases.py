@@ -1,0 +1,131 @@
+"""The cases of kernels/descriptors/ (descriptor arrays), their expectations
+computed here from what the kernels mean, not from wavelab's output.  Called
+by tools/gen_kernel_cases.py, whose helpers (write_case, random_fill, f32
+arithmetic) it takes as `g`."""
+FOLDER = "descriptors"
+
+
+def buffer_array(g):
+    """kernels/descriptors/buffer_array.comp: three storage buffers as one array, plus a runtime-length query."""
+    n = 64
+    src = [[(i * 7 + 3 * e) % 11 for i in range(n + e)] for e in range(3)]
+    out = [src[0][i] + 10 * src[1][i] + 100 * src[2][i] + 1000 * len(src[2]) for i in range(n)]
+    bindings = []
+    for e in range(3):
+        b = g.binding(0, "u32", data=src[e])
+        b["element"] = e
+        bindings.append(b)
+    bindings.append(g.binding(1, "u32", count=n, fill={"value": 0}))
+    g.write_case(FOLDER + "/buffer_array.json", {
+        "description": "three storage buffers as the elements of one descriptor array, indexed by constants",
+        "kernel": "buffer_array.comp",
+        "groups": [1, 1, 1],
+        "bindings": bindings,
+        "expect": [g.expect(1, out)],
+    })
+
+
+def sampler_array(g):
+    """kernels/descriptors/sampler_array.comp: two textures and two samplers, each an array, combined by constants."""
+    w = h = 4
+    tex = [[float(e * 100 + y * w + x) for y in range(h) for x in range(w)] for e in range(2)]
+    bindings = []
+    for e in range(2):
+        b = g.image_binding_packed(0, "sampled_image", "r32_sfloat", (w, h), tex[e])
+        b["element"] = e
+        bindings.append(b)
+    # element 0 clamps to the edge, element 1 repeats: both nearest
+    for e, mode in enumerate(("clamp_to_edge", "repeat")):
+        bindings.append({"set": 0, "binding": 1, "element": e, "kind": "sampler",
+                         "sampler": {"mag_filter": "nearest", "min_filter": "nearest", "address_mode": mode}})
+    n = 64
+    out = []
+    for i in range(n):
+        # texel coordinates -2 .. 5 on both axes, sampled at texel centres
+        x, y = i % 8 - 2, i // 8 - 2
+        clamp = lambda v: min(max(v, 0), w - 1)
+        out.append(tex[0][clamp(y) * w + clamp(x)] + 1000.0 * tex[1][(y % h) * w + (x % w)])
+    bindings.append(g.binding(2, "f32", count=n, fill={"value": 0}))
+    g.write_case(FOLDER + "/sampler_array.json", {
+        "description": "two textures and two samplers, each a descriptor array, paired by constant indices",
+        "kernel": "sampler_array.comp",
+        "groups": [1, 1, 1],
+        "bindings": bindings,
+        "expect": [g.expect(2, out)],
+    })
+
+
+def spec_index(g):
+    """kernels/descriptors/spec_index.comp: the element picked by a specialization constant WHICH = 1."""
+    src = [[1, 2, 3, 4], [5, 6, 7, 8]]
+    which = 1
+    out = [src[which][i] + 10 * src[which ^ 1][i] for i in range(4)]
+    bindings = []
+    for e in range(2):
+        b = g.binding(0, "u32", data=src[e])
+        b["element"] = e
+        bindings.append(b)
+    bindings.append(g.binding(1, "u32", count=4, fill={"value": 0}))
+    g.write_case(FOLDER + "/spec_index.json", {
+        "description": "a descriptor array indexed by a specialization constant and an expression of it",
+        "kernel": "spec_index.comp",
+        "specialization": {"0": which},
+        "groups": [1, 1, 1],
+        "bindings": bindings,
+        "expect": [g.expect(1, out)],
+    })
+
+
+def avg4(g, a00, a10, a01, a11):
+    """((a00 + a10) + (a01 + a11)) * 0.25 in f32, each operation rounded as the kernel's."""
+    return g.mul32(g.add32(g.add32(a00, a10), g.add32(a01, a11)), 0.25)
+
+
+def next_level(g, prev, pw, ph):
+    """The 2x2 box filter of downsample.comp's LEVEL: an odd edge repeats its last texel."""
+    w, h = max(1, pw // 2), max(1, ph // 2)
+    out = []
+    for y in range(h):
+        for x in range(w):
+            x0, y0 = 2 * x, 2 * y
+            x1, y1 = min(x0 + 1, pw - 1), min(y0 + 1, ph - 1)
+            out.append(avg4(g, prev[y0 * pw + x0], prev[y0 * pw + x1], prev[y1 * pw + x0], prev[y1 * pw + x1]))
+    return out, w, h
+
+
+def downsample(g, name, width, height, levels, fill, source):
+    """kernels/descriptors/downsample.comp on a width x height source: every level of the chain, by the box filter
+    (in the tile steps the same sums in the same order, see the kernel)."""
+    chain, w, h = [], width, height
+    cur = source
+    for _ in range(levels):
+        cur, w, h = next_level(g, cur, w, h)
+        chain.append(cur)
+    src = {"set": 0, "binding": 0, "kind": "storage_image", "format": "r32f", "dim": "2d",
+           "extent": [width, height], "layers": 1, "mip_levels": 1, "fill": fill}
+    dst = {"set": 0, "binding": 1, "kind": "storage_image", "format": "r32f", "dim": "2d",
+           "extent": [width // 2, height // 2], "layers": 1, "mip_levels": levels, "views": "mips",
+           "fill": {"value": 0}}
+    expects = [{"set": 0, "binding": 1, "mip": k, "layer": 0, "data": chain[k], "compare": "exact"}
+               for k in range(levels)]
+    g.write_case(FOLDER + "/" + name + ".json", {
+        "description": "a single-pass %d-level mip chain of a %dx%d source: one dispatch, an array of %d mip views"
+                       % (levels, width, height, levels),
+        "kernel": "downsample.comp",
+        "defines": {"LEVELS": str(levels)},
+        "groups": [width // 64, height // 64, 1],
+        "bindings": [src, dst, g.binding(2, "u32", data=[0])],
+        "expect": expects + [g.expect(2, [(width // 64) * (height // 64)])],
+    })
+
+
+def generate(g):
+    buffer_array(g)
+    sampler_array(g)
+    spec_index(g)
+    seed = 2511
+    downsample(g, "downsample_7_levels", 128, 128, 7, {"random": {"seed": seed, "min": 0, "max": 1}},
+               g.random_fill("f32", 128 * 128, seed, 0, 1))
+    # 12 levels; the source value at (x, y) is y * 4096 + x (an iota fill), exact in f32
+    downsample(g, "downsample_12_levels", 4096, 64, 12, {"iota": {"start": 0, "step": 1}},
+               [float(i) for i in range(4096 * 64)])
