@@ -55,6 +55,24 @@ def sampler_array(g):
     })
 
 
+def texture_array_hlsl(g):
+    """kernels/descriptors/texture_array.hlsl: Texture2D tex[2] read by Load at every texel of a 4x4."""
+    tex = [[float(e * 100 + i) for i in range(16)] for e in range(2)]
+    bindings = []
+    for e in range(2):
+        b = g.image_binding_packed(0, "sampled_image", "r32f", (4, 4), tex[e])
+        b["element"] = e
+        bindings.append(b)
+    bindings.append(g.binding(2, "f32", count=16, fill={"value": 0}))
+    g.write_case(FOLDER + "/texture_array_hlsl.json", {
+        "description": "two textures as one descriptor array in HLSL (t0), the output at u2",
+        "kernel": "texture_array.hlsl",
+        "groups": [1, 1, 1],
+        "bindings": bindings,
+        "expect": [g.expect(2, [tex[0][i] + 1000.0 * tex[1][i] for i in range(16)])],
+    })
+
+
 def spec_index(g):
     """kernels/descriptors/spec_index.comp: the element picked by a specialization constant WHICH = 1."""
     src = [[1, 2, 3, 4], [5, 6, 7, 8]]
@@ -123,6 +141,7 @@ def generate(g):
     buffer_array(g)
     sampler_array(g)
     spec_index(g)
+    texture_array_hlsl(g)
     seed = 2511
     downsample(g, "downsample_7_levels", 128, 128, 7, {"random": {"seed": seed, "min": 0, "max": 1}},
                g.random_fill("f32", 128 * 128, seed, 0, 1))
