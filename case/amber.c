@@ -121,7 +121,7 @@ typedef struct a_buffer {
 
 typedef struct a_bind {
     int buffer;
-    uint32_t set, binding;
+    uint32_t set, binding, element; /* element: of BIND BUFFER_ARRAY, 0 otherwise */
     case_kind kind;
     int line;
     size_t offset, size;     /* the descriptor's window on the buffer: OFFSET + DESCRIPTOR_OFFSET, DESCRIPTOR_RANGE
@@ -845,31 +845,58 @@ static case_status cmd_buffer(amber *a)
 }
 
 /* The commands of a PIPELINE or DERIVE_PIPELINE block, up to its END. */
-/* BIND BUFFER B AS KIND [DESCRIPTOR_SET S] BINDING N [OFFSET O] [DESCRIPTOR_OFFSET O] [DESCRIPTOR_RANGE R]: one of
- * the pipeline's bindings (or its push constants), on the command line being read. */
+/* Adds (or replaces: a later BIND of the same descriptor replaces the earlier one) one binding of a pipeline. */
+static case_status add_bind(amber *a, a_pipeline *p, a_bind bind)
+{
+    int slot = p->bind_count;
+    for (int k = 0; k < p->bind_count; k++)
+        if (ISA_SAME_DESCRIPTOR(p->binds[k], bind))
+            slot = k;
+    if (slot == MAX_BINDS)
+        return UNSUPPORTED(a, bind.line, "more than %d BINDs in one pipeline", MAX_BINDS);
+    p->binds[slot] = bind;
+    if (slot == p->bind_count)
+        p->bind_count++;
+    return CASE_OK;
+}
+
+/* BIND BUFFER B AS KIND [DESCRIPTOR_SET S] BINDING N [OFFSET O] [DESCRIPTOR_OFFSET O] [DESCRIPTOR_RANGE R], or
+ * BIND BUFFER_ARRAY B1 B2 ... AS KIND [DESCRIPTOR_SET S] BINDING N (element k the k-th buffer): bindings of the
+ * pipeline (or its push constants), on the command line being read. */
 static case_status pipeline_bind(amber *a, a_pipeline *p)
 {
     int line = a->tok_line;
-    if (a->ntok < 2 || !is(a->tok[1], "BUFFER"))
-        return UNSUPPORTED(a, line, "BIND %.40s: the subset binds BUFFERs (samplers and buffer arrays are not "
+    int array = a->ntok > 1 && is(a->tok[1], "BUFFER_ARRAY");
+    if (a->ntok < 2 || (!is(a->tok[1], "BUFFER") && !array))
+        return UNSUPPORTED(a, line, "BIND %.40s: the subset binds BUFFERs and BUFFER_ARRAYs (samplers are not "
                            "mapped)", a->ntok > 1 ? a->tok[1] : "");
-    int b = a->ntok > 2 ? find_buffer(a, a->tok[2]) : -1;
-    if (b < 0)
-        return MALFORMED(a, line, "BIND BUFFER: no buffer named \"%.60s\"", a->ntok > 2 ? a->tok[2] : "");
-    const char *kind = a->ntok > 4 && is(a->tok[3], "AS") ? a->tok[4] : NULL;
+    int names = 0; /* the buffers named: tokens 2 .. 2 + names - 1 */
+    while (2 + names < a->ntok && !is(a->tok[2 + names], "AS") && (array || names < 1))
+        names++;
+    for (int n = 0; n < names; n++)
+        if (find_buffer(a, a->tok[2 + n]) < 0)
+            return MALFORMED(a, line, "BIND %s: no buffer named \"%.60s\"", a->tok[1], a->tok[2 + n]);
+    if (!names)
+        return MALFORMED(a, line, "BIND %s: no buffer named", a->tok[1]);
+    int as = 2 + names;
+    int b = find_buffer(a, a->tok[2]);
+    const char *kind = a->ntok > as + 1 && is(a->tok[as], "AS") ? a->tok[as + 1] : NULL;
     if (!kind)
-        return MALFORMED(a, line, "BIND BUFFER %.60s: expected AS storage|uniform|push_constant", a->tok[2]);
-    if (is(kind, "push_constant")) {
+        return MALFORMED(a, line, "BIND %s %.60s: expected AS storage|uniform|push_constant", a->tok[1], a->tok[2]);
+    if (is(kind, "push_constant") && !array) {
         p->push_buffer = b;
         return CASE_OK;
     }
     case_kind ck;
     uint64_t offset = 0;
-    if (a->buffers[b].is_image != is(kind, "storage_image"))
-        return a->buffers[b].is_image
-                   ? UNSUPPORTED(a, line, "BIND BUFFER %.60s AS %.40s: the subset binds an IMAGE as a "
-                                 "storage_image", a->tok[2], kind)
-                   : MALFORMED(a, line, "BIND BUFFER %.60s AS storage_image: not an IMAGE", a->tok[2]);
+    for (int n = 0; n < names; n++) {
+        const a_buffer *nb = &a->buffers[find_buffer(a, a->tok[2 + n])];
+        if (nb->is_image != is(kind, "storage_image"))
+            return nb->is_image
+                       ? UNSUPPORTED(a, line, "BIND %s %.60s AS %.40s: the subset binds an IMAGE as a "
+                                     "storage_image", a->tok[1], a->tok[2 + n], kind)
+                       : MALFORMED(a, line, "BIND %s %.60s AS storage_image: not an IMAGE", a->tok[1], a->tok[2 + n]);
+    }
     if (is(kind, "storage_image"))
         ck = CASE_KIND_STORAGE_IMAGE;
     else if (is(kind, "storage") || is(kind, "storage_dynamic"))
@@ -877,14 +904,18 @@ static case_status pipeline_bind(amber *a, a_pipeline *p)
     else if (is(kind, "uniform") || is(kind, "uniform_dynamic"))
         ck = CASE_KIND_UNIFORM_BUFFER;
     else
-        return UNSUPPORTED(a, line, "BIND BUFFER %.60s AS %.40s: the subset binds storage and uniform buffers "
-                           "and push constants", a->tok[2], kind);
+        return UNSUPPORTED(a, line, "BIND %s %.60s AS %.40s: the subset binds storage and uniform buffers "
+                           "and push constants", a->tok[1], a->tok[2], kind);
     uint64_t set = 0, binding = UINT64_MAX, range = 0;
-    for (int k = 5; k < a->ntok; k++) {
+    for (int k = as + 2; k < a->ntok; k++) {
         if (is(a->tok[k], "DESCRIPTOR_SET"))
             { TRY(parse_u64(a, k + 1 < a->ntok ? a->tok[k + 1] : NULL, "DESCRIPTOR_SET", 31, &set)); k++; }
         else if (is(a->tok[k], "BINDING"))
             { TRY(parse_u64(a, k + 1 < a->ntok ? a->tok[k + 1] : NULL, "BINDING", UINT32_MAX, &binding)); k++; }
+        else if (array && (is(a->tok[k], "OFFSET") || is(a->tok[k], "DESCRIPTOR_OFFSET") ||
+                           is(a->tok[k], "DESCRIPTOR_RANGE")))
+            return UNSUPPORTED(a, line, "BIND BUFFER_ARRAY ... %s: windows on the elements of a buffer array are "
+                               "not mapped", a->tok[k]);
         else if (is(a->tok[k], "OFFSET") || is(a->tok[k], "DESCRIPTOR_OFFSET")) {
             /* the dynamic offset and the descriptor's own add up, as in Vulkan */
             uint64_t o;
@@ -904,10 +935,17 @@ static case_status pipeline_bind(amber *a, a_pipeline *p)
             k++;
         }
         else
-            return MALFORMED(a, line, "BIND BUFFER %.60s: unexpected \"%.40s\"", a->tok[2], a->tok[k]);
+            return MALFORMED(a, line, "BIND %s %.60s: unexpected \"%.40s\"", a->tok[1], a->tok[2], a->tok[k]);
     }
     if (binding == UINT64_MAX)
-        return MALFORMED(a, line, "BIND BUFFER %.60s: BINDING missing", a->tok[2]);
+        return MALFORMED(a, line, "BIND %s %.60s: BINDING missing", a->tok[1], a->tok[2]);
+    if (array) {
+        for (int n = 0; n < names; n++) {
+            int e = find_buffer(a, a->tok[2 + n]);
+            TRY(add_bind(a, p, (a_bind){e, (uint32_t)set, (uint32_t)binding, (uint32_t)n, ck, line, 0, 0}));
+        }
+        return CASE_OK;
+    }
     const a_buffer *buf = &a->buffers[b];
     uint64_t window = range ? range : buf->size > offset ? buf->size - offset : 0;
     if (offset >= buf->size || window > buf->size - offset)
@@ -916,16 +954,7 @@ static case_status pipeline_bind(amber *a, a_pipeline *p)
     if (window % case_type_size(buf->lay.type))
         return UNSUPPORTED(a, line, "BIND BUFFER %.60s: a window of %" PRIu64 " bytes is not whole %s "
                            "elements", a->tok[2], window, case_type_name(buf->lay.type));
-    int slot = p->bind_count;
-    for (int k = 0; k < p->bind_count; k++)
-        if (p->binds[k].set == set && p->binds[k].binding == binding)
-            slot = k; /* a later BIND of the same slot replaces the earlier one */
-    if (slot == MAX_BINDS)
-        return UNSUPPORTED(a, line, "more than %d BINDs in one pipeline", MAX_BINDS);
-    p->binds[slot] = (a_bind){b, (uint32_t)set, (uint32_t)binding, ck, line, (size_t)offset, (size_t)window};
-    if (slot == p->bind_count)
-        p->bind_count++;
-    return CASE_OK;
+    return add_bind(a, p, (a_bind){b, (uint32_t)set, (uint32_t)binding, 0, ck, line, (size_t)offset, (size_t)window});
 }
 
 static case_status pipeline_body(amber *a, a_pipeline *p)
@@ -1396,8 +1425,8 @@ static case_status snapshot(amber *a, int src, int at, int line, int *dst)
         return fail(a, 0, CASE_ERR_NOMEM, "out of memory");
     p->shader = shader;
     p->push_buffer = a->buffer_count - 1;
-    p->binds[0] = (a_bind){src, 0, 0, CASE_KIND_STORAGE_BUFFER, line, 0, 0};
-    p->binds[1] = (a_bind){*dst, 0, 1, CASE_KIND_STORAGE_BUFFER, line, 0, 0};
+    p->binds[0] = (a_bind){src, 0, 0, 0, CASE_KIND_STORAGE_BUFFER, line, 0, 0};
+    p->binds[1] = (a_bind){*dst, 0, 1, 0, CASE_KIND_STORAGE_BUFFER, line, 0, 0};
     p->bind_count = 2;
     p->line = line;
     a->pipe_count++;
@@ -1561,6 +1590,7 @@ static case_status build_case(amber *a, wl_case *c)
             d->bindings[k] = c->bindings[b];
             d->bindings[k].set = p->binds[k].set;
             d->bindings[k].binding = p->binds[k].binding;
+            d->bindings[k].element = p->binds[k].element;
             d->bindings[k].kind = p->binds[k].kind;
             if (p->binds[k].size) { /* a window on the buffer */
                 d->bindings[k].offset = p->binds[k].offset;

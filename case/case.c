@@ -183,11 +183,12 @@ static case_status read_bindings(parser *p, const cJSON *root, wl_case *c)
         size_t saved = case_path_enter_index(p, (size_t)i);
         case_status s = read_binding(p, obj, &c->bindings[i]);
         for (int j = 0; s == CASE_OK && j < i; j++) {
-            if (bindings_overlap(&c->bindings[j], &c->bindings[i]))
-                s = case_fail_at(p, "binding", "set %u binding %u%s is already used by bindings[%d]",
-                            c->bindings[i].set, c->bindings[i].binding,
-                            case_binding_descriptors(&c->bindings[i]) > 1 || c->bindings[i].element ? " (element)" : "",
-                            j);
+            if (bindings_overlap(&c->bindings[j], &c->bindings[i])) {
+                char where[CASE_DESCRIPTOR_TEXT_MAX];
+                s = case_fail_at(p, "binding", "%s is already used by bindings[%d]",
+                                 case_descriptor_text(c->bindings[i].set, c->bindings[i].binding,
+                                                      c->bindings[i].element, where, sizeof where), j);
+            }
             else if (c->bindings[i].name && c->bindings[j].name && strcmp(c->bindings[i].name, c->bindings[j].name) == 0)
                 s = case_fail_at(p, "name", "\"%.60s\" is already the name of bindings[%d]", c->bindings[i].name, j);
         }
@@ -886,9 +887,12 @@ static case_status read_pass_bindings(parser *p, const cJSON *obj, wl_case *c, c
                                  case_kind_name(own), buffers ? ", storage_buffer or uniform_buffer" : " only");
         }
         for (int j = 0; s == CASE_OK && j < i; j++)
-            if (bindings_overlap(&d->bindings[j], &d->bindings[i]))
-                s = case_fail_at(p, "binding", "set %u binding %u element %u is already bound by bindings[%d]",
-                                 (uint32_t)set, (uint32_t)binding, (uint32_t)element, j);
+            if (bindings_overlap(&d->bindings[j], &d->bindings[i])) {
+                char where[CASE_DESCRIPTOR_TEXT_MAX];
+                s = case_fail_at(p, "binding", "%s is already bound by bindings[%d]",
+                                 case_descriptor_text((uint32_t)set, (uint32_t)binding, (uint32_t)element, where,
+                                                      sizeof where), j);
+            }
         case_path_leave(p, saved);
     }
     case_path_leave(p, outer);

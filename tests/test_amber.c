@@ -87,7 +87,8 @@ START_TEST(test_amber_scripts_pass_at_every_wave)
     static const char *const scripts[] = {"tests/amber/scale_add.amber", "tests/amber/vec3_repeat.amber",
                                          "tests/amber/frexp_modf.amber", "tests/amber/frexp_pointer.amber",
                                          "tests/amber/workgroup_blocks.amber", "tests/amber/descriptor_window.amber",
-                                         "tests/amber/aliased_bindings.amber", "tests/amber/image_two_passes.amber"};
+                                         "tests/amber/aliased_bindings.amber", "tests/amber/image_two_passes.amber",
+                                         "tests/amber/buffer_array.amber"};
     for (size_t s = 0; s < sizeof scripts / sizeof *scripts; s++) {
         wl_case *c = load(scripts[s]);
         for (size_t i = 0; i < sizeof waves / sizeof *waves; i++)
@@ -408,7 +409,8 @@ START_TEST(test_amber_pipelines_agree_with_the_device)
     static const char *const cases[] = {"kernels/radix_sort/radix_sort.json", "tests/amber/scale_add.amber",
                                         "tests/amber/vec3_repeat.amber", "tests/amber/frexp_modf.amber",
                                         "tests/amber/frexp_pointer.amber", "tests/amber/descriptor_window.amber",
-                                        "tests/amber/aliased_bindings.amber", "tests/amber/image_two_passes.amber"};
+                                        "tests/amber/aliased_bindings.amber", "tests/amber/image_two_passes.amber",
+                                        "tests/amber/buffer_array.amber"};
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         char args[512], *out = NULL;
         snprintf(args, sizeof args, "check '%s/%s'", tsup_root(), cases[i]);
