@@ -276,13 +276,15 @@ vkb_status vkb_image_create(VkDevice device, const VkPhysicalDeviceMemoryPropert
     for (uint32_t v = 0; v < case_binding_descriptors(b); v++) {
         /* a storage image's shader accesses address the view's base level: the view is that level alone; a
          * binding of mip views has one view per level */
-        uint32_t levels = b->kind == CASE_KIND_STORAGE_IMAGE || b->mip_views ? 1 : ici.mipLevels;
+        uint32_t levels = b->kind == CASE_KIND_STORAGE_IMAGE || b->views == CASE_VIEWS_MIPS ? 1 : ici.mipLevels;
+        int layer_view = b->views == CASE_VIEWS_LAYERS;
         VkImageViewCreateInfo vci = {
             .sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO,
             .image = out->image,
             .viewType = view_type(im, res),
             .format = ici.format,
-            .subresourceRange = {image_aspect(im), v, levels, 0, ici.arrayLayers},
+            .subresourceRange = {image_aspect(im), b->views == CASE_VIEWS_MIPS ? v : 0, levels,
+                                 layer_view ? v : 0, layer_view ? 1 : ici.arrayLayers},
         };
         if ((r = vkCreateImageView(device, &vci, NULL, &out->view[v])) != VK_SUCCESS)
             return vk_failed(err, err_size, "vkCreateImageView", r, index);

@@ -1201,9 +1201,19 @@ void case_write_descriptor(FILE *f, const case_binding *b)
         fprintf(f, ", \"element\": %u", b->element);
 }
 
+const char *case_views_name(case_views v)
+{
+    static const char *const names[] = {
+#define X(id, name) name,
+        CASE_VIEWS_LIST(X)
+#undef X
+    };
+    return (unsigned)v < sizeof names / sizeof *names ? names[v] : "";
+}
+
 uint32_t case_binding_descriptors(const case_binding *b)
 {
-    return b->mip_views ? b->image.mip_levels : 1;
+    return b->views == CASE_VIEWS_MIPS ? b->image.mip_levels : b->views == CASE_VIEWS_LAYERS ? b->image.layers : 1;
 }
 
 const case_binding *case_find_binding(const wl_case *c, uint32_t set, uint32_t binding, uint32_t element)

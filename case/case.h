@@ -93,11 +93,23 @@ int case_compare_by_name(const char *name, case_compare *out);
 /* How a failure message names the mode: "exact", "sorted", "within 2 ulp", "within 0.001", "within 1e-08 relative". */
 void case_compare_describe(case_compare m, double tolerance, char *buf, size_t size);
 
+/* "views" of an image binding: how it fills a descriptor array, element + k a view of its mip k alone (MIPS) or
+ * of its layer k alone (LAYERS, an image of one level); NONE: one descriptor, the whole image. */
+#define CASE_VIEWS_LIST(X) X(NONE, "") X(MIPS, "mips") X(LAYERS, "layers")
+typedef enum case_views {
+#define X(id, name) CASE_VIEWS_##id,
+    CASE_VIEWS_LIST(X)
+#undef X
+} case_views;
+
+/* "mips", "layers"; "" for NONE and past the last. */
+const char *case_views_name(case_views v);
+
 typedef struct case_binding {
     uint32_t set, binding;
     uint32_t element; /* "element": the element of a descriptor array this binding fills (0 for a single descriptor) */
-    int mip_views;    /* "views": "mips": an image binding that fills elements element .. element + mip_levels - 1 of a
-                       * descriptor array, element + k a view of mip k alone (case_binding_descriptors) */
+    case_views views; /* "views": an image binding that fills elements element .. element + n - 1 of a descriptor
+                       * array, one view a mip or a layer (case_binding_descriptors) */
     char *name;       /* "name": the buffer's name, by which passes bind it ("dispatches"[i].bindings); NULL when absent */
     case_kind kind;
     case_type type;
@@ -283,7 +295,7 @@ const char *case_descriptor_text(uint32_t set, uint32_t binding, uint32_t elemen
 /* Writes b's descriptor as JSON members: "set": 0, "binding": 1 (and "element": 2 when not 0). */
 void case_write_descriptor(FILE *f, const case_binding *b);
 
-/* How many descriptors binding b fills: one, or one view per mip of its image ("views": "mips"). */
+/* How many descriptors binding b fills: one, or one view per mip or layer of its image ("views"). */
 uint32_t case_binding_descriptors(const case_binding *b);
 
 /* The binding that fills descriptor (set, binding, element) -- its own element, or one of its mip views -- or NULL. */

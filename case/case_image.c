@@ -431,14 +431,22 @@ case_status case_image_read_binding(parser *p, const cJSON *obj, case_binding *b
     }
     const char *views;
     s = case_read_string_field(p, obj, "views", 0, &views);
-    if (s == CASE_OK && views && strcmp(views, "mips") != 0)
-        s = case_fail_at(p, "views", "\"%.20s\": the one value is \"mips\" (each mip level a descriptor of its own)",
-                         views);
+    if (s == CASE_OK && views) {
+        b->views = CASE_VIEWS_NONE;
+        for (int v = CASE_VIEWS_NONE + 1; case_views_name((case_views)v)[0]; v++)
+            if (strcmp(views, case_views_name((case_views)v)) == 0)
+                b->views = (case_views)v;
+        if (b->views == CASE_VIEWS_NONE)
+            s = case_fail_at(p, "views", "\"%.20s\": expected \"mips\" or \"layers\" (each level or layer a "
+                             "descriptor of its own)", views);
+        else if (b->views == CASE_VIEWS_LAYERS && b->image.mip_levels > 1)
+            s = case_fail_at(p, "views", "\"layers\" takes an image of one mip level (this one has %u): a layer's "
+                             "levels do not lie together", b->image.mip_levels);
+    }
     if (s != CASE_OK) {
         free(pixels);
         return s;
     }
-    b->mip_views = views != NULL;
     b->size = img_image_bytes(&b->image);
     b->count = b->size / fi->texel_bytes;
     b->bytes = calloc(b->size ? b->size : 1, 1);
@@ -632,8 +640,8 @@ int case_image_dump(FILE *f, const char *dump_path, const case_binding *b, const
     const img_format_info *fi = img_format_get(im->format);
     fprintf(f, ", \"format\": \"%s\", \"dim\": \"%s\", \"extent\": [%u, %u, %u], \"layers\": %u, \"mip_levels\": %u",
             fi->name, img_dim_name(im->dim), im->width, im->height, im->depth, im->layers, im->mip_levels);
-    if (b->mip_views)
-        fputs(", \"views\": \"mips\"", f);
+    if (b->views != CASE_VIEWS_NONE)
+        fprintf(f, ", \"views\": \"%s\"", case_views_name(b->views));
     int ok = 1;
     if (dump_path && png_format_ok(fi) && (im->dim == IMG_DIM_2D || im->dim == IMG_DIM_1D)) {
         char png_path[4096];

@@ -58,6 +58,15 @@ void img_mip_view(img_image *im, uint32_t mip)
     im->mip_levels = 1;
 }
 
+void img_layer_view(img_image *im, uint32_t layer)
+{
+    im->bytes += img_subresource_offset(im, 0, layer);
+    im->size = img_subresource_bytes(im, 0);
+    im->layers = 1;
+    if (im->dim == IMG_DIM_CUBE)
+        im->dim = IMG_DIM_2D;
+}
+
 size_t img_image_bytes(const img_image *im)
 {
     return img_subresource_offset(im, im->mip_levels, 0);

@@ -102,6 +102,9 @@ size_t img_image_bytes(const img_image *im);        /* total packed size */
 /* Narrows *im to a view of its level `mip` alone, every layer (a VkImageView with baseMipLevel mip, levelCount 1):
  * the packed layout keeps a level's layers together, so the view's texels are the image's own bytes. */
 void img_mip_view(img_image *im, uint32_t mip);
+/* Narrows *im, an image of one level, to a view of its layer `layer` alone (baseArrayLayer layer, layerCount 1): a
+ * cube's face becomes a 2d image, as a 2D view of a cube-compatible image sees it. */
+void img_layer_view(img_image *im, uint32_t layer);
 size_t img_image_texels(const img_image *im);       /* total texels over every mip and layer */
 size_t img_subresource_offset(const img_image *im, uint32_t mip, uint32_t layer);
 size_t img_subresource_bytes(const img_image *im, uint32_t mip); /* one layer of one mip */

@@ -288,8 +288,10 @@ int run_image_bindings(const wl_case *c, uint8_t *const *data, sim_image **image
                 im[k] = b->image;
                 im[k].bytes = data[i];
                 im[k].size = b->size;
-                if (b->mip_views)
+                if (b->views == CASE_VIEWS_MIPS)
                     img_mip_view(&im[k], v);
+                else if (b->views == CASE_VIEWS_LAYERS)
+                    img_layer_view(&im[k], v);
                 si[k].image = &im[k];
             }
             si[k].sampler = b->has_sampler ? &b->sampler : NULL;

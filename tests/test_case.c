@@ -1111,8 +1111,8 @@ START_TEST(test_case_binding_errors_name_the_field)
     } rows[] = {
         {"7", "t.json: bindings[0]: expected an object, got a number"},
         {"{'binding': 0, 'type': 'u8', 'count': 1, 'bindnig': 1}",
-         "bindings[0].bindnig: unknown field (expected one of: set, binding, kind, type, format, count, data, fill, "
-         "uninitialized, name); did you mean \"binding\"?"},
+         "bindings[0].bindnig: unknown field (expected one of: set, binding, element, kind, type, format, count, data, "
+         "fill, uninitialized, name); did you mean \"binding\"?"},
         {"{'type': 'u8', 'count': 1}", "t.json: bindings[0].binding: missing (required)"},
         {"{'binding': -1, 'type': 'u8', 'count': 1}", "bindings[0].binding: -1 is too small (at least 0)"},
         {"{'binding': 0.5, 'type': 'u8', 'count': 1}", "bindings[0].binding: expected an integer, got 0.5"},

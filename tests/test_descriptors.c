@@ -171,13 +171,20 @@ START_TEST(test_descriptors_case_elements_and_mip_views_that_overlap_are_refused
                                "\"dim\": \"2d\", \"extent\": [4, 4]}]}",
                                err, sizeof err),
                      CASE_OK);
-    /* "views" takes one word */
+    /* "views" takes "mips" or "layers", and "layers" an image of one level */
     ck_assert_int_ne(load_text("{\"kernel\": \"array.comp\", \"bindings\": ["
                                "{\"binding\": 1, \"kind\": \"storage_image\", \"format\": \"r32f\", "
-                               "\"dim\": \"2d\", \"extent\": [4, 4], \"views\": \"layers\"}]}",
+                               "\"dim\": \"2d\", \"extent\": [4, 4], \"views\": \"faces\"}]}",
                                err, sizeof err),
                      CASE_OK);
     HAS(err, "bindings[0].views");
+    ck_assert_int_ne(load_text("{\"kernel\": \"array.comp\", \"bindings\": ["
+                               "{\"binding\": 1, \"kind\": \"storage_image\", \"format\": \"r32f\", "
+                               "\"dim\": \"2d\", \"extent\": [4, 4], \"layers\": 2, \"mip_levels\": 2, "
+                               "\"views\": \"layers\"}]}",
+                               err, sizeof err),
+                     CASE_OK);
+    HAS(err, "takes an image of one mip level");
     /* an expectation names a view binding by its first element */
     ck_assert_int_ne(load_text("{\"kernel\": \"array.comp\", \"bindings\": ["
                                "{\"binding\": 1, \"kind\": \"storage_image\", \"format\": \"r32f\", "
@@ -190,7 +197,7 @@ START_TEST(test_descriptors_case_elements_and_mip_views_that_overlap_are_refused
 }
 END_TEST
 
-START_TEST(test_descriptors_a_mip_view_is_that_level_alone_in_the_same_bytes)
+START_TEST(test_descriptors_a_mip_or_layer_view_is_that_level_or_layer_alone_in_the_same_bytes)
 {
     /* an 8x4 rgba8 image of 4 mips, 2 layers: levels 8x4, 4x2, 2x1, 1x1 of 4 bytes a texel, layers together */
     uint8_t bytes[(32 + 8 + 2 + 1) * 2 * 4];
@@ -207,6 +214,15 @@ START_TEST(test_descriptors_a_mip_view_is_that_level_alone_in_the_same_bytes)
     ck_assert_ptr_eq(v.bytes, bytes + (32 + 8) * 2 * 4); /* after levels 0 and 1, both layers of each */
     ck_assert_uint_eq(v.size, 2 * 2 * 4);
     ck_assert_uint_eq(img_image_bytes(&v), v.size);
+    /* a cube of 6 faces, 4x4 r32f, one level: face 3 is a 2d image of 64 bytes, 3 faces in */
+    uint8_t cube[6 * 64];
+    img_image c = {.dim = IMG_DIM_CUBE, .format = IMG_FMT_R32_SFLOAT, .width = 4, .height = 4, .depth = 1,
+                   .layers = 6, .mip_levels = 1, .bytes = cube, .size = sizeof cube};
+    img_layer_view(&c, 3);
+    ck_assert_int_eq(c.dim, IMG_DIM_2D);
+    ck_assert_uint_eq(c.layers, 1);
+    ck_assert_ptr_eq(c.bytes, cube + 3 * 64);
+    ck_assert_uint_eq(c.size, 64);
 }
 END_TEST
 
@@ -219,7 +235,7 @@ static Suite *descriptors_suite(void)
     tcase_add_test(tc, test_descriptors_a_run_time_index_is_refused_by_name);
     tcase_add_test(tc, test_descriptors_a_runtime_array_of_descriptors_is_refused);
     tcase_add_test(tc, test_descriptors_case_elements_and_mip_views_that_overlap_are_refused);
-    tcase_add_test(tc, test_descriptors_a_mip_view_is_that_level_alone_in_the_same_bytes);
+    tcase_add_test(tc, test_descriptors_a_mip_or_layer_view_is_that_level_or_layer_alone_in_the_same_bytes);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -73,6 +73,23 @@ def texture_array_hlsl(g):
     })
 
 
+def layer_views(g):
+    """kernels/descriptors/layer_views.comp: a 4x4 r32ui image of 3 layers bound as uimage2D layer[3]."""
+    texels = [[(x * 3 + y * 5 + l) % 7 for y in range(4) for x in range(4)] for l in range(3)]
+    out = [texels[0][i] + 10 * texels[1][i] + 100 * texels[2][i] for i in range(16)]
+    img = {"set": 0, "binding": 0, "kind": "storage_image", "format": "r32ui", "dim": "2d", "extent": [4, 4],
+           "layers": 3, "mip_levels": 1, "views": "layers", "data": texels[0] + texels[1] + texels[2]}
+    expects = [{"set": 0, "binding": 0, "mip": 0, "layer": l, "data": texels[l] if l < 2 else out, "compare": "exact"}
+               for l in range(3)]
+    g.write_case(FOLDER + "/layer_views.json", {
+        "description": "one image of 3 layers as three descriptors, a view of one layer each",
+        "kernel": "layer_views.comp",
+        "groups": [1, 1, 1],
+        "bindings": [img, g.binding(1, "u32", count=16, fill={"value": 0})],
+        "expect": expects + [g.expect(1, out)],
+    })
+
+
 def spec_index(g):
     """kernels/descriptors/spec_index.comp: the element picked by a specialization constant WHICH = 1."""
     src = [[1, 2, 3, 4], [5, 6, 7, 8]]
@@ -142,6 +159,7 @@ def generate(g):
     sampler_array(g)
     spec_index(g)
     texture_array_hlsl(g)
+    layer_views(g)
     seed = 2511
     downsample(g, "downsample_7_levels", 128, 128, 7, {"random": {"seed": seed, "min": 0, "max": 1}},
                g.random_fill("f32", 128 * 128, seed, 0, 1))
