@@ -44,7 +44,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
         for (int i = 0; i < c->expect_count; i++) {
             const case_expect *e = &c->expects[i];
-            const case_binding *b = case_find_binding(c, e->set, e->binding);
+            const case_binding *b = case_find_binding(c, e->set, e->binding, e->element);
             if (!b)
                 abort();
             if (e->is_image) {
