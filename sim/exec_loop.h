@@ -439,7 +439,7 @@ WAVE_ATTR static wave_stop WAVE_FN(sim_ctx *ctx, sim_wave *w)
         OP(BCAST_FIRST) OP(BALLOT) OP(INV_BALLOT) OP(BALLOT_BIT)
         OP(BALLOT_CNT) OP(BALLOT_LSB) OP(BALLOT_MSB)
         OP(SHUFFLE_XOR) OP(SHUFFLE_UP) OP(SHUFFLE_DN) OP(QUAD_BCAST)
-        OP(QUAD_SWAP) OP(WAVE_OP)
+        OP(QUAD_SWAP) OP(WAVE_OP) OP(DPDX) OP(DPDY)
         xlane:
             if (sim_exec_xlane(ctx, w, IN, PC, exec))
                 goto fault;
