@@ -964,13 +964,33 @@ static void lower_alu_inst(lower *L, SpvOp op, const uint32_t *o, uint32_t no)
  * wavelab's implicit-LOD sampling is (docs/quirks.md); Fwidth is |dx| + |dy|.  Only with a derivative group
  * execution mode (the simulator places invocations by it), and 32-bit floats only.
  */
+static bool derivatives_allowed(lower *L, SpvOp op)
+{
+    if (L->p->derivative_group != ISA_DERIV_NONE)
+        return true;
+    lower_fail(L, ISA_ERR_INVALID, "%s in an entry point without a DerivativeGroupQuads or DerivativeGroupLinear "
+               "execution mode: a compute kernel has no derivatives without one", lower_op_name(op));
+    return false;
+}
+
+/* The fine x and y derivatives (what OpDPdx and OpDPdy give) of n f32 registers from a, into n fresh registers
+ * each: implicit-LOD sampling's coordinate derivatives (isa/lower_image.c).  False after a failure. */
+bool lower_coord_derivatives(lower *L, SpvOp op, uint32_t a, uint32_t n, uint32_t *dx, uint32_t *dy)
+{
+    if (!derivatives_allowed(L, op))
+        return false;
+    *dx = lower_new_regs(L, n), *dy = lower_new_regs(L, n);
+    for (uint32_t c = 0; c < n; c++) {
+        lower_emit_op(L, ISA_OP_DPDX, ISA_TYPE_F32, *dx + c, a + c, ISA_NO_REG);
+        lower_emit_op(L, ISA_OP_DPDY, ISA_TYPE_F32, *dy + c, a + c, ISA_NO_REG);
+    }
+    return !L->failed;
+}
+
 static void lower_derivative(lower *L, SpvOp op, const uint32_t *o)
 {
-    if (L->p->derivative_group == ISA_DERIV_NONE) {
-        lower_fail(L, ISA_ERR_INVALID, "%s in an entry point without a DerivativeGroupQuads or DerivativeGroupLinear "
-                   "execution mode: a compute kernel has no derivatives without one", lower_op_name(op));
+    if (!derivatives_allowed(L, op))
         return;
-    }
     CHECK_ID(L, o[2]);
     if (lower_scalar_isa_type(L, lower_component_type(L, o[0])) != ISA_TYPE_F32) {
         lower_fail(L, ISA_ERR_UNSUPPORTED, "%s of a type other than 32-bit float: not modelled", lower_op_name(op));

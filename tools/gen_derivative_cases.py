@@ -9,6 +9,7 @@ invocation's; fwidth is |dx| + |dy|.  Every value is a small integer, exact
 in f32.  Run from the repository root: python3 tools/gen_derivative_cases.py
 """
 import json
+import math
 import os
 
 HERE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "kernels", "derivatives")
@@ -70,11 +71,35 @@ def linear():
     return out
 
 
-def write_expect(name, data):
+def implicit_lod():
+    """implicit_lod.comp: mip level m of the 16x16 image holds m in every component; the sampler's mipmap mode
+    is linear.  The level of detail is the Vulkan specification's lambda = log2(rho), rho the larger length of
+    (du/dx, dv/dx) and (du/dy, dv/dy) in texels of mip 0, plus the bias; at a whole lambda the linear mipmap
+    mode reads that level alone."""
+    out = []
+    for i in range(256):
+        def uv(k):
+            n = k >> 2
+            gx, gy = 2 * (n % 8) + (k & 1), 2 * (n // 8) + ((k >> 1) & 1)
+            s = 1 << (((gx >> 1) + (gy >> 1)) % 4)
+            return ((gx * s + 0.5) / 16.0, (gy * s + 0.5) / 16.0)
+        quad = [uv((i & ~3) + k) for k in range(4)]
+        q = i & 3
+        dx = [(quad[1][c] - quad[0][c] if q < 2 else quad[3][c] - quad[2][c]) * 16 for c in range(2)]
+        dy = [(quad[2][c] - quad[0][c] if q % 2 == 0 else quad[3][c] - quad[1][c]) * 16 for c in range(2)]
+        rho = max(math.hypot(*dx), math.hypot(*dy))
+        for bias in (0.0, 1.0):
+            level = min(max(math.log2(rho) + bias, 0.0), 4.0)
+            assert level == int(level)
+            out += [level] * 4
+    return out
+
+
+def write_expect(name, data, binding=0):
     path = os.path.join(HERE, name)
     with open(path) as f:
         case = json.load(f)
-    case["expect"] = [{"set": 0, "binding": 0, "data": [float(v) for v in data]}]
+    case["expect"] = [{"set": 0, "binding": binding, "data": [float(v) for v in data]}]
     with open(path, "w") as f:
         json.dump(case, f, indent=2)
         f.write("\n")
@@ -85,3 +110,4 @@ if __name__ == "__main__":
         if os.path.exists(os.path.join(HERE, name)):
             write_expect(name, quads())
     write_expect("linear.json", linear())
+    write_expect("implicit_lod.json", implicit_lod(), binding=1)
