@@ -573,6 +573,35 @@ static void lower_image_sample(lower *L, SpvOp op, const uint32_t *o, uint32_t n
         emit_sampling(L, &sm, d, off);
 }
 
+/* OpImageQueryLod of image `slot`: the fine derivatives of its coordinates as an implicit-LOD sample takes them,
+ * and the level and lambda' a sample with them would have (IMG_QUERY_LOD). */
+static void lower_image_query_lod(lower *L, SpvOp op, const uint32_t *o, int32_t slot)
+{
+    uint8_t ncoords = 0;
+    uint32_t coords = coord_regs(L, o[3], &ncoords), dx, dy;
+    if (L->failed)
+        return;
+    if (lower_scalar_isa_type(L, lower_component_type(L, L->ids[o[3]].type)) != ISA_TYPE_F32) {
+        lower_fail(L, ISA_ERR_UNSUPPORTED, "level-of-detail query coordinates must be 32-bit floats");
+        return;
+    }
+    const uint8_t dim = L->p->slots[slot].image_dim;
+    const uint8_t ngrad = dim == ISA_IMAGE_1D ? 1 : dim == ISA_IMAGE_2D ? 2 : 3;
+    if (ncoords < ngrad) {
+        lower_fail(L, ISA_ERR_INVALID, "a level-of-detail query with %u coordinates of a %uD image", ncoords, ngrad);
+        return;
+    }
+    if (!lower_coord_derivatives(L, op, coords, ngrad, &dx, &dy))
+        return;
+    uint32_t d = vec4_result(L, o[0], o[1]);
+    isa_inst *in = lower_emit(L, ISA_OP_IMG_QUERY_LOD, ISA_TYPE_F32);
+    in->slot = (uint16_t)slot;
+    in->a = coords, in->count = ncoords, in->d = d, in->c = dx, in->e = dy;
+    in->imm = ngrad;
+    in->imm2 = L->ids[o[2]].sampler_slot;
+    in->type2 = ISA_TYPE_F32;
+}
+
 /* OpImageQuerySize, OpImageQuerySizeLod and OpImageQueryLevels of image `slot`. */
 static void lower_image_query(lower *L, SpvOp op, const uint32_t *o, int32_t slot)
 {
@@ -602,7 +631,7 @@ void lower_image_inst(lower *L, SpvOp op, const uint32_t *o, uint32_t no)
     uint32_t image = op == SpvOpImageWrite ? o[0] : o[2];
     bool sampling = op == SpvOpImageSampleExplicitLod || op == SpvOpImageGather || op == SpvOpImageSampleImplicitLod ||
                     op == SpvOpImageSampleDrefImplicitLod || op == SpvOpImageSampleProjImplicitLod ||
-                    op == SpvOpImageSampleProjDrefImplicitLod ||
+                    op == SpvOpImageSampleProjDrefImplicitLod || op == SpvOpImageQueryLod ||
                     op == SpvOpImageSampleDrefExplicitLod || op == SpvOpImageDrefGather ||
                     op == SpvOpImageSampleProjExplicitLod || op == SpvOpImageSampleProjDrefExplicitLod;
     int32_t slot = (op >= SpvOpImageSampleImplicitLod && op <= SpvOpImageQuerySamples) ? image_of(L, image, sampling) : -1;
@@ -626,12 +655,15 @@ void lower_image_inst(lower *L, SpvOp op, const uint32_t *o, uint32_t no)
     case SpvOpImageSampleProjDrefImplicitLod:
         lower_image_sample(L, op, o, no, slot);
         return;
+    case SpvOpImageQueryLod:
+        lower_image_query_lod(L, op, o, slot);
+        return;
     case SpvOpImageQuerySize: case SpvOpImageQuerySizeLod: case SpvOpImageQueryLevels:
         lower_image_query(L, op, o, slot);
         return;
     default:
         lower_fail(L, ISA_ERR_UNSUPPORTED, "%s is not modelled (compute images: read, write, fetch, sampling "
-                   "(implicit LOD with a derivative group mode), projective or not, gather, their depth-comparison forms, size and level queries, "
+                   "(implicit LOD with a derivative group mode), level-of-detail queries, projective or not, gather, their depth-comparison forms, size and level queries, "
                    "atomics)",
                    lower_op_name(op));
         return;

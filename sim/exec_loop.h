@@ -477,7 +477,7 @@ WAVE_ATTR static wave_stop WAVE_FN(sim_ctx *ctx, sim_wave *w)
             if (sim_exec_memory(ctx, w, IN, PC, exec))
                 goto fault;
             break;
-        OP(IMG_LOAD) OP(IMG_STORE) OP(IMG_SAMPLE) OP(IMG_GATHER) OP(IMG_ATOMIC) OP(IMG_QUERY)
+        OP(IMG_LOAD) OP(IMG_STORE) OP(IMG_SAMPLE) OP(IMG_GATHER) OP(IMG_ATOMIC) OP(IMG_QUERY) OP(IMG_QUERY_LOD)
             if (sim_exec_image(ctx, w, IN, PC, exec))
                 goto fault;
             break;

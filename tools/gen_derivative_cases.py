@@ -95,6 +95,25 @@ def implicit_lod():
     return out
 
 
+def query_lod():
+    """query_lod.comp: OpImageQueryLod's (d_l - level_base, lambda') (Vulkan "LOD Query"): lambda' = log2(rho)
+    (no bias), d_l = clamp(lambda', 0, 4) under the linear mipmap mode of the five-level image."""
+    out = []
+    for i in range(256):
+        def uv(k):
+            n = k >> 2
+            gx, gy = 2 * (n % 8) + (k & 1), 2 * (n // 8) + ((k >> 1) & 1)
+            s = 1 << (((gx >> 1) + (gy >> 1)) % 6)
+            return ((gx * s + 0.5) / 16.0, (gy * s + 0.5) / 16.0)
+        quad = [uv((i & ~3) + k) for k in range(4)]
+        q = i & 3
+        dx = [(quad[1][c] - quad[0][c] if q < 2 else quad[3][c] - quad[2][c]) * 16 for c in range(2)]
+        dy = [(quad[2][c] - quad[0][c] if q % 2 == 0 else quad[3][c] - quad[1][c]) * 16 for c in range(2)]
+        lam = math.log2(max(math.hypot(*dx), math.hypot(*dy)))
+        out += [min(max(lam, 0.0), 4.0), lam]
+    return out
+
+
 def write_expect(name, data, binding=0):
     path = os.path.join(HERE, name)
     with open(path) as f:
@@ -111,3 +130,4 @@ if __name__ == "__main__":
             write_expect(name, quads())
     write_expect("linear.json", linear())
     write_expect("implicit_lod.json", implicit_lod(), binding=1)
+    write_expect("query_lod.json", query_lod(), binding=1)
