@@ -392,11 +392,21 @@ typedef struct isa_resources {
  * The derivative group execution mode (SPV_KHR/NV_compute_shader_derivatives).  Under QUADS the invocations
  * (2m, 2n), (2m+1, 2n), (2m, 2n+1), (2m+1, 2n+1) of LocalInvocationId are lanes 4k..4k+3 of one wave, in that
  * order (the Vulkan specification's quad scope instance); under LINEAR and NONE lane order is
- * LocalInvocationIndex order.  The executor places invocations by it (sim/exec.c, builtin_value).
+ * LocalInvocationIndex order.  The executor places invocations by it (isa_invocation_at).
  */
 typedef enum isa_derivative_group {
     ISA_DERIV_NONE, ISA_DERIV_QUADS, ISA_DERIV_LINEAR
 } isa_derivative_group;
+
+/*
+ * Where an invocation lies in its workgroup's waves: its lane position (wave = position / wave size, lane =
+ * position % wave size) from its LocalInvocationId, and back (isa_invocation_at fills the id and returns its
+ * LocalInvocationIndex).  The position is LocalInvocationIndex but under ISA_DERIV_QUADS, where it runs a pair of
+ * rows at a time, each pair's 2x2 quads left to right, each quad's invocations (2m, 2n), (2m+1, 2n), (2m, 2n+1),
+ * (2m+1, 2n+1) on 4 consecutive lanes (the lowering holds the first two sizes even).
+ */
+uint32_t isa_lane_position(const uint32_t size[3], uint8_t derivative_group, const uint32_t local[3]);
+uint32_t isa_invocation_at(const uint32_t size[3], uint8_t derivative_group, uint32_t position, uint32_t local[3]);
 
 typedef struct isa_program {
     isa_inst *code;

@@ -138,6 +138,66 @@ START_TEST(inactive_lane_gives_zero_and_a_report)
 }
 END_TEST
 
+/* The lane placement both ways, by hand for a 6x4x2 workgroup: a pair of rows at a time, quads left to right. */
+START_TEST(quad_placement_by_hand_and_back)
+{
+    const uint32_t size[3] = {6, 4, 2};
+    static const struct { uint32_t position, x, y, z; } hand[] = {
+        {0, 0, 0, 0}, {1, 1, 0, 0}, {2, 0, 1, 0}, {3, 1, 1, 0}, {4, 2, 0, 0}, {7, 3, 1, 0}, {11, 5, 1, 0},
+        {12, 0, 2, 0}, {15, 1, 3, 0}, {23, 5, 3, 0}, {24, 0, 0, 1}, {47, 5, 3, 1}};
+    for (size_t k = 0; k < sizeof hand / sizeof hand[0]; k++) {
+        uint32_t local[3];
+        uint32_t index = isa_invocation_at(size, ISA_DERIV_QUADS, hand[k].position, local);
+        ck_assert_uint_eq(local[0], hand[k].x);
+        ck_assert_uint_eq(local[1], hand[k].y);
+        ck_assert_uint_eq(local[2], hand[k].z);
+        ck_assert_uint_eq(index, hand[k].z * 24 + hand[k].y * 6 + hand[k].x);
+    }
+    for (uint8_t g = ISA_DERIV_NONE; g <= ISA_DERIV_LINEAR; g++)
+        for (uint32_t pos = 0; pos < 48; pos++) {
+            uint32_t local[3];
+            uint32_t index = isa_invocation_at(size, g, pos, local);
+            ck_assert_uint_eq(isa_lane_position(size, g, local), pos);
+            if (g != ISA_DERIV_QUADS)
+                ck_assert_uint_eq(index, pos);
+        }
+}
+END_TEST
+
+/* SPIR-V from any producer reaches the lowering: a quads mode on an odd workgroup, and a derivative without a
+ * mode, are refused there with the reason (the lowering's own checks, without spirv-val before it). */
+static const char *lower_error(const char *assembly)
+{
+    static char err[512];
+    uint32_t *w = NULL;
+    size_t n = 0;
+    ck_assert_int_eq(isa_assemble_spirv(assembly, strlen(assembly), 3, &w, &n, err, sizeof err), ISA_OK);
+    isa_program *p = NULL;
+    err[0] = 0;
+    ck_assert_int_ne(isa_lower(w, n, NULL, &p, err, sizeof err), ISA_OK);
+    ck_assert_ptr_null(p);
+    free(w);
+    return err;
+}
+
+START_TEST(lowering_refuses_odd_quads_and_derivatives_without_a_mode)
+{
+    const char *e = lower_error("OpCapability Shader\nOpCapability ComputeDerivativeGroupQuadsNV\n"
+                                "OpExtension \"SPV_NV_compute_shader_derivatives\"\n"
+                                "OpMemoryModel Logical GLSL450\nOpEntryPoint GLCompute %main \"main\"\n"
+                                "OpExecutionMode %main LocalSize 3 2 1\nOpExecutionMode %main DerivativeGroupQuadsNV\n"
+                                "%void = OpTypeVoid\n%fn = OpTypeFunction %void\n"
+                                "%main = OpFunction %void None %fn\n%l = OpLabel\nOpReturn\nOpFunctionEnd\n");
+    ck_assert_msg(strstr(e, "DerivativeGroupQuads") && strstr(e, "3x2x1"), "%s", e);
+    e = lower_error("OpCapability Shader\nOpMemoryModel Logical GLSL450\nOpEntryPoint GLCompute %main \"main\"\n"
+                    "OpExecutionMode %main LocalSize 4 1 1\n%void = OpTypeVoid\n%fn = OpTypeFunction %void\n"
+                    "%float = OpTypeFloat 32\n%one = OpConstant %float 1\n"
+                    "%main = OpFunction %void None %fn\n%l = OpLabel\n%d = OpDPdx %float %one\nOpReturn\n"
+                    "OpFunctionEnd\n");
+    ck_assert_msg(strstr(e, "OpDPdx") && strstr(e, "execution mode"), "%s", e);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("derivatives");
@@ -145,6 +205,8 @@ int main(void)
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, quads_every_wave_size);
     tcase_add_test(tc, inactive_lane_gives_zero_and_a_report);
+    tcase_add_test(tc, quad_placement_by_hand_and_back);
+    tcase_add_test(tc, lowering_refuses_odd_quads_and_derivatives_without_a_mode);
     suite_add_tcase(s, tc);
     return tsup_run_suite(s, "derivatives");
 }
