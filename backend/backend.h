@@ -120,6 +120,8 @@ typedef struct vkb_device_info {
     int float32_atomic_add;          /* VK_EXT_shader_atomic_float shaderBufferFloat32AtomicAdd */
     int workgroup_explicit_layout;   /* VK_KHR_workgroup_memory_explicit_layout: Workgroup blocks, and their */
     int workgroup_explicit_layout_8bit, workgroup_explicit_layout_16bit; /* 8- and 16-bit access */
+    int derivative_group_quads, derivative_group_linear; /* VK_NV_compute_shader_derivatives: derivatives and
+                                                          * implicit-LOD sampling in compute, each grouping */
     int storage_buffer_8bit, uniform_and_storage_buffer_8bit, storage_push_constant_8;
     int storage_buffer_16bit, uniform_and_storage_buffer_16bit, storage_push_constant_16;
     int vulkan_memory_model;

@@ -146,6 +146,7 @@ int vkb_device_wants_extension(const device_entry *d, const char *name)
         !strcmp(name, VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME) ||
         !strcmp(name, VK_NV_SHADER_SUBGROUP_PARTITIONED_EXTENSION_NAME) ||
         !strcmp(name, VK_KHR_WORKGROUP_MEMORY_EXPLICIT_LAYOUT_EXTENSION_NAME) ||
+        !strcmp(name, VK_NV_COMPUTE_SHADER_DERIVATIVES_EXTENSION_NAME) ||
         !strcmp(name, "VK_KHR_portability_subset"))
         return 1;
     if (!strcmp(name, VK_EXT_SUBGROUP_SIZE_CONTROL_EXTENSION_NAME))
@@ -214,6 +215,10 @@ void vkb_chain_features(const device_entry *d, device_features *f)
     if (vkb_device_wants_extension(d, VK_KHR_WORKGROUP_MEMORY_EXPLICIT_LAYOUT_EXTENSION_NAME)) {
         f->workgroup_explicit.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_WORKGROUP_MEMORY_EXPLICIT_LAYOUT_FEATURES_KHR;
         vkb_chain_link(&tail, &f->workgroup_explicit);
+    }
+    if (vkb_device_wants_extension(d, VK_NV_COMPUTE_SHADER_DERIVATIVES_EXTENSION_NAME)) {
+        f->derivatives.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COMPUTE_SHADER_DERIVATIVES_FEATURES_NV;
+        vkb_chain_link(&tail, &f->derivatives);
     }
 }
 
@@ -369,6 +374,8 @@ static void fill_device_info(vkb_context *ctx, device_entry *d)
     info->workgroup_explicit_layout = f.workgroup_explicit.workgroupMemoryExplicitLayout;
     info->workgroup_explicit_layout_8bit = f.workgroup_explicit.workgroupMemoryExplicitLayout8BitAccess;
     info->workgroup_explicit_layout_16bit = f.workgroup_explicit.workgroupMemoryExplicitLayout16BitAccess;
+    info->derivative_group_quads = f.derivatives.computeDerivativeGroupQuads;
+    info->derivative_group_linear = f.derivatives.computeDerivativeGroupLinear;
 
     info->performance_query = vkb_device_has_extension(d, VK_KHR_PERFORMANCE_QUERY_EXTENSION_NAME);
     if (info->performance_query && vkEnumeratePhysicalDeviceQueueFamilyPerformanceQueryCountersKHR) {

@@ -43,7 +43,11 @@
     X(WorkgroupMemoryExplicitLayout8BitAccessKHR, workgroup_explicit_layout_8bit,             \
       "workgroupMemoryExplicitLayout8BitAccess")                                              \
     X(WorkgroupMemoryExplicitLayout16BitAccessKHR, workgroup_explicit_layout_16bit,           \
-      "workgroupMemoryExplicitLayout16BitAccess")
+      "workgroupMemoryExplicitLayout16BitAccess")                                             \
+    X(ComputeDerivativeGroupQuadsNV, derivative_group_quads,                                  \
+      "computeDerivativeGroupQuads (VK_NV_compute_shader_derivatives)")                       \
+    X(ComputeDerivativeGroupLinearNV, derivative_group_linear,                                \
+      "computeDerivativeGroupLinear (VK_NV_compute_shader_derivatives)")
 
 /* Device extensions a SPIR-V extension needs, and the Vulkan 1.x that made the extension core (0: none has).  A
  * SPIR-V extension not listed here is not checked (the driver decides). */
@@ -54,7 +58,8 @@
     X("SPV_KHR_16bit_storage", "VK_KHR_16bit_storage", 1)                                       \
     X("SPV_KHR_vulkan_memory_model", "VK_KHR_vulkan_memory_model", 2)                           \
     X("SPV_KHR_float_controls", "VK_KHR_shader_float_controls", 2)                              \
-    X("SPV_KHR_workgroup_memory_explicit_layout", "VK_KHR_workgroup_memory_explicit_layout", 0)
+    X("SPV_KHR_workgroup_memory_explicit_layout", "VK_KHR_workgroup_memory_explicit_layout", 0)     \
+    X("SPV_NV_compute_shader_derivatives", "VK_NV_compute_shader_derivatives", 0)
 
 int vkb_kind_is_texel(case_kind k)
 {

@@ -46,6 +46,7 @@ typedef struct device_features {
     VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR executable_properties;
     VkPhysicalDeviceShaderAtomicFloatFeaturesEXT atomic_float;
     VkPhysicalDeviceWorkgroupMemoryExplicitLayoutFeaturesKHR workgroup_explicit;
+    VkPhysicalDeviceComputeShaderDerivativesFeaturesNV derivatives;
 } device_features;
 
 #define API_1_1 VK_MAKE_API_VERSION(0, 1, 1, 0)

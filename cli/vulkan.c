@@ -435,6 +435,7 @@ typedef struct grid {
     uint32_t local[3];
     uint32_t groups[3];
     uint32_t wave;
+    uint8_t derivative_group; /* the program's: where an invocation lies in the waves (isa_lane_position) */
 } grid;
 
 /* Describes element i as the invocation that would write it if the kernel writes one element per invocation. */
@@ -452,9 +453,9 @@ static void describe_invocation(const grid *g, size_t i, char *buf, size_t size)
         wg[k] = (uint32_t)(id[k] / g->local[k]);
         loc[k] = (uint32_t)(id[k] % g->local[k]);
     }
-    uint32_t local_index = loc[0] + g->local[0] * (loc[1] + g->local[1] * loc[2]);
+    uint32_t position = isa_lane_position(g->local, g->derivative_group, loc);
     snprintf(buf, size, "workgroup (%u,%u,%u) local (%u,%u,%u) wave %u lane %u", wg[0], wg[1], wg[2], loc[0], loc[1],
-             loc[2], local_index / g->wave, local_index % g->wave);
+             loc[2], position / g->wave, position % g->wave);
 }
 
 /* Compares one binding; prints up to `*budget` mismatches; returns the number of differing elements. */
@@ -763,7 +764,7 @@ int cli_check_case_to(const cli_opts *o, const char *case_path, FILE *fout, FILE
         goto done;
     }
 
-    grid g = {.wave = wave};
+    grid g = {.wave = wave, .derivative_group = sim.prog ? sim.prog->derivative_group : ISA_DERIV_NONE};
     /* several passes: mismatches are placed in the last pass's grid (a hint: an earlier pass may have written them) */
     wl_case last;
     case_dispatch_view(c, c->dispatches ? sim.pass : 0, &last);

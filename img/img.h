@@ -246,6 +246,10 @@ typedef struct img_lod {
 void img_view_lod(const img_view *v, const img_sampler *s, float lod, img_lod *plan);
 void img_view_sample_lod(const img_view *v, const img_sampler *s, const float coord[4], const img_lod *plan,
                          const int32_t *off, img_texel *out);
+/* OpImageQueryLod's answer for a shader lod (Vulkan "LOD Query"): out[0] the level a sample would read less the
+ * base level, d_l (fractional under a linear mipmap mode), out[1] lambda' (the lod plus the sampler's bias, before
+ * min_lod and max_lod), from the same steps as img_view_lod. */
+void img_query_lod(const img_image *im, const img_sampler *s, float lod, float out[2]);
 /* Byte offset of texel (x, y, z) of layer/mip in the packed layout: img_texel_offset through the view. */
 static inline size_t img_view_texel_offset(const img_view *v, uint32_t x, uint32_t y, uint32_t z, uint32_t layer,
                                            uint32_t mip)

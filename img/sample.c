@@ -614,9 +614,12 @@ static void view_filter_2d(const img_view *v, const img_sampler *s, const float 
     memcpy(out->f, sum, sizeof sum);
 }
 
-void img_view_lod(const img_view *v, const img_sampler *s, float lod, img_lod *plan)
+/* What img_view_lod works out for an image of `levels` mip levels whose format filters as a float (or not);
+ * returns lambda' (the shader's lod plus the sampler's bias, before min_lod and max_lod). */
+static float plan_lod(uint32_t levels, int float_format, const img_sampler *s, float lod, img_lod *plan)
 {
-    float lambda = (isnan(lod) ? 0.0f : lod) + s->mip_lod_bias;
+    const float lambda_prime = (isnan(lod) ? 0.0f : lod) + s->mip_lod_bias;
+    float lambda = lambda_prime;
     if (lambda > s->max_lod)
         lambda = s->max_lod;
     if (lambda < s->min_lod)
@@ -625,14 +628,14 @@ void img_view_lod(const img_view *v, const img_sampler *s, float lod, img_lod *p
     plan->level[0] = plan->level[1] = 0;
     plan->delta = 0.0f;
     plan->blend = 0;
-    const uint32_t q = v->levels ? v->levels - 1 : 0;
+    const uint32_t q = levels ? levels - 1 : 0;
     if (s->unnormalized) /* unnormalized coordinates read level 0 only */
-        return;
+        return lambda_prime;
     float d = lambda < 0.0f ? 0.0f : lambda > (float)q ? (float)q : lambda;
     if (s->mipmap_mode == IMG_MIPMAP_NEAREST || lambda <= 0.0f) {
         uint32_t level = (uint32_t)(ceilf(d + 0.5f) - 1.0f);
         plan->level[0] = level > q ? q : level;
-        return;
+        return lambda_prime;
     }
     uint32_t hi = (uint32_t)floorf(d), lo = hi + 1 > q ? q : hi + 1;
     float delta = d - floorf(d);
@@ -640,7 +643,20 @@ void img_view_lod(const img_view *v, const img_sampler *s, float lod, img_lod *p
     plan->level[1] = lo;
     plan->delta = delta;
     /* img_sample reads the second level only to blend it: integers, or a whole d, take the first's value */
-    plan->blend = v->fi && v->fi->numeric == IMG_NUM_FLOAT && delta != 0.0f;
+    plan->blend = float_format && delta != 0.0f;
+    return lambda_prime;
+}
+
+void img_view_lod(const img_view *v, const img_sampler *s, float lod, img_lod *plan)
+{
+    plan_lod(v->levels, v->fi && v->fi->numeric == IMG_NUM_FLOAT, s, lod, plan);
+}
+
+void img_query_lod(const img_image *im, const img_sampler *s, float lod, float out[2])
+{
+    img_lod plan;
+    out[1] = plan_lod(im->mip_levels, 0, s, lod, &plan);
+    out[0] = (float)plan.level[0] + plan.delta;
 }
 
 void img_view_sample_lod(const img_view *v, const img_sampler *s, const float coord[4], const img_lod *plan,

@@ -360,6 +360,7 @@ void isa_glslang_hlsl_dxc_bindings(glslang_shader_t *shader);
 const char *isa_glslang_hlsl_wave_overload(size_t i, const char **more_params);
 const char *isa_glslang_hlsl_builtin_read(size_t i);
 int isa_glslang_hlsl_wave_overloads(glslang_shader_t *shader);
+int isa_glslang_hlsl_derivative_group(glslang_shader_t *shader, unsigned *x, unsigned *y, unsigned *z);
 
 static pthread_once_t glslang_once = PTHREAD_ONCE_INIT;
 
@@ -906,6 +907,14 @@ static isa_status glslang_spirv(const compile_job *j, const char *preamble, incl
         isa_glslang_hlsl_short_circuit(shader);
         isa_glslang_hlsl_dxc_bindings(shader);
         isa_glslang_hlsl_wave_overloads(shader);
+        unsigned x, y, z;
+        if (isa_glslang_hlsl_derivative_group(shader, &x, &y, &z) < 0) {
+            text_appendf(err, err_size, "%s: error: derivatives (ddx, ddy, fwidth, Sample, SampleBias, SampleCmp, "
+                         "CalculateLevelOfDetail) in a compute kernel of numthreads(%u, %u, %u): Shader Model 6.6 "
+                         "takes them with X a multiple of 4 and Y and Z 1, or with X and Y even\n", path, x, y, z);
+            st = ISA_ERR_COMPILE;
+            goto done;
+        }
     }
     program = glslang_program_create();
     glslang_program_add_shader(program, shader);

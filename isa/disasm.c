@@ -159,7 +159,8 @@ void isa_inst_format(const isa_program *p, const isa_inst *in, char *buf, size_t
         if (o[0] || o[1] || o[2])
             snprintf(offset, sizeof offset, ", offset (%d, %d, %d)", o[0], o[1], o[2]);
         snprintf(buf, size, "%-5s %-14s %s..+4 = %s(%s, %s, %s..+%u%s%s%s)", isa_class_name(cls), name, d,
-                 op == ISA_OP_IMG_GATHER ? "gather" : "sample", slot, smp, a, in->count, lod, ref, offset);
+                 op == ISA_OP_IMG_GATHER ? "gather" : op == ISA_OP_IMG_QUERY_LOD ? "query_lod" : "sample", slot, smp, a,
+                 in->count, lod, ref, offset);
         return;
     }
     case ISA_PRINT_IMG_ATOMIC: {

@@ -586,3 +586,69 @@ extern "C" int isa_glslang_hlsl_wave_overloads(glslang_shader_t *shader)
     });
     return wo.rewritten + ae.rewritten + scalar.rewritten;
 }
+
+namespace {
+
+// Whether the tree takes derivatives: ddx/ddy/fwidth, or a sample with an implicit level of detail (Sample,
+// SampleBias, SampleCmp, CalculateLevelOfDetail, before or after glslang decomposes HLSL's methods).
+class TakesDerivatives : public glslang::TIntermTraverser {
+public:
+    bool found = false;
+    static bool derivative_op(glslang::TOperator op)
+    {
+        switch (op) {
+        case glslang::EOpDPdx: case glslang::EOpDPdy: case glslang::EOpFwidth: case glslang::EOpDPdxFine:
+        case glslang::EOpDPdyFine: case glslang::EOpFwidthFine: case glslang::EOpDPdxCoarse:
+        case glslang::EOpDPdyCoarse: case glslang::EOpFwidthCoarse:
+        case glslang::EOpTexture: case glslang::EOpTextureProj: case glslang::EOpTextureOffset:
+        case glslang::EOpTextureProjOffset: case glslang::EOpTextureClamp: case glslang::EOpTextureOffsetClamp:
+        case glslang::EOpTextureQueryLod: case glslang::EOpSparseTexture: case glslang::EOpSparseTextureOffset:
+        case glslang::EOpSparseTextureClamp: case glslang::EOpSparseTextureOffsetClamp: case glslang::EOpTextureBias:
+        case glslang::EOpMethodSample: case glslang::EOpMethodSampleBias: case glslang::EOpMethodSampleCmp:
+        case glslang::EOpMethodCalculateLevelOfDetail: case glslang::EOpMethodCalculateLevelOfDetailUnclamped:
+            return true;
+        default:
+            return false;
+        }
+    }
+    bool visitAggregate(glslang::TVisit, glslang::TIntermAggregate *n) override
+    {
+        found = found || derivative_op(n->getOp());
+        return !found;
+    }
+    bool visitUnary(glslang::TVisit, glslang::TIntermUnary *n) override
+    {
+        found = found || derivative_op(n->getOp());
+        return !found;
+    }
+};
+
+} // namespace
+
+// A compute kernel that takes derivatives needs a derivative group execution mode, which DXC adds
+// (SpirvEmitter::addDerivativeGroupExecutionMode) and glslang 12's HLSL front end does not: without one its SPIR-V
+// generator even turns Sample into a sample at level 0, and SampleBias into invalid SPIR-V.  Chosen as DXC chooses
+// it from numthreads (Shader Model 6.6 derivatives): linear when X is a multiple of 4 and Y and Z are 1, else
+// quads, which need X and Y even; glslang then writes the mode, its capability and
+// SPV_NV_compute_shader_derivatives (DXC's default is the KHR extension, the same enumerants).  Returns 0 when
+// nothing was needed, 1 when a mode was set, -1 when numthreads allows neither (*x, *y, *z its size).  Call after
+// parsing, before linking.
+extern "C" int isa_glslang_hlsl_derivative_group(glslang_shader_t *shader, unsigned *x, unsigned *y, unsigned *z)
+{
+    glslang::TIntermediate *im = tshader_of(shader)->getIntermediate();
+    if (!im || !im->getTreeRoot() || im->getStage() != EShLangCompute ||
+        im->getLayoutDerivativeModeNone() != glslang::LayoutDerivativeNone)
+        return 0;
+    TakesDerivatives td;
+    im->getTreeRoot()->traverse(&td);
+    if (!td.found)
+        return 0;
+    *x = im->getLocalSize(0), *y = im->getLocalSize(1), *z = im->getLocalSize(2);
+    if (*x % 4 == 0 && *y == 1 && *z == 1)
+        im->setLayoutDerivativeMode(glslang::LayoutDerivativeGroupLinear);
+    else if (*x % 2 == 0 && *y % 2 == 0)
+        im->setLayoutDerivativeMode(glslang::LayoutDerivativeGroupQuads);
+    else
+        return -1;
+    return 1;
+}

@@ -358,3 +358,23 @@ void isa_op_operands_text(isa_op op, char *buf, size_t size)
         snprintf(buf, size, "none");
 }
 
+
+uint32_t isa_invocation_at(const uint32_t size[3], uint8_t derivative_group, uint32_t position, uint32_t local[3])
+{
+    const uint32_t sx = size[0], slice = size[0] * size[1];
+    if (derivative_group != ISA_DERIV_QUADS) {
+        local[0] = position % sx, local[1] = position / sx % size[1], local[2] = position / slice;
+        return position;
+    }
+    const uint32_t at = position % slice, pair = at / (2 * sx), quad = at % (2 * sx) / 4, i = at % 4;
+    local[0] = 2 * quad + (i & 1), local[1] = 2 * pair + (i >> 1), local[2] = position / slice;
+    return local[2] * slice + local[1] * sx + local[0];
+}
+
+uint32_t isa_lane_position(const uint32_t size[3], uint8_t derivative_group, const uint32_t local[3])
+{
+    const uint32_t sx = size[0], slice = size[0] * size[1];
+    if (derivative_group != ISA_DERIV_QUADS)
+        return local[2] * slice + local[1] * sx + local[0];
+    return local[2] * slice + (local[1] & ~1u) * sx + (local[0] & ~1u) * 2 + (local[1] & 1) * 2 + (local[0] & 1);
+}

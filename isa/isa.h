@@ -397,6 +397,26 @@ typedef struct isa_resources {
 #define ISA_MAX_WORKGROUP_BYTES ((uint32_t)64 << 20)
 #define ISA_MAX_PRIVATE_BYTES ((uint32_t)256 << 10)
 
+/*
+ * The derivative group execution mode (SPV_KHR/NV_compute_shader_derivatives).  Under QUADS the invocations
+ * (2m, 2n), (2m+1, 2n), (2m, 2n+1), (2m+1, 2n+1) of LocalInvocationId are lanes 4k..4k+3 of one wave, in that
+ * order (the Vulkan specification's quad scope instance); under LINEAR and NONE lane order is
+ * LocalInvocationIndex order.  The executor places invocations by it (isa_invocation_at).
+ */
+typedef enum isa_derivative_group {
+    ISA_DERIV_NONE, ISA_DERIV_QUADS, ISA_DERIV_LINEAR
+} isa_derivative_group;
+
+/*
+ * Where an invocation lies in its workgroup's waves: its lane position (wave = position / wave size, lane =
+ * position % wave size) from its LocalInvocationId, and back (isa_invocation_at fills the id and returns its
+ * LocalInvocationIndex).  The position is LocalInvocationIndex but under ISA_DERIV_QUADS, where it runs a pair of
+ * rows at a time, each pair's 2x2 quads left to right, each quad's invocations (2m, 2n), (2m+1, 2n), (2m, 2n+1),
+ * (2m+1, 2n+1) on 4 consecutive lanes (the lowering holds the first two sizes even).
+ */
+uint32_t isa_lane_position(const uint32_t size[3], uint8_t derivative_group, const uint32_t local[3]);
+uint32_t isa_invocation_at(const uint32_t size[3], uint8_t derivative_group, uint32_t position, uint32_t local[3]);
+
 typedef struct isa_program {
     isa_inst *code;
     uint32_t code_count;
@@ -409,6 +429,7 @@ typedef struct isa_program {
     isa_builtin_reg *builtins;
     uint32_t builtin_count;
     uint32_t local_size[3];    /* workgroup size */
+    uint8_t derivative_group;  /* isa_derivative_group: how invocations form derivative quads */
     uint32_t workgroup_bytes;  /* shared memory per workgroup (at most ISA_MAX_WORKGROUP_BYTES) */
     uint32_t private_bytes;    /* per-lane memory (at most ISA_MAX_PRIVATE_BYTES) */
     char entry[64];

@@ -136,6 +136,33 @@ uint32_t lower_const_reg(lower *L, uint64_t bits)
 
 /* ------------------------------------------------------------ entry */
 
+/* The entry point's derivative group mode, held to the sizes the Vulkan specification requires of it (the
+ * first two dimensions even for quads, a multiple of four invocations for linear: no quad may lack an
+ * invocation). */
+static void read_derivative_group(lower *L, uint32_t fid)
+{
+    isa_program *p = L->p;
+    for (uint32_t k = 0; k < L->mod.mode_count; k++) {
+        const spv_mode *md = &L->mod.modes[k];
+        if (md->is_id || (fid && md->entry != fid))
+            continue;
+        if (md->mode == SpvExecutionModeDerivativeGroupQuadsNV)
+            p->derivative_group = ISA_DERIV_QUADS;
+        else if (md->mode == SpvExecutionModeDerivativeGroupLinearNV)
+            p->derivative_group = ISA_DERIV_LINEAR;
+        else
+            continue;
+        L->cur_word = md->word;
+    }
+    const uint32_t *ls = p->local_size;
+    if (p->derivative_group == ISA_DERIV_QUADS && (ls[0] % 2 || ls[1] % 2))
+        lower_fail(L, ISA_ERR_INVALID, "DerivativeGroupQuads with workgroup size %ux%ux%u: its first two "
+                   "dimensions must be even (every quad needs its four invocations)", ls[0], ls[1], ls[2]);
+    else if (p->derivative_group == ISA_DERIV_LINEAR && (ls[0] * ls[1] * ls[2]) % 4)
+        lower_fail(L, ISA_ERR_INVALID, "DerivativeGroupLinear with workgroup size %ux%ux%u: the invocations must "
+                   "be a multiple of 4 (every quad needs its four invocations)", ls[0], ls[1], ls[2]);
+}
+
 static isa_status lower_program(const uint32_t *words, size_t word_count, const char *entry, isa_program **out,
                                 char *err, size_t err_size, bool allocate);
 
@@ -257,6 +284,9 @@ static isa_status lower_program(const uint32_t *words, size_t word_count, const 
              p->local_size[0], p->local_size[1], p->local_size[2]);
         goto done;
     }
+    read_derivative_group(L, fid);
+    if (L->failed)
+        goto done;
     spv_iter it;
     spv_inst in;
     spv_iter_init(&it, words, L->n, SPV_HEADER_WORDS); /* the reader checked every word count */

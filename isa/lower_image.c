@@ -1,18 +1,18 @@
 /*
  * isa/lower_image.c — images other than texel buffers, for compute: the
  * slots of image, sampled-image and sampler variables, and the image
- * instructions (read, write, fetch, explicit-lod sampling, projective or not,
- * gather, the size and level queries, texel pointers for image atomics).
+ * instructions (read, write, fetch, sampling with an explicit or implicit
+ * lod, projective or not, gather, the size and level queries, texel pointers
+ * for image atomics).
  *
  * An image never becomes a register: like a pointer, an image or sampler
  * value is resolved at lowering time to its slot (OpLoad of the variable,
  * OpSampledImage pairing an image slot with a sampler slot, OpImage taking
  * the image back).  Coordinates are the registers of the coordinate vector,
  * `count` of them; the executor (sim/image_exec.c) reads the image's
- * dimensionality and format from the binding.  What is not modelled (implicit
- * LOD, offsets that are not constants on
- * sampling and gathers, multisampling, sparse residency, arrays of images)
- * fails with the word offset.
+ * dimensionality and format from the binding.  What is not modelled (offsets
+ * that are not constants on sampling and gathers, multisampling, sparse
+ * residency, arrays of images indexed at run time) fails with the word offset.
  */
 #include "isa/lower_internal.h"
 
@@ -455,7 +455,12 @@ static void lower_image_store(lower *L, const uint32_t *o, uint32_t no, int32_t 
     L->p->slots[slot].written = 1;
 }
 
-/* The explicit-LOD samples, gathers, their depth-comparison and projective forms, of image `slot`. */
+/*
+ * The samples, gathers, their depth-comparison and projective forms, of image `slot`.  An implicit-LOD sample
+ * (SPV_KHR/NV_compute_shader_derivatives) is a sample with gradients: the fine x and y derivatives of its
+ * (projected) coordinates, as the Vulkan specification computes implicit derivatives "in the same manner as"
+ * OpDPdx and OpDPdy; a Bias scales both by 2^bias, which adds bias to log2(rho) (docs/quirks.md).
+ */
 static void lower_image_sample(lower *L, SpvOp op, const uint32_t *o, uint32_t no, int32_t slot)
 {
     uint32_t lod, dx, dy;
@@ -464,16 +469,39 @@ static void lower_image_sample(lower *L, SpvOp op, const uint32_t *o, uint32_t n
     uint32_t coords = coord_regs(L, o[3], &ncoords);
     int64_t component = 0;
     image_offset off;
-    const bool proj = op == SpvOpImageSampleProjExplicitLod || op == SpvOpImageSampleProjDrefExplicitLod;
+    const bool implicit = op == SpvOpImageSampleImplicitLod || op == SpvOpImageSampleDrefImplicitLod ||
+                          op == SpvOpImageSampleProjImplicitLod || op == SpvOpImageSampleProjDrefImplicitLod;
+    const bool proj = op == SpvOpImageSampleProjExplicitLod || op == SpvOpImageSampleProjDrefExplicitLod ||
+                      op == SpvOpImageSampleProjImplicitLod || op == SpvOpImageSampleProjDrefImplicitLod;
     const bool dref = op == SpvOpImageSampleDrefExplicitLod || op == SpvOpImageDrefGather ||
-                      op == SpvOpImageSampleProjDrefExplicitLod;
+                      op == SpvOpImageSampleProjDrefExplicitLod || op == SpvOpImageSampleDrefImplicitLod ||
+                      op == SpvOpImageSampleProjDrefImplicitLod;
     const bool gather = op == SpvOpImageGather || op == SpvOpImageDrefGather;
-    if (dref) {
-        CHECK_ID(L, o[4]);
-        if (lower_scalar_isa_type(L, L->ids[o[4]].type) != ISA_TYPE_F32) {
-            lower_fail(L, ISA_ERR_INVALID, "depth reference %%%u is not a 32-bit float", o[4]);
+    /* an implicit-LOD sample's Bias (the lowest operand bit, so the first operand) is taken out here; the rest
+     * are read as an explicit sample's, without Lod and Grad */
+    uint32_t bias = 0, rest[32];
+    const uint32_t at = dref ? 5 : 4;
+    if (implicit && no > at && (o[at] & SpvImageOperandsBiasMask)) {
+        if (no <= at + 1 || no > sizeof rest / sizeof rest[0]) {
+            lower_fail(L, ISA_ERR_INVALID, "Bias image operand missing");
             return;
         }
+        CHECK_ID(L, o[at + 1]);
+        if (lower_scalar_isa_type(L, L->ids[o[at + 1]].type) != ISA_TYPE_F32) {
+            lower_fail(L, ISA_ERR_INVALID, "bias %%%u is not a 32-bit float", o[at + 1]);
+            return;
+        }
+        bias = o[at + 1];
+        memcpy(rest, o, (at + 1) * sizeof *o);
+        memcpy(rest + at + 1, o + at + 2, (no - at - 2) * sizeof *o);
+        rest[at] &= ~(uint32_t)SpvImageOperandsBiasMask;
+        o = rest, no--;
+    }
+    if (implicit) {
+        image_operands(L, o, no, at, NULL, NULL, NULL, &ngrad, &off);
+        lod = dx = dy = ISA_NO_REG;
+    } else if (dref) {
+        CHECK_ID(L, o[4]);
         image_operands(L, o, no, 5, gather ? NULL : &lod, gather ? NULL : &dx, gather ? NULL : &dy, &ngrad, &off);
         if (gather)
             lod = dx = dy = ISA_NO_REG;
@@ -491,6 +519,13 @@ static void lower_image_sample(lower *L, SpvOp op, const uint32_t *o, uint32_t n
     }
     if (L->failed)
         return;
+    if (dref) {
+        CHECK_ID(L, o[4]);
+        if (lower_scalar_isa_type(L, L->ids[o[4]].type) != ISA_TYPE_F32) {
+            lower_fail(L, ISA_ERR_INVALID, "depth reference %%%u is not a 32-bit float", o[4]);
+            return;
+        }
+    }
     if (lower_scalar_isa_type(L, lower_component_type(L, L->ids[o[3]].type)) != ISA_TYPE_F32) {
         lower_fail(L, ISA_ERR_UNSUPPORTED, "sampling coordinates must be 32-bit floats");
         return;
@@ -498,6 +533,19 @@ static void lower_image_sample(lower *L, SpvOp op, const uint32_t *o, uint32_t n
     uint32_t dref_reg = dref ? lower_val(L, o[4]) : ISA_NO_REG;
     if (proj && !project(L, &L->p->slots[slot], &coords, &ncoords, &dref_reg))
         return;
+    if (implicit) {
+        const uint8_t dim = L->p->slots[slot].image_dim;
+        ngrad = dim == ISA_IMAGE_1D ? 1 : dim == ISA_IMAGE_2D ? 2 : 3; /* a cube's direction has 3 */
+        if (!lower_coord_derivatives(L, op, coords, ngrad, &dx, &dy))
+            return;
+        if (bias) {
+            uint32_t scale = lower_new_regs(L, 1), sx = lower_new_regs(L, ngrad), sy = lower_new_regs(L, ngrad);
+            lower_emit_op(L, ISA_OP_FMATH, ISA_TYPE_F32, scale, lower_val(L, bias), ISA_NO_REG)->imm = GLSLstd450Exp2;
+            lower_binary(L, ISA_OP_FMUL, ISA_TYPE_F32, sx, dx, scale, ngrad, true);
+            lower_binary(L, ISA_OP_FMUL, ISA_TYPE_F32, sy, dy, scale, ngrad, true);
+            dx = sx, dy = sy;
+        }
+    }
     const uint8_t nspatial = ncoords; /* the offset's check counts the coordinates, not the reference */
     if (dref) { /* the reference becomes the last coordinate register (AMD's image_sample_c passes it so) */
         uint32_t block = lower_new_regs(L, ncoords + 1u);
@@ -517,6 +565,35 @@ static void lower_image_sample(lower *L, SpvOp op, const uint32_t *o, uint32_t n
         gather_offsets(L, &sm, off.offsets_id, d);
     else
         emit_sampling(L, &sm, d, off);
+}
+
+/* OpImageQueryLod of image `slot`: the fine derivatives of its coordinates as an implicit-LOD sample takes them,
+ * and the level and lambda' a sample with them would have (IMG_QUERY_LOD). */
+static void lower_image_query_lod(lower *L, SpvOp op, const uint32_t *o, int32_t slot)
+{
+    uint8_t ncoords = 0;
+    uint32_t coords = coord_regs(L, o[3], &ncoords), dx, dy;
+    if (L->failed)
+        return;
+    if (lower_scalar_isa_type(L, lower_component_type(L, L->ids[o[3]].type)) != ISA_TYPE_F32) {
+        lower_fail(L, ISA_ERR_UNSUPPORTED, "level-of-detail query coordinates must be 32-bit floats");
+        return;
+    }
+    const uint8_t dim = L->p->slots[slot].image_dim;
+    const uint8_t ngrad = dim == ISA_IMAGE_1D ? 1 : dim == ISA_IMAGE_2D ? 2 : 3;
+    if (ncoords < ngrad) {
+        lower_fail(L, ISA_ERR_INVALID, "a level-of-detail query with %u coordinates of a %uD image", ncoords, ngrad);
+        return;
+    }
+    if (!lower_coord_derivatives(L, op, coords, ngrad, &dx, &dy))
+        return;
+    uint32_t d = vec4_result(L, o[0], o[1]);
+    isa_inst *in = lower_emit(L, ISA_OP_IMG_QUERY_LOD, ISA_TYPE_F32);
+    in->slot = (uint16_t)slot;
+    in->a = coords, in->count = ncoords, in->d = d, in->c = dx, in->e = dy;
+    in->imm = ngrad;
+    in->imm2 = L->ids[o[2]].sampler_slot;
+    in->type2 = ISA_TYPE_F32;
 }
 
 /* OpImageQuerySize, OpImageQuerySizeLod and OpImageQueryLevels of image `slot`. */
@@ -546,7 +623,9 @@ void lower_image_inst(lower *L, SpvOp op, const uint32_t *o, uint32_t no)
     }
     /* the image operand: o[0] for a write, o[2] for the rest */
     uint32_t image = op == SpvOpImageWrite ? o[0] : o[2];
-    bool sampling = op == SpvOpImageSampleExplicitLod || op == SpvOpImageGather ||
+    bool sampling = op == SpvOpImageSampleExplicitLod || op == SpvOpImageGather || op == SpvOpImageSampleImplicitLod ||
+                    op == SpvOpImageSampleDrefImplicitLod || op == SpvOpImageSampleProjImplicitLod ||
+                    op == SpvOpImageSampleProjDrefImplicitLod || op == SpvOpImageQueryLod ||
                     op == SpvOpImageSampleDrefExplicitLod || op == SpvOpImageDrefGather ||
                     op == SpvOpImageSampleProjExplicitLod || op == SpvOpImageSampleProjDrefExplicitLod;
     int32_t slot = (op >= SpvOpImageSampleImplicitLod && op <= SpvOpImageQuerySamples) ? image_of(L, image, sampling) : -1;
@@ -566,14 +645,19 @@ void lower_image_inst(lower *L, SpvOp op, const uint32_t *o, uint32_t no)
         return;
     case SpvOpImageSampleExplicitLod: case SpvOpImageGather: case SpvOpImageSampleDrefExplicitLod:
     case SpvOpImageDrefGather: case SpvOpImageSampleProjExplicitLod: case SpvOpImageSampleProjDrefExplicitLod:
+    case SpvOpImageSampleImplicitLod: case SpvOpImageSampleDrefImplicitLod: case SpvOpImageSampleProjImplicitLod:
+    case SpvOpImageSampleProjDrefImplicitLod:
         lower_image_sample(L, op, o, no, slot);
+        return;
+    case SpvOpImageQueryLod:
+        lower_image_query_lod(L, op, o, slot);
         return;
     case SpvOpImageQuerySize: case SpvOpImageQuerySizeLod: case SpvOpImageQueryLevels:
         lower_image_query(L, op, o, slot);
         return;
     default:
-        lower_fail(L, ISA_ERR_UNSUPPORTED, "%s is not modelled (compute images: read, write, fetch, explicit-LOD "
-                   "sampling, projective or not, gather, their depth-comparison forms, size and level queries, "
+        lower_fail(L, ISA_ERR_UNSUPPORTED, "%s is not modelled (compute images: read, write, fetch, sampling "
+                   "(implicit LOD with a derivative group mode), level-of-detail queries, projective or not, gather, their depth-comparison forms, size and level queries, "
                    "atomics)",
                    lower_op_name(op));
         return;

@@ -160,6 +160,7 @@ bool lower_function(lower *L);
 /* o: the instruction's operands (after the opcode word), no of them. */
 void lower_inst(lower *L, SpvOp op, const uint32_t *o, uint32_t no);
 void lower_unary(lower *L, isa_op op, isa_type ty, uint32_t d, uint32_t a, uint32_t n);
+bool lower_coord_derivatives(lower *L, SpvOp op, uint32_t a, uint32_t n, uint32_t *dx, uint32_t *dy);
 void lower_binary(lower *L, isa_op op, isa_type ty, uint32_t d, uint32_t a, uint32_t b, uint32_t n, bool b_scalar);
 
 /* ---- memory access (lower_mem.c) */

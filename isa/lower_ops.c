@@ -958,6 +958,64 @@ static void lower_alu_inst(lower *L, SpvOp op, const uint32_t *o, uint32_t no)
     lower_fail(L, ISA_ERR_UNSUPPORTED, "%s is not modelled", lower_op_name(op));
 }
 
+/*
+ * OpDPdx, OpDPdy, OpFwidth and their Fine and Coarse forms (SPV_KHR/NV_compute_shader_derivatives): a difference
+ * across the derivative quad per component, DPDX/DPDY (imm 0 fine, 1 coarse).  The plain forms are fine, as
+ * wavelab's implicit-LOD sampling is (docs/quirks.md); Fwidth is |dx| + |dy|.  Only with a derivative group
+ * execution mode (the simulator places invocations by it), and 32-bit floats only.
+ */
+static bool derivatives_allowed(lower *L, SpvOp op)
+{
+    if (L->p->derivative_group != ISA_DERIV_NONE)
+        return true;
+    lower_fail(L, ISA_ERR_INVALID, "%s in an entry point without a DerivativeGroupQuads or DerivativeGroupLinear "
+               "execution mode: a compute kernel has no derivatives without one", lower_op_name(op));
+    return false;
+}
+
+/* The fine x and y derivatives (what OpDPdx and OpDPdy give) of n f32 registers from a, into n fresh registers
+ * each: implicit-LOD sampling's coordinate derivatives (isa/lower_image.c).  False after a failure. */
+bool lower_coord_derivatives(lower *L, SpvOp op, uint32_t a, uint32_t n, uint32_t *dx, uint32_t *dy)
+{
+    if (!derivatives_allowed(L, op))
+        return false;
+    *dx = lower_new_regs(L, n), *dy = lower_new_regs(L, n);
+    for (uint32_t c = 0; c < n; c++) {
+        lower_emit_op(L, ISA_OP_DPDX, ISA_TYPE_F32, *dx + c, a + c, ISA_NO_REG);
+        lower_emit_op(L, ISA_OP_DPDY, ISA_TYPE_F32, *dy + c, a + c, ISA_NO_REG);
+    }
+    return !L->failed;
+}
+
+static void lower_derivative(lower *L, SpvOp op, const uint32_t *o)
+{
+    if (!derivatives_allowed(L, op))
+        return;
+    CHECK_ID(L, o[2]);
+    if (lower_scalar_isa_type(L, lower_component_type(L, o[0])) != ISA_TYPE_F32) {
+        lower_fail(L, ISA_ERR_UNSUPPORTED, "%s of a type other than 32-bit float: not modelled", lower_op_name(op));
+        return;
+    }
+    type_info *t = lower_type(L, o[0]);
+    uint32_t n = t->op == SpvOpTypeVector ? t->count : 1;
+    const int64_t coarse = op == SpvOpDPdxCoarse || op == SpvOpDPdyCoarse || op == SpvOpFwidthCoarse;
+    const bool fwidth = op == SpvOpFwidth || op == SpvOpFwidthFine || op == SpvOpFwidthCoarse;
+    const bool y = op == SpvOpDPdy || op == SpvOpDPdyFine || op == SpvOpDPdyCoarse;
+    uint32_t a = lower_val(L, o[2]), d = lower_def_value(L, o[1], o[0], n);
+    uint32_t dx = fwidth ? lower_new_regs(L, 2 * n) : d, dy = dx + n;
+    for (uint32_t c = 0; c < n; c++) {
+        if (fwidth || !y)
+            lower_emit_op(L, ISA_OP_DPDX, ISA_TYPE_F32, dx + c, a + c, ISA_NO_REG)->imm = coarse;
+        if (fwidth || y)
+            lower_emit_op(L, ISA_OP_DPDY, ISA_TYPE_F32, fwidth ? dy + c : d + c, a + c, ISA_NO_REG)->imm = coarse;
+    }
+    if (!fwidth)
+        return;
+    for (uint32_t c = 0; c < n; c++)
+        lower_emit_op(L, ISA_OP_FADD, ISA_TYPE_F32, d + c, fmath1(L, ISA_TYPE_F32, GLSLstd450FAbs, dx + c),
+                      fmath1(L, ISA_TYPE_F32, GLSLstd450FAbs, dy + c));
+}
+
 /* One SPIR-V instruction of a block body (not a phi, not a terminator), by family. */
 void lower_inst(lower *L, SpvOp op, const uint32_t *o, uint32_t no)
 {
@@ -974,6 +1032,10 @@ void lower_inst(lower *L, SpvOp op, const uint32_t *o, uint32_t no)
         return;
     case SpvOpControlBarrier:
         lower_control_barrier(L, o);
+        return;
+    case SpvOpDPdx: case SpvOpDPdy: case SpvOpFwidth: case SpvOpDPdxFine: case SpvOpDPdyFine: case SpvOpFwidthFine:
+    case SpvOpDPdxCoarse: case SpvOpDPdyCoarse: case SpvOpFwidthCoarse:
+        lower_derivative(L, op, o);
         return;
     case SpvOpCompositeExtract: case SpvOpCompositeInsert: case SpvOpCompositeConstruct: case SpvOpVectorShuffle:
     case SpvOpCopyObject: case SpvOpCopyLogical: case SpvOpVectorExtractDynamic: case SpvOpVectorInsertDynamic:

@@ -86,6 +86,8 @@ const char *spv_op_name(SpvOp op)
         N(ImageSampleProjExplicitLod) N(ImageSampleProjDrefImplicitLod) N(ImageSampleProjDrefExplicitLod)
         N(ImageQueryLod) N(ImageQuerySamples) N(ImageSparseSampleExplicitLod) N(ImageSparseFetch)
         N(ImageSparseGather) N(ImageSparseRead)
+        /* derivatives, which need a derivative group execution mode */
+        N(DPdx) N(DPdy) N(Fwidth) N(DPdxFine) N(DPdyFine) N(FwidthFine) N(DPdxCoarse) N(DPdyCoarse) N(FwidthCoarse)
 #undef N
     default: {
         static _Thread_local char buf[32];

@@ -44,6 +44,10 @@ if command -v python3 >/dev/null 2>&1; then
     echo "kernels/: case files differ from tools/gen_kernel_cases.py's output" >&2
     exit 1
   }
+  python3 tools/gen_derivative_cases.py --check || {
+    echo "kernels/derivatives/: case files differ from tools/gen_derivative_cases.py's output" >&2
+    exit 1
+  }
   python3 tools/gen_image_dims.py --check >/dev/null || {
     echo "kernels/images/: 1D, 3D and cube case files differ from tools/gen_image_dims.py's output" >&2
     exit 1

@@ -254,9 +254,8 @@ static uint32_t builtin_value(const sim_ctx *ctx, const sim_wave *w, uint32_t la
 {
     const isa_program *p = ctx->prog;
     uint32_t W = ctx->wave_size;
-    uint32_t index = w->index * W + lane;
-    uint32_t local[3] = {index % p->local_size[0], (index / p->local_size[0]) % p->local_size[1],
-                         index / (p->local_size[0] * p->local_size[1])};
+    uint32_t local[3];
+    const uint32_t index = isa_invocation_at(p->local_size, p->derivative_group, w->index * W + lane, local);
     unsigned c = comp < 3 ? comp : 0;
     /* 128-bit subgroup masks (uvec4), one 32-bit word per component */
     const sim_mask below = sim_mask_low(lane), in_wave = sim_mask_low(W), self = sim_mask_lane(lane);

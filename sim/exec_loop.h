@@ -439,7 +439,7 @@ WAVE_ATTR static wave_stop WAVE_FN(sim_ctx *ctx, sim_wave *w)
         OP(BCAST_FIRST) OP(BALLOT) OP(INV_BALLOT) OP(BALLOT_BIT)
         OP(BALLOT_CNT) OP(BALLOT_LSB) OP(BALLOT_MSB)
         OP(SHUFFLE_XOR) OP(SHUFFLE_UP) OP(SHUFFLE_DN) OP(QUAD_BCAST)
-        OP(QUAD_SWAP) OP(WAVE_OP)
+        OP(QUAD_SWAP) OP(WAVE_OP) OP(DPDX) OP(DPDY)
         xlane:
             if (sim_exec_xlane(ctx, w, IN, PC, exec))
                 goto fault;
@@ -477,7 +477,7 @@ WAVE_ATTR static wave_stop WAVE_FN(sim_ctx *ctx, sim_wave *w)
             if (sim_exec_memory(ctx, w, IN, PC, exec))
                 goto fault;
             break;
-        OP(IMG_LOAD) OP(IMG_STORE) OP(IMG_SAMPLE) OP(IMG_GATHER) OP(IMG_ATOMIC) OP(IMG_QUERY)
+        OP(IMG_LOAD) OP(IMG_STORE) OP(IMG_SAMPLE) OP(IMG_GATHER) OP(IMG_ATOMIC) OP(IMG_QUERY) OP(IMG_QUERY_LOD)
             if (sim_exec_image(ctx, w, IN, PC, exec))
                 goto fault;
             break;

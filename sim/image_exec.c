@@ -323,6 +323,31 @@ static int image_query(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t p
     return 0;
 }
 
+/* IMG_QUERY_LOD: OpImageQueryLod, the level of detail a sample with these gradients would take (grad_lod), as
+ * img_query_lod answers it under the sampler. */
+static int image_query_lod(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t pc, sim_mask exec)
+{
+    const uint32_t W = ctx->wave_size;
+    const isa_slot *sl = &ctx->prog->slots[in->slot];
+    const img_image *im = ctx->slots[in->slot].image;
+    const img_sampler *smp = ctx->slots[in->imm2].sampler;
+    if (!smp)
+        return sim_fault(ctx, w, pc, SIM_FAULT_UNSUPPORTED, -1, (int32_t)in->imm2, -1,
+                         "a level-of-detail query with slot '%s', which is not a sampler",
+                         ctx->prog->slots[in->imm2].name);
+    const coord_map cmap = coord_map_of(sl, in, 0);
+    LANES {
+        if (!ACTIVE(l))
+            continue;
+        float coord[4], q[2];
+        float_coords(w, in, W, l, &cmap, coord);
+        img_query_lod(im, smp, grad_lod(ctx, w, in, l, im, smp, coord), q);
+        for (unsigned k = 0; k < 4; k++)
+            w->regs[((size_t)in->d + k) * W + l] = k < 2 ? sim_f32_bits(q[k]) : 0;
+    }
+    return 0;
+}
+
 /* A depth-comparison sample needs a sampler with a compare_op and a depth image, and a sampler with a compare_op
  * samples only through the depth-comparison instructions (Vulkan, VUIDs of vkCmdDispatch on compareEnable):
  * otherwise a fault naming both slots; returns 1 then. */
@@ -355,6 +380,8 @@ int sim_exec_image(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t pc, s
                          "%s on slot '%s', which is not an image", isa_op_name(op), sl->name);
     if (op == ISA_OP_IMG_QUERY)
         return image_query(ctx, w, in, pc, exec);
+    if (op == ISA_OP_IMG_QUERY_LOD)
+        return image_query_lod(ctx, w, in, pc, exec);
     if ((op == ISA_OP_IMG_STORE || (op == ISA_OP_IMG_ATOMIC && in->imm2 != ISA_RED_LOAD)) && sl->readonly)
         return sim_fault(ctx, w, pc, SIM_FAULT_UNSUPPORTED, -1, (int32_t)in->slot, -1,
                          "image write to read-only slot '%s'", sl->name);

@@ -214,6 +214,38 @@ static inline void shuffle(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32
         report_bad_shuffle_reads(ctx, w, in, pc, exec, bad, src);
 }
 
+/*
+ * DPDX, DPDY: a difference across this lane's derivative quad, lanes 4k..4k+3 holding its top-left, top-right,
+ * bottom-left and bottom-right invocations (sim/exec.c places them so).  Fine (imm 0): x is P1 - P0 for the top
+ * row and P3 - P2 for the bottom one, y is P2 - P0 for the left column and P3 - P1 for the right one, as the
+ * Vulkan specification's "Derivative Operations" define them; coarse (imm 1): every lane takes the top-left
+ * lane's, P1 - P0 and P2 - P0.  Rounded once in f32.  A difference that needs an inactive lane is undefined
+ * (derivatives must run in control flow uniform across the quad): it is 0, as NVIDIA documents its hardware
+ * does (GL_NV_compute_shader_derivatives, issue 4), and reported with the lane it needed.
+ */
+static inline void derivative(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t pc, sim_mask exec,
+                              uint64_t *D)
+{
+    const uint32_t W = ctx->wave_size;
+    const uint64_t *lm = w->lane_mask;
+    const uint64_t *A = sim_reg(ctx, w, in->a);
+    const bool y = in->op == ISA_OP_DPDY, coarse = in->imm != 0;
+    uint64_t src[SIM_MAX_WAVE], out[SIM_MAX_WAVE];
+    sim_mask bad = 0;
+    LANES {
+        const uint32_t q = l & ~3u, i = coarse ? 0 : l & 3u;
+        const uint32_t from = y ? q + (i & 1u) : q + (i & 2u), to = from + (y ? 2u : 1u);
+        const bool ok = ACTIVE(from) && ACTIVE(to);
+        src[l] = ACTIVE(from) ? to : from;
+        out[l] = ok ? sim_f32_bits(sim_f32(A[to]) - sim_f32(A[from])) : 0;
+        if (!ok)
+            bad |= sim_mask_lane(l);
+    }
+    LANES SIM_PUT(D, l, lm, out[l]);
+    if (bad & exec)
+        report_bad_shuffle_reads(ctx, w, in, pc, exec, bad, src);
+}
+
 int sim_exec_xlane(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t pc, sim_mask exec)
 {
     const uint32_t W = ctx->wave_size;
@@ -270,6 +302,9 @@ int sim_exec_xlane(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t pc, s
         return 0;
     case ISA_OP_WAVE_OP:
         return wave_op(ctx, w, in, pc, exec);
+    case ISA_OP_DPDX: case ISA_OP_DPDY:
+        derivative(ctx, w, in, pc, exec, D);
+        return 0;
     default:
         return sim_fault(ctx, w, pc, SIM_FAULT_UNSUPPORTED, -1, -1, -1, "%s is not a cross-lane operation",
                          isa_op_name((isa_op)in->op));

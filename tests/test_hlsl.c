@@ -821,6 +821,70 @@ START_TEST(test_hlsl_vector_wave_active_all_equal_is_per_component)
 }
 END_TEST
 
+/* The derivative group execution mode of the first entry point: 5289 quads, 5290 linear, 0 none. */
+static uint32_t derivative_mode(const uint32_t *w, size_t n)
+{
+    spv_iter it;
+    spv_inst in;
+    spv_iter_init(&it, w, n, SPV_HEADER_WORDS);
+    while (spv_next(&it, &in) == SPV_STEP_INST)
+        if (in.op == SpvOpExecutionMode && in.no >= 2 &&
+            (in.o[1] == SpvExecutionModeDerivativeGroupQuadsNV || in.o[1] == SpvExecutionModeDerivativeGroupLinearNV))
+            return in.o[1];
+    return 0;
+}
+
+/* Derivatives and implicit-LOD sampling in compute (Shader Model 6.6): glslang 12 adds no derivative group mode,
+ * so wavelab adds DXC's (SpirvEmitter::addDerivativeGroupExecutionMode): linear when numthreads X is a multiple
+ * of 4 and Y, Z are 1, else quads (X and Y even); anything else is refused as DXC refuses it.  Without a mode
+ * glslang wrote Sample as a sample at level 0 and SampleBias as invalid SPIR-V. */
+START_TEST(test_hlsl_derivatives_take_dxc_derivative_group)
+{
+    static const struct {
+        const char *threads;
+        uint32_t mode;
+    } cases[] = {{"64, 1, 1", SpvExecutionModeDerivativeGroupLinearNV},
+                 {"4, 1, 1", SpvExecutionModeDerivativeGroupLinearNV},
+                 {"8, 8, 1", SpvExecutionModeDerivativeGroupQuadsNV},
+                 {"4, 2, 1", SpvExecutionModeDerivativeGroupQuadsNV},
+                 {"2, 10, 1", SpvExecutionModeDerivativeGroupQuadsNV},
+                 {"4, 1, 2", 0}, {"3, 1, 1", 0}};
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        char src[1024];
+        snprintf(src, sizeof src,
+                 "[[vk::binding(0)]] Texture2D<float4> t;\n[[vk::binding(1)]] SamplerState s;\n"
+                 "[[vk::binding(2)]] RWStructuredBuffer<float4> o;\n"
+                 "[numthreads(%s)]\nvoid main(uint3 id : SV_DispatchThreadID) {\n"
+                 "    float2 uv = float2(id.xy) / 8.0;\n"
+                 "    o[id.x] = t.Sample(s, uv) + t.SampleBias(s, uv, 1.0) + ddx_fine(uv.x);\n}\n",
+                 cases[k].threads);
+        if (!cases[k].mode) {
+            const char *err = refused(src);
+            ck_assert_msg(strstr(err, "derivatives") && strstr(err, "numthreads"), "%s", err);
+            continue;
+        }
+        char err[4096] = "";
+        uint32_t *w = NULL;
+        size_t n = 0;
+        ck_assert_msg(compile_only(src, err, sizeof err, &w, &n) == ISA_OK, "numthreads(%s): %s", cases[k].threads,
+                      err);
+        ck_assert_uint_eq(derivative_mode(w, n), cases[k].mode);
+        ck_assert(has_opcode(w, n, SpvOpImageSampleImplicitLod));
+        ck_assert(!has_opcode(w, n, SpvOpImageSampleExplicitLod));
+        free(w);
+    }
+    /* a kernel without derivatives gets no mode */
+    uint32_t *w = NULL;
+    size_t n = 0;
+    char err[1024] = "";
+    ck_assert_int_eq(compile_only("RWStructuredBuffer<float> o : register(u0);\n[numthreads(3, 1, 1)]\n"
+                                  "void main(uint3 id : SV_DispatchThreadID) { o[id.x] = 1.0; }\n",
+                                  err, sizeof err, &w, &n), ISA_OK);
+    ck_assert_uint_eq(derivative_mode(w, n), 0);
+    free(w);
+}
+END_TEST
+
 static Suite *hlsl_suite(void)
 {
     Suite *s = suite_create("hlsl");
@@ -847,6 +911,7 @@ static Suite *hlsl_suite(void)
     tcase_add_test(t, test_hlsl_glslang_rejects_wave_match_and_multiprefix);
     tcase_add_test(t, test_hlsl_glslang_read_lane_at_is_a_shuffle_so_nonuniform_index_works_per_lane);
     tcase_add_test(t, test_hlsl_uint64_wave_sum_is_an_integer_add);
+    tcase_add_test(t, test_hlsl_derivatives_take_dxc_derivative_group);
     suite_add_tcase(s, t);
     return s;
 }
