@@ -5,9 +5,10 @@
  * The verifier is deliberately independent of the allocator (isa/regalloc.c):
  * the allocator reasons about intervals on the linear (wave) program; the
  * verifier computes per-lane liveness by data flow over the thread CFG (the
- * blocks the lowering records), which is exactly what the executor needs,
- * because every vector write is predicated by exec and every scalar write
- * happens where all live lanes stand at the same point (isa/uniform.c).
+ * blocks the lowering records), which is what the executor needs for every
+ * write predicated by exec; a scalar ALU write in a divergent block also
+ * reaches the lanes waiting elsewhere, so it must not touch a register that a
+ * waiting lane still needs (check_waiting_lanes: the linear program's view).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -322,6 +323,92 @@ static int check_interference(verifier *vf, uint32_t *owner, uint32_t *stamp)
     return 1;
 }
 
+/* The block after the loop headed by block h (its merge; the end of the program when it has none). */
+static uint32_t loop_end_block(const isa_program *v, uint32_t h)
+{
+    return v->blocks[h].merge != ISA_NO_BLOCK && v->blocks[h].merge > h ? v->blocks[h].merge : v->block_count;
+}
+
+/* Whether lanes may wait at the entry of block q while block b runs: an edge into q from a block that ran
+ * before b (the else of an if, its merge, a continue target), or q is the merge of a loop around b (lanes that
+ * left it earlier).  min_pred[q]: q's lowest predecessor. */
+static int lanes_may_wait(const isa_program *v, const uint32_t *min_pred, uint32_t b, uint32_t q)
+{
+    if (q <= b)
+        return 0;
+    if (min_pred[q] < b)
+        return 1;
+    for (uint32_t h = 0; h <= b; h++)
+        if (v->blocks[h].is_loop && b < loop_end_block(v, h) && v->blocks[h].merge == q)
+            return 1;
+    return 0;
+}
+
+/*
+ * Scalar writes in divergent code.  A scalar ALU instruction writes every live
+ * lane, whatever exec is (sim/exec.c; `movm` excepted, which writes only its
+ * mask's lanes), so in a divergent block it also writes the lanes that wait
+ * elsewhere: that is liveness on the linear program, the wave's, where the
+ * else of an if runs after its then.  The physical registers it writes must
+ * hold nothing such a lane still needs: no virtual register live and defined
+ * at the entry of a block where lanes may wait, the written one's own old
+ * value included (a value left behind by lanes that broke out of a loop).
+ */
+static int check_waiting_lanes(verifier *vf)
+{
+    const isa_program *v = vf->v;
+    uint32_t B = vf->B, R = vf->R, P = vf->a->reg_count;
+    uint32_t *min_pred = malloc(B * sizeof *min_pred), *first = calloc(P + 2, sizeof *first);
+    uint32_t *held = malloc((R ? R : 1) * sizeof *held);
+    int ok = min_pred && first && held;
+    if (!ok)
+        snprintf(vf->err, vf->err_size, "out of memory");
+    /* held[first[p] .. first[p + 1]): the virtual registers renamed to physical register p */
+    for (uint32_t r = 0; ok && r < R; r++)
+        if (vf->phys[r] < P)
+            first[vf->phys[r] + 2]++;
+    for (uint32_t k = 0; ok && k < P; k++)
+        first[k + 2] += first[k + 1];
+    for (uint32_t r = 0; ok && r < R; r++)
+        if (vf->phys[r] < P)
+            held[first[vf->phys[r] + 1]++] = r;
+    for (uint32_t q = 0; ok && q < B; q++)
+        min_pred[q] = UINT32_MAX;
+    for (uint32_t y = 0; ok && y < B; y++)
+        for (uint32_t s = 0; s < v->blocks[y].nsucc; s++)
+            if (v->blocks[y].succ[s] < B && y < min_pred[v->blocks[y].succ[s]])
+                min_pred[v->blocks[y].succ[s]] = y;
+    for (uint32_t b = 0; ok && b < B; b++)
+        for (uint32_t i = v->blocks[b].start_pc; ok && i < v->blocks[b].end_pc; i++) {
+            const isa_inst *in = &v->code[i];
+            if (in->cls != ISA_CLASS_SALU || in->op == ISA_OP_MOVM || !(in->flags & ISA_INST_DIVERGENT))
+                continue;
+            isa_span rd[6], wr[2];
+            int nr, nw;
+            isa_inst_regs(in, rd, &nr, wr, &nw);
+            for (int k = 0; ok && k < nw; k++)
+                for (uint32_t r = wr[k].first; ok && r < wr[k].first + wr[k].count && r < R; r++) {
+                    uint32_t pr = vf->phys[r];
+                    for (uint32_t q = b + 1; ok && pr < P && q < B; q++) {
+                        if (!lanes_may_wait(v, min_pred, b, q))
+                            continue;
+                        for (uint32_t h = first[pr]; ok && h < first[pr + 1]; h++) {
+                            uint32_t x = held[h];
+                            if (vf->is_const[x] || !BS_GET(vf->live_in[q], x) || !BS_GET(vf->reach_in[q], x))
+                                continue;
+                            snprintf(vf->err, vf->err_size,
+                                     "pc %u: a scalar write to physical register %u (virtual %u) in a divergent "
+                                     "block reaches lanes waiting at block %u, which still need virtual register %u",
+                                     i, pr, r, q, x);
+                            ok = 0;
+                        }
+                    }
+                }
+        }
+    free(min_pred), free(first), free(held);
+    return ok;
+}
+
 /* Constants: in the constant file, and no instruction writes a register of that file. */
 static int check_constants(const isa_program *a, char *err, size_t err_size)
 {
@@ -411,7 +498,7 @@ int isa_verify_allocation(const isa_program *a, const isa_program *v, char *err,
         ok = 0;
         snprintf(err, err_size, "out of memory");
     }
-    ok = ok && check_interference(&vf, owner, stamp) && check_constants(a, err, err_size);
+    ok = ok && check_interference(&vf, owner, stamp) && check_waiting_lanes(&vf) && check_constants(a, err, err_size);
     free(owner);
     free(stamp);
     free(vf.live_in);

@@ -11,7 +11,10 @@
  * 3. Intervals on the linear program, as the wave runs it: from the first to
  *    the last reference; a group referenced both inside and outside a loop,
  *    or read inside a loop before it is written there (a loop-carried phi),
- *    is live across the whole loop.  Built-ins are defined at entry.
+ *    is live across the whole loop.  Built-ins are defined at entry.  This is
+ *    liveness on the linear CFG (the else of an if runs after its then), which
+ *    SGPRs need: a scalar write in a divergent block reaches every live lane,
+ *    also those waiting for the else (isa/uniform.c).
  * 4. Linear scan per file, first fit of a group's consecutive registers.
  * 5. Counting: the 32-bit registers live at each instruction (64-bit values
  *    take two, 16-bit VGPR values half of one when packed, lane masks two
@@ -168,6 +171,13 @@ static uint32_t scan(group **gs, uint32_t n, uint8_t file, uint32_t max_regs)
     return used;
 }
 
+/* A scalar ALU instruction in a divergent block: its write reaches every live lane, not only exec's
+ * (sim/exec.c), so also the lanes that wait elsewhere. */
+static int widened_write(const isa_inst *in)
+{
+    return in->cls == ISA_CLASS_SALU && (in->flags & ISA_INST_DIVERGENT);
+}
+
 /*
  * Phi coalescing: the copy `movm d = a` of a loop phi d from its back-edge
  * value a becomes a self-move (isa/lean.c removes it) when d and a can share
@@ -176,7 +186,9 @@ static uint32_t scan(group **gs, uint32_t n, uint8_t file, uint32_t max_regs)
  * fallthrough continuation), the copy is on an unconditional edge (its mask
  * is `mask_exec`, so every lane that wrote a also copies it), and nothing
  * between a's write and the copy reads or writes d: then no lane needs d's
- * old value once a is written.  The merged group keeps the union of the two intervals.
+ * old value once a is written.  The merged group keeps the union of the two intervals.  Not when a is
+ * written by a scalar instruction in a divergent block and d is per-lane (a lane mask at the merge of a
+ * short-circuit `||`): that write would reach the lanes that already hold their d and wait elsewhere.
  * into[r] = the register r now shares (ISA_NO_REG when none).
  */
 static void coalesce_phis(const isa_program *p, group *groups, const uint32_t *gid, const uint8_t *is_builtin,
@@ -223,6 +235,8 @@ static void coalesce_phis(const isa_program *p, group *groups, const uint32_t *g
         uint32_t da = def_pc[a], me = mask_pc[in->b];
         if (defs[a] != 1 || reads[a] != 1 || movm_defs[d] != defs[d] || da >= i || me >= i || me < da)
             continue;
+        if (widened_write(&p->code[da]) && !(p->reg_uniform && d < p->res.virtual_regs && p->reg_uniform[d]))
+            continue; /* a scalar write in a divergent block would reach the waiting lanes' copies of a per-lane d */
         int same_exec = 1; /* no block starts between a's write and the copy: the same lanes run both */
         for (uint32_t j = da + 1; j <= i && same_exec; j++)
             same_exec = p->code[j].op != ISA_OP_BLOCK && p->code[j].op != ISA_OP_LOOP;

@@ -6,10 +6,22 @@
  * id / count / size, subgroup size / id / count, results of subgroup
  * reductions and broadcasts, scalar-eligible loads (a uniform address in a
  * storage, uniform or push-constant block the kernel never writes), and
- * arithmetic on uniform values.  A value defined in a divergent block (one a
- * subset of the wave's live lanes may run) is per-lane, whatever its
- * operands; so is a phi fed from a divergent block, and everything defined in
- * a loop that lanes may leave at different iterations.
+ * arithmetic on uniform values.  As in AMD's compiler (ACO, after NIR's
+ * divergence analysis), a value is per-lane only because of its operands or
+ * of control flow that gives lanes different copies of it, not because of
+ * where it is computed: a uniform value in a divergent block is uniform
+ * among the lanes that run the block, and is one SGPR there.  Control flow
+ * makes per-lane:
+ *   - a phi copy on an edge of a per-lane branch, or on a forward edge out of
+ *     a divergent block (a phi where lanes of divergent paths meet); the back
+ *     edge of a loop (one block, the continue construct's) keeps its value's
+ *     uniformity;
+ *   - a value defined in a loop that lanes may leave at different iterations
+ *     and read after it: each lane keeps the value of the iteration it left
+ *     at;
+ *   - a register written in a divergent block that has another definition
+ *     (a `vinsert` into an array, a value updated in one branch): its old
+ *     value may still be needed by lanes that do not run the block.
  *
  * Block divergence comes from branches: a conditional branch or switch on a
  * per-lane value (or any conditional branch inside a divergent block) makes
@@ -20,9 +32,14 @@
  * its whole loop divergent.  Registers and blocks start optimistic (uniform,
  * convergent) and only ever fall, so iterating reaches a fixed point.
  *
- * Why the rule is this conservative: scalar instructions ignore exec (they
- * write every live lane, sim/exec.c), which is only safe where all live lanes
- * stand at the same point of the program.  Outside divergent blocks they do.
+ * What the executor needs: a scalar ALU instruction ignores exec and writes
+ * every live lane (sim/exec.c), as an SGPR has one value for the wave.  In a
+ * divergent block that write reaches lanes that are waiting elsewhere (in
+ * the other branch, after a loop they left), so a register that some of
+ * them still need must not be written there: the rules above keep each
+ * value's own old contents out of reach, and the allocation keeps other
+ * values apart by liveness on the linear program (isa/regalloc.c's
+ * intervals; isa_verify_allocation checks both, isa/liveness.c).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -35,6 +52,9 @@ typedef struct uctx {
     uint8_t *uniform;     /* per register */
     uint8_t *div;         /* per block */
     uint8_t *reconv;      /* per block */
+    uint8_t *div_exit;    /* per block: a loop header whose lanes may leave at different iterations */
+    uint32_t *defs;       /* per register: instructions that write it */
+    uint32_t *stamp;      /* per register: scratch of mark_loop_outputs */
     uint32_t *group;      /* union-find over registers that must share a file */
     uint32_t *stack;
 } uctx;
@@ -65,24 +85,39 @@ static int scalar_loadable(const isa_program *p, const isa_inst *in)
            !s->written;
 }
 
+/* Block b ends with a loop's back edge and nothing else: its phi copies feed the loop header's phis, which the
+ * lanes still in the loop all take together. */
+static int back_edge_block(const isa_program *p, uint32_t b)
+{
+    const isa_block *bl = &p->blocks[b];
+    return bl->nsucc == 1 && bl->succ[0] <= b && bl->succ[0] < p->block_count && p->blocks[bl->succ[0]].is_loop;
+}
+
 /* Whether instruction i leaves uniform values in what it writes, given the current facts. */
 static int result_uniform(const uctx *u, uint32_t i)
 {
     const isa_program *p = u->p;
     const isa_inst *in = &p->code[i];
     uint32_t b = u->block_of_pc[i];
-    if (b != ISA_NO_BLOCK && u->div[b])
-        return 0;
+    int div = b != ISA_NO_BLOCK && u->div[b];
     isa_span rd[6], wr[2];
     int nr, nw;
     isa_inst_regs(in, rd, &nr, wr, &nw);
     int reads_uniform = 1;
     for (int k = 0; k < nr; k++)
         reads_uniform &= span_uniform(u, rd[k]);
+    /* a second definition in a divergent block: the lanes that skip the block keep (and may need) the first */
+    for (int k = 0; div && in->op != ISA_OP_MOVM && k < nw; k++)
+        for (uint32_t r = wr[k].first; r < wr[k].first + wr[k].count && r < p->reg_count; r++)
+            if (u->defs[r] > 1)
+                return 0;
     switch (isa_op_uniform((isa_op)in->op)) {
     case ISA_UNIFORM_PHI: {
-        /* a phi copy on an edge of a per-lane branch gives lanes different values */
+        /* a phi copy on an edge of a per-lane branch gives lanes different values; so does one on a forward
+         * edge out of a divergent block (its phi is where lanes of divergent paths meet) */
         uint32_t c = b != ISA_NO_BLOCK ? p->blocks[b].cond : ISA_NO_REG;
+        if (div && !back_edge_block(p, b))
+            return 0;
         return reads_uniform && reg_uniform(u, c);
     }
     case ISA_UNIFORM_LANE:
@@ -105,17 +140,36 @@ static int result_uniform(const uctx *u, uint32_t i)
     return reads_uniform;
 }
 
-/* Marks every block of the loop headed by block h divergent. */
+/* The block after the loop headed by block h: its merge block, or the end of the program. */
+static uint32_t loop_end(const isa_program *p, uint32_t h)
+{
+    return p->blocks[h].merge != ISA_NO_BLOCK && p->blocks[h].merge > h ? p->blocks[h].merge : p->block_count;
+}
+
+/* Marks every block of the loop headed by block h divergent: lanes may leave it at different iterations. */
 static int mark_loop(uctx *u, uint32_t h)
 {
     const isa_program *p = u->p;
-    uint32_t end = p->blocks[h].merge != ISA_NO_BLOCK && p->blocks[h].merge > h ? p->blocks[h].merge : p->block_count;
-    int changed = 0;
+    uint32_t end = loop_end(p, h);
+    int changed = !u->div_exit[h];
+    u->div_exit[h] = 1;
     for (uint32_t b = h; b < end; b++)
         if (!u->div[b])
             u->div[b] = 1, changed = 1;
     if (end < p->block_count)
         u->reconv[end] = 1;
+    return changed;
+}
+
+/* Every block divergent and every loop left at different iterations: true of any program. */
+static int mark_everything(uctx *u)
+{
+    int changed = 0;
+    for (uint32_t b = 0; b < u->p->block_count; b++) {
+        changed |= !u->div[b] || (u->p->blocks[b].is_loop && !u->div_exit[b]);
+        u->div[b] = 1;
+        u->div_exit[b] |= u->p->blocks[b].is_loop;
+    }
     return changed;
 }
 
@@ -142,7 +196,7 @@ static int mark_region(uctx *u, uint32_t h)
     uint32_t lcont = loop != ISA_NO_BLOCK ? p->blocks[loop].cont : ISA_NO_BLOCK;
     uint8_t *seen = calloc(p->block_count, 1);
     if (!seen)
-        return mark_loop(u, 0); /* out of memory: everything divergent is always safe */
+        return mark_everything(u); /* out of memory: everything divergent is always safe */
     uint32_t n = 0;
     for (uint32_t s = 0; s < hb->nsucc; s++)
         u->stack[n++] = hb->succ[s];
@@ -172,6 +226,44 @@ static int mark_region(uctx *u, uint32_t h)
     return changed;
 }
 
+/* A register written inside a loop that lanes leave at different iterations and read outside it is per-lane:
+ * each lane that left holds the value of its last iteration, while the others go on writing theirs. */
+static int mark_loop_outputs(uctx *u)
+{
+    const isa_program *p = u->p;
+    uint32_t N = p->code_count, R = p->reg_count;
+    int changed = 0;
+    for (uint32_t h = 0; h < p->block_count; h++) {
+        if (!u->div_exit[h])
+            continue;
+        uint32_t end = loop_end(p, h);
+        for (uint32_t i = 0; i < N; i++) {
+            uint32_t b = u->block_of_pc[i];
+            if (b == ISA_NO_BLOCK || b < h || b >= end)
+                continue;
+            isa_span rd[6], wr[2];
+            int nr, nw;
+            isa_inst_regs(&p->code[i], rd, &nr, wr, &nw);
+            for (int k = 0; k < nw; k++)
+                for (uint32_t r = wr[k].first; r < wr[k].first + wr[k].count && r < R; r++)
+                    u->stamp[r] = h + 1;
+        }
+        for (uint32_t i = 0; i < N; i++) {
+            uint32_t b = u->block_of_pc[i];
+            if (b != ISA_NO_BLOCK && b >= h && b < end)
+                continue;
+            isa_span rd[6], wr[2];
+            int nr, nw;
+            isa_inst_regs(&p->code[i], rd, &nr, wr, &nw);
+            for (int k = 0; k < nr; k++)
+                for (uint32_t r = rd[k].first; r < rd[k].first + rd[k].count && r < R; r++)
+                    if (u->stamp[r] == h + 1 && u->uniform[r])
+                        u->uniform[r] = 0, changed = 1;
+        }
+    }
+    return changed;
+}
+
 isa_status isa_analyze_uniformity(isa_program *p)
 {
     uint32_t R = p->reg_count, N = p->code_count, B = p->block_count;
@@ -182,13 +274,18 @@ isa_status isa_analyze_uniformity(isa_program *p)
     u.block_of_pc = malloc((N ? N : 1) * sizeof *u.block_of_pc);
     u.div = calloc(B ? B : 1, 1);
     u.reconv = calloc(B ? B : 1, 1);
+    u.div_exit = calloc(B ? B : 1, 1);
+    u.defs = calloc(R ? R : 1, sizeof *u.defs);
+    u.stamp = calloc(R ? R : 1, sizeof *u.stamp);
     u.group = malloc((R ? R : 1) * sizeof *u.group);
     size_t edges = 4;
     for (uint32_t b = 0; b < B; b++)
         edges += p->blocks[b].nsucc + 1;
     u.stack = malloc(edges * sizeof *u.stack);
-    if (!u.uniform || !u.block_of_pc || !u.div || !u.reconv || !u.group || !u.stack) {
-        free(u.uniform), free(u.block_of_pc), free(u.div), free(u.reconv), free(u.group), free(u.stack);
+    if (!u.uniform || !u.block_of_pc || !u.div || !u.reconv || !u.div_exit || !u.defs || !u.stamp || !u.group ||
+        !u.stack) {
+        free(u.uniform), free(u.block_of_pc), free(u.div), free(u.reconv), free(u.div_exit), free(u.defs);
+        free(u.stamp), free(u.group), free(u.stack);
         return ISA_ERR_NOMEM;
     }
     memset(u.uniform, 1, R ? R : 1);
@@ -215,6 +312,9 @@ isa_status isa_analyze_uniformity(isa_program *p)
         isa_span sp[8];
         int nr, nw;
         isa_inst_regs(&p->code[i], sp, &nr, sp + 6, &nw);
+        for (int k = 0; k < nw; k++)
+            for (uint32_t r = sp[6 + k].first; r < sp[6 + k].first + sp[6 + k].count && r < R; r++)
+                u.defs[r]++;
         for (int k = 0; k < 8; k++) {
             if ((k < 6 && k >= nr) || (k >= 6 && k - 6 >= nw))
                 continue;
@@ -249,6 +349,7 @@ isa_status isa_analyze_uniformity(isa_program *p)
             if (!reg_uniform(&u, bl->cond) || u.div[b])
                 changed |= mark_region(&u, b);
         }
+        changed |= mark_loop_outputs(&u);
     }
     /* classes and flags */
     for (uint32_t b = 0; b < B; b++) {
@@ -310,6 +411,7 @@ isa_status isa_analyze_uniformity(isa_program *p)
     p->res.uniform_regs = 0;
     for (uint32_t r = 0; r < R; r++)
         p->res.uniform_regs += u.uniform[r];
-    free(u.block_of_pc), free(u.div), free(u.reconv), free(u.group), free(u.stack);
+    free(u.block_of_pc), free(u.div), free(u.reconv), free(u.div_exit), free(u.defs), free(u.stamp), free(u.group);
+    free(u.stack);
     return ISA_OK;
 }

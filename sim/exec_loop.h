@@ -24,9 +24,10 @@
  *   - the segment does ("careful"): the budget runs out inside it, `wavelab
  *     trace` follows this wave (the step hook), or it holds a scalar ALU
  *     instruction while exec is not every live lane (scalar ALU writes every
- *     live lane, whatever exec is: the uniformity analysis puts it only
- *     where all live lanes stand together, so the lane masks widen to the
- *     live lanes around it).
+ *     live lane, whatever exec is, as an SGPR has one value for the wave, so
+ *     the lane masks widen to the live lanes around it; in divergent code
+ *     the allocation keeps what waiting lanes need out of its registers,
+ *     docs/registers.md).
  */
 WAVE_ATTR static wave_stop WAVE_FN(sim_ctx *ctx, sim_wave *w)
 {

@@ -300,6 +300,24 @@ START_TEST(abi_sgprs_meet_aco_demand)
 }
 END_TEST
 
+/* matrix_layouts reads `rm + cm` at one address for the whole wave inside `if (i == 0u)`, a branch on the lane
+ * index: ACO loads it with scalar loads into SGPRs (s_buffer_load), and so does wavelab, whose uniform values
+ * in divergent code follow ACO's rule (before, all 30 of its loads were vector loads). */
+START_TEST(uniform_load_in_divergent_branch_is_smem_on_both_sides)
+{
+    char *out = NULL;
+    int rc = tsup_run_cli("disasm kernels/matrix/matrix_layouts.json --against radv:navi21 2>&1", &out);
+    ck_assert_msg(rc == 0 && out, "exit %d: %s", rc, out ? out : "");
+    const char *row = strstr(out, "; scalar loads (SMEM)");
+    unsigned ours = 0, aco = 0;
+    ck_assert_msg(row && sscanf(row, "; scalar loads (SMEM) %u %u", &ours, &aco) == 2, "%s", out);
+    ck_assert_uint_ge(ours, 1);
+    ck_assert_uint_ge(aco, 1);
+    ck_assert_msg(strstr(out, "s_buffer_load"), "%s", out);
+    free(out);
+}
+END_TEST
+
 /* gfx1100 (RX 7900 XTX) has a preset of its own: the comparison names rdna3 as exact, and ACO's VGPR
  * allocations there are whole blocks of the preset's granule (24 at wave32 on the 1.5x register file). */
 START_TEST(gfx1100_compares_with_rdna3)
@@ -428,6 +446,7 @@ int main(int argc, char **argv)
         tcase_add_test(t, lds_bound_occupancy_matches_aco_on_vega10);
         tcase_add_loop_test(t, occupancy_in_aco_units_matches_the_driver, 0, 5);
         tcase_add_test(t, abi_sgprs_meet_aco_demand);
+        tcase_add_test(t, uniform_load_in_divergent_branch_is_smem_on_both_sides);
         tcase_add_test(t, gfx1100_compares_with_rdna3);
         tcase_add_test(t, disasm_against_cli);
         tcase_add_test(t, unknown_family_leaves_environment);

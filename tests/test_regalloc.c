@@ -293,6 +293,178 @@ START_TEST(test_regalloc_run_and_disasm_print_the_same_register_counts)
 }
 END_TEST
 
+/* ---- uniform values in divergent control flow (issue 27) ---- */
+
+/* Lowers `src` without allocation, allocates a copy and verifies it; *virt and the returned allocated program
+ * are the caller's. */
+static isa_program *verified_pair(const char *src, isa_program **virt)
+{
+    isa_compile_options o = {.path = "t.comp", .source = src};
+    uint32_t *words = NULL;
+    size_t n = 0;
+    char err[4096];
+    ck_assert_msg(isa_compile(&o, &words, &n, err, sizeof err, NULL, 0) == ISA_OK, "%s", err);
+    ck_assert_msg(isa_lower_virtual(words, n, NULL, virt, err, sizeof err) == ISA_OK, "%s", err);
+    free(words);
+    isa_program *a = isa_program_clone(*virt);
+    ck_assert(a != NULL);
+    ck_assert_int_eq(isa_allocate_registers(a), ISA_OK);
+    ck_assert_msg(isa_verify_allocation(a, *virt, err, sizeof err), "%s", err);
+    return a;
+}
+
+/* Runs kernel `src` with case fields `bindings` (a JSON array) and `expect` at waves 8 and 32: exit 0. */
+static void run_expecting(const char *src, const char *bindings, const char *expect)
+{
+    char *dir = tsup_temp_dir();
+    ck_assert_ptr_nonnull(dir);
+    free(tsup_write_file(dir, "k.comp", src));
+    char text[8192], args[4096];
+    snprintf(text, sizeof text, "{\"kernel\": \"k.comp\", \"bindings\": %s, \"expect\": %s}\n", bindings, expect);
+    free(tsup_write_file(dir, "c.json", text));
+    for (int w = 8; w <= 32; w *= 4) {
+        char *out = NULL;
+        snprintf(args, sizeof args, "run '%s/c.json' --wave %d", dir, w);
+        int rc = tsup_run_cli(args, &out);
+        ck_assert_msg(rc == 0, "wave %d: rc %d: %s", w, rc, out ? out : "");
+        free(out);
+    }
+    tsup_remove_dir(dir);
+    free(dir);
+}
+
+/* A load of a read-only block at a uniform address inside an `if` on the lane index is a scalar load into
+ * SGPRs, as ACO emits s_buffer_load there (kernels/matrix/matrix_layouts.comp's `if (i == 0u)`): by hand, the
+ * four loads k[0..3] are smem and the three adds of their values salu, all in the divergent block; the phi of r
+ * at the merge (lane 0's sum, the others' index) stays per-lane. */
+static const char uniform_load_src[] =
+    "#version 450\nlayout(local_size_x = 8) in;\n"
+    "layout(set = 0, binding = 0) readonly buffer In { uint k[4]; };\n"
+    "layout(set = 0, binding = 1) buffer Out { uint o[]; };\n"
+    "void main() { uint i = gl_LocalInvocationIndex; uint r = i;"
+    " if (i == 0u) r = k[0] + k[1] + k[2] + k[3]; o[i] = r; }\n";
+
+START_TEST(test_regalloc_uniform_load_in_divergent_if_is_scalar)
+{
+    isa_program *v = NULL, *a = verified_pair(uniform_load_src, &v);
+    int smem = 0, salu_adds = 0, vmem_loads = 0;
+    for (uint32_t i = 0; i < a->code_count; i++) {
+        const isa_inst *in = &a->code[i];
+        if (in->op == ISA_OP_LOAD && in->cls == ISA_CLASS_SMEM && (in->flags & ISA_INST_DIVERGENT)) {
+            ck_assert_int_eq(a->reg_file[in->d], ISA_FILE_SGPR);
+            smem++;
+        }
+        vmem_loads += in->op == ISA_OP_LOAD && in->cls == ISA_CLASS_VMEM;
+        if (in->op == ISA_OP_IADD && in->cls == ISA_CLASS_SALU && (in->flags & ISA_INST_DIVERGENT))
+            salu_adds++;
+        if (in->op == ISA_OP_STORE) /* r: lane 0's sum, the other lanes' own index */
+            ck_assert_int_eq(a->reg_file[in->b], ISA_FILE_VGPR);
+    }
+    ck_assert_int_eq(smem, 4);
+    ck_assert_int_eq(salu_adds, 3);
+    ck_assert_int_eq(vmem_loads, 0);
+    isa_program_destroy(a);
+    isa_program_destroy(v);
+    /* 5 + 7 + 11 + 13 = 36 in lane 0 */
+    run_expecting(uniform_load_src,
+                  "[{\"set\": 0, \"binding\": 0, \"type\": \"u32\", \"data\": [5, 7, 11, 13]},"
+                  " {\"set\": 0, \"binding\": 1, \"type\": \"u32\", \"count\": 8}]",
+                  "[{\"set\": 0, \"binding\": 1, \"data\": [36, 1, 2, 3, 4, 5, 6, 7]}]");
+}
+END_TEST
+
+/* a = 3n is uniform and needed in the else; the then computes 7n + m and its square, uniform, in SGPRs while
+ * the else's lanes wait: a keeps its register across the then (the scalar writes there reach the waiting
+ * lanes).  Forcing the then's value into a's register must be refused by the verifier, which per-lane
+ * liveness alone accepts (a is dead for the lanes that run the then). */
+static const char else_src[] =
+    "#version 450\nlayout(local_size_x = 8) in;\n"
+    "layout(set = 0, binding = 0) readonly buffer In { uint n; uint m; uint data[]; };\n"
+    "layout(set = 0, binding = 1) buffer Out { uint o[]; };\n"
+    "void main() { uint i = gl_LocalInvocationIndex; uint a = n * 3u; uint r;"
+    " if (data[i] > 5u) { uint b = n * 7u + m; r = b * b + i; } else { r = a + i; } o[i] = r; }\n";
+
+START_TEST(test_regalloc_value_live_into_else_keeps_its_sgpr)
+{
+    isa_program *v = NULL, *a = verified_pair(else_src, &v);
+    uint32_t times3 = ISA_NO_REG, times7 = ISA_NO_REG, then_block = ISA_NO_BLOCK;
+    for (uint32_t i = 0; i < a->code_count; i++) {
+        const isa_inst *in = &a->code[i];
+        if (in->op != ISA_OP_IMUL || in->type != ISA_TYPE_U32 || in->cls != ISA_CLASS_SALU)
+            continue;
+        if (in->flags & ISA_INST_DIVERGENT)
+            times7 = i;
+        else if (a->reg_file[in->a] == ISA_FILE_SGPR || a->reg_file[in->b] == ISA_FILE_SGPR)
+            times3 = times3 == ISA_NO_REG ? i : times3;
+    }
+    ck_assert_msg(times7 != ISA_NO_REG, "n * 7 in the divergent then is not scalar");
+    ck_assert(times3 != ISA_NO_REG);
+    for (uint32_t b = 0; b < a->block_count; b++)
+        if (times7 >= a->blocks[b].start_pc && times7 < a->blocks[b].end_pc)
+            then_block = b;
+    ck_assert(then_block != ISA_NO_BLOCK);
+    uint32_t pa = a->code[times3].d, pt = a->code[times7].d;
+    ck_assert_int_eq(a->reg_file[pa], ISA_FILE_SGPR);
+    ck_assert_int_eq(a->reg_file[pt], ISA_FILE_SGPR);
+    ck_assert_uint_ne(pa, pt);
+    /* 7n and what shares its register after it in the then move into a's */
+    for (uint32_t i = times7; i < a->blocks[then_block].end_pc; i++) {
+        isa_inst *in = &a->code[i];
+        unsigned f = isa_inst_reg_fields(in, i > times7, 1, 1);
+        uint32_t *fields[5] = {&in->d, &in->a, &in->b, &in->c, &in->e};
+        for (int k = 0; k < 5; k++)
+            if ((f >> k) & 1 && *fields[k] == pt)
+                *fields[k] = pa;
+    }
+    char err[4096];
+    ck_assert(!isa_verify_allocation(a, v, err, sizeof err));
+    ck_assert_msg(strstr(err, "lanes waiting"), "%s", err);
+    isa_program_destroy(a);
+    isa_program_destroy(v);
+    /* n = 4, m = 1: b = 29, b * b = 841; a = 12; data[i] > 5 in lanes 1, 2, 5 */
+    run_expecting(else_src,
+                  "[{\"set\": 0, \"binding\": 0, \"type\": \"u32\", \"data\": [4, 1, 0, 9, 6, 2, 5, 7, 3, 1]},"
+                  " {\"set\": 0, \"binding\": 1, \"type\": \"u32\", \"count\": 8}]",
+                  "[{\"set\": 0, \"binding\": 1, \"data\": [12, 842, 843, 15, 16, 846, 18, 19]}]");
+}
+END_TEST
+
+/* A loop the lanes leave at different iterations (a break on the lane index): j and data[j] * 3 are uniform
+ * among the lanes still in it (scalar), but t, read after the loop, is each lane's value of the iteration it
+ * left at: per-lane.  data = 3, 0, 2, 1: lanes i % 4 == 3 leave at j = 0 (t = 3 * 3 + 1 = 10), 0 at j = 1
+ * (t = 1), 2 at j = 2 (t = 7), 1 at j = 3 (t = 4). */
+static const char loop_src[] =
+    "#version 450\nlayout(local_size_x = 8) in;\n"
+    "layout(set = 0, binding = 0) readonly buffer In { uint n; uint data[]; };\n"
+    "layout(set = 0, binding = 1) buffer Out { uint o[]; };\n"
+    "void main() { uint i = gl_LocalInvocationIndex; uint j = 0u; uint t;"
+    " while (true) { t = data[j] * 3u + 1u; if (data[j] == i % 4u || j >= n) break; j++; }"
+    " o[i] = t; }\n";
+
+START_TEST(test_regalloc_value_after_divergent_loop_stays_per_lane)
+{
+    isa_program *v = NULL, *a = verified_pair(loop_src, &v);
+    int scalar_in_loop = 0, stores = 0;
+    for (uint32_t i = 0; i < a->code_count; i++) {
+        const isa_inst *in = &a->code[i];
+        if (in->op == ISA_OP_IMUL && in->cls == ISA_CLASS_SALU && (in->flags & ISA_INST_DIVERGENT))
+            scalar_in_loop++;
+        if (in->op == ISA_OP_STORE) {
+            ck_assert_msg(a->reg_file[in->b] == ISA_FILE_VGPR, "t after the loop is not per-lane");
+            stores++;
+        }
+    }
+    ck_assert_int_ge(scalar_in_loop, 1);
+    ck_assert_int_eq(stores, 1);
+    isa_program_destroy(a);
+    isa_program_destroy(v);
+    run_expecting(loop_src,
+                  "[{\"set\": 0, \"binding\": 0, \"type\": \"u32\", \"data\": [8, 3, 0, 2, 1, 5, 5, 5, 5, 5]},"
+                  " {\"set\": 0, \"binding\": 1, \"type\": \"u32\", \"count\": 8}]",
+                  "[{\"set\": 0, \"binding\": 1, \"data\": [1, 4, 7, 10, 1, 4, 7, 10]}]");
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("regalloc");
@@ -305,6 +477,9 @@ int main(void)
     tcase_add_test(tc, test_regalloc_radv_units_by_hand);
     tcase_add_test(tc, test_regalloc_radv_abi_sgprs_by_hand);
     tcase_add_test(tc, test_regalloc_run_and_disasm_print_the_same_register_counts);
+    tcase_add_test(tc, test_regalloc_uniform_load_in_divergent_if_is_scalar);
+    tcase_add_test(tc, test_regalloc_value_live_into_else_keeps_its_sgpr);
+    tcase_add_test(tc, test_regalloc_value_after_divergent_loop_stays_per_lane);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
