@@ -194,6 +194,9 @@ static void print_device(int index, const vkb_device_info *d)
            yes_no(d->storage_buffer_8bit), yes_no(d->storage_buffer_16bit), yes_no(d->uniform_and_storage_buffer_8bit),
            yes_no(d->uniform_and_storage_buffer_16bit), yes_no(d->storage_push_constant_8),
            yes_no(d->storage_push_constant_16));
+    printf("  compute extensions  explicit-layout workgroup memory %s; derivatives in compute kernels: quads %s, "
+           "linear %s\n", yes_no(d->workgroup_explicit_layout), yes_no(d->derivative_group_quads),
+           yes_no(d->derivative_group_linear));
     printf("  shared memory       %u bytes per workgroup\n", d->max_compute_shared_memory_size);
     printf("  workgroups          %u invocations, size %u x %u x %u, count %u x %u x %u\n",
            d->max_compute_workgroup_invocations, d->max_compute_workgroup_size[0], d->max_compute_workgroup_size[1],

@@ -237,29 +237,24 @@ static int mark_loop_outputs(uctx *u)
         if (!u->div_exit[h])
             continue;
         uint32_t end = loop_end(p, h);
-        for (uint32_t i = 0; i < N; i++) {
-            uint32_t b = u->block_of_pc[i];
-            if (b == ISA_NO_BLOCK || b < h || b >= end)
-                continue;
-            isa_span rd[6], wr[2];
-            int nr, nw;
-            isa_inst_regs(&p->code[i], rd, &nr, wr, &nw);
-            for (int k = 0; k < nw; k++)
-                for (uint32_t r = wr[k].first; r < wr[k].first + wr[k].count && r < R; r++)
-                    u->stamp[r] = h + 1;
-        }
-        for (uint32_t i = 0; i < N; i++) {
-            uint32_t b = u->block_of_pc[i];
-            if (b != ISA_NO_BLOCK && b >= h && b < end)
-                continue;
-            isa_span rd[6], wr[2];
-            int nr, nw;
-            isa_inst_regs(&p->code[i], rd, &nr, wr, &nw);
-            for (int k = 0; k < nr; k++)
-                for (uint32_t r = rd[k].first; r < rd[k].first + rd[k].count && r < R; r++)
-                    if (u->stamp[r] == h + 1 && u->uniform[r])
-                        u->uniform[r] = 0, changed = 1;
-        }
+        /* first the registers the loop writes (stamped h + 1), then the reads of them outside it */
+        for (int outside = 0; outside < 2; outside++)
+            for (uint32_t i = 0; i < N; i++) {
+                uint32_t b = u->block_of_pc[i];
+                int in_loop = b != ISA_NO_BLOCK && b >= h && b < end;
+                if (in_loop == outside)
+                    continue;
+                isa_span rd[6], wr[2];
+                int nr, nw;
+                isa_inst_regs(&p->code[i], rd, &nr, wr, &nw);
+                const isa_span *sp = outside ? rd : wr;
+                for (int k = 0; k < (outside ? nr : nw); k++)
+                    for (uint32_t r = sp[k].first; r < sp[k].first + sp[k].count && r < R; r++)
+                        if (!outside)
+                            u->stamp[r] = h + 1;
+                        else if (u->stamp[r] == h + 1 && u->uniform[r])
+                            u->uniform[r] = 0, changed = 1;
+            }
     }
     return changed;
 }

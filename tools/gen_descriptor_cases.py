@@ -5,39 +5,39 @@ arithmetic) it takes as `g`."""
 FOLDER = "descriptors"
 
 
+def elements(bindings):
+    """The bindings as the elements of one descriptor array: each gets its index in the list as its "element"."""
+    for e, b in enumerate(bindings):
+        b["element"] = e
+    return bindings
+
+
+def write(g, name, description, kernel, bindings, expect, groups=(1, 1, 1), **extra):
+    """kernels/descriptors/NAME.json: the fields in the order the case format lists them."""
+    case = {"description": description, "kernel": kernel}
+    case.update(extra)
+    case.update({"groups": list(groups), "bindings": bindings, "expect": expect})
+    g.write_case(FOLDER + "/" + name + ".json", case)
+
+
 def buffer_array(g):
     """kernels/descriptors/buffer_array.comp: three storage buffers as one array, plus a runtime-length query."""
     n = 64
     src = [[(i * 7 + 3 * e) % 11 for i in range(n + e)] for e in range(3)]
     out = [src[0][i] + 10 * src[1][i] + 100 * src[2][i] + 1000 * len(src[2]) for i in range(n)]
-    bindings = []
-    for e in range(3):
-        b = g.binding(0, "u32", data=src[e])
-        b["element"] = e
-        bindings.append(b)
-    bindings.append(g.binding(1, "u32", count=n, fill={"value": 0}))
-    g.write_case(FOLDER + "/buffer_array.json", {
-        "description": "three storage buffers as the elements of one descriptor array, indexed by constants",
-        "kernel": "buffer_array.comp",
-        "groups": [1, 1, 1],
-        "bindings": bindings,
-        "expect": [g.expect(1, out)],
-    })
+    write(g, "buffer_array", "three storage buffers as the elements of one descriptor array, indexed by constants",
+          "buffer_array.comp", elements([g.binding(0, "u32", data=d) for d in src]) +
+          [g.binding(1, "u32", count=n, fill={"value": 0})], [g.expect(1, out)])
 
 
 def sampler_array(g):
     """kernels/descriptors/sampler_array.comp: two textures and two samplers, each an array, combined by constants."""
     w = h = 4
     tex = [[float(e * 100 + y * w + x) for y in range(h) for x in range(w)] for e in range(2)]
-    bindings = []
-    for e in range(2):
-        b = g.image_binding_packed(0, "sampled_image", "r32_sfloat", (w, h), tex[e])
-        b["element"] = e
-        bindings.append(b)
     # element 0 clamps to the edge, element 1 repeats: both nearest
-    for e, mode in enumerate(("clamp_to_edge", "repeat")):
-        bindings.append({"set": 0, "binding": 1, "element": e, "kind": "sampler",
-                         "sampler": {"mag_filter": "nearest", "min_filter": "nearest", "address_mode": mode}})
+    samplers = [{"set": 0, "binding": 1, "kind": "sampler",
+                 "sampler": {"mag_filter": "nearest", "min_filter": "nearest", "address_mode": mode}}
+                for mode in ("clamp_to_edge", "repeat")]
     n = 64
     out = []
     for i in range(n):
@@ -45,32 +45,20 @@ def sampler_array(g):
         x, y = i % 8 - 2, i // 8 - 2
         clamp = lambda v: min(max(v, 0), w - 1)
         out.append(tex[0][clamp(y) * w + clamp(x)] + 1000.0 * tex[1][(y % h) * w + (x % w)])
-    bindings.append(g.binding(2, "f32", count=n, fill={"value": 0}))
-    g.write_case(FOLDER + "/sampler_array.json", {
-        "description": "two textures and two samplers, each a descriptor array, paired by constant indices",
-        "kernel": "sampler_array.comp",
-        "groups": [1, 1, 1],
-        "bindings": bindings,
-        "expect": [g.expect(2, out)],
-    })
+    write(g, "sampler_array", "two textures and two samplers, each a descriptor array, paired by constant indices",
+          "sampler_array.comp",
+          elements([g.image_binding_packed(0, "sampled_image", "r32_sfloat", (w, h), t) for t in tex]) +
+          elements(samplers) + [g.binding(2, "f32", count=n, fill={"value": 0})], [g.expect(2, out)])
 
 
 def texture_array_hlsl(g):
     """kernels/descriptors/texture_array.hlsl: Texture2D tex[2] read by Load at every texel of a 4x4."""
     tex = [[float(e * 100 + i) for i in range(16)] for e in range(2)]
-    bindings = []
-    for e in range(2):
-        b = g.image_binding_packed(0, "sampled_image", "r32f", (4, 4), tex[e])
-        b["element"] = e
-        bindings.append(b)
-    bindings.append(g.binding(2, "f32", count=16, fill={"value": 0}))
-    g.write_case(FOLDER + "/texture_array_hlsl.json", {
-        "description": "two textures as one descriptor array in HLSL (t0), the output at u2",
-        "kernel": "texture_array.hlsl",
-        "groups": [1, 1, 1],
-        "bindings": bindings,
-        "expect": [g.expect(2, [tex[0][i] + 1000.0 * tex[1][i] for i in range(16)])],
-    })
+    write(g, "texture_array_hlsl", "two textures as one descriptor array in HLSL (t0), the output at u2",
+          "texture_array.hlsl",
+          elements([g.image_binding_packed(0, "sampled_image", "r32f", (4, 4), t) for t in tex]) +
+          [g.binding(2, "f32", count=16, fill={"value": 0})],
+          [g.expect(2, [tex[0][i] + 1000.0 * tex[1][i] for i in range(16)])])
 
 
 def layer_views(g):
@@ -81,13 +69,8 @@ def layer_views(g):
            "layers": 3, "mip_levels": 1, "views": "layers", "data": texels[0] + texels[1] + texels[2]}
     expects = [{"set": 0, "binding": 0, "mip": 0, "layer": l, "data": texels[l] if l < 2 else out, "compare": "exact"}
                for l in range(3)]
-    g.write_case(FOLDER + "/layer_views.json", {
-        "description": "one image of 3 layers as three descriptors, a view of one layer each",
-        "kernel": "layer_views.comp",
-        "groups": [1, 1, 1],
-        "bindings": [img, g.binding(1, "u32", count=16, fill={"value": 0})],
-        "expect": expects + [g.expect(1, out)],
-    })
+    write(g, "layer_views", "one image of 3 layers as three descriptors, a view of one layer each",
+          "layer_views.comp", [img, g.binding(1, "u32", count=16, fill={"value": 0})], expects + [g.expect(1, out)])
 
 
 def spec_index(g):
@@ -95,20 +78,9 @@ def spec_index(g):
     src = [[1, 2, 3, 4], [5, 6, 7, 8]]
     which = 1
     out = [src[which][i] + 10 * src[which ^ 1][i] for i in range(4)]
-    bindings = []
-    for e in range(2):
-        b = g.binding(0, "u32", data=src[e])
-        b["element"] = e
-        bindings.append(b)
-    bindings.append(g.binding(1, "u32", count=4, fill={"value": 0}))
-    g.write_case(FOLDER + "/spec_index.json", {
-        "description": "a descriptor array indexed by a specialization constant and an expression of it",
-        "kernel": "spec_index.comp",
-        "specialization": {"0": which},
-        "groups": [1, 1, 1],
-        "bindings": bindings,
-        "expect": [g.expect(1, out)],
-    })
+    write(g, "spec_index", "a descriptor array indexed by a specialization constant and an expression of it",
+          "spec_index.comp", elements([g.binding(0, "u32", data=d) for d in src]) +
+          [g.binding(1, "u32", count=4, fill={"value": 0})], [g.expect(1, out)], specialization={"0": which})
 
 
 def avg4(g, a00, a10, a01, a11):
@@ -143,15 +115,10 @@ def downsample(g, name, width, height, levels, fill, source):
            "fill": {"value": 0}}
     expects = [{"set": 0, "binding": 1, "mip": k, "layer": 0, "data": chain[k], "compare": "exact"}
                for k in range(levels)]
-    g.write_case(FOLDER + "/" + name + ".json", {
-        "description": "a single-pass %d-level mip chain of a %dx%d source: one dispatch, an array of %d mip views"
-                       % (levels, width, height, levels),
-        "kernel": "downsample.comp",
-        "defines": {"LEVELS": str(levels)},
-        "groups": [width // 64, height // 64, 1],
-        "bindings": [src, dst, g.binding(2, "u32", data=[0])],
-        "expect": expects + [g.expect(2, [(width // 64) * (height // 64)])],
-    })
+    write(g, name, "a single-pass %d-level mip chain of a %dx%d source: one dispatch, an array of %d mip views"
+          % (levels, width, height, levels), "downsample.comp", [src, dst, g.binding(2, "u32", data=[0])],
+          expects + [g.expect(2, [(width // 64) * (height // 64)])], groups=(width // 64, height // 64, 1),
+          defines={"LEVELS": str(levels)})
 
 
 def generate(g):
