@@ -84,7 +84,7 @@ class Markup(Exception):
 
 
 def doc_files():
-    files = ["README.md", "docs/guide.md", "docs/memory.md"]
+    files = ["README.md", "docs/guide.md", "docs/memory.md", "docs/registers.md"]
     files += sorted(glob.glob("docs/lessons/*.md", root_dir=ROOT))
     files += ["kernels/README.md"]
     files += sorted(glob.glob("kernels/*/README.md", root_dir=ROOT))
@@ -437,8 +437,16 @@ def gen_lesson004_h100(r):
     return out
 
 
+def gen_lean_registers(r):
+    """docs/registers.md: instructions and registers of every case as lowered and lean (tools/lean_registers.py)."""
+    sys.path.insert(0, os.path.join(ROOT, "tools"))
+    import lean_registers
+    return lean_registers.table_lines(os.path.join(r.dir, WAVELAB), ROOT)
+
+
 # name: (generator, slow)
 GENERATORS = {
+    "lean-registers": (gen_lean_registers, False),
     "kernel-counts": (gen_kernel_counts, False),
     "machine-fields": (gen_machine_fields, False),
     "lesson000-classes": (gen_lesson000_classes, False),

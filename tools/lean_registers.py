@@ -36,22 +36,28 @@ def nvidia_counts(root):
     return table
 
 
+def table_lines(wavelab, root):
+    """The table's lines (tools/doccheck.py keeps docs/registers.md's copy current through this)."""
+    nv = nvidia_counts(root)
+    lines = ["| case | instructions as lowered → lean | VGPRs+SGPRs as lowered | lean | NVIDIA registers |",
+             "| --- | ---: | ---: | ---: | ---: |"]
+    for case in sorted(glob.glob(os.path.join(root, "kernels", "**", "*.json"), recursive=True)):
+        rel = os.path.relpath(case, os.path.join(root, "kernels"))
+        try:
+            i0, v0, s0 = counts(wavelab, case, False)
+            i1, v1, s1 = counts(wavelab, case, True)
+        except (subprocess.CalledProcessError, AttributeError):
+            continue  # a case whose kernel does not lower (an error case)
+        lines.append(f"| {rel} | {i0} → {i1} | {v0}+{s0} | {v1}+{s1} | {nv.get(rel, '-')} |")
+    return lines
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--wavelab", default="build/wavelab")
     a = ap.parse_args()
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    nv = nvidia_counts(root)
-    print("| case | instructions as lowered → lean | VGPRs+SGPRs as lowered | lean | NVIDIA registers |")
-    print("| --- | ---: | ---: | ---: | ---: |")
-    for case in sorted(glob.glob(os.path.join(root, "kernels", "**", "*.json"), recursive=True)):
-        rel = os.path.relpath(case, os.path.join(root, "kernels"))
-        try:
-            i0, v0, s0 = counts(a.wavelab, case, False)
-            i1, v1, s1 = counts(a.wavelab, case, True)
-        except (subprocess.CalledProcessError, AttributeError):
-            continue  # a case whose kernel does not lower (an error case)
-        print(f"| {rel} | {i0} → {i1} | {v0}+{s0} | {v1}+{s1} | {nv.get(rel, '-')} |")
+    print("\n".join(table_lines(a.wavelab, root)))
     return 0
 
 
