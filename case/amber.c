@@ -11,7 +11,7 @@
  * approximated: CASE_ERR_UNSUPPORTED (exit 3) for what lies outside the subset
  * or outside the simulator, CASE_ERR_FIELD (exit 2) for a malformed script.
  */
-#include "case/amber.h"
+#include "case/amber_internal.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -21,16 +21,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include "case/case_internal.h"
-#include "isa/isa.h"
-
-enum {
-    MAX_TOKENS = 512,   /* per line: EXPECT lines of the CTS hold a few hundred values */
-    MAX_PASSES = 4096,  /* RUNs after unrolling REPEAT */
-    MAX_BINDS = 64,     /* BIND lines per pipeline */
-    MAX_SPECS = 64,     /* SPECIALIZE per ATTACH */
-};
 
 /* How close Amber's EQ holds floats: within 0.000001 percent of the expected value (its verifier's kEpsilon, a
  * percentage), after the expected value is converted to the buffer's type. */
@@ -89,111 +79,8 @@ static const struct {
     {"vulkan1.1spv1.4", 4, "spirv1.4"}, {"vulkan1.2", 5, "vulkan1.2"}, {"vulkan1.3", 6, "vulkan1.3"},
 };
 
-typedef struct layout {
-    case_type type;
-    int rows, cols;          /* components per column, columns (1 for scalars and vectors) */
-    size_t col_stride;       /* bytes from one column to the next */
-    size_t stride;           /* bytes from one element to the next */
-} layout;
 
-typedef struct a_shader {
-    char *name;
-    const char *language;    /* "glsl", "hlsl", "spirv" */
-    char *text;              /* GLSL/HLSL source */
-    uint32_t *words;         /* SPIR-V (assembled) */
-    size_t word_count;
-    const char *target_env;  /* NULL: the default */
-    int line;
-} a_shader;
-
-typedef struct a_buffer {
-    char *name;
-    layout lay;
-    size_t elements;
-    uint8_t *bytes;
-    size_t size;
-    int line;
-    int used;                /* bound as storage/uniform by a run, or checked: becomes a case binding */
-    int binding;             /* its index in the case's bindings */
-    int is_image;            /* an IMAGE: `image` describes its texels (bytes, size) */
-    img_image image;
-} a_buffer;
-
-typedef struct a_bind {
-    int buffer;
-    uint32_t set, binding, element; /* element: of BIND BUFFER_ARRAY, 0 otherwise */
-    case_kind kind;
-    int line;
-    size_t offset, size;     /* the descriptor's window on the buffer: OFFSET + DESCRIPTOR_OFFSET, DESCRIPTOR_RANGE
-                              * (0: to the buffer's end) */
-} a_bind;
-
-typedef struct a_pipeline {
-    char *name;
-    int shader;              /* -1 until ATTACH */
-    char *entry;
-    a_bind binds[MAX_BINDS];
-    int bind_count;
-    int push_buffer;         /* -1: none */
-    isa_spec_value spec[MAX_SPECS];
-    int spec_count;
-    uint32_t subgroup_size;  /* REQUIRED_SIZE, or 0 */
-    int line;
-} a_pipeline;
-
-typedef struct a_run {
-    int pipeline;
-    uint32_t groups[3];
-    int line;
-    int snapshot;            /* a copy pass wavelab adds for an EXPECT between RUNs (check_checkpoints) */
-} a_run;
-
-typedef struct a_expect {
-    case_expect e;           /* set/binding filled when the buffer's binding is known */
-    int buffer, reference;   /* reference: -1, or the EQ_BUFFER buffer */
-    int runs_before;         /* RUNs before it in the script */
-    int line;
-} a_expect;
-
-typedef struct amber {
-    const char *path;
-    char *err;
-    size_t err_size;
-    /* the script as lines */
-    char **lines;
-    int line_count;
-    int requires_spirv_1_4;  /* a DEVICE_EXTENSION VK_KHR_spirv_1_4 line anywhere in the script */
-    int li;                  /* next line to read */
-    /* tokens of the current command line */
-    char *tok[MAX_TOKENS];
-    int ntok;
-    int tok_line;            /* 1-based */
-    char *tok_buf;
-    /* objects */
-    a_shader *shaders;
-    int shader_count;
-    a_buffer *buffers;
-    int buffer_count;
-    a_pipeline *pipes;
-    int pipe_count;
-    a_run *runs;
-    int run_count;
-    a_expect *expects;
-    int expect_count;
-} amber;
-
-#define GROW(a, arr, count)                                                               \
-    do {                                                                                  \
-        void *grown_ = realloc((arr), ((size_t)(count) + 1) * sizeof *(arr));             \
-        if (!grown_)                                                                      \
-            return fail(a, 0, CASE_ERR_NOMEM, "out of memory");                          \
-        (arr) = grown_;                                                                   \
-        memset(&(arr)[count], 0, sizeof *(arr));                                          \
-    } while (0)
-
-static case_status fail(amber *a, int line, case_status s, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-
-static case_status fail(amber *a, int line, case_status s, const char *fmt, ...)
+case_status amber_fail(amber *a, int line, case_status s, const char *fmt, ...)
 {
     if (!a->err || !a->err_size)
         return s;
@@ -212,8 +99,6 @@ static case_status fail(amber *a, int line, case_status s, const char *fmt, ...)
     return s;
 }
 
-#define UNSUPPORTED(a, line, ...) fail(a, line, CASE_ERR_UNSUPPORTED, __VA_ARGS__)
-#define MALFORMED(a, line, ...) fail(a, line, CASE_ERR_FIELD, __VA_ARGS__)
 
 /* ------------------------------------------------------------------ lines and tokens */
 
@@ -228,7 +113,7 @@ static case_status split_lines(amber *a, const char *text, size_t len)
             cap = cap ? cap * 2 : 256;
             char **grown = realloc(a->lines, (size_t)cap * sizeof *grown);
             if (!grown)
-                return fail(a, 0, CASE_ERR_NOMEM, "out of memory");
+                return amber_fail(a, 0, CASE_ERR_NOMEM, "out of memory");
             a->lines = grown;
         }
         size_t n = i - start;
@@ -236,7 +121,7 @@ static case_status split_lines(amber *a, const char *text, size_t len)
             n--;
         char *line = malloc(n + 1);
         if (!line)
-            return fail(a, 0, CASE_ERR_NOMEM, "out of memory");
+            return amber_fail(a, 0, CASE_ERR_NOMEM, "out of memory");
         memcpy(line, text + start, n);
         line[n] = '\0';
         a->lines[a->line_count++] = line;
@@ -251,7 +136,7 @@ static case_status tokenize(amber *a, int li)
     free(a->tok_buf);
     a->tok_buf = strdup(a->lines[li]);
     if (!a->tok_buf)
-        return fail(a, 0, CASE_ERR_NOMEM, "out of memory");
+        return amber_fail(a, 0, CASE_ERR_NOMEM, "out of memory");
     char *hash = strchr(a->tok_buf, '#');
     if (hash)
         *hash = '\0';
@@ -279,7 +164,7 @@ static case_status next_command(amber *a, int *got)
     return CASE_OK;
 }
 
-static int is(const char *tok, const char *word) { return tok && strcmp(tok, word) == 0; }
+int amber_is(const char *tok, const char *word) { return tok && strcmp(tok, word) == 0; }
 
 static case_status parse_u64(amber *a, const char *tok, const char *what, uint64_t max, uint64_t *out)
 {
@@ -424,7 +309,7 @@ static size_t component_offset(const layout *l, size_t i)
            (within % (size_t)l->rows) * case_type_size(l->type);
 }
 
-static case_status buffer_alloc(amber *a, a_buffer *b, size_t elements)
+case_status amber_buffer_alloc(amber *a, a_buffer *b, size_t elements)
 {
     if (elements == 0 || elements > CASE_MAX_BINDING_BYTES / b->lay.stride)
         return UNSUPPORTED(a, b->line, "BUFFER %.60s: %zu elements (a binding holds 1 to %zu bytes)", b->name, elements,
@@ -432,7 +317,7 @@ static case_status buffer_alloc(amber *a, a_buffer *b, size_t elements)
     b->elements = elements;
     b->size = elements * b->lay.stride;
     b->bytes = calloc(b->size, 1);
-    return b->bytes ? CASE_OK : fail(a, 0, CASE_ERR_NOMEM, "out of memory");
+    return b->bytes ? CASE_OK : amber_fail(a, 0, CASE_ERR_NOMEM, "out of memory");
 }
 
 static int find_buffer(const amber *a, const char *name)
@@ -443,7 +328,7 @@ static int find_buffer(const amber *a, const char *name)
     return -1;
 }
 
-static int find_shader(const amber *a, const char *name)
+int amber_find_shader(const amber *a, const char *name)
 {
     for (int i = 0; name && i < a->shader_count; i++)
         if (strcmp(a->shaders[i].name, name) == 0)
@@ -474,19 +359,19 @@ static case_status cmd_shader(amber *a)
     int line = a->tok_line;
     if (a->ntok < 4)
         return MALFORMED(a, line, "SHADER: expected SHADER TYPE NAME FORMAT");
-    if (!is(a->tok[1], "compute"))
+    if (!amber_is(a->tok[1], "compute"))
         return UNSUPPORTED(a, line, "SHADER %.40s: only compute shaders are in the subset (graphics pipelines are "
                            "not modelled)", a->tok[1]);
     const char *format = a->tok[3], *env = NULL;
     for (int k = 4; k < a->ntok; k++) {
-        if (is(a->tok[k], "TARGET_ENV") && k + 1 < a->ntok)
+        if (amber_is(a->tok[k], "TARGET_ENV") && k + 1 < a->ntok)
             env = a->tok[++k];
         else
             return MALFORMED(a, line, "SHADER %.60s: unexpected \"%.40s\"", a->tok[2], a->tok[k]);
     }
-    if (find_shader(a, a->tok[2]) >= 0)
+    if (amber_find_shader(a, a->tok[2]) >= 0)
         return MALFORMED(a, line, "SHADER %.60s: a shader of this name exists already", a->tok[2]);
-    const char *language = is(format, "GLSL") ? "glsl" : is(format, "HLSL") ? "hlsl" : is(format, "SPIRV-ASM") ? "spirv"
+    const char *language = amber_is(format, "GLSL") ? "glsl" : amber_is(format, "HLSL") ? "hlsl" : amber_is(format, "SPIRV-ASM") ? "spirv"
                                                                                                             : NULL;
     if (!language)
         return UNSUPPORTED(a, line, "SHADER %.60s %.40s: the subset reads GLSL, HLSL and SPIRV-ASM shaders",
@@ -510,7 +395,7 @@ static case_status cmd_shader(amber *a)
     s->line = line;
     s->target_env = env_index >= 0 ? target_envs[env_index].target_env : NULL;
     if (!s->name)
-        return fail(a, 0, CASE_ERR_NOMEM, "out of memory");
+        return amber_fail(a, 0, CASE_ERR_NOMEM, "out of memory");
     /* the source: every line up to END, as written */
     int first = a->li;
     size_t total = 0;
@@ -520,7 +405,7 @@ static case_status cmd_shader(amber *a)
         return MALFORMED(a, line, "SHADER %.60s: no END", s->name);
     char *text = malloc(total + 1), *w = text;
     if (!text)
-        return fail(a, 0, CASE_ERR_NOMEM, "out of memory");
+        return amber_fail(a, 0, CASE_ERR_NOMEM, "out of memory");
     for (int k = first; k < a->li; k++)
         w += sprintf(w, "%s\n", a->lines[k]);
     *w = '\0';
@@ -535,7 +420,7 @@ static case_status cmd_shader(amber *a)
                                        &s->word_count, aerr, sizeof aerr);
     free(text);
     if (st == ISA_ERR_NOMEM)
-        return fail(a, 0, CASE_ERR_NOMEM, "out of memory");
+        return amber_fail(a, 0, CASE_ERR_NOMEM, "out of memory");
     if (st != ISA_OK) {
         unsigned long at = 0;
         aerr[strcspn(aerr, "\n")] = '\0';
@@ -562,7 +447,7 @@ static case_status value_list_add(amber *a, value_list *v, case_type t, const ch
         size_t cap = v->cap ? v->cap * 2 : 64;
         uint8_t *grown = realloc(v->bytes, cap * esize);
         if (!grown)
-            return fail(a, 0, CASE_ERR_NOMEM, "out of memory");
+            return amber_fail(a, 0, CASE_ERR_NOMEM, "out of memory");
         v->bytes = grown;
         v->cap = cap;
     }
@@ -583,7 +468,7 @@ static case_status buffer_from_values(amber *a, a_buffer *b, const value_list *v
                          b->name, what, v->n, comps);
     free(b->bytes);
     b->bytes = NULL;
-    TRY(buffer_alloc(a, b, v->n / comps));
+    TRY(amber_buffer_alloc(a, b, v->n / comps));
     for (size_t i = 0; i < v->n; i++)
         memcpy(b->bytes + component_offset(&b->lay, i), v->bytes + i * esize, esize);
     return CASE_OK;
@@ -641,7 +526,7 @@ static case_status new_buffer(amber *a, const char *cmd, a_buffer **out)
     a_buffer *b = &a->buffers[a->buffer_count++];
     b->line = a->tok_line;
     if (!(b->name = strdup(a->tok[1])))
-        return fail(a, 0, CASE_ERR_NOMEM, "out of memory");
+        return amber_fail(a, 0, CASE_ERR_NOMEM, "out of memory");
     *out = b;
     return CASE_OK;
 }
@@ -667,7 +552,7 @@ static case_status cmd_image(amber *a)
     for (int k = 2; k < a->ntok; k++) {
         const char *t = a->tok[k], *v = k + 1 < a->ntok ? a->tok[k + 1] : NULL;
         uint64_t n;
-        if (is(t, "FORMAT") && v) {
+        if (amber_is(t, "FORMAT") && v) {
             char lower[64];
             size_t i = 0;
             for (; v[i] && i + 1 < sizeof lower; i++)
@@ -680,25 +565,25 @@ static case_status cmd_image(amber *a)
             im->format = f;
             have_format = 1;
             k++;
-        } else if (is(t, "DIM_1D") || is(t, "DIM_2D") || is(t, "DIM_3D")) {
-            im->dim = is(t, "DIM_1D") ? IMG_DIM_1D : is(t, "DIM_2D") ? IMG_DIM_2D : IMG_DIM_3D;
-        } else if (is(t, "WIDTH") || is(t, "HEIGHT") || is(t, "DEPTH") || is(t, "MIP_LEVELS") || is(t, "SAMPLES")) {
+        } else if (amber_is(t, "DIM_1D") || amber_is(t, "DIM_2D") || amber_is(t, "DIM_3D")) {
+            im->dim = amber_is(t, "DIM_1D") ? IMG_DIM_1D : amber_is(t, "DIM_2D") ? IMG_DIM_2D : IMG_DIM_3D;
+        } else if (amber_is(t, "WIDTH") || amber_is(t, "HEIGHT") || amber_is(t, "DEPTH") || amber_is(t, "MIP_LEVELS") || amber_is(t, "SAMPLES")) {
             TRY(parse_u64(a, v, t, CASE_MAX_IMAGE_EXTENT, &n));
             if (n == 0)
                 return MALFORMED(a, line, "IMAGE %.60s %s 0: at least 1", b->name, t);
-            if (is(t, "SAMPLES") && n != 1)
+            if (amber_is(t, "SAMPLES") && n != 1)
                 return UNSUPPORTED(a, line, "IMAGE %.60s SAMPLES %.20s: multisampled images are outside the subset",
                                    b->name, v);
-            if (is(t, "WIDTH"))
+            if (amber_is(t, "WIDTH"))
                 im->width = (uint32_t)n, have_width = 1;
-            else if (is(t, "HEIGHT"))
+            else if (amber_is(t, "HEIGHT"))
                 im->height = (uint32_t)n;
-            else if (is(t, "DEPTH"))
+            else if (amber_is(t, "DEPTH"))
                 im->depth = (uint32_t)n;
-            else if (is(t, "MIP_LEVELS"))
+            else if (amber_is(t, "MIP_LEVELS"))
                 im->mip_levels = (uint32_t)n;
             k++;
-        } else if (is(t, "FILL") && v && k + 2 == a->ntok) {
+        } else if (amber_is(t, "FILL") && v && k + 2 == a->ntok) {
             fill = v;
             k++;
         } else {
@@ -744,7 +629,7 @@ static case_status cmd_image(amber *a)
     }
     b->size = img_image_bytes(im);
     if (!(b->bytes = calloc(b->size ? b->size : 1, 1)))
-        return fail(a, 0, CASE_ERR_NOMEM, "out of memory");
+        return amber_fail(a, 0, CASE_ERR_NOMEM, "out of memory");
     for (size_t off = 0; off + fi->texel_bytes <= b->size; off += fi->texel_bytes)
         img_encode(im->format, &t, b->bytes + off);
     b->lay.type = case_image_type(im->format);
@@ -759,13 +644,13 @@ static case_status cmd_buffer(amber *a)
     a_buffer *b;
     TRY(new_buffer(a, "BUFFER", &b));
     int k = 2;
-    if (is(a->tok[k], "DATA_TYPE") && k + 1 < a->ntok) {
-        int std140 = k + 2 < a->ntok && is(a->tok[k + 2], "STD140");
+    if (amber_is(a->tok[k], "DATA_TYPE") && k + 1 < a->ntok) {
+        int std140 = k + 2 < a->ntok && amber_is(a->tok[k + 2], "STD140");
         TRY(parse_type(a, a->tok[k + 1], std140, &b->lay));
         k += 2;
-        if (k < a->ntok && (is(a->tok[k], "STD140") || is(a->tok[k], "STD430")))
+        if (k < a->ntok && (amber_is(a->tok[k], "STD140") || amber_is(a->tok[k], "STD430")))
             k++;
-    } else if (is(a->tok[k], "FORMAT") && k + 1 < a->ntok) {
+    } else if (amber_is(a->tok[k], "FORMAT") && k + 1 < a->ntok) {
         TRY(parse_format(a, a->tok[k + 1], &b->lay));
         k += 2;
         if (k == a->ntok)
@@ -774,22 +659,22 @@ static case_status cmd_buffer(amber *a)
     } else {
         return MALFORMED(a, line, "BUFFER %.60s: expected DATA_TYPE or FORMAT, got \"%.40s\"", b->name, a->tok[k]);
     }
-    if (k < a->ntok && (is(a->tok[k], "MIP_LEVELS") || is(a->tok[k], "WIDTH") || is(a->tok[k], "HEIGHT")))
+    if (k < a->ntok && (amber_is(a->tok[k], "MIP_LEVELS") || amber_is(a->tok[k], "WIDTH") || amber_is(a->tok[k], "HEIGHT")))
         return UNSUPPORTED(a, line, "BUFFER %.60s %.20s: image buffers and files are outside the compute subset",
                            b->name, a->tok[k]);
     size_t comps = (size_t)b->lay.rows * (size_t)b->lay.cols, esize = case_type_size(b->lay.type);
-    if (is(a->tok[k], "SIZE")) {
+    if (amber_is(a->tok[k], "SIZE")) {
         uint64_t n;
         TRY(parse_u64(a, k + 1 < a->ntok ? a->tok[k + 1] : NULL, "SIZE", UINT32_MAX, &n));
-        TRY(buffer_alloc(a, b, (size_t)n));
+        TRY(amber_buffer_alloc(a, b, (size_t)n));
         k += 2;
         size_t values = b->elements * comps;
-        if (is(a->tok[k], "FILL") && k + 2 == a->ntok) {
+        if (amber_is(a->tok[k], "FILL") && k + 2 == a->ntok) {
             uint8_t v[8];
             TRY(store_value(a, b->lay.type, a->tok[k + 1], v));
             for (size_t i = 0; i < values; i++)
                 memcpy(b->bytes + component_offset(&b->lay, i), v, esize);
-        } else if (is(a->tok[k], "SERIES_FROM") && k + 4 == a->ntok && is(a->tok[k + 2], "INC_BY")) {
+        } else if (amber_is(a->tok[k], "SERIES_FROM") && k + 4 == a->ntok && amber_is(a->tok[k + 2], "INC_BY")) {
             /* value i = start + i * inc, exact for integers, in double then rounded once for floats */
             int is_float = case_type_is_float(b->lay.type);
             char *e1, *e2;
@@ -806,9 +691,9 @@ static case_status cmd_buffer(amber *a)
                     return MALFORMED(a, line, "BUFFER %.60s: SERIES_FROM value %zu does not fit %s", b->name, i,
                                      case_type_name(b->lay.type));
             }
-        } else if (is(a->tok[k], "FILE") && k + 3 == a->ntok && is(a->tok[k + 1], "TEXT")) {
+        } else if (amber_is(a->tok[k], "FILE") && k + 3 == a->ntok && amber_is(a->tok[k + 1], "TEXT")) {
             TRY(read_text_file(a, b, a->tok[k + 2]));
-        } else if (is(a->tok[k], "FILE")) {
+        } else if (amber_is(a->tok[k], "FILE")) {
             return UNSUPPORTED(a, line, "BUFFER %.60s FILE %.20s: the subset reads FILE TEXT", b->name,
                                k + 1 < a->ntok ? a->tok[k + 1] : "");
         } else if (k != a->ntok) {
@@ -817,7 +702,7 @@ static case_status cmd_buffer(amber *a)
         }
         return CASE_OK;
     }
-    if (is(a->tok[k], "DATA")) {
+    if (amber_is(a->tok[k], "DATA")) {
         /* values after DATA, on this line and the following ones, up to END */
         value_list v = {0};
         int ended = 0, from = k + 1;
@@ -826,7 +711,7 @@ static case_status cmd_buffer(amber *a)
             if (!from)
                 s = tokenize(a, a->li++);
             for (int t = from; s == CASE_OK && t < a->ntok; t++) {
-                if (is(a->tok[t], "END")) {
+                if (amber_is(a->tok[t], "END")) {
                     ended = 1;
                     break;
                 }
@@ -866,12 +751,12 @@ static case_status add_bind(amber *a, a_pipeline *p, a_bind bind)
 static case_status pipeline_bind(amber *a, a_pipeline *p)
 {
     int line = a->tok_line;
-    int array = a->ntok > 1 && is(a->tok[1], "BUFFER_ARRAY");
-    if (a->ntok < 2 || (!is(a->tok[1], "BUFFER") && !array))
+    int array = a->ntok > 1 && amber_is(a->tok[1], "BUFFER_ARRAY");
+    if (a->ntok < 2 || (!amber_is(a->tok[1], "BUFFER") && !array))
         return UNSUPPORTED(a, line, "BIND %.40s: the subset binds BUFFERs and BUFFER_ARRAYs (samplers are not "
                            "mapped)", a->ntok > 1 ? a->tok[1] : "");
     int names = 0; /* the buffers named: tokens 2 .. 2 + names - 1 */
-    while (2 + names < a->ntok && !is(a->tok[2 + names], "AS") && (array || names < 1))
+    while (2 + names < a->ntok && !amber_is(a->tok[2 + names], "AS") && (array || names < 1))
         names++;
     for (int n = 0; n < names; n++)
         if (find_buffer(a, a->tok[2 + n]) < 0)
@@ -880,10 +765,10 @@ static case_status pipeline_bind(amber *a, a_pipeline *p)
         return MALFORMED(a, line, "BIND %s: no buffer named", a->tok[1]);
     int as = 2 + names;
     int b = find_buffer(a, a->tok[2]);
-    const char *kind = a->ntok > as + 1 && is(a->tok[as], "AS") ? a->tok[as + 1] : NULL;
+    const char *kind = a->ntok > as + 1 && amber_is(a->tok[as], "AS") ? a->tok[as + 1] : NULL;
     if (!kind)
         return MALFORMED(a, line, "BIND %s %.60s: expected AS storage|uniform|push_constant", a->tok[1], a->tok[2]);
-    if (is(kind, "push_constant") && !array) {
+    if (amber_is(kind, "push_constant") && !array) {
         p->push_buffer = b;
         return CASE_OK;
     }
@@ -891,45 +776,45 @@ static case_status pipeline_bind(amber *a, a_pipeline *p)
     uint64_t offset = 0;
     for (int n = 0; n < names; n++) {
         const a_buffer *nb = &a->buffers[find_buffer(a, a->tok[2 + n])];
-        if (nb->is_image != is(kind, "storage_image"))
+        if (nb->is_image != amber_is(kind, "storage_image"))
             return nb->is_image
                        ? UNSUPPORTED(a, line, "BIND %s %.60s AS %.40s: the subset binds an IMAGE as a "
                                      "storage_image", a->tok[1], a->tok[2 + n], kind)
                        : MALFORMED(a, line, "BIND %s %.60s AS storage_image: not an IMAGE", a->tok[1], a->tok[2 + n]);
     }
-    if (is(kind, "storage_image"))
+    if (amber_is(kind, "storage_image"))
         ck = CASE_KIND_STORAGE_IMAGE;
-    else if (is(kind, "storage") || is(kind, "storage_dynamic"))
+    else if (amber_is(kind, "storage") || amber_is(kind, "storage_dynamic"))
         ck = CASE_KIND_STORAGE_BUFFER;
-    else if (is(kind, "uniform") || is(kind, "uniform_dynamic"))
+    else if (amber_is(kind, "uniform") || amber_is(kind, "uniform_dynamic"))
         ck = CASE_KIND_UNIFORM_BUFFER;
     else
         return UNSUPPORTED(a, line, "BIND %s %.60s AS %.40s: the subset binds storage and uniform buffers "
                            "and push constants", a->tok[1], a->tok[2], kind);
     uint64_t set = 0, binding = UINT64_MAX, range = 0;
     for (int k = as + 2; k < a->ntok; k++) {
-        if (is(a->tok[k], "DESCRIPTOR_SET"))
+        if (amber_is(a->tok[k], "DESCRIPTOR_SET"))
             { TRY(parse_u64(a, k + 1 < a->ntok ? a->tok[k + 1] : NULL, "DESCRIPTOR_SET", 31, &set)); k++; }
-        else if (is(a->tok[k], "BINDING"))
+        else if (amber_is(a->tok[k], "BINDING"))
             { TRY(parse_u64(a, k + 1 < a->ntok ? a->tok[k + 1] : NULL, "BINDING", UINT32_MAX, &binding)); k++; }
-        else if (array && (is(a->tok[k], "OFFSET") || is(a->tok[k], "DESCRIPTOR_OFFSET") ||
-                           is(a->tok[k], "DESCRIPTOR_RANGE")))
+        else if (array && (amber_is(a->tok[k], "OFFSET") || amber_is(a->tok[k], "DESCRIPTOR_OFFSET") ||
+                           amber_is(a->tok[k], "DESCRIPTOR_RANGE")))
             return UNSUPPORTED(a, line, "BIND BUFFER_ARRAY ... %s: windows on the elements of a buffer array are "
                                "not mapped", a->tok[k]);
-        else if (is(a->tok[k], "OFFSET") || is(a->tok[k], "DESCRIPTOR_OFFSET")) {
+        else if (amber_is(a->tok[k], "OFFSET") || amber_is(a->tok[k], "DESCRIPTOR_OFFSET")) {
             /* the dynamic offset and the descriptor's own add up, as in Vulkan */
             uint64_t o;
             TRY(parse_u64(a, k + 1 < a->ntok ? a->tok[k + 1] : NULL, a->tok[k], UINT32_MAX, &o));
             offset += o;
             k++;
-        } else if (is(a->tok[k], "DESCRIPTOR_RANGE")) {
+        } else if (amber_is(a->tok[k], "DESCRIPTOR_RANGE")) {
             /* -1 is Amber's default, VK_WHOLE_SIZE: to the buffer's end */
-            if (k + 1 < a->ntok && is(a->tok[k + 1], "-1"))
+            if (k + 1 < a->ntok && amber_is(a->tok[k + 1], "-1"))
                 range = 0;
             else
                 TRY(parse_u64(a, k + 1 < a->ntok ? a->tok[k + 1] : NULL, "DESCRIPTOR_RANGE", UINT32_MAX,
                               &range));
-            if (k + 1 < a->ntok && is(a->tok[k + 1], "0"))
+            if (k + 1 < a->ntok && amber_is(a->tok[k + 1], "0"))
                 return MALFORMED(a, line, "BIND BUFFER %.60s DESCRIPTOR_RANGE 0: an empty descriptor",
                                  a->tok[2]);
             k++;
@@ -966,19 +851,19 @@ static case_status pipeline_body(amber *a, a_pipeline *p)
             return MALFORMED(a, p->line, "PIPELINE %.60s: no END", p->name);
         int line = a->tok_line;
         const char *cmd = a->tok[0];
-        if (is(cmd, "END"))
+        if (amber_is(cmd, "END"))
             return CASE_OK;
-        if (is(cmd, "ATTACH")) {
-            int s = a->ntok > 1 ? find_shader(a, a->tok[1]) : -1;
+        if (amber_is(cmd, "ATTACH")) {
+            int s = a->ntok > 1 ? amber_find_shader(a, a->tok[1]) : -1;
             if (s < 0)
                 return MALFORMED(a, line, "ATTACH: no shader named \"%.60s\"", a->ntok > 1 ? a->tok[1] : "");
             p->shader = s;
             for (int k = 2; k < a->ntok; k++) {
-                if (is(a->tok[k], "ENTRY_POINT") && k + 1 < a->ntok) {
+                if (amber_is(a->tok[k], "ENTRY_POINT") && k + 1 < a->ntok) {
                     free(p->entry);
                     if (!(p->entry = strdup(a->tok[++k])))
-                        return fail(a, 0, CASE_ERR_NOMEM, "out of memory");
-                } else if (is(a->tok[k], "SPECIALIZE") && k + 4 < a->ntok && is(a->tok[k + 2], "AS")) {
+                        return amber_fail(a, 0, CASE_ERR_NOMEM, "out of memory");
+                } else if (amber_is(a->tok[k], "SPECIALIZE") && k + 4 < a->ntok && amber_is(a->tok[k + 2], "AS")) {
                     if (p->spec_count == MAX_SPECS)
                         return UNSUPPORTED(a, line, "more than %d SPECIALIZE", MAX_SPECS);
                     isa_spec_value *v = &p->spec[p->spec_count];
@@ -987,35 +872,35 @@ static case_status pipeline_body(amber *a, a_pipeline *p)
                     if (*end || !isfinite(d))
                         return MALFORMED(a, line, "SPECIALIZE %.20s: \"%.40s\" is not a number", a->tok[k + 1],
                                          a->tok[k + 4]);
-                    if (is(a->tok[k + 3], "bool"))
+                    if (amber_is(a->tok[k + 3], "bool"))
                         v->is_bool = true, v->flag = d != 0;
                     else
                         v->number = d;
                     if (!(v->key = strdup(a->tok[k + 1])))
-                        return fail(a, 0, CASE_ERR_NOMEM, "out of memory");
+                        return amber_fail(a, 0, CASE_ERR_NOMEM, "out of memory");
                     p->spec_count++;
                     k += 4;
-                } else if (is(a->tok[k], "TYPE")) {
+                } else if (amber_is(a->tok[k], "TYPE")) {
                     return UNSUPPORTED(a, line, "ATTACH ... TYPE: multi-stage shaders are outside the compute subset");
                 } else {
                     return MALFORMED(a, line, "ATTACH: unexpected \"%.40s\"", a->tok[k]);
                 }
             }
-        } else if (is(cmd, "BIND")) {
+        } else if (amber_is(cmd, "BIND")) {
             TRY(pipeline_bind(a, p));
-        } else if (is(cmd, "SUBGROUP")) {
+        } else if (amber_is(cmd, "SUBGROUP")) {
             int block = a->tok_line;
             for (;;) {
                 TRY(next_command(a, &got));
                 if (!got)
                     return MALFORMED(a, block, "SUBGROUP: no END");
-                if (is(a->tok[0], "END"))
+                if (amber_is(a->tok[0], "END"))
                     break;
-                if ((is(a->tok[0], "FULLY_POPULATED") || is(a->tok[0], "VARYING_SIZE")) && a->ntok == 2)
+                if ((amber_is(a->tok[0], "FULLY_POPULATED") || amber_is(a->tok[0], "VARYING_SIZE")) && a->ntok == 2)
                     continue; /* the simulator fills every wave and runs at any size it is given */
-                if (is(a->tok[0], "REQUIRED_SIZE") && a->ntok == 2) {
+                if (amber_is(a->tok[0], "REQUIRED_SIZE") && a->ntok == 2) {
                     uint64_t n;
-                    if (is(a->tok[1], "MIN") || is(a->tok[1], "MAX"))
+                    if (amber_is(a->tok[1], "MIN") || amber_is(a->tok[1], "MAX"))
                         return UNSUPPORTED(a, a->tok_line, "REQUIRED_SIZE %s: the device's own bound; give a number",
                                            a->tok[1]);
                     TRY(parse_u64(a, a->tok[1], "REQUIRED_SIZE", 128, &n));
@@ -1027,7 +912,7 @@ static case_status pipeline_body(amber *a, a_pipeline *p)
                 }
                 return MALFORMED(a, a->tok_line, "SUBGROUP: unexpected \"%.40s\"", a->tok[0]);
             }
-        } else if (is(cmd, "SHADER_OPTIMIZATION") || is(cmd, "COMPILE_OPTIONS")) {
+        } else if (amber_is(cmd, "SHADER_OPTIMIZATION") || amber_is(cmd, "COMPILE_OPTIONS")) {
             return UNSUPPORTED(a, line, "%s: not mapped (wavelab runs kernels as written; --optimize runs spirv-opt "
                                "on a whole case)", cmd);
         } else {
@@ -1040,9 +925,9 @@ static case_status cmd_pipeline(amber *a, int derive)
 {
     int line = a->tok_line;
     const char *name = derive ? (a->ntok > 1 ? a->tok[1] : NULL) : (a->ntok > 2 ? a->tok[2] : NULL);
-    if (!derive && a->ntok > 1 && !is(a->tok[1], "compute"))
+    if (!derive && a->ntok > 1 && !amber_is(a->tok[1], "compute"))
         return UNSUPPORTED(a, line, "PIPELINE %.40s: only compute pipelines are in the subset", a->tok[1]);
-    if (!name || (derive ? a->ntok != 4 || !is(a->tok[2], "FROM") : a->ntok != 3))
+    if (!name || (derive ? a->ntok != 4 || !amber_is(a->tok[2], "FROM") : a->ntok != 3))
         return MALFORMED(a, line, derive ? "DERIVE_PIPELINE: expected DERIVE_PIPELINE NAME FROM PARENT"
                                          : "PIPELINE: expected PIPELINE compute NAME");
     if (find_pipeline(a, name) >= 0)
@@ -1052,11 +937,11 @@ static case_status cmd_pipeline(amber *a, int derive)
         return MALFORMED(a, line, "DERIVE_PIPELINE %.60s: no pipeline named \"%.60s\"", name, a->tok[3]);
     char *own = strdup(name);
     if (!own)
-        return fail(a, 0, CASE_ERR_NOMEM, "out of memory");
+        return amber_fail(a, 0, CASE_ERR_NOMEM, "out of memory");
     void *grown = realloc(a->pipes, ((size_t)a->pipe_count + 1) * sizeof *a->pipes);
     if (!grown) {
         free(own);
-        return fail(a, 0, CASE_ERR_NOMEM, "out of memory");
+        return amber_fail(a, 0, CASE_ERR_NOMEM, "out of memory");
     }
     a->pipes = grown;
     a_pipeline *p = &a->pipes[a->pipe_count++];
@@ -1134,7 +1019,7 @@ static case_status add_value_expects(amber *a, int b, size_t idx, int from, case
         x->e.first = component_offset(l, first + i) / esize;
         x->e.bytes = calloc(j - i, esize);
         if (!x->e.bytes)
-            return fail(a, 0, CASE_ERR_NOMEM, "out of memory");
+            return amber_fail(a, 0, CASE_ERR_NOMEM, "out of memory");
         a->expect_count++;
         for (size_t k = i; k < j; k++)
             TRY(store_value(a, l->type, a->tok[from + (int)k], x->e.bytes + (k - i) * esize));
@@ -1154,12 +1039,12 @@ static case_status cmd_expect(amber *a)
     if (buf->is_image)
         return UNSUPPORTED(a, line, "EXPECT %.60s: expectations on an IMAGE are not mapped (check it through a buffer "
                            "a kernel writes)", buf->name);
-    if (is(op, "EQ_BUFFER") || is(op, "RMSE_BUFFER") || is(op, "EQ_HISTOGRAM_EMD_BUFFER")) {
+    if (amber_is(op, "EQ_BUFFER") || amber_is(op, "RMSE_BUFFER") || amber_is(op, "EQ_HISTOGRAM_EMD_BUFFER")) {
         int r = a->ntok > 3 ? find_buffer(a, a->tok[3]) : -1;
         if (r < 0)
             return MALFORMED(a, line, "EXPECT %.60s %s: no buffer named \"%.60s\"", buf->name, op,
                              a->ntok > 3 ? a->tok[3] : "");
-        if (!is(op, "EQ_BUFFER"))
+        if (!amber_is(op, "EQ_BUFFER"))
             return UNSUPPORTED(a, line, "EXPECT %.60s %s: only EQ_BUFFER compares two buffers in the subset", buf->name,
                                op);
         if (a->ntok != 4)
@@ -1182,7 +1067,7 @@ static case_status cmd_expect(amber *a)
         x->e.has_reference = 1;
         return CASE_OK;
     }
-    if (!is(op, "IDX"))
+    if (!amber_is(op, "IDX"))
         return MALFORMED(a, line, "EXPECT %.60s: expected IDX, EQ_BUFFER or RMSE_BUFFER, got \"%.40s\"", buf->name, op);
     uint64_t idx;
     TRY(parse_u64(a, a->ntok > 3 ? a->tok[3] : NULL, "EXPECT IDX", UINT64_MAX / 2, &idx));
@@ -1193,7 +1078,7 @@ static case_status cmd_expect(amber *a)
     /* Amber's EQ on floats: within a millionth of a percent of the expected value (its verifier's kEpsilon) */
     case_compare mode = case_type_is_float(buf->lay.type) ? CASE_COMPARE_RELATIVE : CASE_COMPARE_EXACT;
     double tol = case_type_is_float(buf->lay.type) ? AMBER_EQ_RELATIVE : 0;
-    if (is(a->tok[k], "TOLERANCE")) {
+    if (amber_is(a->tok[k], "TOLERANCE")) {
         int given = 0, percent = 0;
         for (k++; k < a->ntok && ((a->tok[k][0] >= '0' && a->tok[k][0] <= '9') || a->tok[k][0] == '.'); k++) {
             char *end;
@@ -1228,10 +1113,10 @@ static case_status cmd_expect(amber *a)
     }
     if (k >= a->ntok)
         return MALFORMED(a, line, "EXPECT %.60s IDX %" PRIu64 ": no comparison", buf->name, idx);
-    if (is(a->tok[k], "NE") || is(a->tok[k], "LT") || is(a->tok[k], "LE") || is(a->tok[k], "GT") ||
-        is(a->tok[k], "GE") || is(a->tok[k], "EQ_RGB") || is(a->tok[k], "EQ_RGBA") || is(a->tok[k], "SIZE"))
+    if (amber_is(a->tok[k], "NE") || amber_is(a->tok[k], "LT") || amber_is(a->tok[k], "LE") || amber_is(a->tok[k], "GT") ||
+        amber_is(a->tok[k], "GE") || amber_is(a->tok[k], "EQ_RGB") || amber_is(a->tok[k], "EQ_RGBA") || amber_is(a->tok[k], "SIZE"))
         return UNSUPPORTED(a, line, "EXPECT %.60s ... %s: the subset compares with EQ", buf->name, a->tok[k]);
-    if (!is(a->tok[k], "EQ"))
+    if (!amber_is(a->tok[k], "EQ"))
         return MALFORMED(a, line, "EXPECT %.60s: unknown comparison \"%.40s\"", buf->name, a->tok[k]);
     return add_value_expects(a, b, (size_t)idx, k + 1, mode, tol);
 }
@@ -1240,7 +1125,7 @@ static case_status cmd_copy(amber *a)
 {
     int line = a->tok_line;
     int from = a->ntok == 4 ? find_buffer(a, a->tok[1]) : -1, to = a->ntok == 4 ? find_buffer(a, a->tok[3]) : -1;
-    if (from < 0 || to < 0 || !is(a->tok[2], "TO"))
+    if (from < 0 || to < 0 || !amber_is(a->tok[2], "TO"))
         return MALFORMED(a, line, "COPY: expected COPY BUFFER TO BUFFER of two buffers of the script");
     if (a->run_count)
         return UNSUPPORTED(a, line, "COPY after a RUN: copies between passes are not mapped");
@@ -1259,13 +1144,13 @@ static case_status cmd_requirement(amber *a)
     if (a->ntok != 2)
         return MALFORMED(a, line, "%s: expected one name", a->tok[0]);
     const char *name = a->tok[1];
-    if (is(a->tok[0], "INSTANCE_EXTENSION"))
+    if (amber_is(a->tok[0], "INSTANCE_EXTENSION"))
         return CASE_OK; /* the loader's, not the kernel's */
     const char *const *list = modelled_extensions;
     size_t n = sizeof modelled_extensions / sizeof *modelled_extensions;
-    if (is(a->tok[0], "DEVICE_FEATURE"))
+    if (amber_is(a->tok[0], "DEVICE_FEATURE"))
         list = modelled_features, n = sizeof modelled_features / sizeof *modelled_features;
-    else if (is(a->tok[0], "DEVICE_PROPERTY"))
+    else if (amber_is(a->tok[0], "DEVICE_PROPERTY"))
         list = modelled_properties, n = sizeof modelled_properties / sizeof *modelled_properties;
     for (size_t k = 0; k < n; k++)
         if (strcmp(list[k], name) == 0)
@@ -1311,336 +1196,42 @@ static case_status run_commands(amber *a, int depth, int *ended)
             return CASE_OK;
         const char *cmd = a->tok[0];
         int line = a->tok_line;
-        if (depth && is(cmd, "END")) {
+        if (depth && amber_is(cmd, "END")) {
             *ended = 1;
             return CASE_OK;
         }
-        if (depth && !is(cmd, "RUN") && !is(cmd, "EXPECT") && !is(cmd, "REPEAT") && !is(cmd, "COPY"))
+        if (depth && !amber_is(cmd, "RUN") && !amber_is(cmd, "EXPECT") && !amber_is(cmd, "REPEAT") && !amber_is(cmd, "COPY"))
             return MALFORMED(a, line, "%.40s inside REPEAT (RUN, EXPECT, COPY and REPEAT may repeat)", cmd);
-        if (is(cmd, "SHADER"))
+        if (amber_is(cmd, "SHADER"))
             TRY(cmd_shader(a));
-        else if (is(cmd, "BUFFER"))
+        else if (amber_is(cmd, "BUFFER"))
             TRY(cmd_buffer(a));
-        else if (is(cmd, "PIPELINE"))
+        else if (amber_is(cmd, "PIPELINE"))
             TRY(cmd_pipeline(a, 0));
-        else if (is(cmd, "DERIVE_PIPELINE"))
+        else if (amber_is(cmd, "DERIVE_PIPELINE"))
             TRY(cmd_pipeline(a, 1));
-        else if (is(cmd, "RUN"))
+        else if (amber_is(cmd, "RUN"))
             TRY(cmd_run(a));
-        else if (is(cmd, "EXPECT"))
+        else if (amber_is(cmd, "EXPECT"))
             TRY(cmd_expect(a));
-        else if (is(cmd, "COPY"))
+        else if (amber_is(cmd, "COPY"))
             TRY(cmd_copy(a));
-        else if (is(cmd, "REPEAT"))
+        else if (amber_is(cmd, "REPEAT"))
             TRY(cmd_repeat(a, depth));
-        else if (is(cmd, "DEVICE_FEATURE") || is(cmd, "DEVICE_EXTENSION") || is(cmd, "INSTANCE_EXTENSION") ||
-                 is(cmd, "DEVICE_PROPERTY"))
+        else if (amber_is(cmd, "DEVICE_FEATURE") || amber_is(cmd, "DEVICE_EXTENSION") || amber_is(cmd, "INSTANCE_EXTENSION") ||
+                 amber_is(cmd, "DEVICE_PROPERTY"))
             TRY(cmd_requirement(a));
-        else if (is(cmd, "SET") && a->ntok == 4 && is(a->tok[1], "ENGINE_DATA"))
+        else if (amber_is(cmd, "SET") && a->ntok == 4 && amber_is(a->tok[1], "ENGINE_DATA"))
             continue; /* the fence timeout: wavelab check has --timeout */
-        else if (is(cmd, "IMAGE"))
+        else if (amber_is(cmd, "IMAGE"))
             TRY(cmd_image(a));
-        else if (is(cmd, "SAMPLER") || is(cmd, "CLEAR") || is(cmd, "CLEAR_COLOR") ||
-                 is(cmd, "CLEAR_DEPTH") || is(cmd, "CLEAR_STENCIL") || is(cmd, "STRUCT") || is(cmd, "VIRTUAL_FILE") ||
-                 is(cmd, "DEBUG") || is(cmd, "SET"))
+        else if (amber_is(cmd, "SAMPLER") || amber_is(cmd, "CLEAR") || amber_is(cmd, "CLEAR_COLOR") ||
+                 amber_is(cmd, "CLEAR_DEPTH") || amber_is(cmd, "CLEAR_STENCIL") || amber_is(cmd, "STRUCT") || amber_is(cmd, "VIRTUAL_FILE") ||
+                 amber_is(cmd, "DEBUG") || amber_is(cmd, "SET"))
             return UNSUPPORTED(a, line, "%.40s: outside the compute subset", cmd);
         else
             return MALFORMED(a, line, "unknown command \"%.40s\"", cmd);
     }
-}
-
-/* ------------------------------------------------------------------ the case */
-
-/* The copy kernel of a snapshot pass: word i of binding 0 into binding 1, for i below the push constant.  Floats
- * are copied as floats, everything else as 32-bit words (the bits either way: no arithmetic touches them). */
-static const char snapshot_glsl[] =
-    "layout(local_size_x = 64) in;\n"
-    "layout(push_constant) uniform P { uint words; } p;\n"
-    "layout(set = 0, binding = 0) readonly buffer S { T s[]; };\n"
-    "layout(set = 0, binding = 1) writeonly buffer D { T d[]; };\n"
-    "void main() { uint i = gl_GlobalInvocationID.x; if (i < p.words) d[i] = s[i]; }\n";
-
-static case_status snapshot_shader(amber *a, int is_float, int *out)
-{
-    const char *name = is_float ? "wavelab_snapshot_float" : "wavelab_snapshot_uint";
-    if ((*out = find_shader(a, name)) >= 0)
-        return CASE_OK;
-    GROW(a, a->shaders, a->shader_count);
-    a_shader *s = &a->shaders[a->shader_count];
-    s->name = strdup(name);
-    s->language = "glsl";
-    s->text = malloc(sizeof snapshot_glsl + 32);
-    if (!s->name || !s->text) {
-        free(s->name);
-        free(s->text);
-        return fail(a, 0, CASE_ERR_NOMEM, "out of memory");
-    }
-    snprintf(s->text, sizeof snapshot_glsl + 32, "#version 450\n#define T %s\n%s", is_float ? "float" : "uint",
-             snapshot_glsl);
-    *out = a->shader_count++;
-    return CASE_OK;
-}
-
-/* A copy of buffer `src` as it is after `at` RUNs, in a new buffer whose index goes to *dst: a copy pass inserted
- * there.  Returns CASE_ERR_UNSUPPORTED when the buffer is not whole 32-bit words. */
-static case_status snapshot(amber *a, int src, int at, int line, int *dst)
-{
-    if (a->buffers[src].size % 4)
-        return UNSUPPORTED(a, line, "EXPECT %.60s between RUNs that bind it: a buffer of %zu bytes (not whole words) "
-                           "cannot be copied for the check", a->buffers[src].name, a->buffers[src].size);
-    int is_float = a->buffers[src].lay.type == CASE_TYPE_F32, shader;
-    TRY(snapshot_shader(a, is_float, &shader));
-    size_t words = a->buffers[src].size / 4;
-    /* the copy, and the push-constant buffer holding its word count */
-    GROW(a, a->buffers, a->buffer_count);
-    a_buffer *copy = &a->buffers[a->buffer_count];
-    char name[200];
-    snprintf(name, sizeof name, "%.120s@%d", a->buffers[src].name, line);
-    copy->name = strdup(name);
-    copy->lay = a->buffers[src].lay;
-    copy->line = line;
-    if (!copy->name)
-        return fail(a, 0, CASE_ERR_NOMEM, "out of memory");
-    a->buffer_count++;
-    TRY(buffer_alloc(a, copy, a->buffers[src].elements));
-    *dst = a->buffer_count - 1;
-    GROW(a, a->buffers, a->buffer_count);
-    a_buffer *count = &a->buffers[a->buffer_count];
-    snprintf(name, sizeof name, "%.120s@%d.words", a->buffers[src].name, line);
-    count->name = strdup(name);
-    count->lay = (layout){CASE_TYPE_U32, 1, 1, 4, 4};
-    count->line = line;
-    if (!count->name)
-        return fail(a, 0, CASE_ERR_NOMEM, "out of memory");
-    a->buffer_count++;
-    TRY(buffer_alloc(a, count, 1));
-    uint32_t w = (uint32_t)words;
-    memcpy(count->bytes, &w, 4);
-    /* the pipeline */
-    GROW(a, a->pipes, a->pipe_count);
-    a_pipeline *p = &a->pipes[a->pipe_count];
-    snprintf(name, sizeof name, "snapshot@%d", line);
-    p->name = strdup(name);
-    if (!p->name)
-        return fail(a, 0, CASE_ERR_NOMEM, "out of memory");
-    p->shader = shader;
-    p->push_buffer = a->buffer_count - 1;
-    p->binds[0] = (a_bind){src, 0, 0, 0, CASE_KIND_STORAGE_BUFFER, line, 0, 0};
-    p->binds[1] = (a_bind){*dst, 0, 1, 0, CASE_KIND_STORAGE_BUFFER, line, 0, 0};
-    p->bind_count = 2;
-    p->line = line;
-    a->pipe_count++;
-    /* the pass, after `at` RUNs; later expectations count it */
-    if (a->run_count == MAX_PASSES)
-        return UNSUPPORTED(a, line, "more than %d RUNs with the copies for EXPECTs between RUNs", MAX_PASSES);
-    GROW(a, a->runs, a->run_count);
-    memmove(&a->runs[at + 1], &a->runs[at], (size_t)(a->run_count - at) * sizeof *a->runs);
-    a->runs[at] = (a_run){a->pipe_count - 1, {(uint32_t)((words + 63) / 64), 1, 1}, line, 1};
-    a->run_count++;
-    for (int i = 0; i < a->expect_count; i++)
-        if (a->expects[i].runs_before > at || (a->expects[i].runs_before == at && a->expects[i].line > line))
-            a->expects[i].runs_before++;
-    return CASE_OK;
-}
-
-/* An EXPECT sees the buffers after the last pass; one on a buffer that a later RUN binds checks a copy taken
- * where the EXPECT stands instead (a pass of its own, `snapshot`). */
-static case_status check_checkpoints(amber *a)
-{
-    for (int i = 0; i < a->expect_count; i++) {
-        for (int which = 0; which < 2; which++) {
-            int b = which ? a->expects[i].reference : a->expects[i].buffer;
-            if (b < 0)
-                continue;
-            int later = 0;
-            for (int r = a->expects[i].runs_before; r < a->run_count && !later; r++) {
-                const a_pipeline *p = &a->pipes[a->runs[r].pipeline];
-                for (int k = 0; k < p->bind_count && !a->runs[r].snapshot; k++)
-                    later |= p->binds[k].buffer == b;
-            }
-            if (!later)
-                continue;
-            int copy = -1;
-            TRY(snapshot(a, b, a->expects[i].runs_before, a->expects[i].line, &copy));
-            if (which)
-                a->expects[i].reference = copy;
-            else
-                a->expects[i].buffer = copy;
-        }
-    }
-    return CASE_OK;
-}
-
-/* The buffers and images that become the case's bindings, in script order: those a run binds and those an
- * expectation reads (each pass binds them at its pipeline's own slots). */
-static case_status case_bindings(amber *a, wl_case *c)
-{
-    for (int r = 0; r < a->run_count; r++) {
-        const a_pipeline *p = &a->pipes[a->runs[r].pipeline];
-        for (int k = 0; k < p->bind_count; k++)
-            a->buffers[p->binds[k].buffer].used = 1;
-    }
-    for (int i = 0; i < a->expect_count; i++) {
-        a->buffers[a->expects[i].buffer].used = 1;
-        if (a->expects[i].reference >= 0)
-            a->buffers[a->expects[i].reference].used = 1;
-    }
-    int n = 0;
-    for (int i = 0; i < a->buffer_count; i++)
-        n += a->buffers[i].used;
-    c->bindings = calloc((size_t)n + 1, sizeof *c->bindings);
-    if (!c->bindings)
-        return fail(a, 0, CASE_ERR_NOMEM, "out of memory");
-    for (int i = 0; i < a->buffer_count; i++) {
-        a_buffer *b = &a->buffers[i];
-        if (!b->used)
-            continue;
-        b->binding = c->binding_count;
-        case_binding *cb = &c->bindings[c->binding_count++];
-        /* the buffer's identity: set 0 and its index (each pass binds it at its pipeline's own slot) */
-        cb->set = 0;
-        cb->binding = (uint32_t)b->binding;
-        cb->name = strdup(b->name);
-        cb->kind = b->is_image ? CASE_KIND_STORAGE_IMAGE : CASE_KIND_STORAGE_BUFFER;
-        cb->untyped = !b->is_image;
-        cb->type = b->lay.type;
-        cb->size = b->size;
-        cb->count = b->is_image ? b->size / img_format_get(b->image.format)->texel_bytes
-                                : b->size / case_type_size(b->lay.type);
-        cb->bytes = b->bytes;
-        if (b->is_image) {
-            cb->image = b->image;
-            cb->image.bytes = cb->bytes;
-            cb->image.size = cb->size;
-        }
-        b->bytes = NULL; /* the case owns them now */
-        if (!cb->name)
-            return fail(a, 0, CASE_ERR_NOMEM, "out of memory");
-    }
-    return CASE_OK;
-}
-
-static case_status build_case(amber *a, wl_case *c)
-{
-    if (a->run_count == 0)
-        return UNSUPPORTED(a, 0, "no RUN: nothing to dispatch");
-    TRY(check_checkpoints(a));
-    TRY(case_bindings(a, c));
-    /* one pass per RUN */
-    c->dispatches = calloc((size_t)a->run_count, sizeof *c->dispatches);
-    if (!c->dispatches)
-        return fail(a, 0, CASE_ERR_NOMEM, "out of memory");
-    for (int r = 0; r < a->run_count; r++) {
-        const a_run *run = &a->runs[r];
-        const a_pipeline *p = &a->pipes[run->pipeline];
-        const a_shader *s = &a->shaders[p->shader];
-        case_dispatch *d = &c->dispatches[r];
-        c->dispatch_count = r + 1;
-        char kernel[1024];
-        snprintf(kernel, sizeof kernel, "%s#%s", c->path, s->name);
-        d->name = strdup(p->name);
-        d->kernel = strdup(kernel);
-        d->language = strdup(s->language);
-        d->entry = strdup(p->entry ? p->entry : "main");
-        memcpy(d->groups, run->groups, sizeof d->groups);
-        if (!d->name || !d->kernel || !d->language || !d->entry)
-            return fail(a, 0, CASE_ERR_NOMEM, "out of memory");
-        if (s->text && !(d->kernel_text = strdup(s->text)))
-            return fail(a, 0, CASE_ERR_NOMEM, "out of memory");
-        if (s->words) {
-            if (!(d->kernel_words = malloc(s->word_count * sizeof *s->words)))
-                return fail(a, 0, CASE_ERR_NOMEM, "out of memory");
-            memcpy(d->kernel_words, s->words, s->word_count * sizeof *s->words);
-            d->kernel_word_count = s->word_count;
-        }
-        /* every pass names its target, so the top level's copy of the first pass's applies to no other */
-        const char *target = s->target_env ? s->target_env : "vulkan1.1";
-        if (!(d->target_env = strdup(target)))
-            return fail(a, 0, CASE_ERR_NOMEM, "out of memory");
-        if (p->push_buffer >= 0) {
-            /* push constants: the buffer's bytes, padded to whole words (a Vulkan rule) */
-            const a_buffer *pb = &a->buffers[p->push_buffer];
-            const uint8_t *bytes = pb->bytes ? pb->bytes : c->bindings[pb->binding].bytes;
-            size_t size = (pb->size + 3) & ~(size_t)3;
-            if (size > CASE_MAX_PUSH_BYTES)
-                return UNSUPPORTED(a, run->line, "push constants of %zu bytes (at most %d)", size, CASE_MAX_PUSH_BYTES);
-            if (!(d->push_constants = calloc(size, 1)))
-                return fail(a, 0, CASE_ERR_NOMEM, "out of memory");
-            memcpy(d->push_constants, bytes, pb->size);
-            d->push_size = size;
-            d->push_type = CASE_TYPE_U32;
-        }
-        if (p->spec_count) {
-            if (!(d->spec = calloc((size_t)p->spec_count, sizeof *d->spec)))
-                return fail(a, 0, CASE_ERR_NOMEM, "out of memory");
-            for (int k = 0; k < p->spec_count; k++) {
-                d->spec[k] = p->spec[k];
-                d->spec[k].key = strdup(p->spec[k].key);
-                d->spec_count = k + 1;
-                if (!d->spec[k].key)
-                    return fail(a, 0, CASE_ERR_NOMEM, "out of memory");
-            }
-        }
-        d->bindings = calloc((size_t)p->bind_count + 1, sizeof *d->bindings);
-        d->binding_buffer = calloc((size_t)p->bind_count + 1, sizeof *d->binding_buffer);
-        if (!d->bindings || !d->binding_buffer)
-            return fail(a, 0, CASE_ERR_NOMEM, "out of memory");
-        for (int k = 0; k < p->bind_count; k++) {
-            int b = a->buffers[p->binds[k].buffer].binding;
-            d->bindings[k] = c->bindings[b];
-            d->bindings[k].set = p->binds[k].set;
-            d->bindings[k].binding = p->binds[k].binding;
-            d->bindings[k].element = p->binds[k].element;
-            d->bindings[k].kind = p->binds[k].kind;
-            if (p->binds[k].size) { /* a window on the buffer */
-                d->bindings[k].offset = p->binds[k].offset;
-                d->bindings[k].size = p->binds[k].size;
-                d->bindings[k].count = p->binds[k].size / case_type_size(d->bindings[k].type);
-            }
-            d->binding_buffer[k] = b;
-            d->binding_count = k + 1;
-        }
-        if (p->subgroup_size) {
-            if (c->subgroup_size && c->subgroup_size != p->subgroup_size)
-                return UNSUPPORTED(a, p->line, "pipelines with different REQUIRED_SIZE (%u and %u)", c->subgroup_size,
-                                   p->subgroup_size);
-            c->subgroup_size = p->subgroup_size;
-        }
-    }
-    /* the top level is a copy of the first pass's (case.h) */
-    const case_dispatch *d0 = &c->dispatches[0];
-    c->kernel = strdup(d0->kernel);
-    c->language = strdup(d0->language);
-    c->entry = strdup(d0->entry);
-    c->target_env = strdup(d0->target_env);
-    memcpy(c->groups, d0->groups, sizeof c->groups);
-    if (!c->kernel || !c->language || !c->entry || !c->target_env)
-        return fail(a, 0, CASE_ERR_NOMEM, "out of memory");
-    if (d0->push_constants) {
-        if (!(c->push_constants = malloc(d0->push_size)))
-            return fail(a, 0, CASE_ERR_NOMEM, "out of memory");
-        memcpy(c->push_constants, d0->push_constants, d0->push_size);
-        c->push_size = d0->push_size;
-        c->push_type = d0->push_type;
-    }
-    c->kernel_text = d0->kernel_text;
-    c->kernel_words = d0->kernel_words;
-    c->kernel_word_count = d0->kernel_word_count;
-    /* expectations */
-    c->expects = calloc((size_t)a->expect_count + 1, sizeof *c->expects);
-    if (!c->expects)
-        return fail(a, 0, CASE_ERR_NOMEM, "out of memory");
-    for (int i = 0; i < a->expect_count; i++) {
-        a_expect *x = &a->expects[i];
-        const case_binding *b = &c->bindings[a->buffers[x->buffer].binding];
-        x->e.set = b->set;
-        x->e.binding = b->binding;
-        if (x->reference >= 0)
-            x->e.reference = a->buffers[x->reference].binding;
-        c->expects[c->expect_count++] = x->e;
-        x->e.bytes = NULL; /* the case owns them now */
-    }
-    return CASE_OK;
 }
 
 static void amber_free(amber *a)
@@ -1689,20 +1280,20 @@ case_status amber_parse(const char *text, size_t len, const char *path, wl_case 
         return MALFORMED(&a, 0, "a NUL byte in the script");
     wl_case *c = calloc(1, sizeof *c);
     if (!c)
-        return fail(&a, 0, CASE_ERR_NOMEM, "out of memory");
+        return amber_fail(&a, 0, CASE_ERR_NOMEM, "out of memory");
     c->path = strdup(a.path);
     const char *slash = strrchr(a.path, '/');
     c->dir = slash ? strndup(a.path, slash == a.path ? 1 : (size_t)(slash - a.path)) : strdup(".");
     int ended = 0;
-    case_status s = c->path && c->dir ? split_lines(&a, text, len) : fail(&a, 0, CASE_ERR_NOMEM, "out of memory");
+    case_status s = c->path && c->dir ? split_lines(&a, text, len) : amber_fail(&a, 0, CASE_ERR_NOMEM, "out of memory");
     for (int i = 0; s == CASE_OK && i < a.line_count; i++) {
         s = tokenize(&a, i);
-        a.requires_spirv_1_4 |= a.ntok == 2 && is(a.tok[0], "DEVICE_EXTENSION") && is(a.tok[1], "VK_KHR_spirv_1_4");
+        a.requires_spirv_1_4 |= a.ntok == 2 && amber_is(a.tok[0], "DEVICE_EXTENSION") && amber_is(a.tok[1], "VK_KHR_spirv_1_4");
     }
     if (s == CASE_OK)
         s = run_commands(&a, 0, &ended);
     if (s == CASE_OK)
-        s = build_case(&a, c);
+        s = amber_build_case(&a, c);
     amber_free(&a);
     if (s != CASE_OK) {
         case_destroy(c);
