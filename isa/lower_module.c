@@ -664,7 +664,7 @@ static void make_resource_slots(lower *L, uint32_t var)
         if (array) {
             char base[sizeof s.name];
             memcpy(base, s.name, sizeof base);
-            snprintf(s.name, sizeof s.name, "%.36s[%u]", base, k);
+            snprintf(s.name, sizeof s.name, "%.30s[%u]", base, k);
         }
         s.element = k;
         int32_t i = add_slot(L, &s);
