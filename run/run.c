@@ -189,9 +189,11 @@ static void warn_unused_bindings(const wl_case *c, const uint8_t *used, char *wa
 {
     for (int i = 0; i < c->binding_count; i++) {
         size_t len = strlen(warnings);
-        if (!used[i] && !c->bindings[i].name && len < size) /* a named buffer is bound by name: no slot to mistype */
-            snprintf(warnings + len, size - len, "%s: warning: bindings (set %u binding %u): the kernel does not use "
-                     "this binding\n", c->path, c->bindings[i].set, c->bindings[i].binding);
+        const case_binding *b = &c->bindings[i];
+        char where[CASE_DESCRIPTOR_TEXT_MAX];
+        if (!used[i] && !b->name && len < size) /* a named buffer is bound by name: no slot to mistype */
+            snprintf(warnings + len, size - len, "%s: warning: bindings (%s): the kernel does not use this binding\n",
+                     c->path, case_descriptor_text(b->set, b->binding, b->element, where, sizeof where));
     }
 }
 
@@ -209,9 +211,11 @@ int run_bindings_fit(const wl_case *c, isa_program *p, char *err, size_t err_siz
         if (!space_has_binding(sl->space))
             continue;
         const case_binding *b = case_find_binding(c, sl->set, sl->binding, sl->element);
+        char where[CASE_DESCRIPTOR_TEXT_MAX];
+        case_descriptor_text(sl->set, sl->binding, sl->element, where, sizeof where);
         if (!b) {
-            snprintf(err, err_size, "%s: bindings: the kernel uses set %u binding %u ('%s', a %s) but the case has no "
-                     "such binding", c->path, sl->set, sl->binding, sl->name, isa_space_name(sl->space));
+            snprintf(err, err_size, "%s: bindings: the kernel uses %s ('%s', a %s) but the case has no such binding",
+                     c->path, where, sl->name, isa_space_name(sl->space));
             return 0;
         }
         static const isa_space kind_space[CASE_KIND_COUNT] = {
@@ -224,21 +228,21 @@ int run_bindings_fit(const wl_case *c, isa_program *p, char *err, size_t err_siz
         int combined_mismatch = sl->space == ISA_SPACE_SAMPLED_IMAGE &&
                                 (b->kind == CASE_KIND_COMBINED_IMAGE_SAMPLER) != (sl->image_combined != 0);
         if (kind_space[b->kind] != sl->space || combined_mismatch) {
-            snprintf(err, err_size, "%s: bindings (set %u binding %u): the case says kind \"%s\" but the kernel declares "
-                     "'%s' as a %s", c->path, sl->set, sl->binding, case_kind_name(b->kind), sl->name,
+            snprintf(err, err_size, "%s: bindings (%s): the case says kind \"%s\" but the kernel declares "
+                     "'%s' as a %s", c->path, where, case_kind_name(b->kind), sl->name,
                      isa_space_name(sl->space));
             return 0;
         }
         if (sl->space == ISA_SPACE_STORAGE_TEXEL || sl->space == ISA_SPACE_UNIFORM_TEXEL) {
             isa_format f = isa_format_from_name(b->format);
             if (sl->format != ISA_FORMAT_UNKNOWN && f != sl->format) {
-                snprintf(err, err_size, "%s: bindings (set %u binding %u).format: the case says \"%s\" but the kernel "
-                         "declares %s", c->path, sl->set, sl->binding, b->format, isa_format_name(sl->format));
+                snprintf(err, err_size, "%s: bindings (%s).format: the case says \"%s\" but the kernel "
+                         "declares %s", c->path, where, b->format, isa_format_name(sl->format));
                 return 0;
             }
             if (f == ISA_FORMAT_UNKNOWN) {
-                snprintf(err, err_size, "%s: bindings (set %u binding %u).format: \"%s\" is not a texel format the "
-                         "simulator converts", c->path, sl->set, sl->binding, b->format);
+                snprintf(err, err_size, "%s: bindings (%s).format: \"%s\" is not a texel format the "
+                         "simulator converts", c->path, where, b->format);
                 return 0;
             }
             /* a sampled texel buffer declares no format in SPIR-V: the buffer view's (the case's) applies */
@@ -250,14 +254,14 @@ int run_bindings_fit(const wl_case *c, isa_program *p, char *err, size_t err_siz
         if ((sl->space == ISA_SPACE_STORAGE || sl->space == ISA_SPACE_UNIFORM) && t != ISA_TYPE_NONE && !b->untyped &&
             t != ISA_TYPE_BOOL && isa_type_size(t) == case_type_size(b->type) &&
             isa_type_is_float(t) != case_type_is_float(b->type)) {
-            snprintf(err, err_size, "%s: bindings (set %u binding %u).type: the case says \"%s\" but the kernel "
-                     "reads and writes '%s' as %s", c->path, sl->set, sl->binding, case_type_name(b->type), sl->name,
+            snprintf(err, err_size, "%s: bindings (%s).type: the case says \"%s\" but the kernel "
+                     "reads and writes '%s' as %s", c->path, where, case_type_name(b->type), sl->name,
                      isa_type_name(t));
             return 0;
         }
         if (b->size < sl->static_size) {
-            snprintf(err, err_size, "%s: bindings (set %u binding %u): %zu bytes, but the kernel's layout of '%s' needs "
-                     "at least %u", c->path, sl->set, sl->binding, b->size, sl->name, sl->static_size);
+            snprintf(err, err_size, "%s: bindings (%s): %zu bytes, but the kernel's layout of '%s' needs "
+                     "at least %u", c->path, where, b->size, sl->name, sl->static_size);
             return 0;
         }
     }

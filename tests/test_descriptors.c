@@ -226,6 +226,47 @@ START_TEST(test_descriptors_a_mip_or_layer_view_is_that_level_or_layer_alone_in_
 }
 END_TEST
 
+/* Runs `wavelab run` on a case beside array.comp; returns the exit status, the output in *out. */
+static int run_text(const char *json, char **out)
+{
+    char *dir = tsup_temp_dir();
+    free(tsup_write_file(dir, "array.comp", array_kernel));
+    char *path = tsup_write_file(dir, "c.json", json);
+    char args[4200];
+    snprintf(args, sizeof args, "run '%s' --quiet", path);
+    int rc = tsup_run_cli(args, out);
+    free(path);
+    tsup_remove_dir(dir);
+    free(dir);
+    return rc;
+}
+
+START_TEST(test_descriptors_messages_name_the_element)
+{
+    /* array.comp's src[3] at binding 2: element 1 missing is named, element 5 spare is warned about */
+    char *out = NULL;
+    ck_assert_int_eq(run_text("{\"kernel\": \"array.comp\", \"bindings\": ["
+                              "{\"binding\": 0, \"type\": \"u32\", \"count\": 4},"
+                              "{\"binding\": 2, \"element\": 0, \"type\": \"u32\", \"count\": 4},"
+                              "{\"binding\": 2, \"element\": 2, \"type\": \"u32\", \"count\": 4}]}",
+                              &out),
+                     2);
+    HAS(out, "the kernel uses set 0 binding 2 element 1 ('src[1]'");
+    free(out);
+    out = NULL;
+    ck_assert_int_eq(run_text("{\"kernel\": \"array.comp\", \"bindings\": ["
+                              "{\"binding\": 0, \"type\": \"u32\", \"count\": 4},"
+                              "{\"binding\": 2, \"element\": 0, \"type\": \"u32\", \"count\": 4},"
+                              "{\"binding\": 2, \"element\": 1, \"type\": \"u32\", \"count\": 4},"
+                              "{\"binding\": 2, \"element\": 2, \"type\": \"u32\", \"count\": 4},"
+                              "{\"binding\": 2, \"element\": 5, \"type\": \"u32\", \"count\": 4}]}",
+                              &out),
+                     0);
+    HAS(out, "warning: bindings (set 0 binding 2 element 5): the kernel does not use this binding");
+    free(out);
+}
+END_TEST
+
 static Suite *descriptors_suite(void)
 {
     Suite *s = suite_create("descriptors");
@@ -236,6 +277,7 @@ static Suite *descriptors_suite(void)
     tcase_add_test(tc, test_descriptors_a_runtime_array_of_descriptors_is_refused);
     tcase_add_test(tc, test_descriptors_case_elements_and_mip_views_that_overlap_are_refused);
     tcase_add_test(tc, test_descriptors_a_mip_or_layer_view_is_that_level_or_layer_alone_in_the_same_bytes);
+    tcase_add_test(tc, test_descriptors_messages_name_the_element);
     suite_add_tcase(s, tc);
     return s;
 }
