@@ -128,18 +128,29 @@ START_TEST(test_descriptors_a_runtime_array_of_descriptors_is_refused)
 }
 END_TEST
 
-/* Loads a case from text (kernel array.comp beside it); returns the status, the message in err. */
-static case_status load_text(const char *json, char *err, size_t err_size)
+/* Writes the case text as c.json in a new temporary directory *dir, array.comp beside it; returns its path. */
+static char *write_case(const char *json, char **dir)
 {
-    char *dir = tsup_temp_dir();
-    free(tsup_write_file(dir, "array.comp", array_kernel));
-    char *path = tsup_write_file(dir, "c.json", json);
-    wl_case *c = NULL;
-    case_status st = case_load(path, &c, err, err_size);
-    case_destroy(c);
+    *dir = tsup_temp_dir();
+    free(tsup_write_file(*dir, "array.comp", array_kernel));
+    return tsup_write_file(*dir, "c.json", json);
+}
+
+static void remove_case(char *dir, char *path)
+{
     free(path);
     tsup_remove_dir(dir);
     free(dir);
+}
+
+/* Loads a case from text (kernel array.comp beside it); returns the status, the message in err. */
+static case_status load_text(const char *json, char *err, size_t err_size)
+{
+    char *dir, *path = write_case(json, &dir);
+    wl_case *c = NULL;
+    case_status st = case_load(path, &c, err, err_size);
+    case_destroy(c);
+    remove_case(dir, path);
     return st;
 }
 
@@ -229,15 +240,11 @@ END_TEST
 /* Runs `wavelab run` on a case beside array.comp; returns the exit status, the output in *out. */
 static int run_text(const char *json, char **out)
 {
-    char *dir = tsup_temp_dir();
-    free(tsup_write_file(dir, "array.comp", array_kernel));
-    char *path = tsup_write_file(dir, "c.json", json);
+    char *dir, *path = write_case(json, &dir);
     char args[4200];
     snprintf(args, sizeof args, "run '%s' --quiet", path);
     int rc = tsup_run_cli(args, out);
-    free(path);
-    tsup_remove_dir(dir);
-    free(dir);
+    remove_case(dir, path);
     return rc;
 }
 
