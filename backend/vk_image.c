@@ -9,6 +9,7 @@
  * VkFormat), so sampler state passes straight through after a range check.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <spirv/unified1/spirv.h>
@@ -273,7 +274,13 @@ vkb_status vkb_image_create(VkDevice device, const VkPhysicalDeviceMemoryPropert
         return vk_failed(err, err_size, "vkAllocateMemory", r, index);
     if ((r = vkBindImageMemory(device, out->image, out->memory, 0)) != VK_SUCCESS)
         return vk_failed(err, err_size, "vkBindImageMemory", r, index);
-    for (uint32_t v = 0; v < case_binding_descriptors(b); v++) {
+    out->view = calloc(case_binding_descriptors(b), sizeof *out->view);
+    if (!out->view) {
+        snprintf(err, err_size, "out of memory for the views of bindings[%d]", index);
+        return VKB_ERR_NOMEM;
+    }
+    out->view_count = case_binding_descriptors(b);
+    for (uint32_t v = 0; v < out->view_count; v++) {
         /* a storage image's shader accesses address the view's base level: the view is that level alone; a
          * binding of mip views has one view per level */
         uint32_t levels = b->kind == CASE_KIND_STORAGE_IMAGE || b->views == CASE_VIEWS_MIPS ? 1 : ici.mipLevels;
@@ -296,9 +303,10 @@ vkb_status vkb_image_create(VkDevice device, const VkPhysicalDeviceMemoryPropert
 
 void vkb_image_destroy(VkDevice device, vkb_image *im)
 {
-    for (uint32_t v = 0; v < IMG_VIEW_MAX_LEVELS; v++)
+    for (uint32_t v = 0; v < im->view_count; v++)
         if (im->view[v])
             vkDestroyImageView(device, im->view[v], NULL);
+    free(im->view);
     if (im->image)
         vkDestroyImage(device, im->image, NULL);
     if (im->memory)

@@ -24,7 +24,9 @@
 typedef struct vkb_image {
     VkImage image;
     VkDeviceMemory memory;
-    VkImageView view[IMG_VIEW_MAX_LEVELS]; /* view[0]; or, for a binding of mip views, view[k] is mip k alone */
+    VkImageView *view;          /* view_count views: view[0]; or, for a binding of mip or layer views
+                                 * (case_binding_descriptors), view[k] is mip or layer k alone */
+    uint32_t view_count;
     VkSampler sampler;          /* sampler and combined_image_sampler bindings */
     VkImageLayout shader_layout; /* GENERAL (storage) or SHADER_READ_ONLY_OPTIMAL */
 } vkb_image;
