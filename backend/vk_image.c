@@ -384,5 +384,7 @@ void vkb_image_record_readback(VkCommandBuffer cmd, const case_binding *b, const
 VkDescriptorImageInfo vkb_image_descriptor(const case_binding *b, const vkb_image *im, uint32_t v)
 {
     (void)b;
-    return (VkDescriptorImageInfo){.sampler = im->sampler, .imageView = im->view[v], .imageLayout = im->shader_layout};
+    /* a sampler binding has no image and no view */
+    VkImageView view = v < im->view_count ? im->view[v] : VK_NULL_HANDLE;
+    return (VkDescriptorImageInfo){.sampler = im->sampler, .imageView = view, .imageLayout = im->shader_layout};
 }
