@@ -127,6 +127,12 @@ typedef struct vkb_device_info {
     int vulkan_memory_model;
     int sampler_mirror_clamp_to_edge; /* Vulkan 1.2 samplerMirrorClampToEdge */
     int image_cube_array;            /* imageCubeArray: samplerCubeArray, imageCubeArray in a kernel */
+    /* descriptor arrays indexed by a run-time value: dynamically uniform (Vulkan 1.0 features; texel buffers 1.2) */
+    int uniform_buffer_dynamic, storage_buffer_dynamic, sampled_image_dynamic, storage_image_dynamic;
+    int uniform_texel_dynamic, storage_texel_dynamic;
+    /* ... and NonUniform (Vulkan 1.2 descriptor indexing) */
+    int uniform_buffer_nonuniform, storage_buffer_nonuniform, sampled_image_nonuniform, storage_image_nonuniform;
+    int uniform_texel_nonuniform, storage_texel_nonuniform;
 
     /* limits */
     uint32_t max_compute_shared_memory_size;

@@ -47,7 +47,27 @@
     X(ComputeDerivativeGroupQuadsNV, derivative_group_quads,                                  \
       "computeDerivativeGroupQuads (VK_NV_compute_shader_derivatives)")                       \
     X(ComputeDerivativeGroupLinearNV, derivative_group_linear,                                \
-      "computeDerivativeGroupLinear (VK_NV_compute_shader_derivatives)")
+      "computeDerivativeGroupLinear (VK_NV_compute_shader_derivatives)")                      \
+    X(UniformBufferArrayDynamicIndexing, uniform_buffer_dynamic, "shaderUniformBufferArrayDynamicIndexing") \
+    X(StorageBufferArrayDynamicIndexing, storage_buffer_dynamic, "shaderStorageBufferArrayDynamicIndexing") \
+    X(SampledImageArrayDynamicIndexing, sampled_image_dynamic, "shaderSampledImageArrayDynamicIndexing") \
+    X(StorageImageArrayDynamicIndexing, storage_image_dynamic, "shaderStorageImageArrayDynamicIndexing") \
+    X(UniformTexelBufferArrayDynamicIndexing, uniform_texel_dynamic,                          \
+      "shaderUniformTexelBufferArrayDynamicIndexing")                                         \
+    X(StorageTexelBufferArrayDynamicIndexing, storage_texel_dynamic,                          \
+      "shaderStorageTexelBufferArrayDynamicIndexing")                                         \
+    X(UniformBufferArrayNonUniformIndexing, uniform_buffer_nonuniform,                        \
+      "shaderUniformBufferArrayNonUniformIndexing")                                           \
+    X(StorageBufferArrayNonUniformIndexing, storage_buffer_nonuniform,                        \
+      "shaderStorageBufferArrayNonUniformIndexing")                                           \
+    X(SampledImageArrayNonUniformIndexing, sampled_image_nonuniform,                          \
+      "shaderSampledImageArrayNonUniformIndexing")                                            \
+    X(StorageImageArrayNonUniformIndexing, storage_image_nonuniform,                          \
+      "shaderStorageImageArrayNonUniformIndexing")                                            \
+    X(UniformTexelBufferArrayNonUniformIndexing, uniform_texel_nonuniform,                    \
+      "shaderUniformTexelBufferArrayNonUniformIndexing")                                      \
+    X(StorageTexelBufferArrayNonUniformIndexing, storage_texel_nonuniform,                    \
+      "shaderStorageTexelBufferArrayNonUniformIndexing")
 
 /* Device extensions a SPIR-V extension needs, and the Vulkan 1.x that made the extension core (0: none has).  A
  * SPIR-V extension not listed here is not checked (the driver decides). */
@@ -59,7 +79,8 @@
     X("SPV_KHR_vulkan_memory_model", "VK_KHR_vulkan_memory_model", 2)                           \
     X("SPV_KHR_float_controls", "VK_KHR_shader_float_controls", 2)                              \
     X("SPV_KHR_workgroup_memory_explicit_layout", "VK_KHR_workgroup_memory_explicit_layout", 0)     \
-    X("SPV_NV_compute_shader_derivatives", "VK_NV_compute_shader_derivatives", 0)
+    X("SPV_NV_compute_shader_derivatives", "VK_NV_compute_shader_derivatives", 0)              \
+    X("SPV_EXT_descriptor_indexing", "VK_EXT_descriptor_indexing", 2)
 
 int vkb_kind_is_texel(case_kind k)
 {

@@ -842,7 +842,10 @@ int cli_cmd_isa(int argc, char **argv)
            "Registers (`v`) hold one 64-bit slot per lane; a narrower value lives in the low bits and\n"
            "instructions read it through their type suffix (`.u32`, `.f16`, ...). Wave masks (`m`) hold\n"
            "one bit per lane. Mask 0 holds the lanes that exist when a wave starts. A `mov` or `movm`\n"
-           "without a suffix copies whole 64-bit slots, whatever they hold (phi copies).\n\n"
+           "without a suffix copies whole 64-bit slots, whatever they hold (phi copies). An instruction on\n"
+           "a slot (a buffer, image, sampler or variable) may also read `x`: the element of the slot's\n"
+           "descriptor array, counted from the slot, when a value known only at run time picks it\n"
+           "(`wavelab disasm` shows `src[s0]`, or `src[nonuniform v3]` for a per-lane index).\n\n"
            "| instruction | class | operands | meaning |\n| --- | --- | --- | --- |\n");
     for (int op = 0; op < ISA_OP_COUNT; op++) {
         char operands[160];

@@ -64,6 +64,14 @@ void isa_inst_format(const isa_program *p, const isa_inst *in, char *buf, size_t
     reg(p, c, sizeof c, in->c);
     reg(p, e, sizeof e, in->e);
     const char *slot = in->slot < p->slot_count ? p->slots[in->slot].name : "?";
+    char indexed[96];
+    if (in->desc_index != ISA_DESC_NONE) { /* "src[v3]": the element a run-time index picks */
+        char x[24];
+        reg(p, x, sizeof x, in->x);
+        snprintf(indexed, sizeof indexed, "%.*s[%s%s]", (int)strcspn(slot, "["), slot,
+                 in->desc_index == ISA_DESC_NONUNIFORM ? "nonuniform " : "", x);
+        slot = indexed;
+    }
     switch (isa_op_print(op)) {
     case ISA_PRINT_BLOCK:
         snprintf(buf, size, "%-5s %-14s exec = m%u, m%u = 0, if exec == 0 goto %" PRId64, isa_class_name(cls), name,
@@ -143,6 +151,8 @@ void isa_inst_format(const isa_program *p, const isa_inst *in, char *buf, size_t
         return;
     case ISA_PRINT_IMG_SAMPLE: {
         const char *smp = in->imm2 >= 0 && in->imm2 < (int64_t)p->slot_count ? p->slots[in->imm2].name : "?";
+        if (in->desc_index != ISA_DESC_NONE && in->imm2 == in->slot)
+            smp = slot; /* a combined image sampler: the same element's sampler */
         char lod[96], ref[48] = "", offset[48] = "";
         if (op == ISA_OP_IMG_GATHER)
             snprintf(lod, sizeof lod, ", component %" PRId64, in->imm);

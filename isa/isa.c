@@ -50,6 +50,7 @@ _Static_assert(sizeof op_facts / sizeof op_facts[0] == ISA_OP_COUNT, "one row of
 #define ISA_FIELD_b ISA_FIELD_B
 #define ISA_FIELD_c ISA_FIELD_C
 #define ISA_FIELD_e ISA_FIELD_E
+#define ISA_FIELD_x ISA_FIELD_X
 #define S(name, flags, ...) \
     [ISA_SHAPE_##name] = {#name, flags, sizeof((isa_operand[]){{0}, __VA_ARGS__}) / sizeof(isa_operand) - 1, \
                           {__VA_ARGS__}},
@@ -123,16 +124,52 @@ const isa_glsl *isa_glsl_info(int64_t number)
     return number >= 0 && number < GLSLstd450Count && glsl_table[number].name ? &glsl_table[number] : NULL;
 }
 
-uint32_t isa_inst_field(const isa_inst *in, unsigned f)
+int isa_scalar_loadable(const isa_program *p, const isa_inst *in)
+{
+    uint32_t first, count;
+    if (!isa_inst_slots(p, in, &first, &count))
+        return 0;
+    for (uint32_t s = first; s < first + count; s++) {
+        const isa_slot *sl = &p->slots[s];
+        if ((sl->space != ISA_SPACE_STORAGE && sl->space != ISA_SPACE_UNIFORM && sl->space != ISA_SPACE_PUSH) ||
+            sl->written)
+            return 0;
+    }
+    return 1;
+}
+
+int isa_inst_slots(const isa_program *p, const isa_inst *in, uint32_t *first, uint32_t *count)
+{
+    if (!(isa_op_shape((isa_op)in->op)->flags & ISA_SHAPE_F_SLOT) || in->slot >= p->slot_count)
+        return 0;
+    *first = in->slot;
+    *count = 1;
+    if (in->desc_index != ISA_DESC_NONE) {
+        const isa_slot *sl = &p->slots[in->slot];
+        uint32_t n = sl->elements > sl->element ? sl->elements - sl->element : 1;
+        *count = in->slot + n <= p->slot_count ? n : p->slot_count - in->slot;
+    }
+    return 1;
+}
+
+uint32_t *isa_inst_field_ref(isa_inst *in, unsigned f)
 {
     switch ((isa_field)f) {
-    case ISA_FIELD_D: return in->d;
-    case ISA_FIELD_A: return in->a;
-    case ISA_FIELD_B: return in->b;
-    case ISA_FIELD_C: return in->c;
-    case ISA_FIELD_E: return in->e;
+    case ISA_FIELD_D: return &in->d;
+    case ISA_FIELD_A: return &in->a;
+    case ISA_FIELD_B: return &in->b;
+    case ISA_FIELD_C: return &in->c;
+    case ISA_FIELD_E: return &in->e;
+    case ISA_FIELD_X: return &in->x;
+    case ISA_FIELD_COUNT: break;
     }
-    return ISA_NO_REG;
+    return NULL;
+}
+
+uint32_t isa_inst_field(const isa_inst *in, unsigned f)
+{
+    const uint32_t *r = isa_inst_field_ref((isa_inst *)in, f);
+    return r ? *r : ISA_NO_REG;
 }
 
 /* An FMATH whose GLSL.std.450 number the model lacks reads as one register in, one out, and any of b, c set:
@@ -157,6 +194,7 @@ int isa_operand_applies(const isa_inst *in, const isa_operand *o)
     case ISA_WHEN_FUSED: return in->imm2 != 0;
     case ISA_WHEN_GLSL_2: return glsl_inputs(in) > 1;
     case ISA_WHEN_GLSL_3: return glsl_inputs(in) > 2;
+    case ISA_WHEN_INDEXED: return in->desc_index != ISA_DESC_NONE;
     }
     return 0;
 }
@@ -323,8 +361,10 @@ static size_t operand_text(const isa_operand *o, char *buf, size_t size)
         [ISA_SPAN_IMM] = "..%c+imm-1", [ISA_SPAN_GLSL_IN] = "..", [ISA_SPAN_GLSL_OUT] = ".."};
     static const char *const conditions[] = {
         [ISA_WHEN_ALWAYS] = "", [ISA_WHEN_RMW] = " (not load)", [ISA_WHEN_CMPXCHG] = " (cmpxchg)",
-        [ISA_WHEN_FUSED] = " (fused)", [ISA_WHEN_GLSL_2] = " (2+ inputs)", [ISA_WHEN_GLSL_3] = " (3 inputs)"};
-    char f = "dabce"[o->field], tail[24];
+        [ISA_WHEN_FUSED] = " (fused)", [ISA_WHEN_GLSL_2] = " (2+ inputs)", [ISA_WHEN_GLSL_3] = " (3 inputs)",
+        [ISA_WHEN_INDEXED] = " (run-time index)"};
+    static const char fields[ISA_FIELD_COUNT + 1] = "dabcex";
+    char f = fields[o->field], tail[24];
     snprintf(tail, sizeof tail, tails[o->span], f);
     int n = snprintf(buf, size, "%c%s%s%s", f, tail, o->optional ? "?" : "", conditions[o->when]);
     return n < 0 ? 0 : (size_t)n < size ? (size_t)n : size - 1;

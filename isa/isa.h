@@ -156,15 +156,17 @@ typedef enum isa_print {
 
 enum { ISA_FLAG_PURE = 1 };
 
-/* Operand shapes (isa/shapes.def): fields are numbered d, a, b, c, e = 0..4, the bits of
+/* Operand shapes (isa/shapes.def): fields are numbered d, a, b, c, e, x = 0..5, the bits of
  * isa_inst_reg_fields. */
-typedef enum isa_field { ISA_FIELD_D, ISA_FIELD_A, ISA_FIELD_B, ISA_FIELD_C, ISA_FIELD_E } isa_field;
+typedef enum isa_field { ISA_FIELD_D, ISA_FIELD_A, ISA_FIELD_B, ISA_FIELD_C, ISA_FIELD_E, ISA_FIELD_X,
+                         ISA_FIELD_COUNT } isa_field;
 typedef enum isa_role { ISA_ROLE_READ, ISA_ROLE_WRITE, ISA_ROLE_UPDATE, ISA_ROLE_MASK } isa_role;
 typedef enum isa_span_rule {
     ISA_SPAN_ONE, ISA_SPAN_FOUR, ISA_SPAN_COUNT, ISA_SPAN_IMM, ISA_SPAN_GLSL_IN, ISA_SPAN_GLSL_OUT
 } isa_span_rule;
 typedef enum isa_when {
-    ISA_WHEN_ALWAYS, ISA_WHEN_RMW, ISA_WHEN_CMPXCHG, ISA_WHEN_FUSED, ISA_WHEN_GLSL_2, ISA_WHEN_GLSL_3
+    ISA_WHEN_ALWAYS, ISA_WHEN_RMW, ISA_WHEN_CMPXCHG, ISA_WHEN_FUSED, ISA_WHEN_GLSL_2, ISA_WHEN_GLSL_3,
+    ISA_WHEN_INDEXED
 } isa_when;
 enum {
     ISA_SHAPE_F_SLOT = 1, ISA_SHAPE_F_JUMP = 2, ISA_SHAPE_F_LEN_IMM = 4, ISA_SHAPE_F_STRIDE_IMM2 = 8,
@@ -177,7 +179,7 @@ typedef struct isa_shape {
     const char *name;
     unsigned flags;        /* ISA_SHAPE_F_* */
     unsigned count;        /* operands */
-    isa_operand op[5];
+    isa_operand op[ISA_FIELD_COUNT];
 } isa_shape;
 
 const char *isa_op_name(isa_op op);          /* "iadd" */
@@ -248,12 +250,24 @@ typedef struct isa_inst {
     int8_t texel_offset[3]; /* IMG_SAMPLE/IMG_GATHER: the ConstOffset in texels of the level read (0: none) */
     uint8_t img_dref;   /* IMG_SAMPLE/IMG_GATHER: 1 when the last of the `count` coordinate registers is the depth
                          * reference (Dref) of a depth-comparison sample */
+    uint8_t desc_index; /* instructions on a slot: isa_desc_index, how x picks the element of a descriptor array */
+    uint32_t x;         /* ... the register holding that element's index, counted from `slot` (with ISA_DESC_NONE:
+                         * unused).  Combined image samplers take their sampler (imm2 == slot) from the same element. */
     int64_t imm;
     int64_t imm2;
     uint32_t line;      /* source line (0 = unknown) */
     uint32_t spirv_word;/* word offset of the SPIR-V instruction it came from */
     uint32_t flags;     /* ISA_INST_* facts found by the analyses (isa/uniform.c) */
 } isa_inst;
+
+/* isa_inst.desc_index: a descriptor array indexed by a value known only when the kernel runs (SPIR-V's dynamic
+ * indexing).  The executor resolves the element per wave instruction (sim/exec.c: sim_indexed_slot). */
+typedef enum isa_desc_index {
+    ISA_DESC_NONE,       /* `slot` is the descriptor */
+    ISA_DESC_UNIFORM,    /* slot + x, one element for the wave: Vulkan requires the index dynamically uniform */
+    ISA_DESC_NONUNIFORM  /* slot + x per lane (decorated NonUniform): AMD's compiler loops over the distinct
+                          * elements among the active lanes (a waterfall); so does the executor */
+} isa_desc_index;
 
 /* isa_inst.flags */
 #define ISA_INST_DIVERGENT     1u  /* in a block that a subset of the wave's lanes may run (divergent control flow) */
@@ -311,6 +325,8 @@ typedef struct isa_slot {
     uint32_t set, binding;     /* buffers, texel buffers, images and samplers */
     uint32_t element;          /* ... the element of a descriptor array (0 for a single descriptor): each element
                                 * of `buffer_t b[4]` is a slot of its own, made in a row (isa/lower_module.c) */
+    uint32_t elements;         /* ... the array's length (1 for a single descriptor): slots [s - element,
+                                * s - element + elements) are its elements */
     isa_format format;         /* texel buffers: format declared in SPIR-V (unknown allowed for uniform texel) */
     isa_type texel_type;       /* texel buffers: the sampled type's component type */
     uint32_t static_size;      /* workgroup / private: bytes of this variable; buffers: the smallest size the layout needs */
@@ -567,16 +583,24 @@ void isa_inst_regs(const isa_inst *in, isa_span reads[6], int *nreads, isa_span 
  * imm2 or the GLSL.std.450 number holds) and is present (applies, and the field holds a register); how many
  * registers it spans there. */
 uint32_t isa_inst_field(const isa_inst *in, unsigned f);
+uint32_t *isa_inst_field_ref(isa_inst *in, unsigned f); /* the same field, to rewrite (NULL: no such field) */
 int isa_operand_applies(const isa_inst *in, const isa_operand *o);
 int isa_operand_present(const isa_inst *in, const isa_operand *o);
 uint32_t isa_operand_span(const isa_inst *in, const isa_operand *o);
+
+/* The slots an instruction on a slot may reach: `slot` alone, or with a run-time index (desc_index) every element
+ * of its descriptor array from `slot` on; 0 when it names no slot. */
+int isa_inst_slots(const isa_program *p, const isa_inst *in, uint32_t *first, uint32_t *count);
+/* Whether a load of in's slots may be a scalar (SMEM) load when its address is uniform: storage and uniform
+ * buffers and push constants the kernel never writes (AMD's rule: a scalar load bypasses the vector cache). */
+int isa_scalar_loadable(const isa_program *p, const isa_inst *in);
 
 /* Checks every register, mask, slot, jump target and immediate an instruction's shape names against the
  * program: 0 when it holds, else -1 with the offending pc and a message ("iadd operand b = 9 (span 1)
  * outside 8 registers").  A malformed program (a lowering bug) must never reach the executor. */
 int isa_program_validate(const isa_program *p, uint32_t *bad_pc, char *err, size_t err_size);
 
-/* Which of the fields d, a, b, c, e (bits 0..4) hold registers that isa_inst_regs reports: among the reads,
+/* Which of the fields d, a, b, c, e, x (bits 0..5) hold registers that isa_inst_regs reports: among the reads,
  * the writes or both; with `single`, only spans of one register (the rest are masks, or unused). */
 unsigned isa_inst_reg_fields(const isa_inst *in, int reads, int writes, int single);
 

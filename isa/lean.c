@@ -149,11 +149,7 @@ static int64_t const_address(const isa_program *p, const isa_inst *in)
 
 static int scalar_block(const isa_program *p, const isa_inst *in)
 {
-    if (in->op != ISA_OP_LOAD || in->slot >= p->slot_count)
-        return 0;
-    const isa_slot *s = &p->slots[in->slot];
-    return (s->space == ISA_SPACE_STORAGE || s->space == ISA_SPACE_UNIFORM || s->space == ISA_SPACE_PUSH) &&
-           !s->written;
+    return in->op == ISA_OP_LOAD && in->desc_index == ISA_DESC_NONE && isa_scalar_loadable(p, in);
 }
 
 /* Counts the reads of each single register by the instructions kept (all when keep is NULL) and the
@@ -166,10 +162,9 @@ static void count_reads(const isa_program *p, const uint8_t *keep, uint32_t R, u
             continue;
         const isa_inst *in = &p->code[i];
         unsigned f = isa_inst_reg_fields(in, 1, 0, 1);
-        const uint32_t fields[5] = {in->d, in->a, in->b, in->c, in->e};
-        for (int k = 0; k < 5; k++)
-            if ((f >> k) & 1 && fields[k] < R)
-                reads[fields[k]]++;
+        for (unsigned k = 0; k < ISA_FIELD_COUNT; k++)
+            if ((f >> k) & 1 && isa_inst_field(in, k) < R)
+                reads[isa_inst_field(in, k)]++;
     }
     for (uint32_t b = 0; b < p->block_count; b++)
         if (p->blocks[b].cond < R)
@@ -185,9 +180,8 @@ static int reads_before_rewrite(const isa_program *p, const uint32_t *bo, uint32
     for (uint32_t j = i + 1; j < p->code_count && bo[j] == bo[i] && bo[i] != ISA_NO_BLOCK && seen < nreads; j++) {
         const isa_inst *in = &p->code[j];
         unsigned f = isa_inst_reg_fields(in, 1, 0, 1);
-        const uint32_t fields[5] = {in->d, in->a, in->b, in->c, in->e};
-        for (int k = 0; k < 5; k++)
-            seen += (f >> k) & 1 && fields[k] == d;
+        for (unsigned k = 0; k < ISA_FIELD_COUNT; k++)
+            seen += (f >> k) & 1 && isa_inst_field(in, k) == d;
         isa_span rd[6], wr[2];
         int nr, nw;
         isa_inst_regs(in, rd, &nr, wr, &nw);
@@ -247,8 +241,8 @@ isa_status isa_lean_before_allocation(isa_program *p)
                 const isa_inst *L = &p->code[j];
                 int64_t la = const_address(p, L);
                 uint32_t lcount = L->count ? L->count : 1;
-                if (!keep[j] || L->op != ISA_OP_LOAD || L->slot != E->slot || L->type != E->type || la < ea ||
-                    L->d >= R || L->d + lcount > R || (la - ea) % size ||
+                if (!keep[j] || L->op != ISA_OP_LOAD || L->slot != E->slot || L->desc_index || L->type != E->type ||
+                    la < ea || L->d >= R || L->d + lcount > R || (la - ea) % size ||
                     la + (int64_t)lcount * size > ea + (int64_t)ecount * size)
                     continue;
                 int mine = 1; /* its registers: written only here, read one by one */
@@ -286,10 +280,11 @@ isa_status isa_lean_before_allocation(isa_program *p)
         if (!keep[i])
             continue;
         unsigned f = isa_inst_reg_fields(in, 1, 0, 1);
-        uint32_t *fields[5] = {&in->d, &in->a, &in->b, &in->c, &in->e};
-        for (int k = 0; k < 5; k++)
-            if ((f >> k) & 1 && *fields[k] < R)
-                *fields[k] = resolve(sub, *fields[k]);
+        for (unsigned k = 0; k < ISA_FIELD_COUNT; k++) {
+            uint32_t *r = isa_inst_field_ref(in, k);
+            if ((f >> k) & 1 && *r < R)
+                *r = resolve(sub, *r);
+        }
     }
     for (uint32_t b = 0; b < p->block_count; b++)
         if (p->blocks[b].cond < R)
@@ -324,8 +319,10 @@ static unsigned mask_fields(const isa_inst *in)
 static int refers_to_mask(const isa_inst *in, uint32_t m)
 {
     unsigned f = mask_fields(in);
-    return ((f & 1) && in->d == m) || ((f & 2) && in->a == m) || ((f & 4) && in->b == m) || ((f & 8) && in->c == m) ||
-           ((f & 16) && in->e == m);
+    for (unsigned k = 0; k < ISA_FIELD_COUNT; k++)
+        if ((f >> k) & 1 && isa_inst_field(in, k) == m)
+            return 1;
+    return 0;
 }
 
 /* The MASK_OR after i, in i's block, that reads mask m (the only other use of m), or UINT32_MAX. */
@@ -369,11 +366,9 @@ static void count_mask_uses(const isa_program *p, const uint8_t *keep, uint32_t 
             continue;
         const isa_inst *in = &p->code[i];
         unsigned f = mask_fields(in);
-        uint32_t ms[5] = {f & 1 ? in->d : ISA_NO_REG, f & 2 ? in->a : ISA_NO_REG, f & 4 ? in->b : ISA_NO_REG,
-                          f & 8 ? in->c : ISA_NO_REG, f & 16 ? in->e : ISA_NO_REG};
-        for (int k = 0; k < 5; k++)
-            if (ms[k] < M)
-                uses[ms[k]]++;
+        for (unsigned k = 0; k < ISA_FIELD_COUNT; k++)
+            if ((f >> k) & 1 && isa_inst_field(in, k) < M)
+                uses[isa_inst_field(in, k)]++;
     }
 }
 

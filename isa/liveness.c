@@ -38,20 +38,21 @@ unsigned isa_inst_reg_fields(const isa_inst *in, int reads, int writes, int sing
 {
     /* mark each field with a register number no program uses, and see which marks come back */
     isa_inst probe = *in;
-    uint32_t *f[5] = {&probe.d, &probe.a, &probe.b, &probe.c, &probe.e};
     const uint32_t base = 0xF0000000u;
-    for (int k = 0; k < 5; k++)
-        if (*f[k] != ISA_NO_REG)
-            *f[k] = base + (uint32_t)k;
+    for (unsigned k = 0; k < ISA_FIELD_COUNT; k++) {
+        uint32_t *f = isa_inst_field_ref(&probe, k);
+        if (*f != ISA_NO_REG)
+            *f = base + k;
+    }
     isa_span rd[6], wr[2];
     int nr, nw;
     isa_inst_regs(&probe, rd, &nr, wr, &nw);
     unsigned mask = 0;
     for (int k = 0; reads && k < nr; k++)
-        if (rd[k].first >= base && rd[k].first < base + 5 && (!single || rd[k].count == 1))
+        if (rd[k].first >= base && rd[k].first < base + ISA_FIELD_COUNT && (!single || rd[k].count == 1))
             mask |= 1u << (rd[k].first - base);
     for (int k = 0; writes && k < nw; k++)
-        if (wr[k].first >= base && wr[k].first < base + 5 && (!single || wr[k].count == 1))
+        if (wr[k].first >= base && wr[k].first < base + ISA_FIELD_COUNT && (!single || wr[k].count == 1))
             mask |= 1u << (wr[k].first - base);
     return mask;
 }

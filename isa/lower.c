@@ -90,7 +90,7 @@ isa_inst *lower_emit(lower *L, isa_op op, isa_type type)
     in->op = (uint16_t)op;
     in->type = (uint8_t)type;
     in->cls = (uint8_t)isa_op_class(op);
-    in->d = in->a = in->b = in->c = in->e = ISA_NO_REG;
+    in->d = in->a = in->b = in->c = in->e = in->x = ISA_NO_REG;
     in->line = L->line;
     in->spirv_word = L->cur_word;
     return in;

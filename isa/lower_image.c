@@ -368,14 +368,22 @@ static void lower_image_value(lower *L, SpvOp op, const uint32_t *o)
             return;
         id_info *r = &L->ids[o[1]];
         r->kind = K_IMAGE, r->slot = slot, r->sampler_slot = -1, r->type = o[0];
+        r->desc_index = L->ids[o[2]].desc_index, r->desc_reg = L->ids[o[2]].desc_reg;
         return;
     }
     case SpvOpSampledImage: {
         int32_t slot = image_of(L, o[2], false), sampler = slot < 0 ? -1 : image_of(L, o[3], false);
         if (sampler < 0)
             return;
+        if (L->ids[o[3]].desc_index != ISA_DESC_NONE) {
+            lower_fail(L, ISA_ERR_UNSUPPORTED, "sampler '%s' is picked from a descriptor array by a value known only "
+                       "when the kernel runs: wavelab models run-time indices into arrays of buffers and images, and "
+                       "constant ones into arrays of samplers", L->p->slots[sampler].name);
+            return;
+        }
         id_info *r = &L->ids[o[1]];
         r->kind = K_IMAGE, r->slot = slot, r->sampler_slot = sampler, r->type = o[0];
+        r->desc_index = L->ids[o[2]].desc_index, r->desc_reg = L->ids[o[2]].desc_reg;
         return;
     }
     case SpvOpImageTexelPointer: {
@@ -390,6 +398,7 @@ static void lower_image_value(lower *L, SpvOp op, const uint32_t *o)
         uint8_t n;
         r->off_reg = coord_regs(L, o[3], &n);
         r->kind = K_TEXEL_PTR, r->slot = slot, r->sampler_slot = -1, r->type = o[0], r->off_const = n;
+        r->desc_index = L->ids[o[2]].desc_index, r->desc_reg = L->ids[o[2]].desc_reg;
         return;
     }
     default:
@@ -631,30 +640,32 @@ void lower_image_inst(lower *L, SpvOp op, const uint32_t *o, uint32_t no)
     int32_t slot = (op >= SpvOpImageSampleImplicitLod && op <= SpvOpImageQuerySamples) ? image_of(L, image, sampling) : -1;
     if (L->failed)
         return;
+    uint32_t first = L->p->code_count;
     if (slot >= 0 && is_texel_buffer(L, slot) &&
         (op == SpvOpImageRead || op == SpvOpImageWrite || op == SpvOpImageFetch || op == SpvOpImageQuerySize)) {
         lower_mem_inst(L, op, o, no);
+        lower_index_slots(L, first, &L->ids[image]);
         return;
     }
     switch (op) {
     case SpvOpImageRead: case SpvOpImageFetch:
         lower_image_load(L, op, o, no, slot);
-        return;
+        break;
     case SpvOpImageWrite:
         lower_image_store(L, o, no, slot);
-        return;
+        break;
     case SpvOpImageSampleExplicitLod: case SpvOpImageGather: case SpvOpImageSampleDrefExplicitLod:
     case SpvOpImageDrefGather: case SpvOpImageSampleProjExplicitLod: case SpvOpImageSampleProjDrefExplicitLod:
     case SpvOpImageSampleImplicitLod: case SpvOpImageSampleDrefImplicitLod: case SpvOpImageSampleProjImplicitLod:
     case SpvOpImageSampleProjDrefImplicitLod:
         lower_image_sample(L, op, o, no, slot);
-        return;
+        break;
     case SpvOpImageQueryLod:
         lower_image_query_lod(L, op, o, slot);
-        return;
+        break;
     case SpvOpImageQuerySize: case SpvOpImageQuerySizeLod: case SpvOpImageQueryLevels:
         lower_image_query(L, op, o, slot);
-        return;
+        break;
     default:
         lower_fail(L, ISA_ERR_UNSUPPORTED, "%s is not modelled (compute images: read, write, fetch, sampling "
                    "(implicit LOD with a derivative group mode), level-of-detail queries, projective or not, gather, their depth-comparison forms, size and level queries, "
@@ -662,6 +673,7 @@ void lower_image_inst(lower *L, SpvOp op, const uint32_t *o, uint32_t no)
                    lower_op_name(op));
         return;
     }
+    lower_index_slots(L, first, &L->ids[image]);
 }
 
 void lower_image_atomic(lower *L, const id_info *ptr, uint32_t result_type_id, uint32_t result, isa_type ty,
@@ -676,6 +688,7 @@ void lower_image_atomic(lower *L, const id_info *ptr, uint32_t result_type_id, u
         lower_fail(L, ISA_ERR_UNSUPPORTED, "image atomics on '%s': only r32ui and r32i images are modelled", sl->name);
         return;
     }
+    uint32_t first = L->p->code_count;
     isa_inst *in = emit_image(L, ISA_OP_IMG_ATOMIC, ty, ptr->slot, ptr->off_reg, (uint8_t)ptr->off_const);
     if (!in)
         return;
@@ -686,4 +699,5 @@ void lower_image_atomic(lower *L, const id_info *ptr, uint32_t result_type_id, u
         in->d = lower_def_value(L, result, result_type_id, 1);
     if (red != ISA_RED_LOAD)
         L->p->slots[ptr->slot].written = 1;
+    lower_index_slots(L, first, ptr);
 }

@@ -39,6 +39,8 @@ typedef struct id_info {
     int32_t slot;         /* slot index, -1: register-backed (built-in input) */
     int32_t sampler_slot; /* K_IMAGE: the slot of its sampler (a combined image sampler's own slot), -1 none */
     uint32_t off_reg;     /* dynamic byte offset register (ISA_NO_REG = none) */
+    uint8_t desc_index;   /* K_PTR/K_IMAGE/K_TEXEL_PTR into a descriptor array by a run-time index: isa_desc_index, */
+    uint32_t desc_reg;    /* ... and the register of that index (slot is then the array's element 0) */
     int64_t off_const;    /* constant byte offset, or register offset for register-backed */
     /* constants */
     uint64_t cval;        /* scalar constant bits */
@@ -51,6 +53,7 @@ typedef struct id_info {
     int32_t builtin;      /* SpvBuiltIn or -1 */
     int32_t set, binding;
     bool nonwritable;
+    bool nonuniform;      /* decorated NonUniform */
     uint32_t spec_id;
     const char *name;
     type_info *t;         /* K_TYPE: the reader's record */
@@ -167,6 +170,9 @@ void lower_binary(lower *L, isa_op op, isa_type ty, uint32_t d, uint32_t a, uint
 
 void lower_init_private_variables(lower *L);
 void lower_mem_inst(lower *L, SpvOp op, const uint32_t *o, uint32_t no);
+/* Gives the instructions lowered since code index `first` on p's slot p's run-time descriptor index, if it has
+ * one (isa_inst.x, desc_index); a write through it marks every element written. */
+void lower_index_slots(lower *L, uint32_t first, const id_info *p);
 void lower_store_through(lower *L, uint32_t ptr, uint32_t tid, uint32_t reg);
 
 /* ---- images other than texel buffers (lower_image.c) */

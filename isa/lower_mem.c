@@ -170,40 +170,70 @@ static uint32_t add_scaled_index(lower *L, uint32_t off_reg, uint32_t index_id, 
     return sum;
 }
 
-/* The slot of the element of descriptor array `b` (of array type `tid`) that index `idx` picks; -1 after a
- * failure.  Only a constant index is modelled: a run-time one would choose the slot per wave or per lane
- * (NonUniform), which isa_inst.slot cannot say. */
-static int32_t descriptor_element(lower *L, const id_info *b, uint32_t tid, uint32_t idx)
+/* The element of descriptor array `b` (of array type `tid`) that index `idx` picks, into r: a constant index (a
+ * specialization constant, or an OpSpecConstantOp of them) picks its slot; a value known only when the kernel runs
+ * leaves r->slot at element 0 and names the index register in r->desc_reg, uniform for the wave unless the index
+ * or the access chain `rid` is decorated NonUniform (the executor then runs the access once per distinct element
+ * among the active lanes).  0 after a failure. */
+static bool descriptor_element(lower *L, const id_info *b, uint32_t tid, uint32_t idx, uint32_t rid, id_info *r)
 {
     const char *name = L->p->slots[b->slot].name;
     int len = (int)strcspn(name, "[");
     if (!idx) {
         lower_fail(L, ISA_ERR_UNSUPPORTED, "descriptor array '%.*s' is used whole: wavelab models its elements",
                    len, name);
-        return -1;
+        return false;
     }
     if (idx >= L->bound) {
         lower_fail(L, ISA_ERR_INVALID, "id %%%u out of range (bound %u)", idx, L->bound);
-        return -1;
+        return false;
     }
     if (!L->ids[idx].cknown && L->ids[idx].kind == K_CONST) { /* an OpSpecConstantOp, evaluated when asked */
         uint64_t v;
         lower_const_bits(L, idx, &v, 1);
         if (L->failed)
-            return -1;
+            return false;
     }
+    r->slot = b->slot;
     if (!L->ids[idx].cknown) {
-        lower_fail(L, ISA_ERR_UNSUPPORTED, "descriptor array '%.*s' is indexed by a value known only when the kernel "
-                   "runs (%%%u): wavelab models constant indices into descriptor arrays", len, name, idx);
-        return -1;
+        r->desc_reg = add_scaled_index(L, ISA_NO_REG, idx, 1);
+        r->desc_index = (uint8_t)(L->ids[idx].nonuniform || L->ids[rid].nonuniform ? ISA_DESC_NONUNIFORM
+                                                                                     : ISA_DESC_UNIFORM);
+        return !L->failed;
     }
     uint64_t e = L->ids[idx].cval;
     if (e >= lower_type(L, tid)->count) {
         lower_fail(L, ISA_ERR_INVALID, "descriptor array '%.*s' of %u elements is indexed by the constant %lld", len,
                    name, lower_type(L, tid)->count, (long long)(int32_t)e);
-        return -1;
+        return false;
     }
-    return b->slot + (int32_t)e;
+    r->slot += (int32_t)e;
+    return true;
+}
+
+/* Gives the instructions lowered since `first` on pointer or image p's slot p's run-time descriptor index, if it
+ * has one; a write through it may reach every element. */
+void lower_index_slots(lower *L, uint32_t first, const id_info *p)
+{
+    if (p->desc_index == ISA_DESC_NONE || L->failed)
+        return;
+    for (uint32_t i = first; i < L->p->code_count; i++) {
+        isa_inst *in = &L->p->code[i];
+        if (!(isa_op_shape((isa_op)in->op)->flags & ISA_SHAPE_F_SLOT) || in->slot != (uint32_t)p->slot ||
+            in->desc_index != ISA_DESC_NONE)
+            continue;
+        in->desc_index = p->desc_index;
+        in->x = p->desc_reg;
+        isa_op op = (isa_op)in->op;
+        bool writes = op == ISA_OP_STORE || op == ISA_OP_IMG_WRITE || op == ISA_OP_IMG_STORE ||
+                      ((op == ISA_OP_ATOMIC || op == ISA_OP_IMG_ATOMIC) && in->imm2 != ISA_RED_LOAD);
+        if (!writes)
+            continue;
+        uint32_t first_slot, count;
+        isa_inst_slots(L->p, in, &first_slot, &count);
+        for (uint32_t k = 0; k < count; k++)
+            L->p->slots[first_slot + k].written = 1;
+    }
 }
 
 static void lower_access_chain(lower *L, const uint32_t *o, uint32_t no)
@@ -223,8 +253,7 @@ static void lower_access_chain(lower *L, const uint32_t *o, uint32_t no)
     r.type = rtype;
     uint32_t first_index = 3;
     if (b->kind == K_DESC_ARRAY) {
-        r.slot = descriptor_element(L, b, tid, no > 3 ? o[3] : 0);
-        if (r.slot < 0)
+        if (!descriptor_element(L, b, tid, no > 3 ? o[3] : 0, rid, &r))
             return;
         tid = lower_type(L, tid)->elem;
         first_index = 4;
@@ -287,6 +316,8 @@ static void lower_access_chain(lower *L, const uint32_t *o, uint32_t no)
     d->kind = K_PTR;
     d->type = rtype;
     d->slot = r.slot;
+    d->desc_index = r.desc_index;
+    d->desc_reg = r.desc_reg;
     d->off_reg = r.off_reg;
     d->off_const = r.off_const;
     /* remember how a matrix, or a column of one, lies in the buffer (loads and stores through d use it) */
@@ -320,7 +351,9 @@ void lower_store_through(lower *L, uint32_t ptr, uint32_t tid, uint32_t reg)
     }
     if (p->fold_rep)
         return; /* the constant table was stored once at the top (lower_constvar.c) */
+    uint32_t first = L->p->code_count;
     access(L, true, tid, p->slot, p->off_reg, p->off_const, reg, ptr_layout(p));
+    lower_index_slots(L, first, p);
 }
 
 /* OpVariable in the entry function: its memory was laid out before; store the initialiser. */
@@ -360,6 +393,8 @@ static void lower_load(lower *L, const uint32_t *o)
         /* an image or sampler is its slot (isa/lower_image.c); a combined image sampler is its own sampler */
         L->ids[rid].kind = K_IMAGE;
         L->ids[rid].slot = p->slot;
+        L->ids[rid].desc_index = p->desc_index;
+        L->ids[rid].desc_reg = p->desc_reg;
         L->ids[rid].sampler_slot =
             sp == ISA_SPACE_SAMPLER || (sp == ISA_SPACE_SAMPLED_IMAGE && L->p->slots[p->slot].image_combined)
                 ? p->slot
@@ -368,7 +403,9 @@ static void lower_load(lower *L, const uint32_t *o)
         return;
     }
     uint32_t d = lower_def_value(L, rid, rtype, lower_reg_count_of(L, rtype));
+    uint32_t first = L->p->code_count;
     access(L, false, rtype, p->slot, p->off_reg, p->off_const, d, ptr_layout(p));
+    lower_index_slots(L, first, p);
 }
 
 static void lower_copy_memory(lower *L, const uint32_t *o)
@@ -383,11 +420,15 @@ static void lower_copy_memory(lower *L, const uint32_t *o)
     }
     uint32_t tid = lower_type(L, ps->type)->elem;
     uint32_t r = lower_new_regs(L, lower_reg_count_of(L, tid));
+    uint32_t first = L->p->code_count;
     if (ps->slot < 0)
         lower_unary(L, ISA_OP_MOV, ISA_TYPE_U64, r, (uint32_t)ps->off_const, lower_reg_count_of(L, tid));
     else
         access(L, false, tid, ps->slot, ps->off_reg, ps->off_const, r, ptr_layout(ps));
+    lower_index_slots(L, first, ps);
+    first = L->p->code_count;
     access(L, true, tid, pd->slot, pd->off_reg, pd->off_const, r, ptr_layout(pd));
+    lower_index_slots(L, first, pd);
 }
 
 static void lower_array_length(lower *L, const uint32_t *o)
@@ -405,11 +446,13 @@ static void lower_array_length(lower *L, const uint32_t *o)
         lower_fail(L, ISA_ERR_INVALID, "OpArrayLength member %u out of range", member);
         return;
     }
+    uint32_t first = L->p->code_count;
     isa_inst *in = lower_emit(L, ISA_OP_ARRAY_LEN, ISA_TYPE_U32);
     in->slot = (uint16_t)p->slot;
     in->imm = p->off_const + lower_member_offset(L, st, member, true);
     in->imm2 = lower_elem_stride(L, s->members[member], true, 0);
     in->d = lower_def_value(L, rid, rtype, 1);
+    lower_index_slots(L, first, p);
 }
 
 /* OpImageRead, OpImageFetch, OpImageWrite and OpImageQuerySize on a texel buffer (lower_image.c hands them on). */
@@ -517,6 +560,7 @@ static void lower_atomic(lower *L, SpvOp op, const uint32_t *o)
         lower_fail(L, ISA_ERR_INVALID, "atomic write to read-only '%s'", L->p->slots[p->slot].name);
         return;
     }
+    uint32_t first = L->p->code_count;
     isa_inst *in = lower_emit(L, ISA_OP_ATOMIC, ty);
     in->slot = (uint16_t)p->slot;
     in->a = p->off_reg;
@@ -530,6 +574,7 @@ static void lower_atomic(lower *L, SpvOp op, const uint32_t *o)
         in->d = lower_def_value(L, o[1], o[0], 1);
     if (red != ISA_RED_LOAD)
         L->p->slots[p->slot].written = 1;
+    lower_index_slots(L, first, p);
 }
 
 /* Loads, stores, copies, access chains, texel buffers and atomics, by family. */

@@ -183,6 +183,7 @@ static void take_node(lower *L, const spv_node *n)
     d->set = n->set;
     d->binding = n->binding;
     d->nonwritable = n->nonwritable;
+    d->nonuniform = n->nonuniform;
     d->spec_id = n->spec_id;
     if (!n->op)
         return;
@@ -667,6 +668,7 @@ static void make_resource_slots(lower *L, uint32_t var)
             snprintf(s.name, sizeof s.name, "%.30s[%u]", base, k);
         }
         s.element = k;
+        s.elements = count;
         int32_t i = add_slot(L, &s);
         if (i < 0)
             return;

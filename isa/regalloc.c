@@ -486,10 +486,11 @@ static int rename_registers(isa_program *p, const group *groups, const uint32_t 
     for (uint32_t i = 0; i < N; i++) {
         isa_inst *in = &p->code[i];
         unsigned f = isa_inst_reg_fields(in, 1, 1, 0);
-        uint32_t *fields[5] = {&in->d, &in->a, &in->b, &in->c, &in->e};
-        for (int k = 0; k < 5; k++)
-            if ((f >> k) & 1 && *fields[k] < R)
-                *fields[k] = map[*fields[k]];
+        for (unsigned k = 0; k < ISA_FIELD_COUNT; k++) {
+            uint32_t *r = isa_inst_field_ref(in, k);
+            if ((f >> k) & 1 && *r < R)
+                *r = map[*r];
+        }
     }
     for (uint32_t k = 0; k < p->const_count; k++)
         p->consts[k].reg = map[p->consts[k].reg];

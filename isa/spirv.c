@@ -425,6 +425,7 @@ static void read_decoration(spv_module *m, spv_node *d, const uint32_t *o, uint3
     case SpvDecorationBufferBlock: d->t.buffer_block = true; break;
     case SpvDecorationNonWritable: d->nonwritable = true; break;
     case SpvDecorationNonReadable: d->nonreadable = true; break;
+    case SpvDecorationNonUniform: d->nonuniform = true; break;
     default: break;
     }
     (void)m;

@@ -110,6 +110,7 @@ typedef struct spv_node {
     int32_t builtin, set, binding;  /* -1 = none */
     uint32_t spec_id;     /* SpecId + 1, 0 = none */
     bool nonwritable, nonreadable;
+    bool nonuniform;      /* NonUniform: a value that may differ between lanes where a uniform one is expected */
     const char *name;     /* OpName; OpString's and OpExtInstImport's string */
 } spv_node;
 

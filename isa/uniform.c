@@ -76,13 +76,10 @@ static int span_uniform(const uctx *u, isa_span s)
 
 static int reg_uniform(const uctx *u, uint32_t r) { return r == ISA_NO_REG || r >= u->p->reg_count || u->uniform[r]; }
 
-static int scalar_loadable(const isa_program *p, const isa_inst *in)
+/* A memory instruction reaches one descriptor for the wave: no run-time index, or a uniform one. */
+static int index_uniform(const uctx *u, const isa_inst *in)
 {
-    if (in->slot >= p->slot_count)
-        return 0;
-    const isa_slot *s = &p->slots[in->slot];
-    return (s->space == ISA_SPACE_STORAGE || s->space == ISA_SPACE_UNIFORM || s->space == ISA_SPACE_PUSH) &&
-           !s->written;
+    return in->desc_index == ISA_DESC_NONE || reg_uniform(u, in->x);
 }
 
 /* Block b ends with a loop's back edge and nothing else: its phi copies feed the loop header's phis, which the
@@ -133,7 +130,7 @@ static int result_uniform(const uctx *u, uint32_t i)
     case ISA_UNIFORM_WAVE_OP:
         return (in->imm2 & 0xff) == ISA_GROUP_REDUCE;
     case ISA_UNIFORM_LOAD:
-        return scalar_loadable(p, in) && reg_uniform(u, in->a);
+        return isa_scalar_loadable(p, in) && reg_uniform(u, in->a) && index_uniform(u, in);
     case ISA_UNIFORM_READS:
         return reads_uniform;
     }
@@ -374,12 +371,12 @@ isa_status isa_analyze_uniformity(isa_program *p)
             if (op == ISA_OP_LOAD || op == ISA_OP_STORE || op == ISA_OP_ATOMIC || op == ISA_OP_IMG_READ ||
                 op == ISA_OP_IMG_WRITE || op == ISA_OP_IMG_LOAD || op == ISA_OP_IMG_STORE || op == ISA_OP_IMG_SAMPLE ||
                 op == ISA_OP_IMG_GATHER || op == ISA_OP_IMG_ATOMIC)
-                if (reg_uniform(&u, in->a))
+                if (reg_uniform(&u, in->a) && index_uniform(&u, in))
                     in->flags |= ISA_INST_UNIFORM_ADDR;
-            if (op == ISA_OP_LOAD && writes_uniform && scalar_loadable(p, in))
+            if (op == ISA_OP_LOAD && writes_uniform && isa_scalar_loadable(p, in))
                 in->cls = ISA_CLASS_SMEM;
             else if (op == ISA_OP_LOAD && in->cls == ISA_CLASS_SMEM && p->slots[in->slot].space != ISA_SPACE_PUSH &&
-                     p->slots[in->slot].written)
+                     !isa_scalar_loadable(p, in))
                 in->cls = ISA_CLASS_VMEM;
             break;
         case ISA_CLASS_EXEC:

@@ -63,6 +63,14 @@ static int check_inst(const isa_program *p, const isa_inst *in, char *err, size_
     }
     if ((sh->flags & ISA_SHAPE_F_SLOT) && in->slot >= p->slot_count)
         return snprintf(err, err_size, "%s slot %u outside %u slots", name, in->slot, p->slot_count), -1;
+    if (in->desc_index != ISA_DESC_NONE) {
+        if (!(sh->flags & ISA_SHAPE_F_SLOT) || in->desc_index > ISA_DESC_NONUNIFORM)
+            return snprintf(err, err_size, "%s run-time descriptor index %u", name, in->desc_index), -1;
+        const isa_slot *sl = &p->slots[in->slot];
+        if (sl->element != 0 || sl->elements < 1 || in->slot + sl->elements > p->slot_count)
+            return snprintf(err, err_size, "%s run-time descriptor index %u on slot %u (element %u of %u)", name,
+                            in->desc_index, in->slot, sl->element, sl->elements), -1;
+    }
     if ((sh->flags & ISA_SHAPE_F_JUMP) && (in->imm < 0 || in->imm >= (int64_t)p->code_count))
         return snprintf(err, err_size, "%s target %lld outside the code", name, (long long)in->imm), -1;
     if ((sh->flags & ISA_SHAPE_F_CLUSTER) && (in->imm2 & 0xff) == ISA_GROUP_CLUSTERED) {

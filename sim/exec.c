@@ -250,6 +250,62 @@ static void set_lane_masks(sim_wave *w, uint32_t W, sim_mask exec)
         w->lane_mask[l] = 0 - ((hi & sim_lane_bit[l - 64]) != 0);
 }
 
+/*
+ * A memory or image instruction whose descriptor is picked from an array by a run-time index (isa_inst.x).
+ * Each distinct element among the active lanes is one round of the instruction, with exec narrowed to the lanes
+ * that name it, as AMD's compiler does for a NonUniform index (v_readfirstlane, v_cmp, s_and_saveexec: a
+ * "waterfall"); rounds after the first count as further executions of the instruction.  Without NonUniform,
+ * Vulkan requires the index dynamically uniform: lanes that disagree are a fault, not a guess.
+ */
+int sim_exec_indexed(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t pc, sim_mask exec, sim_exec_fn *run)
+{
+    const isa_program *p = ctx->prog;
+    const uint32_t W = ctx->wave_size;
+    const uint64_t *X = sim_reg(ctx, w, in->x);
+    const char *name = p->slots[in->slot].name;
+    const int len = (int)strcspn(name, "[");
+    uint32_t first, elements;
+    isa_inst_slots(p, in, &first, &elements);
+    uint64_t rounds = 0;
+    int failed = 0;
+    for (sim_mask left = exec; left && !failed; rounds++) {
+        const unsigned l = sim_mask_first(left);
+        const uint32_t e = (uint32_t)X[l];
+        sim_mask same = 0;
+        for (uint32_t k = 0; k < W; k++)
+            if (sim_mask_has(left, k) && (uint32_t)X[k] == e)
+                same |= sim_mask_lane(k);
+        if (in->desc_index == ISA_DESC_UNIFORM && same != left) {
+            const unsigned k = sim_mask_first(left & ~same);
+            failed = sim_fault(ctx, w, pc, SIM_FAULT_UNSUPPORTED, (int32_t)k, (int32_t)in->slot, -1,
+                               "descriptor array '%.*s' is indexed by a value that is not uniform across the wave "
+                               "(lane %u: element %u, lane %u: element %u) and not decorated NonUniform: Vulkan "
+                               "leaves the result undefined (nonuniformEXT / NonUniformResourceIndex say it may "
+                               "differ)", len, name, l, e, k, (uint32_t)X[k]);
+            break;
+        }
+        if (e >= elements) {
+            failed = sim_fault(ctx, w, pc, SIM_FAULT_OUT_OF_BOUNDS, (int32_t)l, (int32_t)in->slot, -1,
+                               "descriptor array '%.*s' of %u elements is indexed by %u (lane %u)", len, name,
+                               elements, e, l);
+            break;
+        }
+        isa_inst one = *in;
+        one.slot = (uint16_t)(first + e);
+        one.desc_index = ISA_DESC_NONE;
+        one.x = ISA_NO_REG;
+        if ((isa_op_shape((isa_op)in->op)->flags & ISA_SHAPE_F_SAMPLER_IMM2) && in->imm2 == in->slot)
+            one.imm2 = one.slot; /* a combined image sampler brings its own sampler */
+        set_lane_masks(w, W, same);
+        failed = run(ctx, w, &one, pc, same);
+        left &= ~same;
+    }
+    set_lane_masks(w, W, exec);
+    if (rounds > 1)
+        ctx->result->stats.inst_executions[pc] += rounds - 1;
+    return failed;
+}
+
 static uint32_t builtin_value(const sim_ctx *ctx, const sim_wave *w, uint32_t lane, isa_builtin b, unsigned comp)
 {
     const isa_program *p = ctx->prog;
@@ -768,10 +824,14 @@ static int parallel_safe(const sim_ctx *ctx, uint8_t *read, uint8_t *written)
             continue;
         if (op == ISA_OP_ATOMIC)
             return 0; /* atomics on buffers: their order is the schedule's */
-        if (op == ISA_OP_LOAD || op == ISA_OP_IMG_READ)
-            read[in->slot] = 1;
-        else
-            written[in->slot] = 1;
+        uint32_t first, count;
+        isa_inst_slots(p, in, &first, &count);
+        for (uint32_t k = first; k < first + count; k++) {
+            if (op == ISA_OP_LOAD || op == ISA_OP_IMG_READ)
+                read[k] = 1;
+            else
+                written[k] = 1;
+        }
     }
     for (uint32_t s = 0; s < p->slot_count; s++)
         if (read[s] && written[s])

@@ -338,6 +338,11 @@ static inline void sim_progress_note(const sim_ctx *ctx, uint64_t groups_done)
 /* ---------------------------------------------------------- handlers */
 
 int sim_exec_memory(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t pc, sim_mask exec);
+/* The executor of a family of instructions (sim_exec_memory, sim_exec_image): 1 when it faulted. */
+typedef int sim_exec_fn(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t pc, sim_mask exec);
+/* An instruction on a descriptor array's element picked by a run-time index (desc_index): `run` once per distinct
+ * element among exec's lanes, exec narrowed to them (sim/exec.c). */
+int sim_exec_indexed(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t pc, sim_mask exec, sim_exec_fn *run);
 int sim_exec_xlane(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t pc, sim_mask exec);
 int sim_exec_fmath(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t pc, sim_mask exec);
 int sim_exec_cvt(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t pc, sim_mask exec);

@@ -1,7 +1,8 @@
 /*
  * tests/test_descriptors.c — descriptor arrays: one slot per element, the
- * element an access chain's constant index picks, the refusals (a run-time
- * index, a runtime array), the case format's "element" and "views": "mips",
+ * element an access chain's constant index picks, or a run-time index per
+ * wave or per lane (NonUniform), the refusals (a run-time sampler index, a
+ * runtime array), the case format's "element" and "views": "mips",
  * and the view of one mip that the simulator binds for each element.  The
  * kernels of kernels/descriptors/ run at every wave size in scripts/test.sh
  * and against lavapipe in test_backend.
@@ -100,19 +101,108 @@ static isa_status lower_kernel(const char *decl, const char *body, char *msg, si
     return st;
 }
 
-START_TEST(test_descriptors_a_run_time_index_is_refused_by_name)
+/* src[3] read by a dynamically uniform index (the workgroup) and by a per-lane one (nonuniformEXT); `index`
+ * replaces the per-lane index expression. */
+static isa_program *run_time_index_kernel(const char *index)
+{
+    char src[1024];
+    snprintf(src, sizeof src,
+             "#version 450\n#extension GL_EXT_nonuniform_qualifier : enable\nlayout(local_size_x = 4) in;\n"
+             "layout(set = 0, binding = 2) readonly buffer In { uint v[4]; } src[3];\n"
+             "layout(set = 0, binding = 0) buffer Out { uint o[8]; };\n"
+             "void main() { uint i = gl_LocalInvocationIndex; uint g = gl_WorkGroupID.x;\n"
+             "  o[g * 4u + i] = src[g].v[i] * 100u + src[%s].v[i]; }\n", index);
+    isa_program *p = NULL;
+    char msg[2048] = "";
+    ck_assert_msg(tsup_build(src, "k.comp", "glsl", NULL, &p, msg, sizeof msg, NULL, 0) == ISA_OK, "%s", msg);
+    return p;
+}
+
+static uint32_t e0[4] = {1, 2, 3, 4}, e1[4] = {50, 60, 70, 80}, e2[4] = {5, 6, 7, 8};
+static uint32_t *const elems[3] = {e0, e1, e2};
+
+/* Runs p on two workgroups of one wave of 4 with src[] = e0, e1, e2; the status, *r filled, out written. */
+static sim_status run_three(const isa_program *p, uint32_t out[8], sim_result *r)
+{
+    sim_buffer bufs[4] = {
+        {.set = 0, .binding = 0, .data = (uint8_t *)out, .size = 8 * sizeof *out},
+        {.set = 0, .binding = 2, .data = (uint8_t *)e0, .size = sizeof e0, .element = 0},
+        {.set = 0, .binding = 2, .data = (uint8_t *)e1, .size = sizeof e1, .element = 1},
+        {.set = 0, .binding = 2, .data = (uint8_t *)e2, .size = sizeof e2, .element = 2},
+    };
+    sim_config cfg = {.groups = {2, 1, 1}, .wave_size = 4, .buffers = bufs, .buffer_count = 4, .threads = 1};
+    return sim_run(p, &cfg, r);
+}
+
+START_TEST(test_descriptors_a_run_time_index_picks_the_element_per_wave_or_per_lane)
+{
+    isa_program *p = run_time_index_kernel("nonuniformEXT(i % 3u)");
+    /* two loads of src: one indexed by a uniform register, one per lane, both from element 0's slot on */
+    uint32_t uniform_pc = UINT32_MAX, lane_pc = UINT32_MAX;
+    for (uint32_t pc = 0; pc < p->code_count; pc++) {
+        const isa_inst *in = &p->code[pc];
+        if (in->op != ISA_OP_LOAD || in->desc_index == ISA_DESC_NONE)
+            continue;
+        ck_assert_str_eq(p->slots[in->slot].name, "src[0]");
+        if (in->desc_index == ISA_DESC_UNIFORM)
+            uniform_pc = pc;
+        else
+            lane_pc = pc;
+    }
+    ck_assert_uint_ne(uniform_pc, UINT32_MAX);
+    ck_assert_uint_ne(lane_pc, UINT32_MAX);
+    uint32_t out[8] = {0};
+    sim_result r;
+    ck_assert_int_eq(run_three(p, out, &r), SIM_OK);
+    for (uint32_t g = 0; g < 2; g++)
+        for (uint32_t i = 0; i < 4; i++)
+            ck_assert_uint_eq(out[g * 4 + i], elems[g][i] * 100u + elems[i % 3][i]);
+    /* per lane: lanes 0..3 name elements 0, 1, 2, 0: three rounds a wave, two waves (AMD's waterfall loop) */
+    ck_assert_uint_eq(r.stats.inst_executions[lane_pc], 2 * 3);
+    ck_assert_uint_eq(r.stats.inst_executions[uniform_pc], 2);
+    sim_result_free(&r);
+    isa_program_destroy(p);
+}
+END_TEST
+
+START_TEST(test_descriptors_lanes_that_disagree_without_nonuniform_are_a_fault)
+{
+    /* Vulkan: an index into an array of buffers without NonUniform must be dynamically uniform */
+    isa_program *p = run_time_index_kernel("i % 3u");
+    uint32_t out[8] = {0};
+    sim_result r;
+    ck_assert_int_eq(run_three(p, out, &r), SIM_FAULT);
+    ck_assert_int_eq(r.fault, SIM_FAULT_UNSUPPORTED);
+    HAS(r.fault_event.message, "descriptor array 'src' is indexed by a value that is not uniform across the wave");
+    HAS(r.fault_event.message, "lane 0: element 0, lane 1: element 1");
+    HAS(r.fault_event.message, "not decorated NonUniform");
+    sim_result_free(&r);
+    isa_program_destroy(p);
+}
+END_TEST
+
+START_TEST(test_descriptors_an_index_past_the_array_is_a_fault_naming_the_lane)
+{
+    isa_program *p = run_time_index_kernel("nonuniformEXT(i + 1u)");
+    uint32_t out[8] = {0};
+    sim_result r;
+    ck_assert_int_eq(run_three(p, out, &r), SIM_FAULT);
+    ck_assert_int_eq(r.fault, SIM_FAULT_OUT_OF_BOUNDS);
+    HAS(r.fault_event.message, "descriptor array 'src' of 3 elements is indexed by 3 (lane 2)");
+    sim_result_free(&r);
+    isa_program_destroy(p);
+}
+END_TEST
+
+START_TEST(test_descriptors_a_sampler_picked_at_run_time_is_refused_by_name)
 {
     char msg[2048] = "";
-    isa_status st = lower_kernel("layout(set = 0, binding = 1) readonly buffer In { uint v[4]; } src[2];",
-                                 "o[i] = src[i & 1u].v[i];", msg, sizeof msg);
+    isa_status st = lower_kernel("layout(set = 0, binding = 1) uniform texture2D t;\n"
+                                 "layout(set = 0, binding = 2) uniform sampler s[2];",
+                                 "o[i] = uint(textureLod(sampler2D(t, s[i & 1u]), vec2(0.5), 0.0).x);", msg,
+                                 sizeof msg);
     ck_assert_int_eq(st, ISA_ERR_UNSUPPORTED);
-    HAS(msg, "descriptor array 'src'");
-    HAS(msg, "known only when the kernel runs");
-    /* nonuniformEXT says the index may differ per lane: still a run-time index */
-    st = lower_kernel("layout(set = 0, binding = 1, r32ui) uniform readonly uimage2D img[2];",
-                      "o[i] = imageLoad(img[nonuniformEXT(i & 1u)], ivec2(0)).x;", msg, sizeof msg);
-    ck_assert_int_eq(st, ISA_ERR_UNSUPPORTED);
-    HAS(msg, "descriptor array 'img'");
+    HAS(msg, "sampler 's[0]' is picked from a descriptor array by a value known only when the kernel runs");
 }
 END_TEST
 
@@ -280,7 +370,10 @@ static Suite *descriptors_suite(void)
     TCase *tc = tcase_create("core");
     tcase_add_test(tc, test_descriptors_an_array_is_a_slot_per_element_and_a_constant_index_picks_one);
     tcase_add_test(tc, test_descriptors_a_missing_element_is_named_by_its_index);
-    tcase_add_test(tc, test_descriptors_a_run_time_index_is_refused_by_name);
+    tcase_add_test(tc, test_descriptors_a_run_time_index_picks_the_element_per_wave_or_per_lane);
+    tcase_add_test(tc, test_descriptors_lanes_that_disagree_without_nonuniform_are_a_fault);
+    tcase_add_test(tc, test_descriptors_an_index_past_the_array_is_a_fault_naming_the_lane);
+    tcase_add_test(tc, test_descriptors_a_sampler_picked_at_run_time_is_refused_by_name);
     tcase_add_test(tc, test_descriptors_a_runtime_array_of_descriptors_is_refused);
     tcase_add_test(tc, test_descriptors_case_elements_and_mip_views_that_overlap_are_refused);
     tcase_add_test(tc, test_descriptors_a_mip_or_layer_view_is_that_level_or_layer_alone_in_the_same_bytes);

@@ -710,14 +710,15 @@ START_TEST(test_image_unmodelled_operations_fail_with_word_offset)
         "#version 450\nlayout(local_size_x = 1) in;\nlayout(binding = 0) uniform sampler2DMS t;\n"
         "layout(binding = 1) buffer O { vec4 v; } o;\n"
         "void main() { o.v = texelFetch(t, ivec2(1), 0); }\n",
-        /* an array of images indexed by a value read at run time (constant indices are modelled:
-         * kernels/descriptors/sampler_array.json) */
-        "#version 450\nlayout(local_size_x = 1) in;\nlayout(binding = 0) uniform sampler2D t[4];\n"
-        "layout(binding = 1) buffer O { vec4 v; int i; } o;\n"
-        "void main() { o.v = texelFetch(t[o.i], ivec2(1), 0); }\n",
+        /* a separate sampler picked from an array by a value read at run time (run-time indices into images
+         * are modelled: kernels/bindless/texture_index.json) */
+        "#version 450\nlayout(local_size_x = 1) in;\nlayout(binding = 0) uniform texture2D t;\n"
+        "layout(binding = 2) uniform sampler s[2];\nlayout(binding = 1) buffer O { vec4 v; int i; } o;\n"
+        "void main() { o.v = textureLod(sampler2D(t, s[o.i]), vec2(0.5), 0.0); }\n",
     };
     static const char *const words[] = {"a sampling or gather offset that is not a constant", "multisampled",
-                                        "descriptor array 't' is indexed by a value known only when the kernel runs"};
+                                        "sampler 's[0]' is picked from a descriptor array by a value known only when "
+                                        "the kernel runs"};
     for (size_t k = 0; k < sizeof srcs / sizeof srcs[0]; k++) {
         char msg[2048] = "";
         isa_status st = lower_error(srcs[k], msg, sizeof msg);

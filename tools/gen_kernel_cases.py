@@ -1437,6 +1437,8 @@ def main():
         getattr(sys.modules[__name__], name)()
     import gen_descriptor_cases  # kernels/descriptors/: its own file, this one is long
     gen_descriptor_cases.generate(sys.modules[__name__])
+    import gen_bindless_cases  # kernels/bindless/: descriptor arrays indexed at run time
+    gen_bindless_cases.generate(sys.modules[__name__])
     if CHECK:
         print("%d case files checked" % len(WRITTEN))
         sys.exit(1 if CHECK_FAILED else 0)
