@@ -1032,6 +1032,34 @@ START_TEST(test_api_vulkan_descriptor_array_matches_reference)
 }
 END_TEST
 
+/* An image of 40 layers bound as 40 descriptors, a view of one layer each (kernels/descriptors/layer_views_40.json):
+ * the device run made 40 views in an array of 32 and crashed.  Each element reads as the one image; the last layer
+ * holds what the kernel wrote to the output buffer. */
+START_TEST(test_api_vulkan_40_layer_views_run_and_read_back)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/kernels/descriptors/layer_views_40.json", tsup_root());
+    wavelab_case *c;
+    ck_assert_msg(wavelab_case_load(path, &c) == WAVELAB_OK, "%s", wavelab_case_message(c));
+    wavelab_run *r;
+    ck_assert_msg(wavelab_run_vulkan(c, 0, NULL, &r) == WAVELAB_OK, "%s", wavelab_run_message(r));
+    ck_assert_msg(wavelab_run_check(r) == WAVELAB_OK, "%s", wavelab_run_message(r));
+    enum { LAYERS = 40, TEXELS = 16 };
+    static uint32_t first[LAYERS * TEXELS], last[LAYERS * TEXELS];
+    uint32_t out[TEXELS];
+    size_t size = 0;
+    ck_assert_int_eq(wavelab_run_read_binding_element(r, 0, 0, 0, first, sizeof first, &size), WAVELAB_OK);
+    ck_assert_uint_eq(size, sizeof first);
+    ck_assert_int_eq(wavelab_run_read_binding_element(r, 0, 0, LAYERS - 1, last, sizeof last, NULL), WAVELAB_OK);
+    ck_assert_mem_eq(first, last, sizeof first);
+    ck_assert_int_eq(wavelab_run_read_binding_element(r, 0, 0, LAYERS, NULL, 0, NULL), WAVELAB_ERR_NOT_FOUND);
+    ck_assert_int_eq(wavelab_run_read_binding(r, 0, 1, out, sizeof out, NULL), WAVELAB_OK);
+    ck_assert_mem_eq(out, &last[(LAYERS - 1) * TEXELS], sizeof out);
+    wavelab_run_destroy(r);
+    wavelab_case_destroy(c);
+}
+END_TEST
+
 /* A case of several passes on the device: every pass runs (run_case_device), and the case's expectations hold. */
 START_TEST(test_api_vulkan_runs_every_pass)
 {
@@ -1119,6 +1147,7 @@ static Suite *api_suite(void)
     tcase_add_test(dev, test_api_vulkan_device_matches_reference);
     tcase_add_test(dev, test_api_vulkan_runs_every_pass);
     tcase_add_test(dev, test_api_vulkan_descriptor_array_matches_reference);
+    tcase_add_test(dev, test_api_vulkan_40_layer_views_run_and_read_back);
     tcase_add_test(dev, test_api_device_compile_errors_name_the_pass);
     suite_add_tcase(s, dev);
     return s;
