@@ -342,27 +342,38 @@ wavelab_status wavelab_case_set_push_constants(wavelab_case *k, const void *byte
     return WAVELAB_OK;
 }
 
-wavelab_status wavelab_case_add_binding(wavelab_case *k, wavelab_kind kind, uint32_t set, uint32_t binding,
-                                        wavelab_type type, const void *data, size_t count)
+/* Refuses an element past a descriptor array's largest (the case format's limit); else writes how messages name
+ * the descriptor ("set 0 binding 1", "set 0 binding 1 element 2") into where. */
+static wavelab_status descriptor_ok(wavelab_case *k, const char *fn, uint32_t set, uint32_t binding, uint32_t element,
+                                    char *where, size_t where_size)
 {
-    wavelab_status st = check_mutable(k, "wavelab_case_add_binding");
-    if (st != WAVELAB_OK)
+    case_descriptor_text(set, binding, element, where, where_size);
+    if (element >= ISA_MAX_DESCRIPTOR_ARRAY)
+        return fail(k, WAVELAB_ERR_ARGUMENT, "%s: %s: a descriptor array has at most %u elements (0 to %u)", fn, where,
+                    ISA_MAX_DESCRIPTOR_ARRAY, ISA_MAX_DESCRIPTOR_ARRAY - 1);
+    return WAVELAB_OK;
+}
+
+static wavelab_status add_binding(wavelab_case *k, const char *fn, wavelab_kind kind, uint32_t set, uint32_t binding,
+                                  uint32_t element, wavelab_type type, const void *data, size_t count)
+{
+    wavelab_status st = check_mutable(k, fn);
+    char where[CASE_DESCRIPTOR_TEXT_MAX];
+    if (st != WAVELAB_OK || (st = descriptor_ok(k, fn, set, binding, element, where, sizeof where)) != WAVELAB_OK)
         return st;
     case_type ct;
     if (!type_of(type, &ct))
-        return fail(k, WAVELAB_ERR_ARGUMENT, "wavelab_case_add_binding: set %u binding %u: type %d is not a "
-                    "wavelab_type", set, binding, (int)type);
+        return fail(k, WAVELAB_ERR_ARGUMENT, "%s: %s: type %d is not a wavelab_type", fn, where, (int)type);
     if ((unsigned)kind >= COUNT_OF(kind_table))
-        return fail(k, WAVELAB_ERR_ARGUMENT, "wavelab_case_add_binding: set %u binding %u: kind %d is not a "
-                    "wavelab_kind", set, binding, (int)kind);
+        return fail(k, WAVELAB_ERR_ARGUMENT, "%s: %s: kind %d is not a wavelab_kind", fn, where, (int)kind);
     if (count == 0 || count > CASE_MAX_BINDING_BYTES / case_type_size(ct))
-        return fail(k, WAVELAB_ERR_ARGUMENT, "wavelab_case_add_binding: set %u binding %u: count %zu (expected 1 to "
-                    "%zu elements: a binding holds at most %zu bytes)", set, binding, count,
-                    CASE_MAX_BINDING_BYTES / case_type_size(ct), CASE_MAX_BINDING_BYTES);
+        return fail(k, WAVELAB_ERR_ARGUMENT, "%s: %s: count %zu (expected 1 to %zu elements: a binding holds at most "
+                    "%zu bytes)", fn, where, count, CASE_MAX_BINDING_BYTES / case_type_size(ct),
+                    CASE_MAX_BINDING_BYTES);
     wl_case *c = k->c;
-    if (case_find_binding(c, set, binding, 0))
-        return fail(k, WAVELAB_ERR_ARGUMENT, "wavelab_case_add_binding: set %u binding %u is already bound", set,
-                    binding);
+    /* the descriptor is taken when a binding fills it: its own element or a view of a loaded case's image */
+    if (case_find_binding(c, set, binding, element))
+        return fail(k, WAVELAB_ERR_ARGUMENT, "%s: %s is already bound", fn, where);
     size_t size = count * case_type_size(ct);
     uint8_t *bytes = calloc(1, size);
     case_binding *grown = bytes ? realloc(c->bindings, (size_t)(c->binding_count + 1) * sizeof *grown) : NULL;
@@ -374,52 +385,86 @@ wavelab_status wavelab_case_add_binding(wavelab_case *k, wavelab_kind kind, uint
     if (data)
         memcpy(bytes, data, size);
     c->bindings[c->binding_count++] = (case_binding){
-        .set = set, .binding = binding, .kind = kind_table[kind].kind, .type = ct,
+        .set = set, .binding = binding, .element = element, .kind = kind_table[kind].kind, .type = ct,
         .count = count, .size = size, .bytes = bytes,
     };
     return WAVELAB_OK;
 }
 
-wavelab_status wavelab_case_set_texel_format(wavelab_case *k, uint32_t set, uint32_t binding, const char *format)
+wavelab_status wavelab_case_add_binding(wavelab_case *k, wavelab_kind kind, uint32_t set, uint32_t binding,
+                                        wavelab_type type, const void *data, size_t count)
 {
-    wavelab_status st = check_mutable(k, "wavelab_case_set_texel_format");
-    if (st != WAVELAB_OK)
+    return add_binding(k, "wavelab_case_add_binding", kind, set, binding, 0, type, data, count);
+}
+
+wavelab_status wavelab_case_add_binding_element(wavelab_case *k, wavelab_kind kind, uint32_t set, uint32_t binding,
+                                                uint32_t element, wavelab_type type, const void *data, size_t count)
+{
+    return add_binding(k, "wavelab_case_add_binding_element", kind, set, binding, element, type, data, count);
+}
+
+/* The binding added at exactly (set, binding, element) -- not a view of another -- or NULL with the message set. */
+static case_binding *added_binding(wavelab_case *k, const char *fn, uint32_t set, uint32_t binding, uint32_t element,
+                                   const char *where, const char *hint)
+{
+    case_binding *b = (case_binding *)case_find_binding(k->c, set, binding, element);
+    if (!b || b->element != element) {
+        fail(k, WAVELAB_ERR_ARGUMENT, "%s: no binding %s%s", fn, where, hint);
+        return NULL;
+    }
+    return b;
+}
+
+static wavelab_status set_texel_format(wavelab_case *k, const char *fn, uint32_t set, uint32_t binding,
+                                       uint32_t element, const char *format)
+{
+    wavelab_status st = check_mutable(k, fn);
+    char where[CASE_DESCRIPTOR_TEXT_MAX];
+    if (st != WAVELAB_OK || (st = descriptor_ok(k, fn, set, binding, element, where, sizeof where)) != WAVELAB_OK)
         return st;
-    case_binding *b = (case_binding *)case_find_binding(k->c, set, binding, 0);
+    case_binding *b = added_binding(k, fn, set, binding, element, where, "");
     if (!b)
-        return fail(k, WAVELAB_ERR_ARGUMENT, "wavelab_case_set_texel_format: no binding set %u binding %u", set,
-                    binding);
+        return WAVELAB_ERR_ARGUMENT;
     if (b->kind != CASE_KIND_STORAGE_TEXEL_BUFFER && b->kind != CASE_KIND_UNIFORM_TEXEL_BUFFER)
-        return fail(k, WAVELAB_ERR_ARGUMENT, "wavelab_case_set_texel_format: set %u binding %u is a %s, not a texel "
-                    "buffer", set, binding, case_kind_name(b->kind));
+        return fail(k, WAVELAB_ERR_ARGUMENT, "%s: %s is a %s, not a texel buffer", fn, where, case_kind_name(b->kind));
     if (!format || !format[0] || strlen(format) >= sizeof b->format ||
         isa_format_from_name(format) == ISA_FORMAT_UNKNOWN)
-        return fail(k, WAVELAB_ERR_ARGUMENT, "wavelab_case_set_texel_format: set %u binding %u: \"%s\" is not a texel "
-                    "format wavelab converts", set, binding, format ? format : "(NULL)");
+        return fail(k, WAVELAB_ERR_ARGUMENT, "%s: %s: \"%s\" is not a texel format wavelab converts", fn, where,
+                    format ? format : "(NULL)");
     snprintf(b->format, sizeof b->format, "%s", format);
     return WAVELAB_OK;
 }
 
-wavelab_status wavelab_case_expect(wavelab_case *k, uint32_t set, uint32_t binding, const void *expected,
-                                   size_t count, wavelab_compare compare, double tolerance)
+wavelab_status wavelab_case_set_texel_format(wavelab_case *k, uint32_t set, uint32_t binding, const char *format)
 {
-    wavelab_status st = check_mutable(k, "wavelab_case_expect");
-    if (st != WAVELAB_OK)
+    return set_texel_format(k, "wavelab_case_set_texel_format", set, binding, 0, format);
+}
+
+wavelab_status wavelab_case_set_texel_format_element(wavelab_case *k, uint32_t set, uint32_t binding,
+                                                     uint32_t element, const char *format)
+{
+    return set_texel_format(k, "wavelab_case_set_texel_format_element", set, binding, element, format);
+}
+
+static wavelab_status expect(wavelab_case *k, const char *fn, uint32_t set, uint32_t binding, uint32_t element,
+                             const void *expected, size_t count, wavelab_compare compare, double tolerance)
+{
+    wavelab_status st = check_mutable(k, fn);
+    char where[CASE_DESCRIPTOR_TEXT_MAX];
+    if (st != WAVELAB_OK || (st = descriptor_ok(k, fn, set, binding, element, where, sizeof where)) != WAVELAB_OK)
         return st;
     wl_case *c = k->c;
-    const case_binding *b = case_find_binding(c, set, binding, 0);
+    const case_binding *b = added_binding(k, fn, set, binding, element, where, " (add it first)");
     if (!b)
-        return fail(k, WAVELAB_ERR_ARGUMENT, "wavelab_case_expect: no binding set %u binding %u (add it first)", set,
-                    binding);
+        return WAVELAB_ERR_ARGUMENT;
     if (!expected || count == 0 || count > b->count)
-        return fail(k, WAVELAB_ERR_ARGUMENT, "wavelab_case_expect: set %u binding %u: %zu expected elements, the "
-                    "binding holds %zu", set, binding, expected ? count : 0, b->count);
+        return fail(k, WAVELAB_ERR_ARGUMENT, "%s: %s: %zu expected elements, the binding holds %zu", fn, where,
+                    expected ? count : 0, b->count);
     if ((unsigned)compare >= COUNT_OF(compare_table) || !(tolerance >= 0))
-        return fail(k, WAVELAB_ERR_ARGUMENT, "wavelab_case_expect: set %u binding %u: bad comparison or tolerance",
-                    set, binding);
+        return fail(k, WAVELAB_ERR_ARGUMENT, "%s: %s: bad comparison or tolerance", fn, where);
     if (case_compare_takes_tolerance(compare_table[compare].compare) && !case_type_is_float(b->type))
-        return fail(k, WAVELAB_ERR_ARGUMENT, "wavelab_case_expect: set %u binding %u: ULP, epsilon and relative "
-                    "comparisons are for float bindings, this one is %s", set, binding, case_type_name(b->type));
+        return fail(k, WAVELAB_ERR_ARGUMENT, "%s: %s: ULP, epsilon and relative comparisons are for float bindings, "
+                    "this one is %s", fn, where, case_type_name(b->type));
     size_t size = count * case_type_size(b->type);
     uint8_t *bytes = malloc(size);
     case_expect *grown = bytes ? realloc(c->expects, (size_t)(c->expect_count + 1) * sizeof *grown) : NULL;
@@ -430,10 +475,23 @@ wavelab_status wavelab_case_expect(wavelab_case *k, uint32_t set, uint32_t bindi
     c->expects = grown;
     memcpy(bytes, expected, size);
     c->expects[c->expect_count++] = (case_expect){
-        .set = set, .binding = binding, .type = b->type, .compare = compare_table[compare].compare,
-        .tolerance = tolerance, .count = count, .bytes = bytes,
+        .set = set, .binding = binding, .element = element, .type = b->type,
+        .compare = compare_table[compare].compare, .tolerance = tolerance, .count = count, .bytes = bytes,
     };
     return WAVELAB_OK;
+}
+
+wavelab_status wavelab_case_expect(wavelab_case *k, uint32_t set, uint32_t binding, const void *expected,
+                                   size_t count, wavelab_compare compare, double tolerance)
+{
+    return expect(k, "wavelab_case_expect", set, binding, 0, expected, count, compare, tolerance);
+}
+
+wavelab_status wavelab_case_expect_element(wavelab_case *k, uint32_t set, uint32_t binding, uint32_t element,
+                                           const void *expected, size_t count, wavelab_compare compare,
+                                           double tolerance)
+{
+    return expect(k, "wavelab_case_expect_element", set, binding, element, expected, count, compare, tolerance);
 }
 
 int wavelab_case_expect_count(const wavelab_case *k)

@@ -336,30 +336,36 @@ uint32_t wavelab_run_wave_size(const wavelab_run *r)
     return r ? r->wave_size : 0;
 }
 
-/* Index of binding (set, binding) in the case, or -1. */
-static int binding_index(const wl_case *c, uint32_t set, uint32_t binding)
+static wavelab_status read_binding(const wavelab_run *r, uint32_t set, uint32_t binding, uint32_t element, void *dst,
+                                   size_t dst_size, size_t *size)
 {
-    const case_binding *b = case_find_binding(c, set, binding, 0);
-    return b ? (int)(b - c->bindings) : -1;
+    if (!r)
+        return WAVELAB_ERR_ARGUMENT;
+    const wl_case *c = r->owner->c;
+    /* the binding that fills the descriptor: a loaded case's image of mip or layer views fills several */
+    const case_binding *b = r->data && c ? case_find_binding(c, set, binding, element) : NULL;
+    if (!b)
+        return WAVELAB_ERR_NOT_FOUND;
+    if (size)
+        *size = b->size;
+    if (!dst)
+        return WAVELAB_OK;
+    if (dst_size < b->size)
+        return WAVELAB_ERR_ARGUMENT;
+    memcpy(dst, r->data[b - c->bindings], b->size);
+    return WAVELAB_OK;
 }
 
 wavelab_status wavelab_run_read_binding(const wavelab_run *r, uint32_t set, uint32_t binding, void *dst,
                                         size_t dst_size, size_t *size)
 {
-    if (!r)
-        return WAVELAB_ERR_ARGUMENT;
-    const wl_case *c = r->owner->c;
-    int i = r->data && c ? binding_index(c, set, binding) : -1;
-    if (i < 0)
-        return WAVELAB_ERR_NOT_FOUND;
-    if (size)
-        *size = c->bindings[i].size;
-    if (!dst)
-        return WAVELAB_OK;
-    if (dst_size < c->bindings[i].size)
-        return WAVELAB_ERR_ARGUMENT;
-    memcpy(dst, r->data[i], c->bindings[i].size);
-    return WAVELAB_OK;
+    return read_binding(r, set, binding, 0, dst, dst_size, size);
+}
+
+wavelab_status wavelab_run_read_binding_element(const wavelab_run *r, uint32_t set, uint32_t binding,
+                                                uint32_t element, void *dst, size_t dst_size, size_t *size)
+{
+    return read_binding(r, set, binding, element, dst, dst_size, size);
 }
 
 wavelab_status wavelab_run_check(wavelab_run *r)
@@ -373,13 +379,10 @@ wavelab_status wavelab_run_check(wavelab_run *r)
     int failures = 0;
     r->message[0] = 0;
     for (int i = 0; i < c->expect_count; i++) {
-        const case_expect *e = &c->expects[i];
-        int bi = binding_index(c, e->set, e->binding);
         char msg[1024] = "";
-        if (bi >= 0 && case_expect_check(e, r->data[bi], c->bindings[bi].size, msg, sizeof msg, NULL))
+        /* the check `wavelab run` makes: the expectation's own descriptor (set, binding, element) */
+        if (case_expect_check_data(c, &c->expects[i], r->data, msg, sizeof msg))
             continue;
-        if (bi < 0)
-            snprintf(msg, sizeof msg, "set %u binding %u: no such binding", e->set, e->binding);
         failures++;
         int n = snprintf(r->message + used, sizeof r->message - used, "%s%s", used ? "\n" : "", msg);
         if (n > 0)

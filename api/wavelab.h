@@ -155,8 +155,20 @@ wavelab_status wavelab_case_set_push_constants(wavelab_case *c, const void *byte
  */
 wavelab_status wavelab_case_add_binding(wavelab_case *c, wavelab_kind kind, uint32_t set, uint32_t binding,
                                         wavelab_type type, const void *data, size_t count);
+/*
+ * The same for element `element` (0 to 1023) of a descriptor array at (set,
+ * binding): each element the kernel's array declares is a binding of its
+ * own (the case format's "element", docs/case-format.md "Descriptor
+ * arrays"); wavelab_case_add_binding is element 0.  A second binding at the
+ * same (set, binding, element) is WAVELAB_ERR_ARGUMENT.  (Since 0.3.)
+ */
+wavelab_status wavelab_case_add_binding_element(wavelab_case *c, wavelab_kind kind, uint32_t set, uint32_t binding,
+                                                uint32_t element, wavelab_type type, const void *data, size_t count);
 /* Texel buffers: the Vulkan/SPIR-V format name of the binding ("r32ui", "rgba32f", ...). */
 wavelab_status wavelab_case_set_texel_format(wavelab_case *c, uint32_t set, uint32_t binding, const char *format);
+/* The same for element `element` of a descriptor array of texel buffers.  (Since 0.3.) */
+wavelab_status wavelab_case_set_texel_format_element(wavelab_case *c, uint32_t set, uint32_t binding,
+                                                     uint32_t element, const char *format);
 
 /*
  * Expects the first `count` elements of binding (set, binding) — added
@@ -165,6 +177,11 @@ wavelab_status wavelab_case_set_texel_format(wavelab_case *c, uint32_t set, uint
  */
 wavelab_status wavelab_case_expect(wavelab_case *c, uint32_t set, uint32_t binding, const void *expected,
                                    size_t count, wavelab_compare compare, double tolerance);
+/* The same for the binding added at element `element` of a descriptor array; wavelab_case_expect is element 0.
+ * A failed one's message names the element: "set 0 binding 1 element 2 (exact): ...".  (Since 0.3.) */
+wavelab_status wavelab_case_expect_element(wavelab_case *c, uint32_t set, uint32_t binding, uint32_t element,
+                                           const void *expected, size_t count, wavelab_compare compare,
+                                           double tolerance);
 
 /* Number of expectations (from the file or added). */
 int wavelab_case_expect_count(const wavelab_case *c);
@@ -253,6 +270,11 @@ uint32_t wavelab_run_wave_size(const wavelab_run *r);
  */
 wavelab_status wavelab_run_read_binding(const wavelab_run *r, uint32_t set, uint32_t binding, void *dst,
                                         size_t dst_size, size_t *size);
+/* The same for element `element` of a descriptor array; wavelab_run_read_binding is element 0.  An element that
+ * is one view of a loaded case's image (its "views") reads the whole image, as its binding holds it.
+ * (Since 0.3.) */
+wavelab_status wavelab_run_read_binding_element(const wavelab_run *r, uint32_t set, uint32_t binding,
+                                                uint32_t element, void *dst, size_t dst_size, size_t *size);
 
 /*
  * Checks every expectation of the case against the run's final bindings.

@@ -737,6 +737,260 @@ START_TEST(test_api_multi_pass_case_matches_wavelab_run)
 }
 END_TEST
 
+/* Descriptor arrays through the API: three input buffers as one array, read by constant indices, and two outputs as
+ * another; every element a binding of its own (wavelab_case_add_binding_element). */
+#define ARRAY_LOCAL 64
+static const char *array_glsl =
+    "#version 450\n"
+    "layout(local_size_x = 64) in;\n"
+    "layout(set = 0, binding = 0) readonly buffer In { uint v[]; } src[3];\n"
+    "layout(set = 0, binding = 1) buffer Out { uint o[]; } dst[2];\n"
+    "void main()\n"
+    "{\n"
+    "    uint i = gl_GlobalInvocationID.x;\n"
+    "    dst[0].o[i] = src[0].v[i] * src[1].v[i] + src[2].v[i];\n"
+    "    dst[1].o[i] = src[2].v[i] ^ (src[0].v[i] << 4);\n"
+    "}\n";
+
+/* Element e of the input array: distinct values in every element, so a mix-up of elements shows. */
+static void array_inputs(uint32_t src[3][ARRAY_LOCAL])
+{
+    for (uint32_t e = 0; e < 3; e++)
+        for (uint32_t i = 0; i < ARRAY_LOCAL; i++)
+            src[e][i] = i * (e + 3) + 5 * e + 1;
+}
+
+/* What the kernel means, in C: out[0] and out[1], the two output elements. */
+static void array_reference(uint32_t src[3][ARRAY_LOCAL], uint32_t out[2][ARRAY_LOCAL])
+{
+    for (int i = 0; i < ARRAY_LOCAL; i++) {
+        out[0][i] = src[0][i] * src[1][i] + src[2][i];
+        out[1][i] = src[2][i] ^ (src[0][i] << 4);
+    }
+}
+
+/* The array kernel's case with its two expectations (want[0], want[1]): the elements added out of order, element 0
+ * of the inputs through the call without an element (it is element 0 of the new one). */
+static wavelab_case *array_case(uint32_t src[3][ARRAY_LOCAL], uint32_t want[2][ARRAY_LOCAL])
+{
+    wavelab_case *c;
+    ck_assert_int_eq(wavelab_case_create(&c), WAVELAB_OK);
+    ck_assert_int_eq(wavelab_case_set_source(c, "glsl", "array.comp", array_glsl), WAVELAB_OK);
+    ck_assert_int_eq(wavelab_case_add_binding_element(c, WAVELAB_STORAGE_BUFFER, 0, 0, 2, WAVELAB_U32, src[2],
+                                                      ARRAY_LOCAL), WAVELAB_OK);
+    ck_assert_int_eq(wavelab_case_add_binding(c, WAVELAB_STORAGE_BUFFER, 0, 0, WAVELAB_U32, src[0], ARRAY_LOCAL),
+                     WAVELAB_OK);
+    ck_assert_int_eq(wavelab_case_add_binding_element(c, WAVELAB_STORAGE_BUFFER, 0, 0, 1, WAVELAB_U32, src[1],
+                                                      ARRAY_LOCAL), WAVELAB_OK);
+    for (uint32_t e = 0; e < 2; e++)
+        ck_assert_int_eq(wavelab_case_add_binding_element(c, WAVELAB_STORAGE_BUFFER, 0, 1, e, WAVELAB_U32, NULL,
+                                                          ARRAY_LOCAL), WAVELAB_OK);
+    ck_assert_int_eq(wavelab_case_expect(c, 0, 1, want[0], ARRAY_LOCAL, WAVELAB_COMPARE_EXACT, 0), WAVELAB_OK);
+    ck_assert_int_eq(wavelab_case_expect_element(c, 0, 1, 1, want[1], ARRAY_LOCAL, WAVELAB_COMPARE_EXACT, 0),
+                     WAVELAB_OK);
+    return c;
+}
+
+START_TEST(test_api_descriptor_array_elements_bind_read_and_check)
+{
+    uint32_t src[3][ARRAY_LOCAL], want[2][ARRAY_LOCAL], got[ARRAY_LOCAL];
+    array_inputs(src);
+    array_reference(src, want);
+    wavelab_case *c = array_case(src, want);
+    for (size_t w = 0; w < sizeof waves / sizeof waves[0]; w++) {
+        wavelab_run *r;
+        ck_assert_msg(wavelab_run_sim(c, waves[w], &r) == WAVELAB_OK, "%s", wavelab_run_message(r));
+        ck_assert_msg(wavelab_run_check(r) == WAVELAB_OK, "wave %u: %s", waves[w], wavelab_run_message(r));
+        ck_assert_str_eq(wavelab_run_warnings(r), "");
+        for (uint32_t e = 0; e < 2; e++) {
+            size_t size = 0;
+            ck_assert_int_eq(wavelab_run_read_binding_element(r, 0, 1, e, got, sizeof got, &size), WAVELAB_OK);
+            ck_assert_uint_eq(size, sizeof got);
+            ck_assert_mem_eq(got, want[e], sizeof got);
+        }
+        ck_assert_int_eq(wavelab_run_read_binding(r, 0, 1, got, sizeof got, NULL), WAVELAB_OK);
+        ck_assert_mem_eq(got, want[0], sizeof got);
+        ck_assert_int_eq(wavelab_run_read_binding_element(r, 0, 0, 2, got, sizeof got, NULL), WAVELAB_OK);
+        ck_assert_mem_eq(got, src[2], sizeof got);
+        ck_assert_int_eq(wavelab_run_read_binding_element(r, 0, 1, 2, got, sizeof got, NULL), WAVELAB_ERR_NOT_FOUND);
+        wavelab_run_destroy(r);
+    }
+    wavelab_case_destroy(c);
+
+    /* a wrong expectation on element 1 names the element, and only that one fails */
+    ck_assert_int_eq(wavelab_case_create(&c), WAVELAB_OK);
+    ck_assert_int_eq(wavelab_case_set_source(c, "glsl", "array.comp", array_glsl), WAVELAB_OK);
+    for (uint32_t e = 0; e < 3; e++)
+        ck_assert_int_eq(wavelab_case_add_binding_element(c, WAVELAB_STORAGE_BUFFER, 0, 0, e, WAVELAB_U32, src[e],
+                                                          ARRAY_LOCAL), WAVELAB_OK);
+    for (uint32_t e = 0; e < 2; e++)
+        ck_assert_int_eq(wavelab_case_add_binding_element(c, WAVELAB_STORAGE_BUFFER, 0, 1, e, WAVELAB_U32, NULL,
+                                                          ARRAY_LOCAL), WAVELAB_OK);
+    uint32_t wrong[ARRAY_LOCAL];
+    memcpy(wrong, want[1], sizeof wrong);
+    wrong[9] += 1;
+    ck_assert_int_eq(wavelab_case_expect_element(c, 0, 1, 0, want[0], ARRAY_LOCAL, WAVELAB_COMPARE_EXACT, 0),
+                     WAVELAB_OK);
+    ck_assert_int_eq(wavelab_case_expect_element(c, 0, 1, 1, wrong, ARRAY_LOCAL, WAVELAB_COMPARE_EXACT, 0),
+                     WAVELAB_OK);
+    wavelab_run *r;
+    ck_assert_int_eq(wavelab_run_sim(c, 16, &r), WAVELAB_OK);
+    ck_assert_int_eq(wavelab_run_check(r), WAVELAB_ERR_EXPECT);
+    char needle[160];
+    snprintf(needle, sizeof needle, "set 0 binding 1 element 1 (exact): element 9: expected %u, actual %u; 1 of 64",
+             wrong[9], want[1][9]);
+    ck_assert_msg(strstr(wavelab_run_message(r), needle), "message \"%s\" lacks \"%s\"", wavelab_run_message(r),
+                  needle);
+    ck_assert_ptr_null(strchr(wavelab_run_message(r), '\n'));
+    wavelab_run_destroy(r);
+    wavelab_case_destroy(c);
+}
+END_TEST
+
+/* Appends {"set": 0, "binding": B, "element": E, "type": "u32", ...} with data (or a zero fill of count). */
+static void add_case_binding(cJSON *list, int binding, int element, const uint32_t *data, int count)
+{
+    cJSON *b = cJSON_CreateObject();
+    cJSON_AddNumberToObject(b, "set", 0);
+    cJSON_AddNumberToObject(b, "binding", binding);
+    cJSON_AddNumberToObject(b, "element", element);
+    cJSON_AddStringToObject(b, "type", "u32");
+    if (data) {
+        cJSON *d = cJSON_AddArrayToObject(b, "data");
+        for (int i = 0; i < count; i++)
+            cJSON_AddItemToArray(d, cJSON_CreateNumber(data[i]));
+    } else {
+        cJSON_AddNumberToObject(b, "count", count);
+        cJSON_AddNumberToObject(cJSON_AddObjectToObject(b, "fill"), "value", 0);
+    }
+    cJSON_AddItemToArray(list, b);
+}
+
+/* A case file's expectation on element 1 of an array is checked by wavelab_run_check against element 1, as
+ * `wavelab test` checks it (the API compared it with element 0's contents). */
+START_TEST(test_api_case_file_expectation_on_an_element_checks_that_element)
+{
+    uint32_t src[3][ARRAY_LOCAL], want[2][ARRAY_LOCAL];
+    array_inputs(src);
+    array_reference(src, want);
+    char *dir = tsup_temp_dir();
+    char *kernel = tsup_write_file(dir, "array.comp", array_glsl);
+    cJSON *root = cJSON_CreateObject();
+    cJSON_AddStringToObject(root, "kernel", "array.comp");
+    cJSON *bindings = cJSON_AddArrayToObject(root, "bindings");
+    for (int e = 0; e < 3; e++)
+        add_case_binding(bindings, 0, e, src[e], ARRAY_LOCAL);
+    for (int e = 0; e < 2; e++)
+        add_case_binding(bindings, 1, e, NULL, ARRAY_LOCAL);
+    cJSON *expect = cJSON_AddArrayToObject(root, "expect");
+    cJSON *x = cJSON_CreateObject();
+    cJSON_AddNumberToObject(x, "set", 0);
+    cJSON_AddNumberToObject(x, "binding", 1);
+    cJSON_AddNumberToObject(x, "element", 1);
+    cJSON *d = cJSON_AddArrayToObject(x, "data");
+    for (int i = 0; i < ARRAY_LOCAL; i++)
+        cJSON_AddItemToArray(d, cJSON_CreateNumber(want[1][i]));
+    cJSON_AddItemToArray(expect, x);
+    char *text = cJSON_Print(root);
+    char *path = tsup_write_file(dir, "array.json", text);
+    wavelab_case *c;
+    ck_assert_msg(wavelab_case_load(path, &c) == WAVELAB_OK, "%s", wavelab_case_message(c));
+    wavelab_run *r;
+    ck_assert_msg(wavelab_run_sim(c, 32, &r) == WAVELAB_OK, "%s", wavelab_run_message(r));
+    ck_assert_msg(wavelab_run_check(r) == WAVELAB_OK, "%s", wavelab_run_message(r));
+    wavelab_run_destroy(r);
+    wavelab_case_destroy(c);
+    char args[1200];
+    snprintf(args, sizeof args, "test '%s' --wave 32", path);
+    ck_assert_int_eq(tsup_run_cli(args, NULL), 0);
+    free(text);
+    cJSON_Delete(root);
+    free(kernel);
+    free(path);
+    tsup_remove_dir(dir);
+    free(dir);
+}
+END_TEST
+
+/* A descriptor is bound once: a second binding at the same (set, binding, element) is refused, other elements of
+ * the same array are not; an element past a descriptor array's limit and calls on an element never added are
+ * refused with a line naming the element.  A kernel using elements 0..1 with element 1 alone bound is refused
+ * with the line a case file gets from `wavelab run`. */
+START_TEST(test_api_descriptor_array_misuse_and_a_missing_element)
+{
+    wavelab_case *c;
+    ck_assert_int_eq(wavelab_case_create(&c), WAVELAB_OK);
+    ck_assert_int_eq(wavelab_case_add_binding_element(c, WAVELAB_STORAGE_BUFFER, 0, 0, 1, WAVELAB_U32, NULL, 4),
+                     WAVELAB_OK);
+    ck_assert_int_eq(wavelab_case_add_binding_element(c, WAVELAB_UNIFORM_BUFFER, 0, 0, 1, WAVELAB_U32, NULL, 8),
+                     WAVELAB_ERR_ARGUMENT);
+    ck_assert_str_eq(wavelab_case_message(c),
+                     "wavelab_case_add_binding_element: set 0 binding 0 element 1 is already bound");
+    ck_assert_int_eq(wavelab_case_add_binding(c, WAVELAB_STORAGE_BUFFER, 0, 0, WAVELAB_U32, NULL, 4), WAVELAB_OK);
+    ck_assert_int_eq(wavelab_case_add_binding_element(c, WAVELAB_STORAGE_BUFFER, 0, 0, 0, WAVELAB_U32, NULL, 4),
+                     WAVELAB_ERR_ARGUMENT);
+    ck_assert_str_eq(wavelab_case_message(c), "wavelab_case_add_binding_element: set 0 binding 0 is already bound");
+    ck_assert_int_eq(wavelab_case_add_binding_element(c, WAVELAB_STORAGE_BUFFER, 0, 0, 1024, WAVELAB_U32, NULL, 4),
+                     WAVELAB_ERR_ARGUMENT);
+    ck_assert_ptr_nonnull(strstr(wavelab_case_message(c), "element 1024: a descriptor array has at most 1024"));
+    ck_assert_int_eq(wavelab_case_add_binding_element(c, WAVELAB_STORAGE_BUFFER, 0, 0, 1023, WAVELAB_U32, NULL, 4),
+                     WAVELAB_OK);
+    uint32_t four[4] = {1, 2, 3, 4};
+    ck_assert_int_eq(wavelab_case_expect_element(c, 0, 0, 2, four, 4, WAVELAB_COMPARE_EXACT, 0), WAVELAB_ERR_ARGUMENT);
+    ck_assert_str_eq(wavelab_case_message(c), "wavelab_case_expect_element: no binding set 0 binding 0 element 2 "
+                     "(add it first)");
+    ck_assert_int_eq(wavelab_case_expect_element(c, 0, 0, 1, four, 5, WAVELAB_COMPARE_EXACT, 0), WAVELAB_ERR_ARGUMENT);
+    ck_assert_int_eq(wavelab_case_expect_element(c, 0, 0, 1, four, 4, WAVELAB_COMPARE_EXACT, 0), WAVELAB_OK);
+    /* texel formats per element: one of a texel buffer array, not a plain buffer's element */
+    ck_assert_int_eq(wavelab_case_add_binding_element(c, WAVELAB_STORAGE_TEXEL_BUFFER, 0, 2, 3, WAVELAB_U32, NULL, 4),
+                     WAVELAB_OK);
+    ck_assert_int_eq(wavelab_case_set_texel_format_element(c, 0, 2, 3, "r32ui"), WAVELAB_OK);
+    ck_assert_int_eq(wavelab_case_set_texel_format_element(c, 0, 2, 0, "r32ui"), WAVELAB_ERR_ARGUMENT);
+    ck_assert_int_eq(wavelab_case_set_texel_format_element(c, 0, 0, 1, "r32ui"), WAVELAB_ERR_ARGUMENT);
+    ck_assert_str_eq(wavelab_case_message(c), "wavelab_case_set_texel_format_element: set 0 binding 0 element 1 is a "
+                     "storage_buffer, not a texel buffer");
+    wavelab_case_destroy(c);
+
+    /* element 1 alone, the kernel reads elements 0 and 1: the API's line and `wavelab run`'s on the same case */
+    static const char *two =
+        "#version 450\n"
+        "layout(local_size_x = 4) in;\n"
+        "layout(set = 0, binding = 0) readonly buffer In { uint v[]; } src[2];\n"
+        "layout(set = 0, binding = 1) buffer Out { uint o[]; };\n"
+        "void main() { uint i = gl_GlobalInvocationID.x; o[i] = src[0].v[i] + src[1].v[i]; }\n";
+    char *dir = tsup_temp_dir();
+    char *kernel = tsup_write_file(dir, "two.comp", two);
+    char *path = tsup_write_file(dir, "two.json", "{\"kernel\": \"two.comp\", \"bindings\": [\n"
+                                 "{\"set\": 0, \"binding\": 0, \"element\": 1, \"type\": \"u32\", \"data\": [1, 2, 3, 4]},\n"
+                                 "{\"set\": 0, \"binding\": 1, \"type\": \"u32\", \"count\": 4, \"fill\": {\"value\": 0}}]}\n");
+    char args[1200], *out = NULL;
+    snprintf(args, sizeof args, "run '%s' --wave 4 --quiet", path);
+    ck_assert_int_eq(tsup_run_cli(args, &out), 2);
+    const char *cli_line = strstr(out, "bindings: the kernel uses set 0 binding 0 ");
+    ck_assert_msg(cli_line, "%s", out);
+    ck_assert_int_eq(wavelab_case_create(&c), WAVELAB_OK);
+    ck_assert_int_eq(wavelab_case_set_source(c, "glsl", "two.comp", two), WAVELAB_OK);
+    ck_assert_int_eq(wavelab_case_add_binding_element(c, WAVELAB_STORAGE_BUFFER, 0, 0, 1, WAVELAB_U32, four, 4),
+                     WAVELAB_OK);
+    ck_assert_int_eq(wavelab_case_add_binding(c, WAVELAB_STORAGE_BUFFER, 0, 1, WAVELAB_U32, NULL, 4), WAVELAB_OK);
+    wavelab_run *r;
+    ck_assert_int_eq(wavelab_run_sim(c, 4, &r), WAVELAB_ERR_INPUT);
+    ck_assert_int_eq(wavelab_status_exit_code(WAVELAB_ERR_INPUT), 2);
+    const char *api_line = strstr(wavelab_run_message(r), "bindings: the kernel uses");
+    ck_assert_msg(api_line, "%s", wavelab_run_message(r));
+    /* the same line after the case's name (the file's path, the API's source name) */
+    ck_assert_int_eq(strncmp(api_line, cli_line, strcspn(cli_line, "\n")), 0);
+    ck_assert_uint_eq(strlen(api_line), strcspn(cli_line, "\n"));
+    wavelab_run_destroy(r);
+    wavelab_case_destroy(c);
+    free(out);
+    free(kernel);
+    free(path);
+    tsup_remove_dir(dir);
+    free(dir);
+}
+END_TEST
+
 START_TEST(test_api_vulkan_device_matches_reference)
 {
     uint32_t in[N], want[N], got[N];
@@ -756,6 +1010,51 @@ START_TEST(test_api_vulkan_device_matches_reference)
     /* a device that is not there */
     ck_assert_int_eq(wavelab_run_vulkan(c, 0, "no such gpu anywhere", &r), WAVELAB_ERR_DEVICE);
     ck_assert_int_eq(wavelab_status_exit_code(WAVELAB_ERR_DEVICE), 3);
+    wavelab_run_destroy(r);
+    wavelab_case_destroy(c);
+}
+END_TEST
+
+/* The same descriptor arrays on the device: each element its own VkBuffer in one array descriptor. */
+START_TEST(test_api_vulkan_descriptor_array_matches_reference)
+{
+    uint32_t src[3][ARRAY_LOCAL], want[2][ARRAY_LOCAL], got[ARRAY_LOCAL];
+    array_inputs(src);
+    array_reference(src, want);
+    wavelab_case *c = array_case(src, want);
+    wavelab_run *r;
+    ck_assert_msg(wavelab_run_vulkan(c, 0, NULL, &r) == WAVELAB_OK, "%s", wavelab_run_message(r));
+    ck_assert_msg(wavelab_run_check(r) == WAVELAB_OK, "%s", wavelab_run_message(r));
+    ck_assert_int_eq(wavelab_run_read_binding_element(r, 0, 1, 1, got, sizeof got, NULL), WAVELAB_OK);
+    ck_assert_mem_eq(got, want[1], sizeof got);
+    wavelab_run_destroy(r);
+    wavelab_case_destroy(c);
+}
+END_TEST
+
+/* An image of 40 layers bound as 40 descriptors, a view of one layer each (kernels/descriptors/layer_views_40.json):
+ * the device run made 40 views in an array of 32 and crashed.  Each element reads as the one image; the last layer
+ * holds what the kernel wrote to the output buffer. */
+START_TEST(test_api_vulkan_40_layer_views_run_and_read_back)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/kernels/descriptors/layer_views_40.json", tsup_root());
+    wavelab_case *c;
+    ck_assert_msg(wavelab_case_load(path, &c) == WAVELAB_OK, "%s", wavelab_case_message(c));
+    wavelab_run *r;
+    ck_assert_msg(wavelab_run_vulkan(c, 0, NULL, &r) == WAVELAB_OK, "%s", wavelab_run_message(r));
+    ck_assert_msg(wavelab_run_check(r) == WAVELAB_OK, "%s", wavelab_run_message(r));
+    enum { LAYERS = 40, TEXELS = 16 };
+    static uint32_t first[LAYERS * TEXELS], last[LAYERS * TEXELS];
+    uint32_t out[TEXELS];
+    size_t size = 0;
+    ck_assert_int_eq(wavelab_run_read_binding_element(r, 0, 0, 0, first, sizeof first, &size), WAVELAB_OK);
+    ck_assert_uint_eq(size, sizeof first);
+    ck_assert_int_eq(wavelab_run_read_binding_element(r, 0, 0, LAYERS - 1, last, sizeof last, NULL), WAVELAB_OK);
+    ck_assert_mem_eq(first, last, sizeof first);
+    ck_assert_int_eq(wavelab_run_read_binding_element(r, 0, 0, LAYERS, NULL, 0, NULL), WAVELAB_ERR_NOT_FOUND);
+    ck_assert_int_eq(wavelab_run_read_binding(r, 0, 1, out, sizeof out, NULL), WAVELAB_OK);
+    ck_assert_mem_eq(out, &last[(LAYERS - 1) * TEXELS], sizeof out);
     wavelab_run_destroy(r);
     wavelab_case_destroy(c);
 }
@@ -839,11 +1138,16 @@ static Suite *api_suite(void)
     tcase_add_test(t, test_api_run_options_args_take_the_command_lines_options);
     tcase_add_test(t, test_api_run_options_budget_threads_machine);
     tcase_add_test(t, test_api_multi_pass_case_matches_wavelab_run);
+    tcase_add_test(t, test_api_descriptor_array_elements_bind_read_and_check);
+    tcase_add_test(t, test_api_case_file_expectation_on_an_element_checks_that_element);
+    tcase_add_test(t, test_api_descriptor_array_misuse_and_a_missing_element);
     suite_add_tcase(s, t);
     TCase *dev = tsup_device_tcase("device");
     tcase_set_timeout(dev, 300);
     tcase_add_test(dev, test_api_vulkan_device_matches_reference);
     tcase_add_test(dev, test_api_vulkan_runs_every_pass);
+    tcase_add_test(dev, test_api_vulkan_descriptor_array_matches_reference);
+    tcase_add_test(dev, test_api_vulkan_40_layer_views_run_and_read_back);
     tcase_add_test(dev, test_api_device_compile_errors_name_the_pass);
     suite_add_tcase(s, dev);
     return s;

@@ -61,16 +61,19 @@ def texture_array_hlsl(g):
           [g.expect(2, [tex[0][i] + 1000.0 * tex[1][i] for i in range(16)])])
 
 
-def layer_views(g):
-    """kernels/descriptors/layer_views.comp: a 4x4 r32ui image of 3 layers bound as uimage2D layer[3]."""
-    texels = [[(x * 3 + y * 5 + l) % 7 for y in range(4) for x in range(4)] for l in range(3)]
-    out = [texels[0][i] + 10 * texels[1][i] + 100 * texels[2][i] for i in range(16)]
+def layer_views(g, name, layers, defines=None):
+    """kernels/descriptors/layer_views.comp: a 4x4 r32ui image of `layers` layers bound as uimage2D layer[LAYERS]:
+    the output is the sum of layer l's texel times 11^l (mod 2^32), written to the output and to the last layer."""
+    texels = [[(x * 3 + y * 5 + l) % 7 for y in range(4) for x in range(4)] for l in range(layers)]
+    out = [sum(texels[l][i] * 11 ** l for l in range(layers)) & g.MASK32 for i in range(16)]
     img = {"set": 0, "binding": 0, "kind": "storage_image", "format": "r32ui", "dim": "2d", "extent": [4, 4],
-           "layers": 3, "mip_levels": 1, "views": "layers", "data": texels[0] + texels[1] + texels[2]}
-    expects = [{"set": 0, "binding": 0, "mip": 0, "layer": l, "data": texels[l] if l < 2 else out, "compare": "exact"}
-               for l in range(3)]
-    write(g, "layer_views", "one image of 3 layers as three descriptors, a view of one layer each",
-          "layer_views.comp", [img, g.binding(1, "u32", count=16, fill={"value": 0})], expects + [g.expect(1, out)])
+           "layers": layers, "mip_levels": 1, "views": "layers", "data": [t for layer in texels for t in layer]}
+    expects = [{"set": 0, "binding": 0, "mip": 0, "layer": l, "data": texels[l] if l < layers - 1 else out,
+                "compare": "exact"} for l in range(layers)]
+    extra = {"defines": defines} if defines else {}
+    write(g, name, "one image of %d layers as %d descriptors, a view of one layer each" % (layers, layers),
+          "layer_views.comp", [img, g.binding(1, "u32", count=16, fill={"value": 0})], expects + [g.expect(1, out)],
+          **extra)
 
 
 def spec_index(g):
@@ -126,7 +129,9 @@ def generate(g):
     sampler_array(g)
     spec_index(g)
     texture_array_hlsl(g)
-    layer_views(g)
+    layer_views(g, "layer_views", 3)
+    # more layers than the 32 views the Vulkan backend once held in a fixed array
+    layer_views(g, "layer_views_40", 40, {"LAYERS": "40"})
     seed = 2511
     downsample(g, "downsample_7_levels", 128, 128, 7, {"random": {"seed": seed, "min": 0, "max": 1}},
                g.random_fill("f32", 128 * 128, seed, 0, 1))
