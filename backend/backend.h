@@ -133,6 +133,7 @@ typedef struct vkb_device_info {
     /* ... and NonUniform (Vulkan 1.2 descriptor indexing) */
     int uniform_buffer_nonuniform, storage_buffer_nonuniform, sampled_image_nonuniform, storage_image_nonuniform;
     int uniform_texel_nonuniform, storage_texel_nonuniform;
+    int runtime_descriptor_array;    /* arrays of descriptors without a length (Vulkan 1.2) */
 
     /* limits */
     uint32_t max_compute_shared_memory_size;

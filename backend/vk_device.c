@@ -356,6 +356,7 @@ static void fill_device_info(vkb_context *ctx, device_entry *d)
         info->storage_image_nonuniform = f.v12.shaderStorageImageArrayNonUniformIndexing;
         info->uniform_texel_nonuniform = f.v12.shaderUniformTexelBufferArrayNonUniformIndexing;
         info->storage_texel_nonuniform = f.v12.shaderStorageTexelBufferArrayNonUniformIndexing;
+        info->runtime_descriptor_array = f.v12.runtimeDescriptorArray;
     } else {
         info->float16 = f.float16_int8.shaderFloat16;
         info->int8 = f.float16_int8.shaderInt8;

@@ -67,7 +67,8 @@
     X(UniformTexelBufferArrayNonUniformIndexing, uniform_texel_nonuniform,                    \
       "shaderUniformTexelBufferArrayNonUniformIndexing")                                      \
     X(StorageTexelBufferArrayNonUniformIndexing, storage_texel_nonuniform,                    \
-      "shaderStorageTexelBufferArrayNonUniformIndexing")
+      "shaderStorageTexelBufferArrayNonUniformIndexing")                                      \
+    X(RuntimeDescriptorArray, runtime_descriptor_array, "runtimeDescriptorArray")
 
 /* Device extensions a SPIR-V extension needs, and the Vulkan 1.x that made the extension core (0: none has).  A
  * SPIR-V extension not listed here is not checked (the driver decides). */

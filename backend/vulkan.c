@@ -246,7 +246,7 @@ static vkb_status plan_passes(run_plan *rp, vkb_run_output *out, char *err, size
         case_dispatch_view(c, pass_count > 1 ? p : 0, &view);
         /* the scan reads the specialised module (the same words the lowering reads), so it sees the
          * workgroup size the specialization sets; the pipeline gets the module as compiled and the values */
-        isa_spec spec = {view.spec, view.spec_count};
+        isa_spec spec = {.values = view.spec, .count = view.spec_count};
         uint32_t *specialised = NULL;
         if (isa_specialize(rp->passes[p].spirv, rp->passes[p].word_count, &spec, &specialised, &rp->spec[p], err,
                            err_size) != ISA_OK) {
@@ -523,7 +523,7 @@ static vkb_status create_set_layouts(run_objects *o, const wl_case *c, int pass_
             uint32_t k = 0;
             while (k < n_slots && !(lb_set[k] == b->set && lb[k].binding == b->binding))
                 k++;
-            uint32_t count = b->element + case_binding_descriptors(b); /* a descriptor array holds every element */
+            uint32_t count = case_binding_end(b); /* a descriptor array holds every element */
             if (k < n_slots) {
                 if (count > lb[k].descriptorCount)
                     lb[k].descriptorCount = count;

@@ -1216,6 +1216,24 @@ uint32_t case_binding_descriptors(const case_binding *b)
     return b->views == CASE_VIEWS_MIPS ? b->image.mip_levels : b->views == CASE_VIEWS_LAYERS ? b->image.layers : 1;
 }
 
+uint32_t case_binding_end(const case_binding *b) { return b->element + case_binding_descriptors(b); }
+
+int case_array_lengths(const wl_case *c, isa_array_length *out)
+{
+    int n = 0;
+    for (int i = 0; i < c->binding_count; i++) {
+        const case_binding *b = &c->bindings[i];
+        int k = 0;
+        while (k < n && !(out[k].set == b->set && out[k].binding == b->binding))
+            k++;
+        if (k == n)
+            out[n++] = (isa_array_length){b->set, b->binding, 0};
+        if (case_binding_end(b) > out[k].count)
+            out[k].count = case_binding_end(b);
+    }
+    return n;
+}
+
 const case_binding *case_find_binding(const wl_case *c, uint32_t set, uint32_t binding, uint32_t element)
 {
     if (!c || !c->bindings)

@@ -298,6 +298,13 @@ void case_write_descriptor(FILE *f, const case_binding *b);
 /* How many descriptors binding b fills: one, or one view per mip or layer of its image ("views"). */
 uint32_t case_binding_descriptors(const case_binding *b);
 
+/* One past the last element binding b fills (element + case_binding_descriptors): a descriptor array's length
+ * is the largest of its bindings'. */
+uint32_t case_binding_end(const case_binding *b);
+/* Each (set, binding) the case binds with that length, into out (room for c->binding_count); returns how many:
+ * the lengths of runtime descriptor arrays (isa_spec.arrays). */
+int case_array_lengths(const wl_case *c, isa_array_length *out);
+
 /* The binding that fills descriptor (set, binding, element) -- its own element, or one of its mip views -- or NULL. */
 const case_binding *case_find_binding(const wl_case *c, uint32_t set, uint32_t binding, uint32_t element);
 

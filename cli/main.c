@@ -786,8 +786,15 @@ static int compile_common(int argc, char **argv, cli_command cmd)
     }
     if (disasm_isa) {
         isa_program *p = NULL;
-        isa_spec spec = {c->spec, c->spec_count};
+        isa_array_length *lengths = calloc((size_t)c->binding_count + 1, sizeof *lengths);
+        if (!lengths) {
+            fprintf(stderr, "out of memory\n");
+            rc = RUN_EXIT_BAD_INPUT;
+            goto done;
+        }
+        isa_spec spec = {c->spec, c->spec_count, lengths, case_array_lengths(c, lengths)};
         st = isa_lower_spec(words, n, c->entry, &spec, &p, err, sizeof err);
+        free(lengths);
         if (st != ISA_OK) {
             fprintf(stderr, "%s: %s: %s\n", c->kernel, isa_status_str(st), err);
             rc = RUN_EXIT_BAD_INPUT;

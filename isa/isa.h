@@ -486,9 +486,18 @@ typedef struct isa_spec_value {
     double number;   /* !is_bool */
 } isa_spec_value;
 
+/* The length of a descriptor array the kernel declares without one (a runtime array of descriptors: GLSL's
+ * `uniform texture2D t[]`, HLSL's `Texture2D t[]`), which Vulkan leaves to the descriptor set layout: the case's,
+ * one past the highest element it binds at (set, binding) (case_array_lengths). */
+typedef struct isa_array_length {
+    uint32_t set, binding, count;
+} isa_array_length;
+
 typedef struct isa_spec {
     const isa_spec_value *values;
     int count;
+    const isa_array_length *arrays; /* the lengths of runtime arrays of descriptors (may be NULL) */
+    int array_count;
 } isa_spec;
 
 /* What a Vulkan VkSpecializationInfo needs: one entry per value, in spec's order. */
@@ -515,7 +524,8 @@ isa_status isa_specialize(const uint32_t *words, size_t word_count, const isa_sp
                           isa_spec_map *map, char *err, size_t err_size);
 void isa_spec_map_free(isa_spec_map *map);
 
-/* isa_lower with specialization constants set (spec NULL or empty: isa_lower). */
+/* isa_lower with specialization constants set and runtime descriptor arrays sized (spec NULL or empty:
+ * isa_lower). */
 isa_status isa_lower_spec(const uint32_t *words, size_t word_count, const char *entry, const isa_spec *spec,
                           isa_program **out, char *err, size_t err_size);
 

@@ -163,26 +163,26 @@ static void read_derivative_group(lower *L, uint32_t fid)
                    "be a multiple of 4 (every quad needs its four invocations)", ls[0], ls[1], ls[2]);
 }
 
-static isa_status lower_program(const uint32_t *words, size_t word_count, const char *entry, isa_program **out,
-                                char *err, size_t err_size, bool allocate);
+static isa_status lower_program(const uint32_t *words, size_t word_count, const char *entry, const isa_spec *spec,
+                                isa_program **out, char *err, size_t err_size, bool allocate);
 
 isa_status isa_lower(const uint32_t *words, size_t word_count, const char *entry, isa_program **out, char *err,
                      size_t err_size)
 {
-    return lower_program(words, word_count, entry, out, err, err_size, true);
+    return lower_program(words, word_count, entry, NULL, out, err, err_size, true);
 }
 
 isa_status isa_lower_spec(const uint32_t *words, size_t word_count, const char *entry, const isa_spec *spec,
                           isa_program **out, char *err, size_t err_size)
 {
     if (!spec || spec->count == 0)
-        return isa_lower(words, word_count, entry, out, err, err_size);
+        return lower_program(words, word_count, entry, spec, out, err, err_size, true);
     *out = NULL;
     uint32_t *specialised = NULL;
     isa_status st = isa_specialize(words, word_count, spec, &specialised, NULL, err, err_size);
     if (st != ISA_OK)
         return st;
-    st = lower_program(specialised, word_count, entry, out, err, err_size, true);
+    st = lower_program(specialised, word_count, entry, spec, out, err, err_size, true);
     free(specialised);
     return st;
 }
@@ -190,7 +190,7 @@ isa_status isa_lower_spec(const uint32_t *words, size_t word_count, const char *
 isa_status isa_lower_virtual(const uint32_t *words, size_t word_count, const char *entry, isa_program **out,
                              char *err, size_t err_size)
 {
-    return lower_program(words, word_count, entry, out, err, err_size, false);
+    return lower_program(words, word_count, entry, NULL, out, err, err_size, false);
 }
 
 /* The GLCompute entry point the caller names: any when `entry` is NULL or empty, the first when it is "main" and
@@ -237,11 +237,12 @@ static void read_local_size(lower *L, uint32_t fid)
     }
 }
 
-static isa_status lower_program(const uint32_t *words, size_t word_count, const char *entry, isa_program **out,
-                                char *err, size_t err_size, bool allocate)
+static isa_status lower_program(const uint32_t *words, size_t word_count, const char *entry, const isa_spec *spec,
+                                isa_program **out, char *err, size_t err_size, bool allocate)
 {
     lower LL, *L = &LL;
     memset(L, 0, sizeof *L);
+    L->spec = spec;
     L->w = words;
     L->n = word_count;
     L->err = err;

@@ -81,6 +81,7 @@ typedef struct block {
 } block;
 
 typedef struct lower {
+    const isa_spec *spec;     /* the case's: runtime descriptor arrays' lengths (NULL: none) */
     const uint32_t *w;
     size_t n;
     spv_module mod;           /* the module as the reader read it: types, decorations, entry points, modes */

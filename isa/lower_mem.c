@@ -170,12 +170,12 @@ static uint32_t add_scaled_index(lower *L, uint32_t off_reg, uint32_t index_id, 
     return sum;
 }
 
-/* The element of descriptor array `b` (of array type `tid`) that index `idx` picks, into r: a constant index (a
+/* The element of descriptor array `b` that index `idx` picks, into r: a constant index (a
  * specialization constant, or an OpSpecConstantOp of them) picks its slot; a value known only when the kernel runs
  * leaves r->slot at element 0 and names the index register in r->desc_reg, uniform for the wave unless the index
  * or the access chain `rid` is decorated NonUniform (the executor then runs the access once per distinct element
  * among the active lanes).  0 after a failure. */
-static bool descriptor_element(lower *L, const id_info *b, uint32_t tid, uint32_t idx, uint32_t rid, id_info *r)
+static bool descriptor_element(lower *L, const id_info *b, uint32_t idx, uint32_t rid, id_info *r)
 {
     const char *name = L->p->slots[b->slot].name;
     int len = (int)strcspn(name, "[");
@@ -202,9 +202,10 @@ static bool descriptor_element(lower *L, const id_info *b, uint32_t tid, uint32_
         return !L->failed;
     }
     uint64_t e = L->ids[idx].cval;
-    if (e >= lower_type(L, tid)->count) {
+    const uint32_t elements = L->p->slots[b->slot].elements; /* a runtime array's is the case's */
+    if (e >= elements) {
         lower_fail(L, ISA_ERR_INVALID, "descriptor array '%.*s' of %u elements is indexed by the constant %lld", len,
-                   name, lower_type(L, tid)->count, (long long)(int32_t)e);
+                   name, elements, (long long)(int32_t)e);
         return false;
     }
     r->slot += (int32_t)e;
@@ -253,7 +254,7 @@ static void lower_access_chain(lower *L, const uint32_t *o, uint32_t no)
     r.type = rtype;
     uint32_t first_index = 3;
     if (b->kind == K_DESC_ARRAY) {
-        if (!descriptor_element(L, b, tid, no > 3 ? o[3] : 0, rid, &r))
+        if (!descriptor_element(L, b, no > 3 ? o[3] : 0, rid, &r))
             return;
         tid = lower_type(L, tid)->elem;
         first_index = 4;

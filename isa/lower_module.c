@@ -623,6 +623,19 @@ static bool resource_slot(lower *L, uint32_t var, uint32_t pointee, isa_slot *s)
     return true;
 }
 
+/* The length the case gives a runtime array of descriptors at the variable's (set, binding), if it gives one. */
+static bool runtime_array_length(const lower *L, const id_info *d, uint32_t *count)
+{
+    for (int k = 0; L->spec && k < L->spec->array_count; k++) {
+        const isa_array_length *a = &L->spec->arrays[k];
+        if ((int64_t)a->set == d->set && (int64_t)a->binding == d->binding && a->count) {
+            *count = a->count;
+            return true;
+        }
+    }
+    return false;
+}
+
 /* The slots of a buffer, texel buffer, image or sampler variable: one, or for a descriptor array (`buffer_t
  * b[4]`, `image2D mips[12]`) one per element, made in a row, element k named "name[k]"; the variable points at
  * the first, and an access chain's first index picks the element's (isa/lower_mem.c). */
@@ -636,9 +649,15 @@ static void make_resource_slots(lower *L, uint32_t var)
                  (t->op == SpvOpTypeArray || t->op == SpvOpTypeRuntimeArray);
     if (array) {
         const char *nm = L->ids[var].name && *L->ids[var].name ? L->ids[var].name : "";
-        if (t->op == SpvOpTypeRuntimeArray || !t->count_known) {
-            lower_fail(L, ISA_ERR_UNSUPPORTED, "descriptor array '%s' (%%%u) has no length (a runtime array, "
-                       "descriptor indexing): wavelab models descriptor arrays of a constant length", nm, var);
+        count = t->count;
+        if (t->op == SpvOpTypeRuntimeArray && !runtime_array_length(L, d, &count)) {
+            lower_fail(L, ISA_ERR_UNSUPPORTED, "descriptor array '%s' (%%%u) at set %d binding %d has no length "
+                       "(a runtime array of descriptors): the case binds none of its elements", nm, var, d->set,
+                       d->binding);
+            return;
+        }
+        if (t->op != SpvOpTypeRuntimeArray && !t->count_known) {
+            lower_fail(L, ISA_ERR_UNSUPPORTED, "descriptor array '%s' (%%%u) has no constant length", nm, var);
             return;
         }
         type_info *et = lower_type(L, t->elem);
@@ -647,12 +666,11 @@ static void make_resource_slots(lower *L, uint32_t var)
                        nm, var);
             return;
         }
-        if (t->count > ISA_MAX_DESCRIPTOR_ARRAY) {
+        if (count > ISA_MAX_DESCRIPTOR_ARRAY) {
             lower_fail(L, ISA_ERR_UNSUPPORTED, "descriptor array '%s' (%%%u) has %u elements; wavelab models at "
-                       "most %u", nm, var, t->count, ISA_MAX_DESCRIPTOR_ARRAY);
+                       "most %u", nm, var, count, ISA_MAX_DESCRIPTOR_ARRAY);
             return;
         }
-        count = t->count;
         elem = t->elem;
     }
     int32_t first = -1;

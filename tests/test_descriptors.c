@@ -1,8 +1,9 @@
 /*
  * tests/test_descriptors.c — descriptor arrays: one slot per element, the
  * element an access chain's constant index picks, or a run-time index per
- * wave or per lane (NonUniform), the refusals (a run-time sampler index, a
- * runtime array), the case format's "element" and "views": "mips",
+ * wave or per lane (NonUniform), a runtime array sized by the case, the
+ * refusals (a run-time sampler index, a runtime array the case gives no
+ * length), the case format's "element" and "views": "mips",
  * and the view of one mip that the simulator binds for each element.  The
  * kernels of kernels/descriptors/ run at every wave size in scripts/test.sh
  * and against lavapipe in test_backend.
@@ -206,15 +207,52 @@ START_TEST(test_descriptors_a_sampler_picked_at_run_time_is_refused_by_name)
 }
 END_TEST
 
-START_TEST(test_descriptors_a_runtime_array_of_descriptors_is_refused)
+START_TEST(test_descriptors_a_runtime_array_takes_its_length_from_the_case)
 {
     char msg[2048] = "";
-    /* indexed by a run-time value, an unsized array stays unsized (with constants alone GLSL would size it) */
+    /* no length given: refused, naming the array and its binding */
     isa_status st = lower_kernel("layout(set = 0, binding = 1) readonly buffer In { uint v[4]; } src[];",
                                  "o[i] = src[nonuniformEXT(i)].v[i];", msg, sizeof msg);
     ck_assert_int_eq(st, ISA_ERR_UNSUPPORTED);
     HAS(msg, "descriptor array 'src'");
-    HAS(msg, "has no length");
+    HAS(msg, "at set 0 binding 1 has no length");
+    /* the case's length (set 0 binding 1: 4 elements; another binding's length does not apply): four slots, and
+     * lane i reads element i */
+    static const char *src = "#version 450\n#extension GL_EXT_nonuniform_qualifier : enable\n"
+                             "layout(local_size_x = 4) in;\n"
+                             "layout(set = 0, binding = 1) readonly buffer In { uint v[4]; } src[];\n"
+                             "layout(set = 0, binding = 0) buffer Out { uint o[4]; };\n"
+                             "void main() { uint i = gl_LocalInvocationIndex; o[i] = src[nonuniformEXT(i)].v[i]; }\n";
+    isa_compile_options o = {.path = "k.comp", .source = src, .language = "glsl"};
+    uint32_t *words = NULL;
+    size_t n = 0;
+    ck_assert_int_eq(isa_compile(&o, &words, &n, msg, sizeof msg, NULL, 0), ISA_OK);
+    const isa_array_length lengths[2] = {{0, 0, 1}, {0, 1, 4}};
+    isa_spec spec = {.arrays = lengths, .array_count = 2};
+    isa_program *p = NULL;
+    ck_assert_msg(isa_lower_spec(words, n, NULL, &spec, &p, msg, sizeof msg) == ISA_OK, "%s", msg);
+    free(words);
+    uint32_t elements = 0;
+    for (uint32_t s = 0; s < p->slot_count; s++)
+        if (p->slots[s].binding == 1) {
+            ck_assert_uint_eq(p->slots[s].elements, 4);
+            elements++;
+        }
+    ck_assert_uint_eq(elements, 4);
+    uint32_t out[4] = {0}, in[4][4];
+    sim_buffer bufs[5] = {{.set = 0, .binding = 0, .data = (uint8_t *)out, .size = sizeof out}};
+    for (uint32_t e = 0; e < 4; e++) {
+        for (uint32_t k = 0; k < 4; k++)
+            in[e][k] = 10 * e + k;
+        bufs[1 + e] = (sim_buffer){.set = 0, .binding = 1, .element = e, .data = (uint8_t *)in[e], .size = 16};
+    }
+    sim_config cfg = {.groups = {1, 1, 1}, .wave_size = 4, .buffers = bufs, .buffer_count = 5};
+    sim_result r;
+    ck_assert_int_eq(sim_run(p, &cfg, &r), SIM_OK);
+    sim_result_free(&r);
+    for (uint32_t i = 0; i < 4; i++)
+        ck_assert_uint_eq(out[i], 10 * i + i);
+    isa_program_destroy(p);
 }
 END_TEST
 
@@ -374,7 +412,7 @@ static Suite *descriptors_suite(void)
     tcase_add_test(tc, test_descriptors_lanes_that_disagree_without_nonuniform_are_a_fault);
     tcase_add_test(tc, test_descriptors_an_index_past_the_array_is_a_fault_naming_the_lane);
     tcase_add_test(tc, test_descriptors_a_sampler_picked_at_run_time_is_refused_by_name);
-    tcase_add_test(tc, test_descriptors_a_runtime_array_of_descriptors_is_refused);
+    tcase_add_test(tc, test_descriptors_a_runtime_array_takes_its_length_from_the_case);
     tcase_add_test(tc, test_descriptors_case_elements_and_mip_views_that_overlap_are_refused);
     tcase_add_test(tc, test_descriptors_a_mip_or_layer_view_is_that_level_or_layer_alone_in_the_same_bytes);
     tcase_add_test(tc, test_descriptors_messages_name_the_element);

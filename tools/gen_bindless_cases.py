@@ -138,9 +138,25 @@ def texture_index_hlsl(g):
           [g.expect(3, out)])
 
 
+def runtime_array(g):
+    """runtime_array.comp: src[] (5 bound) and textures[] (3 bound), each lane its own element of both."""
+    w = h = 4
+    src = [[(e * 17 + i * 3) % 29 for i in range(32)] for e in range(5)]
+    tex = [[float(e * 100 + y * w + x) for y in range(h) for x in range(w)] for e in range(3)]
+    out = [float(src[i % 5][i]) + 1000.0 * tex[i % 3][((i // 4) % 4) * w + i % 4] for i in range(32)]
+    write(g, "runtime_array", "runtime arrays of buffers and textures (no length in the kernel): 5 and 3 bound, "
+          "indexed per lane", "runtime_array.comp",
+          elements([g.binding(0, "u32", data=d) for d in src]) +
+          elements([g.image_binding_packed(1, "sampled_image", "r32_sfloat", (w, h), t) for t in tex]) +
+          [{"set": 0, "binding": 2, "kind": "sampler",
+            "sampler": {"mag_filter": "nearest", "min_filter": "nearest", "address_mode": "clamp_to_edge"}},
+           g.binding(3, "f32", count=32, fill={"value": 0})], [g.expect(3, out)])
+
+
 def generate(g):
     buffer_index(g)
     texture_index(g)
     image_index(g)
     texel_index(g)
     texture_index_hlsl(g)
+    runtime_array(g)
