@@ -119,8 +119,8 @@ static int result_uniform(const uctx *u, uint32_t i)
     }
     case ISA_UNIFORM_LANE:
         return 0;
-    case ISA_UNIFORM_WAVE:
-        return 1;
+    case ISA_UNIFORM_WAVE: /* one value for the wave, unless a per-lane index picks a descriptor per lane */
+        return index_uniform(u, in);
     case ISA_UNIFORM_BCAST:
         return reg_uniform(u, in->b);
     case ISA_UNIFORM_BALLOT_BIT:
@@ -366,6 +366,10 @@ isa_status isa_analyze_uniformity(isa_program *p)
         switch (isa_op_class(op)) {
         case ISA_CLASS_VALU:
             in->cls = (uint8_t)(writes_uniform ? ISA_CLASS_SALU : ISA_CLASS_VALU);
+            break;
+        case ISA_CLASS_SALU: /* a buffer's or texel buffer's size: per lane when a per-lane index picks it */
+            if (in->desc_index != ISA_DESC_NONE)
+                in->cls = (uint8_t)(writes_uniform ? ISA_CLASS_SALU : ISA_CLASS_VALU);
             break;
         case ISA_CLASS_VMEM:
             if (op == ISA_OP_LOAD || op == ISA_OP_STORE || op == ISA_OP_ATOMIC || op == ISA_OP_IMG_READ ||

@@ -166,6 +166,45 @@ START_TEST(test_descriptors_a_run_time_index_picks_the_element_per_wave_or_per_l
 }
 END_TEST
 
+START_TEST(test_descriptors_a_length_picked_per_lane_is_a_vector_value)
+{
+    /* a runtime array's length is one value for the wave (scalar) unless each lane picks its own buffer */
+    static const char *src = "#version 450\n#extension GL_EXT_nonuniform_qualifier : enable\n"
+                             "layout(local_size_x = 4) in;\n"
+                             "layout(set = 0, binding = 2) readonly buffer In { uint v[]; } src[3];\n"
+                             "layout(set = 0, binding = 0) buffer Out { uint o[8]; };\n"
+                             "void main() { uint i = gl_LocalInvocationIndex; uint g = gl_WorkGroupID.x;\n"
+                             "  o[g * 4u + i] = uint(src[g].v.length()) * 10u + "
+                             "uint(src[nonuniformEXT(i % 3u)].v.length()); }\n";
+    isa_program *p = NULL;
+    char msg[2048] = "";
+    ck_assert_msg(tsup_build(src, "k.comp", "glsl", NULL, &p, msg, sizeof msg, NULL, 0) == ISA_OK, "%s", msg);
+    int seen[3] = {0};
+    for (uint32_t pc = 0; pc < p->code_count; pc++) {
+        const isa_inst *in = &p->code[pc];
+        if (in->op != ISA_OP_ARRAY_LEN)
+            continue;
+        ck_assert_uint_ne(in->desc_index, ISA_DESC_NONE);
+        ck_assert_int_eq(in->cls, in->desc_index == ISA_DESC_UNIFORM ? ISA_CLASS_SALU : ISA_CLASS_VALU);
+        seen[in->desc_index]++;
+    }
+    ck_assert(seen[ISA_DESC_UNIFORM] == 1 && seen[ISA_DESC_NONUNIFORM] == 1);
+    /* elements of 4, 2 and 3 words */
+    uint32_t out[8] = {0}, words[4] = {0}, len[3] = {4, 2, 3};
+    sim_buffer bufs[4] = {{.set = 0, .binding = 0, .data = (uint8_t *)out, .size = sizeof out}};
+    for (uint32_t e = 0; e < 3; e++)
+        bufs[1 + e] = (sim_buffer){.set = 0, .binding = 2, .element = e, .data = (uint8_t *)words, .size = 4 * len[e]};
+    sim_config cfg = {.groups = {2, 1, 1}, .wave_size = 4, .buffers = bufs, .buffer_count = 4, .threads = 1};
+    sim_result r;
+    ck_assert_int_eq(sim_run(p, &cfg, &r), SIM_OK);
+    for (uint32_t g = 0; g < 2; g++)
+        for (uint32_t i = 0; i < 4; i++)
+            ck_assert_uint_eq(out[g * 4 + i], len[g] * 10u + len[i % 3]);
+    sim_result_free(&r);
+    isa_program_destroy(p);
+}
+END_TEST
+
 START_TEST(test_descriptors_lanes_that_disagree_without_nonuniform_are_a_fault)
 {
     /* Vulkan: an index into an array of buffers without NonUniform must be dynamically uniform */
@@ -409,6 +448,7 @@ static Suite *descriptors_suite(void)
     tcase_add_test(tc, test_descriptors_an_array_is_a_slot_per_element_and_a_constant_index_picks_one);
     tcase_add_test(tc, test_descriptors_a_missing_element_is_named_by_its_index);
     tcase_add_test(tc, test_descriptors_a_run_time_index_picks_the_element_per_wave_or_per_lane);
+    tcase_add_test(tc, test_descriptors_a_length_picked_per_lane_is_a_vector_value);
     tcase_add_test(tc, test_descriptors_lanes_that_disagree_without_nonuniform_are_a_fault);
     tcase_add_test(tc, test_descriptors_an_index_past_the_array_is_a_fault_naming_the_lane);
     tcase_add_test(tc, test_descriptors_a_sampler_picked_at_run_time_is_refused_by_name);
