@@ -1234,6 +1234,12 @@ int case_array_lengths(const wl_case *c, isa_array_length *out)
     return n;
 }
 
+void case_isa_spec(const wl_case *c, isa_array_length *lengths, isa_spec *spec)
+{
+    *spec = (isa_spec){.values = c->spec, .count = c->spec_count, .arrays = lengths,
+                       .array_count = case_array_lengths(c, lengths)};
+}
+
 const case_binding *case_find_binding(const wl_case *c, uint32_t set, uint32_t binding, uint32_t element)
 {
     if (!c || !c->bindings)

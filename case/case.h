@@ -304,6 +304,9 @@ uint32_t case_binding_end(const case_binding *b);
 /* Each (set, binding) the case binds with that length, into out (room for c->binding_count); returns how many:
  * the lengths of runtime descriptor arrays (isa_spec.arrays). */
 int case_array_lengths(const wl_case *c, isa_array_length *out);
+/* What the lowering takes from the case: its specialization values and the runtime array lengths (written into
+ * lengths, room for c->binding_count), into *spec. */
+void case_isa_spec(const wl_case *c, isa_array_length *lengths, isa_spec *spec);
 
 /* The binding that fills descriptor (set, binding, element) -- its own element, or one of its mip views -- or NULL. */
 const case_binding *case_find_binding(const wl_case *c, uint32_t set, uint32_t binding, uint32_t element);

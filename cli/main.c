@@ -792,7 +792,8 @@ static int compile_common(int argc, char **argv, cli_command cmd)
             rc = RUN_EXIT_BAD_INPUT;
             goto done;
         }
-        isa_spec spec = {c->spec, c->spec_count, lengths, case_array_lengths(c, lengths)};
+        isa_spec spec;
+        case_isa_spec(c, lengths, &spec);
         st = isa_lower_spec(words, n, c->entry, &spec, &p, err, sizeof err);
         free(lengths);
         if (st != ISA_OK) {

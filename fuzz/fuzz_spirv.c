@@ -131,7 +131,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             char text[256];
             for (uint32_t pc = 0; pc < p->code_count; pc++)
                 isa_inst_format(p, &p->code[pc], text, sizeof text);
-            if (isa_lower_virtual(words, n, NULL, &virt, err, sizeof err) != ISA_OK)
+            if (isa_lower_virtual(words, n, NULL, NULL, &virt, err, sizeof err) != ISA_OK)
                 abort(); /* lowering the same module twice must agree */
             check_registers(virt);
             /* the allocation alone, instruction for instruction (isa_lower's program has also been made

@@ -531,8 +531,8 @@ isa_status isa_lower_spec(const uint32_t *words, size_t word_count, const char *
 
 /* The same, analysed but not allocated: one register per value, as the
  * lowering numbered them (for the allocation verifier and the tests). */
-isa_status isa_lower_virtual(const uint32_t *words, size_t word_count, const char *entry, isa_program **out,
-                             char *err, size_t err_size);
+isa_status isa_lower_virtual(const uint32_t *words, size_t word_count, const char *entry, const isa_spec *spec,
+                             isa_program **out, char *err, size_t err_size);
 
 void isa_program_destroy(isa_program *p);
 

@@ -172,25 +172,32 @@ isa_status isa_lower(const uint32_t *words, size_t word_count, const char *entry
     return lower_program(words, word_count, entry, NULL, out, err, err_size, true);
 }
 
-isa_status isa_lower_spec(const uint32_t *words, size_t word_count, const char *entry, const isa_spec *spec,
-                          isa_program **out, char *err, size_t err_size)
+/* Specialises the words when spec sets values, then lowers them with spec's array lengths. */
+static isa_status lower_specialised(const uint32_t *words, size_t word_count, const char *entry, const isa_spec *spec,
+                                    isa_program **out, char *err, size_t err_size, bool allocate)
 {
     if (!spec || spec->count == 0)
-        return lower_program(words, word_count, entry, spec, out, err, err_size, true);
+        return lower_program(words, word_count, entry, spec, out, err, err_size, allocate);
     *out = NULL;
     uint32_t *specialised = NULL;
     isa_status st = isa_specialize(words, word_count, spec, &specialised, NULL, err, err_size);
     if (st != ISA_OK)
         return st;
-    st = lower_program(specialised, word_count, entry, spec, out, err, err_size, true);
+    st = lower_program(specialised, word_count, entry, spec, out, err, err_size, allocate);
     free(specialised);
     return st;
 }
 
-isa_status isa_lower_virtual(const uint32_t *words, size_t word_count, const char *entry, isa_program **out,
-                             char *err, size_t err_size)
+isa_status isa_lower_spec(const uint32_t *words, size_t word_count, const char *entry, const isa_spec *spec,
+                          isa_program **out, char *err, size_t err_size)
 {
-    return lower_program(words, word_count, entry, NULL, out, err, err_size, false);
+    return lower_specialised(words, word_count, entry, spec, out, err, err_size, true);
+}
+
+isa_status isa_lower_virtual(const uint32_t *words, size_t word_count, const char *entry, const isa_spec *spec,
+                             isa_program **out, char *err, size_t err_size)
+{
+    return lower_specialised(words, word_count, entry, spec, out, err, err_size, false);
 }
 
 /* The GLCompute entry point the caller names: any when `entry` is NULL or empty, the first when it is "main" and

@@ -337,21 +337,22 @@ static int run_program(const wl_case *c, const run_options *opt, uint32_t wave, 
 {
     char lerr[1024];
     double t0 = seconds_now();
-    isa_spec spec = {.values = c->spec, .count = c->spec_count};
-    uint32_t *specialised = NULL;
-    isa_status st = isa_specialize(out->spirv, out->spirv_words, &spec, &specialised, NULL, lerr, sizeof lerr);
-    if (st != ISA_OK) { /* the case's fault, not the module's: no "invalid SPIR-V" */
-        snprintf(err, err_size, "%s: %s", c->kernel, lerr);
-        return RUN_EXIT_BAD_INPUT;
-    }
     isa_array_length *lengths = calloc((size_t)c->binding_count + 1, sizeof *lengths);
     if (!lengths) {
-        free(specialised);
         snprintf(err, err_size, "out of memory");
         return RUN_EXIT_BAD_INPUT;
     }
-    isa_spec sized = {NULL, 0, lengths, case_array_lengths(c, lengths)}; /* the values are in the words now */
-    st = isa_lower_spec(specialised, out->spirv_words, c->entry, &sized, &out->prog, lerr, sizeof lerr);
+    isa_spec spec;
+    case_isa_spec(c, lengths, &spec);
+    uint32_t *specialised = NULL;
+    isa_status st = isa_specialize(out->spirv, out->spirv_words, &spec, &specialised, NULL, lerr, sizeof lerr);
+    if (st != ISA_OK) { /* the case's fault, not the module's: no "invalid SPIR-V" */
+        free(lengths);
+        snprintf(err, err_size, "%s: %s", c->kernel, lerr);
+        return RUN_EXIT_BAD_INPUT;
+    }
+    spec.count = 0; /* the values are in the words now: the lowering takes the array lengths */
+    st = isa_lower_spec(specialised, out->spirv_words, c->entry, &spec, &out->prog, lerr, sizeof lerr);
     free(lengths);
     free(specialised);
     out->lower_seconds = seconds_now() - t0;

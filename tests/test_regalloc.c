@@ -46,7 +46,12 @@ START_TEST(test_regalloc_verifier_accepts_every_kernel_case)
             char warn[4096];
             ck_assert_msg(run_compile_case(c, &words, &nw, err, sizeof err, warn, sizeof warn) == ISA_OK, "%s", err);
             isa_program *v = NULL;
-            ck_assert_msg(isa_lower_virtual(words, nw, c->entry, &v, err, sizeof err) == ISA_OK, "%s: %s", path, err);
+            isa_array_length lengths[64];
+            ck_assert_int_le(c->binding_count, 64);
+            isa_spec spec;
+            case_isa_spec(c, lengths, &spec); /* the case's specialization and runtime array lengths */
+            ck_assert_msg(isa_lower_virtual(words, nw, c->entry, &spec, &v, err, sizeof err) == ISA_OK, "%s: %s",
+                          path, err);
             isa_program *a = isa_program_clone(v);
             ck_assert(a != NULL);
             ck_assert_int_eq(isa_allocate_registers(a), ISA_OK);
@@ -79,7 +84,7 @@ START_TEST(test_regalloc_verifier_rejects_a_shared_live_register)
     char err[4096];
     ck_assert_int_eq(isa_compile(&o, &words, &n, err, sizeof err, NULL, 0), ISA_OK);
     isa_program *v = NULL;
-    ck_assert_int_eq(isa_lower_virtual(words, n, NULL, &v, err, sizeof err), ISA_OK);
+    ck_assert_int_eq(isa_lower_virtual(words, n, NULL, NULL, &v, err, sizeof err), ISA_OK);
     isa_program *a = isa_program_clone(v);
     ck_assert_int_eq(isa_allocate_registers(a), ISA_OK);
     ck_assert(isa_verify_allocation(a, v, err, sizeof err));
@@ -304,7 +309,7 @@ static isa_program *verified_pair(const char *src, isa_program **virt)
     size_t n = 0;
     char err[4096];
     ck_assert_msg(isa_compile(&o, &words, &n, err, sizeof err, NULL, 0) == ISA_OK, "%s", err);
-    ck_assert_msg(isa_lower_virtual(words, n, NULL, virt, err, sizeof err) == ISA_OK, "%s", err);
+    ck_assert_msg(isa_lower_virtual(words, n, NULL, NULL, virt, err, sizeof err) == ISA_OK, "%s", err);
     free(words);
     isa_program *a = isa_program_clone(*virt);
     ck_assert(a != NULL);
