@@ -480,11 +480,13 @@ static void dxc_type_note(const char *text, const char *path, char *err, size_t 
 }
 
 /*
- * HLSL intrinsics newer than glslang 12 (Shader Model 6.7's QuadAny and
- * QuadAll), defined in the preamble from ones it has when the kernel calls
- * them: true when any (all) of the quad's four lanes has `e`, read across the
+ * HLSL intrinsics glslang 12 lacks, declared in the preamble when the kernel
+ * calls them.  Shader Model 6.7's QuadAny and QuadAll, defined from ones it
+ * has: true when any (all) of the quad's four lanes has `e`, read across the
  * quad as DXC does without SPV_KHR_quad_control.  Bitwise `|`/`&`, not
  * `||`/`&&`: HLSL 2021's short-circuit would put the reads in branches.
+ * NonUniformResourceIndex, prototypes whose calls isa/glslang_shim.cpp turns
+ * into glslang's nonuniformEXT (a copy decorated NonUniform).
  */
 static const struct dxc_intrinsic {
     const char *name, *definition;
@@ -493,6 +495,7 @@ static const struct dxc_intrinsic {
                 "return (v | QuadReadAcrossX(v) | QuadReadAcrossY(v) | QuadReadAcrossDiagonal(v)) != 0u; }\n"},
     {"QuadAll", "bool QuadAll(bool e) { uint v = e ? 1u : 0u; "
                 "return (v & QuadReadAcrossX(v) & QuadReadAcrossY(v) & QuadReadAcrossDiagonal(v)) != 0u; }\n"},
+    {"NonUniformResourceIndex", "uint NonUniformResourceIndex(uint index);\nint NonUniformResourceIndex(int index);\n"},
 };
 
 static void dxc_intrinsic_definitions(const char *text, char *preamble, size_t size)

@@ -346,6 +346,16 @@ public:
     std::set<std::string> replaced; // the prototypes called, by glslang's mangled name
     int rewritten = 0;
 
+    // An array indexed by NonUniformResourceIndex(i) is itself NonUniform, as GLSL's parser marks a[nonuniformEXT(i)]:
+    // the access chain and the descriptor loaded through it get the decoration too.
+    bool visitBinary(glslang::TVisit v, glslang::TIntermBinary *n) override
+    {
+        Rewriter::visitBinary(v, n);
+        if (n->getOp() == glslang::EOpIndexIndirect && n->getRight()->getType().getQualifier().isNonUniform())
+            n->getWritableType().getQualifier().nonUniform = true;
+        return true;
+    }
+
     glslang::TIntermTyped *rewrite(glslang::TIntermTyped *n) override
     {
         glslang::TIntermAggregate *call = n->getAsAggregate();
@@ -364,6 +374,21 @@ public:
                 rewritten++;
                 return v;
             }
+        if (name == "NonUniformResourceIndex" && call->getSequence().size() == 1) {
+            // glslang's nonuniformEXT(i): a copy of the index whose type says NonUniform
+            glslang::TIntermTyped *index = call->getSequence()[0]->getAsTyped();
+            auto *copy = new glslang::TIntermUnary(glslang::EOpCopyObject);
+            copy->setOperand(index);
+            glslang::TType type;
+            type.shallowCopy(index->getType());
+            type.getQualifier().makeTemporary();
+            type.getQualifier().nonUniform = true;
+            copy->setType(type);
+            copy->setLoc(call->getLoc());
+            replaced.insert(call->getName().c_str());
+            rewritten++;
+            return copy;
+        }
         for (const WaveOverload &w : wave_overloads)
             if (name == w.name) {
                 auto *g = new glslang::TIntermAggregate(w.op);

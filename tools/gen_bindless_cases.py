@@ -127,11 +127,12 @@ def texel_index(g):
 
 
 def texture_index_hlsl(g):
-    """texture_index.hlsl: tex[pick] and tex[(pick + 1) % 3], pick from a constant buffer, Load at 4x4 texels."""
+    """texture_index.hlsl: tex[NonUniformResourceIndex(i % 3)] and tex[pick] (a constant buffer), Load at 4x4."""
     pick = 2
     tex = [[float(e * 100 + i) for i in range(16)] for e in range(3)]
-    out = [tex[pick][i] + 1000.0 * tex[(pick + 1) % 3][i] for i in range(16)]
-    write(g, "texture_index_hlsl", "HLSL textures picked by indices from a constant buffer", "texture_index.hlsl",
+    out = [tex[i % 3][i] + 1000.0 * tex[pick][i] for i in range(16)]
+    write(g, "texture_index_hlsl", "HLSL textures picked per lane (NonUniformResourceIndex) and by a constant "
+          "buffer", "texture_index.hlsl",
           elements([g.image_binding_packed(0, "sampled_image", "r32f", (4, 4), t) for t in tex]) +
           [g.binding(3, "f32", count=16, fill={"value": 0}),
            g.binding(4, "u32", data=[pick, 0, 0, 0], kind="uniform_buffer")],
