@@ -266,6 +266,8 @@ int sim_exec_indexed(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t pc,
     const int len = (int)strcspn(name, "[");
     uint32_t first, elements;
     isa_inst_slots(p, in, &first, &elements);
+    uint64_t lane_mask[SIM_MAX_WAVE]; /* the hot loop's, restored after: widened to the live lanes for SALU */
+    memcpy(lane_mask, w->lane_mask, W * sizeof *lane_mask);
     uint64_t rounds = 0;
     int failed = 0;
     for (sim_mask left = exec; left && !failed; rounds++) {
@@ -296,11 +298,13 @@ int sim_exec_indexed(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t pc,
         one.x = ISA_NO_REG;
         if ((isa_op_shape((isa_op)in->op)->flags & ISA_SHAPE_F_SAMPLER_IMM2) && in->imm2 == in->slot)
             one.imm2 = one.slot; /* a combined image sampler brings its own sampler */
-        set_lane_masks(w, W, same);
-        failed = run(ctx, w, &one, pc, same);
+        /* a scalar result (a uniform index into buffers' lengths) is every live lane's, as SALU writes */
+        const sim_mask lanes = in->cls == ISA_CLASS_SALU ? w->live : same;
+        set_lane_masks(w, W, lanes);
+        failed = run(ctx, w, &one, pc, lanes);
         left &= ~same;
     }
-    set_lane_masks(w, W, exec);
+    memcpy(w->lane_mask, lane_mask, W * sizeof *lane_mask);
     if (rounds > 1)
         ctx->result->stats.inst_executions[pc] += rounds - 1;
     return failed;
