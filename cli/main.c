@@ -114,6 +114,9 @@ static void print_summary(const wl_case *c, const run_output *out, FILE *f)
     if (s->robust_loads || s->robust_stores)
         fprintf(f, "  robust       %" PRIu64 " out-of-bounds load components read as 0, %" PRIu64
                 " store components dropped\n", s->robust_loads, s->robust_stores);
+    if (s->waterfall_rounds)
+        fprintf(f, "  waterfall    %" PRIu64 " extra rounds of accesses whose descriptor each lane picks (NonUniform: "
+                "once per distinct element)\n", s->waterfall_rounds);
     if (s->undefined_events) {
         fprintf(f, "  undefined    %" PRIu64 " event(s); the first:\n", s->undefined_events);
         for (int i = 0; i < out->result.event_count && i < 8; i++) {

@@ -305,8 +305,10 @@ int sim_exec_indexed(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t pc,
         left &= ~same;
     }
     memcpy(w->lane_mask, lane_mask, W * sizeof *lane_mask);
-    if (rounds > 1)
+    if (rounds > 1) {
         ctx->result->stats.inst_executions[pc] += rounds - 1;
+        ctx->result->stats.waterfall_rounds += rounds - 1;
+    }
     return failed;
 }
 

@@ -161,6 +161,7 @@ START_TEST(test_descriptors_a_run_time_index_picks_the_element_per_wave_or_per_l
     /* per lane: lanes 0..3 name elements 0, 1, 2, 0: three rounds a wave, two waves (AMD's waterfall loop) */
     ck_assert_uint_eq(r.stats.inst_executions[lane_pc], 2 * 3);
     ck_assert_uint_eq(r.stats.inst_executions[uniform_pc], 2);
+    ck_assert_uint_eq(r.stats.waterfall_rounds, 2 * 2); /* two rounds past the first in each wave */
     sim_result_free(&r);
     isa_program_destroy(p);
 }
