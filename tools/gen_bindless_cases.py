@@ -5,24 +5,16 @@ output.  Called by tools/gen_kernel_cases.py, whose helpers (write_case,
 binding, expect, image_binding_packed) it takes as `g`."""
 FOLDER = "bindless"
 
-
-def elements(bindings):
-    """The bindings as the elements of one descriptor array: each gets its index in the list as its "element"."""
-    for e, b in enumerate(bindings):
-        b["element"] = e
-    return bindings
+from gen_descriptor_cases import elements, write_in  # noqa: E402 (one writer for both folders)
 
 
 def push(pick):
     return {"type": "u32", "data": [pick]}
 
 
-def write(g, name, description, kernel, bindings, expect, groups=(1, 1, 1), **extra):
-    """kernels/bindless/NAME.json: the fields in the order the case format lists them."""
-    case = {"description": description, "kernel": kernel}
-    case.update(extra)
-    case.update({"groups": list(groups), "bindings": bindings, "expect": expect})
-    g.write_case(FOLDER + "/" + name + ".json", case)
+def write(g, name, *args, **kwargs):
+    """kernels/bindless/NAME.json."""
+    write_in(g, FOLDER, name, *args, **kwargs)
 
 
 def buffer_index(g):

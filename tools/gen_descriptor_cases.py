@@ -12,12 +12,17 @@ def elements(bindings):
     return bindings
 
 
-def write(g, name, description, kernel, bindings, expect, groups=(1, 1, 1), **extra):
-    """kernels/descriptors/NAME.json: the fields in the order the case format lists them."""
+def write_in(g, folder, name, description, kernel, bindings, expect, groups=(1, 1, 1), **extra):
+    """kernels/FOLDER/NAME.json: the fields in the order the case format lists them."""
     case = {"description": description, "kernel": kernel}
     case.update(extra)
     case.update({"groups": list(groups), "bindings": bindings, "expect": expect})
-    g.write_case(FOLDER + "/" + name + ".json", case)
+    g.write_case(folder + "/" + name + ".json", case)
+
+
+def write(g, name, *args, **kwargs):
+    """kernels/descriptors/NAME.json."""
+    write_in(g, FOLDER, name, *args, **kwargs)
 
 
 def buffer_array(g):
