@@ -240,6 +240,71 @@ static int is_null_device(const VkPhysicalDeviceProperties *base, const VkPhysic
     return drv && drv->driverID == VK_DRIVER_ID_MESA_RADV && strncmp(base->deviceName, "Null hardware", 13) == 0;
 }
 
+/* The features the checks ask about (check_features, `wavelab devices`), from the feature structs this device's
+ * version and extensions give. */
+static void read_features(const device_entry *d, vkb_device_info *info)
+{
+    device_features f;
+    vkb_chain_features(d, &f);
+    vkGetPhysicalDeviceFeatures2(d->physical, &f.f2);
+    info->float64 = f.f2.features.shaderFloat64;
+    info->int64 = f.f2.features.shaderInt64;
+    info->int16 = f.f2.features.shaderInt16;
+    info->image_cube_array = f.f2.features.imageCubeArray;
+    info->uniform_buffer_dynamic = f.f2.features.shaderUniformBufferArrayDynamicIndexing;
+    info->storage_buffer_dynamic = f.f2.features.shaderStorageBufferArrayDynamicIndexing;
+    info->sampled_image_dynamic = f.f2.features.shaderSampledImageArrayDynamicIndexing;
+    info->storage_image_dynamic = f.f2.features.shaderStorageImageArrayDynamicIndexing;
+    if (d->api >= API_1_2) {
+        info->float16 = f.v12.shaderFloat16;
+        info->int8 = f.v12.shaderInt8;
+        info->storage_buffer_8bit = f.v12.storageBuffer8BitAccess;
+        info->uniform_and_storage_buffer_8bit = f.v12.uniformAndStorageBuffer8BitAccess;
+        info->storage_push_constant_8 = f.v12.storagePushConstant8;
+        info->storage_buffer_16bit = f.v11.storageBuffer16BitAccess;
+        info->uniform_and_storage_buffer_16bit = f.v11.uniformAndStorageBuffer16BitAccess;
+        info->storage_push_constant_16 = f.v11.storagePushConstant16;
+        info->subgroup_extended_types = f.v12.shaderSubgroupExtendedTypes;
+        info->int64_atomics = f.v12.shaderBufferInt64Atomics;
+        info->vulkan_memory_model = f.v12.vulkanMemoryModel;
+        info->sampler_mirror_clamp_to_edge = f.v12.samplerMirrorClampToEdge;
+        info->uniform_texel_dynamic = f.v12.shaderUniformTexelBufferArrayDynamicIndexing;
+        info->storage_texel_dynamic = f.v12.shaderStorageTexelBufferArrayDynamicIndexing;
+        info->uniform_buffer_nonuniform = f.v12.shaderUniformBufferArrayNonUniformIndexing;
+        info->storage_buffer_nonuniform = f.v12.shaderStorageBufferArrayNonUniformIndexing;
+        info->sampled_image_nonuniform = f.v12.shaderSampledImageArrayNonUniformIndexing;
+        info->storage_image_nonuniform = f.v12.shaderStorageImageArrayNonUniformIndexing;
+        info->uniform_texel_nonuniform = f.v12.shaderUniformTexelBufferArrayNonUniformIndexing;
+        info->storage_texel_nonuniform = f.v12.shaderStorageTexelBufferArrayNonUniformIndexing;
+        info->runtime_descriptor_array = f.v12.runtimeDescriptorArray;
+    } else {
+        info->float16 = f.float16_int8.shaderFloat16;
+        info->int8 = f.float16_int8.shaderInt8;
+        info->storage_buffer_8bit = f.storage8.storageBuffer8BitAccess;
+        info->uniform_and_storage_buffer_8bit = f.storage8.uniformAndStorageBuffer8BitAccess;
+        info->storage_push_constant_8 = f.storage8.storagePushConstant8;
+        info->storage_buffer_16bit = f.storage16.storageBuffer16BitAccess;
+        info->uniform_and_storage_buffer_16bit = f.storage16.uniformAndStorageBuffer16BitAccess;
+        info->storage_push_constant_16 = f.storage16.storagePushConstant16;
+        info->subgroup_extended_types = f.extended_types.shaderSubgroupExtendedTypes;
+        info->int64_atomics = f.atomic_int64.shaderBufferInt64Atomics;
+    }
+    if (d->api >= API_1_3) {
+        info->subgroup_size_control = f.v13.subgroupSizeControl;
+        info->compute_full_subgroups = f.v13.computeFullSubgroups;
+    } else {
+        info->subgroup_size_control = f.size_control.subgroupSizeControl;
+        info->compute_full_subgroups = f.size_control.computeFullSubgroups;
+    }
+    info->pipeline_executable_properties = f.executable_properties.pipelineExecutableInfo;
+    info->float32_atomic_add = f.atomic_float.shaderBufferFloat32AtomicAdd;
+    info->workgroup_explicit_layout = f.workgroup_explicit.workgroupMemoryExplicitLayout;
+    info->workgroup_explicit_layout_8bit = f.workgroup_explicit.workgroupMemoryExplicitLayout8BitAccess;
+    info->workgroup_explicit_layout_16bit = f.workgroup_explicit.workgroupMemoryExplicitLayout16BitAccess;
+    info->derivative_group_quads = f.derivatives.computeDerivativeGroupQuads;
+    info->derivative_group_linear = f.derivatives.computeDerivativeGroupLinear;
+}
+
 static void fill_device_info(vkb_context *ctx, device_entry *d)
 {
     vkb_device_info *info = &d->info;
@@ -324,71 +389,13 @@ static void fill_device_info(vkb_context *ctx, device_entry *d)
     info->subgroup_ops = sub.supportedOperations;
     info->min_subgroup_size = info->max_subgroup_size = sub.subgroupSize;
 
-    device_features f;
-    vkb_chain_features(d, &f);
-    vkGetPhysicalDeviceFeatures2(d->physical, &f.f2);
-    info->float64 = f.f2.features.shaderFloat64;
-    info->int64 = f.f2.features.shaderInt64;
-    info->int16 = f.f2.features.shaderInt16;
-    info->image_cube_array = f.f2.features.imageCubeArray;
-    info->uniform_buffer_dynamic = f.f2.features.shaderUniformBufferArrayDynamicIndexing;
-    info->storage_buffer_dynamic = f.f2.features.shaderStorageBufferArrayDynamicIndexing;
-    info->sampled_image_dynamic = f.f2.features.shaderSampledImageArrayDynamicIndexing;
-    info->storage_image_dynamic = f.f2.features.shaderStorageImageArrayDynamicIndexing;
-    if (d->api >= API_1_2) {
-        info->float16 = f.v12.shaderFloat16;
-        info->int8 = f.v12.shaderInt8;
-        info->storage_buffer_8bit = f.v12.storageBuffer8BitAccess;
-        info->uniform_and_storage_buffer_8bit = f.v12.uniformAndStorageBuffer8BitAccess;
-        info->storage_push_constant_8 = f.v12.storagePushConstant8;
-        info->storage_buffer_16bit = f.v11.storageBuffer16BitAccess;
-        info->uniform_and_storage_buffer_16bit = f.v11.uniformAndStorageBuffer16BitAccess;
-        info->storage_push_constant_16 = f.v11.storagePushConstant16;
-        info->subgroup_extended_types = f.v12.shaderSubgroupExtendedTypes;
-        info->int64_atomics = f.v12.shaderBufferInt64Atomics;
-        info->vulkan_memory_model = f.v12.vulkanMemoryModel;
-        info->sampler_mirror_clamp_to_edge = f.v12.samplerMirrorClampToEdge;
-        info->uniform_texel_dynamic = f.v12.shaderUniformTexelBufferArrayDynamicIndexing;
-        info->storage_texel_dynamic = f.v12.shaderStorageTexelBufferArrayDynamicIndexing;
-        info->uniform_buffer_nonuniform = f.v12.shaderUniformBufferArrayNonUniformIndexing;
-        info->storage_buffer_nonuniform = f.v12.shaderStorageBufferArrayNonUniformIndexing;
-        info->sampled_image_nonuniform = f.v12.shaderSampledImageArrayNonUniformIndexing;
-        info->storage_image_nonuniform = f.v12.shaderStorageImageArrayNonUniformIndexing;
-        info->uniform_texel_nonuniform = f.v12.shaderUniformTexelBufferArrayNonUniformIndexing;
-        info->storage_texel_nonuniform = f.v12.shaderStorageTexelBufferArrayNonUniformIndexing;
-        info->runtime_descriptor_array = f.v12.runtimeDescriptorArray;
-    } else {
-        info->float16 = f.float16_int8.shaderFloat16;
-        info->int8 = f.float16_int8.shaderInt8;
-        info->storage_buffer_8bit = f.storage8.storageBuffer8BitAccess;
-        info->uniform_and_storage_buffer_8bit = f.storage8.uniformAndStorageBuffer8BitAccess;
-        info->storage_push_constant_8 = f.storage8.storagePushConstant8;
-        info->storage_buffer_16bit = f.storage16.storageBuffer16BitAccess;
-        info->uniform_and_storage_buffer_16bit = f.storage16.uniformAndStorageBuffer16BitAccess;
-        info->storage_push_constant_16 = f.storage16.storagePushConstant16;
-        info->subgroup_extended_types = f.extended_types.shaderSubgroupExtendedTypes;
-        info->int64_atomics = f.atomic_int64.shaderBufferInt64Atomics;
-    }
-    if (d->api >= API_1_3) {
-        info->subgroup_size_control = f.v13.subgroupSizeControl;
-        info->compute_full_subgroups = f.v13.computeFullSubgroups;
-    } else {
-        info->subgroup_size_control = f.size_control.subgroupSizeControl;
-        info->compute_full_subgroups = f.size_control.computeFullSubgroups;
-    }
+    read_features(d, info);
     if (has_ssc && info->subgroup_size_control) {
         info->min_subgroup_size = ssc.minSubgroupSize;
         info->max_subgroup_size = ssc.maxSubgroupSize;
         info->required_subgroup_size_stages = ssc.requiredSubgroupSizeStages;
         info->max_compute_workgroup_subgroups = ssc.maxComputeWorkgroupSubgroups;
     }
-    info->pipeline_executable_properties = f.executable_properties.pipelineExecutableInfo;
-    info->float32_atomic_add = f.atomic_float.shaderBufferFloat32AtomicAdd;
-    info->workgroup_explicit_layout = f.workgroup_explicit.workgroupMemoryExplicitLayout;
-    info->workgroup_explicit_layout_8bit = f.workgroup_explicit.workgroupMemoryExplicitLayout8BitAccess;
-    info->workgroup_explicit_layout_16bit = f.workgroup_explicit.workgroupMemoryExplicitLayout16BitAccess;
-    info->derivative_group_quads = f.derivatives.computeDerivativeGroupQuads;
-    info->derivative_group_linear = f.derivatives.computeDerivativeGroupLinear;
 
     info->performance_query = vkb_device_has_extension(d, VK_KHR_PERFORMANCE_QUERY_EXTENSION_NAME);
     if (info->performance_query && vkEnumeratePhysicalDeviceQueueFamilyPerformanceQueryCountersKHR) {

@@ -44,6 +44,20 @@ static const char *reduce_name(int64_t op, isa_reduce_op end)
     return op >= 0 && op < (int64_t)end ? names[op] : "?";
 }
 
+/* The slot an instruction names: its name ("src[2]"), or with a run-time index the array and the index register
+ * ("src[s0]", "src[nonuniform v3]"). */
+static const char *slot_text(const isa_program *p, const isa_inst *in, char *buf, size_t size)
+{
+    const char *slot = in->slot < p->slot_count ? p->slots[in->slot].name : "?";
+    if (in->desc_index == ISA_DESC_NONE)
+        return slot;
+    char x[24];
+    reg(p, x, sizeof x, in->x);
+    snprintf(buf, size, "%.*s[%s%s]", (int)strcspn(slot, "["), slot,
+             in->desc_index == ISA_DESC_NONUNIFORM ? "nonuniform " : "", x);
+    return buf;
+}
+
 void isa_inst_format(const isa_program *p, const isa_inst *in, char *buf, size_t size)
 {
     char d[24], a[24], b[24], c[24], e[24];
@@ -63,15 +77,8 @@ void isa_inst_format(const isa_program *p, const isa_inst *in, char *buf, size_t
     reg(p, b, sizeof b, in->b);
     reg(p, c, sizeof c, in->c);
     reg(p, e, sizeof e, in->e);
-    const char *slot = in->slot < p->slot_count ? p->slots[in->slot].name : "?";
-    char indexed[96];
-    if (in->desc_index != ISA_DESC_NONE) { /* "src[v3]": the element a run-time index picks */
-        char x[24];
-        reg(p, x, sizeof x, in->x);
-        snprintf(indexed, sizeof indexed, "%.*s[%s%s]", (int)strcspn(slot, "["), slot,
-                 in->desc_index == ISA_DESC_NONUNIFORM ? "nonuniform " : "", x);
-        slot = indexed;
-    }
+    char slot_buf[96];
+    const char *slot = slot_text(p, in, slot_buf, sizeof slot_buf);
     switch (isa_op_print(op)) {
     case ISA_PRINT_BLOCK:
         snprintf(buf, size, "%-5s %-14s exec = m%u, m%u = 0, if exec == 0 goto %" PRId64, isa_class_name(cls), name,

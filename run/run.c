@@ -331,9 +331,9 @@ void run_alias_sync(const wl_case *c, uint8_t *const *data)
     }
 }
 
-/* Lowers out->spirv and runs it on the simulator (the body of run_case_sim). */
-static int run_program(const wl_case *c, const run_options *opt, uint32_t wave, run_output *out, char *err,
-                       size_t err_size)
+/* Lowers out->spirv into out->prog with what the case fixes (its specialization, its runtime descriptor arrays'
+ * lengths); 0 or RUN_EXIT_BAD_INPUT with the message in err. */
+static int lower_case_kernel(const wl_case *c, run_output *out, char *err, size_t err_size)
 {
     char lerr[1024];
     double t0 = seconds_now();
@@ -360,6 +360,16 @@ static int run_program(const wl_case *c, const run_options *opt, uint32_t wave, 
         snprintf(err, err_size, "%s: %s: %s", c->kernel, isa_status_str(st), lerr);
         return RUN_EXIT_BAD_INPUT;
     }
+    return 0;
+}
+
+/* Lowers out->spirv and runs it on the simulator (the body of run_case_sim). */
+static int run_program(const wl_case *c, const run_options *opt, uint32_t wave, run_output *out, char *err,
+                       size_t err_size)
+{
+    int rc = lower_case_kernel(c, out, err, err_size);
+    if (rc)
+        return rc;
     if (!run_bindings_fit(c, out->prog, err, err_size))
         return RUN_EXIT_BAD_INPUT;
     out->data = calloc((size_t)c->binding_count + 1, sizeof *out->data);
@@ -451,7 +461,7 @@ static int run_program(const wl_case *c, const run_options *opt, uint32_t wave, 
         for (int i = 0; i < c->binding_count; i++)
             memcpy(out->data[i], c->bindings[i].bytes, c->bindings[i].size);
     }
-    t0 = seconds_now();
+    double t0 = seconds_now();
     out->status = sim_run(out->prog, &cfg, &out->result);
     out->dispatch_seconds = seconds_now() - t0;
     if (opt && opt->memory) {
