@@ -131,6 +131,17 @@ def texture_index_hlsl(g):
           [g.expect(3, out)])
 
 
+def texel_index_hlsl(g):
+    """texel_index.hlsl: Buffer<uint> src[3], src[k] with k = NonUniformResourceIndex(i % 3) in a variable, and
+    src[NonUniformResourceIndex((i + 1) % 3)] inline."""
+    src = [[e * 1000 + i for i in range(16)] for e in range(3)]
+    out = [src[i % 3][i] + 100 * src[(i + 1) % 3][i] for i in range(16)]
+    write(g, "texel_index_hlsl", "HLSL texel buffers picked per lane with NonUniformResourceIndex, through a local "
+          "variable and inline", "texel_index.hlsl",
+          elements([g.binding(0, "u32", data=d, kind="uniform_texel_buffer", fmt="r32ui") for d in src]) +
+          [g.binding(3, "u32", count=16, fill={"value": 0})], [g.expect(3, out)])
+
+
 def runtime_array(g):
     """runtime_array.comp: src[] (5 bound) and textures[] (3 bound), each lane its own element of both."""
     w = h = 4
@@ -152,4 +163,5 @@ def generate(g):
     image_index(g)
     texel_index(g)
     texture_index_hlsl(g)
+    texel_index_hlsl(g)
     runtime_array(g)
