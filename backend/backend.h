@@ -93,6 +93,20 @@ vkb_status vkb_context_create_null(const char *family, vkb_context **out, int *i
 
 int vkb_device_count(const vkb_context *ctx);
 
+/*
+ * Descriptor arrays indexed by a run-time value, per kind of descriptor: the stem of its SPIR-V capabilities
+ * (stem##ArrayDynamicIndexing, stem##ArrayNonUniformIndexing) and Vulkan features (shader##stem##...), the feature
+ * struct that holds the dynamic one (Vulkan 1.0's; 1.2's for texel buffers; the NonUniform ones are all 1.2's),
+ * what `wavelab devices` calls the kind, and the vkb_device_info fields.
+ */
+#define VKB_DESCRIPTOR_INDEXING_LIST(X)                                                                    \
+    X(UniformBuffer, f2.features, "uniform buffers", uniform_buffer_dynamic, uniform_buffer_nonuniform)     \
+    X(StorageBuffer, f2.features, "storage buffers", storage_buffer_dynamic, storage_buffer_nonuniform)     \
+    X(SampledImage, f2.features, "sampled images", sampled_image_dynamic, sampled_image_nonuniform)         \
+    X(StorageImage, f2.features, "storage images", storage_image_dynamic, storage_image_nonuniform)         \
+    X(UniformTexelBuffer, v12, "uniform texel buffers", uniform_texel_dynamic, uniform_texel_nonuniform)    \
+    X(StorageTexelBuffer, v12, "storage texel buffers", storage_texel_dynamic, storage_texel_nonuniform)
+
 typedef struct vkb_device_info {
     char name[256];
     char type[16];              /* "discrete", "integrated", "virtual", "cpu", "other" */
@@ -127,12 +141,10 @@ typedef struct vkb_device_info {
     int vulkan_memory_model;
     int sampler_mirror_clamp_to_edge; /* Vulkan 1.2 samplerMirrorClampToEdge */
     int image_cube_array;            /* imageCubeArray: samplerCubeArray, imageCubeArray in a kernel */
-    /* descriptor arrays indexed by a run-time value: dynamically uniform (Vulkan 1.0 features; texel buffers 1.2) */
-    int uniform_buffer_dynamic, storage_buffer_dynamic, sampled_image_dynamic, storage_image_dynamic;
-    int uniform_texel_dynamic, storage_texel_dynamic;
-    /* ... and NonUniform (Vulkan 1.2 descriptor indexing) */
-    int uniform_buffer_nonuniform, storage_buffer_nonuniform, sampled_image_nonuniform, storage_image_nonuniform;
-    int uniform_texel_nonuniform, storage_texel_nonuniform;
+    /* descriptor arrays indexed by a run-time value, dynamically uniform and NonUniform, per kind */
+#define X(stem, src, name, dynamic, nonuniform) int dynamic, nonuniform;
+    VKB_DESCRIPTOR_INDEXING_LIST(X)
+#undef X
     int runtime_descriptor_array;    /* arrays of descriptors without a length (Vulkan 1.2) */
 
     /* limits */

@@ -251,10 +251,12 @@ static void read_features(const device_entry *d, vkb_device_info *info)
     info->int64 = f.f2.features.shaderInt64;
     info->int16 = f.f2.features.shaderInt16;
     info->image_cube_array = f.f2.features.imageCubeArray;
-    info->uniform_buffer_dynamic = f.f2.features.shaderUniformBufferArrayDynamicIndexing;
-    info->storage_buffer_dynamic = f.f2.features.shaderStorageBufferArrayDynamicIndexing;
-    info->sampled_image_dynamic = f.f2.features.shaderSampledImageArrayDynamicIndexing;
-    info->storage_image_dynamic = f.f2.features.shaderStorageImageArrayDynamicIndexing;
+    /* (the 1.2 struct is zeroed on an older device: no such feature) */
+#define X(stem, src, name, dynamic, nonuniform)                        \
+    info->dynamic = f.src.shader##stem##ArrayDynamicIndexing;          \
+    info->nonuniform = f.v12.shader##stem##ArrayNonUniformIndexing;
+    VKB_DESCRIPTOR_INDEXING_LIST(X)
+#undef X
     if (d->api >= API_1_2) {
         info->float16 = f.v12.shaderFloat16;
         info->int8 = f.v12.shaderInt8;
@@ -268,14 +270,6 @@ static void read_features(const device_entry *d, vkb_device_info *info)
         info->int64_atomics = f.v12.shaderBufferInt64Atomics;
         info->vulkan_memory_model = f.v12.vulkanMemoryModel;
         info->sampler_mirror_clamp_to_edge = f.v12.samplerMirrorClampToEdge;
-        info->uniform_texel_dynamic = f.v12.shaderUniformTexelBufferArrayDynamicIndexing;
-        info->storage_texel_dynamic = f.v12.shaderStorageTexelBufferArrayDynamicIndexing;
-        info->uniform_buffer_nonuniform = f.v12.shaderUniformBufferArrayNonUniformIndexing;
-        info->storage_buffer_nonuniform = f.v12.shaderStorageBufferArrayNonUniformIndexing;
-        info->sampled_image_nonuniform = f.v12.shaderSampledImageArrayNonUniformIndexing;
-        info->storage_image_nonuniform = f.v12.shaderStorageImageArrayNonUniformIndexing;
-        info->uniform_texel_nonuniform = f.v12.shaderUniformTexelBufferArrayNonUniformIndexing;
-        info->storage_texel_nonuniform = f.v12.shaderStorageTexelBufferArrayNonUniformIndexing;
         info->runtime_descriptor_array = f.v12.runtimeDescriptorArray;
     } else {
         info->float16 = f.float16_int8.shaderFloat16;

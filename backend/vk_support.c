@@ -21,6 +21,12 @@
 
 /* ------------------------------------------------------------- support */
 
+/* VKB_DESCRIPTOR_INDEXING_LIST's rows as CAPABILITY_FEATURE_LIST's: the X they expand to is the one defined
+ * where that list is expanded. */
+#define INDEXING_CAPABILITIES(stem, src, name, dynamic, nonuniform)                          \
+    X(stem##ArrayDynamicIndexing, dynamic, "shader" #stem "ArrayDynamicIndexing")             \
+    X(stem##ArrayNonUniformIndexing, nonuniform, "shader" #stem "ArrayNonUniformIndexing")
+
 /* Device features a SPIR-V capability needs (subgroup capabilities are checked by operation class). */
 #define CAPABILITY_FEATURE_LIST(X)                                                            \
     X(Float16, float16, "shaderFloat16")                                                      \
@@ -48,26 +54,7 @@
       "computeDerivativeGroupQuads (VK_NV_compute_shader_derivatives)")                       \
     X(ComputeDerivativeGroupLinearNV, derivative_group_linear,                                \
       "computeDerivativeGroupLinear (VK_NV_compute_shader_derivatives)")                      \
-    X(UniformBufferArrayDynamicIndexing, uniform_buffer_dynamic, "shaderUniformBufferArrayDynamicIndexing") \
-    X(StorageBufferArrayDynamicIndexing, storage_buffer_dynamic, "shaderStorageBufferArrayDynamicIndexing") \
-    X(SampledImageArrayDynamicIndexing, sampled_image_dynamic, "shaderSampledImageArrayDynamicIndexing") \
-    X(StorageImageArrayDynamicIndexing, storage_image_dynamic, "shaderStorageImageArrayDynamicIndexing") \
-    X(UniformTexelBufferArrayDynamicIndexing, uniform_texel_dynamic,                          \
-      "shaderUniformTexelBufferArrayDynamicIndexing")                                         \
-    X(StorageTexelBufferArrayDynamicIndexing, storage_texel_dynamic,                          \
-      "shaderStorageTexelBufferArrayDynamicIndexing")                                         \
-    X(UniformBufferArrayNonUniformIndexing, uniform_buffer_nonuniform,                        \
-      "shaderUniformBufferArrayNonUniformIndexing")                                           \
-    X(StorageBufferArrayNonUniformIndexing, storage_buffer_nonuniform,                        \
-      "shaderStorageBufferArrayNonUniformIndexing")                                           \
-    X(SampledImageArrayNonUniformIndexing, sampled_image_nonuniform,                          \
-      "shaderSampledImageArrayNonUniformIndexing")                                            \
-    X(StorageImageArrayNonUniformIndexing, storage_image_nonuniform,                          \
-      "shaderStorageImageArrayNonUniformIndexing")                                            \
-    X(UniformTexelBufferArrayNonUniformIndexing, uniform_texel_nonuniform,                    \
-      "shaderUniformTexelBufferArrayNonUniformIndexing")                                      \
-    X(StorageTexelBufferArrayNonUniformIndexing, storage_texel_nonuniform,                    \
-      "shaderStorageTexelBufferArrayNonUniformIndexing")                                      \
+    VKB_DESCRIPTOR_INDEXING_LIST(INDEXING_CAPABILITIES)                                       \
     X(RuntimeDescriptorArray, runtime_descriptor_array, "runtimeDescriptorArray")
 
 /* Device extensions a SPIR-V extension needs, and the Vulkan 1.x that made the extension core (0: none has).  A

@@ -197,15 +197,13 @@ static void print_device(int index, const vkb_device_info *d)
     printf("  compute extensions  explicit-layout workgroup memory %s; derivatives in compute kernels: quads %s, "
            "linear %s\n", yes_no(d->workgroup_explicit_layout), yes_no(d->derivative_group_quads),
            yes_no(d->derivative_group_linear));
-    printf("  run-time indices    uniform / NonUniform into arrays of: uniform buffers %s/%s, storage buffers "
-           "%s/%s, sampled images %s/%s, storage images %s/%s, uniform texel buffers %s/%s, storage texel buffers "
-           "%s/%s\n",
-           yes_no(d->uniform_buffer_dynamic), yes_no(d->uniform_buffer_nonuniform), yes_no(d->storage_buffer_dynamic),
-           yes_no(d->storage_buffer_nonuniform), yes_no(d->sampled_image_dynamic),
-           yes_no(d->sampled_image_nonuniform), yes_no(d->storage_image_dynamic),
-           yes_no(d->storage_image_nonuniform), yes_no(d->uniform_texel_dynamic),
-           yes_no(d->uniform_texel_nonuniform), yes_no(d->storage_texel_dynamic),
-           yes_no(d->storage_texel_nonuniform));
+    printf("  run-time indices    uniform / NonUniform into arrays of:");
+    const char *sep = " ";
+#define X(stem, src, name, dynamic, nonuniform) \
+    printf("%s%s %s/%s", sep, name, yes_no(d->dynamic), yes_no(d->nonuniform)), sep = ", ";
+    VKB_DESCRIPTOR_INDEXING_LIST(X)
+#undef X
+    printf("\n");
     printf("  shared memory       %u bytes per workgroup\n", d->max_compute_shared_memory_size);
     printf("  workgroups          %u invocations, size %u x %u x %u, count %u x %u x %u\n",
            d->max_compute_workgroup_invocations, d->max_compute_workgroup_size[0], d->max_compute_workgroup_size[1],

@@ -143,12 +143,8 @@ int isa_inst_slots(const isa_program *p, const isa_inst *in, uint32_t *first, ui
     if (!(isa_op_shape((isa_op)in->op)->flags & ISA_SHAPE_F_SLOT) || in->slot >= p->slot_count)
         return 0;
     *first = in->slot;
-    *count = 1;
-    if (in->desc_index != ISA_DESC_NONE) {
-        const isa_slot *sl = &p->slots[in->slot];
-        uint32_t n = sl->elements > sl->element ? sl->elements - sl->element : 1;
-        *count = in->slot + n <= p->slot_count ? n : p->slot_count - in->slot;
-    }
+    /* with a run-time index the slot is the array's element 0 (the lowering makes it so, isa/validate.c checks) */
+    *count = in->desc_index != ISA_DESC_NONE ? p->slots[in->slot].elements : 1;
     return 1;
 }
 

@@ -368,14 +368,14 @@ static void lower_image_value(lower *L, SpvOp op, const uint32_t *o)
             return;
         id_info *r = &L->ids[o[1]];
         r->kind = K_IMAGE, r->slot = slot, r->sampler_slot = -1, r->type = o[0];
-        r->desc_index = L->ids[o[2]].desc_index, r->desc_reg = L->ids[o[2]].desc_reg;
+        r->desc = L->ids[o[2]].desc;
         return;
     }
     case SpvOpSampledImage: {
         int32_t slot = image_of(L, o[2], false), sampler = slot < 0 ? -1 : image_of(L, o[3], false);
         if (sampler < 0)
             return;
-        if (L->ids[o[3]].desc_index != ISA_DESC_NONE) {
+        if (L->ids[o[3]].desc.index != ISA_DESC_NONE) {
             lower_fail(L, ISA_ERR_UNSUPPORTED, "sampler '%s' is picked from a descriptor array by a value known only "
                        "when the kernel runs: wavelab models run-time indices into arrays of buffers and images, and "
                        "constant ones into arrays of samplers", L->p->slots[sampler].name);
@@ -383,7 +383,7 @@ static void lower_image_value(lower *L, SpvOp op, const uint32_t *o)
         }
         id_info *r = &L->ids[o[1]];
         r->kind = K_IMAGE, r->slot = slot, r->sampler_slot = sampler, r->type = o[0];
-        r->desc_index = L->ids[o[2]].desc_index, r->desc_reg = L->ids[o[2]].desc_reg;
+        r->desc = L->ids[o[2]].desc;
         return;
     }
     case SpvOpImageTexelPointer: {
@@ -398,7 +398,7 @@ static void lower_image_value(lower *L, SpvOp op, const uint32_t *o)
         uint8_t n;
         r->off_reg = coord_regs(L, o[3], &n);
         r->kind = K_TEXEL_PTR, r->slot = slot, r->sampler_slot = -1, r->type = o[0], r->off_const = n;
-        r->desc_index = L->ids[o[2]].desc_index, r->desc_reg = L->ids[o[2]].desc_reg;
+        r->desc = L->ids[o[2]].desc;
         return;
     }
     default:
@@ -641,13 +641,11 @@ void lower_image_inst(lower *L, SpvOp op, const uint32_t *o, uint32_t no)
     if (L->failed)
         return;
     uint32_t first = L->p->code_count;
+    /* texel buffers are lower_mem_inst's; either way, the instructions take the image's run-time index below */
     if (slot >= 0 && is_texel_buffer(L, slot) &&
-        (op == SpvOpImageRead || op == SpvOpImageWrite || op == SpvOpImageFetch || op == SpvOpImageQuerySize)) {
+        (op == SpvOpImageRead || op == SpvOpImageWrite || op == SpvOpImageFetch || op == SpvOpImageQuerySize))
         lower_mem_inst(L, op, o, no);
-        lower_index_slots(L, first, &L->ids[image]);
-        return;
-    }
-    switch (op) {
+    else switch (op) {
     case SpvOpImageRead: case SpvOpImageFetch:
         lower_image_load(L, op, o, no, slot);
         break;

@@ -30,6 +30,13 @@ enum id_kind { K_NONE, K_TYPE, K_CONST, K_VAR, K_VALUE, K_PTR, K_IMAGE, K_LABEL,
 /* A type: the module reader's record (isa/spirv.h), with its layout decorations. */
 typedef spv_type type_info;
 
+/* A run-time index into a descriptor array: how it picks the element (isa_desc_index) and its register; what
+ * every instruction through the pointer or image carries as isa_inst.desc_index and x. */
+typedef struct lower_desc {
+    uint8_t index;
+    uint32_t reg;
+} lower_desc;
+
 typedef struct id_info {
     uint8_t kind;
     uint32_t type;        /* result type id */
@@ -39,8 +46,8 @@ typedef struct id_info {
     int32_t slot;         /* slot index, -1: register-backed (built-in input) */
     int32_t sampler_slot; /* K_IMAGE: the slot of its sampler (a combined image sampler's own slot), -1 none */
     uint32_t off_reg;     /* dynamic byte offset register (ISA_NO_REG = none) */
-    uint8_t desc_index;   /* K_PTR/K_IMAGE/K_TEXEL_PTR into a descriptor array by a run-time index: isa_desc_index, */
-    uint32_t desc_reg;    /* ... and the register of that index (slot is then the array's element 0) */
+    lower_desc desc;      /* K_PTR/K_IMAGE/K_TEXEL_PTR into a descriptor array by a run-time index (slot is then
+                           * the array's element 0); an id made from another takes it whole */
     int64_t off_const;    /* constant byte offset, or register offset for register-backed */
     /* constants */
     uint64_t cval;        /* scalar constant bits */
@@ -172,7 +179,7 @@ void lower_binary(lower *L, isa_op op, isa_type ty, uint32_t d, uint32_t a, uint
 void lower_init_private_variables(lower *L);
 void lower_mem_inst(lower *L, SpvOp op, const uint32_t *o, uint32_t no);
 /* Gives the instructions lowered since code index `first` on p's slot p's run-time descriptor index, if it has
- * one (isa_inst.x, desc_index); a write through it marks every element written. */
+ * one (isa_inst.x, desc_index, from p->desc); a write through it marks every element written. */
 void lower_index_slots(lower *L, uint32_t first, const id_info *p);
 void lower_store_through(lower *L, uint32_t ptr, uint32_t tid, uint32_t reg);
 

@@ -172,7 +172,7 @@ static uint32_t add_scaled_index(lower *L, uint32_t off_reg, uint32_t index_id, 
 
 /* The element of descriptor array `b` that index `idx` picks, into r: a constant index (a
  * specialization constant, or an OpSpecConstantOp of them) picks its slot; a value known only when the kernel runs
- * leaves r->slot at element 0 and names the index register in r->desc_reg, uniform for the wave unless the index
+ * leaves r->slot at element 0 and names the index register in r->desc, uniform for the wave unless the index
  * or the access chain `rid` is decorated NonUniform (the executor then runs the access once per distinct element
  * among the active lanes).  0 after a failure. */
 static bool descriptor_element(lower *L, const id_info *b, uint32_t idx, uint32_t rid, id_info *r)
@@ -196,8 +196,8 @@ static bool descriptor_element(lower *L, const id_info *b, uint32_t idx, uint32_
     }
     r->slot = b->slot;
     if (!L->ids[idx].cknown) {
-        r->desc_reg = add_scaled_index(L, ISA_NO_REG, idx, 1);
-        r->desc_index = (uint8_t)(L->ids[idx].nonuniform || L->ids[rid].nonuniform ? ISA_DESC_NONUNIFORM
+        r->desc.reg = add_scaled_index(L, ISA_NO_REG, idx, 1);
+        r->desc.index = (uint8_t)(L->ids[idx].nonuniform || L->ids[rid].nonuniform ? ISA_DESC_NONUNIFORM
                                                                                      : ISA_DESC_UNIFORM);
         return !L->failed;
     }
@@ -216,15 +216,15 @@ static bool descriptor_element(lower *L, const id_info *b, uint32_t idx, uint32_
  * has one; a write through it may reach every element. */
 void lower_index_slots(lower *L, uint32_t first, const id_info *p)
 {
-    if (p->desc_index == ISA_DESC_NONE || L->failed)
+    if (p->desc.index == ISA_DESC_NONE || L->failed)
         return;
     for (uint32_t i = first; i < L->p->code_count; i++) {
         isa_inst *in = &L->p->code[i];
         if (!(isa_op_shape((isa_op)in->op)->flags & ISA_SHAPE_F_SLOT) || in->slot != (uint32_t)p->slot ||
             in->desc_index != ISA_DESC_NONE)
             continue;
-        in->desc_index = p->desc_index;
-        in->x = p->desc_reg;
+        in->desc_index = p->desc.index;
+        in->x = p->desc.reg;
         isa_op op = (isa_op)in->op;
         bool writes = op == ISA_OP_STORE || op == ISA_OP_IMG_WRITE || op == ISA_OP_IMG_STORE ||
                       ((op == ISA_OP_ATOMIC || op == ISA_OP_IMG_ATOMIC) && in->imm2 != ISA_RED_LOAD);
@@ -317,8 +317,7 @@ static void lower_access_chain(lower *L, const uint32_t *o, uint32_t no)
     d->kind = K_PTR;
     d->type = rtype;
     d->slot = r.slot;
-    d->desc_index = r.desc_index;
-    d->desc_reg = r.desc_reg;
+    d->desc = r.desc;
     d->off_reg = r.off_reg;
     d->off_const = r.off_const;
     /* remember how a matrix, or a column of one, lies in the buffer (loads and stores through d use it) */
@@ -394,8 +393,7 @@ static void lower_load(lower *L, const uint32_t *o)
         /* an image or sampler is its slot (isa/lower_image.c); a combined image sampler is its own sampler */
         L->ids[rid].kind = K_IMAGE;
         L->ids[rid].slot = p->slot;
-        L->ids[rid].desc_index = p->desc_index;
-        L->ids[rid].desc_reg = p->desc_reg;
+        L->ids[rid].desc = p->desc;
         L->ids[rid].sampler_slot =
             sp == ISA_SPACE_SAMPLER || (sp == ISA_SPACE_SAMPLED_IMAGE && L->p->slots[p->slot].image_combined)
                 ? p->slot

@@ -262,12 +262,11 @@ int sim_exec_indexed(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t pc,
     const isa_program *p = ctx->prog;
     const uint32_t W = ctx->wave_size;
     const uint64_t *X = sim_reg(ctx, w, in->x);
-    const char *name = p->slots[in->slot].name;
-    const int len = (int)strcspn(name, "[");
-    uint32_t first, elements;
-    isa_inst_slots(p, in, &first, &elements);
-    uint64_t lane_mask[SIM_MAX_WAVE]; /* the hot loop's, restored after: widened to the live lanes for SALU */
-    memcpy(lane_mask, w->lane_mask, W * sizeof *lane_mask);
+    const isa_slot *array = &p->slots[in->slot]; /* element 0 (isa/validate.c) */
+    const int len = (int)strcspn(array->name, "[");
+    /* a scalar result (a uniform index into buffers' lengths) is every live lane's, as the hot loop widens the lane
+     * masks for any SALU instruction; it gets them back as they were */
+    const int scalar = in->cls == ISA_CLASS_SALU;
     uint64_t rounds = 0;
     int failed = 0;
     for (sim_mask left = exec; left && !failed; rounds++) {
@@ -283,28 +282,27 @@ int sim_exec_indexed(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t pc,
                                "descriptor array '%.*s' is indexed by a value that is not uniform across the wave "
                                "(lane %u: element %u, lane %u: element %u) and not decorated NonUniform: Vulkan "
                                "leaves the result undefined (nonuniformEXT / NonUniformResourceIndex say it may "
-                               "differ)", len, name, l, e, k, (uint32_t)X[k]);
+                               "differ)", len, array->name, l, e, k, (uint32_t)X[k]);
             break;
         }
-        if (e >= elements) {
+        if (e >= array->elements) {
             failed = sim_fault(ctx, w, pc, SIM_FAULT_OUT_OF_BOUNDS, (int32_t)l, (int32_t)in->slot, -1,
-                               "descriptor array '%.*s' of %u elements is indexed by %u (lane %u)", len, name,
-                               elements, e, l);
+                               "descriptor array '%.*s' of %u elements is indexed by %u (lane %u)", len, array->name,
+                               array->elements, e, l);
             break;
         }
         isa_inst one = *in;
-        one.slot = (uint16_t)(first + e);
+        one.slot = (uint16_t)(in->slot + e);
         one.desc_index = ISA_DESC_NONE;
         one.x = ISA_NO_REG;
         if ((isa_op_shape((isa_op)in->op)->flags & ISA_SHAPE_F_SAMPLER_IMM2) && in->imm2 == in->slot)
             one.imm2 = one.slot; /* a combined image sampler brings its own sampler */
-        /* a scalar result (a uniform index into buffers' lengths) is every live lane's, as SALU writes */
-        const sim_mask lanes = in->cls == ISA_CLASS_SALU ? w->live : same;
+        const sim_mask lanes = scalar ? w->live : same;
         set_lane_masks(w, W, lanes);
         failed = run(ctx, w, &one, pc, lanes);
         left &= ~same;
     }
-    memcpy(w->lane_mask, lane_mask, W * sizeof *lane_mask);
+    set_lane_masks(w, W, scalar ? w->live : exec);
     if (rounds > 1) {
         ctx->result->stats.inst_executions[pc] += rounds - 1;
         ctx->result->stats.waterfall_rounds += rounds - 1;

@@ -475,17 +475,11 @@ WAVE_ATTR static wave_stop WAVE_FN(sim_ctx *ctx, sim_wave *w)
         /* ---- memory ---- */
         OP(LOAD) OP(STORE) OP(ATOMIC) OP(IMG_READ) OP(IMG_WRITE)
         OP(ARRAY_LEN) OP(IMG_SIZE)
-            if (__builtin_expect(IN->desc_index != ISA_DESC_NONE, 0)) {
-                if (sim_exec_indexed(ctx, w, IN, PC, exec, sim_exec_memory))
-                    goto fault;
-            } else if (sim_exec_memory(ctx, w, IN, PC, exec))
+            if (sim_exec_memory(ctx, w, IN, PC, exec))
                 goto fault;
             break;
         OP(IMG_LOAD) OP(IMG_STORE) OP(IMG_SAMPLE) OP(IMG_GATHER) OP(IMG_ATOMIC) OP(IMG_QUERY) OP(IMG_QUERY_LOD)
-            if (__builtin_expect(IN->desc_index != ISA_DESC_NONE, 0)) {
-                if (sim_exec_indexed(ctx, w, IN, PC, exec, sim_exec_image))
-                    goto fault;
-            } else if (sim_exec_image(ctx, w, IN, PC, exec))
+            if (sim_exec_image(ctx, w, IN, PC, exec))
                 goto fault;
             break;
         /* ---- exec masks and control ---- */

@@ -371,6 +371,8 @@ static int depth_compare_mismatch(sim_ctx *ctx, const sim_wave *w, const isa_ins
 
 int sim_exec_image(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t pc, sim_mask exec)
 {
+    if (__builtin_expect(in->desc_index != ISA_DESC_NONE, 0)) /* back here once per element, without the index */
+        return sim_exec_indexed(ctx, w, in, pc, exec, sim_exec_image);
     const uint32_t W = ctx->wave_size;
     const isa_slot *sl = &ctx->prog->slots[in->slot];
     img_image *im = ctx->slots[in->slot].image;

@@ -514,6 +514,8 @@ static int exec_memory_traced(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uin
 
 int sim_exec_memory(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t pc, sim_mask exec)
 {
+    if (__builtin_expect(in->desc_index != ISA_DESC_NONE, 0)) /* back here once per element, without the index */
+        return sim_exec_indexed(ctx, w, in, pc, exec, sim_exec_memory);
     if (__builtin_expect(ctx->sanitize != NULL, 0))
         sim_sanitize_memory(ctx, w, in, pc, exec); /* before the access: a load may overwrite its address */
     if (__builtin_expect(ctx->cfg->mem_trace != NULL, 0))

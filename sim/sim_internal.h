@@ -341,7 +341,8 @@ int sim_exec_memory(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t pc, 
 /* The executor of a family of instructions (sim_exec_memory, sim_exec_image): 1 when it faulted. */
 typedef int sim_exec_fn(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t pc, sim_mask exec);
 /* An instruction on a descriptor array's element picked by a run-time index (desc_index): `run` once per distinct
- * element among exec's lanes, exec narrowed to them (sim/exec.c). */
+ * element among exec's lanes, exec narrowed to them, the index resolved (sim/exec.c).  sim_exec_memory and
+ * sim_exec_image hand such an instruction here themselves, so the hot loop never looks at desc_index. */
 int sim_exec_indexed(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t pc, sim_mask exec, sim_exec_fn *run);
 int sim_exec_xlane(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t pc, sim_mask exec);
 int sim_exec_fmath(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t pc, sim_mask exec);

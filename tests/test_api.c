@@ -1015,6 +1015,25 @@ START_TEST(test_api_vulkan_device_matches_reference)
 }
 END_TEST
 
+/* kernels/REL, loaded (asserted). */
+static wavelab_case *load_kernel_case(const char *rel)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/kernels/%s", tsup_root(), rel);
+    wavelab_case *c;
+    ck_assert_msg(wavelab_case_load(path, &c) == WAVELAB_OK, "%s", wavelab_case_message(c));
+    return c;
+}
+
+/* c run on the default device, its expectations asserted to hold; the run, to destroy. */
+static wavelab_run *vulkan_run_checked(wavelab_case *c)
+{
+    wavelab_run *r;
+    ck_assert_msg(wavelab_run_vulkan(c, 0, NULL, &r) == WAVELAB_OK, "%s", wavelab_run_message(r));
+    ck_assert_msg(wavelab_run_check(r) == WAVELAB_OK, "%s", wavelab_run_message(r));
+    return r;
+}
+
 /* The same descriptor arrays on the device: each element its own VkBuffer in one array descriptor. */
 START_TEST(test_api_vulkan_descriptor_array_matches_reference)
 {
@@ -1022,9 +1041,7 @@ START_TEST(test_api_vulkan_descriptor_array_matches_reference)
     array_inputs(src);
     array_reference(src, want);
     wavelab_case *c = array_case(src, want);
-    wavelab_run *r;
-    ck_assert_msg(wavelab_run_vulkan(c, 0, NULL, &r) == WAVELAB_OK, "%s", wavelab_run_message(r));
-    ck_assert_msg(wavelab_run_check(r) == WAVELAB_OK, "%s", wavelab_run_message(r));
+    wavelab_run *r = vulkan_run_checked(c);
     ck_assert_int_eq(wavelab_run_read_binding_element(r, 0, 1, 1, got, sizeof got, NULL), WAVELAB_OK);
     ck_assert_mem_eq(got, want[1], sizeof got);
     wavelab_run_destroy(r);
@@ -1037,13 +1054,8 @@ END_TEST
  * holds what the kernel wrote to the output buffer. */
 START_TEST(test_api_vulkan_40_layer_views_run_and_read_back)
 {
-    char path[1024];
-    snprintf(path, sizeof path, "%s/kernels/descriptors/layer_views_40.json", tsup_root());
-    wavelab_case *c;
-    ck_assert_msg(wavelab_case_load(path, &c) == WAVELAB_OK, "%s", wavelab_case_message(c));
-    wavelab_run *r;
-    ck_assert_msg(wavelab_run_vulkan(c, 0, NULL, &r) == WAVELAB_OK, "%s", wavelab_run_message(r));
-    ck_assert_msg(wavelab_run_check(r) == WAVELAB_OK, "%s", wavelab_run_message(r));
+    wavelab_case *c = load_kernel_case("descriptors/layer_views_40.json");
+    wavelab_run *r = vulkan_run_checked(c);
     enum { LAYERS = 40, TEXELS = 16 };
     static uint32_t first[LAYERS * TEXELS], last[LAYERS * TEXELS];
     uint32_t out[TEXELS];
@@ -1063,13 +1075,8 @@ END_TEST
 /* A case of several passes on the device: every pass runs (run_case_device), and the case's expectations hold. */
 START_TEST(test_api_vulkan_runs_every_pass)
 {
-    char path[1024];
-    snprintf(path, sizeof path, "%s/kernels/001_compaction/pipeline.json", tsup_root());
-    wavelab_case *c;
-    ck_assert_msg(wavelab_case_load(path, &c) == WAVELAB_OK, "%s", wavelab_case_message(c));
-    wavelab_run *r;
-    ck_assert_msg(wavelab_run_vulkan(c, 0, NULL, &r) == WAVELAB_OK, "%s", wavelab_run_message(r));
-    ck_assert_msg(wavelab_run_check(r) == WAVELAB_OK, "%s", wavelab_run_message(r));
+    wavelab_case *c = load_kernel_case("001_compaction/pipeline.json");
+    wavelab_run *r = vulkan_run_checked(c);
     wavelab_run_destroy(r);
     wavelab_case_destroy(c);
 }
