@@ -125,6 +125,12 @@ vkb_status vkb_image_check_support(VkPhysicalDevice physical, const vkb_device_i
                  b->binding);
         return VKB_ERR_INPUT;
     }
+    if (img_samples(im) > 1) { /* Vulkan copies between buffers and images take single-sampled images only */
+        snprintf(err, err_size, "bindings[%d] (set %u binding %u) is a multisampled image (%u samples): the backend "
+                 "fills and reads images by buffer copies, which Vulkan allows on single-sampled images only", index,
+                 b->set, b->binding, img_samples(im));
+        return VKB_ERR_UNSUPPORTED;
+    }
     if (im->dim == IMG_DIM_CUBE && (im->layers == 0 || im->layers % 6 != 0 || im->width != im->height)) {
         snprintf(err, err_size, "bindings[%d] (set %u binding %u): a cube image needs square faces and a multiple of "
                  "6 layers (it has %ux%u, %u layers)", index, b->set, b->binding, im->width, im->height, im->layers);

@@ -45,6 +45,7 @@ static const char *const modelled_features[] = {
     "Storage16BitFeatures.storageBuffer16BitAccess", "Storage16BitFeatures.uniformAndStorageBuffer16BitAccess",
     "Storage16BitFeatures.storagePushConstant16",
     "SubgroupSizeControl.subgroupSizeControl", "SubgroupSizeControl.computeFullSubgroups",
+    "shaderStorageImageMultisample",
     /* graphics-stage features a compute script may name: they change nothing in a compute dispatch */
     "vertexPipelineStoresAndAtomics", "fragmentStoresAndAtomics",
 };
@@ -532,9 +533,9 @@ static case_status new_buffer(amber *a, const char *cmd, a_buffer **out)
 }
 
 /*
- * IMAGE NAME FORMAT VK_FORMAT [DIM_1D | DIM_2D | DIM_3D] WIDTH W [HEIGHT H] [DEPTH D] [MIP_LEVELS M] [SAMPLES 1]
- * [FILL V]: an image of the script, every component V (0 without FILL), encoded as the format stores it.  Amber's
- * DATA_TYPE images, other initializers and multisampling are outside the subset.
+ * IMAGE NAME FORMAT VK_FORMAT [DIM_1D | DIM_2D | DIM_3D] WIDTH W [HEIGHT H] [DEPTH D] [MIP_LEVELS M] [SAMPLES S]
+ * [FILL V]: an image of the script, every component of every sample V (0 without FILL), encoded as the format
+ * stores it.  Amber's DATA_TYPE images and other initializers are outside the subset.
  */
 static case_status cmd_image(amber *a)
 {
@@ -571,10 +572,9 @@ static case_status cmd_image(amber *a)
             TRY(parse_u64(a, v, t, CASE_MAX_IMAGE_EXTENT, &n));
             if (n == 0)
                 return MALFORMED(a, line, "IMAGE %.60s %s 0: at least 1", b->name, t);
-            if (amber_is(t, "SAMPLES") && n != 1)
-                return UNSUPPORTED(a, line, "IMAGE %.60s SAMPLES %.20s: multisampled images are outside the subset",
-                                   b->name, v);
-            if (amber_is(t, "WIDTH"))
+            if (amber_is(t, "SAMPLES"))
+                im->samples = n > 64 ? 128 : (uint32_t)n; /* checked with the rest below */
+            else if (amber_is(t, "WIDTH"))
                 im->width = (uint32_t)n, have_width = 1;
             else if (amber_is(t, "HEIGHT"))
                 im->height = (uint32_t)n;
@@ -604,6 +604,9 @@ static case_status cmd_image(amber *a)
     if (im->mip_levels > levels)
         return MALFORMED(a, line, "IMAGE %.60s: MIP_LEVELS %u, but a %ux%ux%u image has %u", b->name, im->mip_levels,
                          im->width, im->height, im->depth, levels);
+    const char *bad_samples = img_samples_problem(im);
+    if (bad_samples)
+        return MALFORMED(a, line, "IMAGE %.60s SAMPLES: %s", b->name, bad_samples);
     if (img_image_bytes(im) > CASE_MAX_BINDING_BYTES)
         return MALFORMED(a, line, "IMAGE %.60s: %zu bytes, larger than a binding may be (%zu bytes)", b->name,
                          img_image_bytes(im), CASE_MAX_BINDING_BYTES);
@@ -1028,6 +1031,98 @@ static case_status add_value_expects(amber *a, int b, size_t idx, int from, case
     return CASE_OK;
 }
 
+/*
+ * EXPECT IMAGE IDX X Y SIZE W H EQ_RGBA R G B A [TOLERANCE T] (or EQ_RGB R G B): every texel of the rectangle
+ * equals the colour, each component given as 0..255 and compared, as Amber's verifier does, as the texel's value
+ * in [0, 1] (the format's decode: UNORM scaled, sRGB colour linearized) against the given value / 255, within
+ * 0.002 or the TOLERANCE.  Mapped for UNORM and sRGB images, rectangles of whole rows (one expectation over
+ * consecutive texels), a format without alpha under EQ_RGB or EQ_RGBA (Amber checks the components the format
+ * has) and one with alpha under EQ_RGBA.
+ */
+static case_status add_probe_expect(amber *a, int b)
+{
+    int line = a->tok_line;
+    const a_buffer *buf = &a->buffers[b];
+    const img_image *im = &buf->image;
+    const img_format_info *fi = img_format_get(im->format);
+    uint64_t v[4];
+    if (a->ntok < 11 || !amber_is(a->tok[2], "IDX") || !amber_is(a->tok[5], "SIZE") ||
+        !(amber_is(a->tok[8], "EQ_RGBA") || amber_is(a->tok[8], "EQ_RGB")))
+        return UNSUPPORTED(a, line, "EXPECT %.60s: the subset checks an IMAGE with IDX X Y SIZE W H EQ_RGB/EQ_RGBA",
+                           buf->name);
+    const int rgba = amber_is(a->tok[8], "EQ_RGBA"), colours = rgba ? 4 : 3;
+    for (int k = 0; k < 4; k++)
+        TRY(parse_u64(a, a->tok[3 + k + (k >= 2)], "EXPECT's rectangle", UINT32_MAX, &v[k]));
+    const uint64_t x = v[0], y = v[1], w = v[2], h = v[3];
+    if (w == 0 || h == 0 || x + w > im->width || y + h > im->height)
+        return MALFORMED(a, line, "EXPECT %.60s IDX %" PRIu64 " %" PRIu64 " SIZE %" PRIu64 " %" PRIu64 ": outside the "
+                         "%ux%u image", buf->name, x, y, w, h, im->width, im->height);
+    if (img_samples(im) > 1)
+        return UNSUPPORTED(a, line, "EXPECT %.60s: an expectation on a multisampled IMAGE is not mapped (Amber reads "
+                           "images back through a resolve)", buf->name);
+    if (x != 0 || w != im->width || im->dim != IMG_DIM_2D)
+        return UNSUPPORTED(a, line, "EXPECT %.60s: a rectangle of part of a row is not mapped (whole rows of a 2d "
+                           "image are)", buf->name);
+    if (fi->encoding != IMG_ENC_UNORM && fi->encoding != IMG_ENC_SRGB)
+        return UNSUPPORTED(a, line, "EXPECT %.60s %s on %s: mapped for UNORM and sRGB formats", buf->name, a->tok[8],
+                           fi->name);
+    if (!rgba && fi->components > 3)
+        return UNSUPPORTED(a, line, "EXPECT %.60s EQ_RGB on %s: ignoring the alpha a format has is not mapped (use "
+                           "EQ_RGBA)", buf->name, fi->name);
+    if (a->ntok < 9 + colours)
+        return MALFORMED(a, line, "EXPECT %.60s %s: %d values expected", buf->name, a->tok[8], colours);
+    float colour[4];
+    for (int c = 0; c < colours; c++) {
+        uint64_t n;
+        TRY(parse_u64(a, a->tok[9 + c], "EXPECT's colour", 255, &n));
+        colour[c] = (float)n / 255.f; /* Amber's parser divides so, in float */
+    }
+    int k = 9 + colours;
+    double tol = 0.002; /* Amber's kDefaultTexelTolerance, absolute */
+    case_compare mode = CASE_COMPARE_EPSILON;
+    if (k < a->ntok && amber_is(a->tok[k], "TOLERANCE")) {
+        char *end;
+        double t = k + 1 < a->ntok ? strtod(a->tok[k + 1], &end) : -1;
+        int percent = t >= 0 && *end == '%' && !end[1];
+        if (!(t >= 0) || !isfinite(t) || (*end && !percent))
+            return MALFORMED(a, line, "EXPECT %.60s TOLERANCE: \"%.30s\" is not a number >= 0", buf->name,
+                             k + 1 < a->ntok ? a->tok[k + 1] : "");
+        if (k + 2 != a->ntok)
+            return UNSUPPORTED(a, line, "EXPECT %.60s TOLERANCE: one tolerance per component is not mapped",
+                               buf->name);
+        tol = percent ? t / 100.0 : t;
+        mode = percent ? CASE_COMPARE_RELATIVE : CASE_COMPARE_EPSILON;
+        k += 2;
+    }
+    if (k != a->ntok)
+        return MALFORMED(a, line, "EXPECT %.60s: unexpected \"%.40s\"", buf->name, a->tok[k]);
+    GROW(a, a->expects, a->expect_count);
+    a_expect *xe = &a->expects[a->expect_count];
+    memset(xe, 0, sizeof *xe);
+    xe->buffer = b;
+    xe->reference = -1;
+    xe->runs_before = a->run_count;
+    xe->line = line;
+    case_expect *e = &xe->e;
+    e->type = CASE_TYPE_F32;
+    e->compare = mode;
+    e->tolerance = tol;
+    e->is_image = 1;
+    e->format = im->format;
+    e->extent[0] = im->width, e->extent[1] = im->height, e->extent[2] = 1;
+    e->image_offset = img_texel_offset(im, 0, (uint32_t)y, 0, 0, 0);
+    e->first_texel = (size_t)y * im->width;
+    e->count = (size_t)(w * h) * fi->components;
+    float *values = calloc(e->count, sizeof *values);
+    if (!values)
+        return amber_fail(a, 0, CASE_ERR_NOMEM, "out of memory");
+    for (size_t i = 0; i < e->count; i++)
+        values[i] = colour[i % fi->components];
+    e->bytes = (uint8_t *)values;
+    a->expect_count++;
+    return CASE_OK;
+}
+
 static case_status cmd_expect(amber *a)
 {
     int line = a->tok_line;
@@ -1037,8 +1132,7 @@ static case_status cmd_expect(amber *a)
     const a_buffer *buf = &a->buffers[b];
     const char *op = a->ntok > 2 ? a->tok[2] : "";
     if (buf->is_image)
-        return UNSUPPORTED(a, line, "EXPECT %.60s: expectations on an IMAGE are not mapped (check it through a buffer "
-                           "a kernel writes)", buf->name);
+        return add_probe_expect(a, b);
     if (amber_is(op, "EQ_BUFFER") || amber_is(op, "RMSE_BUFFER") || amber_is(op, "EQ_HISTOGRAM_EMD_BUFFER")) {
         int r = a->ntok > 3 ? find_buffer(a, a->tok[3]) : -1;
         if (r < 0)

@@ -261,18 +261,30 @@ case_status case_read_compare(parser *p, const cJSON *v, case_expect *e)
     return s;
 }
 
+/* The keys an expectation takes, the last three (the subresource) on image bindings only. */
+static const char *const expect_keys[] = {"set", "binding", "element", "type", "data", "compare", "mip", "layer",
+                                          "sample", NULL};
+enum { EXPECT_IMAGE_ONLY_KEYS = 3 };
+
+/* The first image-only key obj has, or NULL. */
+static const char *image_only_key(const cJSON *obj)
+{
+    const size_t n = sizeof expect_keys / sizeof *expect_keys - 1;
+    for (size_t k = n - EXPECT_IMAGE_ONLY_KEYS; k < n; k++)
+        if (case_field(obj, expect_keys[k]))
+            return expect_keys[k];
+    return NULL;
+}
+
 static case_status read_expect(parser *p, const cJSON *obj, const wl_case *c, case_expect *e)
 {
-    static const char *const keys[] = {"set", "binding", "element", "type", "data", "compare", NULL};
-    static const char *const image_keys[] = {"set", "binding", "element", "type", "data", "compare", "mip", "layer",
-                                             NULL};
     uint64_t set, binding, element;
     const char *type_name;
 
     if (!cJSON_IsObject(obj))
         return case_fail(p, "expected an object, got %s", case_json_kind(obj));
-    /* "mip" and "layer" are for image bindings: case_image_read_expect refuses them on buffers below */
-    TRY(case_check_keys(p, obj, case_field(obj, "mip") || case_field(obj, "layer") ? image_keys : keys));
+    /* the subresource keys are for image bindings: refused on buffers below */
+    TRY(case_check_keys(p, obj, expect_keys));
     TRY(case_read_uint_field(p, obj, "set", 0, 0, UINT32_MAX, 0, &set));
     TRY(case_read_uint_field(p, obj, "binding", 1, 0, UINT32_MAX, 0, &binding));
     TRY(case_read_uint_field(p, obj, "element", 0, 0, ISA_MAX_DESCRIPTOR_ARRAY - 1, 0, &element));
@@ -287,9 +299,10 @@ static case_status read_expect(parser *p, const cJSON *obj, const wl_case *c, ca
     e->type = b->type;
     if (case_kind_is_image(b->kind) || b->kind == CASE_KIND_SAMPLER)
         return case_image_read_expect(p, obj, b, e);
-    if (case_field(obj, "mip") || case_field(obj, "layer"))
-        return case_fail_at(p, case_field(obj, "mip") ? "mip" : "layer", "only image bindings take a mip or layer (this "
-                       "binding is a %s)", case_kind_name(b->kind));
+    const char *image_key = image_only_key(obj);
+    if (image_key)
+        return case_fail_at(p, image_key, "only image bindings take a mip, layer or sample (this binding is a %s)",
+                            case_kind_name(b->kind));
 
     TRY(case_read_string_field(p, obj, "type", 0, &type_name));
     if (type_name) {

@@ -145,10 +145,11 @@ typedef struct case_expect {
      * img_format_info.components per texel; case_expect_check decodes the actual texels (img_decode) and
      * compares components with the relation. */
     int is_image;
-    uint32_t mip, layer;
+    uint32_t mip, layer, sample; /* images: the subresource expected (sample: of a multisampled image) */
     img_format format;       /* the binding's format (is_image only) */
     uint32_t extent[3];      /* the mip's width, height, depth (is_image only): messages name texels (x,y,z) */
-    size_t image_offset;     /* byte offset of mip/layer in the binding's packed texels (is_image only) */
+    size_t image_offset;     /* byte offset of the first texel checked in the binding's packed texels (is_image) */
+    size_t first_texel;      /* ... that texel's index in its mip/layer: 0 for a case file, an Amber probe's row */
     size_t first;            /* index of the first element checked (an Amber script's IDX); 0 for a case file */
     int has_reference;       /* the expected elements are another binding's final contents (Amber's EQ_BUFFER): */
     int reference;           /* its index in wl_case.bindings; `bytes` is then NULL and `count` the elements compared */
@@ -359,7 +360,8 @@ int case_sort_elements(case_type t, uint8_t *elements, size_t count);
 int case_format_element(case_type t, const uint8_t *element, char *buf, size_t buf_size);
 
 /*
- * The component values of one mip/layer of an image binding, decoded (img_decode): a new
+ * The component values of one mip/layer of an image binding (layer: a plane, img_planes, on a multisampled
+ * image), decoded (img_decode): a new
  * array (free() it) of img_format_info.components values per texel, each 4 bytes of the
  * binding's type (F32/U32/I32), in [z][y][x] order.  *count is the number of values.
  * Returns CASE_OK, CASE_ERR_FIELD when b is not an image or mip/layer is out of range, or

@@ -198,6 +198,12 @@ static case_status read_shape(parser *p, const cJSON *obj, img_image *im, int ha
     TRY(case_read_uint_field(p, obj, "mip_levels", 0, 1, max_mips, 1, &mips));
     im->layers = (uint32_t)layers;
     im->mip_levels = (uint32_t)mips;
+    uint64_t samples;
+    TRY(case_read_uint_field(p, obj, "samples", 0, 1, 64, 1, &samples));
+    im->samples = (uint32_t)samples;
+    const char *bad_samples = img_samples_problem(im);
+    if (bad_samples)
+        return case_fail_at(p, "samples", "%" PRIu64 ": %s", samples, bad_samples);
     if (img_image_bytes(im) > CASE_MAX_BINDING_BYTES)
         return case_fail_at(p, "extent", "%zu bytes: larger than a binding may be (%zu bytes)", img_image_bytes(im),
                             CASE_MAX_BINDING_BYTES);
@@ -346,7 +352,7 @@ static case_status read_contents(parser *p, const cJSON *obj, case_binding *b)
 case_status case_image_read_binding(parser *p, const cJSON *obj, case_binding *b)
 {
     static const char *const image_keys[] = {"set", "binding", "element", "name", "kind", "type", "format", "dim",
-                                             "extent", "layers", "mip_levels", "views", "data", "fill", "file",
+                                             "extent", "layers", "mip_levels", "samples", "views", "data", "fill", "file",
                                              "uninitialized", "sampler", NULL};
     static const char *const sampler_keys[] = {"set", "binding", "element", "name", "kind", "sampler", NULL};
     TRY(case_check_keys(p, obj, b->kind == CASE_KIND_SAMPLER ? sampler_keys : image_keys));
@@ -439,6 +445,9 @@ case_status case_image_read_binding(parser *p, const cJSON *obj, case_binding *b
         if (b->views == CASE_VIEWS_NONE)
             s = case_fail_at(p, "views", "\"%.20s\": expected \"mips\" or \"layers\" (each level or layer a "
                              "descriptor of its own)", views);
+        else if (img_samples(&b->image) > 1)
+            s = case_fail_at(p, "views", "a multisampled image is bound as one view (views of its layers or samples "
+                             "are not modelled)");
         else if (b->views == CASE_VIEWS_LAYERS && b->image.mip_levels > 1)
             s = case_fail_at(p, "views", "\"layers\" takes an image of one mip level (this one has %u): a layer's "
                              "levels do not lie together", b->image.mip_levels);
@@ -477,17 +486,19 @@ case_status case_image_read_expect(parser *p, const cJSON *obj, const case_bindi
     if (type_name && strcmp(type_name, case_type_name(b->type)) != 0)
         return case_fail_at(p, "type", "\"%.20s\" does not match the image's component type \"%s\"", type_name,
                             case_type_name(b->type));
-    uint64_t mip, layer;
+    uint64_t mip, layer, sample;
     TRY(case_read_uint_field(p, obj, "mip", 0, 0, b->image.mip_levels - 1, 0, &mip));
     TRY(case_read_uint_field(p, obj, "layer", 0, 0, b->image.layers - 1, 0, &layer));
+    TRY(case_read_uint_field(p, obj, "sample", 0, 0, img_samples(&b->image) - 1, 0, &sample));
     e->is_image = 1;
     e->mip = (uint32_t)mip;
     e->layer = (uint32_t)layer;
+    e->sample = (uint32_t)sample;
     e->format = b->image.format;
     e->extent[0] = img_mip_size(b->image.width, e->mip);
     e->extent[1] = img_mip_size(b->image.height, e->mip);
     e->extent[2] = img_mip_size(b->image.depth, e->mip);
-    e->image_offset = img_subresource_offset(&b->image, e->mip, e->layer);
+    e->image_offset = img_subresource_offset(&b->image, e->mip, e->layer * img_samples(&b->image) + e->sample);
 
     const cJSON *data = cJSON_GetObjectItemCaseSensitive(obj, "data");
     if (!data)
@@ -560,8 +571,10 @@ int case_image_expect_check(const case_expect *e, const uint8_t *actual, size_t 
     if (first_bad)
         *first_bad = bad;
     if (msg && msg_size) {
-        size_t texel = bad / fi->components, w = e->extent[0], h = e->extent[1];
-        snprintf(msg, msg_size, "%s [mip %u layer %u, texel (%zu, %zu, %zu) component %zu of %s]", inner, e->mip,
+        size_t texel = e->first_texel + bad / fi->components, w = e->extent[0], h = e->extent[1];
+        char where[32];
+        snprintf(where, sizeof where, e->sample ? "sample %u" : "mip %u", e->sample ? e->sample : e->mip);
+        snprintf(msg, msg_size, "%s [%s layer %u, texel (%zu, %zu, %zu) component %zu of %s]", inner, where,
                  e->layer, texel % w, texel / w % h, texel / (w * h), bad % fi->components, fi->name);
     }
     return 0;
@@ -577,7 +590,7 @@ case_status case_image_components(const case_binding *b, uint32_t mip, uint32_t 
         return CASE_ERR_FIELD;
     const img_image *im = &b->image;
     const img_format_info *fi = img_format_get(im->format);
-    if (!fi || mip >= im->mip_levels || layer >= im->layers || !b->bytes)
+    if (!fi || mip >= im->mip_levels || layer >= img_planes(im) || !b->bytes)
         return CASE_ERR_FIELD;
     size_t texels = img_subresource_bytes(im, mip) / fi->texel_bytes;
     size_t values = texels * fi->components;
@@ -640,6 +653,8 @@ int case_image_dump(FILE *f, const char *dump_path, const case_binding *b, const
     const img_format_info *fi = img_format_get(im->format);
     fprintf(f, ", \"format\": \"%s\", \"dim\": \"%s\", \"extent\": [%u, %u, %u], \"layers\": %u, \"mip_levels\": %u",
             fi->name, img_dim_name(im->dim), im->width, im->height, im->depth, im->layers, im->mip_levels);
+    if (img_samples(im) > 1)
+        fprintf(f, ", \"samples\": %u", img_samples(im));
     if (b->views != CASE_VIEWS_NONE)
         fprintf(f, ", \"views\": \"%s\"", case_views_name(b->views));
     int ok = 1;
@@ -649,13 +664,13 @@ int case_image_dump(FILE *f, const char *dump_path, const case_binding *b, const
         ok = case_image_write_png(png_path, b, bytes, err, err_size);
         const char *name = strrchr(png_path, '/');
         fputs(", \"png\": ", f);
-        cJSON *s = cJSON_CreateString(name ? name + 1 : png_path); /* beside the dump, mip 0 layer 0 */
+        cJSON *s = cJSON_CreateString(name ? name + 1 : png_path); /* beside the dump, mip 0 layer 0 (sample 0) */
         char *text = s ? cJSON_PrintUnformatted(s) : NULL;
         fputs(text ? text : "\"\"", f);
         free(text);
         cJSON_Delete(s);
     }
-    /* Every mip and layer in packed order, as component values a case's "data" takes back. */
+    /* Every mip, layer and sample in packed order, as component values a case's "data" takes back. */
     fprintf(f, ", \"type\": \"%s\", \"data\": [", case_type_name(b->type));
     size_t texels = b->size / fi->texel_bytes;
     char text[64];

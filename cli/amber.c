@@ -65,8 +65,10 @@ int cli_cmd_amber(int argc, char **argv)
     if (rc == RUN_EXIT_BAD_INPUT) {
         fprintf(stderr, "%s\n", err);
     } else if (rc == RUN_EXIT_FAIL) {
+        char fault[1024];
+        run_fault_text(&out, fault, sizeof fault);
         printf("FAIL  %s (wave %u): pass %d (%s) faulted: %s\n", path, w, out.pass, case_dispatch_name(c, out.pass),
-               err);
+               fault);
     } else {
         int failures = run_check_expects(c, out.data, o.quiet ? NULL : stdout);
         if (failures)

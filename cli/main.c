@@ -469,10 +469,8 @@ static void run_one_test(test_job *j)
             fprintf(log, "FAIL  %s (wave %u): %s\n", j->path, out.wave_size, err);
             test_record(j, out.wave_size, CLI_TEST_ERROR, strdup(err), t0);
         } else if (rc == RUN_EXIT_FAIL) {
-            char where[512], fault[1024];
-            sim_location_format(out.prog, &out.result.fault_event.where, where, sizeof where);
-            snprintf(fault, sizeof fault, "%s: %s at %s", sim_fault_kind_name(out.result.fault),
-                     out.result.fault_event.message, where);
+            char fault[1024];
+            run_fault_text(&out, fault, sizeof fault);
             fprintf(log, "FAIL  %s (wave %u): %s\n", j->path, out.wave_size, fault);
             test_record(j, out.wave_size, CLI_TEST_FAIL, strdup(fault), t0);
         } else {

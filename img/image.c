@@ -25,6 +25,16 @@ int img_dim_by_name(const char *name, img_dim *out)
     return 0;
 }
 
+const char *img_samples_problem(const img_image *im)
+{
+    const uint32_t n = img_samples(im);
+    if (n > 64 || (n & (n - 1)))
+        return "not a Vulkan sample count (1, 2, 4, 8, 16, 32 or 64)";
+    if (n > 1 && (im->dim != IMG_DIM_2D || im->mip_levels != 1))
+        return "a multisampled image is 2d with one mip level (Vulkan)";
+    return NULL;
+}
+
 uint32_t img_mip_size(uint32_t base, uint32_t mip)
 {
     if (mip >= 32)
@@ -44,14 +54,14 @@ size_t img_subresource_offset(const img_image *im, uint32_t mip, uint32_t layer)
 {
     size_t offset = 0;
     for (uint32_t m = 0; m < mip; m++)
-        offset += img_subresource_bytes(im, m) * im->layers;
+        offset += img_subresource_bytes(im, m) * img_planes(im);
     return offset + img_subresource_bytes(im, mip) * layer;
 }
 
 void img_mip_view(img_image *im, uint32_t mip)
 {
     im->bytes += img_subresource_offset(im, mip, 0);
-    im->size = img_subresource_bytes(im, mip) * im->layers;
+    im->size = img_subresource_bytes(im, mip) * img_planes(im);
     im->width = img_mip_size(im->width, mip);
     im->height = img_mip_size(im->height, mip);
     im->depth = img_mip_size(im->depth, mip);
@@ -60,8 +70,8 @@ void img_mip_view(img_image *im, uint32_t mip)
 
 void img_layer_view(img_image *im, uint32_t layer)
 {
-    im->bytes += img_subresource_offset(im, 0, layer);
-    im->size = img_subresource_bytes(im, 0);
+    im->bytes += img_subresource_offset(im, 0, layer * img_samples(im));
+    im->size = img_subresource_bytes(im, 0) * img_samples(im);
     im->layers = 1;
     if (im->dim == IMG_DIM_CUBE)
         im->dim = IMG_DIM_2D;
@@ -88,7 +98,7 @@ size_t img_texel_offset(const img_image *im, uint32_t x, uint32_t y, uint32_t z,
 /* In bounds of mip/layer; for 1D images y and z must be 0, for 2D and cube z must be 0. */
 static int texel_in_bounds(const img_image *im, const int32_t coord[3], uint32_t layer, uint32_t mip)
 {
-    if (mip >= im->mip_levels || layer >= im->layers)
+    if (mip >= im->mip_levels || layer >= img_planes(im))
         return 0;
     int32_t limit[3] = {(int32_t)img_mip_size(im->width, mip), (int32_t)img_mip_size(im->height, mip),
                         (int32_t)img_mip_size(im->depth, mip)};
@@ -143,14 +153,14 @@ void img_view_init(img_view *v, const img_image *im)
         L->slice_bytes = L->row_bytes * ext[1];
         L->layer_bytes = L->slice_bytes * ext[2];
         L->offset = offset;
-        offset += L->layer_bytes * im->layers;
+        offset += L->layer_bytes * img_planes(im);
     }
 }
 
 /* texel_in_bounds through the view (v->levels > 0). */
 static int view_in_bounds(const img_view *v, const int32_t coord[3], uint32_t layer, uint32_t mip)
 {
-    if (mip >= v->levels || layer >= v->im->layers)
+    if (mip >= v->levels || layer >= img_planes(v->im))
         return 0;
     const img_view_level *L = &v->level[mip];
     return coord[0] >= 0 && coord[0] < L->size[0] && coord[1] >= 0 && coord[1] < L->size[1] && coord[2] >= 0 &&

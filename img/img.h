@@ -88,11 +88,29 @@ typedef struct img_image {
     img_dim dim;
     img_format format;
     uint32_t width, height, depth, layers, mip_levels; /* cube: layers = 6 * cube count */
+    uint32_t samples; /* samples per texel (0 or 1: single-sampled); a multisampled image is 2d with one mip */
     uint8_t *bytes;
     size_t size; /* texels tightly packed: mip 0 (layer 0 [z][y][x], layer 1 ...), mip 1 ... --
                   * exactly what vkCmdCopyBufferToImage reads with bufferRowLength = 0 and one
                   * region per mip covering all layers */
 } img_image;
+
+/* Samples per texel, at least 1. */
+static inline uint32_t img_samples(const img_image *im)
+{
+    return im->samples > 1 ? im->samples : 1;
+}
+/* Planes of texels per mip in the packed layout: each layer's samples one after another, so sample s of layer l
+ * is plane l * samples + s (a single-sampled image: its layers).  Every `layer` argument below (and of img_view_,
+ * img_layout_) is a plane; a caller that has a sample adds it so, after checking it against img_samples. */
+static inline uint32_t img_planes(const img_image *im)
+{
+    return im->layers * img_samples(im);
+}
+
+/* Why im's sample count is not one Vulkan allows (1, 2, 4, ... 64; more than 1 only on a 2d image of one mip
+ * level), or NULL when it is; im->samples 0 counts as 1. */
+const char *img_samples_problem(const img_image *im);
 
 const char *img_dim_name(img_dim d); /* "1d", "2d", "3d", "cube" */
 int img_dim_by_name(const char *name, img_dim *out);

@@ -130,6 +130,7 @@ static uint32_t amd_tile_bytes(const img_image *im)
     img_image mip0 = *im;
     mip0.mip_levels = 1;
     mip0.layers = 1;
+    mip0.samples = 1;
     return img_image_bytes(&mip0) >= 65536 ? 65536 : 4096;
 }
 
@@ -200,5 +201,5 @@ uint64_t img_layout_bytes(const img_image *im, img_layout layout)
 {
     if (layout == IMG_LAYOUT_LINEAR || (unsigned)layout >= IMG_LAYOUT_COUNT)
         return img_image_bytes(im);
-    return (uint64_t)im->layers * layer_stride(im, layout);
+    return (uint64_t)img_planes(im) * layer_stride(im, layout);
 }

@@ -249,7 +249,8 @@ void isa_program_print(const isa_program *p, FILE *out)
             fprintf(out, " set %u binding %u", sl->set, sl->binding);
         if (sl->space == ISA_SPACE_STORAGE_IMAGE || sl->space == ISA_SPACE_SAMPLED_IMAGE) {
             static const char *const dims[] = {"1d", "2d", "3d", "cube"};
-            fprintf(out, " %s%s%s %s spirv-format %u", dims[sl->image_dim & 3], sl->image_arrayed ? " array" : "",
+            fprintf(out, " %s%s%s%s %s spirv-format %u", dims[sl->image_dim & 3], sl->image_ms ? " ms" : "",
+                    sl->image_arrayed ? " array" : "",
                     sl->image_combined ? " combined" : "", isa_type_name((isa_type)sl->texel_type), sl->image_format);
         }
         if (sl->space == ISA_SPACE_STORAGE_TEXEL || sl->space == ISA_SPACE_UNIFORM_TEXEL)

@@ -337,6 +337,8 @@ typedef struct isa_slot {
     uint8_t image_dim;         /* isa_image_dim */
     uint8_t image_arrayed;     /* Arrayed: the last coordinate is the layer (cube arrays: layer = 6 * cube + face) */
     uint8_t image_combined;    /* SAMPLED_IMAGE: a combined image sampler (the binding brings its sampler) */
+    uint8_t image_ms;          /* MS: multisampled (2d); reads, writes and atomics take the sample index as their
+                                * last coordinate */
     uint32_t image_format;     /* the SPIR-V ImageFormat (0 = Unknown: the binding's format applies) */
     int readonly;              /* NonWritable, uniform buffers, uniform texel buffers, sampled images */
     int written;               /* the kernel stores or atomically writes it */

@@ -18,7 +18,7 @@
 
 /* SPIR-V Image Operands bits the lowering takes. */
 enum { IMG_OPND_LOD = 0x2, IMG_OPND_GRAD = 0x4, IMG_OPND_CONST_OFFSET = 0x8, IMG_OPND_OFFSET = 0x10,
-       IMG_OPND_CONST_OFFSETS = 0x20 };
+       IMG_OPND_CONST_OFFSETS = 0x20, IMG_OPND_SAMPLE = 0x40 };
 
 static bool is_image_type(const type_info *t)
 {
@@ -42,8 +42,9 @@ bool lower_image_slot(lower *L, uint32_t var, uint32_t pointee, isa_slot *s)
                        "(and texel buffers) are modelled", var, it->image_dim);
             return false;
         }
-        if (it->image_ms) {
-            lower_fail(L, ISA_ERR_UNSUPPORTED, "image variable %%%u is multisampled: not modelled", var);
+        if (it->image_ms && it->image_dim != SpvDim2D) {
+            lower_fail(L, ISA_ERR_INVALID, "image variable %%%u is multisampled with Dim %u: SPIR-V allows 2D only",
+                       var, it->image_dim);
             return false;
         }
         isa_type tt = lower_scalar_isa_type(L, it->elem);
@@ -55,6 +56,7 @@ bool lower_image_slot(lower *L, uint32_t var, uint32_t pointee, isa_slot *s)
         s->space = it->image_sampled == 2 ? ISA_SPACE_STORAGE_IMAGE : ISA_SPACE_SAMPLED_IMAGE;
         s->image_dim = (uint8_t)(dims[it->image_dim] - 1);
         s->image_arrayed = it->image_arrayed;
+        s->image_ms = it->image_ms;
         s->image_combined = t->op == SpvOpTypeSampledImage;
         s->image_format = it->image_format;
         s->texel_type = tt;
@@ -128,20 +130,23 @@ typedef struct image_offset {
 } image_offset;
 
 /* Image Operands from o[at] on: Lod into *lod, Grad into *dx and *dy, ConstOffset, Offset or ConstOffsets into
- * *off; anything else fails the lowering.  A NULL out-pointer: the operand is not allowed on this instruction. */
+ * *off, Sample into *sample; anything else fails the lowering.  A NULL out-pointer: the operand is not allowed on
+ * this instruction. */
 static void image_operands(lower *L, const uint32_t *o, uint32_t no, uint32_t at, uint32_t *lod, uint32_t *dx,
-                           uint32_t *dy, uint8_t *grad_count, image_offset *off)
+                           uint32_t *dy, uint8_t *grad_count, image_offset *off, uint32_t *sample)
 {
-    uint32_t unused[3];
+    uint32_t unused[4];
     image_offset unused_off;
-    bool lod_ok = lod != NULL, grad_ok = dx != NULL, off_ok = off != NULL;
+    bool lod_ok = lod != NULL, grad_ok = dx != NULL, off_ok = off != NULL, sample_ok = sample != NULL;
     if (!lod)
         lod = &unused[0];
     if (!dx)
         dx = &unused[1], dy = &unused[2];
     if (!off)
         off = &unused_off;
-    *lod = *dx = *dy = ISA_NO_REG;
+    if (!sample)
+        sample = &unused[3];
+    *lod = *dx = *dy = *sample = ISA_NO_REG;
     *off = (image_offset){.reg = ISA_NO_REG};
     if (no <= at)
         return;
@@ -153,9 +158,9 @@ static void image_operands(lower *L, const uint32_t *o, uint32_t no, uint32_t at
     uint32_t no_effect = SpvImageOperandsNonPrivateTexelMask | SpvImageOperandsVolatileTexelMask |
                          SpvImageOperandsSignExtendMask | SpvImageOperandsZeroExtendMask |
                          SpvImageOperandsNontemporalMask;
-    if (mask & ~(uint32_t)(IMG_OPND_LOD | IMG_OPND_GRAD | offsets | no_effect)) {
-        lower_fail(L, ISA_ERR_UNSUPPORTED, "image operands 0x%x: only Lod, Grad, ConstOffset, Offset and ConstOffsets "
-                   "are modelled (no Bias, Sample or MinLod)", mask);
+    if (mask & ~(uint32_t)(IMG_OPND_LOD | IMG_OPND_GRAD | offsets | (sample_ok ? IMG_OPND_SAMPLE : 0) | no_effect)) {
+        lower_fail(L, ISA_ERR_UNSUPPORTED, "image operands 0x%x: only Lod, Grad, ConstOffset, Offset, ConstOffsets "
+                   "and (on reads, writes and fetches) Sample are modelled (no Bias or MinLod)", mask);
         return;
     }
     if (mask & IMG_OPND_LOD) {
@@ -204,6 +209,41 @@ static void image_operands(lower *L, const uint32_t *o, uint32_t no, uint32_t at
         }
         off->offsets_id = o[k++];
     }
+    if (mask & IMG_OPND_SAMPLE) {
+        if (k >= no) {
+            lower_fail(L, ISA_ERR_INVALID, "Sample image operand missing");
+            return;
+        }
+        CHECK_ID(L, o[k]);
+        *sample = lower_val(L, o[k++]);
+    }
+}
+
+/*
+ * The coordinates of a multisampled image's texel with its sample index appended, (x, y[, layer], sample), the
+ * order the executor reads them in (sim/image_exec.c); the coordinates unchanged on a single-sampled image.
+ * SPIR-V requires the Sample operand on every read and write of a multisampled image and forbids it otherwise.
+ */
+static uint32_t sample_coords(lower *L, const isa_slot *image, uint32_t coords, uint8_t *ncoords, uint32_t sample)
+{
+    if (!image->image_ms) {
+        if (sample != ISA_NO_REG)
+            lower_fail(L, ISA_ERR_INVALID, "a Sample operand on image '%s', which is not multisampled", image->name);
+        return coords;
+    }
+    if (sample == ISA_NO_REG) {
+        lower_fail(L, ISA_ERR_INVALID, "multisampled image '%s' accessed without a Sample operand", image->name);
+        return coords;
+    }
+    if (*ncoords > 3) {
+        lower_fail(L, ISA_ERR_INVALID, "%u coordinates for multisampled image '%s'", *ncoords, image->name);
+        return coords;
+    }
+    uint32_t with = lower_new_regs(L, *ncoords + 1u);
+    lower_unary(L, ISA_OP_MOV, ISA_TYPE_U32, with, coords, *ncoords);
+    lower_unary(L, ISA_OP_MOV, ISA_TYPE_U32, with + *ncoords, sample, 1);
+    (*ncoords)++;
+    return with;
 }
 
 /* A sampling or gather offset into the instruction: a constant within int8 (devices allow -8..7 at least), on an
@@ -394,9 +434,14 @@ static void lower_image_value(lower *L, SpvOp op, const uint32_t *o)
             lower_fail(L, ISA_ERR_UNSUPPORTED, "atomics on texel buffers are not modelled");
             return;
         }
-        id_info *r = &L->ids[o[1]];
         uint8_t n;
-        r->off_reg = coord_regs(L, o[3], &n);
+        uint32_t coords = coord_regs(L, o[3], &n);
+        if (L->p->slots[slot].image_ms) { /* Sample (SPIR-V: 0 on a single-sampled image, nothing to do then) */
+            CHECK_ID(L, o[4]);
+            coords = sample_coords(L, &L->p->slots[slot], coords, &n, lower_val(L, o[4]));
+        }
+        id_info *r = &L->ids[o[1]];
+        r->off_reg = coords;
         r->kind = K_TEXEL_PTR, r->slot = slot, r->sampler_slot = -1, r->type = o[0], r->off_const = n;
         r->desc = L->ids[o[2]].desc;
         return;
@@ -415,8 +460,9 @@ static void lower_image_load(lower *L, SpvOp op, const uint32_t *o, uint32_t no,
     isa_type ty = result_type(L, o[0]);
     uint32_t coords = coord_regs(L, o[3], &ncoords);
     image_offset off;
+    uint32_t sample;
     image_operands(L, o, no, 4, op == SpvOpImageFetch ? &lod : NULL, NULL, NULL, &ngrad,
-                   op == SpvOpImageFetch ? &off : NULL);
+                   op == SpvOpImageFetch ? &off : NULL, &sample);
     if (op == SpvOpImageRead)
         lod = ISA_NO_REG;
     if (L->failed)
@@ -427,6 +473,7 @@ static void lower_image_load(lower *L, SpvOp op, const uint32_t *o, uint32_t no,
     }
     if (op == SpvOpImageFetch)
         coords = offset_coords(L, coords, ncoords, off);
+    coords = sample_coords(L, &L->p->slots[slot], coords, &ncoords, sample);
     if (L->failed)
         return;
     uint32_t d = vec4_result(L, o[0], o[1]);
@@ -446,8 +493,9 @@ static void lower_image_store(lower *L, const uint32_t *o, uint32_t no, int32_t 
     }
     CHECK_ID(L, o[2]);
     isa_type ty = result_type(L, L->ids[o[2]].type);
-    uint32_t coords = coord_regs(L, o[1], &ncoords);
-    image_operands(L, o, no, 3, NULL, NULL, NULL, &ngrad, NULL);
+    uint32_t coords = coord_regs(L, o[1], &ncoords), sample;
+    image_operands(L, o, no, 3, NULL, NULL, NULL, &ngrad, NULL, &sample);
+    coords = sample_coords(L, &L->p->slots[slot], coords, &ncoords, sample);
     if (L->failed)
         return;
     uint8_t n;
@@ -507,11 +555,11 @@ static void lower_image_sample(lower *L, SpvOp op, const uint32_t *o, uint32_t n
         o = rest, no--;
     }
     if (implicit) {
-        image_operands(L, o, no, at, NULL, NULL, NULL, &ngrad, &off);
+        image_operands(L, o, no, at, NULL, NULL, NULL, &ngrad, &off, NULL);
         lod = dx = dy = ISA_NO_REG;
     } else if (dref) {
         CHECK_ID(L, o[4]);
-        image_operands(L, o, no, 5, gather ? NULL : &lod, gather ? NULL : &dx, gather ? NULL : &dy, &ngrad, &off);
+        image_operands(L, o, no, 5, gather ? NULL : &lod, gather ? NULL : &dx, gather ? NULL : &dy, &ngrad, &off, NULL);
         if (gather)
             lod = dx = dy = ISA_NO_REG;
     } else if (op == SpvOpImageGather) {
@@ -521,10 +569,10 @@ static void lower_image_sample(lower *L, SpvOp op, const uint32_t *o, uint32_t n
             return;
         }
         component = (int64_t)L->ids[o[4]].cval;
-        image_operands(L, o, no, 5, NULL, NULL, NULL, &ngrad, &off);
+        image_operands(L, o, no, 5, NULL, NULL, NULL, &ngrad, &off, NULL);
         lod = dx = dy = ISA_NO_REG;
     } else {
-        image_operands(L, o, no, 4, &lod, &dx, &dy, &ngrad, &off);
+        image_operands(L, o, no, 4, &lod, &dx, &dy, &ngrad, &off, NULL);
     }
     if (L->failed)
         return;
@@ -605,7 +653,7 @@ static void lower_image_query_lod(lower *L, SpvOp op, const uint32_t *o, int32_t
     in->type2 = ISA_TYPE_F32;
 }
 
-/* OpImageQuerySize, OpImageQuerySizeLod and OpImageQueryLevels of image `slot`. */
+/* OpImageQuerySize, OpImageQuerySizeLod, OpImageQueryLevels and OpImageQuerySamples of image `slot`. */
 static void lower_image_query(lower *L, SpvOp op, const uint32_t *o, int32_t slot)
 {
     type_info *rt = lower_type(L, o[0]);
@@ -621,7 +669,7 @@ static void lower_image_query(lower *L, SpvOp op, const uint32_t *o, int32_t slo
         return;
     in->slot = (uint16_t)slot;
     in->d = d, in->b = lodr, in->count = (uint8_t)n;
-    in->imm = op == SpvOpImageQueryLevels;
+    in->imm = op == SpvOpImageQueryLevels ? 1 : op == SpvOpImageQuerySamples ? 2 : 0;
 }
 
 void lower_image_inst(lower *L, SpvOp op, const uint32_t *o, uint32_t no)
@@ -661,12 +709,12 @@ void lower_image_inst(lower *L, SpvOp op, const uint32_t *o, uint32_t no)
     case SpvOpImageQueryLod:
         lower_image_query_lod(L, op, o, slot);
         break;
-    case SpvOpImageQuerySize: case SpvOpImageQuerySizeLod: case SpvOpImageQueryLevels:
+    case SpvOpImageQuerySize: case SpvOpImageQuerySizeLod: case SpvOpImageQueryLevels: case SpvOpImageQuerySamples:
         lower_image_query(L, op, o, slot);
         break;
     default:
         lower_fail(L, ISA_ERR_UNSUPPORTED, "%s is not modelled (compute images: read, write, fetch, sampling "
-                   "(implicit LOD with a derivative group mode), level-of-detail queries, projective or not, gather, their depth-comparison forms, size and level queries, "
+                   "(implicit LOD with a derivative group mode), level-of-detail queries, projective or not, gather, their depth-comparison forms, size, level and sample-count queries, "
                    "atomics)",
                    lower_op_name(op));
         return;

@@ -42,10 +42,7 @@ int run_compare_side(const wl_case *c, const run_options *opt, run_side *side, F
         side->estimate = *mem_model_estimate(out.memory);
     }
     if (rc == RUN_EXIT_FAIL) {
-        char where[512];
-        sim_location_format(out.prog, &out.result.fault_event.where, where, sizeof where);
-        snprintf(err, err_size, "%s: %s at %s", sim_fault_kind_name(out.result.fault),
-                 out.result.fault_event.message, where);
+        run_fault_text(&out, err, err_size);
         side->faulted = 1;
     } else {
         side->failures = run_check_expects(c, out.data, log);

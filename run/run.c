@@ -490,6 +490,14 @@ static int run_program(const wl_case *c, const run_options *opt, uint32_t wave, 
     }
 }
 
+void run_fault_text(const run_output *out, char *buf, size_t size)
+{
+    char where[512];
+    sim_location_format(out->prog, &out->result.fault_event.where, where, sizeof where);
+    snprintf(buf, size, "%s: %s at %s", sim_fault_kind_name(out->result.fault), out->result.fault_event.message,
+             where);
+}
+
 /* Per source line, the wave operations (XLANE) that ran: executions and active lanes summed. */
 typedef struct wave_op_line {
     uint32_t line;

@@ -110,6 +110,8 @@ isa_status run_optimize_spirv(const wl_case *c, const char *passes, const uint32
  * out must be released with run_output_free whatever the return value.
  */
 int run_case_sim(const wl_case *c, const run_options *opt, run_output *out, char *err, size_t err_size);
+/* After RUN_EXIT_FAIL: "KIND: message at location" of out's fault, into buf. */
+void run_fault_text(const run_output *out, char *buf, size_t size);
 
 /* The wave size run_case_sim runs c at when asked for `asked` (run_options.wave_size): asked, else the case's
  * subgroup_size, else 32. */

@@ -58,6 +58,12 @@ sim_fault_kind sim_image_bind(sim_ctx *ctx, uint32_t s, char *why, size_t why_si
                  sl->name, sl->set, sl->binding, dim_names[im->dim], dim_names[sl->image_dim & 3]);
         return SIM_FAULT_UNSUPPORTED;
     }
+    if (!sl->image_ms != (img_samples(im) == 1)) { /* Vulkan: an MS type takes a view of more than one sample */
+        snprintf(why, why_size, "image '%s' (set %u binding %u): the binding has %u sample%s per texel but the kernel "
+                 "declares a %s image", sl->name, sl->set, sl->binding, img_samples(im),
+                 img_samples(im) == 1 ? "" : "s", sl->image_ms ? "multisampled" : "single-sampled");
+        return SIM_FAULT_UNSUPPORTED;
+    }
     if (!sl->image_arrayed && im->layers != (im->dim == IMG_DIM_CUBE ? 6u : 1u)) {
         snprintf(why, why_size, "image '%s' (set %u binding %u): %u layers, but the kernel declares a non-arrayed %s "
                  "image", sl->name, sl->set, sl->binding, im->layers, dim_names[im->dim]);
@@ -91,17 +97,18 @@ sim_fault_kind sim_image_bind(sim_ctx *ctx, uint32_t s, char *why, size_t why_si
 /*
  * Which coordinate register feeds which coordinate, by the slot's dimensionality, worked out once per
  * instruction: map[j] = k takes register a + k, -1 reads 0 (as do components past the instruction's count).
- * Integer order (x, y, z, layer): a storage cube is addressed as (x, y, face) with face = 6 * cube + face for
- * cube arrays.  Float order (img_sample's): s, t, r (cube: direction), array layer.
+ * Integer order (x, y, z, layer, sample): a storage cube is addressed as (x, y, face) with face = 6 * cube + face
+ * for cube arrays; a multisampled image's sample index follows its other coordinates (isa/lower_image.c).  Float
+ * order (img_sample's): s, t, r (cube: direction), array layer.
  */
 typedef struct coord_map {
-    int8_t map[4];
+    int8_t map[5];
 } coord_map;
 
 static coord_map coord_map_of(const isa_slot *sl, const isa_inst *in, int integer)
 {
     const int arr = sl->image_arrayed;
-    coord_map m = {{-1, -1, -1, -1}};
+    coord_map m = {{-1, -1, -1, -1, -1}};
     switch ((isa_image_dim)sl->image_dim) {
     case ISA_IMAGE_1D: m.map[0] = 0, m.map[3] = arr ? 1 : -1; break;
     case ISA_IMAGE_2D: m.map[0] = 0, m.map[1] = 1, m.map[3] = arr ? 2 : -1; break;
@@ -114,8 +121,10 @@ static coord_map coord_map_of(const isa_slot *sl, const isa_inst *in, int intege
             m.map[2] = 2, m.map[3] = arr ? 3 : -1;
         break;
     }
+    if (sl->image_ms && integer)
+        m.map[4] = arr ? 3 : 2;
     const int count = (int)in->count - (in->img_dref ? 1 : 0); /* a depth reference is not a coordinate */
-    for (int j = 0; j < 4; j++)
+    for (int j = 0; j < 5; j++)
         if (m.map[j] >= count)
             m.map[j] = -1;
     return m;
@@ -134,6 +143,7 @@ static sim_texel_at int_coords(const sim_wave *w, const isa_inst *in, uint32_t W
     for (int j = 0; j < 3; j++)
         t.xyz[j] = (int32_t)coord_word(w, in, W, l, m->map[j]);
     t.layer = (int32_t)coord_word(w, in, W, l, m->map[3]);
+    t.sample = (int32_t)coord_word(w, in, W, l, m->map[4]);
     t.mip = in->op == ISA_OP_IMG_LOAD && in->b != ISA_NO_REG ? (int32_t)(uint32_t)w->regs[(size_t)in->b * W + l] : 0;
     return t;
 }
@@ -142,7 +152,8 @@ static sim_texel_at int_coords(const sim_wave *w, const isa_inst *in, uint32_t W
 static int texel_in_bounds(const img_view *v, const sim_texel_at *t)
 {
     const img_image *im = v->im;
-    if (t->mip < 0 || t->mip >= im->mip_levels || t->layer < 0 || t->layer >= im->layers)
+    if (t->mip < 0 || t->mip >= im->mip_levels || t->layer < 0 || t->layer >= im->layers || t->sample < 0 ||
+        t->sample >= img_samples(im))
         return 0;
     const uint32_t mip = (uint32_t)t->mip;
     if (v->levels) {
@@ -163,6 +174,12 @@ static int image_out_of_bounds(sim_ctx *ctx, const sim_wave *w, const isa_inst *
     const isa_slot *sl = &ctx->prog->slots[in->slot];
     const img_image *im = ctx->slots[in->slot].image;
     const char *what = in->op == ISA_OP_IMG_STORE ? "write" : in->op == ISA_OP_IMG_ATOMIC ? "atomic" : "read";
+    if (img_samples(im) > 1)
+        return sim_fault(ctx, w, pc, SIM_FAULT_OUT_OF_BOUNDS, (int32_t)lane, (int32_t)in->slot, -1,
+                         "out-of-bounds image %s at texel (%d, %d) layer %lld sample %lld of image '%s' (set %u "
+                         "binding %u), which is %ux%u with %u layers and %u samples",
+                         what, t->xyz[0], t->xyz[1], (long long)t->layer, (long long)t->sample, sl->name, sl->set,
+                         sl->binding, im->width, im->height, im->layers, img_samples(im));
     return sim_fault(ctx, w, pc, SIM_FAULT_OUT_OF_BOUNDS, (int32_t)lane, (int32_t)in->slot, -1,
                      "out-of-bounds image %s at texel (%d, %d, %d) layer %lld mip %lld of image '%s' (set %u binding "
                      "%u), which is %ux%ux%u with %u layers and %u mips",
@@ -264,7 +281,7 @@ static int image_atomic_lane(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint
     const uint32_t W = ctx->wave_size;
     const isa_reduce_op red = (isa_reduce_op)in->imm2;
     uint8_t *p = im->bytes + img_texel_offset(im, (uint32_t)t->xyz[0], (uint32_t)t->xyz[1], (uint32_t)t->xyz[2],
-                                              (uint32_t)t->layer, 0);
+                                              sim_texel_plane(im, t), 0);
     uint32_t old, nv, b = in->b != ISA_NO_REG ? (uint32_t)w->regs[(size_t)in->b * W + l] : 0;
     memcpy(&old, p, 4);
     const int is_signed = in->type == ISA_TYPE_I32;
@@ -300,6 +317,8 @@ static int image_query(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t p
         uint32_t v[4] = {0, 0, 0, 0};
         if (in->imm == 1) {
             v[0] = im->mip_levels;
+        } else if (in->imm == 2) {
+            v[0] = img_samples(im);
         } else {
             int64_t mip = in->b != ISA_NO_REG ? (int32_t)(uint32_t)w->regs[(size_t)in->b * W + l] : 0;
             if ((mip < 0 || mip >= im->mip_levels) && ACTIVE(l)) {
@@ -452,18 +471,19 @@ int sim_exec_image(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t pc, s
                 }
                 continue;
             }
+            const uint32_t plane = sim_texel_plane(im, &at);
             addr[l] = trace ? img_layout_address(im, layout, (uint32_t)at.xyz[0], (uint32_t)at.xyz[1],
-                                                 (uint32_t)at.xyz[2], (uint32_t)at.layer, (uint32_t)at.mip)
+                                                 (uint32_t)at.xyz[2], plane, (uint32_t)at.mip)
                             : 0;
             if (sanitize)
                 san_at[l] = at;
             if (op == ISA_OP_IMG_LOAD) {
-                img_view_fetch(&view, at.xyz, (uint32_t)at.layer, (uint32_t)at.mip, &t);
+                img_view_fetch(&view, at.xyz, plane, (uint32_t)at.mip, &t);
                 put_texel(w, W, in->d, l, &t);
             } else if (op == ISA_OP_IMG_STORE) {
                 for (int k = 0; k < 4; k++)
                     t.u[k] = (uint32_t)w->regs[((size_t)in->b + k) * W + l];
-                img_view_store(&view, at.xyz, (uint32_t)at.layer, (uint32_t)at.mip, &t);
+                img_view_store(&view, at.xyz, plane, (uint32_t)at.mip, &t);
             } else if (image_atomic_lane(ctx, w, in, pc, l, im, &at)) {
                 return 1;
             }

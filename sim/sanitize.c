@@ -195,7 +195,10 @@ static const char *place_words(const isa_slot *sl, const sim_texel_at *t, uint64
 {
     char slot[128];
     slot_words(sl, slot, sizeof slot);
-    if (t)
+    if (t && t->sample)
+        snprintf(buf, size, "%s at texel (%d, %d, %d) layer %lld sample %lld", slot, t->xyz[0], t->xyz[1], t->xyz[2],
+                 (long long)t->layer, (long long)t->sample);
+    else if (t)
         snprintf(buf, size, "%s at texel (%d, %d, %d) layer %lld mip %lld", slot, t->xyz[0], t->xyz[1], t->xyz[2],
                  (long long)t->layer, (long long)t->mip);
     else
@@ -404,7 +407,7 @@ static uint64_t touch_texel(sim_ctx *ctx, const sim_wave *w, const isa_inst *in,
     enter_workgroup(ctx, s);
     const uint32_t epoch = (uint32_t)(ctx->result->stats.workgroups + ctx->result->stats.barriers);
     const uint64_t offset = img_texel_offset(im, (uint32_t)t->xyz[0], (uint32_t)t->xyz[1], (uint32_t)t->xyz[2],
-                                             (uint32_t)t->layer, (uint32_t)t->mip);
+                                             sim_texel_plane(im, t), (uint32_t)t->mip);
     touch_cells(ctx, w, in, pc, s->slots[in->slot].cells + offset / img_format_get(im->format)->texel_bytes,
                 s->slots[in->slot].check_init, lane, offset, 1, reads, writes, atomic, epoch, t);
     return offset;
@@ -459,7 +462,7 @@ void sim_sanitize_image(sim_ctx *ctx, const sim_wave *w, const isa_inst *in, uin
 static void sampled_texel_read(void *user, const int32_t at[3], uint32_t layer, uint32_t mip)
 {
     const sim_texel_reader *r = user;
-    const sim_texel_at t = {{at[0], at[1], at[2]}, layer, mip};
+    const sim_texel_at t = {{at[0], at[1], at[2]}, layer, mip, 0};
     touch_texel(r->ctx, r->w, r->in, r->pc, r->lane, &t, 1, 0, 0);
 }
 

@@ -352,7 +352,14 @@ typedef struct sim_texel_at {
     int32_t xyz[3];
     int64_t layer;
     int64_t mip;
+    int64_t sample; /* 0 on a single-sampled image */
 } sim_texel_at;
+
+/* The plane of the packed layout (img_planes) that holds an in-bounds texel's layer and sample. */
+static inline uint32_t sim_texel_plane(const img_image *im, const sim_texel_at *t)
+{
+    return (uint32_t)t->layer * img_samples(im) + (uint32_t)t->sample;
+}
 
 /* IMG_LOAD, IMG_STORE, IMG_SAMPLE, IMG_GATHER, IMG_ATOMIC, IMG_QUERY (sim/image_exec.c). */
 int sim_exec_image(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t pc, sim_mask exec);

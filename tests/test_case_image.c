@@ -197,7 +197,7 @@ START_TEST(test_case_image_errors_name_the_file_and_field)
     case_fails(image, "[{'binding': 0, 'layer': 1, 'data': [1]}]", "expect[0].layer: 1 is too large (at most 0)");
     case_fails(image, "[{'binding': 0, 'mip': 1, 'data': [1, 2]}]", "expect[0].data: 2 values");
     case_fails("{'binding': 0, 'type': 'u32', 'count': 4}", "[{'binding': 0, 'mip': 0, 'data': [1]}]",
-               "expect[0].mip: only image bindings take a mip or layer");
+               "expect[0].mip: only image bindings take a mip, layer or sample");
     case_fails("{'binding': 0, 'kind': 'sampler', 'sampler': {}}", "[{'binding': 0, 'data': [1]}]",
                "expect[0].binding: set 0 binding 0 is a sampler");
 }
