@@ -132,6 +132,8 @@ typedef struct vkb_device_info {
     int float16, float64, int8, int16, int64;
     int int64_atomics;               /* shaderBufferInt64Atomics */
     int float32_atomic_add;          /* VK_EXT_shader_atomic_float shaderBufferFloat32AtomicAdd */
+    int image_int64;                 /* VK_EXT_shader_image_atomic_int64 shaderImageInt64Atomics */
+    int storage_image_multisample;   /* shaderStorageImageMultisample */
     int workgroup_explicit_layout;   /* VK_KHR_workgroup_memory_explicit_layout: Workgroup blocks, and their */
     int workgroup_explicit_layout_8bit, workgroup_explicit_layout_16bit; /* 8- and 16-bit access */
     int derivative_group_quads, derivative_group_linear; /* VK_NV_compute_shader_derivatives: derivatives and

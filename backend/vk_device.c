@@ -147,6 +147,7 @@ int vkb_device_wants_extension(const device_entry *d, const char *name)
         !strcmp(name, VK_NV_SHADER_SUBGROUP_PARTITIONED_EXTENSION_NAME) ||
         !strcmp(name, VK_KHR_WORKGROUP_MEMORY_EXPLICIT_LAYOUT_EXTENSION_NAME) ||
         !strcmp(name, VK_NV_COMPUTE_SHADER_DERIVATIVES_EXTENSION_NAME) ||
+        !strcmp(name, VK_EXT_SHADER_IMAGE_ATOMIC_INT64_EXTENSION_NAME) ||
         !strcmp(name, "VK_KHR_portability_subset"))
         return 1;
     if (!strcmp(name, VK_EXT_SUBGROUP_SIZE_CONTROL_EXTENSION_NAME))
@@ -220,6 +221,10 @@ void vkb_chain_features(const device_entry *d, device_features *f)
         f->derivatives.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COMPUTE_SHADER_DERIVATIVES_FEATURES_NV;
         vkb_chain_link(&tail, &f->derivatives);
     }
+    if (vkb_device_wants_extension(d, VK_EXT_SHADER_IMAGE_ATOMIC_INT64_EXTENSION_NAME)) {
+        f->image_int64.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_IMAGE_ATOMIC_INT64_FEATURES_EXT;
+        vkb_chain_link(&tail, &f->image_int64);
+    }
 }
 
 static const char *device_type_name(VkPhysicalDeviceType t)
@@ -251,6 +256,8 @@ static void read_features(const device_entry *d, vkb_device_info *info)
     info->int64 = f.f2.features.shaderInt64;
     info->int16 = f.f2.features.shaderInt16;
     info->image_cube_array = f.f2.features.imageCubeArray;
+    info->storage_image_multisample = f.f2.features.shaderStorageImageMultisample;
+    info->image_int64 = f.image_int64.shaderImageInt64Atomics;
     /* (the 1.2 struct is zeroed on an older device: no such feature) */
 #define X(stem, src, name, dynamic, nonuniform)                        \
     info->dynamic = f.src.shader##stem##ArrayDynamicIndexing;          \

@@ -36,6 +36,8 @@
     X(Int64, int64, "shaderInt64")                                                            \
     X(Int64Atomics, int64_atomics, "shaderBufferInt64Atomics")                                \
     X(AtomicFloat32AddEXT, float32_atomic_add, "shaderBufferFloat32AtomicAdd (VK_EXT_shader_atomic_float)") \
+    X(Int64ImageEXT, image_int64, "shaderImageInt64Atomics (VK_EXT_shader_image_atomic_int64)")               \
+    X(StorageImageMultisample, storage_image_multisample, "shaderStorageImageMultisample")    \
     X(StorageBuffer16BitAccess, storage_buffer_16bit, "storageBuffer16BitAccess")             \
     X(UniformAndStorageBuffer16BitAccess, uniform_and_storage_buffer_16bit, "uniformAndStorageBuffer16BitAccess") \
     X(StoragePushConstant16, storage_push_constant_16, "storagePushConstant16")               \
@@ -68,6 +70,7 @@
     X("SPV_KHR_float_controls", "VK_KHR_shader_float_controls", 2)                              \
     X("SPV_KHR_workgroup_memory_explicit_layout", "VK_KHR_workgroup_memory_explicit_layout", 0)     \
     X("SPV_NV_compute_shader_derivatives", "VK_NV_compute_shader_derivatives", 0)              \
+    X("SPV_EXT_shader_image_int64", "VK_EXT_shader_image_atomic_int64", 0)                     \
     X("SPV_EXT_descriptor_indexing", "VK_EXT_descriptor_indexing", 2)
 
 int vkb_kind_is_texel(case_kind k)

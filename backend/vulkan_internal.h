@@ -47,6 +47,7 @@ typedef struct device_features {
     VkPhysicalDeviceShaderAtomicFloatFeaturesEXT atomic_float;
     VkPhysicalDeviceWorkgroupMemoryExplicitLayoutFeaturesKHR workgroup_explicit;
     VkPhysicalDeviceComputeShaderDerivativesFeaturesNV derivatives;
+    VkPhysicalDeviceShaderImageAtomicInt64FeaturesEXT image_int64;
 } device_features;
 
 #define API_1_1 VK_MAKE_API_VERSION(0, 1, 1, 0)

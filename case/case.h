@@ -362,8 +362,8 @@ int case_format_element(case_type t, const uint8_t *element, char *buf, size_t b
 /*
  * The component values of one mip/layer of an image binding (layer: a plane, img_planes, on a multisampled
  * image), decoded (img_decode): a new
- * array (free() it) of img_format_info.components values per texel, each 4 bytes of the
- * binding's type (F32/U32/I32), in [z][y][x] order.  *count is the number of values.
+ * array (free() it) of img_format_info.components values per texel, each of the
+ * binding's type (F32/U32/I32: 4 bytes; U64/I64: 8), in [z][y][x] order.  *count is the number of values.
  * Returns CASE_OK, CASE_ERR_FIELD when b is not an image or mip/layer is out of range, or
  * CASE_ERR_NOMEM.
  */

@@ -32,9 +32,14 @@ int case_format_element(case_type t, const uint8_t *element, char *buf, size_t b
         const char *fmt = t == CASE_TYPE_F16 ? "%.5g" : t == CASE_TYPE_F32 ? "%.9g" : "%.17g";
         return snprintf(buf, buf_size, fmt, value);
     }
-    if (case_type_is_signed(t))
-        return snprintf(buf, buf_size, "%" PRId64, (int64_t)case_int_element_value(t, bits));
-    return snprintf(buf, buf_size, "%" PRIu64, bits);
+    /* past 2^53 a JSON number loses bits: such an integer is written as a decimal string, as the case format
+     * reads one back (case_read_element_array) */
+    if (case_type_is_signed(t)) {
+        int64_t v = (int64_t)case_int_element_value(t, bits);
+        int quoted = v > (int64_t)CASE_EXACT_INT_LIMIT || v < -(int64_t)CASE_EXACT_INT_LIMIT;
+        return snprintf(buf, buf_size, quoted ? "\"%" PRId64 "\"" : "%" PRId64, v);
+    }
+    return snprintf(buf, buf_size, bits > (uint64_t)CASE_EXACT_INT_LIMIT ? "\"%" PRIu64 "\"" : "%" PRIu64, bits);
 }
 
 int case_expect_check(const case_expect *e, const uint8_t *actual, size_t actual_size,

@@ -31,6 +31,8 @@ int case_kind_has_sampler(case_kind k)
 case_type case_image_type(img_format f)
 {
     img_numeric n = img_format_get(f)->numeric;
+    if (img_format_is_wide(img_format_get(f)))
+        return n == IMG_NUM_UINT ? CASE_TYPE_U64 : CASE_TYPE_I64;
     return n == IMG_NUM_UINT ? CASE_TYPE_U32 : n == IMG_NUM_SINT ? CASE_TYPE_I32 : CASE_TYPE_F32;
 }
 
@@ -279,15 +281,17 @@ static int png_format_ok(const img_format_info *fi)
                                 fi->encoding == IMG_ENC_UINT);
 }
 
-/* Encodes `count` component values (4 bytes each, of b->type) into the first texels of the image. */
+/* Encodes `count` component values (of b->type: 4 bytes each, 8 for a 64-bit format's, which land in
+ * img_texel.u64) into the first texels of the image. */
 static void encode_components(case_binding *b, const uint8_t *values, size_t count)
 {
     const img_format_info *fi = img_format_get(b->image.format);
+    const size_t texel = fi->components * case_type_size(b->type); /* a texel's values */
     size_t texels = count / fi->components;
     for (size_t t = 0; t < texels; t++) {
         img_texel v;
         memset(&v, 0, sizeof v);
-        memcpy(v.u, values + t * fi->components * 4, fi->components * 4);
+        memcpy(v.u, values + t * texel, texel);
         img_encode(b->image.format, &v, b->bytes + t * fi->texel_bytes);
     }
 }
@@ -297,10 +301,10 @@ static case_status read_contents(parser *p, const cJSON *obj, case_binding *b)
     const img_format_info *fi = img_format_get(b->image.format);
     const cJSON *data = cJSON_GetObjectItemCaseSensitive(obj, "data");
     const cJSON *fill = cJSON_GetObjectItemCaseSensitive(obj, "fill");
-    size_t components = b->count * fi->components;
+    size_t components = b->count * fi->components, esize = case_type_size(b->type);
     if (!data && !fill)
         return CASE_OK; /* zeros (or a PNG, already in place) */
-    uint8_t *values = calloc(components, 4);
+    uint8_t *values = calloc(components, esize);
     if (!values)
         return case_fail_nomem(p);
     case_status s = CASE_OK;
@@ -333,11 +337,11 @@ static case_status read_contents(parser *p, const cJSON *obj, case_binding *b)
                 s = case_read_element_array(p, value, b->type, values);
                 case_path_leave(p, inner);
                 for (size_t t = 1; s == CASE_OK && t < b->count; t++)
-                    memcpy(values + t * fi->components * 4, values, fi->components * 4);
+                    memcpy(values + t * fi->components * esize, values, fi->components * esize);
             }
             case_path_leave(p, saved);
         } else {
-            case_binding tmp = {.type = b->type, .count = components, .size = components * 4, .bytes = values};
+            case_binding tmp = {.type = b->type, .count = components, .size = components * esize, .bytes = values};
             size_t saved = case_path_enter_key(p, "fill");
             s = case_read_fill(p, fill, &tmp);
             case_path_leave(p, saved);
@@ -514,7 +518,7 @@ case_status case_image_read_expect(parser *p, const cJSON *obj, const case_bindi
                                        "%u layer %u", n, fi->components, components, e->mip, e->layer);
     TRY(case_read_compare(p, cJSON_GetObjectItemCaseSensitive(obj, "compare"), e));
     e->count = n;
-    e->bytes = calloc(n, 4);
+    e->bytes = calloc(n, case_type_size(e->type));
     if (!e->bytes)
         return case_fail_nomem(p);
     size_t saved = case_path_enter_key(p, "data");
@@ -546,7 +550,8 @@ int case_image_expect_check(const case_expect *e, const uint8_t *actual, size_t 
             *first_bad = 0;
         return 0;
     }
-    uint8_t *values = malloc(e->count * 4);
+    const size_t esize = case_type_size(e->type), texel = fi->components * esize;
+    uint8_t *values = malloc(e->count * esize);
     if (!values) {
         if (msg && msg_size)
             snprintf(msg, msg_size, "set %u binding %u: out of memory", e->set, e->binding);
@@ -557,14 +562,14 @@ int case_image_expect_check(const case_expect *e, const uint8_t *actual, size_t 
     for (size_t t = 0; t < texels; t++) {
         img_texel v;
         img_decode(e->format, actual + e->image_offset + t * fi->texel_bytes, &v);
-        memcpy(values + t * fi->components * 4, v.u, fi->components * 4);
+        memcpy(values + t * texel, v.u, texel);
     }
-    /* The component values compare as a buffer of F32/U32/I32 elements would. */
+    /* The component values compare as a buffer of F32/U32/I32 (U64/I64) elements would. */
     case_expect flat = *e;
     flat.is_image = 0;
     size_t bad = 0;
     char inner[400] = "";
-    int ok = case_expect_check(&flat, values, e->count * 4, inner, sizeof inner, &bad);
+    int ok = case_expect_check(&flat, values, e->count * esize, inner, sizeof inner, &bad);
     free(values);
     if (ok)
         return 1;
@@ -594,14 +599,15 @@ case_status case_image_components(const case_binding *b, uint32_t mip, uint32_t 
         return CASE_ERR_FIELD;
     size_t texels = img_subresource_bytes(im, mip) / fi->texel_bytes;
     size_t values = texels * fi->components;
-    uint8_t *dst = malloc(values ? values * 4 : 1);
+    const size_t texel = fi->components * case_type_size(b->type);
+    uint8_t *dst = malloc(values ? texels * texel : 1);
     if (!dst)
         return CASE_ERR_NOMEM;
     const uint8_t *src = b->bytes + img_subresource_offset(im, mip, layer);
     for (size_t t = 0; t < texels; t++) {
         img_texel v;
         img_decode(im->format, src + t * fi->texel_bytes, &v);
-        memcpy(dst + t * fi->components * 4, v.u, fi->components * 4);
+        memcpy(dst + t * texel, v.u, texel);
     }
     *out = dst;
     *count = values;
@@ -678,7 +684,7 @@ int case_image_dump(FILE *f, const char *dump_path, const case_binding *b, const
         img_texel v;
         img_decode(im->format, bytes + t * fi->texel_bytes, &v);
         for (uint32_t c = 0; c < fi->components; c++) {
-            case_format_element(b->type, (const uint8_t *)&v.u[c], text, sizeof text);
+            case_format_element(b->type, (const uint8_t *)v.u + c * case_type_size(b->type), text, sizeof text);
             fprintf(f, "%s%s", t || c ? ", " : "", text);
         }
     }

@@ -22,18 +22,6 @@ int cli_is_image_binding(const case_binding *b)
            b->kind == CASE_KIND_COMBINED_IMAGE_SAMPLER || b->kind == CASE_KIND_SAMPLER;
 }
 
-static void format_component(img_numeric num, uint32_t bits, char *buf, size_t size)
-{
-    if (num == IMG_NUM_FLOAT) {
-        float f;
-        memcpy(&f, &bits, 4);
-        case_format_element(CASE_TYPE_F32, (const uint8_t *)&f, buf, size);
-    } else if (num == IMG_NUM_SINT)
-        snprintf(buf, size, "%" PRId32, (int32_t)bits);
-    else
-        snprintf(buf, size, "%" PRIu32, bits);
-}
-
 /* Calls fn for every texel in packed order with its coordinates. */
 typedef void (*texel_fn)(void *ctx, uint32_t x, uint32_t y, uint32_t z, uint32_t layer, uint32_t mip, size_t offset);
 
@@ -73,11 +61,13 @@ static void compare_texel(void *p, uint32_t x, uint32_t y, uint32_t z, uint32_t 
     img_texel a, b;
     img_decode(c->b->image.format, c->sim + offset, &a);
     img_decode(c->b->image.format, c->dev + offset, &b);
-    /* components are 32-bit values of the binding's type (F32/U32/I32), compared by the one rule */
+    /* components are values of the binding's type (F32/U32/I32, U64/I64 for a 64-bit format: img_texel.u64),
+     * compared by the one rule */
+    const size_t esize = case_type_size(c->b->type);
+    const uint8_t *av = (const uint8_t *)a.u, *bv = (const uint8_t *)b.u;
     int first = -1;
     for (uint32_t k = 0; k < f->components && k < 4; k++)
-        if (!case_element_match(c->b->type, (const uint8_t *)&a.u[k], (const uint8_t *)&b.u[k], c->mode,
-                                c->tolerance)) {
+        if (!case_element_match(c->b->type, av + k * esize, bv + k * esize, c->mode, c->tolerance)) {
             first = (int)k;
             break;
         }
@@ -88,9 +78,9 @@ static void compare_texel(void *p, uint32_t x, uint32_t y, uint32_t z, uint32_t 
         return;
     (*c->budget)--;
     char sv[4][40], dv[4][40], line[512];
-    for (uint32_t k = 0; k < 4; k++) {
-        format_component(f->numeric, a.u[k], sv[k], sizeof sv[k]);
-        format_component(f->numeric, b.u[k], dv[k], sizeof dv[k]);
+    for (uint32_t k = 0; k < f->components && k < 4; k++) {
+        case_format_element(c->b->type, av + k * esize, sv[k], sizeof sv[k]);
+        case_format_element(c->b->type, bv + k * esize, dv[k], sizeof dv[k]);
     }
     int n = snprintf(line, sizeof line, "      texel (%u,%u", x, y);
     if (c->b->image.dim == IMG_DIM_3D)
@@ -102,7 +92,7 @@ static void compare_texel(void *p, uint32_t x, uint32_t y, uint32_t z, uint32_t 
     for (uint32_t k = 0; k < f->components && k < 4; k++)
         n += snprintf(line + n, sizeof line - (size_t)n, "%s%s", k ? ", " : "", dv[k]);
     uint64_t d;
-    if (case_ulp_distance(c->b->type, (const uint8_t *)&a.u[first], (const uint8_t *)&b.u[first], &d))
+    if (case_ulp_distance(c->b->type, av + first * esize, bv + first * esize, &d))
         snprintf(line + n, sizeof line - (size_t)n, "), component %d %" PRIu64 " ulp apart\n", first, d);
     else
         snprintf(line + n, sizeof line - (size_t)n, "), component %d\n", first);

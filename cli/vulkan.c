@@ -197,6 +197,8 @@ static void print_device(int index, const vkb_device_info *d)
     printf("  compute extensions  explicit-layout workgroup memory %s; derivatives in compute kernels: quads %s, "
            "linear %s\n", yes_no(d->workgroup_explicit_layout), yes_no(d->derivative_group_quads),
            yes_no(d->derivative_group_linear));
+    printf("  storage images      multisampled %s, 64-bit integer atomics %s\n", yes_no(d->storage_image_multisample),
+           yes_no(d->image_int64));
     printf("  run-time indices    uniform / NonUniform into arrays of:");
     const char *sep = " ";
 #define X(stem, src, name, dynamic, nonuniform) \

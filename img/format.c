@@ -307,6 +307,11 @@ void img_decode(img_format f, const uint8_t *src, img_texel *out)
 {
     const img_format_info *fi = &format_table[f];
     memset(out, 0, sizeof *out);
+    if (img_format_is_wide(fi)) { /* one 64-bit integer, little-endian, as stored */
+        for (int i = 7; i >= 0; i--)
+            out->u64[0] = out->u64[0] << 8 | src[i];
+        return;
+    }
     switch (fi->encoding) {
     case IMG_ENC_B10G11R11_UFLOAT: {
         uint32_t w = load_le(src, 4);
@@ -351,6 +356,11 @@ void img_decode(img_format f, const uint8_t *src, img_texel *out)
 void img_encode(img_format f, const img_texel *in, uint8_t *dst)
 {
     const img_format_info *fi = &format_table[f];
+    if (img_format_is_wide(fi)) {
+        for (int i = 0; i < 8; i++)
+            dst[i] = (uint8_t)(in->u64[0] >> (8 * i));
+        return;
+    }
     switch (fi->encoding) {
     case IMG_ENC_B10G11R11_UFLOAT:
         store_le(dst,

@@ -53,6 +53,11 @@ typedef struct img_format_info {
 
 /* The row of img/formats.def for f (NULL when f is out of range). */
 const img_format_info *img_format_get(img_format f);
+/* Whether the format's components are 64 bits wide (img_texel.u64). */
+static inline int img_format_is_wide(const img_format_info *fi)
+{
+    return fi->bits[0] == 64;
+}
 /* "r8g8b8a8_unorm" or "rgba8" (case-sensitive); returns 1 and sets *out when found, else 0. */
 int img_format_by_name(const char *name, img_format *out);
 /* SPIR-V ImageFormat enum value; returns 1 when wavelab has it, 0 for Unknown or unsupported. */
@@ -60,11 +65,15 @@ int img_format_from_spirv(uint32_t spirv_image_format, img_format *out);
 /* The VkFormat value; 1 when found. */
 int img_format_from_vk(uint32_t vk_format, img_format *out);
 
-/* One texel's values as a shader sees them.  Missing components read as 0, 0, 0, 1 (1 or 1.0f by numeric). */
+/* One texel's values as a shader sees them.  Missing components read as 0, 0, 0, 1 (1 or 1.0f by numeric).  A
+ * format of 64-bit components (img_format_is_wide: r64_uint, r64_sint) holds its one component in u64[0] (i64[0])
+ * and nothing else: its missing components (0, 0, 1) are the reader's to supply. */
 typedef union img_texel {
     float f[4];
     uint32_t u[4];
     int32_t i[4];
+    uint64_t u64[2];
+    int64_t i64[2];
 } img_texel;
 
 /* Decodes one texel of `texel_bytes` bytes by the Vulkan "Format Conversion" rules. */

@@ -48,9 +48,10 @@ bool lower_image_slot(lower *L, uint32_t var, uint32_t pointee, isa_slot *s)
             return false;
         }
         isa_type tt = lower_scalar_isa_type(L, it->elem);
-        if (tt != ISA_TYPE_F32 && tt != ISA_TYPE_U32 && tt != ISA_TYPE_I32) {
+        if (tt != ISA_TYPE_F32 && tt != ISA_TYPE_U32 && tt != ISA_TYPE_I32 && tt != ISA_TYPE_U64 &&
+            tt != ISA_TYPE_I64) {
             lower_fail(L, ISA_ERR_UNSUPPORTED, "image variable %%%u has sampled type %s: only 32-bit float and "
-                       "integer image types are modelled", var, isa_type_name(tt));
+                       "32- and 64-bit integer image types are modelled", var, isa_type_name(tt));
             return false;
         }
         s->space = it->image_sampled == 2 ? ISA_SPACE_STORAGE_IMAGE : ISA_SPACE_SAMPLED_IMAGE;
@@ -107,13 +108,14 @@ static uint32_t coord_regs(lower *L, uint32_t id, uint8_t *count)
     return lower_val(L, id);
 }
 
-/* The 32-bit component type of an image instruction's result (a vec4 of it, or a scalar for atomics). */
+/* The component type of an image instruction's result (a vec4 of it, or a scalar for atomics): 32-bit float, or
+ * 32- or 64-bit integer (Int64ImageEXT). */
 static isa_type result_type(lower *L, uint32_t rtype)
 {
     isa_type t = lower_scalar_isa_type(L, lower_component_type(L, rtype));
-    if (t != ISA_TYPE_F32 && t != ISA_TYPE_U32 && t != ISA_TYPE_I32) {
-        lower_fail(L, ISA_ERR_UNSUPPORTED, "image results of type %s are not modelled (32-bit float or integer only)",
-                   isa_type_name(t));
+    if (t != ISA_TYPE_F32 && t != ISA_TYPE_U32 && t != ISA_TYPE_I32 && t != ISA_TYPE_U64 && t != ISA_TYPE_I64) {
+        lower_fail(L, ISA_ERR_UNSUPPORTED, "image results of type %s are not modelled (32-bit float, 32- or 64-bit "
+                   "integer)", isa_type_name(t));
         return ISA_TYPE_U32;
     }
     return t;
@@ -523,6 +525,11 @@ static void lower_image_sample(lower *L, SpvOp op, const uint32_t *o, uint32_t n
     uint32_t lod, dx, dy;
     uint8_t ncoords = 0, ngrad = 0;
     isa_type ty = result_type(L, o[0]);
+    if (isa_type_size(ty) == 8) { /* Vulkan requires no filtering or sampling support of a 64-bit format */
+        lower_fail(L, ISA_ERR_UNSUPPORTED, "sampling or gathering a 64-bit integer image is not modelled (read it "
+                   "with a texel fetch or an image load)");
+        return;
+    }
     uint32_t coords = coord_regs(L, o[3], &ncoords);
     int64_t component = 0;
     image_offset off;
@@ -730,8 +737,10 @@ void lower_image_atomic(lower *L, const id_info *ptr, uint32_t result_type_id, u
         lower_fail(L, ISA_ERR_INVALID, "atomic write to read-only image '%s'", sl->name);
         return;
     }
-    if (sl->texel_type != ISA_TYPE_U32 && sl->texel_type != ISA_TYPE_I32) {
-        lower_fail(L, ISA_ERR_UNSUPPORTED, "image atomics on '%s': only r32ui and r32i images are modelled", sl->name);
+    if (sl->texel_type != ISA_TYPE_U32 && sl->texel_type != ISA_TYPE_I32 && sl->texel_type != ISA_TYPE_U64 &&
+        sl->texel_type != ISA_TYPE_I64) {
+        lower_fail(L, ISA_ERR_UNSUPPORTED, "image atomics on '%s': only r32ui, r32i, r64ui and r64i images are "
+                   "modelled", sl->name);
         return;
     }
     uint32_t first = L->p->code_count;

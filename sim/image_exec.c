@@ -78,8 +78,15 @@ sim_fault_kind sim_image_bind(sim_ctx *ctx, uint32_t s, char *why, size_t why_si
                  known ? "" : " (ImageFormat number in the listing)");
         return SIM_FAULT_UNSUPPORTED;
     }
-    const img_numeric want = sl->texel_type == ISA_TYPE_F32 ? IMG_NUM_FLOAT
-                             : sl->texel_type == ISA_TYPE_I32 ? IMG_NUM_SINT : IMG_NUM_UINT;
+    const img_numeric want = sl->texel_type == ISA_TYPE_F32                                     ? IMG_NUM_FLOAT
+                             : sl->texel_type == ISA_TYPE_I32 || sl->texel_type == ISA_TYPE_I64 ? IMG_NUM_SINT
+                                                                                                : IMG_NUM_UINT;
+    if ((isa_type_size((isa_type)sl->texel_type) == 8) != img_format_is_wide(fi)) {
+        snprintf(why, why_size, "image '%s' (set %u binding %u): format %s has %d-bit components, but the kernel's "
+                 "image type holds %s", sl->name, sl->set, sl->binding, fi->name, fi->bits[0],
+                 isa_type_name((isa_type)sl->texel_type));
+        return SIM_FAULT_UNSUPPORTED;
+    }
     if (fi->numeric != want) {
         snprintf(why, why_size, "image '%s' (set %u binding %u): format %s reads as %s, but the kernel's image type "
                  "holds %s", sl->name, sl->set, sl->binding, fi->name,
@@ -268,9 +275,17 @@ static uint64_t sample_address(const img_image *im, const img_sampler *smp, img_
     return img_layout_address(im, layout, xyz[0], xyz[1], xyz[2], layer, mip);
 }
 
-/* A texel's components into registers d..d+3 of lane l, as the instruction's type reads them. */
-static void put_texel(sim_wave *w, uint32_t W, uint32_t d, uint32_t l, const img_texel *t)
+/* A texel's components into registers d..d+3 of lane l, as the instruction's type reads them; a 64-bit format's
+ * one component whole, and (0, 0, 1) for the components it lacks (img_texel). */
+static void put_texel(sim_wave *w, uint32_t W, uint32_t d, uint32_t l, const img_texel *t, int wide)
 {
+    if (wide) {
+        w->regs[(size_t)d * W + l] = t->u64[0];
+        w->regs[((size_t)d + 1) * W + l] = 0;
+        w->regs[((size_t)d + 2) * W + l] = 0;
+        w->regs[((size_t)d + 3) * W + l] = 1;
+        return;
+    }
     for (int k = 0; k < 4; k++)
         w->regs[((size_t)d + k) * W + l] = t->u[k]; /* f32 bits, u32 and i32 alike: the low 32 bits */
 }
@@ -282,24 +297,28 @@ static int image_atomic_lane(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint
     const isa_reduce_op red = (isa_reduce_op)in->imm2;
     uint8_t *p = im->bytes + img_texel_offset(im, (uint32_t)t->xyz[0], (uint32_t)t->xyz[1], (uint32_t)t->xyz[2],
                                               sim_texel_plane(im, t), 0);
-    uint32_t old, nv, b = in->b != ISA_NO_REG ? (uint32_t)w->regs[(size_t)in->b * W + l] : 0;
-    memcpy(&old, p, 4);
-    const int is_signed = in->type == ISA_TYPE_I32;
+    /* 32 or 64 bits (an r64ui/r64i image): the operands' low `bytes` bytes, compared signed from the top bit */
+    const unsigned bytes = img_format_get(im->format)->texel_bytes;
+    const uint64_t mask = bytes == 8 ? ~0ull : 0xffffffffull, top = bytes == 8 ? 1ull << 63 : 1ull << 31;
+    const uint64_t flip = in->type == ISA_TYPE_I32 || in->type == ISA_TYPE_I64 ? top : 0; /* signed order */
+    uint64_t old = 0, nv, b = in->b != ISA_NO_REG ? w->regs[(size_t)in->b * W + l] & mask : 0;
+    memcpy(&old, p, bytes); /* little-endian, as the host */
     switch (red) {
     case ISA_RED_ADD: nv = old + b; break;
-    case ISA_RED_MIN: nv = is_signed ? ((int32_t)b < (int32_t)old ? b : old) : (b < old ? b : old); break;
-    case ISA_RED_MAX: nv = is_signed ? ((int32_t)b > (int32_t)old ? b : old) : (b > old ? b : old); break;
+    case ISA_RED_MIN: nv = (b ^ flip) < (old ^ flip) ? b : old; break;
+    case ISA_RED_MAX: nv = (b ^ flip) > (old ^ flip) ? b : old; break;
     case ISA_RED_AND: nv = old & b; break;
     case ISA_RED_OR: nv = old | b; break;
     case ISA_RED_XOR: nv = old ^ b; break;
     case ISA_RED_EXCHANGE: case ISA_RED_STORE: nv = b; break;
-    case ISA_RED_CMPXCHG: nv = old == (uint32_t)w->regs[(size_t)in->c * W + l] ? b : old; break;
+    case ISA_RED_CMPXCHG: nv = old == (w->regs[(size_t)in->c * W + l] & mask) ? b : old; break;
     case ISA_RED_LOAD: nv = old; break;
     default:
         return sim_fault(ctx, w, pc, SIM_FAULT_UNSUPPORTED, (int32_t)l, (int32_t)in->slot, -1,
                          "image atomic operator %lld is not modelled", (long long)in->imm2);
     }
-    memcpy(p, &nv, 4);
+    nv &= mask;
+    memcpy(p, &nv, bytes);
     if (in->d != ISA_NO_REG)
         w->regs[(size_t)in->d * W + l] = old;
     return 0;
@@ -407,9 +426,15 @@ int sim_exec_image(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t pc, s
         return sim_fault(ctx, w, pc, SIM_FAULT_UNSUPPORTED, -1, (int32_t)in->slot, -1,
                          "image write to read-only slot '%s'", sl->name);
     const img_format_info *fi = img_format_get(im->format);
-    if (op == ISA_OP_IMG_ATOMIC && (fi->texel_bytes != 4 || fi->components != 1 || fi->numeric == IMG_NUM_FLOAT))
+    if (op == ISA_OP_IMG_ATOMIC && ((fi->texel_bytes != 4 && fi->texel_bytes != 8) || fi->components != 1 ||
+                                    fi->numeric == IMG_NUM_FLOAT))
         return sim_fault(ctx, w, pc, SIM_FAULT_UNSUPPORTED, -1, (int32_t)in->slot, -1,
-                         "image atomic on '%s', whose format %s is not r32ui or r32i", sl->name, fi->name);
+                         "image atomic on '%s', whose format %s is not r32ui, r32i, r64ui or r64i", sl->name,
+                         fi->name);
+    const int wide = img_format_is_wide(fi);
+    if (wide && (op == ISA_OP_IMG_SAMPLE || op == ISA_OP_IMG_GATHER))
+        return sim_fault(ctx, w, pc, SIM_FAULT_UNSUPPORTED, -1, (int32_t)in->slot, -1,
+                         "sampling '%s', whose format %s has 64-bit components: not modelled", sl->name, fi->name);
     const img_sampler *smp = NULL;
     img_sampler cmp; /* the sampler's copy: a depth-comparison sample sets its dref per lane, the sanitizer its
                       * texel_read (sim/sanitize.h) */
@@ -462,7 +487,7 @@ int sim_exec_image(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t pc, s
                 traced &= ~sim_mask_lane(l);
                 if (op == ISA_OP_IMG_LOAD) {
                     zero_texel(im, &t);
-                    put_texel(w, W, in->d, l, &t);
+                    put_texel(w, W, in->d, l, &t, wide);
                     ctx->result->stats.robust_loads++;
                 } else {
                     if (op == ISA_OP_IMG_ATOMIC && in->d != ISA_NO_REG)
@@ -479,10 +504,13 @@ int sim_exec_image(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t pc, s
                 san_at[l] = at;
             if (op == ISA_OP_IMG_LOAD) {
                 img_view_fetch(&view, at.xyz, plane, (uint32_t)at.mip, &t);
-                put_texel(w, W, in->d, l, &t);
+                put_texel(w, W, in->d, l, &t, wide);
             } else if (op == ISA_OP_IMG_STORE) {
-                for (int k = 0; k < 4; k++)
-                    t.u[k] = (uint32_t)w->regs[((size_t)in->b + k) * W + l];
+                if (wide)
+                    t.u64[0] = w->regs[(size_t)in->b * W + l];
+                else
+                    for (int k = 0; k < 4; k++)
+                        t.u[k] = (uint32_t)w->regs[((size_t)in->b + k) * W + l];
                 img_view_store(&view, at.xyz, plane, (uint32_t)at.mip, &t);
             } else if (image_atomic_lane(ctx, w, in, pc, l, im, &at)) {
                 return 1;
@@ -516,7 +544,7 @@ int sim_exec_image(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t pc, s
             } else {
                 img_view_gather(&view, smp, coord, (int)in->imm, off, &t);
             }
-            put_texel(w, W, in->d, l, &t);
+            put_texel(w, W, in->d, l, &t, wide);
             addr[l] = trace ? sample_address(im, smp, layout, coord, lod, off) : 0;
             break;
         }

@@ -354,17 +354,17 @@ END_TEST
 
 /* ------------------------------------------------------------ unsupported features: exit 2 */
 
-START_TEST(test_errors_multisampled_image_unsupported_with_clear_message)
+START_TEST(test_errors_min_lod_operand_unsupported_with_clear_message)
 {
-    char *out = cli(2, "run %s/image2d.json", NULL);
+    char *out = cli(2, "run %s/min_lod.json", NULL);
     HAS(out, "unsupported");
-    HAS(out, "multisampled");
+    HAS(out, "MinLod");
     HAS(out, "word ");
     free(out);
 
     /* and through the API: ISA_ERR_UNSUPPORTED from isa_lower */
     char path[4096];
-    snprintf(path, sizeof path, "%s/tests/errors/image2d.comp", tsup_root());
+    snprintf(path, sizeof path, "%s/tests/errors/min_lod.comp", tsup_root());
     FILE *f = fopen(path, "r");
     ck_assert_ptr_nonnull(f);
     char src[4096];
@@ -373,10 +373,10 @@ START_TEST(test_errors_multisampled_image_unsupported_with_clear_message)
     fclose(f);
     isa_program *p = NULL;
     char msg[4096];
-    isa_status st = tsup_build(src, "image2d.comp", "glsl", NULL, &p, msg, sizeof msg, NULL, 0);
+    isa_status st = tsup_build(src, "min_lod.comp", "glsl", NULL, &p, msg, sizeof msg, NULL, 0);
     ck_assert_int_eq(st, ISA_ERR_UNSUPPORTED);
     ck_assert_ptr_null(p);
-    HAS(msg, "multisampled: not modelled");
+    HAS(msg, "(no Bias or MinLod)");
 }
 END_TEST
 
@@ -1140,7 +1140,7 @@ static Suite *errors_suite(void)
     tcase_add_test(c, test_errors_hlsl_unknown_entry_point_rejected);
     tcase_add_test(c, test_errors_compile_bare_kernel_reports_file_and_line);
     tcase_add_test(c, test_errors_wavelab_test_parallel_jobs_never_fail_compiles);
-    tcase_add_test(c, test_errors_multisampled_image_unsupported_with_clear_message);
+    tcase_add_test(c, test_errors_min_lod_operand_unsupported_with_clear_message);
     tcase_add_test(c, test_errors_shared_array_past_32_bits_rejected_with_its_size);
     tcase_add_test(c, test_errors_shared_and_private_limits_are_inclusive);
     tcase_add_test(c, test_errors_case_field_errors_name_the_field);

@@ -276,7 +276,22 @@ START_TEST(test_img_format_table_names_round_trip_and_sizes_add_up)
     ck_assert(!img_format_by_name("rgba9", &got));
     ck_assert(!img_format_by_name("", &got));
     ck_assert(!img_format_from_spirv(0, &got));
-    ck_assert(!img_format_from_spirv(40, &got)); /* R64ui: not supported */
+    ck_assert(!img_format_from_spirv(42, &got)); /* R8ui is 39, R64ui 40, R64i 41; 42 is no format */
+    /* 64-bit integer formats (SPIR-V R64ui 40, R64i 41; VkFormat R64_UINT 110, R64_SINT 111): one component kept
+     * whole, little-endian */
+    ck_assert(img_format_from_spirv(40, &got) && got == IMG_FMT_R64_UINT);
+    ck_assert(img_format_from_spirv(41, &got) && got == IMG_FMT_R64_SINT);
+    ck_assert_uint_eq(img_format_get(IMG_FMT_R64_UINT)->vk_format, 110);
+    ck_assert_uint_eq(img_format_get(IMG_FMT_R64_SINT)->vk_format, 111);
+    {
+        const uint8_t le[8] = {0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0xf8};
+        uint8_t back[8];
+        img_texel t;
+        img_decode(IMG_FMT_R64_SINT, le, &t);
+        ck_assert(t.u64[0] == 0xf807060504030201ull && t.i64[0] < 0);
+        img_encode(IMG_FMT_R64_SINT, &t, back);
+        ck_assert(memcmp(le, back, 8) == 0);
+    }
     /* A few hand-checked rows: VkFormat numbers from the Vulkan registry, SPIR-V ImageFormat from its spec. */
     ck_assert(img_format_by_name("rgba8", &got) && got == IMG_FMT_R8G8B8A8_UNORM);
     ck_assert_uint_eq(img_format_get(IMG_FMT_R8G8B8A8_UNORM)->vk_format, 37);
@@ -305,6 +320,11 @@ START_TEST(test_img_decode_every_format_matches_spec_formulas)
             pack_fields(&fp, raw, (int)fi->texel_bytes, bytes);
             img_texel t;
             img_decode((img_format)f, bytes, &t);
+            if (img_format_is_wide(fi)) { /* the one 64-bit component whole (the reader supplies the rest) */
+                ck_assert_msg(t.u64[0] == raw[0], "%s raw %#llx: got %#llx", fi->name, (unsigned long long)raw[0],
+                              (unsigned long long)t.u64[0]);
+                continue;
+            }
             for (int c = 0; c < 4; c++) {
                 int64_t want_i = 0;
                 double want = 0.0;
@@ -414,7 +434,11 @@ START_TEST(test_img_encode_every_format_matches_spec_formulas)
             img_texel in;
             for (int c = 0; c < 4; c++) {
                 size_t idx = (v + (size_t)c * 3) % n; /* different values per component */
-                if (fi->numeric == IMG_NUM_FLOAT)
+                if (img_format_is_wide(fi) && c < 2)
+                    in.i64[c] = encode_ints[idx] * (int64_t)0x100000001ll; /* bits in both halves */
+                else if (img_format_is_wide(fi))
+                    continue;
+                else if (fi->numeric == IMG_NUM_FLOAT)
                     in.f[c] = encode_floats[idx];
                 else if (fi->numeric == IMG_NUM_UINT)
                     in.u[c] = (uint32_t)encode_ints[idx];
@@ -434,16 +458,21 @@ START_TEST(test_img_encode_every_format_matches_spec_formulas)
                 case KIND_SRGB:
                     want = ref_float_to_unorm(c < 3 ? ref_srgb_oetf(in.f[c]) : in.f[c], width);
                     break;
-                case KIND_UINT: {
+                case KIND_UINT: case KIND_SINT:
+                    if (width == 64) { /* a 64-bit component is stored whole */
+                        want = in.u64[c];
+                        break;
+                    }
+                    if (k == KIND_SINT) {
+                        int64_t lo = -(1ll << (width - 1)), hi = (1ll << (width - 1)) - 1, s = in.i[c];
+                        want = (uint64_t)(s < lo ? lo : s > hi ? hi : s) & mask;
+                        break;
+                    }
+                    {
                     uint64_t u = in.u[c];
                     want = u > mask ? mask : u; /* out-of-range stores clamp (wavelab's choice) */
+                    }
                     break;
-                }
-                case KIND_SINT: {
-                    int64_t lo = -(1ll << (width - 1)), hi = (1ll << (width - 1)) - 1, s = in.i[c];
-                    want = (uint64_t)(s < lo ? lo : s > hi ? hi : s) & mask;
-                    break;
-                }
                 case KIND_SFLOAT:
                     if (width == 32) {
                         want = f2u(in.f[c]);

@@ -1439,8 +1439,8 @@ def main():
     gen_descriptor_cases.generate(sys.modules[__name__])
     import gen_bindless_cases  # kernels/bindless/: descriptor arrays indexed at run time
     gen_bindless_cases.generate(sys.modules[__name__])
-    import gen_multisample_cases  # kernels/images/ms_*: multisampled images
-    gen_multisample_cases.generate(sys.modules[__name__])
+    import gen_image_ms_int64_cases  # kernels/images/ms_*, atomic64*: multisampled and 64-bit images
+    gen_image_ms_int64_cases.generate(sys.modules[__name__])
     if CHECK:
         print("%d case files checked" % len(WRITTEN))
         sys.exit(1 if CHECK_FAILED else 0)

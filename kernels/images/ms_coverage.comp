@@ -4,7 +4,7 @@
 // 8x8 workgroup adds x + 1 to sample (x + y) % n of texel (x / 2, y / 2) and
 // keeps the largest y * 8 + x there in a second image; it also fetches
 // sample i % n of texel (x, y) of `tex`.  Expectations:
-// tools/gen_multisample_cases.py.
+// tools/gen_image_ms_int64_cases.py.
 layout(local_size_x = 8, local_size_y = 8) in;
 layout(set = 0, binding = 0, r32ui) uniform uimage2DMS sums;
 layout(set = 0, binding = 1, r32ui) uniform uimage2DMS largest;

@@ -2,7 +2,7 @@
 // A compute resolve of a multisampled array image: each texel of each layer
 // is the mean of its samples; the samples of layer 1 are also copied, in
 // reverse order, into a second multisampled image.  Expectations:
-// tools/gen_multisample_cases.py.
+// tools/gen_image_ms_int64_cases.py.
 layout(local_size_x = 8, local_size_y = 4) in;
 layout(set = 0, binding = 0, rgba32f) uniform readonly image2DMSArray src;
 layout(set = 0, binding = 1, rgba32f) uniform writeonly image2DArray resolved;

@@ -1,7 +1,8 @@
-"""The multisampled-image cases of kernels/images/ (ms_resolve, ms_coverage),
-their expectations computed here from what the kernels mean, not from
-wavelab's output.  A multisampled image's "data" lists each layer's samples
-as planes, one after another (docs/case-format.md).  Called by
+"""The multisampled-image cases of kernels/images/ (ms_resolve, ms_coverage) and
+the 64-bit image atomics one (atomic64), their expectations computed here from
+what the kernels mean, not from wavelab's output.  A multisampled image's
+"data" lists each layer's samples as planes, one after another
+(docs/case-format.md).  Called by
 tools/gen_kernel_cases.py, whose helpers (write_case, binding, expect) it takes
 as `g`."""
 FOLDER = "images"
@@ -43,7 +44,7 @@ def ms_resolve(g):
     g.write_case(FOLDER + "/ms_resolve.json", {
         "description": "a compute resolve of a multisampled array image (2 layers, 4 samples: imageLoad with a "
                        "sample index, imageSamples) and the samples of layer 1 stored in reverse order into another "
-                       "multisampled image; expectations: tools/gen_multisample_cases.py",
+                       "multisampled image; expectations: tools/gen_image_ms_int64_cases.py",
         "kernel": "ms_resolve.comp",
         "groups": [1, 1, 1],
         "bindings": [ms_binding(0, "storage_image", "rgba32f", (w, h), n, flat, layers=layers),
@@ -72,7 +73,7 @@ def ms_coverage(g):
     g.write_case(FOLDER + "/ms_coverage.json", {
         "description": "per-sample image atomics (add, max) on multisampled r32ui images of 8 samples, and per-sample "
                        "texelFetch of a multisampled sampled image (textureSamples); expectations: "
-                       "tools/gen_multisample_cases.py",
+                       "tools/gen_image_ms_int64_cases.py",
         "kernel": "ms_coverage.comp",
         "groups": [1, 1, 1],
         "bindings": [ms_binding(0, "storage_image", "r32ui", (4, 4), n, init_sums),
@@ -85,6 +86,68 @@ def ms_coverage(g):
                   [g.expect(3, fetched + [n, tn])]})
 
 
+def wrap64(v, signed):
+    """v as a 64-bit two's-complement integer (signed or not)."""
+    v &= (1 << 64) - 1
+    return v - (1 << 64) if signed and v >= 1 << 63 else v
+
+
+def exact(values):
+    """64-bit integers for JSON: past 2^53 as decimal strings (the case format reads them exactly so)."""
+    return [v if abs(v) <= 2 ** 53 else str(v) for v in values]
+
+
+def atomic64(g):
+    """atomic64.comp: 128 invocations; imageAtomicMin of (depth << 32 | id) on a 4x4 r64ui image, and the signed
+    r64i operations on a 128x8 image (row = the operation)."""
+    n = 128
+    vis = [2 ** 64 - 1] * 16
+    w, h = 128, 8
+    acc = [[wrap64(-((x + 1) << 40) + (y << 33) + x * 977 + y, True) for x in range(w)] for y in range(h)]
+    init = [v for row in acc for v in row]
+    old = [[0, 0, 0] for _ in range(n)]
+    for i in range(n):
+        px = (i % 4) + 4 * ((i // 4) % 4)
+        depth = ((i * 2654435761) % 2 ** 32) >> 8
+        vis[px] = min(vis[px], (depth << 32) | i)
+        op = i % 7
+        x = i % 8
+        big = wrap64((i << 36) - 0x0123456789, True)
+        if op == 0:
+            acc[0][x] = wrap64(acc[0][x] + big, True)
+        elif op == 1:
+            acc[1][x] = max(acc[1][x], wrap64(-big, True))
+        elif op == 2:
+            acc[2][x] = min(acc[2][x], big)
+        elif op == 3:
+            acc[3][x] = wrap64(acc[3][x] & ~(1 << (i % 64)), True)
+        elif op == 4:
+            acc[4][x] = wrap64(acc[4][x] | (1 << (32 + i % 31)), True)
+        elif op == 5:
+            acc[5][x] = wrap64(acc[5][x] ^ big, True)
+        else:
+            old[i][0] = acc[6][i]
+            acc[6][i] = big
+            old[i][1] = big
+            acc[6][i] = wrap64(big + 1, True)
+            old[i][2] = acc[7][i]  # never 12345: kept
+    g.write_case(FOLDER + "/atomic64.json", {
+        "description": "64-bit image atomics (GL_EXT_shader_image_int64): a visibility buffer kept by imageAtomicMin "
+                       "of packed (depth, id) keys on r64ui, and add, max, min, and, or, xor, exchange and "
+                       "compare-exchange on r64i values past 32 bits; expectations: tools/gen_image_ms_int64_cases.py",
+        "kernel": "atomic64.comp",
+        "groups": [2, 1, 1],
+        "bindings": [{"set": 0, "binding": 0, "kind": "storage_image", "format": "r64ui", "dim": "2d",
+                      "extent": [4, 4], "fill": {"value": str(2 ** 64 - 1)}},
+                     {"set": 0, "binding": 1, "kind": "storage_image", "format": "r64i", "dim": "2d",
+                      "extent": [w, h], "data": exact(init)},
+                     g.binding(2, "i64", count=3 * n, fill={"value": 0})],
+        "expect": [{"set": 0, "binding": 0, "data": exact(vis), "compare": "exact"},
+                   {"set": 0, "binding": 1, "data": exact([v for row in acc for v in row]), "compare": "exact"},
+                   g.expect(2, exact([v for o3 in old for v in o3]))]})
+
+
 def generate(g):
     ms_resolve(g)
     ms_coverage(g)
+    atomic64(g)
