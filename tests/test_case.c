@@ -828,8 +828,13 @@ START_TEST(test_case_format_element_round_trips)
     ck_assert_str_eq(format_bits(CASE_TYPE_I16, 0xFFFF), "-1");
     ck_assert_str_eq(format_bits(CASE_TYPE_U32, 0xFFFFFFFFu), "4294967295");
     ck_assert_str_eq(format_bits(CASE_TYPE_I32, 0x80000000u), "-2147483648");
-    ck_assert_str_eq(format_bits(CASE_TYPE_U64, UINT64_MAX), "18446744073709551615");
-    ck_assert_str_eq(format_bits(CASE_TYPE_I64, 0x8000000000000000ull), "-9223372036854775808");
+    /* 64-bit integers past 2^53 as decimal strings: a JSON number there would not read back exactly */
+    ck_assert_str_eq(format_bits(CASE_TYPE_U64, UINT64_MAX), "\"18446744073709551615\"");
+    ck_assert_str_eq(format_bits(CASE_TYPE_I64, 0x8000000000000000ull), "\"-9223372036854775808\"");
+    ck_assert_str_eq(format_bits(CASE_TYPE_U64, 1ull << 53), "9007199254740992");
+    ck_assert_str_eq(format_bits(CASE_TYPE_U64, (1ull << 53) + 1), "\"9007199254740993\"");
+    ck_assert_str_eq(format_bits(CASE_TYPE_I64, (uint64_t)-(int64_t)(1ull << 53)), "-9007199254740992");
+    ck_assert_str_eq(format_bits(CASE_TYPE_I64, (uint64_t)(-(int64_t)(1ull << 53) - 1)), "\"-9007199254740993\"");
     ck_assert_str_eq(format_bits(CASE_TYPE_F32, f32_bits(0.1f)), "0.100000001");
     ck_assert_str_eq(format_bits(CASE_TYPE_F32, f32_bits(1.0f)), "1");
     ck_assert_str_eq(format_bits(CASE_TYPE_F32, 0x80000000u), "-0");
