@@ -1021,27 +1021,28 @@ static void latency_record(mem_model *m, uint32_t group, uint32_t wave, uint32_t
     m->wave_loads[(size_t)group * m->waves_per_group + wave][level]++;
 }
 
-/* Whether instruction `in` reads register r: a source operand, or for memory instructions the `count`
- * consecutive registers from one (a store's values, an image access's coordinates).  Operands that name masks
- * or targets may match by accident: that only keeps a load on the chain. */
+/* Whether instruction `in` reads / writes register r: the spans isa_inst_regs gives (masks are numbered apart and
+ * not among them). */
 static int reads_register(const isa_inst *in, uint32_t r)
 {
-    const int memory = in->cls == ISA_CLASS_VMEM || in->cls == ISA_CLASS_SMEM || in->cls == ISA_CLASS_LDS;
-    const uint32_t src[4] = {in->a, in->b, in->c, in->e}, span = memory && in->count > 1 ? in->count : 1;
-    for (int i = 0; i < 4; i++)
-        if (src[i] != ISA_NO_REG && r >= src[i] && r - src[i] < span)
+    isa_span rd[6], wr[2];
+    int nr, nw;
+    isa_inst_regs(in, rd, &nr, wr, &nw);
+    for (int i = 0; i < nr; i++)
+        if (r >= rd[i].first && r - rd[i].first < rd[i].count)
             return 1;
     return 0;
 }
 
-/* Whether instruction `in` writes register r (masks are numbered apart: mask writers do not count). */
 static int writes_register(const isa_inst *in, uint32_t r)
 {
-    int writer = in->cls == ISA_CLASS_VALU || in->cls == ISA_CLASS_XLANE || in->cls == ISA_CLASS_SALU ||
-                 in->op == ISA_OP_BRANCH_CMP ||
-                 ((in->cls == ISA_CLASS_VMEM || in->cls == ISA_CLASS_SMEM || in->cls == ISA_CLASS_LDS) &&
-                  in->op != ISA_OP_STORE && in->op != ISA_OP_IMG_STORE && in->op != ISA_OP_IMG_WRITE);
-    return writer && in->d != ISA_NO_REG && r >= in->d && r - in->d < (in->count ? in->count : 1);
+    isa_span rd[6], wr[2];
+    int nr, nw;
+    isa_inst_regs(in, rd, &nr, wr, &nw);
+    for (int i = 0; i < nw; i++)
+        if (r >= wr[i].first && r - wr[i].first < wr[i].count)
+            return 1;
+    return 0;
 }
 
 /*
