@@ -1,4 +1,4 @@
-"""The multisampled-image cases of kernels/images/ (ms_resolve, ms_coverage) and
+"""The multisampled-image cases of kernels/images/ (ms_resolve, ms_coverage, ms_load_hlsl) and
 the 64-bit image atomics one (atomic64), their expectations computed here from
 what the kernels mean, not from wavelab's output.  A multisampled image's
 "data" lists each layer's samples as planes, one after another
@@ -86,6 +86,30 @@ def ms_coverage(g):
                   [g.expect(3, fetched + [n, tn])]})
 
 
+def ms_load_hlsl(g):
+    """ms_load.hlsl: Texture2DMS<float4, 4> of 4x2 texels; per thread the sum of the four samples, and
+    GetDimensions' width, height and samples packed into w (samples * 100 + width * 10 + height)."""
+    w, h, n = 4, 2, 4
+    texel = lambda x, y, s: [x * 0.5 + s, y * 0.25 - s, (x + y) * s, 1.0 + s * 0.125]
+    data = [c for s in range(n) for y in range(h) for x in range(w) for c in texel(x, y, s)]
+    out = []
+    for y in range(h):
+        for x in range(w):
+            sums = [sum(texel(x, y, s)[c] for s in range(n)) for c in range(4)]
+            sums[3] += n * 100 + w * 10 + h
+            out += sums
+    g.write_case(FOLDER + "/ms_load_hlsl.json", {
+        "description": "HLSL Texture2DMS<float4, 4>: Load(p, s) of every sample and GetDimensions with the sample "
+                       "count; expectations: tools/gen_image_ms_int64_cases.py",
+        "kernel": "ms_load.hlsl",
+        "language": "hlsl",
+        "entry": "main",
+        "groups": [1, 1, 1],
+        "bindings": [ms_binding(0, "sampled_image", "rgba32f", (w, h), n, data),
+                     g.binding(1, "f32", count=w * h * 4, fill={"value": 0})],
+        "expect": [g.expect(1, out)]})
+
+
 def wrap64(v, signed):
     """v as a 64-bit two's-complement integer (signed or not)."""
     v &= (1 << 64) - 1
@@ -150,4 +174,5 @@ def atomic64(g):
 def generate(g):
     ms_resolve(g)
     ms_coverage(g)
+    ms_load_hlsl(g)
     atomic64(g)
