@@ -49,12 +49,12 @@ static const char *reduce_name(int64_t op, isa_reduce_op end)
 static const char *slot_text(const isa_program *p, const isa_inst *in, char *buf, size_t size)
 {
     const char *slot = in->slot < p->slot_count ? p->slots[in->slot].name : "?";
-    if (in->desc_index == ISA_DESC_NONE)
-        return slot;
+    if (in->desc_index == ISA_DESC_NONE || (in->sampler_index && p->slots[in->slot].elements < 2))
+        return slot; /* (a single image beside a sampler picked at run time) */
     char x[24];
     reg(p, x, sizeof x, in->x);
-    snprintf(buf, size, "%.*s[%s%s]", (int)strcspn(slot, "["), slot,
-             in->desc_index == ISA_DESC_NONUNIFORM ? "nonuniform " : "", x);
+    snprintf(buf, size, "%.*s[%s%s%s]", (int)strcspn(slot, "["), slot,
+             in->desc_index == ISA_DESC_NONUNIFORM ? "nonuniform " : "", x, in->sampler_index ? ".hi" : "");
     return buf;
 }
 
@@ -158,8 +158,16 @@ void isa_inst_format(const isa_program *p, const isa_inst *in, char *buf, size_t
         return;
     case ISA_PRINT_IMG_SAMPLE: {
         const char *smp = in->imm2 >= 0 && in->imm2 < (int64_t)p->slot_count ? p->slots[in->imm2].name : "?";
-        if (in->desc_index != ISA_DESC_NONE && in->imm2 == in->slot)
+        char smp_text[96];
+        if (in->sampler_index) { /* a sampler picked at run time: the low word of x */
+            char x[24];
+            reg(p, x, sizeof x, in->x);
+            snprintf(smp_text, sizeof smp_text, "%.*s[%s%s.lo]", (int)strcspn(smp, "["), smp,
+                     in->desc_index == ISA_DESC_NONUNIFORM ? "nonuniform " : "", x);
+            smp = smp_text;
+        } else if (in->desc_index != ISA_DESC_NONE && in->imm2 == in->slot) {
             smp = slot; /* a combined image sampler: the same element's sampler */
+        }
         char lod[96], ref[48] = "", offset[48] = "";
         if (op == ISA_OP_IMG_GATHER)
             snprintf(lod, sizeof lod, ", component %" PRId64, in->imm);

@@ -251,6 +251,8 @@ typedef struct isa_inst {
     uint8_t img_dref;   /* IMG_SAMPLE/IMG_GATHER: 1 when the last of the `count` coordinate registers is the depth
                          * reference (Dref) of a depth-comparison sample */
     uint8_t desc_index; /* instructions on a slot: isa_desc_index, how x picks the element of a descriptor array */
+    uint8_t sampler_index; /* sampling with a sampler picked from an array at run time: x holds the image's element
+                            * in its high word, the sampler's (counted from imm2) in its low */
     uint32_t x;         /* ... the register holding that element's index, counted from `slot` (with ISA_DESC_NONE:
                          * unused).  Combined image samplers take their sampler (imm2 == slot) from the same element. */
     int64_t imm;

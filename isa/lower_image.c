@@ -417,15 +417,10 @@ static void lower_image_value(lower *L, SpvOp op, const uint32_t *o)
         int32_t slot = image_of(L, o[2], false), sampler = slot < 0 ? -1 : image_of(L, o[3], false);
         if (sampler < 0)
             return;
-        if (L->ids[o[3]].desc.index != ISA_DESC_NONE) {
-            lower_fail(L, ISA_ERR_UNSUPPORTED, "sampler '%s' is picked from a descriptor array by a value known only "
-                       "when the kernel runs: wavelab models run-time indices into arrays of buffers and images, and "
-                       "constant ones into arrays of samplers", L->p->slots[sampler].name);
-            return;
-        }
         id_info *r = &L->ids[o[1]];
         r->kind = K_IMAGE, r->slot = slot, r->sampler_slot = sampler, r->type = o[0];
         r->desc = L->ids[o[2]].desc;
+        r->sampler_desc = L->ids[o[3]].desc;
         return;
     }
     case SpvOpImageTexelPointer: {
@@ -679,6 +674,35 @@ static void lower_image_query(lower *L, SpvOp op, const uint32_t *o, int32_t slo
     in->imm = op == SpvOpImageQueryLevels ? 1 : op == SpvOpImageQuerySamples ? 2 : 0;
 }
 
+/*
+ * A sampling instruction whose sampler is picked from an array at run time: one register holds both indices, the
+ * image's element (0 for a single image) in the high word and the sampler's in the low (isa_inst.sampler_index),
+ * so the executor's waterfall runs once per distinct pair.  Returns it (ISA_NO_REG when the sampler is not so
+ * picked) and in *mode how the pair varies: NonUniform when either index is.
+ */
+static uint32_t sampler_index_reg(lower *L, const id_info *im, uint8_t *mode)
+{
+    if (im->kind != K_IMAGE || im->sampler_desc.index == ISA_DESC_NONE || L->failed)
+        return ISA_NO_REG;
+    *mode = im->sampler_desc.index == ISA_DESC_NONUNIFORM || im->desc.index == ISA_DESC_NONUNIFORM
+                ? ISA_DESC_NONUNIFORM : ISA_DESC_UNIFORM;
+    uint32_t packed = lower_new_regs(L, 1);
+    isa_inst *cv = lower_emit_op(L, ISA_OP_CVT, ISA_TYPE_U64, packed, im->sampler_desc.reg, ISA_NO_REG);
+    if (!cv)
+        return ISA_NO_REG;
+    cv->type2 = ISA_TYPE_U32;
+    if (im->desc.index == ISA_DESC_NONE)
+        return packed;
+    uint32_t high = lower_new_regs(L, 1), shifted = lower_new_regs(L, 1), both = lower_new_regs(L, 1);
+    isa_inst *hv = lower_emit_op(L, ISA_OP_CVT, ISA_TYPE_U64, high, im->desc.reg, ISA_NO_REG);
+    if (!hv)
+        return ISA_NO_REG;
+    hv->type2 = ISA_TYPE_U32;
+    lower_binary(L, ISA_OP_SHL, ISA_TYPE_U64, shifted, high, lower_const_reg(L, 32), 1, true);
+    lower_binary(L, ISA_OP_OR, ISA_TYPE_U64, both, shifted, packed, 1, false);
+    return both;
+}
+
 void lower_image_inst(lower *L, SpvOp op, const uint32_t *o, uint32_t no)
 {
     if (op == SpvOpImage || op == SpvOpSampledImage || op == SpvOpImageTexelPointer) {
@@ -695,6 +719,9 @@ void lower_image_inst(lower *L, SpvOp op, const uint32_t *o, uint32_t no)
     int32_t slot = (op >= SpvOpImageSampleImplicitLod && op <= SpvOpImageQuerySamples) ? image_of(L, image, sampling) : -1;
     if (L->failed)
         return;
+    const id_info *im = &L->ids[image];
+    uint8_t mode = ISA_DESC_NONE;
+    const uint32_t packed = sampling ? sampler_index_reg(L, im, &mode) : ISA_NO_REG;
     uint32_t first = L->p->code_count;
     /* texel buffers are lower_mem_inst's; either way, the instructions take the image's run-time index below */
     if (slot >= 0 && is_texel_buffer(L, slot) &&
@@ -726,7 +753,13 @@ void lower_image_inst(lower *L, SpvOp op, const uint32_t *o, uint32_t no)
                    lower_op_name(op));
         return;
     }
-    lower_index_slots(L, first, &L->ids[image]);
+    lower_index_slots(L, first, im);
+    for (uint32_t i = first; packed != ISA_NO_REG && i < L->p->code_count; i++) {
+        isa_inst *in = &L->p->code[i];
+        if ((isa_op_shape((isa_op)in->op)->flags & ISA_SHAPE_F_SAMPLER_IMM2) && in->imm2 == im->sampler_slot) {
+            in->x = packed, in->desc_index = mode, in->sampler_index = 1;
+        }
+    }
 }
 
 void lower_image_atomic(lower *L, const id_info *ptr, uint32_t result_type_id, uint32_t result, isa_type ty,

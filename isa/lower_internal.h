@@ -48,6 +48,8 @@ typedef struct id_info {
     uint32_t off_reg;     /* dynamic byte offset register (ISA_NO_REG = none) */
     lower_desc desc;      /* K_PTR/K_IMAGE/K_TEXEL_PTR into a descriptor array by a run-time index (slot is then
                            * the array's element 0); an id made from another takes it whole */
+    lower_desc sampler_desc; /* K_IMAGE of OpSampledImage: its sampler picked from an array at run time
+                              * (sampler_slot is then that array's element 0) */
     int64_t off_const;    /* constant byte offset, or register offset for register-backed */
     /* constants */
     uint64_t cval;        /* scalar constant bits */

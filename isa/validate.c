@@ -71,6 +71,12 @@ static int check_inst(const isa_program *p, const isa_inst *in, char *err, size_
             return snprintf(err, err_size, "%s run-time descriptor index %u on slot %u (element %u of %u)", name,
                             in->desc_index, in->slot, sl->element, sl->elements), -1;
     }
+    if (in->sampler_index) { /* x's low word picks the sampler from the array whose element 0 is imm2 */
+        const isa_slot *sm = in->imm2 >= 0 && in->imm2 < (int64_t)p->slot_count ? &p->slots[in->imm2] : NULL;
+        if (!(sh->flags & ISA_SHAPE_F_SAMPLER_IMM2) || in->desc_index == ISA_DESC_NONE || !sm ||
+            sm->space != ISA_SPACE_SAMPLER || sm->element != 0 || in->imm2 + sm->elements > p->slot_count)
+            return snprintf(err, err_size, "%s run-time sampler index on slot %lld", name, (long long)in->imm2), -1;
+    }
     if ((sh->flags & ISA_SHAPE_F_JUMP) && (in->imm < 0 || in->imm >= (int64_t)p->code_count))
         return snprintf(err, err_size, "%s target %lld outside the code", name, (long long)in->imm), -1;
     if ((sh->flags & ISA_SHAPE_F_CLUSTER) && (in->imm2 & 0xff) == ISA_GROUP_CLUSTERED) {

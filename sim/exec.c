@@ -267,22 +267,30 @@ int sim_exec_indexed(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t pc,
     /* a scalar result (a uniform index into buffers' lengths) is every live lane's, as the hot loop widens the lane
      * masks for any SALU instruction; it gets them back as they were */
     const int scalar = in->cls == ISA_CLASS_SALU;
+    /* with a sampler picked at run time too, x is (image element << 32) | sampler element (isa_inst.sampler_index) */
+    const uint64_t key_mask = in->sampler_index ? ~0ull : 0xffffffffull;
+    const isa_slot *samplers = in->sampler_index ? &p->slots[in->imm2] : NULL;
+    const int sampler_len = samplers ? (int)strcspn(samplers->name, "[") : 0;
     uint64_t rounds = 0;
     int failed = 0;
     for (sim_mask left = exec; left && !failed; rounds++) {
         const unsigned l = sim_mask_first(left);
-        const uint32_t e = (uint32_t)X[l];
+        const uint64_t key = X[l] & key_mask;
+        const uint32_t e = (uint32_t)(in->sampler_index ? key >> 32 : key), s = (uint32_t)key;
         sim_mask same = 0;
         for (uint32_t k = 0; k < W; k++)
-            if (sim_mask_has(left, k) && (uint32_t)X[k] == e)
+            if (sim_mask_has(left, k) && (X[k] & key_mask) == key)
                 same |= sim_mask_lane(k);
         if (in->desc_index == ISA_DESC_UNIFORM && same != left) {
             const unsigned k = sim_mask_first(left & ~same);
+            const int of_sampler = samplers && (uint32_t)X[k] != s; /* the sampler's index is the one that varies */
+            const isa_slot *named = of_sampler ? samplers : array;
             failed = sim_fault(ctx, w, pc, SIM_FAULT_UNSUPPORTED, (int32_t)k, (int32_t)in->slot, -1,
                                "descriptor array '%.*s' is indexed by a value that is not uniform across the wave "
                                "(lane %u: element %u, lane %u: element %u) and not decorated NonUniform: Vulkan "
                                "leaves the result undefined (nonuniformEXT / NonUniformResourceIndex say it may "
-                               "differ)", len, array->name, l, e, k, (uint32_t)X[k]);
+                               "differ)", of_sampler ? sampler_len : len, named->name, l, of_sampler ? s : e, k,
+                               of_sampler ? (uint32_t)X[k] : (uint32_t)((X[k] & key_mask) >> (samplers ? 32 : 0)));
             break;
         }
         if (e >= array->elements) {
@@ -291,11 +299,20 @@ int sim_exec_indexed(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t pc,
                                array->elements, e, l);
             break;
         }
+        if (samplers && s >= samplers->elements) {
+            failed = sim_fault(ctx, w, pc, SIM_FAULT_OUT_OF_BOUNDS, (int32_t)l, (int32_t)in->imm2, -1,
+                               "descriptor array '%.*s' of %u elements is indexed by %u (lane %u)", sampler_len,
+                               samplers->name, samplers->elements, s, l);
+            break;
+        }
         isa_inst one = *in;
         one.slot = (uint16_t)(in->slot + e);
         one.desc_index = ISA_DESC_NONE;
+        one.sampler_index = 0;
         one.x = ISA_NO_REG;
-        if ((isa_op_shape((isa_op)in->op)->flags & ISA_SHAPE_F_SAMPLER_IMM2) && in->imm2 == in->slot)
+        if (samplers)
+            one.imm2 = in->imm2 + s;
+        else if ((isa_op_shape((isa_op)in->op)->flags & ISA_SHAPE_F_SAMPLER_IMM2) && in->imm2 == in->slot)
             one.imm2 = one.slot; /* a combined image sampler brings its own sampler */
         const sim_mask lanes = scalar ? w->live : same;
         set_lane_masks(w, W, lanes);

@@ -2,8 +2,8 @@
  * tests/test_descriptors.c — descriptor arrays: one slot per element, the
  * element an access chain's constant index picks, or a run-time index per
  * wave or per lane (NonUniform), a runtime array sized by the case, the
- * refusals (a run-time sampler index, a runtime array the case gives no
- * length), the case format's "element" and "views": "mips",
+ * separate samplers picked at run time, the refusal of a runtime array the
+ * case gives no length, the case format's "element" and "views": "mips",
  * and the view of one mip that the simulator binds for each element.  The
  * kernels of kernels/descriptors/ run at every wave size in scripts/test.sh
  * and against lavapipe in test_backend.
@@ -238,15 +238,60 @@ START_TEST(test_descriptors_an_index_past_the_array_is_a_fault_naming_the_lane)
 }
 END_TEST
 
-START_TEST(test_descriptors_a_sampler_picked_at_run_time_is_refused_by_name)
+/* A 2x1 r32f texture (10, 20) sampled at u = 1.25 (texel 2.5) through s[IDX], s[0] clamping (texel 1: 20) and s[1]
+ * repeating (texel 0: 10); the status, out[] and *r as the run leaves them. */
+static sim_status run_sampler_index(const char *index, uint32_t out[4], sim_result *r)
 {
-    char msg[2048] = "";
-    isa_status st = lower_kernel("layout(set = 0, binding = 1) uniform texture2D t;\n"
-                                 "layout(set = 0, binding = 2) uniform sampler s[2];",
-                                 "o[i] = uint(textureLod(sampler2D(t, s[i & 1u]), vec2(0.5), 0.0).x);", msg,
-                                 sizeof msg);
-    ck_assert_int_eq(st, ISA_ERR_UNSUPPORTED);
-    HAS(msg, "sampler 's[0]' is picked from a descriptor array by a value known only when the kernel runs");
+    char body[256], msg[2048] = "";
+    snprintf(body, sizeof body, "o[i] = uint(textureLod(sampler2D(t, s[%s]), vec2(1.25, 0.5), 0.0).x);", index);
+    char src[2048];
+    snprintf(src, sizeof src,
+             "#version 450\n#extension GL_EXT_nonuniform_qualifier : enable\nlayout(local_size_x = 4) in;\n"
+             "layout(set = 0, binding = 0) buffer Out { uint o[4]; };\n"
+             "layout(set = 0, binding = 1) uniform texture2D t;\nlayout(set = 0, binding = 2) uniform sampler s[2];\n"
+             "void main() { uint i = gl_LocalInvocationIndex; %s }\n", body);
+    isa_program *p = NULL;
+    ck_assert_msg(tsup_build(src, "k.comp", "glsl", NULL, &p, msg, sizeof msg, NULL, 0) == ISA_OK, "%s", msg);
+    float texels[2] = {10.0f, 20.0f};
+    img_image im = {.dim = IMG_DIM_2D, .format = IMG_FMT_R32_SFLOAT, .width = 2, .height = 1, .depth = 1,
+                    .layers = 1, .mip_levels = 1, .bytes = (uint8_t *)texels, .size = sizeof texels};
+    img_sampler clamp, repeat;
+    img_sampler_default(&clamp);
+    img_sampler_default(&repeat);
+    clamp.address[0] = clamp.address[1] = clamp.address[2] = IMG_ADDRESS_CLAMP_TO_EDGE;
+    sim_buffer buf = {.set = 0, .binding = 0, .data = (uint8_t *)out, .size = 4 * sizeof *out};
+    sim_image images[3] = {{.set = 0, .binding = 1, .image = &im},
+                           {.set = 0, .binding = 2, .sampler = &clamp, .element = 0},
+                           {.set = 0, .binding = 2, .sampler = &repeat, .element = 1}};
+    sim_config cfg = {.groups = {1, 1, 1}, .wave_size = 4, .buffers = &buf, .buffer_count = 1, .images = images,
+                      .image_count = 3, .threads = 1};
+    sim_status st = sim_run(p, &cfg, r);
+    isa_program_destroy(p);
+    return st;
+}
+
+START_TEST(test_descriptors_a_sampler_picked_at_run_time_samples_with_that_sampler)
+{
+    uint32_t out[4] = {0};
+    sim_result r;
+    /* per lane (NonUniform): lanes 0 and 2 clamp, 1 and 3 repeat; two rounds (one extra) */
+    ck_assert_int_eq(run_sampler_index("nonuniformEXT(i & 1u)", out, &r), SIM_OK);
+    const uint32_t want[4] = {20, 10, 20, 10};
+    for (int i = 0; i < 4; i++)
+        ck_assert_uint_eq(out[i], want[i]);
+    ck_assert_uint_eq(r.stats.waterfall_rounds, 1);
+    sim_result_free(&r);
+    /* the same index without NonUniform: Vulkan requires it dynamically uniform; the fault names the sampler array */
+    ck_assert_int_eq(run_sampler_index("i & 1u", out, &r), SIM_FAULT);
+    ck_assert_int_eq(r.fault, SIM_FAULT_UNSUPPORTED);
+    HAS(r.fault_event.message, "descriptor array 's' is indexed by a value that is not uniform across the wave "
+                               "(lane 0: element 0, lane 1: element 1)");
+    sim_result_free(&r);
+    /* lane 2 names s[2], past the array */
+    ck_assert_int_eq(run_sampler_index("nonuniformEXT(i)", out, &r), SIM_FAULT);
+    ck_assert_int_eq(r.fault, SIM_FAULT_OUT_OF_BOUNDS);
+    HAS(r.fault_event.message, "descriptor array 's' of 2 elements is indexed by 2 (lane 2)");
+    sim_result_free(&r);
 }
 END_TEST
 
@@ -455,7 +500,7 @@ static Suite *descriptors_suite(void)
     tcase_add_test(tc, test_descriptors_a_length_picked_per_lane_is_a_vector_value);
     tcase_add_test(tc, test_descriptors_lanes_that_disagree_without_nonuniform_are_a_fault);
     tcase_add_test(tc, test_descriptors_an_index_past_the_array_is_a_fault_naming_the_lane);
-    tcase_add_test(tc, test_descriptors_a_sampler_picked_at_run_time_is_refused_by_name);
+    tcase_add_test(tc, test_descriptors_a_sampler_picked_at_run_time_samples_with_that_sampler);
     tcase_add_test(tc, test_descriptors_a_runtime_array_takes_its_length_from_the_case);
     tcase_add_test(tc, test_descriptors_case_elements_and_mip_views_that_overlap_are_refused);
     tcase_add_test(tc, test_descriptors_a_mip_or_layer_view_is_that_level_or_layer_alone_in_the_same_bytes);

@@ -102,6 +102,33 @@ def image_index(g):
           expects + [g.expect(1, out)], push_constants=push(pick))
 
 
+def sampler_index(g):
+    """sampler_index.comp: separate samplers smp[3] (one address mode each) picked per lane beside one texture and
+    beside tex[i & 1], and smp[pick + 1] beside tex[pick]; nearest filtering, texels -2..5 of 4x4 textures."""
+    w = h = 4
+    pick = 1
+    tex = [[float(e * 100 + y * w + x) for y in range(h) for x in range(w)] for e in range(2)]
+    single = [float(1000 + y * w + x) for y in range(h) for x in range(w)]
+    sampler = lambda mode: {"mag_filter": "nearest", "min_filter": "nearest", "address_mode": mode}
+    at = lambda texels, mode, x, y: texels[address(mode, y, h) * w + address(mode, x, w)]
+    out = []
+    for i in range(64):
+        k = i % 3
+        x, y = i % 8 - 2, i // 8 - 2
+        a = at(single, MODES[k], x, y)
+        b = at(tex[i & 1], MODES[k], x, y)
+        d = at(tex[pick], MODES[pick + 1], x, y)
+        out.append(a + 10.0 * b + 100.0 * d)
+    write(g, "sampler_index", "separate samplers picked at run time: per lane beside one texture, per lane beside a "
+          "texture picked per lane (a waterfall over distinct pairs), by a push constant beside a texture picked so",
+          "sampler_index.comp",
+          elements([g.image_binding_packed(0, "sampled_image", "r32_sfloat", (w, h), t) for t in tex]) +
+          elements([{"set": 0, "binding": 1, "kind": "sampler", "sampler": sampler(m)} for m in MODES]) +
+          [g.image_binding_packed(2, "sampled_image", "r32_sfloat", (w, h), single),
+           g.binding(3, "f32", count=64, fill={"value": 0})],
+          [g.expect(3, out)], push_constants=push(pick))
+
+
 def texel_index(g):
     """texel_index.comp: uniform texel buffers src[i % 3] per lane, the storage texel buffer dst[pick] written."""
     pick = 1
@@ -162,6 +189,7 @@ def generate(g):
     texture_index(g)
     image_index(g)
     texel_index(g)
+    sampler_index(g)
     texture_index_hlsl(g)
     texel_index_hlsl(g)
     runtime_array(g)
