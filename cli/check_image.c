@@ -27,7 +27,8 @@ typedef void (*texel_fn)(void *ctx, uint32_t x, uint32_t y, uint32_t z, uint32_t
 
 static void for_each_texel(const img_image *im, texel_fn fn, void *ctx)
 {
-    uint32_t mips = im->mip_levels ? im->mip_levels : 1, layers = im->layers ? im->layers : 1;
+    /* every plane (img_planes: a layer, or a layer's sample of a multisampled image) of every level */
+    uint32_t mips = im->mip_levels ? im->mip_levels : 1, layers = im->layers ? img_planes(im) : 1;
     for (uint32_t m = 0; m < mips; m++) {
         uint32_t w = img_mip_size(im->width, m);
         uint32_t h = im->dim == IMG_DIM_1D ? 1 : img_mip_size(im->height, m);

@@ -191,6 +191,24 @@ START_TEST(test_case_image_errors_name_the_file_and_field)
     case_fails("{'binding': 0, 'kind': 'combined_image_sampler', 'format': 'r32f', 'extent': [1, 1], "
                "'sampler': {'compare_op': 'less'}}", NULL,
                "bindings[0].format: the sampler has a compare_op, which samples a depth format");
+    /* multisampled images: a Vulkan sample count, 2d, one level, one view */
+    case_fails("{'binding': 0, 'kind': 'storage_image', 'format': 'r32f', 'extent': [2, 2], 'samples': 3}", NULL,
+               "bindings[0].samples: 3: not a Vulkan sample count");
+    case_fails("{'binding': 0, 'kind': 'storage_image', 'format': 'r32f', 'extent': [2, 2], 'samples': 128}", NULL,
+               "bindings[0].samples: 128 is too large (at most 64)");
+    case_fails("{'binding': 0, 'kind': 'storage_image', 'format': 'r32f', 'dim': '3d', 'extent': [2, 2, 2], "
+               "'samples': 4}", NULL, "bindings[0].samples: 4: a multisampled image is 2d with one mip level");
+    case_fails("{'binding': 0, 'kind': 'storage_image', 'format': 'r32f', 'extent': [2, 2], 'mip_levels': 2, "
+               "'samples': 2}", NULL, "bindings[0].samples: 2: a multisampled image is 2d with one mip level");
+    case_fails("{'binding': 0, 'kind': 'storage_image', 'format': 'r32f', 'extent': [2, 2], 'layers': 2, "
+               "'samples': 2, 'views': 'layers'}", NULL, "bindings[0].views: a multisampled image is bound as one view");
+    case_fails("{'binding': 0, 'kind': 'storage_image', 'format': 'r32f', 'extent': [1, 1], 'samples': 2, "
+               "'data': [1, 2, 3]}", NULL, "bindings[0].data: 3 values: give whole texels (1 components each), at "
+               "most the 2 the image holds");
+    case_fails("{'binding': 0, 'kind': 'storage_image', 'format': 'r32f', 'extent': [1, 1], 'samples': 2}",
+               "[{'binding': 0, 'sample': 2, 'data': [1]}]", "expect[0].sample: 2 is too large (at most 1)");
+    case_fails("{'binding': 0, 'kind': 'storage_image', 'format': 'r32f', 'extent': [1, 1]}",
+               "[{'binding': 0, 'sample': 1, 'data': [1]}]", "expect[0].sample: 1 is too large (at most 0)");
     /* expectations */
     const char *image = "{'binding': 0, 'kind': 'storage_image', 'format': 'r32f', 'extent': [2, 2], 'mip_levels': 2}";
     case_fails(image, "[{'binding': 0, 'mip': 2, 'data': [1]}]", "expect[0].mip: 2 is too large (at most 1)");
