@@ -435,7 +435,7 @@ START_TEST(test_img_encode_every_format_matches_spec_formulas)
             for (int c = 0; c < 4; c++) {
                 size_t idx = (v + (size_t)c * 3) % n; /* different values per component */
                 if (img_format_is_wide(fi) && c < 2)
-                    in.i64[c] = encode_ints[idx] * (int64_t)0x100000001ll; /* bits in both halves */
+                    in.u64[c] = (uint64_t)encode_ints[idx] * 0x100000001ull; /* bits in both halves */
                 else if (img_format_is_wide(fi))
                     continue;
                 else if (fi->numeric == IMG_NUM_FLOAT)
