@@ -1021,26 +1021,16 @@ static void latency_record(mem_model *m, uint32_t group, uint32_t wave, uint32_t
     m->wave_loads[(size_t)group * m->waves_per_group + wave][level]++;
 }
 
-/* Whether instruction `in` reads / writes register r: the spans isa_inst_regs gives (masks are numbered apart and
- * not among them). */
-static int reads_register(const isa_inst *in, uint32_t r)
+/* Whether instruction `in` reads (writes: writes) register r: the spans isa_inst_regs gives (masks are numbered
+ * apart and not among them). */
+static int touches_register(const isa_inst *in, uint32_t r, int writes)
 {
     isa_span rd[6], wr[2];
     int nr, nw;
     isa_inst_regs(in, rd, &nr, wr, &nw);
-    for (int i = 0; i < nr; i++)
-        if (r >= rd[i].first && r - rd[i].first < rd[i].count)
-            return 1;
-    return 0;
-}
-
-static int writes_register(const isa_inst *in, uint32_t r)
-{
-    isa_span rd[6], wr[2];
-    int nr, nw;
-    isa_inst_regs(in, rd, &nr, wr, &nw);
-    for (int i = 0; i < nw; i++)
-        if (r >= wr[i].first && r - wr[i].first < wr[i].count)
+    const isa_span *s = writes ? wr : rd;
+    for (int i = 0, n = writes ? nw : nr; i < n; i++)
+        if (r >= s[i].first && r - s[i].first < s[i].count)
             return 1;
     return 0;
 }
@@ -1068,17 +1058,17 @@ static uint8_t *latency_waited_map(const isa_program *prog)
         for (uint32_t q = pc + 1; q < prog->code_count && verdict < 0; q++) {
             const isa_inst *x = &prog->code[q];
             for (uint32_t k = 0; k < (in->count ? in->count : 1) && verdict < 0; k++) {
-                if (reads_register(x, in->d + k))
+                if (touches_register(x, in->d + k, 0))
                     verdict = 1;
-                else if (k == 0 && writes_register(x, in->d))
+                else if (k == 0 && touches_register(x, in->d, 1))
                     verdict = 0;
             }
             if (verdict < 0 && x->op == ISA_OP_LOOP && x->imm >= 0 && (uint64_t)x->imm <= pc)
                 for (uint32_t t = (uint32_t)x->imm; t <= pc && verdict < 0; t++)
                     for (uint32_t k = 0; k < (in->count ? in->count : 1) && verdict < 0; k++) {
-                        if (reads_register(&prog->code[t], in->d + k))
+                        if (touches_register(&prog->code[t], in->d + k, 0))
                             verdict = 1;
-                        else if (k == 0 && writes_register(&prog->code[t], in->d))
+                        else if (k == 0 && touches_register(&prog->code[t], in->d, 1))
                             verdict = 0;
                     }
         }
@@ -1095,7 +1085,7 @@ static uint8_t *latency_waited_map(const isa_program *prog)
             const isa_inst *x = &prog->code[q];
             int used = 0;
             for (uint32_t k = 0; k < (in->count ? in->count : 1) && !used; k++)
-                used = reads_register(x, in->d + k);
+                used = touches_register(x, in->d + k, 0);
             if (used || x->cls == ISA_CLASS_EXEC || x->cls == ISA_CLASS_BRANCH || x->cls == ISA_CLASS_SYNC)
                 break;
             if (waited[q]) {
