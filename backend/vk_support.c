@@ -83,10 +83,16 @@ static const char *kind_name(case_kind k)
     return case_kind_name(k);
 }
 
-/* The subgroup size a run will use, and whether it is set as a required size. */
+/*
+ * The subgroup size a run will use, and whether it is set as a required size.  A device of one subgroup size runs
+ * that size without being asked: asking (VkPipelineShaderStageRequiredSubgroupSizeCreateInfo) would only add the
+ * limit of maxComputeWorkgroupSubgroups subgroups per workgroup that comes with it (lavapipe: 32, so a
+ * 1024-invocation workgroup at its wave 8 could not run).
+ */
 uint32_t vkb_effective_wave(const vkb_device_info *info, uint32_t requested, int *required)
 {
-    *required = requested != 0 && info->subgroup_size_control &&
+    const int only_size = info->min_subgroup_size == info->max_subgroup_size && requested == info->subgroup_size;
+    *required = requested != 0 && !only_size && info->subgroup_size_control &&
                 (info->required_subgroup_size_stages & VK_SHADER_STAGE_COMPUTE_BIT);
     return requested ? requested : info->subgroup_size;
 }

@@ -266,8 +266,9 @@ static vkb_status plan_passes(run_plan *rp, vkb_run_output *out, char *err, size
             }
             goto done;
         }
+        /* full subgroups where the size is fixed: required, the device's default, or its only size */
         rp->full[p] = info->compute_full_subgroups && rp->wave && rp->kernels[p].local_size[0] % rp->wave == 0 &&
-                      (rp->required || !rp->requested);
+                      (rp->required || !rp->requested || rp->wave == info->max_subgroup_size);
         out->full_subgroups &= rp->full[p];
     }
 done:

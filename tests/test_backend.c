@@ -773,6 +773,31 @@ START_TEST(test_backend_check_skips_a_device_wave_size_the_case_excludes)
 }
 END_TEST
 
+/* A 1024-invocation workgroup with a subgroup operation at the device's wave size: on a device of one subgroup
+ * size (lavapipe's 8) check does not require that size, which would cap the workgroup at
+ * maxComputeWorkgroupSubgroups (32 there); both sides agree, and the expectation (3 i) holds. */
+START_TEST(test_backend_check_runs_a_1024_workgroup_at_the_only_subgroup_size)
+{
+    vkb_device_info info;
+    ck_assert_int_eq(vkb_device_info_get(ctx, device, &info), VKB_OK);
+    const int only_size = info.min_subgroup_size == info.max_subgroup_size;
+    if (!only_size && info.max_compute_workgroup_subgroups * info.subgroup_size < 1024) {
+        printf("%s: skipped: the device has several subgroup sizes and runs at most %u subgroups of %u\n", __func__,
+               info.max_compute_workgroup_subgroups, info.subgroup_size);
+        return;
+    }
+    char cmd[2048], output[16384];
+    snprintf(cmd, sizeof cmd, "'%s' check '%s/tests/backend/cases/workgroup_1024.json' --device %d --wave %u 2>&1",
+             binary(), root(), device, info.subgroup_size);
+    int code = run_command(cmd, output, sizeof output);
+    printf("$ %s -> %d\n%s", cmd, code, output);
+    ck_assert_int_eq(code, 0);
+    ck_assert_msg(strstr(output, "AGREE: all 2 bindings match"), "%s", output);
+    if (only_size)
+        ck_assert_msg(strstr(output, ", its only subgroup size"), "%s", output);
+}
+END_TEST
+
 START_TEST(test_backend_run_vulkan_dump_has_every_binding)
 {
     char dump[] = "/tmp/wavelab-test-backend-XXXXXX";
@@ -1081,6 +1106,7 @@ static Suite *backend_suite(void)
     tcase_add_test(dev, test_backend_maximal_reconvergence_runs_or_names_the_missing_feature);
     tcase_add_test(dev, test_backend_check_recorded_difference_that_does_not_show_is_exit_1);
     tcase_add_test(dev, test_backend_every_kernel_case_agrees_with_the_simulator_at_wave_8);
+    tcase_add_test(dev, test_backend_check_runs_a_1024_workgroup_at_the_only_subgroup_size);
     suite_add_tcase(s, dev);
     return s;
 }
