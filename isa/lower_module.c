@@ -366,7 +366,11 @@ void lower_const_bits(lower *L, uint32_t id, uint64_t *out, uint32_t n)
             d->cknown = !L->failed;
             return;
         }
-        uint64_t x[3] = {0, 0, 0};
+        /* each operand as its own width's bits read unsigned (u) and signed (sx): the operation decides which (an
+         * unsigned operation on a signed-typed operand reads its bits unsigned, UConvert zero-extends, SConvert
+         * sign-extends), whatever the type of the stored constant */
+        uint64_t x[3] = {0, 0, 0}, u[3] = {0, 0, 0};
+        int64_t sx[3] = {0, 0, 0};
         for (uint32_t k = 0; k < 3 && 4 + k < wc; k++) {
             uint32_t arg = o[3 + k];
             if (arg == 0 || arg >= L->bound || L->ids[arg].kind != K_CONST) {
@@ -374,9 +378,14 @@ void lower_const_bits(lower *L, uint32_t id, uint64_t *out, uint32_t n)
                 return;
             }
             lower_const_bits(L, arg, &x[k], 1);
+            const type_info *at = lower_type(L, L->ids[arg].type);
+            const uint32_t w = at && at->op == SpvOpTypeInt && at->width && at->width < 64 ? at->width : 64;
+            const uint64_t mask = w == 64 ? ~0ull : (1ull << w) - 1;
+            u[k] = x[k] & mask;
+            sx[k] = (int64_t)(w < 64 && (u[k] >> (w - 1) & 1) ? u[k] | ~mask : u[k]);
         }
-        uint64_t a = x[0], b = x[1];
-        int64_t sa = (int64_t)a, sb = (int64_t)b;
+        uint64_t a = u[0], b = u[1];
+        int64_t sa = sx[0], sb = sx[1];
         uint64_t r;
         switch (opc) {
         case SpvOpIAdd: r = a + b; break;
@@ -408,8 +417,9 @@ void lower_const_bits(lower *L, uint32_t id, uint64_t *out, uint32_t n)
         case SpvOpSLessThanEqual: r = sa <= sb; break;
         case SpvOpUGreaterThanEqual: r = a >= b; break;
         case SpvOpSGreaterThanEqual: r = sa >= sb; break;
-        case SpvOpSelect: r = a ? b : x[2]; break;
-        case SpvOpUConvert: case SpvOpSConvert: r = a; break;
+        case SpvOpSelect: r = a ? x[1] : x[2]; break;
+        case SpvOpUConvert: r = a; break;            /* zero-extended from the operand's width */
+        case SpvOpSConvert: r = (uint64_t)sa; break; /* sign-extended from the operand's width */
         default:
             lower_fail(L, ISA_ERR_UNSUPPORTED, "OpSpecConstantOp with operation %u is not modelled", opc);
             return;

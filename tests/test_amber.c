@@ -88,7 +88,8 @@ START_TEST(test_amber_scripts_pass_at_every_wave)
                                          "tests/amber/frexp_modf.amber", "tests/amber/frexp_pointer.amber",
                                          "tests/amber/workgroup_blocks.amber", "tests/amber/descriptor_window.amber",
                                          "tests/amber/aliased_bindings.amber", "tests/amber/image_two_passes.amber",
-                                         "tests/amber/buffer_array.amber", "tests/amber/multisample.amber"};
+                                         "tests/amber/buffer_array.amber", "tests/amber/multisample.amber",
+                                         "tests/amber/spec_convert.amber"};
     for (size_t s = 0; s < sizeof scripts / sizeof *scripts; s++) {
         wl_case *c = load(scripts[s]);
         for (size_t i = 0; i < sizeof waves / sizeof *waves; i++)
@@ -420,7 +421,7 @@ START_TEST(test_amber_pipelines_agree_with_the_device)
                                         "tests/amber/vec3_repeat.amber", "tests/amber/frexp_modf.amber",
                                         "tests/amber/frexp_pointer.amber", "tests/amber/descriptor_window.amber",
                                         "tests/amber/aliased_bindings.amber", "tests/amber/image_two_passes.amber",
-                                        "tests/amber/buffer_array.amber"};
+                                        "tests/amber/buffer_array.amber", "tests/amber/spec_convert.amber"};
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         char args[512], *out = NULL;
         snprintf(args, sizeof args, "check '%s/%s'", tsup_root(), cases[i]);
