@@ -251,8 +251,8 @@ typedef struct isa_inst {
     uint8_t img_dref;   /* IMG_SAMPLE/IMG_GATHER: 1 when the last of the `count` coordinate registers is the depth
                          * reference (Dref) of a depth-comparison sample */
     uint8_t desc_index; /* instructions on a slot: isa_desc_index, how x picks the element of a descriptor array */
-    uint8_t sampler_index; /* sampling with a sampler picked from an array at run time: x holds the image's element
-                            * in its high word, the sampler's (counted from imm2) in its low */
+    uint8_t sampler_index; /* sampling with a sampler picked from an array at run time (ISA_SAMPLER_*): x holds the
+                            * image's element in its high word, the sampler's (counted from imm2) in its low */
     uint32_t x;         /* ... the register holding that element's index, counted from `slot` (with ISA_DESC_NONE:
                          * unused).  Combined image samplers take their sampler (imm2 == slot) from the same element. */
     int64_t imm;
@@ -270,6 +270,12 @@ typedef enum isa_desc_index {
     ISA_DESC_NONUNIFORM  /* slot + x per lane (decorated NonUniform): AMD's compiler loops over the distinct
                           * elements among the active lanes (a waterfall); so does the executor */
 } isa_desc_index;
+
+/* isa_inst.sampler_index: a sampler picked from an array at run time, and which of the pair's indices Vulkan
+ * requires dynamically uniform (no NonUniform) while the other is NonUniform (desc_index is then NONUNIFORM) */
+#define ISA_SAMPLER_INDEXED    1u
+#define ISA_SAMPLER_UNIFORM_LO 2u  /* the sampler's index (x's low word) */
+#define ISA_SAMPLER_UNIFORM_HI 4u  /* the image's index (x's high word) */
 
 /* isa_inst.flags */
 #define ISA_INST_DIVERGENT     1u  /* in a block that a subset of the wave's lanes may run (divergent control flow) */

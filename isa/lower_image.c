@@ -678,14 +678,17 @@ static void lower_image_query(lower *L, SpvOp op, const uint32_t *o, int32_t slo
  * A sampling instruction whose sampler is picked from an array at run time: one register holds both indices, the
  * image's element (0 for a single image) in the high word and the sampler's in the low (isa_inst.sampler_index),
  * so the executor's waterfall runs once per distinct pair.  Returns it (ISA_NO_REG when the sampler is not so
- * picked) and in *mode how the pair varies: NonUniform when either index is.
+ * picked), in *mode how the pair varies (NonUniform when either index is) and in *flags (ISA_SAMPLER_*) which
+ * index must still be uniform.
  */
-static uint32_t sampler_index_reg(lower *L, const id_info *im, uint8_t *mode)
+static uint32_t sampler_index_reg(lower *L, const id_info *im, uint8_t *mode, uint8_t *flags)
 {
     if (im->kind != K_IMAGE || im->sampler_desc.index == ISA_DESC_NONE || L->failed)
         return ISA_NO_REG;
     *mode = im->sampler_desc.index == ISA_DESC_NONUNIFORM || im->desc.index == ISA_DESC_NONUNIFORM
                 ? ISA_DESC_NONUNIFORM : ISA_DESC_UNIFORM;
+    *flags = ISA_SAMPLER_INDEXED | (im->sampler_desc.index == ISA_DESC_UNIFORM ? ISA_SAMPLER_UNIFORM_LO : 0) |
+             (im->desc.index == ISA_DESC_UNIFORM ? ISA_SAMPLER_UNIFORM_HI : 0);
     uint32_t packed = lower_new_regs(L, 1);
     isa_inst *cv = lower_emit_op(L, ISA_OP_CVT, ISA_TYPE_U64, packed, im->sampler_desc.reg, ISA_NO_REG);
     if (!cv)
@@ -720,8 +723,8 @@ void lower_image_inst(lower *L, SpvOp op, const uint32_t *o, uint32_t no)
     if (L->failed)
         return;
     const id_info *im = &L->ids[image];
-    uint8_t mode = ISA_DESC_NONE;
-    const uint32_t packed = sampling ? sampler_index_reg(L, im, &mode) : ISA_NO_REG;
+    uint8_t mode = ISA_DESC_NONE, flags = 0;
+    const uint32_t packed = sampling ? sampler_index_reg(L, im, &mode, &flags) : ISA_NO_REG;
     uint32_t first = L->p->code_count;
     /* texel buffers are lower_mem_inst's; either way, the instructions take the image's run-time index below */
     if (slot >= 0 && is_texel_buffer(L, slot) &&
@@ -757,7 +760,7 @@ void lower_image_inst(lower *L, SpvOp op, const uint32_t *o, uint32_t no)
     for (uint32_t i = first; packed != ISA_NO_REG && i < L->p->code_count; i++) {
         isa_inst *in = &L->p->code[i];
         if ((isa_op_shape((isa_op)in->op)->flags & ISA_SHAPE_F_SAMPLER_IMM2) && in->imm2 == im->sampler_slot) {
-            in->x = packed, in->desc_index = mode, in->sampler_index = 1;
+            in->x = packed, in->desc_index = mode, in->sampler_index = flags;
         }
     }
 }

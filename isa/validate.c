@@ -73,7 +73,9 @@ static int check_inst(const isa_program *p, const isa_inst *in, char *err, size_
     }
     if (in->sampler_index) { /* x's low word picks the sampler from the array whose element 0 is imm2 */
         const isa_slot *sm = in->imm2 >= 0 && in->imm2 < (int64_t)p->slot_count ? &p->slots[in->imm2] : NULL;
-        if (!(sh->flags & ISA_SHAPE_F_SAMPLER_IMM2) || in->desc_index == ISA_DESC_NONE || !sm ||
+        const unsigned bits = ISA_SAMPLER_INDEXED | ISA_SAMPLER_UNIFORM_LO | ISA_SAMPLER_UNIFORM_HI;
+        if (!(in->sampler_index & ISA_SAMPLER_INDEXED) || (in->sampler_index & ~bits) ||
+            !(sh->flags & ISA_SHAPE_F_SAMPLER_IMM2) || in->desc_index == ISA_DESC_NONE || !sm ||
             sm->space != ISA_SPACE_SAMPLER || sm->element != 0 || in->imm2 + sm->elements > p->slot_count)
             return snprintf(err, err_size, "%s run-time sampler index on slot %lld", name, (long long)in->imm2), -1;
     }

@@ -257,6 +257,24 @@ static void set_lane_masks(sim_wave *w, uint32_t W, sim_mask exec)
  * "waterfall"); rounds after the first count as further executions of the instruction.  Without NonUniform,
  * Vulkan requires the index dynamically uniform: lanes that disagree are a fault, not a guess.
  */
+/* Lanes of exec whose index (the bits of x under `part`, shifted down by `shift`) differs from the first lane's,
+ * where Vulkan requires it dynamically uniform (no NonUniform): a fault naming the array and two lanes; 0 when they
+ * agree. */
+static int nonuniform_index_fault(sim_ctx *ctx, const sim_wave *w, const isa_inst *in, uint32_t pc, sim_mask exec,
+                                  const uint64_t *X, uint64_t part, unsigned shift, const isa_slot *array)
+{
+    const unsigned l = sim_mask_first(exec);
+    for (uint32_t k = 0; k < ctx->wave_size; k++)
+        if (sim_mask_has(exec, k) && (X[k] & part) != (X[l] & part))
+            return sim_fault(ctx, w, pc, SIM_FAULT_UNSUPPORTED, (int32_t)k, (int32_t)in->slot, -1,
+                             "descriptor array '%.*s' is indexed by a value that is not uniform across the wave "
+                             "(lane %u: element %u, lane %u: element %u) and not decorated NonUniform: Vulkan "
+                             "leaves the result undefined (nonuniformEXT / NonUniformResourceIndex say it may "
+                             "differ)", (int)strcspn(array->name, "["), array->name, l,
+                             (uint32_t)((X[l] & part) >> shift), k, (uint32_t)((X[k] & part) >> shift));
+    return 0;
+}
+
 int sim_exec_indexed(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t pc, sim_mask exec, sim_exec_fn *run)
 {
     const isa_program *p = ctx->prog;
@@ -271,6 +289,18 @@ int sim_exec_indexed(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t pc,
     const uint64_t key_mask = in->sampler_index ? ~0ull : 0xffffffffull;
     const isa_slot *samplers = in->sampler_index ? &p->slots[in->imm2] : NULL;
     const int sampler_len = samplers ? (int)strcspn(samplers->name, "[") : 0;
+    if (exec && in->desc_index == ISA_DESC_UNIFORM) { /* the whole key: the image's index, and the sampler's */
+        const uint64_t lo = 0xffffffffull, hi = ~lo;
+        if (nonuniform_index_fault(ctx, w, in, pc, exec, X, samplers ? hi : lo, samplers ? 32 : 0, array) ||
+            (samplers && nonuniform_index_fault(ctx, w, in, pc, exec, X, lo, 0, samplers)))
+            return 1;
+    } else if (exec && samplers) { /* one of the pair is NonUniform: the other must still be uniform */
+        if (((in->sampler_index & ISA_SAMPLER_UNIFORM_HI) &&
+             nonuniform_index_fault(ctx, w, in, pc, exec, X, ~0xffffffffull, 32, array)) ||
+            ((in->sampler_index & ISA_SAMPLER_UNIFORM_LO) &&
+             nonuniform_index_fault(ctx, w, in, pc, exec, X, 0xffffffffull, 0, samplers)))
+            return 1;
+    }
     uint64_t rounds = 0;
     int failed = 0;
     for (sim_mask left = exec; left && !failed; rounds++) {
@@ -281,18 +311,6 @@ int sim_exec_indexed(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t pc,
         for (uint32_t k = 0; k < W; k++)
             if (sim_mask_has(left, k) && (X[k] & key_mask) == key)
                 same |= sim_mask_lane(k);
-        if (in->desc_index == ISA_DESC_UNIFORM && same != left) {
-            const unsigned k = sim_mask_first(left & ~same);
-            const int of_sampler = samplers && (uint32_t)X[k] != s; /* the sampler's index is the one that varies */
-            const isa_slot *named = of_sampler ? samplers : array;
-            failed = sim_fault(ctx, w, pc, SIM_FAULT_UNSUPPORTED, (int32_t)k, (int32_t)in->slot, -1,
-                               "descriptor array '%.*s' is indexed by a value that is not uniform across the wave "
-                               "(lane %u: element %u, lane %u: element %u) and not decorated NonUniform: Vulkan "
-                               "leaves the result undefined (nonuniformEXT / NonUniformResourceIndex say it may "
-                               "differ)", of_sampler ? sampler_len : len, named->name, l, of_sampler ? s : e, k,
-                               of_sampler ? (uint32_t)X[k] : (uint32_t)((X[k] & key_mask) >> (samplers ? 32 : 0)));
-            break;
-        }
         if (e >= array->elements) {
             failed = sim_fault(ctx, w, pc, SIM_FAULT_OUT_OF_BOUNDS, (int32_t)l, (int32_t)in->slot, -1,
                                "descriptor array '%.*s' of %u elements is indexed by %u (lane %u)", len, array->name,

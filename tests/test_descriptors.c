@@ -238,17 +238,19 @@ START_TEST(test_descriptors_an_index_past_the_array_is_a_fault_naming_the_lane)
 }
 END_TEST
 
-/* A 2x1 r32f texture (10, 20) sampled at u = 1.25 (texel 2.5) through s[IDX], s[0] clamping (texel 1: 20) and s[1]
- * repeating (texel 0: 10); the status, out[] and *r as the run leaves them. */
-static sim_status run_sampler_index(const char *index, uint32_t out[4], sim_result *r)
+/* A 2x1 r32f texture (10, 20), as t and as both elements of ta[2], sampled at u = 1.25 (texel 2.5) through
+ * `combined` (sampler2D(t, s[IDX]) or sampler2D(ta[...], s[...])), s[0] clamping (texel 1: 20) and s[1] repeating
+ * (texel 0: 10); the status, out[] and *r as the run leaves them. */
+static sim_status run_sampler_index(const char *combined, uint32_t out[4], sim_result *r)
 {
     char body[256], msg[2048] = "";
-    snprintf(body, sizeof body, "o[i] = uint(textureLod(sampler2D(t, s[%s]), vec2(1.25, 0.5), 0.0).x);", index);
+    snprintf(body, sizeof body, "o[i] = uint(textureLod(%s, vec2(1.25, 0.5), 0.0).x);", combined);
     char src[2048];
     snprintf(src, sizeof src,
              "#version 450\n#extension GL_EXT_nonuniform_qualifier : enable\nlayout(local_size_x = 4) in;\n"
              "layout(set = 0, binding = 0) buffer Out { uint o[4]; };\n"
              "layout(set = 0, binding = 1) uniform texture2D t;\nlayout(set = 0, binding = 2) uniform sampler s[2];\n"
+             "layout(set = 0, binding = 3) uniform texture2D ta[2];\n"
              "void main() { uint i = gl_LocalInvocationIndex; %s }\n", body);
     isa_program *p = NULL;
     ck_assert_msg(tsup_build(src, "k.comp", "glsl", NULL, &p, msg, sizeof msg, NULL, 0) == ISA_OK, "%s", msg);
@@ -260,11 +262,13 @@ static sim_status run_sampler_index(const char *index, uint32_t out[4], sim_resu
     img_sampler_default(&repeat);
     clamp.address[0] = clamp.address[1] = clamp.address[2] = IMG_ADDRESS_CLAMP_TO_EDGE;
     sim_buffer buf = {.set = 0, .binding = 0, .data = (uint8_t *)out, .size = 4 * sizeof *out};
-    sim_image images[3] = {{.set = 0, .binding = 1, .image = &im},
+    sim_image images[5] = {{.set = 0, .binding = 1, .image = &im},
                            {.set = 0, .binding = 2, .sampler = &clamp, .element = 0},
-                           {.set = 0, .binding = 2, .sampler = &repeat, .element = 1}};
+                           {.set = 0, .binding = 2, .sampler = &repeat, .element = 1},
+                           {.set = 0, .binding = 3, .image = &im, .element = 0},
+                           {.set = 0, .binding = 3, .image = &im, .element = 1}};
     sim_config cfg = {.groups = {1, 1, 1}, .wave_size = 4, .buffers = &buf, .buffer_count = 1, .images = images,
-                      .image_count = 3, .threads = 1};
+                      .image_count = 5, .threads = 1};
     sim_status st = sim_run(p, &cfg, r);
     isa_program_destroy(p);
     return st;
@@ -275,22 +279,41 @@ START_TEST(test_descriptors_a_sampler_picked_at_run_time_samples_with_that_sampl
     uint32_t out[4] = {0};
     sim_result r;
     /* per lane (NonUniform): lanes 0 and 2 clamp, 1 and 3 repeat; two rounds (one extra) */
-    ck_assert_int_eq(run_sampler_index("nonuniformEXT(i & 1u)", out, &r), SIM_OK);
+    ck_assert_int_eq(run_sampler_index("sampler2D(t, s[nonuniformEXT(i & 1u)])", out, &r), SIM_OK);
     const uint32_t want[4] = {20, 10, 20, 10};
     for (int i = 0; i < 4; i++)
         ck_assert_uint_eq(out[i], want[i]);
     ck_assert_uint_eq(r.stats.waterfall_rounds, 1);
     sim_result_free(&r);
     /* the same index without NonUniform: Vulkan requires it dynamically uniform; the fault names the sampler array */
-    ck_assert_int_eq(run_sampler_index("i & 1u", out, &r), SIM_FAULT);
+    ck_assert_int_eq(run_sampler_index("sampler2D(t, s[i & 1u])", out, &r), SIM_FAULT);
     ck_assert_int_eq(r.fault, SIM_FAULT_UNSUPPORTED);
     HAS(r.fault_event.message, "descriptor array 's' is indexed by a value that is not uniform across the wave "
                                "(lane 0: element 0, lane 1: element 1)");
     sim_result_free(&r);
     /* lane 2 names s[2], past the array */
-    ck_assert_int_eq(run_sampler_index("nonuniformEXT(i)", out, &r), SIM_FAULT);
+    ck_assert_int_eq(run_sampler_index("sampler2D(t, s[nonuniformEXT(i)])", out, &r), SIM_FAULT);
     ck_assert_int_eq(r.fault, SIM_FAULT_OUT_OF_BOUNDS);
     HAS(r.fault_event.message, "descriptor array 's' of 2 elements is indexed by 2 (lane 2)");
+    sim_result_free(&r);
+    /* a pair: the texture per lane (NonUniform), the sampler too: four distinct pairs, three extra rounds */
+    ck_assert_int_eq(run_sampler_index("sampler2D(ta[nonuniformEXT(i >> 1)], s[nonuniformEXT(i & 1u)])", out, &r),
+                     SIM_OK);
+    for (int i = 0; i < 4; i++)
+        ck_assert_uint_eq(out[i], want[i]);
+    ck_assert_uint_eq(r.stats.waterfall_rounds, 3);
+    sim_result_free(&r);
+    /* the texture NonUniform, the sampler's index not so marked yet differing: still a fault, naming s */
+    ck_assert_int_eq(run_sampler_index("sampler2D(ta[nonuniformEXT(i >> 1)], s[i & 1u])", out, &r), SIM_FAULT);
+    ck_assert_int_eq(r.fault, SIM_FAULT_UNSUPPORTED);
+    HAS(r.fault_event.message, "descriptor array 's' is indexed by a value that is not uniform across the wave "
+                               "(lane 0: element 0, lane 1: element 1)");
+    sim_result_free(&r);
+    /* and the other way round: the sampler NonUniform, the texture's index differing without the mark */
+    ck_assert_int_eq(run_sampler_index("sampler2D(ta[i >> 1], s[nonuniformEXT(i & 1u)])", out, &r), SIM_FAULT);
+    ck_assert_int_eq(r.fault, SIM_FAULT_UNSUPPORTED);
+    HAS(r.fault_event.message, "descriptor array 'ta' is indexed by a value that is not uniform across the wave "
+                               "(lane 0: element 0, lane 2: element 1)");
     sim_result_free(&r);
 }
 END_TEST
