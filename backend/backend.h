@@ -171,6 +171,12 @@ typedef struct vkb_device_info {
     int compile_only;
 } vkb_device_info;
 
+/* Whether the device runs compute at one subgroup size only (lavapipe: 8): a run there never requires it. */
+static inline int vkb_one_subgroup_size(const vkb_device_info *info)
+{
+    return info->min_subgroup_size == info->max_subgroup_size;
+}
+
 /* Copies the properties of device `index` into *info.  Returns VKB_ERR_NO_DEVICE for a bad index. */
 vkb_status vkb_device_info_get(const vkb_context *ctx, int index, vkb_device_info *info);
 

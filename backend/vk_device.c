@@ -264,39 +264,29 @@ static void read_features(const device_entry *d, vkb_device_info *info)
     info->nonuniform = f.v12.shader##stem##ArrayNonUniformIndexing;
     VKB_DESCRIPTOR_INDEXING_LIST(X)
 #undef X
-    if (d->api >= API_1_2) {
-        info->float16 = f.v12.shaderFloat16;
-        info->int8 = f.v12.shaderInt8;
-        info->storage_buffer_8bit = f.v12.storageBuffer8BitAccess;
-        info->uniform_and_storage_buffer_8bit = f.v12.uniformAndStorageBuffer8BitAccess;
-        info->storage_push_constant_8 = f.v12.storagePushConstant8;
-        info->storage_buffer_16bit = f.v11.storageBuffer16BitAccess;
-        info->uniform_and_storage_buffer_16bit = f.v11.uniformAndStorageBuffer16BitAccess;
-        info->storage_push_constant_16 = f.v11.storagePushConstant16;
-        info->subgroup_extended_types = f.v12.shaderSubgroupExtendedTypes;
-        info->int64_atomics = f.v12.shaderBufferInt64Atomics;
-        info->vulkan_memory_model = f.v12.vulkanMemoryModel;
-        info->sampler_mirror_clamp_to_edge = f.v12.samplerMirrorClampToEdge;
-        info->runtime_descriptor_array = f.v12.runtimeDescriptorArray;
-    } else {
-        info->float16 = f.float16_int8.shaderFloat16;
-        info->int8 = f.float16_int8.shaderInt8;
-        info->storage_buffer_8bit = f.storage8.storageBuffer8BitAccess;
-        info->uniform_and_storage_buffer_8bit = f.storage8.uniformAndStorageBuffer8BitAccess;
-        info->storage_push_constant_8 = f.storage8.storagePushConstant8;
-        info->storage_buffer_16bit = f.storage16.storageBuffer16BitAccess;
-        info->uniform_and_storage_buffer_16bit = f.storage16.uniformAndStorageBuffer16BitAccess;
-        info->storage_push_constant_16 = f.storage16.storagePushConstant16;
-        info->subgroup_extended_types = f.extended_types.shaderSubgroupExtendedTypes;
-        info->int64_atomics = f.atomic_int64.shaderBufferInt64Atomics;
-    }
-    if (d->api >= API_1_3) {
-        info->subgroup_size_control = f.v13.subgroupSizeControl;
-        info->compute_full_subgroups = f.v13.computeFullSubgroups;
-    } else {
-        info->subgroup_size_control = f.size_control.subgroupSizeControl;
-        info->compute_full_subgroups = f.size_control.computeFullSubgroups;
-    }
+    /* Features a Vulkan version made core: read from that version's struct on a device of it, else from the
+     * extension's (the same member names; a struct the chain left out reads as zero: no such feature). */
+#define PROMOTED_FEATURES(X)                                                                       \
+    X(float16, API_1_2, v12, float16_int8, shaderFloat16)                                          \
+    X(int8, API_1_2, v12, float16_int8, shaderInt8)                                                \
+    X(storage_buffer_8bit, API_1_2, v12, storage8, storageBuffer8BitAccess)                        \
+    X(uniform_and_storage_buffer_8bit, API_1_2, v12, storage8, uniformAndStorageBuffer8BitAccess)  \
+    X(storage_push_constant_8, API_1_2, v12, storage8, storagePushConstant8)                       \
+    X(storage_buffer_16bit, API_1_2, v11, storage16, storageBuffer16BitAccess)                     \
+    X(uniform_and_storage_buffer_16bit, API_1_2, v11, storage16, uniformAndStorageBuffer16BitAccess) \
+    X(storage_push_constant_16, API_1_2, v11, storage16, storagePushConstant16)                    \
+    X(subgroup_extended_types, API_1_2, v12, extended_types, shaderSubgroupExtendedTypes)          \
+    X(int64_atomics, API_1_2, v12, atomic_int64, shaderBufferInt64Atomics)                         \
+    X(subgroup_size_control, API_1_3, v13, size_control, subgroupSizeControl)                      \
+    X(compute_full_subgroups, API_1_3, v13, size_control, computeFullSubgroups)
+#define X(field, since, core, ext, member) info->field = d->api >= (since) ? f.core.member : f.ext.member;
+    PROMOTED_FEATURES(X)
+#undef X
+#undef PROMOTED_FEATURES
+    /* core in 1.2, with no extension struct wavelab chains before it */
+    info->vulkan_memory_model = f.v12.vulkanMemoryModel;
+    info->sampler_mirror_clamp_to_edge = f.v12.samplerMirrorClampToEdge;
+    info->runtime_descriptor_array = f.v12.runtimeDescriptorArray;
     info->pipeline_executable_properties = f.executable_properties.pipelineExecutableInfo;
     info->float32_atomic_add = f.atomic_float.shaderBufferFloat32AtomicAdd;
     info->workgroup_explicit_layout = f.workgroup_explicit.workgroupMemoryExplicitLayout;

@@ -91,7 +91,7 @@ static const char *kind_name(case_kind k)
  */
 uint32_t vkb_effective_wave(const vkb_device_info *info, uint32_t requested, int *required)
 {
-    const int only_size = info->min_subgroup_size == info->max_subgroup_size && requested == info->subgroup_size;
+    const int only_size = vkb_one_subgroup_size(info) && requested == info->subgroup_size;
     *required = requested != 0 && !only_size && info->subgroup_size_control &&
                 (info->required_subgroup_size_stages & VK_SHADER_STAGE_COMPUTE_BIT);
     return requested ? requested : info->subgroup_size;

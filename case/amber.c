@@ -616,29 +616,30 @@ static case_status cmd_image(amber *a)
     if (*end || !isfinite(d))
         return MALFORMED(a, line, "IMAGE %.60s FILL %.40s: not a number", b->name, fill);
     /* an integer format takes an integer its components can hold (the format's own width then clamps or wraps as
-     * img_encode stores it) */
+     * img_encode stores it); a 64-bit one's every bit, parsed as an integer, not through the double */
     const int wide = img_format_is_wide(fi); /* 64-bit components: img_texel.u64 */
-    double lo = fi->numeric == IMG_NUM_UINT ? 0 : wide ? -0x1p63 : INT32_MIN;
-    double hi = fi->numeric == IMG_NUM_UINT ? (wide ? 0x1p64 : UINT32_MAX) : wide ? 0x1p63 : INT32_MAX;
-    if (fi->numeric != IMG_NUM_FLOAT && (d != floor(d) || d < lo || d > hi || (wide && d == hi)))
-        return MALFORMED(a, line, "IMAGE %.60s FILL %.40s: not an integer a %s texel's %d-bit component holds",
-                         b->name, fill, fi->name, wide ? 64 : 32);
     img_texel t;
     memset(&t, 0, sizeof t);
-    if (wide) { /* every bit of a 64-bit integer: parsed as one, not through a double */
+    if (wide) {
+        const int is_unsigned = fi->numeric == IMG_NUM_UINT;
         errno = 0;
-        t.u64[0] = fi->numeric == IMG_NUM_UINT ? (uint64_t)strtoull(fill, &end, 10) : (uint64_t)strtoll(fill, &end, 10);
-        if (*end || errno)
-            return MALFORMED(a, line, "IMAGE %.60s FILL %.40s: not an integer a %s texel holds", b->name, fill,
-                             fi->name);
-    }
-    for (int c = 0; c < 4 && !wide; c++) {
-        if (fi->numeric == IMG_NUM_FLOAT)
-            t.f[c] = (float)d;
-        else if (fi->numeric == IMG_NUM_UINT)
-            t.u[c] = (uint32_t)d;
-        else
-            t.i[c] = (int32_t)d;
+        t.u64[0] = is_unsigned ? (uint64_t)strtoull(fill, &end, 10) : (uint64_t)strtoll(fill, &end, 10);
+        if (*end || errno || (is_unsigned && strchr(fill, '-')))
+            return MALFORMED(a, line, "IMAGE %.60s FILL %.40s: not an integer a %s texel's 64-bit component holds",
+                             b->name, fill, fi->name);
+    } else {
+        double lo = fi->numeric == IMG_NUM_UINT ? 0 : INT32_MIN, hi = fi->numeric == IMG_NUM_UINT ? UINT32_MAX : INT32_MAX;
+        if (fi->numeric != IMG_NUM_FLOAT && (d != floor(d) || d < lo || d > hi))
+            return MALFORMED(a, line, "IMAGE %.60s FILL %.40s: not an integer a %s texel's 32-bit component holds",
+                             b->name, fill, fi->name);
+        for (int c = 0; c < 4; c++) {
+            if (fi->numeric == IMG_NUM_FLOAT)
+                t.f[c] = (float)d;
+            else if (fi->numeric == IMG_NUM_UINT)
+                t.u[c] = (uint32_t)d;
+            else
+                t.i[c] = (int32_t)d;
+        }
     }
     b->size = img_image_bytes(im);
     if (!(b->bytes = calloc(b->size ? b->size : 1, 1)))

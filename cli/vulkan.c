@@ -427,7 +427,7 @@ int cli_cmd_run_vulkan(const cli_opts *o, const char *case_path)
         printf("  dispatch     %u x %u x %u workgroups\n", c->groups[0], c->groups[1], c->groups[2]);
         printf("  wave size    %u (%s%s)\n", out->wave_size,
                out->wave_size_required                                  ? "required subgroup size"
-               : info->min_subgroup_size == info->max_subgroup_size ? "the device's only subgroup size"
+               : vkb_one_subgroup_size(info)                        ? "the device's only subgroup size"
                                                                         : "the device's choice",
                out->full_subgroups ? ", full subgroups" : "");
         printf("  memory       %s\n", out->memory_note);
@@ -767,7 +767,7 @@ int cli_check_case_to(const cli_opts *o, const char *case_path, FILE *fout, FILE
         fprintf(fout, "  wave size    %u on both; device %s (%s)%s\n", wave, info->name,
                info->driver_info[0] ? info->driver_info : info->driver_name,
                dev->wave_size_required                                ? ", required subgroup size"
-               : info->min_subgroup_size == info->max_subgroup_size ? ", its only subgroup size"
+               : vkb_one_subgroup_size(info)                        ? ", its only subgroup size"
                                                                       : "");
         if (a.machine)
             fprintf(fout, "  machine      %s (the preset changes the model's statistics, not its outputs)\n", a.machine);

@@ -281,14 +281,12 @@ int sim_exec_indexed(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t pc,
     const uint32_t W = ctx->wave_size;
     const uint64_t *X = sim_reg(ctx, w, in->x);
     const isa_slot *array = &p->slots[in->slot]; /* element 0 (isa/validate.c) */
-    const int len = (int)strcspn(array->name, "[");
     /* a scalar result (a uniform index into buffers' lengths) is every live lane's, as the hot loop widens the lane
      * masks for any SALU instruction; it gets them back as they were */
     const int scalar = in->cls == ISA_CLASS_SALU;
     /* with a sampler picked at run time too, x is (image element << 32) | sampler element (isa_inst.sampler_index) */
     const uint64_t key_mask = in->sampler_index ? ~0ull : 0xffffffffull;
     const isa_slot *samplers = in->sampler_index ? &p->slots[in->imm2] : NULL;
-    const int sampler_len = samplers ? (int)strcspn(samplers->name, "[") : 0;
     if (exec && in->desc_index == ISA_DESC_UNIFORM) { /* the whole key: the image's index, and the sampler's */
         const uint64_t lo = 0xffffffffull, hi = ~lo;
         if (nonuniform_index_fault(ctx, w, in, pc, exec, X, samplers ? hi : lo, samplers ? 32 : 0, array) ||
@@ -313,14 +311,14 @@ int sim_exec_indexed(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t pc,
                 same |= sim_mask_lane(k);
         if (e >= array->elements) {
             failed = sim_fault(ctx, w, pc, SIM_FAULT_OUT_OF_BOUNDS, (int32_t)l, (int32_t)in->slot, -1,
-                               "descriptor array '%.*s' of %u elements is indexed by %u (lane %u)", len, array->name,
-                               array->elements, e, l);
+                               "descriptor array '%.*s' of %u elements is indexed by %u (lane %u)",
+                               (int)strcspn(array->name, "["), array->name, array->elements, e, l);
             break;
         }
         if (samplers && s >= samplers->elements) {
             failed = sim_fault(ctx, w, pc, SIM_FAULT_OUT_OF_BOUNDS, (int32_t)l, (int32_t)in->imm2, -1,
-                               "descriptor array '%.*s' of %u elements is indexed by %u (lane %u)", sampler_len,
-                               samplers->name, samplers->elements, s, l);
+                               "descriptor array '%.*s' of %u elements is indexed by %u (lane %u)",
+                               (int)strcspn(samplers->name, "["), samplers->name, samplers->elements, s, l);
             break;
         }
         isa_inst one = *in;

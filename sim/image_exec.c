@@ -431,10 +431,9 @@ int sim_exec_image(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t pc, s
         return sim_fault(ctx, w, pc, SIM_FAULT_UNSUPPORTED, -1, (int32_t)in->slot, -1,
                          "image atomic on '%s', whose format %s is not r32ui, r32i, r64ui or r64i", sl->name,
                          fi->name);
+    /* 64-bit components (r64ui, r64i): loaded, stored and atomically updated only -- the lowering refuses sampling
+     * a 64-bit image type and sim_image_bind a 64-bit format under a 32-bit type */
     const int wide = img_format_is_wide(fi);
-    if (wide && (op == ISA_OP_IMG_SAMPLE || op == ISA_OP_IMG_GATHER))
-        return sim_fault(ctx, w, pc, SIM_FAULT_UNSUPPORTED, -1, (int32_t)in->slot, -1,
-                         "sampling '%s', whose format %s has 64-bit components: not modelled", sl->name, fi->name);
     const img_sampler *smp = NULL;
     img_sampler cmp; /* the sampler's copy: a depth-comparison sample sets its dref per lane, the sanitizer its
                       * texel_read (sim/sanitize.h) */

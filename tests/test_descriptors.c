@@ -274,47 +274,51 @@ static sim_status run_sampler_index(const char *combined, uint32_t out[4], sim_r
     return st;
 }
 
-START_TEST(test_descriptors_a_sampler_picked_at_run_time_samples_with_that_sampler)
+/* run_sampler_index(combined) runs, lanes 0 and 2 clamp (20), 1 and 3 repeat (10), in `rounds` extra rounds. */
+static void sampler_index_runs(const char *combined, uint64_t rounds)
+{
+    static const uint32_t want[4] = {20, 10, 20, 10};
+    uint32_t out[4] = {0};
+    sim_result r;
+    ck_assert_int_eq(run_sampler_index(combined, out, &r), SIM_OK);
+    for (int i = 0; i < 4; i++)
+        ck_assert_uint_eq(out[i], want[i]);
+    ck_assert_uint_eq(r.stats.waterfall_rounds, rounds);
+    sim_result_free(&r);
+}
+
+/* run_sampler_index(combined) faults with `kind`, the message holding `words`. */
+static void sampler_index_faults(const char *combined, sim_fault_kind kind, const char *words)
 {
     uint32_t out[4] = {0};
     sim_result r;
-    /* per lane (NonUniform): lanes 0 and 2 clamp, 1 and 3 repeat; two rounds (one extra) */
-    ck_assert_int_eq(run_sampler_index("sampler2D(t, s[nonuniformEXT(i & 1u)])", out, &r), SIM_OK);
-    const uint32_t want[4] = {20, 10, 20, 10};
-    for (int i = 0; i < 4; i++)
-        ck_assert_uint_eq(out[i], want[i]);
-    ck_assert_uint_eq(r.stats.waterfall_rounds, 1);
+    ck_assert_int_eq(run_sampler_index(combined, out, &r), SIM_FAULT);
+    ck_assert_int_eq(r.fault, kind);
+    HAS(r.fault_event.message, words);
     sim_result_free(&r);
+}
+
+START_TEST(test_descriptors_a_sampler_picked_at_run_time_samples_with_that_sampler)
+{
+    /* per lane (NonUniform): two rounds (one extra) */
+    sampler_index_runs("sampler2D(t, s[nonuniformEXT(i & 1u)])", 1);
     /* the same index without NonUniform: Vulkan requires it dynamically uniform; the fault names the sampler array */
-    ck_assert_int_eq(run_sampler_index("sampler2D(t, s[i & 1u])", out, &r), SIM_FAULT);
-    ck_assert_int_eq(r.fault, SIM_FAULT_UNSUPPORTED);
-    HAS(r.fault_event.message, "descriptor array 's' is indexed by a value that is not uniform across the wave "
-                               "(lane 0: element 0, lane 1: element 1)");
-    sim_result_free(&r);
+    sampler_index_faults("sampler2D(t, s[i & 1u])", SIM_FAULT_UNSUPPORTED,
+                         "descriptor array 's' is indexed by a value that is not uniform across the wave "
+                         "(lane 0: element 0, lane 1: element 1)");
     /* lane 2 names s[2], past the array */
-    ck_assert_int_eq(run_sampler_index("sampler2D(t, s[nonuniformEXT(i)])", out, &r), SIM_FAULT);
-    ck_assert_int_eq(r.fault, SIM_FAULT_OUT_OF_BOUNDS);
-    HAS(r.fault_event.message, "descriptor array 's' of 2 elements is indexed by 2 (lane 2)");
-    sim_result_free(&r);
+    sampler_index_faults("sampler2D(t, s[nonuniformEXT(i)])", SIM_FAULT_OUT_OF_BOUNDS,
+                         "descriptor array 's' of 2 elements is indexed by 2 (lane 2)");
     /* a pair: the texture per lane (NonUniform), the sampler too: four distinct pairs, three extra rounds */
-    ck_assert_int_eq(run_sampler_index("sampler2D(ta[nonuniformEXT(i >> 1)], s[nonuniformEXT(i & 1u)])", out, &r),
-                     SIM_OK);
-    for (int i = 0; i < 4; i++)
-        ck_assert_uint_eq(out[i], want[i]);
-    ck_assert_uint_eq(r.stats.waterfall_rounds, 3);
-    sim_result_free(&r);
+    sampler_index_runs("sampler2D(ta[nonuniformEXT(i >> 1)], s[nonuniformEXT(i & 1u)])", 3);
     /* the texture NonUniform, the sampler's index not so marked yet differing: still a fault, naming s */
-    ck_assert_int_eq(run_sampler_index("sampler2D(ta[nonuniformEXT(i >> 1)], s[i & 1u])", out, &r), SIM_FAULT);
-    ck_assert_int_eq(r.fault, SIM_FAULT_UNSUPPORTED);
-    HAS(r.fault_event.message, "descriptor array 's' is indexed by a value that is not uniform across the wave "
-                               "(lane 0: element 0, lane 1: element 1)");
-    sim_result_free(&r);
+    sampler_index_faults("sampler2D(ta[nonuniformEXT(i >> 1)], s[i & 1u])", SIM_FAULT_UNSUPPORTED,
+                         "descriptor array 's' is indexed by a value that is not uniform across the wave "
+                         "(lane 0: element 0, lane 1: element 1)");
     /* and the other way round: the sampler NonUniform, the texture's index differing without the mark */
-    ck_assert_int_eq(run_sampler_index("sampler2D(ta[i >> 1], s[nonuniformEXT(i & 1u)])", out, &r), SIM_FAULT);
-    ck_assert_int_eq(r.fault, SIM_FAULT_UNSUPPORTED);
-    HAS(r.fault_event.message, "descriptor array 'ta' is indexed by a value that is not uniform across the wave "
-                               "(lane 0: element 0, lane 2: element 1)");
-    sim_result_free(&r);
+    sampler_index_faults("sampler2D(ta[i >> 1], s[nonuniformEXT(i & 1u)])", SIM_FAULT_UNSUPPORTED,
+                         "descriptor array 'ta' is indexed by a value that is not uniform across the wave "
+                         "(lane 0: element 0, lane 2: element 1)");
 }
 END_TEST
 

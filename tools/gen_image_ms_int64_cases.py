@@ -7,6 +7,13 @@ tools/gen_kernel_cases.py, whose helpers (write_case, binding, expect) it takes
 as `g`."""
 FOLDER = "images"
 
+from gen_descriptor_cases import write_in  # noqa: E402 (one case writer for the generators)
+
+
+def write(g, name, *args, **kwargs):
+    """kernels/images/NAME.json."""
+    write_in(g, FOLDER, name, *args, **kwargs)
+
 
 def ms_binding(b, kind, fmt, extent, samples, data, layers=1):
     d = {"set": 0, "binding": b, "kind": kind, "format": fmt, "dim": "2d", "extent": list(extent),
@@ -41,18 +48,15 @@ def ms_resolve(g):
                 plane += [sum(src[l][s][y][x][c] for s in range(n)) / n for c in range(4)]
         resolved.append(plane)
     reversed_planes = [[v for row in src[1][n - 1 - s] for texel in row for v in texel] for s in range(n)]
-    g.write_case(FOLDER + "/ms_resolve.json", {
-        "description": "a compute resolve of a multisampled array image (2 layers, 4 samples: imageLoad with a "
-                       "sample index, imageSamples) and the samples of layer 1 stored in reverse order into another "
-                       "multisampled image; expectations: tools/gen_image_ms_int64_cases.py",
-        "kernel": "ms_resolve.comp",
-        "groups": [1, 1, 1],
-        "bindings": [ms_binding(0, "storage_image", "rgba32f", (w, h), n, flat, layers=layers),
-                     {"set": 0, "binding": 1, "kind": "storage_image", "format": "rgba32f", "dim": "2d",
-                      "extent": [w, h], "layers": layers, "fill": {"value": 0}},
-                     ms_binding(2, "storage_image", "rgba32f", (w, h), n, None)],
-        "expect": [dict(plane_expect(1, resolved[l], layer=l), sample=0) for l in range(layers)] +
-                  [plane_expect(2, reversed_planes[s], sample=s) for s in range(n)]})
+    write(g, "ms_resolve", "a compute resolve of a multisampled array image (2 layers, 4 samples: imageLoad with a "
+          "sample index, imageSamples) and the samples of layer 1 stored in reverse order into another "
+          "multisampled image; expectations: tools/gen_image_ms_int64_cases.py", "ms_resolve.comp",
+          [ms_binding(0, "storage_image", "rgba32f", (w, h), n, flat, layers=layers),
+           {"set": 0, "binding": 1, "kind": "storage_image", "format": "rgba32f", "dim": "2d",
+            "extent": [w, h], "layers": layers, "fill": {"value": 0}},
+           ms_binding(2, "storage_image", "rgba32f", (w, h), n, None)],
+          [plane_expect(1, resolved[l], layer=l) for l in range(layers)] +
+          [plane_expect(2, reversed_planes[s], sample=s) for s in range(n)])
 
 
 def ms_coverage(g):
@@ -70,20 +74,16 @@ def ms_coverage(g):
         sums[s][y // 2][x // 2] += x + 1
         largest[s][y // 2][x // 2] = max(largest[s][y // 2][x // 2], i)
         fetched.append(tex[i % tn][y][x])
-    g.write_case(FOLDER + "/ms_coverage.json", {
-        "description": "per-sample image atomics (add, max) on multisampled r32ui images of 8 samples, and per-sample "
-                       "texelFetch of a multisampled sampled image (textureSamples); expectations: "
-                       "tools/gen_image_ms_int64_cases.py",
-        "kernel": "ms_coverage.comp",
-        "groups": [1, 1, 1],
-        "bindings": [ms_binding(0, "storage_image", "r32ui", (4, 4), n, init_sums),
-                     ms_binding(1, "storage_image", "r32ui", (4, 4), n, None),
-                     ms_binding(2, "combined_image_sampler", "r32ui", (8, 8), tn,
-                                [v for s in tex for row in s for v in row]),
-                     g.binding(3, "u32", count=66, fill={"value": 0})],
-        "expect": [plane_expect(0, [v for row in sums[s] for v in row], sample=s) for s in range(n)] +
-                  [plane_expect(1, [v for row in largest[s] for v in row], sample=s) for s in range(n)] +
-                  [g.expect(3, fetched + [n, tn])]})
+    write(g, "ms_coverage", "per-sample image atomics (add, max) on multisampled r32ui images of 8 samples, and "
+          "per-sample texelFetch of a multisampled sampled image (textureSamples); expectations: "
+          "tools/gen_image_ms_int64_cases.py", "ms_coverage.comp",
+          [ms_binding(0, "storage_image", "r32ui", (4, 4), n, init_sums),
+           ms_binding(1, "storage_image", "r32ui", (4, 4), n, None),
+           ms_binding(2, "combined_image_sampler", "r32ui", (8, 8), tn, [v for s in tex for row in s for v in row]),
+           g.binding(3, "u32", count=66, fill={"value": 0})],
+          [plane_expect(0, [v for row in sums[s] for v in row], sample=s) for s in range(n)] +
+          [plane_expect(1, [v for row in largest[s] for v in row], sample=s) for s in range(n)] +
+          [g.expect(3, fetched + [n, tn])])
 
 
 def ms_load_hlsl(g):
@@ -98,16 +98,11 @@ def ms_load_hlsl(g):
             sums = [sum(texel(x, y, s)[c] for s in range(n)) for c in range(4)]
             sums[3] += n * 100 + w * 10 + h
             out += sums
-    g.write_case(FOLDER + "/ms_load_hlsl.json", {
-        "description": "HLSL Texture2DMS<float4, 4>: Load(p, s) of every sample and GetDimensions with the sample "
-                       "count; expectations: tools/gen_image_ms_int64_cases.py",
-        "kernel": "ms_load.hlsl",
-        "language": "hlsl",
-        "entry": "main",
-        "groups": [1, 1, 1],
-        "bindings": [ms_binding(0, "sampled_image", "rgba32f", (w, h), n, data),
-                     g.binding(1, "f32", count=w * h * 4, fill={"value": 0})],
-        "expect": [g.expect(1, out)]})
+    write(g, "ms_load_hlsl", "HLSL Texture2DMS<float4, 4>: Load(p, s) of every sample and GetDimensions with the "
+          "sample count; expectations: tools/gen_image_ms_int64_cases.py", "ms_load.hlsl",
+          [ms_binding(0, "sampled_image", "rgba32f", (w, h), n, data),
+           g.binding(1, "f32", count=w * h * 4, fill={"value": 0})],
+          [g.expect(1, out)], language="hlsl", entry="main")
 
 
 def wrap64(v, signed):
@@ -155,20 +150,18 @@ def atomic64(g):
             old[i][1] = big
             acc[6][i] = wrap64(big + 1, True)
             old[i][2] = acc[7][i]  # never 12345: kept
-    g.write_case(FOLDER + "/atomic64.json", {
-        "description": "64-bit image atomics (GL_EXT_shader_image_int64): a visibility buffer kept by imageAtomicMin "
-                       "of packed (depth, id) keys on r64ui, and add, max, min, and, or, xor, exchange and "
-                       "compare-exchange on r64i values past 32 bits; expectations: tools/gen_image_ms_int64_cases.py",
-        "kernel": "atomic64.comp",
-        "groups": [2, 1, 1],
-        "bindings": [{"set": 0, "binding": 0, "kind": "storage_image", "format": "r64ui", "dim": "2d",
-                      "extent": [4, 4], "fill": {"value": str(2 ** 64 - 1)}},
-                     {"set": 0, "binding": 1, "kind": "storage_image", "format": "r64i", "dim": "2d",
-                      "extent": [w, h], "data": exact(init)},
-                     g.binding(2, "i64", count=3 * n, fill={"value": 0})],
-        "expect": [{"set": 0, "binding": 0, "data": exact(vis), "compare": "exact"},
-                   {"set": 0, "binding": 1, "data": exact([v for row in acc for v in row]), "compare": "exact"},
-                   g.expect(2, exact([v for o3 in old for v in o3]))]})
+    write(g, "atomic64", "64-bit image atomics (GL_EXT_shader_image_int64): a visibility buffer kept by "
+          "imageAtomicMin of packed (depth, id) keys on r64ui, and add, max, min, and, or, xor, exchange and "
+          "compare-exchange on r64i values past 32 bits; expectations: tools/gen_image_ms_int64_cases.py",
+          "atomic64.comp",
+          [{"set": 0, "binding": 0, "kind": "storage_image", "format": "r64ui", "dim": "2d", "extent": [4, 4],
+            "fill": {"value": str(2 ** 64 - 1)}},
+           {"set": 0, "binding": 1, "kind": "storage_image", "format": "r64i", "dim": "2d", "extent": [w, h],
+            "data": exact(init)},
+           g.binding(2, "i64", count=3 * n, fill={"value": 0})],
+          [{"set": 0, "binding": 0, "data": exact(vis), "compare": "exact"},
+           {"set": 0, "binding": 1, "data": exact([v for row in acc for v in row]), "compare": "exact"},
+           g.expect(2, exact([v for o3 in old for v in o3]))], groups=(2, 1, 1))
 
 
 def generate(g):
