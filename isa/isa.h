@@ -594,6 +594,28 @@ int isa_lean_enabled(void);
  */
 int isa_verify_allocation(const isa_program *p, const isa_program *before, char *err, size_t err_size);
 
+/*
+ * Per-lane liveness over the thread CFG (the blocks the lowering records): for
+ * each block, the registers live at its entry and exit for some lane, and the
+ * definitions that reach its entry and exit (the built-ins reach block 0).
+ * Values of different lanes' paths may share a register when every write
+ * to it is predicated by exec: VGPRs (isa/regalloc.c), and what
+ * isa_verify_allocation checks.  Set k of block b is
+ * isa_lane_set(l, b, k), `words` 64-bit words, bit r for register r.
+ */
+enum { ISA_LANE_LIVE_IN, ISA_LANE_LIVE_OUT, ISA_LANE_REACH_IN, ISA_LANE_REACH_OUT };
+typedef struct isa_lane_live {
+    uint32_t words, blocks;
+    uint64_t *mem;   /* the sets; free() it */
+    uint8_t *kills;  /* per instruction: whether its writes end, for every lane that runs it, what its registers
+                      * held (all but a phi copy on a conditional edge whose old value other lanes need); free() */
+} isa_lane_live;
+isa_status isa_lane_liveness(const isa_program *p, isa_lane_live *out);
+static inline const uint64_t *isa_lane_set(const isa_lane_live *l, uint32_t b, int k)
+{
+    return l->mem + (size_t)l->words * (4 * (size_t)b + (size_t)k);
+}
+
 /* Registers an instruction reads and writes, as (first, count) spans; returns
  * the number of spans written into reads[]/writes[] (at most 6 / 2). */
 typedef struct isa_span { uint32_t first, count; } isa_span;

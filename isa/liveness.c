@@ -128,15 +128,246 @@ static void span_set(bitset s, isa_span sp, int on)
     }
 }
 
-/* What the verifier's steps share: the two programs, the renaming read off them, and the bit sets of the data
- * flow (four per block and three scratch sets, words words each, in one allocation). */
+/*
+ * Per-lane liveness (isa_lane_liveness).  An instruction's writes end what
+ * was live in its registers for every lane that runs it, except a phi copy
+ * on a conditional edge: `movm` writes only the lanes of its mask, those
+ * that take the edge to the phi's block; the block's other lanes leave by
+ * its other edges and keep the old value.  So such a copy ends the old value
+ * only where none of them needs it: not live into another successor, not
+ * read later in the block.  A `movm` whose mask is `mask_exec` written in the
+ * same block (an unconditional edge: every lane of the block copies) is a
+ * whole definition.
+ */
+enum { COPY_NONE, COPY_WHOLE, COPY_EDGE, COPY_UNKNOWN };
+
+/* The block a phi copy's mask leads to: the mask is or-ed (`mask_or`) later in its block into the mask that the
+ * target block's `block` takes as exec.  ISA_NO_BLOCK when not found. */
+static uint32_t copy_target(const isa_program *p, const uint32_t *mask_block, uint32_t pc, uint32_t end)
+{
+    uint32_t m = p->code[pc].b;
+    for (uint32_t j = pc + 1; j < end; j++)
+        if (p->code[j].op == ISA_OP_MASK_OR && p->code[j].a == m && p->code[j].d < p->mask_count)
+            return mask_block[p->code[j].d];
+    return ISA_NO_BLOCK;
+}
+
+/* Whether the mask of phi copy pc is `mask_exec`, written in its block after the last change of exec. */
+static int copy_mask_is_exec(const isa_program *p, uint32_t pc)
+{
+    const isa_inst *in = &p->code[pc];
+    for (uint32_t j = pc; j-- > 0;) {
+        const isa_inst *m = &p->code[j];
+        switch ((isa_op)m->op) {
+        case ISA_OP_MASK_EXEC: case ISA_OP_MASK_COND: case ISA_OP_MASK_CASE: case ISA_OP_MASK_OR:
+        case ISA_OP_MASK_ANDN: case ISA_OP_JOIN:
+            if (m->d == in->b)
+                return m->op == ISA_OP_MASK_EXEC;
+            break;
+        case ISA_OP_BLOCK: case ISA_OP_LOOP: case ISA_OP_BRANCH: case ISA_OP_BRANCH_CMP: case ISA_OP_BRANCH_IF:
+        case ISA_OP_JUMP: case ISA_OP_END:
+            return 0; /* exec changed, or another block: the mask's lanes are not known to be the block's */
+        default:
+            break;
+        }
+    }
+    return 0;
+}
+
+/* What kind of definition instruction pc is (COPY_*); for an edge copy, its target block in *target. */
+static int copy_kind(const isa_program *p, const uint32_t *mask_block, uint32_t pc, uint32_t end, uint32_t *target)
+{
+    if (p->code[pc].op != ISA_OP_MOVM)
+        return COPY_NONE;
+    if (copy_mask_is_exec(p, pc))
+        return COPY_WHOLE;
+    *target = copy_target(p, mask_block, pc, end);
+    return *target == ISA_NO_BLOCK ? COPY_UNKNOWN : COPY_EDGE;
+}
+
+/* The lane-liveness data flow's state: the sets of isa_lane_live as bit sets, and two scratch sets. */
+typedef struct lane_flow {
+    const isa_program *v;
+    uint32_t R, B, words;
+    const uint8_t *is_builtin;
+    uint8_t *kind;                    /* per instruction: COPY_* */
+    uint32_t *target;                 /* per instruction: an edge copy's target block */
+    bitset *live_in, *live_out, *reach_in, *reach_out;
+    bitset cur, tmp;
+} lane_flow;
+
+/* Sets in s the built-ins (defined when the wave starts) when b is the entry block. */
+static void add_entry_definitions(const lane_flow *fl, uint32_t b, bitset s)
+{
+    if (b == 0)
+        for (uint32_t r = 0; r < fl->R; r++)
+            if (fl->is_builtin[r])
+                BS_SET(s, r);
+}
+
+/* Forward data flow: the definitions that reach each block's entry and exit. */
+static void reaching_definitions(lane_flow *fl)
+{
+    const uint32_t words = fl->words;
+    bitset cur = fl->cur;
+    for (int changed = 1; changed;) {
+        changed = 0;
+        for (uint32_t b = 0; b < fl->B; b++) {
+            const isa_block *bl = &fl->v->blocks[b];
+            memcpy(cur.w, fl->reach_in[b].w, words * sizeof *cur.w);
+            add_entry_definitions(fl, b, cur);
+            for (uint32_t i = bl->start_pc; i < bl->end_pc; i++) {
+                isa_span rd[6] = {{0, 0}}, wr[2] = {{0, 0}};
+                int nr, nw;
+                isa_inst_regs(&fl->v->code[i], rd, &nr, wr, &nw);
+                for (int k = 0; k < nw; k++)
+                    span_set(cur, wr[k], 1);
+            }
+            if (memcmp(cur.w, fl->reach_out[b].w, words * sizeof *cur.w)) {
+                memcpy(fl->reach_out[b].w, cur.w, words * sizeof *cur.w);
+                changed = 1;
+            }
+            for (uint32_t s = 0; s < bl->nsucc; s++) {
+                bitset in = fl->reach_in[bl->succ[s]];
+                for (uint32_t k = 0; k < words; k++) {
+                    uint64_t nv = in.w[k] | cur.w[k];
+                    if (nv != in.w[k])
+                        in.w[k] = nv, changed = 1;
+                }
+            }
+        }
+    }
+}
+
+/* Steps the live set s backward over one instruction: its writes die (unless it does not end them: kills 0),
+ * its reads become live. */
+static void step_back(bitset s, const isa_span *rd, int nr, const isa_span *wr, int nw, int kills)
+{
+    for (int k = 0; kills && k < nw; k++)
+        span_set(s, wr[k], 0);
+    for (int k = 0; k < nr; k++)
+        span_set(s, rd[k], 1);
+}
+
+/* Whether instruction pc of block b ends the old values of what it writes, given the live-in sets so far. */
+static int inst_kills(const lane_flow *fl, uint32_t b, uint32_t pc)
+{
+    if (fl->kind[pc] == COPY_NONE || fl->kind[pc] == COPY_WHOLE)
+        return 1;
+    if (fl->kind[pc] == COPY_UNKNOWN)
+        return 0;
+    const isa_program *v = fl->v;
+    const isa_block *bl = &v->blocks[b];
+    isa_span rd[6], wr[2];
+    int nr, nw;
+    isa_inst_regs(&v->code[pc], rd, &nr, wr, &nw);
+    for (int k = 0; k < nw; k++)
+        for (uint32_t r = wr[k].first; r < wr[k].first + wr[k].count && r < fl->R; r++) {
+            for (uint32_t s = 0; s < bl->nsucc; s++) /* lanes leaving by another edge need it */
+                if (bl->succ[s] != fl->target[pc] && BS_GET(fl->live_in[bl->succ[s]], r))
+                    return 0;
+            for (uint32_t j = pc + 1; j < bl->end_pc; j++) { /* or read it later in the block */
+                isa_span rj[6], wj[2];
+                int nrj, nwj;
+                isa_inst_regs(&v->code[j], rj, &nrj, wj, &nwj);
+                for (int q = 0; q < nrj; q++)
+                    if (r >= rj[q].first && r < rj[q].first + rj[q].count)
+                        return 0;
+            }
+        }
+    return 1;
+}
+
+/* Backward data flow: the registers live (for some lane) at each block's entry and exit. */
+static void per_lane_liveness(lane_flow *fl)
+{
+    const uint32_t words = fl->words;
+    bitset tmp = fl->tmp;
+    for (int changed = 1; changed;) {
+        changed = 0;
+        for (uint32_t b = fl->B; b-- > 0;) {
+            const isa_block *bl = &fl->v->blocks[b];
+            memset(tmp.w, 0, words * sizeof *tmp.w);
+            for (uint32_t s = 0; s < bl->nsucc; s++)
+                for (uint32_t k = 0; k < words; k++)
+                    tmp.w[k] |= fl->live_in[bl->succ[s]].w[k];
+            memcpy(fl->live_out[b].w, tmp.w, words * sizeof *tmp.w);
+            for (uint32_t i = bl->end_pc; i-- > bl->start_pc;) {
+                isa_span rd[6] = {{0, 0}}, wr[2] = {{0, 0}};
+                int nr, nw;
+                isa_inst_regs(&fl->v->code[i], rd, &nr, wr, &nw);
+                step_back(tmp, rd, nr, wr, nw, inst_kills(fl, b, i));
+            }
+            if (memcmp(tmp.w, fl->live_in[b].w, words * sizeof *tmp.w)) {
+                memcpy(fl->live_in[b].w, tmp.w, words * sizeof *tmp.w);
+                changed = 1;
+            }
+        }
+    }
+}
+
+isa_status isa_lane_liveness(const isa_program *p, isa_lane_live *out)
+{
+    uint32_t R = p->reg_count, B = p->block_count, N = p->code_count, M = p->mask_count;
+    uint32_t words = (R + 63) / 64 + 1;
+    *out = (isa_lane_live){.words = words, .blocks = B};
+    lane_flow fl = {.v = p, .R = R, .B = B, .words = words};
+    uint64_t *mem = calloc((size_t)words * (4 * (size_t)B + 2), sizeof *mem);
+    uint8_t *is_builtin = calloc(R ? R : 1, 1), *kind = calloc(N ? N : 1, 1), *kills = malloc(N ? N : 1);
+    uint32_t *target = malloc((N ? N : 1) * sizeof *target), *mask_block = malloc((M ? M : 1) * sizeof *mask_block);
+    bitset *sets = malloc((4 * (size_t)B + 1) * sizeof *sets);
+    if (!mem || !is_builtin || !kind || !kills || !target || !mask_block || !sets) {
+        free(mem), free(is_builtin), free(kind), free(kills), free(target), free(mask_block), free(sets);
+        return ISA_ERR_NOMEM;
+    }
+    for (uint32_t i = 0; i < p->builtin_count; i++)
+        if (p->builtins[i].reg < R)
+            is_builtin[p->builtins[i].reg] = 1;
+    for (uint32_t m = 0; m < M; m++)
+        mask_block[m] = ISA_NO_BLOCK;
+    for (uint32_t b = 0; b < B; b++) {
+        uint32_t sp = p->blocks[b].start_pc;
+        if (sp < N && p->code[sp].op == ISA_OP_BLOCK && p->code[sp].a < M)
+            mask_block[p->code[sp].a] = b;
+    }
+    for (uint32_t b = 0; b < B; b++)
+        for (uint32_t i = p->blocks[b].start_pc; i < p->blocks[b].end_pc && i < N; i++)
+            kind[i] = (uint8_t)copy_kind(p, mask_block, i, p->blocks[b].end_pc, &target[i]);
+    fl.is_builtin = is_builtin, fl.kind = kind, fl.target = target;
+    fl.live_in = sets, fl.live_out = sets + B, fl.reach_in = sets + 2 * B, fl.reach_out = sets + 3 * B;
+    for (uint32_t b = 0; b < B; b++) {
+        fl.live_in[b] = (bitset){mem + (size_t)words * (4 * b + 0), words};
+        fl.live_out[b] = (bitset){mem + (size_t)words * (4 * b + 1), words};
+        fl.reach_in[b] = (bitset){mem + (size_t)words * (4 * b + 2), words};
+        fl.reach_out[b] = (bitset){mem + (size_t)words * (4 * b + 3), words};
+    }
+    fl.cur = (bitset){mem + (size_t)words * 4 * B, words};
+    fl.tmp = (bitset){mem + (size_t)words * (4 * B + 1), words};
+    reaching_definitions(&fl);
+    per_lane_liveness(&fl);
+    /* entry definitions count as reaching block 0 for the readers of the sets */
+    if (B)
+        add_entry_definitions(&fl, 0, fl.reach_in[0]);
+    memset(kills, 1, N ? N : 1);
+    for (uint32_t b = 0; b < B; b++)
+        for (uint32_t i = p->blocks[b].start_pc; i < p->blocks[b].end_pc && i < N; i++)
+            kills[i] = (uint8_t)inst_kills(&fl, b, i);
+    free(is_builtin), free(kind), free(target), free(mask_block), free(sets);
+    out->mem = mem;
+    out->kills = kills;
+    return ISA_OK;
+}
+
+/* What the verifier's steps share: the two programs, the renaming read off them, the lane liveness of the
+ * virtual program as bit sets, and two scratch sets. */
 typedef struct verifier {
     const isa_program *a, *v;
     uint32_t R, B, words;
     uint32_t *phys;                   /* virtual -> physical */
-    uint8_t *is_const, *is_builtin;   /* of the virtual program */
-    bitset *live_in, *live_out, *reach_in, *reach_out;
-    bitset cur, tmp, reach;
+    uint8_t *is_const;                /* of the virtual program */
+    const uint8_t *kills;             /* per instruction: isa_lane_live.kills */
+    bitset *live_in, *live_out, *reach_in;
+    bitset tmp, reach;
     char *err;
     size_t err_size;
 } verifier;
@@ -178,91 +409,10 @@ static int read_renaming(verifier *vf)
     return ok;
 }
 
-/* Sets in s the built-ins (defined when the wave starts) when b is the entry block. */
-static void add_entry_definitions(const verifier *vf, uint32_t b, bitset s)
-{
-    if (b == 0)
-        for (uint32_t r = 0; r < vf->R; r++)
-            if (vf->is_builtin[r])
-                BS_SET(s, r);
-}
-
-/* Forward data flow: the definitions that reach each block's entry and exit. */
-static void reaching_definitions(verifier *vf)
-{
-    const uint32_t words = vf->words;
-    bitset cur = vf->cur;
-    for (int changed = 1; changed;) {
-        changed = 0;
-        for (uint32_t b = 0; b < vf->B; b++) {
-            const isa_block *bl = &vf->v->blocks[b];
-            memcpy(cur.w, vf->reach_in[b].w, words * sizeof *cur.w);
-            add_entry_definitions(vf, b, cur);
-            for (uint32_t i = bl->start_pc; i < bl->end_pc; i++) {
-                isa_span rd[6] = {{0, 0}}, wr[2] = {{0, 0}};
-                int nr, nw;
-                isa_inst_regs(&vf->v->code[i], rd, &nr, wr, &nw);
-                for (int k = 0; k < nw; k++)
-                    span_set(cur, wr[k], 1);
-            }
-            if (memcmp(cur.w, vf->reach_out[b].w, words * sizeof *cur.w)) {
-                memcpy(vf->reach_out[b].w, cur.w, words * sizeof *cur.w);
-                changed = 1;
-            }
-            for (uint32_t s = 0; s < bl->nsucc; s++) {
-                bitset in = vf->reach_in[bl->succ[s]];
-                for (uint32_t k = 0; k < words; k++) {
-                    uint64_t nv = in.w[k] | cur.w[k];
-                    if (nv != in.w[k])
-                        in.w[k] = nv, changed = 1;
-                }
-            }
-        }
-    }
-}
-
-/* Steps the live set s backward over one instruction: its writes die, its reads become live. */
-static void step_back(bitset s, const isa_span *rd, int nr, const isa_span *wr, int nw)
-{
-    for (int k = 0; k < nw; k++)
-        span_set(s, wr[k], 0);
-    for (int k = 0; k < nr; k++)
-        span_set(s, rd[k], 1);
-}
-
-/* Backward data flow: the registers live (for some lane) at each block's entry and exit. */
-static void per_lane_liveness(verifier *vf)
-{
-    const uint32_t words = vf->words;
-    bitset tmp = vf->tmp;
-    for (int changed = 1; changed;) {
-        changed = 0;
-        for (uint32_t b = vf->B; b-- > 0;) {
-            const isa_block *bl = &vf->v->blocks[b];
-            memset(tmp.w, 0, words * sizeof *tmp.w);
-            for (uint32_t s = 0; s < bl->nsucc; s++)
-                for (uint32_t k = 0; k < words; k++)
-                    tmp.w[k] |= vf->live_in[bl->succ[s]].w[k];
-            memcpy(vf->live_out[b].w, tmp.w, words * sizeof *tmp.w);
-            for (uint32_t i = bl->end_pc; i-- > bl->start_pc;) {
-                isa_span rd[6] = {{0, 0}}, wr[2] = {{0, 0}};
-                int nr, nw;
-                isa_inst_regs(&vf->v->code[i], rd, &nr, wr, &nw);
-                step_back(tmp, rd, nr, wr, nw);
-            }
-            if (memcmp(tmp.w, vf->live_in[b].w, words * sizeof *tmp.w)) {
-                memcpy(vf->live_in[b].w, tmp.w, words * sizeof *tmp.w);
-                changed = 1;
-            }
-        }
-    }
-}
-
 /* Into vf->reach: the definitions that reach the point after instruction i of block b. */
 static void reach_after(verifier *vf, uint32_t b, uint32_t i)
 {
     memcpy(vf->reach.w, vf->reach_in[b].w, vf->words * sizeof *vf->reach.w);
-    add_entry_definitions(vf, b, vf->reach);
     for (uint32_t j = vf->v->blocks[b].start_pc; j <= i; j++) {
         isa_span rd[6] = {{0, 0}}, wr[2] = {{0, 0}};
         int nr, nw;
@@ -318,7 +468,7 @@ static int check_interference(verifier *vf, uint32_t *owner, uint32_t *stamp)
             isa_inst_regs(&vf->v->code[i], rd, &nr, wr, &nw);
             if (!check_instruction(vf, i, rd, nr, wr, nw, owner, stamp))
                 return 0;
-            step_back(vf->tmp, rd, nr, wr, nw);
+            step_back(vf->tmp, rd, nr, wr, nw, vf->kills[i]);
         }
     }
     return 1;
@@ -447,68 +597,43 @@ int isa_verify_allocation(const isa_program *a, const isa_program *v, char *err,
         snprintf(err, err_size, "not an allocated program and its virtual original");
         return 0;
     }
-    uint32_t R = v->reg_count, B = v->block_count, words = (R + 63) / 64 + 1;
-    verifier vf = {.a = a, .v = v, .R = R, .B = B, .words = words, .err = err, .err_size = err_size};
-    uint64_t *mem = calloc((size_t)words * (4 * B + 3), sizeof *mem);
-    vf.phys = malloc((R ? R : 1) * sizeof *vf.phys);
-    if (!vf.phys || !mem) {
-        free(vf.phys);
-        free(mem);
+    uint32_t R = v->reg_count, B = v->block_count;
+    isa_lane_live ll;
+    if (isa_lane_liveness(v, &ll) != ISA_OK) {
         snprintf(err, err_size, "out of memory");
         return 0;
     }
-    int ok = read_renaming(&vf);
+    uint32_t words = ll.words;
+    verifier vf = {.a = a, .v = v, .R = R, .B = B, .words = words, .kills = ll.kills, .err = err,
+                   .err_size = err_size};
+    uint64_t *mem = calloc((size_t)words * 2, sizeof *mem);
+    vf.phys = malloc((R ? R : 1) * sizeof *vf.phys);
     /* constants are never written: they need no liveness, only registers no one else writes */
     vf.is_const = calloc(R ? R : 1, 1);
-    vf.is_builtin = calloc(R ? R : 1, 1);
-    if (!vf.is_const || !vf.is_builtin) {
-        ok = 0;
-        snprintf(err, err_size, "out of memory");
-    }
-    for (uint32_t i = 0; ok && i < v->const_count; i++)
-        vf.is_const[v->consts[i].reg] = 1;
-    for (uint32_t i = 0; ok && i < v->builtin_count; i++)
-        vf.is_builtin[v->builtins[i].reg] = 1;
-    vf.cur = (bitset){mem + (size_t)words * 4 * B, words};
-    vf.tmp = (bitset){mem + (size_t)words * (4 * B + 1), words};
-    vf.reach = (bitset){mem + (size_t)words * (4 * B + 2), words};
-    if (ok) {
-        vf.live_in = malloc(B * sizeof *vf.live_in);
-        vf.live_out = malloc(B * sizeof *vf.live_out);
-        vf.reach_in = malloc(B * sizeof *vf.reach_in);
-        vf.reach_out = malloc(B * sizeof *vf.reach_out);
-        if (!vf.live_in || !vf.live_out || !vf.reach_in || !vf.reach_out) {
-            ok = 0;
-            snprintf(err, err_size, "out of memory");
-        }
-    }
-    for (uint32_t b = 0; ok && b < B; b++) {
-        vf.live_in[b] = (bitset){mem + (size_t)words * (4 * b + 0), words};
-        vf.live_out[b] = (bitset){mem + (size_t)words * (4 * b + 1), words};
-        vf.reach_in[b] = (bitset){mem + (size_t)words * (4 * b + 2), words};
-        vf.reach_out[b] = (bitset){mem + (size_t)words * (4 * b + 3), words};
-    }
-    if (ok) {
-        reaching_definitions(&vf);
-        per_lane_liveness(&vf);
-    }
-    /* check every instruction: live-out (and defined) values plus its own writes must not share a register */
+    vf.live_in = malloc(B * sizeof *vf.live_in);
+    vf.live_out = malloc(B * sizeof *vf.live_out);
+    vf.reach_in = malloc(B * sizeof *vf.reach_in);
     uint32_t *owner = malloc((a->reg_count ? a->reg_count : 1) * sizeof *owner);
     uint32_t *stamp = calloc(a->reg_count ? a->reg_count : 1, sizeof *stamp);
-    if (ok && (!owner || !stamp)) {
-        ok = 0;
+    int ok = mem && vf.phys && vf.is_const && vf.live_in && vf.live_out && vf.reach_in && owner && stamp;
+    if (!ok)
         snprintf(err, err_size, "out of memory");
+    ok = ok && read_renaming(&vf);
+    for (uint32_t i = 0; ok && i < v->const_count; i++)
+        vf.is_const[v->consts[i].reg] = 1;
+    if (ok) {
+        vf.tmp = (bitset){mem, words};
+        vf.reach = (bitset){mem + words, words};
+        for (uint32_t b = 0; b < B; b++) {
+            vf.live_in[b] = (bitset){(uint64_t *)isa_lane_set(&ll, b, ISA_LANE_LIVE_IN), words};
+            vf.live_out[b] = (bitset){(uint64_t *)isa_lane_set(&ll, b, ISA_LANE_LIVE_OUT), words};
+            vf.reach_in[b] = (bitset){(uint64_t *)isa_lane_set(&ll, b, ISA_LANE_REACH_IN), words};
+        }
     }
+    /* check every instruction: live-out (and defined) values plus its own writes must not share a register */
     ok = ok && check_interference(&vf, owner, stamp) && check_waiting_lanes(&vf) && check_constants(a, err, err_size);
-    free(owner);
-    free(stamp);
-    free(vf.live_in);
-    free(vf.live_out);
-    free(vf.reach_in);
-    free(vf.reach_out);
-    free(vf.is_const);
-    free(vf.is_builtin);
-    free(vf.phys);
-    free(mem);
+    if (!ok && getenv("WL_DEBUG_VERIFY")) isa_program_print(v, stderr);
+    free(owner), free(stamp), free(vf.live_in), free(vf.live_out), free(vf.reach_in), free(vf.is_const);
+    free(vf.phys), free(mem), free(ll.mem), free(ll.kills);
     return ok;
 }

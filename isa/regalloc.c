@@ -39,7 +39,14 @@ typedef struct group {
     uint8_t file;             /* isa_reg_file */
     uint32_t slot;            /* first register in its file */
     uint32_t halves, halves_unpacked, sunits;
+    /* a VGPR group's lane liveness (lane_ranges): where it holds a value for some lane (occupied) and where it
+     * counts (occupied, or read for the last time); ranges of positions, 0 the wave's start, i + 1 after pc i */
+    uint32_t occ_first, occ_count, cnt_first, cnt_count;
+    int64_t held_from;        /* the first position it holds a value at (INT64_MAX: none) */
+    int by_lanes;
 } group;
+
+typedef struct range { int64_t lo, hi; } range;
 
 static uint32_t find(uint32_t *g, uint32_t r)
 {
@@ -168,6 +175,91 @@ static uint32_t scan(group **gs, uint32_t n, uint8_t file, uint32_t max_regs)
     }
     free(active);
     free(busy);
+    return used;
+}
+
+/* Whether two sorted lists of disjoint ranges meet: each range of a looked up in b by bisection. */
+static int ranges_meet(const range *a, size_t na, const range *b, size_t nb)
+{
+    for (size_t i = 0; i < na; i++) {
+        size_t lo = 0, hi = nb; /* the first range of b that ends at or after a[i].lo */
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (b[mid].hi < a[i].lo)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        if (lo < nb && b[lo].lo <= a[i].hi)
+            return 1;
+    }
+    return 0;
+}
+
+/* What one VGPR holds over the program: sorted disjoint ranges. */
+typedef struct held { range *r; size_t n; } held;
+
+/* Adds ranges a (sorted, disjoint from h's) to h. */
+static int hold(held *h, const range *a, size_t na)
+{
+    range *m = malloc((h->n + na ? h->n + na : 1) * sizeof *m);
+    if (!m)
+        return 0;
+    size_t i = 0, j = 0, k = 0;
+    while (i < h->n || j < na)
+        m[k++] = j == na || (i < h->n && h->r[i].lo < a[j].lo) ? h->r[i++] : a[j++];
+    free(h->r);
+    h->r = m, h->n = k;
+    return 1;
+}
+
+static int by_held_from(const void *x, const void *y)
+{
+    const group *a = *(const group *const *)x, *b = *(const group *const *)y;
+    if (a->held_from != b->held_from)
+        return a->held_from < b->held_from ? -1 : 1;
+    return a->lo < b->lo ? -1 : a->lo > b->lo;
+}
+
+/* 4b. First fit of the VGPR groups by their lane ranges (occ): a group takes the lowest consecutive VGPRs that
+ * hold nothing where it holds a value.  Returns the registers used (UINT32_MAX when out of memory). */
+static uint32_t scan_lanes(group **gs, uint32_t n, const range *occ, uint32_t max_regs)
+{
+    held *h = calloc(max_regs + 1, sizeof *h);
+    if (!h)
+        return UINT32_MAX;
+    uint32_t used = 0;
+    for (uint32_t k = 0; k < n; k++) {
+        group *g = gs[k];
+        if (g->file != ISA_FILE_VGPR)
+            continue;
+        const range *a = occ + g->occ_first;
+        uint32_t size = g->hi - g->lo + 1, at = 0;
+        for (;;) {
+            uint32_t r = 0;
+            if (at + size > max_regs) { /* cannot happen: n groups of at most max_regs registers in all */
+                used = UINT32_MAX;
+                goto out;
+            }
+            while (r < size && !ranges_meet(a, g->occ_count, h[at + r].r, h[at + r].n))
+                r++;
+            if (r == size)
+                break;
+            at += r + 1;
+        }
+        g->slot = at;
+        for (uint32_t r = 0; r < size; r++)
+            if (!hold(&h[at + r], a, g->occ_count)) {
+                used = UINT32_MAX;
+                goto out;
+            }
+        if (at + size > used)
+            used = at + size;
+    }
+out:
+    for (uint32_t r = 0; r <= max_regs; r++)
+        free(h[r].r);
+    free(h);
     return used;
 }
 
@@ -361,6 +453,7 @@ static void assign_files(const isa_program *p, group *groups, uint32_t ng, const
         }
         if (any_const) /* constants filled at entry share the group's registers from the start */
             g->start = 0, g->first_ref = 0, g->first_is_read = 0;
+        g->by_lanes = !any_const; /* a VGPR group's registers by lane liveness (lane_ranges) */
         if (uniform) {
             g->file = ISA_FILE_SGPR;
         } else if (g->lo == g->hi && width[g->lo] == W_BOOL) {
@@ -408,6 +501,162 @@ static void stretch_over_loops(const isa_program *p, group *groups, uint32_t ng)
     }
 }
 
+/* One run of a register's lane liveness inside a block, for lane_ranges: occupied positions [lo, hi] (none when
+ * hi < lo), counted [lo, chi]. */
+typedef struct lane_run { uint32_t g; int64_t lo, hi, chi; } lane_run;
+
+typedef struct run_list { lane_run *r; size_t n, cap; } run_list;
+
+static int add_run(run_list *l, uint32_t g, int64_t lo, int64_t hi, int64_t chi)
+{
+    if (l->n == l->cap) {
+        size_t cap = l->cap ? 2 * l->cap : 256;
+        lane_run *r = realloc(l->r, cap * sizeof *r);
+        if (!r)
+            return 0;
+        l->r = r, l->cap = cap;
+    }
+    l->r[l->n++] = (lane_run){g, lo, hi, chi};
+    return 1;
+}
+
+static int by_group_lo(const void *x, const void *y)
+{
+    const lane_run *a = x, *b = y;
+    if (a->g != b->g)
+        return a->g < b->g ? -1 : 1;
+    return a->lo < b->lo ? -1 : a->lo > b->lo;
+}
+
+/* Appends to *out the union of the ranges [lo, hi] of runs[0..n) (sorted by lo), hi chosen by `counted`. */
+static int merge_runs(const lane_run *runs, size_t n, int counted, range **out, size_t *nout, size_t *cap)
+{
+    size_t first = *nout;
+    for (size_t k = 0; k < n; k++) {
+        int64_t lo = runs[k].lo, hi = counted ? runs[k].chi : runs[k].hi;
+        if (hi < lo)
+            continue;
+        if (*nout > first && (*out)[*nout - 1].hi + 1 >= lo) {
+            if (hi > (*out)[*nout - 1].hi)
+                (*out)[*nout - 1].hi = hi;
+            continue;
+        }
+        if (*nout == *cap) {
+            size_t c = *cap ? 2 * *cap : 256;
+            range *r = realloc(*out, c * sizeof *r);
+            if (!r)
+                return 0;
+            *out = r, *cap = c;
+        }
+        (*out)[(*nout)++] = (range){lo, hi};
+    }
+    return 1;
+}
+
+/*
+ * 3c. VGPRs by lane liveness.  Every write to a VGPR is predicated by exec,
+ * so a lane's value is overwritten only by that lane's own path: two values
+ * may share a VGPR unless some lane needs both at once.  That is liveness
+ * on the thread CFG (isa_lane_liveness), where the then and the else of a
+ * divergent if are different lanes' paths and a branch on a uniform value
+ * takes one of its sides, as ACO computes it for VGPRs; SGPRs keep the
+ * intervals on the linear program (a scalar write reaches every lane).  A
+ * group holds a value at the positions after each instruction where one of
+ * its registers is live and defined, and at its writes (and late reads); it
+ * counts there and at its last reads.  Groups with a constant keep their
+ * interval (the constant is filled at the wave's start).  Sets each VGPR
+ * group's ranges in occ and cnt; 0 when out of memory.
+ */
+static int lane_ranges(const isa_program *p, group *groups, uint32_t ng, const uint32_t *gid, const uint32_t *into,
+                       range **occ, size_t *nocc, range **cnt, size_t *ncnt)
+{
+    uint32_t R = p->reg_count, N = p->code_count;
+    isa_lane_live ll;
+    if (isa_lane_liveness(p, &ll) != ISA_OK)
+        return 0;
+    int64_t *open_end = malloc((R ? R : 1) * sizeof *open_end), *cnt_end = malloc((R ? R : 1) * sizeof *cnt_end);
+    uint64_t *live = malloc(ll.words * sizeof *live);
+    uint8_t *by_lanes = calloc(R ? R : 1, 1);
+    run_list runs = {0};
+    size_t occ_cap = 0, cnt_cap = 0;
+    int ok = open_end && cnt_end && live && by_lanes;
+    for (uint32_t r = 0; ok && r < R; r++) {
+        const group *g = &groups[gid[into[r] != ISA_NO_REG ? into[r] : r]];
+        by_lanes[r] = g->file == ISA_FILE_VGPR && g->by_lanes;
+    }
+    for (uint32_t b = 0; ok && b < p->block_count; b++) {
+        const isa_block *bl = &p->blocks[b];
+        const uint64_t *reach_in = isa_lane_set(&ll, b, ISA_LANE_REACH_IN);
+        memcpy(live, isa_lane_set(&ll, b, ISA_LANE_LIVE_OUT), ll.words * sizeof *live);
+        for (uint32_t r = 0; r < R; r++)
+            if ((live[r >> 6] >> (r & 63)) & 1)
+                open_end[r] = cnt_end[r] = bl->end_pc;
+        for (uint32_t i = bl->end_pc; ok && i-- > bl->start_pc;) {
+            isa_span rd[6], wr[2];
+            int nr, nw, late = isa_inst_reads_late(&p->code[i]), kills = ll.kills[i];
+            isa_inst_regs(&p->code[i], rd, &nr, wr, &nw);
+            /* what it writes (and reads late) holds a value after it */
+            for (int k = 0; k < nw + (late ? nr : 0); k++) {
+                isa_span sp = k < nw ? wr[k] : rd[k - nw];
+                for (uint32_t r = sp.first; r < sp.first + sp.count && r < R; r++)
+                    if (!((live[r >> 6] >> (r & 63)) & 1)) {
+                        live[r >> 6] |= 1ull << (r & 63);
+                        open_end[r] = cnt_end[r] = (int64_t)i + 1;
+                    }
+            }
+            /* a write defines what is held after it; unless it writes only some lanes (isa_lane_live.kills), the old
+             * value is not needed before it.  Either way its run ends here (what follows is defined). */
+            for (int k = 0; k < nw; k++)
+                for (uint32_t r = wr[k].first; r < wr[k].first + wr[k].count && r < R; r++) {
+                    if (by_lanes[r] && !add_run(&runs, gid[into[r] != ISA_NO_REG ? into[r] : r], (int64_t)i + 1,
+                                                open_end[r], cnt_end[r]))
+                        ok = 0;
+                    if (kills)
+                        live[r >> 6] &= ~(1ull << (r & 63));
+                    else
+                        open_end[r] = cnt_end[r] = i;
+                }
+            for (int k = 0; k < nr; k++) /* a last read: counted here, held before */
+                for (uint32_t r = rd[k].first; r < rd[k].first + rd[k].count && r < R; r++)
+                    if (!((live[r >> 6] >> (r & 63)) & 1)) {
+                        live[r >> 6] |= 1ull << (r & 63);
+                        open_end[r] = i, cnt_end[r] = (int64_t)i + 1;
+                    }
+        }
+        /* live at the block's entry: held from its first instruction on, when something defined it */
+        for (uint32_t r = 0; ok && r < R; r++)
+            if (by_lanes[r] && ((live[r >> 6] >> (r & 63)) & 1) && ((reach_in[r >> 6] >> (r & 63)) & 1) &&
+                !add_run(&runs, gid[into[r] != ISA_NO_REG ? into[r] : r], b == 0 ? 0 : (int64_t)bl->start_pc + 1,
+                         open_end[r], cnt_end[r]))
+                ok = 0;
+    }
+    /* a VGPR group with a constant holds it from the wave's start to its last reference */
+    for (uint32_t k = 0; ok && k < ng; k++) {
+        group *g = &groups[k];
+        if (g->file != ISA_FILE_VGPR || g->by_lanes || !g->referenced)
+            continue;
+        int64_t last = g->end < 2 ? 0 : (g->end - 2) / 2;
+        if (last >= (int64_t)N)
+            last = N ? N - 1 : 0;
+        ok = add_run(&runs, k, 0, last + 1, last + 1);
+    }
+    if (ok)
+        qsort(runs.r, runs.n, sizeof *runs.r, by_group_lo);
+    for (size_t k = 0; ok && k < runs.n;) {
+        size_t e = k;
+        while (e < runs.n && runs.r[e].g == runs.r[k].g)
+            e++;
+        group *g = &groups[runs.r[k].g];
+        g->occ_first = (uint32_t)*nocc, g->cnt_first = (uint32_t)*ncnt;
+        ok = merge_runs(runs.r + k, e - k, 0, occ, nocc, &occ_cap) && merge_runs(runs.r + k, e - k, 1, cnt, ncnt, &cnt_cap);
+        g->occ_count = (uint32_t)(*nocc - g->occ_first), g->cnt_count = (uint32_t)(*ncnt - g->cnt_first);
+        g->held_from = g->occ_count ? (*occ)[g->occ_first].lo : INT64_MAX;
+        k = e;
+    }
+    free(open_end), free(cnt_end), free(live), free(by_lanes), free(runs.r), free(ll.mem), free(ll.kills);
+    return ok;
+}
+
 /* Constant groups one after another in the constant file; returns its size. */
 static uint32_t place_constants(group *groups, uint32_t ng)
 {
@@ -427,7 +676,8 @@ typedef struct peaks {
 
 /* 5. Counting: what the allocated groups hold at each instruction (a difference array over their intervals),
  * into live_v (VGPRs) and live_s (SGPRs), and the peaks.  0 when out of memory. */
-static int count_live(group *const *order, uint32_t no, uint32_t N, uint16_t *live_v, uint16_t *live_s, peaks *max)
+static int count_live(group *const *order, uint32_t no, uint32_t N, const range *cnt, uint16_t *live_v,
+                      uint16_t *live_s, peaks *max)
 {
     int64_t *delta_v = calloc(N + 2, sizeof *delta_v), *delta_vu = calloc(N + 2, sizeof *delta_vu),
             *delta_s = calloc(N + 2, sizeof *delta_s);
@@ -437,6 +687,18 @@ static int count_live(group *const *order, uint32_t no, uint32_t N, uint16_t *li
     }
     for (uint32_t k = 0; k < no; k++) {
         const group *g = order[k];
+        if (g->file == ISA_FILE_VGPR) { /* its lane ranges: position i + 1 is pc i */
+            for (uint32_t j = g->cnt_first; j < g->cnt_first + g->cnt_count; j++) {
+                int64_t first = cnt[j].lo < 1 ? 0 : cnt[j].lo - 1, last = cnt[j].hi - 1;
+                if (last < first)
+                    continue;
+                if (last >= (int64_t)N)
+                    last = N ? N - 1 : 0;
+                delta_v[first] += g->halves, delta_v[last + 1] -= g->halves;
+                delta_vu[first] += g->halves_unpacked, delta_vu[last + 1] -= g->halves_unpacked;
+            }
+            continue;
+        }
         int64_t first = g->start < 2 ? 0 : (g->start - 2) / 2, last = g->end < 2 ? 0 : (g->end - 2) / 2;
         if (last >= (int64_t)N)
             last = N ? N - 1 : 0;
@@ -523,6 +785,8 @@ isa_status isa_allocate_registers(isa_program *p)
     group **order = malloc((R ? R : 1) * sizeof *order);
     uint32_t *map = malloc((R ? R : 1) * sizeof *map), *into = malloc((R ? R : 1) * sizeof *into);
     uint16_t *live_v = calloc(N ? N : 1, sizeof *live_v), *live_s = calloc(N ? N : 1, sizeof *live_s);
+    range *occ = NULL, *cnt = NULL;
+    size_t nocc = 0, ncnt = 0;
     if (!width || !uf || !gid || !is_const || !is_builtin || !groups || !order || !map || !into || !live_v || !live_s)
         goto out;
     infer_widths(p, width);
@@ -540,18 +804,24 @@ isa_status isa_allocate_registers(isa_program *p)
     /* 3b. loop phis share a register with their back-edge values (isa/lean.c removes the copies) */
     if (isa_lean_enabled())
         coalesce_phis(p, groups, gid, is_builtin, into);
-    /* 4. linear scan per file */
+    /* 3c. VGPR groups: where they hold values, by lane liveness */
+    if (!lane_ranges(p, groups, ng, gid, into, &occ, &nocc, &cnt, &ncnt))
+        goto out;
+    /* 4. first fit per file: SGPRs by linear scan of their intervals, VGPRs by their lane ranges */
     uint32_t no = 0;
     for (uint32_t k = 0; k < ng; k++)
         if (groups[k].referenced && groups[k].file != ISA_FILE_CONST)
             order[no++] = &groups[k];
+    qsort(order, no, sizeof *order, by_held_from);
+    uint32_t nv = scan_lanes(order, no, occ, R);
     qsort(order, no, sizeof *order, by_start);
-    uint32_t nv = scan(order, no, ISA_FILE_VGPR, R), ns = scan(order, no, ISA_FILE_SGPR, R);
+    uint32_t ns = scan(order, no, ISA_FILE_SGPR, R);
     if (nv == UINT32_MAX || ns == UINT32_MAX)
         goto out;
     uint32_t nc = place_constants(groups, ng);
     peaks max;
-    if (!count_live(order, no, N, live_v, live_s, &max) || !rename_registers(p, groups, gid, into, map, nv, ns, nc))
+    if (!count_live(order, no, N, cnt, live_v, live_s, &max) ||
+        !rename_registers(p, groups, gid, into, map, nv, ns, nc))
         goto out;
     free(p->live_vgprs);
     free(p->live_sgprs);
@@ -567,6 +837,6 @@ isa_status isa_allocate_registers(isa_program *p)
     st = ISA_OK;
 out:
     free(width), free(uf), free(gid), free(is_const), free(is_builtin), free(groups), free(order), free(map), free(into);
-    free(live_v), free(live_s);
+    free(live_v), free(live_s), free(occ), free(cnt);
     return st;
 }
