@@ -589,8 +589,9 @@ int isa_lean_enabled(void);
 /*
  * Checks an allocated program: no two values live at the same time share a
  * physical register, every read register was written on some path.  Returns
- * 1 when it holds; otherwise 0 with a message in err.  Recomputes liveness on
- * the renamed program, independently of the allocator's intervals.
+ * 1 when it holds; otherwise 0 with a message in err.  Checks the renamed
+ * program at every instruction against the original's per-lane liveness
+ * (isa_lane_liveness), independently of the allocator's ranges and intervals.
  */
 int isa_verify_allocation(const isa_program *p, const isa_program *before, char *err, size_t err_size);
 

@@ -1,14 +1,16 @@
 /*
  * isa/liveness.c — which registers each instruction reads and writes, a deep
- * copy of a program, and the allocation verifier.
+ * copy of a program, per-lane liveness, and the allocation verifier.
  *
- * The verifier is deliberately independent of the allocator (isa/regalloc.c):
- * the allocator reasons about intervals on the linear (wave) program; the
- * verifier computes per-lane liveness by data flow over the thread CFG (the
- * blocks the lowering records), which is what the executor needs for every
- * write predicated by exec; a scalar ALU write in a divergent block also
- * reaches the lanes waiting elsewhere, so it must not touch a register that a
- * waiting lane still needs (check_waiting_lanes: the linear program's view).
+ * Per-lane liveness (isa_lane_liveness) is data flow over the thread CFG
+ * (the blocks the lowering records), which is what the executor needs for
+ * every write predicated by exec: the allocator places VGPRs by it
+ * (isa/regalloc.c) and the verifier checks every allocation against it,
+ * recomputing the interference at each instruction from the renamed
+ * program rather than trusting the allocator's ranges.  A scalar ALU write
+ * in a divergent block also reaches the lanes waiting elsewhere, so it must
+ * not touch a register that a waiting lane still needs
+ * (check_waiting_lanes: the linear program's view).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -632,7 +634,6 @@ int isa_verify_allocation(const isa_program *a, const isa_program *v, char *err,
     }
     /* check every instruction: live-out (and defined) values plus its own writes must not share a register */
     ok = ok && check_interference(&vf, owner, stamp) && check_waiting_lanes(&vf) && check_constants(a, err, err_size);
-    if (!ok && getenv("WL_DEBUG_VERIFY")) isa_program_print(v, stderr);
     free(owner), free(stamp), free(vf.live_in), free(vf.live_out), free(vf.reach_in), free(vf.is_const);
     free(vf.phys), free(mem), free(ll.mem), free(ll.kills);
     return ok;

@@ -8,14 +8,18 @@
  *    lives in the SGPR file as a lane mask (as on AMD hardware); a group of
  *    constants to the constant file (literals: filled when the wave starts,
  *    not counted).
- * 3. Intervals on the linear program, as the wave runs it: from the first to
- *    the last reference; a group referenced both inside and outside a loop,
- *    or read inside a loop before it is written there (a loop-carried phi),
- *    is live across the whole loop.  Built-ins are defined at entry.  This is
- *    liveness on the linear CFG (the else of an if runs after its then), which
- *    SGPRs need: a scalar write in a divergent block reaches every live lane,
- *    also those waiting for the else (isa/uniform.c).
- * 4. Linear scan per file, first fit of a group's consecutive registers.
+ * 3. SGPR intervals on the linear program, as the wave runs it: from the
+ *    first to the last reference; a group referenced both inside and outside
+ *    a loop, or read inside a loop before it is written there (a loop-carried
+ *    phi), is live across the whole loop.  Built-ins are defined at entry.
+ *    This is liveness on the linear CFG (the else of an if runs after its
+ *    then), which SGPRs need: a scalar write in a divergent block reaches
+ *    every live lane, also those waiting for the else (isa/uniform.c).
+ *    VGPRs by lane liveness (lane_ranges): their writes are predicated by
+ *    exec, so values of different lanes' paths may share one.
+ * 4. First fit per file: SGPRs by linear scan of their intervals, VGPRs in
+ *    the order of the first position they hold a value at, each group to the
+ *    lowest consecutive registers free wherever it holds one.
  * 5. Counting: the 32-bit registers live at each instruction (64-bit values
  *    take two, 16-bit VGPR values half of one when packed, lane masks two
  *    SGPRs), and their peak is the kernel's VGPR / SGPR count.
