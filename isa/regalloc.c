@@ -592,9 +592,12 @@ static int lane_ranges(const isa_program *p, group *groups, uint32_t ng, const u
         const isa_block *bl = &p->blocks[b];
         const uint64_t *reach_in = isa_lane_set(&ll, b, ISA_LANE_REACH_IN);
         memcpy(live, isa_lane_set(&ll, b, ISA_LANE_LIVE_OUT), ll.words * sizeof *live);
-        for (uint32_t r = 0; r < R; r++)
-            if ((live[r >> 6] >> (r & 63)) & 1)
-                open_end[r] = cnt_end[r] = bl->end_pc;
+        for (uint32_t w = 0; w < ll.words; w++)
+            for (uint64_t bits = live[w]; bits; bits &= bits - 1) {
+                uint32_t r = w * 64 + (uint32_t)__builtin_ctzll(bits);
+                if (r < R)
+                    open_end[r] = cnt_end[r] = bl->end_pc;
+            }
         for (uint32_t i = bl->end_pc; ok && i-- > bl->start_pc;) {
             isa_span rd[6], wr[2];
             int nr, nw, late = isa_inst_reads_late(&p->code[i]), kills = ll.kills[i];
@@ -628,11 +631,13 @@ static int lane_ranges(const isa_program *p, group *groups, uint32_t ng, const u
                     }
         }
         /* live at the block's entry: held from its first instruction on, when something defined it */
-        for (uint32_t r = 0; ok && r < R; r++)
-            if (by_lanes[r] && ((live[r >> 6] >> (r & 63)) & 1) && ((reach_in[r >> 6] >> (r & 63)) & 1) &&
-                !add_run(&runs, gid[into[r] != ISA_NO_REG ? into[r] : r], b == 0 ? 0 : (int64_t)bl->start_pc + 1,
-                         open_end[r], cnt_end[r]))
-                ok = 0;
+        for (uint32_t w = 0; ok && w < ll.words; w++)
+            for (uint64_t bits = live[w] & reach_in[w]; ok && bits; bits &= bits - 1) {
+                uint32_t r = w * 64 + (uint32_t)__builtin_ctzll(bits);
+                if (r < R && by_lanes[r])
+                    ok = add_run(&runs, gid[into[r] != ISA_NO_REG ? into[r] : r],
+                                 b == 0 ? 0 : (int64_t)bl->start_pc + 1, open_end[r], cnt_end[r]);
+            }
     }
     /* a VGPR group with a constant holds it from the wave's start to its last reference */
     for (uint32_t k = 0; ok && k < ng; k++) {

@@ -470,6 +470,74 @@ START_TEST(test_regalloc_value_after_divergent_loop_stays_per_lane)
 }
 END_TEST
 
+/* Per-lane liveness (docs/registers.md, allocation step 5): y is read only in the else, so the lanes that run
+ * the then never need it there.  By hand: at the then's x * 11, i (for the store), x, a = x * 7 and b are
+ * live: 4 VGPRs, where linear intervals also counted y (5); the peak is 4 (also at y's load: i, its address,
+ * x, y).  data = 1..8 then 10, 20, ..., 80: lanes with x > 5 (x = 6, 7, 8) give 7x ^ 11x, the others y + x. */
+static const char else_vgpr_src[] =
+    "#version 450\nlayout(local_size_x = 8) in;\n"
+    "layout(set = 0, binding = 0) readonly buffer In { uint data[]; };\n"
+    "layout(set = 0, binding = 1) buffer Out { uint o[]; };\n"
+    "void main() { uint i = gl_LocalInvocationIndex; uint x = data[i]; uint y = data[i + 8u]; uint r;"
+    " if (x > 5u) { uint a = x * 7u; uint b = x * 11u; r = a ^ b; } else { r = y + x; } o[i] = r; }\n";
+
+START_TEST(test_regalloc_else_value_is_not_live_in_the_then)
+{
+    isa_program *v = NULL, *a = verified_pair(else_vgpr_src, &v);
+    uint32_t times11 = ISA_NO_REG;
+    for (uint32_t i = 0; i < a->code_count; i++)
+        if (a->code[i].op == ISA_OP_IMUL && (a->code[i].flags & ISA_INST_DIVERGENT))
+            times11 = i; /* the last multiply in divergent code: x * 11 */
+    ck_assert(times11 != ISA_NO_REG);
+    ck_assert_uint_eq(a->live_vgprs[times11], 4);
+    ck_assert_uint_eq(a->res.vgprs, 4);
+    isa_program_destroy(a);
+    isa_program_destroy(v);
+    /* 7 * 6 ^ 11 * 6 = 42 ^ 66 = 104; 49 ^ 77 = 124; 56 ^ 88 = 96 */
+    run_expecting(else_vgpr_src,
+                  "[{\"set\": 0, \"binding\": 0, \"type\": \"u32\","
+                  " \"data\": [1, 2, 3, 4, 5, 6, 7, 8, 10, 20, 30, 40, 50, 60, 70, 80]},"
+                  " {\"set\": 0, \"binding\": 1, \"type\": \"u32\", \"count\": 8}]",
+                  "[{\"set\": 0, \"binding\": 1, \"data\": [11, 22, 33, 44, 55, 104, 124, 96]}]");
+}
+END_TEST
+
+/* A do-while left at its latch: the lanes that leave read prev, the header's phi of cur, after the loop, while
+ * the back edge's copy writes that phi for the lanes that stay.  The copy is on a conditional edge, so it must
+ * not end the phi's value for the leaving lanes (isa_lane_liveness): their prev has to survive the latch's own
+ * values.  The expected outputs are computed here by the same loop in C. */
+static const char latch_src[] =
+    "#version 450\nlayout(local_size_x = 8) in;\n"
+    "layout(set = 0, binding = 0) readonly buffer In { uint data[]; };\n"
+    "layout(set = 0, binding = 1) buffer Out { uint o[]; };\n"
+    "void main() { uint i = gl_LocalInvocationIndex; uint prev; uint cur = i;"
+    " do { prev = cur; uint t = data[cur % 8u] * 3u; cur = t + prev + 1u; } while (cur < 200u);"
+    " o[i] = prev * 1000u + cur; }\n";
+
+START_TEST(test_regalloc_header_phi_survives_a_latch_exit)
+{
+    isa_program *v = NULL, *a = verified_pair(latch_src, &v);
+    isa_program_destroy(a);
+    isa_program_destroy(v);
+    const unsigned data[8] = {9, 2, 14, 5, 30, 1, 7, 11};
+    char bindings[512], expect[512];
+    int n = snprintf(expect, sizeof expect, "[{\"set\": 0, \"binding\": 1, \"data\": [");
+    for (unsigned i = 0; i < 8; i++) {
+        unsigned prev, cur = i;
+        do {
+            prev = cur;
+            cur = data[cur % 8u] * 3u + prev + 1u;
+        } while (cur < 200u);
+        n += snprintf(expect + n, sizeof expect - n, "%s%u", i ? ", " : "", prev * 1000u + cur);
+    }
+    snprintf(expect + n, sizeof expect - n, "]}]");
+    snprintf(bindings, sizeof bindings,
+             "[{\"set\": 0, \"binding\": 0, \"type\": \"u32\", \"data\": [9, 2, 14, 5, 30, 1, 7, 11]},"
+             " {\"set\": 0, \"binding\": 1, \"type\": \"u32\", \"count\": 8}]");
+    run_expecting(latch_src, bindings, expect);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("regalloc");
@@ -485,6 +553,8 @@ int main(void)
     tcase_add_test(tc, test_regalloc_uniform_load_in_divergent_if_is_scalar);
     tcase_add_test(tc, test_regalloc_value_live_into_else_keeps_its_sgpr);
     tcase_add_test(tc, test_regalloc_value_after_divergent_loop_stays_per_lane);
+    tcase_add_test(tc, test_regalloc_else_value_is_not_live_in_the_then);
+    tcase_add_test(tc, test_regalloc_header_phi_survives_a_latch_exit);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

@@ -41,6 +41,9 @@ Elisions (host-dependent text), the whole set:
    [elided]   in an expected output line matches any text (also none) on
               that line: timings, device names, temporary paths.
 
+Pictures the docs show (PICTURES: an SVG and the command that draws it) are
+redrawn and compared byte for byte when no files are named.
+
 Slow work, skipped by --check unless --slow is given (each takes minutes on
 two cores; after a change to the memory model or the lowering, regenerate
 them with `tools/doccheck.py --update --slow docs/lessons/004_swizzle.md`):
@@ -459,6 +462,38 @@ GENERATORS = {
 }
 
 
+# ------------------------------------------------------------ pictures
+
+# Pictures the docs show that wavelab draws: the file, and the command that writes it ({out}: where).  --check
+# draws each into the scratch directory and compares the bytes; --update writes it.
+PICTURES = {
+    "docs/lessons/img_002_fp32_split.svg":
+        WAVELAB + " disasm kernels/002_lds_fp16/neighborhood_fp32_split.json --machine gcn_vega64 --wave 64 --svg {out}",
+    "docs/lessons/img_002_fp16_split.svg":
+        WAVELAB + " disasm kernels/002_lds_fp16/neighborhood_fp16_split.json --machine gcn_vega64 --wave 64 --svg {out}",
+}
+
+
+def process_pictures(runner, update):
+    """Redraws PICTURES; the paths of those that differ (rewritten with update)."""
+    stale = []
+    for path, command in sorted(PICTURES.items()):
+        out = os.path.join(runner.dir, "doccheck_picture.svg")
+        text, rc = runner.run(command.format(out=out) + " > /dev/null")
+        if rc != 0:
+            raise RuntimeError("%s: exit %d\n%s" % (command, rc, text))
+        with open(out, "rb") as f:
+            drawn = f.read()
+        with open(os.path.join(ROOT, path), "rb") as f:
+            if f.read() == drawn:
+                continue
+        stale.append(path)
+        if update:
+            with open(os.path.join(ROOT, path), "wb") as f:
+                f.write(drawn)
+    return stale
+
+
 # ------------------------------------------------------------ files
 
 def process(runner, path, problems, slow):
@@ -596,6 +631,11 @@ def main():
                 failed = True
                 sys.stdout.writelines(difflib.unified_diff([l + "\n" for l in old], [l + "\n" for l in new],
                                                            "a/" + path, "b/" + path))
+        if not args.files:
+            for path in process_pictures(runner, args.update):
+                print("doccheck: %s %s" % ("updated" if args.update else "differs from what wavelab draws:", path),
+                      file=sys.stderr)
+                failed |= not args.update
     except Markup as e:
         print("doccheck: %s" % e, file=sys.stderr)
         return 2

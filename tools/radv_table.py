@@ -3,14 +3,15 @@
 articles' kernels on RADV's null devices (`wavelab disasm CASE --against
 radv:FAMILY`; no AMD GPU needed).  Prints the Markdown table of
 docs/hardware.md ("AMD's compiler as the judge"); --check compares it with
-the table there (exit 1 when they differ, 77 when RADV is absent).
+the table there (exit 1 when they differ, 77 when RADV is absent); --update
+rewrites it.
 --all measures every kernels/ case with expectations (the model studies
 excluded, as `wavelab test` excludes them) on the three generations at each
 wave size they run (vega10 64; navi21 and gfx1100 32 and 64) and prints the
 fidelity summary of docs/hardware.md ("Every kernel against ACO"); with
 --check it compares that instead (about 10 minutes on two cores).
 
-    python3 tools/radv_table.py [--wavelab build/wavelab] [--all] [--check]
+    python3 tools/radv_table.py [--wavelab build/wavelab] [--all] [--check | --update]
 """
 import argparse
 import concurrent.futures
@@ -168,16 +169,23 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--wavelab", default=os.path.join(root, "build", "wavelab"))
     ap.add_argument("--check", action="store_true", help="compare with docs/hardware.md's table")
+    ap.add_argument("--update", action="store_true", help="rewrite docs/hardware.md's table with this RADV's")
     ap.add_argument("--all", action="store_true", help="every kernels/ case: the fidelity summary")
     a = ap.parse_args()
     text = summary(a.wavelab, root) if a.all else table(a.wavelab, root)
     begin, end = (ALL_BEGIN, ALL_END) if a.all else (BEGIN, END)
-    if not a.check:
+    if not a.check and not a.update:
         sys.stdout.write(text)
         return 0
-    doc = open(os.path.join(root, "docs", "hardware.md")).read()
+    page = os.path.join(root, "docs", "hardware.md")
+    doc = open(page).read()
     if begin not in doc or end not in doc:
         sys.exit("radv_table: docs/hardware.md has no %s markers" % begin)
+    if a.update:
+        head, rest = doc.split(begin, 1)
+        open(page, "w").write(head + begin + "\n" + text + end + rest.split(end, 1)[1])
+        print("radv_table: docs/hardware.md rewritten")
+        return 0
     recorded = doc.split(begin, 1)[1].split(end, 1)[0].strip() + "\n"
     if recorded != text:
         sys.stdout.write("docs/hardware.md's table differs from this RADV's:\n" + text)
