@@ -318,6 +318,18 @@ START_TEST(uniform_load_in_divergent_branch_is_smem_on_both_sides)
 }
 END_TEST
 
+/* A multisampled image compiles on the null device: `check` on a real one skips it (the backend fills images by
+ * buffer copies, single-sampled only), but a compile-only device copies nothing.  ACO addresses it as an MSAA
+ * resource (dim:SQ_RSRC_IMG_2D_MSAA, the sample index its last coordinate). */
+START_TEST(multisampled_image_compiles_on_the_null_device)
+{
+    char *out = NULL;
+    int rc = tsup_run_cli("disasm kernels/images/ms_resolve.json --against radv:navi21 2>&1", &out);
+    ck_assert_msg(rc == 0 && out && strstr(out, "SQ_RSRC_IMG_2D_MSAA"), "exit %d: %s", rc, out ? out : "");
+    free(out);
+}
+END_TEST
+
 /* gfx1100 (RX 7900 XTX) has a preset of its own: the comparison names rdna3 as exact, and ACO's VGPR
  * allocations there are whole blocks of the preset's granule (24 at wave32 on the 1.5x register file). */
 START_TEST(gfx1100_compares_with_rdna3)
@@ -447,6 +459,7 @@ int main(int argc, char **argv)
         tcase_add_loop_test(t, occupancy_in_aco_units_matches_the_driver, 0, 5);
         tcase_add_test(t, abi_sgprs_meet_aco_demand);
         tcase_add_test(t, uniform_load_in_divergent_branch_is_smem_on_both_sides);
+        tcase_add_test(t, multisampled_image_compiles_on_the_null_device);
         tcase_add_test(t, gfx1100_compares_with_rdna3);
         tcase_add_test(t, disasm_against_cli);
         tcase_add_test(t, unknown_family_leaves_environment);
