@@ -511,7 +511,7 @@ START_TEST(test_errors_wavelab_test_shards_split_the_sorted_cases)
         HAS(out, want[k]);
         HAS(out, k == 0 ? "shard 1 of 2: 3 of 5 cases\n" : "shard 2 of 2: 2 of 5 cases\n");
         for (int i = 0; i < 5; i++) {
-            char id[8], path[16];
+            char id[16], path[32];
             snprintf(id, sizeof id, "c%d", i);
             snprintf(path, sizeof path, "/%s.json", id);
             int expected = 0;
