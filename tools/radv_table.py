@@ -96,7 +96,8 @@ def measure(wavelab, root, case, family, wave):
     out = run.stdout
     num = lambda x: None if x == "-" else int(x)
     v, s_, o = row(out, "VGPRs"), row(out, "SGPRs"), row(out, "occupancy in ACO's units")
-    d = {"vgprs": num(v[0]), "aco_vgprs": num(v[1]), "aco_vgpr_demand": num(statistic(out, "Pre-Sched VGPRs")),
+    unpacked = re.search(r"\((\d+) with 16-bit values unpacked\)", out)
+    d = {"vgprs": num(v[0]), "aco_vgprs": num(v[1]), "unpacked": int(unpacked.group(1)) if unpacked else num(v[0]), "aco_vgpr_demand": num(statistic(out, "Pre-Sched VGPRs")),
          "sgprs": num(s_[0]), "aco_sgpr_demand": num(statistic(out, "Pre-Sched SGPRs")),
          "abi_sgprs": num(row(out, "SGPRs with the ABI (demand)")[0]),
          "occupancy": num(o[0]), "aco_occupancy": num(o[1]), "lds": row(out, "LDS bytes")}
@@ -126,8 +127,8 @@ def summary(wavelab, root):
     if all(r[3] is None and "RADV knows no" in r[4] for r in results):
         sys.stderr.write("radv_table: RADV's null devices are absent\n")
         sys.exit(77)
-    lines = ["| GPU | wave | modules | VGPRs: correlation, mean abs. error (wavelab - ACO's demand) "
-             "| SGPRs: correlation with ACO's demand, wavelab's values; with the ABI (mean abs. error) | waves per SIMD in ACO's units equal to ACO's |",
+    lines = ["| GPU | wave | modules | VGPRs: correlation, mean abs. error (wavelab - ACO's demand); 16-bit values "
+             "unpacked | SGPRs: correlation with ACO's demand, wavelab's values; with the ABI (mean abs. error) | waves per SIMD in ACO's units equal to ACO's |",
              "| --- | --- | ---: | --- | --- | --- |"]
     refused, unequal = {}, {}
     for fam, w in ALL_TARGETS:
@@ -138,6 +139,7 @@ def summary(wavelab, root):
                 refused.setdefault(r[4], []).append(f"{r[0]} ({fam}, {w})")
         vx = [r["vgprs"] for r in rows if r["aco_vgpr_demand"] is not None]
         vy = [r["aco_vgpr_demand"] for r in rows if r["aco_vgpr_demand"] is not None]
+        ux = [r["unpacked"] for r in rows if r["aco_vgpr_demand"] is not None]
         sx = [r["sgprs"] for r in rows if r["aco_sgpr_demand"] is not None]
         sy = [r["aco_sgpr_demand"] for r in rows if r["aco_sgpr_demand"] is not None]
         ax = [r["abi_sgprs"] for r in rows if r["aco_sgpr_demand"] is not None]
@@ -149,8 +151,10 @@ def summary(wavelab, root):
                      else "LDS bytes differ" if r["lds"][0] != r["lds"][1] else "not the VGPRs or LDS")
             unequal.setdefault(cause, []).append(f"{c} ({fam}, {w}): {r['occupancy']} / {r['aco_occupancy']}")
         mae = sum(abs(x - y) for x, y in zip(vx, vy)) / len(vx) if vx else float("nan")
+        umae = sum(abs(x - y) for x, y in zip(ux, vy)) / len(ux) if ux else float("nan")
         amae = sum(abs(x - y) for x, y in zip(ax, sy)) / len(ax) if ax else float("nan")
-        lines.append(f"| {fam} | {w} | {len(rows)} | {correlation(vx, vy):.2f}, {mae:.1f} "
+        lines.append(f"| {fam} | {w} | {len(rows)} | {correlation(vx, vy):.2f}, {mae:.1f}; "
+                     f"{correlation(ux, vy):.2f}, {umae:.1f} "
                      f"| {correlation(sx, sy):.2f}; {correlation(ax, sy):.2f} ({amae:.1f}) | {eq} of {len(occ)} |")
     text = "\n".join(lines) + "\n"
     if unequal:
