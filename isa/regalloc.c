@@ -137,6 +137,25 @@ static int by_start(const void *x, const void *y)
     return a->lo < b->lo ? -1 : a->lo > b->lo;
 }
 
+/* The lowest first register of `size` consecutive free ones (is_free(ctx, r)) below max_regs; UINT32_MAX when
+ * there is none (cannot happen to a file of as many registers as the program's virtual ones). */
+static uint32_t first_fit(uint32_t size, uint32_t max_regs, int (*is_free)(const void *ctx, uint32_t r),
+                          const void *ctx)
+{
+    for (uint32_t at = 0;;) {
+        if (at + size > max_regs)
+            return UINT32_MAX;
+        uint32_t r = 0;
+        while (r < size && is_free(ctx, at + r))
+            r++;
+        if (r == size)
+            return at;
+        at += r + 1;
+    }
+}
+
+static int not_busy(const void *busy, uint32_t r) { return !((const uint8_t *)busy)[r]; }
+
 /* Linear scan of the groups of one file; returns the registers used. */
 static uint32_t scan(group **gs, uint32_t n, uint8_t file, uint32_t max_regs)
 {
@@ -161,14 +180,10 @@ static uint32_t scan(group **gs, uint32_t n, uint8_t file, uint32_t max_regs)
                 a++;
             }
         }
-        uint32_t size = g->hi - g->lo + 1, at = 0;
-        for (;;) {
-            uint32_t r = 0;
-            while (r < size && !busy[at + r])
-                r++;
-            if (r == size)
-                break;
-            at += r + 1;
+        uint32_t size = g->hi - g->lo + 1, at = first_fit(size, max_regs, not_busy, busy);
+        if (at == UINT32_MAX) {
+            used = UINT32_MAX;
+            break;
         }
         g->slot = at;
         for (uint32_t r = 0; r < size; r++)
@@ -225,6 +240,15 @@ static int by_held_from(const void *x, const void *y)
     return a->lo < b->lo ? -1 : a->lo > b->lo;
 }
 
+/* What scan_lanes asks of a VGPR: whether it holds nothing where a group holds a value. */
+typedef struct lane_fit { const held *h; const range *a; uint32_t n; } lane_fit;
+
+static int holds_none_of(const void *ctx, uint32_t r)
+{
+    const lane_fit *f = ctx;
+    return !ranges_meet(f->a, f->n, f->h[r].r, f->h[r].n);
+}
+
 /* 4b. First fit of the VGPR groups by their lane ranges (occ): a group takes the lowest consecutive VGPRs that
  * hold nothing where it holds a value.  Returns the registers used (UINT32_MAX when out of memory). */
 static uint32_t scan_lanes(group **gs, uint32_t n, const range *occ, uint32_t max_regs)
@@ -238,18 +262,11 @@ static uint32_t scan_lanes(group **gs, uint32_t n, const range *occ, uint32_t ma
         if (g->file != ISA_FILE_VGPR)
             continue;
         const range *a = occ + g->occ_first;
-        uint32_t size = g->hi - g->lo + 1, at = 0;
-        for (;;) {
-            uint32_t r = 0;
-            if (at + size > max_regs) { /* cannot happen: n groups of at most max_regs registers in all */
-                used = UINT32_MAX;
-                goto out;
-            }
-            while (r < size && !ranges_meet(a, g->occ_count, h[at + r].r, h[at + r].n))
-                r++;
-            if (r == size)
-                break;
-            at += r + 1;
+        lane_fit fit = {h, a, g->occ_count};
+        uint32_t size = g->hi - g->lo + 1, at = first_fit(size, max_regs, holds_none_of, &fit);
+        if (at == UINT32_MAX) {
+            used = UINT32_MAX;
+            goto out;
         }
         g->slot = at;
         for (uint32_t r = 0; r < size; r++)
