@@ -588,6 +588,83 @@ static int merge_runs(const lane_run *runs, size_t n, int counted, range **out, 
  * interval (the constant is filled at the wave's start).  Sets each VGPR
  * group's ranges in occ and cnt; 0 when out of memory.
  */
+/* What the backward walk of lane_ranges carries from block to block. */
+typedef struct lane_walk {
+    const isa_program *p;
+    const isa_lane_live *ll;
+    const uint32_t *gid, *into;
+    const uint8_t *by_lanes;  /* per register: its group is placed by lane liveness */
+    int64_t *open_end, *cnt_end; /* per live register: the last position of its open run, held and counted */
+    uint64_t *live, *fresh;   /* live registers; those an instruction's writes made live (no value after it) */
+    run_list runs;
+} lane_walk;
+
+#define BIT(set, r) (((set)[(r) >> 6] >> ((r) & 63)) & 1)
+
+static uint32_t owner_group(const lane_walk *w, uint32_t r)
+{
+    return w->gid[w->into[r] != ISA_NO_REG ? w->into[r] : r];
+}
+
+/* Block b, backward from its live-out set: every run of every register placed by lane liveness. */
+static int walk_block(lane_walk *w, uint32_t b)
+{
+    const isa_program *p = w->p;
+    const isa_block *bl = &p->blocks[b];
+    uint32_t R = p->reg_count, words = w->ll->words;
+    const uint64_t *reach_in = isa_lane_set(w->ll, b, ISA_LANE_REACH_IN);
+    memcpy(w->live, isa_lane_set(w->ll, b, ISA_LANE_LIVE_OUT), words * sizeof *w->live);
+    for (uint32_t k = 0; k < words; k++)
+        for (uint64_t bits = w->live[k]; bits; bits &= bits - 1) {
+            uint32_t r = k * 64 + (uint32_t)__builtin_ctzll(bits);
+            if (r < R)
+                w->open_end[r] = w->cnt_end[r] = bl->end_pc;
+        }
+    for (uint32_t i = bl->end_pc; i-- > bl->start_pc;) {
+        isa_span rd[6], wr[2];
+        int nr, nw, late = isa_inst_reads_late(&p->code[i]), kills = w->ll->kills[i];
+        isa_inst_regs(&p->code[i], rd, &nr, wr, &nw);
+        /* what it writes (and reads late) holds a value after it */
+        for (int k = 0; k < nw + (late ? nr : 0); k++) {
+            isa_span sp = k < nw ? wr[k] : rd[k - nw];
+            for (uint32_t r = sp.first; r < sp.first + sp.count && r < R; r++)
+                if (!BIT(w->live, r)) {
+                    w->live[r >> 6] |= 1ull << (r & 63);
+                    w->fresh[r >> 6] |= (uint64_t)(k < nw) << (r & 63);
+                    w->open_end[r] = w->cnt_end[r] = (int64_t)i + 1;
+                }
+        }
+        /* a write ends its register's run (what follows it is defined); the value before it is still needed when
+         * the write reaches only some lanes (isa_lane_live.kills) and the value was live after it */
+        for (int k = 0; k < nw; k++)
+            for (uint32_t r = wr[k].first; r < wr[k].first + wr[k].count && r < R; r++) {
+                if (w->by_lanes[r] && !add_run(&w->runs, owner_group(w, r), (int64_t)i + 1, w->open_end[r],
+                                               w->cnt_end[r]))
+                    return 0;
+                if (kills || BIT(w->fresh, r))
+                    w->live[r >> 6] &= ~(1ull << (r & 63));
+                else
+                    w->open_end[r] = w->cnt_end[r] = i;
+                w->fresh[r >> 6] &= ~(1ull << (r & 63));
+            }
+        for (int k = 0; k < nr; k++) /* a last read: counted here, held before */
+            for (uint32_t r = rd[k].first; r < rd[k].first + rd[k].count && r < R; r++)
+                if (!BIT(w->live, r)) {
+                    w->live[r >> 6] |= 1ull << (r & 63);
+                    w->open_end[r] = i, w->cnt_end[r] = (int64_t)i + 1;
+                }
+    }
+    /* live at the block's entry: held from its first instruction on, when something defined it */
+    for (uint32_t k = 0; k < words; k++)
+        for (uint64_t bits = w->live[k] & reach_in[k]; bits; bits &= bits - 1) {
+            uint32_t r = k * 64 + (uint32_t)__builtin_ctzll(bits);
+            if (r < R && w->by_lanes[r] && !add_run(&w->runs, owner_group(w, r), b == 0 ? 0 : (int64_t)bl->start_pc + 1,
+                                                   w->open_end[r], w->cnt_end[r]))
+                return 0;
+        }
+    return 1;
+}
+
 static int lane_ranges(const isa_program *p, group *groups, uint32_t ng, const uint32_t *gid, const uint32_t *into,
                        range **occ, size_t *nocc, range **cnt, size_t *ncnt)
 {
@@ -595,67 +672,19 @@ static int lane_ranges(const isa_program *p, group *groups, uint32_t ng, const u
     isa_lane_live ll;
     if (isa_lane_liveness(p, &ll) != ISA_OK)
         return 0;
-    int64_t *open_end = malloc((R ? R : 1) * sizeof *open_end), *cnt_end = malloc((R ? R : 1) * sizeof *cnt_end);
-    uint64_t *live = malloc(ll.words * sizeof *live);
+    lane_walk w = {.p = p, .ll = &ll, .gid = gid, .into = into};
     uint8_t *by_lanes = calloc(R ? R : 1, 1);
-    run_list runs = {0};
+    w.by_lanes = by_lanes;
+    w.open_end = malloc((R ? R : 1) * sizeof *w.open_end), w.cnt_end = malloc((R ? R : 1) * sizeof *w.cnt_end);
+    w.live = malloc(ll.words * sizeof *w.live), w.fresh = calloc(ll.words, sizeof *w.fresh);
     size_t occ_cap = 0, cnt_cap = 0;
-    int ok = open_end && cnt_end && live && by_lanes;
+    int ok = by_lanes && w.open_end && w.cnt_end && w.live && w.fresh;
     for (uint32_t r = 0; ok && r < R; r++) {
-        const group *g = &groups[gid[into[r] != ISA_NO_REG ? into[r] : r]];
+        const group *g = &groups[owner_group(&w, r)];
         by_lanes[r] = g->file == ISA_FILE_VGPR && g->by_lanes;
     }
-    for (uint32_t b = 0; ok && b < p->block_count; b++) {
-        const isa_block *bl = &p->blocks[b];
-        const uint64_t *reach_in = isa_lane_set(&ll, b, ISA_LANE_REACH_IN);
-        memcpy(live, isa_lane_set(&ll, b, ISA_LANE_LIVE_OUT), ll.words * sizeof *live);
-        for (uint32_t w = 0; w < ll.words; w++)
-            for (uint64_t bits = live[w]; bits; bits &= bits - 1) {
-                uint32_t r = w * 64 + (uint32_t)__builtin_ctzll(bits);
-                if (r < R)
-                    open_end[r] = cnt_end[r] = bl->end_pc;
-            }
-        for (uint32_t i = bl->end_pc; ok && i-- > bl->start_pc;) {
-            isa_span rd[6], wr[2];
-            int nr, nw, late = isa_inst_reads_late(&p->code[i]), kills = ll.kills[i];
-            isa_inst_regs(&p->code[i], rd, &nr, wr, &nw);
-            /* what it writes (and reads late) holds a value after it */
-            for (int k = 0; k < nw + (late ? nr : 0); k++) {
-                isa_span sp = k < nw ? wr[k] : rd[k - nw];
-                for (uint32_t r = sp.first; r < sp.first + sp.count && r < R; r++)
-                    if (!((live[r >> 6] >> (r & 63)) & 1)) {
-                        live[r >> 6] |= 1ull << (r & 63);
-                        open_end[r] = cnt_end[r] = (int64_t)i + 1;
-                    }
-            }
-            /* a write defines what is held after it; unless it writes only some lanes (isa_lane_live.kills), the old
-             * value is not needed before it.  Either way its run ends here (what follows is defined). */
-            for (int k = 0; k < nw; k++)
-                for (uint32_t r = wr[k].first; r < wr[k].first + wr[k].count && r < R; r++) {
-                    if (by_lanes[r] && !add_run(&runs, gid[into[r] != ISA_NO_REG ? into[r] : r], (int64_t)i + 1,
-                                                open_end[r], cnt_end[r]))
-                        ok = 0;
-                    if (kills)
-                        live[r >> 6] &= ~(1ull << (r & 63));
-                    else
-                        open_end[r] = cnt_end[r] = i;
-                }
-            for (int k = 0; k < nr; k++) /* a last read: counted here, held before */
-                for (uint32_t r = rd[k].first; r < rd[k].first + rd[k].count && r < R; r++)
-                    if (!((live[r >> 6] >> (r & 63)) & 1)) {
-                        live[r >> 6] |= 1ull << (r & 63);
-                        open_end[r] = i, cnt_end[r] = (int64_t)i + 1;
-                    }
-        }
-        /* live at the block's entry: held from its first instruction on, when something defined it */
-        for (uint32_t w = 0; ok && w < ll.words; w++)
-            for (uint64_t bits = live[w] & reach_in[w]; ok && bits; bits &= bits - 1) {
-                uint32_t r = w * 64 + (uint32_t)__builtin_ctzll(bits);
-                if (r < R && by_lanes[r])
-                    ok = add_run(&runs, gid[into[r] != ISA_NO_REG ? into[r] : r],
-                                 b == 0 ? 0 : (int64_t)bl->start_pc + 1, open_end[r], cnt_end[r]);
-            }
-    }
+    for (uint32_t b = 0; ok && b < p->block_count; b++)
+        ok = walk_block(&w, b);
     /* a VGPR group with a constant holds it from the wave's start to its last reference */
     for (uint32_t k = 0; ok && k < ng; k++) {
         group *g = &groups[k];
@@ -664,22 +693,24 @@ static int lane_ranges(const isa_program *p, group *groups, uint32_t ng, const u
         int64_t last = g->end < 2 ? 0 : (g->end - 2) / 2;
         if (last >= (int64_t)N)
             last = N ? N - 1 : 0;
-        ok = add_run(&runs, k, 0, last + 1, last + 1);
+        ok = add_run(&w.runs, k, 0, last + 1, last + 1);
     }
     if (ok)
-        qsort(runs.r, runs.n, sizeof *runs.r, by_group_lo);
-    for (size_t k = 0; ok && k < runs.n;) {
+        qsort(w.runs.r, w.runs.n, sizeof *w.runs.r, by_group_lo);
+    for (size_t k = 0; ok && k < w.runs.n;) {
         size_t e = k;
-        while (e < runs.n && runs.r[e].g == runs.r[k].g)
+        while (e < w.runs.n && w.runs.r[e].g == w.runs.r[k].g)
             e++;
-        group *g = &groups[runs.r[k].g];
+        group *g = &groups[w.runs.r[k].g];
         g->occ_first = (uint32_t)*nocc, g->cnt_first = (uint32_t)*ncnt;
-        ok = merge_runs(runs.r + k, e - k, 0, occ, nocc, &occ_cap) && merge_runs(runs.r + k, e - k, 1, cnt, ncnt, &cnt_cap);
+        ok = merge_runs(w.runs.r + k, e - k, 0, occ, nocc, &occ_cap) &&
+             merge_runs(w.runs.r + k, e - k, 1, cnt, ncnt, &cnt_cap);
         g->occ_count = (uint32_t)(*nocc - g->occ_first), g->cnt_count = (uint32_t)(*ncnt - g->cnt_first);
         g->held_from = g->occ_count ? (*occ)[g->occ_first].lo : INT64_MAX;
         k = e;
     }
-    free(open_end), free(cnt_end), free(live), free(by_lanes), free(runs.r), free(ll.mem), free(ll.kills);
+    free(w.open_end), free(w.cnt_end), free(w.live), free(w.fresh), free(by_lanes), free(w.runs.r), free(ll.mem);
+    free(ll.kills);
     return ok;
 }
 
