@@ -695,7 +695,7 @@ static int lane_ranges(const isa_program *p, group *groups, uint32_t ng, const u
             last = N ? N - 1 : 0;
         ok = add_run(&w.runs, k, 0, last + 1, last + 1);
     }
-    if (ok)
+    if (ok && w.runs.n) /* no runs: no array (qsort takes none) */
         qsort(w.runs.r, w.runs.n, sizeof *w.runs.r, by_group_lo);
     for (size_t k = 0; ok && k < w.runs.n;) {
         size_t e = k;
