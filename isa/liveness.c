@@ -141,6 +141,7 @@ static void span_set(bitset s, isa_span sp, int on)
  * same block (an unconditional edge: every lane of the block copies) is a
  * whole definition.
  */
+/* COPY_UNKNOWN never ends the old value: its target is not known, or its block reads the register after it */
 enum { COPY_NONE, COPY_WHOLE, COPY_EDGE, COPY_UNKNOWN };
 
 /* The block a phi copy's mask leads to: the mask is or-ed (`mask_or`) later in its block into the mask that the
@@ -176,7 +177,26 @@ static int copy_mask_is_exec(const isa_program *p, uint32_t pc)
     return 0;
 }
 
-/* What kind of definition instruction pc is (COPY_*); for an edge copy, its target block in *target. */
+/* Whether an instruction after pc, up to end, reads what pc writes. */
+static int read_later(const isa_program *p, uint32_t pc, uint32_t end)
+{
+    isa_span rd[6], wr[2];
+    int nr, nw;
+    isa_inst_regs(&p->code[pc], rd, &nr, wr, &nw);
+    for (uint32_t j = pc + 1; j < end; j++) {
+        isa_span rj[6], wj[2];
+        int nrj, nwj;
+        isa_inst_regs(&p->code[j], rj, &nrj, wj, &nwj);
+        for (int k = 0; k < nw; k++)
+            for (int q = 0; q < nrj; q++)
+                if (wr[k].first < rj[q].first + rj[q].count && rj[q].first < wr[k].first + wr[k].count)
+                    return 1;
+    }
+    return 0;
+}
+
+/* What kind of definition instruction pc is (COPY_*); for an edge copy, its target block in *target.  A copy
+ * whose register is read later in its block is never an end: the block's other lanes read the old value there. */
 static int copy_kind(const isa_program *p, const uint32_t *mask_block, uint32_t pc, uint32_t end, uint32_t *target)
 {
     if (p->code[pc].op != ISA_OP_MOVM)
@@ -184,7 +204,7 @@ static int copy_kind(const isa_program *p, const uint32_t *mask_block, uint32_t 
     if (copy_mask_is_exec(p, pc))
         return COPY_WHOLE;
     *target = copy_target(p, mask_block, pc, end);
-    return *target == ISA_NO_BLOCK ? COPY_UNKNOWN : COPY_EDGE;
+    return *target == ISA_NO_BLOCK || read_later(p, pc, end) ? COPY_UNKNOWN : COPY_EDGE;
 }
 
 /* The lane-liveness data flow's state: the sets of isa_lane_live as bit sets, and two scratch sets. */
@@ -258,25 +278,15 @@ static int inst_kills(const lane_flow *fl, uint32_t b, uint32_t pc)
         return 1;
     if (fl->kind[pc] == COPY_UNKNOWN)
         return 0;
-    const isa_program *v = fl->v;
-    const isa_block *bl = &v->blocks[b];
+    const isa_block *bl = &fl->v->blocks[b];
     isa_span rd[6], wr[2];
     int nr, nw;
-    isa_inst_regs(&v->code[pc], rd, &nr, wr, &nw);
-    for (int k = 0; k < nw; k++)
-        for (uint32_t r = wr[k].first; r < wr[k].first + wr[k].count && r < fl->R; r++) {
-            for (uint32_t s = 0; s < bl->nsucc; s++) /* lanes leaving by another edge need it */
+    isa_inst_regs(&fl->v->code[pc], rd, &nr, wr, &nw);
+    for (int k = 0; k < nw; k++) /* lanes leaving by another edge need the old value */
+        for (uint32_t r = wr[k].first; r < wr[k].first + wr[k].count && r < fl->R; r++)
+            for (uint32_t s = 0; s < bl->nsucc; s++)
                 if (bl->succ[s] != fl->target[pc] && BS_GET(fl->live_in[bl->succ[s]], r))
                     return 0;
-            for (uint32_t j = pc + 1; j < bl->end_pc; j++) { /* or read it later in the block */
-                isa_span rj[6], wj[2];
-                int nrj, nwj;
-                isa_inst_regs(&v->code[j], rj, &nrj, wj, &nwj);
-                for (int q = 0; q < nrj; q++)
-                    if (r >= rj[q].first && r < rj[q].first + rj[q].count)
-                        return 0;
-            }
-        }
     return 1;
 }
 

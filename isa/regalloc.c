@@ -522,6 +522,14 @@ static void stretch_over_loops(const isa_program *p, group *groups, uint32_t ng)
     }
 }
 
+/* The instruction an interval position (2i + 2 or 2i + 3: instruction i; below 2: the wave's start) belongs to,
+ * within the program's N instructions. */
+static int64_t position_pc(int64_t pos, uint32_t N)
+{
+    int64_t pc = pos < 2 ? 0 : (pos - 2) / 2;
+    return pc >= (int64_t)N ? (N ? N - 1 : 0) : pc;
+}
+
 /* One run of a register's lane liveness inside a block, for lane_ranges: occupied positions [lo, hi] (none when
  * hi < lo), counted [lo, chi]. */
 typedef struct lane_run { uint32_t g; int64_t lo, hi, chi; } lane_run;
@@ -690,9 +698,7 @@ static int lane_ranges(const isa_program *p, group *groups, uint32_t ng, const u
         group *g = &groups[k];
         if (g->file != ISA_FILE_VGPR || g->by_lanes || !g->referenced)
             continue;
-        int64_t last = g->end < 2 ? 0 : (g->end - 2) / 2;
-        if (last >= (int64_t)N)
-            last = N ? N - 1 : 0;
+        int64_t last = position_pc(g->end, N);
         ok = add_run(&w.runs, k, 0, last + 1, last + 1);
     }
     if (ok && w.runs.n) /* no runs: no array (qsort takes none) */
@@ -756,11 +762,8 @@ static int count_live(group *const *order, uint32_t no, uint32_t N, const range 
             }
             continue;
         }
-        int64_t first = g->start < 2 ? 0 : (g->start - 2) / 2, last = g->end < 2 ? 0 : (g->end - 2) / 2;
-        if (last >= (int64_t)N)
-            last = N ? N - 1 : 0;
-        delta_v[first] += g->halves, delta_v[last + 1] -= g->halves;
-        delta_vu[first] += g->halves_unpacked, delta_vu[last + 1] -= g->halves_unpacked;
+        /* an SGPR group (halves 0): its interval */
+        int64_t first = position_pc(g->start, N), last = position_pc(g->end, N);
         delta_s[first] += g->sunits, delta_s[last + 1] -= g->sunits;
     }
     int64_t hv = 0, hvu = 0, hs = 0;

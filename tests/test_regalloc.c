@@ -522,6 +522,7 @@ START_TEST(test_regalloc_header_phi_survives_a_latch_exit)
     const unsigned data[8] = {9, 2, 14, 5, 30, 1, 7, 11};
     char bindings[512], expect[512];
     int n = snprintf(expect, sizeof expect, "[{\"set\": 0, \"binding\": 1, \"data\": [");
+    int nb = snprintf(bindings, sizeof bindings, "[{\"set\": 0, \"binding\": 0, \"type\": \"u32\", \"data\": [");
     for (unsigned i = 0; i < 8; i++) {
         unsigned prev, cur = i;
         do {
@@ -529,11 +530,10 @@ START_TEST(test_regalloc_header_phi_survives_a_latch_exit)
             cur = data[cur % 8u] * 3u + prev + 1u;
         } while (cur < 200u);
         n += snprintf(expect + n, sizeof expect - n, "%s%u", i ? ", " : "", prev * 1000u + cur);
+        nb += snprintf(bindings + nb, sizeof bindings - nb, "%s%u", i ? ", " : "", data[i]);
     }
     snprintf(expect + n, sizeof expect - n, "]}]");
-    snprintf(bindings, sizeof bindings,
-             "[{\"set\": 0, \"binding\": 0, \"type\": \"u32\", \"data\": [9, 2, 14, 5, 30, 1, 7, 11]},"
-             " {\"set\": 0, \"binding\": 1, \"type\": \"u32\", \"count\": 8}]");
+    snprintf(bindings + nb, sizeof bindings - nb, "]}, {\"set\": 0, \"binding\": 1, \"type\": \"u32\", \"count\": 8}]");
     run_expecting(latch_src, bindings, expect);
 }
 END_TEST
