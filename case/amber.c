@@ -22,10 +22,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* How close Amber's EQ holds floats: within 0.000001 percent of the expected value (its verifier's kEpsilon, a
- * percentage), after the expected value is converted to the buffer's type. */
-#define AMBER_EQ_RELATIVE 1e-8
-
 /* Amber's DATA_TYPE scalar names; vecN<T> and matCxR<T> are built from them. */
 static const struct {
     const char *name;
@@ -132,7 +128,7 @@ static case_status split_lines(amber *a, const char *text, size_t len)
 }
 
 /* Tokens of line `li` (comments removed) into a->tok; 0 tokens for a blank or comment line. */
-static case_status tokenize(amber *a, int li)
+case_status amber_tokenize(amber *a, int li)
 {
     free(a->tok_buf);
     a->tok_buf = strdup(a->lines[li]);
@@ -156,7 +152,7 @@ static case_status next_command(amber *a, int *got)
 {
     *got = 0;
     while (a->li < a->line_count) {
-        TRY(tokenize(a, a->li++));
+        TRY(amber_tokenize(a, a->li++));
         if (a->ntok) {
             *got = 1;
             return CASE_OK;
@@ -253,7 +249,7 @@ static case_status parse_format(amber *a, const char *tok, layout *out)
 
 /* One value of type t into dst: integers in decimal or 0x hex (hex is the bits, for signed types too), floats as
  * numbers ("inf", "nan" included) or 0x hex bits. */
-static case_status store_value(amber *a, case_type t, const char *tok, uint8_t *dst)
+case_status amber_store_value(amber *a, case_type t, const char *tok, uint8_t *dst)
 {
     size_t size = case_type_size(t);
     char *end;
@@ -355,6 +351,80 @@ static int is_end_line(const char *line)
                                            line[3] == '\r');
 }
 
+case_status amber_add_shader(amber *a, const char *name, const char *language, const char *env, char *text,
+                             size_t len, int first, int line)
+{
+    /* Amber leaves the assembler's default environment to the program that runs it; the CTS assembles the scripts
+     * that require VK_KHR_spirv_1_4 as SPIR-V 1.4 (for Vulkan 1.1: vktComputeWorkgroupMemoryExplicitLayoutTests.cpp),
+     * and their modules use what 1.4 allows */
+    if (!env && strcmp(language, "spirv") == 0 && a->requires_spirv_1_4)
+        env = "spv1.4";
+    int env_index = -1;
+    for (size_t k = 0; env && k < sizeof target_envs / sizeof *target_envs; k++)
+        if (strcmp(target_envs[k].name, env) == 0)
+            env_index = (int)k;
+    if (env && env_index < 0) {
+        free(text);
+        return UNSUPPORTED(a, line, "SHADER %.60s: TARGET_ENV %.40s is not one of spv1.0 .. spv1.6, vulkan1.0 .. "
+                           "vulkan1.3", name, env);
+    }
+    a_shader *s = NULL;
+    void *grown = realloc(a->shaders, ((size_t)a->shader_count + 1) * sizeof *a->shaders);
+    if (grown) {
+        a->shaders = grown;
+        s = &a->shaders[a->shader_count];
+        memset(s, 0, sizeof *s);
+        s->name = strdup(name);
+    }
+    if (!s || !s->name) {
+        free(text);
+        return amber_fail(a, 0, CASE_ERR_NOMEM, "out of memory");
+    }
+    a->shader_count++;
+    s->language = language;
+    s->line = line;
+    s->target_env = env_index >= 0 ? target_envs[env_index].target_env : NULL;
+    if (strcmp(language, "spirv") != 0) {
+        /* as written: glslang counts lines from the shader's first, and a #version must come first */
+        s->text = text;
+        return CASE_OK;
+    }
+    char aerr[512] = "";
+    isa_status st = isa_assemble_spirv(text, len, env_index >= 0 ? target_envs[env_index].minor : 0, &s->words,
+                                       &s->word_count, aerr, sizeof aerr);
+    free(text);
+    if (st == ISA_ERR_NOMEM)
+        return amber_fail(a, 0, CASE_ERR_NOMEM, "out of memory");
+    if (st != ISA_OK) {
+        unsigned long at = 0;
+        aerr[strcspn(aerr, "\n")] = '\0';
+        const char *msg = aerr;
+        if (sscanf(aerr, "line %lu", &at) == 1) { /* the script's line */
+            msg = strchr(aerr, ':') ? strchr(aerr, ':') + 2 : aerr;
+            return MALFORMED(a, first + (int)at, "SHADER %.60s: SPIR-V assembly: %.300s", s->name, msg);
+        }
+        return MALFORMED(a, line, "SHADER %.60s: SPIR-V assembly: %.300s", s->name, msg);
+    }
+    return CASE_OK;
+}
+
+char *amber_section_text(amber *a, int first, int end, size_t *len)
+{
+    size_t total = 0;
+    for (int k = first; k < end; k++)
+        total += strlen(a->lines[k]) + 1;
+    char *text = malloc(total + 1), *w = text;
+    if (!text) {
+        amber_fail(a, 0, CASE_ERR_NOMEM, "out of memory");
+        return NULL;
+    }
+    for (int k = first; k < end; k++)
+        w += sprintf(w, "%s\n", a->lines[k]);
+    *w = '\0';
+    *len = total;
+    return text;
+}
+
 static case_status cmd_shader(amber *a)
 {
     int line = a->tok_line;
@@ -377,62 +447,19 @@ static case_status cmd_shader(amber *a)
     if (!language)
         return UNSUPPORTED(a, line, "SHADER %.60s %.40s: the subset reads GLSL, HLSL and SPIRV-ASM shaders",
                            a->tok[2], format);
-    /* Amber leaves the assembler's default environment to the program that runs it; the CTS assembles the scripts
-     * that require VK_KHR_spirv_1_4 as SPIR-V 1.4 (for Vulkan 1.1: vktComputeWorkgroupMemoryExplicitLayoutTests.cpp),
-     * and their modules use what 1.4 allows */
-    if (!env && strcmp(language, "spirv") == 0 && a->requires_spirv_1_4)
-        env = "spv1.4";
-    int env_index = -1;
-    for (size_t k = 0; env && k < sizeof target_envs / sizeof *target_envs; k++)
-        if (strcmp(target_envs[k].name, env) == 0)
-            env_index = (int)k;
-    if (env && env_index < 0)
-        return UNSUPPORTED(a, line, "SHADER %.60s: TARGET_ENV %.40s is not one of spv1.0 .. spv1.6, vulkan1.0 .. "
-                           "vulkan1.3", a->tok[2], env);
-    GROW(a, a->shaders, a->shader_count);
-    a_shader *s = &a->shaders[a->shader_count++];
-    s->name = strdup(a->tok[2]);
-    s->language = language;
-    s->line = line;
-    s->target_env = env_index >= 0 ? target_envs[env_index].target_env : NULL;
-    if (!s->name)
-        return amber_fail(a, 0, CASE_ERR_NOMEM, "out of memory");
+    const char *name = a->tok[2]; /* the tokens stay: the lines below are not tokenized */
     /* the source: every line up to END, as written */
     int first = a->li;
-    size_t total = 0;
     while (a->li < a->line_count && !is_end_line(a->lines[a->li]))
-        total += strlen(a->lines[a->li++]) + 1;
+        a->li++;
     if (a->li == a->line_count)
-        return MALFORMED(a, line, "SHADER %.60s: no END", s->name);
-    char *text = malloc(total + 1), *w = text;
+        return MALFORMED(a, line, "SHADER %.60s: no END", name);
+    size_t len;
+    char *text = amber_section_text(a, first, a->li, &len);
     if (!text)
-        return amber_fail(a, 0, CASE_ERR_NOMEM, "out of memory");
-    for (int k = first; k < a->li; k++)
-        w += sprintf(w, "%s\n", a->lines[k]);
-    *w = '\0';
+        return CASE_ERR_NOMEM;
     a->li++; /* END */
-    if (strcmp(language, "spirv") != 0) {
-        /* as written: glslang counts lines from the shader's first, and a #version must come first */
-        s->text = text;
-        return CASE_OK;
-    }
-    char aerr[512] = "";
-    isa_status st = isa_assemble_spirv(text, total, env_index >= 0 ? target_envs[env_index].minor : 0, &s->words,
-                                       &s->word_count, aerr, sizeof aerr);
-    free(text);
-    if (st == ISA_ERR_NOMEM)
-        return amber_fail(a, 0, CASE_ERR_NOMEM, "out of memory");
-    if (st != ISA_OK) {
-        unsigned long at = 0;
-        aerr[strcspn(aerr, "\n")] = '\0';
-        const char *msg = aerr;
-        if (sscanf(aerr, "line %lu", &at) == 1) { /* the script's line */
-            msg = strchr(aerr, ':') ? strchr(aerr, ':') + 2 : aerr;
-            return MALFORMED(a, first + (int)at, "SHADER %.60s: SPIR-V assembly: %.300s", s->name, msg);
-        }
-        return MALFORMED(a, line, "SHADER %.60s: SPIR-V assembly: %.300s", s->name, msg);
-    }
-    return CASE_OK;
+    return amber_add_shader(a, name, language, env, text, len, first, line);
 }
 
 /* Values parsed one by one (store_value), gathered before the buffer is sized. */
@@ -452,7 +479,7 @@ static case_status value_list_add(amber *a, value_list *v, case_type t, const ch
         v->bytes = grown;
         v->cap = cap;
     }
-    case_status s = store_value(a, t, tok, v->bytes + v->n * esize);
+    case_status s = amber_store_value(a, t, tok, v->bytes + v->n * esize);
     v->n += s == CASE_OK;
     return s;
 }
@@ -685,7 +712,7 @@ static case_status cmd_buffer(amber *a)
         size_t values = b->elements * comps;
         if (amber_is(a->tok[k], "FILL") && k + 2 == a->ntok) {
             uint8_t v[8];
-            TRY(store_value(a, b->lay.type, a->tok[k + 1], v));
+            TRY(amber_store_value(a, b->lay.type, a->tok[k + 1], v));
             for (size_t i = 0; i < values; i++)
                 memcpy(b->bytes + component_offset(&b->lay, i), v, esize);
         } else if (amber_is(a->tok[k], "SERIES_FROM") && k + 4 == a->ntok && amber_is(a->tok[k + 2], "INC_BY")) {
@@ -723,7 +750,7 @@ static case_status cmd_buffer(amber *a)
         case_status s = CASE_OK;
         while (!ended && s == CASE_OK && (from || a->li < a->line_count)) {
             if (!from)
-                s = tokenize(a, a->li++);
+                s = amber_tokenize(a, a->li++);
             for (int t = from; s == CASE_OK && t < a->ntok; t++) {
                 if (amber_is(a->tok[t], "END")) {
                     ended = 1;
@@ -1000,7 +1027,7 @@ static case_status cmd_run(amber *a)
 }
 
 /* One case_expect per run of consecutive components; values tok[from..] from byte offset idx of buffer b. */
-static case_status add_value_expects(amber *a, int b, size_t idx, int from, case_compare mode, double tol)
+case_status amber_add_value_expects(amber *a, int b, size_t idx, int from, case_compare mode, double tol)
 {
     const a_buffer *buf = &a->buffers[b];
     const layout *l = &buf->lay;
@@ -1036,7 +1063,7 @@ static case_status add_value_expects(amber *a, int b, size_t idx, int from, case
             return amber_fail(a, 0, CASE_ERR_NOMEM, "out of memory");
         a->expect_count++;
         for (size_t k = i; k < j; k++)
-            TRY(store_value(a, l->type, a->tok[from + (int)k], x->e.bytes + (k - i) * esize));
+            TRY(amber_store_value(a, l->type, a->tok[from + (int)k], x->e.bytes + (k - i) * esize));
         i = j;
     }
     return CASE_OK;
@@ -1223,7 +1250,7 @@ static case_status cmd_expect(amber *a)
         return UNSUPPORTED(a, line, "EXPECT %.60s ... %s: the subset compares with EQ", buf->name, a->tok[k]);
     if (!amber_is(a->tok[k], "EQ"))
         return MALFORMED(a, line, "EXPECT %.60s: unknown comparison \"%.40s\"", buf->name, a->tok[k]);
-    return add_value_expects(a, b, (size_t)idx, k + 1, mode, tol);
+    return amber_add_value_expects(a, b, (size_t)idx, k + 1, mode, tol);
 }
 
 static case_status cmd_copy(amber *a)
@@ -1243,24 +1270,27 @@ static case_status cmd_copy(amber *a)
     return CASE_OK;
 }
 
-static case_status cmd_requirement(amber *a)
+case_status amber_requirement(amber *a, int line, const char *kind, const char *name)
 {
-    int line = a->tok_line;
-    if (a->ntok != 2)
-        return MALFORMED(a, line, "%s: expected one name", a->tok[0]);
-    const char *name = a->tok[1];
-    if (amber_is(a->tok[0], "INSTANCE_EXTENSION"))
+    if (amber_is(kind, "INSTANCE_EXTENSION"))
         return CASE_OK; /* the loader's, not the kernel's */
     const char *const *list = modelled_extensions;
     size_t n = sizeof modelled_extensions / sizeof *modelled_extensions;
-    if (amber_is(a->tok[0], "DEVICE_FEATURE"))
+    if (amber_is(kind, "DEVICE_FEATURE"))
         list = modelled_features, n = sizeof modelled_features / sizeof *modelled_features;
-    else if (amber_is(a->tok[0], "DEVICE_PROPERTY"))
+    else if (amber_is(kind, "DEVICE_PROPERTY"))
         list = modelled_properties, n = sizeof modelled_properties / sizeof *modelled_properties;
     for (size_t k = 0; k < n; k++)
         if (strcmp(list[k], name) == 0)
             return CASE_OK;
-    return UNSUPPORTED(a, line, "%s %.80s: the simulator does not model it", a->tok[0], name);
+    return UNSUPPORTED(a, line, "%s %.80s: the simulator does not model it", kind, name);
+}
+
+static case_status cmd_requirement(amber *a)
+{
+    if (a->ntok != 2)
+        return MALFORMED(a, a->tok_line, "%s: expected one name", a->tok[0]);
+    return amber_requirement(a, a->tok_line, a->tok[0], a->tok[1]);
 }
 
 static case_status run_commands(amber *a, int depth, int *ended);
@@ -1391,12 +1421,13 @@ case_status amber_parse(const char *text, size_t len, const char *path, wl_case 
     c->dir = slash ? strndup(a.path, slash == a.path ? 1 : (size_t)(slash - a.path)) : strdup(".");
     int ended = 0;
     case_status s = c->path && c->dir ? split_lines(&a, text, len) : amber_fail(&a, 0, CASE_ERR_NOMEM, "out of memory");
-    for (int i = 0; s == CASE_OK && i < a.line_count; i++) {
-        s = tokenize(&a, i);
+    int vkscript = s == CASE_OK && vkscript_is(&a);
+    for (int i = 0; s == CASE_OK && !vkscript && i < a.line_count; i++) {
+        s = amber_tokenize(&a, i);
         a.requires_spirv_1_4 |= a.ntok == 2 && amber_is(a.tok[0], "DEVICE_EXTENSION") && amber_is(a.tok[1], "VK_KHR_spirv_1_4");
     }
     if (s == CASE_OK)
-        s = run_commands(&a, 0, &ended);
+        s = vkscript ? vkscript_read(&a) : run_commands(&a, 0, &ended);
     if (s == CASE_OK)
         s = amber_build_case(&a, c);
     amber_free(&a);

@@ -127,12 +127,36 @@ case_status amber_fail(amber *a, int line, case_status s, const char *fmt, ...) 
 #define UNSUPPORTED(a, line, ...) amber_fail(a, line, CASE_ERR_UNSUPPORTED, __VA_ARGS__)
 #define MALFORMED(a, line, ...) amber_fail(a, line, CASE_ERR_FIELD, __VA_ARGS__)
 
+/* How close Amber's EQ holds floats: within 0.000001 percent of the expected value (its verifier's kEpsilon, a
+ * percentage), after the expected value is converted to the buffer's type. */
+#define AMBER_EQ_RELATIVE 1e-8
+
 int amber_is(const char *tok, const char *word); /* tok is the word (tok may be NULL) */
+/* Line li (0-based) split into a->tok (comments removed); none for a blank or comment line. */
+case_status amber_tokenize(amber *a, int li);
+/* One value of type t into dst, as Amber's parsers read numbers (decimal, 0x bits, inf, nan). */
+case_status amber_store_value(amber *a, case_type t, const char *tok, uint8_t *dst);
+/* Expectations that the values a->tok[from..] lie at byte offset idx of buffer b: EQ (mode, tol). */
+case_status amber_add_value_expects(amber *a, int b, size_t idx, int from, case_compare mode, double tol);
+/* A DEVICE_FEATURE, DEVICE_EXTENSION, DEVICE_PROPERTY or INSTANCE_EXTENSION the script requires: CASE_OK when
+ * the simulator models it, else a skip naming it. */
+case_status amber_requirement(amber *a, int line, const char *kind, const char *name);
+/* Lines [first, end) as one text, each ending in a newline (*len bytes); NULL when out of memory. */
+char *amber_section_text(amber *a, int first, int end, size_t *len);
+/* A shader of the script from its source `text` (taken: kept for GLSL and HLSL, assembled then freed for
+ * "spirv"); env: a TARGET_ENV spelling or NULL; first: the 0-based index of its first line, line: its header's. */
+case_status amber_add_shader(amber *a, const char *name, const char *language, const char *env, char *text,
+                             size_t len, int first, int line);
 int amber_find_shader(const amber *a, const char *name);
 case_status amber_buffer_alloc(amber *a, a_buffer *b, size_t elements);
 
 /* case/amber_case.c: the script's objects built into the case (snapshot passes for EXPECTs between RUNs, one
  * named binding per buffer used, one pass per RUN, the expectations). */
 case_status amber_build_case(amber *a, wl_case *c);
+
+/* case/vkscript.c: whether a script is in VkScript, Amber's other format (its first line that is not blank or a
+ * comment opens a [section]), and its compute subset read into the objects (docs/amber.md). */
+int vkscript_is(const amber *a);
+case_status vkscript_read(amber *a);
 
 #endif

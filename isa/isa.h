@@ -337,7 +337,8 @@ typedef struct isa_slot {
                                 * s - element + elements) are its elements */
     isa_format format;         /* texel buffers: format declared in SPIR-V (unknown allowed for uniform texel) */
     isa_type texel_type;       /* texel buffers: the sampled type's component type */
-    uint32_t static_size;      /* workgroup / private: bytes of this variable; buffers: the smallest size the layout needs */
+    uint32_t static_size;      /* workgroup / private: bytes of this variable; buffers and push constants: the bytes
+                                * up to the block's last value (spv_layout_extent), which a binding must hold */
     uint32_t base;             /* workgroup / private: byte offset of this variable inside the workgroup's shared
                                 * area (workgroup_bytes) or the lane's private area (private_bytes).  Addresses in
                                 * instructions are relative to the variable: bounds are checked against static_size. */

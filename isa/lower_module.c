@@ -163,11 +163,11 @@ uint32_t lower_member_offset(lower *L, uint32_t tid, uint32_t index, bool expl)
     return size_u32(L, r, tid, "member offset");
 }
 
-/* Size in bytes the layout of tid needs (runtime arrays count zero elements), saturating at SPV_SIZE_MAX. */
-static uint64_t layout_size(lower *L, uint32_t tid, bool expl)
+/* Bytes of tid's explicit layout up to its last value (spv_layout_extent), saturating at SPV_SIZE_MAX. */
+static uint64_t layout_extent(lower *L, uint32_t tid)
 {
     spv_diag d = {0};
-    uint64_t r = spv_layout_size(&L->mod, tid, expl, &d);
+    uint64_t r = spv_layout_extent(&L->mod, tid, &d);
     take_diag(L, &d);
     return r;
 }
@@ -603,7 +603,7 @@ static bool resource_slot(lower *L, uint32_t var, uint32_t pointee, isa_slot *s)
         }
         s->set = d->set < 0 ? 0 : (uint32_t)d->set;
         s->binding = d->binding < 0 ? 0 : (uint32_t)d->binding;
-        s->static_size = size_u32(L, layout_size(L, pointee, true), pointee, "block size");
+        s->static_size = size_u32(L, layout_extent(L, pointee), pointee, "block size");
         s->readonly = s->space != ISA_SPACE_STORAGE || d->nonwritable;
         return !L->failed;
     }

@@ -779,6 +779,46 @@ uint64_t spv_layout_size(const spv_module *m, uint32_t tid, bool expl, spv_diag 
     return expl ? memoized(m, tid, MEMO_EXPLICIT_SIZE, explicit_size, diag) : spv_natural_size(m, tid, diag);
 }
 
+/* The end of the last byte that holds a value in tid's explicit layout: a struct's members at their offsets, an
+ * array's last element at (length - 1) strides, a matrix's last column (or row, RowMajor) at (n - 1) strides of
+ * `mstride`; the padding after them is not counted. */
+static uint64_t value_extent(const spv_module *m, uint32_t tid, uint32_t mstride, bool row_major, spv_diag *diag)
+{
+    const spv_type *t = type_or_fail(m, tid, diag);
+    switch (t->op) {
+    case SpvOpTypeStruct: {
+        uint64_t end = 0;
+        for (uint32_t i = 0; i < t->nmembers; i++) {
+            uint64_t e = (uint64_t)(uint32_t)spv_member_offset(m, tid, i, true, diag) +
+                         value_extent(m, t->members[i], t->mstride[i], t->row_major[i], diag);
+            if (e > end)
+                end = e;
+        }
+        return end;
+    }
+    case SpvOpTypeArray:
+        if (!t->count)
+            return 0;
+        return size_mul(t->count - 1, spv_elem_stride(m, tid, true, 0, diag)) +
+               value_extent(m, t->elem, mstride, row_major, diag);
+    case SpvOpTypeRuntimeArray: return 0;
+    case SpvOpTypeMatrix: {
+        const spv_type *col = type_or_fail(m, t->elem, diag);
+        uint32_t vectors = row_major ? col->count : t->count, per = row_major ? t->count : col->count;
+        uint64_t scalar = spv_scalar_bytes(m, col->elem, diag);
+        if (!mstride)
+            return explicit_size(m, tid, diag);
+        return size_mul(vectors - 1, mstride) + size_mul(per, scalar);
+    }
+    default: return spv_natural_size(m, tid, diag);
+    }
+}
+
+uint64_t spv_layout_extent(const spv_module *m, uint32_t tid, spv_diag *diag)
+{
+    return value_extent(m, tid, 0, false, diag);
+}
+
 void spv_place_variable(const spv_module *m, uint32_t pointee, bool workgroup, uint64_t area, uint64_t *base,
                         uint64_t *size, spv_diag *diag)
 {

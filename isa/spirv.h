@@ -203,6 +203,10 @@ uint64_t spv_natural_size(const spv_module *m, uint32_t tid, spv_diag *diag);
 uint32_t spv_natural_align(const spv_module *m, uint32_t tid, spv_diag *diag);
 /* Size the layout of tid spans (a runtime array counts zero elements). */
 uint64_t spv_layout_size(const spv_module *m, uint32_t tid, bool expl, spv_diag *diag);
+/* The bytes of tid's explicit layout up to the end of its last value: spv_layout_size without the padding after
+ * the last element of an array or the last column of a matrix (what a descriptor must cover for every value of
+ * the block to lie in it: Vulkan bounds only the bytes a kernel accesses). */
+uint64_t spv_layout_extent(const spv_module *m, uint32_t tid, spv_diag *diag);
 /* Byte stride between the elements of an array, runtime array or matrix (matrix_stride: the member's MatrixStride,
  * 0 when none), or the components of a vector. */
 uint64_t spv_elem_stride(const spv_module *m, uint32_t tid, bool expl, uint32_t matrix_stride, spv_diag *diag);

@@ -89,7 +89,8 @@ START_TEST(test_amber_scripts_pass_at_every_wave)
                                          "tests/amber/workgroup_blocks.amber", "tests/amber/descriptor_window.amber",
                                          "tests/amber/aliased_bindings.amber", "tests/amber/image_two_passes.amber",
                                          "tests/amber/buffer_array.amber", "tests/amber/multisample.amber",
-                                         "tests/amber/spec_convert.amber"};
+                                         "tests/amber/spec_convert.amber", "tests/amber/vkscript_layouts.amber",
+                                         "tests/amber/vkscript_entry_points.amber"};
     for (size_t s = 0; s < sizeof scripts / sizeof *scripts; s++) {
         wl_case *c = load(scripts[s]);
         for (size_t i = 0; i < sizeof waves / sizeof *waves; i++)
@@ -353,6 +354,130 @@ START_TEST(test_amber_errors_name_the_construct_and_line)
 }
 END_TEST
 
+/* VkScript read as Amber reads it (google/amber src/vkscript/command_parser.cc, src/format.cc): `ssbo B N` is N
+ * elements of the type the buffer ends up with (uint: 4 bytes each); values lie at their byte offset, packed, a vec3
+ * taking 4 components; a uniform buffer's matrix columns are 16 bytes apart (std140); push constants come from
+ * `uniform TYPE OFFSET`.  Every byte below is worked out by hand from those rules. */
+START_TEST(test_vkscript_layouts_and_values)
+{
+    static const char text[] =
+        "[compute shader]\n#version 450\nvoid main() {}\n"
+        "[test]\n"
+        "ssbo 1 4\n"                               /* 4 uints, typed by the probe below: 16 bytes */
+        "ssbo 0:2 subdata vec3 16 1 2 3\n"         /* element 1 of vec3 (16 bytes each): bytes 16..28, size 32 */
+        "ssbo 3 subdata int8_t 2 -1 200\n"         /* bytes 2, 3: 0xff and 200 (Amber keeps the low bits) */
+        "uniform ubo 0:4 mat2 0 1 2 3 4\n"         /* columns at 0 and 16, each padded to 16: 32 */
+        "uniform uint 4 9\n"                       /* push constants: 9 at byte 4 */
+        "compute 1 1 1\n"
+        "probe ssbo uint 1 4 == 0 0\n";
+    wl_case *c = parse_ok(text);
+    ck_assert_int_eq(c->binding_count, 4);
+    const case_binding *b1 = &c->bindings[0], *b2 = &c->bindings[1], *b3 = &c->bindings[2], *u = &c->bindings[3];
+    ck_assert_str_eq(b1->name, "ssbo_0_1");
+    ck_assert_uint_eq(b1->size, 16);
+    ck_assert_str_eq(b2->name, "ssbo_0_2");
+    ck_assert_uint_eq(b2->size, 32);
+    float f[8];
+    memcpy(f, b2->bytes, sizeof f);
+    ck_assert(f[0] == 0 && f[3] == 0 && f[4] == 1 && f[5] == 2 && f[6] == 3 && f[7] == 0);
+    ck_assert_uint_eq(b3->size, 4);
+    ck_assert(b3->bytes[0] == 0 && b3->bytes[1] == 0 && b3->bytes[2] == 0xff && b3->bytes[3] == 200);
+    ck_assert_str_eq(u->name, "ubo_0_4");
+    ck_assert_uint_eq(u->size, 32);
+    memcpy(f, u->bytes, 32);
+    ck_assert(f[0] == 1 && f[1] == 2 && f[2] == 0 && f[3] == 0 && f[4] == 3 && f[5] == 4 && f[6] == 0 && f[7] == 0);
+    /* the pass binds every buffer at its descriptor, the ubo as a uniform buffer */
+    wl_case v;
+    case_dispatch_view(c, 0, &v);
+    ck_assert_int_eq(v.binding_count, 4);
+    ck_assert_uint_eq(v.bindings[3].binding, 4);
+    ck_assert_int_eq(v.bindings[3].kind, CASE_KIND_UNIFORM_BUFFER);
+    ck_assert_uint_eq(c->push_size, 8);
+    uint32_t pc[2];
+    memcpy(pc, c->push_constants, sizeof pc);
+    ck_assert(pc[0] == 0 && pc[1] == 9);
+    /* probe ssbo uint 1 4: elements 1 and 2 of binding 1, exact */
+    ck_assert_int_eq(c->expect_count, 1);
+    ck_assert_uint_eq(c->expects[0].first, 1);
+    ck_assert_uint_eq(c->expects[0].count, 2);
+    ck_assert_int_eq(c->expects[0].compare, CASE_COMPARE_EXACT);
+    case_destroy(c);
+}
+END_TEST
+
+/* A binding must hold every value of its block, not the padding after the last one (Vulkan bounds only the bytes a
+ * kernel accesses): `uint a[2]` in a std140 block has a stride of 16, so its values end at byte 20 while its layout
+ * spans 32.  20 bytes run (a[0] + a[1] = 3 + 4 = 7, by hand); 16 bytes are refused before running, naming 20. */
+START_TEST(test_binding_holds_the_values_not_the_padding)
+{
+    static const char text[] =
+        "[compute shader]\n#version 450\n"
+        "layout(set = 0, binding = 0) uniform U { uint a[2]; } u;\n"
+        "layout(set = 0, binding = 1) buffer O { uint v; } o;\n"
+        "void main() { o.v = u.a[0] + u.a[1]; }\n"
+        "[test]\n"
+        "uniform ubo 0:0 uint 0 3\n"
+        "%s"
+        "ssbo 1 1\n"
+        "compute 1 1 1\n"
+        "probe ssbo uint 1 0 == 7\n";
+    char script[1024];
+    snprintf(script, sizeof script, text, "uniform ubo 0:0 uint 16 4\n");
+    wl_case *c = parse_ok(script);
+    ck_assert_uint_eq(c->bindings[0].size, 20);
+    ck_assert_int_eq(failures_at(c, 32), 0);
+    case_destroy(c);
+    snprintf(script, sizeof script, text, "uniform ubo 0:0 uint 4 0 0 0\n");
+    c = parse_ok(script);
+    ck_assert_uint_eq(c->bindings[0].size, 16);
+    run_output out;
+    char err[1024];
+    run_options opt = {.wave_size = 32};
+    ck_assert_int_eq(run_case_sim(c, &opt, &out, err, sizeof err), RUN_EXIT_BAD_INPUT);
+    ck_assert_msg(strstr(err, "16 bytes, but the kernel's layout of 'u' needs at least 20"), "%s", err);
+    case_destroy(c);
+}
+END_TEST
+
+/* What VkScript's compute subset refuses, each naming its line: exit 3 outside it, exit 2 malformed. */
+START_TEST(test_vkscript_errors_name_the_construct_and_line)
+{
+    static const struct {
+        const char *text;
+        case_status status;
+        const char *message;
+    } rows[] = {
+        {"[vertex shader passthrough]\n[test]\n", CASE_ERR_UNSUPPORTED, "t.amber:1: [vertex shader passthrough]:"},
+        {"[compute shader]\n#version 450\nvoid main() {}\n[test]\ndraw rect 0 0 1 1\n", CASE_ERR_UNSUPPORTED,
+         "t.amber:5: draw: drawing"},
+        {"[require]\nVariablePointerFeatures.variablePointers\n", CASE_ERR_UNSUPPORTED,
+         "t.amber:2: DEVICE_FEATURE VariablePointerFeatures.variablePointers: the simulator does not model it"},
+        {"[compute shader]\n#version 450\nvoid main() {}\n[test]\nssbo 0 subdata uint 0 1\n"
+         "probe ssbo float 0 0 == 1\n", CASE_ERR_FIELD, "t.amber:6: ssbo_0_0: float does not match"},
+        {"[compute shader]\n#version 450\nvoid main() {}\n[test]\nprobe ssbo uint 0:9 0 == 1\n", CASE_ERR_FIELD,
+         "t.amber:5: no buffer at descriptor set 0 binding 9"},
+        {"[compute shader]\n#version 450\nvoid main() {}\n[test]\nssbo 0 4\ncompute 1 1 1\n"
+         "probe ssbo uint 0 0 != 1\n", CASE_ERR_UNSUPPORTED, "t.amber:7: probe ssbo ... !=: the subset compares"},
+        {"[compute shader]\n#version 450\nvoid main() {}\n[test]\nssbo 0 4\ncompute 1 1 1\n"
+         "ssbo 0 subdata uint 0 1\n", CASE_ERR_UNSUPPORTED, "t.amber:7: ssbo 0 subdata after a compute"},
+        {"[compute shader]\n#version 450\nvoid main() {}\n[test]\nssbo 0 subdata uint 2 1\n", CASE_ERR_FIELD,
+         "t.amber:5: offset 2: not a multiple of the 4-byte element"},
+        {"[compute shader]\n#version 450\nvoid main() {}\n[test]\nssbo 0 subdata uvec2 0 1 2 3\n", CASE_ERR_FIELD,
+         "t.amber:5: 3 values: not a whole number of 2-component elements"},
+        {"[frob]\n", CASE_ERR_FIELD, "t.amber:1: [frob]: not a VkScript section"},
+        {"[compute shader]\n#version 450\nvoid main() {}\n", CASE_ERR_FIELD, "t.amber: no [test] section"},
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {
+        char err[1024];
+        wl_case *c = NULL;
+        case_status s = amber_parse(rows[i].text, strlen(rows[i].text), "t.amber", &c, err, sizeof err);
+        ck_assert_msg(s == rows[i].status, "row %zu: status %d: %s", i, (int)s, err);
+        ck_assert_msg(strstr(err, rows[i].message), "row %zu: \"%s\" lacks \"%s\"", i, err, rows[i].message);
+        ck_assert_ptr_null(c);
+    }
+}
+END_TEST
+
 /* An EXPECT between two RUNs that bind its buffer checks a copy taken where it stands (a pass wavelab adds):
  * v[0] += 1 twice from 5 gives 6 after the first RUN and 7 after the second (by hand); the wrong values fail. */
 START_TEST(test_amber_expect_between_runs_checks_a_copy)
@@ -489,6 +614,9 @@ static Suite *amber_suite(void)
     tcase_add_test(t, test_amber_failed_expect_is_reported);
     tcase_add_test(t, test_amber_errors_name_the_construct_and_line);
     tcase_add_test(t, test_amber_expect_between_runs_checks_a_copy);
+    tcase_add_test(t, test_vkscript_layouts_and_values);
+    tcase_add_test(t, test_binding_holds_the_values_not_the_padding);
+    tcase_add_test(t, test_vkscript_errors_name_the_construct_and_line);
     tcase_add_test(t, test_amber_command_exit_codes);
     suite_add_tcase(s, t);
     TCase *dev = tsup_device_tcase("device");
