@@ -127,9 +127,14 @@ static case_status split_lines(amber *a, const char *text, size_t len)
     return CASE_OK;
 }
 
-/* Tokens of line `li` (comments removed) into a->tok; 0 tokens for a blank or comment line. */
+/* Tokens of line `li` (comments removed) into a->tok; 0 tokens for a blank or comment line.  Every entry past
+ * the last token is NULL (a command that looks one word further than its line has sees no word, never a freed one
+ * of a longer line before). */
 case_status amber_tokenize(amber *a, int li)
 {
+    for (int i = 0; i < a->ntok; i++)
+        a->tok[i] = NULL;
+    a->ntok = 0;
     free(a->tok_buf);
     a->tok_buf = strdup(a->lines[li]);
     if (!a->tok_buf)

@@ -19,7 +19,9 @@ fi
 
 seeds=build-fuzz/seeds
 rm -rf "$seeds" build-fuzz/artifacts
-mkdir -p "$seeds/case" "$seeds/spirv" build-fuzz/corpus/case build-fuzz/corpus/spirv build-fuzz/artifacts
+mkdir -p "$seeds/case" "$seeds/spirv" "$seeds/amber" build-fuzz/corpus/case build-fuzz/corpus/spirv \
+  build-fuzz/corpus/amber build-fuzz/artifacts
+cp tests/amber/*.amber "$seeds/amber/"  # both formats: AmberScript and VkScript
 n=0
 while IFS= read -r -d '' f; do
   n=$((n + 1))
@@ -34,7 +36,7 @@ done < <({
 } | sort -z)
 
 export ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-for h in case spirv; do
+for h in case spirv amber; do
   regress=(fuzz/regressions/"$h"/*)
   if [ -e "${regress[0]}" ]; then
     ./build-fuzz/fuzz_"$h" "${regress[@]}" >/dev/null 2>build-fuzz/regress_"$h".log || {

@@ -70,7 +70,7 @@ sanitized() { ./build/wavelab test kernels --waves 4,8,16,32,64 --sanitize | gre
 leg "kernels --sanitize" sanitized
 leg reconvergence scripts/reconverge.sh
 # libFuzzer: the kept regression inputs, then about 25 s of each harness
-leg fuzz scripts/fuzz.sh "${WAVELAB_FUZZ_SECONDS:-25}"
+leg fuzz scripts/fuzz.sh "${WAVELAB_FUZZ_SECONDS:-20}"
 # installed into a temporary prefix: presets found from /, the example project built against it, the .deb
 leg install scripts/install_check.sh build
 

@@ -5,7 +5,8 @@
 # MIRROR.git: a (bare) clone of KhronosGroup/VK-GL-CTS; the scripts are
 # extracted to OUT_DIR (default a temporary directory), never into the project.
 # Compute-only: at least one "SHADER compute", no other shader type and no
-# graphics pipeline.  Prints one line per script (exit code, path, first
+# graphics pipeline; or, in VkScript (Amber's other format), a "[compute
+# shader ...]" section and no other stage's.  Prints one line per script (exit code, path, first
 # line of the output) to OUT_DIR/results.txt and a summary by exit code and cause.
 # With CHECK=1 in the environment, every script that passes also runs through
 # `wavelab check` (the default Vulkan device): OUT_DIR/check.txt and a count.
@@ -18,9 +19,12 @@ git --git-dir="$mirror" archive HEAD external/vulkancts/data/vulkan/amber | tar 
 root="$out/scripts/external/vulkancts/data/vulkan/amber"
 : > "$out/results.txt"
 find "$root" -name '*.amber' | sort | while read -r f; do
-    grep -qE '^[[:space:]]*SHADER[[:space:]]+compute' "$f" || continue
+    # compute-only: an AmberScript with a compute SHADER and no graphics stage or pipeline, or a VkScript (Amber's
+    # other format) with a [compute shader ...] section and no other stage's
+    grep -qE '^[[:space:]]*SHADER[[:space:]]+compute|^\[compute shader' "$f" || continue
     if grep -qE '^[[:space:]]*SHADER[[:space:]]+(vertex|fragment|geometry|tessellation|multi)' "$f" ||
-       grep -qE '^[[:space:]]*PIPELINE[[:space:]]+graphics' "$f"; then
+       grep -qE '^[[:space:]]*PIPELINE[[:space:]]+graphics' "$f" ||
+       grep -qE '^\[(vertex|fragment|geometry|tessellation)' "$f"; then
         continue
     fi
     set +e
