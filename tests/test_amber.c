@@ -434,6 +434,7 @@ START_TEST(test_binding_holds_the_values_not_the_padding)
     char err[1024];
     run_options opt = {.wave_size = 32};
     ck_assert_int_eq(run_case_sim(c, &opt, &out, err, sizeof err), RUN_EXIT_BAD_INPUT);
+    run_output_free(&out); /* whatever run_case_sim returned (run/run.h) */
     ck_assert_msg(strstr(err, "16 bytes, but the kernel's layout of 'u' needs at least 20"), "%s", err);
     case_destroy(c);
 }
