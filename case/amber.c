@@ -42,6 +42,7 @@ static const char *const modelled_features[] = {
     "Storage16BitFeatures.storagePushConstant16",
     "SubgroupSizeControl.subgroupSizeControl", "SubgroupSizeControl.computeFullSubgroups",
     "shaderStorageImageMultisample",
+    "VariablePointerFeatures.variablePointersStorageBuffer", "VariablePointerFeatures.variablePointers",
     /* graphics-stage features a compute script may name: they change nothing in a compute dispatch */
     "vertexPipelineStoresAndAtomics", "fragmentStoresAndAtomics",
 };
@@ -52,7 +53,7 @@ static const char *const modelled_extensions[] = {
     "VK_KHR_shader_float16_int8", "VK_KHR_spirv_1_4", "VK_KHR_zero_initialize_workgroup_memory",
     "VK_EXT_subgroup_size_control", "VK_KHR_shader_subgroup_extended_types",
     "VK_KHR_shader_terminate_invocation", "VK_KHR_shader_non_semantic_info", "VK_KHR_get_physical_device_properties2",
-    "VK_KHR_workgroup_memory_explicit_layout",
+    "VK_KHR_workgroup_memory_explicit_layout", "VK_KHR_variable_pointers", "VK_EXT_descriptor_indexing",
 };
 
 /* DEVICE_PROPERTY names the simulator's arithmetic satisfies: every float operation is IEEE 754, rounded to nearest
@@ -76,6 +77,14 @@ static const struct {
     {"vulkan1.1spv1.4", 4, "spirv1.4"}, {"vulkan1.2", 5, "vulkan1.2"}, {"vulkan1.3", 6, "vulkan1.3"},
 };
 
+
+int amber_extension_wants_spirv_1_4(const char *name)
+{
+    /* VK_KHR_spirv_1_4 itself; SPV_KHR_workgroup_memory_explicit_layout requires SPIR-V 1.4, and the CTS builds
+     * the scripts that use it as 1.4 (vktComputeWorkgroupMemoryExplicitLayoutTests.cpp,
+     * vktSpvAsmPtrAccessChainTests.cpp) */
+    return amber_is(name, "VK_KHR_spirv_1_4") || amber_is(name, "VK_KHR_workgroup_memory_explicit_layout");
+}
 
 case_status amber_fail(amber *a, int line, case_status s, const char *fmt, ...)
 {
@@ -1429,7 +1438,8 @@ case_status amber_parse(const char *text, size_t len, const char *path, wl_case 
     int vkscript = s == CASE_OK && vkscript_is(&a);
     for (int i = 0; s == CASE_OK && !vkscript && i < a.line_count; i++) {
         s = amber_tokenize(&a, i);
-        a.requires_spirv_1_4 |= a.ntok == 2 && amber_is(a.tok[0], "DEVICE_EXTENSION") && amber_is(a.tok[1], "VK_KHR_spirv_1_4");
+        a.requires_spirv_1_4 |= a.ntok == 2 && amber_is(a.tok[0], "DEVICE_EXTENSION") &&
+                                amber_extension_wants_spirv_1_4(a.tok[1]);
     }
     if (s == CASE_OK)
         s = vkscript ? vkscript_read(&a) : run_commands(&a, 0, &ended);

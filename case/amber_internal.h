@@ -132,6 +132,8 @@ case_status amber_fail(amber *a, int line, case_status s, const char *fmt, ...) 
 #define AMBER_EQ_RELATIVE 1e-8
 
 int amber_is(const char *tok, const char *word); /* tok is the word (tok may be NULL) */
+/* Whether requiring device extension `name` has the script's SPIR-V assembly assembled as SPIR-V 1.4. */
+int amber_extension_wants_spirv_1_4(const char *name);
 /* Line li (0-based) split into a->tok (comments removed); none for a blank or comment line. */
 case_status amber_tokenize(amber *a, int li);
 /* One value of type t into dst, as Amber's parsers read numbers (decimal, 0x bits, inf, nan). */

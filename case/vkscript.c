@@ -441,7 +441,7 @@ case_status vkscript_read(amber *a)
     case_status s = CASE_OK;
     /* the sections: a line opening with '[' starts one */
     for (int li = 0; li < a->line_count; li++)
-        a->requires_spirv_1_4 |= strcmp(a->lines[li], "VK_KHR_spirv_1_4") == 0;
+        a->requires_spirv_1_4 |= amber_extension_wants_spirv_1_4(a->lines[li]);
     int li = 0;
     while (li < a->line_count && s == CASE_OK) {
         const char *h = a->lines[li];

@@ -335,6 +335,9 @@ typedef struct isa_slot {
                                 * of `buffer_t b[4]` is a slot of its own, made in a row (isa/lower_module.c) */
     uint32_t elements;         /* ... the array's length (1 for a single descriptor): slots [s - element,
                                 * s - element + elements) are its elements */
+    uint32_t alias_of;         /* a variable pointer's candidate (isa/lower_varptr.c): this slot is slot
+                                * alias_of - 1 again, as element `element` of the run of `elements` slots a
+                                * pointer chosen per lane indexes; the executor goes to that slot (0: none) */
     isa_format format;         /* texel buffers: format declared in SPIR-V (unknown allowed for uniform texel) */
     isa_type texel_type;       /* texel buffers: the sampled type's component type */
     uint32_t static_size;      /* workgroup / private: bytes of this variable; buffers and push constants: the bytes

@@ -337,7 +337,9 @@ static isa_status lower_program(const uint32_t *words, size_t word_count, const 
         }
     }
     lower_fold_constant_variables(L, fbegin, fend);
-    lower_make_variables(L);
+    lower_plan_variable_pointers(L, fbegin, fend); /* the module's variables have their slots: the first call */
+    if (!L->failed)
+        lower_make_variables(L);
     if (L->failed)
         goto done;
     /* initialisers of Function variables are stored at the top of the entry block */
@@ -348,7 +350,10 @@ static isa_status lower_program(const uint32_t *words, size_t word_count, const 
         goto done;
     }
     lower_function(L);
+    if (!L->failed)
+        lower_finish_variable_pointers(L);
 done:
+    free(L->vp);
     spv_module_free(&L->mod);
     for (uint32_t k = 0; k < L->nblocks; k++)
         free(L->blocks[k].succ);

@@ -250,9 +250,16 @@ static void phi_copies(lower *L, block *from, block *to, uint32_t edge)
                 break; /* an undefined incoming value: the lanes keep whatever the register holds */
             for (uint32_t q = 0; q < nphi; q++)
                 reads_a_phi |= inst_at(L, at[q]).o[1] == v;
-            dst[ncopy] = L->ids[o[1]].reg;
-            src[ncopy] = lower_val(L, v);
-            regs[ncopy] = lower_reg_count_of(L, o[0]);
+            if (lower_type(L, o[0])->op == SpvOpTypePointer) { /* variable pointers (lower_varptr.c) */
+                bool variable = lower_is_variable_pointer(L, o[1]);
+                dst[ncopy] = variable ? L->ids[o[1]].desc.reg : L->ids[o[1]].off_reg;
+                src[ncopy] = lower_varptr_value(L, v, o[1]);
+                regs[ncopy] = variable ? 2 : 1;
+            } else {
+                dst[ncopy] = L->ids[o[1]].reg;
+                src[ncopy] = lower_val(L, v);
+                regs[ncopy] = lower_reg_count_of(L, o[0]);
+            }
             ncopy++;
             break;
         }
@@ -456,9 +463,11 @@ static bool define_phis(lower *L)
                 return false;
             }
             type_info *rt = lower_type(L, rtype);
-            if (rt->op == SpvOpTypePointer) {
-                lower_fail(L, ISA_ERR_UNSUPPORTED, "phis of pointers (variable pointers) are not modelled");
-                return false;
+            if (rt->op == SpvOpTypePointer) { /* variable pointers: the element of its run and the offset */
+                lower_varptr_define(L, rid, rtype, lower_new_regs(L, lower_is_variable_pointer(L, rid) ? 2 : 1));
+                if (L->failed)
+                    return false;
+                continue;
             }
             lower_def_value(L, rid, rtype, lower_reg_count_of(L, rtype));
         }

@@ -23,9 +23,11 @@
 
 /* K_IMAGE: an image, sampler or sampled-image value (slot, sampler_slot); K_TEXEL_PTR: OpImageTexelPointer
  * (slot, coordinates in off_reg, their count in off_const), used only by image atomics; K_DESC_ARRAY: a
- * descriptor array variable (slot: its element 0's; only an access chain's first index makes a pointer of it) */
+ * descriptor array variable (slot: its element 0's; only an access chain's first index makes a pointer of it);
+ * K_PTR_VAR: a Function or Private variable that holds a pointer (variable pointers: what inlining leaves of a
+ * function that returns one), its value in registers from reg (isa/lower_varptr.c) */
 enum id_kind { K_NONE, K_TYPE, K_CONST, K_VAR, K_VALUE, K_PTR, K_IMAGE, K_LABEL, K_FUNC, K_EXTINST, K_STRING, K_UNDEF,
-               K_TEXEL_PTR, K_DESC_ARRAY };
+               K_TEXEL_PTR, K_DESC_ARRAY, K_PTR_VAR };
 
 /* A type: the module reader's record (isa/spirv.h), with its layout decorations. */
 typedef spv_type type_info;
@@ -89,6 +91,9 @@ typedef struct block {
                                * no mask, no BLOCK, no edge instruction */
 } block;
 
+/* A pointer's candidate variables under variable pointers (isa/lower_varptr.c). */
+typedef struct lower_vptr lower_vptr;
+
 typedef struct lower {
     const isa_spec *spec;     /* the case's: runtime descriptor arrays' lengths (NULL: none) */
     const uint32_t *w;
@@ -115,6 +120,9 @@ typedef struct lower {
     uint32_t builtin_reg[ISA_BI_COUNT];
     bool workgroup_explicit;  /* the Workgroup variables are Blocks laid out by their decorations, sharing one
                                * memory (SPV_KHR_workgroup_memory_explicit_layout: all of them or none) */
+    lower_vptr *vp;           /* per id, the variables a pointer may point into; NULL when the entry function makes
+                               * no pointer by OpSelect or OpPhi (isa/lower_varptr.c) */
+    bool vp_planned;          /* lower_plan_variable_pointers ran (variables holding pointers wait for it) */
 } lower;
 
 /* An operand id outside the module's bound fails the lowering and returns
@@ -157,6 +165,8 @@ uint32_t lower_const_u32(lower *L, uint32_t id);
 uint32_t lower_def_value(lower *L, uint32_t id, uint32_t type, uint32_t nregs);
 void lower_alias_value(lower *L, uint32_t id, uint32_t type, uint32_t reg);
 void lower_make_variables(lower *L);
+/* Appends a slot to the program: its index, -1 after a failure. */
+int32_t lower_add_slot(lower *L, const isa_slot *s);
 
 /* ---- constant tables in Function variables (lower_constvar.c) */
 
@@ -184,6 +194,9 @@ void lower_mem_inst(lower *L, SpvOp op, const uint32_t *o, uint32_t no);
  * one (isa_inst.x, desc_index, from p->desc); a write through it marks every element written. */
 void lower_index_slots(lower *L, uint32_t first, const id_info *p);
 void lower_store_through(lower *L, uint32_t ptr, uint32_t tid, uint32_t reg);
+/* The bytes from one pointee to the next for OpPtrAccessChain and OpPtrDiff on a pointer of type ptr_type into
+ * `slot`: the pointer type's ArrayStride where the variable is explicitly laid out, else the pointee's size. */
+uint32_t lower_pointee_stride(lower *L, uint32_t ptr_type, int32_t slot);
 
 /* ---- images other than texel buffers (lower_image.c) */
 
@@ -197,6 +210,29 @@ void lower_image_inst(lower *L, SpvOp op, const uint32_t *o, uint32_t no);
 /* An atomic whose pointer is an OpImageTexelPointer: ty/red/value/cmp as lower_mem_inst worked them out. */
 void lower_image_atomic(lower *L, const id_info *ptr, uint32_t result_type, uint32_t result, isa_type ty,
                         isa_reduce_op red, uint32_t value, uint32_t cmp);
+
+/* ---- variable pointers (lower_varptr.c) */
+
+/* Before the body: the variables every pointer of the function [fbegin, fend) may point into, and a run of
+ * aliases for each set of several (nothing when no OpSelect or OpPhi makes a pointer). */
+void lower_plan_variable_pointers(lower *L, uint32_t fbegin, uint32_t fend);
+/* Whether pointer id may point into several variables (or be null): its value is then two registers, the run's
+ * element and the byte offset. */
+bool lower_is_variable_pointer(lower *L, uint32_t id);
+/* Pointer id defined by registers from reg on (the element and the offset, or the offset alone). */
+void lower_varptr_define(lower *L, uint32_t id, uint32_t type, uint32_t reg);
+/* Pointer ptr's value as pointer target holds it (a phi's incoming value, a select's side): registers. */
+uint32_t lower_varptr_value(lower *L, uint32_t ptr, uint32_t target);
+void lower_varptr_select(lower *L, const uint32_t *o);
+/* A Function or Private variable holding a pointer: registers for its value (K_PTR_VAR). */
+void lower_varptr_variable(lower *L, uint32_t id);
+/* OpLoad from, OpStore to such a variable. */
+void lower_varptr_load(lower *L, uint32_t rtype, uint32_t rid, uint32_t var);
+void lower_varptr_store(lower *L, uint32_t var, uint32_t value);
+/* OpPtrEqual, OpPtrNotEqual, OpPtrDiff. */
+void lower_pointer_compare(lower *L, SpvOp op, const uint32_t *o);
+/* After the body: a variable written through an alias is written (and the other way). */
+void lower_finish_variable_pointers(lower *L);
 
 /* ---- subgroup operations and barriers (lower_wave.c) */
 

@@ -16,6 +16,17 @@ static bool slot_explicit(lower *L, int32_t slot)
            (sp == ISA_SPACE_WORKGROUP && L->workgroup_explicit);
 }
 
+uint32_t lower_pointee_stride(lower *L, uint32_t ptr_type, int32_t slot)
+{
+    const type_info *pt = lower_type(L, ptr_type);
+    bool expl = slot_explicit(L, slot);
+    if (expl && pt->array_stride)
+        return pt->array_stride;
+    spv_diag diag = {0};
+    uint64_t size = spv_layout_size(&L->mod, pt->elem, expl, &diag);
+    return size <= UINT32_MAX ? (uint32_t)size : 0;
+}
+
 static isa_class mem_class(lower *L, int32_t slot, uint32_t off_reg)
 {
     switch (L->p->slots[slot].space) {
@@ -237,7 +248,10 @@ void lower_index_slots(lower *L, uint32_t first, const id_info *p)
     }
 }
 
-static void lower_access_chain(lower *L, const uint32_t *o, uint32_t no)
+/* OpAccessChain, OpInBoundsAccessChain, and OpPtrAccessChain (ptr_chain: its Element operand o[3] first steps
+ * over whole pointees, by the pointer type's ArrayStride where the variable is explicitly laid out, else by the
+ * pointee's size as the variable lays it out: Workgroup memory without explicit layout ignores ArrayStride). */
+static void lower_access_chain(lower *L, const uint32_t *o, uint32_t no, bool ptr_chain)
 {
     uint32_t rtype = o[0], rid = o[1], base = o[2];
     CHECK_ID(L, base);
@@ -253,6 +267,20 @@ static void lower_access_chain(lower *L, const uint32_t *o, uint32_t no)
     r.kind = K_PTR;
     r.type = rtype;
     uint32_t first_index = 3;
+    if (ptr_chain && (b->kind != K_PTR || b->slot < 0 || no < 4)) {
+        lower_fail(L, ISA_ERR_UNSUPPORTED, "OpPtrAccessChain on %%%u, which is not a pointer into a buffer or "
+                   "workgroup variable", base);
+        return;
+    }
+    if (ptr_chain) {
+        uint32_t stride = lower_pointee_stride(L, b->type, b->slot);
+        CHECK_ID(L, o[3]);
+        if (L->ids[o[3]].cknown)
+            r.off_const += (int64_t)(int32_t)L->ids[o[3]].cval * stride;
+        else
+            r.off_reg = add_scaled_index(L, r.off_reg, o[3], stride);
+        first_index = 4;
+    }
     if (b->kind == K_DESC_ARRAY) {
         if (!descriptor_element(L, b, no > 3 ? o[3] : 0, rid, &r))
             return;
@@ -379,6 +407,10 @@ static void lower_load(lower *L, const uint32_t *o)
     uint32_t rtype = o[0], rid = o[1], ptr = o[2];
     CHECK_ID(L, ptr);
     id_info *p = &L->ids[ptr];
+    if (p->kind == K_PTR_VAR) { /* a variable holding a pointer (variable pointers) */
+        lower_varptr_load(L, rtype, rid, ptr);
+        return;
+    }
     if (p->kind != K_PTR) {
         lower_fail(L, ISA_ERR_UNSUPPORTED, "load through %%%u, which is not a resolved pointer", ptr);
         return;
@@ -589,14 +621,18 @@ void lower_mem_inst(lower *L, SpvOp op, const uint32_t *o, uint32_t no)
     case SpvOpStore: {
         uint32_t ptr = o[0], v = o[1];
         CHECK_ID(L, v);
-        lower_store_through(L, ptr, L->ids[v].type, lower_val(L, v));
+        CHECK_ID(L, ptr);
+        if (L->ids[ptr].kind == K_PTR_VAR) /* a variable holding a pointer (variable pointers) */
+            lower_varptr_store(L, ptr, v);
+        else
+            lower_store_through(L, ptr, L->ids[v].type, lower_val(L, v));
         return;
     }
     case SpvOpCopyMemory:
         lower_copy_memory(L, o);
         return;
-    case SpvOpAccessChain: case SpvOpInBoundsAccessChain:
-        lower_access_chain(L, o, no);
+    case SpvOpAccessChain: case SpvOpInBoundsAccessChain: case SpvOpPtrAccessChain:
+        lower_access_chain(L, o, no, op == SpvOpPtrAccessChain);
         return;
     case SpvOpArrayLength:
         lower_array_length(L, o);

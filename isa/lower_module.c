@@ -536,7 +536,7 @@ void lower_alias_value(lower *L, uint32_t id, uint32_t type, uint32_t reg)
 
 /* ------------------------------------------------------------ slots */
 
-static int32_t add_slot(lower *L, isa_slot *s)
+int32_t lower_add_slot(lower *L, const isa_slot *s)
 {
     isa_program *p = L->p;
     if (p->slot_count >= UINT16_MAX) { /* isa_inst.slot */
@@ -697,7 +697,7 @@ static void make_resource_slots(lower *L, uint32_t var)
         }
         s.element = k;
         s.elements = count;
-        int32_t i = add_slot(L, &s);
+        int32_t i = lower_add_slot(L, &s);
         if (i < 0)
             return;
         if (first < 0)
@@ -755,6 +755,12 @@ void lower_make_variables(lower *L)
             make_resource_slots(L, id);
             break;
         case SpvStorageClassWorkgroup: case SpvStorageClassPrivate: case SpvStorageClassFunction: {
+            if (t->op == SpvOpTypePointer && d->storage != SpvStorageClassWorkgroup) {
+                /* holds a pointer: registers, not memory, once the pointers are planned (lower_varptr.c) */
+                if (L->vp_planned)
+                    lower_varptr_variable(L, id);
+                continue;
+            }
             if (d->fold_rep && d->fold_rep != id) { /* shares its representative's table (lower_constvar.c) */
                 d->kind = K_PTR;
                 d->slot = L->ids[d->fold_rep].slot;
@@ -793,7 +799,7 @@ void lower_make_variables(lower *L)
                 *area = (uint32_t)end;
             L->workgroup_explicit |= shared_block;
             d->kind = K_PTR;
-            d->slot = add_slot(L, &s);
+            d->slot = lower_add_slot(L, &s);
             d->off_const = 0;
             break;
         }

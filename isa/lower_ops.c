@@ -603,6 +603,10 @@ static void lower_composite_inst(lower *L, SpvOp op, const uint32_t *o, uint32_t
     }
     case SpvOpSelect: {
         uint32_t rtype = o[0], rid = o[1], c = o[2], a = o[3], b = o[4];
+        if (lower_type(L, rtype)->op == SpvOpTypePointer) { /* variable pointers */
+            lower_varptr_select(L, o);
+            return;
+        }
         CHECK_ID(L, c);
         CHECK_ID(L, a);
         CHECK_ID(L, b);
@@ -1024,7 +1028,7 @@ void lower_inst(lower *L, SpvOp op, const uint32_t *o, uint32_t no)
     case SpvOpMemoryBarrier: case SpvOpModuleProcessed:
         return;
     case SpvOpVariable: case SpvOpLoad: case SpvOpStore: case SpvOpCopyMemory: case SpvOpAccessChain:
-    case SpvOpInBoundsAccessChain: case SpvOpArrayLength: case SpvOpAtomicLoad: case SpvOpAtomicStore: case SpvOpAtomicExchange: case SpvOpAtomicCompareExchange:
+    case SpvOpInBoundsAccessChain: case SpvOpPtrAccessChain: case SpvOpArrayLength: case SpvOpAtomicLoad: case SpvOpAtomicStore: case SpvOpAtomicExchange: case SpvOpAtomicCompareExchange:
     case SpvOpAtomicIIncrement: case SpvOpAtomicIDecrement: case SpvOpAtomicIAdd: case SpvOpAtomicISub:
     case SpvOpAtomicSMin: case SpvOpAtomicUMin: case SpvOpAtomicSMax: case SpvOpAtomicUMax: case SpvOpAtomicAnd:
     case SpvOpAtomicOr: case SpvOpAtomicXor: case SpvOpAtomicFAddEXT:
@@ -1045,6 +1049,9 @@ void lower_inst(lower *L, SpvOp op, const uint32_t *o, uint32_t no)
     case SpvOpDot: case SpvOpVectorTimesScalar: case SpvOpMatrixTimesVector: case SpvOpVectorTimesMatrix:
     case SpvOpMatrixTimesScalar: case SpvOpTranspose: case SpvOpMatrixTimesMatrix:
         lower_matrix_inst(L, op, o);
+        return;
+    case SpvOpPtrEqual: case SpvOpPtrNotEqual: case SpvOpPtrDiff:
+        lower_pointer_compare(L, op, o);
         return;
     default: break;
     }

@@ -123,6 +123,8 @@ uint32_t isa_radv_abi_sgprs(const isa_program *p)
     for (uint32_t i = 0; i < p->slot_count; i++) {
         const isa_slot *s = &p->slots[i];
         uint32_t words = 0;
+        if (s->alias_of)
+            continue; /* a variable pointer's second name for a descriptor counted at its own slot */
         switch (s->space) {
         case ISA_SPACE_PUSH:
             push = 1;

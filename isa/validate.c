@@ -102,6 +102,11 @@ int isa_program_validate(const isa_program *p, uint32_t *bad_pc, char *err, size
     for (uint32_t i = 0; i < p->builtin_count; i++)
         if (p->builtins[i].reg >= p->reg_count || p->builtins[i].builtin >= ISA_BI_COUNT)
             return fail(bad_pc, 0, err, err_size, "built-in register r%u out of range", p->builtins[i].reg);
+    for (uint32_t s = 0; s < p->slot_count; s++) {
+        uint32_t a = p->slots[s].alias_of;
+        if (a && (a > p->slot_count || p->slots[a - 1].alias_of || p->slots[a - 1].space != p->slots[s].space))
+            return fail(bad_pc, 0, err, err_size, "slot %u aliases slot %u, not a variable of its space", s, a - 1);
+    }
     for (uint32_t pc = 0; pc < p->code_count; pc++) {
         const isa_inst *in = &p->code[pc];
         if (in->op >= ISA_OP_COUNT)

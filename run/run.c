@@ -167,10 +167,11 @@ static isa_type slot_access_type(const isa_program *p, uint32_t s)
     return t;
 }
 
-/* Whether a slot of this space comes from a (set, binding) of the case: not push constants, shared or private. */
-static int space_has_binding(isa_space space)
+/* Whether a slot comes from a (set, binding) of the case: not push constants, shared or private, nor a variable
+ * pointer's second name for another slot (isa_slot.alias_of). */
+static int slot_has_binding(const isa_slot *sl)
 {
-    return space <= ISA_SPACE_UNIFORM_TEXEL || space >= ISA_SPACE_STORAGE_IMAGE;
+    return (sl->space <= ISA_SPACE_UNIFORM_TEXEL || sl->space >= ISA_SPACE_STORAGE_IMAGE) && !sl->alias_of;
 }
 
 /* Sets used[i] for every binding i of c that program p declares. */
@@ -178,7 +179,7 @@ static void mark_used_bindings(const wl_case *c, const isa_program *p, uint8_t *
 {
     for (uint32_t s = 0; p && s < p->slot_count; s++) {
         const case_binding *b = case_find_binding(c, p->slots[s].set, p->slots[s].binding, p->slots[s].element);
-        if (b && space_has_binding(p->slots[s].space))
+        if (b && slot_has_binding(&p->slots[s]))
             used[b - c->bindings] = 1;
     }
 }
@@ -208,7 +209,7 @@ int run_bindings_fit(const wl_case *c, isa_program *p, char *err, size_t err_siz
                      "gives %zu", c->path, sl->name, sl->static_size, (size_t)c->push_size);
             return 0;
         }
-        if (!space_has_binding(sl->space))
+        if (!slot_has_binding(sl))
             continue;
         const case_binding *b = case_find_binding(c, sl->set, sl->binding, sl->element);
         char where[CASE_DESCRIPTOR_TEXT_MAX];
@@ -691,7 +692,7 @@ static int run_passes(const wl_case *c, const run_options *opt, run_output *out,
         for (uint32_t s = 0; out->prog && s < out->prog->slot_count; s++) {
             const case_binding *b = case_find_binding(&view, out->prog->slots[s].set, out->prog->slots[s].binding,
                                                        out->prog->slots[s].element);
-            if (b && space_has_binding(out->prog->slots[s].space))
+            if (b && slot_has_binding(&out->prog->slots[s]))
                 used[case_dispatch_buffer(c, i, (int)(b - view.bindings))] = 1;
         }
         free(cur);

@@ -184,6 +184,8 @@ static sim_status bind_slots(sim_ctx *ctx)
     for (uint32_t s = 0; s < p->slot_count; s++) {
         const isa_slot *sl = &p->slots[s];
         sim_slot_mem *m = &ctx->slots[s];
+        if (sl->alias_of)
+            continue; /* never accessed: the executor goes to the slot it aliases */
         switch (sl->space) {
         case ISA_SPACE_STORAGE: case ISA_SPACE_UNIFORM:
         case ISA_SPACE_STORAGE_TEXEL: case ISA_SPACE_UNIFORM_TEXEL: {
@@ -309,6 +311,11 @@ int sim_exec_indexed(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t pc,
         for (uint32_t k = 0; k < W; k++)
             if (sim_mask_has(left, k) && (X[k] & key_mask) == key)
                 same |= sim_mask_lane(k);
+        if (e >= array->elements && array->alias_of) { /* a variable pointer's null (isa/lower_varptr.c) */
+            failed = sim_fault(ctx, w, pc, SIM_FAULT_OUT_OF_BOUNDS, (int32_t)l, (int32_t)in->slot, -1,
+                               "access through a null pointer (lane %u)", l);
+            break;
+        }
         if (e >= array->elements) {
             failed = sim_fault(ctx, w, pc, SIM_FAULT_OUT_OF_BOUNDS, (int32_t)l, (int32_t)in->slot, -1,
                                "descriptor array '%.*s' of %u elements is indexed by %u (lane %u)",
@@ -323,6 +330,8 @@ int sim_exec_indexed(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t pc,
         }
         isa_inst one = *in;
         one.slot = (uint16_t)(in->slot + e);
+        if (p->slots[one.slot].alias_of) /* a variable pointer's candidate: the variable itself */
+            one.slot = (uint16_t)(p->slots[one.slot].alias_of - 1);
         one.desc_index = ISA_DESC_NONE;
         one.sampler_index = 0;
         one.x = ISA_NO_REG;
@@ -863,7 +872,8 @@ static int parallel_safe(const sim_ctx *ctx, uint8_t *read, uint8_t *written)
             return 0; /* atomics on buffers: their order is the schedule's */
         uint32_t first, count;
         isa_inst_slots(p, in, &first, &count);
-        for (uint32_t k = first; k < first + count; k++) {
+        for (uint32_t e = first; e < first + count; e++) {
+            const uint32_t k = p->slots[e].alias_of ? p->slots[e].alias_of - 1 : e; /* the slot it goes to */
             if (op == ISA_OP_LOAD || op == ISA_OP_IMG_READ)
                 read[k] = 1;
             else

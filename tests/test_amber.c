@@ -451,8 +451,8 @@ START_TEST(test_vkscript_errors_name_the_construct_and_line)
         {"[vertex shader passthrough]\n[test]\n", CASE_ERR_UNSUPPORTED, "t.amber:1: [vertex shader passthrough]:"},
         {"[compute shader]\n#version 450\nvoid main() {}\n[test]\ndraw rect 0 0 1 1\n", CASE_ERR_UNSUPPORTED,
          "t.amber:5: draw: drawing"},
-        {"[require]\nVariablePointerFeatures.variablePointers\n", CASE_ERR_UNSUPPORTED,
-         "t.amber:2: DEVICE_FEATURE VariablePointerFeatures.variablePointers: the simulator does not model it"},
+        {"[require]\nsparseResidencyBuffer\n", CASE_ERR_UNSUPPORTED,
+         "t.amber:2: DEVICE_FEATURE sparseResidencyBuffer: the simulator does not model it"},
         {"[compute shader]\n#version 450\nvoid main() {}\n[test]\nssbo 0 subdata uint 0 1\n"
          "probe ssbo float 0 0 == 1\n", CASE_ERR_FIELD, "t.amber:6: ssbo_0_0: float does not match"},
         {"[compute shader]\n#version 450\nvoid main() {}\n[test]\nprobe ssbo uint 0:9 0 == 1\n", CASE_ERR_FIELD,
