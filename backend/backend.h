@@ -140,6 +140,7 @@ typedef struct vkb_device_info {
                                                           * implicit-LOD sampling in compute, each grouping */
     int storage_buffer_8bit, uniform_and_storage_buffer_8bit, storage_push_constant_8;
     int storage_buffer_16bit, uniform_and_storage_buffer_16bit, storage_push_constant_16;
+    int variable_pointers_storage_buffer, variable_pointers; /* VariablePointers(StorageBuffer) */
     int vulkan_memory_model;
     int sampler_mirror_clamp_to_edge; /* Vulkan 1.2 samplerMirrorClampToEdge */
     int image_cube_array;            /* imageCubeArray: samplerCubeArray, imageCubeArray in a kernel */

@@ -181,6 +181,8 @@ void vkb_chain_features(const device_entry *d, device_features *f)
     } else {
         f->storage16.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_16BIT_STORAGE_FEATURES;
         vkb_chain_link(&tail, &f->storage16);
+        f->variable_pointers.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VARIABLE_POINTERS_FEATURES;
+        vkb_chain_link(&tail, &f->variable_pointers);
         if (vkb_device_wants_extension(d, VK_KHR_8BIT_STORAGE_EXTENSION_NAME)) {
             f->storage8.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_8BIT_STORAGE_FEATURES;
             vkb_chain_link(&tail, &f->storage8);
@@ -275,6 +277,8 @@ static void read_features(const device_entry *d, vkb_device_info *info)
     X(storage_buffer_16bit, API_1_2, v11, storage16, storageBuffer16BitAccess)                     \
     X(uniform_and_storage_buffer_16bit, API_1_2, v11, storage16, uniformAndStorageBuffer16BitAccess) \
     X(storage_push_constant_16, API_1_2, v11, storage16, storagePushConstant16)                    \
+    X(variable_pointers_storage_buffer, API_1_2, v11, variable_pointers, variablePointersStorageBuffer) \
+    X(variable_pointers, API_1_2, v11, variable_pointers, variablePointers)                        \
     X(subgroup_extended_types, API_1_2, v12, extended_types, shaderSubgroupExtendedTypes)          \
     X(int64_atomics, API_1_2, v12, atomic_int64, shaderBufferInt64Atomics)                         \
     X(subgroup_size_control, API_1_3, v13, size_control, subgroupSizeControl)                      \

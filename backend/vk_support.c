@@ -44,6 +44,8 @@
     X(StorageBuffer8BitAccess, storage_buffer_8bit, "storageBuffer8BitAccess")                \
     X(UniformAndStorageBuffer8BitAccess, uniform_and_storage_buffer_8bit, "uniformAndStorageBuffer8BitAccess") \
     X(StoragePushConstant8, storage_push_constant_8, "storagePushConstant8")                  \
+    X(VariablePointersStorageBuffer, variable_pointers_storage_buffer, "variablePointersStorageBuffer") \
+    X(VariablePointers, variable_pointers, "variablePointers")                                \
     X(VulkanMemoryModel, vulkan_memory_model, "vulkanMemoryModel")                            \
     X(SampledCubeArray, image_cube_array, "imageCubeArray")                                   \
     X(ImageCubeArray, image_cube_array, "imageCubeArray")                                     \
@@ -66,6 +68,7 @@
     X("SPV_EXT_shader_atomic_float_add", "VK_EXT_shader_atomic_float", 0)                        \
     X("SPV_KHR_8bit_storage", "VK_KHR_8bit_storage", 2)                                         \
     X("SPV_KHR_16bit_storage", "VK_KHR_16bit_storage", 1)                                       \
+    X("SPV_KHR_variable_pointers", "VK_KHR_variable_pointers", 1)                               \
     X("SPV_KHR_vulkan_memory_model", "VK_KHR_vulkan_memory_model", 2)                           \
     X("SPV_KHR_float_controls", "VK_KHR_shader_float_controls", 2)                              \
     X("SPV_KHR_workgroup_memory_explicit_layout", "VK_KHR_workgroup_memory_explicit_layout", 0)     \

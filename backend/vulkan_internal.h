@@ -38,6 +38,7 @@ typedef struct device_features {
     VkPhysicalDeviceVulkan12Features v12;
     VkPhysicalDeviceVulkan13Features v13;
     VkPhysicalDevice16BitStorageFeatures storage16;
+    VkPhysicalDeviceVariablePointersFeatures variable_pointers; /* Vulkan 1.1's own struct, before the 1.1 features */
     VkPhysicalDevice8BitStorageFeatures storage8;
     VkPhysicalDeviceShaderFloat16Int8Features float16_int8;
     VkPhysicalDeviceShaderSubgroupExtendedTypesFeatures extended_types;

@@ -265,6 +265,8 @@ void isa_program_print(const isa_program *p, FILE *out)
             fprintf(out, " format %s", isa_format_name(sl->format));
         if (sl->space == ISA_SPACE_WORKGROUP || sl->space == ISA_SPACE_PRIVATE)
             fprintf(out, " bytes %u at %u", sl->static_size, sl->base);
+        if (sl->alias_of) /* a variable pointer's run (isa/lower_varptr.c) */
+            fprintf(out, " = slot %u as element %u of %u", sl->alias_of - 1, sl->element, sl->elements);
         fprintf(out, "%s%s\n", sl->readonly ? " readonly" : "", sl->written ? " written" : "");
     }
     char buf[256], r[24];

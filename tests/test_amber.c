@@ -90,7 +90,8 @@ START_TEST(test_amber_scripts_pass_at_every_wave)
                                          "tests/amber/aliased_bindings.amber", "tests/amber/image_two_passes.amber",
                                          "tests/amber/buffer_array.amber", "tests/amber/multisample.amber",
                                          "tests/amber/spec_convert.amber", "tests/amber/vkscript_layouts.amber",
-                                         "tests/amber/vkscript_entry_points.amber"};
+                                         "tests/amber/vkscript_entry_points.amber",
+                                         "tests/amber/variable_pointers.amber"};
     for (size_t s = 0; s < sizeof scripts / sizeof *scripts; s++) {
         wl_case *c = load(scripts[s]);
         for (size_t i = 0; i < sizeof waves / sizeof *waves; i++)
@@ -440,6 +441,85 @@ START_TEST(test_binding_holds_the_values_not_the_padding)
 }
 END_TEST
 
+/* A store through a variable pointer (OpSelect of &A[g] and &B[g] by g's parity, g the global index) on 32
+ * workgroups: A[g] = 7g for even g and B[g] = 7g for odd g, the rest 0 (by hand); the same bytes and counters on 1
+ * and on 3 host threads (the executor goes to the variable, so each thread's write record is the variable's); and
+ * a lane whose pointer is null faults, naming it. */
+static const char vp_store_script[] =
+    "[require]\nVariablePointerFeatures.variablePointersStorageBuffer\n"
+    "[compute shader spirv]\n"
+    "OpCapability Shader\nOpCapability VariablePointersStorageBuffer\n"
+    "OpExtension \"SPV_KHR_variable_pointers\"\nOpExtension \"SPV_KHR_storage_buffer_storage_class\"\n"
+    "OpMemoryModel Logical GLSL450\nOpEntryPoint GLCompute %main \"main\" %gid\n"
+    "OpExecutionMode %main LocalSize 8 1 1\nOpDecorate %gid BuiltIn GlobalInvocationId\n"
+    "OpDecorate %rta ArrayStride 4\nOpMemberDecorate %blk 0 Offset 0\nOpDecorate %blk Block\n"
+    "OpDecorate %A DescriptorSet 0\nOpDecorate %A Binding 0\nOpDecorate %B DescriptorSet 0\nOpDecorate %B Binding 1\n"
+    "%void = OpTypeVoid\n%fn = OpTypeFunction %void\n%bool = OpTypeBool\n%uint = OpTypeInt 32 0\n"
+    "%v3 = OpTypeVector %uint 3\n%c0 = OpConstant %uint 0\n%c1 = OpConstant %uint 1\n%c7 = OpConstant %uint 7\n"
+    "%cnull = OpConstant %uint NULL_LANE\n"
+    "%rta = OpTypeRuntimeArray %uint\n%blk = OpTypeStruct %rta\n%pblk = OpTypePointer StorageBuffer %blk\n"
+    "%pu = OpTypePointer StorageBuffer %uint\n%pin = OpTypePointer Input %v3\n%null = OpConstantNull %pu\n"
+    "%gid = OpVariable %pin Input\n%A = OpVariable %pblk StorageBuffer\n%B = OpVariable %pblk StorageBuffer\n"
+    "%main = OpFunction %void None %fn\n%e = OpLabel\n%g3 = OpLoad %v3 %gid\n%g = OpCompositeExtract %uint %g3 0\n"
+    "%par = OpBitwiseAnd %uint %g %c1\n%odd = OpIEqual %bool %par %c1\n"
+    "%pa = OpAccessChain %pu %A %c0 %g\n%pb = OpAccessChain %pu %B %c0 %g\n"
+    "%sel = OpSelect %pu %odd %pb %pa\n%isnull = OpIEqual %bool %g %cnull\n%p = OpSelect %pu %isnull %null %sel\n"
+    "%v = OpIMul %uint %g %c7\nOpStore %p %v\nOpReturn\nOpFunctionEnd\n"
+    "[test]\nssbo 0 256\nssbo 1 256\ncompute 32 1 1\nprobe ssbo uint 0 0 == 0\nprobe ssbo uint 1 0 == 0\n";
+
+/* vp_store_script with NULL_LANE replaced by `lane` (the SPIR-V's '%' rule out printf). */
+static void vp_script(char *out, size_t size, const char *lane)
+{
+    const char *at = strstr(vp_store_script, "NULL_LANE");
+    snprintf(out, size, "%.*s%s%s", (int)(at - vp_store_script), vp_store_script, lane, at + strlen("NULL_LANE"));
+}
+
+START_TEST(test_variable_pointer_stores_on_several_threads)
+{
+    char script[4096];
+    vp_script(script, sizeof script, "4294967295"); /* no lane's pointer is null */
+    wl_case *c = parse_ok(script);
+    uint64_t instructions[2] = {0, 0};
+    uint8_t *bytes[2][2] = {{NULL, NULL}, {NULL, NULL}};
+    for (int t = 0; t < 2; t++) {
+        run_output out;
+        char err[1024];
+        run_options opt = {.wave_size = 8, .threads = t ? 3 : 1};
+        ck_assert_msg(run_case_sim(c, &opt, &out, err, sizeof err) == RUN_EXIT_OK, "%s", err);
+        for (int k = 0; k < ISA_CLASS_COUNT; k++)
+            instructions[t] += out.result.stats.by_class[k];
+        for (int b = 0; b < 2; b++) {
+            bytes[t][b] = malloc(1024);
+            memcpy(bytes[t][b], out.data[b], 1024);
+        }
+        run_output_free(&out);
+    }
+    for (uint32_t g = 0; g < 256; g++) {
+        uint32_t a, b;
+        memcpy(&a, bytes[0][0] + 4 * g, 4);
+        memcpy(&b, bytes[0][1] + 4 * g, 4);
+        ck_assert_msg(a == (g % 2 ? 0 : 7 * g) && b == (g % 2 ? 7 * g : 0), "g %u: A %u B %u", g, a, b);
+    }
+    ck_assert(memcmp(bytes[0][0], bytes[1][0], 1024) == 0 && memcmp(bytes[0][1], bytes[1][1], 1024) == 0);
+    ck_assert_uint_eq(instructions[0], instructions[1]);
+    for (int t = 0; t < 2; t++)
+        free(bytes[t][0]), free(bytes[t][1]);
+    case_destroy(c);
+    /* lane 37's pointer is null: the store faults there */
+    vp_script(script, sizeof script, "37");
+    c = parse_ok(script);
+    run_output out;
+    char err[1024];
+    run_options opt = {.wave_size = 8};
+    ck_assert_int_eq(run_case_sim(c, &opt, &out, err, sizeof err), RUN_EXIT_FAIL);
+    char fault[512];
+    run_fault_text(&out, fault, sizeof fault);
+    ck_assert_msg(strstr(fault, "access through a null pointer (lane 5)"), "%s", fault);
+    run_output_free(&out);
+    case_destroy(c);
+}
+END_TEST
+
 /* What VkScript's compute subset refuses, each naming its line: exit 3 outside it, exit 2 malformed. */
 START_TEST(test_vkscript_errors_name_the_construct_and_line)
 {
@@ -547,7 +627,9 @@ START_TEST(test_amber_pipelines_agree_with_the_device)
                                         "tests/amber/vec3_repeat.amber", "tests/amber/frexp_modf.amber",
                                         "tests/amber/frexp_pointer.amber", "tests/amber/descriptor_window.amber",
                                         "tests/amber/aliased_bindings.amber", "tests/amber/image_two_passes.amber",
-                                        "tests/amber/buffer_array.amber", "tests/amber/spec_convert.amber"};
+                                        "tests/amber/buffer_array.amber", "tests/amber/spec_convert.amber",
+                                        "tests/amber/vkscript_layouts.amber", "tests/amber/vkscript_entry_points.amber",
+                                        "tests/amber/variable_pointers.amber"};
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         char args[512], *out = NULL;
         snprintf(args, sizeof args, "check '%s/%s'", tsup_root(), cases[i]);
@@ -617,6 +699,7 @@ static Suite *amber_suite(void)
     tcase_add_test(t, test_amber_expect_between_runs_checks_a_copy);
     tcase_add_test(t, test_vkscript_layouts_and_values);
     tcase_add_test(t, test_binding_holds_the_values_not_the_padding);
+    tcase_add_test(t, test_variable_pointer_stores_on_several_threads);
     tcase_add_test(t, test_vkscript_errors_name_the_construct_and_line);
     tcase_add_test(t, test_amber_command_exit_codes);
     suite_add_tcase(s, t);
