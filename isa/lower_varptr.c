@@ -65,19 +65,19 @@ static int vp_union(lower_vptr *a, const lower_vptr *b)
 /* The real variables (not null) among v's candidates. */
 static uint8_t vp_real(const lower_vptr *v) { return (uint8_t)(v->n && v->cand[v->n - 1] == VP_NULL ? v->n - 1 : v->n); }
 
-/* The run of aliases for v's variables: an existing run of the same variables, or a new one. */
-static void vp_make_run(lower *L, lower_vptr *v)
+/* The run of aliases for v's variables: one of the runs made so far (runs[0..*nruns)) of the same variables, or
+ * a new one, appended there. */
+static void vp_make_run(lower *L, lower_vptr *v, lower_vptr *runs, uint32_t *nruns)
 {
     uint8_t real = vp_real(v);
     v->run_len = real;
-    for (uint32_t id = 1; id < L->bound; id++) {
-        const lower_vptr *o = &L->vp[id];
-        if (o->run < 0 || o->run_len != real || vp_real(o) != real || memcmp(o->cand, v->cand, real * sizeof *v->cand))
-            continue;
-        v->run = o->run;
-        return;
-    }
+    for (uint32_t k = 0; k < *nruns; k++)
+        if (runs[k].run_len == real && !memcmp(runs[k].cand, v->cand, real * sizeof *v->cand)) {
+            v->run = runs[k].run;
+            return;
+        }
     v->run = (int32_t)L->p->slot_count;
+    runs[(*nruns)++] = *v;
     for (uint8_t i = 0; i < real && !L->failed; i++) {
         isa_slot s = L->p->slots[v->cand[i]];
         s.alias_of = v->cand[i] + 1u;
@@ -135,36 +135,40 @@ void lower_plan_variable_pointers(lower *L, uint32_t fbegin, uint32_t fend)
             }
             if (in.no < 3 || !is_pointer_type(L, in.o[0]) || in.o[1] >= L->bound)
                 continue;
-            uint32_t from[64], n = 0;
+            /* the operands the result's value comes from: o[first], o[first + step], ... up to o[last] */
+            uint32_t first = 0, step = 1, last = 0;
             switch (in.op) {
             case SpvOpAccessChain: case SpvOpInBoundsAccessChain: case SpvOpPtrAccessChain:
             case SpvOpCopyObject: case SpvOpCopyLogical: case SpvOpLoad: /* a load of a pointer: from a variable */
-                from[n++] = in.o[2];
+                first = last = 2;
                 break;
             case SpvOpSelect:
-                if (in.no >= 5)
-                    from[n++] = in.o[3], from[n++] = in.o[4];
+                first = 3, last = in.no >= 5 ? 4 : 0;
                 break;
             case SpvOpPhi:
-                for (uint32_t k = 2; k < in.no && n < 64; k += 2)
-                    from[n++] = in.o[k];
+                first = 2, step = 2, last = in.no - 1;
                 break;
             default: break;
             }
-            for (uint32_t k = 0; k < n; k++) {
-                if (from[k] >= L->bound)
+            for (uint32_t k = first; first && k <= last && k < in.no; k += step) {
+                if (in.o[k] >= L->bound)
                     continue;
                 L->cur_word = (uint32_t)in.word;
-                int r = vp_union(&L->vp[in.o[1]], &L->vp[from[k]]);
+                int r = vp_union(&L->vp[in.o[1]], &L->vp[in.o[k]]);
                 if (r < 0)
                     lower_fail(L, ISA_ERR_UNSUPPORTED, "a variable pointer into more than %d variables", VP_MAX);
                 changed |= r > 0;
             }
         }
     }
+    lower_vptr *runs = malloc(L->bound * sizeof *runs);
+    uint32_t nruns = 0;
+    if (!runs)
+        lower_fail(L, ISA_ERR_NOMEM, "out of memory");
     for (uint32_t id = 1; id < L->bound && !L->failed; id++)
         if (L->vp[id].n >= 2)
-            vp_make_run(L, &L->vp[id]);
+            vp_make_run(L, &L->vp[id], runs, &nruns);
+    free(runs);
 }
 
 bool lower_is_variable_pointer(lower *L, uint32_t id)
@@ -263,7 +267,14 @@ uint32_t lower_varptr_value(lower *L, uint32_t ptr, uint32_t target)
 {
     if (!followable(L, ptr))
         return 0;
-    const id_info *p = &L->ids[ptr];
+    const id_info *p = &L->ids[ptr], *t = &L->ids[target];
+    if (p->kind == K_PTR && (p->mstride != t->mstride || p->row_major != t->row_major || p->vstride != t->vstride)) {
+        /* how a matrix, or a column of one, lies in the buffer travels with a pointer while it is lowered, not
+         * when the kernel runs */
+        lower_fail(L, ISA_ERR_UNSUPPORTED, "a variable pointer to matrices (or their columns) laid out in more than "
+                   "one way (%%%u)", ptr);
+        return 0;
+    }
     if (L->vp[target].run < 0) /* one variable: the offset alone */
         return offset_reg(L, p);
     uint32_t w = which_in(L, ptr, target), o = offset_reg(L, p);
@@ -277,7 +288,7 @@ void lower_varptr_define(lower *L, uint32_t id, uint32_t type, uint32_t reg)
 {
     const lower_vptr *v = &L->vp[id];
     id_info *d = &L->ids[id];
-    d->kind = K_PTR;
+    d->kind = K_PTR; /* a phi's or load's matrix layout is none (the ids start zeroed); a select set its own */
     d->type = type;
     d->off_const = 0;
     d->desc = (lower_desc){ISA_DESC_NONE, ISA_NO_REG};
@@ -304,6 +315,11 @@ void lower_varptr_select(lower *L, const uint32_t *o)
         return;
     }
     uint32_t n = L->vp[rid].run >= 0 ? 2 : 1;
+    /* a matrix (or a column of one) keeps how it lies in the buffer: both sides must agree (lower_varptr_value) */
+    const id_info *from = &L->ids[L->ids[a].kind == K_PTR ? a : b];
+    L->ids[rid].mstride = from->mstride;
+    L->ids[rid].row_major = from->row_major;
+    L->ids[rid].vstride = from->vstride;
     uint32_t va = lower_varptr_value(L, a, rid), vb = lower_varptr_value(L, b, rid);
     if (L->failed)
         return;
@@ -313,10 +329,6 @@ void lower_varptr_select(lower *L, const uint32_t *o)
         s->d = d + k, s->a = cr, s->b = va + k, s->c = vb + k;
     }
     lower_varptr_define(L, rid, rtype, d);
-    /* a matrix (or a column of one) keeps how it lies in the buffer: both sides point to the same type */
-    L->ids[rid].mstride = L->ids[a].kind == K_PTR ? L->ids[a].mstride : L->ids[b].mstride;
-    L->ids[rid].row_major = L->ids[a].kind == K_PTR ? L->ids[a].row_major : L->ids[b].row_major;
-    L->ids[rid].vstride = L->ids[a].kind == K_PTR ? L->ids[a].vstride : L->ids[b].vstride;
 }
 
 /* Per lane, the variable p points into (its slot; VP_NULL for null). */
