@@ -515,7 +515,11 @@ static int lanes_may_wait(const isa_program *v, const uint32_t *min_pred, uint32
  * else of an if runs after its then.  The physical registers it writes must
  * hold nothing such a lane still needs: no virtual register live and defined
  * at the entry of a block where lanes may wait, the written one's own old
- * value included (a value left behind by lanes that broke out of a loop).
+ * value included (a value left behind by lanes that broke out of a loop) —
+ * unless that register is written only after the write, before the block,
+ * with no back edge that could have run one of its writes before it: it
+ * holds nothing yet (a loop-invariant the hoist moved to the end of the
+ * block before a loop header that an if's paths meet at, isa/lean_hoist.c).
  */
 static int check_waiting_lanes(verifier *vf)
 {
@@ -523,7 +527,30 @@ static int check_waiting_lanes(verifier *vf)
     uint32_t B = vf->B, R = vf->R, P = vf->a->reg_count;
     uint32_t *min_pred = malloc(B * sizeof *min_pred), *first = calloc(P + 2, sizeof *first);
     uint32_t *held = malloc((R ? R : 1) * sizeof *held);
-    int ok = min_pred && first && held;
+    /* each virtual register's first and last writing pc, and the lowest pc a back edge from at or after a given
+     * pc returns to (back_to[i]: min over LOOPs at pc >= i of their target) */
+    uint32_t *def_lo = malloc((R ? R : 1) * sizeof *def_lo), *def_hi = calloc(R ? R : 1, sizeof *def_hi);
+    uint32_t *back_to = malloc((v->code_count + 1) * sizeof *back_to);
+    int ok = min_pred && first && held && def_lo && def_hi && back_to;
+    for (uint32_t r = 0; ok && r < R; r++)
+        def_lo[r] = UINT32_MAX;
+    for (uint32_t i = 0; ok && i < v->code_count; i++) {
+        isa_span rd[6], wr[2];
+        int nr, nw;
+        isa_inst_regs(&v->code[i], rd, &nr, wr, &nw);
+        for (int k = 0; k < nw; k++)
+            for (uint32_t r = wr[k].first; r < wr[k].first + wr[k].count && r < R; r++) {
+                def_lo[r] = i < def_lo[r] ? i : def_lo[r];
+                def_hi[r] = i;
+            }
+    }
+    if (ok)
+        back_to[v->code_count] = UINT32_MAX;
+    for (uint32_t i = v->code_count; ok && i-- > 0;) {
+        const isa_inst *in = &v->code[i];
+        uint32_t t = in->op == ISA_OP_LOOP && in->imm >= 0 && (uint64_t)in->imm <= i ? (uint32_t)in->imm : UINT32_MAX;
+        back_to[i] = t < back_to[i + 1] ? t : back_to[i + 1];
+    }
     if (!ok)
         snprintf(vf->err, vf->err_size, "out of memory");
     /* held[first[p] .. first[p + 1]): the virtual registers renamed to physical register p */
@@ -559,6 +586,9 @@ static int check_waiting_lanes(verifier *vf)
                             uint32_t x = held[h];
                             if (vf->is_const[x] || !BS_GET(vf->live_in[q], x) || !BS_GET(vf->reach_in[q], x))
                                 continue;
+                            if (def_lo[x] > i && def_hi[x] < v->blocks[q].start_pc &&
+                                (back_to[def_lo[x]] == UINT32_MAX || back_to[def_lo[x]] > i))
+                                continue; /* written only later, before q: it holds nothing yet */
                             snprintf(vf->err, vf->err_size,
                                      "pc %u: a scalar write to physical register %u (virtual %u) in a divergent "
                                      "block reaches lanes waiting at block %u, which still need virtual register %u",
@@ -568,7 +598,7 @@ static int check_waiting_lanes(verifier *vf)
                     }
                 }
         }
-    free(min_pred), free(first), free(held);
+    free(min_pred), free(first), free(held), free(def_lo), free(def_hi), free(back_to);
     return ok;
 }
 

@@ -538,6 +538,106 @@ START_TEST(test_regalloc_header_phi_survives_a_latch_exit)
 }
 END_TEST
 
+/* A divergent if whose paths meet at a loop header, and a loop-invariant scalar compare the hoist moves to
+ * the end of the block laid out before that header (isa/lean_hoist.c): the then-block, which only its own lanes
+ * run in the per-lane flow graph.  Its scalar division writes a register while the other lanes wait at the
+ * header needing the compare's value; but the compare is written only after the division, before the header,
+ * and no back edge runs it earlier, so nothing is lost.  The allocation check used to report it (found by
+ * fuzz_spirv); the kernel is written by hand in the shape the fuzzer found. */
+static const char hoist_after_if_asm[] =
+    "               OpCapability Shader\n"
+    "               OpMemoryModel Logical GLSL450\n"
+    "               OpEntryPoint GLCompute %main \"main\" %wg %lid\n"
+    "               OpExecutionMode %main LocalSize 4 1 1\n"
+    "               OpDecorate %wg BuiltIn WorkgroupId\n"
+    "               OpDecorate %lid BuiltIn LocalInvocationId\n"
+    "               OpDecorate %rta ArrayStride 4\n"
+    "               OpMemberDecorate %blk 0 Offset 0\n"
+    "               OpDecorate %blk BufferBlock\n"
+    "               OpDecorate %out DescriptorSet 0\n"
+    "               OpDecorate %out Binding 0\n"
+    "       %void = OpTypeVoid\n"
+    "         %fn = OpTypeFunction %void\n"
+    "       %bool = OpTypeBool\n"
+    "       %uint = OpTypeInt 32 0\n"
+    "         %v3 = OpTypeVector %uint 3\n"
+    "        %pv3 = OpTypePointer Input %v3\n"
+    "         %c0 = OpConstant %uint 0\n"
+    "         %c1 = OpConstant %uint 1\n"
+    "         %c4 = OpConstant %uint 4\n"
+    "        %c16 = OpConstant %uint 16\n"
+    "        %c17 = OpConstant %uint 17\n"
+    "        %rta = OpTypeRuntimeArray %uint\n"
+    "        %blk = OpTypeStruct %rta\n"
+    "       %pblk = OpTypePointer Uniform %blk\n"
+    "         %pu = OpTypePointer Uniform %uint\n"
+    "         %wg = OpVariable %pv3 Input\n"
+    "        %lid = OpVariable %pv3 Input\n"
+    "        %out = OpVariable %pblk Uniform\n"
+    "       %main = OpFunction %void None %fn\n"
+    "      %entry = OpLabel\n"
+    "        %wg3 = OpLoad %v3 %wg\n"
+    "          %g = OpCompositeExtract %uint %wg3 0\n"
+    "       %lid3 = OpLoad %v3 %lid\n"
+    "          %l = OpCompositeExtract %uint %lid3 0\n"
+    "        %one = OpIEqual %bool %l %c1\n"
+    "               OpSelectionMerge %head None\n"
+    "               OpBranchConditional %one %then %head\n"
+    "       %then = OpLabel\n"
+    "          %q = OpUDiv %uint %g %c16\n"
+    "         %g17 = OpIMul %uint %g %c17\n"
+    "         %at = OpIAdd %uint %g17 %c16\n"
+    "         %pq = OpAccessChain %pu %out %c0 %at\n"
+    "               OpStore %pq %q\n"
+    "               OpBranch %head\n"
+    "       %head = OpLabel\n"
+    "          %i = OpPhi %uint %c0 %entry %c0 %then %next %head\n"
+    "       %next = OpIAdd %uint %i %c1\n"
+    "       %done = OpULessThanEqual %bool %c1 %c4\n"
+    "        %gk = OpIMul %uint %g %c17\n"
+    "         %l4 = OpIMul %uint %l %c4\n"
+    "        %idx0 = OpIAdd %uint %gk %l4\n"
+    "        %idx = OpIAdd %uint %idx0 %i\n"
+    "         %pi = OpAccessChain %pu %out %c0 %idx\n"
+    "               OpStore %pi %i\n"
+    "               OpLoopMerge %exit %head None\n"
+    "               OpBranchConditional %done %exit %head\n"
+    "       %exit = OpLabel\n"
+    "               OpReturn\n"
+    "               OpFunctionEnd\n";
+
+START_TEST(test_regalloc_hoisted_compare_after_a_divergent_if)
+{
+    uint32_t *words = NULL;
+    size_t n = 0;
+    char err[4096];
+    ck_assert_msg(isa_assemble_spirv(hoist_after_if_asm, strlen(hoist_after_if_asm), 0, &words, &n, err,
+                                     sizeof err) == ISA_OK, "%s", err);
+    isa_program *v = NULL;
+    ck_assert_msg(isa_lower_virtual(words, n, NULL, NULL, &v, err, sizeof err) == ISA_OK, "%s", err);
+    free(words);
+    /* the shape: a scalar compare, not divergent, right after the divergent then-block and before the LOOP's
+     * header */
+    uint32_t header = ISA_NO_REG, cmp = ISA_NO_REG;
+    for (uint32_t i = 0; i < v->code_count; i++)
+        if (v->code[i].op == ISA_OP_LOOP)
+            header = (uint32_t)v->code[i].imm;
+    ck_assert(header != ISA_NO_REG && header > 1);
+    for (uint32_t i = 0; i < header; i++)
+        if (v->code[i].op == ISA_OP_ULE && v->code[i].cls == ISA_CLASS_SALU)
+            cmp = i;
+    ck_assert_msg(cmp != ISA_NO_REG && !(v->code[cmp].flags & ISA_INST_DIVERGENT) &&
+                      (v->code[cmp - 1].flags & ISA_INST_DIVERGENT),
+                  "the compare was not hoisted to the end of the then-block");
+    isa_program *a = isa_program_clone(v);
+    ck_assert(a != NULL);
+    ck_assert_int_eq(isa_allocate_registers(a), ISA_OK);
+    ck_assert_msg(isa_verify_allocation(a, v, err, sizeof err), "%s", err);
+    isa_program_destroy(a);
+    isa_program_destroy(v);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("regalloc");
@@ -555,6 +655,7 @@ int main(void)
     tcase_add_test(tc, test_regalloc_value_after_divergent_loop_stays_per_lane);
     tcase_add_test(tc, test_regalloc_else_value_is_not_live_in_the_then);
     tcase_add_test(tc, test_regalloc_header_phi_survives_a_latch_exit);
+    tcase_add_test(tc, test_regalloc_hoisted_compare_after_a_divergent_if);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
