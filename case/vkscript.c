@@ -275,21 +275,17 @@ static case_status vk_test(amber *a, vk_state *v, int write)
                     s = MALFORMED(a, line, "ssbo %s %.40s: not a size", a->tok[1], a->tok[2]);
                 v->bufs[b].count = n;
             }
-        } else if (amber_is(cmd, "ssbo") && a->ntok >= 6 && amber_is(a->tok[2], "subdata")) {
-            if ((s = vk_buffer_at(a, v, a->tok[1], CASE_KIND_STORAGE_BUFFER, 1, &b)) == CASE_OK &&
-                (write || (s = vk_give_type(a, v, b, a->tok[3], 0)) == CASE_OK)) {
+        } else if (a->ntok >= 6 && ((amber_is(cmd, "ssbo") && amber_is(a->tok[2], "subdata")) ||
+                                    (amber_is(cmd, "uniform") && amber_is(a->tok[1], "ubo")))) {
+            /* ssbo B subdata T OFFSET V... | uniform ubo B T OFFSET V... (std140) */
+            const int ubo = amber_is(cmd, "uniform");
+            const char *desc = a->tok[ubo ? 2 : 1];
+            if ((s = vk_buffer_at(a, v, desc, ubo ? CASE_KIND_UNIFORM_BUFFER : CASE_KIND_STORAGE_BUFFER, 1, &b)) ==
+                    CASE_OK &&
+                (write || (s = vk_give_type(a, v, b, a->tok[3], ubo)) == CASE_OK)) {
                 if (write && a->run_count)
-                    s = UNSUPPORTED(a, line, "ssbo %s subdata after a compute: data written between passes is not "
-                                    "mapped", a->tok[1]);
-                else
-                    s = vk_values(a, v, b, a->tok[4], 5, write);
-            }
-        } else if (amber_is(cmd, "uniform") && a->ntok >= 6 && amber_is(a->tok[1], "ubo")) {
-            if ((s = vk_buffer_at(a, v, a->tok[2], CASE_KIND_UNIFORM_BUFFER, 1, &b)) == CASE_OK &&
-                (write || (s = vk_give_type(a, v, b, a->tok[3], 1)) == CASE_OK)) {
-                if (write && a->run_count)
-                    s = UNSUPPORTED(a, line, "uniform ubo %s after a compute: data written between passes is not "
-                                    "mapped", a->tok[2]);
+                    s = UNSUPPORTED(a, line, "%s %s: data written after a compute (between passes) is not mapped",
+                                    cmd, desc);
                 else
                     s = vk_values(a, v, b, a->tok[4], 5, write);
             }

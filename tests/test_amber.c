@@ -316,13 +316,28 @@ START_TEST(test_amber_failed_expect_is_reported)
 END_TEST
 
 /* Malformed scripts are CASE_ERR_FIELD, constructs outside the subset CASE_ERR_UNSUPPORTED; both name the line. */
+/* A script (t.amber) refused with this status and a message containing this text (its line and construct). */
+typedef struct refusal {
+    const char *text;
+    case_status status;
+    const char *message;
+} refusal;
+
+static void check_refusals(const refusal *rows, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        char err[1024];
+        wl_case *c = NULL;
+        case_status s = amber_parse(rows[i].text, strlen(rows[i].text), "t.amber", &c, err, sizeof err);
+        ck_assert_msg(s == rows[i].status, "row %zu: status %d: %s", i, (int)s, err);
+        ck_assert_msg(strstr(err, rows[i].message), "row %zu: \"%s\" lacks \"%s\"", i, err, rows[i].message);
+        ck_assert_ptr_null(c);
+    }
+}
+
 START_TEST(test_amber_errors_name_the_construct_and_line)
 {
-    static const struct {
-        const char *text;
-        case_status status;
-        const char *message;
-    } rows[] = {
+    static const refusal rows[] = {
         {"#!amber\nSHADER vertex v PASSTHROUGH\n", CASE_ERR_UNSUPPORTED, "t.amber:2: SHADER vertex: only compute"},
         {"PIPELINE graphics g\nEND\n", CASE_ERR_UNSUPPORTED, "t.amber:1: PIPELINE graphics: only compute pipelines"},
         {"DEVICE_FEATURE sparseResidencyImage2D\n", CASE_ERR_UNSUPPORTED,
@@ -344,14 +359,7 @@ START_TEST(test_amber_errors_name_the_construct_and_line)
          " BIND BUFFER b AS storage DESCRIPTOR_SET 0 BINDING 0 DESCRIPTOR_OFFSET 12 DESCRIPTOR_RANGE 8\nEND\n",
          CASE_ERR_FIELD, "t.amber:8: BIND BUFFER b: the window of 8 bytes at offset 12 does not lie in its 16 bytes"},
     };
-    for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {
-        char err[1024];
-        wl_case *c = NULL;
-        case_status s = amber_parse(rows[i].text, strlen(rows[i].text), "t.amber", &c, err, sizeof err);
-        ck_assert_msg(s == rows[i].status, "row %zu: status %d: %s", i, (int)s, err);
-        ck_assert_msg(strstr(err, rows[i].message), "row %zu: \"%s\" lacks \"%s\"", i, err, rows[i].message);
-        ck_assert_ptr_null(c);
-    }
+    check_refusals(rows, sizeof rows / sizeof *rows);
 }
 END_TEST
 
@@ -523,11 +531,7 @@ END_TEST
 /* What VkScript's compute subset refuses, each naming its line: exit 3 outside it, exit 2 malformed. */
 START_TEST(test_vkscript_errors_name_the_construct_and_line)
 {
-    static const struct {
-        const char *text;
-        case_status status;
-        const char *message;
-    } rows[] = {
+    static const refusal rows[] = {
         {"[vertex shader passthrough]\n[test]\n", CASE_ERR_UNSUPPORTED, "t.amber:1: [vertex shader passthrough]:"},
         {"[compute shader]\n#version 450\nvoid main() {}\n[test]\ndraw rect 0 0 1 1\n", CASE_ERR_UNSUPPORTED,
          "t.amber:5: draw: drawing"},
@@ -540,7 +544,7 @@ START_TEST(test_vkscript_errors_name_the_construct_and_line)
         {"[compute shader]\n#version 450\nvoid main() {}\n[test]\nssbo 0 4\ncompute 1 1 1\n"
          "probe ssbo uint 0 0 != 1\n", CASE_ERR_UNSUPPORTED, "t.amber:7: probe ssbo ... !=: the subset compares"},
         {"[compute shader]\n#version 450\nvoid main() {}\n[test]\nssbo 0 4\ncompute 1 1 1\n"
-         "ssbo 0 subdata uint 0 1\n", CASE_ERR_UNSUPPORTED, "t.amber:7: ssbo 0 subdata after a compute"},
+         "ssbo 0 subdata uint 0 1\n", CASE_ERR_UNSUPPORTED, "t.amber:7: ssbo 0: data written after a compute"},
         {"[compute shader]\n#version 450\nvoid main() {}\n[test]\nssbo 0 subdata uint 2 1\n", CASE_ERR_FIELD,
          "t.amber:5: offset 2: not a multiple of the 4-byte element"},
         {"[compute shader]\n#version 450\nvoid main() {}\n[test]\nssbo 0 subdata uvec2 0 1 2 3\n", CASE_ERR_FIELD,
@@ -548,14 +552,7 @@ START_TEST(test_vkscript_errors_name_the_construct_and_line)
         {"[frob]\n", CASE_ERR_FIELD, "t.amber:1: [frob]: not a VkScript section"},
         {"[compute shader]\n#version 450\nvoid main() {}\n", CASE_ERR_FIELD, "t.amber: no [test] section"},
     };
-    for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {
-        char err[1024];
-        wl_case *c = NULL;
-        case_status s = amber_parse(rows[i].text, strlen(rows[i].text), "t.amber", &c, err, sizeof err);
-        ck_assert_msg(s == rows[i].status, "row %zu: status %d: %s", i, (int)s, err);
-        ck_assert_msg(strstr(err, rows[i].message), "row %zu: \"%s\" lacks \"%s\"", i, err, rows[i].message);
-        ck_assert_ptr_null(c);
-    }
+    check_refusals(rows, sizeof rows / sizeof *rows);
 }
 END_TEST
 
