@@ -745,20 +745,25 @@ static uint64_t member_layout_size(const spv_module *m, const spv_type *t, uint3
     return size_mul(vectors, t->mstride[i]);
 }
 
+/* The end of struct tid's last member under its explicit layout, each member measured by `measure`. */
+typedef uint64_t member_measure(const spv_module *m, const spv_type *t, uint32_t i, spv_diag *diag);
+static uint64_t struct_end(const spv_module *m, uint32_t tid, member_measure *measure, spv_diag *diag)
+{
+    const spv_type *t = type_or_fail(m, tid, diag);
+    uint64_t end = 0;
+    for (uint32_t i = 0; i < t->nmembers; i++) {
+        uint64_t e = (uint64_t)(uint32_t)spv_member_offset(m, tid, i, true, diag) + measure(m, t, i, diag);
+        if (e > end)
+            end = e;
+    }
+    return end;
+}
+
 static uint64_t explicit_size(const spv_module *m, uint32_t tid, spv_diag *diag)
 {
     const spv_type *t = type_or_fail(m, tid, diag);
     switch (t->op) {
-    case SpvOpTypeStruct: {
-        uint64_t end = 0;
-        for (uint32_t i = 0; i < t->nmembers; i++) {
-            uint64_t e = (uint64_t)(uint32_t)spv_member_offset(m, tid, i, true, diag) +
-                         member_layout_size(m, t, i, diag);
-            if (e > end)
-                end = e;
-        }
-        return end;
-    }
+    case SpvOpTypeStruct: return struct_end(m, tid, member_layout_size, diag);
     case SpvOpTypeArray: return size_mul(t->count, spv_elem_stride(m, tid, true, 0, diag));
     case SpvOpTypeRuntimeArray: return 0;
     case SpvOpTypeMatrix: return size_mul(t->count, spv_natural_size(m, t->elem, diag));
@@ -782,20 +787,18 @@ uint64_t spv_layout_size(const spv_module *m, uint32_t tid, bool expl, spv_diag 
 /* The end of the last byte that holds a value in tid's explicit layout: a struct's members at their offsets, an
  * array's last element at (length - 1) strides, a matrix's last column (or row, RowMajor) at (n - 1) strides of
  * `mstride`; the padding after them is not counted. */
+static uint64_t value_extent(const spv_module *m, uint32_t tid, uint32_t mstride, bool row_major, spv_diag *diag);
+
+static uint64_t member_value_extent(const spv_module *m, const spv_type *t, uint32_t i, spv_diag *diag)
+{
+    return value_extent(m, t->members[i], t->mstride[i], t->row_major[i], diag);
+}
+
 static uint64_t value_extent(const spv_module *m, uint32_t tid, uint32_t mstride, bool row_major, spv_diag *diag)
 {
     const spv_type *t = type_or_fail(m, tid, diag);
     switch (t->op) {
-    case SpvOpTypeStruct: {
-        uint64_t end = 0;
-        for (uint32_t i = 0; i < t->nmembers; i++) {
-            uint64_t e = (uint64_t)(uint32_t)spv_member_offset(m, tid, i, true, diag) +
-                         value_extent(m, t->members[i], t->mstride[i], t->row_major[i], diag);
-            if (e > end)
-                end = e;
-        }
-        return end;
-    }
+    case SpvOpTypeStruct: return struct_end(m, tid, member_value_extent, diag);
     case SpvOpTypeArray:
         if (!t->count)
             return 0;
