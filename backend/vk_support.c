@@ -265,6 +265,11 @@ static vkb_status check_features(const device_entry *d, const vkb_kernel_info *k
                      "SPIR-V capability GroupNonUniformRotateKHR needs VK_KHR_shader_subgroup_rotate, which "
                      "wavelab's Vulkan headers do not know");
             return VKB_ERR_UNSUPPORTED;
+        case SpvCapabilityExpectAssumeKHR: /* its feature struct (shaderExpectAssume) must be enabled */
+            snprintf(err, err_size,
+                     "SPIR-V capability ExpectAssumeKHR needs VK_KHR_shader_expect_assume, which wavelab's Vulkan "
+                     "headers do not know");
+            return VKB_ERR_UNSUPPORTED;
         default: break;
         }
     }

@@ -1053,6 +1053,12 @@ void lower_inst(lower *L, SpvOp op, const uint32_t *o, uint32_t no)
     case SpvOpPtrEqual: case SpvOpPtrNotEqual: case SpvOpPtrDiff:
         lower_pointer_compare(L, op, o);
         return;
+    case SpvOpAssumeTrueKHR: /* SPV_KHR_expect_assume: hints to the compiler; the kernel runs as if absent (an */
+        return;              /* assumption that does not hold is not detected: docs/quirks.md) */
+    case SpvOpExpectKHR:
+        CHECK_ID(L, o[2]);
+        lower_alias_value(L, o[1], o[0], lower_val(L, o[2])); /* the value itself */
+        return;
     default: break;
     }
     if ((op >= SpvOpSampledImage && op <= SpvOpImageQuerySamples) || op == SpvOpImageTexelPointer ||
