@@ -21,8 +21,9 @@
  * Pointers with the same candidates share one run; a pointer is moved into
  * another's run (a select of a static and a variable pointer, a phi) by
  * mapping its `which` through a chain of selects.  OpPtrEqual and
- * OpPtrNotEqual compare the variable (its slot) and the offset, OpPtrDiff
- * divides the offsets' difference by the pointee's stride.
+ * OpPtrNotEqual compare the buffer variable (its slot) and the offset, or,
+ * in workgroup memory, the address; OpPtrDiff divides the difference by the
+ * pointee's stride.
  */
 #include "isa/lower_internal.h"
 
@@ -331,16 +332,49 @@ void lower_varptr_select(lower *L, const uint32_t *o)
     lower_varptr_define(L, rid, rtype, d);
 }
 
-/* Per lane, the variable p points into (its slot; VP_NULL for null). */
+/* Workgroup memory is one address space: its variables compare by address (VP_SHARED and the variable's base
+ * plus the offset), so explicit-layout blocks that share memory (SPV_KHR_workgroup_memory_explicit_layout) are
+ * equal where their addresses are.  A buffer variable is its own (its slot). */
+#define VP_SHARED 0xFFFEu
+
+static uint32_t slot_key(lower *L, uint32_t slot)
+{
+    return L->p->slots[slot].space == ISA_SPACE_WORKGROUP ? VP_SHARED : slot;
+}
+
+/* Per lane, what p points into (slot_key; VP_NULL for null). */
 static uint32_t variable_key(lower *L, uint32_t ptr)
 {
     const id_info *p = &L->ids[ptr];
     if (p->kind != K_PTR)
         return konst(L, VP_NULL);
     if (p->desc.index == ISA_DESC_NONE)
-        return konst(L, (uint32_t)p->slot);
+        return konst(L, slot_key(L, (uint32_t)p->slot));
     uint32_t slots[VP_MAX], n = run_slots(L, p, slots);
+    for (uint32_t i = 0; i < n; i++)
+        slots[i] = slot_key(L, slots[i]);
     return by_which(L, p, n, slots, VP_NULL);
+}
+
+/* Per lane, p's address in what it points into: its offset, plus the variable's base in workgroup memory. */
+static uint32_t address_reg(lower *L, uint32_t ptr)
+{
+    const id_info *p = &L->ids[ptr];
+    uint32_t off = offset_reg(L, p);
+    if (p->kind != K_PTR || L->p->slots[p->slot].space != ISA_SPACE_WORKGROUP)
+        return off;
+    uint32_t base;
+    if (p->desc.index == ISA_DESC_NONE) {
+        base = konst(L, L->p->slots[p->slot].base);
+    } else {
+        uint32_t slots[VP_MAX], n = run_slots(L, p, slots);
+        for (uint32_t i = 0; i < n; i++)
+            slots[i] = L->p->slots[slots[i]].base;
+        base = by_which(L, p, n, slots, 0);
+    }
+    uint32_t r = lower_new_regs(L, 1);
+    lower_emit_op(L, ISA_OP_IADD, ISA_TYPE_U32, r, off, base);
+    return r;
 }
 
 void lower_pointer_compare(lower *L, SpvOp op, const uint32_t *o)
@@ -350,7 +384,7 @@ void lower_pointer_compare(lower *L, SpvOp op, const uint32_t *o)
     CHECK_ID(L, b);
     if (!followable(L, a) || !followable(L, b))
         return;
-    uint32_t oa = offset_reg(L, &L->ids[a]), ob = offset_reg(L, &L->ids[b]);
+    uint32_t oa = address_reg(L, a), ob = address_reg(L, b);
     if (op == SpvOpPtrDiff) {
         /* the difference in elements of the pointee type (both point into one array): lower_pointee_stride */
         isa_type rt = lower_scalar_isa_type(L, rtype);

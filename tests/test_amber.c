@@ -91,7 +91,8 @@ START_TEST(test_amber_scripts_pass_at_every_wave)
                                          "tests/amber/buffer_array.amber", "tests/amber/multisample.amber",
                                          "tests/amber/spec_convert.amber", "tests/amber/vkscript_layouts.amber",
                                          "tests/amber/vkscript_entry_points.amber",
-                                         "tests/amber/variable_pointers.amber", "tests/amber/expect_assume.amber"};
+                                         "tests/amber/variable_pointers.amber", "tests/amber/expect_assume.amber",
+                                         "tests/amber/workgroup_pointer_compare.amber"};
     for (size_t s = 0; s < sizeof scripts / sizeof *scripts; s++) {
         wl_case *c = load(scripts[s]);
         for (size_t i = 0; i < sizeof waves / sizeof *waves; i++)
