@@ -369,8 +369,8 @@ case_status amber_add_shader(amber *a, const char *name, const char *language, c
                              size_t len, int first, int line)
 {
     /* Amber leaves the assembler's default environment to the program that runs it; the CTS assembles the scripts
-     * that require VK_KHR_spirv_1_4 as SPIR-V 1.4 (for Vulkan 1.1: vktComputeWorkgroupMemoryExplicitLayoutTests.cpp),
-     * and their modules use what 1.4 allows */
+     * that require VK_KHR_spirv_1_4 (or an extension whose SPIR-V needs 1.4: amber_extension_wants_spirv_1_4) as
+     * SPIR-V 1.4, and their modules use what 1.4 allows */
     if (!env && strcmp(language, "spirv") == 0 && a->requires_spirv_1_4)
         env = "spv1.4";
     int env_index = -1;

@@ -93,7 +93,7 @@ typedef struct amber {
     /* the script as lines */
     char **lines;
     int line_count;
-    int requires_spirv_1_4;  /* a DEVICE_EXTENSION VK_KHR_spirv_1_4 line anywhere in the script */
+    int requires_spirv_1_4;  /* the script requires an extension amber_extension_wants_spirv_1_4 names */
     int li;                  /* next line to read */
     /* tokens of the current command line */
     char *tok[MAX_TOKENS];
