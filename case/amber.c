@@ -177,7 +177,7 @@ static case_status next_command(amber *a, int *got)
 
 int amber_is(const char *tok, const char *word) { return tok && strcmp(tok, word) == 0; }
 
-static case_status parse_u64(amber *a, const char *tok, const char *what, uint64_t max, uint64_t *out)
+case_status amber_parse_u64(amber *a, const char *tok, const char *what, uint64_t max, uint64_t *out)
 {
     if (!tok)
         return MALFORMED(a, a->tok_line, "%s: missing", what);
@@ -248,15 +248,14 @@ static case_status parse_format(amber *a, const char *tok, layout *out)
     if (!n || k == 3 || !same)
         return UNSUPPORTED(a, a->tok_line, "BUFFER FORMAT %.40s: only formats of one UINT, SINT or SFLOAT component "
                            "size (R32G32_SFLOAT) are buffers the subset reads", tok);
-    for (size_t t = 0; t < CASE_TYPE_COUNT; t++)
-        if (case_type_size((case_type)t) * 8 == (size_t)bits[0] && case_type_is_float((case_type)t) == kinds[k].is_float &&
-            (kinds[k].is_float || case_type_is_signed((case_type)t) == kinds[k].is_signed)) {
-            out->type = (case_type)t;
-            out->rows = n;
-            out->cols = 1;
-            out->col_stride = out->stride = case_type_size(out->type) * (size_t)n;
-            return CASE_OK;
-        }
+    case_type t = case_type_of((unsigned)bits[0], kinds[k].is_float, kinds[k].is_signed);
+    if (t != CASE_TYPE_COUNT) {
+        out->type = t;
+        out->rows = n;
+        out->cols = 1;
+        out->col_stride = out->stride = case_type_size(out->type) * (size_t)n;
+        return CASE_OK;
+    }
     return UNSUPPORTED(a, a->tok_line, "BUFFER FORMAT %.40s: no %d-bit %s type", tok, bits[0],
                        kinds[k].is_float ? "float" : "integer");
 }
@@ -312,7 +311,7 @@ case_status amber_store_value(amber *a, case_type t, const char *tok, uint8_t *d
 }
 
 /* Byte offset of component i (counting the values a script writes: columns of rows) of a buffer. */
-static size_t component_offset(const layout *l, size_t i)
+size_t amber_component_offset(const layout *l, size_t i)
 {
     size_t per = (size_t)l->rows * (size_t)l->cols;
     size_t element = i / per, within = i % per;
@@ -512,7 +511,7 @@ static case_status buffer_from_values(amber *a, a_buffer *b, const value_list *v
     b->bytes = NULL;
     TRY(amber_buffer_alloc(a, b, v->n / comps));
     for (size_t i = 0; i < v->n; i++)
-        memcpy(b->bytes + component_offset(&b->lay, i), v->bytes + i * esize, esize);
+        memcpy(b->bytes + amber_component_offset(&b->lay, i), v->bytes + i * esize, esize);
     return CASE_OK;
 }
 
@@ -610,7 +609,7 @@ static case_status cmd_image(amber *a)
         } else if (amber_is(t, "DIM_1D") || amber_is(t, "DIM_2D") || amber_is(t, "DIM_3D")) {
             im->dim = amber_is(t, "DIM_1D") ? IMG_DIM_1D : amber_is(t, "DIM_2D") ? IMG_DIM_2D : IMG_DIM_3D;
         } else if (amber_is(t, "WIDTH") || amber_is(t, "HEIGHT") || amber_is(t, "DEPTH") || amber_is(t, "MIP_LEVELS") || amber_is(t, "SAMPLES")) {
-            TRY(parse_u64(a, v, t, CASE_MAX_IMAGE_EXTENT, &n));
+            TRY(amber_parse_u64(a, v, t, CASE_MAX_IMAGE_EXTENT, &n));
             if (n == 0)
                 return MALFORMED(a, line, "IMAGE %.60s %s 0: at least 1", b->name, t);
             if (amber_is(t, "SAMPLES"))
@@ -720,7 +719,7 @@ static case_status cmd_buffer(amber *a)
     size_t comps = (size_t)b->lay.rows * (size_t)b->lay.cols, esize = case_type_size(b->lay.type);
     if (amber_is(a->tok[k], "SIZE")) {
         uint64_t n;
-        TRY(parse_u64(a, k + 1 < a->ntok ? a->tok[k + 1] : NULL, "SIZE", UINT32_MAX, &n));
+        TRY(amber_parse_u64(a, k + 1 < a->ntok ? a->tok[k + 1] : NULL, "SIZE", UINT32_MAX, &n));
         TRY(amber_buffer_alloc(a, b, (size_t)n));
         k += 2;
         size_t values = b->elements * comps;
@@ -728,7 +727,7 @@ static case_status cmd_buffer(amber *a)
             uint8_t v[8];
             TRY(amber_store_value(a, b->lay.type, a->tok[k + 1], v));
             for (size_t i = 0; i < values; i++)
-                memcpy(b->bytes + component_offset(&b->lay, i), v, esize);
+                memcpy(b->bytes + amber_component_offset(&b->lay, i), v, esize);
         } else if (amber_is(a->tok[k], "SERIES_FROM") && k + 4 == a->ntok && amber_is(a->tok[k + 2], "INC_BY")) {
             /* value i = start + i * inc, exact for integers, in double then rounded once for floats */
             int is_float = case_type_is_float(b->lay.type);
@@ -739,7 +738,7 @@ static case_status cmd_buffer(amber *a)
                 return MALFORMED(a, line, "BUFFER %.60s: SERIES_FROM %.30s INC_BY %.30s: not numbers", b->name,
                                  a->tok[k + 1], a->tok[k + 3]);
             for (size_t i = 0; i < values; i++) {
-                uint8_t *dst = b->bytes + component_offset(&b->lay, i);
+                uint8_t *dst = b->bytes + amber_component_offset(&b->lay, i);
                 int ok = is_float ? case_store_float(b->lay.type, fs + (double)i * fi, dst)
                                   : case_store_int(b->lay.type, (case_i128)s0 + (case_i128)i * inc, dst);
                 if (!ok)
@@ -849,9 +848,9 @@ static case_status pipeline_bind(amber *a, a_pipeline *p)
     uint64_t set = 0, binding = UINT64_MAX, range = 0;
     for (int k = as + 2; k < a->ntok; k++) {
         if (amber_is(a->tok[k], "DESCRIPTOR_SET"))
-            { TRY(parse_u64(a, k + 1 < a->ntok ? a->tok[k + 1] : NULL, "DESCRIPTOR_SET", 31, &set)); k++; }
+            { TRY(amber_parse_u64(a, k + 1 < a->ntok ? a->tok[k + 1] : NULL, "DESCRIPTOR_SET", 31, &set)); k++; }
         else if (amber_is(a->tok[k], "BINDING"))
-            { TRY(parse_u64(a, k + 1 < a->ntok ? a->tok[k + 1] : NULL, "BINDING", UINT32_MAX, &binding)); k++; }
+            { TRY(amber_parse_u64(a, k + 1 < a->ntok ? a->tok[k + 1] : NULL, "BINDING", UINT32_MAX, &binding)); k++; }
         else if (array && (amber_is(a->tok[k], "OFFSET") || amber_is(a->tok[k], "DESCRIPTOR_OFFSET") ||
                            amber_is(a->tok[k], "DESCRIPTOR_RANGE")))
             return UNSUPPORTED(a, line, "BIND BUFFER_ARRAY ... %s: windows on the elements of a buffer array are "
@@ -859,7 +858,7 @@ static case_status pipeline_bind(amber *a, a_pipeline *p)
         else if (amber_is(a->tok[k], "OFFSET") || amber_is(a->tok[k], "DESCRIPTOR_OFFSET")) {
             /* the dynamic offset and the descriptor's own add up, as in Vulkan */
             uint64_t o;
-            TRY(parse_u64(a, k + 1 < a->ntok ? a->tok[k + 1] : NULL, a->tok[k], UINT32_MAX, &o));
+            TRY(amber_parse_u64(a, k + 1 < a->ntok ? a->tok[k + 1] : NULL, a->tok[k], UINT32_MAX, &o));
             offset += o;
             k++;
         } else if (amber_is(a->tok[k], "DESCRIPTOR_RANGE")) {
@@ -867,7 +866,7 @@ static case_status pipeline_bind(amber *a, a_pipeline *p)
             if (k + 1 < a->ntok && amber_is(a->tok[k + 1], "-1"))
                 range = 0;
             else
-                TRY(parse_u64(a, k + 1 < a->ntok ? a->tok[k + 1] : NULL, "DESCRIPTOR_RANGE", UINT32_MAX,
+                TRY(amber_parse_u64(a, k + 1 < a->ntok ? a->tok[k + 1] : NULL, "DESCRIPTOR_RANGE", UINT32_MAX,
                               &range));
             if (k + 1 < a->ntok && amber_is(a->tok[k + 1], "0"))
                 return MALFORMED(a, line, "BIND BUFFER %.60s DESCRIPTOR_RANGE 0: an empty descriptor",
@@ -958,7 +957,7 @@ static case_status pipeline_body(amber *a, a_pipeline *p)
                     if (amber_is(a->tok[1], "MIN") || amber_is(a->tok[1], "MAX"))
                         return UNSUPPORTED(a, a->tok_line, "REQUIRED_SIZE %s: the device's own bound; give a number",
                                            a->tok[1]);
-                    TRY(parse_u64(a, a->tok[1], "REQUIRED_SIZE", 128, &n));
+                    TRY(amber_parse_u64(a, a->tok[1], "REQUIRED_SIZE", 128, &n));
                     if (n < 4 || (n & (n - 1)))
                         return UNSUPPORTED(a, a->tok_line, "REQUIRED_SIZE %" PRIu64 ": wave sizes are powers of two "
                                            "from 4 to 128", n);
@@ -1031,7 +1030,7 @@ static case_status cmd_run(amber *a)
         return UNSUPPORTED(a, line, "more than %d RUNs (REPEAT unrolled)", MAX_PASSES);
     uint64_t g[3];
     for (int k = 0; k < 3; k++)
-        TRY(parse_u64(a, a->tok[2 + k], "RUN's workgroup count", UINT32_MAX, &g[k]));
+        TRY(amber_parse_u64(a, a->tok[2 + k], "RUN's workgroup count", UINT32_MAX, &g[k]));
     if (!g[0] || !g[1] || !g[2])
         return UNSUPPORTED(a, line, "RUN %.60s %" PRIu64 " %" PRIu64 " %" PRIu64 ": an empty dispatch", a->tok[1], g[0],
                            g[1], g[2]);
@@ -1053,13 +1052,13 @@ case_status amber_add_value_expects(amber *a, int b, size_t idx, int from, case_
     if (n == 0)
         return MALFORMED(a, line, "EXPECT %.60s: no values", buf->name);
     size_t first = idx / l->stride * (size_t)l->rows * (size_t)l->cols;
-    if (component_offset(l, first + n - 1) + esize > buf->size)
+    if (amber_component_offset(l, first + n - 1) + esize > buf->size)
         return MALFORMED(a, line, "EXPECT %.60s IDX %zu: %zu values run past the buffer's %zu bytes", buf->name, idx, n,
                          buf->size);
     size_t i = 0;
     while (i < n) {
         size_t j = i + 1; /* the run of components that lie one after another */
-        while (j < n && component_offset(l, first + j) == component_offset(l, first + j - 1) + esize)
+        while (j < n && amber_component_offset(l, first + j) == amber_component_offset(l, first + j - 1) + esize)
             j++;
         GROW(a, a->expects, a->expect_count);
         a_expect *x = &a->expects[a->expect_count];
@@ -1071,7 +1070,7 @@ case_status amber_add_value_expects(amber *a, int b, size_t idx, int from, case_
         x->e.compare = mode;
         x->e.tolerance = tol;
         x->e.count = j - i;
-        x->e.first = component_offset(l, first + i) / esize;
+        x->e.first = amber_component_offset(l, first + i) / esize;
         x->e.bytes = calloc(j - i, esize);
         if (!x->e.bytes)
             return amber_fail(a, 0, CASE_ERR_NOMEM, "out of memory");
@@ -1104,7 +1103,7 @@ static case_status add_probe_expect(amber *a, int b)
                            buf->name);
     const int rgba = amber_is(a->tok[8], "EQ_RGBA"), colours = rgba ? 4 : 3;
     for (int k = 0; k < 4; k++)
-        TRY(parse_u64(a, a->tok[3 + k + (k >= 2)], "EXPECT's rectangle", UINT32_MAX, &v[k]));
+        TRY(amber_parse_u64(a, a->tok[3 + k + (k >= 2)], "EXPECT's rectangle", UINT32_MAX, &v[k]));
     const uint64_t x = v[0], y = v[1], w = v[2], h = v[3];
     if (w == 0 || h == 0 || x + w > im->width || y + h > im->height)
         return MALFORMED(a, line, "EXPECT %.60s IDX %" PRIu64 " %" PRIu64 " SIZE %" PRIu64 " %" PRIu64 ": outside the "
@@ -1126,7 +1125,7 @@ static case_status add_probe_expect(amber *a, int b)
     float colour[4];
     for (int c = 0; c < colours; c++) {
         uint64_t n;
-        TRY(parse_u64(a, a->tok[9 + c], "EXPECT's colour", 255, &n));
+        TRY(amber_parse_u64(a, a->tok[9 + c], "EXPECT's colour", 255, &n));
         colour[c] = (float)n / 255.f; /* Amber's parser divides so, in float */
     }
     int k = 9 + colours;
@@ -1216,7 +1215,7 @@ static case_status cmd_expect(amber *a)
     if (!amber_is(op, "IDX"))
         return MALFORMED(a, line, "EXPECT %.60s: expected IDX, EQ_BUFFER or RMSE_BUFFER, got \"%.40s\"", buf->name, op);
     uint64_t idx;
-    TRY(parse_u64(a, a->ntok > 3 ? a->tok[3] : NULL, "EXPECT IDX", UINT64_MAX / 2, &idx));
+    TRY(amber_parse_u64(a, a->ntok > 3 ? a->tok[3] : NULL, "EXPECT IDX", UINT64_MAX / 2, &idx));
     int k = 4;
     if (k < a->ntok && a->tok[k][0] >= '0' && a->tok[k][0] <= '9')
         return UNSUPPORTED(a, line, "EXPECT %.60s IDX X Y: pixel expectations are for images and framebuffers",
@@ -1315,7 +1314,7 @@ static case_status cmd_repeat(amber *a, int depth)
     uint64_t n;
     if (a->ntok != 2)
         return MALFORMED(a, line, "REPEAT: expected REPEAT COUNT");
-    TRY(parse_u64(a, a->tok[1], "REPEAT", MAX_PASSES, &n));
+    TRY(amber_parse_u64(a, a->tok[1], "REPEAT", MAX_PASSES, &n));
     int body = a->li, ended = 0;
     if (n == 0) { /* skip the body: read it once for its END, then forget what it added */
         int runs = a->run_count, expects = a->expect_count;

@@ -132,6 +132,10 @@ case_status amber_fail(amber *a, int line, case_status s, const char *fmt, ...) 
 #define AMBER_EQ_RELATIVE 1e-8
 
 int amber_is(const char *tok, const char *word); /* tok is the word (tok may be NULL) */
+/* A whole number from 0 to max (decimal, or 0x hex) into *out; else a malformed-script error naming `what`. */
+case_status amber_parse_u64(amber *a, const char *tok, const char *what, uint64_t max, uint64_t *out);
+/* Byte offset of component i (counting the values a script writes: columns of rows) of a buffer laid out as l. */
+size_t amber_component_offset(const layout *l, size_t i);
 /* Whether requiring device extension `name` has the script's SPIR-V assembly assembled as SPIR-V 1.4. */
 int amber_extension_wants_spirv_1_4(const char *name);
 /* Line li (0-based) split into a->tok (comments removed); none for a blank or comment line. */

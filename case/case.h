@@ -57,6 +57,9 @@ const char *case_type_name(case_type t);
 size_t case_type_size(case_type t);
 int case_type_is_float(case_type t);
 int case_type_is_signed(case_type t);
+/* The type of `bits` bits that is a float (is_float) or an integer of that signedness; CASE_TYPE_COUNT when the
+ * table has none. */
+case_type case_type_of(unsigned bits, int is_float, int is_signed);
 
 typedef enum case_kind {
     CASE_KIND_STORAGE_BUFFER,

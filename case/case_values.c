@@ -63,6 +63,15 @@ int case_type_is_signed(case_type t)
     return (unsigned)t < CASE_TYPE_COUNT ? type_table[t].is_signed : 0;
 }
 
+case_type case_type_of(unsigned bits, int is_float, int is_signed)
+{
+    for (int t = 0; t < CASE_TYPE_COUNT; t++)
+        if (type_table[t].size * 8 == bits && type_table[t].is_float == !!is_float &&
+            (is_float || type_table[t].is_signed == !!is_signed))
+            return (case_type)t;
+    return CASE_TYPE_COUNT;
+}
+
 const char *case_kind_name(case_kind k)
 {
     return (unsigned)k < CASE_KIND_COUNT ? kind_names[k] : "?";

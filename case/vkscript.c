@@ -96,10 +96,7 @@ static int vk_type(const char *name, int std140, layout *out)
         }
         if (rows < 2 || rows > 4 || cols < 1 || cols > 4)
             return 0;
-        for (size_t k = 0; k < CASE_TYPE_COUNT; k++)
-            if (case_type_size((case_type)k) * 8 == (size_t)bits && case_type_is_float((case_type)k) == is_float &&
-                (is_float || case_type_is_signed((case_type)k) == is_signed))
-                t = (case_type)k;
+        t = case_type_of((unsigned)bits, is_float, is_signed);
     }
     if (t == CASE_TYPE_COUNT)
         return 0;
@@ -133,6 +130,25 @@ static int vk_descriptor(const char *tok, uint32_t *set, uint32_t *binding)
     return 1;
 }
 
+/* A new buffer of the script named `name`, described by d, typed int8_t (Amber's default format until a command
+ * gives the type); its index into *out. */
+static case_status vk_new_buffer(amber *a, vk_state *v, const char *name, vk_buffer d, int *out)
+{
+    GROW(a, a->buffers, a->buffer_count);
+    void *grown = realloc(v->bufs, ((size_t)a->buffer_count + 1) * sizeof *v->bufs);
+    if (!grown)
+        return amber_fail(a, 0, CASE_ERR_NOMEM, "out of memory");
+    v->bufs = grown;
+    a_buffer *b = &a->buffers[a->buffer_count];
+    if (!(b->name = strdup(name)))
+        return amber_fail(a, 0, CASE_ERR_NOMEM, "out of memory");
+    b->line = a->tok_line;
+    vk_type("int8_t", 0, &b->lay);
+    v->bufs[a->buffer_count] = d;
+    *out = a->buffer_count++;
+    return CASE_OK;
+}
+
 /* The buffer at a descriptor (kind: of the command naming it), made when `make`; -1 when there is none. */
 static case_status vk_buffer_at(amber *a, vk_state *v, const char *tok, case_kind kind, int make, int *out)
 {
@@ -153,19 +169,7 @@ static case_status vk_buffer_at(amber *a, vk_state *v, const char *tok, case_kin
         return MALFORMED(a, a->tok_line, "no buffer at descriptor set %u binding %u", set, binding);
     char name[64];
     snprintf(name, sizeof name, "%s_%u_%u", kind == CASE_KIND_UNIFORM_BUFFER ? "ubo" : "ssbo", set, binding);
-    GROW(a, a->buffers, a->buffer_count);
-    void *grown = realloc(v->bufs, ((size_t)a->buffer_count + 1) * sizeof *v->bufs);
-    if (!grown)
-        return amber_fail(a, 0, CASE_ERR_NOMEM, "out of memory");
-    v->bufs = grown;
-    a_buffer *b = &a->buffers[a->buffer_count];
-    if (!(b->name = strdup(name)))
-        return amber_fail(a, 0, CASE_ERR_NOMEM, "out of memory");
-    b->line = a->tok_line;
-    vk_type("int8_t", 0, &b->lay); /* Amber's default format until a command gives the type */
-    v->bufs[a->buffer_count] = (vk_buffer){set, binding, kind, 0, 0, 0};
-    *out = a->buffer_count++;
-    return CASE_OK;
+    return vk_new_buffer(a, v, name, (vk_buffer){set, binding, kind, 0, 0, 0}, out);
 }
 
 /* The type a command gives buffer b: the first one sticks; another is an error, as in Amber. */
@@ -188,12 +192,11 @@ static case_status vk_values(amber *a, vk_state *v, int b, const char *offset_to
 {
     const layout *l = &a->buffers[b].lay;
     size_t comps = (size_t)l->rows * (size_t)l->cols, n = (size_t)(a->ntok - from);
-    char *end;
-    unsigned long long offset = strtoull(offset_tok, &end, 10);
-    if (*end || end == offset_tok || offset_tok[0] == '-' || offset > CASE_MAX_BINDING_BYTES)
-        return MALFORMED(a, a->tok_line, "offset \"%.40s\": not a byte offset", offset_tok);
+    uint64_t offset;
+    TRY(amber_parse_u64(a, offset_tok, "offset", CASE_MAX_BINDING_BYTES, &offset));
     if (offset % l->stride)
-        return MALFORMED(a, a->tok_line, "offset %llu: not a multiple of the %zu-byte element", offset, l->stride);
+        return MALFORMED(a, a->tok_line, "offset %" PRIu64 ": not a multiple of the %zu-byte element", offset,
+                         l->stride);
     if (n == 0 || n % comps)
         return MALFORMED(a, a->tok_line, "%zu values: not a whole number of %zu-component elements", n, comps);
     if (!write) {
@@ -202,12 +205,9 @@ static case_status vk_values(amber *a, vk_state *v, int b, const char *offset_to
             v->bufs[b].extent = reach;
         return CASE_OK;
     }
-    for (size_t i = 0; i < n; i++) {
-        size_t e = i / comps, within = i % comps;
-        size_t at = (size_t)offset + e * l->stride + within / (size_t)l->rows * l->col_stride +
-                    within % (size_t)l->rows * case_type_size(l->type);
-        TRY(amber_store_value(a, l->type, a->tok[from + (int)i], a->buffers[b].bytes + at));
-    }
+    for (size_t i = 0; i < n; i++)
+        TRY(amber_store_value(a, l->type, a->tok[from + (int)i],
+                              a->buffers[b].bytes + offset + amber_component_offset(l, i)));
     return CASE_OK;
 }
 
@@ -251,12 +251,100 @@ static int vk_graphics_command(const char *cmd)
     return 0;
 }
 
+/* The `tolerance` in force for `~=`: its first value (Amber's storage-buffer probe uses that one), relative when
+ * given as a percentage; none given: Amber's kEpsilon percent. */
+typedef struct vk_tolerance {
+    double value;
+    int percent, given;
+} vk_tolerance;
+
+static case_status vk_tolerance_line(amber *a, vk_tolerance *t)
+{
+    int n = 0;
+    for (int k = 1; k < a->ntok; k++) {
+        if (amber_is(a->tok[k], ","))
+            continue;
+        char *e;
+        double x = strtod(a->tok[k], &e);
+        int percent = *e == '%' && (!e[1] || (e[1] == ',' && !e[2]));
+        if (e == a->tok[k] || (*e && !percent && !(*e == ',' && !e[1])) || !(x >= 0) || !isfinite(x))
+            return MALFORMED(a, a->tok_line, "tolerance \"%.40s\": not a number >= 0 (or a percentage)", a->tok[k]);
+        if (n++ == 0)
+            *t = (vk_tolerance){x, percent, 1};
+    }
+    if (n != 1 && n != 4)
+        return MALFORMED(a, a->tok_line, "tolerance: one value or four, not %d", n);
+    return CASE_OK;
+}
+
+/* probe ssbo TYPE B OFFSET OP VALUES on buffer b: an expectation, as Amber's verifier checks it (== on floats
+ * within kEpsilon percent, ~= within the tolerance in force). */
+static case_status vk_probe(amber *a, int b, const vk_tolerance *tol)
+{
+    const layout *l = &a->buffers[b].lay;
+    const int is_float = case_type_is_float(l->type);
+    case_compare mode = is_float ? CASE_COMPARE_RELATIVE : CASE_COMPARE_EXACT;
+    double t = is_float ? AMBER_EQ_RELATIVE : 0;
+    if (amber_is(a->tok[5], "~=") && tol->given) {
+        if (!is_float && tol->value > 0)
+            return UNSUPPORTED(a, a->tok_line, "probe ssbo %s ~= with a tolerance: tolerances on integers are not "
+                               "mapped", a->tok[2]);
+        mode = !is_float ? CASE_COMPARE_EXACT : tol->percent ? CASE_COMPARE_RELATIVE : CASE_COMPARE_EPSILON;
+        t = tol->percent ? tol->value / 100.0 : tol->value;
+    } else if (!amber_is(a->tok[5], "==") && !amber_is(a->tok[5], "~=")) {
+        return UNSUPPORTED(a, a->tok_line, "probe ssbo ... %.10s: the subset compares with == and ~=", a->tok[5]);
+    }
+    uint64_t offset;
+    TRY(amber_parse_u64(a, a->tok[4], "probe ssbo's offset", CASE_MAX_BINDING_BYTES, &offset));
+    return amber_add_value_expects(a, b, (size_t)offset, 6, mode, t);
+}
+
+/* compute X Y Z: a pass of the pipeline for `entry` (the last one when its entry point is still the one in
+ * force, else a new one binding every buffer at its descriptor). */
+static case_status vk_compute(amber *a, vk_state *v, const char *entry)
+{
+    int line = a->tok_line;
+    if (v->shader < 0)
+        return MALFORMED(a, line, "compute without a [compute shader] section");
+    uint64_t g[3];
+    for (int k = 0; k < 3; k++) {
+        TRY(amber_parse_u64(a, a->tok[1 + k], "compute's workgroup count", UINT32_MAX, &g[k]));
+        if (g[k] == 0)
+            return UNSUPPORTED(a, line, "compute %s %s %s: an empty dispatch", a->tok[1], a->tok[2], a->tok[3]);
+    }
+    if (!a->pipe_count || strcmp(a->pipes[a->pipe_count - 1].entry, entry) != 0) {
+        GROW(a, a->pipes, a->pipe_count);
+        a_pipeline *p = &a->pipes[a->pipe_count];
+        char name[80];
+        snprintf(name, sizeof name, "compute@%d", line);
+        p->name = strdup(name);
+        p->entry = strdup(entry);
+        p->shader = v->shader;
+        p->push_buffer = v->push;
+        p->line = line;
+        a->pipe_count++;
+        if (!p->name || !p->entry)
+            return amber_fail(a, 0, CASE_ERR_NOMEM, "out of memory");
+        for (int i = 0; i < a->buffer_count; i++) {
+            if (v->bufs[i].kind == CASE_KIND_COUNT)
+                continue;
+            if (p->bind_count == MAX_BINDS)
+                return UNSUPPORTED(a, line, "more than %d buffers", MAX_BINDS);
+            p->binds[p->bind_count++] = (a_bind){i, v->bufs[i].set, v->bufs[i].binding, 0, v->bufs[i].kind, line, 0, 0};
+        }
+    }
+    if (a->run_count == MAX_PASSES)
+        return UNSUPPORTED(a, line, "more than %d computes", MAX_PASSES);
+    GROW(a, a->runs, a->run_count);
+    a->runs[a->run_count++] = (a_run){a->pipe_count - 1, {(uint32_t)g[0], (uint32_t)g[1], (uint32_t)g[2]}, line, 0};
+    return CASE_OK;
+}
+
 /* One pass over the [test] section: the buffers and their types and sizes (write = 0), or the data, passes and
  * expectations (write = 1). */
 static case_status vk_test(amber *a, vk_state *v, int write)
 {
-    double tol = 0; /* the `tolerance` in force, Amber's kEpsilon percent when none */
-    int tol_percent = 1, tol_given = 0;
+    vk_tolerance tol = {0, 1, 0};
     char entry[128] = "main"; /* the entry point `compute entrypoint` names */
     case_status s = CASE_OK;
     for (int li = v->test_first; li < v->test_end && s == CASE_OK; li++) {
@@ -268,13 +356,8 @@ static case_status vk_test(amber *a, vk_state *v, int write)
         if (a->lines[li][0] && a->lines[li][strlen(a->lines[li]) - 1] == '\\') {
             s = UNSUPPORTED(a, line, "a line continued with '\\': not mapped");
         } else if (amber_is(cmd, "ssbo") && a->ntok == 3) { /* ssbo B N */
-            if ((s = vk_buffer_at(a, v, a->tok[1], CASE_KIND_STORAGE_BUFFER, 1, &b)) == CASE_OK && !write) {
-                char *end;
-                unsigned long long n = strtoull(a->tok[2], &end, 10);
-                if (*end || a->tok[2][0] == '-' || n > CASE_MAX_BINDING_BYTES)
-                    s = MALFORMED(a, line, "ssbo %s %.40s: not a size", a->tok[1], a->tok[2]);
-                v->bufs[b].count = n;
-            }
+            if ((s = vk_buffer_at(a, v, a->tok[1], CASE_KIND_STORAGE_BUFFER, 1, &b)) == CASE_OK && !write)
+                s = amber_parse_u64(a, a->tok[2], "ssbo's size", CASE_MAX_BINDING_BYTES, &v->bufs[b].count);
         } else if (a->ntok >= 6 && ((amber_is(cmd, "ssbo") && amber_is(a->tok[2], "subdata")) ||
                                     (amber_is(cmd, "uniform") && amber_is(a->tok[1], "ubo")))) {
             /* ssbo B subdata T OFFSET V... | uniform ubo B T OFFSET V... (std140) */
@@ -290,120 +373,29 @@ static case_status vk_test(amber *a, vk_state *v, int write)
                     s = vk_values(a, v, b, a->tok[4], 5, write);
             }
         } else if (amber_is(cmd, "uniform") && a->ntok >= 4) { /* push constants: uniform TYPE OFFSET VALUES */
-            if (v->push < 0 && !write) {
-                GROW(a, a->buffers, a->buffer_count);
-                void *grown = realloc(v->bufs, ((size_t)a->buffer_count + 1) * sizeof *v->bufs);
-                if (!grown)
-                    return amber_fail(a, 0, CASE_ERR_NOMEM, "out of memory");
-                v->bufs = grown;
-                v->bufs[a->buffer_count] = (vk_buffer){0, 0, CASE_KIND_COUNT, 0, 0, 0};
-                a->buffers[a->buffer_count].line = line;
-                if (!(a->buffers[a->buffer_count].name = strdup("push_constants")))
-                    return amber_fail(a, 0, CASE_ERR_NOMEM, "out of memory");
-                v->push = a->buffer_count++;
-            }
+            if (v->push < 0 && !write)
+                s = vk_new_buffer(a, v, "push_constants", (vk_buffer){0, 0, CASE_KIND_COUNT, 0, 0, 0}, &v->push);
+            if (s != CASE_OK)
+                continue;
             if (write && a->run_count)
                 s = UNSUPPORTED(a, line, "uniform after a compute: push constants changed between passes are not "
                                 "mapped");
             else if (write || (s = vk_give_type(a, v, v->push, a->tok[1], 0)) == CASE_OK)
                 s = vk_values(a, v, v->push, a->tok[2], 3, write);
         } else if (amber_is(cmd, "probe") && a->ntok >= 7 && amber_is(a->tok[1], "ssbo")) {
-            /* probe ssbo TYPE B OFFSET OP VALUES */
-            if ((s = vk_buffer_at(a, v, a->tok[3], CASE_KIND_STORAGE_BUFFER, 0, &b)) != CASE_OK)
-                continue;
-            if (!write) {
-                s = vk_give_type(a, v, b, a->tok[2], 0);
-                continue;
-            }
-            const layout *l = &a->buffers[b].lay;
-            const int is_float = case_type_is_float(l->type);
-            case_compare mode = is_float ? CASE_COMPARE_RELATIVE : CASE_COMPARE_EXACT;
-            double t = is_float ? AMBER_EQ_RELATIVE : 0;
-            if (amber_is(a->tok[5], "~=") && tol_given) {
-                if (!is_float && tol > 0) {
-                    s = UNSUPPORTED(a, line, "probe ssbo %s ~= with a tolerance: tolerances on integers are not "
-                                    "mapped", a->tok[2]);
-                    continue;
-                }
-                mode = !is_float ? CASE_COMPARE_EXACT : tol_percent ? CASE_COMPARE_RELATIVE : CASE_COMPARE_EPSILON;
-                t = tol_percent ? tol / 100.0 : tol;
-            } else if (!amber_is(a->tok[5], "==") && !amber_is(a->tok[5], "~=")) {
-                s = UNSUPPORTED(a, line, "probe ssbo ... %.10s: the subset compares with == and ~=", a->tok[5]);
-                continue;
-            }
-            char *end;
-            unsigned long long offset = strtoull(a->tok[4], &end, 10);
-            if (*end || a->tok[4][0] == '-' || end == a->tok[4])
-                s = MALFORMED(a, line, "probe ssbo: offset \"%.40s\" is not a byte offset", a->tok[4]);
-            else
-                s = amber_add_value_expects(a, b, (size_t)offset, 6, mode, t);
+            /* probe ssbo TYPE B OFFSET OP VALUES: the first pass types the buffer, the second checks it */
+            if ((s = vk_buffer_at(a, v, a->tok[3], CASE_KIND_STORAGE_BUFFER, 0, &b)) == CASE_OK)
+                s = write ? vk_probe(a, b, &tol) : vk_give_type(a, v, b, a->tok[2], 0);
         } else if (amber_is(cmd, "tolerance") && a->ntok >= 2) {
-            /* one value for every component, or four (Amber's SSBO probe uses the first) */
-            int n = 0;
-            for (int k = 1; k < a->ntok && s == CASE_OK; k++) {
-                if (amber_is(a->tok[k], ","))
-                    continue;
-                char *e;
-                double x = strtod(a->tok[k], &e);
-                int percent = *e == '%' && (!e[1] || (e[1] == ',' && !e[2]));
-                if (e == a->tok[k] || (*e && !percent && !(*e == ',' && !e[1])) || !(x >= 0) || !isfinite(x))
-                    s = MALFORMED(a, line, "tolerance \"%.40s\": not a number >= 0 (or a percentage)", a->tok[k]);
-                else if (n++ == 0)
-                    tol = x, tol_percent = percent, tol_given = 1;
-            }
-            if (s == CASE_OK && n != 1 && n != 4)
-                s = MALFORMED(a, line, "tolerance: one value or four, not %d", n);
+            s = vk_tolerance_line(a, &tol);
         } else if (amber_is(cmd, "compute") && a->ntok == 3 && amber_is(a->tok[1], "entrypoint")) {
             if (strlen(a->tok[2]) >= sizeof entry)
                 s = UNSUPPORTED(a, line, "compute entrypoint: a name of more than %zu bytes", sizeof entry - 1);
             else
                 strcpy(entry, a->tok[2]);
         } else if (amber_is(cmd, "compute") && a->ntok == 4) {
-            if (!write)
-                continue;
-            if (v->shader < 0) {
-                s = MALFORMED(a, line, "compute without a [compute shader] section");
-                continue;
-            }
-            uint64_t g[3];
-            for (int k = 0; k < 3 && s == CASE_OK; k++) {
-                char *end;
-                g[k] = strtoull(a->tok[1 + k], &end, 10);
-                if (*end || a->tok[1 + k][0] == '-' || end == a->tok[1 + k] || g[k] > UINT32_MAX)
-                    s = MALFORMED(a, line, "compute %.40s: not a workgroup count", a->tok[1 + k]);
-                else if (g[k] == 0)
-                    s = UNSUPPORTED(a, line, "compute %s %s %s: an empty dispatch", a->tok[1], a->tok[2], a->tok[3]);
-            }
-            if (s != CASE_OK)
-                continue;
-            /* the pipeline: the last one when its entry point is still the one in force */
-            if (!a->pipe_count || strcmp(a->pipes[a->pipe_count - 1].entry, entry) != 0) {
-                GROW(a, a->pipes, a->pipe_count);
-                a_pipeline *p = &a->pipes[a->pipe_count];
-                char name[80];
-                snprintf(name, sizeof name, "compute@%d", line);
-                p->name = strdup(name);
-                p->entry = strdup(entry);
-                p->shader = v->shader;
-                p->push_buffer = v->push;
-                p->line = line;
-                a->pipe_count++;
-                if (!p->name || !p->entry)
-                    return amber_fail(a, 0, CASE_ERR_NOMEM, "out of memory");
-                for (int i = 0; i < a->buffer_count; i++) {
-                    if (v->bufs[i].kind == CASE_KIND_COUNT)
-                        continue;
-                    if (p->bind_count == MAX_BINDS)
-                        return UNSUPPORTED(a, line, "more than %d buffers", MAX_BINDS);
-                    p->binds[p->bind_count++] =
-                        (a_bind){i, v->bufs[i].set, v->bufs[i].binding, 0, v->bufs[i].kind, line, 0, 0};
-                }
-            }
-            if (a->run_count == MAX_PASSES)
-                return UNSUPPORTED(a, line, "more than %d computes", MAX_PASSES);
-            GROW(a, a->runs, a->run_count);
-            a->runs[a->run_count++] =
-                (a_run){a->pipe_count - 1, {(uint32_t)g[0], (uint32_t)g[1], (uint32_t)g[2]}, line, 0};
+            if (write)
+                s = vk_compute(a, v, entry);
         } else if (vk_graphics_command(cmd) || (amber_is(cmd, "probe") && !amber_is(a->tok[1], "ssbo"))) {
             s = UNSUPPORTED(a, line, "%.40s: drawing and probing the framebuffer are outside the compute subset",
                             cmd);

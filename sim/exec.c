@@ -311,15 +311,13 @@ int sim_exec_indexed(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t pc,
         for (uint32_t k = 0; k < W; k++)
             if (sim_mask_has(left, k) && (X[k] & key_mask) == key)
                 same |= sim_mask_lane(k);
-        if (e >= array->elements && array->alias_of) { /* a variable pointer's null (isa/lower_varptr.c) */
-            failed = sim_fault(ctx, w, pc, SIM_FAULT_OUT_OF_BOUNDS, (int32_t)l, (int32_t)in->slot, -1,
-                               "access through a null pointer (lane %u)", l);
-            break;
-        }
-        if (e >= array->elements) {
-            failed = sim_fault(ctx, w, pc, SIM_FAULT_OUT_OF_BOUNDS, (int32_t)l, (int32_t)in->slot, -1,
-                               "descriptor array '%.*s' of %u elements is indexed by %u (lane %u)",
-                               (int)strcspn(array->name, "["), array->name, array->elements, e, l);
+        if (e >= array->elements) { /* past a variable pointer's run (isa/lower_varptr.c) is its null */
+            failed = array->alias_of
+                         ? sim_fault(ctx, w, pc, SIM_FAULT_OUT_OF_BOUNDS, (int32_t)l, (int32_t)in->slot, -1,
+                                     "access through a null pointer (lane %u)", l)
+                         : sim_fault(ctx, w, pc, SIM_FAULT_OUT_OF_BOUNDS, (int32_t)l, (int32_t)in->slot, -1,
+                                     "descriptor array '%.*s' of %u elements is indexed by %u (lane %u)",
+                                     (int)strcspn(array->name, "["), array->name, array->elements, e, l);
             break;
         }
         if (samplers && s >= samplers->elements) {
