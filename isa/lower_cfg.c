@@ -251,10 +251,9 @@ static void phi_copies(lower *L, block *from, block *to, uint32_t edge)
             for (uint32_t q = 0; q < nphi; q++)
                 reads_a_phi |= inst_at(L, at[q]).o[1] == v;
             if (lower_type(L, o[0])->op == SpvOpTypePointer) { /* variable pointers (lower_varptr.c) */
-                bool variable = lower_is_variable_pointer(L, o[1]);
-                dst[ncopy] = variable ? L->ids[o[1]].desc.reg : L->ids[o[1]].off_reg;
+                dst[ncopy] = lower_varptr_first_reg(L, o[1]);
                 src[ncopy] = lower_varptr_value(L, v, o[1]);
-                regs[ncopy] = variable ? 2 : 1;
+                regs[ncopy] = lower_varptr_regs(L, o[1]);
             } else {
                 dst[ncopy] = L->ids[o[1]].reg;
                 src[ncopy] = lower_val(L, v);
@@ -464,7 +463,7 @@ static bool define_phis(lower *L)
             }
             type_info *rt = lower_type(L, rtype);
             if (rt->op == SpvOpTypePointer) { /* variable pointers: the element of its run and the offset */
-                lower_varptr_define(L, rid, rtype, lower_new_regs(L, lower_is_variable_pointer(L, rid) ? 2 : 1));
+                lower_varptr_define(L, rid, rtype, lower_new_regs(L, lower_varptr_regs(L, rid)));
                 if (L->failed)
                     return false;
                 continue;

@@ -216,9 +216,11 @@ void lower_image_atomic(lower *L, const id_info *ptr, uint32_t result_type, uint
 /* Before the body: the variables every pointer of the function [fbegin, fend) may point into, and a run of
  * aliases for each set of several (nothing when no OpSelect or OpPhi makes a pointer). */
 void lower_plan_variable_pointers(lower *L, uint32_t fbegin, uint32_t fend);
-/* Whether pointer id may point into several variables (or be null): its value is then two registers, the run's
- * element and the byte offset. */
-bool lower_is_variable_pointer(lower *L, uint32_t id);
+/* The registers of pointer id's value (or of what variable id holds): 2 when it may point into several variables
+ * (or be null), the run's element then the byte offset; 1, the byte offset, when it points into one. */
+uint32_t lower_varptr_regs(lower *L, uint32_t id);
+/* The first of them, for pointer id once defined (lower_varptr_define). */
+uint32_t lower_varptr_first_reg(lower *L, uint32_t id);
 /* Pointer id defined by registers from reg on (the element and the offset, or the offset alone). */
 void lower_varptr_define(lower *L, uint32_t id, uint32_t type, uint32_t reg);
 /* Pointer ptr's value as pointer target holds it (a phi's incoming value, a select's side): registers. */

@@ -172,9 +172,14 @@ void lower_plan_variable_pointers(lower *L, uint32_t fbegin, uint32_t fend)
     free(runs);
 }
 
-bool lower_is_variable_pointer(lower *L, uint32_t id)
+uint32_t lower_varptr_regs(lower *L, uint32_t id)
 {
-    return L->vp && id < L->bound && L->vp[id].run >= 0;
+    return L->vp && id < L->bound && L->vp[id].run >= 0 ? 2 : 1;
+}
+
+uint32_t lower_varptr_first_reg(lower *L, uint32_t id)
+{
+    return lower_varptr_regs(L, id) == 2 ? L->ids[id].desc.reg : L->ids[id].off_reg;
 }
 
 /* A register holding constant v (32 bits). */
@@ -315,7 +320,7 @@ void lower_varptr_select(lower *L, const uint32_t *o)
         lower_fail(L, ISA_ERR_UNSUPPORTED, "a select of pointers needs a scalar condition");
         return;
     }
-    uint32_t n = L->vp[rid].run >= 0 ? 2 : 1;
+    uint32_t n = lower_varptr_regs(L, rid);
     /* a matrix (or a column of one) keeps how it lies in the buffer: both sides must agree (lower_varptr_value) */
     const id_info *from = &L->ids[L->ids[a].kind == K_PTR ? a : b];
     L->ids[rid].mstride = from->mstride;
@@ -432,12 +437,12 @@ void lower_varptr_variable(lower *L, uint32_t id)
         return;
     }
     d->kind = K_PTR_VAR;
-    d->reg = lower_new_regs(L, L->vp[id].run >= 0 ? 2 : 1);
+    d->reg = lower_new_regs(L, lower_varptr_regs(L, id));
 }
 
 void lower_varptr_load(lower *L, uint32_t rtype, uint32_t rid, uint32_t var)
 {
-    uint32_t n = L->vp[var].run >= 0 ? 2 : 1, r = lower_new_regs(L, n);
+    uint32_t n = lower_varptr_regs(L, var), r = lower_new_regs(L, n);
     if (L->vp[rid].run != L->vp[var].run) {
         lower_fail(L, ISA_ERR_INVALID, "pointer %%%u loaded from %%%u points elsewhere", rid, var);
         return;
@@ -448,7 +453,7 @@ void lower_varptr_load(lower *L, uint32_t rtype, uint32_t rid, uint32_t var)
 
 void lower_varptr_store(lower *L, uint32_t var, uint32_t value)
 {
-    uint32_t n = L->vp[var].run >= 0 ? 2 : 1, v = lower_varptr_value(L, value, var);
+    uint32_t n = lower_varptr_regs(L, var), v = lower_varptr_value(L, value, var);
     if (!L->failed)
         lower_unary(L, ISA_OP_MOV, ISA_TYPE_U32, L->ids[var].reg, v, n);
 }
