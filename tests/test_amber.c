@@ -474,6 +474,7 @@ static const char vp_store_script[] =
     "%pa = OpAccessChain %pu %A %c0 %g\n%pb = OpAccessChain %pu %B %c0 %g\n"
     "%sel = OpSelect %pu %odd %pb %pa\n%isnull = OpIEqual %bool %g %cnull\n%p = OpSelect %pu %isnull %null %sel\n"
     "%v = OpIMul %uint %g %c7\nOpStore %p %v\nOpReturn\nOpFunctionEnd\n"
+    /* the probes only type the buffers (uint): the test reads the bytes and computes every value itself */
     "[test]\nssbo 0 256\nssbo 1 256\ncompute 32 1 1\nprobe ssbo uint 0 0 == 0\nprobe ssbo uint 1 0 == 0\n";
 
 /* vp_store_script with NULL_LANE replaced by `lane` (the SPIR-V's '%' rule out printf). */
