@@ -351,6 +351,11 @@ uint64_t case_splitmix64(uint64_t *state);
  * identical bits in every mode.
  */
 int case_element_match(case_type t, const uint8_t *want, const uint8_t *got, case_compare mode, double tolerance);
+/* The index of the first of elements from..count-1 for which case_element_match fails, or count: the same
+ * verdicts, with runs of identical bytes passed over whole (identical bits match under every mode when the
+ * tolerance is not negative), which is what makes comparing a 64 MiB binding cheap. */
+size_t case_next_mismatch(case_type t, const uint8_t *want, const uint8_t *got, size_t from, size_t count,
+                          case_compare mode, double tolerance);
 /* The distance in units in the last place between two finite floats of type t, into *out; 0 (nothing stored)
  * when either is a NaN or an infinity, or t is not a float type. */
 int case_ulp_distance(case_type t, const uint8_t *a, const uint8_t *b, uint64_t *out);

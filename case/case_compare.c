@@ -113,6 +113,26 @@ int case_element_match(case_type t, const uint8_t *want, const uint8_t *got, cas
     return bits_match(t, case_load_le(want, es), case_load_le(got, es), mode, tolerance);
 }
 
+size_t case_next_mismatch(case_type t, const uint8_t *want, const uint8_t *got, size_t from, size_t count,
+                          case_compare mode, double tolerance)
+{
+    if ((unsigned)t >= CASE_TYPE_COUNT)
+        return from < count ? from : count;
+    const size_t es = case_type_size(t), run = 1024; /* elements compared as bytes at once */
+    size_t i = from;
+    while (i < count) {
+        size_t n = count - i < run ? count - i : run;
+        if (tolerance >= 0 && memcmp(want + i * es, got + i * es, n * es) == 0) {
+            i += n;
+            continue;
+        }
+        for (size_t end = i + n; i < end; i++)
+            if (!case_element_match(t, want + i * es, got + i * es, mode, tolerance))
+                return i;
+    }
+    return count;
+}
+
 /* Sorting key: orders by value, NaNs last (among themselves by bits, so the
  * order never depends on qsort); -0 sorts before +0. */
 typedef struct sort_entry {

@@ -111,9 +111,8 @@ int case_expect_check(const case_expect *e, const uint8_t *actual, size_t actual
 
     size_t bad = 0, first = 0;
     char want_text[40] = "", got_text[40] = "";
-    for (size_t i = 0; i < e->count; i++) {
-        if (case_element_match(e->type, want + i * elem, got + i * elem, e->compare, e->tolerance))
-            continue;
+    for (size_t i = 0; (i = case_next_mismatch(e->type, want, got, i, e->count, e->compare, e->tolerance)) < e->count;
+         i++) {
         if (bad++ == 0) {
             first = i;
             case_format_element(e->type, want + i * elem, want_text, sizeof want_text);

@@ -498,9 +498,7 @@ static size_t compare_binding(const wl_case *c, int bi, const uint8_t *sim, cons
         }
     }
     size_t bad = 0;
-    for (size_t i = 0; i < b->count; i++) {
-        if (case_element_match(b->type, x + i * es, y + i * es, mode, tolerance))
-            continue;
+    for (size_t i = 0; (i = case_next_mismatch(b->type, x, y, i, b->count, mode, tolerance)) < b->count; i++) {
         bad++;
         if (*budget > 0) {
             (*budget)--;

@@ -586,9 +586,11 @@ static void uncount_rest(sim_ctx *ctx, uint32_t seg, uint32_t from, uint64_t lan
  * -ffp-contract=off so no a * b + c becomes a fused multiply-add, and
  * double-to-half stays one software rounding (GCC has no F16C instruction
  * for it).  tests/test_sim.c runs kernels both ways and compares the bits.
+ * The sanitizer build (WAVELAB_NO_HOST_VARIANT, CMakeLists.txt) compiles the
+ * portable instance only: the same source, half the compile time.
  */
 typedef wave_stop (*wave_fn)(sim_ctx *ctx, sim_wave *w);
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(WAVELAB_NO_HOST_VARIANT)
 #define WAVE_HOST_VARIANT 1
 #endif
 #define WAVE_ATTR

@@ -116,6 +116,44 @@ START_TEST(test_compare_element_match_follows_the_rule)
 }
 END_TEST
 
+/* case_next_mismatch, which skips identical bytes, finds the pair of each row among 2100 equal elements exactly
+ * when case_element_match rejects it, wherever it lies in a run of 1024. */
+START_TEST(test_compare_next_mismatch_finds_what_element_match_rejects)
+{
+    const row *r = &rows[_i];
+    enum { N = 2100 };
+    size_t es = case_type_size(r->type);
+    uint8_t *want = malloc(N * es), *got = malloc(N * es);
+    uint32_t seed = 99;
+    for (size_t k = 0; k < N * es; k++)
+        want[k] = got[k] = (uint8_t)tsup_rand(&seed);
+    static const size_t places[] = {0, 1023, 1024, 2099};
+    for (size_t q = 0; q < sizeof places / sizeof places[0]; q++) {
+        const size_t at = places[q];
+        memcpy(got, want, N * es);
+        store(want + at * es, r->want, es);
+        store(got + at * es, r->got, es);
+        size_t first = N; /* the reference: every element through the rule */
+        for (size_t k = 0; k < N && first == N; k++)
+            if (!case_element_match(r->type, want + k * es, got + k * es, r->mode, r->tolerance))
+                first = k;
+        ck_assert_uint_eq(first, r->verdict ? N : at); /* the random neighbours match themselves */
+        ck_assert_msg(case_next_mismatch(r->type, want, got, 0, N, r->mode, r->tolerance) == first, "%s at %zu",
+                      r->why, at);
+        ck_assert_uint_eq(case_next_mismatch(r->type, want, got, at + 1, N, r->mode, r->tolerance), N);
+    }
+    /* a negative tolerance rejects even identical bits (case files refuse one; the function keeps the rule) */
+    if (r->mode == CASE_COMPARE_EPSILON && case_type_is_float(r->type)) {
+        memcpy(got, want, N * es);
+        store(want, 0x3f800000, es), store(got, 0x3f800000, es);
+        ck_assert_uint_eq(case_element_match(r->type, want, got, r->mode, -1.0), 0);
+        ck_assert_uint_eq(case_next_mismatch(r->type, want, got, 0, N, r->mode, -1.0), 0);
+    }
+    free(want);
+    free(got);
+}
+END_TEST
+
 /* The same pair through an expectation gives the same verdict. */
 START_TEST(test_compare_expectation_agrees_with_element_match)
 {
@@ -274,6 +312,7 @@ static Suite *compare_suite(void)
     TCase *tc = tcase_create("rule");
     tcase_add_loop_test(tc, test_compare_element_match_follows_the_rule, 0, (int)ROW_COUNT);
     tcase_add_loop_test(tc, test_compare_expectation_agrees_with_element_match, 0, (int)ROW_COUNT);
+    tcase_add_loop_test(tc, test_compare_next_mismatch_finds_what_element_match_rejects, 0, (int)ROW_COUNT);
     tcase_add_test(tc, test_compare_parsed_expectation_follows_the_rule);
     tcase_add_test(tc, test_compare_sorted_multisets_follow_the_rule);
     tcase_add_test(tc, test_compare_ulp_distance_only_between_finite_floats);

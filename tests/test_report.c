@@ -57,7 +57,9 @@ START_TEST(test_report_chromium_renders_every_section_and_a_nonblank_screenshot)
                   "the page refers to something outside itself");
     free(page);
 
-    char *dom = tsup_chromium_dom(path, 1200, 2400, dir);
+    char png[4096];
+    snprintf(png, sizeof png, "%s/shot.png", dir);
+    char *dom = tsup_chromium_dom(path, 1200, 2400, dir, png);
     for (size_t i = 0; i < sizeof sections / sizeof sections[0]; i++) {
         char *s = section_of(dom, sections[i]);
         ck_assert_msg(s != NULL, "section %s missing from the rendered page", sections[i]);
@@ -74,9 +76,6 @@ START_TEST(test_report_chromium_renders_every_section_and_a_nonblank_screenshot)
     free(summary);
     free(dom);
 
-    char png[4096];
-    snprintf(png, sizeof png, "%s/shot.png", dir);
-    tsup_chromium_screenshot(path, 1200, 2400, png, dir);
     double ink = 0;
     uint32_t w = 0, h = 0;
     size_t colours = tsup_png_colours(png, &ink, &w, &h);

@@ -69,15 +69,15 @@ struct TCase *tsup_chromium_tcase(const char *name);
 
 /*
  * The page at `page` (a local file) as headless Chromium lays it out in a window of width x height CSS pixels,
- * each run bounded by a timeout, with a browser profile under `dir` (remove dir with tsup_remove_tree).
- * tsup_chromium_dom: the DOM after the page's scripts ran (--dump-dom), malloc'd; a Check failure when chromium
- * fails.  tsup_chromium_screenshot: a PNG of the window at `png`; a Check failure when none is written.
+ * each run bounded by a timeout, with a browser profile under `dir` (remove dir with tsup_remove_tree): the DOM
+ * after the page's scripts ran (--dump-dom), malloc'd, and, when `png` is not NULL, a PNG of the window written
+ * there by the same run (one browser start, not two: each takes about two seconds on the test machines).  A
+ * Check failure when chromium fails or writes no PNG.
  */
-char *tsup_chromium_dom(const char *page, int width, int height, const char *dir);
-void tsup_chromium_screenshot(const char *page, int width, int height, const char *png, const char *dir);
+char *tsup_chromium_dom(const char *page, int width, int height, const char *dir, const char *png);
 
 /*
- * Decodes an 8-bit RGB or RGBA PNG (tsup_chromium_screenshot's): returns the number of distinct colours, *ink
+ * Decodes an 8-bit RGB or RGBA PNG (tsup_chromium_dom's): returns the number of distinct colours, *ink
  * the share of non-white pixels, *width and *height.  Check failures on anything else.
  */
 size_t tsup_png_colours(const char *path, double *ink, uint32_t *width, uint32_t *height);
@@ -96,13 +96,15 @@ size_t tsup_png_colours(const char *path, double *ink, uint32_t *width, uint32_t
  * Each line names the element: its figure's id (the closest element with an id), tag and text.
  */
 char *tsup_layout_problems(const char *dir, const char *name, const char *html, int width, int height,
-                           const char *whole);
+                           const char *whole, const char *png);
 
 /*
  * The picture tests' two widths (a phone's 480 px and a desktop's 1400 px): for each, tsup_layout_problems of
  * `html` (written to dir as layoutW.html) and a screenshot of it that must not be blank (more than 20
  * colours, 2 % ink: a Check failure naming `label`).  Returns the problems of both widths, each block headed
- * "at W px:" ("" when there are none; malloc'd).
+ * "at W px:" ("" when there are none; malloc'd).  In the sanitizer build it measures nothing and returns "": the
+ * pages are the same bytes as the optimised build's, which Chromium lays out, and a browser's four runs per page
+ * were most of those suites' time there.
  */
 char *tsup_layout_at_two_widths(const char *dir, const char *html, int height, const char *whole, const char *label);
 
