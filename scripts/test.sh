@@ -30,6 +30,10 @@ export GLIBC_TUNABLES="${GLIBC_TUNABLES:+$GLIBC_TUNABLES:}glibc.malloc.hugetlb=1
 # the SPIR-V cache: a fresh one for this run, never the user's (docs/design.md, "Compile once")
 XDG_CACHE_HOME="$(mktemp -d)"
 export XDG_CACHE_HOME
+# Mesa's shader cache, one for the whole run (CTest gives each suite its own XDG_CACHE_HOME): the sanitizer leg
+# then finds lavapipe's compiled kernels from the optimised leg.  wavelab's own SPIR-V cache stays per suite, so
+# that both builds compile every kernel themselves.
+export MESA_SHADER_CACHE_DIR="$XDG_CACHE_HOME/mesa"
 trap 'rm -rf "$XDG_CACHE_HOME"; leg_times' EXIT
 
 build() {
