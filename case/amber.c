@@ -192,10 +192,14 @@ case_status amber_parse_u64(amber *a, const char *tok, const char *what, uint64_
 
 /* ------------------------------------------------------------------ values and layouts */
 
-static case_status parse_type(amber *a, const char *tok, int std140, layout *out)
+static case_status parse_type(amber *a, const char *whole, int std140, layout *out)
 {
-    char inner[32] = "";
+    char inner[32] = "", tok[48];
     int rows = 1, cols = 1;
+    /* T[]: a runtime array of T, which only std140 lays out differently from T */
+    size_t len = strlen(whole);
+    const int array = len > 2 && strcmp(whole + len - 2, "[]") == 0;
+    snprintf(tok, sizeof tok, "%.*s", (int)(array ? len - 2 : len), whole);
     const char *scalar = tok;
     if (sscanf(tok, "vec%d<%31[a-z0-9]>", &rows, inner) == 2 && rows >= 2 && rows <= 4) {
         scalar = inner;
@@ -210,14 +214,16 @@ static case_status parse_type(amber *a, const char *tok, int std140, layout *out
         k++;
     if (k == sizeof scalar_types / sizeof *scalar_types)
         return MALFORMED(a, a->tok_line, "DATA_TYPE \"%.40s\": not a type (int8 .. uint64, float16, float, double, "
-                         "vecN<T>, matCxR<T>)", tok);
+                         "vecN<T>, matCxR<T>, and T[])", whole);
     out->type = scalar_types[k].type;
     out->rows = rows;
     out->cols = cols;
     size_t size = case_type_size(out->type);
-    /* std430: vec2 aligns to 2 components, vec3 and vec4 to 4; std140 rounds array and column strides to 16 bytes */
+    /* both layouts: vec2 aligns to 2 components, vec3 and vec4 to 4; std140 rounds a matrix's columns and an
+     * array's elements to 16 bytes, and leaves a buffer of scalars or vectors as std430 (Amber's src/format.cc,
+     * Format::NeedsPadding: a `uint32 STD140` buffer of 7 values is 28 bytes, `uint32[] STD140` 112) */
     out->col_stride = size * (rows == 1 ? 1 : rows == 2 ? 2 : 4);
-    if (std140 && out->col_stride % 16)
+    if (std140 && (array || cols > 1) && out->col_stride % 16)
         out->col_stride += 16 - out->col_stride % 16;
     out->stride = out->col_stride * (size_t)cols;
     return CASE_OK;
