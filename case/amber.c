@@ -215,18 +215,23 @@ static case_status parse_type(amber *a, const char *whole, int std140, layout *o
     if (k == sizeof scalar_types / sizeof *scalar_types)
         return MALFORMED(a, a->tok_line, "DATA_TYPE \"%.40s\": not a type (int8 .. uint64, float16, float, double, "
                          "vecN<T>, matCxR<T>, and T[])", whole);
-    out->type = scalar_types[k].type;
+    amber_layout(scalar_types[k].type, rows, cols, array, std140, out);
+    return CASE_OK;
+}
+
+void amber_layout(case_type type, int rows, int cols, int array, int std140, layout *out)
+{
+    out->type = type;
     out->rows = rows;
     out->cols = cols;
-    size_t size = case_type_size(out->type);
     /* both layouts: vec2 aligns to 2 components, vec3 and vec4 to 4; std140 rounds a matrix's columns and an
-     * array's elements to 16 bytes, and leaves a buffer of scalars or vectors as std430 (Amber's src/format.cc,
-     * Format::NeedsPadding: a `uint32 STD140` buffer of 7 values is 28 bytes, `uint32[] STD140` 112) */
-    out->col_stride = size * (rows == 1 ? 1 : rows == 2 ? 2 : 4);
+     * array's elements up to 16 bytes, and leaves a buffer of scalars or vectors as std430 (Amber's src/format.cc,
+     * Format::NeedsPadding and CalcMatrixBaseAlignmentInBytes: a `uint32 STD140` buffer of 7 values is 28 bytes,
+     * `uint32[] STD140` 112, a std140 f16mat2 column 16) */
+    out->col_stride = case_type_size(type) * (rows == 1 ? 1 : rows == 2 ? 2 : 4);
     if (std140 && (array || cols > 1) && out->col_stride % 16)
         out->col_stride += 16 - out->col_stride % 16;
     out->stride = out->col_stride * (size_t)cols;
-    return CASE_OK;
 }
 
 /* Amber's FORMAT names with one component type (R32G32B32A32_SFLOAT): a tightly packed vector of them. */

@@ -27,6 +27,11 @@ typedef struct layout {
     size_t stride;           /* bytes from one element to the next */
 } layout;
 
+/* The layout of `rows` x `cols` components of `type` (cols 1: a scalar or vector), an element of an array when
+ * `array`, in std140 or std430 as Amber lays a buffer out: the one rule of AmberScript's DATA_TYPE and VkScript's
+ * type names. */
+void amber_layout(case_type type, int rows, int cols, int array, int std140, layout *out);
+
 typedef struct a_shader {
     char *name;
     const char *language;    /* "glsl", "hlsl", "spirv" */

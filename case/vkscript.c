@@ -63,9 +63,8 @@ int vkscript_is(const amber *a)
 
 /*
  * A VkScript type name as Amber's DatumTypeParser reads it: the scalars above; [iud]?(8|16|64)?vec[234]
- * (a bare "vec" has 4 components); d?mat[234](x[234])? (columns, then rows).  The layout is Amber's Format
- * (src/format.cc): components packed; a 3-row vector or matrix column takes 4; std140 (uniform buffers) gives
- * every matrix column 4.  0 when the name is not a type.
+ * (a bare "vec" has 4 components); d?mat[234](x[234])? (columns, then rows), laid out by amber_layout (std140 for
+ * uniform buffers).  0 when the name is not a type.
  */
 static int vk_type(const char *name, int std140, layout *out)
 {
@@ -100,12 +99,7 @@ static int vk_type(const char *name, int std140, layout *out)
     }
     if (t == CASE_TYPE_COUNT)
         return 0;
-    size_t size = case_type_size(t);
-    out->type = t;
-    out->rows = rows;
-    out->cols = cols;
-    out->col_stride = size * (size_t)(rows == 3 || (std140 && cols > 1) ? 4 : rows);
-    out->stride = out->col_stride * (size_t)cols;
+    amber_layout(t, rows, cols, 0, std140, out);
     return 1;
 }
 

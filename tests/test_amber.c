@@ -635,7 +635,8 @@ START_TEST(test_amber_pipelines_agree_with_the_device)
                                         "tests/amber/aliased_bindings.amber", "tests/amber/image_two_passes.amber",
                                         "tests/amber/buffer_array.amber", "tests/amber/spec_convert.amber",
                                         "tests/amber/vkscript_layouts.amber", "tests/amber/vkscript_entry_points.amber",
-                                        "tests/amber/variable_pointers.amber", "tests/amber/std140_arrays.amber"};
+                                        "tests/amber/variable_pointers.amber", "tests/amber/std140_arrays.amber",
+                                        "tests/amber/vkscript_dmat2.amber"};
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         char args[512], *out = NULL;
         snprintf(args, sizeof args, "check '%s/%s'", tsup_root(), cases[i]);
