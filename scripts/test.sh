@@ -52,9 +52,10 @@ leg_times() {
 }
 leg setup scripts/setup.sh
 jobs="$(nproc)"
-# glibc backs large allocations with transparent huge pages where the kernel leaves THP to madvise (Debian's
-# default): the big cases' buffers then take a page fault per 2 MiB instead of per 4 KiB, which on the test machines
-# (virtual, two cores) made the device leg a quarter faster (docs/performance.md, "The test suite")
+# glibc backs large allocations with transparent huge pages where the kernel leaves THP to madvise (as on the test
+# machines): the big cases' buffers then take a page fault per 2 MiB instead of per 4 KiB, which on those machines
+# (virtual, two cores) made the device sweep a fifth faster (docs/performance.md, "Fresh pages, the sanitizer
+# build at -O1, fewer browser starts")
 export GLIBC_TUNABLES="${GLIBC_TUNABLES:+$GLIBC_TUNABLES:}glibc.malloc.hugetlb=1"
 # the SPIR-V cache: a fresh one for this run, never the user's (docs/design.md, "Compile once")
 XDG_CACHE_HOME="$(mktemp -d)"
@@ -63,7 +64,7 @@ export XDG_CACHE_HOME
 # then finds lavapipe's compiled kernels from the optimised leg.  wavelab's own SPIR-V cache stays per suite, so
 # that both builds compile every kernel themselves.
 export MESA_SHADER_CACHE_DIR="$XDG_CACHE_HOME/mesa"
-trap 'for p in "${beside_pid[@]}"; do kill "$p" 2>/dev/null || true; done; rm -rf "$XDG_CACHE_HOME"; leg_times' EXIT
+trap 'for p in "${beside_pid[@]}"; do pkill -P "$p" 2>/dev/null || true; kill "$p" 2>/dev/null || true; done; rm -rf "$XDG_CACHE_HOME"; leg_times' EXIT
 
 build() {
   cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
@@ -107,7 +108,7 @@ leg "kernels, waves 4-128" ./build/wavelab test kernels --waves 4,8,16,32,64,128
 # the kernels are clean: no race, uninitialized read, inactive-lane read, divergent barrier or order dependence
 sanitized() { ./build/wavelab test kernels --waves 4,8,16,32,64 --sanitize | grep -v "^PASS "; }
 leg "kernels --sanitize" sanitized
-# libFuzzer: the kept regression inputs, then about 25 s of each harness
+# libFuzzer: the kept regression inputs, then the three harnesses side by side for 20 s
 leg fuzz scripts/fuzz.sh "${WAVELAB_FUZZ_SECONDS:-20}"
 # installed into a temporary prefix: presets found from /, the example project built against it, the .deb
 leg install scripts/install_check.sh build
