@@ -446,7 +446,9 @@ static int check_instruction(verifier *vf, uint32_t i, const isa_span *rd, int n
         int written = 0;
         for (int k = 0; k < nw; k++)
             written |= r >= wr[k].first && r < wr[k].first + wr[k].count;
-        if (late) /* its sources are read while its destination is written: they must not share */
+        if (late && BS_GET(vf->reach, r)) /* its sources are read while its destination is written: they must not
+                                           * share (a source no definition reaches holds nothing: in a block no
+                                           * lane enters, the allocator gives it no run either) */
             for (int k = 0; k < nr; k++)
                 written |= r >= rd[k].first && r < rd[k].first + rd[k].count;
         if (!((BS_GET(vf->tmp, r) && BS_GET(vf->reach, r)) || written) || vf->is_const[r])
