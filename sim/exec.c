@@ -755,6 +755,13 @@ static int run_workgroup(sim_ctx *ctx)
     }
 }
 
+/* The slots' memory of the dispatch (the workers' copies share what sim_image_bind resolved). */
+static void free_slots(sim_ctx *ctx)
+{
+    sim_image_unbind(ctx);
+    free(ctx->slots);
+}
+
 static void finish_stats(const isa_program *p, sim_stats *s)
 {
     for (uint32_t pc = 0; pc < p->code_count; pc++) {
@@ -1224,11 +1231,11 @@ sim_status sim_run(const isa_program *prog, const sim_config *cfg, sim_result *r
 
     sim_status status = bind_slots(&ctx);
     if (status != SIM_OK) {
-        free(ctx.slots);
+        free_slots(&ctx);
         return status;
     }
     if (check_program(&ctx)) {
-        free(ctx.slots);
+        free_slots(&ctx);
         return SIM_FAULT;
     }
     /* every wave runs at least its first instruction: a grid with more waves than the budget has instructions
@@ -1240,19 +1247,19 @@ sim_status sim_run(const isa_program *prog, const sim_config *cfg, sim_result *r
                      "than the budget of %llu wave instructions per dispatch (--budget N raises it)",
                      (unsigned long long)groups, ctx.waves_per_group, (unsigned long long)ctx.budget);
         result->fault_event.where.pc = SIM_PC_DISPATCH;
-        free(ctx.slots);
+        free_slots(&ctx);
         return SIM_FAULT;
     }
     uint32_t *seg_len = segments_of(prog);
     if (!seg_len) {
-        free(ctx.slots);
+        free_slots(&ctx);
         sim_result_free(result);
         return SIM_ERR_NOMEM;
     }
     ctx.seg_len = seg_len;
     sim_decoded *decoded = sim_decode(prog, seg_len, W);
     if (!decoded) {
-        free(ctx.slots);
+        free_slots(&ctx);
         free(seg_len);
         sim_result_free(result);
         return SIM_ERR_NOMEM;
@@ -1262,7 +1269,7 @@ sim_status sim_run(const isa_program *prog, const sim_config *cfg, sim_result *r
 
     if (run_parallel(&ctx)) {
         finish_stats(prog, st);
-        free(ctx.slots);
+        free_slots(&ctx);
         free(seg_len);
         free(decoded);
         return SIM_OK;
@@ -1275,7 +1282,7 @@ sim_status sim_run(const isa_program *prog, const sim_config *cfg, sim_result *r
     finish_stats(prog, st);
     sim_sanitize_end(&ctx);
     thread_state_free(&ctx);
-    free(ctx.slots);
+    free_slots(&ctx);
     free(seg_len);
     free(decoded);
     return status;

@@ -17,6 +17,7 @@
  */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "sim/sanitize.h"
 #include "sim/sim_internal.h"
@@ -98,7 +99,19 @@ sim_fault_kind sim_image_bind(sim_ctx *ctx, uint32_t s, char *why, size_t why_si
     m->image = im;
     m->data = im->bytes;
     m->size = im->size;
+    /* the image keeps its shape for the whole dispatch: resolved here, not on every instruction (without memory,
+     * sim_exec_image resolves it per instruction as before); sim_image_unbind releases it */
+    if ((m->view = malloc(sizeof *m->view)) != NULL)
+        img_view_init(m->view, im);
     return SIM_FAULT_NONE;
+}
+
+void sim_image_unbind(sim_ctx *ctx)
+{
+    for (uint32_t s = 0; s < ctx->prog->slot_count; s++) {
+        free(ctx->slots[s].view);
+        ctx->slots[s].view = NULL;
+    }
 }
 
 /*
@@ -459,8 +472,12 @@ int sim_exec_image(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t pc, s
     if (off && smp && smp->unnormalized)
         sim_report_undefined(ctx, w, pc, -1, "a sampling offset with sampler '%s', whose coordinates are unnormalized "
                              "(Vulkan forbids it; wavelab applies the offset)", ctx->prog->slots[in->imm2].name);
-    img_view view; /* the image resolved once for every lane (img/img.h) */
-    img_view_init(&view, im);
+    img_view own; /* the image resolved once for every lane (img/img.h), at bind time where memory allowed */
+    const img_view *view = ctx->slots[in->slot].view;
+    if (!view) {
+        img_view_init(&own, im);
+        view = &own;
+    }
     const int integer_coords = op == ISA_OP_IMG_LOAD || op == ISA_OP_IMG_STORE || op == ISA_OP_IMG_ATOMIC;
     const coord_map cmap = coord_map_of(sl, in, integer_coords);
     img_lod lod_plan = {{0, 0}, 0.0f, 0, 0};
@@ -479,7 +496,7 @@ int sim_exec_image(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t pc, s
         switch (op) {
         case ISA_OP_IMG_LOAD: case ISA_OP_IMG_STORE: case ISA_OP_IMG_ATOMIC: {
             sim_texel_at at = int_coords(w, in, W, l, &cmap);
-            if (!texel_in_bounds(&view, &at)) {
+            if (!texel_in_bounds(view, &at)) {
                 if (!robust)
                     return image_out_of_bounds(ctx, w, in, pc, l, &at);
                 addr[l] = 0;
@@ -502,7 +519,7 @@ int sim_exec_image(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t pc, s
             if (sanitize)
                 san_at[l] = at;
             if (op == ISA_OP_IMG_LOAD) {
-                img_view_fetch(&view, at.xyz, plane, (uint32_t)at.mip, &t);
+                img_view_fetch(view, at.xyz, plane, (uint32_t)at.mip, &t);
                 put_texel(w, W, in->d, l, &t, wide);
             } else if (op == ISA_OP_IMG_STORE) {
                 if (wide)
@@ -510,7 +527,7 @@ int sim_exec_image(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t pc, s
                 else
                     for (int k = 0; k < 4; k++)
                         t.u[k] = (uint32_t)w->regs[((size_t)in->b + k) * W + l];
-                img_view_store(&view, at.xyz, plane, (uint32_t)at.mip, &t);
+                img_view_store(view, at.xyz, plane, (uint32_t)at.mip, &t);
             } else if (image_atomic_lane(ctx, w, in, pc, l, im, &at)) {
                 return 1;
             }
@@ -531,17 +548,17 @@ int sim_exec_image(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t pc, s
                     lod = sim_f32(w->regs[(size_t)in->b * W + l]);
                 /* lanes usually share the LOD (SampleLevel 0, a uniform LOD): work out what it means once */
                 const uint32_t lod_bits = (uint32_t)sim_f32_bits(lod);
-                if (!view.levels) {
-                    img_view_sample(&view, smp, coord, lod, off, &t);
+                if (!view->levels) {
+                    img_view_sample(view, smp, coord, lod, off, &t);
                 } else {
                     if (!have_lod || lod_bits != last_lod_bits) {
-                        img_view_lod(&view, smp, lod, &lod_plan);
+                        img_view_lod(view, smp, lod, &lod_plan);
                         last_lod_bits = lod_bits, have_lod = 1;
                     }
-                    img_view_sample_lod(&view, smp, coord, &lod_plan, off, &t);
+                    img_view_sample_lod(view, smp, coord, &lod_plan, off, &t);
                 }
             } else {
-                img_view_gather(&view, smp, coord, (int)in->imm, off, &t);
+                img_view_gather(view, smp, coord, (int)in->imm, off, &t);
             }
             put_texel(w, W, in->d, l, &t, wide);
             addr[l] = trace ? sample_address(im, smp, layout, coord, lod, off) : 0;

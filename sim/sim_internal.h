@@ -43,6 +43,7 @@ typedef struct sim_slot_mem {
     size_t size;                /* bytes (private: per lane) */
     size_t area_offset;      /* workgroup / private slots: isa_slot.base, the offset inside the shared area or a lane's private area */
     img_image *image;           /* image slots: the bound image (sim/image_exec.c) */
+    img_view *view;             /* ... resolved once per dispatch (levels, offsets, decoder); NULL: per instruction */
     const img_sampler *sampler; /* sampler slots and combined image samplers */
 } sim_slot_mem;
 
@@ -366,5 +367,7 @@ int sim_exec_image(sim_ctx *ctx, sim_wave *w, const isa_inst *in, uint32_t pc, s
 /* Binds image/sampler slot s to its sim_config.images entry and checks that it fits the kernel's declaration.
  * Returns SIM_FAULT_NONE, or the kind with the message in why. */
 sim_fault_kind sim_image_bind(sim_ctx *ctx, uint32_t s, char *why, size_t why_size);
+/* Releases what sim_image_bind resolved for every slot of ctx (ctx->slots stays). */
+void sim_image_unbind(sim_ctx *ctx);
 
 #endif
