@@ -12,8 +12,8 @@
  * robust access), and hands the memory trace one address per lane in the
  * machine preset's image layout (img_layout_address).  Like every handler it
  * runs once per wave instruction and loops over lanes inside; the image is
- * resolved once per instruction into an img_view (level extents, offsets, the
- * format's decoder), not once per lane.
+ * resolved into an img_view (level extents, offsets, the format's decoder)
+ * once per dispatch, when its slot is bound, not per instruction or lane.
  */
 #include <math.h>
 #include <stdio.h>
