@@ -15,35 +15,6 @@ leg() {
   "$@"
   legs+=("$(printf '%-28s %5d s' "$name" $((SECONDS - t0)))")
 }
-# leg_beside NAME COMMAND...: starts a leg in the background, beside the next ones (ctest -j2 leaves about a quarter
-# of two cores idle while its device and browser suites wait on other processes); leg_join NAME waits for it,
-# prints its output then, and stops the run if it failed.
-declare -A beside_pid beside_log
-leg_beside() {
-  local name="$1"
-  shift
-  beside_log[$name]="$(mktemp)"
-  (
-    t0=$SECONDS
-    rc=0
-    "$@" || rc=$?
-    printf '%-28s %5d s\n' "$name (beside)" $((SECONDS - t0)) >"${beside_log[$name]}.time"
-    exit "$rc"
-  ) >"${beside_log[$name]}" 2>&1 &
-  beside_pid[$name]=$!
-}
-leg_join() {
-  local name="$1" rc=0
-  wait "${beside_pid[$name]}" || rc=$?
-  unset "beside_pid[$name]"
-  cat "${beside_log[$name]}"
-  [ -f "${beside_log[$name]}.time" ] && legs+=("$(cat "${beside_log[$name]}.time")")
-  rm -f "${beside_log[$name]}" "${beside_log[$name]}.time"
-  if [ "$rc" -ne 0 ]; then
-    echo "scripts/test.sh: the $name leg failed (exit $rc)" >&2
-    exit "$rc"
-  fi
-}
 leg_times() {
   [ ${#legs[@]} -eq 0 ] && return
   echo "time per leg (wall, $(nproc) cores):"
@@ -64,7 +35,7 @@ export XDG_CACHE_HOME
 # then finds lavapipe's compiled kernels from the optimised leg.  wavelab's own SPIR-V cache stays per suite, so
 # that both builds compile every kernel themselves.
 export MESA_SHADER_CACHE_DIR="$XDG_CACHE_HOME/mesa"
-trap 'for p in "${beside_pid[@]}"; do pkill -P "$p" 2>/dev/null || true; kill "$p" 2>/dev/null || true; done; rm -rf "$XDG_CACHE_HOME"; leg_times' EXIT
+trap 'rm -rf "$XDG_CACHE_HOME"; leg_times' EXIT
 
 build() {
   cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
@@ -101,13 +72,12 @@ if grep -rIn "shared/" README.md docs kernels machines tools >&2; then
   echo "README.md/docs/kernels/machines/tools refer to a path outside the repository (above)" >&2
   exit 1
 fi
-leg_beside reconvergence scripts/reconverge.sh
 leg ctest bash -c 'cd build && ctest --output-on-failure -j"$1"' - "$jobs"
-leg_join reconvergence
 leg "kernels, waves 4-128" ./build/wavelab test kernels --waves 4,8,16,32,64,128
 # the kernels are clean: no race, uninitialized read, inactive-lane read, divergent barrier or order dependence
 sanitized() { ./build/wavelab test kernels --waves 4,8,16,32,64 --sanitize | grep -v "^PASS "; }
 leg "kernels --sanitize" sanitized
+leg reconvergence scripts/reconverge.sh
 # libFuzzer: the kept regression inputs, then the three harnesses side by side for 20 s
 leg fuzz scripts/fuzz.sh "${WAVELAB_FUZZ_SECONDS:-20}"
 # installed into a temporary prefix: presets found from /, the example project built against it, the .deb

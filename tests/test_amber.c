@@ -8,7 +8,6 @@
  * each naming its line; and the scripts agree with lavapipe through `check`.
  */
 #include <check.h>
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -86,26 +85,16 @@ END_TEST
 START_TEST(test_amber_scripts_pass_at_every_wave)
 {
     /* every script of the folder: a new one is run without being listed */
-    char dir[4200];
-    snprintf(dir, sizeof dir, "%s/tests/amber", tsup_root());
-    struct dirent **names = NULL;
-    int n = scandir(dir, &names, NULL, alphasort), scripts = 0;
-    ck_assert_int_ge(n, 0);
-    for (int k = 0; k < n; k++) {
-        size_t len = strlen(names[k]->d_name);
-        if (len > 6 && strcmp(names[k]->d_name + len - 6, ".amber") == 0) {
-            char rel[4400];
-            snprintf(rel, sizeof rel, "tests/amber/%s", names[k]->d_name);
-            wl_case *c = load(rel);
-            for (size_t i = 0; i < sizeof waves / sizeof *waves; i++)
-                ck_assert_msg(failures_at(c, waves[i]) == 0, "%s at wave %u", rel, waves[i]);
-            case_destroy(c);
-            scripts++;
-        }
-        free(names[k]);
+    size_t scripts = 0;
+    char **paths = tsup_list_files("tests/amber", ".amber", &scripts);
+    for (size_t k = 0; k < scripts; k++) {
+        wl_case *c = load(paths[k]);
+        for (size_t i = 0; i < sizeof waves / sizeof *waves; i++)
+            ck_assert_msg(failures_at(c, waves[i]) == 0, "%s at wave %u", paths[k], waves[i]);
+        case_destroy(c);
     }
-    free(names);
-    ck_assert_int_ge(scripts, 17); /* the folder was found and read */
+    tsup_free_list(paths, scripts);
+    ck_assert_uint_ge(scripts, 17); /* the folder was found and read */
 }
 END_TEST
 

@@ -9,12 +9,10 @@
  * skipped as a whole without a device (tsup_run_suite).
  */
 #include <check.h>
-#include <dirent.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -829,48 +827,17 @@ START_TEST(test_backend_run_vulkan_dump_has_every_binding)
 }
 END_TEST
 
-/* Collects kernels/ **.json, sorted, into list (up to max). */
-static int collect_cases(const char *dir, char (*list)[1024], int count, int max)
-{
-    DIR *d = opendir(dir);
-    if (!d)
-        return count;
-    struct dirent *e;
-    while ((e = readdir(d)) && count < max) {
-        if (e->d_name[0] == '.')
-            continue;
-        char path[1024];
-        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        struct stat sb;
-        if (stat(path, &sb) != 0)
-            continue;
-        if (S_ISDIR(sb.st_mode))
-            count = collect_cases(path, list, count, max);
-        else if (strlen(e->d_name) > 5 && !strcmp(e->d_name + strlen(e->d_name) - 5, ".json"))
-            snprintf(list[count++], 1024, "%s", path);
-    }
-    closedir(d);
-    return count;
-}
-
-static int compare_paths(const void *a, const void *b)
-{
-    return strcmp((const char *)a, (const char *)b);
-}
-
 START_TEST(test_backend_every_kernel_case_agrees_with_the_simulator_at_wave_8)
 {
     if (device_wave() != 8) {
         printf("%s: skipped: the chosen device (%d) does not run wave 8; lavapipe does\n", __func__, device);
         return;
     }
-    enum { MAX_CASES = 512 };
-    char(*cases)[1024] = calloc(MAX_CASES, 1024);
-    ck_assert_ptr_nonnull(cases);
     char dir[1100];
     snprintf(dir, sizeof dir, "%s/kernels", root());
-    int n = collect_cases(dir, cases, 0, MAX_CASES);
-    qsort(cases, (size_t)n, 1024, compare_paths);
+    size_t count = 0;
+    char **cases = tsup_list_files(dir, ".json", &count);
+    int n = (int)count;
     int agreed = 0, skipped = 0, failed = 0;
     static char output[65536];
     static char failures[65536];
@@ -908,7 +875,7 @@ START_TEST(test_backend_every_kernel_case_agrees_with_the_simulator_at_wave_8)
         }
     }
     printf("%s: %d cases: %d agree, %d skipped, %d failed\n", __func__, n, agreed, skipped, failed);
-    free(cases);
+    tsup_free_list(cases, count);
     ck_assert_msg(failed == 0, "cases that differ or fail:\n%s", failures);
 }
 END_TEST

@@ -8,7 +8,6 @@
  * undefined-behaviour events must all be identical to the reference.
  */
 #include <check.h>
-#include <dirent.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,34 +19,26 @@
 #include "sim/memmodel.h"
 #include "sim/sim.h"
 #include "run/run.h"
+#include "tests/support/tsup.h"
 
 #define MAX_CASES 256
 
 static char *case_paths[MAX_CASES];
 static int case_count;
 
+/* The cases below dir with an "expect" (one without is a model study at its real size, the 1440p gathers and
+ * kernels/generalize: `wavelab test` skips it too). */
 static void collect(const char *dir)
 {
-    DIR *d = opendir(dir);
-    if (!d)
-        return;
-    struct dirent *e;
-    while ((e = readdir(d)) && case_count < MAX_CASES) {
-        if (e->d_name[0] == '.')
-            continue;
-        char path[4096];
-        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        size_t n = strlen(e->d_name);
-        if (n > 5 && strcmp(e->d_name + n - 5, ".json") == 0) {
-            /* a case without "expect" is a model study at its real size (the 1440p gathers,
-             * kernels/generalize): `wavelab test` skips it too, and it belongs to the memory benchmarks */
-            if (run_case_file_has_expect(path))
-                case_paths[case_count++] = strdup(path);
-        } else {
-            collect(path);
-        }
+    size_t n = 0;
+    char **paths = tsup_list_files(dir, ".json", &n);
+    for (size_t i = 0; i < n; i++) {
+        if (case_count < MAX_CASES && run_case_file_has_expect(paths[i]))
+            case_paths[case_count++] = paths[i];
+        else
+            free(paths[i]);
     }
-    closedir(d);
+    free(paths);
 }
 
 typedef struct outcome {

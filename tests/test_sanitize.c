@@ -12,7 +12,6 @@
  * Every case under kernels/ must give no finding at any wave size.
  */
 #include <check.h>
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -492,26 +491,19 @@ END_TEST
 static char *clean_paths[MAX_CASES];
 static int clean_count;
 
+/* The cases below dir with an "expect" (one without is a model study at its real size, the 1440p gathers and
+ * kernels/generalize: `wavelab test` skips it too). */
 static void collect(const char *dir)
 {
-    DIR *d = opendir(dir);
-    if (!d)
-        return;
-    struct dirent *e;
-    while ((e = readdir(d)) && clean_count < MAX_CASES) {
-        if (e->d_name[0] == '.')
-            continue;
-        char path[4096];
-        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        size_t n = strlen(e->d_name);
-        if (n > 5 && strcmp(e->d_name + n - 5, ".json") == 0) {
-            if (run_case_file_has_expect(path)) /* no "expect": a model study at its real size, skipped like `wavelab test` does */
-                clean_paths[clean_count++] = strdup(path);
-        } else {
-            collect(path);
-        }
+    size_t n = 0;
+    char **paths = tsup_list_files(dir, ".json", &n);
+    for (size_t i = 0; i < n; i++) {
+        if (clean_count < MAX_CASES && run_case_file_has_expect(paths[i]))
+            clean_paths[clean_count++] = paths[i];
+        else
+            free(paths[i]);
     }
-    closedir(d);
+    free(paths);
 }
 
 START_TEST(test_sanitize_clean_kernels_have_no_findings)

@@ -652,6 +652,59 @@ char *tsup_layout_problems(const char *dir, const char *name, const char *html, 
     return problems;
 }
 
+static void list_into(const char *dir, const char *suffix, char ***list, size_t *n, size_t *cap)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    for (struct dirent *e; (e = readdir(d));) {
+        if (e->d_name[0] == '.')
+            continue;
+        size_t len = strlen(dir) + strlen(e->d_name) + 2, name = strlen(e->d_name), sl = strlen(suffix);
+        char *path = malloc(len);
+        if (!path)
+            break;
+        snprintf(path, len, "%s/%s", dir, e->d_name);
+        struct stat sb;
+        if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode)) {
+            list_into(path, suffix, list, n, cap);
+        } else if (name >= sl && strcmp(e->d_name + name - sl, suffix) == 0) {
+            if (*n == *cap) {
+                char **grown = realloc(*list, (*cap = *cap ? 2 * *cap : 64) * sizeof *grown);
+                if (!grown) {
+                    free(path);
+                    break;
+                }
+                *list = grown;
+            }
+            (*list)[(*n)++] = path;
+            continue;
+        }
+        free(path);
+    }
+    closedir(d);
+}
+
+static int by_path(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+char **tsup_list_files(const char *dir, const char *suffix, size_t *count)
+{
+    char **list = NULL;
+    size_t n = 0, cap = 0;
+    list_into(dir, suffix, &list, &n, &cap);
+    if (n)
+        qsort(list, n, sizeof *list, by_path);
+    *count = n;
+    return list;
+}
+
+void tsup_free_list(char **list, size_t count)
+{
+    for (size_t i = 0; i < count; i++)
+        free(list[i]);
+    free(list);
+}
+
 void tsup_remove_tree(const char *dir)
 {
     char cmd[4200];

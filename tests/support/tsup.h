@@ -35,6 +35,11 @@ char *tsup_write_file(const char *dir, const char *name, const char *text);
  * path when it cannot be read. */
 char *tsup_read_file(const char *path, size_t *size);
 
+/* Every file below dir (recursively; names starting with '.' skipped) whose name ends in `suffix`, as paths
+ * dir/..., sorted; *count gets how many (0 for a folder that cannot be read).  malloc'd, as each path: release with
+ * tsup_free_list.  No Check assertion inside: suites call it from main() too. */
+char **tsup_list_files(const char *dir, const char *suffix, size_t *count);
+void tsup_free_list(char **list, size_t count);
 /* Removes a temporary directory made by tsup_temp_dir and the plain files in it. */
 void tsup_remove_dir(const char *dir);
 
