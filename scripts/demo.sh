@@ -6,8 +6,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
-cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
-cmake --build build -j"$(nproc)" --target wavelab >/dev/null
+scripts/build.sh build -DCMAKE_BUILD_TYPE=RelWithDebInfo -- --target wavelab
 
 dir=kernels/000_uniform_load
 for w in 8 32 64; do

@@ -9,14 +9,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds="${1:-30}"
-jobs="$(nproc)"
 
-CC=clang CXX=clang++ cmake -S fuzz -B build-fuzz -DCMAKE_BUILD_TYPE=Debug >/dev/null
-cmake --build build-fuzz -j"$jobs" >/dev/null
-if [ ! -x build/wavelab ]; then
-  cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
-  cmake --build build -j"$jobs" >/dev/null
-fi
+CC=clang CXX=clang++ SOURCE=fuzz scripts/build.sh build-fuzz -DCMAKE_BUILD_TYPE=Debug
+[ -x build/wavelab ] || scripts/build.sh build -DCMAKE_BUILD_TYPE=RelWithDebInfo
 
 seeds=build-fuzz/seeds
 rm -rf "$seeds" build-fuzz/artifacts

@@ -12,6 +12,7 @@ packages=(
   nettle-dev                     # SHA-256 keys of the SPIR-V cache
   libpng-dev                     # case images from .png files, --dump of 8-bit images
   check                          # unit tests
+  ninja-build                    # scripts/build.sh: builds with Ninja (faster than makefiles on few cores)
   libxml2-utils                  # xmllint: `wavelab test --junit` output checked against the JUnit structure
   libvulkan-volk-dev libvulkan-dev  # Vulkan backend (volk meta-loader + headers)
   libvulkan1 mesa-vulkan-drivers    # a real Vulkan device on the CPU (lavapipe) for tests

@@ -37,11 +37,7 @@ export XDG_CACHE_HOME
 export MESA_SHADER_CACHE_DIR="$XDG_CACHE_HOME/mesa"
 trap 'rm -rf "$XDG_CACHE_HOME"; leg_times' EXIT
 
-build() {
-  cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
-  cmake --build build -j"$jobs" >/dev/null
-}
-leg build build
+leg build scripts/build.sh build -DCMAKE_BUILD_TYPE=RelWithDebInfo
 # generated documentation must be current
 if ! ./build/wavelab isa | diff -u docs/isa.md - >/dev/null; then
   echo "docs/isa.md is out of date: run 'build/wavelab isa > docs/isa.md'" >&2
@@ -84,11 +80,7 @@ leg fuzz scripts/fuzz.sh "${WAVELAB_FUZZ_SECONDS:-20}"
 leg install scripts/install_check.sh build
 
 if [ "${WAVELAB_SKIP_SANITIZERS:-0}" != "1" ]; then
-  build_asan() {
-    cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DWAVELAB_SANITIZE=ON >/dev/null
-    cmake --build build-asan -j"$jobs" >/dev/null
-  }
-  leg "ASan+UBSan build" build_asan
+  leg "ASan+UBSan build" scripts/build.sh build-asan -DCMAKE_BUILD_TYPE=Debug -DWAVELAB_SANITIZE=ON
   export ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
   [ -f tests/lsan.supp ] && export LSAN_OPTIONS="suppressions=$PWD/tests/lsan.supp"
   leg "ASan+UBSan ctest" bash -c 'cd build-asan && ctest --output-on-failure -j"$1"' - "$jobs"
