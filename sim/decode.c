@@ -28,7 +28,7 @@ static const struct {
     {ISA_OP_FMA, SIM_H_FMA_F32, 1},   {ISA_OP_FOLT, SIM_H_FOLT_F32, 1}, {ISA_OP_FOLE, SIM_H_FOLE_F32, 1},
     {ISA_OP_FOEQ, SIM_H_FOEQ_F32, 1}, {ISA_OP_IEQ, SIM_H_IEQ_32, 0},    {ISA_OP_INE, SIM_H_INE_32, 0},
     {ISA_OP_ULT, SIM_H_ULT_32, 0},    {ISA_OP_ULE, SIM_H_ULE_32, 0},    {ISA_OP_SLT, SIM_H_SLT_32, 0},
-    {ISA_OP_SLE, SIM_H_SLE_32, 0},
+    {ISA_OP_SLE, SIM_H_SLE_32, 0},    {ISA_OP_SHRL, SIM_H_SHRL_32, 0},  {ISA_OP_SHRA, SIM_H_SHRA_32, 0},
 };
 
 /* The handler for one instruction: a type-specialised one where the hot loop has it, else the opcode's. */

@@ -102,7 +102,7 @@ static inline void sim_note_write(sim_ctx *ctx, uint32_t *owner, uint64_t addres
  */
 #define SIM_SPECIAL_HANDLERS(X) \
     X(FADD_F32) X(FSUB_F32) X(FMUL_F32) X(FMA_F32) X(FOLT_F32) X(FOLE_F32) X(FOEQ_F32) \
-    X(IEQ_32) X(INE_32) X(ULT_32) X(ULE_32) X(SLT_32) X(SLE_32) \
+    X(IEQ_32) X(INE_32) X(ULT_32) X(ULE_32) X(SLT_32) X(SLE_32) X(SHRL_32) X(SHRA_32) \
     X(BRANCH_IF_B) X(BRANCH_IF_ULT_32) X(BRANCH_IF_SLT_32)
 
 typedef enum sim_handler {
