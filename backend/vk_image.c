@@ -125,13 +125,14 @@ vkb_status vkb_image_check_support(VkPhysicalDevice physical, const vkb_device_i
                  b->binding);
         return VKB_ERR_INPUT;
     }
-    /* Vulkan copies between buffers and images take single-sampled images only; a compile-only device copies
-     * nothing (it creates the pipeline and reads its statistics) */
+    /* Vulkan copies between buffers and images take single-sampled images only: a multisampled one is filled and
+     * read by a kernel (vk_image_ms.c); a compile-only device fills nothing (it creates the pipeline and reads
+     * its statistics) */
     if (img_samples(im) > 1 && !info->compile_only) {
-        snprintf(err, err_size, "bindings[%d] (set %u binding %u) is a multisampled image (%u samples): the backend "
-                 "fills and reads images by buffer copies, which Vulkan allows on single-sampled images only", index,
-                 b->set, b->binding, img_samples(im));
-        return VKB_ERR_UNSUPPORTED;
+        vkb_status st = vkb_image_ms_check_support(physical, info, b, index, image_usage(b->kind) | VK_IMAGE_USAGE_STORAGE_BIT,
+                                                   err, err_size);
+        if (st != VKB_OK)
+            return st;
     }
     if (im->dim == IMG_DIM_CUBE && (im->layers == 0 || im->layers % 6 != 0 || im->width != im->height)) {
         snprintf(err, err_size, "bindings[%d] (set %u binding %u): a cube image needs square faces and a multiple of "
@@ -253,6 +254,7 @@ vkb_status vkb_image_create(VkDevice device, const VkPhysicalDeviceMemoryPropert
         return VKB_OK;
     const img_image *im = &b->image;
     const img_format_info *f = img_format_get(im->format);
+    const int multisampled = img_samples(im) > 1;
     VkImageCreateInfo ici = {
         .sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO,
         .flags = im->dim == IMG_DIM_CUBE ? VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT : 0,
@@ -261,12 +263,16 @@ vkb_status vkb_image_create(VkDevice device, const VkPhysicalDeviceMemoryPropert
         .extent = mip_extent(im, 0),
         .mipLevels = im->mip_levels ? im->mip_levels : 1,
         .arrayLayers = im->layers ? im->layers : 1,
-        .samples = VK_SAMPLE_COUNT_1_BIT,
+        .samples = (VkSampleCountFlagBits)img_samples(im), /* VK_SAMPLE_COUNT_N_BIT == N */
         .tiling = VK_IMAGE_TILING_OPTIMAL,
         .usage = image_usage(b->kind),
         .sharingMode = VK_SHARING_MODE_EXCLUSIVE,
         .initialLayout = VK_IMAGE_LAYOUT_UNDEFINED,
     };
+    if (multisampled) { /* the fill and read-back kernels' storage view in a raw format (vk_image_ms.c) */
+        ici.flags |= VK_IMAGE_CREATE_MUTABLE_FORMAT_BIT | VK_IMAGE_CREATE_EXTENDED_USAGE_BIT;
+        ici.usage |= VK_IMAGE_USAGE_STORAGE_BIT;
+    }
     if ((r = vkCreateImage(device, &ici, NULL, &out->image)) != VK_SUCCESS)
         return vk_failed(err, err_size, "vkCreateImage", r, index);
     VkMemoryRequirements req;
@@ -306,11 +312,12 @@ vkb_status vkb_image_create(VkDevice device, const VkPhysicalDeviceMemoryPropert
     }
     out->shader_layout =
         b->kind == CASE_KIND_STORAGE_IMAGE ? VK_IMAGE_LAYOUT_GENERAL : VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
-    return VKB_OK;
+    return multisampled ? vkb_image_ms_create(device, b, index, out, err, err_size) : VKB_OK;
 }
 
 void vkb_image_destroy(VkDevice device, vkb_image *im)
 {
+    vkb_image_ms_destroy(device, im);
     for (uint32_t v = 0; v < im->view_count; v++)
         if (im->view[v])
             vkDestroyImageView(device, im->view[v], NULL);
@@ -358,10 +365,20 @@ static void copy_regions(const img_image *im, VkBufferImageCopy *regions, uint32
     *count = mips;
 }
 
-void vkb_image_record_upload(VkCommandBuffer cmd, const case_binding *b, const vkb_image *im, VkBuffer staging)
+void vkb_image_record_upload(VkDevice device, VkCommandBuffer cmd, const case_binding *b, const vkb_image *im,
+                             VkBuffer staging)
 {
     if (!has_image(b->kind))
         return;
+    if (img_samples(&b->image) > 1) { /* the fill kernel writes it in the GENERAL layout */
+        transition(cmd, im->image, &b->image, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_GENERAL, 0,
+                   VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT);
+        vkb_image_ms_record(device, cmd, b, im, staging, 1);
+        transition(cmd, im->image, &b->image, VK_IMAGE_LAYOUT_GENERAL, im->shader_layout, VK_ACCESS_SHADER_WRITE_BIT,
+                   VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                   VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT);
+        return;
+    }
     /* UNDEFINED: whatever the last run left is discarded; every run starts from the case's texels */
     transition(cmd, im->image, &b->image, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 0,
                VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT);
@@ -376,10 +393,18 @@ void vkb_image_record_upload(VkCommandBuffer cmd, const case_binding *b, const v
                VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT);
 }
 
-void vkb_image_record_readback(VkCommandBuffer cmd, const case_binding *b, const vkb_image *im, VkBuffer readback)
+void vkb_image_record_readback(VkDevice device, VkCommandBuffer cmd, const case_binding *b, const vkb_image *im,
+                               VkBuffer readback)
 {
     if (b->kind != CASE_KIND_STORAGE_IMAGE)
         return;
+    if (img_samples(&b->image) > 1) { /* the read-back kernel, after the kernel's writes, in GENERAL */
+        transition(cmd, im->image, &b->image, VK_IMAGE_LAYOUT_GENERAL, VK_IMAGE_LAYOUT_GENERAL,
+                   VK_ACCESS_SHADER_WRITE_BIT, VK_ACCESS_SHADER_READ_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                   VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT);
+        vkb_image_ms_record(device, cmd, b, im, readback, 0);
+        return;
+    }
     transition(cmd, im->image, &b->image, VK_IMAGE_LAYOUT_GENERAL, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
                VK_ACCESS_SHADER_WRITE_BIT, VK_ACCESS_TRANSFER_READ_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
                VK_PIPELINE_STAGE_TRANSFER_BIT);

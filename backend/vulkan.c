@@ -404,6 +404,11 @@ static vkb_status create_buffers(run_objects *o, const run_plan *rp, vkb_run_out
         VkBufferUsageFlags usage = usage_of_kind[b->kind];
         if (b->kind == CASE_KIND_STORAGE_BUFFER || b->kind == CASE_KIND_UNIFORM_BUFFER)
             usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT;
+        /* a multisampled image's texels go through the fill and read-back kernels' storage buffer (vk_image.h) */
+        const VkBufferUsageFlags kernel_io = vkb_kind_is_image(b->kind) && img_samples(&b->image) > 1
+                                                ? VK_BUFFER_USAGE_STORAGE_BUFFER_BIT
+                                                : 0;
+        usage |= kernel_io;
         VkBufferCreateInfo bci = {
             .sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO,
             .size = size,
@@ -417,7 +422,7 @@ static vkb_status create_buffers(run_objects *o, const run_plan *rp, vkb_run_out
         VkBufferCreateInfo pci = {
             .sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO,
             .size = size,
-            .usage = VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
+            .usage = VK_BUFFER_USAGE_TRANSFER_SRC_BIT | kernel_io,
             .sharingMode = VK_SHARING_MODE_EXCLUSIVE,
         };
         VK_TRY(vkCreateBuffer, (o->device, &pci, NULL, &o->pristine[i]));
@@ -796,7 +801,7 @@ static vkb_status record_commands(run_objects *o, run_plan *rp, vkb_run_output *
     for (int i = 0; i < c->binding_count; i++) {
         VkBufferCopy region = {.srcOffset = 0, .dstOffset = 0, .size = c->bindings[i].size};
         if (vkb_kind_is_image(c->bindings[i].kind)) /* staging -> image, into the shader's layout */
-            vkb_image_record_upload(o->cmd, &c->bindings[i], &o->images[i], o->pristine[i]);
+            vkb_image_record_upload(o->device, o->cmd, &c->bindings[i], &o->images[i], o->pristine[i]);
         else if (region.size)
             vkCmdCopyBuffer(o->cmd, o->pristine[i], o->buffers[i], 1, &region);
     }
@@ -833,7 +838,7 @@ static vkb_status record_commands(run_objects *o, run_plan *rp, vkb_run_output *
             vkCmdWriteTimestamp(o->cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, o->queries, 2 * (uint32_t)p + 1);
     }
     for (int i = 0; i < c->binding_count; i++) /* storage images -> their read-back buffers */
-        vkb_image_record_readback(o->cmd, &c->bindings[i], &o->images[i], o->buffers[i]);
+        vkb_image_record_readback(o->device, o->cmd, &c->bindings[i], &o->images[i], o->buffers[i]);
     VkMemoryBarrier to_host = {
         .sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
         .srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT,

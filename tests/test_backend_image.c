@@ -293,6 +293,63 @@ START_TEST(test_backend_image_storage_array_layers_each_add_one_once_per_run)
 }
 END_TEST
 
+/* Multisampled storage images, which the backend fills and reads with a kernel of its own through a view in the
+ * unsigned-integer format of the texel's size (4, 8 and 16 bytes: r32ui, rg32ui, rgba32ui; rgba16f's halves
+ * ride in rg32ui): 4 samples, 2 layers, every sample's bits distinct; the kernel reverses each texel's samples,
+ * so sample s of the read-back is sample 3 - s of the input, bit for bit (the packed order: each layer's
+ * samples are planes one after another, docs/case-format.md). */
+static const struct {
+    const char *format, *qualifier, *image, *vec;
+    uint32_t bytes;
+    int half; /* 16-bit float components: the test writes finite halves */
+} ms_formats[] = {
+    {"r32_uint", "r32ui", "uimage2DMSArray", "uvec4", 4, 0},
+    {"r16g16b16a16_sfloat", "rgba16f", "image2DMSArray", "vec4", 8, 1},
+    {"r32g32b32a32_uint", "rgba32ui", "uimage2DMSArray", "uvec4", 16, 0},
+};
+
+START_TEST(test_backend_image_multisampled_samples_round_trip_reversed)
+{
+    __typeof__(ms_formats[0]) f = ms_formats[_i];
+    const uint32_t w = 8, h = 4, layers = 2, samples = 4;
+    image_case t;
+    ic_init(&t, "tests/backend/ms_reverse.comp", w / 4, h / 4);
+    t.c.groups[2] = layers;
+    case_binding *b = ic_image(&t, 0, CASE_KIND_STORAGE_IMAGE, f.format, w, h, layers * samples, 1);
+    /* ic_image sized layers * samples planes; the image itself has `layers` layers of `samples` samples */
+    b->image.layers = layers;
+    b->image.samples = samples;
+    for (size_t i = 0; i < b->size / 2; i++) {
+        /* 16-bit words: a half with a sign, exponent 1..29 and a mantissa from the index (finite, no NaN) */
+        uint16_t v = f.half ? (uint16_t)((i & 1) << 15 | (1 + i % 29) << 10 | (i * 37 % 1024))
+                            : (uint16_t)(i * 2654435761u >> 7);
+        memcpy(b->bytes + 2 * i, &v, 2);
+    }
+    isa_define defs[] = {{"FMT", f.qualifier}, {"IMG", f.image}, {"VEC", f.vec}};
+    vkb_run_output out;
+    char err[1024] = "";
+    vkb_status st = ic_run(&t, "tests/backend/ms_reverse.comp", defs, 3, NULL, &out, err, sizeof err);
+    if (st == VKB_ERR_UNSUPPORTED) {
+        printf("%s[%s]: skipped: %s\n", __func__, f.format, err);
+        vkb_run_output_free(&out);
+        ic_free(&t);
+        return;
+    }
+    ck_assert_msg(st == VKB_OK, "%s: %s", f.format, err);
+    const size_t plane = (size_t)w * h * f.bytes;
+    for (uint32_t l = 0; l < layers; l++)
+        for (uint32_t s = 0; s < samples; s++) {
+            const uint8_t *got = out.data[0] + (l * samples + s) * plane;
+            const uint8_t *want = b->bytes + (l * samples + (samples - 1 - s)) * plane;
+            for (size_t k = 0; k < plane; k++)
+                ck_assert_msg(got[k] == want[k], "%s layer %u sample %u byte %zu: 0x%02x, expected 0x%02x", f.format,
+                              l, s, k, got[k], want[k]);
+        }
+    vkb_run_output_free(&out);
+    ic_free(&t);
+}
+END_TEST
+
 /* ------------------------------------------------------------- sampled images */
 
 START_TEST(test_backend_image_sampled_mips_and_layers_arrive_in_packed_order)
@@ -588,6 +645,8 @@ static Suite *backend_image_suite(void)
     tcase_add_loop_test(dev, test_backend_image_storage_each_format_adds_one, 0,
                         (int)(sizeof storage_formats / sizeof storage_formats[0]));
     tcase_add_test(dev, test_backend_image_storage_array_layers_each_add_one_once_per_run);
+    tcase_add_loop_test(dev, test_backend_image_multisampled_samples_round_trip_reversed, 0,
+                        (int)(sizeof ms_formats / sizeof ms_formats[0]));
     tcase_add_test(dev, test_backend_image_sampled_mips_and_layers_arrive_in_packed_order);
     tcase_add_test(dev, test_backend_image_unusable_storage_format_is_unsupported_naming_binding_and_format);
     tcase_add_test(dev, test_backend_image_unnormalized_sampler_with_lod_range_is_an_input_error);

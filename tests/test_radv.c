@@ -318,9 +318,9 @@ START_TEST(uniform_load_in_divergent_branch_is_smem_on_both_sides)
 }
 END_TEST
 
-/* A multisampled image compiles on the null device: `check` on a real one skips it (the backend fills images by
- * buffer copies, single-sampled only), but a compile-only device copies nothing.  ACO addresses it as an MSAA
- * resource (dim:SQ_RSRC_IMG_2D_MSAA, the sample index its last coordinate). */
+/* A multisampled image compiles on the null device, which fills nothing (a real device's `check` fills it with
+ * the backend's kernel, backend/vk_image_ms.c).  ACO addresses it as an MSAA resource (dim:SQ_RSRC_IMG_2D_MSAA,
+ * the sample index its last coordinate). */
 START_TEST(multisampled_image_compiles_on_the_null_device)
 {
     char *out = NULL;
