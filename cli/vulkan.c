@@ -721,11 +721,19 @@ int cli_check_case_to(const cli_opts *o, const char *case_path, FILE *fout, FILE
     memset(&sim, 0, sizeof sim);
 
     /* the device in a child process (a driver that crashes takes only the child with it), before this process
-     * opens any Vulkan instance */
+     * opens any Vulkan instance; once it has settled the wave size, the simulator runs here beside its dispatch */
     run_device_options dopt = {.device = a.device, .optimize = a.optimize, .run = device_run_options(&a),
                                .check_first = 1};
+    run_device_job job;
+    run_options sim_opt = a.sim;
+    int sim_rc = RUN_EXIT_OK;
+    if (run_case_device_start(c, &dopt, &job)) {
+        sim_opt.wave_size = job.wave_size;
+        sim_rc = run_case_sim(c, &sim_opt, &sim, err, sizeof err);
+        sim_ran = 1;
+    }
     run_device_result res;
-    run_case_device_isolated(c, &dopt, &res);
+    run_case_device_finish(&job, &res);
     const vkb_run_output *dev = &res.out;
     const vkb_device_info *info = &res.info;
     int crashed = res.crash_signal != 0;
@@ -733,18 +741,20 @@ int cli_check_case_to(const cli_opts *o, const char *case_path, FILE *fout, FILE
         rc = device_refusal(&res, fout, ferr);
         goto done;
     }
-    uint32_t wave = crashed ? (a.wave ? a.wave : c->subgroup_size ? c->subgroup_size : info->subgroup_size)
-                            : res.wave_size;
+    uint32_t wave = sim_ran ? sim_opt.wave_size
+                    : crashed ? (a.wave ? a.wave : c->subgroup_size ? c->subgroup_size : info->subgroup_size)
+                              : res.wave_size;
     if (crashed) {
         const char *abbrev = sigabbrev_np(res.crash_signal);
         fprintf(fout, "SKIP: the device crashed (signal %d: SIG%s) running %s on %s\n", res.crash_signal,
                abbrev ? abbrev : "?", c->path, res.have_info ? info->name : a.device ? a.device : "the Vulkan device");
     }
 
-    run_options sim_opt = a.sim;
-    sim_opt.wave_size = wave;
-    int sim_rc = run_case_sim(c, &sim_opt, &sim, err, sizeof err);
-    sim_ran = 1;
+    if (!sim_ran) { /* the device's process died before it settled the wave size */
+        sim_opt.wave_size = wave;
+        sim_rc = run_case_sim(c, &sim_opt, &sim, err, sizeof err);
+        sim_ran = 1;
+    }
     if (sim.warnings[0] && !a.quiet)
         fputs(sim.warnings, ferr);
     if (sim.optimizer_note[0])

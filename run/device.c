@@ -80,9 +80,11 @@ static vkb_status kernel_words(const wl_case *c, const run_device_options *opt, 
     return stop(res, RUN_DEVICE_COMPILE, st == ISA_ERR_NOMEM ? VKB_ERR_NOMEM : VKB_ERR_INPUT);
 }
 
-/* run_case_device, telling `opened` (when not NULL) once the device is open or failed to. */
+/* run_case_device, telling `opened` (when not NULL) once the device is open or failed to, and `checked` once
+ * check_first's verdict let the run go on (res->wave_size set), before it dispatches. */
 static vkb_status device_run(const wl_case *c, const run_device_options *opt, run_device_result *res,
-                             void (*opened)(const run_device_result *res, void *arg), void *arg)
+                             void (*opened)(const run_device_result *res, void *arg),
+                             void (*checked)(const run_device_result *res, void *arg), void *arg)
 {
     memset(res, 0, sizeof *res);
     vkb_context *ctx = NULL;
@@ -120,6 +122,8 @@ static vkb_status device_run(const wl_case *c, const run_device_options *opt, ru
             goto done;
         }
         memcpy(res->local_size, kernel.local_size, sizeof res->local_size);
+        if (checked)
+            checked(res, arg);
     }
     st = c->dispatches ? run_device_passes(ctx, index, c, opt->optimize, &run, &res->out, res->message,
                                            sizeof res->message)
@@ -141,16 +145,23 @@ done:
 
 vkb_status run_case_device(const wl_case *c, const run_device_options *opt, run_device_result *res)
 {
-    return device_run(c, opt, res, NULL, NULL);
+    return device_run(c, opt, res, NULL, NULL, NULL);
 }
 
-/* The child's first record: the device's description, sent as soon as it opened (or failed to), so that the
- * parent can name the device whose driver crashed later. */
+/* The child's records, in order: the device's description (as soon as it opened, or failed to: the parent can
+ * name the device whose driver crashed later); with check_first, the wave size it runs (0: it stopped before
+ * dispatching), so that the parent's simulator starts beside the dispatch; the result; the output. */
+typedef struct child_pipe {
+    int fd;
+    int sent_wave;
+} child_pipe;
+
 static void send_info(const run_device_result *res, void *arg)
 {
-    int fd = *(const int *)arg;
+    int fd = ((const child_pipe *)arg)->fd;
     vkb_pipe_send(fd, &res->info, sizeof res->info);
-    if (res->have_info && getenv("WAVELAB_TEST_DEVICE_CRASH")) { /* test hook (docs/backend.md): a driver crash */
+    const char *hook = getenv("WAVELAB_TEST_DEVICE_CRASH");
+    if (res->have_info && hook && strcmp(hook, "dispatch")) { /* test hook (docs/backend.md): a driver crash */
         signal(SIGSEGV, SIG_DFL); /* the default action even under AddressSanitizer, whose handler would exit 1 */
         raise(SIGSEGV);
     }
@@ -158,10 +169,26 @@ static void send_info(const run_device_result *res, void *arg)
 
 /* The child: runs the device and sends the result; nothing is released (the process ends with _exit, and a
  * driver's teardown is one more place to crash). */
+static void send_wave(const run_device_result *res, void *arg)
+{
+    child_pipe *p = arg;
+    p->sent_wave = 1;
+    vkb_pipe_send(p->fd, &res->wave_size, sizeof res->wave_size);
+    const char *hook = getenv("WAVELAB_TEST_DEVICE_CRASH");
+    if (hook && !strcmp(hook, "dispatch")) { /* test hook: the driver crashes while the simulator runs */
+        signal(SIGSEGV, SIG_DFL);
+        raise(SIGSEGV);
+    }
+}
+
 static int device_child(int fd, const wl_case *c, const run_device_options *opt)
 {
     run_device_result res;
-    device_run(c, opt, &res, send_info, &fd);
+    child_pipe p = {fd, 0};
+    device_run(c, opt, &res, send_info, send_wave, &p);
+    const uint32_t stopped = 0;
+    if (opt->check_first && !p.sent_wave && !vkb_pipe_send(fd, &stopped, sizeof stopped))
+        return 1;
     if (!vkb_pipe_send(fd, &res, sizeof res))
         return 1;
     if (res.step == RUN_DEVICE_DONE && !vkb_pipe_send_output(fd, &res.out, c))
@@ -175,15 +202,16 @@ static vkb_status process_failed(run_device_result *res, vkb_status st, const ch
     return stop(res, RUN_DEVICE_PROCESS, st);
 }
 
-vkb_status run_case_device_isolated(const wl_case *c, const run_device_options *opt, run_device_result *res)
+int run_case_device_start(const wl_case *c, const run_device_options *opt, run_device_job *job)
 {
-    memset(res, 0, sizeof *res);
+    memset(job, 0, sizeof *job);
+    job->fd = -1;
     int fds[2];
     fflush(stdout);
     fflush(stderr);
     if (pipe(fds) != 0) {
-        snprintf(res->message, sizeof res->message, "cannot create a pipe: %s", strerror(errno));
-        return stop(res, RUN_DEVICE_PROCESS, VKB_ERR_NOMEM);
+        snprintf(job->message, sizeof job->message, "cannot create a pipe: %s", strerror(errno));
+        return 0;
     }
     pid_t child = fork();
     if (child == 0) {
@@ -195,26 +223,38 @@ vkb_status run_case_device_isolated(const wl_case *c, const run_device_options *
     }
     close(fds[1]);
     if (child < 0) {
-        snprintf(res->message, sizeof res->message, "cannot start the device's process: %s", strerror(errno));
+        snprintf(job->message, sizeof job->message, "cannot start the device's process: %s", strerror(errno));
         close(fds[0]);
+        return 0;
+    }
+    job->child = (int)child;
+    job->fd = fds[0];
+    job->have_info = vkb_pipe_receive(job->fd, &job->info, sizeof job->info);
+    job->have_wave = opt->check_first && job->have_info && vkb_pipe_receive(job->fd, &job->wave_size, sizeof job->wave_size);
+    return job->have_wave && job->wave_size != 0;
+}
+
+vkb_status run_case_device_finish(run_device_job *job, run_device_result *res)
+{
+    memset(res, 0, sizeof *res);
+    if (job->fd < 0) { /* the child never started */
+        snprintf(res->message, sizeof res->message, "%s", job->message);
         return stop(res, RUN_DEVICE_PROCESS, VKB_ERR_NOMEM);
     }
-    vkb_device_info info;
-    memset(&info, 0, sizeof info);
-    int have_info = vkb_pipe_receive(fds[0], &info, sizeof info);
-    int have_result = have_info && vkb_pipe_receive(fds[0], res, sizeof *res);
+    int have_result = job->have_info && vkb_pipe_receive(job->fd, res, sizeof *res);
     memset(&res->out, 0, sizeof res->out); /* its pointers are the child's: the output follows */
-    int have_output = have_result && (res->step != RUN_DEVICE_DONE || vkb_pipe_receive_output(fds[0], &res->out));
-    close(fds[0]);
+    int have_output = have_result && (res->step != RUN_DEVICE_DONE || vkb_pipe_receive_output(job->fd, &res->out));
+    close(job->fd);
+    job->fd = -1;
     int status = 0;
-    while (waitpid(child, &status, 0) < 0 && errno == EINTR)
+    while (waitpid((pid_t)job->child, &status, 0) < 0 && errno == EINTR)
         continue;
     if (WIFSIGNALED(status) && !(have_result && have_output)) {
         vkb_run_output_free(&res->out);
         memset(res, 0, sizeof *res);
         res->crash_signal = WTERMSIG(status);
-        res->have_info = have_info && info.name[0];
-        res->info = info;
+        res->have_info = job->have_info && job->info.name[0];
+        res->info = job->info;
         snprintf(res->message, sizeof res->message, "the device's process died of signal %d", res->crash_signal);
         return stop(res, RUN_DEVICE_DISPATCH, VKB_ERR_DEVICE_LOST);
     }
@@ -224,6 +264,13 @@ vkb_status run_case_device_isolated(const wl_case *c, const run_device_options *
         return process_failed(res, VKB_ERR_DEVICE_LOST, "the device's process ended without sending its results");
     }
     return res->status;
+}
+
+vkb_status run_case_device_isolated(const wl_case *c, const run_device_options *opt, run_device_result *res)
+{
+    run_device_job job;
+    run_case_device_start(c, opt, &job);
+    return run_case_device_finish(&job, res);
 }
 
 void run_device_result_free(run_device_result *res)

@@ -65,6 +65,22 @@ vkb_status run_case_device(const wl_case *c, const run_device_options *opt, run_
  * first. */
 vkb_status run_case_device_isolated(const wl_case *c, const run_device_options *opt, run_device_result *res);
 
+/* run_case_device_isolated in two halves, so that the caller works while the device runs (`check` runs the
+ * simulator beside the dispatch).  start forks the child and returns once the device has said which wave size it
+ * runs: with check_first, 1 and job->wave_size set when the run passed check_first's verdict and goes on to
+ * dispatch, else 0 (it stopped, or crashed: finish says which).  finish waits for the result and fills *res as
+ * run_case_device_isolated does; call it exactly once after start. */
+typedef struct run_device_job {
+    int child;              /* the device's process (a pid), its pipe, and what it sent so far */
+    int fd;
+    int have_info, have_wave;
+    vkb_device_info info;
+    uint32_t wave_size;
+    char message[256];      /* the child could not start */
+} run_device_job;
+int run_case_device_start(const wl_case *c, const run_device_options *opt, run_device_job *job);
+vkb_status run_case_device_finish(run_device_job *job, run_device_result *res);
+
 void run_device_result_free(run_device_result *res);
 
 /* Compiles every pass of c (its "dispatches", or its one kernel; `optimize` as in run_compile_case_optimized) and
