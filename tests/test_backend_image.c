@@ -149,6 +149,24 @@ static vkb_status ic_run(image_case *t, const char *kernel_file, const isa_defin
     return st;
 }
 
+/* Runs a kernel that takes its image's format qualifier, image type and vector type as FMT, IMG and VEC.  Returns 1
+ * when it ran (out filled), 0 when the device cannot hold the format (printed as a skip of `test`; t is released). */
+static int ic_run_format(image_case *t, const char *kernel_file, const char *qualifier, const char *image,
+                         const char *vec, const char *format, const char *test, vkb_run_output *out)
+{
+    isa_define defs[] = {{"FMT", qualifier}, {"IMG", image}, {"VEC", vec}};
+    char err[1024] = "";
+    vkb_status st = ic_run(t, kernel_file, defs, 3, NULL, out, err, sizeof err);
+    if (st == VKB_ERR_UNSUPPORTED) {
+        printf("%s[%s]: skipped: %s\n", test, format, err);
+        vkb_run_output_free(out);
+        ic_free(t);
+        return 0;
+    }
+    ck_assert_msg(st == VKB_OK, "%s: %s", format, err);
+    return 1;
+}
+
 /* ------------------------------------------------------------- scanning (no device) */
 
 START_TEST(test_backend_image_scan_finds_image_and_sampler_kinds)
@@ -236,17 +254,9 @@ START_TEST(test_backend_image_storage_each_format_adds_one)
             memcpy(b->bytes + i * 4, &s, 4);
         }
     }
-    isa_define defs[] = {{"FMT", f.qualifier}, {"IMG", f.image}, {"VEC", f.vec}};
     vkb_run_output out;
-    char err[1024] = "";
-    vkb_status st = ic_run(&t, "tests/backend/storage_image.comp", defs, 3, NULL, &out, err, sizeof err);
-    if (st == VKB_ERR_UNSUPPORTED) {
-        printf("%s[%s]: skipped: %s\n", __func__, f.format, err);
-        vkb_run_output_free(&out);
-        ic_free(&t);
+    if (!ic_run_format(&t, "tests/backend/storage_image.comp", f.qualifier, f.image, f.vec, f.format, __func__, &out))
         return;
-    }
-    ck_assert_msg(st == VKB_OK, "%s: %s", f.format, err);
     for (size_t i = 0; i < comps; i++) {
         if (f.kind == 2) {
             float in, got;
@@ -325,17 +335,9 @@ START_TEST(test_backend_image_multisampled_samples_round_trip_reversed)
                             : (uint16_t)(i * 2654435761u >> 7);
         memcpy(b->bytes + 2 * i, &v, 2);
     }
-    isa_define defs[] = {{"FMT", f.qualifier}, {"IMG", f.image}, {"VEC", f.vec}};
     vkb_run_output out;
-    char err[1024] = "";
-    vkb_status st = ic_run(&t, "tests/backend/ms_reverse.comp", defs, 3, NULL, &out, err, sizeof err);
-    if (st == VKB_ERR_UNSUPPORTED) {
-        printf("%s[%s]: skipped: %s\n", __func__, f.format, err);
-        vkb_run_output_free(&out);
-        ic_free(&t);
+    if (!ic_run_format(&t, "tests/backend/ms_reverse.comp", f.qualifier, f.image, f.vec, f.format, __func__, &out))
         return;
-    }
-    ck_assert_msg(st == VKB_OK, "%s: %s", f.format, err);
     const size_t plane = (size_t)w * h * f.bytes;
     for (uint32_t l = 0; l < layers; l++)
         for (uint32_t s = 0; s < samples; s++) {
