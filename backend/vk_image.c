@@ -129,8 +129,8 @@ vkb_status vkb_image_check_support(VkPhysicalDevice physical, const vkb_device_i
      * read by a kernel (vk_image_ms.c); a compile-only device fills nothing (it creates the pipeline and reads
      * its statistics) */
     if (img_samples(im) > 1 && !info->compile_only) {
-        vkb_status st = vkb_image_ms_check_support(physical, info, b, index, image_usage(b->kind) | VK_IMAGE_USAGE_STORAGE_BIT,
-                                                   err, err_size);
+        vkb_status st = vkb_image_ms_check_support(physical, info, b, index,
+                                                   image_usage(b->kind) | VK_IMAGE_USAGE_STORAGE_BIT, err, err_size);
         if (st != VKB_OK)
             return st;
     }

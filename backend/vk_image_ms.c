@@ -99,8 +99,9 @@ static char *kernel_source(const img_format_info *raw, int upload)
     if (upload) {
         char value[160] = "";
         for (uint32_t k = 0; k < 4; k++) {
-            char word[32];
-            snprintf(word, sizeof word, k < words ? "t[i * W + %uu]" : "0u", k);
+            char word[32] = "0u";
+            if (k < words)
+                snprintf(word, sizeof word, "t[i * W + %uu]", k);
             snprintf(value + strlen(value), sizeof value - strlen(value), "%s%s", k ? ", " : "", word);
         }
         snprintf(body, sizeof body, "  imageStore(img, at, s, uvec4(%s));\n", value);
@@ -168,7 +169,8 @@ vkb_status vkb_image_ms_create(VkDevice device, const case_binding *b, int index
                                        .pPushConstantRanges = &pc};
     if ((r = vkCreatePipelineLayout(device, &plci, NULL, &out->ms.layout)) != VK_SUCCESS)
         return failed(err, err_size, "vkCreatePipelineLayout", r, index);
-    const VkDescriptorPoolSize sizes[2] = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 2}, {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 2}};
+    const VkDescriptorPoolSize sizes[2] = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 2},
+                                           {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 2}};
     VkDescriptorPoolCreateInfo pci = {
         .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO, .maxSets = 2, .poolSizeCount = 2, .pPoolSizes = sizes};
     if ((r = vkCreateDescriptorPool(device, &pci, NULL, &out->ms.pool)) != VK_SUCCESS)

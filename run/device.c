@@ -167,8 +167,6 @@ static void send_info(const run_device_result *res, void *arg)
     }
 }
 
-/* The child: runs the device and sends the result; nothing is released (the process ends with _exit, and a
- * driver's teardown is one more place to crash). */
 static void send_wave(const run_device_result *res, void *arg)
 {
     child_pipe *p = arg;
@@ -181,6 +179,8 @@ static void send_wave(const run_device_result *res, void *arg)
     }
 }
 
+/* The child: runs the device and sends the result; nothing is released (the process ends with _exit, and a
+ * driver's teardown is one more place to crash). */
 static int device_child(int fd, const wl_case *c, const run_device_options *opt)
 {
     run_device_result res;
@@ -230,7 +230,8 @@ int run_case_device_start(const wl_case *c, const run_device_options *opt, run_d
     job->child = (int)child;
     job->fd = fds[0];
     job->have_info = vkb_pipe_receive(job->fd, &job->info, sizeof job->info);
-    job->have_wave = opt->check_first && job->have_info && vkb_pipe_receive(job->fd, &job->wave_size, sizeof job->wave_size);
+    job->have_wave =
+        opt->check_first && job->have_info && vkb_pipe_receive(job->fd, &job->wave_size, sizeof job->wave_size);
     return job->have_wave && job->wave_size != 0;
 }
 

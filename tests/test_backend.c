@@ -673,17 +673,18 @@ START_TEST(test_backend_check_command_exit_codes)
 END_TEST
 
 /* A driver that crashes running the case (the test hook WAVELAB_TEST_DEVICE_CRASH raises SIGSEGV in check's device
- * process right after it opens the device, or after it settled the wave size): exit 3 with one line naming the signal, case and device, and the
- * simulator's own verdict still printed.  agree_wrong_expect.json's expectation (element 0 == 7) cannot hold (element
- * 0 is at least 4000), so the simulator fails its one expectation. */
+ * process right after it opens the device, or after it settled the wave size): exit 3 with one line naming the
+ * signal, case and device, and the simulator's own verdict still printed.  agree_wrong_expect.json's expectation
+ * (element 0 == 7) cannot hold (element 0 is at least 4000), so the simulator fails its one expectation. */
 START_TEST(test_backend_check_survives_a_device_crash)
 {
     /* _i 0: at the device's opening, before the simulator starts; 1: after the device settled the wave size, while
      * the simulator runs beside its dispatch */
     static const char *const when[] = {"1", "dispatch"};
     char cmd[2048], output[16384];
-    snprintf(cmd, sizeof cmd, "WAVELAB_TEST_DEVICE_CRASH=%s '%s' check '%s/tests/backend/cases/agree_wrong_expect.json' "
-             "--device %d --wave %u 2>&1", when[_i], binary(), root(), device, device_wave());
+    snprintf(cmd, sizeof cmd,
+             "WAVELAB_TEST_DEVICE_CRASH=%s '%s' check '%s/tests/backend/cases/agree_wrong_expect.json' --device %d "
+             "--wave %u 2>&1", when[_i], binary(), root(), device, device_wave());
     int code = run_command(cmd, output, sizeof output);
     printf("$ %s -> %d\n%s", cmd, code, output);
     ck_assert_msg(code == 3, "exit %d, expected 3:\n%s", code, output);
