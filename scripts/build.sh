@@ -6,9 +6,9 @@
 # (`--target wavelab`).  A new build directory uses Ninja where it is
 # installed (scripts/setup.sh installs it): CMake's makefiles finish
 # sim/exec.c, the longest compile, after the other targets' objects and
-# leave a core idle meanwhile (on two cores 100 s against Ninja's 75 s,
-# docs/performance.md, "Building with Ninja").  An existing directory keeps
-# the generator it was made with.
+# leave a core idle meanwhile (on two cores 100 s against Ninja's 75 s:
+# docs/performance.md, "Ninja, one sanitized `check` per set of
+# features").  An existing directory keeps the generator it was made with.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 dir="$1"
