@@ -7,14 +7,14 @@
  * a texel sample, reading (fill) or writing (read-back) the case's packed
  * texels — img_image's order, where each layer's samples are planes one after
  * another (img/img.h) — through a view of the image in the unsigned-integer
- * format of its texel size (R32_UINT, R32G32_UINT, R32G32B32A32_UINT of
- * img/formats.def), which carries every bit of any format of that size
- * unconverted.  The image is created mutable-format with extended usage, so
- * that a format without storage support (a sampled-only one) still takes the
- * storage view.  Needs shaderStorageImageMultisample and the device's storage
- * sample counts; formats of 1 or 2 bytes a texel and depth formats stay
- * refused (a texel would not fill a word of the kernel's buffer, and a depth
- * image has no color view).
+ * format of its texel size (R8_UINT, R16_UINT, R32_UINT, R32G32_UINT,
+ * R32G32B32A32_UINT of img/formats.def), which carries every bit of any
+ * format of that size unconverted; texels of 1 or 2 bytes go a 32-bit word
+ * of them to an invocation.  The image is created mutable-format with
+ * extended usage, so that a format without storage support (a sampled-only
+ * one) still takes the storage view.  Needs shaderStorageImageMultisample and the device's storage
+ * sample counts; depth formats stay refused (a depth image has no color
+ * view).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,7 +27,8 @@
 /* The unsigned-integer format whose texels are `bytes` bytes: the raw view's format. */
 static const img_format_info *raw_format(uint32_t bytes)
 {
-    static const img_format raw[] = {IMG_FMT_R32_UINT, IMG_FMT_R32G32_UINT, IMG_FMT_R32G32B32A32_UINT};
+    static const img_format raw[] = {IMG_FMT_R8_UINT, IMG_FMT_R16_UINT, IMG_FMT_R32_UINT, IMG_FMT_R32G32_UINT,
+                                     IMG_FMT_R32G32B32A32_UINT};
     for (size_t k = 0; k < sizeof raw / sizeof raw[0]; k++)
         if (img_format_get(raw[k])->texel_bytes == bytes)
             return img_format_get(raw[k]);
@@ -37,6 +38,14 @@ static const img_format_info *raw_format(uint32_t bytes)
 static VkSampleCountFlagBits sample_bit(uint32_t samples)
 {
     return (VkSampleCountFlagBits)samples; /* VK_SAMPLE_COUNT_N_BIT == N */
+}
+
+/* The kernels' invocations for an image: one a texel sample of 4 bytes or more, one a 32-bit word of the packed
+ * texels below that (a word holds 4 or 2 of them, and one invocation writes it whole). */
+static uint64_t invocations(const img_image *im, uint32_t texel_bytes)
+{
+    const uint64_t samples = (uint64_t)im->width * im->height * (im->layers ? im->layers : 1) * img_samples(im);
+    return texel_bytes >= 4 ? samples : (samples * texel_bytes + 3) / 4;
 }
 
 vkb_status vkb_image_ms_check_support(VkPhysicalDevice physical, const vkb_device_info *info, const case_binding *b,
@@ -54,8 +63,8 @@ vkb_status vkb_image_ms_check_support(VkPhysicalDevice physical, const vkb_devic
     }
     if (!raw || img_format_is_depth(im->format)) {
         snprintf(err, err_size, "bindings[%d] (set %u binding %u) is a multisampled %s image: the backend fills "
-                 "multisampled images of 4, 8 or 16 bytes a texel, color formats only", index, b->set, b->binding,
-                 f->name);
+                 "multisampled images of 1, 2, 4, 8 or 16 bytes a texel, color formats only", index, b->set,
+                 b->binding, f->name);
         return VKB_ERR_UNSUPPORTED;
     }
     VkImageFormatProperties ip, rp;
@@ -81,53 +90,72 @@ vkb_status vkb_image_ms_check_support(VkPhysicalDevice physical, const vkb_devic
                  ip.maxArrayLayers, index, b->set, b->binding, im->width, im->height, im->layers);
         return VKB_ERR_UNSUPPORTED;
     }
-    /* one invocation a texel sample, 64 to a workgroup, in one row of workgroups */
-    const uint64_t groups = ((uint64_t)im->width * im->height * im->layers * samples + 63) / 64;
-    if (groups > 65535) {
+    /* 64 invocations to a workgroup, in one row of workgroups */
+    if ((invocations(im, f->texel_bytes) + 63) / 64 > 65535) {
         snprintf(err, err_size, "bindings[%d] (set %u binding %u): a multisampled image of more than %u texel "
-                 "samples, which the backend's fill kernel does not dispatch", index, b->set, b->binding, 65535u * 64);
+                 "samples (or 32-bit words of them), which the backend's fill kernel does not dispatch", index, b->set,
+                 b->binding, 65535u * 64);
         return VKB_ERR_UNSUPPORTED;
     }
     return VKB_OK;
 }
 
-/* The fill (upload = 1) or read-back kernel for texels of `words` 32-bit words. */
+/* The fill (upload = 1) or read-back kernel for texels of `raw`'s size.  A texel of W >= 1 words is one
+ * invocation's; texels of 1 or 2 bytes share words, P to a word, and one invocation fills or reads back a word's
+ * texels, so that no two write the same word. */
 static char *kernel_source(const img_format_info *raw, int upload)
 {
-    const uint32_t words = raw->texel_bytes / 4;
-    char body[512];
-    if (upload) {
+    const uint32_t bytes = raw->texel_bytes, words = bytes >= 4 ? bytes / 4 : 0, per = bytes >= 4 ? 1 : 4 / bytes;
+    char body[640];
+    if (words && upload) {
         char value[160] = "";
         for (uint32_t k = 0; k < 4; k++) {
             char word[32] = "0u";
             if (k < words)
-                snprintf(word, sizeof word, "t[i * W + %uu]", k);
+                snprintf(word, sizeof word, "t[i * %uu + %uu]", words, k);
             snprintf(value + strlen(value), sizeof value - strlen(value), "%s%s", k ? ", " : "", word);
         }
-        snprintf(body, sizeof body, "  imageStore(img, at, s, uvec4(%s));\n", value);
-    } else {
-        snprintf(body, sizeof body, "  uvec4 v = imageLoad(img, at, s);\n");
+        snprintf(body, sizeof body, "  if (i >= n) return;\n  TEXEL(i)\n  imageStore(img, at, s, uvec4(%s));\n",
+                 value);
+    } else if (words) {
+        snprintf(body, sizeof body, "  if (i >= n) return;\n  TEXEL(i)\n  uvec4 v = imageLoad(img, at, s);\n");
         for (uint32_t k = 0; k < words; k++)
-            snprintf(body + strlen(body), sizeof body - strlen(body), "  t[i * W + %uu] = v.%c;\n", k, "xyzw"[k]);
+            snprintf(body + strlen(body), sizeof body - strlen(body), "  t[i * %uu + %uu] = v.%c;\n", words, k,
+                     "xyzw"[k]);
+    } else if (upload) {
+        snprintf(body, sizeof body,
+                 "  for (uint k = 0u; k < %uu && i * %uu + k < n; k++) {\n"
+                 "    TEXEL(i * %uu + k)\n"
+                 "    imageStore(img, at, s, uvec4((t[i] >> (k * %uu)) & %uu, 0u, 0u, 0u));\n"
+                 "  }\n",
+                 per, per, per, 8 * bytes, (1u << (8 * bytes)) - 1);
+    } else {
+        snprintf(body, sizeof body,
+                 "  uint word = 0u;\n"
+                 "  for (uint k = 0u; k < %uu && i * %uu + k < n; k++) {\n"
+                 "    TEXEL(i * %uu + k)\n"
+                 "    word |= (imageLoad(img, at, s).x & %uu) << (k * %uu);\n"
+                 "  }\n"
+                 "  if (i * %uu < n) t[i] = word;\n",
+                 per, per, per, (1u << (8 * bytes)) - 1, 8 * bytes, per);
     }
     const char *fmt = "#version 450\n"
                       "layout(local_size_x = 64) in;\n"
                       "layout(set = 0, binding = 0, std430) buffer Texels { uint t[]; };\n"
                       "layout(set = 0, binding = 1, %s) uniform %s uimage2DMSArray img;\n"
                       "layout(push_constant) uniform Extent { uint width, height, layers, samples; } e;\n"
-                      "const uint W = %uu;\n"
+                      "/* texel sample j of img_image's order: plane (layer * samples + sample), then [y][x] */\n"
+                      "#define TEXEL(j) uint plane = (j) / (e.width * e.height); \\\n"
+                      "    ivec3 at = ivec3((j) %% e.width, ((j) / e.width) %% e.height, plane / e.samples); \\\n"
+                      "    int s = int(plane %% e.samples);\n"
                       "void main() {\n"
-                      "  uint i = gl_GlobalInvocationID.x;\n"
-                      "  if (i >= e.width * e.height * e.layers * e.samples) return;\n"
-                      "  uint plane = i / (e.width * e.height);  /* layer * samples + sample: img_image's order */\n"
-                      "  ivec3 at = ivec3(i %% e.width, (i / e.width) %% e.height, plane / e.samples);\n"
-                      "  int s = int(plane %% e.samples);\n"
+                      "  uint i = gl_GlobalInvocationID.x, n = e.width * e.height * e.layers * e.samples;\n"
                       "%s"
                       "}\n";
     size_t n = strlen(fmt) + strlen(body) + 64;
     char *src = malloc(n);
     if (src)
-        snprintf(src, n, fmt, raw->spirv_name, upload ? "writeonly" : "readonly", words, body);
+        snprintf(src, n, fmt, raw->spirv_name, upload ? "writeonly" : "readonly", body);
     return src;
 }
 
@@ -260,6 +288,6 @@ void vkb_image_ms_record(VkDevice device, VkCommandBuffer cmd, const case_bindin
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, im->ms.pipelines[upload]);
     vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, im->ms.layout, 0, 1, &im->ms.sets[upload], 0, NULL);
     vkCmdPushConstants(cmd, im->ms.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof extent, extent);
-    const uint64_t n = (uint64_t)extent[0] * extent[1] * extent[2] * extent[3];
+    const uint64_t n = invocations(im_, img_format_get(im_->format)->texel_bytes);
     vkCmdDispatch(cmd, (uint32_t)((n + 63) / 64), 1, 1);
 }

@@ -404,11 +404,14 @@ static vkb_status create_buffers(run_objects *o, const run_plan *rp, vkb_run_out
         VkBufferUsageFlags usage = usage_of_kind[b->kind];
         if (b->kind == CASE_KIND_STORAGE_BUFFER || b->kind == CASE_KIND_UNIFORM_BUFFER)
             usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT;
-        /* a multisampled image's texels go through the fill and read-back kernels' storage buffer (vk_image.h) */
+        /* a multisampled image's texels go through the fill and read-back kernels' storage buffer (vk_image.h),
+         * read and written in whole 32-bit words */
         const VkBufferUsageFlags kernel_io = vkb_kind_is_image(b->kind) && img_samples(&b->image) > 1
                                                 ? VK_BUFFER_USAGE_STORAGE_BUFFER_BIT
                                                 : 0;
         usage |= kernel_io;
+        if (kernel_io)
+            size = (size + 3) / 4 * 4;
         VkBufferCreateInfo bci = {
             .sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO,
             .size = size,

@@ -304,15 +304,18 @@ START_TEST(test_backend_image_storage_array_layers_each_add_one_once_per_run)
 END_TEST
 
 /* Multisampled storage images, which the backend fills and reads with a kernel of its own through a view in the
- * unsigned-integer format of the texel's size (4, 8 and 16 bytes: r32ui, rg32ui, rgba32ui; rgba16f's halves
- * ride in rg32ui): 4 samples, 2 layers, every sample's bits distinct; the kernel reverses each texel's samples,
- * so sample s of the read-back is sample 3 - s of the input, bit for bit (the packed order: each layer's
- * samples are planes one after another, docs/case-format.md). */
+ * unsigned-integer format of the texel's size (1, 2, 4, 8 and 16 bytes: r8ui, r16ui, r32ui, rg32ui, rgba32ui;
+ * r16f's and rgba16f's halves ride in r16ui and rg32ui; 1- and 2-byte texels share 32-bit words): 4 samples,
+ * 2 layers, every sample's bits distinct; the kernel reverses each texel's samples, so sample s of the read-back
+ * is sample 3 - s of the input, bit for bit (the packed order: each layer's samples are planes one after
+ * another, docs/case-format.md). */
 static const struct {
     const char *format, *qualifier, *image, *vec;
     uint32_t bytes;
     int half; /* 16-bit float components: the test writes finite halves */
 } ms_formats[] = {
+    {"r8_uint", "r8ui", "uimage2DMSArray", "uvec4", 1, 0},
+    {"r16_sfloat", "r16f", "image2DMSArray", "vec4", 2, 1},
     {"r32_uint", "r32ui", "uimage2DMSArray", "uvec4", 4, 0},
     {"r16g16b16a16_sfloat", "rgba16f", "image2DMSArray", "vec4", 8, 1},
     {"r32g32b32a32_uint", "rgba32ui", "uimage2DMSArray", "uvec4", 16, 0},
