@@ -274,7 +274,7 @@ void vkb_image_ms_destroy(VkDevice device, vkb_image *im)
 void vkb_image_ms_record(VkDevice device, VkCommandBuffer cmd, const case_binding *b, const vkb_image *im,
                          VkBuffer buffer, int upload)
 {
-    const img_image *im_ = &b->image;
+    const img_image *image = &b->image;
     VkDescriptorBufferInfo bi = {buffer, 0, VK_WHOLE_SIZE};
     VkDescriptorImageInfo ii = {VK_NULL_HANDLE, im->ms.raw_view, VK_IMAGE_LAYOUT_GENERAL};
     const VkWriteDescriptorSet w[2] = {
@@ -284,10 +284,10 @@ void vkb_image_ms_record(VkDevice device, VkCommandBuffer cmd, const case_bindin
          .descriptorCount = 1, .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, .pImageInfo = &ii},
     };
     vkUpdateDescriptorSets(device, 2, w, 0, NULL);
-    const uint32_t extent[4] = {im_->width, im_->height, im_->layers ? im_->layers : 1, img_samples(im_)};
+    const uint32_t extent[4] = {image->width, image->height, image->layers ? image->layers : 1, img_samples(image)};
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, im->ms.pipelines[upload]);
     vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, im->ms.layout, 0, 1, &im->ms.sets[upload], 0, NULL);
     vkCmdPushConstants(cmd, im->ms.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof extent, extent);
-    const uint64_t n = invocations(im_, img_format_get(im_->format)->texel_bytes);
+    const uint64_t n = invocations(image, img_format_get(image->format)->texel_bytes);
     vkCmdDispatch(cmd, (uint32_t)((n + 63) / 64), 1, 1);
 }

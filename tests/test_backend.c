@@ -858,11 +858,6 @@ static void feature_walk(const cJSON *o, const char *path, char ***keys, size_t 
     }
 }
 
-static int compare_strings(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 /* A case file's features as the device side meets them: the sorted, distinct key paths it uses outside its
  * bindings' contents ("data", "fill") and its expectations, with each binding's kind and format.  Two cases
  * with the same features take the same way through wavelab's side of `check` (descriptors, uploads, passes,
@@ -870,19 +865,16 @@ static int compare_strings(const void *a, const void *b)
  * `wavelab test kernels` leg runs for every case.  Returns a malloc'd string. */
 static char *case_features(const char *path)
 {
-    FILE *f = fopen(path, "rb");
-    ck_assert_ptr_nonnull(f);
-    static char text[1 << 22];
-    size_t len = fread(text, 1, sizeof text - 1, f);
-    fclose(f);
-    text[len] = 0;
-    cJSON *root = cJSON_Parse(text);
+    size_t len = 0;
+    char *text = tsup_read_file(path, &len); /* a Check failure when it cannot be read */
+    cJSON *root = cJSON_ParseWithLength(text, len);
+    free(text);
     ck_assert_msg(root != NULL, "%s: not JSON", path);
     char **keys = NULL;
     size_t n = 0, cap = 0, total = 1;
     feature_walk(root, "", &keys, &n, &cap);
     cJSON_Delete(root);
-    qsort(keys, n, sizeof *keys, compare_strings);
+    qsort(keys, n, sizeof *keys, tsup_compare_strings);
     for (size_t i = 0; i < n; i++)
         total += strlen(keys[i]) + 1;
     char *joined = calloc(1, total), *at = joined;

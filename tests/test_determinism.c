@@ -21,25 +21,9 @@
 #include "run/run.h"
 #include "tests/support/tsup.h"
 
-#define MAX_CASES 256
-
-static char *case_paths[MAX_CASES];
+/* The cases of kernels/ with an "expect" (tsup_list_expect_cases), listed once in main(). */
+static char **case_paths;
 static int case_count;
-
-/* The cases below dir with an "expect" (one without is a model study at its real size, the 1440p gathers and
- * kernels/generalize: `wavelab test` skips it too). */
-static void collect(const char *dir)
-{
-    size_t n = 0;
-    char **paths = tsup_list_files(dir, ".json", &n);
-    for (size_t i = 0; i < n; i++) {
-        if (case_count < MAX_CASES && run_case_file_has_expect(paths[i]))
-            case_paths[case_count++] = paths[i];
-        else
-            free(paths[i]);
-    }
-    free(paths);
-}
 
 typedef struct outcome {
     int rc;
@@ -488,7 +472,9 @@ int main(void)
     const char *root = getenv("WAVELAB_ROOT");
     char dir[4096];
     snprintf(dir, sizeof dir, "%s/kernels", root ? root : ".");
-    collect(dir);
+    size_t listed = 0;
+    case_paths = tsup_list_expect_cases(dir, &listed);
+    case_count = (int)listed;
     Suite *s = suite_create("determinism");
     TCase *tc = tcase_create("runs");
     tcase_set_timeout(tc, 600);
@@ -506,7 +492,6 @@ int main(void)
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);
     srunner_free(sr);
-    for (int i = 0; i < case_count; i++)
-        free(case_paths[i]);
+    tsup_free_list(case_paths, listed);
     return failed ? 1 : 0;
 }

@@ -487,24 +487,9 @@ END_TEST
 
 /* ---------------------------------------------------------- clean kernels */
 
-#define MAX_CASES 256
-static char *clean_paths[MAX_CASES];
+/* The cases of kernels/ with an "expect" (tsup_list_expect_cases), listed once in main(). */
+static char **clean_paths;
 static int clean_count;
-
-/* The cases below dir with an "expect" (one without is a model study at its real size, the 1440p gathers and
- * kernels/generalize: `wavelab test` skips it too). */
-static void collect(const char *dir)
-{
-    size_t n = 0;
-    char **paths = tsup_list_files(dir, ".json", &n);
-    for (size_t i = 0; i < n; i++) {
-        if (clean_count < MAX_CASES && run_case_file_has_expect(paths[i]))
-            clean_paths[clean_count++] = paths[i];
-        else
-            free(paths[i]);
-    }
-    free(paths);
-}
 
 /* The clean sweep's wave sizes: all five in the optimised build; under ASan and UBSan 8 and 32, the sizes the
  * sanitized `wavelab test kernels` leg of scripts/test.sh runs (the same sanitizer code at another W, a
@@ -574,7 +559,9 @@ int main(void)
 {
     char dir[4096];
     snprintf(dir, sizeof dir, "%s/kernels", tsup_root());
-    collect(dir);
+    size_t listed = 0;
+    clean_paths = tsup_list_expect_cases(dir, &listed);
+    clean_count = (int)listed;
     SRunner *r = srunner_create(sanitize_suite());
     if (sizeof clean_waves / sizeof clean_waves[0] < 5)
         printf("test_sanitize: under ASan and UBSan the clean sweep runs waves 8 and 32 (the optimised build runs 4 "
@@ -582,7 +569,6 @@ int main(void)
     srunner_run_all(r, CK_NORMAL);
     int failed = srunner_ntests_failed(r);
     srunner_free(r);
-    for (int i = 0; i < clean_count; i++)
-        free(clean_paths[i]);
+    tsup_free_list(clean_paths, listed);
     return failed ? 1 : 0;
 }

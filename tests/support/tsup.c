@@ -4,6 +4,7 @@
 #include "tests/support/tsup.h"
 
 #include "backend/backend.h"
+#include "run/run.h"
 
 #include <check.h>
 #include <cjson/cJSON.h>
@@ -685,7 +686,7 @@ static void list_into(const char *dir, const char *suffix, char ***list, size_t 
     closedir(d);
 }
 
-static int by_path(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+int tsup_compare_strings(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
 char **tsup_list_files(const char *dir, const char *suffix, size_t *count)
 {
@@ -693,9 +694,23 @@ char **tsup_list_files(const char *dir, const char *suffix, size_t *count)
     size_t n = 0, cap = 0;
     list_into(dir, suffix, &list, &n, &cap);
     if (n)
-        qsort(list, n, sizeof *list, by_path);
+        qsort(list, n, sizeof *list, tsup_compare_strings);
     *count = n;
     return list;
+}
+
+char **tsup_list_expect_cases(const char *dir, size_t *count)
+{
+    size_t n = 0, kept = 0;
+    char **paths = tsup_list_files(dir, ".json", &n);
+    for (size_t i = 0; i < n; i++) {
+        if (run_case_file_has_expect(paths[i]))
+            paths[kept++] = paths[i];
+        else
+            free(paths[i]);
+    }
+    *count = kept;
+    return paths;
 }
 
 void tsup_free_list(char **list, size_t count)

@@ -39,7 +39,12 @@ char *tsup_read_file(const char *path, size_t *size);
  * dir/..., sorted; *count gets how many (0 for a folder that cannot be read).  malloc'd, as each path: release with
  * tsup_free_list.  No Check assertion inside: suites call it from main() too. */
 char **tsup_list_files(const char *dir, const char *suffix, size_t *count);
+/* The case files below dir that have an "expect", as tsup_list_files lists them: one without is a model study at
+ * its real size (the 1440p gathers, kernels/generalize), which `wavelab test` skips too. */
+char **tsup_list_expect_cases(const char *dir, size_t *count);
 void tsup_free_list(char **list, size_t count);
+/* strcmp for qsort over an array of strings. */
+int tsup_compare_strings(const void *a, const void *b);
 /* Removes a temporary directory made by tsup_temp_dir and the plain files in it. */
 void tsup_remove_dir(const char *dir);
 
